@@ -1,0 +1,41 @@
+/* kc_frontend.h — the front ends: source text in, kernel model out.
+ *
+ * A kc_frontend holds per-thread parser state (a libclang index, a
+ * tree-sitter parser) and is not shared between threads. Only the
+ * frontend_*.c files see libclang or tree-sitter.
+ */
+#ifndef KC_FRONTEND_H
+#define KC_FRONTEND_H
+
+#include "kc_diag.h"
+#include "kc_model.h"
+#include "kc_options.h"
+
+/* Language of a path by its extension: .cu/.cuh -> CUDA, .py -> Triton.
+ * Returns false for anything else. */
+bool kc_lang_for_path(const char *path, kc_lang *lang);
+
+typedef struct kc_frontend kc_frontend;
+
+kc_frontend *kc_frontend_new(const kc_options *opts);
+void kc_frontend_delete(kc_frontend *fe); /* NULL-safe */
+
+/* Lowers one source file. On success returns a model (caller deletes it
+ * with kc_model_delete; it borrows `src`). When the file cannot be analysed
+ * (syntax errors, missing toolchain) returns NULL and appends at least one
+ * error to errs. A Python file without Triton kernels gives an empty model. */
+kc_model *kc_frontend_lower(kc_frontend *fe, const kc_source *src, kc_lang lang,
+                            kc_file_errors *errs);
+
+/* ---- per-language entry points (used by kc_frontend.c) ---- */
+typedef struct kc_cuda_frontend kc_cuda_frontend;
+kc_cuda_frontend *kc_cuda_frontend_new(const kc_options *opts);
+void kc_cuda_frontend_delete(kc_cuda_frontend *fe);
+kc_model *kc_cuda_lower(kc_cuda_frontend *fe, const kc_source *src, kc_file_errors *errs);
+
+typedef struct kc_triton_frontend kc_triton_frontend;
+kc_triton_frontend *kc_triton_frontend_new(const kc_options *opts);
+void kc_triton_frontend_delete(kc_triton_frontend *fe);
+kc_model *kc_triton_lower(kc_triton_frontend *fe, const kc_source *src, kc_file_errors *errs);
+
+#endif

@@ -1,0 +1,142 @@
+/* kc_index.h — symbolic index expressions.
+ *
+ * An address offset (in elements) is a polynomial over atoms: lanes (CUDA
+ * threadIdx components; Triton tl.arange sources placed on a block axis),
+ * programs (blockIdx / tl.program_id), block and grid sizes, loop induction
+ * variables, symbols (kernel parameters and constexprs), data (a value
+ * loaded from memory) and opaque sub-expressions (division, modulo, calls)
+ * that keep only what they depend on. Each monomial has an integer
+ * coefficient, up to KC_MONO_MAX_FACTORS atoms, and the bit width (32 or
+ * 64) in which its product was computed.
+ *
+ * Every atom records the block axes of the expression along which it varies
+ * (bit i = axis i) and the loops it depends on, so dependence questions are
+ * answered from the expression alone.
+ *
+ * Ownership: all expressions live in the arena passed to the constructors
+ * and are immutable once built.
+ */
+#ifndef KC_INDEX_H
+#define KC_INDEX_H
+
+#include "kc_base.h"
+
+#define KC_MONO_MAX_FACTORS 4
+#define KC_INDEX_MAX_MONOS 48
+#define KC_MAX_RANK 8
+#define KC_NONE UINT32_MAX
+
+typedef enum kc_atom_kind {
+    KC_ATOM_LANE = 1,  /* CUDA threadIdx.{x,y,z}: id = component; Triton: id = arange source */
+    KC_ATOM_PROGRAM,   /* blockIdx.{x,y,z} / tl.program_id(axis): id = axis */
+    KC_ATOM_BLOCK_DIM, /* blockDim.{x,y,z}: id = component */
+    KC_ATOM_GRID_DIM,  /* gridDim / tl.num_programs: id = component */
+    KC_ATOM_LOOP,      /* induction variable of loop `id` */
+    KC_ATOM_SYMBOL,    /* kernel symbol `id` (parameter, constexpr, unknown local) */
+    KC_ATOM_DATA,      /* a value loaded by access `id` */
+    KC_ATOM_OPAQUE,    /* a non-polynomial sub-expression, opaque `id` */
+} kc_atom_kind;
+
+/* Flags of an atom (and, OR-ed, of an expression). */
+enum {
+    KC_AF_PROGRAM = 1u << 0, /* varies between programs / thread blocks */
+    KC_AF_DATA = 1u << 1,    /* depends on values loaded from memory */
+    KC_AF_THREAD = 1u << 2,  /* varies between the threads / lanes of one program */
+};
+
+typedef struct kc_atom {
+    uint8_t kind;  /* kc_atom_kind */
+    uint8_t axes;  /* block axes along which it varies, in the expression's shape */
+    uint8_t flags; /* KC_AF_* */
+    uint8_t reserved;
+    uint32_t id;
+    uint64_t loops; /* bit l: depends on loop l (loops >= 63 share bit 63) */
+} kc_atom;
+
+typedef struct kc_mono {
+    int64_t coef;
+    uint8_t nfac;
+    uint8_t bits; /* width in which the product was computed (32 or 64) */
+    kc_atom fac[KC_MONO_MAX_FACTORS];
+} kc_mono;
+
+/* A dimension of a Triton block shape. */
+typedef struct kc_dim {
+    int64_t value;   /* -1 when unknown */
+    uint32_t symbol; /* constexpr symbol naming it, or KC_NONE */
+} kc_dim;
+
+typedef struct kc_shape {
+    uint8_t rank; /* 0 for scalars and for CUDA per-thread values */
+    kc_dim dims[KC_MAX_RANK];
+} kc_shape;
+
+/* How lanes are laid out: CUDA threads (fast axis x = axis 0) or a Triton
+ * block (fast axis = the last axis of the shape). */
+typedef enum kc_lane_space { KC_SPACE_THREADS = 0, KC_SPACE_BLOCK = 1 } kc_lane_space;
+
+typedef struct kc_index {
+    const kc_mono *mono;
+    uint16_t nmono;
+    uint8_t bits;  /* width of the value: 32 or 64 */
+    uint8_t space; /* kc_lane_space */
+    kc_shape shape;
+} kc_index;
+
+typedef struct kc_deps {
+    uint8_t axes;  /* lane axes it varies along */
+    uint8_t flags; /* KC_AF_* */
+    uint64_t loops;
+} kc_deps;
+
+static inline uint64_t kc_loop_bit(uint32_t loop) { return 1ull << (loop < 63 ? loop : 63); }
+
+/* ---- construction ---- */
+const kc_index *kc_index_const(kc_arena *a, int64_t v, uint8_t bits, kc_lane_space space);
+const kc_index *kc_index_atom(kc_arena *a, kc_atom atom, uint8_t bits, kc_lane_space space,
+                              const kc_shape *shape);
+kc_atom kc_atom_make(kc_atom_kind kind, uint32_t id, kc_deps deps);
+/* The sum/difference/product of two expressions; shapes broadcast (the
+ * caller has already checked that they are compatible). Returns NULL when
+ * the result is not representable (too many terms, coefficient overflow):
+ * callers then build an opaque atom from kc_index_deps of the operands. */
+const kc_index *kc_index_add(kc_arena *a, const kc_index *x, const kc_index *y);
+const kc_index *kc_index_sub(kc_arena *a, const kc_index *x, const kc_index *y);
+const kc_index *kc_index_mul(kc_arena *a, const kc_index *x, const kc_index *y);
+const kc_index *kc_index_scale(kc_arena *a, const kc_index *x, int64_t c);
+/* Same value in another width. Monomials keep the width their product was
+ * computed in (a 32-bit product that overflowed stays overflowed). */
+const kc_index *kc_index_cast(kc_arena *a, const kc_index *x, uint8_t bits);
+/* Re-places the expression in a block of rank `new_rank`: old axis i moves
+ * to axis axis_map[i]. Used for x[:, None], x[None, :] and broadcasting. */
+const kc_index *kc_index_remap(kc_arena *a, const kc_index *x, const kc_shape *new_shape,
+                               const uint8_t *axis_map);
+/* Broadcast to a shape of higher or equal rank (right-aligned). */
+const kc_index *kc_index_broadcast(kc_arena *a, const kc_index *x, const kc_shape *to);
+
+/* ---- questions ---- */
+kc_deps kc_index_deps(const kc_index *x);
+bool kc_index_is_const(const kc_index *x, int64_t *v);
+bool kc_index_depends_on_loop(const kc_index *x, uint32_t loop);
+/* The fast lane axis: CUDA threadIdx.x (0); Triton the last block axis.
+ * Returns -1 for a Triton scalar. */
+int kc_index_fast_axis(const kc_index *x);
+
+/* Decomposition along one lane axis. */
+typedef struct kc_stride {
+    const kc_index *stride; /* elements between neighbouring lanes; NULL if no lane term */
+    bool nonaffine;          /* a lane appears in a product with another lane or in an opaque term */
+    const kc_atom *gather;   /* a data-dependent atom varying along the axis, or NULL */
+} kc_stride;
+void kc_index_stride_along(kc_arena *a, const kc_index *x, unsigned axis, kc_stride *out);
+
+/* The monomials that contain `atom` (matched by kind and id) divided by it:
+ * the coefficient of that atom. NULL if it does not occur. */
+const kc_index *kc_index_coef_of(kc_arena *a, const kc_index *x, kc_atom_kind kind, uint32_t id);
+
+bool kc_shape_equal(const kc_shape *a, const kc_shape *b);
+/* Right-aligned broadcast of two shapes; false when incompatible (known
+ * dims that differ and are not 1). */
+bool kc_shape_broadcast(const kc_shape *a, const kc_shape *b, kc_shape *out);
+
+#endif

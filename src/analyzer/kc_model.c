@@ -1,0 +1,224 @@
+#include "kc_model.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+kc_model *kc_model_new(const kc_source *src, kc_lang lang)
+{
+    kc_model *m = kc_xcalloc(1, sizeof *m);
+    m->src = src;
+    m->lang = lang;
+    m->arena = kc_arena_new();
+    return m;
+}
+
+static void kernel_free(kc_kernel *k)
+{
+    kc_vec_free(&k->params);
+    kc_vec_free(&k->symbols);
+    kc_vec_free(&k->loops);
+    kc_vec_free(&k->conds);
+    kc_vec_free(&k->accesses);
+    kc_vec_free(&k->barriers);
+    kc_vec_free(&k->reorders);
+    kc_vec_free(&k->opaques);
+    kc_vec_free(&k->aranges);
+    free(k);
+}
+
+void kc_model_delete(kc_model *m)
+{
+    if (!m)
+        return;
+    for (uint32_t i = 0; i < m->kernels.len; i++)
+        kernel_free(m->kernels.data[i]);
+    kc_vec_free(&m->kernels);
+    for (uint32_t i = 0; i < m->launches.len; i++)
+        kc_vec_free(&m->launches.data[i].args);
+    kc_vec_free(&m->launches);
+    kc_arena_delete(m->arena);
+    free(m);
+}
+
+kc_kernel *kc_model_add_kernel(kc_model *m, const char *name)
+{
+    kc_kernel *k = kc_xcalloc(1, sizeof *k);
+    k->name = kc_arena_strdup(m->arena, name);
+    k->lang = m->lang;
+    kc_vec_push(&m->kernels, k);
+    return k;
+}
+
+uint32_t kc_kernel_add_symbol(kc_model *m, kc_kernel *k, const char *name, kc_symbol_kind kind)
+{
+    kc_symbol s = {0};
+    s.name = kc_arena_strdup(m->arena, name);
+    s.kind = kind;
+    s.param = KC_NONE;
+    kc_vec_push(&k->symbols, s);
+    return k->symbols.len - 1;
+}
+
+uint32_t kc_kernel_find_symbol(const kc_kernel *k, const char *name)
+{
+    for (uint32_t i = 0; i < k->symbols.len; i++)
+        if (strcmp(k->symbols.data[i].name, name) == 0)
+            return i;
+    return KC_NONE;
+}
+
+uint32_t kc_kernel_add_opaque(kc_model *m, kc_kernel *k, kc_span span, const char *text)
+{
+    kc_opaque o = {.span = span, .text = kc_arena_strdup(m->arena, text ? text : "?")};
+    kc_vec_push(&k->opaques, o);
+    return k->opaques.len - 1;
+}
+
+bool kc_loop_within(const kc_kernel *k, uint32_t inner, uint32_t outer)
+{
+    uint32_t guard = 0;
+    while (inner != KC_NONE && inner < k->loops.len && guard++ < 100000) {
+        if (inner == outer)
+            return true;
+        inner = k->loops.data[inner].parent;
+    }
+    return false;
+}
+
+bool kc_cond_chain_depends_on_loop(const kc_kernel *k, uint32_t cond, uint32_t loop)
+{
+    uint32_t guard = 0;
+    while (cond != KC_NONE && cond < k->conds.len && guard++ < 100000) {
+        if (k->conds.data[cond].deps.loops & kc_loop_bit(loop))
+            return true;
+        cond = k->conds.data[cond].parent;
+    }
+    return false;
+}
+
+static const char *const cuda_comp[] = {"x", "y", "z"};
+
+const char *kc_atom_name(const kc_kernel *k, const kc_atom *a, char *buf, size_t n)
+{
+    switch ((kc_atom_kind)a->kind) {
+    case KC_ATOM_LANE:
+        if (k->lang == KC_LANG_CUDA) {
+            snprintf(buf, n, "threadIdx.%s", a->id < 3 ? cuda_comp[a->id] : "?");
+        } else if (a->id < k->aranges.len) {
+            snprintf(buf, n, "%s", k->aranges.data[a->id].text);
+        } else {
+            snprintf(buf, n, "arange#%u", a->id);
+        }
+        break;
+    case KC_ATOM_PROGRAM:
+        if (k->lang == KC_LANG_CUDA)
+            snprintf(buf, n, "blockIdx.%s", a->id < 3 ? cuda_comp[a->id] : "?");
+        else
+            snprintf(buf, n, "program_id(%u)", a->id);
+        break;
+    case KC_ATOM_BLOCK_DIM:
+        snprintf(buf, n, "blockDim.%s", a->id < 3 ? cuda_comp[a->id] : "?");
+        break;
+    case KC_ATOM_GRID_DIM:
+        if (k->lang == KC_LANG_CUDA)
+            snprintf(buf, n, "gridDim.%s", a->id < 3 ? cuda_comp[a->id] : "?");
+        else
+            snprintf(buf, n, "num_programs(%u)", a->id);
+        break;
+    case KC_ATOM_LOOP:
+        if (a->id < k->loops.len && k->loops.data[a->id].var)
+            snprintf(buf, n, "%s", k->loops.data[a->id].var);
+        else
+            snprintf(buf, n, "loop#%u", a->id);
+        break;
+    case KC_ATOM_SYMBOL:
+        snprintf(buf, n, "%s", a->id < k->symbols.len ? k->symbols.data[a->id].name : "?");
+        break;
+    case KC_ATOM_DATA:
+        if (a->id < k->accesses.len && k->accesses.data[a->id].value_name)
+            snprintf(buf, n, "%s", k->accesses.data[a->id].value_name);
+        else
+            snprintf(buf, n, "load#%u", a->id);
+        break;
+    case KC_ATOM_OPAQUE:
+        snprintf(buf, n, "(%s)", a->id < k->opaques.len ? k->opaques.data[a->id].text : "?");
+        break;
+    default:
+        snprintf(buf, n, "?");
+    }
+    return buf;
+}
+
+void kc_model_format_index(const kc_kernel *k, const kc_index *x, kc_strbuf *sb)
+{
+    if (!x) {
+        kc_sb_append(sb, "<unknown>");
+        return;
+    }
+    if (x->nmono == 0) {
+        kc_sb_append(sb, "0");
+        return;
+    }
+    /* Print non-constant monomials first, the constant last. */
+    bool first = true;
+    for (int pass = 0; pass < 2; pass++)
+        for (unsigned i = 0; i < x->nmono; i++) {
+            const kc_mono *m = &x->mono[i];
+            if ((pass == 0) != (m->nfac > 0))
+                continue;
+            int64_t c = m->coef;
+            if (!first)
+                kc_sb_append(sb, c < 0 ? " - " : " + ");
+            else if (c < 0)
+                kc_sb_append(sb, "-");
+            uint64_t ac = c < 0 ? (uint64_t)0 - (uint64_t)c : (uint64_t)c;
+            bool need_star = false;
+            if (ac != 1 || m->nfac == 0) {
+                kc_sb_appendf(sb, "%" PRIu64, ac);
+                need_star = true;
+            }
+            for (unsigned f = 0; f < m->nfac; f++) {
+                char buf[256];
+                if (need_star)
+                    kc_sb_append(sb, "*");
+                kc_sb_append(sb, kc_atom_name(k, &m->fac[f], buf, sizeof buf));
+                need_star = true;
+            }
+            first = false;
+        }
+}
+
+const char *kc_model_index_str(const kc_model *m, const kc_kernel *k, const kc_index *x)
+{
+    kc_strbuf sb = {0};
+    kc_model_format_index(k, x, &sb);
+    const char *s = kc_arena_strdup(m->arena, kc_sb_str(&sb));
+    kc_sb_free(&sb);
+    return s;
+}
+
+void kc_model_format_dim(const kc_kernel *k, const kc_dim *d, kc_strbuf *sb)
+{
+    if (d->symbol != KC_NONE && d->symbol < k->symbols.len) {
+        kc_sb_append(sb, k->symbols.data[d->symbol].name);
+        if (d->value >= 0)
+            kc_sb_appendf(sb, "=%" PRId64, d->value);
+    } else if (d->value >= 0) {
+        kc_sb_appendf(sb, "%" PRId64, d->value);
+    } else {
+        kc_sb_append(sb, "?");
+    }
+}
+
+void kc_model_format_shape(const kc_kernel *k, const kc_shape *s, kc_strbuf *sb)
+{
+    kc_sb_append(sb, "[");
+    for (unsigned i = 0; i < s->rank; i++) {
+        if (i)
+            kc_sb_append(sb, ", ");
+        kc_model_format_dim(k, &s->dims[i], sb);
+    }
+    kc_sb_append(sb, "]");
+}

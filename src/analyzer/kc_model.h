@@ -1,0 +1,280 @@
+/* kc_model.h — the kernel model: what the front ends produce and the rules
+ * read. Language differences end in the front ends; nothing here names a
+ * libclang or tree-sitter type.
+ *
+ * Ownership: a kc_model owns everything reachable from it. Strings and
+ * index expressions live in the model's arena; the arrays are growable
+ * vectors freed by kc_model_delete. The source buffer is borrowed and must
+ * outlive the model.
+ */
+#ifndef KC_MODEL_H
+#define KC_MODEL_H
+
+#include "kc_base.h"
+#include "kc_index.h"
+#include "kc_source.h"
+
+typedef enum kc_lang { KC_LANG_CUDA = 0, KC_LANG_TRITON = 1 } kc_lang;
+enum { KC_LANG_BIT_CUDA = 1u << KC_LANG_CUDA, KC_LANG_BIT_TRITON = 1u << KC_LANG_TRITON };
+
+/* A range of source text: 1-based lines, 1-based byte columns; the end is
+ * exclusive (end_col is the column just past the last character). */
+typedef struct kc_span {
+    uint32_t line, col, end_line, end_col;
+} kc_span;
+
+static inline bool kc_span_valid(kc_span s) { return s.line != 0; }
+
+/* ---- symbols ---------------------------------------------------------- */
+
+typedef enum kc_symbol_kind {
+    KC_SYM_PARAM = 1,  /* a kernel parameter */
+    KC_SYM_CONSTEXPR,  /* a Triton tl.constexpr parameter or a CUDA template/constant */
+    KC_SYM_LOCAL,      /* a local value the front end could not express otherwise */
+    KC_SYM_GLOBAL,     /* a global / module-level name */
+} kc_symbol_kind;
+
+/* What the front end learnt about a symbol's magnitude. */
+enum {
+    KC_SF_SIZE = 1u << 0,         /* a problem size: bounds a mask, a guard or a loop */
+    KC_SF_OUTER_STRIDE = 1u << 1, /* a stride of an outer dimension (x.stride(0)) */
+    KC_SF_INNER_STRIDE = 1u << 2, /* an innermost stride (x.stride(-1)): presumed 1 */
+    KC_SF_POINTER = 1u << 3,
+    KC_SF_SHAPE_ARG = 1u << 4,    /* call site passes a tensor extent (x.shape[i], x.size(i)) */
+};
+
+typedef struct kc_symbol {
+    const char *name;
+    kc_symbol_kind kind;
+    uint32_t param;       /* parameter index, or KC_NONE */
+    uint32_t facts;       /* KC_SF_* */
+    uint8_t bits;         /* 32 or 64 (0 unknown) */
+    bool has_value;       /* a single known value */
+    int64_t value;
+    uint32_t nvalues;     /* all values seen (call sites, autotune configs) */
+    const int64_t *values;
+    const char *value_origin; /* where the value came from, e.g. "call site on line 40" */
+    const char *size_evidence; /* why it is a size, e.g. "compared in the mask on line 22" */
+    const char *arg_text;     /* what a call site passes, e.g. "input.shape[1]" */
+    kc_span span;             /* declaration */
+} kc_symbol;
+
+typedef struct kc_param {
+    const char *name;
+    const char *type;     /* spelled type ("const float *", "tl.constexpr", "") */
+    kc_span span;
+    uint32_t symbol;
+    bool is_pointer;
+    bool is_constexpr;
+    bool pointee_const;
+    bool is_restrict;
+    uint8_t elem_bytes;   /* pointee size, 0 unknown */
+    const char *default_text;
+} kc_param;
+
+/* ---- loops ------------------------------------------------------------ */
+
+typedef enum kc_loop_kind {
+    KC_LOOP_FOR = 1,       /* CUDA for */
+    KC_LOOP_WHILE,         /* CUDA while / do, Python while */
+    KC_LOOP_RANGE,         /* Python range(): a runtime loop in Triton */
+    KC_LOOP_TL_RANGE,      /* tl.range(): runtime loop */
+    KC_LOOP_STATIC_RANGE,  /* tl.static_range(): fully unrolled at compile time */
+} kc_loop_kind;
+
+typedef enum kc_unroll {
+    KC_UNROLL_NONE = 0,
+    KC_UNROLL_FULL,    /* #pragma unroll, tl.static_range */
+    KC_UNROLL_COUNT,   /* #pragma unroll N, tl.range(..., loop_unroll_factor=N) */
+    KC_UNROLL_DISABLE, /* #pragma unroll 1 */
+} kc_unroll;
+
+typedef struct kc_loop {
+    uint32_t id;
+    uint32_t parent;          /* enclosing loop or KC_NONE */
+    kc_loop_kind kind;
+    kc_span span;             /* the loop statement header (for ... : / for (...)) */
+    kc_span range_span;       /* the range call / the condition, the place to point at */
+    kc_span callee_span;      /* `tl.static_range` as written (for fix-its) */
+    const char *callee_text;
+    const char *header_text;  /* source text of the range call or the for header */
+    const char *var;          /* induction variable, or NULL */
+    const kc_index *start, *end, *step; /* NULL when unknown */
+    const char *start_text, *end_text, *step_text;
+    int64_t trip_count;       /* -1 unknown */
+    const char *trip_text;    /* symbolic trip count, e.g. "ceil(N / BLOCK_SIZE_N)" */
+    kc_unroll unroll;
+    int64_t unroll_count;
+    kc_span unroll_span;      /* the pragma, when there is one */
+    /* Bounds that are not compile-time constants (Triton: not constexpr). */
+    uint32_t runtime_bound_symbol; /* first offending symbol, or KC_NONE */
+    kc_span runtime_bound_span;
+} kc_loop;
+
+/* ---- conditions and predicates ---------------------------------------- */
+
+typedef enum kc_cmp { KC_CMP_LT = 1, KC_CMP_LE, KC_CMP_GT, KC_CMP_GE, KC_CMP_EQ, KC_CMP_NE } kc_cmp;
+
+/* One comparison `lhs op rhs` of a mask or a guard. */
+typedef struct kc_pred {
+    const kc_index *lhs, *rhs; /* NULL when not expressible */
+    kc_cmp op;
+    kc_span span;
+} kc_pred;
+
+/* A condition guarding code (if / while / ternary), or the mask of a load. */
+typedef struct kc_cond {
+    uint32_t id;
+    uint32_t parent;     /* enclosing condition, or KC_NONE */
+    uint32_t loop;       /* innermost loop it is in, or KC_NONE */
+    kc_span span;
+    const char *text;
+    kc_deps deps;        /* what the condition depends on */
+    bool negated;        /* code is on the else branch */
+    uint32_t npreds;
+    const kc_pred *preds; /* the conjunction, where it is one */
+} kc_cond;
+
+/* ---- memory accesses --------------------------------------------------- */
+
+typedef enum kc_access_kind { KC_ACC_LOAD = 1, KC_ACC_STORE, KC_ACC_ATOMIC } kc_access_kind;
+typedef enum kc_space { KC_MEM_GLOBAL = 1, KC_MEM_SHARED, KC_MEM_LOCAL, KC_MEM_CONSTANT, KC_MEM_UNKNOWN } kc_space;
+
+typedef struct kc_access {
+    uint32_t id;
+    kc_access_kind kind;
+    kc_space space;
+    uint32_t base;            /* symbol of the base pointer / array, or KC_NONE */
+    const char *base_name;
+    const kc_index *offset;   /* elements from the base; NULL when unknown */
+    uint8_t elem_bytes;       /* 0 unknown */
+    const char *elem_type;
+    uint32_t loop;            /* innermost enclosing loop, or KC_NONE */
+    uint32_t guard;           /* innermost enclosing condition, or KC_NONE */
+    kc_span span;             /* the whole access (the load call, the subscript) */
+    kc_span addr_span;        /* the address / index expression */
+    const char *addr_text;
+    bool masked;              /* Triton: mask= given */
+    kc_span mask_span;
+    const char *mask_text;
+    kc_deps mask_deps;
+    uint32_t nmask_preds;
+    const kc_pred *mask_preds;
+    bool whole_block;         /* Triton: the access moves a block (not a scalar) */
+    const char *value_name;   /* name the loaded value was bound to, for messages */
+    bool via_ldg;             /* CUDA __ldg / read-only path */
+} kc_access;
+
+/* ---- barriers ---------------------------------------------------------- */
+
+typedef struct kc_barrier {
+    kc_span span;
+    const char *name;  /* "__syncthreads", "tl.debug_barrier", ... */
+    uint32_t guard;    /* innermost enclosing condition or KC_NONE */
+    uint32_t loop;
+    /* An earlier return/break/continue under a thread-dependent condition
+     * that lets some threads skip this barrier (invalid span when none). */
+    kc_span divergent_exit;
+} kc_barrier;
+
+/* ---- element reorders (Triton tl.view / tl.reshape(can_reorder=True)) --- */
+
+typedef struct kc_reorder {
+    kc_span span;          /* the whole call */
+    kc_span callee_span;
+    const char *callee_text; /* "tl.view" as written */
+    const char *arg_text;    /* the tensor argument */
+    const char *shape_text;  /* the shape argument */
+    kc_shape from, to;
+    bool from_dot;           /* its input is a tl.dot result */
+    bool can_reorder_kw;     /* tl.reshape(..., can_reorder=True) */
+    /* The first use that observes element order (an element-wise op with
+     * another block, a store, an address or a mask). use_kind NULL when no
+     * such use was found (e.g. only fully reduced). */
+    const char *use_kind;
+    kc_span use_span;
+    const char *fix_text;    /* order-preserving replacement for the whole call, or NULL */
+} kc_reorder;
+
+/* ---- opaque sub-expressions -------------------------------------------- */
+
+typedef struct kc_opaque {
+    kc_span span;
+    const char *text;
+} kc_opaque;
+
+/* Triton tl.arange sources (the lane atoms of a Triton kernel). */
+typedef struct kc_arange {
+    kc_span span;
+    kc_dim len;
+    int64_t start;
+    const char *text;
+} kc_arange;
+
+/* ---- kernels and launches ---------------------------------------------- */
+
+typedef struct kc_kernel {
+    const char *name;
+    kc_span span;       /* the whole definition */
+    kc_span name_span;
+    kc_lang lang;
+    KC_VEC(kc_param) params;
+    KC_VEC(kc_symbol) symbols;
+    KC_VEC(kc_loop) loops;
+    KC_VEC(kc_cond) conds;
+    KC_VEC(kc_access) accesses;
+    KC_VEC(kc_barrier) barriers;
+    KC_VEC(kc_reorder) reorders;
+    KC_VEC(kc_opaque) opaques;
+    KC_VEC(kc_arange) aranges;
+    bool is_device_function; /* CUDA __device__ helper, analysed in place */
+    bool autotuned;
+} kc_kernel;
+
+typedef struct kc_launch_arg {
+    const char *param;   /* parameter it binds to, when known */
+    const char *text;
+    bool has_value;
+    int64_t value;
+} kc_launch_arg;
+
+typedef struct kc_launch {
+    const char *kernel;
+    kc_span span;
+    const char *grid_text, *block_text;
+    KC_VEC(kc_launch_arg) args;
+} kc_launch;
+
+typedef struct kc_model {
+    const kc_source *src; /* borrowed */
+    kc_lang lang;
+    kc_arena *arena;
+    KC_VEC(kc_kernel *) kernels;
+    KC_VEC(kc_launch) launches;
+} kc_model;
+
+kc_model *kc_model_new(const kc_source *src, kc_lang lang);
+void kc_model_delete(kc_model *m); /* NULL-safe */
+kc_kernel *kc_model_add_kernel(kc_model *m, const char *name);
+
+/* Adds a symbol and returns its id. */
+uint32_t kc_kernel_add_symbol(kc_model *m, kc_kernel *k, const char *name, kc_symbol_kind kind);
+uint32_t kc_kernel_find_symbol(const kc_kernel *k, const char *name);
+uint32_t kc_kernel_add_opaque(kc_model *m, kc_kernel *k, kc_span span, const char *text);
+
+/* Innermost-to-outermost: is loop `inner` the same as or nested in `outer`? */
+bool kc_loop_within(const kc_kernel *k, uint32_t inner, uint32_t outer);
+/* Does any condition from `cond` outwards depend on loop `loop`? */
+bool kc_cond_chain_depends_on_loop(const kc_kernel *k, uint32_t cond, uint32_t loop);
+
+/* Human-readable rendering of an index expression with the kernel's names,
+ * e.g. "N*arange(0, BLOCK_SIZE_M) + target". Appends to sb. */
+void kc_model_format_index(const kc_kernel *k, const kc_index *x, kc_strbuf *sb);
+/* Same, returned as an arena string. */
+const char *kc_model_index_str(const kc_model *m, const kc_kernel *k, const kc_index *x);
+const char *kc_atom_name(const kc_kernel *k, const kc_atom *a, char *buf, size_t n);
+/* A dimension as text: "64", "BLOCK_SIZE_N" or "BLOCK_SIZE_N (=64)". */
+void kc_model_format_dim(const kc_kernel *k, const kc_dim *d, kc_strbuf *sb);
+void kc_model_format_shape(const kc_kernel *k, const kc_shape *s, kc_strbuf *sb);
+
+#endif

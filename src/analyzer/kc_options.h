@@ -1,0 +1,50 @@
+/* kc_options.h — the run context: every setting of one kcheck run.
+ *
+ * There is no global mutable state: the driver, the front ends and the
+ * rules receive a const kc_options. Owned strings are freed by
+ * kc_options_free.
+ */
+#ifndef KC_OPTIONS_H
+#define KC_OPTIONS_H
+
+#include "kc_base.h"
+#include "kc_diag.h"
+
+typedef enum kc_format { KC_FORMAT_TEXT = 0, KC_FORMAT_JSON } kc_format;
+
+/* A per-rule option such as KC201.max-trip-count=64. */
+typedef struct kc_rule_option {
+    char *rule;  /* rule ID, e.g. "KC201" */
+    char *name;  /* e.g. "max-trip-count" */
+    char *value;
+} kc_rule_option;
+
+typedef enum kc_cuda_mode {
+    KC_CUDA_SHIM = 0,  /* in-memory stand-ins for the CUDA headers (fast, default) */
+    KC_CUDA_TOOLKIT,   /* the real toolkit headers */
+} kc_cuda_mode;
+
+typedef struct kc_options {
+    kc_format format;
+    unsigned jobs;           /* worker threads, >= 1 */
+    bool color;              /* text output in colour */
+    bool show_source;        /* text output shows the line and a caret */
+    kc_severity fail_on;     /* lowest severity that makes the exit status 1 */
+    uint8_t *rule_enabled;   /* one flag per registry entry (kc_rules_count()); owned */
+    KC_VEC(kc_rule_option) rule_options;
+    size_t max_file_size;    /* bytes */
+
+    /* CUDA front end */
+    kc_cuda_mode cuda_mode;
+    char *cuda_path;         /* toolkit root for KC_CUDA_TOOLKIT, or NULL to detect */
+    char *cuda_arch;         /* e.g. "sm_75" */
+    char *compile_db_dir;    /* -p DIR: directory holding compile_commands.json */
+    KC_VEC(char *) extra_args; /* after "--": extra compiler arguments */
+} kc_options;
+
+void kc_options_init(kc_options *o);
+void kc_options_free(kc_options *o);
+/* Looks up a rule option; NULL when not set. */
+const char *kc_options_rule_option(const kc_options *o, const char *rule_id, const char *name);
+
+#endif

@@ -1,0 +1,222 @@
+#include "kc_source.h"
+
+#include "kc_base.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+size_t kc_utf8_invalid_at(const unsigned char *p, size_t n)
+{
+    size_t i = 0;
+    while (i < n) {
+        unsigned c = p[i];
+        if (c < 0x80) {
+            i++;
+            continue;
+        }
+        size_t need;
+        unsigned min;
+        unsigned cp;
+        if ((c & 0xE0) == 0xC0) {
+            need = 1;
+            min = 0x80;
+            cp = c & 0x1F;
+        } else if ((c & 0xF0) == 0xE0) {
+            need = 2;
+            min = 0x800;
+            cp = c & 0x0F;
+        } else if ((c & 0xF8) == 0xF0) {
+            need = 3;
+            min = 0x10000;
+            cp = c & 0x07;
+        } else {
+            return i;
+        }
+        if (i + need >= n)
+            return i;
+        for (size_t k = 1; k <= need; k++) {
+            if ((p[i + k] & 0xC0) != 0x80)
+                return i;
+            cp = (cp << 6) | (p[i + k] & 0x3F);
+        }
+        if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
+            return i;
+        i += need + 1;
+    }
+    return (size_t)-1;
+}
+
+static kc_source *finish(char *path, char *text, size_t len, size_t max_bytes, char **err)
+{
+    if (len > max_bytes) {
+        *err = kc_xasprintf("file is too large (%zu bytes; the limit is %zu, see --max-file-size)",
+                            len, max_bytes);
+        goto fail;
+    }
+    const void *nul = memchr(text, '\0', len);
+    if (nul) {
+        size_t off = (size_t)((const char *)nul - text);
+        *err = kc_xasprintf("binary file (NUL byte at offset %zu); not a kernel source", off);
+        goto fail;
+    }
+    size_t bad = kc_utf8_invalid_at((const unsigned char *)text, len);
+    if (bad != (size_t)-1) {
+        uint32_t line = 1;
+        size_t ls = 0;
+        for (size_t i = 0; i < bad; i++)
+            if (text[i] == '\n') {
+                line++;
+                ls = i + 1;
+            }
+        *err = kc_xasprintf("not valid UTF-8 (byte 0x%02x at line %u, column %zu)",
+                            (unsigned char)text[bad], line, bad - ls + 1);
+        goto fail;
+    }
+    if (len > UINT32_MAX - 1) {
+        *err = kc_xstrdup("file is too large (over 4 GiB)");
+        goto fail;
+    }
+    kc_source *s = kc_xcalloc(1, sizeof *s);
+    s->path = path;
+    s->text = text;
+    s->len = len;
+    uint32_t cap = 64, n = 0;
+    uint32_t *ls = kc_xmalloc(cap * sizeof *ls);
+    ls[n++] = 0;
+    for (size_t i = 0; i < len; i++) {
+        if (text[i] == '\n' && i + 1 <= len) {
+            if (n == cap) {
+                cap *= 2;
+                ls = kc_xrealloc(ls, cap * sizeof *ls);
+            }
+            ls[n++] = (uint32_t)(i + 1);
+        }
+    }
+    s->line_start = ls;
+    s->nlines = n;
+    return s;
+fail:
+    free(path);
+    free(text);
+    return NULL;
+}
+
+kc_source *kc_source_from_memory(const char *path, const char *text, size_t len,
+                                 size_t max_bytes, char **err)
+{
+    char *copy = kc_xmalloc(len + 1);
+    memcpy(copy, text, len);
+    copy[len] = '\0';
+    return finish(kc_xstrdup(path), copy, len, max_bytes, err);
+}
+
+kc_source *kc_source_load(const char *path, size_t max_bytes, char **err)
+{
+    *err = NULL;
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+    if (fd < 0) {
+        *err = kc_xasprintf("cannot open: %s", strerror(errno));
+        return NULL;
+    }
+    struct stat st;
+    if (fstat(fd, &st) != 0) {
+        *err = kc_xasprintf("cannot stat: %s", strerror(errno));
+        close(fd);
+        return NULL;
+    }
+    if (S_ISDIR(st.st_mode)) {
+        *err = kc_xstrdup("is a directory");
+        close(fd);
+        return NULL;
+    }
+    if (!S_ISREG(st.st_mode)) {
+        *err = kc_xstrdup("not a regular file");
+        close(fd);
+        return NULL;
+    }
+    if ((uint64_t)st.st_size > max_bytes) {
+        *err = kc_xasprintf("file is too large (%lld bytes; the limit is %zu, see --max-file-size)",
+                            (long long)st.st_size, max_bytes);
+        close(fd);
+        return NULL;
+    }
+    size_t cap = (size_t)st.st_size + 1, len = 0;
+    char *buf = kc_xmalloc(cap);
+    for (;;) {
+        if (len + 1 >= cap) {
+            if (cap > max_bytes + 2) {
+                break; /* grew while we read; the size check below reports it */
+            }
+            cap *= 2;
+            buf = kc_xrealloc(buf, cap);
+        }
+        ssize_t r = read(fd, buf + len, cap - 1 - len);
+        if (r < 0) {
+            if (errno == EINTR)
+                continue;
+            *err = kc_xasprintf("cannot read: %s", strerror(errno));
+            free(buf);
+            close(fd);
+            return NULL;
+        }
+        if (r == 0)
+            break;
+        len += (size_t)r;
+    }
+    close(fd);
+    buf[len] = '\0';
+    return finish(kc_xstrdup(path), buf, len, max_bytes, err);
+}
+
+void kc_source_delete(kc_source *s)
+{
+    if (!s)
+        return;
+    free(s->path);
+    free(s->text);
+    free(s->line_start);
+    free(s);
+}
+
+const char *kc_source_line(const kc_source *s, uint32_t line, size_t *len)
+{
+    if (line < 1 || line > s->nlines)
+        return NULL;
+    size_t a = s->line_start[line - 1];
+    size_t b = line < s->nlines ? s->line_start[line] - 1 : s->len;
+    if (b > a && s->text[b - 1] == '\r')
+        b--;
+    if (b > a && line == s->nlines && s->text[b - 1] == '\n')
+        b--;
+    *len = b - a;
+    return s->text + a;
+}
+
+size_t kc_source_offset(const kc_source *s, uint32_t line, uint32_t col)
+{
+    if (line < 1)
+        return 0;
+    if (line > s->nlines)
+        return s->len;
+    size_t off = s->line_start[line - 1] + (col ? col - 1 : 0);
+    return off > s->len ? s->len : off;
+}
+
+void kc_source_position(const kc_source *s, size_t offset, uint32_t *line, uint32_t *col)
+{
+    uint32_t lo = 0, hi = s->nlines;
+    while (hi - lo > 1) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (s->line_start[mid] <= offset)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    *line = lo + 1;
+    *col = (uint32_t)(offset - s->line_start[lo]) + 1;
+}

@@ -1,0 +1,42 @@
+/* kc_source.h — one input file held in memory, with its line table.
+ *
+ * kc_source_load validates the bytes before any front end sees them:
+ * no NUL bytes, valid UTF-8 (a leading BOM is accepted), at most
+ * max_bytes. Lines are 1-based; columns are 1-based byte offsets within a
+ * line (the clang convention), with CR of a CRLF pair not part of the line.
+ */
+#ifndef KC_SOURCE_H
+#define KC_SOURCE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct kc_source {
+    char *path;      /* as given by the user; owned */
+    char *text;      /* NUL-terminated file contents; owned */
+    size_t len;      /* bytes, without the terminating NUL */
+    uint32_t *line_start; /* byte offset of each line start; owned */
+    uint32_t nlines;
+} kc_source;
+
+/* Loads and validates the file. On failure returns NULL and sets *err to a
+ * malloc'd one-line message (caller frees). */
+kc_source *kc_source_load(const char *path, size_t max_bytes, char **err);
+/* Builds a source from memory (tests, fuzzers). Same validation. */
+kc_source *kc_source_from_memory(const char *path, const char *text, size_t len,
+                                 size_t max_bytes, char **err);
+void kc_source_delete(kc_source *s); /* NULL-safe */
+
+/* Text of line `line` (1-based) without its newline/CR; *len receives its
+ * length. Returns NULL past the end. */
+const char *kc_source_line(const kc_source *s, uint32_t line, size_t *len);
+/* Byte offset of (line, col); clamps to the text. */
+size_t kc_source_offset(const kc_source *s, uint32_t line, uint32_t col);
+/* 1-based line and column of a byte offset. */
+void kc_source_position(const kc_source *s, size_t offset, uint32_t *line, uint32_t *col);
+
+/* Validates UTF-8 (no overlongs, surrogates or values past U+10FFFF).
+ * Returns the byte offset of the first bad byte, or (size_t)-1. */
+size_t kc_utf8_invalid_at(const unsigned char *p, size_t n);
+
+#endif

@@ -1,0 +1,13 @@
+#include "kc_rule.h"
+
+static void check(const kc_model *m, const kc_kernel *k, kc_rule_ctx *ctx) { (void)m; (void)k; (void)ctx; }
+
+const kc_rule kc201_large_static_unroll = {
+    .id = "KC201",
+    .slug = "large-static-unroll",
+    .summary = "placeholder",
+    .severity = KC_SEV_WARNING,
+    .langs = KC_LANG_BIT_CUDA | KC_LANG_BIT_TRITON,
+    .doc = "",
+    .check = check,
+};

@@ -1,0 +1,13 @@
+#include "kc_rule.h"
+
+static void check(const kc_model *m, const kc_kernel *k, kc_rule_ctx *ctx) { (void)m; (void)k; (void)ctx; }
+
+const kc_rule kc202_static_range_runtime_bound = {
+    .id = "KC202",
+    .slug = "static-range-runtime-bound",
+    .summary = "placeholder",
+    .severity = KC_SEV_WARNING,
+    .langs = KC_LANG_BIT_CUDA | KC_LANG_BIT_TRITON,
+    .doc = "",
+    .check = check,
+};

@@ -1,0 +1,59 @@
+/* kc_rule.h — the interface every rule implements.
+ *
+ * A rule is one file in src/rules/, named kcNNN_slug.c, defining one
+ * `const kc_rule kcNNN_slug` and listed once in rules.def. A rule reads the
+ * kernel model only (never a front end header), never branches on the
+ * source language where the model already expresses the concept, and
+ * returns diagnostics through kc_report; it never prints or exits.
+ */
+#ifndef KC_RULE_H
+#define KC_RULE_H
+
+#include "../analyzer/kc_diag.h"
+#include "../analyzer/kc_model.h"
+#include "../analyzer/kc_options.h"
+
+typedef struct kc_rule_ctx kc_rule_ctx;
+
+/* A documented per-rule option, e.g. KC201.max-trip-count. */
+typedef struct kc_rule_option_doc {
+    const char *name;
+    const char *default_value;
+    const char *help;
+} kc_rule_option_doc;
+
+typedef struct kc_rule {
+    const char *id;          /* "KC101": stable forever */
+    const char *slug;        /* "uncoalesced-access" */
+    const char *summary;     /* one sentence, reused by --list-rules, docs and SARIF */
+    kc_severity severity;    /* default severity */
+    unsigned langs;          /* KC_LANG_BIT_* */
+    /* Markdown with the fixed headings: What it does / Why is this bad? /
+     * Example / Use instead / Fix / References. */
+    const char *doc;
+    const kc_rule_option_doc *options; /* terminated by a {NULL} entry; may be NULL */
+    void (*check)(const kc_model *m, const kc_kernel *k, kc_rule_ctx *ctx);
+} kc_rule;
+
+/* Starts a diagnostic of the running rule at `span` in kernel `k`. The
+ * returned pointer is valid until the next kc_report call. */
+kc_diag *kc_report(kc_rule_ctx *ctx, const kc_kernel *k, kc_span span, const char *fmt, ...)
+    KC_PRINTF(4, 5);
+/* An integer option of the running rule (documented default otherwise). */
+int64_t kc_rule_option_int(kc_rule_ctx *ctx, const char *name, int64_t def);
+/* The model's arena, for scratch index expressions. */
+kc_arena *kc_rule_arena(kc_rule_ctx *ctx);
+/* Source text of a span (for messages); arena string, "" when invalid. */
+const char *kc_rule_span_text(kc_rule_ctx *ctx, kc_span span);
+
+/* ---- registry (generated from rules.def) ---- */
+size_t kc_rules_count(void);
+const kc_rule *kc_rules_get(size_t i);
+/* Finds a rule by ID ("KC101", case-insensitive) or slug. */
+const kc_rule *kc_rules_find(const char *id_or_slug, size_t *index);
+
+/* Runs every enabled rule for the model's language over every kernel and
+ * appends the diagnostics to out (unsorted). */
+void kc_rules_run(const kc_model *m, const kc_options *opts, kc_diag_list *out);
+
+#endif
