@@ -1,1 +1,4 @@
-int main(void) { return 0; }
+/* kcheck — a static analyzer for CUDA and Triton kernels. */
+#include "analyzer/kc_cli.h"
+
+int main(int argc, char **argv) { return kc_cli_main(argc, argv, stdout, stderr); }

@@ -31,6 +31,7 @@ kc_diag *kc_diag_list_add(kc_diag_list *l)
 static void diag_free(kc_diag *d)
 {
     free(d->message);
+    free(d->kernel);
     for (uint32_t i = 0; i < d->notes.len; i++)
         free(d->notes.data[i]);
     kc_vec_free(&d->notes);

@@ -39,7 +39,7 @@ typedef struct kc_diag {
     char *fix_description;     /* owned, NULL when there is no fix-it */
     KC_VEC(kc_fixit) fixes;    /* the edits of the fix-it, applied together */
     kc_verdict *verdict;       /* owned, NULL unless verify ran */
-    const char *kernel;        /* kernel name; borrowed from the model, NULL after it is freed */
+    char *kernel;              /* name of the kernel it concerns, owned; may be NULL */
 } kc_diag;
 
 typedef struct kc_diag_list {

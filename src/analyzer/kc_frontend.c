@@ -1,5 +1,6 @@
 #include "kc_frontend.h"
 
+#include <clang-c/Index.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -65,4 +66,12 @@ kc_model *kc_frontend_lower(kc_frontend *fe, const kc_source *src, kc_lang lang,
         return NULL;
     }
     return kc_triton_lower(fe->triton, src, errs);
+}
+
+char *kc_frontend_versions(void)
+{
+    CXString v = clang_getClangVersion();
+    char *s = kc_xasprintf("%s; tree-sitter-python 0.23.6", clang_getCString(v));
+    clang_disposeString(v);
+    return s;
 }

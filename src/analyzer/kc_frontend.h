@@ -15,6 +15,9 @@
  * Returns false for anything else. */
 bool kc_lang_for_path(const char *path, kc_lang *lang);
 
+/* "libclang <version>, tree-sitter-python 0.23.6"; caller frees. */
+char *kc_frontend_versions(void);
+
 typedef struct kc_frontend kc_frontend;
 
 kc_frontend *kc_frontend_new(const kc_options *opts);

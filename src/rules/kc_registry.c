@@ -47,7 +47,7 @@ kc_diag *kc_report(kc_rule_ctx *ctx, const kc_kernel *k, kc_span span, const cha
     d->rule_slug = ctx->rule->slug;
     d->severity = ctx->rule->severity;
     d->span = span;
-    d->kernel = k ? k->name : NULL;
+    d->kernel = k ? kc_xstrdup(k->name) : NULL;
     va_list ap;
     va_start(ap, fmt);
     d->message = kc_xvasprintf(fmt, ap);

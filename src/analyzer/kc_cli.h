@@ -1,0 +1,13 @@
+/* kc_cli.h — the command line. main() is a thin client of kc_cli_main. */
+#ifndef KC_CLI_H
+#define KC_CLI_H
+
+#include <stdio.h>
+
+/* Runs kcheck with the given arguments, writing results to `out` and
+ * messages to `err`. Returns the exit status: 0 no findings at or above the
+ * failing severity, 1 findings, 2 usage error / unreadable input / internal
+ * failure. */
+int kc_cli_main(int argc, char **argv, FILE *out, FILE *err);
+
+#endif

@@ -1,0 +1,61 @@
+/* kc_driver.h — one kcheck run: expand the paths, check every file on a
+ * pool of worker threads (one front end per thread), hand the results to a
+ * reporter in a deterministic order.
+ */
+#ifndef KC_DRIVER_H
+#define KC_DRIVER_H
+
+#include <stdio.h>
+
+#include "kc_diag.h"
+#include "kc_options.h"
+#include "kc_source.h"
+
+typedef struct kc_file_result {
+    char *path;         /* as given or as found under a given directory; owned */
+    kc_source *src;     /* NULL when the file could not be read; owned */
+    kc_diag_list diags; /* sorted, unique */
+    kc_file_errors errors;
+    bool explicit_path; /* named on the command line (not found by a walk) */
+} kc_file_result;
+
+void kc_file_result_free(kc_file_result *r);
+
+/* Checks one file: read, lower, run the rules. Fills r->src, r->diags and
+ * r->errors. `fe` is the calling thread's front end. */
+struct kc_frontend;
+void kc_check_file(struct kc_frontend *fe, const kc_options *opts, kc_file_result *r);
+
+/* ---- path expansion (kc_walk.c) ---- */
+typedef struct kc_path_list {
+    KC_VEC(kc_file_result) files; /* path and explicit_path set; errors for bad paths */
+} kc_path_list;
+
+/* Expands files and directories. Directories are walked recursively in
+ * name order, skipping hidden entries, symlinked directories and what the
+ * .gitignore files along the way exclude; only .cu, .cuh and .py files are
+ * taken from walks. A path that does not exist, or an explicit file of
+ * another type, becomes a result with an error. */
+void kc_expand_paths(const char *const *paths, size_t n, kc_path_list *out);
+
+/* Does a .gitignore-style pattern match `path` (relative, '/'-separated)?
+ * Exposed for tests. */
+bool kc_gitignore_match(const char *pattern, const char *path, bool is_dir);
+
+/* ---- a whole run ---- */
+
+/* Called in file order as results become available; the callee may keep
+ * nothing from r after returning (the driver frees it). */
+typedef void (*kc_result_fn)(void *ud, kc_file_result *r);
+
+typedef struct kc_run_totals {
+    size_t files;        /* files checked (including those with errors) */
+    size_t file_errors;  /* files that could not be checked */
+    size_t diags[3];     /* by severity */
+    size_t failing;      /* diagnostics at or above opts->fail_on */
+} kc_run_totals;
+
+void kc_run_files(const kc_options *opts, kc_path_list *files, kc_result_fn fn, void *ud,
+                  kc_run_totals *totals);
+
+#endif
