@@ -1,23 +1,2468 @@
-/* Triton front end (tree-sitter). Placeholder until the real one lands. */
-#include "kc_frontend.h"
+/* Triton front end, part 2: lowering @triton.jit kernels into the kernel
+ * model by abstract interpretation of the function body.
+ *
+ * Every Python value is a `tv`: a number block (a symbolic index
+ * expression over lanes, programs, loops, symbols, loaded data and opaque
+ * terms), a boolean block (comparisons, for masks), a pointer block (a base
+ * parameter plus an offset expression), a tuple, a dtype or unknown. Each
+ * value carries its block shape, whether it is a compile-time constant
+ * (constexpr), and the set of element reorders (tl.view) its element order
+ * depends on, so that the first use that observes that order is found.
+ */
+#define _GNU_SOURCE 1 /* memmem */
+#include "triton_internal.h"
 
+#include <inttypes.h>
 #include <stdlib.h>
+#include <string.h>
+
+/* ---- values ---- */
+
+typedef enum tv_kind { TV_UNKNOWN = 0, TV_NUM, TV_BOOL, TV_PTR, TV_TUPLE, TV_DTYPE, TV_NONE, TV_STR } tv_kind;
+
+typedef struct tv tv;
+struct tv {
+    tv_kind kind;
+    bool ce;            /* compile-time constant (constexpr) */
+    bool is_float;
+    bool block_ptr;     /* from tl.make_block_ptr */
+    bool from_dot;
+    bool shape_unknown; /* rank and dims not known */
+    bool dtype_i64;     /* TV_DTYPE: an int64 type; TV_NUM: cast to int64 */
+    uint8_t bits;
+    const kc_index *idx; /* TV_NUM: value; TV_PTR: offset; NULL = unknown */
+    uint32_t base;       /* TV_PTR: symbol of the base parameter (KC_NONE unknown) */
+    kc_shape shape;
+    kc_deps deps;        /* extra dependences (all of them when idx is NULL) */
+    uint64_t taint;      /* reorders (bit r = kernel reorder r) the element order depends on */
+    uint32_t npreds;
+    const kc_pred *preds;
+    uint32_t ntuple;
+    const tv *tuple;
+    const char *dtype;   /* TV_DTYPE name */
+    uint32_t sym;        /* the symbol this value is, or KC_NONE */
+};
+
+typedef struct tt_var {
+    const char *name;
+    tv v;
+} tt_var;
+
+typedef struct tt_env {
+    KC_VEC(tt_var) vars;
+} tt_env;
+
+typedef KC_VEC(const char *) tt_names;
+
+typedef struct tt_ctx {
+    tt_module *mod;
+    kc_model *m;
+    kc_kernel *k;
+    kc_arena *a;
+    tt_env env;
+    uint32_t loop; /* innermost loop or KC_NONE */
+    uint32_t cond; /* innermost condition or KC_NONE */
+    unsigned depth;
+    tt_names pointer_params;
+} tt_ctx;
+
+static tv eval(tt_ctx *c, TSNode n);
+static void exec_block(tt_ctx *c, TSNode block);
+
+static tv tv_unknown(void)
+{
+    tv v;
+    memset(&v, 0, sizeof v);
+    v.kind = TV_UNKNOWN;
+    v.base = KC_NONE;
+    v.sym = KC_NONE;
+    v.bits = 32;
+    return v;
+}
+
+static kc_deps deps_or(kc_deps a, kc_deps b)
+{
+    kc_deps d = {(uint8_t)(a.axes | b.axes), (uint8_t)(a.flags | b.flags), a.loops | b.loops};
+    return d;
+}
+
+static kc_deps tv_deps(const tv *v)
+{
+    kc_deps d = v->deps;
+    if (v->idx)
+        d = deps_or(d, kc_index_deps(v->idx));
+    for (uint32_t i = 0; i < v->ntuple; i++)
+        d = deps_or(d, tv_deps(&v->tuple[i]));
+    return d;
+}
+
+/* Moves lane-axis bits from a rank-`from` shape to a right-aligned rank-`to`. */
+static kc_deps deps_to_rank(kc_deps d, unsigned from, unsigned to)
+{
+    if (to > from)
+        d.axes = (uint8_t)(d.axes << (to - from));
+    return d;
+}
+
+/* Is any dimension of the block other than 1 (or unknown)? */
+static bool has_extent(const tv *v)
+{
+    if (v->shape_unknown)
+        return true;
+    for (unsigned i = 0; i < v->shape.rank; i++)
+        if (v->shape.dims[i].value != 1)
+            return true;
+    return false;
+}
+
+static kc_shape shape_of2(const tv *a, const tv *b)
+{
+    kc_shape s;
+    if (!kc_shape_broadcast(&a->shape, &b->shape, &s))
+        s = a->shape.rank >= b->shape.rank ? a->shape : b->shape;
+    return s;
+}
+
+static tv make_opaque(tt_ctx *c, TSNode n, kc_deps deps, const kc_shape *shape, uint8_t bits)
+{
+    tv v = tv_unknown();
+    v.kind = TV_NUM;
+    v.bits = bits ? bits : 32;
+    if (shape)
+        v.shape = *shape;
+    uint32_t id = kc_kernel_add_opaque(c->m, c->k, tt_span(n), tt_text(c->mod, n));
+    v.idx = kc_index_atom(c->a, kc_atom_make(KC_ATOM_OPAQUE, id, deps), v.bits, KC_SPACE_BLOCK, &v.shape);
+    return v;
+}
+
+static tv make_const(tt_ctx *c, int64_t x)
+{
+    tv v = tv_unknown();
+    v.kind = TV_NUM;
+    v.ce = true;
+    v.idx = kc_index_const(c->a, x, 32, KC_SPACE_BLOCK);
+    return v;
+}
+
+static bool tv_const(const tv *v, int64_t *x)
+{
+    return v->kind == TV_NUM && kc_index_is_const(v->idx, x);
+}
+
+/* ---- environment ---- */
+
+static tv *env_get(tt_env *e, const char *name)
+{
+    for (uint32_t i = e->vars.len; i-- > 0;)
+        if (strcmp(e->vars.data[i].name, name) == 0)
+            return &e->vars.data[i].v;
+    return NULL;
+}
+
+static void env_set(tt_ctx *c, const char *name, tv v)
+{
+    tv *p = env_get(&c->env, name);
+    if (p) {
+        *p = v;
+        return;
+    }
+    tt_var var = {kc_arena_strdup(c->a, name), v};
+    kc_vec_push(&c->env.vars, var);
+}
+
+static tt_env env_copy(const tt_env *e)
+{
+    tt_env r = {0};
+    kc_vec_reserve(&r.vars, e->vars.len);
+    if (e->vars.len)
+        memcpy(r.vars.data, e->vars.data, e->vars.len * sizeof(tt_var));
+    r.vars.len = e->vars.len;
+    return r;
+}
+
+static bool index_equal(const kc_index *a, const kc_index *b)
+{
+    if (a == b)
+        return true;
+    if (!a || !b || a->nmono != b->nmono || a->bits != b->bits)
+        return false;
+    for (unsigned i = 0; i < a->nmono; i++) {
+        const kc_mono *x = &a->mono[i], *y = &b->mono[i];
+        if (x->coef != y->coef || x->nfac != y->nfac)
+            return false;
+        for (unsigned f = 0; f < x->nfac; f++)
+            if (x->fac[f].kind != y->fac[f].kind || x->fac[f].id != y->fac[f].id ||
+                x->fac[f].axes != y->fac[f].axes)
+                return false;
+    }
+    return true;
+}
+
+static bool tv_equal(const tv *a, const tv *b)
+{
+    return a->kind == b->kind && a->base == b->base && index_equal(a->idx, b->idx) &&
+           a->taint == b->taint && a->ce == b->ce && a->shape.rank == b->shape.rank &&
+           a->deps.axes == b->deps.axes && a->deps.flags == b->deps.flags &&
+           a->deps.loops == b->deps.loops && a->npreds == b->npreds && a->preds == b->preds;
+}
+
+/* The value of a name after two branches: kept when equal, otherwise an
+ * opaque value depending on both and on the condition. */
+static tv merge(tt_ctx *c, TSNode at, const tv *x, const tv *y, kc_deps cond)
+{
+    if (tv_equal(x, y))
+        return *x;
+    kc_shape s = shape_of2(x, y);
+    kc_deps d = deps_or(deps_or(deps_to_rank(tv_deps(x), x->shape.rank, s.rank),
+                                deps_to_rank(tv_deps(y), y->shape.rank, s.rank)),
+                        cond);
+    d.axes &= (uint8_t)((1u << s.rank) - 1);
+    tv r;
+    if (x->kind == TV_PTR && y->kind == TV_PTR && x->base == y->base) {
+        r = *x;
+        r.idx = make_opaque(c, at, d, &s, 64).idx;
+        r.shape = s;
+    } else if (x->kind == TV_BOOL && y->kind == TV_BOOL) {
+        r = tv_unknown();
+        r.kind = TV_BOOL;
+        r.shape = s;
+        r.deps = d;
+    } else if (x->kind == TV_NUM && y->kind == TV_NUM) {
+        r = make_opaque(c, at, d, &s, x->bits > y->bits ? x->bits : y->bits);
+        r.is_float = x->is_float || y->is_float;
+    } else {
+        r = tv_unknown();
+        r.shape = s;
+        r.deps = d;
+    }
+    r.ce = x->ce && y->ce;
+    r.taint = x->taint | y->taint;
+    r.shape_unknown = x->shape_unknown || y->shape_unknown;
+    return r;
+}
+
+static void env_merge(tt_ctx *c, TSNode at, tt_env *into, const tt_env *other, kc_deps cond)
+{
+    /* Names only in `other` are taken as they are (Python has function scope). */
+    for (uint32_t i = 0; i < other->vars.len; i++) {
+        const tt_var *ov = &other->vars.data[i];
+        tv *p = env_get(into, ov->name);
+        if (!p) {
+            kc_vec_push(&into->vars, *ov);
+            continue;
+        }
+        *p = merge(c, at, p, &ov->v, cond);
+    }
+}
+
+/* ---- reorder observation (KC301) ---- */
+
+static void observe(tt_ctx *c, uint64_t taint, TSNode at, const char *what)
+{
+    for (uint32_t r = 0; r < c->k->reorders.len && r < 64; r++) {
+        if (!(taint & (1ull << r)))
+            continue;
+        kc_reorder *ro = &c->k->reorders.data[r];
+        if (ro->use_kind)
+            continue;
+        ro->use_kind = kc_arena_strdup(c->a, what);
+        ro->use_span = tt_span(at);
+    }
+}
+
+/* Two blocks combined element by element observe the order of each other's
+ * elements when their reorders differ. */
+static void observe_combine(tt_ctx *c, const tv *a, const tv *b, TSNode at, const char *verb,
+                            TSNode an, TSNode bn)
+{
+    if (a->taint == b->taint || !has_extent(a) || !has_extent(b))
+        return;
+    if (a->taint & ~b->taint) {
+        char *w = kc_xasprintf("%s `%s`", verb, tt_text(c->mod, bn));
+        observe(c, a->taint & ~b->taint, at, w);
+        free(w);
+    }
+    if (b->taint & ~a->taint) {
+        char *w = kc_xasprintf("%s `%s`", verb, tt_text(c->mod, an));
+        observe(c, b->taint & ~a->taint, at, w);
+        free(w);
+    }
+}
+
+/* ---- symbols and facts ---- */
+
+static void mark_size(tt_ctx *c, const kc_index *x, const char *evidence)
+{
+    if (!x)
+        return;
+    for (unsigned i = 0; i < x->nmono; i++)
+        for (unsigned f = 0; f < x->mono[i].nfac; f++) {
+            const kc_atom *at = &x->mono[i].fac[f];
+            if (at->kind != KC_ATOM_SYMBOL || at->id >= c->k->symbols.len)
+                continue;
+            kc_symbol *s = &c->k->symbols.data[at->id];
+            if (s->kind != KC_SYM_PARAM && s->kind != KC_SYM_CONSTEXPR)
+                continue;
+            if (!(s->facts & KC_SF_SIZE)) {
+                s->facts |= KC_SF_SIZE;
+                if (!s->size_evidence)
+                    s->size_evidence = kc_arena_strdup(c->a, evidence);
+            }
+        }
+}
+
+static bool varies(const tv *v)
+{
+    kc_deps d = tv_deps(v);
+    return d.axes || (d.flags & (KC_AF_THREAD | KC_AF_PROGRAM)) || d.loops;
+}
+
+/* ---- call arguments ---- */
+
+static TSNode call_arg(tt_module *m, TSNode call, uint32_t pos, const char *kw)
+{
+    TSNode args = tt_field(call, "arguments");
+    uint32_t n = ts_node_named_child_count(args), p = 0;
+    TSNode null = {0};
+    for (uint32_t i = 0; i < n; i++) {
+        TSNode a = ts_node_named_child(args, i);
+        if (tt_is(a, "comment"))
+            continue;
+        if (tt_is(a, "keyword_argument")) {
+            if (kw && tt_text_eq(m, tt_field(a, "name"), kw))
+                return tt_field(a, "value");
+            continue;
+        }
+        if (tt_is(a, "list_splat") || tt_is(a, "dictionary_splat"))
+            return null;
+        if (p++ == pos)
+            return a;
+    }
+    return null;
+}
+
+static uint32_t call_nargs(TSNode call)
+{
+    TSNode args = tt_field(call, "arguments");
+    uint32_t n = ts_node_named_child_count(args), k = 0;
+    for (uint32_t i = 0; i < n; i++)
+        if (!tt_is(ts_node_named_child(args, i), "comment"))
+            k++;
+    return k;
+}
+
+static tv eval_opt(tt_ctx *c, TSNode n)
+{
+    if (ts_node_is_null(n)) {
+        tv v = tv_unknown();
+        v.kind = TV_NONE;
+        v.ce = true;
+        return v;
+    }
+    return eval(c, n);
+}
+
+/* ---- shapes from tuples ---- */
+
+static kc_dim dim_of(const tv *v)
+{
+    kc_dim d = {-1, KC_NONE};
+    int64_t x;
+    if (tv_const(v, &x))
+        d.value = x;
+    if (v->sym != KC_NONE)
+        d.symbol = v->sym;
+    return d;
+}
+
+static bool shape_from(const tv *v, kc_shape *s)
+{
+    memset(s, 0, sizeof *s);
+    if (v->kind == TV_TUPLE) {
+        if (v->ntuple > KC_MAX_RANK)
+            return false;
+        s->rank = (uint8_t)v->ntuple;
+        for (uint32_t i = 0; i < v->ntuple; i++)
+            s->dims[i] = dim_of(&v->tuple[i]);
+        return true;
+    }
+    if (v->kind == TV_NUM) { /* tl.zeros(BLOCK, ...) is not valid, but [BLOCK] is */
+        s->rank = 1;
+        s->dims[0] = dim_of(v);
+        return true;
+    }
+    return false;
+}
+
+static void format_dim(tt_ctx *c, const kc_dim *d, kc_strbuf *sb)
+{
+    if (d->symbol != KC_NONE && d->symbol < c->k->symbols.len)
+        kc_sb_append(sb, c->k->symbols.data[d->symbol].name);
+    else if (d->value >= 0)
+        kc_sb_appendf(sb, "%" PRId64, d->value);
+    else
+        kc_sb_append(sb, "?");
+}
+
+/* ---- arithmetic ---- */
+
+static const char *op_of(TSNode n)
+{
+    TSNode op = tt_field(n, "operator");
+    return ts_node_is_null(op) ? "" : ts_node_type(op);
+}
+
+static tv num_of(tt_ctx *c, const tv *v, TSNode at)
+{
+    if (v->kind == TV_NUM && v->idx)
+        return *v;
+    tv r = make_opaque(c, at, tv_deps(v), &v->shape, v->bits);
+    r.taint = v->taint;
+    r.ce = v->ce;
+    r.is_float = v->is_float;
+    r.shape_unknown = v->shape_unknown;
+    r.from_dot = v->from_dot;
+    return r;
+}
+
+static kc_cmp cmp_of(const char *op)
+{
+    if (!strcmp(op, "<"))
+        return KC_CMP_LT;
+    if (!strcmp(op, "<="))
+        return KC_CMP_LE;
+    if (!strcmp(op, ">"))
+        return KC_CMP_GT;
+    if (!strcmp(op, ">="))
+        return KC_CMP_GE;
+    if (!strcmp(op, "=="))
+        return KC_CMP_EQ;
+    if (!strcmp(op, "!=") || !strcmp(op, "<>"))
+        return KC_CMP_NE;
+    return 0;
+}
+
+static tv compare(tt_ctx *c, TSNode at, const char *op, const tv *a, const tv *b, TSNode an, TSNode bn)
+{
+    tv r = tv_unknown();
+    r.kind = TV_BOOL;
+    r.shape = shape_of2(a, b);
+    r.shape_unknown = a->shape_unknown || b->shape_unknown;
+    r.ce = a->ce && b->ce;
+    r.deps = deps_or(deps_to_rank(tv_deps(a), a->shape.rank, r.shape.rank),
+                     deps_to_rank(tv_deps(b), b->shape.rank, r.shape.rank));
+    r.taint = a->taint | b->taint;
+    observe_combine(c, a, b, at, "compared with", an, bn);
+    kc_cmp cmp = cmp_of(op);
+    if (cmp) {
+        kc_pred *p = kc_arena_alloc(c->a, sizeof *p);
+        p->op = cmp;
+        p->lhs = a->kind == TV_NUM ? a->idx : NULL;
+        p->rhs = b->kind == TV_NUM ? b->idx : NULL;
+        p->span = tt_span(at);
+        r.preds = p;
+        r.npreds = 1;
+        if (cmp != KC_CMP_EQ && cmp != KC_CMP_NE) {
+            char *ev = kc_xasprintf("it bounds `%s` on line %u", tt_text(c->mod, at),
+                                    ts_node_start_point(at).row + 1);
+            if (varies(a) && !varies(b))
+                mark_size(c, b->idx, ev);
+            else if (varies(b) && !varies(a))
+                mark_size(c, a->idx, ev);
+            free(ev);
+        }
+    }
+    return r;
+}
+
+static tv bool_combine(tt_ctx *c, const tv *a, const tv *b, bool is_and)
+{
+    tv r = tv_unknown();
+    r.kind = TV_BOOL;
+    r.shape = shape_of2(a, b);
+    r.shape_unknown = a->shape_unknown || b->shape_unknown;
+    r.ce = a->ce && b->ce;
+    r.deps = deps_or(deps_to_rank(tv_deps(a), a->shape.rank, r.shape.rank),
+                     deps_to_rank(tv_deps(b), b->shape.rank, r.shape.rank));
+    r.taint = a->taint | b->taint;
+    if (is_and && a->kind == TV_BOOL && b->kind == TV_BOOL) {
+        uint32_t n = a->npreds + b->npreds;
+        kc_pred *p = kc_arena_alloc(c->a, (n ? n : 1) * sizeof *p);
+        if (a->npreds)
+            memcpy(p, a->preds, a->npreds * sizeof *p);
+        if (b->npreds)
+            memcpy(p + a->npreds, b->preds, b->npreds * sizeof *p);
+        r.preds = p;
+        r.npreds = n;
+    }
+    return r;
+}
+
+static tv binop(tt_ctx *c, TSNode at, const char *op, tv a, tv b, TSNode an, TSNode bn)
+{
+    if (cmp_of(op))
+        return compare(c, at, op, &a, &b, an, bn);
+    if ((!strcmp(op, "&") || !strcmp(op, "|")) && (a.kind == TV_BOOL || b.kind == TV_BOOL)) {
+        observe_combine(c, &a, &b, at, "combined with", an, bn);
+        return bool_combine(c, &a, &b, op[0] == '&');
+    }
+    /* Pointer arithmetic. */
+    if (a.kind == TV_PTR || b.kind == TV_PTR) {
+        bool a_ptr = a.kind == TV_PTR;
+        tv p = a_ptr ? a : b, o = a_ptr ? b : a;
+        if ((!strcmp(op, "+") || (!strcmp(op, "-") && a_ptr)) && o.kind != TV_PTR) {
+            observe_combine(c, &a, &b, at, "added to", an, bn);
+            tv r = p;
+            tv on = num_of(c, &o, a_ptr ? bn : an);
+            const kc_index *off = p.idx ? p.idx : kc_index_const(c->a, 0, 32, KC_SPACE_BLOCK);
+            r.idx = !strcmp(op, "+") ? kc_index_add(c->a, off, on.idx) : kc_index_sub(c->a, off, on.idx);
+            r.shape = shape_of2(&p, &o);
+            if (!r.idx)
+                r.idx = make_opaque(c, at, deps_or(tv_deps(&p), tv_deps(&o)), &r.shape, 64).idx;
+            r.taint = p.taint | o.taint;
+            r.deps = deps_or(deps_to_rank(p.deps, p.shape.rank, r.shape.rank),
+                             deps_to_rank(o.deps, o.shape.rank, r.shape.rank));
+            r.shape_unknown = p.shape_unknown || o.shape_unknown;
+            r.ce = false;
+            return r;
+        }
+        tv r = tv_unknown();
+        r.shape = shape_of2(&a, &b);
+        r.deps = deps_or(tv_deps(&a), tv_deps(&b));
+        return r;
+    }
+    if (a.kind == TV_TUPLE || b.kind == TV_TUPLE || a.kind == TV_STR || b.kind == TV_STR) {
+        tv r = tv_unknown();
+        r.ce = a.ce && b.ce;
+        return r;
+    }
+    observe_combine(c, &a, &b, at, "combined element-wise with", an, bn);
+    tv x = num_of(c, &a, an), y = num_of(c, &b, bn);
+    kc_shape s = shape_of2(&x, &y);
+    const kc_index *res = NULL;
+    bool affine = true;
+    if (!strcmp(op, "+"))
+        res = kc_index_add(c->a, x.idx, y.idx);
+    else if (!strcmp(op, "-"))
+        res = kc_index_sub(c->a, x.idx, y.idx);
+    else if (!strcmp(op, "*"))
+        res = kc_index_mul(c->a, x.idx, y.idx);
+    else if (!strcmp(op, "<<")) {
+        int64_t sh;
+        if (tv_const(&y, &sh) && sh >= 0 && sh < 62)
+            res = kc_index_scale(c->a, x.idx, (int64_t)1 << sh);
+        else
+            affine = false;
+    } else if (!strcmp(op, "//")) {
+        int64_t dv, nv;
+        if (tv_const(&y, &dv) && dv == 1)
+            res = x.idx;
+        else if (tv_const(&x, &nv) && tv_const(&y, &dv) && dv > 0) {
+            int64_t q = nv / dv;
+            if ((nv % dv != 0) && ((nv < 0) != (dv < 0)))
+                q--;
+            res = kc_index_const(c->a, q, 32, KC_SPACE_BLOCK);
+        } else
+            affine = false;
+    } else if (!strcmp(op, "%")) {
+        int64_t dv, nv;
+        if (tv_const(&x, &nv) && tv_const(&y, &dv) && dv > 0)
+            res = kc_index_const(c->a, ((nv % dv) + dv) % dv, 32, KC_SPACE_BLOCK);
+        else
+            affine = false;
+    } else {
+        affine = false;
+    }
+    tv r;
+    if (res) {
+        r = tv_unknown();
+        r.kind = TV_NUM;
+        r.idx = res;
+        r.shape = s;
+    } else {
+        kc_deps d = deps_or(deps_to_rank(tv_deps(&x), x.shape.rank, s.rank),
+                            deps_to_rank(tv_deps(&y), y.shape.rank, s.rank));
+        r = make_opaque(c, at, d, &s, x.bits > y.bits ? x.bits : y.bits);
+        (void)affine;
+    }
+    r.bits = x.bits > y.bits ? x.bits : y.bits;
+    if (res && r.idx->bits != r.bits)
+        r.idx = kc_index_cast(c->a, r.idx, r.bits);
+    r.ce = x.ce && y.ce;
+    r.is_float = x.is_float || y.is_float || !strcmp(op, "/") || !strcmp(op, "**");
+    r.taint = x.taint | y.taint;
+    r.shape_unknown = x.shape_unknown || y.shape_unknown;
+    r.from_dot = x.from_dot || y.from_dot;
+    return r;
+}
+
+/* ---- broadcasting by subscripts: x[:, None], x[None, :] ---- */
+
+static tv subscript(tt_ctx *c, TSNode n)
+{
+    TSNode valn = tt_field(n, "value");
+    tv v = eval(c, valn);
+    /* Collect the subscript items (tree-sitter gives one "subscript" field
+     * per item). */
+    TSNode items[KC_MAX_RANK + 1];
+    uint32_t ni = tt_field_children(n, "subscript", items, KC_MAX_RANK + 1);
+    if (ni > KC_MAX_RANK + 1)
+        return tv_unknown();
+    if (v.kind == TV_TUPLE && ni == 1) {
+        int64_t i;
+        tv iv = eval(c, items[0]);
+        if (tv_const(&iv, &i)) {
+            if (i < 0)
+                i += v.ntuple;
+            if (i >= 0 && (uint64_t)i < v.ntuple)
+                return v.tuple[i];
+        }
+        tv r = tv_unknown();
+        r.ce = v.ce;
+        return r;
+    }
+    if (v.kind != TV_NUM && v.kind != TV_BOOL && v.kind != TV_PTR)
+        return tv_unknown();
+    /* Only None and ':' items are broadcasts. */
+    uint8_t map[KC_MAX_RANK];
+    kc_shape s = {0};
+    unsigned src_axis = 0;
+    for (uint32_t i = 0; i < ni; i++) {
+        TSNode it = items[i];
+        if (tt_is(it, "none")) {
+            if (s.rank >= KC_MAX_RANK)
+                return tv_unknown();
+            s.dims[s.rank].value = 1;
+            s.dims[s.rank].symbol = KC_NONE;
+            s.rank++;
+        } else if (tt_is(it, "slice") && ts_node_named_child_count(it) == 0) {
+            if (src_axis >= v.shape.rank || s.rank >= KC_MAX_RANK) {
+                tv r = tv_unknown();
+                r.deps = tv_deps(&v);
+                return r;
+            }
+            map[src_axis] = s.rank;
+            s.dims[s.rank++] = v.shape.dims[src_axis++];
+        } else if (tt_is(it, "ellipsis")) {
+            while (src_axis < v.shape.rank && s.rank < KC_MAX_RANK) {
+                map[src_axis] = s.rank;
+                s.dims[s.rank++] = v.shape.dims[src_axis++];
+            }
+        } else {
+            tv r = tv_unknown();
+            r.deps = tv_deps(&v);
+            return r;
+        }
+    }
+    while (src_axis < v.shape.rank && s.rank < KC_MAX_RANK) {
+        map[src_axis] = s.rank;
+        s.dims[s.rank++] = v.shape.dims[src_axis++];
+    }
+    tv r = v;
+    r.shape = s;
+    if (v.idx)
+        r.idx = kc_index_remap(c->a, v.idx, &s, map);
+    r.deps.axes = 0;
+    for (unsigned i = 0; i < v.shape.rank; i++)
+        if (v.deps.axes & (1u << i))
+            r.deps.axes |= (uint8_t)(1u << map[i]);
+    return r;
+}
+
+/* ---- accesses ---- */
+
+static const char *short_text(tt_ctx *c, TSNode n)
+{
+    const char *t = tt_text(c->mod, n);
+    /* Collapse newlines and runs of spaces for messages. */
+    size_t len = strlen(t);
+    char *o = kc_arena_alloc(c->a, len + 1);
+    size_t k = 0;
+    bool sp = false;
+    for (size_t i = 0; i < len; i++) {
+        char ch = t[i];
+        if (ch == '\n' || ch == '\r' || ch == '\t' || ch == ' ') {
+            if (!sp && k > 0)
+                o[k++] = ' ';
+            sp = true;
+            continue;
+        }
+        sp = false;
+        o[k++] = ch;
+    }
+    o[k] = '\0';
+    return o;
+}
+
+static uint32_t record_access(tt_ctx *c, kc_access_kind kind, TSNode call, TSNode ptrn, const tv *ptr,
+                              TSNode maskn, const tv *mask)
+{
+    kc_access a;
+    memset(&a, 0, sizeof a);
+    a.id = c->k->accesses.len;
+    a.kind = kind;
+    a.space = KC_MEM_GLOBAL;
+    a.base = ptr->kind == TV_PTR ? ptr->base : KC_NONE;
+    if (a.base != KC_NONE && a.base < c->k->symbols.len)
+        a.base_name = c->k->symbols.data[a.base].name;
+    a.offset = (ptr->kind == TV_PTR && !ptr->block_ptr) ? ptr->idx : NULL;
+    a.loop = c->loop;
+    a.guard = c->cond;
+    a.span = tt_span(call);
+    if (!ts_node_is_null(ptrn)) {
+        a.addr_span = tt_span(ptrn);
+        a.addr_text = short_text(c, ptrn);
+    }
+    a.whole_block = ptr->shape_unknown || ptr->shape.rank > 0 || ptr->block_ptr;
+    if (mask && mask->kind != TV_NONE) {
+        a.masked = true;
+        a.mask_span = tt_span(maskn);
+        a.mask_text = short_text(c, maskn);
+        a.mask_deps = tv_deps(mask);
+        a.nmask_preds = mask->npreds;
+        a.mask_preds = mask->preds;
+    }
+    kc_vec_push(&c->k->accesses, a);
+    return a.id;
+}
+
+static tv loaded_value(tt_ctx *c, uint32_t acc, const tv *ptr, const tv *mask)
+{
+    kc_shape s = ptr->shape;
+    if (mask && mask->kind == TV_BOOL)
+        s = shape_of2(ptr, mask);
+    kc_deps d = deps_to_rank(tv_deps(ptr), ptr->shape.rank, s.rank);
+    if (mask && mask->kind != TV_NONE)
+        d = deps_or(d, deps_to_rank(tv_deps(mask), mask->shape.rank, s.rank));
+    d.flags |= KC_AF_DATA;
+    tv v = tv_unknown();
+    v.kind = TV_NUM;
+    v.shape = s;
+    v.shape_unknown = ptr->shape_unknown;
+    v.idx = kc_index_atom(c->a, kc_atom_make(KC_ATOM_DATA, acc, d), 32, KC_SPACE_BLOCK, &s);
+    v.taint = ptr->taint;
+    return v;
+}
+
+static tv do_load(tt_ctx *c, TSNode call, bool method_form, const tv *self)
+{
+    TSNode ptrn = method_form ? ts_node_child(call, 0) : call_arg(c->mod, call, 0, "pointer");
+    tv ptr = method_form ? *self : eval_opt(c, ptrn);
+    TSNode maskn = call_arg(c->mod, call, method_form ? 0 : 1, "mask");
+    tv mask = eval_opt(c, maskn);
+    TSNode othern = call_arg(c->mod, call, method_form ? 1 : 2, "other");
+    tv other = eval_opt(c, othern);
+    if (mask.kind != TV_NONE && ptr.taint != mask.taint && has_extent(&mask) && has_extent(&ptr)) {
+        if (mask.taint & ~ptr.taint)
+            observe(c, mask.taint & ~ptr.taint, maskn, "used as the mask of a load");
+        if (ptr.taint & ~mask.taint)
+            observe(c, ptr.taint & ~mask.taint, ptrn, "used as a load address with another mask");
+    }
+    (void)other;
+    uint32_t id = record_access(c, KC_ACC_LOAD, call, ptrn, &ptr, maskn, &mask);
+    return loaded_value(c, id, &ptr, &mask);
+}
+
+static tv do_store(tt_ctx *c, TSNode call, kc_access_kind kind)
+{
+    TSNode ptrn = call_arg(c->mod, call, 0, "pointer");
+    TSNode valn = call_arg(c->mod, call, 1, kind == KC_ACC_STORE ? "value" : "val");
+    TSNode maskn = call_arg(c->mod, call, kind == KC_ACC_STORE ? 2 : 2, "mask");
+    tv ptr = eval_opt(c, ptrn), val = eval_opt(c, valn), mask = eval_opt(c, maskn);
+    if (val.taint != ptr.taint && has_extent(&val) && has_extent(&ptr)) {
+        if (val.taint & ~ptr.taint)
+            observe(c, val.taint & ~ptr.taint, valn, "stored");
+        if (ptr.taint & ~val.taint)
+            observe(c, ptr.taint & ~val.taint, ptrn, "used as a store address");
+    }
+    if (mask.kind != TV_NONE && mask.taint != ptr.taint && has_extent(&mask) && has_extent(&ptr)) {
+        if (mask.taint & ~ptr.taint)
+            observe(c, mask.taint & ~ptr.taint, maskn, "used as the mask of a store");
+    }
+    uint32_t id = record_access(c, kind, call, ptrn, &ptr, maskn, &mask);
+    if (kind == KC_ACC_ATOMIC)
+        return loaded_value(c, id, &ptr, &mask);
+    tv r = tv_unknown();
+    r.kind = TV_NONE;
+    return r;
+}
+
+/* ---- reductions, reshapes ---- */
+
+static tv reduce(tt_ctx *c, TSNode call, const tv *x, TSNode axisn, bool scan)
+{
+    tv r = tv_unknown();
+    r.kind = TV_NUM;
+    r.is_float = x->is_float;
+    r.ce = false;
+    kc_deps d = tv_deps(x);
+    if (scan) {
+        observe(c, x->taint, call, "scanned (its order decides the result)");
+        r.shape = x->shape;
+        r.shape_unknown = x->shape_unknown;
+        r.taint = x->taint;
+        tv o = make_opaque(c, call, d, &r.shape, x->bits);
+        r.idx = o.idx;
+        return r;
+    }
+    tv ax = eval_opt(c, axisn);
+    int64_t axis;
+    if (ax.kind == TV_NONE || x->shape_unknown || !tv_const(&ax, &axis)) {
+        /* A full reduction: element order does not matter. */
+        if (ax.kind != TV_NONE && !x->shape_unknown) {
+            r.shape_unknown = true;
+            r.taint = x->taint;
+        }
+        d.axes = 0;
+        kc_shape s0 = {0};
+        r.idx = make_opaque(c, call, d, &s0, x->bits).idx;
+        return r;
+    }
+    if (axis < 0)
+        axis += x->shape.rank;
+    if (axis < 0 || axis >= x->shape.rank) {
+        r.shape_unknown = true;
+        return r;
+    }
+    kc_shape s = {0};
+    uint8_t axes = 0;
+    for (unsigned i = 0; i < x->shape.rank; i++) {
+        if ((int64_t)i == axis)
+            continue;
+        if (d.axes & (1u << i))
+            axes |= (uint8_t)(1u << s.rank);
+        s.dims[s.rank++] = x->shape.dims[i];
+    }
+    d.axes = axes;
+    r.shape = s;
+    r.taint = s.rank ? x->taint : 0;
+    r.idx = make_opaque(c, call, d, &s, x->bits).idx;
+    return r;
+}
+
+/* tl.view / tl.reshape / x.reshape: the result shape; records a reorder
+ * when element order is not guaranteed. */
+static tv reshape(tt_ctx *c, TSNode call, const char *fname, TSNode xn, const tv *x, TSNode shapen,
+                  bool may_reorder, bool can_reorder_kw)
+{
+    tv sv = eval_opt(c, shapen);
+    kc_shape to;
+    bool known = shape_from(&sv, &to);
+    tv r = *x;
+    r.ce = false;
+    if (!known) {
+        r.shape_unknown = true;
+        r.idx = make_opaque(c, call, tv_deps(x), NULL, x->bits).idx;
+    } else {
+        r.shape = to;
+        /* Unit dimensions added or removed only: the lanes keep their axes. */
+        uint8_t map[KC_MAX_RANK];
+        unsigned j = 0;
+        bool simple = !x->shape_unknown;
+        for (unsigned i = 0; simple && i < x->shape.rank; i++) {
+            if (x->shape.dims[i].value == 1)
+                continue;
+            while (j < to.rank && to.dims[j].value == 1)
+                j++;
+            if (j >= to.rank) {
+                simple = false;
+                break;
+            }
+            const kc_dim *a = &x->shape.dims[i], *b = &to.dims[j];
+            bool same = (a->value >= 0 && a->value == b->value) ||
+                        (a->symbol != KC_NONE && a->symbol == b->symbol);
+            if (!same) {
+                simple = false;
+                break;
+            }
+            map[i] = (uint8_t)j++;
+        }
+        while (simple && j < to.rank) {
+            if (to.dims[j].value != 1)
+                simple = false;
+            j++;
+        }
+        if (simple && x->idx) {
+            /* unit source dims map anywhere: they carry no lane */
+            for (unsigned i = 0; i < x->shape.rank; i++)
+                if (x->shape.dims[i].value == 1)
+                    map[i] = 0;
+            r.idx = kc_index_remap(c->a, x->idx, &to, map);
+        } else {
+            kc_deps d = tv_deps(x);
+            d.axes = (uint8_t)(d.axes ? ((1u << to.rank) - 1) : 0);
+            r.idx = make_opaque(c, call, d, &to, x->bits).idx;
+            if (x->kind == TV_PTR)
+                r.kind = TV_PTR;
+        }
+        r.shape_unknown = false;
+    }
+    if (x->kind == TV_PTR && r.idx)
+        r.kind = TV_PTR;
+    if (!may_reorder)
+        return r;
+    kc_reorder ro;
+    memset(&ro, 0, sizeof ro);
+    ro.span = tt_span(call);
+    TSNode fn = tt_field(call, "function");
+    ro.callee_span = tt_span(fn);
+    ro.callee_text = tt_text(c->mod, fn);
+    ro.arg_text = tt_text(c->mod, xn);
+    ro.shape_text = tt_text(c->mod, shapen);
+    ro.from = x->shape;
+    ro.to = known ? to : x->shape;
+    ro.from_dot = x->from_dot;
+    ro.can_reorder_kw = can_reorder_kw;
+    /* An order-preserving spelling of the same call. */
+    kc_strbuf sb = {0};
+    bool done = false;
+    if (known && !x->shape_unknown && x->shape.rank == 1 && to.rank == 2 && !ts_node_is_null(xn)) {
+        const kc_dim *src = &x->shape.dims[0];
+        bool is_arg = tt_is(tt_unparen(xn), "identifier");
+        const char *arg = is_arg ? tt_text(c->mod, xn) : kc_arena_printf(c->a, "(%s)", tt_text(c->mod, xn));
+        if (to.dims[0].value == 1 && (to.dims[1].symbol == src->symbol || (src->value >= 0 && src->value == to.dims[1].value))) {
+            kc_sb_appendf(&sb, "%s[None, :]", arg);
+            done = true;
+        } else if (to.dims[1].value == 1 && (to.dims[0].symbol == src->symbol || (src->value >= 0 && src->value == to.dims[0].value))) {
+            kc_sb_appendf(&sb, "%s[:, None]", arg);
+            done = true;
+        }
+    }
+    if (!done && !ts_node_is_null(xn) && !ts_node_is_null(shapen)) {
+        /* tl.view -> tl.reshape keeping the module prefix as written. */
+        const char *callee = ro.callee_text;
+        const char *dot = strrchr(callee, '.');
+        if (!strcmp(fname, "view") || can_reorder_kw) {
+            if (dot)
+                kc_sb_appendf(&sb, "%.*s.reshape(%s, %s)", (int)(dot - callee), callee,
+                              tt_text(c->mod, xn), tt_text(c->mod, shapen));
+            else
+                kc_sb_appendf(&sb, "reshape(%s, %s)", tt_text(c->mod, xn), tt_text(c->mod, shapen));
+            done = true;
+        }
+    }
+    (void)format_dim;
+    if (done)
+        ro.fix_text = kc_arena_strdup(c->a, kc_sb_str(&sb));
+    kc_sb_free(&sb);
+    kc_vec_push(&c->k->reorders, ro);
+    uint32_t rid = c->k->reorders.len - 1;
+    if (rid < 64)
+        r.taint |= 1ull << rid;
+    return r;
+}
+
+static tv permute(tt_ctx *c, TSNode call, const tv *x, const uint8_t *perm, unsigned rank)
+{
+    tv r = *x;
+    if (x->shape_unknown || x->shape.rank != rank)
+        return r;
+    kc_shape s = {.rank = (uint8_t)rank};
+    uint8_t map[KC_MAX_RANK];
+    for (unsigned i = 0; i < rank; i++) {
+        s.dims[i] = x->shape.dims[perm[i]];
+        map[perm[i]] = (uint8_t)i;
+    }
+    r.shape = s;
+    if (x->idx)
+        r.idx = kc_index_remap(c->a, x->idx, &s, map);
+    (void)call;
+    return r;
+}
+
+/* ---- calls ---- */
+
+static tv elementwise(tt_ctx *c, TSNode call, bool float_result)
+{
+    TSNode args = tt_field(call, "arguments");
+    uint32_t n = ts_node_named_child_count(args);
+    tv acc = tv_unknown();
+    acc.kind = TV_NUM;
+    acc.ce = true;
+    bool first = true;
+    TSNode first_node = {0};
+    kc_deps d = {0};
+    tv vals[8];
+    uint32_t nv = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        TSNode a = ts_node_named_child(args, i);
+        if (tt_is(a, "comment"))
+            continue;
+        if (tt_is(a, "keyword_argument"))
+            a = tt_field(a, "value");
+        tv v = eval(c, a);
+        if (v.kind == TV_DTYPE || v.kind == TV_STR || v.kind == TV_NONE)
+            continue;
+        if (nv < 8)
+            vals[nv++] = v;
+        if (!first)
+            observe_combine(c, &acc, &v, call, "combined element-wise with", first_node, a);
+        kc_shape s = shape_of2(&acc, &v);
+        d = deps_or(deps_to_rank(d, acc.shape.rank, s.rank), deps_to_rank(tv_deps(&v), v.shape.rank, s.rank));
+        acc.shape = s;
+        acc.shape_unknown |= v.shape_unknown;
+        acc.taint |= v.taint;
+        acc.ce = acc.ce && v.ce;
+        acc.from_dot |= v.from_dot;
+        if (first)
+            first_node = a;
+        first = false;
+    }
+    (void)vals;
+    tv r = make_opaque(c, call, d, &acc.shape, 32);
+    r.shape_unknown = acc.shape_unknown;
+    r.taint = acc.taint;
+    r.ce = acc.ce;
+    r.is_float = float_result;
+    r.from_dot = acc.from_dot;
+    return r;
+}
+
+static uint8_t dtype_bits(const char *dt)
+{
+    if (!dt)
+        return 0;
+    if (strstr(dt, "int64") || strstr(dt, "uint64"))
+        return 64;
+    if (strstr(dt, "int32") || strstr(dt, "int16") || strstr(dt, "int8"))
+        return 32;
+    return 0;
+}
+
+static tv cast(tt_ctx *c, TSNode call, const tv *x, const tv *dt)
+{
+    (void)call;
+    tv r = *x;
+    if (dt->kind == TV_DTYPE) {
+        uint8_t b = dtype_bits(dt->dtype);
+        if (b) {
+            r.bits = b;
+            r.is_float = false;
+            if (r.idx)
+                r.idx = kc_index_cast(c->a, r.idx, b);
+        } else if (dt->dtype && (strstr(dt->dtype, "float") || strstr(dt->dtype, "bf16") ||
+                                 strstr(dt->dtype, "fp"))) {
+            r.is_float = true;
+        }
+    }
+    return r;
+}
+
+static tv shape_value(tt_ctx *c, const tv *x)
+{
+    tv r = tv_unknown();
+    if (x->shape_unknown)
+        return r;
+    r.kind = TV_TUPLE;
+    r.ce = true;
+    tv *el = kc_arena_alloc(c->a, (x->shape.rank ? x->shape.rank : 1) * sizeof(tv));
+    for (unsigned i = 0; i < x->shape.rank; i++) {
+        el[i] = tv_unknown();
+        el[i].kind = TV_NUM;
+        el[i].ce = true;
+        const kc_dim *d = &x->shape.dims[i];
+        if (d->value >= 0)
+            el[i].idx = kc_index_const(c->a, d->value, 32, KC_SPACE_BLOCK);
+        else if (d->symbol != KC_NONE)
+            el[i].idx = kc_index_atom(c->a, kc_atom_make(KC_ATOM_SYMBOL, d->symbol, (kc_deps){0}), 32,
+                                      KC_SPACE_BLOCK, NULL);
+        el[i].sym = d->symbol;
+    }
+    r.tuple = el;
+    r.ntuple = x->shape.rank;
+    return r;
+}
+
+static tv expand_dims(tt_ctx *c, const tv *x, int64_t axis)
+{
+    if (x->shape_unknown || x->shape.rank >= KC_MAX_RANK)
+        return *x;
+    if (axis < 0)
+        axis += x->shape.rank + 1;
+    if (axis < 0 || axis > x->shape.rank)
+        return *x;
+    kc_shape s = {.rank = (uint8_t)(x->shape.rank + 1)};
+    uint8_t map[KC_MAX_RANK];
+    for (unsigned i = 0, j = 0; j < s.rank; j++) {
+        if ((int64_t)j == axis) {
+            s.dims[j].value = 1;
+            s.dims[j].symbol = KC_NONE;
+        } else {
+            map[i] = (uint8_t)j;
+            s.dims[j] = x->shape.dims[i++];
+        }
+    }
+    tv r = *x;
+    r.shape = s;
+    if (x->idx)
+        r.idx = kc_index_remap(c->a, x->idx, &s, map);
+    return r;
+}
+
+static tv eval_tl_call(tt_ctx *c, TSNode call, const char *name)
+{
+    tt_module *md = c->mod;
+    if (!strcmp(name, "program_id") || !strcmp(name, "num_programs")) {
+        tv ax = eval_opt(c, call_arg(md, call, 0, "axis"));
+        int64_t axis = 0;
+        tv_const(&ax, &axis);
+        tv v = tv_unknown();
+        v.kind = TV_NUM;
+        kc_deps d = {0, KC_AF_PROGRAM, 0};
+        if (name[0] == 'n')
+            d.flags = 0;
+        v.idx = kc_index_atom(c->a, kc_atom_make(name[0] == 'p' ? KC_ATOM_PROGRAM : KC_ATOM_GRID_DIM,
+                                                 (uint32_t)(axis & 3), d),
+                              32, KC_SPACE_BLOCK, NULL);
+        return v;
+    }
+    if (!strcmp(name, "arange")) {
+        TSNode sn = call_arg(md, call, 0, "start"), en = call_arg(md, call, 1, "end");
+        tv s = eval_opt(c, sn), e = eval_opt(c, en);
+        int64_t sv = 0, ev;
+        kc_arange ar;
+        memset(&ar, 0, sizeof ar);
+        ar.span = tt_span(call);
+        ar.text = short_text(c, call);
+        ar.len.value = -1;
+        ar.len.symbol = KC_NONE;
+        bool s_const = tv_const(&s, &sv);
+        if (s_const && tv_const(&e, &ev))
+            ar.len.value = ev - sv;
+        if (s_const && sv == 0 && e.sym != KC_NONE)
+            ar.len.symbol = e.sym;
+        ar.start = s_const ? sv : 0;
+        kc_vec_push(&c->k->aranges, ar);
+        uint32_t id = c->k->aranges.len - 1;
+        kc_shape shp = {.rank = 1};
+        shp.dims[0] = ar.len;
+        tv v = tv_unknown();
+        v.kind = TV_NUM;
+        v.shape = shp;
+        kc_deps d = {1, KC_AF_THREAD, 0};
+        const kc_index *lane = kc_index_atom(c->a, kc_atom_make(KC_ATOM_LANE, id, d), 32, KC_SPACE_BLOCK, &shp);
+        v.idx = s_const ? (sv ? kc_index_add(c->a, lane, kc_index_const(c->a, sv, 32, KC_SPACE_BLOCK)) : lane)
+                        : kc_index_add(c->a, lane, num_of(c, &s, sn).idx);
+        if (!v.idx)
+            v.idx = lane;
+        return v;
+    }
+    if (!strcmp(name, "zeros") || !strcmp(name, "full") || !strcmp(name, "empty")) {
+        tv sv = eval_opt(c, call_arg(md, call, 0, "shape"));
+        tv v = tv_unknown();
+        v.kind = TV_NUM;
+        if (!shape_from(&sv, &v.shape))
+            v.shape_unknown = true;
+        int64_t x = 0;
+        if (!strcmp(name, "full")) {
+            tv fv = eval_opt(c, call_arg(md, call, 1, "value"));
+            if (!tv_const(&fv, &x)) {
+                kc_shape sh = v.shape;
+                bool su = v.shape_unknown;
+                v = make_opaque(c, call, tv_deps(&fv), &sh, 32);
+                v.shape_unknown = su;
+                v.is_float = true;
+                return v;
+            }
+        }
+        v.idx = kc_index_const(c->a, x, 32, KC_SPACE_BLOCK);
+        kc_index *ix = kc_arena_alloc(c->a, sizeof *ix);
+        *ix = *v.idx;
+        ix->shape = v.shape;
+        v.idx = ix;
+        return v;
+    }
+    if (!strcmp(name, "zeros_like") || !strcmp(name, "full_like") || !strcmp(name, "empty_like")) {
+        tv x = eval_opt(c, call_arg(md, call, 0, "input"));
+        tv v = tv_unknown();
+        v.kind = TV_NUM;
+        v.shape = x.shape;
+        v.shape_unknown = x.shape_unknown;
+        v.idx = make_opaque(c, call, (kc_deps){0}, &v.shape, 32).idx;
+        return v;
+    }
+    if (!strcmp(name, "load"))
+        return do_load(c, call, false, NULL);
+    if (!strcmp(name, "store"))
+        return do_store(c, call, KC_ACC_STORE);
+    if (!strncmp(name, "atomic_", 7))
+        return do_store(c, call, KC_ACC_ATOMIC);
+    if (!strcmp(name, "make_block_ptr")) {
+        TSNode bn = call_arg(md, call, 0, "base");
+        tv b = eval_opt(c, bn);
+        tv bs = eval_opt(c, call_arg(md, call, 4, "block_shape"));
+        tv r = tv_unknown();
+        r.kind = TV_PTR;
+        r.block_ptr = true;
+        r.base = b.kind == TV_PTR ? b.base : KC_NONE;
+        if (!shape_from(&bs, &r.shape))
+            r.shape_unknown = true;
+        tv offs = eval_opt(c, call_arg(md, call, 3, "offsets"));
+        r.deps = tv_deps(&offs);
+        r.deps.axes = 0;
+        return r;
+    }
+    if (!strcmp(name, "advance")) {
+        tv p = eval_opt(c, call_arg(md, call, 0, "base"));
+        tv o = eval_opt(c, call_arg(md, call, 1, "offsets"));
+        kc_deps d = tv_deps(&o);
+        d.axes = 0;
+        p.deps = deps_or(p.deps, d);
+        return p;
+    }
+    if (!strcmp(name, "sum") || !strcmp(name, "max") || !strcmp(name, "min") ||
+        !strcmp(name, "argmax") || !strcmp(name, "argmin") || !strcmp(name, "xor_sum") ||
+        !strcmp(name, "reduce") || !strcmp(name, "reduce_or") || !strcmp(name, "prod")) {
+        TSNode xn = call_arg(md, call, 0, "input");
+        tv x = eval_opt(c, xn);
+        return reduce(c, call, &x, call_arg(md, call, 1, "axis"), false);
+    }
+    if (!strcmp(name, "cumsum") || !strcmp(name, "cumprod") || !strcmp(name, "associative_scan")) {
+        tv x = eval_opt(c, call_arg(md, call, 0, "input"));
+        return reduce(c, call, &x, call_arg(md, call, 1, "axis"), true);
+    }
+    if (!strcmp(name, "dot") || !strcmp(name, "dot_scaled")) {
+        TSNode an = call_arg(md, call, 0, "input"), bn = call_arg(md, call, 1, "other");
+        tv a = eval_opt(c, an), b = eval_opt(c, bn);
+        tv acc = eval_opt(c, call_arg(md, call, 2, "acc"));
+        if (a.taint)
+            observe(c, a.taint, an, "multiplied in tl.dot");
+        if (b.taint)
+            observe(c, b.taint, bn, "multiplied in tl.dot");
+        kc_shape s = {0};
+        bool su = true;
+        if (!a.shape_unknown && !b.shape_unknown && a.shape.rank >= 2 && b.shape.rank >= 2) {
+            s = a.shape;
+            s.dims[s.rank - 1] = b.shape.dims[b.shape.rank - 1];
+            su = false;
+        }
+        kc_deps d = deps_or(tv_deps(&a), tv_deps(&b));
+        if (acc.kind != TV_NONE)
+            d = deps_or(d, tv_deps(&acc));
+        d.axes = (uint8_t)(su ? 0 : (d.axes ? (1u << s.rank) - 1 : 0));
+        tv r = make_opaque(c, call, d, &s, 32);
+        r.shape_unknown = su;
+        r.from_dot = true;
+        r.is_float = true;
+        return r;
+    }
+    if (!strcmp(name, "view") || !strcmp(name, "reshape")) {
+        TSNode xn = call_arg(md, call, 0, "input"), sn = call_arg(md, call, 1, "shape");
+        tv x = eval_opt(c, xn);
+        TSNode crn = call_arg(md, call, 2, "can_reorder");
+        bool cr = !ts_node_is_null(crn) && tt_is(tt_unparen(crn), "true");
+        bool is_view = !strcmp(name, "view");
+        return reshape(c, call, name, xn, &x, sn, is_view || cr, cr);
+    }
+    if (!strcmp(name, "trans") || !strcmp(name, "permute")) {
+        tv x = eval_opt(c, call_arg(md, call, 0, "input"));
+        uint8_t perm[KC_MAX_RANK];
+        unsigned rank = x.shape.rank;
+        if (rank < 2 || x.shape_unknown)
+            return x;
+        for (unsigned i = 0; i < rank; i++)
+            perm[i] = (uint8_t)i;
+        if (call_nargs(call) > 1) {
+            tv dims = eval(c, call_arg(md, call, 1, "dims"));
+            if (dims.kind == TV_TUPLE && dims.ntuple == rank) {
+                for (unsigned i = 0; i < rank; i++) {
+                    int64_t p;
+                    if (!tv_const(&dims.tuple[i], &p) || p < 0 || (unsigned)p >= rank)
+                        return x;
+                    perm[i] = (uint8_t)p;
+                }
+            }
+        } else {
+            perm[rank - 2] = (uint8_t)(rank - 1);
+            perm[rank - 1] = (uint8_t)(rank - 2);
+        }
+        return permute(c, call, &x, perm, rank);
+    }
+    if (!strcmp(name, "expand_dims")) {
+        tv x = eval_opt(c, call_arg(md, call, 0, "input"));
+        tv ax = eval_opt(c, call_arg(md, call, 1, "axis"));
+        int64_t a;
+        return tv_const(&ax, &a) ? expand_dims(c, &x, a) : x;
+    }
+    if (!strcmp(name, "broadcast_to")) {
+        tv x = eval_opt(c, call_arg(md, call, 0, "input"));
+        tv sv = eval_opt(c, call_arg(md, call, 1, "shape"));
+        kc_shape s;
+        if (!shape_from(&sv, &s))
+            return x;
+        tv r = x;
+        r.shape = s;
+        if (x.idx && s.rank >= x.shape.rank)
+            r.idx = kc_index_broadcast(c->a, x.idx, &s);
+        r.deps = deps_to_rank(x.deps, x.shape.rank, s.rank);
+        return r;
+    }
+    if (!strcmp(name, "multiple_of") || !strcmp(name, "max_contiguous") ||
+        !strcmp(name, "max_constancy") || !strcmp(name, "constexpr")) {
+        tv x = eval_opt(c, call_arg(md, call, 0, "input"));
+        if (!strcmp(name, "constexpr"))
+            x.ce = true;
+        return x;
+    }
+    if (!strcmp(name, "cast")) {
+        tv x = eval_opt(c, call_arg(md, call, 0, "input"));
+        tv dt = eval_opt(c, call_arg(md, call, 1, "dtype"));
+        return cast(c, call, &x, &dt);
+    }
+    if (!strcmp(name, "debug_barrier")) {
+        kc_barrier b = {.span = tt_span(call), .name = "tl.debug_barrier", .guard = c->cond, .loop = c->loop};
+        kc_vec_push(&c->k->barriers, b);
+        tv r = tv_unknown();
+        r.kind = TV_NONE;
+        return r;
+    }
+    if (!strcmp(name, "static_assert") || !strcmp(name, "static_print") ||
+        !strcmp(name, "device_print") || !strcmp(name, "device_assert") || !strcmp(name, "assume")) {
+        TSNode args = tt_field(call, "arguments");
+        uint32_t n = ts_node_named_child_count(args);
+        for (uint32_t i = 0; i < n; i++)
+            if (!tt_is(ts_node_named_child(args, i), "comment"))
+                (void)eval(c, ts_node_named_child(args, i));
+        tv r = tv_unknown();
+        r.kind = TV_NONE;
+        return r;
+    }
+    if (!strcmp(name, "cdiv")) {
+        tv r = elementwise(c, call, false);
+        return r;
+    }
+    if (!strcmp(name, "where")) {
+        return elementwise(c, call, false);
+    }
+    /* Everything else element-wise: math, comparisons by name, casts. */
+    bool fl = strcmp(name, "maximum") && strcmp(name, "minimum") && strcmp(name, "clamp") &&
+              strcmp(name, "abs") && strcmp(name, "umulhi");
+    return elementwise(c, call, fl);
+}
+
+/* Method calls on values: x.to(...), x.sum(axis=1), x.reshape(...). */
+static tv eval_method(tt_ctx *c, TSNode call, TSNode objn, const char *meth)
+{
+    tt_module *md = c->mod;
+    tv x = eval(c, objn);
+    if (!strcmp(meth, "to")) {
+        tv dt = eval_opt(c, call_arg(md, call, 0, "dtype"));
+        return cast(c, call, &x, &dt);
+    }
+    if (!strcmp(meth, "sum") || !strcmp(meth, "max") || !strcmp(meth, "min") ||
+        !strcmp(meth, "argmax") || !strcmp(meth, "argmin") || !strcmp(meth, "reduce"))
+        return reduce(c, call, &x, call_arg(md, call, 0, "axis"), false);
+    if (!strcmp(meth, "cumsum") || !strcmp(meth, "cumprod"))
+        return reduce(c, call, &x, call_arg(md, call, 0, "axis"), true);
+    if (!strcmp(meth, "reshape") || !strcmp(meth, "view")) {
+        TSNode sn = call_arg(md, call, 0, "shape");
+        if (call_nargs(call) > 1 && ts_node_is_null(call_arg(md, call, 1, NULL)) == false &&
+            !tt_is(call_arg(md, call, 1, NULL), "keyword_argument")) {
+            /* x.reshape(A, B) with the dims as separate arguments */
+            tv r = x;
+            r.shape_unknown = true;
+            return r;
+        }
+        TSNode crn = call_arg(md, call, 1, "can_reorder");
+        bool cr = !ts_node_is_null(crn) && tt_is(tt_unparen(crn), "true");
+        return reshape(c, call, meth, objn, &x, sn, !strcmp(meth, "view") || cr, cr);
+    }
+    if (!strcmp(meth, "trans") || !strcmp(meth, "T")) {
+        if (x.shape.rank == 2 && !x.shape_unknown) {
+            uint8_t perm[2] = {1, 0};
+            return permute(c, call, &x, perm, 2);
+        }
+        return x;
+    }
+    if (!strcmp(meth, "expand_dims")) {
+        tv ax = eval_opt(c, call_arg(md, call, 0, "axis"));
+        int64_t a;
+        return tv_const(&ax, &a) ? expand_dims(c, &x, a) : x;
+    }
+    if (!strcmp(meth, "broadcast_to")) {
+        tv r = x;
+        return r;
+    }
+    if (!strcmp(meth, "__getitem__"))
+        return tv_unknown();
+    tv r = make_opaque(c, call, tv_deps(&x), &x.shape, x.bits);
+    r.shape_unknown = x.shape_unknown;
+    r.taint = x.taint;
+    return r;
+}
+
+static bool is_pointer_param(tt_ctx *c, const char *name)
+{
+    for (uint32_t i = 0; i < c->pointer_params.len; i++)
+        if (!strcmp(c->pointer_params.data[i], name))
+            return true;
+    return false;
+}
+
+static tv eval_call(tt_ctx *c, TSNode call)
+{
+    tt_module *md = c->mod;
+    TSNode f = tt_field(call, "function");
+    const char *q = tt_qualify(md, f);
+    const char *tl = tt_tl_name(q);
+    if (tl) {
+        /* tl.math.exp, tl.extra.cuda.libdevice.x: element-wise */
+        if (strchr(tl, '.'))
+            return elementwise(c, call, true);
+        return eval_tl_call(c, call, tl);
+    }
+    if (q && !strcmp(q, "triton.cdiv")) {
+        return elementwise(c, call, false);
+    }
+    if (q && (!strncmp(q, "triton.", 7) || strstr(q, "libdevice")))
+        return elementwise(c, call, true);
+    /* Method call on a value? */
+    if (tt_is(f, "attribute")) {
+        TSNode obj = tt_field(f, "object");
+        const char *meth = tt_text(md, tt_field(f, "attribute"));
+        /* the object must be a value, not a module */
+        TSNode leftmost = obj;
+        while (tt_is(leftmost, "attribute"))
+            leftmost = tt_field(leftmost, "object");
+        if (!tt_is(leftmost, "identifier") || env_get(&c->env, tt_text(md, leftmost)))
+            return eval_method(c, call, obj, meth);
+    }
+    if (tt_is(f, "identifier")) {
+        const char *fname = tt_text(md, f);
+        if (!strcmp(fname, "min") || !strcmp(fname, "max") || !strcmp(fname, "abs") ||
+            !strcmp(fname, "int") || !strcmp(fname, "float") || !strcmp(fname, "len") ||
+            !strcmp(fname, "bool"))
+            return elementwise(c, call, !strcmp(fname, "float"));
+        if (!strcmp(fname, "range")) {
+            tv r = tv_unknown();
+            return r;
+        }
+    }
+    /* A call of another @triton.jit function or an unknown helper: its
+     * result depends on its arguments. */
+    return elementwise(c, call, false);
+}
+
+static tv eval_attribute(tt_ctx *c, TSNode n)
+{
+    const char *q = tt_qualify(c->mod, n);
+    const char *tl = tt_tl_name(q);
+    if (tl && !env_get(&c->env, "tl_shadowed")) {
+        tv v = tv_unknown();
+        v.kind = TV_DTYPE;
+        v.ce = true;
+        v.dtype = kc_arena_strdup(c->a, tl);
+        return v;
+    }
+    TSNode objn = tt_field(n, "object");
+    const char *attr = tt_text(c->mod, tt_field(n, "attribute"));
+    TSNode leftmost = objn;
+    while (tt_is(leftmost, "attribute"))
+        leftmost = tt_field(leftmost, "object");
+    if (tt_is(leftmost, "identifier") && !env_get(&c->env, tt_text(c->mod, leftmost))) {
+        /* a module attribute we do not know (e.g. a dtype from another module) */
+        tv v = tv_unknown();
+        v.ce = true;
+        return v;
+    }
+    tv x = eval(c, objn);
+    if (!strcmp(attr, "shape"))
+        return shape_value(c, &x);
+    if (!strcmp(attr, "T") && x.shape.rank == 2 && !x.shape_unknown) {
+        uint8_t perm[2] = {1, 0};
+        return permute(c, n, &x, perm, 2);
+    }
+    if (!strcmp(attr, "dtype") || !strcmp(attr, "type") || !strcmp(attr, "element_ty")) {
+        tv v = tv_unknown();
+        v.kind = TV_DTYPE;
+        v.ce = true;
+        return v;
+    }
+    tv v = tv_unknown();
+    v.deps = tv_deps(&x);
+    return v;
+}
+
+static tv eval_tuple(tt_ctx *c, TSNode n)
+{
+    uint32_t cnt = ts_node_named_child_count(n), k = 0;
+    tv *el = kc_arena_alloc(c->a, (cnt ? cnt : 1) * sizeof(tv));
+    bool ce = true;
+    for (uint32_t i = 0; i < cnt; i++) {
+        TSNode e = ts_node_named_child(n, i);
+        if (tt_is(e, "comment"))
+            continue;
+        el[k] = eval(c, e);
+        ce = ce && el[k].ce;
+        k++;
+    }
+    tv v = tv_unknown();
+    v.kind = TV_TUPLE;
+    v.tuple = el;
+    v.ntuple = k;
+    v.ce = ce;
+    return v;
+}
+
+static tv eval_inner(tt_ctx *c, TSNode n)
+{
+    tt_module *md = c->mod;
+    if (tt_is(n, "parenthesized_expression")) {
+        TSNode in = tt_unparen(n);
+        if (ts_node_eq(in, n))
+            return ts_node_named_child_count(n) ? eval(c, ts_node_named_child(n, 0)) : tv_unknown();
+        return eval(c, in);
+    }
+    if (tt_is(n, "identifier")) {
+        const char *name = tt_text(md, n);
+        tv *v = env_get(&c->env, name);
+        if (v)
+            return *v;
+        if (!strcmp(name, "None")) {
+            tv r = tv_unknown();
+            r.kind = TV_NONE;
+            r.ce = true;
+            return r;
+        }
+        /* Globals used in a jit function are compile-time constants. */
+        tv r = tv_unknown();
+        r.ce = true;
+        int64_t gv;
+        TSNode def = {0};
+        for (uint32_t i = 0; i < ts_node_named_child_count(md->root); i++) {
+            TSNode st = ts_node_named_child(md->root, i);
+            if (!tt_is(st, "expression_statement") || ts_node_named_child_count(st) == 0)
+                continue;
+            TSNode as = ts_node_named_child(st, 0);
+            if (tt_is(as, "assignment") && tt_text_eq(md, tt_field(as, "left"), name))
+                def = tt_field(as, "right");
+        }
+        if (!ts_node_is_null(def)) {
+            TSNode d = tt_unparen(def);
+            if (tt_is(d, "call") && call_nargs(d) == 1) { /* tl.constexpr(128) */
+                const char *q = tt_qualify(md, tt_field(d, "function"));
+                if (q && tt_tl_name(q) && !strcmp(tt_tl_name(q), "constexpr"))
+                    d = tt_unparen(call_arg(md, d, 0, NULL));
+            }
+            if (tt_int_literal(md, d, &gv))
+                return make_const(c, gv);
+        }
+        return r;
+    }
+    if (tt_is(n, "integer")) {
+        int64_t x;
+        if (tt_int_literal(md, n, &x)) {
+            tv v = make_const(c, x);
+            if (x > INT32_MAX || x < INT32_MIN)
+                v.bits = 64;
+            return v;
+        }
+        tv v = tv_unknown();
+        v.ce = true;
+        return v;
+    }
+    if (tt_is(n, "float")) {
+        tv v = tv_unknown();
+        v.kind = TV_NUM;
+        v.ce = true;
+        v.is_float = true;
+        v.idx = make_opaque(c, n, (kc_deps){0}, NULL, 32).idx;
+        return v;
+    }
+    if (tt_is(n, "true") || tt_is(n, "false")) {
+        tv v = make_const(c, tt_is(n, "true"));
+        v.kind = TV_BOOL;
+        return v;
+    }
+    if (tt_is(n, "none")) {
+        tv v = tv_unknown();
+        v.kind = TV_NONE;
+        v.ce = true;
+        return v;
+    }
+    if (tt_is(n, "string") || tt_is(n, "concatenated_string")) {
+        tv v = tv_unknown();
+        v.kind = TV_STR;
+        v.ce = true;
+        return v;
+    }
+    if (tt_is(n, "binary_operator")) {
+        TSNode l = tt_field(n, "left"), r = tt_field(n, "right");
+        tv a = eval(c, l), b = eval(c, r);
+        return binop(c, n, op_of(n), a, b, l, r);
+    }
+    if (tt_is(n, "unary_operator")) {
+        TSNode an = tt_field(n, "argument");
+        tv a = eval(c, an);
+        const char *op = op_of(n);
+        if (!strcmp(op, "-") && a.kind == TV_NUM && a.idx) {
+            tv r = a;
+            r.idx = kc_index_scale(c->a, a.idx, -1);
+            if (!r.idx)
+                r = make_opaque(c, n, tv_deps(&a), &a.shape, a.bits);
+            r.ce = a.ce;
+            r.is_float = a.is_float;
+            r.taint = a.taint;
+            return r;
+        }
+        if (!strcmp(op, "+"))
+            return a;
+        if (a.kind == TV_BOOL) {
+            tv r = a;
+            r.npreds = 0;
+            r.preds = NULL;
+            return r;
+        }
+        tv r = num_of(c, &a, an);
+        tv o = make_opaque(c, n, tv_deps(&r), &r.shape, r.bits);
+        o.ce = a.ce;
+        o.taint = a.taint;
+        return o;
+    }
+    if (tt_is(n, "not_operator")) {
+        tv a = eval(c, tt_field(n, "argument"));
+        tv r = tv_unknown();
+        r.kind = TV_BOOL;
+        r.shape = a.shape;
+        r.deps = tv_deps(&a);
+        r.ce = a.ce;
+        r.taint = a.taint;
+        return r;
+    }
+    if (tt_is(n, "boolean_operator")) {
+        TSNode l = tt_field(n, "left"), r = tt_field(n, "right");
+        tv a = eval(c, l), b = eval(c, r);
+        return bool_combine(c, &a, &b, !strcmp(op_of(n), "and"));
+    }
+    if (tt_is(n, "comparison_operator")) {
+        /* a < b < c: pairwise, and-ed */
+        uint32_t cn = ts_node_child_count(n);
+        TSNode prev = {0};
+        tv pv = tv_unknown(), acc = tv_unknown();
+        bool have = false;
+        const char *op = NULL;
+        for (uint32_t i = 0; i < cn; i++) {
+            TSNode ch = ts_node_child(n, i);
+            if (!ts_node_is_named(ch)) {
+                op = ts_node_type(ch);
+                continue;
+            }
+            if (tt_is(ch, "comment"))
+                continue;
+            tv cv = eval(c, ch);
+            if (!ts_node_is_null(prev) && op) {
+                tv cmp = compare(c, n, op, &pv, &cv, prev, ch);
+                acc = have ? bool_combine(c, &acc, &cmp, true) : cmp;
+                have = true;
+            }
+            prev = ch;
+            pv = cv;
+        }
+        return have ? acc : tv_unknown();
+    }
+    if (tt_is(n, "conditional_expression")) {
+        /* a if cond else b */
+        TSNode an = ts_node_named_child(n, 0), cn = ts_node_named_child(n, 1), bn = ts_node_named_child(n, 2);
+        tv cv = eval(c, cn), a = eval(c, an), b = eval(c, bn);
+        return merge(c, n, &a, &b, tv_deps(&cv));
+    }
+    if (tt_is(n, "call"))
+        return eval_call(c, n);
+    if (tt_is(n, "attribute"))
+        return eval_attribute(c, n);
+    if (tt_is(n, "subscript"))
+        return subscript(c, n);
+    if (tt_is(n, "tuple") || tt_is(n, "expression_list") || tt_is(n, "list"))
+        return eval_tuple(c, n);
+    if (tt_is(n, "keyword_argument"))
+        return eval(c, tt_field(n, "value"));
+    return tv_unknown();
+}
+
+static tv eval(tt_ctx *c, TSNode n)
+{
+    if (ts_node_is_null(n))
+        return tv_unknown();
+    if (c->depth >= TT_MAX_DEPTH)
+        return tv_unknown();
+    c->depth++;
+    tv v = eval_inner(c, n);
+    c->depth--;
+    return v;
+}
+
+/* ---- statements ---- */
+
+static void assign_target(tt_ctx *c, TSNode target, tv v)
+{
+    target = tt_unparen(target);
+    if (tt_is(target, "identifier")) {
+        const char *name = tt_text(c->mod, target);
+        /* Name the load that produced the value, for messages. */
+        if (v.kind == TV_NUM && v.idx && v.idx->nmono == 1 && v.idx->mono[0].nfac == 1 &&
+            v.idx->mono[0].coef == 1 && v.idx->mono[0].fac[0].kind == KC_ATOM_DATA) {
+            uint32_t id = v.idx->mono[0].fac[0].id;
+            if (id < c->k->accesses.len && !c->k->accesses.data[id].value_name)
+                c->k->accesses.data[id].value_name = name;
+        }
+        env_set(c, name, v);
+        return;
+    }
+    if (tt_is(target, "pattern_list") || tt_is(target, "tuple_pattern") ||
+        tt_is(target, "tuple") || tt_is(target, "list_pattern")) {
+        uint32_t n = ts_node_named_child_count(target);
+        for (uint32_t i = 0; i < n; i++) {
+            tv el = tv_unknown();
+            if (v.kind == TV_TUPLE && v.ntuple == n)
+                el = v.tuple[i];
+            else
+                el.deps = tv_deps(&v);
+            assign_target(c, ts_node_named_child(target, i), el);
+        }
+    }
+    /* subscripts / attributes as targets: nothing to track */
+}
+
+static void exec_assignment(tt_ctx *c, TSNode as)
+{
+    TSNode left = tt_field(as, "left"), right = tt_field(as, "right");
+    if (tt_is(right, "assignment")) {
+        exec_assignment(c, right);
+        right = tt_field(right, "right");
+        while (tt_is(right, "assignment"))
+            right = tt_field(right, "right");
+    }
+    if (ts_node_is_null(right))
+        return; /* a bare annotation */
+    tv v = eval(c, right);
+    assign_target(c, left, v);
+}
+
+static void exec_augmented(tt_ctx *c, TSNode as)
+{
+    TSNode left = tt_field(as, "left"), right = tt_field(as, "right");
+    tv a = eval(c, left), b = eval(c, right);
+    char op[4] = {0};
+    const char *full = op_of(as);
+    size_t l = strlen(full);
+    if (l >= 2 && l <= 4) {
+        memcpy(op, full, l - 1);
+        op[l - 1] = '\0';
+    }
+    tv r = binop(c, as, op, a, b, left, right);
+    assign_target(c, left, r);
+}
+
+/* Names assigned anywhere in a statement list (for loop-carried values). */
+static void collect_assigned(tt_ctx *c, TSNode n, tt_names *out, int depth)
+{
+    if (depth > TT_MAX_DEPTH || ts_node_is_null(n))
+        return;
+    if (tt_is(n, "function_definition") || tt_is(n, "class_definition") || tt_is(n, "lambda"))
+        return;
+    TSNode target = {0};
+    if (tt_is(n, "assignment") || tt_is(n, "augmented_assignment"))
+        target = tt_field(n, "left");
+    else if (tt_is(n, "for_statement"))
+        target = tt_field(n, "left");
+    if (!ts_node_is_null(target)) {
+        if (tt_is(target, "identifier")) {
+            kc_vec_push(out, tt_text(c->mod, target));
+        } else {
+            uint32_t k = ts_node_named_child_count(target);
+            for (uint32_t i = 0; i < k; i++)
+                if (tt_is(ts_node_named_child(target, i), "identifier"))
+                    kc_vec_push(out, tt_text(c->mod, ts_node_named_child(target, i)));
+        }
+    }
+    uint32_t k = ts_node_named_child_count(n);
+    for (uint32_t i = 0; i < k; i++)
+        collect_assigned(c, ts_node_named_child(n, i), out, depth + 1);
+}
+
+static void make_loop_carried(tt_ctx *c, TSNode loopn, TSNode body, uint32_t loop)
+{
+    tt_names names = {0};
+    collect_assigned(c, body, &names, 0);
+    kc_deps ld = {0, 0, kc_loop_bit(loop)};
+    for (uint32_t i = 0; i < names.len; i++) {
+        tv *v = env_get(&c->env, names.data[i]);
+        if (!v)
+            continue;
+        if ((v->kind == TV_NUM || v->kind == TV_PTR) && !v->block_ptr) {
+            const kc_index *carry = kc_index_atom(
+                c->a, kc_atom_make(KC_ATOM_OPAQUE, kc_kernel_add_opaque(c->m, c->k, tt_span(loopn), names.data[i]), ld),
+                64, KC_SPACE_BLOCK, NULL);
+            const kc_index *sum = v->idx ? kc_index_add(c->a, v->idx, carry) : carry;
+            v->idx = sum ? sum : make_opaque(c, loopn, deps_or(tv_deps(v), ld), &v->shape, 64).idx;
+        } else {
+            v->deps = deps_or(v->deps, ld);
+        }
+        v->ce = false;
+    }
+    kc_vec_free(&names);
+}
+
+static uint32_t add_cond(tt_ctx *c, TSNode n, const tv *cv, bool negated)
+{
+    kc_cond cd;
+    memset(&cd, 0, sizeof cd);
+    cd.id = c->k->conds.len;
+    cd.parent = c->cond;
+    cd.loop = c->loop;
+    cd.span = tt_span(n);
+    cd.text = short_text(c, n);
+    cd.deps = tv_deps(cv);
+    cd.negated = negated;
+    if (!negated) {
+        cd.npreds = cv->npreds;
+        cd.preds = cv->preds;
+    }
+    kc_vec_push(&c->k->conds, cd);
+    return cd.id;
+}
+
+static void exec_if(tt_ctx *c, TSNode st)
+{
+    TSNode condn = tt_field(st, "condition");
+    tv cv = eval(c, condn);
+    kc_deps cd = tv_deps(&cv);
+    uint32_t saved = c->cond;
+    tt_env before = env_copy(&c->env);
+    c->cond = add_cond(c, condn, &cv, false);
+    exec_block(c, tt_field(st, "consequence"));
+    tt_env then_env = c->env;
+    c->env = before;
+    /* elif / else chains */
+    uint32_t n = ts_node_named_child_count(st);
+    bool had_else = false;
+    for (uint32_t i = 0; i < n; i++) {
+        TSNode alt = ts_node_named_child(st, i);
+        if (tt_is(alt, "elif_clause")) {
+            TSNode ec = tt_field(alt, "condition");
+            tv ev = eval(c, ec);
+            cd = deps_or(cd, tv_deps(&ev));
+            c->cond = add_cond(c, ec, &ev, false);
+            tt_env b2 = env_copy(&c->env);
+            exec_block(c, tt_field(alt, "consequence"));
+            tt_env e2 = c->env;
+            c->env = b2;
+            env_merge(c, alt, &then_env, &e2, cd);
+            kc_vec_free(&e2.vars);
+        } else if (tt_is(alt, "else_clause")) {
+            c->cond = add_cond(c, condn, &cv, true);
+            exec_block(c, tt_field(alt, "body"));
+            had_else = true;
+        }
+    }
+    (void)had_else;
+    env_merge(c, st, &c->env, &then_env, cd);
+    kc_vec_free(&then_env.vars);
+    c->cond = saved;
+}
+
+static int64_t ceil_div(int64_t a, int64_t b) { return b > 0 ? (a + b - 1) / b : 0; }
+
+static void exec_for(tt_ctx *c, TSNode st)
+{
+    tt_module *md = c->mod;
+    TSNode left = tt_field(st, "left"), right = tt_unparen(tt_field(st, "right"));
+    TSNode body = tt_field(st, "body");
+    kc_loop lp;
+    memset(&lp, 0, sizeof lp);
+    lp.id = c->k->loops.len;
+    lp.parent = c->loop;
+    lp.trip_count = -1;
+    lp.runtime_bound_symbol = KC_NONE;
+    TSPoint p0 = ts_node_start_point(st), p1 = ts_node_end_point(right);
+    lp.span = (kc_span){p0.row + 1, p0.column + 1, p1.row + 1, p1.column + 1};
+    lp.range_span = tt_span(right);
+    lp.header_text = short_text(c, right);
+    lp.var = tt_is(left, "identifier") ? tt_text(md, left) : NULL;
+    lp.kind = KC_LOOP_RANGE;
+    bool is_range = false;
+    tv start = make_const(c, 0), end = tv_unknown(), step = make_const(c, 1);
+    TSNode startn = {0}, endn = {0}, stepn = {0};
+    if (tt_is(right, "call")) {
+        TSNode f = tt_field(right, "function");
+        const char *q = tt_qualify(md, f);
+        const char *tl = tt_tl_name(q);
+        bool builtin_range = tt_is(f, "identifier") && tt_text_eq(md, f, "range");
+        if (builtin_range || (tl && (!strcmp(tl, "range") || !strcmp(tl, "static_range")))) {
+            is_range = true;
+            lp.callee_span = tt_span(f);
+            lp.callee_text = tt_text(md, f);
+            if (tl && !strcmp(tl, "static_range")) {
+                lp.kind = KC_LOOP_STATIC_RANGE;
+                lp.unroll = KC_UNROLL_FULL;
+            } else if (tl) {
+                lp.kind = KC_LOOP_TL_RANGE;
+                TSNode uf = call_arg(md, right, 99, "loop_unroll_factor");
+                int64_t u;
+                if (!ts_node_is_null(uf) && tt_int_literal(md, uf, &u)) {
+                    lp.unroll = u <= 1 ? KC_UNROLL_DISABLE : KC_UNROLL_COUNT;
+                    lp.unroll_count = u;
+                    lp.unroll_span = tt_span(uf);
+                }
+            }
+            uint32_t na = 0;
+            TSNode args = tt_field(right, "arguments");
+            TSNode pos[3];
+            uint32_t cnt = ts_node_named_child_count(args);
+            for (uint32_t i = 0; i < cnt && na < 3; i++) {
+                TSNode a = ts_node_named_child(args, i);
+                if (tt_is(a, "keyword_argument") || tt_is(a, "comment"))
+                    continue;
+                pos[na++] = a;
+            }
+            if (na == 1) {
+                endn = pos[0];
+            } else if (na >= 2) {
+                startn = pos[0];
+                endn = pos[1];
+                if (na == 3)
+                    stepn = pos[2];
+            }
+            if (!ts_node_is_null(startn))
+                start = eval(c, startn);
+            if (!ts_node_is_null(endn))
+                end = eval(c, endn);
+            if (!ts_node_is_null(stepn))
+                step = eval(c, stepn);
+        }
+    }
+    kc_deps loop_dep = {0, 0, kc_loop_bit(lp.id)};
+    uint32_t saved_loop = c->loop;
+    if (is_range) {
+        lp.start = start.kind == TV_NUM ? start.idx : NULL;
+        lp.end = end.kind == TV_NUM ? end.idx : NULL;
+        lp.step = step.kind == TV_NUM ? step.idx : NULL;
+        lp.start_text = ts_node_is_null(startn) ? "0" : short_text(c, startn);
+        lp.end_text = ts_node_is_null(endn) ? "?" : short_text(c, endn);
+        lp.step_text = ts_node_is_null(stepn) ? "1" : short_text(c, stepn);
+        int64_t s0, e0, st0;
+        if (tv_const(&start, &s0) && tv_const(&end, &e0) && tv_const(&step, &st0) && st0 != 0) {
+            lp.trip_count = st0 > 0 ? (e0 > s0 ? ceil_div(e0 - s0, st0) : 0)
+                                    : (s0 > e0 ? ceil_div(s0 - e0, -st0) : 0);
+        }
+        /* The trip count as a formula of the source names. */
+        bool zero_start = ts_node_is_null(startn) || (tv_const(&start, &s0) && s0 == 0);
+        bool unit_step = ts_node_is_null(stepn) || (tv_const(&step, &st0) && st0 == 1);
+        if (zero_start && unit_step)
+            lp.trip_text = lp.end_text;
+        else if (zero_start)
+            lp.trip_text = kc_arena_printf(c->a, "ceil(%s / %s)", lp.end_text, lp.step_text);
+        else if (unit_step)
+            lp.trip_text = kc_arena_printf(c->a, "%s - %s", lp.end_text, lp.start_text);
+        else
+            lp.trip_text = kc_arena_printf(c->a, "ceil((%s - %s) / %s)", lp.end_text, lp.start_text, lp.step_text);
+        /* static_range needs compile-time bounds. */
+        if (lp.kind == KC_LOOP_STATIC_RANGE) {
+            const tv *bv[3] = {&start, &end, &step};
+            TSNode bn[3] = {startn, endn, stepn};
+            for (int i = 0; i < 3; i++) {
+                if (ts_node_is_null(bn[i]) || bv[i]->ce)
+                    continue;
+                lp.runtime_bound_span = tt_span(bn[i]);
+                /* name the runtime parameter in it */
+                if (bv[i]->idx)
+                    for (unsigned mi = 0; mi < bv[i]->idx->nmono && lp.runtime_bound_symbol == KC_NONE; mi++)
+                        for (unsigned f = 0; f < bv[i]->idx->mono[mi].nfac; f++) {
+                            const kc_atom *at = &bv[i]->idx->mono[mi].fac[f];
+                            if (at->kind == KC_ATOM_SYMBOL && at->id < c->k->symbols.len &&
+                                c->k->symbols.data[at->id].kind == KC_SYM_PARAM) {
+                                lp.runtime_bound_symbol = at->id;
+                                break;
+                            }
+                        }
+                break;
+            }
+        }
+        char *ev = kc_xasprintf("it bounds the loop `%s` on line %u", lp.header_text, p0.row + 1);
+        mark_size(c, lp.end, ev);
+        free(ev);
+    }
+    kc_vec_push(&c->k->loops, lp);
+    make_loop_carried(c, st, body, lp.id);
+    /* The induction variable: start + step * i. */
+    if (lp.var) {
+        tv iv = tv_unknown();
+        iv.kind = TV_NUM;
+        iv.ce = lp.kind == KC_LOOP_STATIC_RANGE;
+        kc_deps d = loop_dep;
+        const kc_index *li = kc_index_atom(c->a, kc_atom_make(KC_ATOM_LOOP, lp.id, d), 32, KC_SPACE_BLOCK, NULL);
+        const kc_index *val = NULL;
+        if (is_range && start.kind == TV_NUM && step.kind == TV_NUM && start.idx && step.idx) {
+            const kc_index *prod = kc_index_mul(c->a, step.idx, li);
+            val = prod ? kc_index_add(c->a, start.idx, prod) : NULL;
+        }
+        iv.idx = val ? val : li;
+        env_set(c, lp.var, iv);
+    } else if (!ts_node_is_null(left)) {
+        tv unk = tv_unknown();
+        unk.deps = loop_dep;
+        assign_target(c, left, unk);
+    }
+    c->loop = lp.id;
+    exec_block(c, body);
+    c->loop = saved_loop;
+    TSNode alt = tt_field(st, "alternative");
+    if (!ts_node_is_null(alt))
+        exec_block(c, tt_field(alt, "body"));
+}
+
+static void exec_while(tt_ctx *c, TSNode st)
+{
+    kc_loop lp;
+    memset(&lp, 0, sizeof lp);
+    lp.id = c->k->loops.len;
+    lp.parent = c->loop;
+    lp.kind = KC_LOOP_WHILE;
+    lp.trip_count = -1;
+    lp.runtime_bound_symbol = KC_NONE;
+    TSNode condn = tt_field(st, "condition");
+    lp.span = tt_span(condn);
+    lp.range_span = tt_span(condn);
+    lp.header_text = short_text(c, condn);
+    kc_vec_push(&c->k->loops, lp);
+    TSNode body = tt_field(st, "body");
+    make_loop_carried(c, st, body, lp.id);
+    uint32_t saved_loop = c->loop, saved_cond = c->cond;
+    c->loop = lp.id;
+    tv cv = eval(c, condn);
+    c->cond = add_cond(c, condn, &cv, false);
+    exec_block(c, body);
+    c->loop = saved_loop;
+    c->cond = saved_cond;
+}
+
+static void exec_stmt(tt_ctx *c, TSNode st)
+{
+    if (c->depth >= TT_MAX_DEPTH)
+        return;
+    c->depth++;
+    if (tt_is(st, "expression_statement")) {
+        uint32_t n = ts_node_named_child_count(st);
+        for (uint32_t i = 0; i < n; i++) {
+            TSNode e = ts_node_named_child(st, i);
+            if (tt_is(e, "assignment"))
+                exec_assignment(c, e);
+            else if (tt_is(e, "augmented_assignment"))
+                exec_augmented(c, e);
+            else if (!tt_is(e, "comment"))
+                (void)eval(c, e);
+        }
+    } else if (tt_is(st, "if_statement")) {
+        exec_if(c, st);
+    } else if (tt_is(st, "for_statement")) {
+        exec_for(c, st);
+    } else if (tt_is(st, "while_statement")) {
+        exec_while(c, st);
+    } else if (tt_is(st, "with_statement")) {
+        exec_block(c, tt_field(st, "body"));
+    } else if (tt_is(st, "try_statement")) {
+        uint32_t n = ts_node_named_child_count(st);
+        for (uint32_t i = 0; i < n; i++) {
+            TSNode ch = ts_node_named_child(st, i);
+            if (tt_is(ch, "block"))
+                exec_block(c, ch);
+        }
+    } else if (tt_is(st, "return_statement") || tt_is(st, "assert_statement")) {
+        uint32_t n = ts_node_named_child_count(st);
+        for (uint32_t i = 0; i < n; i++)
+            (void)eval(c, ts_node_named_child(st, i));
+    }
+    c->depth--;
+}
+
+static void exec_block(tt_ctx *c, TSNode block)
+{
+    if (ts_node_is_null(block))
+        return;
+    uint32_t n = ts_node_named_child_count(block);
+    for (uint32_t i = 0; i < n; i++) {
+        TSNode st = ts_node_named_child(block, i);
+        if (!tt_is(st, "comment"))
+            exec_stmt(c, st);
+    }
+}
+
+/* ---- pointer parameters ---- */
+
+/* Collects the identifiers that are summands of a pointer expression,
+ * following local assignments. */
+static void pointer_leaves(tt_ctx *c, TSNode body, TSNode e, tt_names *out, int depth)
+{
+    e = tt_unparen(e);
+    if (depth > 8 || ts_node_is_null(e))
+        return;
+    if (tt_is(e, "identifier")) {
+        const char *name = tt_text(c->mod, e);
+        kc_vec_push(out, name);
+        /* a local: follow its assignments */
+        TSTreeCursor cur = ts_tree_cursor_new(body);
+        for (bool more = ts_tree_cursor_goto_first_child(&cur); more;) {
+            TSNode n = ts_tree_cursor_current_node(&cur);
+            if (tt_is(n, "assignment") && tt_text_eq(c->mod, tt_field(n, "left"), name))
+                pointer_leaves(c, body, tt_field(n, "right"), out, depth + 1);
+            if (ts_tree_cursor_goto_first_child(&cur))
+                continue;
+            if (ts_tree_cursor_goto_next_sibling(&cur))
+                continue;
+            more = false;
+            while (ts_tree_cursor_goto_parent(&cur))
+                if (ts_tree_cursor_goto_next_sibling(&cur)) {
+                    more = true;
+                    break;
+                }
+        }
+        ts_tree_cursor_delete(&cur);
+        return;
+    }
+    if (tt_is(e, "binary_operator")) {
+        const char *op = op_of(e);
+        if (!strcmp(op, "+") || !strcmp(op, "-")) {
+            pointer_leaves(c, body, tt_field(e, "left"), out, depth + 1);
+            if (!strcmp(op, "+"))
+                pointer_leaves(c, body, tt_field(e, "right"), out, depth + 1);
+        }
+        return;
+    }
+    if (tt_is(e, "augmented_assignment"))
+        return;
+    if (tt_is(e, "subscript")) {
+        pointer_leaves(c, body, tt_field(e, "value"), out, depth + 1);
+        return;
+    }
+    if (tt_is(e, "call")) {
+        TSNode f = tt_field(e, "function");
+        if (tt_is(f, "attribute") && tt_text_eq(c->mod, tt_field(f, "attribute"), "to"))
+            pointer_leaves(c, body, tt_field(f, "object"), out, depth + 1);
+        const char *tl = tt_tl_name(tt_qualify(c->mod, f));
+        if (tl && (!strcmp(tl, "multiple_of") || !strcmp(tl, "max_contiguous") || !strcmp(tl, "make_block_ptr") ||
+                   !strcmp(tl, "advance")))
+            pointer_leaves(c, body, call_arg(c->mod, e, 0, "base"), out, depth + 1);
+    }
+}
+
+static bool looks_like_pointer(const char *name)
+{
+    return strstr(name, "ptr") || strstr(name, "Ptr") || strstr(name, "PTR") || strstr(name, "pointer");
+}
+
+static void find_pointer_params(tt_ctx *c, TSNode body, const char *const *params, uint32_t nparams)
+{
+    for (uint32_t i = 0; i < nparams; i++)
+        if (looks_like_pointer(params[i]))
+            kc_vec_push(&c->pointer_params, params[i]);
+    TSTreeCursor cur = ts_tree_cursor_new(body);
+    for (bool more = ts_tree_cursor_goto_first_child(&cur); more;) {
+        TSNode n = ts_tree_cursor_current_node(&cur);
+        if (tt_is(n, "call")) {
+            const char *tl = tt_tl_name(tt_qualify(c->mod, tt_field(n, "function")));
+            if (tl && (!strcmp(tl, "load") || !strcmp(tl, "store") || !strncmp(tl, "atomic_", 7) ||
+                       !strcmp(tl, "make_block_ptr"))) {
+                tt_names leaves = {0};
+                pointer_leaves(c, body, call_arg(c->mod, n, 0, strcmp(tl, "make_block_ptr") ? "pointer" : "base"),
+                               &leaves, 0);
+                /* the first parameter among the leaves is the base */
+                for (uint32_t l = 0; l < leaves.len; l++) {
+                    bool is_param = false, pointer_like = false;
+                    for (uint32_t p = 0; p < nparams; p++)
+                        if (!strcmp(params[p], leaves.data[l]))
+                            is_param = true;
+                    if (!is_param)
+                        continue;
+                    for (uint32_t l2 = 0; l2 < leaves.len; l2++)
+                        for (uint32_t p = 0; p < nparams; p++)
+                            if (!strcmp(params[p], leaves.data[l2]) && looks_like_pointer(params[p]))
+                                pointer_like = true;
+                    if (!pointer_like && !is_pointer_param(c, leaves.data[l]))
+                        kc_vec_push(&c->pointer_params, leaves.data[l]);
+                    break;
+                }
+                kc_vec_free(&leaves);
+            }
+        }
+        if (ts_tree_cursor_goto_first_child(&cur))
+            continue;
+        if (ts_tree_cursor_goto_next_sibling(&cur))
+            continue;
+        more = false;
+        while (ts_tree_cursor_goto_parent(&cur))
+            if (ts_tree_cursor_goto_next_sibling(&cur)) {
+                more = true;
+                break;
+            }
+    }
+    ts_tree_cursor_delete(&cur);
+}
+
+/* ---- parameters and their values ---- */
+
+static void add_value(kc_model *m, kc_symbol *s, int64_t v, const char *origin)
+{
+    for (uint32_t i = 0; i < s->nvalues; i++)
+        if (s->values[i] == v)
+            return;
+    int64_t *nv = kc_arena_alloc(m->arena, (s->nvalues + 1) * sizeof *nv);
+    if (s->nvalues)
+        memcpy(nv, s->values, s->nvalues * sizeof *nv);
+    nv[s->nvalues++] = v;
+    s->values = nv;
+    if (s->nvalues == 1) {
+        s->has_value = true;
+        s->value = v;
+        s->value_origin = kc_arena_strdup(m->arena, origin);
+    } else {
+        s->has_value = false;
+    }
+}
+
+static void apply_host_value(tt_ctx *c, kc_symbol *s, const tt_host_value *hv, uint32_t line, bool autotune)
+{
+    char origin[96];
+    snprintf(origin, sizeof origin, autotune ? "an autotune config on line %u" : "the launch on line %u", line);
+    switch (hv->kind) {
+    case TT_HOST_INT:
+        add_value(c->m, s, hv->value, origin);
+        break;
+    case TT_HOST_SHAPE:
+        s->facts |= KC_SF_SHAPE_ARG | KC_SF_SIZE;
+        if (!s->size_evidence)
+            s->size_evidence = hv->origin ? kc_arena_printf(c->a, "the launch on line %u passes `%s` = %s", line,
+                                                            hv->text, hv->origin)
+                                          : kc_arena_printf(c->a, "the launch on line %u passes %s", line, hv->text);
+        break;
+    case TT_HOST_STRIDE:
+        if (hv->stride_is_last)
+            s->facts |= KC_SF_INNER_STRIDE;
+        else if (hv->value >= 0)
+            s->facts |= KC_SF_OUTER_STRIDE;
+        break;
+    default:
+        break;
+    }
+    if (!s->arg_text)
+        s->arg_text = kc_arena_strdup(c->a, hv->text);
+}
+
+void tt_lower_kernel(tt_module *mod, kc_model *model, const tt_kernel_def *def)
+{
+    tt_ctx c;
+    memset(&c, 0, sizeof c);
+    c.mod = mod;
+    c.m = model;
+    c.a = model->arena;
+    c.loop = KC_NONE;
+    c.cond = KC_NONE;
+    c.k = kc_model_add_kernel(model, def->name);
+    c.k->span = tt_span(ts_node_is_null(def->decorated) ? def->def : def->decorated);
+    c.k->name_span = tt_span(tt_field(def->def, "name"));
+    c.k->autotuned = def->autotuned;
+
+    TSNode params = tt_field(def->def, "parameters");
+    TSNode body = tt_field(def->def, "body");
+    uint32_t np = ts_node_named_child_count(params);
+    tt_names names = {0};
+    for (uint32_t i = 0; i < np; i++) {
+        TSNode p = ts_node_named_child(params, i);
+        TSNode namen = {0}, typen = {0}, defn = {0};
+        if (tt_is(p, "identifier")) {
+            namen = p;
+        } else if (tt_is(p, "typed_parameter")) {
+            namen = ts_node_named_child(p, 0);
+            typen = tt_field(p, "type");
+        } else if (tt_is(p, "default_parameter") || tt_is(p, "typed_default_parameter")) {
+            namen = tt_field(p, "name");
+            typen = tt_field(p, "type");
+            defn = tt_field(p, "value");
+        }
+        if (!tt_is(namen, "identifier"))
+            continue;
+        kc_param kp;
+        memset(&kp, 0, sizeof kp);
+        kp.name = tt_text(mod, namen);
+        kp.span = tt_span(p);
+        kp.type = ts_node_is_null(typen) ? "" : tt_text(mod, typen);
+        const char *tq = ts_node_is_null(typen) ? NULL : tt_qualify(mod, ts_node_named_child_count(typen) ? ts_node_named_child(typen, 0) : typen);
+        kp.is_constexpr = (tq && tt_tl_name(tq) && !strcmp(tt_tl_name(tq), "constexpr")) ||
+                          (kp.type && strstr(kp.type, "constexpr"));
+        kp.default_text = ts_node_is_null(defn) ? NULL : tt_text(mod, defn);
+        kp.symbol = kc_kernel_add_symbol(model, c.k, kp.name, kp.is_constexpr ? KC_SYM_CONSTEXPR : KC_SYM_PARAM);
+        kc_symbol *s = &c.k->symbols.data[kp.symbol];
+        s->param = c.k->params.len;
+        s->span = kp.span;
+        s->bits = 32;
+        int64_t dv;
+        if (!ts_node_is_null(defn) && tt_int_literal(mod, defn, &dv)) {
+            char origin[64];
+            snprintf(origin, sizeof origin, "the default on line %u", kp.span.line);
+            add_value(model, s, dv, origin);
+        }
+        kc_vec_push(&c.k->params, kp);
+        kc_vec_push(&names, kp.name);
+    }
+    find_pointer_params(&c, body, names.data, names.len);
+    /* Values and facts from launches and autotune configs. */
+    for (uint32_t l = 0; l < mod->launches.len; l++) {
+        const tt_launch *ln = &mod->launches.data[l];
+        if (strcmp(ln->kernel, def->name) != 0)
+            continue;
+        for (uint32_t a = 0; a < ln->args.len; a++) {
+            const tt_binding *b = &ln->args.data[a];
+            uint32_t pi = KC_NONE;
+            if (b->param) {
+                for (uint32_t p = 0; p < c.k->params.len; p++)
+                    if (!strcmp(c.k->params.data[p].name, b->param))
+                        pi = p;
+            } else if (b->position < c.k->params.len) {
+                pi = b->position;
+            }
+            if (pi == KC_NONE)
+                continue;
+            apply_host_value(&c, &c.k->symbols.data[c.k->params.data[pi].symbol], &b->v, ln->line, ln->from_autotune);
+        }
+    }
+    /* Bind the parameters. */
+    for (uint32_t i = 0; i < c.k->params.len; i++) {
+        kc_param *kp = &c.k->params.data[i];
+        kc_symbol *s = &c.k->symbols.data[kp->symbol];
+        tv v = tv_unknown();
+        v.sym = kp->symbol;
+        if (is_pointer_param(&c, kp->name) && !kp->is_constexpr) {
+            kp->is_pointer = true;
+            s->facts |= KC_SF_POINTER;
+            s->bits = 64;
+            v.kind = TV_PTR;
+            v.base = kp->symbol;
+            v.idx = kc_index_const(c.a, 0, 32, KC_SPACE_BLOCK);
+        } else {
+            v.kind = TV_NUM;
+            v.ce = kp->is_constexpr;
+            if (s->has_value && kp->is_constexpr) {
+                /* A constexpr with one known value is that value, but keep
+                 * the symbol for messages via v.sym. */
+                v.idx = kc_index_const(c.a, s->value, 32, KC_SPACE_BLOCK);
+            } else {
+                v.idx = kc_index_atom(c.a, kc_atom_make(KC_ATOM_SYMBOL, kp->symbol, (kc_deps){0}), 32,
+                                      KC_SPACE_BLOCK, NULL);
+            }
+        }
+        env_set(&c, kp->name, v);
+    }
+    kc_vec_free(&names);
+    exec_block(&c, body);
+    kc_vec_free(&c.env.vars);
+    kc_vec_free(&c.pointer_params);
+}
+
+/* ---- the front end object ---- */
 
 struct kc_triton_frontend {
     const kc_options *opts;
+    TSParser *parser;
 };
 
 kc_triton_frontend *kc_triton_frontend_new(const kc_options *opts)
 {
     kc_triton_frontend *fe = kc_xcalloc(1, sizeof *fe);
     fe->opts = opts;
+    fe->parser = ts_parser_new();
+    if (!fe->parser || !ts_parser_set_language(fe->parser, tree_sitter_python())) {
+        if (fe->parser)
+            ts_parser_delete(fe->parser);
+        free(fe);
+        return NULL;
+    }
     return fe;
 }
 
-void kc_triton_frontend_delete(kc_triton_frontend *fe) { free(fe); }
+void kc_triton_frontend_delete(kc_triton_frontend *fe)
+{
+    if (!fe)
+        return;
+    ts_parser_delete(fe->parser);
+    free(fe);
+}
+
+/* The first ERROR or MISSING node, depth first. */
+static bool first_error(TSNode n, TSNode *out, int depth)
+{
+    if (!ts_node_has_error(n))
+        return false;
+    if (ts_node_is_missing(n) || tt_is(n, "ERROR")) {
+        *out = n;
+        return true;
+    }
+    if (depth > 10000)
+        return false;
+    uint32_t cnt = ts_node_child_count(n);
+    for (uint32_t i = 0; i < cnt; i++)
+        if (first_error(ts_node_child(n, i), out, depth + 1))
+            return true;
+    *out = n;
+    return true;
+}
 
 kc_model *kc_triton_lower(kc_triton_frontend *fe, const kc_source *src, kc_file_errors *errs)
 {
-    (void)fe;
-    return kc_model_new(src, KC_LANG_TRITON);
+    kc_model *model = kc_model_new(src, KC_LANG_TRITON);
+    /* Files that never mention triton cost a substring search. */
+    if (!memmem(src->text, src->len, "triton", 6))
+        return model;
+    if (src->len > UINT32_MAX / 2) {
+        kc_file_errors_add(errs, 0, 0, "file too large to parse");
+        kc_model_delete(model);
+        return NULL;
+    }
+    ts_parser_reset(fe->parser);
+    TSTree *tree = ts_parser_parse_string(fe->parser, NULL, src->text, (uint32_t)src->len);
+    if (!tree) {
+        kc_file_errors_add(errs, 0, 0, "the Python parser gave up on this file");
+        kc_model_delete(model);
+        return NULL;
+    }
+    TSNode root = ts_tree_root_node(tree);
+    if (ts_node_has_error(root)) {
+        TSNode bad = root;
+        first_error(root, &bad, 0);
+        TSPoint p = ts_node_start_point(bad);
+        if (ts_node_is_missing(bad))
+            kc_file_errors_add(errs, p.row + 1, p.column + 1, "syntax error: missing '%s'", ts_node_type(bad));
+        else
+            kc_file_errors_add(errs, p.row + 1, p.column + 1, "syntax error: this file is not valid Python");
+        ts_tree_delete(tree);
+        kc_model_delete(model);
+        return NULL;
+    }
+    tt_module mod;
+    memset(&mod, 0, sizeof mod);
+    mod.src = src;
+    mod.arena = model->arena;
+    mod.root = root;
+    if (tt_scan_module(&mod)) {
+        for (uint32_t i = 0; i < mod.kernels.len; i++)
+            tt_lower_kernel(&mod, model, &mod.kernels.data[i]);
+        for (uint32_t i = 0; i < mod.launches.len; i++) {
+            const tt_launch *l = &mod.launches.data[i];
+            if (l->from_autotune)
+                continue;
+            kc_launch kl;
+            memset(&kl, 0, sizeof kl);
+            kl.kernel = l->kernel;
+            kl.span = tt_span(l->call);
+            kl.grid_text = tt_text(&mod, tt_field(tt_field(l->call, "function"), "subscript"));
+            for (uint32_t a = 0; a < l->args.len; a++) {
+                kc_launch_arg la = {.param = l->args.data[a].param, .text = l->args.data[a].v.text,
+                                    .has_value = l->args.data[a].v.kind == TT_HOST_INT,
+                                    .value = l->args.data[a].v.value};
+                kc_vec_push(&kl.args, la);
+            }
+            kc_vec_push(&model->launches, kl);
+        }
+    }
+    tt_module_free(&mod);
+    ts_tree_delete(tree);
+    return model;
 }

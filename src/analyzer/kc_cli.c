@@ -40,6 +40,7 @@ static const char usage_text[] =
     "Run:\n"
     "  -j, --jobs N          worker threads (default: all cores)\n"
     "  --max-file-size N     skip files larger than N bytes with an error (default: 64 MiB)\n"
+    "  --dump-model          print what the front ends inferred (kernels, loops, accesses) and exit\n"
     "  --version             print the version and exit\n"
     "  -h, --help            print this help and exit\n"
     "\n"
@@ -59,6 +60,7 @@ enum {
     OPT_CUDA_ARCH,
     OPT_MAX_FILE_SIZE,
     OPT_VERSION,
+    OPT_DUMP_MODEL,
 };
 
 static const struct option long_opts[] = {
@@ -77,6 +79,7 @@ static const struct option long_opts[] = {
     {"jobs", required_argument, NULL, 'j'},
     {"max-file-size", required_argument, NULL, OPT_MAX_FILE_SIZE},
     {"version", no_argument, NULL, OPT_VERSION},
+    {"dump-model", no_argument, NULL, OPT_DUMP_MODEL},
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0},
 };
@@ -203,6 +206,41 @@ static void on_result(void *ud, kc_file_result *r)
     s->rep->ops->file(s->rep, r);
 }
 
+/* --dump-model: lower each file and print the model. */
+static int dump_models(const kc_options *o, const char *const *paths, size_t n, FILE *out, FILE *err)
+{
+    kc_path_list files = {0};
+    kc_expand_paths(paths, n, &files);
+    kc_frontend *fe = kc_frontend_new(o);
+    int status = 0;
+    for (uint32_t i = 0; i < files.files.len; i++) {
+        kc_file_result *r = &files.files.data[i];
+        kc_lang lang;
+        char *e = NULL;
+        if (!r->errors.items.len && kc_lang_for_path(r->path, &lang) &&
+            (r->src = kc_source_load(r->path, o->max_file_size, &e)) != NULL) {
+            kc_model *m = kc_frontend_lower(fe, r->src, lang, &r->errors);
+            if (m) {
+                fprintf(out, "== %s\n", r->path);
+                kc_model_dump(out, m);
+                kc_model_delete(m);
+            }
+        } else if (e) {
+            kc_file_errors_add(&r->errors, 0, 0, "%s", e);
+        }
+        free(e);
+        for (uint32_t k = 0; k < r->errors.items.len; k++) {
+            fprintf(err, "%s:%u:%u: error: %s\n", r->path, r->errors.items.data[k].line,
+                    r->errors.items.data[k].col, r->errors.items.data[k].message);
+            status = 2;
+        }
+        kc_file_result_free(r);
+    }
+    kc_frontend_delete(fe);
+    kc_vec_free(&files.files);
+    return status;
+}
+
 int kc_cli_main(int argc, char **argv, FILE *out, FILE *err)
 {
     kc_options o;
@@ -225,7 +263,7 @@ int kc_cli_main(int argc, char **argv, FILE *out, FILE *err)
 
     int status = 2;
     int color = -1; /* auto */
-    bool do_list = false;
+    bool do_list = false, dump_model = false;
     const char *explain_id = NULL;
     const char *select = NULL;
     KC_VEC(const char *) ignores = {0};
@@ -233,7 +271,7 @@ int kc_cli_main(int argc, char **argv, FILE *out, FILE *err)
     opterr = 0;
     optind = 1;
     int c;
-    while ((c = getopt_long(nargs, argv, "+j:o:p:h", long_opts, NULL)) != -1) {
+    while ((c = getopt_long(nargs, argv, "j:o:p:h", long_opts, NULL)) != -1) {
         switch (c) {
         case OPT_FORMAT:
             if (strcmp(optarg, "text") == 0)
@@ -276,6 +314,9 @@ int kc_cli_main(int argc, char **argv, FILE *out, FILE *err)
         case 'o':
             if (!parse_rule_option(&o, optarg, err))
                 goto done;
+            break;
+        case OPT_DUMP_MODEL:
+            dump_model = true;
             break;
         case OPT_LIST_RULES:
             do_list = true;
@@ -373,6 +414,10 @@ int kc_cli_main(int argc, char **argv, FILE *out, FILE *err)
     else
         o.color = color == 1;
 
+    if (dump_model) {
+        status = dump_models(&o, (const char *const *)argv + optind, (size_t)(nargs - optind), out, err);
+        goto done;
+    }
     {
         kc_path_list files = {0};
         kc_expand_paths((const char *const *)argv + optind, (size_t)(nargs - optind), &files);

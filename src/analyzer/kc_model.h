@@ -10,6 +10,8 @@
 #ifndef KC_MODEL_H
 #define KC_MODEL_H
 
+#include <stdio.h>
+
 #include "kc_base.h"
 #include "kc_index.h"
 #include "kc_source.h"
@@ -276,5 +278,8 @@ const char *kc_atom_name(const kc_kernel *k, const kc_atom *a, char *buf, size_t
 /* A dimension as text: "64", "BLOCK_SIZE_N" or "BLOCK_SIZE_N (=64)". */
 void kc_model_format_dim(const kc_kernel *k, const kc_dim *d, kc_strbuf *sb);
 void kc_model_format_shape(const kc_kernel *k, const kc_shape *s, kc_strbuf *sb);
+
+/* Writes a readable dump of everything the front end inferred. */
+void kc_model_dump(FILE *out, const kc_model *m);
 
 #endif

@@ -1,1 +1,699 @@
-/* placeholder: being written */
+/* Triton front end, part 1: node helpers and the module scan — imports,
+ * @triton.jit kernels, autotune configs and launches with the values their
+ * arguments are known to have on the host side. */
+#include "triton_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define TT_MAX_CONFIGS 256
+#define TT_HOST_DEPTH 6
+
+/* ---- node helpers ---- */
+
+bool tt_is(TSNode n, const char *type) { return !ts_node_is_null(n) && strcmp(ts_node_type(n), type) == 0; }
+
+TSNode tt_field(TSNode n, const char *field)
+{
+    return ts_node_child_by_field_name(n, field, (uint32_t)strlen(field));
+}
+
+const char *tt_text(tt_module *m, TSNode n)
+{
+    if (ts_node_is_null(n))
+        return "";
+    uint32_t a = ts_node_start_byte(n), b = ts_node_end_byte(n);
+    if (b > m->src->len)
+        b = (uint32_t)m->src->len;
+    if (a > b)
+        a = b;
+    return kc_arena_strndup(m->arena, m->src->text + a, b - a);
+}
+
+bool tt_text_eq(tt_module *m, TSNode n, const char *s)
+{
+    if (ts_node_is_null(n))
+        return false;
+    uint32_t a = ts_node_start_byte(n), b = ts_node_end_byte(n);
+    size_t l = strlen(s);
+    return b - a == l && b <= m->src->len && memcmp(m->src->text + a, s, l) == 0;
+}
+
+kc_span tt_span(TSNode n)
+{
+    TSPoint a = ts_node_start_point(n), b = ts_node_end_point(n);
+    kc_span s = {a.row + 1, a.column + 1, b.row + 1, b.column + 1};
+    return s;
+}
+
+uint32_t tt_field_children(TSNode n, const char *field, TSNode *out, uint32_t max)
+{
+    uint32_t k = 0;
+    TSTreeCursor cur = ts_tree_cursor_new(n);
+    if (ts_tree_cursor_goto_first_child(&cur)) {
+        do {
+            const char *f = ts_tree_cursor_current_field_name(&cur);
+            if (f && strcmp(f, field) == 0) {
+                if (k < max)
+                    out[k] = ts_tree_cursor_current_node(&cur);
+                k++;
+            }
+        } while (ts_tree_cursor_goto_next_sibling(&cur));
+    }
+    ts_tree_cursor_delete(&cur);
+    return k;
+}
+
+TSNode tt_unparen(TSNode n)
+{
+    for (int i = 0; i < 64 && tt_is(n, "parenthesized_expression"); i++) {
+        if (ts_node_named_child_count(n) != 1)
+            break;
+        n = ts_node_named_child(n, 0);
+    }
+    return n;
+}
+
+static const char *alias_lookup(tt_module *m, const char *name, size_t len)
+{
+    for (uint32_t i = m->aliases.len; i-- > 0;) {
+        const tt_alias *a = &m->aliases.data[i];
+        if (strlen(a->local) == len && memcmp(a->local, name, len) == 0)
+            return a->qualified;
+    }
+    return NULL;
+}
+
+/* Builds the dotted name into sb; false when the expression is not one. */
+static bool dotted(tt_module *m, TSNode n, kc_strbuf *sb, int depth)
+{
+    if (depth > 32)
+        return false;
+    n = tt_unparen(n);
+    if (tt_is(n, "identifier")) {
+        uint32_t a = ts_node_start_byte(n), b = ts_node_end_byte(n);
+        const char *q = alias_lookup(m, m->src->text + a, b - a);
+        if (q)
+            kc_sb_append(sb, q);
+        else
+            kc_sb_appendn(sb, m->src->text + a, b - a);
+        return true;
+    }
+    if (tt_is(n, "attribute")) {
+        if (!dotted(m, tt_field(n, "object"), sb, depth + 1))
+            return false;
+        kc_sb_putc(sb, '.');
+        TSNode at = tt_field(n, "attribute");
+        uint32_t a = ts_node_start_byte(at), b = ts_node_end_byte(at);
+        kc_sb_appendn(sb, m->src->text + a, b - a);
+        return true;
+    }
+    return false;
+}
+
+const char *tt_qualify(tt_module *m, TSNode n)
+{
+    kc_strbuf sb = {0};
+    const char *r = NULL;
+    if (dotted(m, n, &sb, 0))
+        r = kc_arena_strdup(m->arena, kc_sb_str(&sb));
+    kc_sb_free(&sb);
+    return r;
+}
+
+const char *tt_tl_name(const char *q)
+{
+    static const char pfx[] = "triton.language.";
+    if (!q)
+        return NULL;
+    if (strncmp(q, pfx, sizeof pfx - 1) == 0)
+        return q + sizeof pfx - 1;
+    return NULL;
+}
+
+bool tt_int_literal(tt_module *m, TSNode n, int64_t *v)
+{
+    n = tt_unparen(n);
+    bool neg = false;
+    if (tt_is(n, "unary_operator")) {
+        TSNode op = tt_field(n, "operator");
+        if (!tt_is(op, "-") && !tt_is(op, "+"))
+            return false;
+        neg = tt_is(op, "-");
+        n = tt_unparen(tt_field(n, "argument"));
+    }
+    if (!tt_is(n, "integer"))
+        return false;
+    const char *t = tt_text(m, n);
+    char buf[64];
+    size_t k = 0;
+    for (const char *p = t; *p && k < sizeof buf - 1; p++)
+        if (*p != '_')
+            buf[k++] = *p;
+    buf[k] = '\0';
+    char *end;
+    long long x = strtoll(buf, &end, 0);
+    if (*end && !(end[0] == 'l' || end[0] == 'L'))
+        return false;
+    *v = neg ? -(int64_t)x : (int64_t)x;
+    return true;
+}
+
+/* ---- imports ---- */
+
+static void add_alias(tt_module *m, const char *local, const char *qualified)
+{
+    tt_alias a = {kc_arena_strdup(m->arena, local), kc_arena_strdup(m->arena, qualified)};
+    kc_vec_push(&m->aliases, a);
+    if (strncmp(qualified, "triton", 6) == 0 && (qualified[6] == '\0' || qualified[6] == '.'))
+        m->imports_triton = true;
+}
+
+static void scan_import(tt_module *m, TSNode st)
+{
+    bool from = tt_is(st, "import_from_statement");
+    const char *module = NULL;
+    if (from) {
+        TSNode mn = tt_field(st, "module_name");
+        if (!tt_is(mn, "dotted_name"))
+            return; /* relative imports: not triton */
+        module = tt_text(m, mn);
+    }
+    TSNode names[64];
+    uint32_t n = tt_field_children(st, "name", names, 64);
+    if (n > 64)
+        n = 64;
+    for (uint32_t i = 0; i < n; i++) {
+        TSNode c = names[i];
+        const char *name, *alias = NULL;
+        if (tt_is(c, "aliased_import")) {
+            name = tt_text(m, tt_field(c, "name"));
+            alias = tt_text(m, tt_field(c, "alias"));
+        } else {
+            name = tt_text(m, c);
+        }
+        if (from) {
+            char *q = kc_xasprintf("%s.%s", module, name);
+            add_alias(m, alias ? alias : name, q);
+            free(q);
+        } else if (alias) {
+            add_alias(m, alias, name);
+        } else {
+            /* `import triton.language` binds `triton`. */
+            const char *dot = strchr(name, '.');
+            char *first = dot ? kc_xstrndup(name, (size_t)(dot - name)) : kc_xstrdup(name);
+            add_alias(m, first, first);
+            free(first);
+        }
+    }
+}
+
+/* ---- host-side values ---- */
+
+/* Finds the last assignment `name = ...` (or a tuple element of one) in
+ * `scope` that starts before `before`. Returns the right-hand node. */
+static TSNode find_assignment(tt_module *m, TSNode scope, const char *name, uint32_t before)
+{
+    TSNode best = {0};
+    TSTreeCursor cur = ts_tree_cursor_new(scope);
+    bool down = true;
+    for (;;) {
+        TSNode n = ts_tree_cursor_current_node(&cur);
+        bool skip = false;
+        if (ts_node_start_byte(n) >= before) {
+            skip = true;
+        } else if (!ts_node_eq(n, scope) && (tt_is(n, "function_definition") || tt_is(n, "class_definition"))) {
+            skip = true;
+        } else if (tt_is(n, "assignment")) {
+            TSNode l = tt_field(n, "left"), r = tt_field(n, "right");
+            if (tt_is(l, "identifier") && tt_text_eq(m, l, name)) {
+                best = r;
+            } else if ((tt_is(l, "pattern_list") || tt_is(l, "tuple_pattern")) &&
+                       (tt_is(r, "expression_list") || tt_is(r, "tuple"))) {
+                uint32_t k = ts_node_named_child_count(l);
+                if (k == ts_node_named_child_count(r))
+                    for (uint32_t i = 0; i < k; i++)
+                        if (tt_text_eq(m, ts_node_named_child(l, i), name))
+                            best = ts_node_named_child(r, i);
+            }
+        }
+        if (!skip && down && ts_tree_cursor_goto_first_child(&cur))
+            continue;
+        down = true;
+        if (ts_tree_cursor_goto_next_sibling(&cur))
+            continue;
+        bool moved = false;
+        while (ts_tree_cursor_goto_parent(&cur)) {
+            if (ts_tree_cursor_goto_next_sibling(&cur)) {
+                moved = true;
+                break;
+            }
+        }
+        if (!moved)
+            break;
+    }
+    ts_tree_cursor_delete(&cur);
+    return best;
+}
+
+static TSNode enclosing_function(TSNode n)
+{
+    for (TSNode p = ts_node_parent(n); !ts_node_is_null(p); p = ts_node_parent(p))
+        if (tt_is(p, "function_definition"))
+            return p;
+    TSNode null = {0};
+    return null;
+}
+
+static bool method_call(tt_module *m, TSNode n, const char *method, TSNode *object, TSNode *args)
+{
+    n = tt_unparen(n);
+    if (!tt_is(n, "call"))
+        return false;
+    TSNode f = tt_field(n, "function");
+    if (!tt_is(f, "attribute") || !tt_text_eq(m, tt_field(f, "attribute"), method))
+        return false;
+    *object = tt_field(f, "object");
+    *args = tt_field(n, "arguments");
+    return true;
+}
+
+static tt_host_value host_value(tt_module *m, TSNode expr, TSNode scope, int depth)
+{
+    tt_host_value v = {0};
+    v.text = tt_text(m, expr);
+    if (depth > TT_HOST_DEPTH || ts_node_is_null(expr))
+        return v;
+    expr = tt_unparen(expr);
+    int64_t iv;
+    TSNode obj, args;
+    if (tt_int_literal(m, expr, &iv)) {
+        v.kind = TT_HOST_INT;
+        v.value = iv;
+    } else if (tt_is(expr, "identifier")) {
+        const char *name = tt_text(m, expr);
+        TSNode r = {0};
+        if (!ts_node_is_null(scope))
+            r = find_assignment(m, scope, name, ts_node_start_byte(expr));
+        if (ts_node_is_null(r))
+            r = find_assignment(m, m->root, name, ts_node_start_byte(expr));
+        if (!ts_node_is_null(r)) {
+            tt_host_value inner = host_value(m, r, scope, depth + 1);
+            if (!inner.origin)
+                inner.origin = inner.text;
+            inner.text = v.text;
+            return inner;
+        }
+    } else if (tt_is(expr, "subscript")) {
+        /* x.shape[i] */
+        TSNode val = tt_field(expr, "value");
+        if (tt_is(val, "attribute") && tt_text_eq(m, tt_field(val, "attribute"), "shape")) {
+            v.kind = TT_HOST_SHAPE;
+            v.tensor = tt_text(m, tt_field(val, "object"));
+        }
+    } else if (method_call(m, expr, "stride", &obj, &args)) {
+        v.kind = TT_HOST_STRIDE;
+        v.tensor = tt_text(m, obj);
+        v.value = INT64_MIN;
+        if (ts_node_named_child_count(args) == 1 &&
+            tt_int_literal(m, ts_node_named_child(args, 0), &iv))
+            v.value = iv;
+    } else if (method_call(m, expr, "size", &obj, &args) ||
+               method_call(m, expr, "numel", &obj, &args)) {
+        v.kind = TT_HOST_SHAPE;
+        v.tensor = tt_text(m, obj);
+    } else if (tt_is(expr, "call")) {
+        TSNode f = tt_field(expr, "function");
+        TSNode a = tt_field(expr, "arguments");
+        if (tt_is(f, "identifier") && (tt_text_eq(m, f, "len") || tt_text_eq(m, f, "int")) &&
+            ts_node_named_child_count(a) == 1) {
+            tt_host_value inner = host_value(m, ts_node_named_child(a, 0), scope, depth + 1);
+            if (tt_text_eq(m, f, "len")) {
+                inner.kind = TT_HOST_SHAPE;
+                inner.tensor = tt_text(m, ts_node_named_child(a, 0));
+            }
+            inner.text = v.text;
+            return inner;
+        }
+    } else if (tt_is(expr, "binary_operator")) {
+        tt_host_value l = host_value(m, tt_field(expr, "left"), scope, depth + 1);
+        tt_host_value r = host_value(m, tt_field(expr, "right"), scope, depth + 1);
+        TSNode op = tt_field(expr, "operator");
+        if (l.kind == TT_HOST_INT && r.kind == TT_HOST_INT) {
+            int64_t res;
+            bool ok = true;
+            if (tt_is(op, "+"))
+                ok = !__builtin_add_overflow(l.value, r.value, &res);
+            else if (tt_is(op, "-"))
+                ok = !__builtin_sub_overflow(l.value, r.value, &res);
+            else if (tt_is(op, "*"))
+                ok = !__builtin_mul_overflow(l.value, r.value, &res);
+            else if (tt_is(op, "//") && r.value > 0)
+                res = l.value / r.value;
+            else
+                ok = false;
+            if (ok) {
+                v.kind = TT_HOST_INT;
+                v.value = res;
+            }
+        } else if (l.kind == TT_HOST_SHAPE || r.kind == TT_HOST_SHAPE) {
+            if (tt_is(op, "*") || tt_is(op, "//")) {
+                v.kind = TT_HOST_SHAPE;
+                v.tensor = l.kind == TT_HOST_SHAPE ? l.tensor : r.tensor;
+            }
+        }
+    }
+    return v;
+}
+
+/* Marks which stride arguments of one launch are the innermost of their
+ * tensor: the highest dimension passed for the tensor (or -1). */
+static void mark_last_strides(tt_launch *l)
+{
+    for (uint32_t i = 0; i < l->args.len; i++) {
+        tt_host_value *v = &l->args.data[i].v;
+        if (v->kind != TT_HOST_STRIDE || v->value == INT64_MIN)
+            continue;
+        if (v->value < 0) {
+            v->stride_is_last = true;
+            continue;
+        }
+        int64_t maxd = v->value;
+        for (uint32_t j = 0; j < l->args.len; j++) {
+            const tt_host_value *w = &l->args.data[j].v;
+            if (w->kind == TT_HOST_STRIDE && w->tensor && v->tensor &&
+                strcmp(w->tensor, v->tensor) == 0 && w->value > maxd)
+                maxd = w->value;
+        }
+        v->stride_is_last = v->value == maxd && maxd >= 1;
+    }
+}
+
+static void scan_launch(tt_module *m, TSNode call, const char *kernel)
+{
+    tt_launch l = {0};
+    l.kernel = kernel;
+    l.call = call;
+    l.line = ts_node_start_point(call).row + 1;
+    TSNode scope = enclosing_function(call);
+    TSNode args = tt_field(call, "arguments");
+    uint32_t pos = 0;
+    bool positional_ok = true;
+    uint32_t n = ts_node_named_child_count(args);
+    for (uint32_t i = 0; i < n; i++) {
+        TSNode a = ts_node_named_child(args, i);
+        if (tt_is(a, "comment"))
+            continue;
+        tt_binding b = {0};
+        if (tt_is(a, "keyword_argument")) {
+            b.param = tt_text(m, tt_field(a, "name"));
+            b.position = UINT32_MAX;
+            b.v = host_value(m, tt_field(a, "value"), scope, 0);
+        } else if (tt_is(a, "list_splat") || tt_is(a, "dictionary_splat")) {
+            positional_ok = false;
+            continue;
+        } else {
+            if (!positional_ok)
+                continue;
+            b.position = pos++;
+            b.v = host_value(m, a, scope, 0);
+        }
+        kc_vec_push(&l.args, b);
+    }
+    mark_last_strides(&l);
+    kc_vec_push(&m->launches, l);
+}
+
+/* ---- autotune configs ---- */
+
+typedef struct comp_var {
+    const char *name;
+    KC_VEC(int64_t) values;
+} comp_var;
+
+/* Adds one launch-like binding set per triton.Config(...) call found in
+ * `list` (a list literal or a comprehension over literal lists). */
+static void add_config(tt_module *m, const char *kernel, TSNode cfg, const comp_var *vars,
+                       const uint32_t *choice, uint32_t nvars)
+{
+    if (!tt_is(cfg, "call"))
+        return;
+    const char *q = tt_qualify(m, tt_field(cfg, "function"));
+    if (!q || strcmp(q, "triton.Config") != 0)
+        return;
+    TSNode args = tt_field(cfg, "arguments");
+    TSNode dict = {0};
+    uint32_t n = ts_node_named_child_count(args);
+    for (uint32_t i = 0; i < n; i++) {
+        TSNode a = ts_node_named_child(args, i);
+        if (tt_is(a, "dictionary") && ts_node_is_null(dict))
+            dict = a;
+        else if (tt_is(a, "keyword_argument") && tt_text_eq(m, tt_field(a, "name"), "kwargs"))
+            dict = tt_field(a, "value");
+    }
+    if (!tt_is(dict, "dictionary"))
+        return;
+    tt_launch l = {0};
+    l.kernel = kernel;
+    l.call = cfg;
+    l.line = ts_node_start_point(cfg).row + 1;
+    l.from_autotune = true;
+    uint32_t np = ts_node_named_child_count(dict);
+    for (uint32_t i = 0; i < np; i++) {
+        TSNode p = ts_node_named_child(dict, i);
+        if (!tt_is(p, "pair"))
+            continue;
+        TSNode key = tt_field(p, "key"), val = tt_unparen(tt_field(p, "value"));
+        if (!tt_is(key, "string"))
+            continue;
+        const char *kt = tt_text(m, key);
+        size_t kl = strlen(kt);
+        if (kl < 2)
+            continue;
+        tt_binding b = {0};
+        b.position = UINT32_MAX;
+        b.param = kc_arena_strndup(m->arena, kt + 1, kl - 2);
+        b.v.text = tt_text(m, val);
+        int64_t iv;
+        if (tt_int_literal(m, val, &iv)) {
+            b.v.kind = TT_HOST_INT;
+            b.v.value = iv;
+        } else if (tt_is(val, "identifier")) {
+            for (uint32_t k = 0; k < nvars; k++)
+                if (tt_text_eq(m, val, vars[k].name)) {
+                    b.v.kind = TT_HOST_INT;
+                    b.v.value = vars[k].values.data[choice[k]];
+                }
+        }
+        kc_vec_push(&l.args, b);
+    }
+    kc_vec_push(&m->launches, l);
+}
+
+static void literal_ints(tt_module *m, TSNode list, comp_var *v)
+{
+    list = tt_unparen(list);
+    if (tt_is(list, "call")) {
+        /* range(a, b[, c]) with literal arguments */
+        TSNode f = tt_field(list, "function");
+        TSNode args = tt_field(list, "arguments");
+        int64_t r[3] = {0, 0, 1};
+        uint32_t n = ts_node_named_child_count(args);
+        if (!tt_text_eq(m, f, "range") || n < 1 || n > 3)
+            return;
+        int64_t a[3];
+        for (uint32_t i = 0; i < n; i++)
+            if (!tt_int_literal(m, ts_node_named_child(args, i), &a[i]))
+                return;
+        if (n == 1)
+            r[1] = a[0];
+        else {
+            r[0] = a[0];
+            r[1] = a[1];
+            if (n == 3)
+                r[2] = a[2];
+        }
+        if (r[2] <= 0)
+            return;
+        for (int64_t x = r[0]; x < r[1] && v->values.len < 64; x += r[2])
+            kc_vec_push(&v->values, x);
+        return;
+    }
+    if (!tt_is(list, "list") && !tt_is(list, "tuple"))
+        return;
+    uint32_t n = ts_node_named_child_count(list);
+    for (uint32_t i = 0; i < n; i++) {
+        int64_t x;
+        if (tt_int_literal(m, ts_node_named_child(list, i), &x))
+            kc_vec_push(&v->values, x);
+    }
+}
+
+static void scan_configs(tt_module *m, const char *kernel, TSNode list, int depth)
+{
+    list = tt_unparen(list);
+    if (depth > 4)
+        return;
+    if (tt_is(list, "identifier")) {
+        TSNode r = find_assignment(m, m->root, tt_text(m, list), ts_node_start_byte(list));
+        if (!ts_node_is_null(r))
+            scan_configs(m, kernel, r, depth + 1);
+        return;
+    }
+    if (tt_is(list, "binary_operator")) { /* configs_a + configs_b */
+        scan_configs(m, kernel, tt_field(list, "left"), depth + 1);
+        scan_configs(m, kernel, tt_field(list, "right"), depth + 1);
+        return;
+    }
+    if (tt_is(list, "list")) {
+        uint32_t n = ts_node_named_child_count(list);
+        for (uint32_t i = 0; i < n && m->launches.len < 4096; i++)
+            add_config(m, kernel, tt_unparen(ts_node_named_child(list, i)), NULL, NULL, 0);
+        return;
+    }
+    if (tt_is(list, "list_comprehension")) {
+        comp_var vars[8];
+        uint32_t nv = 0;
+        uint32_t n = ts_node_named_child_count(list);
+        for (uint32_t i = 0; i < n && nv < 8; i++) {
+            TSNode c = ts_node_named_child(list, i);
+            if (!tt_is(c, "for_in_clause"))
+                continue;
+            TSNode left = tt_field(c, "left");
+            if (!tt_is(left, "identifier"))
+                return;
+            memset(&vars[nv], 0, sizeof vars[nv]);
+            vars[nv].name = tt_text(m, left);
+            literal_ints(m, tt_field(c, "right"), &vars[nv]);
+            if (!vars[nv].values.len) {
+                kc_vec_free(&vars[nv].values);
+                for (uint32_t k = 0; k < nv; k++)
+                    kc_vec_free(&vars[k].values);
+                return;
+            }
+            nv++;
+        }
+        uint32_t choice[8] = {0};
+        for (uint32_t count = 0; count < TT_MAX_CONFIGS; count++) {
+            add_config(m, kernel, tt_unparen(tt_field(list, "body")), vars, choice, nv);
+            uint32_t k = 0;
+            while (k < nv && ++choice[k] == vars[k].values.len)
+                choice[k++] = 0;
+            if (k == nv)
+                break;
+        }
+        for (uint32_t k = 0; k < nv; k++)
+            kc_vec_free(&vars[k].values);
+    }
+}
+
+/* ---- the module scan ---- */
+
+static bool is_jit(tt_module *m, TSNode dec_expr, bool *autotune, bool *heuristics, TSNode *tune_call)
+{
+    dec_expr = tt_unparen(dec_expr);
+    TSNode f = dec_expr;
+    if (tt_is(dec_expr, "call"))
+        f = tt_field(dec_expr, "function");
+    const char *q = tt_qualify(m, f);
+    if (!q)
+        return false;
+    if (strcmp(q, "triton.autotune") == 0) {
+        *autotune = true;
+        *tune_call = dec_expr;
+        return false;
+    }
+    if (strcmp(q, "triton.heuristics") == 0) {
+        *heuristics = true;
+        return false;
+    }
+    return strcmp(q, "triton.jit") == 0 || strcmp(q, "triton.runtime.jit.jit") == 0;
+}
+
+bool tt_scan_module(tt_module *m)
+{
+    /* Imports first (anywhere at top level or in try/if blocks), then
+     * kernels, then launches. */
+    TSTreeCursor cur = ts_tree_cursor_new(m->root);
+    KC_VEC(TSNode) defs = {0};
+    KC_VEC(TSNode) calls = {0};
+    bool down = true;
+    for (;;) {
+        TSNode n = ts_tree_cursor_current_node(&cur);
+        if (tt_is(n, "import_statement") || tt_is(n, "import_from_statement"))
+            scan_import(m, n);
+        else if (tt_is(n, "decorated_definition"))
+            kc_vec_push(&defs, n);
+        else if (tt_is(n, "call") && tt_is(tt_field(n, "function"), "subscript"))
+            kc_vec_push(&calls, n);
+        if (down && ts_tree_cursor_goto_first_child(&cur))
+            continue;
+        if (ts_tree_cursor_goto_next_sibling(&cur))
+            continue;
+        bool moved = false;
+        while (ts_tree_cursor_goto_parent(&cur))
+            if (ts_tree_cursor_goto_next_sibling(&cur)) {
+                moved = true;
+                break;
+            }
+        if (!moved)
+            break;
+    }
+    ts_tree_cursor_delete(&cur);
+
+    for (uint32_t i = 0; i < defs.len; i++) {
+        TSNode dd = defs.data[i];
+        TSNode def = tt_field(dd, "definition");
+        if (!tt_is(def, "function_definition"))
+            continue;
+        bool jit = false, autotune = false, heur = false;
+        TSNode tune = {0};
+        uint32_t nc = ts_node_named_child_count(dd);
+        for (uint32_t k = 0; k < nc; k++) {
+            TSNode d = ts_node_named_child(dd, k);
+            if (tt_is(d, "decorator") && ts_node_named_child_count(d) > 0 &&
+                is_jit(m, ts_node_named_child(d, 0), &autotune, &heur, &tune))
+                jit = true;
+        }
+        if (!jit)
+            continue;
+        tt_kernel_def kd = {.def = def, .decorated = dd, .autotuned = autotune, .heuristics = heur};
+        kd.name = tt_text(m, tt_field(def, "name"));
+        kc_vec_push(&m->kernels, kd);
+        if (autotune) {
+            TSNode args = tt_field(tune, "arguments");
+            uint32_t na = ts_node_named_child_count(args);
+            for (uint32_t k = 0; k < na; k++) {
+                TSNode a = ts_node_named_child(args, k);
+                if (tt_is(a, "keyword_argument") && tt_text_eq(m, tt_field(a, "name"), "configs"))
+                    scan_configs(m, kd.name, tt_field(a, "value"), 0);
+                else if (k == 0 && !tt_is(a, "keyword_argument"))
+                    scan_configs(m, kd.name, a, 0);
+            }
+        }
+    }
+    for (uint32_t i = 0; i < calls.len; i++) {
+        TSNode call = calls.data[i];
+        TSNode sub = tt_field(call, "function");
+        TSNode val = tt_field(sub, "value");
+        for (uint32_t k = 0; k < m->kernels.len; k++)
+            if (tt_text_eq(m, val, m->kernels.data[k].name) ||
+                (tt_is(val, "attribute") &&
+                 tt_text_eq(m, tt_field(val, "attribute"), m->kernels.data[k].name))) {
+                scan_launch(m, call, m->kernels.data[k].name);
+                break;
+            }
+    }
+    kc_vec_free(&defs);
+    kc_vec_free(&calls);
+    return m->kernels.len > 0;
+}
+
+void tt_module_free(tt_module *m)
+{
+    kc_vec_free(&m->aliases);
+    kc_vec_free(&m->kernels);
+    for (uint32_t i = 0; i < m->launches.len; i++)
+        kc_vec_free(&m->launches.data[i].args);
+    kc_vec_free(&m->launches);
+}

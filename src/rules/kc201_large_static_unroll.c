@@ -1,13 +1,157 @@
-#include "kc_rule.h"
+/* KC201 large-static-unroll: a loop fully unrolled at compile time whose
+ * trip count is large or grows with a problem size. */
+#include "kc_rule_util.h"
 
-static void check(const kc_model *m, const kc_kernel *k, kc_rule_ctx *ctx) { (void)m; (void)k; (void)ctx; }
+#include <inttypes.h>
+#include <string.h>
+
+static const char doc[] =
+    "## What it does\n"
+    "Flags loops that the compiler unrolls completely when the number of\n"
+    "copies is large: `tl.static_range` and `#pragma unroll` loops whose trip\n"
+    "count is above `KC201.max-trip-count`, whose bound is a problem size such\n"
+    "as a vocabulary or sequence length, and `#pragma unroll N` /\n"
+    "`loop_unroll_factor=N` above the same limit. A `tl.static_range` bound that\n"
+    "is not a `tl.constexpr` at all is KC202.\n"
+    "\n"
+    "## Why is this bad?\n"
+    "Every iteration becomes a copy of the body: code size, register pressure\n"
+    "and compile time grow with the trip count, and a problem-sized bound means\n"
+    "a new, ever larger compile for every size. Measured on an H200 with\n"
+    "Triton 3.6 on kcheck's seed 000 (cross-entropy, N = 32000 classes): 7 s to\n"
+    "compile with BLOCK_N = 1024 and 186 s with BLOCK_N = 256, and the kernel\n"
+    "ran 3.5x slower than a `tl.range` version.\n"
+    "\n"
+    "## Example\n"
+    "```python\n"
+    "for start in tl.static_range(0, N, BLOCK_N):   # N: tl.constexpr vocabulary size\n"
+    "    ...\n"
+    "```\n"
+    "\n"
+    "## Use instead\n"
+    "```python\n"
+    "for start in tl.range(0, N, BLOCK_N):          # a runtime loop; N can be a plain int\n"
+    "    ...\n"
+    "```\n"
+    "\n"
+    "## Fix\n"
+    "Use `tl.range` (optionally with `loop_unroll_factor=` or `num_stages=`) or,\n"
+    "in CUDA, `#pragma unroll 4` (a bounded factor) instead of full unrolling.\n"
+    "The fix-it replaces `tl.static_range` with `tl.range`.\n"
+    "\n"
+    "## References\n"
+    "- triton-lang/triton#8908; triton-ascend#2246 (compile time of static_range).\n"
+    "- kcheck seed 000 measurements (docs/verify-results.md).\n";
+
+static const kc_rule_option_doc options[] = {
+    {"max-trip-count", "32", "largest number of fully unrolled iterations accepted"},
+    {NULL, NULL, NULL},
+};
+
+/* The first problem-size symbol in the loop's bound, or KC_NONE. */
+static uint32_t size_symbol(const kc_kernel *k, const kc_loop *l)
+{
+    if (!l->end)
+        return KC_NONE;
+    for (unsigned i = 0; i < l->end->nmono; i++)
+        for (unsigned f = 0; f < l->end->mono[i].nfac; f++) {
+            const kc_atom *a = &l->end->mono[i].fac[f];
+            if (a->kind == KC_ATOM_SYMBOL && a->id < k->symbols.len &&
+                (k->symbols.data[a->id].facts & KC_SF_SIZE))
+                return a->id;
+        }
+    return KC_NONE;
+}
+
+static void check(const kc_model *m, const kc_kernel *k, kc_rule_ctx *ctx)
+{
+    (void)m;
+    int64_t limit = kc_rule_option_int(ctx, "max-trip-count", 32);
+    for (uint32_t i = 0; i < k->loops.len; i++) {
+        const kc_loop *l = &k->loops.data[i];
+        if (l->unroll == KC_UNROLL_NONE || l->unroll == KC_UNROLL_DISABLE)
+            continue;
+        if (kc_span_valid(l->runtime_bound_span))
+            continue; /* not a compile-time loop at all: KC202 */
+        bool is_static = l->kind == KC_LOOP_STATIC_RANGE;
+        const char *what = is_static ? kc_arena_printf(kc_rule_arena(ctx), "`%s`", l->callee_text)
+                                     : "`#pragma unroll`";
+        kc_span at = is_static ? l->range_span : (kc_span_valid(l->unroll_span) ? l->unroll_span : l->span);
+        if (l->unroll == KC_UNROLL_COUNT) {
+            if (l->unroll_count <= limit)
+                continue;
+            kc_diag *d = kc_report(ctx, k, at, "unroll factor %" PRId64 " is above the limit of %" PRId64
+                                   ": %" PRId64 " copies of the loop body",
+                                   l->unroll_count, limit, l->unroll_count);
+            kc_diag_note(d, "%s", kc_loop_describe(ctx, k, l));
+            kc_diag_note(d, "fix: use a small factor (2 to 8) unless the body is tiny");
+            continue;
+        }
+        /* Full unroll. */
+        if (l->trip_count >= 0) {
+            if (l->trip_count <= limit)
+                continue;
+            kc_diag *d = kc_report(ctx, k, at,
+                                   "%s fully unrolls %" PRId64 " iterations (the limit is %" PRId64
+                                   "): %" PRId64 " copies of the loop body",
+                                   what, l->trip_count, limit, l->trip_count);
+            kc_diag_note(d, "trip count %s = %" PRId64, l->trip_text ? l->trip_text : "", l->trip_count);
+            /* Where the values came from. */
+            if (l->end)
+                for (unsigned mi = 0; mi < l->end->nmono; mi++)
+                    for (unsigned f = 0; f < l->end->mono[mi].nfac; f++) {
+                        const kc_atom *a = &l->end->mono[mi].fac[f];
+                        if (a->kind == KC_ATOM_SYMBOL && a->id < k->symbols.len && k->symbols.data[a->id].value_origin)
+                            kc_diag_note(d, "%s = %" PRId64 " from %s", k->symbols.data[a->id].name,
+                                         k->symbols.data[a->id].value, k->symbols.data[a->id].value_origin);
+                    }
+            for (uint32_t s = 0; s < k->symbols.len; s++) {
+                const kc_symbol *sy = &k->symbols.data[s];
+                if (sy->has_value && sy->value_origin && l->end_text && strcmp(l->end_text, sy->name) == 0)
+                    kc_diag_note(d, "%s = %" PRId64 " from %s", sy->name, sy->value, sy->value_origin);
+            }
+            kc_diag_note(d, "each copy adds its instructions and registers; compile time grows with the count");
+            if (is_static && l->callee_text) {
+                const char *rng = kc_arena_printf(kc_rule_arena(ctx), "%.*srange",
+                                                  (int)(strlen(l->callee_text) - strlen("static_range")),
+                                                  l->callee_text);
+                kc_diag_fix(d, kc_arena_printf(kc_rule_arena(ctx), "use `%s` (a runtime loop)", rng),
+                            l->callee_span, rng);
+            } else {
+                kc_diag_note(d, "fix: `#pragma unroll 4` (a bounded factor) or no pragma");
+            }
+            continue;
+        }
+        uint32_t sz = size_symbol(k, l);
+        if (sz == KC_NONE)
+            continue; /* unknown but not problem-sized: stay quiet */
+        const kc_symbol *sy = &k->symbols.data[sz];
+        kc_diag *d = kc_report(ctx, k, at,
+                               "%s fully unrolls %s iterations, and %s is a problem size: the unrolled code grows "
+                               "with the input",
+                               what, l->trip_text ? l->trip_text : "?", sy->name);
+        const char *ev = kc_symbol_evidence(ctx, k, sz);
+        if (ev)
+            kc_diag_note(d, "%s", ev);
+        kc_diag_note(d, "the trip count is unbounded at compile time: every distinct %s compiles a new kernel "
+                     "holding %s copies of the loop body",
+                     sy->name, l->trip_text ? l->trip_text : "one per iteration");
+        if (is_static && l->callee_text) {
+            const char *rng = kc_arena_printf(kc_rule_arena(ctx), "%.*srange",
+                                              (int)(strlen(l->callee_text) - strlen("static_range")), l->callee_text);
+            kc_diag_fix(d, kc_arena_printf(kc_rule_arena(ctx), "use `%s` (a runtime loop)", rng), l->callee_span,
+                        rng);
+        }
+    }
+}
 
 const kc_rule kc201_large_static_unroll = {
     .id = "KC201",
     .slug = "large-static-unroll",
-    .summary = "placeholder",
+    .summary = "Fully unrolled loop (tl.static_range, #pragma unroll) with a large or problem-sized trip count.",
     .severity = KC_SEV_WARNING,
     .langs = KC_LANG_BIT_CUDA | KC_LANG_BIT_TRITON,
-    .doc = "",
+    .doc = doc,
+    .options = options,
     .check = check,
 };

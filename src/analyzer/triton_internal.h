@@ -1,0 +1,100 @@
+/* triton_internal.h — shared by the two files of the Triton front end
+ * (triton_walk.c: module scan; frontend_triton.c: kernel interpretation).
+ * Only these files see tree-sitter. */
+#ifndef KC_TRITON_INTERNAL_H
+#define KC_TRITON_INTERNAL_H
+
+#include <tree_sitter/api.h>
+
+#include "kc_frontend.h"
+
+const TSLanguage *tree_sitter_python(void);
+
+#define TT_MAX_DEPTH 400 /* expression/statement nesting we interpret */
+
+/* An import alias: local name -> qualified prefix ("tl" -> "triton.language"). */
+typedef struct tt_alias {
+    const char *local;
+    const char *qualified;
+} tt_alias;
+
+/* A value a host-side name or a call-site argument is known to have. */
+typedef enum tt_host_kind {
+    TT_HOST_UNKNOWN = 0,
+    TT_HOST_INT,    /* an integer constant */
+    TT_HOST_SHAPE,  /* a tensor extent: x.shape[i], x.size(i), x.numel(), len(x) */
+    TT_HOST_STRIDE, /* x.stride(i) */
+} tt_host_kind;
+
+typedef struct tt_host_value {
+    tt_host_kind kind;
+    int64_t value;       /* TT_HOST_INT; TT_HOST_STRIDE: the dimension (-1 = last) */
+    const char *tensor;  /* TT_HOST_SHAPE / STRIDE: the tensor expression */
+    const char *text;    /* the argument as written */
+    const char *origin;  /* the expression it resolved to, when it is another one */
+    bool stride_is_last; /* TT_HOST_STRIDE: the highest dimension passed for that tensor */
+} tt_host_value;
+
+/* One launch `kernel[grid](args...)` or constexpr values from an autotune
+ * config: a set of parameter bindings. */
+typedef struct tt_binding {
+    const char *param;  /* NULL for positional until resolved */
+    uint32_t position;  /* positional index, or UINT32_MAX for keywords */
+    tt_host_value v;
+} tt_binding;
+
+typedef struct tt_launch {
+    const char *kernel;
+    TSNode call;
+    KC_VEC(tt_binding) args;
+    uint32_t line;
+    bool from_autotune; /* a triton.Config, not a launch */
+} tt_launch;
+
+typedef struct tt_kernel_def {
+    TSNode def;         /* function_definition */
+    TSNode decorated;   /* decorated_definition (or null node) */
+    const char *name;
+    bool autotuned, heuristics;
+} tt_kernel_def;
+
+typedef struct tt_module {
+    const kc_source *src;
+    kc_arena *arena; /* the model's */
+    TSNode root;
+    KC_VEC(tt_alias) aliases;
+    KC_VEC(tt_kernel_def) kernels;
+    KC_VEC(tt_launch) launches;
+    bool imports_triton;
+} tt_module;
+
+/* ---- node helpers (triton_walk.c) ---- */
+bool tt_is(TSNode n, const char *type);
+TSNode tt_field(TSNode n, const char *field);
+const char *tt_text(tt_module *m, TSNode n); /* arena copy of the node's text */
+bool tt_text_eq(tt_module *m, TSNode n, const char *s);
+kc_span tt_span(TSNode n);
+/* The children of `n` that carry field `field`, in order (at most max).
+ * (ts_node_field_name_for_child is unreliable in tree-sitter 0.20.) */
+uint32_t tt_field_children(TSNode n, const char *field, TSNode *out, uint32_t max);
+/* Strips parentheses. */
+TSNode tt_unparen(TSNode n);
+/* Qualified name of a dotted name expression resolved through the imports,
+ * e.g. "tl.arange" -> "triton.language.arange"; NULL when not a dotted name.
+ * The result is an arena string. */
+const char *tt_qualify(tt_module *m, TSNode n);
+/* For a qualified name under triton.language returns the rest ("arange",
+ * "math.exp"), NULL otherwise. */
+const char *tt_tl_name(const char *qualified);
+/* Integer literal value. */
+bool tt_int_literal(tt_module *m, TSNode n, int64_t *v);
+
+/* Scans the module: imports, @triton.jit kernels (with autotune configs),
+ * launches. Returns false when the file has no Triton kernel. */
+bool tt_scan_module(tt_module *m);
+void tt_module_free(tt_module *m);
+
+/* ---- kernel interpretation (frontend_triton.c) ---- */
+void tt_lower_kernel(tt_module *mod, kc_model *model, const tt_kernel_def *def);
+
+#endif
