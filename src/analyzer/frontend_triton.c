@@ -291,7 +291,7 @@ static void observe_combine(tt_ctx *c, const tv *a, const tv *b, TSNode at, cons
 
 /* ---- symbols and facts ---- */
 
-static void mark_size(tt_ctx *c, const kc_index *x, const char *evidence)
+static void mark_size(tt_ctx *c, const kc_index *x, const char *evidence, bool problem)
 {
     if (!x)
         return;
@@ -303,7 +303,10 @@ static void mark_size(tt_ctx *c, const kc_index *x, const char *evidence)
             kc_symbol *s = &c->k->symbols.data[at->id];
             if (s->kind != KC_SYM_PARAM && s->kind != KC_SYM_CONSTEXPR)
                 continue;
-            if (!(s->facts & KC_SF_SIZE)) {
+            if (problem && !(s->facts & KC_SF_PROBLEM_SIZE)) {
+                s->facts |= KC_SF_PROBLEM_SIZE | KC_SF_SIZE;
+                s->size_evidence = kc_arena_strdup(c->a, evidence);
+            } else if (!(s->facts & KC_SF_SIZE)) {
                 s->facts |= KC_SF_SIZE;
                 if (!s->size_evidence)
                     s->size_evidence = kc_arena_strdup(c->a, evidence);
@@ -466,9 +469,9 @@ static tv compare(tt_ctx *c, TSNode at, const char *op, const tv *a, const tv *b
             char *ev = kc_xasprintf("it bounds `%s` on line %u", tt_text(c->mod, at),
                                     ts_node_start_point(at).row + 1);
             if (varies(a) && !varies(b))
-                mark_size(c, b->idx, ev);
+                mark_size(c, b->idx, ev, true);
             else if (varies(b) && !varies(a))
-                mark_size(c, a->idx, ev);
+                mark_size(c, a->idx, ev, true);
             free(ev);
         }
     }
@@ -1979,7 +1982,7 @@ static void exec_for(tt_ctx *c, TSNode st)
             }
         }
         char *ev = kc_xasprintf("it bounds the loop `%s` on line %u", lp.header_text, p0.row + 1);
-        mark_size(c, lp.end, ev);
+        mark_size(c, lp.end, ev, false);
         free(ev);
     }
     kc_vec_push(&c->k->loops, lp);
@@ -2228,8 +2231,8 @@ static void apply_host_value(tt_ctx *c, kc_symbol *s, const tt_host_value *hv, u
         add_value(c->m, s, hv->value, origin);
         break;
     case TT_HOST_SHAPE:
-        s->facts |= KC_SF_SHAPE_ARG | KC_SF_SIZE;
-        if (!s->size_evidence)
+        s->facts |= KC_SF_SHAPE_ARG | KC_SF_SIZE | KC_SF_PROBLEM_SIZE;
+        if (!s->size_evidence || !(s->facts & KC_SF_SHAPE_ARG))
             s->size_evidence = hv->origin ? kc_arena_printf(c->a, "the launch on line %u passes `%s` = %s", line,
                                                             hv->text, hv->origin)
                                           : kc_arena_printf(c->a, "the launch on line %u passes %s", line, hv->text);

@@ -43,6 +43,10 @@ enum {
     KC_SF_INNER_STRIDE = 1u << 2, /* an innermost stride (x.stride(-1)): presumed 1 */
     KC_SF_POINTER = 1u << 3,
     KC_SF_SHAPE_ARG = 1u << 4,    /* call site passes a tensor extent (x.shape[i], x.size(i)) */
+    /* A problem size proper: compared with an index that varies by lane,
+     * program or loop (a mask, a guard), or passed as a tensor extent. A
+     * bare loop bound gives only KC_SF_SIZE. */
+    KC_SF_PROBLEM_SIZE = 1u << 5,
 };
 
 typedef struct kc_symbol {

@@ -212,9 +212,10 @@ static void scan_import(tt_module *m, TSNode st)
 
 /* Finds the last assignment `name = ...` (or a tuple element of one) in
  * `scope` that starts before `before`. Returns the right-hand node. */
-static TSNode find_assignment(tt_module *m, TSNode scope, const char *name, uint32_t before)
+static TSNode find_assignment_at(tt_module *m, TSNode scope, const char *name, uint32_t before, int *elem)
 {
     TSNode best = {0};
+    *elem = -1;
     TSTreeCursor cur = ts_tree_cursor_new(scope);
     bool down = true;
     for (;;) {
@@ -228,13 +229,20 @@ static TSNode find_assignment(tt_module *m, TSNode scope, const char *name, uint
             TSNode l = tt_field(n, "left"), r = tt_field(n, "right");
             if (tt_is(l, "identifier") && tt_text_eq(m, l, name)) {
                 best = r;
-            } else if ((tt_is(l, "pattern_list") || tt_is(l, "tuple_pattern")) &&
-                       (tt_is(r, "expression_list") || tt_is(r, "tuple"))) {
+                *elem = -1;
+            } else if (tt_is(l, "pattern_list") || tt_is(l, "tuple_pattern")) {
                 uint32_t k = ts_node_named_child_count(l);
-                if (k == ts_node_named_child_count(r))
-                    for (uint32_t i = 0; i < k; i++)
-                        if (tt_text_eq(m, ts_node_named_child(l, i), name))
+                bool seq = tt_is(r, "expression_list") || tt_is(r, "tuple");
+                for (uint32_t i = 0; i < k; i++)
+                    if (tt_text_eq(m, ts_node_named_child(l, i), name)) {
+                        if (seq && k == ts_node_named_child_count(r)) {
                             best = ts_node_named_child(r, i);
+                            *elem = -1;
+                        } else if (!seq) {
+                            best = r; /* M, N = x.shape */
+                            *elem = (int)i;
+                        }
+                    }
             }
         }
         if (!skip && down && ts_tree_cursor_goto_first_child(&cur))
@@ -254,6 +262,17 @@ static TSNode find_assignment(tt_module *m, TSNode scope, const char *name, uint
     }
     ts_tree_cursor_delete(&cur);
     return best;
+}
+
+static TSNode find_assignment(tt_module *m, TSNode scope, const char *name, uint32_t before)
+{
+    int elem;
+    TSNode r = find_assignment_at(m, scope, name, before, &elem);
+    if (elem >= 0) {
+        TSNode null = {0};
+        return null;
+    }
+    return r;
 }
 
 static TSNode enclosing_function(TSNode n)
@@ -293,10 +312,25 @@ static tt_host_value host_value(tt_module *m, TSNode expr, TSNode scope, int dep
     } else if (tt_is(expr, "identifier")) {
         const char *name = tt_text(m, expr);
         TSNode r = {0};
+        int elem = -1;
         if (!ts_node_is_null(scope))
-            r = find_assignment(m, scope, name, ts_node_start_byte(expr));
+            r = find_assignment_at(m, scope, name, ts_node_start_byte(expr), &elem);
         if (ts_node_is_null(r))
-            r = find_assignment(m, m->root, name, ts_node_start_byte(expr));
+            r = find_assignment_at(m, m->root, name, ts_node_start_byte(expr), &elem);
+        if (!ts_node_is_null(r) && elem >= 0) {
+            /* M, N = x.shape  /  M, N = x.size() */
+            TSNode rr = tt_unparen(r), o2, a2;
+            if (tt_is(rr, "attribute") && tt_text_eq(m, tt_field(rr, "attribute"), "shape")) {
+                v.kind = TT_HOST_SHAPE;
+                v.tensor = tt_text(m, tt_field(rr, "object"));
+                v.origin = kc_arena_printf(m->arena, "%s.shape[%d]", v.tensor, elem);
+            } else if (method_call(m, rr, "size", &o2, &a2)) {
+                v.kind = TT_HOST_SHAPE;
+                v.tensor = tt_text(m, o2);
+                v.origin = kc_arena_printf(m->arena, "%s.size(%d)", v.tensor, elem);
+            }
+            return v;
+        }
         if (!ts_node_is_null(r)) {
             tt_host_value inner = host_value(m, r, scope, depth + 1);
             if (!inner.origin)

@@ -57,7 +57,7 @@ static uint32_t size_symbol(const kc_kernel *k, const kc_loop *l)
         for (unsigned f = 0; f < l->end->mono[i].nfac; f++) {
             const kc_atom *a = &l->end->mono[i].fac[f];
             if (a->kind == KC_ATOM_SYMBOL && a->id < k->symbols.len &&
-                (k->symbols.data[a->id].facts & KC_SF_SIZE))
+                (k->symbols.data[a->id].facts & KC_SF_PROBLEM_SIZE))
                 return a->id;
         }
     return KC_NONE;
