@@ -1,0 +1,100 @@
+#!/usr/bin/env bash
+# kcheck's one entry point for developers and CI.
+#
+#   ./build.sh demo    install what is missing, build, run kcheck on examples/
+#   ./build.sh test    install what is missing, build (plain and ASan+UBSan), run the whole test suite
+#   ./build.sh deps    only install what is missing
+#   ./build.sh build   only build (build/)
+#
+# Dependencies come from Debian packages and, for the tree-sitter-python
+# grammar, from the npm registry through the lockfile in
+# third_party/tree-sitter-python (npm ci --ignore-scripts).
+set -euo pipefail
+cd "$(dirname "$0")"
+ROOT=$(pwd)
+JOBS=$(nproc 2>/dev/null || echo 2)
+
+log() { printf '==> %s\n' "$*" >&2; }
+
+as_root() {
+    if [ "$(id -u)" = 0 ]; then "$@"
+    elif command -v sudo >/dev/null 2>&1; then sudo "$@"
+    else log "need root to run: $*"; return 1; fi
+}
+
+pkg_installed() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok installed"; }
+
+apt_install() {
+    local missing=()
+    for p in "$@"; do pkg_installed "$p" || missing+=("$p"); done
+    [ ${#missing[@]} -eq 0 ] && return 0
+    log "installing Debian packages: ${missing[*]}"
+    export DEBIAN_FRONTEND=noninteractive
+    if ! as_root apt-get install -y --no-install-recommends "${missing[@]}"; then
+        as_root apt-get update
+        as_root apt-get install -y --no-install-recommends "${missing[@]}"
+    fi
+}
+
+# The newest libclang Debian offers here that parses current CUDA headers
+# (22 does; 19 works with a stand-in header, see docs/decisions.md).
+libclang_pkg() {
+    for v in 22 21 20 19; do
+        if pkg_installed "libclang-$v-dev"; then echo "libclang-$v-dev"; return; fi
+    done
+    for v in 22 21 20 19; do
+        if apt-cache show "libclang-$v-dev" >/dev/null 2>&1; then echo "libclang-$v-dev"; return; fi
+    done
+    echo libclang-19-dev
+}
+
+deps() {
+    command -v dpkg-query >/dev/null || { log "not a Debian system: install the packages in docs/decisions.md by hand"; exit 2; }
+    apt_install build-essential cmake pkg-config libtree-sitter-dev libcmocka-dev libjansson-dev \
+        "$(libclang_pkg)"
+    if ! command -v npm >/dev/null 2>&1; then apt_install nodejs npm; fi
+    local g=third_party/tree-sitter-python
+    local stamp=$g/node_modules/.kcheck-stamp
+    if [ ! -f "$g/node_modules/tree-sitter-python/src/parser.c" ] || [ ! -f "$stamp" ] ||
+        [ "$g/package-lock.json" -nt "$stamp" ]; then
+        log "fetching the pinned tree-sitter-python grammar (npm ci --ignore-scripts)"
+        (cd "$g" && npm ci --ignore-scripts --no-audit --no-fund --loglevel=error)
+        touch "$stamp"
+    fi
+}
+
+build_dir() { # dir, extra cmake args...
+    local dir=$1; shift
+    cmake -S "$ROOT" -B "$dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo "$@" >/dev/null
+    cmake --build "$dir" -j "$JOBS"
+}
+
+case "${1:-}" in
+deps)
+    deps ;;
+build)
+    deps; build_dir build ;;
+demo)
+    deps
+    build_dir build
+    log "kcheck examples/"
+    set +e
+    ./build/kcheck examples/
+    rc=$?
+    set -e
+    # 1 means findings, which the examples are there to show.
+    [ $rc -le 1 ] || exit $rc ;;
+test)
+    deps
+    build_dir build
+    (cd build && ctest --output-on-failure -j "$JOBS")
+    log "again under AddressSanitizer and UndefinedBehaviorSanitizer"
+    build_dir build-asan -DKCHECK_SANITIZE=ON
+    (cd build-asan && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
+        LSAN_OPTIONS=suppressions="$ROOT/tests/lsan.supp":print_suppressions=0 \
+        UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+        ctest --output-on-failure -j "$JOBS") ;;
+*)
+    sed -n '2,8p' "$0" | sed 's/^# \{0,1\}//'
+    exit 2 ;;
+esac
