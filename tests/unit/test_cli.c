@@ -1,0 +1,285 @@
+/* The command line, in process: exit codes, formats, selection, bad input,
+ * directory walks. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "kc_cli.h"
+#include "kc_base.h"
+
+typedef struct run_result {
+    int status;
+    char *out, *err;
+} run_result;
+
+static run_result run(const char *first, ...)
+{
+    const char *argv_c[64];
+    int argc = 0;
+    argv_c[argc++] = "kcheck";
+    va_list ap;
+    va_start(ap, first);
+    for (const char *a = first; a && argc < 63; a = va_arg(ap, const char *))
+        argv_c[argc++] = a;
+    va_end(ap);
+    argv_c[argc] = NULL;
+    char *argv[64];
+    for (int i = 0; i <= argc; i++)
+        argv[i] = (char *)argv_c[i];
+    run_result r = {0};
+    size_t ol, el;
+    FILE *out = open_memstream(&r.out, &ol), *err = open_memstream(&r.err, &el);
+    r.status = kc_cli_main(argc, argv, out, err);
+    fclose(out);
+    fclose(err);
+    return r;
+}
+
+static void result_free(run_result *r)
+{
+    free(r->out);
+    free(r->err);
+}
+
+static char tmpdir[256];
+
+static char *tmp_path(const char *name) { return kc_xasprintf("%s/%s", tmpdir, name); }
+
+static void write_file(const char *name, const char *data, size_t len)
+{
+    char *p = tmp_path(name);
+    for (char *s = p + strlen(tmpdir) + 1; (s = strchr(s, '/')) != NULL; s++) {
+        *s = '\0';
+        mkdir(p, 0755);
+        *s = '/';
+    }
+    FILE *f = fopen(p, "wb");
+    assert_non_null(f);
+    fwrite(data, 1, len, f);
+    fclose(f);
+    free(p);
+}
+
+static const char bad_py[] =
+    "import triton\nimport triton.language as tl\n"
+    "@triton.jit\n"
+    "def k(x_ptr, N, B: tl.constexpr):\n"
+    "    for s in tl.static_range(0, N, B):\n"
+    "        tl.store(x_ptr + s + tl.arange(0, B), 0)\n";
+static const char clean_py[] =
+    "import triton\nimport triton.language as tl\n"
+    "@triton.jit\n"
+    "def k(x_ptr, n, B: tl.constexpr):\n"
+    "    o = tl.program_id(0) * B + tl.arange(0, B)\n"
+    "    tl.store(x_ptr + o, 0, mask=o < n)\n";
+
+static int setup(void **state)
+{
+    strcpy(tmpdir, "/tmp/kcheck-cli-XXXXXX");
+    assert_non_null(mkdtemp(tmpdir));
+    write_file("bad.py", bad_py, sizeof bad_py - 1);
+    write_file("clean.py", clean_py, sizeof clean_py - 1);
+    write_file("junk.py", "import triton\n\x00\x01\x02binary", 22);
+    write_file("latin1.py", "# caf\xe9\nimport triton\n", 21);
+    write_file("broken.py", "import triton\ndef (:\n", 21);
+    write_file("notes.txt", "hello\n", 6);
+    write_file("tree/a/k.py", bad_py, sizeof bad_py - 1);
+    write_file("tree/b/skip.py", bad_py, sizeof bad_py - 1);
+    write_file("tree/.hidden/k.py", bad_py, sizeof bad_py - 1);
+    write_file("tree/.gitignore", "b/\n", 3);
+    write_file("tree/a/readme.md", "x", 1);
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    char *cmd = kc_xasprintf("rm -rf '%s'", tmpdir);
+    assert_int_equal(system(cmd), 0);
+    free(cmd);
+    return 0;
+}
+
+static void test_version_help_list(void **state)
+{
+    run_result r = run("--version", NULL);
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "kcheck "));
+    assert_non_null(strstr(r.out, "clang"));
+    result_free(&r);
+    r = run("--help", NULL);
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "usage: kcheck"));
+    result_free(&r);
+    r = run("--list-rules", NULL);
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "KC101"));
+    assert_non_null(strstr(r.out, "view-reorder"));
+    result_free(&r);
+    r = run("--explain", "view-reorder", NULL);
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "## What it does"));
+    assert_non_null(strstr(r.out, "## Why is this bad?"));
+    assert_non_null(strstr(r.out, "## Use instead"));
+    result_free(&r);
+}
+
+static void test_usage_errors(void **state)
+{
+    run_result r = run(NULL);
+    assert_int_equal(r.status, 2);
+    assert_non_null(strstr(r.err, "no paths"));
+    result_free(&r);
+    r = run("--select", "KC999", "x.py", NULL);
+    assert_int_equal(r.status, 2);
+    assert_non_null(strstr(r.err, "unknown rule 'KC999'"));
+    result_free(&r);
+    r = run("--explain", "nope", NULL);
+    assert_int_equal(r.status, 2);
+    result_free(&r);
+    r = run("--format", "xml", "x.py", NULL);
+    assert_int_equal(r.status, 2);
+    result_free(&r);
+    r = run("-j", "0", "x.py", NULL);
+    assert_int_equal(r.status, 2);
+    result_free(&r);
+    r = run("--bogus", NULL);
+    assert_int_equal(r.status, 2);
+    result_free(&r);
+    r = run("-o", "KC201.nonexistent=3", "x.py", NULL);
+    assert_int_equal(r.status, 2);
+    result_free(&r);
+}
+
+static void test_findings_and_exit_codes(void **state)
+{
+    char *bad = tmp_path("bad.py"), *clean = tmp_path("clean.py");
+    run_result r = run("--color", "never", bad, NULL);
+    assert_int_equal(r.status, 1);
+    assert_non_null(strstr(r.out, "bad.py:5:33: error:"));
+    assert_non_null(strstr(r.out, "[KC202 static-range-runtime-bound]"));
+    assert_non_null(strstr(r.out, "   5 |     for s in tl.static_range(0, N, B):"));
+    assert_non_null(strstr(r.out, "     |                                 ^\n"));
+    result_free(&r);
+    r = run(clean, NULL);
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "no findings"));
+    result_free(&r);
+    /* --ignore and --fail-on */
+    r = run("--ignore", "KC2", bad, NULL);
+    assert_int_equal(r.status, 0);
+    result_free(&r);
+    r = run("--select", "static-range-runtime-bound", "--fail-on", "error", bad, NULL);
+    assert_int_equal(r.status, 1);
+    result_free(&r);
+    r = run("--select", "KC301", bad, NULL);
+    assert_int_equal(r.status, 0);
+    result_free(&r);
+    free(bad);
+    free(clean);
+}
+
+static void test_json(void **state)
+{
+    char *bad = tmp_path("bad.py"), *broken = tmp_path("broken.py");
+    run_result r = run("--format", "json", bad, broken, NULL);
+    assert_int_equal(r.status, 2); /* a file could not be checked */
+    json_error_t e;
+    json_t *doc = json_loads(r.out, 0, &e);
+    assert_non_null(doc);
+    assert_int_equal(json_integer_value(json_object_get(doc, "version")), 1);
+    assert_int_equal(json_integer_value(json_object_get(doc, "files")), 2);
+    json_t *diags = json_object_get(doc, "diagnostics");
+    assert_int_equal(json_array_size(diags), 1);
+    json_t *d = json_array_get(diags, 0);
+    assert_string_equal(json_string_value(json_object_get(d, "rule")), "KC202");
+    assert_string_equal(json_string_value(json_object_get(d, "name")), "static-range-runtime-bound");
+    assert_string_equal(json_string_value(json_object_get(d, "severity")), "error");
+    assert_int_equal(json_integer_value(json_object_get(d, "line")), 5);
+    assert_int_equal(json_integer_value(json_object_get(d, "column")), 33);
+    assert_int_equal(json_integer_value(json_object_get(d, "end_column")), 34);
+    assert_string_equal(json_string_value(json_object_get(d, "file")), bad);
+    json_t *fix = json_object_get(d, "fix");
+    assert_true(json_is_object(fix));
+    json_t *edit = json_array_get(json_object_get(fix, "edits"), 0);
+    assert_string_equal(json_string_value(json_object_get(edit, "replacement")), "tl.range");
+    assert_true(json_array_size(json_object_get(d, "notes")) >= 1);
+    json_t *errs = json_object_get(doc, "errors");
+    assert_int_equal(json_array_size(errs), 1);
+    assert_string_equal(json_string_value(json_object_get(json_array_get(errs, 0), "file")), broken);
+    json_decref(doc);
+    result_free(&r);
+    free(bad);
+    free(broken);
+}
+
+static void test_bad_inputs_do_not_stop_others(void **state)
+{
+    char *junk = tmp_path("junk.py"), *latin = tmp_path("latin1.py"), *broken = tmp_path("broken.py"),
+         *txt = tmp_path("notes.txt"), *bad = tmp_path("bad.py"), *missing = tmp_path("missing.py");
+    run_result r = run("--color", "never", junk, latin, broken, txt, missing, tmpdir, bad, NULL);
+    assert_int_equal(r.status, 2);
+    assert_non_null(strstr(r.out, "junk.py: error: binary file (NUL byte at offset 14)"));
+    assert_non_null(strstr(r.out, "latin1.py: error: not valid UTF-8 (byte 0xe9 at line 1, column 6)"));
+    assert_non_null(strstr(r.out, "broken.py:2:1: error: syntax error"));
+    assert_non_null(strstr(r.out, "notes.txt: error: not a CUDA (.cu, .cuh) or Python (.py) file"));
+    assert_non_null(strstr(r.out, "missing.py: error: cannot open: No such file or directory"));
+    /* the good file after them is still checked */
+    assert_non_null(strstr(r.out, "bad.py:5:33: error:"));
+    result_free(&r);
+    free(junk);
+    free(latin);
+    free(broken);
+    free(txt);
+    free(bad);
+    free(missing);
+}
+
+static void test_directory_walk(void **state)
+{
+    char *tree = tmp_path("tree");
+    run_result r = run("--no-source", "--color", "never", tree, NULL);
+    assert_int_equal(r.status, 1);
+    assert_non_null(strstr(r.out, "tree/a/k.py:5:33"));
+    assert_null(strstr(r.out, "skip.py"));  /* .gitignore: b/ */
+    assert_null(strstr(r.out, ".hidden")); /* hidden directory */
+    assert_null(strstr(r.out, "readme"));
+    assert_non_null(strstr(r.out, "(1 file)"));
+    result_free(&r);
+    free(tree);
+}
+
+static void test_jobs_output_is_deterministic(void **state)
+{
+    char *a = tmp_path("bad.py"), *b = tmp_path("clean.py"), *c = tmp_path("tree");
+    run_result r1 = run("-j", "1", "--color", "never", a, b, c, a, NULL);
+    run_result r4 = run("-j", "4", "--color", "never", a, b, c, a, NULL);
+    assert_int_equal(r1.status, r4.status);
+    assert_string_equal(r1.out, r4.out);
+    result_free(&r1);
+    result_free(&r4);
+    free(a);
+    free(b);
+    free(c);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_version_help_list),
+        cmocka_unit_test(test_usage_errors),
+        cmocka_unit_test(test_findings_and_exit_codes),
+        cmocka_unit_test(test_json),
+        cmocka_unit_test(test_bad_inputs_do_not_stop_others),
+        cmocka_unit_test(test_directory_walk),
+        cmocka_unit_test(test_jobs_output_is_deterministic),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}

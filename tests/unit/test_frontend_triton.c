@@ -1,0 +1,269 @@
+/* Triton front end: what it infers from real kernel shapes. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kc_frontend.h"
+
+typedef struct lowered {
+    kc_options opts;
+    kc_frontend *fe;
+    kc_source *src;
+    kc_model *m;
+    kc_file_errors errs;
+} lowered;
+
+static lowered *lower(const char *text)
+{
+    lowered *l = kc_xcalloc(1, sizeof *l);
+    kc_options_init(&l->opts);
+    l->fe = kc_frontend_new(&l->opts);
+    char *err = NULL;
+    l->src = kc_source_from_memory("t.py", text, strlen(text), 1u << 30, &err);
+    assert_non_null(l->src);
+    l->m = kc_frontend_lower(l->fe, l->src, KC_LANG_TRITON, &l->errs);
+    return l;
+}
+
+static void done(lowered *l)
+{
+    kc_model_delete(l->m);
+    kc_source_delete(l->src);
+    kc_file_errors_free(&l->errs);
+    kc_frontend_delete(l->fe);
+    kc_options_free(&l->opts);
+    free(l);
+}
+
+static const kc_symbol *symbol(const kc_kernel *k, const char *name)
+{
+    uint32_t i = kc_kernel_find_symbol(k, name);
+    assert_int_not_equal(i, KC_NONE);
+    return &k->symbols.data[i];
+}
+
+static const char *stride_str(lowered *l, const kc_kernel *k, const kc_access *a)
+{
+    kc_stride st;
+    int ax = kc_index_fast_axis(a->offset);
+    assert_true(ax >= 0);
+    kc_index_stride_along(l->m->arena, a->offset, (unsigned)ax, &st);
+    return st.stride ? kc_model_index_str(l->m, k, st.stride) : "none";
+}
+
+static void test_aliases_and_stacked_decorators(void **state)
+{
+    lowered *l = lower("from triton import jit, autotune, Config\n"
+                       "import triton.language as language\n"
+                       "@autotune(configs=[Config({'BLOCK': 64}), Config({'BLOCK': 128})], key=['n'])\n"
+                       "@jit\n"
+                       "def k(x_ptr, n, BLOCK: language.constexpr):\n"
+                       "    offs = language.program_id(0) * BLOCK + language.arange(0, BLOCK)\n"
+                       "    language.store(x_ptr + offs, 0, mask=offs < n)\n"
+                       "def not_a_kernel(x):\n"
+                       "    return x\n");
+    assert_non_null(l->m);
+    assert_int_equal(l->m->kernels.len, 1);
+    const kc_kernel *k = l->m->kernels.data[0];
+    assert_string_equal(k->name, "k");
+    assert_true(k->autotuned);
+    const kc_symbol *b = symbol(k, "BLOCK");
+    assert_int_equal(b->kind, KC_SYM_CONSTEXPR);
+    assert_int_equal(b->nvalues, 2);
+    assert_int_equal(b->values[0], 64);
+    assert_int_equal(b->values[1], 128);
+    assert_false(b->has_value);
+    assert_true(symbol(k, "x_ptr")->facts & KC_SF_POINTER);
+    assert_true(symbol(k, "n")->facts & KC_SF_PROBLEM_SIZE);
+    assert_int_equal(k->accesses.len, 1);
+    assert_int_equal(k->accesses.data[0].kind, KC_ACC_STORE);
+    assert_true(k->accesses.data[0].masked);
+    assert_string_equal(stride_str(l, k, &k->accesses.data[0]), "1");
+    done(l);
+}
+
+static void test_launch_facts(void **state)
+{
+    lowered *l = lower("import triton\nimport triton.language as tl\n"
+                       "@triton.jit\n"
+                       "def k(x_ptr, y_ptr, M, N, sxm, sxn, CH: tl.constexpr):\n"
+                       "    pass\n"
+                       "def run(x, y):\n"
+                       "    M, N = x.shape\n"
+                       "    CH = 32\n"
+                       "    k[(M,)](x, y, M, N, x.stride(0), x.stride(1), CH)\n");
+    const kc_kernel *k = l->m->kernels.data[0];
+    assert_true(symbol(k, "M")->facts & KC_SF_SHAPE_ARG);
+    assert_non_null(strstr(symbol(k, "N")->size_evidence, "x.shape[1]"));
+    assert_true(symbol(k, "sxm")->facts & KC_SF_OUTER_STRIDE);
+    assert_true(symbol(k, "sxn")->facts & KC_SF_INNER_STRIDE);
+    assert_false(symbol(k, "sxn")->facts & KC_SF_OUTER_STRIDE);
+    assert_true(symbol(k, "CH")->has_value);
+    assert_int_equal(symbol(k, "CH")->value, 32);
+    assert_int_equal(l->m->launches.len, 1);
+    assert_int_equal(l->m->launches.data[0].args.len, 7);
+    done(l);
+}
+
+static void test_shapes_and_strides(void **state)
+{
+    lowered *l = lower("import triton\nimport triton.language as tl\n"
+                       "@triton.jit\n"
+                       "def k(a_ptr, M, N, stride_am, BM: tl.constexpr, BN: tl.constexpr):\n"
+                       "    rm = tl.program_id(0) * BM + tl.arange(0, BM)\n"
+                       "    rn = tl.arange(0, BN)\n"
+                       "    a = tl.load(a_ptr + rm[:, None] * stride_am + rn[None, :])\n"
+                       "    b = tl.load(a_ptr + rm[None, :] * stride_am + rn[:, None])\n"
+                       "    c = tl.load(a_ptr + tl.trans(rm[:, None] * stride_am + rn[None, :]))\n");
+    const kc_kernel *k = l->m->kernels.data[0];
+    assert_int_equal(k->accesses.len, 3);
+    const kc_access *a = &k->accesses.data[0], *b = &k->accesses.data[1], *c = &k->accesses.data[2];
+    assert_int_equal(a->offset->shape.rank, 2);
+    assert_int_equal(a->offset->shape.dims[0].symbol, kc_kernel_find_symbol(k, "BM"));
+    assert_int_equal(a->offset->shape.dims[1].symbol, kc_kernel_find_symbol(k, "BN"));
+    assert_string_equal(stride_str(l, k, a), "1");
+    assert_string_equal(stride_str(l, k, b), "stride_am");
+    assert_string_equal(stride_str(l, k, c), "stride_am");
+    done(l);
+}
+
+static void test_loops(void **state)
+{
+    lowered *l = lower("import triton\nimport triton.language as tl\n"
+                       "@triton.jit\n"
+                       "def k(x_ptr, N, B: tl.constexpr, S: tl.constexpr = 8):\n"
+                       "    acc = 0\n"
+                       "    for i in tl.static_range(S):\n"
+                       "        acc += i\n"
+                       "    for j in tl.range(0, N, B, loop_unroll_factor=2):\n"
+                       "        p = x_ptr + j\n"
+                       "        acc += tl.load(p)\n"
+                       "    for q in tl.static_range(0, N, B):\n"
+                       "        pass\n");
+    const kc_kernel *k = l->m->kernels.data[0];
+    assert_int_equal(k->loops.len, 3);
+    const kc_loop *l0 = &k->loops.data[0], *l1 = &k->loops.data[1], *l2 = &k->loops.data[2];
+    assert_int_equal(l0->kind, KC_LOOP_STATIC_RANGE);
+    assert_int_equal(l0->trip_count, 8);
+    assert_int_equal(l0->unroll, KC_UNROLL_FULL);
+    assert_false(kc_span_valid(l0->runtime_bound_span));
+    assert_int_equal(l1->kind, KC_LOOP_TL_RANGE);
+    assert_int_equal(l1->unroll, KC_UNROLL_COUNT);
+    assert_int_equal(l1->unroll_count, 2);
+    assert_string_equal(l1->trip_text, "ceil(N / B)");
+    assert_int_equal(l1->trip_count, -1);
+    assert_true(kc_index_depends_on_loop(k->accesses.data[0].offset, 1));
+    assert_int_equal(k->accesses.data[0].loop, 1);
+    assert_true(kc_span_valid(l2->runtime_bound_span));
+    assert_string_equal(k->symbols.data[l2->runtime_bound_symbol].name, "N");
+    assert_int_equal(l2->runtime_bound_span.line, 11);
+    assert_int_equal(l2->runtime_bound_span.col, 33);
+    done(l);
+}
+
+static void test_loop_carried_pointer(void **state)
+{
+    lowered *l = lower("import triton\nimport triton.language as tl\n"
+                       "@triton.jit\n"
+                       "def k(a_ptr, K, BK: tl.constexpr):\n"
+                       "    p = a_ptr + tl.arange(0, BK)\n"
+                       "    w = a_ptr + 7\n"
+                       "    for kk in range(0, K, BK):\n"
+                       "        x = tl.load(p)\n"
+                       "        y = tl.load(w)\n"
+                       "        p += BK\n");
+    const kc_kernel *k = l->m->kernels.data[0];
+    assert_int_equal(k->accesses.len, 2);
+    assert_true(kc_index_depends_on_loop(k->accesses.data[0].offset, 0));
+    assert_false(kc_index_depends_on_loop(k->accesses.data[1].offset, 0));
+    assert_string_equal(stride_str(l, k, &k->accesses.data[0]), "1");
+    done(l);
+}
+
+static void test_reorder_uses(void **state)
+{
+    lowered *l = lower("import triton\nimport triton.language as tl\n"
+                       "@triton.jit\n"
+                       "def k(x_ptr, D: tl.constexpr):\n"
+                       "    d = tl.arange(0, D)\n"
+                       "    x = tl.load(x_ptr + d)\n"
+                       "    a = tl.view(x, (1, D))\n"
+                       "    b = tl.view(x, (D, 1))\n"
+                       "    c = tl.reshape(x, (1, D))\n"
+                       "    s = tl.sum(b)\n"
+                       "    tl.store(x_ptr + d[None, :], a * 2.0)\n");
+    const kc_kernel *k = l->m->kernels.data[0];
+    assert_int_equal(k->reorders.len, 2); /* tl.reshape without can_reorder keeps the order */
+    const kc_reorder *a = &k->reorders.data[0], *b = &k->reorders.data[1];
+    assert_non_null(a->use_kind);
+    assert_non_null(strstr(a->use_kind, "stored"));
+    assert_int_equal(a->use_span.line, 11);
+    assert_string_equal(a->fix_text, "x[None, :]");
+    assert_null(b->use_kind); /* only fully reduced */
+    assert_int_equal(a->from.rank, 1);
+    assert_int_equal(a->to.rank, 2);
+    done(l);
+}
+
+static void test_not_triton_and_syntax_error(void **state)
+{
+    lowered *l = lower("import numpy as np\nprint(np.zeros(3))\n");
+    assert_non_null(l->m);
+    assert_int_equal(l->m->kernels.len, 0);
+    done(l);
+    l = lower("import triton\n@triton.jit\ndef k(x_ptr:\n    pass\n");
+    assert_null(l->m);
+    assert_true(l->errs.items.len >= 1);
+    assert_non_null(strstr(l->errs.items.data[0].message, "syntax error"));
+    assert_int_equal(l->errs.items.data[0].line, 2); /* the statement that does not parse */
+    done(l);
+}
+
+static void test_deep_nesting(void **state)
+{
+    /* 10,000 nested parentheses and a 3,000-term sum: no crash, a model or a clean error. */
+    size_t n = 10000;
+    char *text = kc_xmalloc(4 * n + 256);
+    strcpy(text, "import triton\n@triton.jit\ndef k(x_ptr):\n    y = ");
+    size_t p = strlen(text);
+    for (size_t i = 0; i < n; i++)
+        text[p++] = '(';
+    text[p++] = '1';
+    for (size_t i = 0; i < n; i++)
+        text[p++] = ')';
+    text[p++] = '\n';
+    text[p] = '\0';
+    lowered *l = lower(text);
+    assert_true(l->m != NULL || l->errs.items.len > 0);
+    done(l);
+    kc_strbuf sb = {0};
+    kc_sb_append(&sb, "import triton\n@triton.jit\ndef k(x_ptr):\n    y = 0");
+    for (int i = 0; i < 3000; i++)
+        kc_sb_appendf(&sb, " + %d", i);
+    kc_sb_append(&sb, "\n    tl.store(x_ptr + y, 1)\n");
+    l = lower(kc_sb_str(&sb));
+    assert_true(l->m != NULL || l->errs.items.len > 0);
+    done(l);
+    kc_sb_free(&sb);
+    free(text);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_aliases_and_stacked_decorators),
+        cmocka_unit_test(test_launch_facts),
+        cmocka_unit_test(test_shapes_and_strides),
+        cmocka_unit_test(test_loops),
+        cmocka_unit_test(test_loop_carried_pointer),
+        cmocka_unit_test(test_reorder_uses),
+        cmocka_unit_test(test_not_triton_and_syntax_error),
+        cmocka_unit_test(test_deep_nesting),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,210 @@
+/* Symbolic index expressions: algebra, strides, dependence, widths. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+
+#include <string.h>
+
+#include "kc_index.h"
+
+static kc_atom lane(uint32_t id, uint8_t axes) { return kc_atom_make(KC_ATOM_LANE, id, (kc_deps){axes, KC_AF_THREAD, 0}); }
+static kc_atom sym(uint32_t id) { return kc_atom_make(KC_ATOM_SYMBOL, id, (kc_deps){0}); }
+static kc_atom prog(uint32_t id) { return kc_atom_make(KC_ATOM_PROGRAM, id, (kc_deps){0, KC_AF_PROGRAM, 0}); }
+static kc_atom loopv(uint32_t id) { return kc_atom_make(KC_ATOM_LOOP, id, (kc_deps){0, 0, kc_loop_bit(id)}); }
+
+static kc_shape shape1(int64_t n)
+{
+    kc_shape s = {.rank = 1};
+    s.dims[0].value = n;
+    s.dims[0].symbol = KC_NONE;
+    return s;
+}
+
+static void test_constants_fold(void **state)
+{
+    kc_arena *a = kc_arena_new();
+    const kc_index *x = kc_index_add(a, kc_index_const(a, 3, 32, KC_SPACE_THREADS), kc_index_const(a, 4, 32, KC_SPACE_THREADS));
+    int64_t v;
+    assert_true(kc_index_is_const(x, &v));
+    assert_int_equal(v, 7);
+    const kc_index *t = kc_index_atom(a, sym(0), 32, KC_SPACE_THREADS, NULL);
+    const kc_index *z = kc_index_sub(a, t, t);
+    assert_true(kc_index_is_const(z, &v));
+    assert_int_equal(v, 0);
+    assert_int_equal(z->nmono, 0);
+    kc_arena_delete(a);
+}
+
+static void test_like_terms_merge(void **state)
+{
+    kc_arena *a = kc_arena_new();
+    /* 2*N*tid + 3*tid*N = 5*N*tid, whatever the factor order */
+    const kc_index *n = kc_index_atom(a, sym(1), 32, KC_SPACE_THREADS, NULL);
+    const kc_index *tid = kc_index_atom(a, lane(0, 1), 32, KC_SPACE_THREADS, NULL);
+    const kc_index *p = kc_index_scale(a, kc_index_mul(a, n, tid), 2);
+    const kc_index *q = kc_index_scale(a, kc_index_mul(a, tid, n), 3);
+    const kc_index *s = kc_index_add(a, p, q);
+    assert_non_null(s);
+    assert_int_equal(s->nmono, 1);
+    assert_int_equal(s->mono[0].coef, 5);
+    assert_int_equal(s->mono[0].nfac, 2);
+    kc_arena_delete(a);
+}
+
+static void test_cuda_global_id_stride(void **state)
+{
+    kc_arena *a = kc_arena_new();
+    /* (blockIdx.x * blockDim.x + threadIdx.x) * N + k */
+    const kc_index *bid = kc_index_atom(a, prog(0), 32, KC_SPACE_THREADS, NULL);
+    const kc_index *bdim = kc_index_atom(a, kc_atom_make(KC_ATOM_BLOCK_DIM, 0, (kc_deps){0}), 32, KC_SPACE_THREADS, NULL);
+    const kc_index *tid = kc_index_atom(a, lane(0, 1), 32, KC_SPACE_THREADS, NULL);
+    const kc_index *row = kc_index_add(a, kc_index_mul(a, bid, bdim), tid);
+    const kc_index *n = kc_index_atom(a, sym(3), 32, KC_SPACE_THREADS, NULL);
+    const kc_index *k = kc_index_atom(a, loopv(0), 32, KC_SPACE_THREADS, NULL);
+    const kc_index *addr = kc_index_add(a, kc_index_mul(a, row, n), k);
+    assert_int_equal(kc_index_fast_axis(addr), 0);
+    kc_stride st;
+    kc_index_stride_along(a, addr, 0, &st);
+    assert_non_null(st.stride);
+    assert_int_equal(st.stride->nmono, 1);
+    assert_int_equal(st.stride->mono[0].coef, 1);
+    assert_int_equal(st.stride->mono[0].nfac, 1);
+    assert_int_equal(st.stride->mono[0].fac[0].kind, KC_ATOM_SYMBOL);
+    assert_int_equal(st.stride->mono[0].fac[0].id, 3);
+    assert_false(st.nonaffine);
+    assert_null(st.gather);
+    assert_true(kc_index_depends_on_loop(addr, 0));
+    assert_false(kc_index_depends_on_loop(addr, 1));
+    /* along threadIdx.y nothing varies */
+    kc_index_stride_along(a, addr, 1, &st);
+    assert_null(st.stride);
+    kc_arena_delete(a);
+}
+
+static void test_triton_broadcast_axes(void **state)
+{
+    kc_arena *a = kc_arena_new();
+    kc_shape sm = shape1(64), sn = shape1(32);
+    const kc_index *offs_m = kc_index_atom(a, lane(0, 1), 32, KC_SPACE_BLOCK, &sm);
+    const kc_index *offs_n = kc_index_atom(a, lane(1, 1), 32, KC_SPACE_BLOCK, &sn);
+    /* offs_m[:, None] * stride + offs_n[None, :] */
+    kc_shape s2 = {.rank = 2};
+    s2.dims[0] = sm.dims[0];
+    s2.dims[1].value = 1;
+    s2.dims[1].symbol = KC_NONE;
+    uint8_t map0[1] = {0};
+    const kc_index *col = kc_index_remap(a, offs_m, &s2, map0);
+    kc_shape s3 = {.rank = 2};
+    s3.dims[0].value = 1;
+    s3.dims[0].symbol = KC_NONE;
+    s3.dims[1] = sn.dims[0];
+    uint8_t map1[1] = {1};
+    const kc_index *row = kc_index_remap(a, offs_n, &s3, map1);
+    const kc_index *stride = kc_index_atom(a, sym(7), 32, KC_SPACE_BLOCK, NULL);
+    const kc_index *addr = kc_index_add(a, kc_index_mul(a, col, stride), row);
+    assert_non_null(addr);
+    assert_int_equal(addr->shape.rank, 2);
+    assert_int_equal(addr->shape.dims[0].value, 64);
+    assert_int_equal(addr->shape.dims[1].value, 32);
+    assert_int_equal(kc_index_fast_axis(addr), 1);
+    kc_stride st;
+    kc_index_stride_along(a, addr, 1, &st);
+    int64_t v;
+    assert_true(kc_index_is_const(st.stride, &v));
+    assert_int_equal(v, 1);
+    kc_index_stride_along(a, addr, 0, &st);
+    assert_int_equal(st.stride->mono[0].fac[0].id, 7);
+    /* a rank-1 operand broadcasts right-aligned: onto the last axis */
+    const kc_index *sum = kc_index_add(a, addr, offs_n);
+    kc_index_stride_along(a, sum, 1, &st);
+    assert_true(kc_index_is_const(st.stride, &v));
+    assert_int_equal(v, 2);
+    kc_arena_delete(a);
+}
+
+static void test_gather_and_nonaffine(void **state)
+{
+    kc_arena *a = kc_arena_new();
+    kc_shape s = shape1(128);
+    const kc_index *rows = kc_index_atom(a, lane(0, 1), 32, KC_SPACE_BLOCK, &s);
+    kc_atom data = kc_atom_make(KC_ATOM_DATA, 0, (kc_deps){1, KC_AF_DATA, 0});
+    const kc_index *target = kc_index_atom(a, data, 32, KC_SPACE_BLOCK, &s);
+    const kc_index *addr = kc_index_add(a, kc_index_mul(a, rows, kc_index_atom(a, sym(2), 32, KC_SPACE_BLOCK, NULL)), target);
+    kc_stride st;
+    kc_index_stride_along(a, addr, 0, &st);
+    assert_non_null(st.stride);
+    assert_non_null(st.gather);
+    assert_int_equal(st.gather->kind, KC_ATOM_DATA);
+    const kc_index *sq = kc_index_mul(a, rows, rows);
+    kc_index_stride_along(a, sq, 0, &st);
+    assert_true(st.nonaffine);
+    kc_arena_delete(a);
+}
+
+static void test_widths(void **state)
+{
+    kc_arena *a = kc_arena_new();
+    const kc_index *pid = kc_index_atom(a, prog(0), 32, KC_SPACE_BLOCK, NULL);
+    const kc_index *n = kc_index_atom(a, sym(0), 32, KC_SPACE_BLOCK, NULL);
+    const kc_index *p32 = kc_index_mul(a, pid, n);
+    assert_int_equal(p32->mono[0].bits, 32);
+    /* pid.to(int64) * n: computed in 64 bits */
+    const kc_index *p64 = kc_index_mul(a, kc_index_cast(a, pid, 64), n);
+    assert_int_equal(p64->mono[0].bits, 64);
+    assert_int_equal(p64->bits, 64);
+    /* (pid * n).to(int64): the product already happened in 32 bits */
+    const kc_index *late = kc_index_cast(a, p32, 64);
+    assert_int_equal(late->bits, 64);
+    assert_int_equal(late->mono[0].bits, 32);
+    kc_arena_delete(a);
+}
+
+static void test_limits_return_null(void **state)
+{
+    kc_arena *a = kc_arena_new();
+    const kc_index *big = kc_index_const(a, INT64_MAX, 64, KC_SPACE_THREADS);
+    assert_null(kc_index_mul(a, big, kc_index_const(a, 2, 64, KC_SPACE_THREADS)));
+    assert_null(kc_index_add(a, big, big));
+    /* a product of more than KC_MONO_MAX_FACTORS atoms is not representable */
+    const kc_index *x = kc_index_atom(a, sym(0), 32, KC_SPACE_THREADS, NULL);
+    const kc_index *p = x;
+    for (int i = 0; i < KC_MONO_MAX_FACTORS - 1; i++)
+        p = kc_index_mul(a, p, x);
+    assert_non_null(p);
+    assert_null(kc_index_mul(a, p, x));
+    assert_null(kc_index_add(a, NULL, x));
+    kc_arena_delete(a);
+}
+
+static void test_shape_broadcast(void **state)
+{
+    kc_shape a = {.rank = 2}, b = {.rank = 1}, out;
+    a.dims[0] = (kc_dim){16, KC_NONE};
+    a.dims[1] = (kc_dim){1, KC_NONE};
+    b.dims[0] = (kc_dim){32, KC_NONE};
+    assert_true(kc_shape_broadcast(&a, &b, &out));
+    assert_int_equal(out.rank, 2);
+    assert_int_equal(out.dims[0].value, 16);
+    assert_int_equal(out.dims[1].value, 32);
+    kc_shape c = {.rank = 1};
+    c.dims[0] = (kc_dim){8, KC_NONE};
+    kc_shape d = {.rank = 1};
+    d.dims[0] = (kc_dim){16, KC_NONE};
+    assert_false(kc_shape_broadcast(&c, &d, &out));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_constants_fold),
+        cmocka_unit_test(test_like_terms_merge),
+        cmocka_unit_test(test_cuda_global_id_stride),
+        cmocka_unit_test(test_triton_broadcast_axes),
+        cmocka_unit_test(test_gather_and_nonaffine),
+        cmocka_unit_test(test_widths),
+        cmocka_unit_test(test_limits_return_null),
+        cmocka_unit_test(test_shape_broadcast),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
