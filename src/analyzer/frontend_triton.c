@@ -2434,7 +2434,7 @@ kc_model *kc_triton_lower(kc_triton_frontend *fe, const kc_source *src, kc_file_
         if (ts_node_is_missing(bad))
             kc_file_errors_add(errs, p.row + 1, p.column + 1, "syntax error: missing '%s'", ts_node_type(bad));
         else
-            kc_file_errors_add(errs, p.row + 1, p.column + 1, "syntax error: this file is not valid Python");
+            kc_file_errors_add(errs, p.row + 1, p.column + 1, "syntax error: the statement starting here is not valid Python");
         ts_tree_delete(tree);
         kc_model_delete(model);
         return NULL;
