@@ -56,6 +56,7 @@ const kc_rule $sym = {
     .doc = doc,
     .options = NULL,
     .check = check,
+    .verify = KC_VERIFY_NONE, /* how verify mode confirms a finding (kc_rule.h) */
 };
 C
 echo "KC_RULE($sym)" >> src/rules/rules.def

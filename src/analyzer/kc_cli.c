@@ -3,6 +3,7 @@
 #include "kc_driver.h"
 #include "kc_frontend.h"
 #include "kc_report.h"
+#include "../verify/kc_verify.h"
 #include "../rules/kc_rule.h"
 
 #include <ctype.h>
@@ -14,6 +15,7 @@
 
 static const char usage_text[] =
     "usage: kcheck [options] PATH... [-- COMPILER-ARGS...]\n"
+    "       kcheck verify [options] PATH...   (confirm findings on the GPU)\n"
     "       kcheck --list-rules | --explain RULE | --version | --help\n"
     "\n"
     "Checks CUDA (.cu, .cuh) and Triton (.py) kernel sources. Directories are\n"
@@ -43,6 +45,13 @@ static const char usage_text[] =
     "  --dump-model          print what the front ends inferred (kernels, loops, accesses) and exit\n"
     "  --version             print the version and exit\n"
     "  -h, --help            print this help and exit\n"
+    "Verify (kcheck verify; see docs/verify.md):\n"
+    "  --no-run              plan and build the experiments, do not run them\n"
+    "  --timeout S           time limit of each run (default 300)\n"
+    "  --keep                keep the temporary directory\n"
+    "  --save-results DIR    copy the raw results there; --results DIR reads them back instead of running\n"
+    "  --reference-dir DIR   reference kernels and op specs (default: the bundled kernels/reference)\n"
+    "  --python PATH         interpreter with torch and triton (default python3)\n"
     "\n"
     "Exit status: 0 no findings, 1 findings, 2 usage error, unreadable input or internal failure.\n";
 
@@ -61,6 +70,13 @@ enum {
     OPT_MAX_FILE_SIZE,
     OPT_VERSION,
     OPT_DUMP_MODEL,
+    OPT_NO_RUN,
+    OPT_KEEP,
+    OPT_TIMEOUT,
+    OPT_RESULTS,
+    OPT_SAVE_RESULTS,
+    OPT_REFERENCE_DIR,
+    OPT_PYTHON,
 };
 
 static const struct option long_opts[] = {
@@ -80,6 +96,13 @@ static const struct option long_opts[] = {
     {"max-file-size", required_argument, NULL, OPT_MAX_FILE_SIZE},
     {"version", no_argument, NULL, OPT_VERSION},
     {"dump-model", no_argument, NULL, OPT_DUMP_MODEL},
+    {"no-run", no_argument, NULL, OPT_NO_RUN},
+    {"keep", no_argument, NULL, OPT_KEEP},
+    {"timeout", required_argument, NULL, OPT_TIMEOUT},
+    {"results", required_argument, NULL, OPT_RESULTS},
+    {"save-results", required_argument, NULL, OPT_SAVE_RESULTS},
+    {"reference-dir", required_argument, NULL, OPT_REFERENCE_DIR},
+    {"python", required_argument, NULL, OPT_PYTHON},
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0},
 };
@@ -198,11 +221,18 @@ static bool parse_size(const char *s, size_t *out)
 
 typedef struct report_sink {
     kc_reporter *rep;
+    bool collect; /* verify: keep the results until the experiments ran */
+    KC_VEC(kc_file_result) kept;
 } report_sink;
 
 static void on_result(void *ud, kc_file_result *r)
 {
     report_sink *s = ud;
+    if (s->collect) {
+        kc_vec_push(&s->kept, *r);
+        memset(r, 0, sizeof *r); /* ownership moved */
+        return;
+    }
     s->rep->ops->file(s->rep, r);
 }
 
@@ -251,6 +281,12 @@ int kc_cli_main(int argc, char **argv, FILE *out, FILE *err)
     long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
     o.jobs = ncpu > 0 ? (unsigned)ncpu : 1;
 
+    if (argc > 1 && strcmp(argv[1], "verify") == 0) {
+        o.verify = true;
+        argv[1] = argv[0];
+        argv++;
+        argc--;
+    }
     /* Everything after "--" is for the compiler, clang-tidy style. */
     int nargs = argc;
     for (int i = 1; i < argc; i++)
@@ -314,6 +350,38 @@ int kc_cli_main(int argc, char **argv, FILE *out, FILE *err)
         case 'o':
             if (!parse_rule_option(&o, optarg, err))
                 goto done;
+            break;
+        case OPT_NO_RUN:
+            o.verify_no_run = true;
+            break;
+        case OPT_KEEP:
+            o.verify_keep = true;
+            break;
+        case OPT_TIMEOUT: {
+            char *end;
+            double t = strtod(optarg, &end);
+            if (*end || t <= 0) {
+                fprintf(err, "kcheck: --timeout expects seconds, got '%s'\n", optarg);
+                goto done;
+            }
+            o.verify_timeout_s = t;
+            break;
+        }
+        case OPT_RESULTS:
+            free(o.verify_results_dir);
+            o.verify_results_dir = kc_xstrdup(optarg);
+            break;
+        case OPT_SAVE_RESULTS:
+            free(o.verify_save_dir);
+            o.verify_save_dir = kc_xstrdup(optarg);
+            break;
+        case OPT_REFERENCE_DIR:
+            free(o.reference_dir);
+            o.reference_dir = kc_xstrdup(optarg);
+            break;
+        case OPT_PYTHON:
+            free(o.python);
+            o.python = kc_xstrdup(optarg);
             break;
         case OPT_DUMP_MODEL:
             dump_model = true;
@@ -422,9 +490,17 @@ int kc_cli_main(int argc, char **argv, FILE *out, FILE *err)
         kc_path_list files = {0};
         kc_expand_paths((const char *const *)argv + optind, (size_t)(nargs - optind), &files);
         kc_reporter *rep = kc_reporter_new(&o, out);
-        report_sink sink = {rep};
+        report_sink sink = {.rep = rep, .collect = o.verify};
         kc_run_totals totals;
         kc_run_files(&o, &files, on_result, &sink, &totals);
+        if (o.verify) {
+            kc_verify_files(&o, sink.kept.data, sink.kept.len, err);
+            for (uint32_t i = 0; i < sink.kept.len; i++) {
+                rep->ops->file(rep, &sink.kept.data[i]);
+                kc_file_result_free(&sink.kept.data[i]);
+            }
+            kc_vec_free(&sink.kept);
+        }
         rep->ops->finish(rep, &totals);
         kc_reporter_delete(rep);
         kc_vec_free(&files.files);

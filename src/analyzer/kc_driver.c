@@ -14,6 +14,9 @@ void kc_file_result_free(kc_file_result *r)
     kc_source_delete(r->src);
     kc_diag_list_free(&r->diags);
     kc_file_errors_free(&r->errors);
+    for (uint32_t i = 0; i < r->kernels.len; i++)
+        free(r->kernels.data[i].name);
+    kc_vec_free(&r->kernels);
     memset(r, 0, sizeof *r);
 }
 
@@ -41,6 +44,11 @@ void kc_check_file(struct kc_frontend *fe, const kc_options *opts, kc_file_resul
         return;
     }
     kc_rules_run(m, opts, &r->diags);
+    for (uint32_t i = 0; i < m->kernels.len; i++) {
+        const kc_kernel *k = m->kernels.data[i];
+        kc_kernel_ref ref = {kc_xstrdup(k->name), k->span.line, k->span.end_line, k->lang};
+        kc_vec_push(&r->kernels, ref);
+    }
     kc_model_delete(m);
     kc_diag_list_sort_unique(&r->diags);
 }

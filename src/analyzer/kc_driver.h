@@ -11,12 +11,21 @@
 #include "kc_options.h"
 #include "kc_source.h"
 
+/* Where a kernel of the file is, kept after the model is gone (verify
+ * binds annotations to kernels by position). */
+typedef struct kc_kernel_ref {
+    char *name; /* owned */
+    uint32_t line, end_line;
+    kc_lang lang;
+} kc_kernel_ref;
+
 typedef struct kc_file_result {
     char *path;         /* as given or as found under a given directory; owned */
     kc_source *src;     /* NULL when the file could not be read; owned */
     kc_diag_list diags; /* sorted, unique */
     kc_file_errors errors;
     bool explicit_path; /* named on the command line (not found by a walk) */
+    KC_VEC(kc_kernel_ref) kernels;
 } kc_file_result;
 
 void kc_file_result_free(kc_file_result *r);

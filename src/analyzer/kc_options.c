@@ -12,6 +12,7 @@ void kc_options_init(kc_options *o)
     o->fail_on = KC_SEV_WARNING;
     o->max_file_size = 64u * 1024u * 1024u;
     o->cuda_mode = KC_CUDA_SHIM;
+    o->verify_timeout_s = 300;
 }
 
 void kc_options_free(kc_options *o)
@@ -26,6 +27,10 @@ void kc_options_free(kc_options *o)
     free(o->cuda_path);
     free(o->cuda_arch);
     free(o->compile_db_dir);
+    free(o->verify_results_dir);
+    free(o->verify_save_dir);
+    free(o->reference_dir);
+    free(o->python);
     for (uint32_t i = 0; i < o->extra_args.len; i++)
         free(o->extra_args.data[i]);
     kc_vec_free(&o->extra_args);

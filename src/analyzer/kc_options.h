@@ -40,6 +40,16 @@ typedef struct kc_options {
     char *cuda_arch;         /* e.g. "sm_75" */
     char *compile_db_dir;    /* -p DIR: directory holding compile_commands.json */
     KC_VEC(char *) extra_args; /* after "--": extra compiler arguments */
+
+    /* verify mode */
+    bool verify;
+    bool verify_no_run;      /* plan and build, do not run */
+    bool verify_keep;        /* keep the temporary directory */
+    double verify_timeout_s; /* per run */
+    char *verify_results_dir; /* read recorded results instead of running */
+    char *verify_save_dir;    /* copy raw results here */
+    char *reference_dir;      /* kernels/reference */
+    char *python;             /* interpreter for Triton harnesses */
 } kc_options;
 
 void kc_options_init(kc_options *o);

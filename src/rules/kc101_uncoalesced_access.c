@@ -155,4 +155,5 @@ const kc_rule kc101_uncoalesced_access = {
     .doc = doc,
     .options = options,
     .check = check,
+    .verify = KC_VERIFY_PERF_RUNTIME,
 };

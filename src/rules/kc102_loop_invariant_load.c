@@ -105,4 +105,5 @@ const kc_rule kc102_loop_invariant_load = {
     .doc = doc,
     .options = NULL,
     .check = check,
+    .verify = KC_VERIFY_PERF_RUNTIME,
 };

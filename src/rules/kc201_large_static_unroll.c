@@ -154,4 +154,5 @@ const kc_rule kc201_large_static_unroll = {
     .doc = doc,
     .options = options,
     .check = check,
+    .verify = KC_VERIFY_PERF_COMPILE,
 };

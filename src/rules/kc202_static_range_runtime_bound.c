@@ -78,4 +78,5 @@ const kc_rule kc202_static_range_runtime_bound = {
     .doc = doc,
     .options = NULL,
     .check = check,
+    .verify = KC_VERIFY_COMPILE_ERROR,
 };

@@ -88,4 +88,5 @@ const kc_rule kc301_view_reorder = {
     .doc = doc,
     .options = NULL,
     .check = check,
+    .verify = KC_VERIFY_WRONG_RESULT,
 };

@@ -22,6 +22,17 @@ typedef struct kc_rule_option_doc {
     const char *help;
 } kc_rule_option_doc;
 
+/* What kind of experiment confirms a finding of the rule (verify mode). */
+typedef enum kc_verify_kind {
+    KC_VERIFY_NONE = 0,
+    KC_VERIFY_WRONG_RESULT,  /* outputs differ from the reference */
+    KC_VERIFY_COMPILE_ERROR, /* the kernel does not compile */
+    KC_VERIFY_PERF_RUNTIME,  /* slower than the reference / than the fixed copy */
+    KC_VERIFY_PERF_COMPILE,  /* compile time (and run time) blow-up */
+    KC_VERIFY_MEMORY,        /* compute-sanitizer memcheck */
+    KC_VERIFY_RACE,          /* compute-sanitizer racecheck / synccheck */
+} kc_verify_kind;
+
 typedef struct kc_rule {
     const char *id;          /* "KC101": stable forever */
     const char *slug;        /* "uncoalesced-access" */
@@ -33,6 +44,7 @@ typedef struct kc_rule {
     const char *doc;
     const kc_rule_option_doc *options; /* terminated by a {NULL} entry; may be NULL */
     void (*check)(const kc_model *m, const kc_kernel *k, kc_rule_ctx *ctx);
+    kc_verify_kind verify; /* how verify mode confirms a finding */
 } kc_rule;
 
 /* Starts a diagnostic of the running rule at `span` in kernel `k`. The

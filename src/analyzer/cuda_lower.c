@@ -1,0 +1,479 @@
+/* cuda_lower.c — from a libclang translation unit to the kernel model:
+ * finding kernels, device functions and launches in the main file, and the
+ * cursor/span/text helpers that the interpreter (cuda_walk.c) uses.
+ *
+ * Spans are taken at expansion locations, so `__global__ void f` (whose
+ * spelling starts in the shim) and code written through user macros map to
+ * where the user wrote them. Cursors outside the main file are not lowered,
+ * except device functions that main-file code calls (inlined by the
+ * interpreter, with their accesses reported at the call).
+ */
+#include "cuda_lower.h"
+#include "cuda_shim.h"
+
+#include <ctype.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- children ------------------------------------------------------------ */
+
+static enum CXChildVisitResult kids_visit(CXCursor c, CXCursor parent, CXClientData data)
+{
+    (void)parent;
+    cu_kids *k = data;
+    if (k->n == k->cap) {
+        unsigned cap = k->cap * 2;
+        CXCursor *v = kc_xmalloc(cap * sizeof *v);
+        memcpy(v, k->v, k->n * sizeof *v);
+        if (k->v != k->inl)
+            free(k->v);
+        k->v = v;
+        k->cap = cap;
+    }
+    k->v[k->n++] = c;
+    return CXChildVisit_Continue;
+}
+
+void cu_kids_get(CXCursor c, cu_kids *out)
+{
+    out->v = out->inl;
+    out->n = 0;
+    out->cap = sizeof out->inl / sizeof out->inl[0];
+    clang_visitChildren(c, kids_visit, out);
+}
+
+void cu_kids_free(cu_kids *k)
+{
+    if (k->v != k->inl)
+        free(k->v);
+    k->v = k->inl;
+    k->n = 0;
+}
+
+/* ---- locations, spans, text -------------------------------------------- */
+
+bool cu_loc_in_main(const cu_tu *t, CXSourceLocation loc, uint32_t *line, uint32_t *col, uint32_t *off)
+{
+    CXFile f = NULL;
+    unsigned l = 0, c = 0, o = 0;
+    clang_getExpansionLocation(loc, &f, &l, &c, &o);
+    if (!f || l == 0)
+        return false;
+    if (t->main ? !clang_File_isEqual(f, t->main) : !clang_Location_isFromMainFile(loc))
+        return false;
+    if (o > t->src->len)
+        return false;
+    *line = l;
+    *col = c;
+    *off = o;
+    return true;
+}
+
+static bool is_ident_char(char c) { return isalnum((unsigned char)c) || c == '_' || c == '$'; }
+
+/* End offset of the token starting at `off` (identifiers, numbers, else one
+ * byte); a function-like macro invocation `NAME(...)` extends to its `)`. */
+static size_t token_end(const kc_source *src, size_t off)
+{
+    const char *s = src->text;
+    size_t n = src->len, e = off;
+    if (e >= n)
+        return n;
+    if (is_ident_char(s[e])) {
+        while (e < n && is_ident_char(s[e]))
+            e++;
+        size_t p = e;
+        while (p < n && (s[p] == ' ' || s[p] == '\t'))
+            p++;
+        if (p < n && s[p] == '(' && !isdigit((unsigned char)s[off])) {
+            int depth = 0;
+            for (size_t q = p; q < n && q < p + 4096; q++) {
+                if (s[q] == '(')
+                    depth++;
+                else if (s[q] == ')' && --depth == 0)
+                    return q + 1;
+            }
+        }
+        return e;
+    }
+    return e + 1;
+}
+
+kc_span cu_span(const cu_tu *t, CXCursor c)
+{
+    kc_span sp = {0};
+    CXSourceRange r = clang_getCursorExtent(c);
+    if (clang_Range_isNull(r))
+        return sp;
+    uint32_t l1, c1, o1, l2, c2, o2;
+    if (!cu_loc_in_main(t, clang_getRangeStart(r), &l1, &c1, &o1))
+        return sp;
+    bool end_ok = cu_loc_in_main(t, clang_getRangeEnd(r), &l2, &c2, &o2);
+    if (!end_ok || o2 <= o1) {
+        size_t e = token_end(t->src, o1);
+        kc_source_position(t->src, e, &l2, &c2);
+    }
+    sp.line = l1;
+    sp.col = c1;
+    sp.end_line = l2;
+    sp.end_col = c2;
+    return sp;
+}
+
+void cu_span_offsets(const cu_tu *t, kc_span s, size_t *start, size_t *end)
+{
+    *start = kc_source_offset(t->src, s.line, s.col);
+    *end = kc_source_offset(t->src, s.end_line, s.end_col);
+    if (*end < *start)
+        *end = *start;
+}
+
+const char *cu_span_text(const cu_tu *t, kc_span s)
+{
+    if (!kc_span_valid(s))
+        return "";
+    size_t a, b;
+    cu_span_offsets(t, s, &a, &b);
+    if (b - a > 4096)
+        b = a + 4096;
+    char *out = kc_arena_alloc(t->m->arena, b - a + 1);
+    size_t n = 0;
+    bool space = false;
+    for (size_t i = a; i < b; i++) {
+        char ch = t->src->text[i];
+        if (ch == ' ' || ch == '\t' || ch == '\n' || ch == '\r' || ch == '\\') {
+            space = n > 0;
+            continue;
+        }
+        if (space)
+            out[n++] = ' ';
+        space = false;
+        out[n++] = ch;
+    }
+    out[n] = '\0';
+    return out;
+}
+
+const char *cu_text(const cu_tu *t, CXCursor c)
+{
+    kc_span s = cu_span(t, c);
+    if (kc_span_valid(s))
+        return cu_span_text(t, s);
+    CXString str = clang_getCursorPrettyPrinted(c, NULL);
+    const char *p = clang_getCString(str);
+    const char *out = kc_arena_strndup(t->m->arena, p ? p : "?", p ? (strlen(p) > 160 ? 160 : strlen(p)) : 1);
+    clang_disposeString(str);
+    return out;
+}
+
+const char *cu_spelling(const cu_tu *t, CXCursor c)
+{
+    CXString s = clang_getCursorSpelling(c);
+    const char *p = clang_getCString(s);
+    const char *out = kc_arena_strdup(t->m->arena, p ? p : "");
+    clang_disposeString(s);
+    return out;
+}
+
+bool cu_in_user_code(CXCursor c)
+{
+    CXSourceLocation loc = clang_getCursorLocation(c);
+    if (clang_Location_isFromMainFile(loc))
+        return true;
+    if (clang_Location_isInSystemHeader(loc))
+        return false;
+    CXFile f = NULL;
+    clang_getExpansionLocation(loc, &f, NULL, NULL, NULL);
+    if (!f)
+        return false;
+    CXString name = clang_getFileName(f);
+    const char *p = clang_getCString(name);
+    bool user = p && strncmp(p, KC_CUDA_SHIM_ROOT "/", strlen(KC_CUDA_SHIM_ROOT) + 1) != 0;
+    clang_disposeString(name);
+    return user;
+}
+
+typedef struct attr_find {
+    enum CXCursorKind kind;
+    bool found;
+} attr_find;
+
+static enum CXChildVisitResult attr_visit(CXCursor c, CXCursor parent, CXClientData data)
+{
+    (void)parent;
+    attr_find *f = data;
+    if (c.kind == f->kind) {
+        f->found = true;
+        return CXChildVisit_Break;
+    }
+    /* Attributes come before the parameters and the body. */
+    return c.kind == CXCursor_CompoundStmt ? CXChildVisit_Break : CXChildVisit_Continue;
+}
+
+bool cu_has_attr(CXCursor decl, enum CXCursorKind attr)
+{
+    attr_find f = {attr, false};
+    clang_visitChildren(decl, attr_visit, &f);
+    return f.found;
+}
+
+unsigned cu_tvals_for(const cu_tu *t, CXCursor tmpl, unsigned param, int64_t *vals, unsigned max,
+                      uint32_t *first_line)
+{
+    unsigned n = 0;
+    for (uint32_t i = 0; i < t->tvals.len; i++) {
+        const cu_tval *v = &t->tvals.data[i];
+        if (v->param != param || !clang_equalCursors(v->tmpl, tmpl))
+            continue;
+        bool dup = false;
+        for (unsigned j = 0; j < n; j++)
+            dup |= vals[j] == v->value;
+        if (dup)
+            continue;
+        if (n == 0 && first_line)
+            *first_line = v->line;
+        if (n < max)
+            vals[n++] = v->value;
+    }
+    return n;
+}
+
+/* ---- launches ------------------------------------------------------------ */
+
+static bool is_config_call(CXCursor c)
+{
+    if (c.kind != CXCursor_CallExpr)
+        return false;
+    CXCursor ref = clang_getCursorReferenced(c);
+    if (clang_Cursor_isNull(ref))
+        return false;
+    CXString s = clang_getCursorSpelling(ref);
+    const char *p = clang_getCString(s);
+    bool yes = p && (strcmp(p, "cudaConfigureCall") == 0 || strcmp(p, "__cudaPushCallConfiguration") == 0);
+    clang_disposeString(s);
+    return yes;
+}
+
+/* Finds the first reference to a function (the kernel) under `c`. */
+static CXCursor find_function_ref(CXCursor c, unsigned depth)
+{
+    CXCursor none = clang_getNullCursor();
+    if (depth > 16)
+        return none;
+    if (c.kind == CXCursor_DeclRefExpr || c.kind == CXCursor_OverloadedDeclRef) {
+        CXCursor r = clang_getCursorReferenced(c);
+        if (!clang_Cursor_isNull(r) &&
+            (r.kind == CXCursor_FunctionDecl || r.kind == CXCursor_FunctionTemplate))
+            return r;
+    }
+    cu_kids k;
+    cu_kids_get(c, &k);
+    CXCursor found = none;
+    for (unsigned i = 0; i < k.n && clang_Cursor_isNull(found); i++)
+        found = find_function_ref(k.v[i], depth + 1);
+    cu_kids_free(&k);
+    return found;
+}
+
+static void record_template_args(cu_tu *t, CXCursor spec, uint32_t line)
+{
+    int n = clang_Cursor_getNumTemplateArguments(spec);
+    if (n <= 0)
+        return;
+    CXCursor tmpl = clang_getSpecializedCursorTemplate(spec);
+    if (clang_Cursor_isNull(tmpl))
+        return;
+    for (int i = 0; i < n && i < 64; i++) {
+        if (clang_Cursor_getTemplateArgumentKind(spec, (unsigned)i) != CXTemplateArgumentKind_Integral)
+            continue;
+        cu_tval v = {.tmpl = tmpl, .param = (unsigned)i,
+                     .value = clang_Cursor_getTemplateArgumentValue(spec, (unsigned)i), .line = line};
+        kc_vec_push(&t->tvals, v);
+    }
+}
+
+bool cu_eval_int(CXCursor c, int64_t *out)
+{
+    CXEvalResult r = clang_Cursor_Evaluate(c);
+    if (!r)
+        return false;
+    bool ok = clang_EvalResult_getKind(r) == CXEval_Int;
+    if (ok)
+        *out = clang_EvalResult_isUnsignedInt(r) ? (int64_t)clang_EvalResult_getAsUnsigned(r)
+                                                 : clang_EvalResult_getAsLongLong(r);
+    clang_EvalResult_dispose(r);
+    return ok;
+}
+
+bool cu_is_launch(CXCursor call)
+{
+    if (call.kind != CXCursor_CallExpr)
+        return false;
+    cu_kids k;
+    cu_kids_get(call, &k);
+    bool yes = false;
+    for (unsigned i = 0; i < k.n && !yes; i++)
+        yes = is_config_call(k.v[i]);
+    cu_kids_free(&k);
+    return yes;
+}
+
+bool cu_record_launch(cu_tu *t, CXCursor call)
+{
+    if (call.kind != CXCursor_CallExpr)
+        return false;
+    cu_kids k;
+    cu_kids_get(call, &k);
+    CXCursor config = clang_getNullCursor();
+    for (unsigned i = 0; i < k.n; i++)
+        if (is_config_call(k.v[i])) {
+            config = k.v[i];
+            break;
+        }
+    CXCursor callee = clang_getCursorReferenced(call);
+    kc_arena *ar = t->m->arena;
+    kc_launch L = {0};
+    L.span = cu_span(t, call);
+    if (!clang_Cursor_isNull(config)) {
+        /* kernel<<<grid, block, smem, stream>>>(args) */
+        L.kernel = clang_Cursor_isNull(callee) ? cu_spelling(t, call) : cu_spelling(t, callee);
+        int nc = clang_Cursor_getNumArguments(config);
+        if (nc >= 1)
+            L.grid_text = cu_text(t, clang_Cursor_getArgument(config, 0));
+        if (nc >= 2)
+            L.block_text = cu_text(t, clang_Cursor_getArgument(config, 1));
+        int na = clang_Cursor_getNumArguments(call);
+        int np = clang_Cursor_isNull(callee) ? -1 : clang_Cursor_getNumArguments(callee);
+        for (int i = 0; i < na; i++) {
+            CXCursor arg = clang_Cursor_getArgument(call, (unsigned)i);
+            kc_launch_arg a = {0};
+            a.text = cu_text(t, arg);
+            if (i < np)
+                a.param = cu_spelling(t, clang_Cursor_getArgument(callee, (unsigned)i));
+            if (a.param && !a.param[0])
+                a.param = NULL;
+            a.has_value = cu_eval_int(arg, &a.value);
+            kc_vec_push(&L.args, a);
+        }
+        if (!clang_Cursor_isNull(callee))
+            record_template_args(t, callee, L.span.line);
+    } else {
+        /* cudaLaunchKernel((void *)kernel, grid, block, args, smem, stream) */
+        const char *name = clang_Cursor_isNull(callee) ? "" : cu_spelling(t, callee);
+        if (strcmp(name, "cudaLaunchKernel") != 0 && strcmp(name, "cudaLaunchCooperativeKernel") != 0 &&
+            strcmp(name, "cudaLaunchKernelEx") != 0) {
+            cu_kids_free(&k);
+            return false;
+        }
+        int na = clang_Cursor_getNumArguments(call);
+        bool ex = strcmp(name, "cudaLaunchKernelEx") == 0;
+        CXCursor fnref = clang_getNullCursor();
+        if (na >= (ex ? 2 : 1))
+            fnref = find_function_ref(clang_Cursor_getArgument(call, ex ? 1 : 0), 0);
+        L.kernel = clang_Cursor_isNull(fnref) ? kc_arena_strdup(ar, "?") : cu_spelling(t, fnref);
+        if (!ex && na >= 3) {
+            L.grid_text = cu_text(t, clang_Cursor_getArgument(call, 1));
+            L.block_text = cu_text(t, clang_Cursor_getArgument(call, 2));
+        }
+        if (!clang_Cursor_isNull(fnref) && fnref.kind == CXCursor_FunctionDecl)
+            record_template_args(t, fnref, L.span.line);
+    }
+    cu_kids_free(&k);
+    kc_vec_push(&t->m->launches, L);
+    return true;
+}
+
+typedef struct launch_scan {
+    cu_tu *t;
+} launch_scan;
+
+static enum CXChildVisitResult launch_visit(CXCursor c, CXCursor parent, CXClientData data)
+{
+    (void)parent;
+    launch_scan *ls = data;
+    if (clang_isDeclaration(c.kind) && !clang_Location_isFromMainFile(clang_getCursorLocation(c)))
+        return CXChildVisit_Continue;
+    if (c.kind == CXCursor_CallExpr && cu_record_launch(ls->t, c))
+        return CXChildVisit_Continue; /* arguments hold no further launches */
+    return CXChildVisit_Recurse;
+}
+
+/* ---- kernels and device functions --------------------------------------- */
+
+typedef struct fn_list {
+    KC_VEC(CXCursor) fns;
+    unsigned depth;
+} fn_list;
+
+/* Function definitions of the main file, in file order (namespaces and
+ * extern "C" blocks included; class members are not kernels). */
+static enum CXChildVisitResult fn_visit(CXCursor c, CXCursor parent, CXClientData data)
+{
+    (void)parent;
+    fn_list *l = data;
+    switch (c.kind) {
+    case CXCursor_Namespace:
+    case CXCursor_LinkageSpec:
+    case CXCursor_UnexposedDecl:
+        if (l->depth < 32) {
+            l->depth++;
+            clang_visitChildren(c, fn_visit, l);
+            l->depth--;
+        }
+        break;
+    case CXCursor_FunctionDecl:
+    case CXCursor_FunctionTemplate:
+        if (clang_Location_isFromMainFile(clang_getCursorLocation(c)) && clang_isCursorDefinition(c))
+            kc_vec_push(&l->fns, c);
+        break;
+    default:
+        break;
+    }
+    return CXChildVisit_Continue;
+}
+
+static void lower_functions(cu_tu *t)
+{
+    fn_list l = {0};
+    clang_visitChildren(clang_getTranslationUnitCursor(t->tu), fn_visit, &l);
+    for (uint32_t i = 0; i < l.fns.len; i++) {
+        CXCursor fn = l.fns.data[i];
+        const char *name = cu_spelling(t, fn);
+        if (cu_has_attr(fn, CXCursor_CUDAGlobalAttr)) {
+            kc_kernel *k = kc_model_add_kernel(t->m, name);
+            cu_lower_function(t, fn, k, false);
+        } else if (cu_has_attr(fn, CXCursor_CUDADeviceAttr)) {
+            /* Emitted only when it touches memory: lower into a scratch
+             * model first (device functions are small). */
+            kc_model *scratch = kc_model_new(t->src, KC_LANG_CUDA);
+            kc_model *real = t->m;
+            t->m = scratch;
+            kc_kernel *k = kc_model_add_kernel(scratch, name);
+            cu_lower_function(t, fn, k, true);
+            bool keep = k->accesses.len > 0;
+            t->m = real;
+            kc_model_delete(scratch);
+            if (keep) {
+                k = kc_model_add_kernel(t->m, name);
+                cu_lower_function(t, fn, k, true);
+            }
+        }
+    }
+    kc_vec_free(&l.fns);
+}
+
+void kc_cuda_lower_tu(CXTranslationUnit tu, const kc_source *src, kc_model *m)
+{
+    cu_tu t = {0};
+    t.tu = tu;
+    t.src = src;
+    t.m = m;
+    t.main = clang_getFile(tu, src->path);
+    /* Launches first: template arguments seen at launch sites give values
+     * to the kernels' template parameters. */
+    launch_scan ls = {&t};
+    clang_visitChildren(clang_getTranslationUnitCursor(tu), launch_visit, &ls);
+    lower_functions(&t);
+    kc_vec_free(&t.tvals);
+}

@@ -1,0 +1,160 @@
+/* Running tools and harnesses: own process group, time limits, no shell. */
+#define _GNU_SOURCE 1 /* execvpe */
+#include "kc_verify_internal.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+extern char **environ;
+
+static double now_s(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+static int open_out(const char *path)
+{
+    return open(path ? path : "/dev/null", O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+}
+
+void kc_run_process(char *const argv[], const char *cwd, const char *out_path, const char *err_path,
+                    char *const env_extra[], double timeout_s, kc_proc_result *res)
+{
+    memset(res, 0, sizeof *res);
+    res->exit_code = -1;
+    int out_fd = open_out(out_path), err_fd = open_out(err_path);
+    if (out_fd < 0 || err_fd < 0) {
+        if (out_fd >= 0)
+            close(out_fd);
+        if (err_fd >= 0)
+            close(err_fd);
+        return;
+    }
+    /* A pipe closed on exec tells the parent whether exec worked. */
+    int exec_pipe[2];
+    if (pipe2(exec_pipe, O_CLOEXEC) != 0) {
+        close(out_fd);
+        close(err_fd);
+        return;
+    }
+    double t0 = now_s();
+    pid_t pid = fork();
+    if (pid < 0) {
+        close(out_fd);
+        close(err_fd);
+        close(exec_pipe[0]);
+        close(exec_pipe[1]);
+        return;
+    }
+    if (pid == 0) {
+        setpgid(0, 0);
+        int devnull = open("/dev/null", O_RDONLY);
+        if (devnull >= 0)
+            dup2(devnull, 0);
+        dup2(out_fd, 1);
+        dup2(err_fd, 2);
+        if (cwd && chdir(cwd) != 0)
+            _exit(126);
+        for (char *const *e = env_extra; e && *e; e++)
+            putenv(*e);
+        execvp(argv[0], argv);
+        int e = errno;
+        ssize_t w = write(exec_pipe[1], &e, sizeof e);
+        (void)w;
+        _exit(127);
+    }
+    setpgid(pid, pid);
+    close(out_fd);
+    close(err_fd);
+    close(exec_pipe[1]);
+    int exec_errno = 0;
+    ssize_t r = read(exec_pipe[0], &exec_errno, sizeof exec_errno);
+    close(exec_pipe[0]);
+    res->started = r != (ssize_t)sizeof exec_errno;
+    int status = 0;
+    bool killed = false;
+    double kill_at = 0;
+    for (;;) {
+        pid_t w = waitpid(pid, &status, WNOHANG);
+        if (w == pid)
+            break;
+        if (w < 0 && errno != EINTR)
+            break;
+        double t = now_s();
+        if (!killed && timeout_s > 0 && t - t0 > timeout_s) {
+            kill(-pid, SIGTERM);
+            killed = true;
+            kill_at = t;
+            res->timed_out = true;
+        } else if (killed && t - kill_at > 3.0) {
+            kill(-pid, SIGKILL);
+        }
+        struct timespec ts = {0, 5 * 1000 * 1000};
+        nanosleep(&ts, NULL);
+    }
+    /* Anything the harness left behind in its group goes too. */
+    kill(-pid, SIGKILL);
+    res->wall_s = now_s() - t0;
+    if (WIFEXITED(status)) {
+        res->exit_code = WEXITSTATUS(status);
+    } else if (WIFSIGNALED(status)) {
+        res->signal = WTERMSIG(status);
+    }
+}
+
+char *kc_run_capture_line(char *const argv[], double timeout_s)
+{
+    char tmpl[] = "/tmp/kcheck-capture-XXXXXX";
+    int fd = mkstemp(tmpl);
+    if (fd < 0)
+        return NULL;
+    close(fd);
+    kc_proc_result res;
+    kc_run_process(argv, NULL, tmpl, NULL, NULL, timeout_s, &res);
+    char *line = NULL;
+    if (res.started && res.exit_code == 0) {
+        FILE *f = fopen(tmpl, "r");
+        if (f) {
+            char buf[1024];
+            if (fgets(buf, sizeof buf, f)) {
+                buf[strcspn(buf, "\r\n")] = '\0';
+                line = kc_xstrdup(buf);
+            }
+            fclose(f);
+        }
+    }
+    unlink(tmpl);
+    return line;
+}
+
+static int rm_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+    (void)st;
+    (void)flag;
+    (void)ftw;
+    remove(path);
+    return 0;
+}
+
+void kc_rmtree(const char *path) { nftw(path, rm_entry, 16, FTW_DEPTH | FTW_PHYS); }
+
+bool kc_write_file(const char *path, const char *data, size_t len)
+{
+    FILE *f = fopen(path, "wb");
+    if (!f)
+        return false;
+    bool ok = fwrite(data, 1, len, f) == len;
+    ok = fclose(f) == 0 && ok;
+    return ok;
+}

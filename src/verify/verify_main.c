@@ -1,0 +1,754 @@
+/* Verify mode: plan, build, run, judge. */
+#include "kc_verify_internal.h"
+
+#include "../analyzer/kc_fixit.h"
+#include "../rules/kc_rule.h"
+
+#include <errno.h>
+#include <libgen.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#ifndef KCHECK_REFERENCE_DIR
+#define KCHECK_REFERENCE_DIR "kernels/reference"
+#endif
+
+typedef struct verify_env {
+    const kc_options *o;
+    FILE *err;
+    char *workdir;      /* temporary, removed at the end unless --keep */
+    char *reference_dir;
+    char *gpu;          /* "NVIDIA H200, 580.159.04, 9.0" or NULL */
+    char *arch;         /* sm_XX for nvcc */
+    char *nvcc;         /* NULL when not found */
+    const char *python;
+    unsigned counter;
+} verify_env;
+
+/* ---- verdict helpers ---- */
+
+static void set_verdict(kc_diag *d, const char *status, const char *summary, json_t *evidence)
+{
+    if (d->verdict) {
+        free(d->verdict->status);
+        free(d->verdict->summary);
+        free(d->verdict->evidence_json);
+    } else {
+        d->verdict = kc_xcalloc(1, sizeof *d->verdict);
+    }
+    d->verdict->status = kc_xstrdup(status);
+    d->verdict->summary = kc_xstrdup(summary);
+    d->verdict->evidence_json = evidence ? json_dumps(evidence, JSON_COMPACT | JSON_PRESERVE_ORDER) : NULL;
+}
+
+static const kc_rule *rule_of(const kc_diag *d) { return kc_rules_find(d->rule_id, NULL); }
+
+static kc_verify_kind kind_of(const kc_diag *d)
+{
+    const kc_rule *r = rule_of(d);
+    return r ? r->verify : KC_VERIFY_NONE;
+}
+
+static bool is_perf(kc_verify_kind k) { return k == KC_VERIFY_PERF_RUNTIME || k == KC_VERIFY_PERF_COMPILE; }
+
+/* ---- the environment ---- */
+
+static char *find_in_path(const char *name)
+{
+    const char *path = getenv("PATH");
+    if (!path)
+        path = "/usr/bin:/bin";
+    char *copy = kc_xstrdup(path), *save = NULL;
+    for (char *d = strtok_r(copy, ":", &save); d; d = strtok_r(NULL, ":", &save)) {
+        char *p = kc_xasprintf("%s/%s", *d ? d : ".", name);
+        if (access(p, X_OK) == 0) {
+            free(copy);
+            return p;
+        }
+        free(p);
+    }
+    free(copy);
+    return NULL;
+}
+
+static void env_init(verify_env *e)
+{
+    const kc_options *o = e->o;
+    e->reference_dir = kc_xstrdup(o->reference_dir ? o->reference_dir : KCHECK_REFERENCE_DIR);
+    e->python = o->python ? o->python : "python3";
+    e->nvcc = find_in_path("nvcc");
+    if (!e->nvcc && access("/usr/local/cuda/bin/nvcc", X_OK) == 0)
+        e->nvcc = kc_xstrdup("/usr/local/cuda/bin/nvcc");
+    e->arch = kc_xstrdup(o->cuda_arch ? o->cuda_arch : "sm_75");
+    if (!o->verify_no_run && !o->verify_results_dir) {
+        char *smi = find_in_path("nvidia-smi");
+        if (smi) {
+            char *argv[] = {smi, "--query-gpu=name,driver_version,compute_cap", "--format=csv,noheader", NULL};
+            e->gpu = kc_run_capture_line(argv, 20);
+            free(smi);
+        }
+        if (e->gpu && !o->cuda_arch) {
+            /* compute_cap "9.0" -> sm_90 */
+            const char *cc = strrchr(e->gpu, ',');
+            int maj = 0, min = 0;
+            if (cc && sscanf(cc + 1, " %d.%d", &maj, &min) == 2) {
+                free(e->arch);
+                e->arch = kc_xasprintf("sm_%d%d", maj, min);
+            }
+        }
+    }
+    char tmpl[] = "/tmp/kcheck-verify-XXXXXX";
+    const char *tmpdir = getenv("TMPDIR");
+    char *t = tmpdir && *tmpdir ? kc_xasprintf("%s/kcheck-verify-XXXXXX", tmpdir) : kc_xstrdup(tmpl);
+    e->workdir = mkdtemp(t) ? t : (free(t), NULL);
+}
+
+static void env_free(verify_env *e)
+{
+    if (e->workdir && !e->o->verify_keep)
+        kc_rmtree(e->workdir);
+    else if (e->workdir)
+        fprintf(e->err, "kcheck verify: kept %s\n", e->workdir);
+    free(e->workdir);
+    free(e->reference_dir);
+    free(e->gpu);
+    free(e->arch);
+    free(e->nvcc);
+}
+
+/* ---- results documents ---- */
+
+static char *results_name(const kc_file_result *r, const kc_binding *b)
+{
+    char *copy = kc_xstrdup(r->path);
+    char *name = kc_xasprintf("%s-L%u.json", basename(copy), b->line);
+    free(copy);
+    return name;
+}
+
+static json_t *find_exp(json_t *doc, const char *kind, const char *variant, int diag)
+{
+    size_t i;
+    json_t *x;
+    json_array_foreach(json_object_get(doc, "experiments"), i, x) {
+        const char *k = json_string_value(json_object_get(x, "kind"));
+        const char *v = json_string_value(json_object_get(x, "variant"));
+        if (!k || strcmp(k, kind) != 0)
+            continue;
+        if (strcmp(v ? v : "original", variant) != 0)
+            continue;
+        if (diag >= 0 && json_integer_value(json_object_get(x, "diag")) != diag)
+            continue;
+        return x;
+    }
+    return NULL;
+}
+
+static const char *env_text(json_t *doc, kc_strbuf *sb)
+{
+    json_t *env = json_object_get(doc, "env");
+    const char *gpu = json_string_value(json_object_get(env, "gpu"));
+    const char *tri = json_string_value(json_object_get(env, "triton"));
+    const char *cuda = json_string_value(json_object_get(env, "cuda"));
+    const char *drv = json_string_value(json_object_get(env, "driver"));
+    kc_sb_appendf(sb, "%s", gpu ? gpu : "unknown GPU");
+    if (drv)
+        kc_sb_appendf(sb, ", driver %s", drv);
+    if (tri && strncmp(tri, "unavailable", 11) != 0)
+        kc_sb_appendf(sb, ", Triton %s", tri);
+    if (cuda)
+        kc_sb_appendf(sb, ", CUDA %s", cuda);
+    return kc_sb_str(sb);
+}
+
+static void sizes_text(json_t *exp, kc_strbuf *sb)
+{
+    json_t *sizes = json_object_get(exp, "sizes");
+    const char *k;
+    json_t *v;
+    bool first = true;
+    json_object_foreach(sizes, k, v) {
+        if (json_is_number(v)) {
+            kc_sb_appendf(sb, "%s%s=%g", first ? "" : ", ", k, json_number_value(v));
+            first = false;
+        }
+    }
+}
+
+/* Judges one diagnostic from a results document. */
+static void judge(kc_diag *d, int diag_index, json_t *doc, const char *why_missing)
+{
+    kc_verify_kind kind = kind_of(d);
+    kc_strbuf env = {0}, sb = {0};
+    env_text(doc, &env);
+    json_t *ev = json_object();
+    json_object_set(ev, "env", json_object_get(doc, "env"));
+    const char *fatal = json_string_value(json_object_get(doc, "fatal"));
+    if (fatal) {
+        set_verdict(d, "inconclusive", fatal, ev);
+        goto out;
+    }
+    if (kind == KC_VERIFY_COMPILE_ERROR) {
+        json_t *x = find_exp(doc, "compile_error", "original", -1);
+        json_t *fx = find_exp(doc, "compile_error", "fixed", diag_index);
+        if (!x) {
+            set_verdict(d, "inconclusive", why_missing ? why_missing : "the compile experiment did not run", ev);
+            goto out;
+        }
+        json_object_set(ev, "original", x);
+        if (fx)
+            json_object_set(ev, "fixed", fx);
+        if (json_is_true(json_object_get(x, "raised"))) {
+            kc_sb_appendf(&sb, "the kernel does not compile: %s: %s (%s)",
+                          json_string_value(json_object_get(x, "error_type")),
+                          json_string_value(json_object_get(x, "error")), kc_sb_str(&env));
+            if (fx && json_is_false(json_object_get(fx, "raised")))
+                kc_sb_append(&sb, "; with the fix-it applied it compiles and runs");
+            set_verdict(d, "confirmed", kc_sb_str(&sb), ev);
+        } else {
+            kc_sb_appendf(&sb, "the kernel compiled and ran (%s)", kc_sb_str(&env));
+            set_verdict(d, "not-reproduced", kc_sb_str(&sb), ev);
+        }
+        goto out;
+    }
+    if (kind == KC_VERIFY_WRONG_RESULT) {
+        json_t *x = find_exp(doc, "correctness", "original", -1);
+        if (!x) {
+            set_verdict(d, "inconclusive", why_missing ? why_missing : "the correctness experiment did not run", ev);
+            goto out;
+        }
+        json_object_set(ev, "original", x);
+        const char *e = json_string_value(json_object_get(x, "error"));
+        if (e) {
+            kc_sb_appendf(&sb, "the call failed: %s", e);
+            set_verdict(d, "inconclusive", kc_sb_str(&sb), ev);
+            goto out;
+        }
+        json_t *outs = json_object_get(x, "outputs");
+        size_t i;
+        json_t *o;
+        bool bad = false;
+        json_array_foreach(outs, i, o) {
+            if (json_is_true(json_object_get(o, "ok")))
+                continue;
+            bad = true;
+            kc_sb_appendf(&sb, "%soutput `%s` differs from the reference: max abs error %.4g at [",
+                          sb.len ? "; " : "", json_string_value(json_object_get(o, "name")),
+                          json_number_value(json_object_get(o, "max_abs_err")));
+            size_t k;
+            json_t *w;
+            json_array_foreach(json_object_get(o, "where"), k, w)
+                kc_sb_appendf(&sb, "%s%lld", k ? ", " : "", (long long)json_integer_value(w));
+            kc_sb_appendf(&sb, "] (got %.6g, expected %.6g); %lld of %lld values outside tolerance",
+                          json_number_value(json_object_get(o, "got")), json_number_value(json_object_get(o, "expected")),
+                          (long long)json_integer_value(json_object_get(o, "mismatches")),
+                          (long long)json_integer_value(json_object_get(o, "total")));
+        }
+        kc_strbuf sz = {0};
+        sizes_text(x, &sz);
+        if (bad) {
+            kc_sb_appendf(&sb, " (%s; %s)", kc_sb_str(&sz), kc_sb_str(&env));
+            set_verdict(d, "confirmed", kc_sb_str(&sb), ev);
+        } else {
+            kc_sb_appendf(&sb, "outputs match the reference at %s (%s); the hazard is real but did not show here",
+                          kc_sb_str(&sz), kc_sb_str(&env));
+            set_verdict(d, "not-reproduced", kc_sb_str(&sb), ev);
+        }
+        kc_sb_free(&sz);
+        goto out;
+    }
+    if (is_perf(kind)) {
+        json_t *t = find_exp(doc, "timing", "original", -1);
+        json_t *ft = find_exp(doc, "timing", "fixed", diag_index);
+        json_t *c = find_exp(doc, "correctness", "original", -1);
+        if (!t || json_object_get(t, "error") || !json_is_number(json_object_get(t, "ms"))) {
+            const char *e = t ? json_string_value(json_object_get(t, "error")) : NULL;
+            if (e)
+                kc_sb_appendf(&sb, "the timing run failed: %s", e);
+            else
+                kc_sb_append(&sb, why_missing ? why_missing : "the timing experiment did not run");
+            if (t)
+                json_object_set(ev, "original", t);
+            set_verdict(d, "inconclusive", kc_sb_str(&sb), ev);
+            goto out;
+        }
+        json_object_set(ev, "original", t);
+        if (ft)
+            json_object_set(ev, "fixed", ft);
+        if (c)
+            json_object_set(ev, "correctness", c);
+        double ms = json_number_value(json_object_get(t, "ms"));
+        double ref = json_number_value(json_object_get(t, "ref_ms"));
+        double ratio = ref > 0 ? ms / ref : 0;
+        kc_strbuf sz = {0};
+        sizes_text(t, &sz);
+        bool confirmed = ratio >= 1.5;
+        if (ref > 0)
+            kc_sb_appendf(&sb, "%.1fx %s than the reference (%.3g ms vs %.3g ms", ratio >= 1 ? ratio : 1 / ratio,
+                          ratio >= 1 ? "slower" : "faster", ms, ref);
+        else
+            kc_sb_appendf(&sb, "%.3g ms (", ms);
+        if (json_is_number(json_object_get(t, "gbps")))
+            kc_sb_appendf(&sb, ", %.0f GB/s", json_number_value(json_object_get(t, "gbps")));
+        kc_sb_appendf(&sb, " at %s)", kc_sb_str(&sz));
+        double cs = json_number_value(json_object_get(t, "compile_s"));
+        if (kind == KC_VERIFY_PERF_COMPILE && json_is_number(json_object_get(t, "compile_s")))
+            kc_sb_appendf(&sb, ", %.1f s to compile", cs);
+        if (ft && json_is_number(json_object_get(ft, "ms"))) {
+            double fms = json_number_value(json_object_get(ft, "ms"));
+            kc_sb_appendf(&sb, "; with the fix-it applied: %.3g ms", fms);
+            if (kind == KC_VERIFY_PERF_COMPILE && json_is_number(json_object_get(ft, "compile_s"))) {
+                double fcs = json_number_value(json_object_get(ft, "compile_s"));
+                kc_sb_appendf(&sb, ", %.1f s to compile", fcs);
+                if (cs >= 1.0 && cs >= 2 * fcs)
+                    confirmed = true;
+            }
+            if (fms > 0 && ms / fms >= 1.2) {
+                kc_sb_appendf(&sb, " (%.1fx faster)", ms / fms);
+                confirmed = true;
+            }
+        } else if (ft) {
+            const char *e = json_string_value(json_object_get(ft, "error"));
+            if (e)
+                kc_sb_appendf(&sb, "; the fixed copy failed: %.200s", e);
+        }
+        if (c && json_is_false(json_object_get(c, "ok")))
+            kc_sb_append(&sb, "; note: its outputs differ from the reference");
+        kc_sb_appendf(&sb, " (%s)", kc_sb_str(&env));
+        set_verdict(d, confirmed ? "confirmed" : "not-reproduced", kc_sb_str(&sb), ev);
+        kc_sb_free(&sz);
+        goto out;
+    }
+    set_verdict(d, "inconclusive", "this rule has no verify experiment yet", ev);
+out:
+    json_decref(ev);
+    kc_sb_free(&env);
+    kc_sb_free(&sb);
+}
+
+/* ---- Triton ---- */
+
+/* Writes a copy of the user's file with diagnostic d's fix-it applied. */
+static char *write_fixed_copy(verify_env *e, const kc_file_result *r, const kc_diag *d, const char *ext)
+{
+    char *err = NULL;
+    size_t len;
+    char *text = kc_fixit_apply(r->src, d->fixes.data, d->fixes.len, &len, &err);
+    if (!text) {
+        fprintf(e->err, "kcheck verify: %s: cannot apply the fix-it of %s: %s\n", r->path, d->rule_id, err);
+        free(err);
+        return NULL;
+    }
+    char *copy = kc_xstrdup(r->path);
+    char *base = basename(copy);
+    char *dot = strrchr(base, '.');
+    if (dot)
+        *dot = '\0';
+    char *path = kc_xasprintf("%s/%s_fixed_%u%s", e->workdir, base, ++e->counter, ext);
+    free(copy);
+    bool ok = kc_write_file(path, text, len);
+    free(text);
+    if (!ok) {
+        free(path);
+        return NULL;
+    }
+    return path;
+}
+
+static void add_exp(json_t *exps, const char *kind, const char *variant, const char *module, int diag)
+{
+    json_t *x = json_object();
+    json_object_set_new(x, "id", json_integer((json_int_t)json_array_size(exps)));
+    json_object_set_new(x, "kind", json_string(kind));
+    json_object_set_new(x, "variant", json_string(variant));
+    if (module)
+        json_object_set_new(x, "module", json_string(module));
+    if (diag >= 0) {
+        json_object_set_new(x, "diag", json_integer(diag));
+        json_object_set_new(x, "with_reference", json_false());
+    }
+    json_array_append_new(exps, x);
+}
+
+static json_t *sizes_override(const kc_binding *b)
+{
+    json_t *o = json_object();
+    if (!b->sizes)
+        return o;
+    char *copy = kc_xstrdup(b->sizes), *save = NULL;
+    for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+        char *eq = strchr(tok, '=');
+        if (!eq)
+            continue;
+        *eq = '\0';
+        while (*tok == ' ')
+            tok++;
+        json_object_set_new(o, tok, json_integer(strtoll(eq + 1, NULL, 10)));
+    }
+    free(copy);
+    return o;
+}
+
+/* Runs (or reads) the experiments of one Triton binding; returns the
+ * results document or NULL with *why set. */
+static json_t *triton_run(verify_env *e, kc_file_result *r, const kc_binding *b, const char *spec_path,
+                          const int *idx, size_t n, char **why)
+{
+    kc_diag *diags = r->diags.items.data;
+    json_t *plan = json_object();
+    char *abs = realpath(r->path, NULL);
+    json_object_set_new(plan, "module", json_string(abs ? abs : r->path));
+    free(abs);
+    json_object_set_new(plan, "spec", json_string(spec_path));
+    char *refabs = realpath(e->reference_dir, NULL);
+    json_object_set_new(plan, "reference_dir", json_string(refabs ? refabs : e->reference_dir));
+    free(refabs);
+    json_object_set_new(plan, "call", json_string(b->call));
+    json_object_set_new(plan, "seed", json_integer(1234));
+    json_object_set_new(plan, "sizes_override", sizes_override(b));
+    json_t *exps = json_array();
+    bool need_compile = false, need_correct = false, need_timing = false;
+    for (size_t i = 0; i < n; i++) {
+        kc_verify_kind k = kind_of(&diags[idx[i]]);
+        need_compile |= k == KC_VERIFY_COMPILE_ERROR;
+        need_correct |= k == KC_VERIFY_WRONG_RESULT || is_perf(k);
+        need_timing |= is_perf(k);
+    }
+    if (need_compile)
+        add_exp(exps, "compile_error", "original", NULL, -1);
+    if (need_timing)
+        add_exp(exps, "timing", "original", NULL, -1); /* first: it measures the cold compile */
+    if (need_correct)
+        add_exp(exps, "correctness", "original", NULL, -1);
+    for (size_t i = 0; i < n; i++) {
+        kc_diag *d = &diags[idx[i]];
+        kc_verify_kind k = kind_of(d);
+        if (!d->fixes.len || k == KC_VERIFY_WRONG_RESULT)
+            continue;
+        char *fixed = write_fixed_copy(e, r, d, ".py");
+        if (!fixed)
+            continue;
+        add_exp(exps, k == KC_VERIFY_COMPILE_ERROR ? "compile_error" : "timing", "fixed", fixed, idx[i]);
+        free(fixed);
+    }
+    json_object_set_new(plan, "experiments", exps);
+
+    char *rname = results_name(r, b);
+    json_t *doc = NULL;
+    if (e->o->verify_results_dir) {
+        char *rp = kc_xasprintf("%s/%s", e->o->verify_results_dir, rname);
+        json_error_t je;
+        doc = json_load_file(rp, 0, &je);
+        if (!doc)
+            *why = kc_xasprintf("no recorded results at %s (%s)", rp, je.text);
+        free(rp);
+        goto done;
+    }
+    unsigned id = ++e->counter;
+    char *plan_path = kc_xasprintf("%s/plan_%u.json", e->workdir, id);
+    char *res_path = kc_xasprintf("%s/results_%u.json", e->workdir, id);
+    char *drv_path = kc_xasprintf("%s/kcheck_verify_driver.py", e->workdir);
+    char *log_path = kc_xasprintf("%s/driver_%u.log", e->workdir, id);
+    json_dump_file(plan, plan_path, JSON_INDENT(1) | JSON_PRESERVE_ORDER);
+    if (access(drv_path, F_OK) != 0)
+        kc_write_file(drv_path, kc_verify_driver_py, strlen(kc_verify_driver_py));
+    if (e->o->verify_no_run) {
+        /* Check that the driver at least parses. */
+        char *argv[] = {(char *)e->python, "-m", "py_compile", drv_path, NULL};
+        kc_proc_result pr;
+        kc_run_process(argv, e->workdir, NULL, log_path, NULL, 60, &pr);
+        if (!pr.started)
+            *why = kc_xasprintf("not run (--no-run); `%s` not found to check the driver", e->python);
+        else if (pr.exit_code != 0)
+            *why = kc_xasprintf("not run (--no-run); the generated driver does not compile (see %s)", log_path);
+        else
+            *why = kc_xasprintf("not run (--no-run): plan with %zu experiment(s) written and the driver checked",
+                                json_array_size(exps));
+    } else {
+        char *cache = kc_xasprintf("TRITON_CACHE_DIR=%s/triton-cache-%u", e->workdir, id);
+        char *envs[] = {cache, "PYTHONUNBUFFERED=1", "PYTHONDONTWRITEBYTECODE=1", NULL};
+        char *argv[] = {(char *)e->python, drv_path, plan_path, res_path, NULL};
+        kc_proc_result pr;
+        kc_run_process(argv, e->workdir, log_path, log_path, envs, e->o->verify_timeout_s, &pr);
+        free(cache);
+        json_error_t je;
+        doc = json_load_file(res_path, 0, &je);
+        if (!pr.started)
+            *why = kc_xasprintf("`%s` not found: verify of Triton kernels needs python3 with torch and triton",
+                                e->python);
+        else if (pr.timed_out)
+            *why = kc_xasprintf("timed out after %.0f s (the process group was killed)", e->o->verify_timeout_s);
+        else if (pr.signal)
+            *why = kc_xasprintf("the driver was killed by signal %d", pr.signal);
+        else if (!doc)
+            *why = kc_xasprintf("the driver wrote no results (exit status %d; log %s)", pr.exit_code, log_path);
+        if (doc && e->gpu) {
+            json_t *env = json_object_get(doc, "env");
+            const char *c1 = strchr(e->gpu, ',');
+            if (json_is_object(env) && c1) {
+                char *drv = kc_xstrndup(c1 + 1, strcspn(c1 + 1, ","));
+                char *p = drv;
+                while (*p == ' ')
+                    p++;
+                json_object_set_new(env, "driver", json_string(p));
+                free(drv);
+            }
+        }
+        if (doc && e->o->verify_save_dir) {
+            mkdir(e->o->verify_save_dir, 0755);
+            char *sp = kc_xasprintf("%s/%s", e->o->verify_save_dir, rname);
+            json_dump_file(doc, sp, JSON_INDENT(1) | JSON_PRESERVE_ORDER);
+            free(sp);
+        }
+    }
+    free(plan_path);
+    free(res_path);
+    free(drv_path);
+    free(log_path);
+done:
+    free(rname);
+    json_decref(plan);
+    return doc;
+}
+
+/* ---- CUDA ---- */
+
+static json_t *read_json_line(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return NULL;
+    char line[65536];
+    json_t *doc = NULL;
+    while (!doc && fgets(line, sizeof line, f))
+        if (line[0] == '{')
+            doc = json_loads(line, 0, NULL);
+    fclose(f);
+    return doc;
+}
+
+static char *first_error_line(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return kc_xstrdup("(no log)");
+    char line[1024];
+    char *found = NULL;
+    while (fgets(line, sizeof line, f)) {
+        if (strstr(line, "error")) {
+            line[strcspn(line, "\n")] = '\0';
+            found = kc_xstrdup(line);
+            break;
+        }
+    }
+    fclose(f);
+    return found ? found : kc_xstrdup("(see the log)");
+}
+
+static json_t *cuda_run(verify_env *e, kc_file_result *r, const kc_binding *b, const kc_opspec *spec,
+                        const int *idx, size_t n, char **why)
+{
+    kc_diag *diags = r->diags.items.data;
+    char *rname = results_name(r, b);
+    json_t *doc = NULL;
+    if (e->o->verify_results_dir) {
+        char *rp = kc_xasprintf("%s/%s", e->o->verify_results_dir, rname);
+        json_error_t je;
+        doc = json_load_file(rp, 0, &je);
+        if (!doc)
+            *why = kc_xasprintf("no recorded results at %s (%s)", rp, je.text);
+        free(rp);
+        free(rname);
+        return doc;
+    }
+    if (!e->nvcc) {
+        *why = kc_xstrdup("nvcc not found: verify of CUDA kernels needs the CUDA toolkit");
+        free(rname);
+        return NULL;
+    }
+    unsigned id = ++e->counter;
+    char *src = kc_xasprintf("%s/harness_%u.cu", e->workdir, id);
+    char *bin = kc_xasprintf("%s/harness_%u", e->workdir, id);
+    char *log = kc_xasprintf("%s/harness_%u.log", e->workdir, id);
+    char *abs = realpath(r->path, NULL);
+    char *refabs = realpath(e->reference_dir, NULL);
+    char *err = NULL;
+    bool need_timing = false, need_correct = false;
+    for (size_t i = 0; i < n; i++) {
+        kc_verify_kind k = kind_of(&diags[idx[i]]);
+        need_timing |= is_perf(k);
+        need_correct |= k == KC_VERIFY_WRONG_RESULT || is_perf(k) || k == KC_VERIFY_MEMORY;
+    }
+    if (!kc_cuda_harness_write(src, spec, b, abs ? abs : r->path, refabs ? refabs : e->reference_dir, &err)) {
+        *why = kc_xasprintf("cannot generate the harness: %s", err);
+        free(err);
+        goto out;
+    }
+    char *dir = kc_xstrdup(abs ? abs : r->path);
+    char *incl = kc_xasprintf("-I%s", dirname(dir));
+    char *archf = kc_xasprintf("-arch=%s", e->arch);
+    char *argv[] = {e->nvcc, "-std=c++17", "-O3", "-lineinfo", archf, incl, "-o", bin, src, NULL};
+    kc_proc_result pr;
+    kc_run_process(argv, e->workdir, log, log, NULL, 600, &pr);
+    free(dir);
+    free(incl);
+    free(archf);
+    if (!pr.started || pr.exit_code != 0) {
+        char *line = first_error_line(log);
+        *why = pr.timed_out ? kc_xstrdup("nvcc timed out on the harness")
+                            : kc_xasprintf("the harness does not compile (%s): %s", e->arch, line);
+        free(line);
+        goto out;
+    }
+    if (e->o->verify_no_run) {
+        *why = kc_xasprintf("not run (--no-run): harness built for %s", e->arch);
+        goto out;
+    }
+    doc = json_object();
+    json_t *env = json_object();
+    if (e->gpu) {
+        char *g = kc_xstrdup(e->gpu);
+        char *c1 = strchr(g, ',');
+        if (c1) {
+            *c1 = '\0';
+            char *c2 = strchr(c1 + 1, ',');
+            if (c2)
+                *c2 = '\0';
+            json_object_set_new(env, "driver", json_string(c1 + 1 + (c1[1] == ' ')));
+        }
+        json_object_set_new(env, "gpu", json_string(g));
+        free(g);
+    }
+    json_object_set_new(env, "arch", json_string(e->arch));
+    json_object_set_new(doc, "env", env);
+    json_t *exps = json_array();
+    json_object_set_new(doc, "experiments", exps);
+    const char *modes[2] = {NULL, NULL};
+    if (need_correct)
+        modes[0] = "correctness";
+    if (need_timing)
+        modes[1] = "timing";
+    for (int m = 0; m < 2; m++) {
+        if (!modes[m])
+            continue;
+        char *out = kc_xasprintf("%s/harness_%u_%s.out", e->workdir, id, modes[m]);
+        char *mode = kc_xstrdup(modes[m]);
+        char *rargv[] = {bin, mode, NULL};
+        kc_run_process(rargv, e->workdir, out, log, NULL, e->o->verify_timeout_s, &pr);
+        json_t *x = read_json_line(out);
+        if (!x)
+            x = json_object();
+        json_object_set_new(x, "kind", json_string(modes[m]));
+        json_object_set_new(x, "variant", json_string("original"));
+        if (pr.timed_out)
+            json_object_set_new(x, "error", json_string("timed out; the process group was killed"));
+        else if (pr.signal)
+            json_object_set_new(x, "error", json_string("the harness was killed by a signal (a GPU fault?)"));
+        else if (pr.exit_code != 0 && !json_object_get(x, "error"))
+            json_object_set_new(x, "error", json_string("the harness failed"));
+        /* the C harness reports sizes implicitly; record which run it was */
+        json_array_append_new(exps, x);
+        free(out);
+        free(mode);
+    }
+    if (e->o->verify_save_dir) {
+        mkdir(e->o->verify_save_dir, 0755);
+        char *sp = kc_xasprintf("%s/%s", e->o->verify_save_dir, rname);
+        json_dump_file(doc, sp, JSON_INDENT(1) | JSON_PRESERVE_ORDER);
+        free(sp);
+    }
+out:
+    free(src);
+    free(bin);
+    free(log);
+    free(abs);
+    free(refabs);
+    free(rname);
+    return doc;
+}
+
+/* ---- the driver of it all ---- */
+
+static void verify_file(verify_env *e, kc_file_result *r)
+{
+    size_t nd = r->diags.items.len;
+    if (!nd || !r->src)
+        return;
+    kc_binding_list bl = {0};
+    kc_bindings_parse(r->src, &bl);
+    for (uint32_t i = 0; i < bl.errors.len; i++)
+        fprintf(e->err, "kcheck verify: %s: malformed binding, %s\n", r->path, bl.errors.data[i]);
+    int *idx = kc_xcalloc(nd, sizeof *idx);
+    uint8_t *done = kc_xcalloc(nd, 1);
+    for (size_t i = 0; i < nd; i++) {
+        kc_diag *d = &r->diags.items.data[i];
+        if (kind_of(d) == KC_VERIFY_NONE) {
+            set_verdict(d, "inconclusive", "this rule has no verify experiment yet", NULL);
+            done[i] = 1;
+        } else if (!kc_binding_for(&bl, r, d->kernel)) {
+            char *msg = kc_xasprintf("no `kcheck: verify op=... call=...` binding for kernel `%s` (docs/verify.md)",
+                                     d->kernel ? d->kernel : "?");
+            set_verdict(d, "inconclusive", msg, NULL);
+            free(msg);
+            done[i] = 1;
+        }
+    }
+    for (size_t i = 0; i < nd; i++) {
+        if (done[i])
+            continue;
+        const kc_binding *b = kc_binding_for(&bl, r, r->diags.items.data[i].kernel);
+        size_t n = 0;
+        for (size_t j = i; j < nd; j++)
+            if (!done[j] && kc_binding_for(&bl, r, r->diags.items.data[j].kernel) == b) {
+                idx[n++] = (int)j;
+                done[j] = 1;
+            }
+        char *spec_path = kc_xasprintf("%s/ops/%s.json", e->reference_dir, b->op);
+        char *err = NULL, *why = NULL;
+        kc_opspec *spec = kc_opspec_load(spec_path, &err);
+        json_t *doc = NULL;
+        if (!spec) {
+            why = kc_xasprintf("unknown op `%s`: %s", b->op, err);
+        } else if (!e->workdir) {
+            why = kc_xasprintf("cannot create a temporary directory: %s", strerror(errno));
+        } else {
+            char *abs_spec = realpath(spec_path, NULL);
+            kc_lang lang = r->kernels.len ? r->kernels.data[0].lang : KC_LANG_TRITON;
+            if (lang == KC_LANG_TRITON)
+                doc = triton_run(e, r, b, abs_spec ? abs_spec : spec_path, idx, n, &why);
+            else
+                doc = cuda_run(e, r, b, spec, idx, n, &why);
+            free(abs_spec);
+        }
+        for (size_t k = 0; k < n; k++) {
+            kc_diag *d = &r->diags.items.data[idx[k]];
+            if (doc)
+                judge(d, idx[k], doc, why);
+            else
+                set_verdict(d, "inconclusive", why ? why : "no results", NULL);
+        }
+        json_decref(doc);
+        free(why);
+        free(err);
+        free(spec_path);
+        kc_opspec_delete(spec);
+    }
+    free(idx);
+    free(done);
+    kc_bindings_free(&bl);
+}
+
+bool kc_verify_files(const kc_options *o, kc_file_result *files, size_t n, FILE *err)
+{
+    verify_env e = {.o = o, .err = err};
+    env_init(&e);
+    if (!o->verify_no_run && !o->verify_results_dir && !e.gpu)
+        fprintf(err, "kcheck verify: no NVIDIA GPU found (nvidia-smi); experiments that need one will be "
+                     "inconclusive\n");
+    for (size_t i = 0; i < n; i++)
+        verify_file(&e, &files[i]);
+    env_free(&e);
+    return true;
+}
