@@ -2620,3 +2620,675 @@ static bool walk_switch(cu_walk *w, CXCursor s)
     cu_kids_free(&k);
     return false;
 }
+
+/* ---- loops ------------------------------------------------------------------------ */
+
+/* The parts of a for statement. libclang leaves out the missing ones, so
+ * they are told apart by where they start relative to the header's `;`. */
+static void for_parts(cu_walk *w, CXCursor s, CXCursor *init, CXCursor *cond, CXCursor *inc, CXCursor *body)
+{
+    cu_kids k;
+    cu_kids_get(s, &k);
+    *init = *cond = *inc = *body = clang_getNullCursor();
+    if (k.n == 0) {
+        cu_kids_free(&k);
+        return;
+    }
+    *body = k.v[k.n - 1];
+    unsigned n = k.n - 1;
+    if (n == 3) {
+        *init = k.v[0];
+        *cond = k.v[1];
+        *inc = k.v[2];
+    } else if (n > 0) {
+        cu_toks t;
+        toks_get(w, clang_getRangeStart(clang_getCursorExtent(s)), clang_getRangeStart(clang_getCursorExtent(*body)),
+                 &t);
+        unsigned semi[2], ns = 0;
+        int depth = 0;
+        for (unsigned i = 0; i < t.n && ns < 2; i++) {
+            if (tok_is(&t, i, "("))
+                depth++;
+            else if (tok_is(&t, i, ")"))
+                depth--;
+            else if (depth == 1 && tok_is(&t, i, ";"))
+                semi[ns++] = tok_off(&t, i, NULL);
+        }
+        toks_free(&t);
+        if (ns == 2) {
+            for (unsigned i = 0; i < n; i++) {
+                unsigned off = cursor_off(k.v[i]);
+                if (off < semi[0])
+                    *init = k.v[i];
+                else if (off < semi[1])
+                    *cond = k.v[i];
+                else
+                    *inc = k.v[i];
+            }
+        } else {
+            /* Written through a macro: guess from the kinds. */
+            unsigned i = 0;
+            if (k.v[0].kind == CXCursor_DeclStmt)
+                *init = k.v[i++];
+            if (i < n)
+                *cond = k.v[i++];
+            if (i < n)
+                *inc = k.v[i++];
+        }
+    }
+    cu_kids_free(&k);
+}
+
+/* The text that sets the loop variable in the init statement. */
+static const char *init_text(cu_walk *w, CXCursor init, CXCursor var, unsigned depth)
+{
+    if (clang_Cursor_isNull(init) || depth > 8)
+        return NULL;
+    if (init.kind == CXCursor_VarDecl && clang_equalCursors(init, var)) {
+        CXCursor e = clang_Cursor_getVarDeclInitializer(init);
+        return clang_Cursor_isNull(e) ? NULL : wtext(w, e);
+    }
+    if (binop_of(init) == CXBinaryOperator_Assign) {
+        cu_kids k;
+        cu_kids_get(init, &k);
+        const char *t = NULL;
+        if (k.n == 2 && same_decl(referenced_decl(k.v[0]), var))
+            t = wtext(w, k.v[1]);
+        cu_kids_free(&k);
+        if (t)
+            return t;
+    }
+    if (init.kind != CXCursor_DeclStmt && binop_of(init) != CXBinaryOperator_Comma)
+        return NULL;
+    cu_kids k;
+    cu_kids_get(init, &k);
+    const char *t = NULL;
+    for (unsigned i = 0; i < k.n && !t; i++)
+        t = init_text(w, k.v[i], var, depth + 1);
+    cu_kids_free(&k);
+    return t;
+}
+
+/* Header span: from the statement's start to its body, trailing blanks cut. */
+static kc_span header_span(cu_walk *w, CXCursor s, CXCursor body)
+{
+    kc_span sp = wspan(w, s);
+    kc_span bs = clang_Cursor_isNull(body) ? sp : cu_span(w->t, body);
+    if (!kc_span_valid(sp) || !kc_span_valid(bs) || bs.line < sp.line ||
+        (bs.line == sp.line && bs.col <= sp.col) || cu_span(w->t, s).line == 0)
+        return sp;
+    size_t a, b;
+    kc_span tmp = {sp.line, sp.col, bs.line, bs.col};
+    cu_span_offsets(w->t, tmp, &a, &b);
+    while (b > a && (w->t->src->text[b - 1] == ' ' || w->t->src->text[b - 1] == '\t' ||
+                     w->t->src->text[b - 1] == '\n' || w->t->src->text[b - 1] == '\r'))
+        b--;
+    kc_source_position(w->t->src, b, &tmp.end_line, &tmp.end_col);
+    return tmp;
+}
+
+static bool has_ops(const char *s)
+{
+    return strpbrk(s, " +-*/%<>&|^?()") != NULL;
+}
+
+static const char *paren(cu_walk *w, const char *s) { return has_ops(s) ? kc_arena_printf(w->a, "(%s)", s) : s; }
+
+/* Fills the loop's bounds from its variable and condition. */
+static void loop_bounds(cu_walk *w, kc_loop *L, const cu_upd *u, const cu_val *entry, const kc_index *step,
+                        const char *step_text, const cu_preds *pos, CXCursor init)
+{
+    L->var = u->name;
+    L->start = entry->ix;
+    const char *st = init_text(w, init, u->decl, 0);
+    L->start_text = st ? st : (entry->ix ? kc_model_index_str(w->m, w->k, entry->ix) : NULL);
+    L->step = step;
+    L->step_text = step_text;
+    kc_cmp op = 0;
+    CXCursor other = clang_getNullCursor();
+    const kc_index *bound = NULL;
+    for (uint32_t i = 0; pos && i < pos->len && !op; i++) {
+        const cu_pred *p = &pos->data[i];
+        if (same_decl(referenced_decl(p->lhs), u->decl)) {
+            op = p->p.op;
+            other = p->rhs;
+            bound = p->p.rhs;
+        } else if (same_decl(referenced_decl(p->rhs), u->decl)) {
+            op = cmp_mirror(p->p.op);
+            other = p->lhs;
+            bound = p->p.lhs;
+        }
+    }
+    if (!op || !bound)
+        return;
+    L->end_text = wtext(w, other);
+    const kc_index *end = bound;
+    if (op == KC_CMP_LE)
+        end = kc_index_add(w->a, bound, ix_const(w, 1, bound->bits));
+    else if (op == KC_CMP_GE)
+        end = kc_index_sub(w->a, bound, ix_const(w, 1, bound->bits));
+    L->end = end;
+    int64_t s;
+    if (!step || !kc_index_is_const(step, &s) || s == 0 || !entry->ix || !end)
+        goto text;
+    const kc_index *diff = kc_index_sub(w->a, end, entry->ix);
+    int64_t d;
+    if (diff && kc_index_is_const(diff, &d)) {
+        if (op == KC_CMP_EQ)
+            L->trip_count = -1;
+        else if (op == KC_CMP_NE)
+            L->trip_count = d % s == 0 && d / s >= 0 ? d / s : -1;
+        else if (s > 0)
+            L->trip_count = d > 0 ? (d + s - 1) / s : 0;
+        else
+            L->trip_count = d < 0 ? (-d + (-s) - 1) / (-s) : 0;
+    }
+text:
+    if (!step || !kc_index_is_const(step, &s) || s == 0 || op == KC_CMP_EQ)
+        return;
+    int64_t c0;
+    bool zero = entry->ix && kc_index_is_const(entry->ix, &c0) && c0 == 0;
+    const char *E = L->end_text, *S = L->start_text ? L->start_text : "?";
+    const char *span;
+    if (s > 0)
+        span = zero ? E : kc_arena_printf(w->a, "%s - %s", E, paren(w, S));
+    else
+        span = kc_arena_printf(w->a, "%s - %s", S, paren(w, E));
+    if (op == KC_CMP_LE || op == KC_CMP_GE)
+        span = kc_arena_printf(w->a, "%s + 1", span);
+    int64_t as = s > 0 ? s : -s;
+    if (as == 1)
+        L->trip_text = span;
+    else
+        L->trip_text = kc_arena_printf(w->a, "ceil(%s / %" PRId64 ")", paren(w, span), as);
+}
+
+static bool walk_loop(cu_walk *w, CXCursor s, const cu_pragma *pr)
+{
+    CXCursor init = clang_getNullCursor(), cond = clang_getNullCursor(), inc = clang_getNullCursor(),
+             body = clang_getNullCursor(), rvar = clang_getNullCursor();
+    kc_loop_kind kind = KC_LOOP_WHILE;
+    cu_kids k;
+    cu_kids_get(s, &k);
+    switch (s.kind) {
+    case CXCursor_ForStmt:
+        kind = KC_LOOP_FOR;
+        for_parts(w, s, &init, &cond, &inc, &body);
+        break;
+    case CXCursor_WhileStmt:
+        if (k.n >= 2) {
+            cond = k.v[k.n - 2];
+            body = k.v[k.n - 1];
+        }
+        break;
+    case CXCursor_DoStmt:
+        if (k.n >= 2) {
+            body = k.v[0];
+            cond = k.v[1];
+        }
+        break;
+    default: /* CXXForRangeStmt */
+        kind = KC_LOOP_FOR;
+        for (unsigned i = 0; i < k.n; i++)
+            if (k.v[i].kind == CXCursor_VarDecl && clang_Cursor_isNull(rvar))
+                rvar = k.v[i];
+            else if (clang_isExpression(k.v[i].kind))
+                ev(w, k.v[i], EV_LOAD);
+        if (k.n)
+            body = k.v[k.n - 1];
+        break;
+    }
+    cu_kids_free(&k);
+
+    uint32_t env0 = w->fn->env.len;
+    if (!clang_Cursor_isNull(init))
+        walk_stmt(w, init);
+
+    uint32_t id = w->k->loops.len;
+    kc_loop L;
+    memset(&L, 0, sizeof L);
+    L.id = id;
+    L.parent = w->loop;
+    L.kind = kind;
+    L.span = header_span(w, s, body);
+    L.header_text = cu_span_text(w->t, L.span);
+    L.range_span = clang_Cursor_isNull(cond) ? L.span : wspan(w, cond);
+    L.trip_count = -1;
+    L.runtime_bound_symbol = KC_NONE;
+    if (pr) {
+        L.unroll = pr->unroll;
+        L.unroll_count = pr->count;
+        L.unroll_span = pr->span;
+    }
+    kc_vec_push(&w->k->loops, L);
+    const kc_deps loop_bit = {.loops = kc_loop_bit(id)};
+
+    /* What the loop assigns. */
+    cu_scan sc;
+    memset(&sc, 0, sizeof sc);
+    sc.w = w;
+    scan_ctx x0 = {0};
+    x0.top = true;
+    if (!clang_Cursor_isNull(inc)) {
+        scan_ctx xi = x0;
+        xi.in_inc = true;
+        prescan(&sc, inc, xi);
+    }
+    if (!clang_Cursor_isNull(body))
+        prescan(&sc, body, x0);
+    if (!clang_Cursor_isNull(cond)) {
+        scan_ctx xc = x0;
+        xc.top = false;
+        prescan(&sc, cond, xc);
+        scan_mark_cond(&sc, cond, 0);
+    }
+    uint32_t n = sc.u.len;
+    bool *affine = kc_xcalloc(n ? n : 1, sizeof *affine);
+    cu_val *entry = kc_xcalloc(n ? n : 1, sizeof *entry);
+    scan_resolve(&sc, id, affine);
+
+    /* The loop variable: what the increment advances and the condition
+     * tests (for), or an induction variable the condition tests (while). */
+    int vi = -1;
+    for (uint32_t j = 0; j < n && vi < 0; j++)
+        if (sc.u.data[j].in_cond && (kind == KC_LOOP_FOR ? !clang_Cursor_isNull(inc) : affine[j])) {
+            /* for: must be advanced by the increment */
+            if (kind == KC_LOOP_FOR) {
+                bool by_inc = false;
+                for (unsigned q = 0; q < sc.u.data[j].nstep; q++)
+                    by_inc = true;
+                if (!by_inc && !sc.u.data[j].nonaffine)
+                    continue;
+            }
+            vi = (int)j;
+        }
+
+    /* Rebind everything the loop assigns. */
+    const kc_index *var_step = NULL;
+    const char *var_step_text = NULL;
+    for (uint32_t j = 0; j < n; j++) {
+        cu_upd *u = &sc.u.data[j];
+        cu_bind *b = env_find(w->fn, u->decl);
+        if (!b)
+            continue;
+        entry[j] = b->val;
+        cu_val e = b->val;
+        CXType t = clang_getCursorType(u->decl);
+        uint8_t bits = ty_is_int(t) ? ty_bits(t) : 64;
+        const kc_index *LOOP = ix_atom(w, KC_ATOM_LOOP, id, loop_bit, bits);
+        cu_val nv = v_none();
+        bool done = false;
+        if (affine[j]) {
+            const kc_index *step = ix_const(w, 0, bits);
+            const char *stext = NULL;
+            for (unsigned q = 0; q < u->nstep && step; q++) {
+                cu_val sv;
+                if (clang_Cursor_isNull(u->step[q])) {
+                    sv = v_index(ix_const(w, 1, bits));
+                    stext = u->nstep == 1 ? (u->sign[q] > 0 ? "1" : "-1") : NULL;
+                } else {
+                    sv = ev(w, u->step[q], EV_LOAD);
+                    stext = u->nstep == 1 ? (u->sign[q] > 0 ? wtext(w, u->step[q])
+                                                            : kc_arena_printf(w->a, "-%s", paren(w, wtext(w, u->step[q]))))
+                                          : NULL;
+                }
+                const kc_index *si = as_index(w, &sv, u->step[q]);
+                step = kc_index_add(w->a, step, u->sign[q] < 0 ? kc_index_scale(w->a, si, -1) : si);
+            }
+            if (step && e.ptr) {
+                int64_t unit = ty_step_elems(t);
+                const kc_index *d = unit >= 0 ? kc_index_mul(w->a, kc_index_scale(w->a, step, unit), LOOP) : NULL;
+                const kc_index *off = d && e.off ? kc_index_add(w->a, e.off, d) : NULL;
+                if (off) {
+                    nv = e;
+                    nv.off = off;
+                    nv.deps = kc_index_deps(off);
+                    nv.load = KC_NONE;
+                    done = true;
+                }
+            } else if (step && !e.ptr) {
+                const kc_index *ei = as_index(w, &e, u->decl);
+                const kc_index *r = kc_index_add(w->a, ei, kc_index_mul(w->a, step, LOOP));
+                if (r) {
+                    nv = v_index(r);
+                    done = true;
+                }
+            }
+            if (done && (int)j == vi) {
+                var_step = step;
+                var_step_text = stext;
+            }
+        }
+        if (!done) {
+            kc_deps d = deps_or(u->deps, loop_bit);
+            if ((int)j == vi && ty_is_int(t)) {
+                /* A variable that is not advanced by a constant step
+                 * (halving, doubling): the loop atom itself. */
+                kc_deps vd = deps_or(d, e.deps);
+                nv = v_index(ix_atom(w, KC_ATOM_LOOP, id, vd, bits));
+                var_step_text = clang_Cursor_isNull(inc) ? NULL : wtext(w, inc);
+            } else if (e.ptr) {
+                nv = e;
+                const kc_index *o = ix_opaque_text(w, L.span, kc_arena_printf(w->a, "%s in the loop", u->name), d, 64);
+                nv.off = e.off ? kc_index_add(w->a, e.off, o) : NULL;
+                if (!nv.off)
+                    nv.off = o;
+                nv.deps = kc_index_deps(nv.off);
+                nv.load = KC_NONE;
+            } else if (ty_is_int(t)) {
+                const kc_index *ei = as_index(w, &e, u->decl);
+                const kc_index *o = ix_opaque_text(w, L.span, u->name, d, bits);
+                const kc_index *r = kc_index_add(w->a, ei, o);
+                nv = v_index(r ? r : ix_opaque_text(w, L.span, u->name, deps_or(d, e.deps), bits));
+            } else {
+                nv = v_deps(deps_or(d, e.deps));
+            }
+        }
+        b = env_find(w->fn, u->decl);
+        b->val = nv;
+    }
+    if (!clang_Cursor_isNull(rvar)) {
+        decl_var(w, rvar);
+        cu_bind *b = env_find(w->fn, rvar);
+        if (b)
+            b->val = v_deps(deps_or(b->val.deps, loop_bit));
+    }
+
+    /* The passes. */
+    cu_frame fr = {.loop = id, .body_guard = w->guard};
+    uint32_t saved_guard = w->guard, saved_loop = w->loop;
+    w->loop = id;
+    cu_preds pos = {0};
+    if (!clang_Cursor_isNull(cond) && kind != KC_LOOP_WHILE + 100 && s.kind != CXCursor_DoStmt) {
+        w->in_loop_cond = true;
+        cu_val c = ev_cond(w, cond, &pos, NULL);
+        w->in_loop_cond = false;
+        /* The condition holds in every pass that runs the body: for the
+         * body it does not select passes, so its own loop is left out. */
+        kc_deps d = c.deps;
+        d.loops &= ~kc_loop_bit(id);
+        uint32_t np;
+        const kc_pred *pp = preds_copy(w, &pos, &np);
+        w->guard = mk_cond(w, wspan(w, cond), wtext(w, cond), d, false, pp, np);
+        fr.body_guard = w->guard;
+    }
+    kc_vec_push(&w->frames, fr);
+    if (!clang_Cursor_isNull(body))
+        walk_stmt(w, body);
+    if (!clang_Cursor_isNull(inc))
+        ev(w, inc, EV_LOAD);
+    if (!clang_Cursor_isNull(cond) && s.kind == CXCursor_DoStmt) {
+        w->in_loop_cond = true;
+        cu_val c = ev_cond(w, cond, &pos, NULL);
+        w->in_loop_cond = false;
+        kc_deps d = c.deps;
+        d.loops &= ~kc_loop_bit(id);
+        uint32_t np;
+        const kc_pred *pp = preds_copy(w, &pos, &np);
+        mk_cond(w, wspan(w, cond), wtext(w, cond), d, false, pp, np);
+    }
+    w->frames.len--;
+    w->guard = saved_guard;
+    w->loop = saved_loop;
+
+    /* Bounds and trip count. */
+    kc_loop *lp = &w->k->loops.data[id];
+    if (vi >= 0)
+        loop_bounds(w, lp, &sc.u.data[vi], &entry[vi], var_step, var_step_text, &pos, init);
+    else if (!clang_Cursor_isNull(rvar))
+        lp->var = cu_spelling(w->t, rvar);
+
+    /* After the loop: values that no longer depend on it. */
+    for (uint32_t j = 0; j < n; j++) {
+        cu_upd *u = &sc.u.data[j];
+        cu_bind *b = env_find(w->fn, u->decl);
+        if (!b)
+            continue;
+        cu_val cur = b->val;
+        kc_deps d = cur.ptr && cur.off ? kc_index_deps(cur.off) : cur.deps;
+        d = deps_or(d, u->deps);
+        d.loops &= ~kc_loop_bit(id);
+        CXType t = clang_getCursorType(u->decl);
+        cu_val nv;
+        if (cur.ptr) {
+            nv = cur;
+            nv.off = ix_opaque_text(w, lp->span, kc_arena_printf(w->a, "offset of %s after the loop", u->name), d, 64);
+            nv.deps = d;
+        } else if (ty_is_int(t)) {
+            nv = v_index(ix_opaque_text(w, w->k->loops.data[id].span, u->name, d, ty_bits(t)));
+        } else {
+            nv = v_deps(d);
+        }
+        b = env_find(w->fn, u->decl);
+        b->val = nv;
+    }
+    if (w->fn->env.len > env0)
+        w->fn->env.len = env0;
+    kc_vec_free(&pos);
+    kc_vec_free(&sc.u);
+    free(affine);
+    free(entry);
+    return false;
+}
+
+/* ---- statement dispatcher ----------------------------------------------------------- */
+
+static bool is_loop(CXCursor c)
+{
+    return c.kind == CXCursor_ForStmt || c.kind == CXCursor_WhileStmt || c.kind == CXCursor_DoStmt ||
+           c.kind == CXCursor_CXXForRangeStmt;
+}
+
+static bool walk_stmt(cu_walk *w, CXCursor s)
+{
+    if (clang_Cursor_isNull(s) || w->depth >= CU_MAX_DEPTH || !budget_ok(w))
+        return false;
+    w->depth++;
+    bool exits = false;
+    switch (s.kind) {
+    case CXCursor_CompoundStmt:
+        exits = walk_compound(w, s);
+        break;
+    case CXCursor_DeclStmt:
+        walk_decl_stmt(w, s);
+        break;
+    case CXCursor_IfStmt: {
+        if_info info;
+        memset(&info, 0, sizeof info);
+        exits = walk_if(w, s, &info);
+        break;
+    }
+    case CXCursor_ForStmt:
+    case CXCursor_WhileStmt:
+    case CXCursor_DoStmt:
+    case CXCursor_CXXForRangeStmt:
+        exits = walk_loop(w, s, NULL);
+        break;
+    case CXCursor_ReturnStmt:
+        exits = walk_return(w, s);
+        break;
+    case CXCursor_BreakStmt:
+        exits = walk_jump(w, s, true);
+        break;
+    case CXCursor_ContinueStmt:
+        exits = walk_jump(w, s, false);
+        break;
+    case CXCursor_GotoStmt:
+    case CXCursor_IndirectGotoStmt:
+        exits = true;
+        break;
+    case CXCursor_SwitchStmt:
+        exits = walk_switch(w, s);
+        break;
+    case CXCursor_NullStmt:
+        break;
+    case CXCursor_AsmStmt:
+    case CXCursor_MSAsmStmt: {
+        /* Inline PTX: a bar.sync is a barrier. */
+        const char *txt = wtext(w, s);
+        if (strstr(txt, "bar.sync") || strstr(txt, "barrier.sync") || strstr(txt, "bar.red"))
+            mk_barrier(w, s, "asm bar.sync");
+        break;
+    }
+    case CXCursor_UnexposedStmt: {
+        /* An attributed statement: `#pragma unroll` in front of a loop. */
+        cu_kids k;
+        cu_kids_get(s, &k);
+        if (k.n >= 1 && is_loop(k.v[k.n - 1])) {
+            cu_pragma pr;
+            memset(&pr, 0, sizeof pr);
+            CXCursor loop = k.v[k.n - 1];
+            cu_kids_free(&k);
+            exits = walk_loop(w, loop, parse_pragma(w, s, loop, &pr) ? &pr : NULL);
+            break;
+        }
+        for (unsigned i = 0; i < k.n; i++)
+            exits |= walk_stmt(w, k.v[i]);
+        cu_kids_free(&k);
+        break;
+    }
+    default:
+        if (clang_isExpression(s.kind)) {
+            ev(w, s, EV_LOAD);
+        } else {
+            /* case/default/label/try: their statements */
+            cu_kids k;
+            cu_kids_get(s, &k);
+            for (unsigned i = 0; i < k.n; i++)
+                exits |= walk_stmt(w, k.v[i]);
+            cu_kids_free(&k);
+        }
+        break;
+    }
+    w->depth--;
+    return exits;
+}
+
+/* ---- entry ----------------------------------------------------------------------------- */
+
+static void add_params(cu_walk *w, CXCursor fn, CXCursor *body)
+{
+    cu_kids k;
+    cu_kids_get(fn, &k);
+    unsigned tindex = 0;
+    KC_VEC(CXCursor) tparams = {0};
+    KC_VEC(unsigned) tpos = {0};
+    for (unsigned i = 0; i < k.n; i++) {
+        CXCursor c = k.v[i];
+        if (c.kind == CXCursor_TemplateTypeParameter || c.kind == CXCursor_TemplateTemplateParameter) {
+            tindex++;
+        } else if (c.kind == CXCursor_NonTypeTemplateParameter) {
+            kc_vec_push(&tparams, c);
+            kc_vec_push(&tpos, tindex);
+            tindex++;
+        } else if (c.kind == CXCursor_ParmDecl) {
+            const char *name = cu_spelling(w->t, c);
+            uint32_t pidx = w->k->params.len;
+            if (!name[0])
+                name = kc_arena_printf(w->a, "$%u", pidx);
+            CXType t = clang_getCursorType(c);
+            kc_param p;
+            memset(&p, 0, sizeof p);
+            p.name = name;
+            CXString ts = clang_getTypeSpelling(t);
+            p.type = kc_arena_strdup(w->a, clang_getCString(ts));
+            clang_disposeString(ts);
+            p.span = cu_span(w->t, c);
+            p.is_pointer = ty_is_ptr(t);
+            p.is_restrict = clang_isRestrictQualifiedType(t) != 0;
+            CXType pointee = p.is_pointer ? clang_getPointeeType(clang_getCanonicalType(t)) : t;
+            if (p.is_pointer) {
+                p.pointee_const = clang_isConstQualifiedType(pointee) != 0;
+                p.elem_bytes = ty_size(pointee);
+            }
+            uint32_t sym = kc_kernel_add_symbol(w->m, w->k, name, KC_SYM_PARAM);
+            kc_symbol *s = &w->k->symbols.data[sym];
+            s->param = pidx;
+            s->bits = ty_bits(t);
+            s->span = p.span;
+            if (p.is_pointer)
+                s->facts |= KC_SF_POINTER;
+            p.symbol = sym;
+            kc_vec_push(&w->k->params, p);
+            cu_val v;
+            if (p.is_pointer) {
+                v = mem_pointer(w, sym, s->name, KC_MEM_GLOBAL, pointee);
+            } else if (ty_is_int(t)) {
+                v = v_index(ix_atom(w, KC_ATOM_SYMBOL, sym, (kc_deps){0}, ty_bits(t)));
+            } else if (ty_is_record(t)) {
+                v = v_none();
+                v.sparam = pidx + 1;
+            } else {
+                v = v_none();
+            }
+            env_bind(w, c, name, v);
+        } else if (c.kind == CXCursor_CompoundStmt) {
+            *body = c;
+        }
+    }
+    cu_kids_free(&k);
+    /* Template parameters: constexpr symbols, with the values that launches
+     * in this file instantiate them with. */
+    for (uint32_t i = 0; i < tparams.len; i++) {
+        CXCursor c = tparams.data[i];
+        const char *name = cu_spelling(w->t, c);
+        uint32_t sym = kc_kernel_add_symbol(w->m, w->k, name, KC_SYM_CONSTEXPR);
+        CXType t = clang_getCursorType(c);
+        int64_t vals[16];
+        uint32_t line = 0;
+        unsigned nv = cu_tvals_for(w->t, fn, tpos.data[i], vals, 16, &line);
+        kc_symbol *s = &w->k->symbols.data[sym];
+        s->bits = ty_bits(t) ? ty_bits(t) : 32;
+        s->span = cu_span(w->t, c);
+        cu_val v = v_index(ix_atom(w, KC_ATOM_SYMBOL, sym, (kc_deps){0}, s->bits));
+        if (nv) {
+            int64_t *copy = kc_arena_alloc(w->a, (nv > 16 ? 16 : nv) * sizeof *copy);
+            memcpy(copy, vals, (nv > 16 ? 16 : nv) * sizeof *copy);
+            s->values = copy;
+            s->nvalues = nv > 16 ? 16 : nv;
+            s->value_origin = kc_arena_printf(w->a, "the launch on line %u", line);
+            if (nv == 1) {
+                s->has_value = true;
+                s->value = vals[0];
+                v = v_index(ix_const(w, vals[0], s->bits));
+            }
+        }
+        env_bind(w, c, name, v);
+    }
+    kc_vec_free(&tparams);
+    kc_vec_free(&tpos);
+}
+
+void cu_lower_function(cu_tu *t, CXCursor fn, kc_kernel *k, bool device_fn)
+{
+    cu_walk w;
+    memset(&w, 0, sizeof w);
+    w.t = t;
+    w.m = t->m;
+    w.k = k;
+    w.a = t->m->arena;
+    w.guard = KC_NONE;
+    w.loop = KC_NONE;
+    w.budget = CU_WORK_BUDGET;
+    k->is_device_function = device_fn;
+    k->span = cu_span(t, fn);
+    uint32_t l, c, o;
+    if (cu_loc_in_main(t, clang_getCursorLocation(fn), &l, &c, &o)) {
+        k->name_span.line = l;
+        k->name_span.col = c;
+        k->name_span.end_line = l;
+        k->name_span.end_col = c + (uint32_t)strlen(k->name);
+    }
+    cu_fn f;
+    memset(&f, 0, sizeof f);
+    f.decl = fn;
+    f.entry_guard = KC_NONE;
+    f.ret = v_none();
+    w.fn = &f;
+    CXCursor body = clang_getNullCursor();
+    add_params(&w, fn, &body);
+    if (!clang_Cursor_isNull(body))
+        walk_stmt(&w, body);
+    kc_vec_free(&f.env);
+    kc_vec_free(&w.frames);
+}

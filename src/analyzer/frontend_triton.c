@@ -1987,19 +1987,17 @@ static void exec_for(tt_ctx *c, TSNode st)
     }
     kc_vec_push(&c->k->loops, lp);
     make_loop_carried(c, st, body, lp.id);
-    /* The induction variable: start + step * i. */
+    /* The induction variable is a loop atom standing for its value (a
+     * scalar in Triton, so it carries no lane axes; its loop dependence is
+     * what matters). */
     if (lp.var) {
         tv iv = tv_unknown();
         iv.kind = TV_NUM;
         iv.ce = lp.kind == KC_LOOP_STATIC_RANGE;
         kc_deps d = loop_dep;
-        const kc_index *li = kc_index_atom(c->a, kc_atom_make(KC_ATOM_LOOP, lp.id, d), 32, KC_SPACE_BLOCK, NULL);
-        const kc_index *val = NULL;
-        if (is_range && start.kind == TV_NUM && step.kind == TV_NUM && start.idx && step.idx) {
-            const kc_index *prod = kc_index_mul(c->a, step.idx, li);
-            val = prod ? kc_index_add(c->a, start.idx, prod) : NULL;
-        }
-        iv.idx = val ? val : li;
+        d.flags = (uint8_t)((tv_deps(&start).flags | tv_deps(&step).flags) & (KC_AF_PROGRAM | KC_AF_DATA));
+        d.loops |= tv_deps(&start).loops | tv_deps(&step).loops;
+        iv.idx = kc_index_atom(c->a, kc_atom_make(KC_ATOM_LOOP, lp.id, d), 32, KC_SPACE_BLOCK, NULL);
         env_set(c, lp.var, iv);
     } else if (!ts_node_is_null(left)) {
         tv unk = tv_unknown();

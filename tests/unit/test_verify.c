@@ -1,0 +1,207 @@
+/* Verify mode without a GPU: bindings, plans, harness builds, verdicts from
+ * recorded results. The one test that needs a GPU skips without one. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "kc_cli.h"
+#include "../../src/verify/kc_verify_internal.h"
+
+#define CASES KC_SOURCE_DIR "/tests/verify/cases"
+#define REF KC_SOURCE_DIR "/tests/verify/reference"
+#define RESULTS KC_SOURCE_DIR "/tests/verify/results"
+
+/* Runs `kcheck verify ARGS...` (NULL-terminated) in process; returns stdout. */
+static char *run_cli(int *status, ...)
+{
+    char *argv[32];
+    int argc = 0;
+    argv[argc++] = "kcheck";
+    argv[argc++] = "verify";
+    va_list ap;
+    va_start(ap, status);
+    for (const char *a = va_arg(ap, const char *); a && argc < 31; a = va_arg(ap, const char *))
+        argv[argc++] = (char *)a;
+    va_end(ap);
+    argv[argc] = NULL;
+    char *out = NULL, *err = NULL;
+    size_t ol, el;
+    FILE *fo = open_memstream(&out, &ol), *fe = open_memstream(&err, &el);
+    *status = kc_cli_main(argc, argv, fo, fe);
+    fclose(fo);
+    fclose(fe);
+    free(err);
+    return out;
+}
+
+static void test_bindings(void **state)
+{
+    const char *text = "# kcheck: verify op=a call=\"f(x, \\\"y\\\")\" sizes=\"M=3,N=4\"\n"
+                       "def k(): pass\n"
+                       "// kcheck: verify op=b\n"
+                       "# kcheck: verify op=c call=g() colour=red\n"
+                       "# kcheck: verify op=d call=h() kernel=other outputs=y\n"
+                       "# kcheck: verify op=e call=\"unterminated\n";
+    char *err = NULL;
+    kc_source *src = kc_source_from_memory("t.py", text, strlen(text), 1 << 20, &err);
+    kc_binding_list l = {0};
+    kc_bindings_parse(src, &l);
+    assert_int_equal(l.items.len, 2);
+    assert_string_equal(l.items.data[0].op, "a");
+    assert_string_equal(l.items.data[0].call, "f(x, \"y\")");
+    assert_string_equal(l.items.data[0].sizes, "M=3,N=4");
+    assert_int_equal(l.items.data[0].line, 1);
+    assert_string_equal(l.items.data[1].kernel, "other");
+    assert_string_equal(l.items.data[1].outputs, "y");
+    assert_int_equal(l.errors.len, 3); /* no call=, unknown key, unterminated quote */
+    assert_non_null(strstr(l.errors.data[0], "line 3"));
+    assert_non_null(strstr(l.errors.data[1], "unknown key 'colour'"));
+    /* which kernel a binding applies to */
+    kc_file_result r;
+    memset(&r, 0, sizeof r);
+    kc_kernel_ref k1 = {kc_xstrdup("k"), 2, 2, KC_LANG_TRITON}, k2 = {kc_xstrdup("other"), 9, 9, KC_LANG_TRITON},
+                  k3 = {kc_xstrdup("third"), 12, 12, KC_LANG_TRITON};
+    kc_vec_push(&r.kernels, k1);
+    kc_vec_push(&r.kernels, k2);
+    kc_vec_push(&r.kernels, k3);
+    assert_ptr_equal(kc_binding_for(&l, &r, "k"), &l.items.data[0]);
+    assert_ptr_equal(kc_binding_for(&l, &r, "other"), &l.items.data[1]);
+    assert_null(kc_binding_for(&l, &r, "third"));
+    kc_file_result_free(&r);
+    kc_bindings_free(&l);
+    kc_source_delete(src);
+}
+
+static void test_no_run_plans_and_checks_the_driver(void **state)
+{
+    int st;
+    char *out = run_cli(&st, "--no-run", "--no-source", "--color=never", "--reference-dir", REF, CASES "/strided_scale.py",
+                        CASES "/unbound.py", NULL);
+    assert_int_equal(st, 1);
+    assert_non_null(strstr(out, "= verify: inconclusive: not run (--no-run): plan with 2 experiment(s) written and the "
+                                "driver checked"));
+    assert_non_null(strstr(out, "= verify: inconclusive: no `kcheck: verify op=... call=...` binding for kernel `k`"));
+    free(out);
+}
+
+static void test_recorded_results_become_verdicts(void **state)
+{
+    int st;
+    char *out = run_cli(&st, "--results", RESULTS, "--no-source", "--color=never", "--reference-dir", REF,
+                        CASES "/strided_scale.py", NULL);
+    assert_int_equal(st, 1);
+    assert_non_null(strstr(out, "= verify: confirmed: 26.6x slower than the reference (0.412 ms vs 0.0155 ms, 81 GB/s at "
+                                "M=1024, N=4096) (NVIDIA H200, driver 580.159.04, Triton 3.6.0, CUDA 13.0)"));
+    free(out);
+    /* a results directory without the file: inconclusive, not a crash */
+    out = run_cli(&st, "--results", "/nonexistent", "--no-source", "--reference-dir", REF, CASES "/strided_scale.py",
+                  NULL);
+    assert_non_null(strstr(out, "inconclusive: no recorded results"));
+    free(out);
+}
+
+static void test_unknown_op(void **state)
+{
+    int st;
+    char *out = run_cli(&st, "--no-run", "--no-source", "--reference-dir", "/nonexistent-ref", CASES "/strided_scale.py",
+                        NULL);
+    assert_non_null(strstr(out, "inconclusive: unknown op `scale_rows`"));
+    free(out);
+}
+
+static char *find_nvcc(void)
+{
+    if (access("/usr/local/cuda/bin/nvcc", X_OK) == 0)
+        return kc_xstrdup("/usr/local/cuda/bin/nvcc");
+    return NULL;
+}
+
+static void test_cuda_harness_compiles(void **state)
+{
+    char *err = NULL;
+    kc_opspec *spec = kc_opspec_load(REF "/ops/scale_rows.json", &err);
+    assert_non_null(spec);
+    kc_binding b = {.line = 15, .op = "scale_rows", .call = "launch_scale(x, out, (int)M, (int)N)"};
+    char dir[] = "/tmp/kcheck-harness-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char *src = kc_xasprintf("%s/h.cu", dir), *bin = kc_xasprintf("%s/h", dir), *log = kc_xasprintf("%s/log", dir);
+    assert_true(kc_cuda_harness_write(src, spec, &b, CASES "/scale_rows_user.cu", REF, &err));
+    FILE *f = fopen(src, "r");
+    assert_non_null(f);
+    char buf[1 << 16];
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    buf[n] = '\0';
+    fclose(f);
+    assert_non_null(strstr(buf, "#define main kcheck_user_main"));
+    assert_non_null(strstr(buf, "launch_scale(x, out, (int)M, (int)N);"));
+    assert_non_null(strstr(buf, "kcref_scale_rows(kcv_ref_x, kcv_ref_out, M, N, (cudaStream_t)0);"));
+    assert_non_null(strstr(buf, "const int64_t M = timing ? (int64_t)(int64_t)1024 : (int64_t)(int64_t)33;"));
+    char *nvcc = find_nvcc();
+    if (!nvcc) {
+        print_message("skipped the nvcc build of the harness: nvcc not found\n");
+    } else {
+        char *argv[] = {nvcc, "-std=c++17", "-O1", "-arch=sm_75", "-o", bin, src, NULL};
+        kc_proc_result pr;
+        kc_run_process(argv, dir, log, log, NULL, 300, &pr);
+        if (pr.exit_code != 0) {
+            char cmd[512];
+            snprintf(cmd, sizeof cmd, "cat %s", log);
+            assert_int_equal(system(cmd), 0);
+        }
+        assert_true(pr.started);
+        assert_int_equal(pr.exit_code, 0);
+        assert_int_equal(access(bin, X_OK), 0);
+        free(nvcc);
+    }
+    kc_rmtree(dir);
+    free(src);
+    free(bin);
+    free(log);
+    kc_opspec_delete(spec);
+}
+
+static void test_runner_time_limit(void **state)
+{
+    char *argv[] = {"sh", "-c", "sleep 30 & sleep 30", NULL};
+    kc_proc_result pr;
+    kc_run_process(argv, NULL, NULL, NULL, NULL, 0.3, &pr);
+    assert_true(pr.started);
+    assert_true(pr.timed_out);
+    assert_true(pr.wall_s < 10);
+    char *bad[] = {"/nonexistent/tool", NULL};
+    kc_run_process(bad, NULL, NULL, NULL, NULL, 5, &pr);
+    assert_false(pr.started);
+}
+
+static void test_on_gpu(void **state)
+{
+    if (access("/usr/bin/nvidia-smi", X_OK) != 0 && access("/usr/local/nvidia/bin/nvidia-smi", X_OK) != 0) {
+        print_message("skipped: no GPU here (verify's GPU runs are recorded in docs/verify-results.md)\n");
+        skip();
+    }
+    int st;
+    char *out = run_cli(&st, "--no-source", "--reference-dir", REF, CASES "/strided_scale.py", NULL);
+    assert_non_null(strstr(out, "= verify: "));
+    assert_null(strstr(out, "inconclusive: the driver"));
+    free(out);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_bindings),
+        cmocka_unit_test(test_no_run_plans_and_checks_the_driver),
+        cmocka_unit_test(test_recorded_results_become_verdicts),
+        cmocka_unit_test(test_unknown_op),
+        cmocka_unit_test(test_cuda_harness_compiles),
+        cmocka_unit_test(test_runner_time_limit),
+        cmocka_unit_test(test_on_gpu),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
