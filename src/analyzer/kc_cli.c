@@ -50,6 +50,8 @@ static const char usage_text[] =
     "  --timeout S           time limit of each run (default 300)\n"
     "  --keep                keep the temporary directory\n"
     "  --save-results DIR    copy the raw results there; --results DIR reads them back instead of running\n"
+    "  --export DIR          write a self-contained bundle (plans, harnesses, driver, references, run.sh)\n"
+    "                        to run on a GPU machine; read its results back with --results\n"
     "  --reference-dir DIR   reference kernels and op specs (default: the bundled kernels/reference)\n"
     "  --python PATH         interpreter with torch and triton (default python3)\n"
     "\n"
@@ -75,6 +77,7 @@ enum {
     OPT_TIMEOUT,
     OPT_RESULTS,
     OPT_SAVE_RESULTS,
+    OPT_EXPORT,
     OPT_REFERENCE_DIR,
     OPT_PYTHON,
 };
@@ -101,6 +104,7 @@ static const struct option long_opts[] = {
     {"timeout", required_argument, NULL, OPT_TIMEOUT},
     {"results", required_argument, NULL, OPT_RESULTS},
     {"save-results", required_argument, NULL, OPT_SAVE_RESULTS},
+    {"export", required_argument, NULL, OPT_EXPORT},
     {"reference-dir", required_argument, NULL, OPT_REFERENCE_DIR},
     {"python", required_argument, NULL, OPT_PYTHON},
     {"help", no_argument, NULL, 'h'},
@@ -374,6 +378,10 @@ int kc_cli_main(int argc, char **argv, FILE *out, FILE *err)
         case OPT_SAVE_RESULTS:
             free(o.verify_save_dir);
             o.verify_save_dir = kc_xstrdup(optarg);
+            break;
+        case OPT_EXPORT:
+            free(o.verify_export_dir);
+            o.verify_export_dir = kc_xstrdup(optarg);
             break;
         case OPT_REFERENCE_DIR:
             free(o.reference_dir);

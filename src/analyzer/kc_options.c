@@ -29,6 +29,7 @@ void kc_options_free(kc_options *o)
     free(o->compile_db_dir);
     free(o->verify_results_dir);
     free(o->verify_save_dir);
+    free(o->verify_export_dir);
     free(o->reference_dir);
     free(o->python);
     for (uint32_t i = 0; i < o->extra_args.len; i++)

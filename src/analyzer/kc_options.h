@@ -48,6 +48,7 @@ typedef struct kc_options {
     double verify_timeout_s; /* per run */
     char *verify_results_dir; /* read recorded results instead of running */
     char *verify_save_dir;    /* copy raw results here */
+    char *verify_export_dir;  /* write a self-contained bundle to run elsewhere */
     char *reference_dir;      /* kernels/reference */
     char *python;             /* interpreter for Triton harnesses */
 } kc_options;

@@ -1,14 +1,21 @@
-"""kcheck verify driver for Triton (and other Python) kernels.
+"""kcheck verify driver: runs the experiments of one plan.
 
-Generated plans are run as:  python3 kcheck_verify_driver.py PLAN.json RESULTS.json
+    python3 kcheck_verify_driver.py PLAN.json RESULTS.json [--build-only]
 
-The plan names the user's module, the op spec, the reference directory, the
-call expression and a list of experiments. Results are written after every
+A Triton plan names the user's module, the op spec, the reference
+directory, the call expression and the experiments; a CUDA plan names a
+generated harness to build with nvcc and the modes to run it in. Paths in a
+plan are relative to the plan's directory. Results are written after every
 experiment, so a run that is killed (timeout, GPU fault) still leaves what
-it measured. Only the standard library, torch and triton are used.
+it measured. --build-only compiles what would run (nvcc, py_compile) and
+runs nothing. Only the standard library (and torch/triton for Triton
+plans) is used.
 """
 import importlib.util
 import json
+import py_compile
+import shutil
+import subprocess
 import math
 import os
 import sys
@@ -253,10 +260,114 @@ def run_experiment(plan, spec, exp, modules, ref):
     return out
 
 
+def resolve_paths(plan, base):
+    for key in ("module", "spec", "reference_dir", "harness"):
+        if key in plan and not os.path.isabs(plan[key]):
+            plan[key] = os.path.join(base, plan[key])
+    plan["include_dirs"] = [d if os.path.isabs(d) else os.path.join(base, d) for d in plan.get("include_dirs", [])]
+    for exp in plan.get("experiments", []):
+        if "module" in exp and not os.path.isabs(exp["module"]):
+            exp["module"] = os.path.join(base, exp["module"])
+
+
+def smi_info():
+    try:
+        out = subprocess.run(["nvidia-smi", "--query-gpu=name,driver_version,compute_cap",
+                              "--format=csv,noheader"], capture_output=True, text=True, timeout=30).stdout
+        name, driver, cap = [x.strip() for x in out.splitlines()[0].split(",")]
+        return {"gpu": name, "driver": driver, "compute_capability": cap}
+    except Exception:  # noqa: BLE001
+        return {}
+
+
+def nvcc_version(nvcc):
+    try:
+        out = subprocess.run([nvcc, "--version"], capture_output=True, text=True, timeout=60).stdout
+        return out.strip().splitlines()[-1]
+    except Exception:  # noqa: BLE001
+        return None
+
+
+def cuda_plan(plan, results_path, build_only):
+    """Builds the harness with nvcc and runs it in each experiment's mode."""
+    RESULTS["env"] = smi_info()
+    nvcc = plan.get("nvcc") or shutil.which("nvcc") or "/usr/local/cuda/bin/nvcc"
+    RESULTS["env"]["nvcc"] = nvcc_version(nvcc)
+    arch = plan.get("arch") or "native"
+    if arch == "native" and RESULTS["env"].get("compute_capability"):
+        arch = "sm_" + RESULTS["env"]["compute_capability"].replace(".", "")
+    elif arch == "native":
+        arch = "sm_75"
+    RESULTS["env"]["arch"] = arch
+    binary = os.path.splitext(plan["harness"])[0]
+    cmd = [nvcc, "-std=c++17", "-O3", "-lineinfo", "-arch=" + arch, "-o", binary, plan["harness"]]
+    for d in plan.get("include_dirs", []):
+        cmd.insert(1, "-I" + d)
+    t0 = time.perf_counter()
+    try:
+        p = subprocess.run(cmd, capture_output=True, text=True, timeout=plan.get("compile_timeout_s", 600))
+        build_ok, log = p.returncode == 0, (p.stdout + p.stderr)
+    except FileNotFoundError:
+        build_ok, log = False, "nvcc not found (%s)" % nvcc
+    except subprocess.TimeoutExpired:
+        build_ok, log = False, "nvcc timed out"
+    RESULTS["build"] = {"ok": build_ok, "seconds": time.perf_counter() - t0, "arch": arch,
+                        "log": "\n".join([l for l in log.splitlines() if "error" in l][:8]) or log[-2000:]}
+    if not build_ok:
+        RESULTS["fatal"] = "the harness does not compile (%s): %s" % (arch, RESULTS["build"]["log"][:600])
+    flush(results_path)
+    if build_only or not build_ok:
+        return 0
+    for exp in plan["experiments"]:
+        r = {"id": exp["id"], "kind": exp["kind"], "variant": exp.get("variant", "original"),
+             "sizes": plan.get("sizes", {}).get("timing" if exp["kind"] == "timing" else "correctness", {})}
+        run = [binary, "timing" if exp["kind"] == "timing" else "correctness"]
+        if exp["kind"] == "memcheck":
+            run = ["compute-sanitizer", "--tool", "memcheck", "--error-exitcode", "9"] + run
+        t0 = time.perf_counter()
+        try:
+            p = subprocess.run(run, capture_output=True, text=True, timeout=plan.get("timeout_s", 120),
+                               start_new_session=True)
+            lines = [l for l in p.stdout.splitlines() if l.startswith("{")]
+            if lines:
+                r.update(json.loads(lines[-1]))
+            if p.returncode < 0:
+                r["error"] = "the harness was killed by signal %d (a GPU fault?)" % -p.returncode
+            elif p.returncode != 0 and "error" not in r:
+                tail = (p.stderr or p.stdout).strip().splitlines()[-3:]
+                r["error"] = "the harness exited with status %d: %s" % (p.returncode, " | ".join(tail))
+            if exp["kind"] == "memcheck":
+                summary = [l for l in p.stdout.splitlines() if "ERROR SUMMARY" in l]
+                r["sanitizer"] = summary[-1] if summary else None
+                r["sanitizer_errors"] = [l for l in p.stdout.splitlines() if l.startswith("=========") and
+                                         "Invalid" in l][:5]
+        except subprocess.TimeoutExpired:
+            r["error"] = "timed out after %s s" % plan.get("timeout_s", 120)
+        r["wall_s"] = time.perf_counter() - t0
+        RESULTS["experiments"].append(r)
+        flush(results_path)
+    return 0
+
+
 def main():
     plan_path, results_path = sys.argv[1], sys.argv[2]
+    build_only = "--build-only" in sys.argv[3:]
     with open(plan_path) as f:
         plan = json.load(f)
+    resolve_paths(plan, os.path.dirname(os.path.abspath(plan_path)))
+    if plan.get("lang") == "cuda":
+        return cuda_plan(plan, results_path, build_only)
+    if build_only:
+        mods = [plan["module"]] + [e["module"] for e in plan["experiments"] if "module" in e]
+        RESULTS["build"] = {"ok": True, "checked": len(mods)}
+        for m in mods:
+            try:
+                py_compile.compile(m, doraise=True, cfile=os.path.join(tempfile.mkdtemp(), "x.pyc"))
+            except Exception as e:  # noqa: BLE001
+                RESULTS["build"] = {"ok": False, "log": short_error(e)}
+                RESULTS["fatal"] = "does not compile as Python: %s" % short_error(e)
+        flush(results_path)
+        return 0
     try:
         RESULTS["env"] = env_info()
     except Exception as e:  # noqa: BLE001

@@ -4,6 +4,7 @@
 #include "../analyzer/kc_fixit.h"
 #include "../rules/kc_rule.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <libgen.h>
 #include <stdlib.h>
@@ -18,11 +19,12 @@
 typedef struct verify_env {
     const kc_options *o;
     FILE *err;
-    char *workdir;      /* temporary, removed at the end unless --keep */
-    char *reference_dir;
-    char *gpu;          /* "NVIDIA H200, 580.159.04, 9.0" or NULL */
-    char *arch;         /* sm_XX for nvcc */
-    char *nvcc;         /* NULL when not found */
+    char *workdir;       /* temporary (removed unless --keep), or the --export directory */
+    char *reference_dir; /* as configured */
+    char *reference_abs; /* resolved */
+    bool reference_copied;
+    FILE *run_sh;        /* --export: the bundle's run script */
+    char *gpu;           /* "NVIDIA H200, 580.159.04, 9.0" or NULL */
     const char *python;
     unsigned counter;
 } verify_env;
@@ -73,49 +75,63 @@ static char *find_in_path(const char *name)
     return NULL;
 }
 
+static const char run_sh_head[] =
+    "#!/bin/sh\n"
+    "# kcheck verify bundle. Run on a machine with an NVIDIA GPU, python3, and\n"
+    "# torch + triton (Triton plans) or nvcc (CUDA plans):\n"
+    "#     sh run.sh RESULTS_DIR\n"
+    "# then, where the sources are: kcheck verify --results RESULTS_DIR FILE...\n"
+    "set -u\n"
+    "cd \"$(dirname \"$0\")\"\n"
+    "out=${1:-results}\n"
+    "mkdir -p \"$out\"\n"
+    "export TRITON_CACHE_DIR=\"$(mktemp -d)\" PYTHONUNBUFFERED=1 PYTHONDONTWRITEBYTECODE=1\n"
+    "run() {\n"
+    "    echo \"== $1 -> $out/$2\" >&2\n"
+    "    python3 kcheck_verify_driver.py \"$1\" \"$out/$2\" || echo \"   (driver exited with status $?)\" >&2\n"
+    "}\n";
+
 static void env_init(verify_env *e)
 {
     const kc_options *o = e->o;
     e->reference_dir = kc_xstrdup(o->reference_dir ? o->reference_dir : KCHECK_REFERENCE_DIR);
+    e->reference_abs = realpath(e->reference_dir, NULL);
     e->python = o->python ? o->python : "python3";
-    e->nvcc = find_in_path("nvcc");
-    if (!e->nvcc && access("/usr/local/cuda/bin/nvcc", X_OK) == 0)
-        e->nvcc = kc_xstrdup("/usr/local/cuda/bin/nvcc");
-    e->arch = kc_xstrdup(o->cuda_arch ? o->cuda_arch : "sm_75");
-    if (!o->verify_no_run && !o->verify_results_dir) {
+    if (!o->verify_no_run && !o->verify_results_dir && !o->verify_export_dir) {
         char *smi = find_in_path("nvidia-smi");
         if (smi) {
             char *argv[] = {smi, "--query-gpu=name,driver_version,compute_cap", "--format=csv,noheader", NULL};
             e->gpu = kc_run_capture_line(argv, 20);
             free(smi);
         }
-        if (e->gpu && !o->cuda_arch) {
-            /* compute_cap "9.0" -> sm_90 */
-            const char *cc = strrchr(e->gpu, ',');
-            int maj = 0, min = 0;
-            if (cc && sscanf(cc + 1, " %d.%d", &maj, &min) == 2) {
-                free(e->arch);
-                e->arch = kc_xasprintf("sm_%d%d", maj, min);
-            }
-        }
     }
-    char tmpl[] = "/tmp/kcheck-verify-XXXXXX";
+    if (o->verify_export_dir) {
+        mkdir(o->verify_export_dir, 0755);
+        e->workdir = kc_xstrdup(o->verify_export_dir);
+        char *p = kc_xasprintf("%s/run.sh", e->workdir);
+        e->run_sh = fopen(p, "w");
+        if (e->run_sh)
+            fputs(run_sh_head, e->run_sh);
+        free(p);
+        return;
+    }
     const char *tmpdir = getenv("TMPDIR");
-    char *t = tmpdir && *tmpdir ? kc_xasprintf("%s/kcheck-verify-XXXXXX", tmpdir) : kc_xstrdup(tmpl);
+    char *t = kc_xasprintf("%s/kcheck-verify-XXXXXX", tmpdir && *tmpdir ? tmpdir : "/tmp");
     e->workdir = mkdtemp(t) ? t : (free(t), NULL);
 }
 
 static void env_free(verify_env *e)
 {
-    if (e->workdir && !e->o->verify_keep)
+    if (e->run_sh)
+        fclose(e->run_sh);
+    if (e->workdir && !e->o->verify_keep && !e->o->verify_export_dir)
         kc_rmtree(e->workdir);
-    else if (e->workdir)
+    else if (e->workdir && e->o->verify_keep)
         fprintf(e->err, "kcheck verify: kept %s\n", e->workdir);
     free(e->workdir);
     free(e->reference_dir);
+    free(e->reference_abs);
     free(e->gpu);
-    free(e->arch);
-    free(e->nvcc);
 }
 
 /* ---- results documents ---- */
@@ -328,9 +344,10 @@ out:
     kc_sb_free(&sb);
 }
 
-/* ---- Triton ---- */
+/* ---- plans ---- */
 
-/* Writes a copy of the user's file with diagnostic d's fix-it applied. */
+/* Writes a copy of the user's file with diagnostic d's fix-it applied;
+ * returns its path relative to the work directory. */
 static char *write_fixed_copy(verify_env *e, const kc_file_result *r, const kc_diag *d, const char *ext)
 {
     char *err = NULL;
@@ -346,15 +363,17 @@ static char *write_fixed_copy(verify_env *e, const kc_file_result *r, const kc_d
     char *dot = strrchr(base, '.');
     if (dot)
         *dot = '\0';
-    char *path = kc_xasprintf("%s/%s_fixed_%u%s", e->workdir, base, ++e->counter, ext);
+    char *rel = kc_xasprintf("%s_fixed_%u%s", base, ++e->counter, ext);
+    char *path = kc_xasprintf("%s/%s", e->workdir, rel);
     free(copy);
     bool ok = kc_write_file(path, text, len);
     free(text);
+    free(path);
     if (!ok) {
-        free(path);
+        free(rel);
         return NULL;
     }
-    return path;
+    return rel;
 }
 
 static void add_exp(json_t *exps, const char *kind, const char *variant, const char *module, int diag)
@@ -391,166 +410,189 @@ static json_t *sizes_override(const kc_binding *b)
     return o;
 }
 
-/* Runs (or reads) the experiments of one Triton binding; returns the
- * results document or NULL with *why set. */
-static json_t *triton_run(verify_env *e, kc_file_result *r, const kc_binding *b, const char *spec_path,
-                          const int *idx, size_t n, char **why)
+static bool copy_file(const char *from, const char *to)
+{
+    FILE *in = fopen(from, "rb");
+    if (!in)
+        return false;
+    FILE *out = fopen(to, "wb");
+    if (!out) {
+        fclose(in);
+        return false;
+    }
+    char buf[65536];
+    size_t n;
+    bool ok = true;
+    while ((n = fread(buf, 1, sizeof buf, in)) > 0)
+        ok = ok && fwrite(buf, 1, n, out) == n;
+    fclose(in);
+    ok = fclose(out) == 0 && ok;
+    return ok;
+}
+
+/* Copies regular files of a directory tree (the reference kernels). */
+static void copy_tree(const char *from, const char *to, int depth)
+{
+    if (depth > 4)
+        return;
+    mkdir(to, 0755);
+    DIR *d = opendir(from);
+    if (!d)
+        return;
+    struct dirent *ent;
+    while ((ent = readdir(d)) != NULL) {
+        if (ent->d_name[0] == '.' || !strcmp(ent->d_name, "__pycache__"))
+            continue;
+        char *a = kc_xasprintf("%s/%s", from, ent->d_name), *b = kc_xasprintf("%s/%s", to, ent->d_name);
+        struct stat st;
+        if (stat(a, &st) == 0) {
+            if (S_ISDIR(st.st_mode))
+                copy_tree(a, b, depth + 1);
+            else if (S_ISREG(st.st_mode))
+                copy_file(a, b);
+        }
+        free(a);
+        free(b);
+    }
+    closedir(d);
+}
+
+/* The user's file as the plan names it: its absolute path, or a copy in
+ * the exported bundle. */
+static char *plan_user_file(verify_env *e, const kc_file_result *r)
+{
+    if (!e->o->verify_export_dir) {
+        char *abs = realpath(r->path, NULL);
+        return abs ? abs : kc_xstrdup(r->path);
+    }
+    char *copy = kc_xstrdup(r->path);
+    char *rel = kc_xasprintf("src/%u_%s", ++e->counter, basename(copy));
+    free(copy);
+    char *dir = kc_xasprintf("%s/src", e->workdir), *dst = kc_xasprintf("%s/%s", e->workdir, rel);
+    mkdir(dir, 0755);
+    copy_file(r->path, dst);
+    free(dir);
+    free(dst);
+    return rel;
+}
+
+static const char *plan_reference_dir(verify_env *e)
+{
+    if (e->o->verify_export_dir) {
+        if (!e->reference_copied) {
+            char *to = kc_xasprintf("%s/reference", e->workdir);
+            copy_tree(e->reference_dir, to, 0);
+            free(to);
+            e->reference_copied = true;
+        }
+        return "reference";
+    }
+    return e->reference_abs ? e->reference_abs : e->reference_dir;
+}
+
+/* Builds the plan for one binding; writes it (and a CUDA harness) into the
+ * work directory and returns the plan's file name, or NULL with *why. */
+static char *write_plan(verify_env *e, kc_file_result *r, const kc_binding *b, const kc_opspec *spec,
+                        const int *idx, size_t n, char **why)
 {
     kc_diag *diags = r->diags.items.data;
-    json_t *plan = json_object();
-    char *abs = realpath(r->path, NULL);
-    json_object_set_new(plan, "module", json_string(abs ? abs : r->path));
-    free(abs);
-    json_object_set_new(plan, "spec", json_string(spec_path));
-    char *refabs = realpath(e->reference_dir, NULL);
-    json_object_set_new(plan, "reference_dir", json_string(refabs ? refabs : e->reference_dir));
-    free(refabs);
-    json_object_set_new(plan, "call", json_string(b->call));
-    json_object_set_new(plan, "seed", json_integer(1234));
-    json_object_set_new(plan, "sizes_override", sizes_override(b));
-    json_t *exps = json_array();
-    bool need_compile = false, need_correct = false, need_timing = false;
+    bool cuda = r->kernels.len && r->kernels.data[0].lang == KC_LANG_CUDA;
+    bool need_compile = false, need_correct = false, need_timing = false, need_memcheck = false;
     for (size_t i = 0; i < n; i++) {
         kc_verify_kind k = kind_of(&diags[idx[i]]);
         need_compile |= k == KC_VERIFY_COMPILE_ERROR;
         need_correct |= k == KC_VERIFY_WRONG_RESULT || is_perf(k);
         need_timing |= is_perf(k);
-    }
-    if (need_compile)
-        add_exp(exps, "compile_error", "original", NULL, -1);
-    if (need_timing)
-        add_exp(exps, "timing", "original", NULL, -1); /* first: it measures the cold compile */
-    if (need_correct)
-        add_exp(exps, "correctness", "original", NULL, -1);
-    for (size_t i = 0; i < n; i++) {
-        kc_diag *d = &diags[idx[i]];
-        kc_verify_kind k = kind_of(d);
-        if (!d->fixes.len || k == KC_VERIFY_WRONG_RESULT)
-            continue;
-        char *fixed = write_fixed_copy(e, r, d, ".py");
-        if (!fixed)
-            continue;
-        add_exp(exps, k == KC_VERIFY_COMPILE_ERROR ? "compile_error" : "timing", "fixed", fixed, idx[i]);
-        free(fixed);
-    }
-    json_object_set_new(plan, "experiments", exps);
-
-    char *rname = results_name(r, b);
-    json_t *doc = NULL;
-    if (e->o->verify_results_dir) {
-        char *rp = kc_xasprintf("%s/%s", e->o->verify_results_dir, rname);
-        json_error_t je;
-        doc = json_load_file(rp, 0, &je);
-        if (!doc)
-            *why = kc_xasprintf("no recorded results at %s (%s)", rp, je.text);
-        free(rp);
-        goto done;
+        need_memcheck |= k == KC_VERIFY_MEMORY || k == KC_VERIFY_RACE;
     }
     unsigned id = ++e->counter;
-    char *plan_path = kc_xasprintf("%s/plan_%u.json", e->workdir, id);
-    char *res_path = kc_xasprintf("%s/results_%u.json", e->workdir, id);
-    char *drv_path = kc_xasprintf("%s/kcheck_verify_driver.py", e->workdir);
-    char *log_path = kc_xasprintf("%s/driver_%u.log", e->workdir, id);
-    json_dump_file(plan, plan_path, JSON_INDENT(1) | JSON_PRESERVE_ORDER);
-    if (access(drv_path, F_OK) != 0)
-        kc_write_file(drv_path, kc_verify_driver_py, strlen(kc_verify_driver_py));
-    if (e->o->verify_no_run) {
-        /* Check that the driver at least parses. */
-        char *argv[] = {(char *)e->python, "-m", "py_compile", drv_path, NULL};
-        kc_proc_result pr;
-        kc_run_process(argv, e->workdir, NULL, log_path, NULL, 60, &pr);
-        if (!pr.started)
-            *why = kc_xasprintf("not run (--no-run); `%s` not found to check the driver", e->python);
-        else if (pr.exit_code != 0)
-            *why = kc_xasprintf("not run (--no-run); the generated driver does not compile (see %s)", log_path);
-        else
-            *why = kc_xasprintf("not run (--no-run): plan with %zu experiment(s) written and the driver checked",
-                                json_array_size(exps));
+    json_t *plan = json_object();
+    json_t *exps = json_array();
+    char *user = plan_user_file(e, r);
+    const char *ref = plan_reference_dir(e);
+    json_object_set_new(plan, "file", json_string(r->path));
+    json_object_set_new(plan, "binding_line", json_integer(b->line));
+    json_object_set_new(plan, "op", json_string(kc_opspec_name(spec)));
+    json_object_set_new(plan, "timeout_s", json_real(e->o->verify_timeout_s));
+    if (cuda) {
+        char *harness = kc_xasprintf("harness_%u.cu", id);
+        char *hpath = kc_xasprintf("%s/%s", e->workdir, harness);
+        char *err = NULL;
+        bool ok = kc_cuda_harness_write(hpath, spec, b, user, ref, &err);
+        free(hpath);
+        if (!ok) {
+            *why = kc_xasprintf("cannot generate the harness: %s", err);
+            free(err);
+            free(harness);
+            free(user);
+            json_decref(plan);
+            json_decref(exps);
+            return NULL;
+        }
+        json_object_set_new(plan, "lang", json_string("cuda"));
+        json_object_set_new(plan, "harness", json_string(harness));
+        json_object_set_new(plan, "arch", json_string(e->o->cuda_arch ? e->o->cuda_arch : "native"));
+        json_t *dirs = json_array();
+        if (!e->o->verify_export_dir) {
+            char *d = kc_xstrdup(user);
+            json_array_append_new(dirs, json_string(dirname(d)));
+            free(d);
+        }
+        json_object_set_new(plan, "include_dirs", dirs);
+        json_object_set(plan, "sizes", json_object_get(spec->root, "sizes"));
+        free(harness);
+        if (need_correct)
+            add_exp(exps, "correctness", "original", NULL, -1);
+        if (need_timing)
+            add_exp(exps, "timing", "original", NULL, -1);
+        if (need_memcheck)
+            add_exp(exps, "memcheck", "original", NULL, -1);
     } else {
-        char *cache = kc_xasprintf("TRITON_CACHE_DIR=%s/triton-cache-%u", e->workdir, id);
-        char *envs[] = {cache, "PYTHONUNBUFFERED=1", "PYTHONDONTWRITEBYTECODE=1", NULL};
-        char *argv[] = {(char *)e->python, drv_path, plan_path, res_path, NULL};
-        kc_proc_result pr;
-        kc_run_process(argv, e->workdir, log_path, log_path, envs, e->o->verify_timeout_s, &pr);
-        free(cache);
-        json_error_t je;
-        doc = json_load_file(res_path, 0, &je);
-        if (!pr.started)
-            *why = kc_xasprintf("`%s` not found: verify of Triton kernels needs python3 with torch and triton",
-                                e->python);
-        else if (pr.timed_out)
-            *why = kc_xasprintf("timed out after %.0f s (the process group was killed)", e->o->verify_timeout_s);
-        else if (pr.signal)
-            *why = kc_xasprintf("the driver was killed by signal %d", pr.signal);
-        else if (!doc)
-            *why = kc_xasprintf("the driver wrote no results (exit status %d; log %s)", pr.exit_code, log_path);
-        if (doc && e->gpu) {
-            json_t *env = json_object_get(doc, "env");
-            const char *c1 = strchr(e->gpu, ',');
-            if (json_is_object(env) && c1) {
-                char *drv = kc_xstrndup(c1 + 1, strcspn(c1 + 1, ","));
-                char *p = drv;
-                while (*p == ' ')
-                    p++;
-                json_object_set_new(env, "driver", json_string(p));
-                free(drv);
-            }
-        }
-        if (doc && e->o->verify_save_dir) {
-            mkdir(e->o->verify_save_dir, 0755);
-            char *sp = kc_xasprintf("%s/%s", e->o->verify_save_dir, rname);
-            json_dump_file(doc, sp, JSON_INDENT(1) | JSON_PRESERVE_ORDER);
-            free(sp);
+        json_object_set_new(plan, "lang", json_string("triton"));
+        json_object_set_new(plan, "module", json_string(user));
+        char *spec_rel = kc_xasprintf("%s/ops/%s.json", ref, kc_opspec_name(spec));
+        json_object_set_new(plan, "spec", json_string(spec_rel));
+        free(spec_rel);
+        json_object_set_new(plan, "reference_dir", json_string(ref));
+        json_object_set_new(plan, "call", json_string(b->call));
+        json_object_set_new(plan, "seed", json_integer(1234));
+        json_object_set_new(plan, "sizes_override", sizes_override(b));
+        if (need_compile)
+            add_exp(exps, "compile_error", "original", NULL, -1);
+        if (need_timing)
+            add_exp(exps, "timing", "original", NULL, -1); /* first: it measures the cold compile */
+        if (need_correct)
+            add_exp(exps, "correctness", "original", NULL, -1);
+        for (size_t i = 0; i < n; i++) {
+            kc_diag *d = &diags[idx[i]];
+            kc_verify_kind k = kind_of(d);
+            if (!d->fixes.len || k == KC_VERIFY_WRONG_RESULT)
+                continue;
+            char *fixed = write_fixed_copy(e, r, d, ".py");
+            if (!fixed)
+                continue;
+            add_exp(exps, k == KC_VERIFY_COMPILE_ERROR ? "compile_error" : "timing", "fixed", fixed, idx[i]);
+            free(fixed);
         }
     }
-    free(plan_path);
-    free(res_path);
-    free(drv_path);
-    free(log_path);
-done:
-    free(rname);
+    free(user);
+    json_object_set_new(plan, "experiments", exps);
+    char *name = kc_xasprintf("plan_%u.json", id);
+    char *path = kc_xasprintf("%s/%s", e->workdir, name);
+    if (json_dump_file(plan, path, JSON_INDENT(1) | JSON_PRESERVE_ORDER) != 0) {
+        *why = kc_xasprintf("cannot write %s", path);
+        free(name);
+        name = NULL;
+    }
+    free(path);
     json_decref(plan);
-    return doc;
+    return name;
 }
 
-/* ---- CUDA ---- */
-
-static json_t *read_json_line(const char *path)
+/* Runs (or replays, or exports) one plan; returns the results document or
+ * NULL with *why. */
+static json_t *execute(verify_env *e, const kc_file_result *r, const kc_binding *b, const char *plan, char **why)
 {
-    FILE *f = fopen(path, "r");
-    if (!f)
-        return NULL;
-    char line[65536];
-    json_t *doc = NULL;
-    while (!doc && fgets(line, sizeof line, f))
-        if (line[0] == '{')
-            doc = json_loads(line, 0, NULL);
-    fclose(f);
-    return doc;
-}
-
-static char *first_error_line(const char *path)
-{
-    FILE *f = fopen(path, "r");
-    if (!f)
-        return kc_xstrdup("(no log)");
-    char line[1024];
-    char *found = NULL;
-    while (fgets(line, sizeof line, f)) {
-        if (strstr(line, "error")) {
-            line[strcspn(line, "\n")] = '\0';
-            found = kc_xstrdup(line);
-            break;
-        }
-    }
-    fclose(f);
-    return found ? found : kc_xstrdup("(see the log)");
-}
-
-static json_t *cuda_run(verify_env *e, kc_file_result *r, const kc_binding *b, const kc_opspec *spec,
-                        const int *idx, size_t n, char **why)
-{
-    kc_diag *diags = r->diags.items.data;
     char *rname = results_name(r, b);
     json_t *doc = NULL;
     if (e->o->verify_results_dir) {
@@ -563,108 +605,66 @@ static json_t *cuda_run(verify_env *e, kc_file_result *r, const kc_binding *b, c
         free(rname);
         return doc;
     }
-    if (!e->nvcc) {
-        *why = kc_xstrdup("nvcc not found: verify of CUDA kernels needs the CUDA toolkit");
+    char *drv = kc_xasprintf("%s/kcheck_verify_driver.py", e->workdir);
+    if (access(drv, F_OK) != 0)
+        kc_write_file(drv, kc_verify_driver_py, strlen(kc_verify_driver_py));
+    if (e->o->verify_export_dir) {
+        if (e->run_sh) {
+            fprintf(e->run_sh, "run %s '%s'\n", plan, rname);
+            fflush(e->run_sh);
+        }
+        *why = kc_xasprintf("exported to %s (run `sh %s/run.sh RESULTS` on a GPU machine, then `kcheck verify "
+                            "--results RESULTS ...`)",
+                            e->o->verify_export_dir, e->o->verify_export_dir);
+        free(drv);
         free(rname);
         return NULL;
     }
-    unsigned id = ++e->counter;
-    char *src = kc_xasprintf("%s/harness_%u.cu", e->workdir, id);
-    char *bin = kc_xasprintf("%s/harness_%u", e->workdir, id);
-    char *log = kc_xasprintf("%s/harness_%u.log", e->workdir, id);
-    char *abs = realpath(r->path, NULL);
-    char *refabs = realpath(e->reference_dir, NULL);
-    char *err = NULL;
-    bool need_timing = false, need_correct = false;
-    for (size_t i = 0; i < n; i++) {
-        kc_verify_kind k = kind_of(&diags[idx[i]]);
-        need_timing |= is_perf(k);
-        need_correct |= k == KC_VERIFY_WRONG_RESULT || is_perf(k) || k == KC_VERIFY_MEMORY;
-    }
-    if (!kc_cuda_harness_write(src, spec, b, abs ? abs : r->path, refabs ? refabs : e->reference_dir, &err)) {
-        *why = kc_xasprintf("cannot generate the harness: %s", err);
-        free(err);
-        goto out;
-    }
-    char *dir = kc_xstrdup(abs ? abs : r->path);
-    char *incl = kc_xasprintf("-I%s", dirname(dir));
-    char *archf = kc_xasprintf("-arch=%s", e->arch);
-    char *argv[] = {e->nvcc, "-std=c++17", "-O3", "-lineinfo", archf, incl, "-o", bin, src, NULL};
+    char *plan_path = kc_xasprintf("%s/%s", e->workdir, plan);
+    char *res_path = kc_xasprintf("%s/%s.results.json", e->workdir, plan);
+    char *log_path = kc_xasprintf("%s/%s.log", e->workdir, plan);
+    char *cache = kc_xasprintf("TRITON_CACHE_DIR=%s/triton-cache", e->workdir);
+    char *envs[] = {cache, "PYTHONUNBUFFERED=1", "PYTHONDONTWRITEBYTECODE=1", NULL};
+    char *argv[] = {(char *)e->python, drv, plan_path, res_path, e->o->verify_no_run ? "--build-only" : NULL, NULL};
     kc_proc_result pr;
-    kc_run_process(argv, e->workdir, log, log, NULL, 600, &pr);
-    free(dir);
-    free(incl);
-    free(archf);
-    if (!pr.started || pr.exit_code != 0) {
-        char *line = first_error_line(log);
-        *why = pr.timed_out ? kc_xstrdup("nvcc timed out on the harness")
-                            : kc_xasprintf("the harness does not compile (%s): %s", e->arch, line);
-        free(line);
-        goto out;
+    /* The driver limits each experiment itself; this bounds the whole plan. */
+    double limit = e->o->verify_timeout_s * (e->o->verify_no_run ? 2 : 4);
+    kc_run_process(argv, e->workdir, log_path, log_path, envs, limit, &pr);
+    json_error_t je;
+    doc = json_load_file(res_path, 0, &je);
+    if (!pr.started)
+        *why = kc_xasprintf("`%s` not found: verify runs its experiments through python3", e->python);
+    else if (pr.timed_out)
+        *why = kc_xasprintf("timed out after %.0f s (the process group was killed)", limit);
+    else if (pr.signal)
+        *why = kc_xasprintf("the driver was killed by signal %d", pr.signal);
+    else if (!doc)
+        *why = kc_xasprintf("the driver wrote no results (exit status %d; log %s)", pr.exit_code, log_path);
+    if (doc && e->o->verify_no_run) {
+        json_t *build = json_object_get(doc, "build");
+        const char *fatal = json_string_value(json_object_get(doc, "fatal"));
+        if (fatal)
+            *why = kc_xasprintf("not run (--no-run); %s", fatal);
+        else if (json_is_true(json_object_get(build, "ok")))
+            *why = kc_xasprintf("not run (--no-run): %s", json_object_get(build, "arch")
+                                                               ? "harness built"
+                                                               : "plan written and its Python compiled");
+        else
+            *why = kc_xstrdup("not run (--no-run); the build failed");
+        json_decref(doc);
+        doc = NULL;
     }
-    if (e->o->verify_no_run) {
-        *why = kc_xasprintf("not run (--no-run): harness built for %s", e->arch);
-        goto out;
-    }
-    doc = json_object();
-    json_t *env = json_object();
-    if (e->gpu) {
-        char *g = kc_xstrdup(e->gpu);
-        char *c1 = strchr(g, ',');
-        if (c1) {
-            *c1 = '\0';
-            char *c2 = strchr(c1 + 1, ',');
-            if (c2)
-                *c2 = '\0';
-            json_object_set_new(env, "driver", json_string(c1 + 1 + (c1[1] == ' ')));
-        }
-        json_object_set_new(env, "gpu", json_string(g));
-        free(g);
-    }
-    json_object_set_new(env, "arch", json_string(e->arch));
-    json_object_set_new(doc, "env", env);
-    json_t *exps = json_array();
-    json_object_set_new(doc, "experiments", exps);
-    const char *modes[2] = {NULL, NULL};
-    if (need_correct)
-        modes[0] = "correctness";
-    if (need_timing)
-        modes[1] = "timing";
-    for (int m = 0; m < 2; m++) {
-        if (!modes[m])
-            continue;
-        char *out = kc_xasprintf("%s/harness_%u_%s.out", e->workdir, id, modes[m]);
-        char *mode = kc_xstrdup(modes[m]);
-        char *rargv[] = {bin, mode, NULL};
-        kc_run_process(rargv, e->workdir, out, log, NULL, e->o->verify_timeout_s, &pr);
-        json_t *x = read_json_line(out);
-        if (!x)
-            x = json_object();
-        json_object_set_new(x, "kind", json_string(modes[m]));
-        json_object_set_new(x, "variant", json_string("original"));
-        if (pr.timed_out)
-            json_object_set_new(x, "error", json_string("timed out; the process group was killed"));
-        else if (pr.signal)
-            json_object_set_new(x, "error", json_string("the harness was killed by a signal (a GPU fault?)"));
-        else if (pr.exit_code != 0 && !json_object_get(x, "error"))
-            json_object_set_new(x, "error", json_string("the harness failed"));
-        /* the C harness reports sizes implicitly; record which run it was */
-        json_array_append_new(exps, x);
-        free(out);
-        free(mode);
-    }
-    if (e->o->verify_save_dir) {
+    if (doc && e->o->verify_save_dir) {
         mkdir(e->o->verify_save_dir, 0755);
         char *sp = kc_xasprintf("%s/%s", e->o->verify_save_dir, rname);
         json_dump_file(doc, sp, JSON_INDENT(1) | JSON_PRESERVE_ORDER);
         free(sp);
     }
-out:
-    free(src);
-    free(bin);
-    free(log);
-    free(abs);
-    free(refabs);
+    free(plan_path);
+    free(res_path);
+    free(log_path);
+    free(cache);
+    free(drv);
     free(rname);
     return doc;
 }
@@ -712,15 +712,12 @@ static void verify_file(verify_env *e, kc_file_result *r)
         if (!spec) {
             why = kc_xasprintf("unknown op `%s`: %s", b->op, err);
         } else if (!e->workdir) {
-            why = kc_xasprintf("cannot create a temporary directory: %s", strerror(errno));
+            why = kc_xasprintf("cannot create the work directory: %s", strerror(errno));
         } else {
-            char *abs_spec = realpath(spec_path, NULL);
-            kc_lang lang = r->kernels.len ? r->kernels.data[0].lang : KC_LANG_TRITON;
-            if (lang == KC_LANG_TRITON)
-                doc = triton_run(e, r, b, abs_spec ? abs_spec : spec_path, idx, n, &why);
-            else
-                doc = cuda_run(e, r, b, spec, idx, n, &why);
-            free(abs_spec);
+            char *plan = write_plan(e, r, b, spec, idx, n, &why);
+            if (plan)
+                doc = execute(e, r, b, plan, &why);
+            free(plan);
         }
         for (size_t k = 0; k < n; k++) {
             kc_diag *d = &r->diags.items.data[idx[k]];
@@ -744,7 +741,7 @@ bool kc_verify_files(const kc_options *o, kc_file_result *files, size_t n, FILE 
 {
     verify_env e = {.o = o, .err = err};
     env_init(&e);
-    if (!o->verify_no_run && !o->verify_results_dir && !e.gpu)
+    if (!o->verify_no_run && !o->verify_results_dir && !o->verify_export_dir && !e.gpu)
         fprintf(err, "kcheck verify: no NVIDIA GPU found (nvidia-smi); experiments that need one will be "
                      "inconclusive\n");
     for (size_t i = 0; i < n; i++)
