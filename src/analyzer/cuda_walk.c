@@ -250,6 +250,16 @@ static uint8_t ty_bits(CXType t)
     }
 }
 
+/* The pointee as written (`T` in a template), falling back to the
+ * canonical type's pointee for typedefs of pointers. */
+static CXType ty_pointee(CXType t)
+{
+    CXType p = clang_getPointeeType(t);
+    if (p.kind == CXType_Invalid)
+        p = clang_getPointeeType(clang_getCanonicalType(t));
+    return p;
+}
+
 static CXType ty_elem(CXType t)
 {
     CXType c = clang_getCanonicalType(t);
@@ -640,6 +650,8 @@ static cu_val ev_cond(cu_walk *w, CXCursor e, cu_preds *pos, cu_preds *neg)
         kc_pred p = {.lhs = l.ptr ? l.off : l.ix, .rhs = r.ptr ? r.off : r.ix, .op = cmp, .span = at};
         size_fact(w, p.lhs, r.ptr ? kc_index_deps(r.off) : r.deps, at);
         size_fact(w, p.rhs, l.ptr ? kc_index_deps(l.off) : l.deps, at);
+        if (!p.lhs && !p.rhs)
+            pos = neg = NULL; /* floating-point comparison: no index predicate */
         if (pos) {
             cu_pred cp = {.p = p, .lhs = k.v[0], .rhs = k.v[1]};
             kc_vec_push(pos, cp);
@@ -701,7 +713,7 @@ static cu_val load_value(cu_walk *w, uint32_t acc, const cu_val *p, CXType t)
         v.ptr = true;
         v.space = KC_MEM_UNKNOWN;
         v.off = ix_const(w, 0, 64);
-        CXType e = clang_getPointeeType(clang_getCanonicalType(t));
+        CXType e = ty_pointee(t);
         v.elem_bytes = ty_size(e);
         v.elem_type = ty_name(w, e);
     }
@@ -803,17 +815,35 @@ static bv_kind builtin_var(CXCursor decl)
 }
 
 /* Component named by a member expression (`.x`): 0, 1, 2 or -1. The
- * built-in variables' members are properties whose cursor has no spelling:
- * read the name from clang's printing of the expression. */
+ * built-in variables' members are properties whose cursor has no spelling
+ * (and clang does not print them): read the name after the `.` where the
+ * expression is spelled (inside a macro definition when written through
+ * one). */
 static int member_component(cu_walk *w, CXCursor member)
 {
     const char *n = cu_spelling(w->t, member);
+    char buf[8] = {0};
     if (!n[0]) {
-        CXString s = clang_getCursorPrettyPrinted(member, NULL);
-        const char *p = clang_getCString(s);
-        const char *dot = p ? strrchr(p, '.') : NULL;
-        n = kc_arena_strdup(w->a, dot ? dot + 1 : "");
-        clang_disposeString(s);
+        CXFile f = NULL;
+        unsigned off = 0;
+        clang_getSpellingLocation(clang_getCursorLocation(member), &f, NULL, NULL, &off);
+        size_t size = 0;
+        const char *text = f ? clang_getFileContents(w->t->tu, f, &size) : NULL;
+        if (!text || off >= size)
+            return -1;
+        size_t i = off, end = off + 128 < size ? off + 128 : size;
+        while (i < end && text[i] != '.')
+            i++;
+        i++;
+        while (i < end && (text[i] == ' ' || text[i] == '\t' || text[i] == '\n' || text[i] == '\r'))
+            i++;
+        size_t j = 0;
+        while (i < end && j < sizeof buf - 1 &&
+               ((text[i] >= 'a' && text[i] <= 'z') || (text[i] >= 'A' && text[i] <= 'Z') || text[i] == '_'))
+            buf[j++] = text[i++];
+        if (i < end && ((text[i] >= '0' && text[i] <= '9') || text[i] == '_'))
+            return -1;
+        n = buf;
     }
     if (n[0] && !n[1])
         return n[0] == 'x' ? 0 : n[0] == 'y' ? 1 : n[0] == 'z' ? 2 : -1;
@@ -921,7 +951,7 @@ static cu_val global_value(cu_walk *w, CXCursor decl, CXCursor use, int mode)
     }
     if (ty_is_ptr(t)) {
         uint32_t sym = symbol_get(w, name, KC_SYM_GLOBAL, NULL);
-        return mem_pointer(w, sym, w->k->symbols.data[sym].name, KC_MEM_GLOBAL, clang_getPointeeType(t));
+        return mem_pointer(w, sym, w->k->symbols.data[sym].name, KC_MEM_GLOBAL, ty_pointee(t));
     }
     if (ty_is_int(t)) {
         uint32_t sym = symbol_get(w, name, KC_SYM_GLOBAL, NULL);
@@ -1101,7 +1131,7 @@ static cu_val struct_field(cu_walk *w, const cu_val *base, CXCursor member)
             s->facts |= KC_SF_POINTER;
     }
     if (ty_is_ptr(t))
-        return mem_pointer(w, sym, s->name, KC_MEM_GLOBAL, clang_getPointeeType(clang_getCanonicalType(t)));
+        return mem_pointer(w, sym, s->name, KC_MEM_GLOBAL, ty_pointee(t));
     if (ty_is_int(t))
         return v_index(ix_atom(w, KC_ATOM_SYMBOL, sym, (kc_deps){0}, ty_bits(t)));
     cu_val v = v_none();
@@ -1761,7 +1791,7 @@ static cu_val ev_call(cu_walk *w, CXCursor e, int mode)
         p.ptr = true;
         p.space = KC_MEM_UNKNOWN;
         p.deps = v.deps;
-        CXType pe = clang_getPointeeType(clang_getCanonicalType(rt));
+        CXType pe = ty_pointee(rt);
         p.elem_bytes = ty_size(pe);
         p.elem_type = ty_name(w, pe);
         return p;
@@ -2741,7 +2771,15 @@ static void loop_bounds(cu_walk *w, kc_loop *L, const cu_upd *u, const cu_val *e
     L->var = u->name;
     L->start = entry->ix;
     const char *st = init_text(w, init, u->decl, 0);
-    L->start_text = st ? st : (entry->ix ? kc_model_index_str(w->m, w->k, entry->ix) : NULL);
+    if (!st && entry->ix) {
+        const kc_index *x = entry->ix;
+        if (x->nmono == 1 && x->mono[0].coef == 1 && x->mono[0].nfac == 1 &&
+            x->mono[0].fac[0].kind == KC_ATOM_OPAQUE && x->mono[0].fac[0].id < w->k->opaques.len)
+            st = w->k->opaques.data[x->mono[0].fac[0].id].text; /* a value the loop does not set */
+        else
+            st = kc_model_index_str(w->m, w->k, x);
+    }
+    L->start_text = st;
     L->step = step;
     L->step_text = step_text;
     kc_cmp op = 0;
@@ -2788,12 +2826,13 @@ text:
         return;
     int64_t c0;
     bool zero = entry->ix && kc_index_is_const(entry->ix, &c0) && c0 == 0;
+    bool bound_zero = kc_index_is_const(bound, &c0) && c0 == 0;
     const char *E = L->end_text, *S = L->start_text ? L->start_text : "?";
     const char *span;
     if (s > 0)
         span = zero ? E : kc_arena_printf(w->a, "%s - %s", E, paren(w, S));
     else
-        span = kc_arena_printf(w->a, "%s - %s", S, paren(w, E));
+        span = bound_zero ? S : kc_arena_printf(w->a, "%s - %s", S, paren(w, E));
     if (op == KC_CMP_LE || op == KC_CMP_GE)
         span = kc_arena_printf(w->a, "%s + 1", span);
     int64_t as = s > 0 ? s : -s;
@@ -3196,7 +3235,7 @@ static void add_params(cu_walk *w, CXCursor fn, CXCursor *body)
             p.span = cu_span(w->t, c);
             p.is_pointer = ty_is_ptr(t);
             p.is_restrict = clang_isRestrictQualifiedType(t) != 0;
-            CXType pointee = p.is_pointer ? clang_getPointeeType(clang_getCanonicalType(t)) : t;
+            CXType pointee = p.is_pointer ? ty_pointee(t) : t;
             if (p.is_pointer) {
                 p.pointee_const = clang_isConstQualifiedType(pointee) != 0;
                 p.elem_bytes = ty_size(pointee);

@@ -1,0 +1,898 @@
+/* Tests of the CUDA front end (libclang): parsing modes, error handling and
+ * the lowering of kernels into the kernel model. Inputs are inline strings
+ * lowered through kc_source_from_memory + kc_cuda_lower. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include "kc_frontend.h"
+
+/* ---- helpers ------------------------------------------------------------ */
+
+typedef struct lowered {
+    kc_options opts;
+    kc_cuda_frontend *fe;
+    kc_source *src;
+    kc_model *m;
+    kc_file_errors errs;
+    double ms;
+} lowered;
+
+static double now_ms(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
+}
+
+static void lower_mode(lowered *L, const char *code, kc_cuda_mode mode)
+{
+    memset(L, 0, sizeof *L);
+    kc_options_init(&L->opts);
+    L->opts.cuda_mode = mode;
+    char *err = NULL;
+    L->src = kc_source_from_memory("test_input.cu", code, strlen(code), 1u << 26, &err);
+    assert_non_null(L->src);
+    L->fe = kc_cuda_frontend_new(&L->opts);
+    assert_non_null(L->fe);
+    double t0 = now_ms();
+    L->m = kc_cuda_lower(L->fe, L->src, &L->errs);
+    L->ms = now_ms() - t0;
+}
+
+static void lower(lowered *L, const char *code)
+{
+    lower_mode(L, code, KC_CUDA_SHIM);
+    for (uint32_t i = 0; i < L->errs.items.len; i++)
+        fprintf(stderr, "unexpected error %u:%u %s\n", L->errs.items.data[i].line, L->errs.items.data[i].col,
+                L->errs.items.data[i].message);
+    assert_non_null(L->m);
+}
+
+static void lowered_free(lowered *L)
+{
+    kc_model_delete(L->m);
+    kc_file_errors_free(&L->errs);
+    kc_cuda_frontend_delete(L->fe);
+    kc_source_delete(L->src);
+    kc_options_free(&L->opts);
+}
+
+static const kc_kernel *kernel(const lowered *L, const char *name)
+{
+    for (uint32_t i = 0; i < L->m->kernels.len; i++)
+        if (strcmp(L->m->kernels.data[i]->name, name) == 0)
+            return L->m->kernels.data[i];
+    fail_msg("no kernel %s", name);
+    return NULL;
+}
+
+/* The n-th access of `kind` to `base` (0-based). */
+static const kc_access *access_nth(const kc_kernel *k, const char *base, kc_access_kind kind, unsigned n)
+{
+    for (uint32_t i = 0; i < k->accesses.len; i++) {
+        const kc_access *a = &k->accesses.data[i];
+        if (a->kind == kind && a->base_name && strcmp(a->base_name, base) == 0 && n-- == 0)
+            return a;
+    }
+    fail_msg("no access %d to %s", (int)kind, base);
+    return NULL;
+}
+
+static const kc_access *access_of(const kc_kernel *k, const char *base, kc_access_kind kind)
+{
+    return access_nth(k, base, kind, 0);
+}
+
+static unsigned count_accesses(const kc_kernel *k, const char *base, kc_access_kind kind)
+{
+    unsigned n = 0;
+    for (uint32_t i = 0; i < k->accesses.len; i++)
+        if (k->accesses.data[i].kind == kind && k->accesses.data[i].base_name &&
+            strcmp(k->accesses.data[i].base_name, base) == 0)
+            n++;
+    return n;
+}
+
+static const char *ix_str(const lowered *L, const kc_kernel *k, const kc_index *x)
+{
+    return kc_model_index_str(L->m, k, x);
+}
+
+/* Stride along threadIdx.x as text ("none" when the lane does not occur). */
+static const char *stride_x(const lowered *L, const kc_kernel *k, const kc_access *a, kc_stride *st)
+{
+    kc_index_stride_along(L->m->arena, a->offset, 0, st);
+    return st->stride ? ix_str(L, k, st->stride) : "none";
+}
+
+static int64_t const_stride_x(const lowered *L, const kc_access *a)
+{
+    kc_stride st;
+    kc_index_stride_along(L->m->arena, a->offset, 0, &st);
+    assert_non_null(st.stride);
+    assert_false(st.nonaffine);
+    int64_t c = 0;
+    assert_true(kc_index_is_const(st.stride, &c));
+    return c;
+}
+
+static bool thread_dep(kc_deps d) { return d.axes != 0 || (d.flags & KC_AF_THREAD); }
+
+static const kc_symbol *symbol(const kc_kernel *k, const char *name)
+{
+    uint32_t id = kc_kernel_find_symbol(k, name);
+    assert_int_not_equal(id, KC_NONE);
+    return &k->symbols.data[id];
+}
+
+static bool chain_has_thread_dep(const kc_kernel *k, uint32_t c)
+{
+    for (int guard = 0; c != KC_NONE && guard < 1000; guard++, c = k->conds.data[c].parent)
+        if (thread_dep(k->conds.data[c].deps))
+            return true;
+    return false;
+}
+
+/* Source text of a span of the test input. */
+static char *span_text(const lowered *L, kc_span s)
+{
+    size_t a = kc_source_offset(L->src, s.line, s.col), b = kc_source_offset(L->src, s.end_line, s.end_col);
+    char *out = malloc(b - a + 1);
+    memcpy(out, L->src->text + a, b - a);
+    out[b - a] = '\0';
+    return out;
+}
+
+static void assert_span_text(const lowered *L, kc_span s, const char *want)
+{
+    char *got = span_text(L, s);
+    if (strcmp(got, want) != 0)
+        fail_msg("span %u:%u-%u:%u is '%s', want '%s'", s.line, s.col, s.end_line, s.end_col, got, want);
+    free(got);
+}
+
+/* ---- tests ---------------------------------------------------------------- */
+
+static void test_axpy(void **state)
+{
+    (void)state;
+    lowered L;
+    lower(&L, "__global__ void axpy(float a, const float *__restrict__ x, float *y, int n)\n"
+              "{\n"
+              "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+              "    if (i < n)\n"
+              "        y[i] = a * x[i] + y[i];\n"
+              "}\n");
+    assert_int_equal(L.m->kernels.len, 1);
+    const kc_kernel *k = kernel(&L, "axpy");
+    assert_false(k->is_device_function);
+    assert_int_equal(k->lang, KC_LANG_CUDA);
+    assert_int_equal(k->params.len, 4);
+    const kc_param *x = &k->params.data[1];
+    assert_string_equal(x->name, "x");
+    assert_true(x->is_pointer);
+    assert_true(x->pointee_const);
+    assert_true(x->is_restrict);
+    assert_int_equal(x->elem_bytes, 4);
+    assert_false(k->params.data[2].pointee_const);
+    assert_int_equal(symbol(k, "n")->bits, 32);
+    assert_true(symbol(k, "x")->facts & KC_SF_POINTER);
+
+    assert_int_equal(count_accesses(k, "x", KC_ACC_LOAD), 1);
+    assert_int_equal(count_accesses(k, "y", KC_ACC_STORE), 1);
+    const kc_access *ld = access_of(k, "x", KC_ACC_LOAD);
+    const kc_access *st = access_of(k, "y", KC_ACC_STORE);
+    assert_int_equal(ld->space, KC_MEM_GLOBAL);
+    assert_int_equal(ld->elem_bytes, 4);
+    assert_string_equal(ld->elem_type, "float");
+    assert_int_equal(const_stride_x(&L, ld), 1);
+    assert_int_equal(const_stride_x(&L, st), 1);
+    assert_int_equal(ld->loop, KC_NONE);
+    /* Both guarded by `i < n`, a thread-dependent comparison. */
+    assert_int_not_equal(ld->guard, KC_NONE);
+    assert_int_equal(ld->guard, st->guard);
+    const kc_cond *g = &k->conds.data[ld->guard];
+    assert_true(thread_dep(g->deps));
+    assert_string_equal(g->text, "i < n");
+    assert_int_equal(g->npreds, 1);
+    assert_int_equal(g->preds[0].op, KC_CMP_LT);
+    assert_string_equal(ix_str(&L, k, g->preds[0].rhs), "n");
+    /* n is a problem size. */
+    const kc_symbol *n = symbol(k, "n");
+    assert_true(n->facts & KC_SF_SIZE);
+    assert_non_null(n->size_evidence);
+    assert_non_null(strstr(n->size_evidence, "line 4"));
+    /* Spans: the subscript, and the index inside it. */
+    assert_span_text(&L, ld->span, "x[i]");
+    assert_span_text(&L, ld->addr_span, "i");
+    assert_span_text(&L, st->span, "y[i]");
+    assert_string_equal(ld->addr_text, "i");
+    assert_span_text(&L, k->name_span, "axpy");
+    lowered_free(&L);
+}
+
+static void test_matvec_row_per_thread(void **state)
+{
+    (void)state;
+    lowered L;
+    lower(&L, "__global__ void matvec(const float *A, const float *x, float *y, int M, int N)\n"
+              "{\n"
+              "    int row = blockIdx.x * blockDim.x + threadIdx.x;\n"
+              "    if (row < M) {\n"
+              "        float acc = 0.0f;\n"
+              "        for (int k = 0; k < N; ++k)\n"
+              "            acc += A[row * N + k] * x[k];\n"
+              "        y[row] = acc;\n"
+              "    }\n"
+              "}\n");
+    const kc_kernel *k = kernel(&L, "matvec");
+    assert_int_equal(k->loops.len, 1);
+    const kc_loop *lp = &k->loops.data[0];
+    assert_int_equal(lp->kind, KC_LOOP_FOR);
+    assert_string_equal(lp->var, "k");
+    assert_int_equal(lp->trip_count, -1);
+    assert_string_equal(lp->trip_text, "N");
+    assert_string_equal(lp->end_text, "N");
+    assert_string_equal(lp->start_text, "0");
+    assert_string_equal(ix_str(&L, k, lp->step), "1");
+    assert_span_text(&L, lp->span, "for (int k = 0; k < N; ++k)");
+
+    const kc_access *a = access_of(k, "A", KC_ACC_LOAD);
+    kc_stride st;
+    assert_string_equal(stride_x(&L, k, a, &st), "N");
+    assert_false(st.nonaffine);
+    assert_int_equal(a->loop, 0);
+    assert_true(kc_index_depends_on_loop(a->offset, 0));
+    assert_span_text(&L, a->addr_span, "row * N + k");
+    const kc_access *xk = access_of(k, "x", KC_ACC_LOAD);
+    assert_true(kc_index_depends_on_loop(xk->offset, 0));
+    kc_index_stride_along(L.m->arena, xk->offset, 0, &st);
+    assert_null(st.stride); /* every thread reads the same x[k] */
+    assert_true(symbol(k, "N")->facts & KC_SF_SIZE);
+    assert_true(symbol(k, "M")->facts & KC_SF_SIZE);
+    /* y[row] after the loop is guarded by row < M and not in the loop. */
+    const kc_access *y = access_of(k, "y", KC_ACC_STORE);
+    assert_int_equal(y->loop, KC_NONE);
+    assert_true(chain_has_thread_dep(k, y->guard));
+    lowered_free(&L);
+}
+
+static void test_grid_stride_loop(void **state)
+{
+    (void)state;
+    lowered L;
+    lower(&L, "__global__ void scale(float *x, float s, int n)\n"
+              "{\n"
+              "    for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x * gridDim.x)\n"
+              "        x[i] = s * x[i];\n"
+              "}\n");
+    const kc_kernel *k = kernel(&L, "scale");
+    const kc_access *ld = access_of(k, "x", KC_ACC_LOAD);
+    assert_int_equal(const_stride_x(&L, ld), 1);
+    assert_int_equal(const_stride_x(&L, access_of(k, "x", KC_ACC_STORE)), 1);
+    assert_true(kc_index_depends_on_loop(ld->offset, 0));
+    const kc_loop *lp = &k->loops.data[0];
+    assert_string_equal(lp->var, "i");
+    assert_string_equal(lp->step_text, "blockDim.x * gridDim.x");
+    assert_string_equal(ix_str(&L, k, lp->step), "blockDim.x*gridDim.x");
+    assert_int_equal(lp->trip_count, -1);
+    /* The loop condition guards the body and varies with the thread. */
+    assert_int_not_equal(ld->guard, KC_NONE);
+    assert_true(thread_dep(k->conds.data[ld->guard].deps));
+    assert_int_equal(k->conds.data[ld->guard].loop, 0);
+    /* ... but does not select passes of its own loop. */
+    assert_false(kc_cond_chain_depends_on_loop(k, ld->guard, 0));
+    assert_true(symbol(k, "n")->facts & KC_SF_SIZE);
+    lowered_free(&L);
+}
+
+static void test_shared_tile(void **state)
+{
+    (void)state;
+    lowered L;
+    lower(&L, "__global__ void t(const float *in, float *out, int K)\n"
+              "{\n"
+              "    __shared__ float tile[32][32];\n"
+              "    __shared__ float pad[32][33];\n"
+              "    tile[threadIdx.y][threadIdx.x] = in[threadIdx.x];\n"
+              "    __syncthreads();\n"
+              "    float s = 0;\n"
+              "    for (int k = 0; k < 32; ++k)\n"
+              "        s += tile[threadIdx.x][k];\n"
+              "    pad[threadIdx.x][threadIdx.y] = s;\n"
+              "    out[threadIdx.x] = s;\n"
+              "}\n");
+    const kc_kernel *k = kernel(&L, "t");
+    const kc_access *ld = access_of(k, "tile", KC_ACC_LOAD);
+    assert_int_equal(ld->space, KC_MEM_SHARED);
+    assert_int_equal(ld->elem_bytes, 4);
+    /* offset = 32*threadIdx.x + k */
+    const kc_index *c = kc_index_coef_of(L.m->arena, ld->offset, KC_ATOM_LANE, 0);
+    int64_t v;
+    assert_true(kc_index_is_const(c, &v));
+    assert_int_equal(v, 32);
+    const kc_index *ck = kc_index_coef_of(L.m->arena, ld->offset, KC_ATOM_LOOP, 0);
+    assert_true(kc_index_is_const(ck, &v));
+    assert_int_equal(v, 1);
+    assert_int_equal(ld->offset->nmono, 2);
+    assert_int_equal(const_stride_x(&L, ld), 32);
+    assert_span_text(&L, ld->span, "tile[threadIdx.x][k]");
+    assert_span_text(&L, ld->addr_span, "k");
+    const kc_access *st = access_of(k, "tile", KC_ACC_STORE);
+    assert_int_equal(const_stride_x(&L, st), 1);
+    assert_string_equal(ix_str(&L, k, st->offset), "threadIdx.x + 32*threadIdx.y");
+    assert_int_equal(const_stride_x(&L, access_of(k, "pad", KC_ACC_STORE)), 33);
+    const kc_symbol *tile = symbol(k, "tile");
+    assert_int_equal(tile->kind, KC_SYM_LOCAL);
+    assert_int_equal(ld->base, kc_kernel_find_symbol(k, "tile"));
+    lowered_free(&L);
+}
+
+static void test_pragma_unroll(void **state)
+{
+    (void)state;
+    lowered L;
+    lower(&L, "__global__ void u(float *x)\n"
+              "{\n"
+              "    float acc = 0;\n"
+              "    #pragma unroll\n"
+              "    for (int i = 0; i < 64; ++i) acc += x[i];\n"
+              "#pragma unroll 4\n"
+              "    for (int j = 0; j < 100; j++) acc += x[j];\n"
+              "    #pragma unroll 1\n"
+              "    for (int q = 10; q > 0; --q) acc += x[q];\n"
+              "    for (int r = 0; r <= 15; r += 4) acc += x[r];\n"
+              "    x[0] = acc;\n"
+              "}\n");
+    const kc_kernel *k = kernel(&L, "u");
+    assert_int_equal(k->loops.len, 4);
+    const kc_loop *l0 = &k->loops.data[0], *l1 = &k->loops.data[1], *l2 = &k->loops.data[2], *l3 = &k->loops.data[3];
+    assert_int_equal(l0->unroll, KC_UNROLL_FULL);
+    assert_int_equal(l0->trip_count, 64);
+    assert_span_text(&L, l0->unroll_span, "#pragma unroll");
+    assert_int_equal(l1->unroll, KC_UNROLL_COUNT);
+    assert_int_equal(l1->unroll_count, 4);
+    assert_int_equal(l1->trip_count, 100);
+    assert_span_text(&L, l1->unroll_span, "#pragma unroll 4");
+    assert_int_equal(l2->unroll, KC_UNROLL_DISABLE);
+    assert_int_equal(l2->trip_count, 10);
+    assert_int_equal(l3->unroll, KC_UNROLL_NONE);
+    assert_false(kc_span_valid(l3->unroll_span));
+    assert_int_equal(l3->trip_count, 4);
+    assert_string_equal(l3->trip_text, "ceil((15 + 1) / 4)");
+    lowered_free(&L);
+}
+
+static void test_barrier_under_thread_condition(void **state)
+{
+    (void)state;
+    lowered L;
+    lower(&L, "__global__ void b(float *x)\n"
+              "{\n"
+              "    __shared__ float s[32];\n"
+              "    if (threadIdx.x < 16) {\n"
+              "        s[threadIdx.x] = x[threadIdx.x];\n"
+              "        __syncthreads();\n"
+              "    }\n"
+              "    __syncthreads();\n"
+              "    if (blockIdx.x == 0) __syncthreads();\n"
+              "    __syncwarp();\n"
+              "}\n");
+    const kc_kernel *k = kernel(&L, "b");
+    assert_int_equal(k->barriers.len, 4);
+    const kc_barrier *b0 = &k->barriers.data[0];
+    assert_string_equal(b0->name, "__syncthreads");
+    assert_int_not_equal(b0->guard, KC_NONE);
+    assert_true(thread_dep(k->conds.data[b0->guard].deps));
+    assert_span_text(&L, b0->span, "__syncthreads()");
+    assert_false(kc_span_valid(b0->divergent_exit));
+    assert_int_equal(k->barriers.data[1].guard, KC_NONE);
+    /* blockIdx is uniform within a block. */
+    const kc_barrier *b2 = &k->barriers.data[2];
+    assert_int_not_equal(b2->guard, KC_NONE);
+    assert_false(thread_dep(k->conds.data[b2->guard].deps));
+    assert_string_equal(k->barriers.data[3].name, "__syncwarp");
+    lowered_free(&L);
+}
+
+static void test_barrier_after_divergent_return(void **state)
+{
+    (void)state;
+    lowered L;
+    lower(&L, "__global__ void r(const float *x, float *y, int n)\n"
+              "{\n"
+              "    __shared__ float buf[256];\n"
+              "    int tid = blockIdx.x * blockDim.x + threadIdx.x;\n"
+              "    if (tid >= n) return;\n"
+              "    buf[threadIdx.x] = x[tid];\n"
+              "    __syncthreads();\n"
+              "    y[tid] = buf[255 - threadIdx.x];\n"
+              "}\n"
+              "__global__ void ok(float *y)\n"
+              "{\n"
+              "    if (blockIdx.x > 4) return;\n"
+              "    __syncthreads();\n"
+              "    for (int i = 0; i < 8; ++i) {\n"
+              "        if (threadIdx.x == i) continue;\n"
+              "        __syncthreads();\n"
+              "    }\n"
+              "}\n");
+    const kc_kernel *k = kernel(&L, "r");
+    assert_int_equal(k->barriers.len, 1);
+    const kc_barrier *b = &k->barriers.data[0];
+    assert_true(kc_span_valid(b->divergent_exit));
+    assert_span_text(&L, b->divergent_exit, "return");
+    /* Code after the early return runs under `!(tid >= n)`: a guard with
+     * the negated comparison as its predicate. */
+    const kc_access *st = access_of(k, "y", KC_ACC_STORE);
+    assert_int_not_equal(st->guard, KC_NONE);
+    const kc_cond *g = &k->conds.data[st->guard];
+    assert_true(g->negated);
+    assert_int_equal(g->npreds, 1);
+    assert_int_equal(g->preds[0].op, KC_CMP_LT);
+    assert_true(symbol(k, "n")->facts & KC_SF_SIZE);
+    const kc_kernel *ok = kernel(&L, "ok");
+    assert_int_equal(ok->barriers.len, 2);
+    assert_false(kc_span_valid(ok->barriers.data[0].divergent_exit)); /* uniform return */
+    assert_true(kc_span_valid(ok->barriers.data[1].divergent_exit));  /* thread-dependent continue */
+    assert_span_text(&L, ok->barriers.data[1].divergent_exit, "continue");
+    lowered_free(&L);
+}
+
+static void test_loop_invariant_and_carried(void **state)
+{
+    (void)state;
+    lowered L;
+    lower(&L, "__global__ void f(const float *x, const float *w, float *out, int K)\n"
+              "{\n"
+              "    int row = blockIdx.x;\n"
+              "    const float *p = w + row * K;\n"
+              "    float s = 0;\n"
+              "    for (int k = 0; k < K; ++k) {\n"
+              "        s += x[row] * x[k];\n"
+              "        s += p[0];\n"
+              "        p += 4;\n"
+              "    }\n"
+              "    out[row] = s;\n"
+              "}\n");
+    const kc_kernel *k = kernel(&L, "f");
+    const kc_access *inv = access_nth(k, "x", KC_ACC_LOAD, 0);
+    const kc_access *dep = access_nth(k, "x", KC_ACC_LOAD, 1);
+    assert_span_text(&L, inv->span, "x[row]");
+    assert_int_equal(inv->loop, 0);
+    assert_false(kc_index_depends_on_loop(inv->offset, 0));
+    assert_true(kc_index_depends_on_loop(dep->offset, 0));
+    /* p += 4 in every pass: an induction pointer, w + row*K + 4*pass */
+    const kc_access *pw = access_of(k, "w", KC_ACC_LOAD);
+    assert_true(kc_index_depends_on_loop(pw->offset, 0));
+    const kc_index *c = kc_index_coef_of(L.m->arena, pw->offset, KC_ATOM_LOOP, 0);
+    int64_t v;
+    assert_true(kc_index_is_const(c, &v));
+    assert_int_equal(v, 4);
+    lowered_free(&L);
+}
+
+static void test_loop_carried_nonaffine(void **state)
+{
+    (void)state;
+    lowered L;
+    lower(&L, "__global__ void f(const int *next, float *x, int n)\n"
+              "{\n"
+              "    int j = threadIdx.x;\n"
+              "    int idx = 0;\n"
+              "    while (j < n) {\n"
+              "        x[idx] += 1.0f;\n"
+              "        if (x[j] > 0) idx = idx * 2 + 1;\n"
+              "        j = next[j];\n"
+              "    }\n"
+              "    x[idx] = 0;\n"
+              "}\n");
+    const kc_kernel *k = kernel(&L, "f");
+    assert_int_equal(k->loops.len, 1);
+    assert_int_equal(k->loops.data[0].kind, KC_LOOP_WHILE);
+    /* idx is assigned in the loop: its first use there already varies. */
+    const kc_access *a = access_nth(k, "x", KC_ACC_LOAD, 0);
+    assert_span_text(&L, a->span, "x[idx]");
+    assert_true(kc_index_depends_on_loop(a->offset, 0));
+    kc_deps d = kc_index_deps(a->offset);
+    assert_true(d.flags & KC_AF_DATA); /* it follows values loaded in the loop */
+    /* j follows a linked list: data-dependent, varies with the thread. */
+    const kc_access *xj = access_nth(k, "x", KC_ACC_LOAD, 1);
+    assert_true(kc_index_depends_on_loop(xj->offset, 0));
+    assert_true(thread_dep(kc_index_deps(xj->offset)));
+    /* After the loop idx no longer depends on it. */
+    const kc_access *last = access_nth(k, "x", KC_ACC_STORE, 1);
+    assert_int_equal(last->loop, KC_NONE);
+    assert_false(kc_index_depends_on_loop(last->offset, 0));
+    lowered_free(&L);
+}
+
+static void test_gather(void **state)
+{
+    (void)state;
+    lowered L;
+    lower(&L, "__global__ void g(const float *x, const int *idx, float *y, int n)\n"
+              "{\n"
+              "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+              "    if (i < n) {\n"
+              "        int j = idx[i];\n"
+              "        y[i] = x[j] + x[idx[i]];\n"
+              "    }\n"
+              "}\n");
+    const kc_kernel *k = kernel(&L, "g");
+    const kc_access *ld = access_nth(k, "x", KC_ACC_LOAD, 0);
+    kc_stride st;
+    kc_index_stride_along(L.m->arena, ld->offset, 0, &st);
+    assert_non_null(st.gather);
+    assert_int_equal(st.gather->kind, KC_ATOM_DATA);
+    assert_true(st.gather->flags & KC_AF_DATA);
+    assert_true(st.gather->axes & 1);
+    const kc_access *src = &k->accesses.data[st.gather->id];
+    assert_string_equal(src->base_name, "idx");
+    assert_string_equal(src->value_name, "j");
+    char buf[64];
+    assert_string_equal(kc_atom_name(k, st.gather, buf, sizeof buf), "j");
+    const kc_access *ld2 = access_nth(k, "x", KC_ACC_LOAD, 1);
+    kc_index_stride_along(L.m->arena, ld2->offset, 0, &st);
+    assert_non_null(st.gather);
+    lowered_free(&L);
+}
+
+static void test_launch(void **state)
+{
+    (void)state;
+    lowered L;
+    lower(&L, "__global__ void k(float a, const float *x, float *y, int n) { }\n"
+              "void run(float a, const float *x, float *y, int n, cudaStream_t s)\n"
+              "{\n"
+              "    k<<<(n + 255) / 256, 256>>>(a, x, y, n);\n"
+              "    k<<<dim3(4, 2), dim3(32, 8), 0, s>>>(2.0f, x, y, 1024);\n"
+              "    void *args[] = {&a, &x, &y, &n};\n"
+              "    cudaLaunchKernel((void *)k, dim3(1), dim3(64), args, 0, s);\n"
+              "}\n");
+    assert_int_equal(L.m->launches.len, 3);
+    const kc_launch *l = &L.m->launches.data[0];
+    assert_string_equal(l->kernel, "k");
+    assert_string_equal(l->grid_text, "(n + 255) / 256");
+    assert_string_equal(l->block_text, "256");
+    assert_int_equal(l->args.len, 4);
+    assert_string_equal(l->args.data[0].param, "a");
+    assert_string_equal(l->args.data[3].param, "n");
+    assert_string_equal(l->args.data[3].text, "n");
+    assert_false(l->args.data[3].has_value);
+    assert_span_text(&L, l->span, "k<<<(n + 255) / 256, 256>>>(a, x, y, n)");
+    const kc_launch *l2 = &L.m->launches.data[1];
+    assert_string_equal(l2->grid_text, "dim3(4, 2)");
+    assert_true(l2->args.data[3].has_value);
+    assert_int_equal(l2->args.data[3].value, 1024);
+    const kc_launch *l3 = &L.m->launches.data[2];
+    assert_string_equal(l3->kernel, "k");
+    assert_string_equal(l3->block_text, "dim3(64)");
+    lowered_free(&L);
+}
+
+static void test_device_helper_inlined(void **state)
+{
+    (void)state;
+    lowered L;
+    lower(&L, "__device__ float ld(const float *p, int i) { return p[i]; }\n"
+              "__device__ __forceinline__ void st(float *p, int i, float v) { p[i] = v; }\n"
+              "__device__ int twice(int v) { return 2 * v; }\n"
+              "__global__ void k(const float *x, float *y)\n"
+              "{\n"
+              "    int tid = blockIdx.x * blockDim.x + threadIdx.x;\n"
+              "    st(y, twice(tid), ld(x, tid));\n"
+              "}\n");
+    const kc_kernel *k = kernel(&L, "k");
+    const kc_access *a = access_of(k, "x", KC_ACC_LOAD);
+    assert_int_equal(const_stride_x(&L, a), 1);
+    assert_span_text(&L, a->span, "ld(x, tid)");
+    const kc_access *s = access_of(k, "y", KC_ACC_STORE);
+    assert_int_equal(const_stride_x(&L, s), 2);
+    /* The helpers that touch memory are kernels of their own. */
+    const kc_kernel *h = kernel(&L, "ld");
+    assert_true(h->is_device_function);
+    assert_int_equal(h->accesses.len, 1);
+    assert_span_text(&L, h->accesses.data[0].span, "p[i]");
+    for (uint32_t i = 0; i < L.m->kernels.len; i++)
+        assert_string_not_equal(L.m->kernels.data[i]->name, "twice");
+    lowered_free(&L);
+}
+
+static void test_template_kernel(void **state)
+{
+    (void)state;
+    lowered L;
+    lower(&L, "template <int BS, typename T>\n"
+              "__global__ void __launch_bounds__(BS) red(const T *in, T *out, int n)\n"
+              "{\n"
+              "    __shared__ T buf[BS];\n"
+              "    int t = threadIdx.x;\n"
+              "    buf[t] = t < n ? in[blockIdx.x * BS + t] : T(0);\n"
+              "    __syncthreads();\n"
+              "    #pragma unroll\n"
+              "    for (int s = BS / 2; s > 0; s >>= 1) {\n"
+              "        if (t < s) buf[t] += buf[t + s];\n"
+              "        __syncthreads();\n"
+              "    }\n"
+              "    if (t == 0) out[blockIdx.x] = buf[0];\n"
+              "}\n"
+              "template <int N> __global__ void fill(float *x) { for (int i = 0; i < N; ++i) x[i] = 0; }\n"
+              "void host(const float *a, float *b, int n) {\n"
+              "    red<256, float><<<n / 256, 256>>>(a, b, n);\n"
+              "    fill<16><<<1, 1>>>(b);\n"
+              "    fill<32><<<1, 1>>>(b);\n"
+              "}\n");
+    const kc_kernel *k = kernel(&L, "red");
+    const kc_symbol *bs = symbol(k, "BS");
+    assert_int_equal(bs->kind, KC_SYM_CONSTEXPR);
+    assert_true(bs->has_value);
+    assert_int_equal(bs->value, 256);
+    assert_non_null(bs->value_origin);
+    const kc_access *ld = access_of(k, "in", KC_ACC_LOAD);
+    assert_int_equal(const_stride_x(&L, ld), 1);
+    assert_string_equal(ix_str(&L, k, ld->offset), "threadIdx.x + 256*blockIdx.x");
+    assert_int_equal(access_of(k, "buf", KC_ACC_STORE)->space, KC_MEM_SHARED);
+    assert_int_equal(k->barriers.len, 2);
+    assert_int_equal(k->barriers.data[1].loop, 0);
+    const kc_loop *lp = &k->loops.data[0];
+    assert_string_equal(lp->var, "s");
+    assert_int_equal(lp->unroll, KC_UNROLL_FULL);
+    assert_null(lp->step);
+    /* `t < s` makes the reduction step thread-dependent. */
+    const kc_access *add = access_nth(k, "buf", KC_ACC_LOAD, 1);
+    assert_true(chain_has_thread_dep(k, add->guard));
+    /* Two instantiations: values, but no single value. */
+    const kc_kernel *f = kernel(&L, "fill");
+    const kc_symbol *n = symbol(f, "N");
+    assert_false(n->has_value);
+    assert_int_equal(n->nvalues, 2);
+    assert_int_equal(f->loops.data[0].trip_count, -1);
+    assert_string_equal(f->loops.data[0].trip_text, "N");
+    lowered_free(&L);
+}
+
+static void test_syntax_error(void **state)
+{
+    (void)state;
+    lowered L;
+    lower_mode(&L, "__global__ void k( { int x = ; }\n", KC_CUDA_SHIM);
+    assert_null(L.m);
+    assert_true(L.errs.items.len >= 1);
+    assert_true(L.errs.items.len <= 6);
+    assert_int_equal(L.errs.items.data[0].line, 1);
+    assert_true(L.errs.items.data[0].col > 0);
+    assert_non_null(L.errs.items.data[0].message);
+    lowered_free(&L);
+
+    /* A semantic error (an unknown name) is tolerated. */
+    lower(&L, "__global__ void k(float *x) { x[threadIdx.x] = undeclared_thing(3); }\n");
+    assert_int_equal(kernel(&L, "k")->accesses.len, 1);
+    lowered_free(&L);
+}
+
+static void test_unknown_header(void **state)
+{
+    (void)state;
+    lowered L;
+    lower(&L, "#include <thrust/device_vector.h>\n"
+              "#include <thrust/reduce.h>\n"
+              "#include \"missing_local_header.cuh\"\n"
+              "#include <vector>\n"
+              "#include <cstdio>\n"
+              "#include <cuda_fp16.h>\n"
+              "#include <cooperative_groups.h>\n"
+              "namespace cg = cooperative_groups;\n"
+              "__global__ void k(const __half *x, float *y, int n)\n"
+              "{\n"
+              "    cg::thread_block block = cg::this_thread_block();\n"
+              "    int i = block.thread_rank();\n"
+              "    if (i < n) y[i] = __half2float(x[i]) + expf(1.0f) + fmaxf(1.f, INFINITY) + FLT_MAX;\n"
+              "    block.sync();\n"
+              "}\n"
+              "int main() {\n"
+              "    std::vector<float> h(100, 1.0f);\n"
+              "    thrust::device_vector<float> d(h.begin(), h.end());\n"
+              "    printf(\"%f\\n\", h[0]);\n"
+              "    return 0;\n"
+              "}\n");
+    const kc_kernel *k = kernel(&L, "k");
+    const kc_access *x = access_of(k, "x", KC_ACC_LOAD);
+    assert_int_equal(x->elem_bytes, 2);
+    assert_int_equal(const_stride_x(&L, x), 1);
+    assert_int_equal(k->barriers.len, 1);
+    assert_string_equal(k->barriers.data[0].name, "cg::thread_block::sync");
+    lowered_free(&L);
+}
+
+static void test_deep_nesting(void **state)
+{
+    (void)state;
+    const int depth = 10000;
+    size_t cap = (size_t)depth * 2 + 256;
+    char *code = malloc(cap);
+    size_t n = (size_t)snprintf(code, cap, "__global__ void k(int *x) { x[0] = ");
+    for (int i = 0; i < depth; i++)
+        code[n++] = '(';
+    code[n++] = '1';
+    for (int i = 0; i < depth; i++)
+        code[n++] = ')';
+    n += (size_t)snprintf(code + n, cap - n, "; }\n");
+    lowered L;
+    lower_mode(&L, code, KC_CUDA_SHIM);
+    /* clang stops at its bracket depth limit: a clean error. */
+    assert_true(L.m != NULL || L.errs.items.len > 0);
+    lowered_free(&L);
+
+    /* A legal but very deep expression: our own recursion is capped. */
+    n = (size_t)snprintf(code, cap, "__global__ void k(int *x, int a) { x[0] = a");
+    for (int i = 0; i < 3000 && n + 16 < cap; i++)
+        n += (size_t)snprintf(code + n, cap - n, "+a");
+    snprintf(code + n, cap - n, "; }\n");
+    lower(&L, code);
+    assert_int_equal(kernel(&L, "k")->accesses.len, 1);
+    lowered_free(&L);
+
+    /* Deeply nested blocks. */
+    n = (size_t)snprintf(code, cap, "__global__ void k(int *x) { ");
+    for (int i = 0; i < 200; i++)
+        n += (size_t)snprintf(code + n, cap - n, "if (threadIdx.x > %d) { ", i);
+    n += (size_t)snprintf(code + n, cap - n, "x[threadIdx.x] = 1; __syncthreads();");
+    for (int i = 0; i < 200; i++)
+        code[n++] = '}';
+    snprintf(code + n, cap - n, " }\n");
+    lower(&L, code);
+    assert_int_equal(kernel(&L, "k")->barriers.len, 1);
+    lowered_free(&L);
+    free(code);
+}
+
+/* A 300-line file: many kernels of the usual shapes. */
+static char *big_file(unsigned *lines_out)
+{
+    kc_strbuf sb = {0};
+    kc_sb_append(&sb, "#include <cuda_runtime.h>\n#include <cstdio>\n#define TILE 32\n");
+    unsigned lines = 3, i = 0;
+    while (lines < 300) {
+        kc_sb_appendf(&sb,
+                      "__global__ void matvec%u(const float *A, const float *x, float *y, int M, int N)\n"
+                      "{\n"
+                      "    int row = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                      "    if (row >= M) return;\n"
+                      "    float acc = 0.0f;\n"
+                      "    for (int k = 0; k < N; ++k)\n"
+                      "        acc += A[row * N + k] * x[k];\n"
+                      "    y[row] = acc;\n"
+                      "}\n"
+                      "__global__ void transpose%u(const float *in, float *out, int w, int h)\n"
+                      "{\n"
+                      "    __shared__ float tile[TILE][TILE + 1];\n"
+                      "    int x = blockIdx.x * TILE + threadIdx.x, y = blockIdx.y * TILE + threadIdx.y;\n"
+                      "    if (x < w && y < h) tile[threadIdx.y][threadIdx.x] = in[y * w + x];\n"
+                      "    __syncthreads();\n"
+                      "    x = blockIdx.y * TILE + threadIdx.x;\n"
+                      "    y = blockIdx.x * TILE + threadIdx.y;\n"
+                      "    if (x < h && y < w) out[y * h + x] = tile[threadIdx.x][threadIdx.y];\n"
+                      "}\n"
+                      "__global__ void reduce%u(const float *in, float *out, int n)\n"
+                      "{\n"
+                      "    __shared__ float s[256];\n"
+                      "    int t = threadIdx.x;\n"
+                      "    float v = 0;\n"
+                      "    for (int i = blockIdx.x * blockDim.x + t; i < n; i += blockDim.x * gridDim.x) v += in[i];\n"
+                      "    s[t] = v;\n"
+                      "    __syncthreads();\n"
+                      "    #pragma unroll\n"
+                      "    for (int k = 128; k > 0; k >>= 1) {\n"
+                      "        if (t < k) s[t] += s[t + k];\n"
+                      "        __syncthreads();\n"
+                      "    }\n"
+                      "    if (t == 0) atomicAdd(out, s[0]);\n"
+                      "}\n",
+                      i, i, i);
+        lines += 34;
+        i++;
+    }
+    kc_sb_append(&sb, "void launch(const float *a, float *b, int n) {\n"
+                      "    matvec0<<<(n + 255) / 256, 256>>>(a, a, b, n, n);\n"
+                      "}\n");
+    *lines_out = lines + 3;
+    return kc_sb_take(&sb);
+}
+
+static void test_300_lines_timing(void **state)
+{
+    (void)state;
+    unsigned lines;
+    char *code = big_file(&lines);
+    lowered L;
+    lower(&L, code);
+    double first = L.ms;
+    assert_true(L.m->kernels.len >= 24);
+    const kc_kernel *k = kernel(&L, "matvec3");
+    kc_stride st;
+    assert_string_equal(stride_x(&L, k, access_of(k, "A", KC_ACC_LOAD), &st), "N");
+    /* Lower again with the same front end (warm). */
+    kc_model_delete(L.m);
+    double t0 = now_ms();
+    L.m = kc_cuda_lower(L.fe, L.src, &L.errs);
+    double second = now_ms() - t0;
+    assert_non_null(L.m);
+    printf("[ timing ] shim mode, %u-line file, %u kernels: %.1f ms (first), %.1f ms (warm)\n", lines,
+           L.m->kernels.len, first, second);
+    lowered_free(&L);
+    free(code);
+}
+
+static void test_toolkit_mode(void **state)
+{
+    (void)state;
+    struct stat st;
+    if (stat("/usr/local/cuda/include/cuda_runtime.h", &st) != 0) {
+        printf("[ skipped  ] toolkit mode: /usr/local/cuda not found\n");
+        skip();
+    }
+    unsigned lines;
+    char *code = big_file(&lines);
+    lowered L;
+    lower_mode(&L, code, KC_CUDA_TOOLKIT);
+    for (uint32_t i = 0; i < L.errs.items.len; i++)
+        fprintf(stderr, "toolkit error %u:%u %s\n", L.errs.items.data[i].line, L.errs.items.data[i].col,
+                L.errs.items.data[i].message);
+    assert_non_null(L.m);
+    printf("[ timing ] toolkit mode, %u-line file: %.1f ms\n", lines, L.ms);
+    const kc_kernel *k = kernel(&L, "matvec0");
+    kc_stride s;
+    assert_string_equal(stride_x(&L, k, access_of(k, "A", KC_ACC_LOAD), &s), "N");
+    assert_int_equal(kernel(&L, "reduce0")->barriers.len, 2);
+    lowered_free(&L);
+    free(code);
+}
+
+static void test_thread_safety_smoke(void **state)
+{
+    (void)state;
+    /* Two front ends side by side (the driver gives each thread its own). */
+    lowered a, b;
+    lower(&a, "__global__ void k(float *x) { x[threadIdx.x] = 0; }\n");
+    lower(&b, "__global__ void k(float *x) { x[2 * threadIdx.x] = 0; }\n");
+    assert_int_equal(const_stride_x(&a, &kernel(&a, "k")->accesses.data[0]), 1);
+    assert_int_equal(const_stride_x(&b, &kernel(&b, "k")->accesses.data[0]), 2);
+    lowered_free(&a);
+    lowered_free(&b);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_axpy),
+        cmocka_unit_test(test_matvec_row_per_thread),
+        cmocka_unit_test(test_grid_stride_loop),
+        cmocka_unit_test(test_shared_tile),
+        cmocka_unit_test(test_pragma_unroll),
+        cmocka_unit_test(test_barrier_under_thread_condition),
+        cmocka_unit_test(test_barrier_after_divergent_return),
+        cmocka_unit_test(test_loop_invariant_and_carried),
+        cmocka_unit_test(test_loop_carried_nonaffine),
+        cmocka_unit_test(test_gather),
+        cmocka_unit_test(test_launch),
+        cmocka_unit_test(test_device_helper_inlined),
+        cmocka_unit_test(test_template_kernel),
+        cmocka_unit_test(test_syntax_error),
+        cmocka_unit_test(test_unknown_header),
+        cmocka_unit_test(test_deep_nesting),
+        cmocka_unit_test(test_300_lines_timing),
+        cmocka_unit_test(test_toolkit_mode),
+        cmocka_unit_test(test_thread_safety_smoke),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
