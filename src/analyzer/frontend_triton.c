@@ -123,6 +123,19 @@ static kc_shape shape_of2(const tv *a, const tv *b)
     return s;
 }
 
+static tv make_opaque_text(tt_ctx *c, kc_span span, const char *text, kc_deps deps, const kc_shape *shape,
+                           uint8_t bits)
+{
+    tv v = tv_unknown();
+    v.kind = TV_NUM;
+    v.bits = bits ? bits : 32;
+    if (shape)
+        v.shape = *shape;
+    uint32_t id = kc_kernel_add_opaque(c->m, c->k, span, text);
+    v.idx = kc_index_atom(c->a, kc_atom_make(KC_ATOM_OPAQUE, id, deps), v.bits, KC_SPACE_BLOCK, &v.shape);
+    return v;
+}
+
 static tv make_opaque(tt_ctx *c, TSNode n, kc_deps deps, const kc_shape *shape, uint8_t bits)
 {
     tv v = tv_unknown();
@@ -208,7 +221,7 @@ static bool tv_equal(const tv *a, const tv *b)
 
 /* The value of a name after two branches: kept when equal, otherwise an
  * opaque value depending on both and on the condition. */
-static tv merge(tt_ctx *c, TSNode at, const tv *x, const tv *y, kc_deps cond)
+static tv merge(tt_ctx *c, TSNode at, const char *name, const tv *x, const tv *y, kc_deps cond)
 {
     if (tv_equal(x, y))
         return *x;
@@ -218,9 +231,11 @@ static tv merge(tt_ctx *c, TSNode at, const tv *x, const tv *y, kc_deps cond)
                         cond);
     d.axes &= (uint8_t)((1u << s.rank) - 1);
     tv r;
+    const char *text = name ? kc_arena_printf(c->a, "%s as set on line %u", name, ts_node_start_point(at).row + 1)
+                            : tt_text(c->mod, at);
     if (x->kind == TV_PTR && y->kind == TV_PTR && x->base == y->base) {
         r = *x;
-        r.idx = make_opaque(c, at, d, &s, 64).idx;
+        r.idx = make_opaque_text(c, tt_span(at), text, d, &s, 64).idx;
         r.shape = s;
     } else if (x->kind == TV_BOOL && y->kind == TV_BOOL) {
         r = tv_unknown();
@@ -228,7 +243,7 @@ static tv merge(tt_ctx *c, TSNode at, const tv *x, const tv *y, kc_deps cond)
         r.shape = s;
         r.deps = d;
     } else if (x->kind == TV_NUM && y->kind == TV_NUM) {
-        r = make_opaque(c, at, d, &s, x->bits > y->bits ? x->bits : y->bits);
+        r = make_opaque_text(c, tt_span(at), text, d, &s, x->bits > y->bits ? x->bits : y->bits);
         r.is_float = x->is_float || y->is_float;
     } else {
         r = tv_unknown();
@@ -251,7 +266,7 @@ static void env_merge(tt_ctx *c, TSNode at, tt_env *into, const tt_env *other, k
             kc_vec_push(&into->vars, *ov);
             continue;
         }
-        *p = merge(c, at, p, &ov->v, cond);
+        *p = merge(c, at, ov->name, p, &ov->v, cond);
     }
 }
 
@@ -1667,7 +1682,7 @@ static tv eval_inner(tt_ctx *c, TSNode n)
         /* a if cond else b */
         TSNode an = ts_node_named_child(n, 0), cn = ts_node_named_child(n, 1), bn = ts_node_named_child(n, 2);
         tv cv = eval(c, cn), a = eval(c, an), b = eval(c, bn);
-        return merge(c, n, &a, &b, tv_deps(&cv));
+        return merge(c, n, NULL, &a, &b, tv_deps(&cv));
     }
     if (tt_is(n, "call"))
         return eval_call(c, n);
@@ -2236,9 +2251,9 @@ static void apply_host_value(tt_ctx *c, kc_symbol *s, const tt_host_value *hv, u
                                           : kc_arena_printf(c->a, "the launch on line %u passes %s", line, hv->text);
         break;
     case TT_HOST_STRIDE:
-        if (hv->stride_is_last)
+        if (hv->stride_rank_hint > 0)
             s->facts |= KC_SF_INNER_STRIDE;
-        else if (hv->value >= 0)
+        else if (hv->stride_rank_hint < 0)
             s->facts |= KC_SF_OUTER_STRIDE;
         break;
     default:

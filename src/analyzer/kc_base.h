@@ -66,6 +66,13 @@ void kc_sb_putc(kc_strbuf *sb, char c);
 char *kc_sb_take(kc_strbuf *sb);
 void kc_sb_free(kc_strbuf *sb);
 static inline const char *kc_sb_str(const kc_strbuf *sb) { return sb->data ? sb->data : ""; }
+/* Empties the buffer, keeping its storage. */
+static inline void kc_sb_len_reset(kc_strbuf *sb)
+{
+    sb->len = 0;
+    if (sb->data)
+        sb->data[0] = '\0';
+}
 
 /* ---- arena ------------------------------------------------------------- */
 /* A bump allocator: everything allocated from it is freed at once by

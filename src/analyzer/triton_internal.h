@@ -32,7 +32,11 @@ typedef struct tt_host_value {
     const char *tensor;  /* TT_HOST_SHAPE / STRIDE: the tensor expression */
     const char *text;    /* the argument as written */
     const char *origin;  /* the expression it resolved to, when it is another one */
-    bool stride_is_last; /* TT_HOST_STRIDE: the highest dimension passed for that tensor */
+    /* TT_HOST_STRIDE, from the other strides the same launch passes for the
+     * tensor: +1 the innermost (the highest dimension passed, or -1), -1 an
+     * outer one (a higher dimension is passed too), 0 unknown (only
+     * x.stride(0): the tensor may be 1-D). */
+    int stride_rank_hint;
 } tt_host_value;
 
 /* One launch `kernel[grid](args...)` or constexpr values from an autotune

@@ -391,7 +391,9 @@ static tt_host_value host_value(tt_module *m, TSNode expr, TSNode scope, int dep
                 v.value = res;
             }
         } else if (l.kind == TT_HOST_SHAPE || r.kind == TT_HOST_SHAPE) {
-            if (tt_is(op, "*") || tt_is(op, "//")) {
+            /* A product of extents is an extent; a quotient (numel() // M // N,
+             * the trailing dims) may well be 1, so it says nothing. */
+            if (tt_is(op, "*")) {
                 v.kind = TT_HOST_SHAPE;
                 v.tensor = l.kind == TT_HOST_SHAPE ? l.tensor : r.tensor;
             }
@@ -401,25 +403,31 @@ static tt_host_value host_value(tt_module *m, TSNode expr, TSNode scope, int dep
 }
 
 /* Marks which stride arguments of one launch are the innermost of their
- * tensor: the highest dimension passed for the tensor (or -1). */
-static void mark_last_strides(tt_launch *l)
+ * tensor and which are outer ones, from the strides passed for the same
+ * tensor. A lone x.stride(0) stays unknown: x may be 1-D. */
+static void mark_strides(tt_launch *l)
 {
     for (uint32_t i = 0; i < l->args.len; i++) {
         tt_host_value *v = &l->args.data[i].v;
         if (v->kind != TT_HOST_STRIDE || v->value == INT64_MIN)
             continue;
         if (v->value < 0) {
-            v->stride_is_last = true;
+            v->stride_rank_hint = 1;
             continue;
         }
         int64_t maxd = v->value;
         for (uint32_t j = 0; j < l->args.len; j++) {
             const tt_host_value *w = &l->args.data[j].v;
-            if (w->kind == TT_HOST_STRIDE && w->tensor && v->tensor &&
-                strcmp(w->tensor, v->tensor) == 0 && w->value > maxd)
+            if (w->kind == TT_HOST_STRIDE && w->tensor && v->tensor && strcmp(w->tensor, v->tensor) == 0 &&
+                w->value > maxd)
                 maxd = w->value;
         }
-        v->stride_is_last = v->value == maxd && maxd >= 1;
+        if (v->value < maxd)
+            v->stride_rank_hint = -1;
+        else if (maxd >= 1)
+            v->stride_rank_hint = 1;
+        else
+            v->stride_rank_hint = 0;
     }
 }
 
@@ -454,7 +462,7 @@ static void scan_launch(tt_module *m, TSNode call, const char *kernel)
         }
         kc_vec_push(&l.args, b);
     }
-    mark_last_strides(&l);
+    mark_strides(&l);
     kc_vec_push(&m->launches, l);
 }
 

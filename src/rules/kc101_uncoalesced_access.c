@@ -10,8 +10,9 @@ static const char doc[] =
     "## What it does\n"
     "Flags a global-memory load or store whose address, across the lanes that\n"
     "run together, moves by a large stride: CUDA threads that differ in\n"
-    "`threadIdx.x`, or the elements along the contiguous (last) axis of a Triton\n"
-    "block. The stride is inferred symbolically. A constant stride is reported\n"
+    "`threadIdx.x`; in Triton, every axis of the block (the compiler lays a block\n"
+    "out along its most contiguous axis, so a block is scattered only when no axis\n"
+    "is contiguous). The stride is inferred symbolically. A constant stride is reported\n"
     "from `KC101.min-constant-stride` elements on; a symbolic stride only when\n"
     "the symbol is known to be large: a problem size (it bounds a mask, a guard\n"
     "or a loop, or the launch passes `x.shape[i]`) or an outer stride (the\n"
@@ -65,6 +66,38 @@ static const kc_rule_option_doc options[] = {
     {NULL, NULL, NULL},
 };
 
+/* How one axis of an access moves: its stride and whether it is large. */
+typedef struct axis_stride {
+    const kc_index *stride; /* NULL: no lane varies along the axis */
+    bool large;             /* known to be at least min-constant-stride elements apart */
+    uint32_t big_symbol;    /* the symbol that makes it large, or KC_NONE */
+    const kc_atom *gather;
+    bool unknown;           /* lanes vary along the axis in a way we cannot express */
+} axis_stride;
+
+static axis_stride classify(kc_arena *ar, const kc_kernel *k, const kc_index *off, unsigned axis, int64_t min_const)
+{
+    axis_stride r = {.big_symbol = KC_NONE};
+    kc_stride st;
+    kc_index_stride_along(ar, off, axis, &st);
+    r.stride = st.stride;
+    r.gather = st.gather;
+    /* Lanes inside an opaque term (rn % N, a value merged from branches) or
+     * only through loaded data: the stride is unknown, so presume it is fine. */
+    if (!st.stride && (st.nonaffine || st.gather)) {
+        r.unknown = true;
+        return r;
+    }
+    if (!st.stride)
+        return r;
+    int64_t c;
+    if (kc_index_is_const(st.stride, &c))
+        r.large = c >= min_const || c <= -min_const;
+    else
+        r.large = (r.big_symbol = kc_index_large_symbol(k, st.stride)) != KC_NONE;
+    return r;
+}
+
 static void check(const kc_model *m, const kc_kernel *k, kc_rule_ctx *ctx)
 {
     kc_arena *ar = kc_rule_arena(ctx);
@@ -73,25 +106,32 @@ static void check(const kc_model *m, const kc_kernel *k, kc_rule_ctx *ctx)
         const kc_access *a = &k->accesses.data[i];
         if (a->space != KC_MEM_GLOBAL || !a->offset)
             continue;
-        int axis = kc_index_fast_axis(a->offset);
-        if (axis < 0)
-            continue;
-        kc_stride st;
-        kc_index_stride_along(ar, a->offset, (unsigned)axis, &st);
-        if (!st.stride)
-            continue;
-        int64_t c;
-        uint32_t big = KC_NONE;
-        if (kc_index_is_const(st.stride, &c)) {
-            if (c < min_const && c > -min_const)
-                continue;
-        } else {
-            big = kc_index_large_symbol(k, st.stride);
-            if (big == KC_NONE)
-                continue;
-        }
-        const char *stride = kc_model_index_str(m, k, st.stride);
         bool cuda = a->offset->space == KC_SPACE_THREADS;
+        /* CUDA: the lanes of a warp differ in threadIdx.x. Triton: the
+         * compiler lays the block out along whichever axis is contiguous, so
+         * the access is scattered only when no axis is. */
+        unsigned naxes = cuda ? 1 : a->offset->shape.rank;
+        if (naxes == 0 || naxes > KC_MAX_RANK)
+            continue;
+        axis_stride ax[KC_MAX_RANK];
+        bool any_lane = false, all_large = true;
+        int report = -1;
+        for (unsigned x = 0; x < naxes; x++) {
+            ax[x] = classify(ar, k, a->offset, x, min_const);
+            if (ax[x].unknown)
+                all_large = false;
+            if (!ax[x].stride)
+                continue;
+            any_lane = true;
+            if (!ax[x].large)
+                all_large = false;
+            else if (report < 0 || (!cuda && x == naxes - 1))
+                report = (int)x;
+        }
+        if (!any_lane || !all_large || report < 0)
+            continue;
+        const axis_stride *rs = &ax[report];
+        const char *stride = kc_model_index_str(m, k, rs->stride);
         const char *what = a->kind == KC_ACC_STORE ? "store to" : a->kind == KC_ACC_ATOMIC ? "atomic on" : "load from";
         kc_diag *d;
         if (cuda)
@@ -109,27 +149,51 @@ static void check(const kc_model *m, const kc_kernel *k, kc_rule_ctx *ctx)
         } else {
             kc_strbuf shp = {0};
             kc_model_format_shape(k, &a->offset->shape, &shp);
-            kc_diag_note(d, "element offset: %s; along the contiguous (last) axis of the %s block the stride is %s",
-                         kc_sb_str(&sb), kc_sb_str(&shp), stride);
+            kc_diag_note(d, "element offset: %s", kc_sb_str(&sb));
+            kc_sb_len_reset(&sb);
+            for (unsigned x = 0; x < naxes; x++)
+                if (ax[x].stride)
+                    kc_sb_appendf(&sb, "%saxis %u: %s", sb.len ? ", " : "", x, kc_model_index_str(m, k, ax[x].stride));
+            kc_diag_note(d, "no axis of the %s block is contiguous (strides %s), so no layout the compiler can pick "
+                         "makes neighbouring lanes read neighbouring addresses",
+                         kc_sb_str(&shp), kc_sb_str(&sb));
             kc_sb_free(&shp);
         }
         kc_sb_free(&sb);
-        if (big != KC_NONE) {
-            const char *ev = kc_symbol_evidence(ctx, k, big);
+        for (unsigned x = 0; x < naxes; x++) {
+            if (ax[x].big_symbol == KC_NONE)
+                continue;
+            bool seen = false;
+            for (unsigned y = 0; y < x; y++)
+                seen |= ax[y].big_symbol == ax[x].big_symbol;
+            const char *ev = seen ? NULL : kc_symbol_evidence(ctx, k, ax[x].big_symbol);
             if (ev)
                 kc_diag_note(d, "%s", ev);
         }
-        if (a->elem_bytes)
-            kc_diag_note(d, "with %u-byte elements each lane of a warp needs its own 32-byte sector: up to 32 "
-                         "transactions per request where %u would do",
-                         a->elem_bytes, (32u * a->elem_bytes + 31) / 32);
-        else
-            kc_diag_note(d, "each lane touches its own 32-byte sector: one memory transaction per element "
-                         "instead of one per 8 (4-byte) elements");
-        if (st.gather) {
+        {
+            /* Sectors a warp's 32 lanes touch, for 4-byte elements when the
+             * element size is not known. */
+            unsigned eb = a->elem_bytes ? a->elem_bytes : 4;
+            int64_t cst;
+            unsigned ideal = (32u * eb + 31) / 32;
+            if (kc_index_is_const(rs->stride, &cst)) {
+                uint64_t span = (uint64_t)(cst < 0 ? -cst : cst) * eb * 32u;
+                uint64_t sectors = (span + 31) / 32;
+                if (sectors > 32)
+                    sectors = 32;
+                kc_diag_note(d, "a warp's 32 lanes touch %llu 32-byte sectors per request where %u would do "
+                             "(%s-byte elements)",
+                             (unsigned long long)sectors, ideal, a->elem_bytes ? "" : "assuming 4");
+            } else {
+                kc_diag_note(d, "once %s >= %u, every lane of a warp needs its own 32-byte sector: 32 transactions "
+                             "per request where %u would do (%u-byte elements%s)",
+                             stride, 32u / eb ? 32u / eb : 1u, ideal, eb, a->elem_bytes ? "" : ", assumed");
+            }
+        }
+        if (rs->gather) {
             char buf[256];
             kc_diag_note(d, "the address also adds `%s`, a value loaded from memory: a data-dependent gather",
-                         kc_atom_name(k, st.gather, buf, sizeof buf));
+                         kc_atom_name(k, rs->gather, buf, sizeof buf));
         }
         if (a->loop != KC_NONE && a->loop < k->loops.len)
             kc_diag_note(d, "it runs inside %s, so the scattered access is repeated every pass",
@@ -137,12 +201,12 @@ static void check(const kc_model *m, const kc_kernel *k, kc_rule_ctx *ctx)
         if (cuda)
             kc_diag_note(d, "fix: let threadIdx.x index the stride-1 dimension (e.g. one warp per row with lanes "
                          "striding over columns), or stage a tile through shared memory");
-        else if (st.gather)
-            kc_diag_note(d, "fix: read such per-row values once, outside any loop; let the last block axis run "
-                         "along the stride-1 dimension for bulk loads");
+        else if (rs->gather)
+            kc_diag_note(d, "fix: read such per-row values once, outside any loop; give bulk loads a block axis "
+                         "that runs along the stride-1 dimension");
         else
-            kc_diag_note(d, "fix: let the last (contiguous) block axis index the stride-1 dimension, e.g. swap "
-                         "`[:, None]` and `[None, :]`, or transpose the data");
+            kc_diag_note(d, "fix: give the block an axis that runs along the stride-1 dimension of the tensor, or "
+                         "transpose the data");
     }
 }
 
