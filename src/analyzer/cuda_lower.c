@@ -1,6 +1,6 @@
 /* cuda_lower.c — from a libclang translation unit to the kernel model:
  * finding kernels, device functions and launches in the main file, and the
- * cursor/span/text helpers that the interpreter (cuda_walk.c) uses.
+ * cursor/span/text helpers that the interpreter (cuda_walk.h) uses.
  *
  * Spans are taken at expansion locations, so `__global__ void f` (whose
  * spelling starts in the shim) and code written through user macros map to

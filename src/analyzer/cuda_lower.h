@@ -1,12 +1,13 @@
 /* cuda_lower.h — lowering a parsed CUDA translation unit into the kernel
- * model (internal to the CUDA front end: frontend_cuda.c, cuda_lower.c,
- * cuda_walk.c).
+ * model (internal to the CUDA front end: frontend_cuda.c, cuda_lower.c and
+ * the interpreter of cuda_walk.h).
  *
  * cuda_lower.c finds the kernels, device functions and launches of the main
  * file and owns the helpers that map libclang cursors to spans and text;
- * cuda_walk.c interprets one function body abstractly and fills a
- * kc_kernel. Nothing here is shared between threads: a cu_tu lives for one
- * call of kc_cuda_lower.
+ * the interpreter (cuda_value.c, cuda_expr.c, cuda_loop.c, cuda_stmt.c)
+ * interprets one function body abstractly and fills a kc_kernel.
+ * Nothing here is shared between threads: a cu_tu lives for one call of
+ * kc_cuda_lower.
  */
 #ifndef KC_CUDA_LOWER_H
 #define KC_CUDA_LOWER_H
@@ -15,7 +16,7 @@
 
 #include "kc_model.h"
 
-/* Limits that keep every input finite (see docs in cuda_walk.c). */
+/* Limits that keep every input finite (see cuda_stmt.c). */
 #define CU_MAX_DEPTH 512        /* recursion over the AST; deeper is opaque */
 #define CU_MAX_INLINE 4         /* nesting of inlined device functions */
 #define CU_WORK_BUDGET 2000000u /* AST nodes visited per lowered function */
@@ -80,7 +81,7 @@ bool cu_has_attr(CXCursor decl, enum CXCursorKind attr);
 unsigned cu_tvals_for(const cu_tu *t, CXCursor tmpl, unsigned param, int64_t *vals, unsigned max,
                       uint32_t *first_line);
 
-/* ---- the abstract interpreter (cuda_walk.c) ---- */
+/* ---- the abstract interpreter (cuda_stmt.c) ---- */
 
 /* Lowers function `fn` (a kernel, or a device function when `device_fn`)
  * into `k`: parameters, symbols, loops, conditions, accesses, barriers. */

@@ -132,7 +132,8 @@ static void arg(cu_args *a, const char *s) { kc_vec_push(&a->v, s); }
  * that the shim, not the toolkit, answers #include <cuda_runtime.h>.) */
 static bool is_toolkit_include(kc_arena *ar, const char *dir)
 {
-    return file_exists(path_join(ar, dir, "cuda_runtime_api.h")) || file_exists(path_join(ar, dir, "crt/host_defines.h"));
+    return file_exists(path_join(ar, dir, "cuda_runtime_api.h")) ||
+           file_exists(path_join(ar, dir, "crt/host_defines.h"));
 }
 
 /* `code=sm_80`, `arch=compute_80,code=[compute_80,sm_80]` -> "sm_80". */
@@ -597,7 +598,8 @@ static bool syntax_errors(CXTranslationUnit tu, const kc_source *src, bool shim,
         CXFile f = NULL;
         unsigned line = 0, col = 0;
         clang_getExpansionLocation(clang_getDiagnosticLocation(d), &f, &line, &col, NULL);
-        bool in_main = f && (main ? clang_File_isEqual(f, main) : clang_Location_isFromMainFile(clang_getDiagnosticLocation(d)));
+        bool in_main = f && (main ? clang_File_isEqual(f, main)
+                                  : clang_Location_isFromMainFile(clang_getDiagnosticLocation(d)));
         CXString msg = clang_getDiagnosticSpelling(d);
         const char *m = clang_getCString(msg) ? clang_getCString(msg) : "";
         bool fatal = false;
