@@ -27,6 +27,8 @@ struct tv {
     bool is_float;
     bool block_ptr;     /* from tl.make_block_ptr */
     bool from_dot;
+    bool random;        /* random numbers (tl.rand*, philox): their order carries no meaning */
+    bool blank;         /* a fresh tl.empty/zeros/full block nothing was written into yet */
     bool shape_unknown; /* rank and dims not known */
     bool dtype_i64;     /* TV_DTYPE: an int64 type; TV_NUM: cast to int64 */
     uint8_t bits;
@@ -470,6 +472,7 @@ static tv compare(tt_ctx *c, TSNode at, const char *op, const tv *a, const tv *b
     r.deps = deps_or(deps_to_rank(tv_deps(a), a->shape.rank, r.shape.rank),
                      deps_to_rank(tv_deps(b), b->shape.rank, r.shape.rank));
     r.taint = a->taint | b->taint;
+    r.random = (a->random && (b->random || !has_extent(b))) || (b->random && !has_extent(a));
     observe_combine(c, a, b, at, "compared with", an, bn);
     kc_cmp cmp = cmp_of(op);
     if (cmp) {
@@ -611,6 +614,7 @@ static tv binop(tt_ctx *c, TSNode at, const char *op, tv a, tv b, TSNode an, TSN
     r.taint = x.taint | y.taint;
     r.shape_unknown = x.shape_unknown || y.shape_unknown;
     r.from_dot = x.from_dot || y.from_dot;
+    r.random = (a.random && (b.random || !has_extent(&b))) || (b.random && !has_extent(&a));
     return r;
 }
 
@@ -657,6 +661,9 @@ static tv subscript(tt_ctx *c, TSNode n)
             if (src_axis >= v.shape.rank || s.rank >= KC_MAX_RANK) {
                 tv r = tv_unknown();
                 r.deps = tv_deps(&v);
+                r.random = v.random;
+                r.taint = v.taint;
+                r.shape_unknown = true;
                 return r;
             }
             map[src_axis] = s.rank;
@@ -667,8 +674,12 @@ static tv subscript(tt_ctx *c, TSNode n)
                 s.dims[s.rank++] = v.shape.dims[src_axis++];
             }
         } else {
+            /* an integer index picks a slice: same kind of values */
             tv r = tv_unknown();
             r.deps = tv_deps(&v);
+            r.random = v.random;
+            r.taint = v.taint;
+            r.shape_unknown = true;
             return r;
         }
     }
@@ -917,7 +928,9 @@ static tv reshape(tt_ctx *c, TSNode call, const char *fname, TSNode xn, const tv
     }
     if (x->kind == TV_PTR && r.idx)
         r.kind = TV_PTR;
-    if (!may_reorder)
+    /* Reordering random numbers changes nothing; a reshape to the same
+     * shape folds away. */
+    if (!may_reorder || x->random || (known && !x->shape_unknown && kc_shape_equal(&x->shape, &to)))
         return r;
     kc_reorder ro;
     memset(&ro, 0, sizeof ro);
@@ -1002,6 +1015,7 @@ static tv elementwise(tt_ctx *c, TSNode call, bool float_result)
     kc_deps d = {0};
     tv vals[8];
     uint32_t nv = 0;
+    bool saw_ordered = false;
     for (uint32_t i = 0; i < n; i++) {
         TSNode a = ts_node_named_child(args, i);
         if (tt_is(a, "comment"))
@@ -1022,6 +1036,10 @@ static tv elementwise(tt_ctx *c, TSNode call, bool float_result)
         acc.taint |= v.taint;
         acc.ce = acc.ce && v.ce;
         acc.from_dot |= v.from_dot;
+        if (v.random)
+            acc.random = true;
+        else if (has_extent(&v))
+            saw_ordered = true;
         if (first)
             first_node = a;
         first = false;
@@ -1033,6 +1051,7 @@ static tv elementwise(tt_ctx *c, TSNode call, bool float_result)
     r.ce = acc.ce;
     r.is_float = float_result;
     r.from_dot = acc.from_dot;
+    r.random = acc.random && !saw_ordered;
     return r;
 }
 
@@ -1188,6 +1207,7 @@ static tv eval_tl_call(tt_ctx *c, TSNode call, const char *name)
         *ix = *v.idx;
         ix->shape = v.shape;
         v.idx = ix;
+        v.blank = true;
         return v;
     }
     if (!strcmp(name, "zeros_like") || !strcmp(name, "full_like") || !strcmp(name, "empty_like")) {
@@ -1345,6 +1365,11 @@ static tv eval_tl_call(tt_ctx *c, TSNode call, const char *name)
         r.kind = TV_NONE;
         return r;
     }
+    if (!strncmp(name, "rand", 4) || !strcmp(name, "philox")) {
+        tv r = elementwise(c, call, true);
+        r.random = true;
+        return r;
+    }
     if (!strcmp(name, "cdiv")) {
         tv r = elementwise(c, call, false);
         return r;
@@ -1425,8 +1450,13 @@ static tv eval_call(tt_ctx *c, TSNode call)
     const char *tl = tt_tl_name(q);
     if (tl) {
         /* tl.math.exp, tl.extra.cuda.libdevice.x: element-wise */
-        if (strchr(tl, '.'))
-            return elementwise(c, call, true);
+        if (strchr(tl, '.')) {
+            tv r = elementwise(c, call, true);
+            const char *last = strrchr(tl, '.') + 1;
+            if (strstr(last, "philox") || !strncmp(last, "rand", 4))
+                r.random = true;
+            return r;
+        }
         return eval_tl_call(c, call, tl);
     }
     if (q && !strcmp(q, "triton.cdiv")) {
@@ -1457,8 +1487,13 @@ static tv eval_call(tt_ctx *c, TSNode call)
         }
     }
     /* A call of another @triton.jit function or an unknown helper: its
-     * result depends on its arguments. */
-    return elementwise(c, call, false);
+     * result depends on its arguments. A random-number helper (philox,
+     * randint, uint_to_uniform_float of random bits) yields random values. */
+    tv r = elementwise(c, call, false);
+    const char *fn = tt_text(md, f);
+    if (strstr(fn, "philox") || strstr(fn, "rand"))
+        r.random = true;
+    return r;
 }
 
 static tv eval_attribute(tt_ctx *c, TSNode n)
@@ -1731,14 +1766,34 @@ static void assign_target(tt_ctx *c, TSNode target, tv v)
         uint32_t n = ts_node_named_child_count(target);
         for (uint32_t i = 0; i < n; i++) {
             tv el = tv_unknown();
-            if (v.kind == TV_TUPLE && v.ntuple == n)
+            if (v.kind == TV_TUPLE && v.ntuple == n) {
                 el = v.tuple[i];
-            else
+            } else {
                 el.deps = tv_deps(&v);
+                el.random = v.random;
+                el.taint = v.taint;
+            }
             assign_target(c, ts_node_named_child(target, i), el);
         }
     }
-    /* subscripts / attributes as targets: nothing to track */
+    if (tt_is(target, "subscript")) {
+        /* res[0, :] = v: the block now also holds v's values. */
+        TSNode base = tt_unparen(tt_field(target, "value"));
+        tv *p = tt_is(base, "identifier") ? env_get(&c->env, tt_text(c->mod, base)) : NULL;
+        if (p && p->kind == TV_NUM) {
+            p->random = v.random && (p->random || p->blank);
+            p->blank = false;
+            p->taint |= v.taint;
+            kc_deps d = deps_or(tv_deps(p), tv_deps(&v));
+            d.axes &= (uint8_t)((1u << p->shape.rank) - 1);
+            bool rnd = p->random;
+            uint64_t taint = p->taint;
+            *p = make_opaque(c, target, d, &p->shape, p->bits);
+            p->random = rnd;
+            p->taint = taint;
+        }
+    }
+    /* attributes as targets: nothing to track */
 }
 
 static void exec_assignment(tt_ctx *c, TSNode as)
@@ -1784,13 +1839,21 @@ static void collect_assigned(tt_ctx *c, TSNode n, tt_names *out, int depth)
     else if (tt_is(n, "for_statement"))
         target = tt_field(n, "left");
     if (!ts_node_is_null(target)) {
-        if (tt_is(target, "identifier")) {
-            kc_vec_push(out, tt_text(c->mod, target));
+        TSNode items[64];
+        uint32_t k = 0;
+        if (tt_is(target, "pattern_list") || tt_is(target, "tuple_pattern") || tt_is(target, "list_pattern")) {
+            uint32_t cnt = ts_node_named_child_count(target);
+            for (uint32_t i = 0; i < cnt && k < 64; i++)
+                items[k++] = ts_node_named_child(target, i);
         } else {
-            uint32_t k = ts_node_named_child_count(target);
-            for (uint32_t i = 0; i < k; i++)
-                if (tt_is(ts_node_named_child(target, i), "identifier"))
-                    kc_vec_push(out, tt_text(c->mod, ts_node_named_child(target, i)));
+            items[k++] = target;
+        }
+        for (uint32_t i = 0; i < k; i++) {
+            TSNode t = items[i];
+            if (tt_is(t, "subscript")) /* x[0, :] = v modifies x */
+                t = tt_unparen(tt_field(t, "value"));
+            if (tt_is(t, "identifier"))
+                kc_vec_push(out, tt_text(c->mod, t));
         }
     }
     uint32_t k = ts_node_named_child_count(n);

@@ -9,8 +9,8 @@ static const char doc[] =
     "## What it does\n"
     "Flags loops that the compiler unrolls completely when the number of\n"
     "copies is large: `tl.static_range` and `#pragma unroll` loops whose trip\n"
-    "count is above `KC201.max-trip-count`, whose bound is a problem size such\n"
-    "as a vocabulary or sequence length, and `#pragma unroll N` /\n"
+    "count is above `KC201.max-trip-count`, that walk a problem size such as a\n"
+    "vocabulary or sequence length in blocks, and `#pragma unroll N` /\n"
     "`loop_unroll_factor=N` above the same limit. A `tl.static_range` bound that\n"
     "is not a `tl.constexpr` at all is KC202.\n"
     "\n"
@@ -125,6 +125,12 @@ static void check(const kc_model *m, const kc_kernel *k, kc_rule_ctx *ctx)
         uint32_t sz = size_symbol(k, l);
         if (sz == KC_NONE)
             continue; /* unknown but not problem-sized: stay quiet */
+        /* A problem dimension walked one by one (heads, experts) is often
+         * small; one walked in blocks (a vocabulary in BLOCK_N chunks) is
+         * large enough to need tiling. Only the latter is reported. */
+        int64_t step;
+        if (!l->step || (kc_index_is_const(l->step, &step) && step == 1))
+            continue;
         const kc_symbol *sy = &k->symbols.data[sz];
         kc_diag *d = kc_report(ctx, k, at,
                                "%s fully unrolls %s iterations, and %s is a problem size: the unrolled code grows "
