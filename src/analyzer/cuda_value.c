@@ -394,7 +394,7 @@ void cu_size_fact(cu_walk *w, const kc_index *side, kc_deps other, kc_span at)
             if (a->kind != KC_ATOM_SYMBOL || a->id >= w->k->symbols.len)
                 continue;
             kc_symbol *s = &w->k->symbols.data[a->id];
-            if (s->kind != KC_SYM_PARAM && s->kind != KC_SYM_CONSTEXPR)
+            if (s->kind != KC_SYM_PARAM) /* template constants are not problem sizes */
                 continue;
             s->facts |= KC_SF_SIZE;
             if (s->size_evidence)

@@ -481,8 +481,12 @@ kc_cuda_frontend *kc_cuda_frontend_new(const kc_options *opts)
         kc_cuda_shim_add(&fe->shim, fe->arena);
     }
     if (opts->compile_db_dir) {
-        CXCompilationDatabase_Error err = CXCompilationDatabase_NoError;
-        fe->db = clang_CompilationDatabase_fromDirectory(opts->compile_db_dir, &err);
+        /* Checked first: libclang prints its own complaint to stderr. */
+        bool present = file_exists(path_join(fe->arena, opts->compile_db_dir, "compile_commands.json")) ||
+                       file_exists(path_join(fe->arena, opts->compile_db_dir, "compile_flags.txt"));
+        CXCompilationDatabase_Error err = CXCompilationDatabase_CanNotLoadDatabase;
+        if (present)
+            fe->db = clang_CompilationDatabase_fromDirectory(opts->compile_db_dir, &err);
         if (err != CXCompilationDatabase_NoError || !fe->db) {
             if (fe->db)
                 clang_CompilationDatabase_dispose(fe->db);
@@ -672,7 +676,10 @@ kc_model *kc_cuda_lower(kc_cuda_frontend *fe, const kc_source *src, kc_file_erro
     kc_cuda_unsaved_add(&unsaved, src->path, src->text, src->len);
 
     CXTranslationUnit tu = NULL;
-    unsigned flags = CXTranslationUnit_None;
+    /* Keep going after fatal errors: a header missing deep inside another
+     * one must not cut the file short. (Safe with the bracket depth limit
+     * above: clang's error recovery recurses over open brackets.) */
+    unsigned flags = CXTranslationUnit_KeepGoing;
     enum CXErrorCode ec = clang_parseTranslationUnit2(fe->index, src->path, a.v.data, (int)a.v.len, unsaved.files.data,
                                                       unsaved.files.len, flags, &tu);
     kc_model *m = NULL;

@@ -7,11 +7,13 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "kc_frontend.h"
 
@@ -858,6 +860,311 @@ static void test_toolkit_mode(void **state)
     free(code);
 }
 
+
+static void test_loop_variable_forms(void **state)
+{
+    (void)state;
+    lowered L;
+    lower(&L, "__global__ void f(float *x, const float *y, int n)\n"
+              "{\n"
+              "    for (int k0 = 0; k0 < n; k0 += 16)\n"
+              "        x[k0 + threadIdx.x] = y[k0];\n"
+              "    int i = threadIdx.x;\n"
+              "    while (i < n) {\n"
+              "        x[i] = 0;\n"
+              "        i += blockDim.x;\n"
+              "    }\n"
+              "    for (int r = n - 1; r >= 0; --r) x[r] = 1;\n"
+              "    for (int s = 1; s < n; s *= 2) x[s] = 2;\n"
+              "}\n");
+    const kc_kernel *k = kernel(&L, "f");
+    assert_int_equal(k->loops.len, 4);
+    /* Uniform start and step: the variable is the loop atom itself. */
+    const kc_access *a = access_nth(k, "x", KC_ACC_STORE, 0);
+    assert_string_equal(ix_str(&L, k, a->offset), "threadIdx.x + k0");
+    assert_int_equal(const_stride_x(&L, a), 1);
+    assert_string_equal(k->loops.data[0].trip_text, "ceil(n / 16)");
+    assert_string_equal(ix_str(&L, k, k->loops.data[0].step), "16");
+    /* while loop with an induction variable starting at the thread index */
+    const kc_loop *w = &k->loops.data[1];
+    assert_int_equal(w->kind, KC_LOOP_WHILE);
+    assert_string_equal(w->var, "i");
+    assert_string_equal(w->start_text, "threadIdx.x");
+    assert_string_equal(w->trip_text, "ceil((n - threadIdx.x) / blockDim.x)");
+    const kc_access *b = access_nth(k, "x", KC_ACC_STORE, 1);
+    assert_int_equal(const_stride_x(&L, b), 1);
+    assert_true(kc_index_depends_on_loop(b->offset, 1));
+    /* counting down */
+    const kc_loop *d = &k->loops.data[2];
+    assert_string_equal(d->var, "r");
+    assert_string_equal(ix_str(&L, k, d->step), "-1");
+    /* doubling: a variable without a constant step */
+    const kc_loop *m = &k->loops.data[3];
+    assert_string_equal(m->var, "s");
+    assert_null(m->step);
+    assert_int_equal(m->trip_count, -1);
+    assert_true(kc_index_depends_on_loop(access_nth(k, "x", KC_ACC_STORE, 3)->offset, 3));
+    /* nested loops know their parent */
+    lowered_free(&L);
+    lower(&L, "__global__ void g(float *x, int n) {\n"
+              "  for (int i = 0; i < 4; ++i)\n"
+              "    for (int j = 0; j < n; ++j)\n"
+              "      x[i * n + j] = 0;\n"
+              "}\n");
+    k = kernel(&L, "g");
+    assert_int_equal(k->loops.data[1].parent, 0);
+    assert_int_equal(k->loops.data[0].parent, KC_NONE);
+    a = &k->accesses.data[0];
+    assert_int_equal(a->loop, 1);
+    assert_true(kc_loop_within(k, a->loop, 0));
+    assert_true(kc_index_depends_on_loop(a->offset, 0));
+    assert_true(kc_index_depends_on_loop(a->offset, 1));
+    lowered_free(&L);
+}
+
+static void test_vector_types_and_casts(void **state)
+{
+    (void)state;
+    lowered L;
+    lower(&L, "__global__ void v(const float *a, float *b, int n4)\n"
+              "{\n"
+              "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+              "    if (i >= n4) return;\n"
+              "    float4 q = reinterpret_cast<const float4 *>(a)[i];\n"
+              "    q.x *= 2.0f;\n"
+              "    reinterpret_cast<float4 *>(b)[i] = q;\n"
+              "    extern __shared__ char smem[];\n"
+              "    float *f = (float *)(smem + 64);\n"
+              "    f[threadIdx.x] = q.y;\n"
+              "    __ldg(&a[4 * i + 1]);\n"
+              "}\n");
+    const kc_kernel *k = kernel(&L, "v");
+    const kc_access *ld = access_of(k, "a", KC_ACC_LOAD);
+    assert_int_equal(ld->elem_bytes, 16);
+    assert_string_equal(ld->elem_type, "float4");
+    assert_int_equal(const_stride_x(&L, ld), 1);
+    const kc_access *st = access_of(k, "b", KC_ACC_STORE);
+    assert_int_equal(st->elem_bytes, 16);
+    assert_int_equal(count_accesses(k, "b", KC_ACC_LOAD), 0);
+    /* a byte buffer seen as floats: 64 bytes are 16 floats */
+    const kc_access *sh = access_of(k, "smem", KC_ACC_STORE);
+    assert_int_equal(sh->space, KC_MEM_SHARED);
+    assert_int_equal(sh->elem_bytes, 4);
+    assert_string_equal(ix_str(&L, k, sh->offset), "threadIdx.x + 16");
+    const kc_access *g = access_nth(k, "a", KC_ACC_LOAD, 1);
+    assert_true(g->via_ldg);
+    assert_int_equal(const_stride_x(&L, g), 4);
+    assert_span_text(&L, g->span, "__ldg(&a[4 * i + 1])");
+    assert_span_text(&L, g->addr_span, "4 * i + 1");
+    lowered_free(&L);
+}
+
+static void test_atomics_constant_and_globals(void **state)
+{
+    (void)state;
+    lowered L;
+    lower(&L, "__constant__ float coef[16];\n"
+              "__device__ int counter;\n"
+              "constexpr int W = 8;\n"
+              "enum { H = 4 };\n"
+              "__global__ void a(const int *bins, int *hist, int n)\n"
+              "{\n"
+              "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+              "    if (i < n) atomicAdd(&hist[bins[i]], 1);\n"
+              "    atomicAdd(&counter, 1);\n"
+              "    hist[W * threadIdx.x + H] = (int)coef[threadIdx.x % 16];\n"
+              "}\n");
+    const kc_kernel *k = kernel(&L, "a");
+    const kc_access *at = access_of(k, "hist", KC_ACC_ATOMIC);
+    assert_span_text(&L, at->span, "atomicAdd(&hist[bins[i]], 1)");
+    kc_stride st;
+    kc_index_stride_along(L.m->arena, at->offset, 0, &st);
+    assert_non_null(st.gather);
+    const kc_access *c = access_of(k, "counter", KC_ACC_ATOMIC);
+    assert_int_equal(c->space, KC_MEM_GLOBAL);
+    const kc_access *cf = access_of(k, "coef", KC_ACC_LOAD);
+    assert_int_equal(cf->space, KC_MEM_CONSTANT);
+    const kc_access *h = access_of(k, "hist", KC_ACC_STORE);
+    assert_string_equal(ix_str(&L, k, h->offset), "8*threadIdx.x + 4");
+    const kc_symbol *w = symbol(k, "W");
+    assert_int_equal(w->kind, KC_SYM_CONSTEXPR);
+    assert_true(w->has_value);
+    assert_int_equal(w->value, 8);
+    lowered_free(&L);
+}
+
+static void test_struct_params_and_macros(void **state)
+{
+    (void)state;
+    lowered L;
+    lower(&L, "struct Args { const float *x; float *y; int n; int ld; };\n"
+              "#define IDX(r, c) ((r) * args.ld + (c))\n"
+              "#define TID threadIdx.x\n"
+              "__global__ void s(Args args)\n"
+              "{\n"
+              "    int r = blockIdx.x;\n"
+              "    if (TID < args.n)\n"
+              "        args.y[IDX(r, TID)] = args.x[IDX(TID, r)];\n"
+              "}\n");
+    const kc_kernel *k = kernel(&L, "s");
+    const kc_access *ld = access_of(k, "args.x", KC_ACC_LOAD);
+    kc_stride st;
+    assert_string_equal(stride_x(&L, k, ld, &st), "args.ld");
+    const kc_access *sto = access_of(k, "args.y", KC_ACC_STORE);
+    assert_int_equal(const_stride_x(&L, sto), 1);
+    assert_span_text(&L, ld->addr_span, "IDX(TID, r)");
+    assert_span_text(&L, sto->span, "args.y[IDX(r, TID)]");
+    const kc_symbol *n = symbol(k, "args.n");
+    assert_int_equal(n->kind, KC_SYM_PARAM);
+    assert_int_equal(n->param, 0);
+    assert_true(n->facts & KC_SF_SIZE);
+    assert_true(symbol(k, "args.x")->facts & KC_SF_POINTER);
+    lowered_free(&L);
+}
+
+static void test_cooperative_groups_and_warps(void **state)
+{
+    (void)state;
+    lowered L;
+    lower(&L, "#include <cooperative_groups.h>\n"
+              "namespace cg = cooperative_groups;\n"
+              "__global__ void w(const float *in, float *out, int C)\n"
+              "{\n"
+              "    cg::thread_block block = cg::this_thread_block();\n"
+              "    cg::thread_block_tile<32> warp = cg::tiled_partition<32>(block);\n"
+              "    float s = 0;\n"
+              "    for (int i = warp.thread_rank(); i < C; i += warp.size()) s += in[i];\n"
+              "    for (int off = 16; off > 0; off >>= 1) s += __shfl_down_sync(0xffffffff, s, off);\n"
+              "    if (warp.thread_rank() == 0) out[blockIdx.x] = s;\n"
+              "    warp.sync();\n"
+              "    cg::sync(block);\n"
+              "    for (int i = block.thread_rank(); i < C; i += block.size()) out[i] = 0;\n"
+              "    s += __shfl_down(s, 1);\n"
+              "}\n");
+    const kc_kernel *k = kernel(&L, "w");
+    assert_int_equal(k->barriers.len, 2);
+    assert_string_equal(k->barriers.data[0].name, "cg::thread_block_tile::sync");
+    assert_string_equal(k->barriers.data[1].name, "cg::thread_block::sync");
+    assert_string_equal(ix_str(&L, k, k->loops.data[0].step), "32");
+    /* block.thread_rank() is the linear thread index */
+    const kc_access *z = access_nth(k, "out", KC_ACC_STORE, 1);
+    assert_int_equal(const_stride_x(&L, z), 1);
+    lowered_free(&L);
+}
+
+static void test_compile_database_and_extra_args(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/kcheck-cdb-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char path[256], inc[256], hdr[300], db[300], other[256];
+    snprintf(inc, sizeof inc, "%s/include", dir);
+    assert_int_equal(mkdir(inc, 0700), 0);
+    snprintf(hdr, sizeof hdr, "%s/defs.cuh", inc);
+    FILE *f = fopen(hdr, "w");
+    fputs("#pragma once\n#define BLOCK 128\n__device__ inline float twice(float v) { return 2 * v; }\n", f);
+    fclose(f);
+    snprintf(path, sizeof path, "%s/k.cu", dir);
+    snprintf(other, sizeof other, "%s/other.cu", dir);
+    snprintf(db, sizeof db, "%s/compile_commands.json", dir);
+    f = fopen(db, "w");
+    fprintf(f,
+            "[{\"directory\": \"%s\", \"file\": \"%s\", \"arguments\": [\"/usr/local/cuda/bin/nvcc\", "
+            "\"-Iinclude\", \"-DSCALE=4\", \"-gencode\", \"arch=compute_80,code=sm_80\", \"-Xcompiler\", "
+            "\"-fPIC\", \"--expt-relaxed-constexpr\", \"-O3\", \"-std=c++17\", \"-c\", \"k.cu\", \"-o\", "
+            "\"k.o\"]}]\n",
+            dir, path);
+    fclose(f);
+    const char *code = "#include <defs.cuh>\n"
+                       "__global__ void k(float *x) { x[SCALE * threadIdx.x + BLOCK] = twice(1.0f); }\n";
+    for (int round = 0; round < 3; round++) {
+        lowered L;
+        memset(&L, 0, sizeof L);
+        kc_options_init(&L.opts);
+        L.opts.compile_db_dir = kc_xstrdup(dir);
+        if (round == 2)
+            kc_vec_push(&L.opts.extra_args, kc_xstrdup("-DSCALE=8"));
+        char *err = NULL;
+        /* round 1: a file without its own entry takes its neighbour's flags */
+        L.src = kc_source_from_memory(round == 1 ? other : path, code, strlen(code), 1u << 20, &err);
+        assert_non_null(L.src);
+        L.fe = kc_cuda_frontend_new(&L.opts);
+        L.m = kc_cuda_lower(L.fe, L.src, &L.errs);
+        for (uint32_t i = 0; i < L.errs.items.len; i++)
+            fprintf(stderr, "error %s\n", L.errs.items.data[i].message);
+        assert_non_null(L.m);
+        const kc_kernel *k = kernel(&L, "k");
+        const kc_access *a = &k->accesses.data[0];
+        assert_string_equal(ix_str(&L, k, a->offset), round == 2 ? "8*threadIdx.x + 128" : "4*threadIdx.x + 128");
+        lowered_free(&L);
+    }
+    /* A directory without compile_commands.json: every file fails clearly. */
+    lowered L;
+    memset(&L, 0, sizeof L);
+    kc_options_init(&L.opts);
+    L.opts.compile_db_dir = kc_xstrdup(inc);
+    char *err = NULL;
+    L.src = kc_source_from_memory(path, code, strlen(code), 1u << 20, &err);
+    L.fe = kc_cuda_frontend_new(&L.opts);
+    L.m = kc_cuda_lower(L.fe, L.src, &L.errs);
+    assert_null(L.m);
+    assert_int_equal(L.errs.items.len, 1);
+    assert_non_null(strstr(L.errs.items.data[0].message, "compile_commands.json"));
+    lowered_free(&L);
+    unlink(hdr);
+    unlink(db);
+    rmdir(inc);
+    rmdir(dir);
+}
+
+typedef struct thread_job {
+    const char *code;
+    unsigned kernels;
+    bool ok;
+} thread_job;
+
+static void *lower_in_thread(void *arg)
+{
+    thread_job *j = arg;
+    kc_options o;
+    kc_options_init(&o);
+    kc_cuda_frontend *fe = kc_cuda_frontend_new(&o);
+    char *err = NULL;
+    kc_source *src = kc_source_from_memory("thread.cu", j->code, strlen(j->code), 1u << 26, &err);
+    j->ok = fe && src;
+    for (int r = 0; r < 3 && j->ok; r++) {
+        kc_file_errors errs = {0};
+        kc_model *m = kc_cuda_lower(fe, src, &errs);
+        j->ok = m != NULL;
+        j->kernels = m ? m->kernels.len : 0;
+        kc_model_delete(m);
+        kc_file_errors_free(&errs);
+    }
+    kc_source_delete(src);
+    kc_cuda_frontend_delete(fe);
+    kc_options_free(&o);
+    return NULL;
+}
+
+static void test_threads(void **state)
+{
+    (void)state;
+    unsigned lines;
+    char *code = big_file(&lines);
+    pthread_t th[4];
+    thread_job jobs[4];
+    for (int i = 0; i < 4; i++) {
+        jobs[i] = (thread_job){.code = code};
+        assert_int_equal(pthread_create(&th[i], NULL, lower_in_thread, &jobs[i]), 0);
+    }
+    for (int i = 0; i < 4; i++) {
+        pthread_join(th[i], NULL);
+        assert_true(jobs[i].ok);
+        assert_int_equal(jobs[i].kernels, jobs[0].kernels);
+    }
+    free(code);
+}
+
 static void test_thread_safety_smoke(void **state)
 {
     (void)state;
@@ -893,6 +1200,13 @@ int main(void)
         cmocka_unit_test(test_300_lines_timing),
         cmocka_unit_test(test_toolkit_mode),
         cmocka_unit_test(test_thread_safety_smoke),
+        cmocka_unit_test(test_loop_variable_forms),
+        cmocka_unit_test(test_vector_types_and_casts),
+        cmocka_unit_test(test_atomics_constant_and_globals),
+        cmocka_unit_test(test_struct_params_and_macros),
+        cmocka_unit_test(test_cooperative_groups_and_warps),
+        cmocka_unit_test(test_compile_database_and_extra_args),
+        cmocka_unit_test(test_threads),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
