@@ -22,20 +22,24 @@ import torch
 import triton
 import triton.language as tl
 
-LOG2E = tl.constexpr(1.4426950408889634)
-LN2 = tl.constexpr(0.6931471805599453)
+LOG2E: tl.constexpr = tl.constexpr(1.4426950408889634)
+LN2: tl.constexpr = tl.constexpr(0.6931471805599453)
 
 
 @triton.jit
-def _ce_row_lse(row_ptr, N, BLOCK_N: tl.constexpr, EVICT: tl.constexpr):
-    """logsumexp of row_ptr[0:N] in fp32, one pass, online."""
+def _ce_row_lse(row_ptr, N, BLOCK_N: tl.constexpr, STREAM: tl.constexpr):
+    """logsumexp of row_ptr[0:N] in fp32, one pass, online.  STREAM: the row
+    is not read again (evict-first loads)."""
     cols = tl.arange(0, BLOCK_N)
     m = float("-inf")
     s = tl.zeros([BLOCK_N], dtype=tl.float32)
     for start in tl.range(0, N, BLOCK_N):
         offs = start + cols
-        x = tl.load(row_ptr + offs, mask=offs < N, other=float("-inf"),
-                    eviction_policy=EVICT).to(tl.float32)
+        if STREAM:
+            x = tl.load(row_ptr + offs, mask=offs < N, other=float("-inf"),
+                        eviction_policy="evict_first").to(tl.float32)
+        else:
+            x = tl.load(row_ptr + offs, mask=offs < N, other=float("-inf")).to(tl.float32)
         m_new = tl.maximum(m, tl.max(x, axis=0))
         # m_new is finite: every chunk holds at least one real logit.
         s = s * tl.exp2((m - m_new) * LOG2E) + tl.exp2(x * LOG2E - m_new * LOG2E)
@@ -52,7 +56,7 @@ def _ce_fwd_kernel(logits_ptr, target_ptr, loss_ptr, N, stride_row, ignore_index
     valid = (t >= 0) & (t < N)
     # the target logit: one scalar load, outside the vocabulary loop
     x_t = tl.load(row_ptr + tl.where(valid, t, 0)).to(tl.float32)
-    lse = _ce_row_lse(row_ptr, N, BLOCK_N, "evict_first")
+    lse = _ce_row_lse(row_ptr, N, BLOCK_N, True)
     loss = tl.where(valid, lse - x_t, float("nan"))
     loss = tl.where(t == ignore_index, 0.0, loss)
     tl.store(loss_ptr + row, loss)
@@ -67,7 +71,7 @@ def _ce_fwd_bwd_kernel(logits_ptr, target_ptr, loss_ptr, N, stride_row, grad_sca
     valid = (t >= 0) & (t < N)
     x_t = tl.load(row_ptr + tl.where(valid, t, 0)).to(tl.float32)
     # pass 1: keep the row in L2 for pass 2 (default eviction policy)
-    lse = _ce_row_lse(row_ptr, N, BLOCK_N, "")
+    lse = _ce_row_lse(row_ptr, N, BLOCK_N, False)
     ignored = t == ignore_index
     loss = tl.where(valid, lse - x_t, float("nan"))
     loss = tl.where(ignored, 0.0, loss)

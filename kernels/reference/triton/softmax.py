@@ -11,7 +11,7 @@ import torch
 import triton
 import triton.language as tl
 
-LOG2E = tl.constexpr(1.4426950408889634)
+LOG2E: tl.constexpr = tl.constexpr(1.4426950408889634)
 
 _MAX_SINGLE_TILE = 16384
 
