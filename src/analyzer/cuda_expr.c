@@ -559,6 +559,8 @@ static cu_val ev_cast(cu_walk *w, CXCursor e, int mode)
     return cu_convert(w, v, clang_getCursorType(e), e);
 }
 
+static bool ev_recovered_call(cu_walk *w, CXCursor e, const cu_kids *k, cu_val *out);
+
 static cu_val ev_unexposed(cu_walk *w, CXCursor e, int mode)
 {
     cu_kids k;
@@ -581,7 +583,12 @@ static cu_val ev_unexposed(cu_walk *w, CXCursor e, int mode)
             return cu_v_index(cu_ix_const(w, c, cu_ty_bits(t)));
         return cu_v_none();
     }
-    return ev_children(w, e);
+    cu_kids k2;
+    cu_kids_get(e, &k2);
+    cu_val v;
+    bool call = ev_recovered_call(w, e, &k2, &v);
+    cu_kids_free(&k2);
+    return call ? v : ev_children(w, e);
 }
 
 /* ---- calls ------------------------------------------------------------------ */
@@ -596,8 +603,14 @@ const char *cu_callee_name(cu_walk *w, CXCursor call, CXCursor ref)
     if (k.n >= 1) {
         CXCursor c = cu_strip(k.v[0]);
         if (c.kind == CXCursor_OverloadedDeclRef || c.kind == CXCursor_DeclRefExpr ||
-            c.kind == CXCursor_MemberRefExpr)
+            c.kind == CXCursor_MemberRefExpr) {
             n = cu_spelling(w->t, c);
+            if (!n[0]) { /* an unresolved name: the overload set */
+                CXCursor r = clang_getCursorReferenced(c);
+                if (!clang_Cursor_isNull(r))
+                    n = cu_spelling(w->t, r);
+            }
+        }
     }
     cu_kids_free(&k);
     return n && n[0] ? n : cu_spelling(w->t, call);
@@ -763,9 +776,8 @@ static cu_val inline_call(cu_walk *w, CXCursor call, CXCursor def, CXCursor ref)
 }
 
 /* The first argument of a memory intrinsic, as a pointer. */
-static cu_val arg_pointer(cu_walk *w, CXCursor call, unsigned i)
+static cu_val arg_pointer(cu_walk *w, CXCursor a)
 {
-    CXCursor a = clang_Cursor_getArgument(call, i);
     cu_val p = cu_ev(w, a, EV_LOAD);
     if (!p.ptr) {
         p = cu_v_none();
@@ -777,26 +789,21 @@ static cu_val arg_pointer(cu_walk *w, CXCursor call, unsigned i)
     return p;
 }
 
-static cu_val ev_call(cu_walk *w, CXCursor e, int mode)
+/* A call of `name` (resolved to `ref`, or null when clang could not
+ * resolve it) with arguments args[0..na). `e` is the call expression. */
+static cu_val call_named(cu_walk *w, CXCursor e, CXCursor ref, const char *name, const CXCursor *args, int na,
+                         CXType rt)
 {
-    (void)mode;
-    if (cu_is_launch(e)) /* dynamic parallelism: launches are recorded by the scan */
-        return ev_children(w, e);
-    CXCursor ref = clang_getCursorReferenced(e);
-    const char *name = cu_callee_name(w, e, ref);
-    int na = clang_Cursor_getNumArguments(e);
-    CXType rt = clang_getCursorType(e);
-
     /* Overloaded operators of class types (float4, __half, ...). */
     if (starts_with(name, "operator") && na >= 1) {
         const char *op = name + 8;
-        CXCursor a0 = clang_Cursor_getArgument(e, 0);
+        CXCursor a0 = args[0];
         if (strcmp(op, "=") == 0 && na == 2)
-            return assign_to(w, e, a0, clang_Cursor_getArgument(e, 1), CXBinaryOperator_Assign);
+            return assign_to(w, e, a0, args[1], CXBinaryOperator_Assign);
         size_t ol = strlen(op);
         if (na == 2 && ol >= 2 && op[ol - 1] == '=' && strcmp(op, "==") != 0 && strcmp(op, "!=") != 0 &&
             strcmp(op, "<=") != 0 && strcmp(op, ">=") != 0)
-            return assign_to(w, e, a0, clang_Cursor_getArgument(e, 1), CXBinaryOperator_AddAssign);
+            return assign_to(w, e, a0, args[1], CXBinaryOperator_AddAssign);
         if (strcmp(op, "++") == 0 || strcmp(op, "--") == 0) {
             cu_val v = cu_ev(w, a0, EV_RMW);
             return cu_v_deps(v.deps);
@@ -818,7 +825,7 @@ static cu_val ev_call(cu_walk *w, CXCursor e, int mode)
         if (!clang_Cursor_isNull(obj))
             cls = cg_class_of_type(w, clang_getCursorType(obj));
         else if (na >= 1)
-            cls = cg_class_of_type(w, clang_getCursorType(clang_Cursor_getArgument(e, 0)));
+            cls = cg_class_of_type(w, clang_getCursorType(args[0]));
         if (strcmp(name, "sync") == 0 || strcmp(name, "barrier_wait") == 0) {
             ev_children(w, e);
             cu_mk_barrier(w, e, kc_arena_printf(w->a, "cg::%s::sync", cls ? cls : "thread_group"));
@@ -850,23 +857,23 @@ static cu_val ev_call(cu_walk *w, CXCursor e, int mode)
 
     /* Atomics: read-modify-write of the first argument. */
     if (starts_with(name, "atomic") && na >= 2) {
-        cu_val p = arg_pointer(w, e, 0);
+        cu_val p = arg_pointer(w, args[0]);
         for (int i = 1; i < na; i++)
-            cu_ev(w, clang_Cursor_getArgument(e, (unsigned)i), EV_LOAD);
+            cu_ev(w, args[i], EV_LOAD);
         uint32_t id = cu_mk_access(w, KC_ACC_ATOMIC, &p, e, p.idx_expr, false);
         return cu_load_value(w, id, &p, rt);
     }
     /* Loads and stores through cache-hint intrinsics. */
     if (na >= 1 && (strcmp(name, "__ldg") == 0 || strcmp(name, "__ldcg") == 0 || strcmp(name, "__ldca") == 0 ||
                     strcmp(name, "__ldcs") == 0 || strcmp(name, "__ldlu") == 0 || strcmp(name, "__ldcv") == 0)) {
-        cu_val p = arg_pointer(w, e, 0);
+        cu_val p = arg_pointer(w, args[0]);
         uint32_t id = cu_mk_access(w, KC_ACC_LOAD, &p, e, p.idx_expr, strcmp(name, "__ldg") == 0);
         return cu_load_value(w, id, &p, rt);
     }
     if (na >= 2 && (strcmp(name, "__stcg") == 0 || strcmp(name, "__stcs") == 0 || strcmp(name, "__stwb") == 0 ||
                     strcmp(name, "__stwt") == 0)) {
-        cu_val p = arg_pointer(w, e, 0);
-        cu_ev(w, clang_Cursor_getArgument(e, 1), EV_LOAD);
+        cu_val p = arg_pointer(w, args[0]);
+        cu_ev(w, args[1], EV_LOAD);
         cu_mk_access(w, KC_ACC_STORE, &p, e, p.idx_expr, false);
         return cu_v_none();
     }
@@ -880,14 +887,25 @@ static cu_val ev_call(cu_walk *w, CXCursor e, int mode)
         return v;
     }
 
+    /* Pointer pass-through builtins. */
+    if (na >= 1 && (strcmp(name, "__builtin_assume_aligned") == 0 || strcmp(name, "__builtin_launder") == 0 ||
+                    strcmp(name, "launder") == 0)) {
+        cu_val p = cu_ev(w, args[0], EV_LOAD);
+        for (int i = 1; i < na; i++)
+            cu_ev(w, args[i], EV_LOAD);
+        return p.ptr ? cu_convert(w, p, rt, e) : p;
+    }
+
     /* Anything else: the result depends on the arguments. */
     cu_val v = ev_children(w, e);
     if (cu_ty_is_int(rt))
         return cu_v_index(cu_ix_opaque(w, e, v.deps, cu_ty_bits(rt)));
     if (cu_ty_is_ptr(rt)) {
+        /* A pointer from an unknown place: offsets are kept relative to it. */
         cu_val p = cu_v_none();
         p.ptr = true;
         p.space = KC_MEM_UNKNOWN;
+        p.off = cu_ix_const(w, 0, 64);
         p.deps = v.deps;
         CXType pe = cu_ty_pointee(rt);
         p.elem_bytes = cu_ty_size(pe);
@@ -895,6 +913,48 @@ static cu_val ev_call(cu_walk *w, CXCursor e, int mode)
         return p;
     }
     return v;
+}
+
+static cu_val ev_call(cu_walk *w, CXCursor e, int mode)
+{
+    (void)mode;
+    if (cu_is_launch(e)) /* dynamic parallelism: launches are recorded by the scan */
+        return ev_children(w, e);
+    CXCursor ref = clang_getCursorReferenced(e);
+    const char *name = cu_callee_name(w, e, ref);
+    int na = clang_Cursor_getNumArguments(e);
+    if (na < 0)
+        na = 0;
+    CXCursor *args = kc_xcalloc(na ? (size_t)na : 1, sizeof *args);
+    for (int i = 0; i < na; i++)
+        args[i] = clang_Cursor_getArgument(e, (unsigned)i);
+    cu_val v = call_named(w, e, ref, name, args, na, clang_getCursorType(e));
+    free(args);
+    return v;
+}
+
+/* A call that clang could not resolve (an undeclared or ambiguous
+ * function: a recovery expression whose first child names the callee). */
+static bool ev_recovered_call(cu_walk *w, CXCursor e, const cu_kids *k, cu_val *out)
+{
+    if (k->n < 1)
+        return false;
+    CXCursor callee = cu_strip(k->v[0]);
+    if (callee.kind != CXCursor_OverloadedDeclRef && callee.kind != CXCursor_DeclRefExpr)
+        return false;
+    CXCursor target = clang_getCursorReferenced(callee);
+    if (callee.kind == CXCursor_DeclRefExpr &&
+        (clang_Cursor_isNull(target) || (target.kind != CXCursor_OverloadedDeclRef &&
+                                         target.kind != CXCursor_FunctionDecl &&
+                                         target.kind != CXCursor_FunctionTemplate)))
+        return false;
+    const char *name = cu_spelling(w->t, callee);
+    if (!name[0] && !clang_Cursor_isNull(target))
+        name = cu_spelling(w->t, target);
+    if (!name[0])
+        return false;
+    *out = call_named(w, e, clang_getNullCursor(), name, k->v + 1, (int)k->n - 1, clang_getCursorType(e));
+    return true;
 }
 
 /* ---- the expression dispatcher ------------------------------------------------ */

@@ -37,7 +37,9 @@ void cu_decl_var(cu_walk *w, CXCursor d)
     const char *name = cu_spelling(w->t, d);
     CXType t = clang_getCursorType(d);
     bool shared = cu_has_attr(d, CXCursor_CUDASharedAttr);
-    if (cu_ty_is_array(t) || (shared && cu_ty_is_arith(t))) {
+    enum CXTypeKind ck = clang_getCanonicalType(t).kind;
+    bool dependent = ck == CXType_Unexposed || ck == CXType_Dependent;
+    if (cu_ty_is_array(t) || (shared && (cu_ty_is_arith(t) || dependent))) {
         /* A local or __shared__ array (or shared scalar): memory with a
          * symbol of its own. */
         kc_symbol_kind kind = clang_getCursorSemanticParent(d).kind == CXCursor_TranslationUnit ? KC_SYM_GLOBAL

@@ -536,9 +536,10 @@ cu_val cu_load_value(cu_walk *w, uint32_t acc, const cu_val *p, CXType t)
     if (cu_ty_is_int(t))
         v.ix = cu_ix_atom(w, KC_ATOM_DATA, acc, d, cu_ty_bits(t));
     else if (cu_ty_is_ptr(t)) {
+        /* A pointer read from memory: an address that is data. */
         v.ptr = true;
         v.space = KC_MEM_UNKNOWN;
-        v.off = cu_ix_const(w, 0, 64);
+        v.off = cu_ix_atom(w, KC_ATOM_DATA, acc, d, 64);
         CXType e = cu_ty_pointee(t);
         v.elem_bytes = cu_ty_size(e);
         v.elem_type = cu_ty_name(w, e);

@@ -547,6 +547,13 @@ static void build_args(kc_cuda_frontend *fe, kc_arena *ar, const kc_source *src,
         arg(a, KC_CUDA_SHIM_PRELUDE);
     } else {
         arg(a, kc_arena_printf(ar, "--cuda-path=%s", fe->cuda_path));
+        /* CUDA 13 keeps libcu++/CUB/Thrust (CCCL) in include/cccl, which
+         * nvcc searches and clang's CUDA driver does not. */
+        const char *cccl = path_join(ar, fe->cuda_path, "include/cccl");
+        if (dir_exists(cccl)) {
+            arg(a, "-isystem");
+            arg(a, cccl);
+        }
         if (KCHECK_LLVM_MAJOR < 22)
             arg(a, "-I" KC_CUDA_SHIM_COMPAT);
     }

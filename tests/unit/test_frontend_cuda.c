@@ -1165,6 +1165,41 @@ static void test_threads(void **state)
     free(code);
 }
 
+static void test_unresolved_calls_and_shared_scalars(void **state)
+{
+    (void)state;
+    lowered L;
+    lower(&L, "template <typename T>\n"
+              "__global__ void k(T *out, const T *in, int n)\n"
+              "{\n"
+              "    __shared__ T total;\n"
+              "    if (threadIdx.x == 0) total = 0;\n"
+              "    __syncthreads();\n"
+              "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+              "    if (i < n && in[i] > 0) atomicAdd(&total, in[i]);\n"
+              "    __syncthreads();\n"
+              "    if (threadIdx.x == 0) out[blockIdx.x] = total;\n"
+              "    undeclared_store(out + i, __ldg(&in[i]));\n"
+              "}\n");
+    const kc_kernel *k = kernel(&L, "k");
+    /* atomicAdd on a dependent type is unresolved in the template: still an atomic */
+    const kc_access *at = access_of(k, "total", KC_ACC_ATOMIC);
+    assert_int_equal(at->space, KC_MEM_SHARED);
+    /* the shared scalar is memory: written by one thread, read by all */
+    const kc_access *w0 = access_of(k, "total", KC_ACC_STORE);
+    assert_true(chain_has_thread_dep(k, w0->guard));
+    const kc_access *r0 = access_of(k, "total", KC_ACC_LOAD);
+    assert_span_text(&L, r0->span, "total");
+    /* in[i] in the right operand of && runs under the left one */
+    const kc_access *second = access_nth(k, "in", KC_ACC_LOAD, 1);
+    const kc_cond *g = &k->conds.data[second->guard];
+    assert_string_equal(g->text, "i < n && in[i] > 0");
+    const kc_access *first = access_nth(k, "in", KC_ACC_LOAD, 0);
+    assert_string_equal(k->conds.data[first->guard].text, "i < n");
+    assert_true(access_nth(k, "in", KC_ACC_LOAD, 2)->via_ldg);
+    lowered_free(&L);
+}
+
 static void test_thread_safety_smoke(void **state)
 {
     (void)state;
@@ -1207,6 +1242,7 @@ int main(void)
         cmocka_unit_test(test_cooperative_groups_and_warps),
         cmocka_unit_test(test_compile_database_and_extra_args),
         cmocka_unit_test(test_threads),
+        cmocka_unit_test(test_unresolved_calls_and_shared_scalars),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
