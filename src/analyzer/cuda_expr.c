@@ -12,87 +12,87 @@
  * true (its conjuncts), `neg` those that hold when it is false (negated
  * disjuncts); either may be NULL. The right operand of && and || runs under
  * a condition on the left one. */
-cu_val cu_ev_cond(cu_walk *w, CXCursor e, cu_preds *pos, cu_preds *neg)
+kc_cuda_val kc_cuda_ev_cond(kc_cuda_walk *w, CXCursor e, kc_cuda_preds *pos, kc_cuda_preds *neg)
 {
-    CXCursor s = cu_strip(e);
-    enum CXBinaryOperatorKind op = cu_binop_of(s);
+    CXCursor s = kc_cuda_strip(e);
+    enum CXBinaryOperatorKind op = kc_cuda_binop_of(s);
     if (s.kind == CXCursor_UnaryOperator && clang_getCursorUnaryOperatorKind(s) == CXUnaryOperator_LNot) {
-        cu_kids k;
-        cu_kids_get(s, &k);
-        cu_val v = k.n == 1 ? cu_ev_cond(w, k.v[0], neg, pos) : cu_v_none();
-        cu_kids_free(&k);
+        kc_cuda_kids k;
+        kc_cuda_kids_get(s, &k);
+        kc_cuda_val v = k.n == 1 ? kc_cuda_ev_cond(w, k.v[0], neg, pos) : kc_cuda_v_none();
+        kc_cuda_kids_free(&k);
         v.ix = NULL;
         v.load = KC_NONE;
         return v;
     }
     if (op == CXBinaryOperator_LAnd || op == CXBinaryOperator_LOr) {
-        cu_kids k;
-        cu_kids_get(s, &k);
+        kc_cuda_kids k;
+        kc_cuda_kids_get(s, &k);
         if (k.n != 2) {
-            cu_kids_free(&k);
-            return cu_ev(w, e, EV_LOAD);
+            kc_cuda_kids_free(&k);
+            return kc_cuda_ev(w, e, EV_LOAD);
         }
         bool and = op == CXBinaryOperator_LAnd;
-        cu_preds lp = {0};
-        cu_val l = cu_ev_cond(w, k.v[0], and ? pos : &lp, and ? &lp : neg);
+        kc_cuda_preds lp = {0};
+        kc_cuda_val l = kc_cuda_ev_cond(w, k.v[0], and ? pos : &lp, and ? &lp : neg);
         /* The right operand runs only when the left one allows it. */
         uint32_t saved = w->guard;
         uint32_t np;
-        const kc_pred *pp = cu_preds_copy(w, &lp, &np);
-        w->guard = cu_mk_cond(w, cu_wspan(w, k.v[0]), cu_wtext(w, k.v[0]), l.deps, !and, pp, np);
-        cu_val r = cu_ev_cond(w, k.v[1], and ? pos : NULL, and ? NULL : neg);
+        const kc_pred *pp = kc_cuda_preds_copy(w, &lp, &np);
+        w->guard = kc_cuda_mk_cond(w, kc_cuda_wspan(w, k.v[0]), kc_cuda_wtext(w, k.v[0]), l.deps, !and, pp, np);
+        kc_cuda_val r = kc_cuda_ev_cond(w, k.v[1], and ? pos : NULL, and ? NULL : neg);
         w->guard = saved;
         kc_vec_free(&lp);
-        cu_kids_free(&k);
-        return cu_v_deps(cu_deps_or(l.deps, r.deps));
+        kc_cuda_kids_free(&k);
+        return kc_cuda_v_deps(kc_cuda_deps_or(l.deps, r.deps));
     }
-    kc_cmp cmp = cu_cmp_of(op);
+    kc_cmp cmp = kc_cuda_cmp_of(op);
     if (cmp) {
-        cu_kids k;
-        cu_kids_get(s, &k);
+        kc_cuda_kids k;
+        kc_cuda_kids_get(s, &k);
         if (k.n != 2) {
-            cu_kids_free(&k);
-            return cu_ev(w, e, EV_LOAD);
+            kc_cuda_kids_free(&k);
+            return kc_cuda_ev(w, e, EV_LOAD);
         }
-        cu_val l = cu_ev(w, k.v[0], EV_LOAD);
-        cu_val r = cu_ev(w, k.v[1], EV_LOAD);
-        kc_span at = cu_wspan(w, s);
+        kc_cuda_val l = kc_cuda_ev(w, k.v[0], EV_LOAD);
+        kc_cuda_val r = kc_cuda_ev(w, k.v[1], EV_LOAD);
+        kc_span at = kc_cuda_wspan(w, s);
         kc_pred p = {.lhs = l.ptr ? l.off : l.ix, .rhs = r.ptr ? r.off : r.ix, .op = cmp, .span = at};
-        cu_size_fact(w, p.lhs, r.ptr ? kc_index_deps(r.off) : r.deps, at);
-        cu_size_fact(w, p.rhs, l.ptr ? kc_index_deps(l.off) : l.deps, at);
+        kc_cuda_size_fact(w, p.lhs, r.ptr ? kc_index_deps(r.off) : r.deps, at);
+        kc_cuda_size_fact(w, p.rhs, l.ptr ? kc_index_deps(l.off) : l.deps, at);
         if (!p.lhs && !p.rhs)
             pos = neg = NULL; /* floating-point comparison: no index predicate */
         if (pos) {
-            cu_pred cp = {.p = p, .lhs = k.v[0], .rhs = k.v[1]};
+            kc_cuda_pred cp = {.p = p, .lhs = k.v[0], .rhs = k.v[1]};
             kc_vec_push(pos, cp);
         }
         if (neg) {
-            cu_pred cp = {.p = p, .lhs = k.v[0], .rhs = k.v[1]};
-            cp.p.op = cu_cmp_negate(cmp);
+            kc_cuda_pred cp = {.p = p, .lhs = k.v[0], .rhs = k.v[1]};
+            cp.p.op = kc_cuda_cmp_negate(cmp);
             kc_vec_push(neg, cp);
         }
-        cu_kids_free(&k);
-        return cu_v_deps(cu_deps_or(l.deps, r.deps));
+        kc_cuda_kids_free(&k);
+        return kc_cuda_v_deps(kc_cuda_deps_or(l.deps, r.deps));
     }
-    cu_val v = cu_ev(w, e, EV_LOAD);
+    kc_cuda_val v = kc_cuda_ev(w, e, EV_LOAD);
     return v;
 }
 
-static cu_val ev_declref(cu_walk *w, CXCursor e, int mode)
+static kc_cuda_val ev_declref(kc_cuda_walk *w, CXCursor e, int mode)
 {
     CXCursor ref = clang_getCursorReferenced(e);
     if (clang_Cursor_isNull(ref))
-        return cu_v_none();
+        return kc_cuda_v_none();
     switch (ref.kind) {
     case CXCursor_VarDecl:
     case CXCursor_ParmDecl: {
-        cu_bind *b = cu_env_find(w->fn, ref);
+        kc_cuda_bind *b = kc_cuda_env_find(w->fn, ref);
         if (!b)
-            return cu_global_value(w, ref, e, mode);
+            return kc_cuda_global_value(w, ref, e, mode);
         if (b->in_memory && mode != EV_ADDR) {
-            cu_val p = b->val;
+            kc_cuda_val p = b->val;
             p.idx_expr = clang_getNullCursor();
-            cu_val v = cu_deref(w, p, e, clang_getCursorType(ref), mode);
+            kc_cuda_val v = kc_cuda_deref(w, p, e, clang_getCursorType(ref), mode);
             if (mode == EV_LOAD && v.load != KC_NONE && !w->k->accesses.data[v.load].value_name)
                 w->k->accesses.data[v.load].value_name = b->name;
             return v;
@@ -100,52 +100,52 @@ static cu_val ev_declref(cu_walk *w, CXCursor e, int mode)
         return b->val;
     }
     case CXCursor_NonTypeTemplateParameter: {
-        cu_bind *b = cu_env_find(w->fn, ref);
+        kc_cuda_bind *b = kc_cuda_env_find(w->fn, ref);
         if (b)
             return b->val;
-        uint32_t sym = cu_symbol_get(w, cu_spelling(w->t, ref), KC_SYM_CONSTEXPR, NULL);
-        return cu_v_index(cu_ix_atom(w, KC_ATOM_SYMBOL, sym, (kc_deps){0}, 32));
+        uint32_t sym = kc_cuda_symbol_get(w, kc_cuda_spelling(w->t, ref), KC_SYM_CONSTEXPR, NULL);
+        return kc_cuda_v_index(kc_cuda_ix_atom(w, KC_ATOM_SYMBOL, sym, (kc_deps){0}, 32));
     }
     case CXCursor_EnumConstantDecl:
-        return cu_v_index(cu_ix_const(w, clang_getEnumConstantDeclValue(ref), 32));
+        return kc_cuda_v_index(kc_cuda_ix_const(w, clang_getEnumConstantDeclValue(ref), 32));
     default:
-        return cu_v_none();
+        return kc_cuda_v_none();
     }
 }
 
 /* ---- expressions -------------------------------------------------------------- */
 
 /* Generic: evaluates every child; the result depends on all of them. */
-static cu_val ev_children(cu_walk *w, CXCursor e)
+static kc_cuda_val ev_children(kc_cuda_walk *w, CXCursor e)
 {
-    cu_kids k;
-    cu_kids_get(e, &k);
+    kc_cuda_kids k;
+    kc_cuda_kids_get(e, &k);
     kc_deps d = {0};
     for (unsigned i = 0; i < k.n; i++) {
         if (k.v[i].kind == CXCursor_TypeRef || k.v[i].kind == CXCursor_TemplateRef ||
             k.v[i].kind == CXCursor_NamespaceRef)
             continue;
-        cu_val v = cu_ev(w, k.v[i], EV_LOAD);
-        d = cu_deps_or(d, v.ptr && v.off ? kc_index_deps(v.off) : v.deps);
+        kc_cuda_val v = kc_cuda_ev(w, k.v[i], EV_LOAD);
+        d = kc_cuda_deps_or(d, v.ptr && v.off ? kc_index_deps(v.off) : v.deps);
     }
-    cu_kids_free(&k);
-    return cu_v_deps(d);
+    kc_cuda_kids_free(&k);
+    return kc_cuda_v_deps(d);
 }
 
-static cu_val ev_subscript(cu_walk *w, CXCursor e, int mode)
+static kc_cuda_val ev_subscript(kc_cuda_walk *w, CXCursor e, int mode)
 {
-    cu_kids k;
-    cu_kids_get(e, &k);
+    kc_cuda_kids k;
+    kc_cuda_kids_get(e, &k);
     if (k.n != 2) {
-        cu_kids_free(&k);
+        kc_cuda_kids_free(&k);
         return ev_children(w, e);
     }
     CXCursor bc = k.v[0], ic = k.v[1];
-    cu_kids_free(&k);
-    cu_val b = cu_ev(w, bc, EV_LOAD);
-    cu_val i = cu_ev(w, ic, EV_LOAD);
+    kc_cuda_kids_free(&k);
+    kc_cuda_val b = kc_cuda_ev(w, bc, EV_LOAD);
+    kc_cuda_val i = kc_cuda_ev(w, ic, EV_LOAD);
     if (!b.ptr && i.ptr) { /* i[p] */
-        cu_val tv = b;
+        kc_cuda_val tv = b;
         b = i;
         i = tv;
         CXCursor tc = bc;
@@ -155,186 +155,186 @@ static cu_val ev_subscript(cu_walk *w, CXCursor e, int mode)
     if (!b.ptr) {
         /* Unknown base (a call's result, an unresolved member): keep the
          * index relative to an unknown base. */
-        b = cu_v_none();
+        b = kc_cuda_v_none();
         b.ptr = true;
         b.space = KC_MEM_UNKNOWN;
-        b.off = cu_ix_const(w, 0, 64);
+        b.off = kc_cuda_ix_const(w, 0, 64);
         CXType et = clang_getCursorType(e);
-        b.elem_bytes = cu_ty_size(cu_ty_innermost(et));
-        b.elem_type = cu_ty_name(w, cu_ty_innermost(et));
+        b.elem_bytes = kc_cuda_ty_size(kc_cuda_ty_innermost(et));
+        b.elem_type = kc_cuda_ty_name(w, kc_cuda_ty_innermost(et));
     }
-    cu_val p = cu_ptr_add(w, b, &i, ic, cu_ty_step_elems(clang_getCursorType(bc)), 1);
+    kc_cuda_val p = kc_cuda_ptr_add(w, b, &i, ic, kc_cuda_ty_step_elems(clang_getCursorType(bc)), 1);
     CXType rt = clang_getCursorType(e);
-    if (cu_ty_is_array(rt))
+    if (kc_cuda_ty_is_array(rt))
         return p;
-    return cu_deref(w, p, e, rt, mode);
+    return kc_cuda_deref(w, p, e, rt, mode);
 }
 
-static cu_val struct_field(cu_walk *w, const cu_val *base, CXCursor member)
+static kc_cuda_val struct_field(kc_cuda_walk *w, const kc_cuda_val *base, CXCursor member)
 {
     uint32_t pidx = base->sparam - 1;
     const char *pname = pidx < w->k->params.len ? w->k->params.data[pidx].name : "?";
-    const char *field = cu_spelling(w->t, member);
+    const char *field = kc_cuda_spelling(w->t, member);
     const char *name = kc_arena_printf(w->a, "%s.%s", pname, field);
     CXType t = clang_getCursorType(member);
     bool created;
-    uint32_t sym = cu_symbol_get(w, name, KC_SYM_PARAM, &created);
+    uint32_t sym = kc_cuda_symbol_get(w, name, KC_SYM_PARAM, &created);
     kc_symbol *s = &w->k->symbols.data[sym];
     if (created) {
         s->param = pidx;
-        s->bits = cu_ty_bits(t);
+        s->bits = kc_cuda_ty_bits(t);
         s->span = pidx < w->k->params.len ? w->k->params.data[pidx].span : s->span;
-        if (cu_ty_is_ptr(t))
+        if (kc_cuda_ty_is_ptr(t))
             s->facts |= KC_SF_POINTER;
     }
-    if (cu_ty_is_ptr(t))
-        return cu_mem_pointer(w, sym, s->name, KC_MEM_GLOBAL, cu_ty_pointee(t));
-    if (cu_ty_is_int(t))
-        return cu_v_index(cu_ix_atom(w, KC_ATOM_SYMBOL, sym, (kc_deps){0}, cu_ty_bits(t)));
-    cu_val v = cu_v_none();
-    if (cu_ty_is_record(t))
+    if (kc_cuda_ty_is_ptr(t))
+        return kc_cuda_mem_pointer(w, sym, s->name, KC_MEM_GLOBAL, kc_cuda_ty_pointee(t));
+    if (kc_cuda_ty_is_int(t))
+        return kc_cuda_v_index(kc_cuda_ix_atom(w, KC_ATOM_SYMBOL, sym, (kc_deps){0}, kc_cuda_ty_bits(t)));
+    kc_cuda_val v = kc_cuda_v_none();
+    if (kc_cuda_ty_is_record(t))
         v.sparam = base->sparam; /* nested struct: fields keep the parameter */
     return v;
 }
 
-static cu_val ev_member(cu_walk *w, CXCursor e, int mode)
+static kc_cuda_val ev_member(kc_cuda_walk *w, CXCursor e, int mode)
 {
-    cu_kids k;
-    cu_kids_get(e, &k);
+    kc_cuda_kids k;
+    kc_cuda_kids_get(e, &k);
     CXCursor base = k.n >= 1 ? k.v[0] : clang_getNullCursor();
-    cu_kids_free(&k);
+    kc_cuda_kids_free(&k);
     if (clang_Cursor_isNull(base))
-        return cu_v_none(); /* implicit this->member */
-    CXCursor sb = cu_strip(base);
+        return kc_cuda_v_none(); /* implicit this->member */
+    CXCursor sb = kc_cuda_strip(base);
     if (sb.kind == CXCursor_DeclRefExpr) {
-        bv_kind bv = cu_builtin_var(clang_getCursorReferenced(sb));
+        bv_kind bv = kc_cuda_builtin_var(clang_getCursorReferenced(sb));
         if (bv != BV_NONE)
-            return cu_builtin_value(w, bv, cu_member_component(w, e));
+            return kc_cuda_builtin_value(w, bv, kc_cuda_member_component(w, e));
     }
     if (sb.kind == CXCursor_CallExpr) {
         /* cooperative groups: block.group_index().x and friends */
-        const char *n = cu_callee_name(w, sb, clang_getCursorReferenced(sb));
-        int comp = cu_member_component(w, e);
+        const char *n = kc_cuda_callee_name(w, sb, clang_getCursorReferenced(sb));
+        int comp = kc_cuda_member_component(w, e);
         if (comp >= 0) {
             if (strcmp(n, "group_index") == 0 || strcmp(n, "block_index") == 0)
-                return cu_builtin_value(w, BV_BLOCK, comp);
+                return kc_cuda_builtin_value(w, BV_BLOCK, comp);
             if (strcmp(n, "thread_index") == 0)
-                return cu_builtin_value(w, BV_THREAD, comp);
+                return kc_cuda_builtin_value(w, BV_THREAD, comp);
             if (strcmp(n, "group_dim") == 0 || strcmp(n, "dim_threads") == 0)
-                return cu_builtin_value(w, BV_BDIM, comp);
+                return kc_cuda_builtin_value(w, BV_BDIM, comp);
             if (strcmp(n, "dim_blocks") == 0)
-                return cu_builtin_value(w, BV_GDIM, comp);
+                return kc_cuda_builtin_value(w, BV_GDIM, comp);
         }
     }
-    cu_val b = cu_ev(w, base, mode == EV_ADDR ? EV_ADDR : mode);
+    kc_cuda_val b = kc_cuda_ev(w, base, mode == EV_ADDR ? EV_ADDR : mode);
     if (b.sparam && !b.ptr)
         return struct_field(w, &b, e);
     CXType t = clang_getCursorType(e);
     kc_deps d = b.ptr && b.off ? kc_index_deps(b.off) : b.deps;
-    cu_val v = cu_v_deps(d);
-    if (b.load != KC_NONE && cu_ty_is_int(t))
-        v.ix = cu_ix_atom(w, KC_ATOM_DATA, b.load, d, cu_ty_bits(t));
+    kc_cuda_val v = kc_cuda_v_deps(d);
+    if (b.load != KC_NONE && kc_cuda_ty_is_int(t))
+        v.ix = kc_cuda_ix_atom(w, KC_ATOM_DATA, b.load, d, kc_cuda_ty_bits(t));
     v.load = b.load;
     return v;
 }
 
-bool cu_is_incdec(enum CXUnaryOperatorKind op)
+bool kc_cuda_is_incdec(enum CXUnaryOperatorKind op)
 {
     return op == CXUnaryOperator_PostInc || op == CXUnaryOperator_PostDec || op == CXUnaryOperator_PreInc ||
            op == CXUnaryOperator_PreDec;
 }
 
-static cu_val ptr_offset(cu_walk *w, cu_val p, int64_t delta)
+static kc_cuda_val ptr_offset(kc_cuda_walk *w, kc_cuda_val p, int64_t delta)
 {
-    const kc_index *off = p.off ? kc_index_add(w->a, p.off, cu_ix_const(w, delta, 64)) : NULL;
+    const kc_index *off = p.off ? kc_index_add(w->a, p.off, kc_cuda_ix_const(w, delta, 64)) : NULL;
     p.off = off;
     p.deps = off ? kc_index_deps(off) : p.deps;
     p.load = KC_NONE;
     return p;
 }
 
-static cu_val ev_incdec(cu_walk *w, CXCursor e, CXCursor operand, enum CXUnaryOperatorKind op)
+static kc_cuda_val ev_incdec(kc_cuda_walk *w, CXCursor e, CXCursor operand, enum CXUnaryOperatorKind op)
 {
     int sign = op == CXUnaryOperator_PostInc || op == CXUnaryOperator_PreInc ? 1 : -1;
     bool pre = op == CXUnaryOperator_PreInc || op == CXUnaryOperator_PreDec;
-    CXCursor decl = cu_referenced_decl(operand);
-    cu_bind *b = cu_env_find(w->fn, decl);
+    CXCursor decl = kc_cuda_referenced_decl(operand);
+    kc_cuda_bind *b = kc_cuda_env_find(w->fn, decl);
     if (!b || b->in_memory) {
-        cu_val v = cu_ev(w, operand, EV_RMW);
-        return cu_v_deps(v.deps);
+        kc_cuda_val v = kc_cuda_ev(w, operand, EV_RMW);
+        return kc_cuda_v_deps(v.deps);
     }
-    cu_val old = b->val, nv;
+    kc_cuda_val old = b->val, nv;
     if (old.ptr) {
-        int64_t unit = cu_ty_step_elems(clang_getCursorType(operand));
+        int64_t unit = kc_cuda_ty_step_elems(clang_getCursorType(operand));
         nv = ptr_offset(w, old, unit >= 0 ? sign * unit : 0);
         if (unit < 0)
-            nv.off = cu_ix_opaque(w, e, old.deps, 64);
+            nv.off = kc_cuda_ix_opaque(w, e, old.deps, 64);
     } else if (old.ix) {
-        const kc_index *r = kc_index_add(w->a, old.ix, cu_ix_const(w, sign, old.ix->bits));
-        nv = cu_v_index(r ? r : cu_ix_opaque(w, e, old.deps, old.ix->bits));
+        const kc_index *r = kc_index_add(w->a, old.ix, kc_cuda_ix_const(w, sign, old.ix->bits));
+        nv = kc_cuda_v_index(r ? r : kc_cuda_ix_opaque(w, e, old.deps, old.ix->bits));
     } else {
         nv = old;
         nv.load = KC_NONE;
     }
-    b = cu_env_find(w->fn, decl);
+    b = kc_cuda_env_find(w->fn, decl);
     b->val = nv;
     return pre ? nv : old;
 }
 
-static cu_val ev_unary(cu_walk *w, CXCursor e, int mode)
+static kc_cuda_val ev_unary(kc_cuda_walk *w, CXCursor e, int mode)
 {
-    cu_kids k;
-    cu_kids_get(e, &k);
+    kc_cuda_kids k;
+    kc_cuda_kids_get(e, &k);
     if (k.n != 1) {
-        cu_kids_free(&k);
+        kc_cuda_kids_free(&k);
         return ev_children(w, e);
     }
     CXCursor x = k.v[0];
-    cu_kids_free(&k);
+    kc_cuda_kids_free(&k);
     enum CXUnaryOperatorKind op = clang_getCursorUnaryOperatorKind(e);
-    if (cu_is_incdec(op))
+    if (kc_cuda_is_incdec(op))
         return ev_incdec(w, e, x, op);
     switch (op) {
     case CXUnaryOperator_AddrOf: {
-        cu_val v = cu_ev(w, x, EV_ADDR);
+        kc_cuda_val v = kc_cuda_ev(w, x, EV_ADDR);
         if (v.ptr)
             return v;
-        cu_val p = cu_v_none(); /* address of a register variable */
+        kc_cuda_val p = kc_cuda_v_none(); /* address of a register variable */
         p.ptr = true;
         p.space = KC_MEM_LOCAL;
-        p.off = cu_ix_const(w, 0, 64);
+        p.off = kc_cuda_ix_const(w, 0, 64);
         return p;
     }
     case CXUnaryOperator_Deref: {
-        cu_val p = cu_ev(w, x, EV_LOAD);
+        kc_cuda_val p = kc_cuda_ev(w, x, EV_LOAD);
         CXType rt = clang_getCursorType(e);
         if (!p.ptr) {
-            p = cu_v_none();
+            p = kc_cuda_v_none();
             p.ptr = true;
             p.space = KC_MEM_UNKNOWN;
-            p.off = cu_ix_const(w, 0, 64);
-            p.elem_bytes = cu_ty_size(rt);
+            p.off = kc_cuda_ix_const(w, 0, 64);
+            p.elem_bytes = kc_cuda_ty_size(rt);
         }
-        if (cu_ty_is_array(rt))
+        if (kc_cuda_ty_is_array(rt))
             return p;
-        return cu_deref(w, p, e, rt, mode);
+        return kc_cuda_deref(w, p, e, rt, mode);
     }
     case CXUnaryOperator_Minus: {
-        cu_val v = cu_ev(w, x, EV_LOAD);
+        kc_cuda_val v = kc_cuda_ev(w, x, EV_LOAD);
         if (v.ix) {
             const kc_index *r = kc_index_scale(w->a, v.ix, -1);
-            return cu_v_index(r ? r : cu_ix_opaque(w, e, v.deps, v.ix->bits));
+            return kc_cuda_v_index(r ? r : kc_cuda_ix_opaque(w, e, v.deps, v.ix->bits));
         }
-        return cu_v_deps(v.deps);
+        return kc_cuda_v_deps(v.deps);
     }
     case CXUnaryOperator_Plus:
     case CXUnaryOperator_Extension:
-        return cu_ev(w, x, mode);
+        return kc_cuda_ev(w, x, mode);
     case CXUnaryOperator_LNot:
-        return cu_ev_cond(w, e, NULL, NULL);
+        return kc_cuda_ev_cond(w, e, NULL, NULL);
     default: {
-        cu_val v = cu_ev(w, x, EV_LOAD);
-        return cu_v_deps(v.ptr && v.off ? kc_index_deps(v.off) : v.deps);
+        kc_cuda_val v = kc_cuda_ev(w, x, EV_LOAD);
+        return kc_cuda_v_deps(v.ptr && v.off ? kc_index_deps(v.off) : v.deps);
     }
     }
 }
@@ -346,24 +346,26 @@ static bool ty_dependent(CXType t)
 }
 
 /* l op r for the arithmetic operators (also the compound assignments). */
-static cu_val arith(cu_walk *w, CXCursor e, enum CXBinaryOperatorKind op, cu_val l, CXCursor lc, cu_val r,
-                    CXCursor rc)
+static kc_cuda_val arith(kc_cuda_walk *w, CXCursor e, enum CXBinaryOperatorKind op, kc_cuda_val l, CXCursor lc,
+                         kc_cuda_val r, CXCursor rc)
 {
-    if ((op == CXBinaryOperator_Add || op == CXBinaryOperator_Sub) && l.ptr && !r.ptr)
-        return cu_ptr_add(w, l, &r, rc, cu_ty_step_elems(clang_getCursorType(lc)), op == CXBinaryOperator_Sub ? -1 : 1);
+    if ((op == CXBinaryOperator_Add || op == CXBinaryOperator_Sub) && l.ptr && !r.ptr) {
+        int64_t unit = kc_cuda_ty_step_elems(clang_getCursorType(lc));
+        return kc_cuda_ptr_add(w, l, &r, rc, unit, op == CXBinaryOperator_Sub ? -1 : 1);
+    }
     if (op == CXBinaryOperator_Add && r.ptr && !l.ptr)
-        return cu_ptr_add(w, r, &l, lc, cu_ty_step_elems(clang_getCursorType(rc)), 1);
+        return kc_cuda_ptr_add(w, r, &l, lc, kc_cuda_ty_step_elems(clang_getCursorType(rc)), 1);
     kc_deps ld = l.ptr && l.off ? kc_index_deps(l.off) : l.deps;
-    kc_deps d = cu_deps_or(ld, r.ptr && r.off ? kc_index_deps(r.off) : r.deps);
+    kc_deps d = kc_cuda_deps_or(ld, r.ptr && r.off ? kc_index_deps(r.off) : r.deps);
     CXType t = clang_getCursorType(e);
-    bool integer = cu_ty_is_int(t) || (ty_dependent(t) && l.ix && r.ix);
+    bool integer = kc_cuda_ty_is_int(t) || (ty_dependent(t) && l.ix && r.ix);
     if (!integer || l.ptr || r.ptr) {
         if (integer)
-            return cu_v_index(cu_ix_opaque(w, e, d, cu_ty_bits(t) ? cu_ty_bits(t) : 64));
-        return cu_v_deps(d);
+            return kc_cuda_v_index(kc_cuda_ix_opaque(w, e, d, kc_cuda_ty_bits(t) ? kc_cuda_ty_bits(t) : 64));
+        return kc_cuda_v_deps(d);
     }
-    uint8_t bits = cu_ty_bits(t) ? cu_ty_bits(t) : 32;
-    const kc_index *a = cu_as_index(w, &l, lc), *b = cu_as_index(w, &r, rc);
+    uint8_t bits = kc_cuda_ty_bits(t) ? kc_cuda_ty_bits(t) : 32;
+    const kc_index *a = kc_cuda_as_index(w, &l, lc), *b = kc_cuda_as_index(w, &r, rc);
     int64_t ca, cb;
     bool consts = kc_index_is_const(a, &ca) && kc_index_is_const(b, &cb);
     const kc_index *res = NULL;
@@ -377,34 +379,34 @@ static cu_val arith(cu_walk *w, CXCursor e, enum CXBinaryOperatorKind op, cu_val
         break;
     case CXBinaryOperator_Div:
         if (consts && cb != 0 && !(ca == INT64_MIN && cb == -1))
-            res = cu_ix_const(w, ca / cb, bits);
+            res = kc_cuda_ix_const(w, ca / cb, bits);
         break;
     case CXBinaryOperator_Rem:
         if (consts && cb != 0 && !(ca == INT64_MIN && cb == -1))
-            res = cu_ix_const(w, ca % cb, bits);
+            res = kc_cuda_ix_const(w, ca % cb, bits);
         break;
     case CXBinaryOperator_Shr:
         if (consts && cb >= 0 && cb < 63)
-            res = cu_ix_const(w, ca >> cb, bits);
+            res = kc_cuda_ix_const(w, ca >> cb, bits);
         break;
     case CXBinaryOperator_And:
         if (consts)
-            res = cu_ix_const(w, ca & cb, bits);
+            res = kc_cuda_ix_const(w, ca & cb, bits);
         break;
     case CXBinaryOperator_Or:
         if (consts)
-            res = cu_ix_const(w, ca | cb, bits);
+            res = kc_cuda_ix_const(w, ca | cb, bits);
         break;
     case CXBinaryOperator_Xor:
         if (consts)
-            res = cu_ix_const(w, ca ^ cb, bits);
+            res = kc_cuda_ix_const(w, ca ^ cb, bits);
         break;
     default:
         break;
     }
     if (!res) /* division, modulo, masks, shifts right, or too many terms */
-        res = cu_ix_opaque(w, e, d, bits);
-    return cu_v_index(res);
+        res = kc_cuda_ix_opaque(w, e, d, bits);
+    return kc_cuda_v_index(res);
 }
 
 static enum CXBinaryOperatorKind compound_base(enum CXBinaryOperatorKind op)
@@ -424,23 +426,23 @@ static enum CXBinaryOperatorKind compound_base(enum CXBinaryOperatorKind op)
     }
 }
 
-bool cu_is_assign(enum CXBinaryOperatorKind op)
+bool kc_cuda_is_assign(enum CXBinaryOperatorKind op)
 {
     return op == CXBinaryOperator_Assign || compound_base(op) != CXBinaryOperator_Invalid;
 }
 
-void cu_name_load(cu_walk *w, const cu_val *v, const char *name)
+void kc_cuda_name_load(kc_cuda_walk *w, const kc_cuda_val *v, const char *name)
 {
     if (v->load != KC_NONE && v->load < w->k->accesses.len && !w->k->accesses.data[v->load].value_name)
         w->k->accesses.data[v->load].value_name = name;
 }
 
 /* Integer-typed variables always hold an index. */
-static cu_val settle(cu_walk *w, cu_val v, CXCursor decl, CXCursor at)
+static kc_cuda_val settle(kc_cuda_walk *w, kc_cuda_val v, CXCursor decl, CXCursor at)
 {
     CXType t = clang_getCursorType(decl);
-    if (cu_ty_is_int(t) && !v.ptr && !v.ix) {
-        v.ix = cu_ix_opaque(w, at, v.deps, cu_ty_bits(t));
+    if (kc_cuda_ty_is_int(t) && !v.ptr && !v.ix) {
+        v.ix = kc_cuda_ix_opaque(w, at, v.deps, kc_cuda_ty_bits(t));
         v.deps = kc_index_deps(v.ix);
     }
     return v;
@@ -448,177 +450,177 @@ static cu_val settle(cu_walk *w, cu_val v, CXCursor decl, CXCursor at)
 
 /* lhs op= rhs, where `e` is the whole assignment (a built-in operator or a
  * call of a class's operator=). */
-static cu_val assign_to(cu_walk *w, CXCursor e, CXCursor lc, CXCursor rc, enum CXBinaryOperatorKind op)
+static kc_cuda_val assign_to(kc_cuda_walk *w, CXCursor e, CXCursor lc, CXCursor rc, enum CXBinaryOperatorKind op)
 {
-    cu_val r = cu_ev(w, rc, EV_LOAD);
-    CXCursor decl = cu_referenced_decl(lc);
-    cu_bind *b = cu_env_find(w->fn, decl);
+    kc_cuda_val r = kc_cuda_ev(w, rc, EV_LOAD);
+    CXCursor decl = kc_cuda_referenced_decl(lc);
+    kc_cuda_bind *b = kc_cuda_env_find(w->fn, decl);
     if (b && !b->in_memory) {
-        cu_val nv;
+        kc_cuda_val nv;
         if (op == CXBinaryOperator_Assign) {
             nv = r;
-            cu_name_load(w, &r, b->name);
+            kc_cuda_name_load(w, &r, b->name);
         } else {
             nv = arith(w, e, compound_base(op), b->val, lc, r, rc);
         }
         nv = settle(w, nv, decl, e);
-        b = cu_env_find(w->fn, decl);
+        b = kc_cuda_env_find(w->fn, decl);
         b->val = nv;
         return nv;
     }
-    cu_ev(w, lc, op == CXBinaryOperator_Assign ? EV_STORE : EV_RMW);
+    kc_cuda_ev(w, lc, op == CXBinaryOperator_Assign ? EV_STORE : EV_RMW);
     return r;
 }
 
-static cu_val ev_assign(cu_walk *w, CXCursor e, enum CXBinaryOperatorKind op)
+static kc_cuda_val ev_assign(kc_cuda_walk *w, CXCursor e, enum CXBinaryOperatorKind op)
 {
-    cu_kids k;
-    cu_kids_get(e, &k);
+    kc_cuda_kids k;
+    kc_cuda_kids_get(e, &k);
     if (k.n != 2) {
-        cu_kids_free(&k);
+        kc_cuda_kids_free(&k);
         return ev_children(w, e);
     }
     CXCursor lc = k.v[0], rc = k.v[1];
-    cu_kids_free(&k);
+    kc_cuda_kids_free(&k);
     return assign_to(w, e, lc, rc, op);
 }
 
-static cu_val ev_binary(cu_walk *w, CXCursor e, int mode)
+static kc_cuda_val ev_binary(kc_cuda_walk *w, CXCursor e, int mode)
 {
-    enum CXBinaryOperatorKind op = cu_binop_of(e);
-    if (cu_is_assign(op))
+    enum CXBinaryOperatorKind op = kc_cuda_binop_of(e);
+    if (kc_cuda_is_assign(op))
         return ev_assign(w, e, op);
-    if (op == CXBinaryOperator_LAnd || op == CXBinaryOperator_LOr || cu_cmp_of(op))
-        return cu_ev_cond(w, e, NULL, NULL);
-    cu_kids k;
-    cu_kids_get(e, &k);
+    if (op == CXBinaryOperator_LAnd || op == CXBinaryOperator_LOr || kc_cuda_cmp_of(op))
+        return kc_cuda_ev_cond(w, e, NULL, NULL);
+    kc_cuda_kids k;
+    kc_cuda_kids_get(e, &k);
     if (k.n != 2) {
-        cu_kids_free(&k);
+        kc_cuda_kids_free(&k);
         return ev_children(w, e);
     }
     CXCursor lc = k.v[0], rc = k.v[1];
-    cu_kids_free(&k);
+    kc_cuda_kids_free(&k);
     if (op == CXBinaryOperator_Comma) {
-        cu_ev(w, lc, EV_LOAD);
-        return cu_ev(w, rc, mode);
+        kc_cuda_ev(w, lc, EV_LOAD);
+        return kc_cuda_ev(w, rc, mode);
     }
-    cu_val l = cu_ev(w, lc, EV_LOAD);
-    cu_val r = cu_ev(w, rc, EV_LOAD);
+    kc_cuda_val l = kc_cuda_ev(w, lc, EV_LOAD);
+    kc_cuda_val r = kc_cuda_ev(w, rc, EV_LOAD);
     return arith(w, e, op, l, lc, r, rc);
 }
 
-static cu_val ev_conditional(cu_walk *w, CXCursor e, int mode)
+static kc_cuda_val ev_conditional(kc_cuda_walk *w, CXCursor e, int mode)
 {
-    cu_kids k;
-    cu_kids_get(e, &k);
+    kc_cuda_kids k;
+    kc_cuda_kids_get(e, &k);
     if (k.n != 3) {
-        cu_kids_free(&k);
+        kc_cuda_kids_free(&k);
         return ev_children(w, e);
     }
     CXCursor cc = k.v[0], ac = k.v[1], bc = k.v[2];
-    cu_kids_free(&k);
-    cu_preds pos = {0}, neg = {0};
-    cu_val c = cu_ev_cond(w, cc, &pos, &neg);
+    kc_cuda_kids_free(&k);
+    kc_cuda_preds pos = {0}, neg = {0};
+    kc_cuda_val c = kc_cuda_ev_cond(w, cc, &pos, &neg);
     uint32_t saved = w->guard, np;
-    kc_span cs = cu_wspan(w, cc);
-    const char *ct = cu_wtext(w, cc);
-    const kc_pred *pp = cu_preds_copy(w, &pos, &np);
-    w->guard = cu_mk_cond(w, cs, ct, c.deps, false, pp, np);
-    cu_val a = cu_ev(w, ac, mode);
+    kc_span cs = kc_cuda_wspan(w, cc);
+    const char *ct = kc_cuda_wtext(w, cc);
+    const kc_pred *pp = kc_cuda_preds_copy(w, &pos, &np);
+    w->guard = kc_cuda_mk_cond(w, cs, ct, c.deps, false, pp, np);
+    kc_cuda_val a = kc_cuda_ev(w, ac, mode);
     w->guard = saved;
-    pp = cu_preds_copy(w, &neg, &np);
-    w->guard = cu_mk_cond(w, cs, ct, c.deps, true, pp, np);
-    cu_val b = cu_ev(w, bc, mode);
+    pp = kc_cuda_preds_copy(w, &neg, &np);
+    w->guard = kc_cuda_mk_cond(w, cs, ct, c.deps, true, pp, np);
+    kc_cuda_val b = kc_cuda_ev(w, bc, mode);
     w->guard = saved;
     kc_vec_free(&pos);
     kc_vec_free(&neg);
-    if (cu_val_same(&a, &b))
+    if (kc_cuda_val_same(&a, &b))
         return a;
-    cu_val j = cu_val_join(w, &a, &b, c.deps, cu_wtext(w, e), cu_wspan(w, e));
+    kc_cuda_val j = kc_cuda_val_join(w, &a, &b, c.deps, kc_cuda_wtext(w, e), kc_cuda_wspan(w, e));
     CXType t = clang_getCursorType(e);
-    if (!cu_ty_is_int(t) && !j.ptr)
+    if (!kc_cuda_ty_is_int(t) && !j.ptr)
         j.ix = NULL;
     return j;
 }
 
 /* A cast expression: the operand is its last expression child. */
-static cu_val ev_cast(cu_walk *w, CXCursor e, int mode)
+static kc_cuda_val ev_cast(kc_cuda_walk *w, CXCursor e, int mode)
 {
-    cu_kids k;
-    cu_kids_get(e, &k);
+    kc_cuda_kids k;
+    kc_cuda_kids_get(e, &k);
     CXCursor x = clang_getNullCursor();
     for (unsigned i = k.n; i-- > 0;)
         if (clang_isExpression(k.v[i].kind)) {
             x = k.v[i];
             break;
         }
-    cu_kids_free(&k);
+    kc_cuda_kids_free(&k);
     if (clang_Cursor_isNull(x))
-        return cu_v_none();
-    cu_val v = cu_ev(w, x, mode == EV_ADDR ? EV_ADDR : EV_LOAD);
-    return cu_convert(w, v, clang_getCursorType(e), e);
+        return kc_cuda_v_none();
+    kc_cuda_val v = kc_cuda_ev(w, x, mode == EV_ADDR ? EV_ADDR : EV_LOAD);
+    return kc_cuda_convert(w, v, clang_getCursorType(e), e);
 }
 
-static bool ev_recovered_call(cu_walk *w, CXCursor e, const cu_kids *k, cu_val *out);
+static bool ev_recovered_call(kc_cuda_walk *w, CXCursor e, const kc_cuda_kids *k, kc_cuda_val *out);
 
-static cu_val ev_unexposed(cu_walk *w, CXCursor e, int mode)
+static kc_cuda_val ev_unexposed(kc_cuda_walk *w, CXCursor e, int mode)
 {
-    cu_kids k;
-    cu_kids_get(e, &k);
+    kc_cuda_kids k;
+    kc_cuda_kids_get(e, &k);
     if (k.n == 1) {
         CXCursor x = k.v[0];
-        cu_kids_free(&k);
-        cu_val v = cu_ev(w, x, mode);
+        kc_cuda_kids_free(&k);
+        kc_cuda_val v = kc_cuda_ev(w, x, mode);
         CXType t = clang_getCursorType(e);
-        if (cu_ty_is_array(t) || cu_ty_is_array(clang_getCursorType(x)))
+        if (kc_cuda_ty_is_array(t) || kc_cuda_ty_is_array(clang_getCursorType(x)))
             return v;
-        return cu_convert(w, v, t, e);
+        return kc_cuda_convert(w, v, t, e);
     }
     unsigned n = k.n;
-    cu_kids_free(&k);
+    kc_cuda_kids_free(&k);
     if (n == 0) {
         int64_t c;
         CXType t = clang_getCursorType(e);
-        if (cu_ty_is_int(t) && cu_eval_int(e, &c))
-            return cu_v_index(cu_ix_const(w, c, cu_ty_bits(t)));
-        return cu_v_none();
+        if (kc_cuda_ty_is_int(t) && kc_cuda_eval_int(e, &c))
+            return kc_cuda_v_index(kc_cuda_ix_const(w, c, kc_cuda_ty_bits(t)));
+        return kc_cuda_v_none();
     }
-    cu_kids k2;
-    cu_kids_get(e, &k2);
-    cu_val v;
+    kc_cuda_kids k2;
+    kc_cuda_kids_get(e, &k2);
+    kc_cuda_val v;
     bool call = ev_recovered_call(w, e, &k2, &v);
-    cu_kids_free(&k2);
+    kc_cuda_kids_free(&k2);
     return call ? v : ev_children(w, e);
 }
 
 /* ---- calls ------------------------------------------------------------------ */
 
-const char *cu_callee_name(cu_walk *w, CXCursor call, CXCursor ref)
+const char *kc_cuda_callee_name(kc_cuda_walk *w, CXCursor call, CXCursor ref)
 {
     if (!clang_Cursor_isNull(ref))
-        return cu_spelling(w->t, ref);
-    cu_kids k;
-    cu_kids_get(call, &k);
+        return kc_cuda_spelling(w->t, ref);
+    kc_cuda_kids k;
+    kc_cuda_kids_get(call, &k);
     const char *n = NULL;
     if (k.n >= 1) {
-        CXCursor c = cu_strip(k.v[0]);
+        CXCursor c = kc_cuda_strip(k.v[0]);
         if (c.kind == CXCursor_OverloadedDeclRef || c.kind == CXCursor_DeclRefExpr ||
             c.kind == CXCursor_MemberRefExpr) {
-            n = cu_spelling(w->t, c);
+            n = kc_cuda_spelling(w->t, c);
             if (!n[0]) { /* an unresolved name: the overload set */
                 CXCursor r = clang_getCursorReferenced(c);
                 if (!clang_Cursor_isNull(r))
-                    n = cu_spelling(w->t, r);
+                    n = kc_cuda_spelling(w->t, r);
             }
         }
     }
-    cu_kids_free(&k);
-    return n && n[0] ? n : cu_spelling(w->t, call);
+    kc_cuda_kids_free(&k);
+    return n && n[0] ? n : kc_cuda_spelling(w->t, call);
 }
 
 /* The class a cooperative-groups method or argument belongs to:
  * "thread_block", "grid_group", "thread_block_tile", ... or NULL. */
-static const char *cg_class_of_type(cu_walk *w, CXType t)
+static const char *cg_class_of_type(kc_cuda_walk *w, CXType t)
 {
     CXString s = clang_getTypeSpelling(clang_getCanonicalType(clang_getNonReferenceType(t)));
     const char *p = clang_getCString(s);
@@ -669,30 +671,30 @@ static bool starts_with(const char *s, const char *p) { return strncmp(s, p, str
 /* The object of a member call `obj.f(...)`, or a null cursor. */
 static CXCursor member_object(CXCursor call)
 {
-    cu_kids k;
-    cu_kids_get(call, &k);
+    kc_cuda_kids k;
+    kc_cuda_kids_get(call, &k);
     CXCursor obj = clang_getNullCursor();
     if (k.n >= 1) {
-        CXCursor c = cu_strip(k.v[0]);
+        CXCursor c = kc_cuda_strip(k.v[0]);
         if (c.kind == CXCursor_MemberRefExpr) {
-            cu_kids m;
-            cu_kids_get(c, &m);
+            kc_cuda_kids m;
+            kc_cuda_kids_get(c, &m);
             if (m.n >= 1)
                 obj = m.v[0];
-            cu_kids_free(&m);
+            kc_cuda_kids_free(&m);
         }
     }
-    cu_kids_free(&k);
+    kc_cuda_kids_free(&k);
     return obj;
 }
 
 /* The function whose body a call to `ref` should inline, or a null cursor. */
-static CXCursor inline_target(cu_walk *w, CXCursor ref)
+static CXCursor inline_target(kc_cuda_walk *w, CXCursor ref)
 {
     CXCursor none = clang_getNullCursor();
     if (clang_Cursor_isNull(ref) || ref.kind != CXCursor_FunctionDecl)
         return none;
-    if (w->inline_depth >= CU_MAX_INLINE || w->budget < 1000)
+    if (w->inline_depth >= KC_CUDA_MAX_INLINE || w->budget < 1000)
         return none;
     CXCursor def = clang_getCursorDefinition(ref);
     if (clang_Cursor_isNull(def)) {
@@ -700,9 +702,9 @@ static CXCursor inline_target(cu_walk *w, CXCursor ref)
         if (!clang_Cursor_isNull(tmpl))
             def = clang_getCursorDefinition(tmpl);
     }
-    if (clang_Cursor_isNull(def) || !cu_in_user_code(def))
+    if (clang_Cursor_isNull(def) || !kc_cuda_in_user_code(def))
         return none;
-    if (!cu_has_attr(def, CXCursor_CUDADeviceAttr) || cu_has_attr(def, CXCursor_CUDAGlobalAttr))
+    if (!kc_cuda_has_attr(def, CXCursor_CUDADeviceAttr) || kc_cuda_has_attr(def, CXCursor_CUDAGlobalAttr))
         return none;
     if (clang_equalCursors(def, w->fn->decl))
         return none;
@@ -712,11 +714,11 @@ static CXCursor inline_target(cu_walk *w, CXCursor ref)
     return def;
 }
 
-static cu_val inline_call(cu_walk *w, CXCursor call, CXCursor def, CXCursor ref)
+static kc_cuda_val inline_call(kc_cuda_walk *w, CXCursor call, CXCursor def, CXCursor ref)
 {
     int na = clang_Cursor_getNumArguments(call);
-    cu_kids k;
-    cu_kids_get(def, &k);
+    kc_cuda_kids k;
+    kc_cuda_kids_get(def, &k);
     CXCursor body = clang_getNullCursor();
     KC_VEC(CXCursor) params = {0};
     KC_VEC(CXCursor) tparams = {0};
@@ -729,39 +731,42 @@ static cu_val inline_call(cu_walk *w, CXCursor call, CXCursor def, CXCursor ref)
                  k.v[i].kind == CXCursor_TemplateTemplateParameter)
             kc_vec_push(&tparams, k.v[i]);
     }
-    cu_kids_free(&k);
+    kc_cuda_kids_free(&k);
     /* Arguments are evaluated in the caller. */
-    cu_val *args = kc_xcalloc(na > 0 ? (size_t)na : 1, sizeof *args);
+    kc_cuda_val *args = kc_xcalloc(na > 0 ? (size_t)na : 1, sizeof *args);
     kc_deps all = {0};
     for (int i = 0; i < na; i++) {
-        args[i] = cu_ev(w, clang_Cursor_getArgument(call, (unsigned)i), EV_LOAD);
-        all = cu_deps_or(all, args[i].deps);
+        args[i] = kc_cuda_ev(w, clang_Cursor_getArgument(call, (unsigned)i), EV_LOAD);
+        all = kc_cuda_deps_or(all, args[i].deps);
     }
-    cu_val result = cu_v_deps(all);
+    kc_cuda_val result = kc_cuda_v_deps(all);
     if (!clang_Cursor_isNull(body)) {
-        cu_fn f;
+        kc_cuda_fn f;
         memset(&f, 0, sizeof f);
         f.caller = w->fn;
         f.decl = def;
         f.entry_guard = w->guard;
-        f.ret = cu_v_none();
-        cu_fn *caller = w->fn;
+        f.ret = kc_cuda_v_none();
+        kc_cuda_fn *caller = w->fn;
         w->fn = &f;
         for (uint32_t i = 0; i < params.len && (int)i < na; i++) {
-            cu_val v = cu_convert(w, args[i], clang_getCursorType(params.data[i]), params.data[i]);
-            cu_env_bind(w, params.data[i], cu_spelling(w->t, params.data[i]), v);
+            kc_cuda_val v = kc_cuda_convert(w, args[i], clang_getCursorType(params.data[i]), params.data[i]);
+            kc_cuda_env_bind(w, params.data[i], kc_cuda_spelling(w->t, params.data[i]), v);
         }
         int nt = clang_Cursor_getNumTemplateArguments(ref);
         for (int i = 0; i < nt && (uint32_t)i < tparams.len; i++)
             if (tparams.data[i].kind == CXCursor_NonTypeTemplateParameter &&
                 clang_Cursor_getTemplateArgumentKind(ref, (unsigned)i) == CXTemplateArgumentKind_Integral)
-                cu_env_bind(w, tparams.data[i], cu_spelling(w->t, tparams.data[i]),
-                         cu_v_index(cu_ix_const(w, clang_Cursor_getTemplateArgumentValue(ref, (unsigned)i), 32)));
+            {
+                int64_t value = clang_Cursor_getTemplateArgumentValue(ref, (unsigned)i);
+                kc_cuda_env_bind(w, tparams.data[i], kc_cuda_spelling(w->t, tparams.data[i]),
+                                 kc_cuda_v_index(kc_cuda_ix_const(w, value, 32)));
+            }
         kc_span saved_site = w->call_site;
         if (w->inline_depth == 0)
-            w->call_site = cu_span(w->t, call);
+            w->call_site = kc_cuda_span(w->t, call);
         w->inline_stack[w->inline_depth++] = def;
-        cu_walk_stmt(w, body);
+        kc_cuda_walk_stmt(w, body);
         w->inline_depth--;
         w->call_site = saved_site;
         w->fn = caller;
@@ -776,11 +781,11 @@ static cu_val inline_call(cu_walk *w, CXCursor call, CXCursor def, CXCursor ref)
 }
 
 /* The first argument of a memory intrinsic, as a pointer. */
-static cu_val arg_pointer(cu_walk *w, CXCursor a)
+static kc_cuda_val arg_pointer(kc_cuda_walk *w, CXCursor a)
 {
-    cu_val p = cu_ev(w, a, EV_LOAD);
+    kc_cuda_val p = kc_cuda_ev(w, a, EV_LOAD);
     if (!p.ptr) {
-        p = cu_v_none();
+        p = kc_cuda_v_none();
         p.ptr = true;
         p.space = KC_MEM_UNKNOWN;
     }
@@ -791,8 +796,8 @@ static cu_val arg_pointer(cu_walk *w, CXCursor a)
 
 /* A call of `name` (resolved to `ref`, or null when clang could not
  * resolve it) with arguments args[0..na). `e` is the call expression. */
-static cu_val call_named(cu_walk *w, CXCursor e, CXCursor ref, const char *name, const CXCursor *args, int na,
-                         CXType rt)
+static kc_cuda_val call_named(kc_cuda_walk *w, CXCursor e, CXCursor ref, const char *name, const CXCursor *args, int na,
+                              CXType rt)
 {
     /* Overloaded operators of class types (float4, __half, ...). */
     if (starts_with(name, "operator") && na >= 1) {
@@ -805,8 +810,8 @@ static cu_val call_named(cu_walk *w, CXCursor e, CXCursor ref, const char *name,
             strcmp(op, "<=") != 0 && strcmp(op, ">=") != 0)
             return assign_to(w, e, a0, args[1], CXBinaryOperator_AddAssign);
         if (strcmp(op, "++") == 0 || strcmp(op, "--") == 0) {
-            cu_val v = cu_ev(w, a0, EV_RMW);
-            return cu_v_deps(v.deps);
+            kc_cuda_val v = kc_cuda_ev(w, a0, EV_RMW);
+            return kc_cuda_v_deps(v.deps);
         }
     }
 
@@ -814,9 +819,9 @@ static cu_val call_named(cu_walk *w, CXCursor e, CXCursor ref, const char *name,
     if (strcmp(name, "__syncthreads") == 0 || strcmp(name, "__syncthreads_count") == 0 ||
         strcmp(name, "__syncthreads_and") == 0 || strcmp(name, "__syncthreads_or") == 0 ||
         strcmp(name, "__syncwarp") == 0 || strcmp(name, "__barrier_sync") == 0) {
-        cu_val v = ev_children(w, e);
-        cu_mk_barrier(w, e, name);
-        return cu_ty_is_int(rt) ? cu_v_index(cu_ix_opaque(w, e, v.deps, 32)) : cu_v_deps(v.deps);
+        kc_cuda_val v = ev_children(w, e);
+        kc_cuda_mk_barrier(w, e, name);
+        return kc_cuda_ty_is_int(rt) ? kc_cuda_v_index(kc_cuda_ix_opaque(w, e, v.deps, 32)) : kc_cuda_v_deps(v.deps);
     }
     if (!clang_Cursor_isNull(ref) && (ref.kind == CXCursor_CXXMethod || ref.kind == CXCursor_FunctionDecl) &&
         in_cg_namespace(ref)) {
@@ -828,118 +833,118 @@ static cu_val call_named(cu_walk *w, CXCursor e, CXCursor ref, const char *name,
             cls = cg_class_of_type(w, clang_getCursorType(args[0]));
         if (strcmp(name, "sync") == 0 || strcmp(name, "barrier_wait") == 0) {
             ev_children(w, e);
-            cu_mk_barrier(w, e, kc_arena_printf(w->a, "cg::%s::sync", cls ? cls : "thread_group"));
-            return cu_v_none();
+            kc_cuda_mk_barrier(w, e, kc_arena_printf(w->a, "cg::%s::sync", cls ? cls : "thread_group"));
+            return kc_cuda_v_none();
         }
         if (cls && strcmp(cls, "thread_block") == 0) {
             if (strcmp(name, "thread_rank") == 0)
-                return cu_linear_thread(w);
+                return kc_cuda_linear_thread(w);
             if (strcmp(name, "size") == 0 || strcmp(name, "num_threads") == 0)
-                return cu_block_size(w);
+                return kc_cuda_block_size(w);
         }
         if (cls && strcmp(cls, "thread_block_tile") == 0 &&
             (strcmp(name, "size") == 0 || strcmp(name, "num_threads") == 0) && !clang_Cursor_isNull(obj)) {
             int64_t tile = tile_size(clang_getCursorType(obj));
             if (tile > 0)
-                return cu_v_index(cu_ix_const(w, tile, 32));
+                return kc_cuda_v_index(kc_cuda_ix_const(w, tile, 32));
         }
         if (cls && strcmp(name, "thread_rank") == 0) {
-            kc_deps d = cu_builtin_deps(BV_THREAD, -1);
+            kc_deps d = kc_cuda_builtin_deps(BV_THREAD, -1);
             if (strcmp(cls, "grid_group") == 0)
                 d.flags |= KC_AF_PROGRAM;
-            return cu_v_index(cu_ix_opaque(w, e, d, 32));
+            return kc_cuda_v_index(kc_cuda_ix_opaque(w, e, d, 32));
         }
         if (cls && (strcmp(name, "meta_group_rank") == 0)) {
-            kc_deps d = cu_builtin_deps(BV_THREAD, -1);
-            return cu_v_index(cu_ix_opaque(w, e, d, 32));
+            kc_deps d = kc_cuda_builtin_deps(BV_THREAD, -1);
+            return kc_cuda_v_index(kc_cuda_ix_opaque(w, e, d, 32));
         }
     }
 
     /* Atomics: read-modify-write of the first argument. */
     if (starts_with(name, "atomic") && na >= 2) {
-        cu_val p = arg_pointer(w, args[0]);
+        kc_cuda_val p = arg_pointer(w, args[0]);
         for (int i = 1; i < na; i++)
-            cu_ev(w, args[i], EV_LOAD);
-        uint32_t id = cu_mk_access(w, KC_ACC_ATOMIC, &p, e, p.idx_expr, false);
-        return cu_load_value(w, id, &p, rt);
+            kc_cuda_ev(w, args[i], EV_LOAD);
+        uint32_t id = kc_cuda_mk_access(w, KC_ACC_ATOMIC, &p, e, p.idx_expr, false);
+        return kc_cuda_load_value(w, id, &p, rt);
     }
     /* Loads and stores through cache-hint intrinsics. */
     if (na >= 1 && (strcmp(name, "__ldg") == 0 || strcmp(name, "__ldcg") == 0 || strcmp(name, "__ldca") == 0 ||
                     strcmp(name, "__ldcs") == 0 || strcmp(name, "__ldlu") == 0 || strcmp(name, "__ldcv") == 0)) {
-        cu_val p = arg_pointer(w, args[0]);
-        uint32_t id = cu_mk_access(w, KC_ACC_LOAD, &p, e, p.idx_expr, strcmp(name, "__ldg") == 0);
-        return cu_load_value(w, id, &p, rt);
+        kc_cuda_val p = arg_pointer(w, args[0]);
+        uint32_t id = kc_cuda_mk_access(w, KC_ACC_LOAD, &p, e, p.idx_expr, strcmp(name, "__ldg") == 0);
+        return kc_cuda_load_value(w, id, &p, rt);
     }
     if (na >= 2 && (strcmp(name, "__stcg") == 0 || strcmp(name, "__stcs") == 0 || strcmp(name, "__stwb") == 0 ||
                     strcmp(name, "__stwt") == 0)) {
-        cu_val p = arg_pointer(w, args[0]);
-        cu_ev(w, args[1], EV_LOAD);
-        cu_mk_access(w, KC_ACC_STORE, &p, e, p.idx_expr, false);
-        return cu_v_none();
+        kc_cuda_val p = arg_pointer(w, args[0]);
+        kc_cuda_ev(w, args[1], EV_LOAD);
+        kc_cuda_mk_access(w, KC_ACC_STORE, &p, e, p.idx_expr, false);
+        return kc_cuda_v_none();
     }
 
     /* Device functions of the user: inlined. */
     CXCursor def = inline_target(w, ref);
     if (!clang_Cursor_isNull(def)) {
-        cu_val v = inline_call(w, e, def, ref);
-        if (cu_ty_is_int(rt) && !v.ix && !v.ptr)
-            v.ix = cu_ix_opaque(w, e, v.deps, cu_ty_bits(rt));
+        kc_cuda_val v = inline_call(w, e, def, ref);
+        if (kc_cuda_ty_is_int(rt) && !v.ix && !v.ptr)
+            v.ix = kc_cuda_ix_opaque(w, e, v.deps, kc_cuda_ty_bits(rt));
         return v;
     }
 
     /* Pointer pass-through builtins. */
     if (na >= 1 && (strcmp(name, "__builtin_assume_aligned") == 0 || strcmp(name, "__builtin_launder") == 0 ||
                     strcmp(name, "launder") == 0)) {
-        cu_val p = cu_ev(w, args[0], EV_LOAD);
+        kc_cuda_val p = kc_cuda_ev(w, args[0], EV_LOAD);
         for (int i = 1; i < na; i++)
-            cu_ev(w, args[i], EV_LOAD);
-        return p.ptr ? cu_convert(w, p, rt, e) : p;
+            kc_cuda_ev(w, args[i], EV_LOAD);
+        return p.ptr ? kc_cuda_convert(w, p, rt, e) : p;
     }
 
     /* Anything else: the result depends on the arguments. */
-    cu_val v = ev_children(w, e);
-    if (cu_ty_is_int(rt))
-        return cu_v_index(cu_ix_opaque(w, e, v.deps, cu_ty_bits(rt)));
-    if (cu_ty_is_ptr(rt)) {
+    kc_cuda_val v = ev_children(w, e);
+    if (kc_cuda_ty_is_int(rt))
+        return kc_cuda_v_index(kc_cuda_ix_opaque(w, e, v.deps, kc_cuda_ty_bits(rt)));
+    if (kc_cuda_ty_is_ptr(rt)) {
         /* A pointer from an unknown place: offsets are kept relative to it. */
-        cu_val p = cu_v_none();
+        kc_cuda_val p = kc_cuda_v_none();
         p.ptr = true;
         p.space = KC_MEM_UNKNOWN;
-        p.off = cu_ix_const(w, 0, 64);
+        p.off = kc_cuda_ix_const(w, 0, 64);
         p.deps = v.deps;
-        CXType pe = cu_ty_pointee(rt);
-        p.elem_bytes = cu_ty_size(pe);
-        p.elem_type = cu_ty_name(w, pe);
+        CXType pe = kc_cuda_ty_pointee(rt);
+        p.elem_bytes = kc_cuda_ty_size(pe);
+        p.elem_type = kc_cuda_ty_name(w, pe);
         return p;
     }
     return v;
 }
 
-static cu_val ev_call(cu_walk *w, CXCursor e, int mode)
+static kc_cuda_val ev_call(kc_cuda_walk *w, CXCursor e, int mode)
 {
     (void)mode;
-    if (cu_is_launch(e)) /* dynamic parallelism: launches are recorded by the scan */
+    if (kc_cuda_is_launch(e)) /* dynamic parallelism: launches are recorded by the scan */
         return ev_children(w, e);
     CXCursor ref = clang_getCursorReferenced(e);
-    const char *name = cu_callee_name(w, e, ref);
+    const char *name = kc_cuda_callee_name(w, e, ref);
     int na = clang_Cursor_getNumArguments(e);
     if (na < 0)
         na = 0;
     CXCursor *args = kc_xcalloc(na ? (size_t)na : 1, sizeof *args);
     for (int i = 0; i < na; i++)
         args[i] = clang_Cursor_getArgument(e, (unsigned)i);
-    cu_val v = call_named(w, e, ref, name, args, na, clang_getCursorType(e));
+    kc_cuda_val v = call_named(w, e, ref, name, args, na, clang_getCursorType(e));
     free(args);
     return v;
 }
 
 /* A call that clang could not resolve (an undeclared or ambiguous
  * function: a recovery expression whose first child names the callee). */
-static bool ev_recovered_call(cu_walk *w, CXCursor e, const cu_kids *k, cu_val *out)
+static bool ev_recovered_call(kc_cuda_walk *w, CXCursor e, const kc_cuda_kids *k, kc_cuda_val *out)
 {
     if (k->n < 1)
         return false;
-    CXCursor callee = cu_strip(k->v[0]);
+    CXCursor callee = kc_cuda_strip(k->v[0]);
     if (callee.kind != CXCursor_OverloadedDeclRef && callee.kind != CXCursor_DeclRefExpr)
         return false;
     CXCursor target = clang_getCursorReferenced(callee);
@@ -948,9 +953,9 @@ static bool ev_recovered_call(cu_walk *w, CXCursor e, const cu_kids *k, cu_val *
                                          target.kind != CXCursor_FunctionDecl &&
                                          target.kind != CXCursor_FunctionTemplate)))
         return false;
-    const char *name = cu_spelling(w->t, callee);
+    const char *name = kc_cuda_spelling(w->t, callee);
     if (!name[0] && !clang_Cursor_isNull(target))
-        name = cu_spelling(w->t, target);
+        name = kc_cuda_spelling(w->t, target);
     if (!name[0])
         return false;
     *out = call_named(w, e, clang_getNullCursor(), name, k->v + 1, (int)k->n - 1, clang_getCursorType(e));
@@ -959,23 +964,25 @@ static bool ev_recovered_call(cu_walk *w, CXCursor e, const cu_kids *k, cu_val *
 
 /* ---- the expression dispatcher ------------------------------------------------ */
 
-cu_val cu_ev(cu_walk *w, CXCursor e, int mode)
+kc_cuda_val kc_cuda_ev(kc_cuda_walk *w, CXCursor e, int mode)
 {
     if (clang_Cursor_isNull(e))
-        return cu_v_none();
-    if (w->depth >= CU_MAX_DEPTH || !cu_budget_ok(w)) {
+        return kc_cuda_v_none();
+    if (w->depth >= KC_CUDA_MAX_DEPTH || !kc_cuda_budget_ok(w)) {
         /* Too deep or too much work: the subtree is opaque. */
         CXType t = clang_getCursorType(e);
-        return cu_ty_is_int(t) ? cu_v_index(cu_ix_opaque(w, e, (kc_deps){0}, cu_ty_bits(t))) : cu_v_none();
+        if (!kc_cuda_ty_is_int(t))
+            return kc_cuda_v_none();
+        return kc_cuda_v_index(kc_cuda_ix_opaque(w, e, (kc_deps){0}, kc_cuda_ty_bits(t)));
     }
     w->depth++;
-    cu_val v;
+    kc_cuda_val v;
     switch (e.kind) {
     case CXCursor_IntegerLiteral:
     case CXCursor_CharacterLiteral: {
         int64_t c;
         CXType t = clang_getCursorType(e);
-        v = cu_eval_int(e, &c) ? cu_v_index(cu_ix_const(w, c, cu_ty_bits(t))) : cu_v_none();
+        v = kc_cuda_eval_int(e, &c) ? kc_cuda_v_index(kc_cuda_ix_const(w, c, kc_cuda_ty_bits(t))) : kc_cuda_v_none();
         break;
     }
     case CXCursor_CXXBoolLiteralExpr:
@@ -986,14 +993,14 @@ cu_val cu_ev(cu_walk *w, CXCursor e, int mode)
     case CXCursor_GNUNullExpr:
     case CXCursor_LambdaExpr:
     case CXCursor_CXXThisExpr:
-        v = cu_v_none();
+        v = kc_cuda_v_none();
         break;
     case CXCursor_ParenExpr: {
-        cu_kids k;
-        cu_kids_get(e, &k);
+        kc_cuda_kids k;
+        kc_cuda_kids_get(e, &k);
         CXCursor x = k.n == 1 ? k.v[0] : clang_getNullCursor();
-        cu_kids_free(&k);
-        v = clang_Cursor_isNull(x) ? cu_v_none() : cu_ev(w, x, mode);
+        kc_cuda_kids_free(&k);
+        v = clang_Cursor_isNull(x) ? kc_cuda_v_none() : kc_cuda_ev(w, x, mode);
         break;
     }
     case CXCursor_UnexposedExpr:
@@ -1031,7 +1038,7 @@ cu_val cu_ev(cu_walk *w, CXCursor e, int mode)
     case CXCursor_UnaryExpr: { /* sizeof, alignof */
         int64_t c;
         CXType t = clang_getCursorType(e);
-        v = cu_eval_int(e, &c) ? cu_v_index(cu_ix_const(w, c, cu_ty_bits(t))) : cu_v_none();
+        v = kc_cuda_eval_int(e, &c) ? kc_cuda_v_index(kc_cuda_ix_const(w, c, kc_cuda_ty_bits(t))) : kc_cuda_v_none();
         break;
     }
     default:
@@ -1041,8 +1048,8 @@ cu_val cu_ev(cu_walk *w, CXCursor e, int mode)
     /* Integers always carry an index (an opaque atom when nothing better). */
     if (!v.ix && !v.ptr && mode == EV_LOAD) {
         CXType t = clang_getCursorType(e);
-        if (cu_ty_is_int(t))
-            v.ix = cu_ix_opaque(w, e, v.deps, cu_ty_bits(t));
+        if (kc_cuda_ty_is_int(t))
+            v.ix = kc_cuda_ix_opaque(w, e, v.deps, kc_cuda_ty_bits(t));
     }
     w->depth--;
     return v;

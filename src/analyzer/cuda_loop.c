@@ -12,7 +12,7 @@
 /* ---- loop pre-scan: what a loop assigns ------------------------------------------ */
 
 /* A local variable assigned in a loop. */
-typedef struct cu_upd {
+typedef struct kc_cuda_upd {
     CXCursor decl;
     const char *name;
     unsigned nstep;
@@ -24,13 +24,13 @@ typedef struct cu_upd {
     kc_deps deps;      /* what its assignments read, and the conditions around them */
     uint64_t on;       /* bit j: its assignments read loop variable j */
     bool on_all;       /* reads a loop variable past the 64 tracked ones */
-} cu_upd;
+} kc_cuda_upd;
 
-typedef struct cu_scan {
-    cu_walk *w;
-    KC_VEC(cu_upd) u;
+typedef struct kc_cuda_scan {
+    kc_cuda_walk *w;
+    KC_VEC(kc_cuda_upd) u;
     bool has_continue;
-} cu_scan;
+} kc_cuda_scan;
 
 typedef struct scan_ctx {
     bool top;       /* runs exactly once per pass */
@@ -41,9 +41,9 @@ typedef struct scan_ctx {
     unsigned depth;
 } scan_ctx;
 
-static bool pure_call(cu_walk *w, CXCursor call, kc_deps *d);
+static bool pure_call(kc_cuda_walk *w, CXCursor call, kc_deps *d);
 
-static int upd_index(cu_scan *sc, CXCursor decl, bool create)
+static int upd_index(kc_cuda_scan *sc, CXCursor decl, bool create)
 {
     if (clang_Cursor_isNull(decl))
         return -1;
@@ -52,10 +52,10 @@ static int upd_index(cu_scan *sc, CXCursor decl, bool create)
             return (int)i;
     if (!create)
         return -1;
-    cu_bind *b = cu_env_find(sc->w->fn, decl);
+    kc_cuda_bind *b = kc_cuda_env_find(sc->w->fn, decl);
     if (!b || b->in_memory)
         return -1;
-    cu_upd u;
+    kc_cuda_upd u;
     memset(&u, 0, sizeof u);
     u.decl = decl;
     u.name = b->name;
@@ -63,7 +63,7 @@ static int upd_index(cu_scan *sc, CXCursor decl, bool create)
     return (int)sc->u.len - 1;
 }
 
-static void upd_on(cu_scan *sc, uint64_t *on, bool *all, int j)
+static void upd_on(kc_cuda_scan *sc, uint64_t *on, bool *all, int j)
 {
     (void)sc;
     if (j < 64)
@@ -74,10 +74,10 @@ static void upd_on(cu_scan *sc, uint64_t *on, bool *all, int j)
 
 /* What an expression reads, syntactically: loop variables (as bits), other
  * variables (their current deps), thread indices, memory (DATA). */
-static kc_deps sdeps(cu_scan *sc, CXCursor c, uint64_t *on, bool *all, bool *impure, unsigned depth)
+static kc_deps sdeps(kc_cuda_scan *sc, CXCursor c, uint64_t *on, bool *all, bool *impure, unsigned depth)
 {
     kc_deps d = {0};
-    if (clang_Cursor_isNull(c) || depth > CU_MAX_DEPTH || !cu_budget_ok(sc->w))
+    if (clang_Cursor_isNull(c) || depth > KC_CUDA_MAX_DEPTH || !kc_cuda_budget_ok(sc->w))
         return d;
     switch (c.kind) {
     case CXCursor_DeclRefExpr: {
@@ -87,7 +87,7 @@ static kc_deps sdeps(cu_scan *sc, CXCursor c, uint64_t *on, bool *all, bool *imp
             upd_on(sc, on, all, j);
             return d;
         }
-        cu_bind *b = cu_env_find(sc->w->fn, ref);
+        kc_cuda_bind *b = kc_cuda_env_find(sc->w->fn, ref);
         if (b) {
             d = b->val.ptr && b->val.off ? kc_index_deps(b->val.off) : b->val.deps;
             if (b->in_memory)
@@ -96,19 +96,19 @@ static kc_deps sdeps(cu_scan *sc, CXCursor c, uint64_t *on, bool *all, bool *imp
         return d;
     }
     case CXCursor_MemberRefExpr: {
-        cu_kids k;
-        cu_kids_get(c, &k);
+        kc_cuda_kids k;
+        kc_cuda_kids_get(c, &k);
         if (k.n == 1) {
-            CXCursor sb = cu_strip(k.v[0]);
-            bv_kind bv = sb.kind == CXCursor_DeclRefExpr ? cu_builtin_var(clang_getCursorReferenced(sb)) : BV_NONE;
+            CXCursor sb = kc_cuda_strip(k.v[0]);
+            bv_kind bv = sb.kind == CXCursor_DeclRefExpr ? kc_cuda_builtin_var(clang_getCursorReferenced(sb)) : BV_NONE;
             if (bv != BV_NONE) {
-                cu_kids_free(&k);
-                return cu_builtin_deps(bv, cu_member_component(sc->w, c));
+                kc_cuda_kids_free(&k);
+                return kc_cuda_builtin_deps(bv, kc_cuda_member_component(sc->w, c));
             }
         }
         for (unsigned i = 0; i < k.n; i++)
-            d = cu_deps_or(d, sdeps(sc, k.v[i], on, all, impure, depth + 1));
-        cu_kids_free(&k);
+            d = kc_cuda_deps_or(d, sdeps(sc, k.v[i], on, all, impure, depth + 1));
+        kc_cuda_kids_free(&k);
         return d;
     }
     case CXCursor_LambdaExpr:
@@ -121,11 +121,11 @@ static kc_deps sdeps(cu_scan *sc, CXCursor c, uint64_t *on, bool *all, bool *imp
                   (c.kind == CXCursor_UnaryOperator && clang_getCursorUnaryOperatorKind(c) == CXUnaryOperator_Deref);
     if (memory)
         *impure = true;
-    cu_kids k;
-    cu_kids_get(c, &k);
+    kc_cuda_kids k;
+    kc_cuda_kids_get(c, &k);
     for (unsigned i = 0; i < k.n; i++)
-        d = cu_deps_or(d, sdeps(sc, k.v[i], on, all, impure, depth + 1));
-    cu_kids_free(&k);
+        d = kc_cuda_deps_or(d, sdeps(sc, k.v[i], on, all, impure, depth + 1));
+    kc_cuda_kids_free(&k);
     if (memory && c.kind != CXCursor_CallExpr)
         d.flags |= KC_AF_DATA;
     return d;
@@ -133,25 +133,25 @@ static kc_deps sdeps(cu_scan *sc, CXCursor c, uint64_t *on, bool *all, bool *imp
 
 /* Calls that read no memory and return the same value in every pass for
  * the same arguments (their own thread dependence goes to *d). */
-static bool pure_call(cu_walk *w, CXCursor call, kc_deps *d)
+static bool pure_call(kc_cuda_walk *w, CXCursor call, kc_deps *d)
 {
     static const char *const pure[] = {"min", "max", "umin", "umax", "llmin", "llmax", "ullmin", "ullmax",
                                        "__mul24", "__umul24", "abs", "size", "num_threads", "meta_group_size",
                                        "thread_rank", "meta_group_rank", "dim_threads", "group_dim"};
     CXCursor ref = clang_getCursorReferenced(call);
-    const char *n = cu_callee_name(w, call, ref);
+    const char *n = kc_cuda_callee_name(w, call, ref);
     for (size_t i = 0; i < sizeof pure / sizeof pure[0]; i++)
         if (strcmp(n, pure[i]) == 0) {
             if (strcmp(n, "thread_rank") == 0 || strcmp(n, "meta_group_rank") == 0)
-                *d = cu_deps_or(*d, cu_builtin_deps(BV_THREAD, -1));
+                *d = kc_cuda_deps_or(*d, kc_cuda_builtin_deps(BV_THREAD, -1));
             return true;
         }
     return false;
 }
 
-static void upd_add(cu_scan *sc, int j, CXCursor step, int sign, CXCursor rhs, const scan_ctx *x, bool affine_form)
+static void upd_add(kc_cuda_scan *sc, int j, CXCursor step, int sign, CXCursor rhs, const scan_ctx *x, bool affine_form)
 {
-    cu_upd *u = &sc->u.data[j];
+    kc_cuda_upd *u = &sc->u.data[j];
     if (!affine_form || !x->top || u->nstep >= 4) {
         u->nonaffine = true;
     } else {
@@ -165,75 +165,76 @@ static void upd_add(cu_scan *sc, int j, CXCursor step, int sign, CXCursor rhs, c
     bool all = false, impure = false;
     kc_deps d = sdeps(sc, rhs, &on, &all, &impure, x->depth + 1);
     u = &sc->u.data[j];
-    u->deps = cu_deps_or(cu_deps_or(u->deps, d), x->cdeps);
+    u->deps = kc_cuda_deps_or(kc_cuda_deps_or(u->deps, d), x->cdeps);
     u->on |= on | x->con;
     u->on_all |= all;
 }
 
-static void prescan(cu_scan *sc, CXCursor c, scan_ctx x);
+static void prescan(kc_cuda_scan *sc, CXCursor c, scan_ctx x);
 
-static void prescan_kids(cu_scan *sc, CXCursor c, scan_ctx x)
+static void prescan_kids(kc_cuda_scan *sc, CXCursor c, scan_ctx x)
 {
-    cu_kids k;
-    cu_kids_get(c, &k);
+    kc_cuda_kids k;
+    kc_cuda_kids_get(c, &k);
     for (unsigned i = 0; i < k.n; i++)
         prescan(sc, k.v[i], x);
-    cu_kids_free(&k);
+    kc_cuda_kids_free(&k);
 }
 
 /* Under a condition: not once per pass, and depending on it. */
-static scan_ctx scan_under(cu_scan *sc, scan_ctx x, CXCursor cond)
+static scan_ctx scan_under(kc_cuda_scan *sc, scan_ctx x, CXCursor cond)
 {
     scan_ctx y = x;
     y.top = false;
     if (!clang_Cursor_isNull(cond)) {
         bool impure = false;
-        y.cdeps = cu_deps_or(y.cdeps, sdeps(sc, cond, &y.con, &(bool){false}, &impure, x.depth + 1));
+        y.cdeps = kc_cuda_deps_or(y.cdeps, sdeps(sc, cond, &y.con, &(bool){false}, &impure, x.depth + 1));
     }
     return y;
 }
 
-static void prescan(cu_scan *sc, CXCursor c, scan_ctx x)
+static void prescan(kc_cuda_scan *sc, CXCursor c, scan_ctx x)
 {
-    if (clang_Cursor_isNull(c) || x.depth > CU_MAX_DEPTH || !cu_budget_ok(sc->w))
+    if (clang_Cursor_isNull(c) || x.depth > KC_CUDA_MAX_DEPTH || !kc_cuda_budget_ok(sc->w))
         return;
     x.depth++;
     switch (c.kind) {
     case CXCursor_BinaryOperator:
     case CXCursor_CompoundAssignOperator: {
-        enum CXBinaryOperatorKind op = cu_binop_of(c);
-        cu_kids k;
-        cu_kids_get(c, &k);
+        enum CXBinaryOperatorKind op = kc_cuda_binop_of(c);
+        kc_cuda_kids k;
+        kc_cuda_kids_get(c, &k);
         if (k.n != 2) {
-            cu_kids_free(&k);
+            kc_cuda_kids_free(&k);
             prescan_kids(sc, c, x);
             return;
         }
         CXCursor l = k.v[0], r = k.v[1];
-        cu_kids_free(&k);
-        if (cu_is_assign(op)) {
-            int j = upd_index(sc, cu_referenced_decl(l), true);
+        kc_cuda_kids_free(&k);
+        if (kc_cuda_is_assign(op)) {
+            int j = upd_index(sc, kc_cuda_referenced_decl(l), true);
             if (j >= 0) {
                 CXCursor decl = sc->u.data[j].decl;
                 if (op == CXBinaryOperator_AddAssign || op == CXBinaryOperator_SubAssign) {
                     upd_add(sc, j, r, op == CXBinaryOperator_AddAssign ? 1 : -1, r, &x, true);
                 } else if (op == CXBinaryOperator_Assign) {
-                    CXCursor rs = cu_strip(r);
-                    enum CXBinaryOperatorKind rop = cu_binop_of(rs);
+                    CXCursor rs = kc_cuda_strip(r);
+                    enum CXBinaryOperatorKind rop = kc_cuda_binop_of(rs);
                     bool done = false;
                     if (rop == CXBinaryOperator_Add || rop == CXBinaryOperator_Sub) {
-                        cu_kids rk;
-                        cu_kids_get(rs, &rk);
+                        kc_cuda_kids rk;
+                        kc_cuda_kids_get(rs, &rk);
                         if (rk.n == 2) {
-                            if (cu_same_decl(cu_referenced_decl(rk.v[0]), decl)) {
+                            if (kc_cuda_same_decl(kc_cuda_referenced_decl(rk.v[0]), decl)) {
                                 upd_add(sc, j, rk.v[1], rop == CXBinaryOperator_Add ? 1 : -1, rk.v[1], &x, true);
                                 done = true;
-                            } else if (rop == CXBinaryOperator_Add && cu_same_decl(cu_referenced_decl(rk.v[1]), decl)) {
+                            } else if (rop == CXBinaryOperator_Add &&
+                                       kc_cuda_same_decl(kc_cuda_referenced_decl(rk.v[1]), decl)) {
                                 upd_add(sc, j, rk.v[0], 1, rk.v[0], &x, true);
                                 done = true;
                             }
                         }
-                        cu_kids_free(&rk);
+                        kc_cuda_kids_free(&rk);
                     }
                     if (!done)
                         upd_add(sc, j, clang_getNullCursor(), 1, r, &x, false);
@@ -258,12 +259,12 @@ static void prescan(cu_scan *sc, CXCursor c, scan_ctx x)
     }
     case CXCursor_UnaryOperator: {
         enum CXUnaryOperatorKind op = clang_getCursorUnaryOperatorKind(c);
-        if (cu_is_incdec(op)) {
-            cu_kids k;
-            cu_kids_get(c, &k);
+        if (kc_cuda_is_incdec(op)) {
+            kc_cuda_kids k;
+            kc_cuda_kids_get(c, &k);
             CXCursor x0 = k.n == 1 ? k.v[0] : clang_getNullCursor();
-            cu_kids_free(&k);
-            int j = upd_index(sc, cu_referenced_decl(x0), true);
+            kc_cuda_kids_free(&k);
+            int j = upd_index(sc, kc_cuda_referenced_decl(x0), true);
             if (j >= 0) {
                 int sign = op == CXUnaryOperator_PostInc || op == CXUnaryOperator_PreInc ? 1 : -1;
                 upd_add(sc, j, clang_getNullCursor(), sign, clang_getNullCursor(), &x, true);
@@ -274,21 +275,21 @@ static void prescan(cu_scan *sc, CXCursor c, scan_ctx x)
         return;
     }
     case CXCursor_ConditionalOperator: {
-        cu_kids k;
-        cu_kids_get(c, &k);
+        kc_cuda_kids k;
+        kc_cuda_kids_get(c, &k);
         if (k.n == 3) {
             prescan(sc, k.v[0], x);
             scan_ctx y = scan_under(sc, x, k.v[0]);
             prescan(sc, k.v[1], y);
             prescan(sc, k.v[2], y);
         }
-        cu_kids_free(&k);
+        kc_cuda_kids_free(&k);
         return;
     }
     case CXCursor_IfStmt:
     case CXCursor_SwitchStmt: {
-        cu_kids k;
-        cu_kids_get(c, &k);
+        kc_cuda_kids k;
+        kc_cuda_kids_get(c, &k);
         CXCursor cond = clang_getNullCursor();
         for (unsigned i = 0; i < k.n; i++)
             if (clang_isExpression(k.v[i].kind)) {
@@ -298,7 +299,7 @@ static void prescan(cu_scan *sc, CXCursor c, scan_ctx x)
         scan_ctx y = scan_under(sc, x, cond);
         for (unsigned i = 0; i < k.n; i++)
             prescan(sc, k.v[i], clang_equalCursors(k.v[i], cond) ? x : y);
-        cu_kids_free(&k);
+        kc_cuda_kids_free(&k);
         return;
     }
     case CXCursor_ForStmt:
@@ -308,14 +309,14 @@ static void prescan(cu_scan *sc, CXCursor c, scan_ctx x)
         scan_ctx y = x;
         y.top = false;
         y.nest++;
-        cu_kids k;
-        cu_kids_get(c, &k);
+        kc_cuda_kids k;
+        kc_cuda_kids_get(c, &k);
         for (unsigned i = 0; i < k.n; i++)
             if (clang_isExpression(k.v[i].kind))
                 y = scan_under(sc, y, k.v[i]);
         for (unsigned i = 0; i < k.n; i++)
             prescan(sc, k.v[i], y);
-        cu_kids_free(&k);
+        kc_cuda_kids_free(&k);
         return;
     }
     case CXCursor_ContinueStmt:
@@ -345,9 +346,9 @@ static void prescan(cu_scan *sc, CXCursor c, scan_ctx x)
 }
 
 /* Marks the loop variables that `c` reads. */
-static void scan_mark_cond(cu_scan *sc, CXCursor c, unsigned depth)
+static void scan_mark_cond(kc_cuda_scan *sc, CXCursor c, unsigned depth)
 {
-    if (clang_Cursor_isNull(c) || depth > CU_MAX_DEPTH)
+    if (clang_Cursor_isNull(c) || depth > KC_CUDA_MAX_DEPTH)
         return;
     if (c.kind == CXCursor_DeclRefExpr) {
         int j = upd_index(sc, clang_getCursorReferenced(c), false);
@@ -355,33 +356,33 @@ static void scan_mark_cond(cu_scan *sc, CXCursor c, unsigned depth)
             sc->u.data[j].in_cond = true;
         return;
     }
-    cu_kids k;
-    cu_kids_get(c, &k);
+    kc_cuda_kids k;
+    kc_cuda_kids_get(c, &k);
     for (unsigned i = 0; i < k.n; i++)
         scan_mark_cond(sc, k.v[i], depth + 1);
-    cu_kids_free(&k);
+    kc_cuda_kids_free(&k);
 }
 
 /* Closes the deps over what the loop variables read from each other, and
  * decides which ones are induction variables. */
-static void scan_resolve(cu_scan *sc, uint32_t loop, bool *affine)
+static void scan_resolve(kc_cuda_scan *sc, uint32_t loop, bool *affine)
 {
     uint32_t n = sc->u.len;
     kc_deps every = {0};
     for (uint32_t j = 0; j < n; j++) {
         sc->u.data[j].deps.loops |= kc_loop_bit(loop);
-        every = cu_deps_or(every, sc->u.data[j].deps);
+        every = kc_cuda_deps_or(every, sc->u.data[j].deps);
     }
     for (uint32_t iter = 0; iter <= n && iter < 66; iter++) {
         bool changed = false;
         for (uint32_t j = 0; j < n; j++) {
-            cu_upd *u = &sc->u.data[j];
+            kc_cuda_upd *u = &sc->u.data[j];
             kc_deps d = u->deps;
             if (u->on_all)
-                d = cu_deps_or(d, every);
+                d = kc_cuda_deps_or(d, every);
             for (uint32_t i = 0; i < n && i < 64; i++)
                 if (u->on & (1ull << i))
-                    d = cu_deps_or(d, sc->u.data[i].deps);
+                    d = kc_cuda_deps_or(d, sc->u.data[i].deps);
             if (d.axes != u->deps.axes || d.flags != u->deps.flags || d.loops != u->deps.loops) {
                 u->deps = d;
                 changed = true;
@@ -389,14 +390,14 @@ static void scan_resolve(cu_scan *sc, uint32_t loop, bool *affine)
         }
         every = (kc_deps){0};
         for (uint32_t j = 0; j < n; j++)
-            every = cu_deps_or(every, sc->u.data[j].deps);
+            every = kc_cuda_deps_or(every, sc->u.data[j].deps);
         if (!changed)
             break;
     }
     for (uint32_t j = 0; j < n; j++) {
-        cu_upd *u = &sc->u.data[j];
+        kc_cuda_upd *u = &sc->u.data[j];
         CXType t = clang_getCursorType(u->decl);
-        bool ok = !u->nonaffine && u->nstep > 0 && (cu_ty_is_int(t) || cu_ty_is_ptr(t)) &&
+        bool ok = !u->nonaffine && u->nstep > 0 && (kc_cuda_ty_is_int(t) || kc_cuda_ty_is_ptr(t)) &&
                   !(sc->has_continue && u->body_step);
         for (unsigned s = 0; ok && s < u->nstep; s++) {
             if (clang_Cursor_isNull(u->step[s]))
@@ -414,13 +415,13 @@ static void scan_resolve(cu_scan *sc, uint32_t loop, bool *affine)
 
 /* The parts of a for statement. libclang leaves out the missing ones, so
  * they are told apart by where they start relative to the header's `;`. */
-static void for_parts(cu_walk *w, CXCursor s, CXCursor *init, CXCursor *cond, CXCursor *inc, CXCursor *body)
+static void for_parts(kc_cuda_walk *w, CXCursor s, CXCursor *init, CXCursor *cond, CXCursor *inc, CXCursor *body)
 {
-    cu_kids k;
-    cu_kids_get(s, &k);
+    kc_cuda_kids k;
+    kc_cuda_kids_get(s, &k);
     *init = *cond = *inc = *body = clang_getNullCursor();
     if (k.n == 0) {
-        cu_kids_free(&k);
+        kc_cuda_kids_free(&k);
         return;
     }
     *body = k.v[k.n - 1];
@@ -430,23 +431,23 @@ static void for_parts(cu_walk *w, CXCursor s, CXCursor *init, CXCursor *cond, CX
         *cond = k.v[1];
         *inc = k.v[2];
     } else if (n > 0) {
-        cu_toks t;
-        cu_toks_get(w, clang_getRangeStart(clang_getCursorExtent(s)), clang_getRangeStart(clang_getCursorExtent(*body)),
-                 &t);
+        kc_cuda_toks t;
+        kc_cuda_toks_get(w, clang_getRangeStart(clang_getCursorExtent(s)),
+                         clang_getRangeStart(clang_getCursorExtent(*body)), &t);
         unsigned semi[2], ns = 0;
         int depth = 0;
         for (unsigned i = 0; i < t.n && ns < 2; i++) {
-            if (cu_tok_is(&t, i, "("))
+            if (kc_cuda_tok_is(&t, i, "("))
                 depth++;
-            else if (cu_tok_is(&t, i, ")"))
+            else if (kc_cuda_tok_is(&t, i, ")"))
                 depth--;
-            else if (depth == 1 && cu_tok_is(&t, i, ";"))
-                semi[ns++] = cu_tok_off(&t, i, NULL);
+            else if (depth == 1 && kc_cuda_tok_is(&t, i, ";"))
+                semi[ns++] = kc_cuda_tok_off(&t, i, NULL);
         }
-        cu_toks_free(&t);
+        kc_cuda_toks_free(&t);
         if (ns == 2) {
             for (unsigned i = 0; i < n; i++) {
-                unsigned off = cu_cursor_off(k.v[i]);
+                unsigned off = kc_cuda_cursor_off(k.v[i]);
                 if (off < semi[0])
                     *init = k.v[i];
                 else if (off < semi[1])
@@ -465,50 +466,50 @@ static void for_parts(cu_walk *w, CXCursor s, CXCursor *init, CXCursor *cond, CX
                 *inc = k.v[i++];
         }
     }
-    cu_kids_free(&k);
+    kc_cuda_kids_free(&k);
 }
 
 /* The text that sets the loop variable in the init statement. */
-static const char *init_text(cu_walk *w, CXCursor init, CXCursor var, unsigned depth)
+static const char *init_text(kc_cuda_walk *w, CXCursor init, CXCursor var, unsigned depth)
 {
     if (clang_Cursor_isNull(init) || depth > 8)
         return NULL;
     if (init.kind == CXCursor_VarDecl && clang_equalCursors(init, var)) {
         CXCursor e = clang_Cursor_getVarDeclInitializer(init);
-        return clang_Cursor_isNull(e) ? NULL : cu_wtext(w, e);
+        return clang_Cursor_isNull(e) ? NULL : kc_cuda_wtext(w, e);
     }
-    if (cu_binop_of(init) == CXBinaryOperator_Assign) {
-        cu_kids k;
-        cu_kids_get(init, &k);
+    if (kc_cuda_binop_of(init) == CXBinaryOperator_Assign) {
+        kc_cuda_kids k;
+        kc_cuda_kids_get(init, &k);
         const char *t = NULL;
-        if (k.n == 2 && cu_same_decl(cu_referenced_decl(k.v[0]), var))
-            t = cu_wtext(w, k.v[1]);
-        cu_kids_free(&k);
+        if (k.n == 2 && kc_cuda_same_decl(kc_cuda_referenced_decl(k.v[0]), var))
+            t = kc_cuda_wtext(w, k.v[1]);
+        kc_cuda_kids_free(&k);
         if (t)
             return t;
     }
-    if (init.kind != CXCursor_DeclStmt && cu_binop_of(init) != CXBinaryOperator_Comma)
+    if (init.kind != CXCursor_DeclStmt && kc_cuda_binop_of(init) != CXBinaryOperator_Comma)
         return NULL;
-    cu_kids k;
-    cu_kids_get(init, &k);
+    kc_cuda_kids k;
+    kc_cuda_kids_get(init, &k);
     const char *t = NULL;
     for (unsigned i = 0; i < k.n && !t; i++)
         t = init_text(w, k.v[i], var, depth + 1);
-    cu_kids_free(&k);
+    kc_cuda_kids_free(&k);
     return t;
 }
 
 /* Header span: from the statement's start to its body, trailing blanks cut. */
-static kc_span header_span(cu_walk *w, CXCursor s, CXCursor body)
+static kc_span header_span(kc_cuda_walk *w, CXCursor s, CXCursor body)
 {
-    kc_span sp = cu_wspan(w, s);
-    kc_span bs = clang_Cursor_isNull(body) ? sp : cu_span(w->t, body);
+    kc_span sp = kc_cuda_wspan(w, s);
+    kc_span bs = clang_Cursor_isNull(body) ? sp : kc_cuda_span(w->t, body);
     if (!kc_span_valid(sp) || !kc_span_valid(bs) || bs.line < sp.line ||
-        (bs.line == sp.line && bs.col <= sp.col) || cu_span(w->t, s).line == 0)
+        (bs.line == sp.line && bs.col <= sp.col) || kc_cuda_span(w->t, s).line == 0)
         return sp;
     size_t a, b;
     kc_span tmp = {sp.line, sp.col, bs.line, bs.col};
-    cu_span_offsets(w->t, tmp, &a, &b);
+    kc_cuda_span_offsets(w->t, tmp, &a, &b);
     while (b > a && (w->t->src->text[b - 1] == ' ' || w->t->src->text[b - 1] == '\t' ||
                      w->t->src->text[b - 1] == '\n' || w->t->src->text[b - 1] == '\r'))
         b--;
@@ -521,11 +522,11 @@ static bool has_ops(const char *s)
     return strpbrk(s, " +-*/%<>&|^?()") != NULL;
 }
 
-static const char *paren(cu_walk *w, const char *s) { return has_ops(s) ? kc_arena_printf(w->a, "(%s)", s) : s; }
+static const char *paren(kc_cuda_walk *w, const char *s) { return has_ops(s) ? kc_arena_printf(w->a, "(%s)", s) : s; }
 
 /* Fills the loop's bounds from its variable and condition. */
-static void loop_bounds(cu_walk *w, kc_loop *L, const cu_upd *u, const cu_val *entry, const kc_index *step,
-                        const char *step_text, const cu_preds *pos, CXCursor init)
+static void loop_bounds(kc_cuda_walk *w, kc_loop *L, const kc_cuda_upd *u, const kc_cuda_val *entry,
+                        const kc_index *step, const char *step_text, const kc_cuda_preds *pos, CXCursor init)
 {
     L->var = u->name;
     L->start = entry->ix;
@@ -545,25 +546,25 @@ static void loop_bounds(cu_walk *w, kc_loop *L, const cu_upd *u, const cu_val *e
     CXCursor other = clang_getNullCursor();
     const kc_index *bound = NULL;
     for (uint32_t i = 0; pos && i < pos->len && !op; i++) {
-        const cu_pred *p = &pos->data[i];
-        if (cu_same_decl(cu_referenced_decl(p->lhs), u->decl)) {
+        const kc_cuda_pred *p = &pos->data[i];
+        if (kc_cuda_same_decl(kc_cuda_referenced_decl(p->lhs), u->decl)) {
             op = p->p.op;
             other = p->rhs;
             bound = p->p.rhs;
-        } else if (cu_same_decl(cu_referenced_decl(p->rhs), u->decl)) {
-            op = cu_cmp_mirror(p->p.op);
+        } else if (kc_cuda_same_decl(kc_cuda_referenced_decl(p->rhs), u->decl)) {
+            op = kc_cuda_cmp_mirror(p->p.op);
             other = p->lhs;
             bound = p->p.lhs;
         }
     }
     if (!op || !bound)
         return;
-    L->end_text = cu_wtext(w, other);
+    L->end_text = kc_cuda_wtext(w, other);
     const kc_index *end = bound;
     if (op == KC_CMP_LE)
-        end = kc_index_add(w->a, bound, cu_ix_const(w, 1, bound->bits));
+        end = kc_index_add(w->a, bound, kc_cuda_ix_const(w, 1, bound->bits));
     else if (op == KC_CMP_GE)
-        end = kc_index_sub(w->a, bound, cu_ix_const(w, 1, bound->bits));
+        end = kc_index_sub(w->a, bound, kc_cuda_ix_const(w, 1, bound->bits));
     L->end = end;
     int64_t s;
     if (!step || !kc_index_is_const(step, &s) || s == 0 || !entry->ix || !end)
@@ -616,13 +617,13 @@ text:
         L->trip_text = kc_arena_printf(w->a, "ceil(%s / %" PRId64 ")", paren(w, span), as);
 }
 
-bool cu_walk_loop(cu_walk *w, CXCursor s, const cu_pragma *pr)
+bool kc_cuda_walk_loop(kc_cuda_walk *w, CXCursor s, const kc_cuda_pragma *pr)
 {
     CXCursor init = clang_getNullCursor(), cond = clang_getNullCursor(), inc = clang_getNullCursor(),
              body = clang_getNullCursor(), rvar = clang_getNullCursor();
     kc_loop_kind kind = KC_LOOP_WHILE;
-    cu_kids k;
-    cu_kids_get(s, &k);
+    kc_cuda_kids k;
+    kc_cuda_kids_get(s, &k);
     switch (s.kind) {
     case CXCursor_ForStmt:
         kind = KC_LOOP_FOR;
@@ -646,16 +647,16 @@ bool cu_walk_loop(cu_walk *w, CXCursor s, const cu_pragma *pr)
             if (k.v[i].kind == CXCursor_VarDecl && clang_Cursor_isNull(rvar))
                 rvar = k.v[i];
             else if (clang_isExpression(k.v[i].kind))
-                cu_ev(w, k.v[i], EV_LOAD);
+                kc_cuda_ev(w, k.v[i], EV_LOAD);
         if (k.n)
             body = k.v[k.n - 1];
         break;
     }
-    cu_kids_free(&k);
+    kc_cuda_kids_free(&k);
 
     uint32_t env0 = w->fn->env.len;
     if (!clang_Cursor_isNull(init))
-        cu_walk_stmt(w, init);
+        kc_cuda_walk_stmt(w, init);
 
     uint32_t id = w->k->loops.len;
     kc_loop L;
@@ -664,8 +665,8 @@ bool cu_walk_loop(cu_walk *w, CXCursor s, const cu_pragma *pr)
     L.parent = w->loop;
     L.kind = kind;
     L.span = header_span(w, s, body);
-    L.header_text = cu_span_text(w->t, L.span);
-    L.range_span = clang_Cursor_isNull(cond) ? L.span : cu_wspan(w, cond);
+    L.header_text = kc_cuda_span_text(w->t, L.span);
+    L.range_span = clang_Cursor_isNull(cond) ? L.span : kc_cuda_wspan(w, cond);
     L.trip_count = -1;
     L.runtime_bound_symbol = KC_NONE;
     if (pr) {
@@ -677,7 +678,7 @@ bool cu_walk_loop(cu_walk *w, CXCursor s, const cu_pragma *pr)
     const kc_deps loop_bit = {.loops = kc_loop_bit(id)};
 
     /* What the loop assigns. */
-    cu_scan sc;
+    kc_cuda_scan sc;
     memset(&sc, 0, sizeof sc);
     sc.w = w;
     scan_ctx x0 = {0};
@@ -697,7 +698,7 @@ bool cu_walk_loop(cu_walk *w, CXCursor s, const cu_pragma *pr)
     }
     uint32_t n = sc.u.len;
     bool *affine = kc_xcalloc(n ? n : 1, sizeof *affine);
-    cu_val *entry = kc_xcalloc(n ? n : 1, sizeof *entry);
+    kc_cuda_val *entry = kc_xcalloc(n ? n : 1, sizeof *entry);
     scan_resolve(&sc, id, affine);
 
     /* The loop variable: what the increment advances and the condition
@@ -720,29 +721,29 @@ bool cu_walk_loop(cu_walk *w, CXCursor s, const cu_pragma *pr)
     const kc_index **steps = kc_xcalloc(n ? n : 1, sizeof *steps);
     const char **stexts = kc_xcalloc(n ? n : 1, sizeof *stexts);
     for (uint32_t j = 0; j < n; j++) {
-        cu_upd *u = &sc.u.data[j];
-        cu_bind *b = cu_env_find(w->fn, u->decl);
+        kc_cuda_upd *u = &sc.u.data[j];
+        kc_cuda_bind *b = kc_cuda_env_find(w->fn, u->decl);
         if (!b)
             continue;
         entry[j] = b->val;
         if (!affine[j])
             continue;
         CXType t = clang_getCursorType(u->decl);
-        uint8_t bits = cu_ty_is_int(t) ? cu_ty_bits(t) : 64;
-        const kc_index *step = cu_ix_const(w, 0, bits);
+        uint8_t bits = kc_cuda_ty_is_int(t) ? kc_cuda_ty_bits(t) : 64;
+        const kc_index *step = kc_cuda_ix_const(w, 0, bits);
         for (unsigned q = 0; q < u->nstep && step; q++) {
-            cu_val sv;
+            kc_cuda_val sv;
             if (clang_Cursor_isNull(u->step[q])) {
-                sv = cu_v_index(cu_ix_const(w, 1, bits));
+                sv = kc_cuda_v_index(kc_cuda_ix_const(w, 1, bits));
                 stexts[j] = u->nstep == 1 ? (u->sign[q] > 0 ? "1" : "-1") : NULL;
             } else {
-                sv = cu_ev(w, u->step[q], EV_LOAD);
-                const char *txt = cu_wtext(w, u->step[q]);
+                sv = kc_cuda_ev(w, u->step[q], EV_LOAD);
+                const char *txt = kc_cuda_wtext(w, u->step[q]);
                 stexts[j] = u->nstep != 1       ? NULL
                             : u->sign[q] > 0 ? txt
                                              : kc_arena_printf(w->a, "-%s", paren(w, txt));
             }
-            const kc_index *si = cu_as_index(w, &sv, u->step[q]);
+            const kc_index *si = kc_cuda_as_index(w, &sv, u->step[q]);
             step = kc_index_add(w->a, step, u->sign[q] < 0 ? kc_index_scale(w->a, si, -1) : si);
         }
         steps[j] = step;
@@ -758,37 +759,37 @@ bool cu_walk_loop(cu_walk *w, CXCursor s, const cu_pragma *pr)
     bool value_sem = false;
     const kc_index *pass = NULL;
     if (vi >= 0 && affine[vi] && !entry[vi].ptr && entry[vi].ix) {
-        kc_deps d = cu_deps_or(kc_index_deps(entry[vi].ix), kc_index_deps(steps[vi]));
+        kc_deps d = kc_cuda_deps_or(kc_index_deps(entry[vi].ix), kc_index_deps(steps[vi]));
         value_sem = d.axes == 0 && !(d.flags & KC_AF_THREAD);
         int64_t c0, c1;
         if (value_sem && !(kc_index_is_const(entry[vi].ix, &c0) && c0 == 0 && kc_index_is_const(steps[vi], &c1) &&
                            c1 == 1))
-            pass = cu_ix_opaque_text(w, L.span, kc_arena_printf(w->a, "pass of the loop over %s", sc.u.data[vi].name),
-                                  loop_bit, 32);
+            pass = kc_cuda_ix_opaque_text(
+                w, L.span, kc_arena_printf(w->a, "pass of the loop over %s", sc.u.data[vi].name), loop_bit, 32);
     }
     if (!pass)
-        pass = cu_ix_atom(w, KC_ATOM_LOOP, id, loop_bit, 32);
+        pass = kc_cuda_ix_atom(w, KC_ATOM_LOOP, id, loop_bit, 32);
 
     /* Rebind everything the loop assigns. */
     for (uint32_t j = 0; j < n; j++) {
-        cu_upd *u = &sc.u.data[j];
-        cu_bind *b = cu_env_find(w->fn, u->decl);
+        kc_cuda_upd *u = &sc.u.data[j];
+        kc_cuda_bind *b = kc_cuda_env_find(w->fn, u->decl);
         if (!b)
             continue;
-        cu_val e = entry[j];
+        kc_cuda_val e = entry[j];
         CXType t = clang_getCursorType(u->decl);
-        uint8_t bits = cu_ty_is_int(t) ? cu_ty_bits(t) : 64;
-        cu_val nv = cu_v_none();
+        uint8_t bits = kc_cuda_ty_is_int(t) ? kc_cuda_ty_bits(t) : 64;
+        kc_cuda_val nv = kc_cuda_v_none();
         bool done = false;
         if ((int)j == vi && value_sem) {
-            kc_deps d = cu_deps_or(kc_index_deps(e.ix), kc_index_deps(steps[j]));
+            kc_deps d = kc_cuda_deps_or(kc_index_deps(e.ix), kc_index_deps(steps[j]));
             d.flags &= (uint8_t)~KC_AF_THREAD;
             d.axes = 0;
             d.loops |= kc_loop_bit(id);
-            nv = cu_v_index(cu_ix_atom(w, KC_ATOM_LOOP, id, d, bits));
+            nv = kc_cuda_v_index(kc_cuda_ix_atom(w, KC_ATOM_LOOP, id, d, bits));
             done = true;
         } else if (affine[j] && e.ptr) {
-            int64_t unit = cu_ty_step_elems(t);
+            int64_t unit = kc_cuda_ty_step_elems(t);
             const kc_index *d =
                 unit >= 0 ? kc_index_mul(w->a, kc_index_scale(w->a, steps[j], unit), kc_index_cast(w->a, pass, 64))
                           : NULL;
@@ -801,88 +802,91 @@ bool cu_walk_loop(cu_walk *w, CXCursor s, const cu_pragma *pr)
                 done = true;
             }
         } else if (affine[j]) {
-            const kc_index *ei = cu_as_index(w, &e, u->decl);
+            const kc_index *ei = kc_cuda_as_index(w, &e, u->decl);
             const kc_index *r =
                 kc_index_add(w->a, ei, kc_index_mul(w->a, steps[j], bits == 64 ? kc_index_cast(w->a, pass, 64) : pass));
             if (r) {
-                nv = cu_v_index(r);
+                nv = kc_cuda_v_index(r);
                 done = true;
             }
         }
         if (!done) {
             if ((int)j == vi)
                 affine[j] = false;
-            kc_deps d = cu_deps_or(u->deps, loop_bit);
-            if ((int)j == vi && cu_ty_is_int(t)) {
+            kc_deps d = kc_cuda_deps_or(u->deps, loop_bit);
+            if ((int)j == vi && kc_cuda_ty_is_int(t)) {
                 /* A variable that is not advanced by a constant step
                  * (halving, doubling): the loop atom itself. */
-                kc_deps vd = cu_deps_or(d, e.deps);
-                nv = cu_v_index(cu_ix_atom(w, KC_ATOM_LOOP, id, vd, bits));
+                kc_deps vd = kc_cuda_deps_or(d, e.deps);
+                nv = kc_cuda_v_index(kc_cuda_ix_atom(w, KC_ATOM_LOOP, id, vd, bits));
             } else if (e.ptr) {
                 nv = e;
                 const char *what = kc_arena_printf(w->a, "%s in the loop", u->name);
-                const kc_index *o = cu_ix_opaque_text(w, L.span, what, d, 64);
+                const kc_index *o = kc_cuda_ix_opaque_text(w, L.span, what, d, 64);
                 nv.off = e.off ? kc_index_add(w->a, e.off, o) : NULL;
                 if (!nv.off)
                     nv.off = o;
                 nv.deps = kc_index_deps(nv.off);
                 nv.load = KC_NONE;
-            } else if (cu_ty_is_int(t)) {
-                const kc_index *ei = cu_as_index(w, &e, u->decl);
-                const kc_index *o = cu_ix_opaque_text(w, L.span, u->name, d, bits);
+            } else if (kc_cuda_ty_is_int(t)) {
+                const kc_index *ei = kc_cuda_as_index(w, &e, u->decl);
+                const kc_index *o = kc_cuda_ix_opaque_text(w, L.span, u->name, d, bits);
                 const kc_index *r = kc_index_add(w->a, ei, o);
-                nv = cu_v_index(r ? r : cu_ix_opaque_text(w, L.span, u->name, cu_deps_or(d, e.deps), bits));
+                if (!r)
+                    r = kc_cuda_ix_opaque_text(w, L.span, u->name, kc_cuda_deps_or(d, e.deps), bits);
+                nv = kc_cuda_v_index(r);
             } else {
-                nv = cu_v_deps(cu_deps_or(d, e.deps));
+                nv = kc_cuda_v_deps(kc_cuda_deps_or(d, e.deps));
             }
         }
-        b = cu_env_find(w->fn, u->decl);
+        b = kc_cuda_env_find(w->fn, u->decl);
         b->val = nv;
     }
     const kc_index *var_step = vi >= 0 && affine[vi] ? steps[vi] : NULL;
-    const char *var_step_text = vi >= 0 ? (affine[vi] ? stexts[vi] : clang_Cursor_isNull(inc) ? NULL : cu_wtext(w, inc))
-                                        : NULL;
+    const char *var_step_text = NULL;
+    if (vi >= 0)
+        var_step_text = affine[vi] ? stexts[vi] : clang_Cursor_isNull(inc) ? NULL : kc_cuda_wtext(w, inc);
     free(steps);
     free(stexts);
     if (!clang_Cursor_isNull(rvar)) {
-        cu_decl_var(w, rvar);
-        cu_bind *b = cu_env_find(w->fn, rvar);
+        kc_cuda_decl_var(w, rvar);
+        kc_cuda_bind *b = kc_cuda_env_find(w->fn, rvar);
         if (b)
-            b->val = cu_v_deps(cu_deps_or(b->val.deps, loop_bit));
+            b->val = kc_cuda_v_deps(kc_cuda_deps_or(b->val.deps, loop_bit));
     }
 
     /* The passes. */
-    cu_frame fr = {.loop = id, .body_guard = w->guard};
+    kc_cuda_frame fr = {.loop = id, .body_guard = w->guard};
     uint32_t saved_guard = w->guard, saved_loop = w->loop;
     w->loop = id;
-    cu_preds pos = {0};
+    kc_cuda_preds pos = {0};
     if (!clang_Cursor_isNull(cond) && kind != KC_LOOP_WHILE + 100 && s.kind != CXCursor_DoStmt) {
         w->in_loop_cond = true;
-        cu_val c = cu_ev_cond(w, cond, &pos, NULL);
+        kc_cuda_val c = kc_cuda_ev_cond(w, cond, &pos, NULL);
         w->in_loop_cond = false;
         /* The condition holds in every pass that runs the body: for the
          * body it does not select passes, so its own loop is left out. */
         kc_deps d = c.deps;
         d.loops &= ~kc_loop_bit(id);
         uint32_t np;
-        const kc_pred *pp = cu_preds_copy(w, &pos, &np);
-        w->guard = cu_mk_cond(w, cu_wspan(w, cond), cu_wtext(w, cond), d, false, pp, np);
+        const kc_pred *pp = kc_cuda_preds_copy(w, &pos, &np);
+        w->guard = kc_cuda_mk_cond(w, kc_cuda_wspan(w, cond), kc_cuda_wtext(w, cond), d, false, pp, np);
         fr.body_guard = w->guard;
     }
     kc_vec_push(&w->frames, fr);
     if (!clang_Cursor_isNull(body))
-        cu_walk_stmt(w, body);
+        kc_cuda_walk_stmt(w, body);
     if (!clang_Cursor_isNull(inc))
-        cu_ev(w, inc, EV_LOAD);
+        kc_cuda_ev(w, inc, EV_LOAD);
     if (!clang_Cursor_isNull(cond) && s.kind == CXCursor_DoStmt) {
         w->in_loop_cond = true;
-        cu_val c = cu_ev_cond(w, cond, &pos, NULL);
+        kc_cuda_val c = kc_cuda_ev_cond(w, cond, &pos, NULL);
         w->in_loop_cond = false;
         kc_deps d = c.deps;
         d.loops &= ~kc_loop_bit(id);
         uint32_t np;
-        const kc_pred *pp = cu_preds_copy(w, &pos, &np);
-        cu_mk_cond(w, cu_wspan(w, cond), cu_wtext(w, cond), d, false, pp, np);
+        const kc_pred *pp = kc_cuda_preds_copy(w, &pos, &np);
+        kc_cuda_mk_cond(w, kc_cuda_wspan(w, cond), kc_cuda_wtext(w, cond), d, false, pp, np);
     }
     w->frames.len--;
     w->guard = saved_guard;
@@ -893,31 +897,31 @@ bool cu_walk_loop(cu_walk *w, CXCursor s, const cu_pragma *pr)
     if (vi >= 0)
         loop_bounds(w, lp, &sc.u.data[vi], &entry[vi], var_step, var_step_text, &pos, init);
     else if (!clang_Cursor_isNull(rvar))
-        lp->var = cu_spelling(w->t, rvar);
+        lp->var = kc_cuda_spelling(w->t, rvar);
 
     /* After the loop: values that no longer depend on it. */
     for (uint32_t j = 0; j < n; j++) {
-        cu_upd *u = &sc.u.data[j];
-        cu_bind *b = cu_env_find(w->fn, u->decl);
+        kc_cuda_upd *u = &sc.u.data[j];
+        kc_cuda_bind *b = kc_cuda_env_find(w->fn, u->decl);
         if (!b)
             continue;
-        cu_val cur = b->val;
+        kc_cuda_val cur = b->val;
         kc_deps d = cur.ptr && cur.off ? kc_index_deps(cur.off) : cur.deps;
-        d = cu_deps_or(d, u->deps);
+        d = kc_cuda_deps_or(d, u->deps);
         d.loops &= ~kc_loop_bit(id);
         CXType t = clang_getCursorType(u->decl);
-        cu_val nv;
+        kc_cuda_val nv;
         if (cur.ptr) {
             nv = cur;
             const char *what = kc_arena_printf(w->a, "offset of %s after the loop", u->name);
-            nv.off = cu_ix_opaque_text(w, lp->span, what, d, 64);
+            nv.off = kc_cuda_ix_opaque_text(w, lp->span, what, d, 64);
             nv.deps = d;
-        } else if (cu_ty_is_int(t)) {
-            nv = cu_v_index(cu_ix_opaque_text(w, w->k->loops.data[id].span, u->name, d, cu_ty_bits(t)));
+        } else if (kc_cuda_ty_is_int(t)) {
+            nv = kc_cuda_v_index(kc_cuda_ix_opaque_text(w, w->k->loops.data[id].span, u->name, d, kc_cuda_ty_bits(t)));
         } else {
-            nv = cu_v_deps(d);
+            nv = kc_cuda_v_deps(d);
         }
-        b = cu_env_find(w->fn, u->decl);
+        b = kc_cuda_env_find(w->fn, u->decl);
         b->val = nv;
     }
     if (w->fn->env.len > env0)

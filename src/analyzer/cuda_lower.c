@@ -21,7 +21,7 @@
 static enum CXChildVisitResult kids_visit(CXCursor c, CXCursor parent, CXClientData data)
 {
     (void)parent;
-    cu_kids *k = data;
+    kc_cuda_kids *k = data;
     if (k->n == k->cap) {
         unsigned cap = k->cap * 2;
         CXCursor *v = kc_xmalloc(cap * sizeof *v);
@@ -35,7 +35,7 @@ static enum CXChildVisitResult kids_visit(CXCursor c, CXCursor parent, CXClientD
     return CXChildVisit_Continue;
 }
 
-void cu_kids_get(CXCursor c, cu_kids *out)
+void kc_cuda_kids_get(CXCursor c, kc_cuda_kids *out)
 {
     out->v = out->inl;
     out->n = 0;
@@ -43,7 +43,7 @@ void cu_kids_get(CXCursor c, cu_kids *out)
     clang_visitChildren(c, kids_visit, out);
 }
 
-void cu_kids_free(cu_kids *k)
+void kc_cuda_kids_free(kc_cuda_kids *k)
 {
     if (k->v != k->inl)
         free(k->v);
@@ -53,7 +53,7 @@ void cu_kids_free(cu_kids *k)
 
 /* ---- locations, spans, text -------------------------------------------- */
 
-bool cu_loc_in_main(const cu_tu *t, CXSourceLocation loc, uint32_t *line, uint32_t *col, uint32_t *off)
+bool kc_cuda_loc_in_main(const kc_cuda_tu *t, CXSourceLocation loc, uint32_t *line, uint32_t *col, uint32_t *off)
 {
     CXFile f = NULL;
     unsigned l = 0, c = 0, o = 0;
@@ -100,16 +100,16 @@ static size_t token_end(const kc_source *src, size_t off)
     return e + 1;
 }
 
-kc_span cu_span(const cu_tu *t, CXCursor c)
+kc_span kc_cuda_span(const kc_cuda_tu *t, CXCursor c)
 {
     kc_span sp = {0};
     CXSourceRange r = clang_getCursorExtent(c);
     if (clang_Range_isNull(r))
         return sp;
     uint32_t l1, c1, o1, l2, c2, o2;
-    if (!cu_loc_in_main(t, clang_getRangeStart(r), &l1, &c1, &o1))
+    if (!kc_cuda_loc_in_main(t, clang_getRangeStart(r), &l1, &c1, &o1))
         return sp;
-    bool end_ok = cu_loc_in_main(t, clang_getRangeEnd(r), &l2, &c2, &o2);
+    bool end_ok = kc_cuda_loc_in_main(t, clang_getRangeEnd(r), &l2, &c2, &o2);
     if (!end_ok || o2 <= o1) {
         size_t e = token_end(t->src, o1);
         kc_source_position(t->src, e, &l2, &c2);
@@ -121,7 +121,7 @@ kc_span cu_span(const cu_tu *t, CXCursor c)
     return sp;
 }
 
-void cu_span_offsets(const cu_tu *t, kc_span s, size_t *start, size_t *end)
+void kc_cuda_span_offsets(const kc_cuda_tu *t, kc_span s, size_t *start, size_t *end)
 {
     *start = kc_source_offset(t->src, s.line, s.col);
     *end = kc_source_offset(t->src, s.end_line, s.end_col);
@@ -129,12 +129,12 @@ void cu_span_offsets(const cu_tu *t, kc_span s, size_t *start, size_t *end)
         *end = *start;
 }
 
-const char *cu_span_text(const cu_tu *t, kc_span s)
+const char *kc_cuda_span_text(const kc_cuda_tu *t, kc_span s)
 {
     if (!kc_span_valid(s))
         return "";
     size_t a, b;
-    cu_span_offsets(t, s, &a, &b);
+    kc_cuda_span_offsets(t, s, &a, &b);
     if (b - a > 4096)
         b = a + 4096;
     char *out = kc_arena_alloc(t->m->arena, b - a + 1);
@@ -155,11 +155,11 @@ const char *cu_span_text(const cu_tu *t, kc_span s)
     return out;
 }
 
-const char *cu_text(const cu_tu *t, CXCursor c)
+const char *kc_cuda_text(const kc_cuda_tu *t, CXCursor c)
 {
-    kc_span s = cu_span(t, c);
+    kc_span s = kc_cuda_span(t, c);
     if (kc_span_valid(s))
-        return cu_span_text(t, s);
+        return kc_cuda_span_text(t, s);
     CXString str = clang_getCursorPrettyPrinted(c, NULL);
     const char *p = clang_getCString(str);
     const char *out = kc_arena_strndup(t->m->arena, p ? p : "?", p ? (strlen(p) > 160 ? 160 : strlen(p)) : 1);
@@ -167,7 +167,7 @@ const char *cu_text(const cu_tu *t, CXCursor c)
     return out;
 }
 
-const char *cu_spelling(const cu_tu *t, CXCursor c)
+const char *kc_cuda_spelling(const kc_cuda_tu *t, CXCursor c)
 {
     CXString s = clang_getCursorSpelling(c);
     const char *p = clang_getCString(s);
@@ -176,7 +176,7 @@ const char *cu_spelling(const cu_tu *t, CXCursor c)
     return out;
 }
 
-bool cu_in_user_code(CXCursor c)
+bool kc_cuda_in_user_code(CXCursor c)
 {
     CXSourceLocation loc = clang_getCursorLocation(c);
     if (clang_Location_isFromMainFile(loc))
@@ -211,19 +211,19 @@ static enum CXChildVisitResult attr_visit(CXCursor c, CXCursor parent, CXClientD
     return c.kind == CXCursor_CompoundStmt ? CXChildVisit_Break : CXChildVisit_Continue;
 }
 
-bool cu_has_attr(CXCursor decl, enum CXCursorKind attr)
+bool kc_cuda_has_attr(CXCursor decl, enum CXCursorKind attr)
 {
     attr_find f = {attr, false};
     clang_visitChildren(decl, attr_visit, &f);
     return f.found;
 }
 
-unsigned cu_tvals_for(const cu_tu *t, CXCursor tmpl, unsigned param, int64_t *vals, unsigned max,
-                      uint32_t *first_line)
+unsigned kc_cuda_tvals_for(const kc_cuda_tu *t, CXCursor tmpl, unsigned param, int64_t *vals, unsigned max,
+                           uint32_t *first_line)
 {
     unsigned n = 0;
     for (uint32_t i = 0; i < t->tvals.len; i++) {
-        const cu_tval *v = &t->tvals.data[i];
+        const kc_cuda_tval *v = &t->tvals.data[i];
         if (v->param != param || !clang_equalCursors(v->tmpl, tmpl))
             continue;
         bool dup = false;
@@ -267,16 +267,16 @@ static CXCursor find_function_ref(CXCursor c, unsigned depth)
             (r.kind == CXCursor_FunctionDecl || r.kind == CXCursor_FunctionTemplate))
             return r;
     }
-    cu_kids k;
-    cu_kids_get(c, &k);
+    kc_cuda_kids k;
+    kc_cuda_kids_get(c, &k);
     CXCursor found = none;
     for (unsigned i = 0; i < k.n && clang_Cursor_isNull(found); i++)
         found = find_function_ref(k.v[i], depth + 1);
-    cu_kids_free(&k);
+    kc_cuda_kids_free(&k);
     return found;
 }
 
-static void record_template_args(cu_tu *t, CXCursor spec, uint32_t line)
+static void record_template_args(kc_cuda_tu *t, CXCursor spec, uint32_t line)
 {
     int n = clang_Cursor_getNumTemplateArguments(spec);
     if (n <= 0)
@@ -287,13 +287,13 @@ static void record_template_args(cu_tu *t, CXCursor spec, uint32_t line)
     for (int i = 0; i < n && i < 64; i++) {
         if (clang_Cursor_getTemplateArgumentKind(spec, (unsigned)i) != CXTemplateArgumentKind_Integral)
             continue;
-        cu_tval v = {.tmpl = tmpl, .param = (unsigned)i,
+        kc_cuda_tval v = {.tmpl = tmpl, .param = (unsigned)i,
                      .value = clang_Cursor_getTemplateArgumentValue(spec, (unsigned)i), .line = line};
         kc_vec_push(&t->tvals, v);
     }
 }
 
-bool cu_eval_int(CXCursor c, int64_t *out)
+bool kc_cuda_eval_int(CXCursor c, int64_t *out)
 {
     CXEvalResult r = clang_Cursor_Evaluate(c);
     if (!r)
@@ -306,25 +306,25 @@ bool cu_eval_int(CXCursor c, int64_t *out)
     return ok;
 }
 
-bool cu_is_launch(CXCursor call)
+bool kc_cuda_is_launch(CXCursor call)
 {
     if (call.kind != CXCursor_CallExpr)
         return false;
-    cu_kids k;
-    cu_kids_get(call, &k);
+    kc_cuda_kids k;
+    kc_cuda_kids_get(call, &k);
     bool yes = false;
     for (unsigned i = 0; i < k.n && !yes; i++)
         yes = is_config_call(k.v[i]);
-    cu_kids_free(&k);
+    kc_cuda_kids_free(&k);
     return yes;
 }
 
-bool cu_record_launch(cu_tu *t, CXCursor call)
+bool kc_cuda_record_launch(kc_cuda_tu *t, CXCursor call)
 {
     if (call.kind != CXCursor_CallExpr)
         return false;
-    cu_kids k;
-    cu_kids_get(call, &k);
+    kc_cuda_kids k;
+    kc_cuda_kids_get(call, &k);
     CXCursor config = clang_getNullCursor();
     for (unsigned i = 0; i < k.n; i++)
         if (is_config_call(k.v[i])) {
@@ -334,36 +334,36 @@ bool cu_record_launch(cu_tu *t, CXCursor call)
     CXCursor callee = clang_getCursorReferenced(call);
     kc_arena *ar = t->m->arena;
     kc_launch L = {0};
-    L.span = cu_span(t, call);
+    L.span = kc_cuda_span(t, call);
     if (!clang_Cursor_isNull(config)) {
         /* kernel<<<grid, block, smem, stream>>>(args) */
-        L.kernel = clang_Cursor_isNull(callee) ? cu_spelling(t, call) : cu_spelling(t, callee);
+        L.kernel = clang_Cursor_isNull(callee) ? kc_cuda_spelling(t, call) : kc_cuda_spelling(t, callee);
         int nc = clang_Cursor_getNumArguments(config);
         if (nc >= 1)
-            L.grid_text = cu_text(t, clang_Cursor_getArgument(config, 0));
+            L.grid_text = kc_cuda_text(t, clang_Cursor_getArgument(config, 0));
         if (nc >= 2)
-            L.block_text = cu_text(t, clang_Cursor_getArgument(config, 1));
+            L.block_text = kc_cuda_text(t, clang_Cursor_getArgument(config, 1));
         int na = clang_Cursor_getNumArguments(call);
         int np = clang_Cursor_isNull(callee) ? -1 : clang_Cursor_getNumArguments(callee);
         for (int i = 0; i < na; i++) {
             CXCursor arg = clang_Cursor_getArgument(call, (unsigned)i);
             kc_launch_arg a = {0};
-            a.text = cu_text(t, arg);
+            a.text = kc_cuda_text(t, arg);
             if (i < np)
-                a.param = cu_spelling(t, clang_Cursor_getArgument(callee, (unsigned)i));
+                a.param = kc_cuda_spelling(t, clang_Cursor_getArgument(callee, (unsigned)i));
             if (a.param && !a.param[0])
                 a.param = NULL;
-            a.has_value = cu_eval_int(arg, &a.value);
+            a.has_value = kc_cuda_eval_int(arg, &a.value);
             kc_vec_push(&L.args, a);
         }
         if (!clang_Cursor_isNull(callee))
             record_template_args(t, callee, L.span.line);
     } else {
         /* cudaLaunchKernel((void *)kernel, grid, block, args, smem, stream) */
-        const char *name = clang_Cursor_isNull(callee) ? "" : cu_spelling(t, callee);
+        const char *name = clang_Cursor_isNull(callee) ? "" : kc_cuda_spelling(t, callee);
         if (strcmp(name, "cudaLaunchKernel") != 0 && strcmp(name, "cudaLaunchCooperativeKernel") != 0 &&
             strcmp(name, "cudaLaunchKernelEx") != 0) {
-            cu_kids_free(&k);
+            kc_cuda_kids_free(&k);
             return false;
         }
         int na = clang_Cursor_getNumArguments(call);
@@ -371,21 +371,21 @@ bool cu_record_launch(cu_tu *t, CXCursor call)
         CXCursor fnref = clang_getNullCursor();
         if (na >= (ex ? 2 : 1))
             fnref = find_function_ref(clang_Cursor_getArgument(call, ex ? 1 : 0), 0);
-        L.kernel = clang_Cursor_isNull(fnref) ? kc_arena_strdup(ar, "?") : cu_spelling(t, fnref);
+        L.kernel = clang_Cursor_isNull(fnref) ? kc_arena_strdup(ar, "?") : kc_cuda_spelling(t, fnref);
         if (!ex && na >= 3) {
-            L.grid_text = cu_text(t, clang_Cursor_getArgument(call, 1));
-            L.block_text = cu_text(t, clang_Cursor_getArgument(call, 2));
+            L.grid_text = kc_cuda_text(t, clang_Cursor_getArgument(call, 1));
+            L.block_text = kc_cuda_text(t, clang_Cursor_getArgument(call, 2));
         }
         if (!clang_Cursor_isNull(fnref) && fnref.kind == CXCursor_FunctionDecl)
             record_template_args(t, fnref, L.span.line);
     }
-    cu_kids_free(&k);
+    kc_cuda_kids_free(&k);
     kc_vec_push(&t->m->launches, L);
     return true;
 }
 
 typedef struct launch_scan {
-    cu_tu *t;
+    kc_cuda_tu *t;
 } launch_scan;
 
 static enum CXChildVisitResult launch_visit(CXCursor c, CXCursor parent, CXClientData data)
@@ -394,7 +394,7 @@ static enum CXChildVisitResult launch_visit(CXCursor c, CXCursor parent, CXClien
     launch_scan *ls = data;
     if (clang_isDeclaration(c.kind) && !clang_Location_isFromMainFile(clang_getCursorLocation(c)))
         return CXChildVisit_Continue;
-    if (c.kind == CXCursor_CallExpr && cu_record_launch(ls->t, c))
+    if (c.kind == CXCursor_CallExpr && kc_cuda_record_launch(ls->t, c))
         return CXChildVisit_Continue; /* arguments hold no further launches */
     return CXChildVisit_Recurse;
 }
@@ -433,30 +433,30 @@ static enum CXChildVisitResult fn_visit(CXCursor c, CXCursor parent, CXClientDat
     return CXChildVisit_Continue;
 }
 
-static void lower_functions(cu_tu *t)
+static void lower_functions(kc_cuda_tu *t)
 {
     fn_list l = {0};
     clang_visitChildren(clang_getTranslationUnitCursor(t->tu), fn_visit, &l);
     for (uint32_t i = 0; i < l.fns.len; i++) {
         CXCursor fn = l.fns.data[i];
-        const char *name = cu_spelling(t, fn);
-        if (cu_has_attr(fn, CXCursor_CUDAGlobalAttr)) {
+        const char *name = kc_cuda_spelling(t, fn);
+        if (kc_cuda_has_attr(fn, CXCursor_CUDAGlobalAttr)) {
             kc_kernel *k = kc_model_add_kernel(t->m, name);
-            cu_lower_function(t, fn, k, false);
-        } else if (cu_has_attr(fn, CXCursor_CUDADeviceAttr)) {
+            kc_cuda_lower_function(t, fn, k, false);
+        } else if (kc_cuda_has_attr(fn, CXCursor_CUDADeviceAttr)) {
             /* Emitted only when it touches memory: lower into a scratch
              * model first (device functions are small). */
             kc_model *scratch = kc_model_new(t->src, KC_LANG_CUDA);
             kc_model *real = t->m;
             t->m = scratch;
             kc_kernel *k = kc_model_add_kernel(scratch, name);
-            cu_lower_function(t, fn, k, true);
+            kc_cuda_lower_function(t, fn, k, true);
             bool keep = k->accesses.len > 0;
             t->m = real;
             kc_model_delete(scratch);
             if (keep) {
                 k = kc_model_add_kernel(t->m, name);
-                cu_lower_function(t, fn, k, true);
+                kc_cuda_lower_function(t, fn, k, true);
             }
         }
     }
@@ -465,7 +465,7 @@ static void lower_functions(cu_tu *t)
 
 void kc_cuda_lower_tu(CXTranslationUnit tu, const kc_source *src, kc_model *m)
 {
-    cu_tu t = {0};
+    kc_cuda_tu t = {0};
     t.tu = tu;
     t.src = src;
     t.m = m;

@@ -6,7 +6,7 @@
  * file and owns the helpers that map libclang cursors to spans and text;
  * the interpreter (cuda_value.c, cuda_expr.c, cuda_loop.c, cuda_stmt.c)
  * interprets one function body abstractly and fills a kc_kernel.
- * Nothing here is shared between threads: a cu_tu lives for one call of
+ * Nothing here is shared between threads: a kc_cuda_tu lives for one call of
  * kc_cuda_lower.
  */
 #ifndef KC_CUDA_LOWER_H
@@ -17,27 +17,27 @@
 #include "kc_model.h"
 
 /* Limits that keep every input finite (see cuda_stmt.c). */
-#define CU_MAX_DEPTH 512        /* recursion over the AST; deeper is opaque */
-#define CU_MAX_INLINE 4         /* nesting of inlined device functions */
-#define CU_WORK_BUDGET 2000000u /* AST nodes visited per lowered function */
+#define KC_CUDA_MAX_DEPTH 512        /* recursion over the AST; deeper is opaque */
+#define KC_CUDA_MAX_INLINE 4         /* nesting of inlined device functions */
+#define KC_CUDA_WORK_BUDGET 2000000u /* AST nodes visited per lowered function */
 
 /* A template argument value seen at a launch: kernel<128><<<...>>>. */
-typedef struct cu_tval {
+typedef struct kc_cuda_tval {
     CXCursor tmpl;    /* the primary FunctionTemplate */
     unsigned param;   /* index among its template parameters */
     int64_t value;
     uint32_t line;    /* line of the launch */
-} cu_tval;
+} kc_cuda_tval;
 
 /* One translation unit being lowered. Borrowed pointers; the model owns
  * what is allocated for it. */
-typedef struct cu_tu {
+typedef struct kc_cuda_tu {
     CXTranslationUnit tu;
     CXFile main;          /* the main file (may be NULL: then isFromMainFile) */
     const kc_source *src; /* text of the main file */
     kc_model *m;
-    KC_VEC(cu_tval) tvals;
-} cu_tu;
+    KC_VEC(kc_cuda_tval) tvals;
+} kc_cuda_tu;
 
 /* Walks the main file of `tu` and fills `m`: kernels (templates from their
  * primary template), device functions that access memory, launches. */
@@ -46,54 +46,54 @@ void kc_cuda_lower_tu(CXTranslationUnit tu, const kc_source *src, kc_model *m);
 /* ---- cursor helpers (cuda_lower.c) ---- */
 
 /* Children of a cursor, in order. Small lists live in `inl`. */
-typedef struct cu_kids {
+typedef struct kc_cuda_kids {
     CXCursor *v;
     unsigned n, cap;
     CXCursor inl[8];
-} cu_kids;
+} kc_cuda_kids;
 
-void cu_kids_get(CXCursor c, cu_kids *out);
-void cu_kids_free(cu_kids *k);
+void kc_cuda_kids_get(CXCursor c, kc_cuda_kids *out);
+void kc_cuda_kids_free(kc_cuda_kids *k);
 
 /* Is the location in the main file (after macro expansion)? */
-bool cu_loc_in_main(const cu_tu *t, CXSourceLocation loc, uint32_t *line, uint32_t *col, uint32_t *off);
+bool kc_cuda_loc_in_main(const kc_cuda_tu *t, CXSourceLocation loc, uint32_t *line, uint32_t *col, uint32_t *off);
 /* Main-file span of a cursor (expansion locations; a span that collapses
  * inside a macro argument widens to the macro invocation). Invalid when
  * the cursor is not in the main file. */
-kc_span cu_span(const cu_tu *t, CXCursor c);
+kc_span kc_cuda_span(const kc_cuda_tu *t, CXCursor c);
 /* Byte offsets of a span in the main file. */
-void cu_span_offsets(const cu_tu *t, kc_span s, size_t *start, size_t *end);
+void kc_cuda_span_offsets(const kc_cuda_tu *t, kc_span s, size_t *start, size_t *end);
 /* Source text of a span, whitespace runs collapsed to one space (arena). */
-const char *cu_span_text(const cu_tu *t, kc_span s);
+const char *kc_cuda_span_text(const kc_cuda_tu *t, kc_span s);
 /* Text of a cursor: its main-file source, else clang's pretty printing
  * (arena; never NULL). */
-const char *cu_text(const cu_tu *t, CXCursor c);
+const char *kc_cuda_text(const kc_cuda_tu *t, CXCursor c);
 /* Spelling of a cursor (arena; "" for none). */
-const char *cu_spelling(const cu_tu *t, CXCursor c);
+const char *kc_cuda_spelling(const kc_cuda_tu *t, CXCursor c);
 /* Is the cursor in user code: the main file or a header that is neither a
  * shim header nor a system header? */
-bool cu_in_user_code(CXCursor c);
+bool kc_cuda_in_user_code(CXCursor c);
 
 /* Does the declaration carry a CUDA attribute (CXCursor_CUDA*Attr)? */
-bool cu_has_attr(CXCursor decl, enum CXCursorKind attr);
+bool kc_cuda_has_attr(CXCursor decl, enum CXCursorKind attr);
 
 /* Template values recorded for `tmpl`'s parameter `param`. */
-unsigned cu_tvals_for(const cu_tu *t, CXCursor tmpl, unsigned param, int64_t *vals, unsigned max,
-                      uint32_t *first_line);
+unsigned kc_cuda_tvals_for(const kc_cuda_tu *t, CXCursor tmpl, unsigned param, int64_t *vals, unsigned max,
+                           uint32_t *first_line);
 
 /* ---- the abstract interpreter (cuda_stmt.c) ---- */
 
 /* Lowers function `fn` (a kernel, or a device function when `device_fn`)
  * into `k`: parameters, symbols, loops, conditions, accesses, barriers. */
-void cu_lower_function(cu_tu *t, CXCursor fn, kc_kernel *k, bool device_fn);
+void kc_cuda_lower_function(kc_cuda_tu *t, CXCursor fn, kc_kernel *k, bool device_fn);
 
 /* Records a launch `kernel<<<...>>>(...)` (a CallExpr with an execution
  * configuration) or a cudaLaunchKernel call; false when `call` is
  * neither. */
-bool cu_record_launch(cu_tu *t, CXCursor call);
+bool kc_cuda_record_launch(kc_cuda_tu *t, CXCursor call);
 /* Is `call` a `<<<...>>>` launch (has an execution configuration)? */
-bool cu_is_launch(CXCursor call);
+bool kc_cuda_is_launch(CXCursor call);
 /* Integer value of a constant expression, via clang's evaluator. */
-bool cu_eval_int(CXCursor c, int64_t *out);
+bool kc_cuda_eval_int(CXCursor c, int64_t *out);
 
 #endif

@@ -18,11 +18,11 @@
  * opaque atom that depends on both values and on the condition.
  *
  * Device functions called from the body are inlined (arguments bound to the
- * parameters, CU_MAX_INLINE deep, never recursively); their accesses and
+ * parameters, KC_CUDA_MAX_INLINE deep, never recursively); their accesses and
  * barriers are reported at the call in the kernel.
  *
- * Every recursion is bounded by CU_MAX_DEPTH (a deeper subtree is opaque)
- * and all work by CU_WORK_BUDGET, so any input terminates quickly.
+ * Every recursion is bounded by KC_CUDA_MAX_DEPTH (a deeper subtree is opaque)
+ * and all work by KC_CUDA_WORK_BUDGET, so any input terminates quickly.
  */
 #include "cuda_walk.h"
 
@@ -32,58 +32,58 @@
 
 /* ---- declarations ------------------------------------------------------------ */
 
-void cu_decl_var(cu_walk *w, CXCursor d)
+void kc_cuda_decl_var(kc_cuda_walk *w, CXCursor d)
 {
-    const char *name = cu_spelling(w->t, d);
+    const char *name = kc_cuda_spelling(w->t, d);
     CXType t = clang_getCursorType(d);
-    bool shared = cu_has_attr(d, CXCursor_CUDASharedAttr);
+    bool shared = kc_cuda_has_attr(d, CXCursor_CUDASharedAttr);
     enum CXTypeKind ck = clang_getCanonicalType(t).kind;
     bool dependent = ck == CXType_Unexposed || ck == CXType_Dependent;
-    if (cu_ty_is_array(t) || (shared && (cu_ty_is_arith(t) || dependent))) {
+    if (kc_cuda_ty_is_array(t) || (shared && (kc_cuda_ty_is_arith(t) || dependent))) {
         /* A local or __shared__ array (or shared scalar): memory with a
          * symbol of its own. */
         kc_symbol_kind kind = clang_getCursorSemanticParent(d).kind == CXCursor_TranslationUnit ? KC_SYM_GLOBAL
                                                                                               : KC_SYM_LOCAL;
-        uint32_t sym = cu_symbol_get(w, name, kind, NULL);
-        w->k->symbols.data[sym].span = cu_span(w->t, d);
-        kc_space space = shared ? KC_MEM_SHARED : cu_decl_space(d, KC_MEM_LOCAL);
-        cu_val p = cu_mem_pointer(w, sym, w->k->symbols.data[sym].name, space, cu_ty_innermost(t));
-        cu_bind *b = cu_env_bind(w, d, name, p);
-        b->in_memory = !cu_ty_is_array(t);
+        uint32_t sym = kc_cuda_symbol_get(w, name, kind, NULL);
+        w->k->symbols.data[sym].span = kc_cuda_span(w->t, d);
+        kc_space space = shared ? KC_MEM_SHARED : kc_cuda_decl_space(d, KC_MEM_LOCAL);
+        kc_cuda_val p = kc_cuda_mem_pointer(w, sym, w->k->symbols.data[sym].name, space, kc_cuda_ty_innermost(t));
+        kc_cuda_bind *b = kc_cuda_env_bind(w, d, name, p);
+        b->in_memory = !kc_cuda_ty_is_array(t);
         CXCursor init = clang_Cursor_getVarDeclInitializer(d);
         if (!clang_Cursor_isNull(init))
-            cu_ev(w, init, EV_LOAD);
+            kc_cuda_ev(w, init, EV_LOAD);
         return;
     }
     CXCursor init = clang_Cursor_getVarDeclInitializer(d);
-    cu_val v;
+    kc_cuda_val v;
     if (!clang_Cursor_isNull(init)) {
-        v = cu_ev(w, init, EV_LOAD);
-        cu_name_load(w, &v, name);
-        v = cu_convert(w, v, t, init);
+        v = kc_cuda_ev(w, init, EV_LOAD);
+        kc_cuda_name_load(w, &v, name);
+        v = kc_cuda_convert(w, v, t, init);
     } else {
-        v = cu_v_none();
+        v = kc_cuda_v_none();
     }
-    if (cu_ty_is_int(t) && !v.ix && !v.ptr)
-        v.ix = cu_ix_opaque_text(w, cu_span(w->t, d), name, v.deps, cu_ty_bits(t));
-    cu_env_bind(w, d, name, v);
+    if (kc_cuda_ty_is_int(t) && !v.ix && !v.ptr)
+        v.ix = kc_cuda_ix_opaque_text(w, kc_cuda_span(w->t, d), name, v.deps, kc_cuda_ty_bits(t));
+    kc_cuda_env_bind(w, d, name, v);
 }
 
-static void walk_decl_stmt(cu_walk *w, CXCursor s)
+static void walk_decl_stmt(kc_cuda_walk *w, CXCursor s)
 {
-    cu_kids k;
-    cu_kids_get(s, &k);
+    kc_cuda_kids k;
+    kc_cuda_kids_get(s, &k);
     for (unsigned i = 0; i < k.n; i++) {
         if (k.v[i].kind == CXCursor_VarDecl)
-            cu_decl_var(w, k.v[i]);
+            kc_cuda_decl_var(w, k.v[i]);
         /* type, struct and using declarations hold no code to run */
     }
-    cu_kids_free(&k);
+    kc_cuda_kids_free(&k);
 }
 
 /* ---- tokens --------------------------------------------------------------------- */
 
-void cu_toks_get(cu_walk *w, CXSourceLocation a, CXSourceLocation b, cu_toks *out)
+void kc_cuda_toks_get(kc_cuda_walk *w, CXSourceLocation a, CXSourceLocation b, kc_cuda_toks *out)
 {
     out->tu = w->t->tu;
     out->v = NULL;
@@ -91,7 +91,7 @@ void cu_toks_get(cu_walk *w, CXSourceLocation a, CXSourceLocation b, cu_toks *ou
     clang_tokenize(out->tu, clang_getRange(a, b), &out->v, &out->n);
 }
 
-void cu_toks_free(cu_toks *t)
+void kc_cuda_toks_free(kc_cuda_toks *t)
 {
     if (t->v)
         clang_disposeTokens(t->tu, t->v, t->n);
@@ -99,7 +99,7 @@ void cu_toks_free(cu_toks *t)
     t->n = 0;
 }
 
-bool cu_tok_is(cu_toks *t, unsigned i, const char *s)
+bool kc_cuda_tok_is(kc_cuda_toks *t, unsigned i, const char *s)
 {
     if (i >= t->n)
         return false;
@@ -109,7 +109,7 @@ bool cu_tok_is(cu_toks *t, unsigned i, const char *s)
     return yes;
 }
 
-unsigned cu_tok_off(cu_toks *t, unsigned i, unsigned *line)
+unsigned kc_cuda_tok_off(kc_cuda_toks *t, unsigned i, unsigned *line)
 {
     unsigned off = 0, l = 0;
     clang_getExpansionLocation(clang_getTokenLocation(t->tu, t->v[i]), NULL, &l, NULL, &off);
@@ -118,14 +118,14 @@ unsigned cu_tok_off(cu_toks *t, unsigned i, unsigned *line)
     return off;
 }
 
-unsigned cu_cursor_off(CXCursor c)
+unsigned kc_cuda_cursor_off(CXCursor c)
 {
     unsigned off = 0;
     clang_getExpansionLocation(clang_getRangeStart(clang_getCursorExtent(c)), NULL, NULL, NULL, &off);
     return off;
 }
 
-static bool tok_int(cu_walk *w, cu_toks *t, unsigned i, int64_t *v)
+static bool tok_int(kc_cuda_walk *w, kc_cuda_toks *t, unsigned i, int64_t *v)
 {
     if (i >= t->n || clang_getTokenKind(t->v[i]) != CXToken_Literal)
         return false;
@@ -142,25 +142,25 @@ static bool tok_int(cu_walk *w, cu_toks *t, unsigned i, int64_t *v)
 
 /* `#pragma unroll [N]`, `#pragma nounroll`, `#pragma GCC unroll N` and
  * `#pragma clang loop unroll(...)` between `wrapper`'s start and the loop. */
-static bool parse_pragma(cu_walk *w, CXCursor wrapper, CXCursor loop, cu_pragma *out)
+static bool parse_pragma(kc_cuda_walk *w, CXCursor wrapper, CXCursor loop, kc_cuda_pragma *out)
 {
-    cu_toks t;
-    cu_toks_get(w, clang_getRangeStart(clang_getCursorExtent(wrapper)),
+    kc_cuda_toks t;
+    kc_cuda_toks_get(w, clang_getRangeStart(clang_getCursorExtent(wrapper)),
              clang_getRangeStart(clang_getCursorExtent(loop)), &t);
     bool found = false;
     for (unsigned i = 0; i + 2 < t.n; i++) {
-        if (!cu_tok_is(&t, i, "#") || !cu_tok_is(&t, i + 1, "pragma"))
+        if (!kc_cuda_tok_is(&t, i, "#") || !kc_cuda_tok_is(&t, i + 1, "pragma"))
             continue;
         unsigned line, l2;
-        cu_tok_off(&t, i, &line);
+        kc_cuda_tok_off(&t, i, &line);
         unsigned j = i + 2, last = j;
         kc_unroll kind = KC_UNROLL_NONE;
         int64_t count = 0;
-        if (cu_tok_is(&t, j, "unroll")) {
+        if (kc_cuda_tok_is(&t, j, "unroll")) {
             kind = KC_UNROLL_FULL;
             unsigned a = j + 1;
-            if (cu_tok_is(&t, a, "(")) a++;
-            cu_tok_off(&t, a < t.n ? a : j, &l2);
+            if (kc_cuda_tok_is(&t, a, "(")) a++;
+            kc_cuda_tok_off(&t, a < t.n ? a : j, &l2);
             if (a < t.n && l2 == line) {
                 if (tok_int(w, &t, a, &count))
                     kind = KC_UNROLL_COUNT;
@@ -169,18 +169,18 @@ static bool parse_pragma(cu_walk *w, CXCursor wrapper, CXCursor loop, cu_pragma 
                     count = -1;
                 }
             }
-        } else if (cu_tok_is(&t, j, "nounroll")) {
+        } else if (kc_cuda_tok_is(&t, j, "nounroll")) {
             kind = KC_UNROLL_DISABLE;
-        } else if (cu_tok_is(&t, j, "GCC") && cu_tok_is(&t, j + 1, "unroll")) {
+        } else if (kc_cuda_tok_is(&t, j, "GCC") && kc_cuda_tok_is(&t, j + 1, "unroll")) {
             kind = tok_int(w, &t, j + 2, &count) ? KC_UNROLL_COUNT : KC_UNROLL_FULL;
-        } else if (cu_tok_is(&t, j, "clang") && cu_tok_is(&t, j + 1, "loop")) {
+        } else if (kc_cuda_tok_is(&t, j, "clang") && kc_cuda_tok_is(&t, j + 1, "loop")) {
             for (unsigned a = j + 2; a + 2 < t.n; a++) {
-                cu_tok_off(&t, a, &l2);
+                kc_cuda_tok_off(&t, a, &l2);
                 if (l2 != line)
                     break;
-                if (cu_tok_is(&t, a, "unroll") && cu_tok_is(&t, a + 1, "(")) {
-                    kind = cu_tok_is(&t, a + 2, "disable") ? KC_UNROLL_DISABLE : KC_UNROLL_FULL;
-                } else if (cu_tok_is(&t, a, "unroll_count") && cu_tok_is(&t, a + 1, "(") &&
+                if (kc_cuda_tok_is(&t, a, "unroll") && kc_cuda_tok_is(&t, a + 1, "(")) {
+                    kind = kc_cuda_tok_is(&t, a + 2, "disable") ? KC_UNROLL_DISABLE : KC_UNROLL_FULL;
+                } else if (kc_cuda_tok_is(&t, a, "unroll_count") && kc_cuda_tok_is(&t, a + 1, "(") &&
                            tok_int(w, &t, a + 2, &count)) {
                     kind = KC_UNROLL_COUNT;
                 }
@@ -192,7 +192,7 @@ static bool parse_pragma(cu_walk *w, CXCursor wrapper, CXCursor loop, cu_pragma 
             kind = KC_UNROLL_DISABLE;
         /* The pragma's span: its tokens on its line. */
         for (unsigned a = i; a < t.n; a++) {
-            cu_tok_off(&t, a, &l2);
+            kc_cuda_tok_off(&t, a, &l2);
             if (l2 != line)
                 break;
             last = a;
@@ -201,8 +201,8 @@ static bool parse_pragma(cu_walk *w, CXCursor wrapper, CXCursor loop, cu_pragma 
                                          clang_getRangeEnd(clang_getTokenExtent(t.tu, t.v[last])));
         uint32_t sl, sc, so, el, ec, eo;
         kc_span sp = {0};
-        if (cu_loc_in_main(w->t, clang_getRangeStart(r), &sl, &sc, &so) &&
-            cu_loc_in_main(w->t, clang_getRangeEnd(r), &el, &ec, &eo)) {
+        if (kc_cuda_loc_in_main(w->t, clang_getRangeStart(r), &sl, &sc, &so) &&
+            kc_cuda_loc_in_main(w->t, clang_getRangeEnd(r), &el, &ec, &eo)) {
             sp.line = sl;
             sp.col = sc;
             sp.end_line = el;
@@ -213,7 +213,7 @@ static bool parse_pragma(cu_walk *w, CXCursor wrapper, CXCursor loop, cu_pragma 
         out->span = sp;
         found = true;
     }
-    cu_toks_free(&t);
+    kc_cuda_toks_free(&t);
     return found;
 }
 
@@ -229,48 +229,48 @@ typedef struct if_info {
     uint32_t npos, nneg;
 } if_info;
 
-static bool walk_if(cu_walk *w, CXCursor s, if_info *info)
+static bool walk_if(kc_cuda_walk *w, CXCursor s, if_info *info)
 {
-    cu_kids k;
-    cu_kids_get(s, &k);
+    kc_cuda_kids k;
+    kc_cuda_kids_get(s, &k);
     unsigned ci = 0;
     while (ci < k.n && !clang_isExpression(k.v[ci].kind))
         ci++;
     if (ci >= k.n) {
-        cu_kids_free(&k);
+        kc_cuda_kids_free(&k);
         return false;
     }
     for (unsigned i = 0; i < ci; i++) /* init-statement, condition variable */
-        cu_walk_stmt(w, k.v[i]);
+        kc_cuda_walk_stmt(w, k.v[i]);
     CXCursor cond = k.v[ci];
     CXCursor then_s = ci + 1 < k.n ? k.v[ci + 1] : clang_getNullCursor();
     CXCursor else_s = ci + 2 < k.n ? k.v[ci + 2] : clang_getNullCursor();
-    cu_kids_free(&k);
+    kc_cuda_kids_free(&k);
 
-    cu_preds pos = {0}, neg = {0};
-    cu_val c = cu_ev_cond(w, cond, &pos, &neg);
+    kc_cuda_preds pos = {0}, neg = {0};
+    kc_cuda_val c = kc_cuda_ev_cond(w, cond, &pos, &neg);
     info->is_if = true;
-    info->span = cu_wspan(w, cond);
-    info->text = cu_wtext(w, cond);
+    info->span = kc_cuda_wspan(w, cond);
+    info->text = kc_cuda_wtext(w, cond);
     info->deps = c.deps;
-    info->pos = cu_preds_copy(w, &pos, &info->npos);
-    info->neg = cu_preds_copy(w, &neg, &info->nneg);
+    info->pos = kc_cuda_preds_copy(w, &pos, &info->npos);
+    info->neg = kc_cuda_preds_copy(w, &neg, &info->nneg);
     kc_vec_free(&pos);
     kc_vec_free(&neg);
     info->has_else = !clang_Cursor_isNull(else_s);
 
     uint32_t saved = w->guard;
     uint32_t n0 = w->fn->env.len;
-    cu_env e0;
-    cu_env_copy(&e0, &w->fn->env);
-    w->guard = cu_mk_cond(w, info->span, info->text, c.deps, false, info->pos, info->npos);
-    bool ex1 = clang_Cursor_isNull(then_s) ? false : cu_walk_stmt(w, then_s);
-    cu_env e1 = w->fn->env;
+    kc_cuda_env e0;
+    kc_cuda_env_copy(&e0, &w->fn->env);
+    w->guard = kc_cuda_mk_cond(w, info->span, info->text, c.deps, false, info->pos, info->npos);
+    bool ex1 = clang_Cursor_isNull(then_s) ? false : kc_cuda_walk_stmt(w, then_s);
+    kc_cuda_env e1 = w->fn->env;
     w->fn->env = e0;
     bool ex2 = false;
     if (info->has_else) {
-        w->guard = cu_mk_cond(w, info->span, info->text, c.deps, true, info->neg, info->nneg);
-        ex2 = cu_walk_stmt(w, else_s);
+        w->guard = kc_cuda_mk_cond(w, info->span, info->text, c.deps, true, info->neg, info->nneg);
+        ex2 = kc_cuda_walk_stmt(w, else_s);
     }
     w->guard = saved;
     /* w->fn->env now holds the else path (or the state before the if). */
@@ -282,9 +282,9 @@ static bool walk_if(cu_walk *w, CXCursor s, if_info *info)
         e1.data = NULL;
     } else if (!ex1 && !ex2) {
         for (uint32_t i = 0; i < n0 && i < e1.len && i < w->fn->env.len; i++) {
-            cu_bind *b = &w->fn->env.data[i];
-            if (!cu_val_same(&e1.data[i].val, &b->val))
-                b->val = cu_val_join(w, &e1.data[i].val, &b->val, c.deps, b->name, info->span);
+            kc_cuda_bind *b = &w->fn->env.data[i];
+            if (!kc_cuda_val_same(&e1.data[i].val, &b->val))
+                b->val = kc_cuda_val_join(w, &e1.data[i].val, &b->val, c.deps, b->name, info->span);
         }
     }
     kc_vec_free(&e1);
@@ -295,14 +295,14 @@ static bool walk_if(cu_walk *w, CXCursor s, if_info *info)
     return ex1 && ex2;
 }
 
-static bool walk_compound(cu_walk *w, CXCursor s)
+static bool walk_compound(kc_cuda_walk *w, CXCursor s)
 {
-    cu_kids k;
-    cu_kids_get(s, &k);
+    kc_cuda_kids k;
+    kc_cuda_kids_get(s, &k);
     uint32_t n0 = w->fn->env.len, guard0 = w->guard;
     bool exits = false;
     for (unsigned i = 0; i < k.n; i++) {
-        if (k.v[i].kind == CXCursor_IfStmt && w->depth < CU_MAX_DEPTH) {
+        if (k.v[i].kind == CXCursor_IfStmt && w->depth < KC_CUDA_MAX_DEPTH) {
             if_info info;
             memset(&info, 0, sizeof info);
             w->depth++;
@@ -312,21 +312,21 @@ static bool walk_compound(cu_walk *w, CXCursor s)
             /* `if (c) return;` — the rest of the block runs under !c. */
             if (info.is_if && info.then_exits != info.else_exits) {
                 bool neg = info.then_exits;
-                w->guard = cu_mk_cond(w, info.span, info.text, info.deps, neg, neg ? info.neg : info.pos,
+                w->guard = kc_cuda_mk_cond(w, info.span, info.text, info.deps, neg, neg ? info.neg : info.pos,
                                    neg ? info.nneg : info.npos);
             }
             continue;
         }
-        exits |= cu_walk_stmt(w, k.v[i]);
+        exits |= kc_cuda_walk_stmt(w, k.v[i]);
     }
-    cu_kids_free(&k);
+    kc_cuda_kids_free(&k);
     w->guard = guard0;
     if (w->fn->env.len > n0)
         w->fn->env.len = n0;
     return exits;
 }
 
-static cu_frame *innermost_loop_frame(cu_walk *w)
+static kc_cuda_frame *innermost_loop_frame(kc_cuda_walk *w)
 {
     for (uint32_t i = w->frames.len; i-- > 0;)
         if (w->frames.data[i].loop != KC_NONE)
@@ -334,76 +334,76 @@ static cu_frame *innermost_loop_frame(cu_walk *w)
     return NULL;
 }
 
-static bool walk_return(cu_walk *w, CXCursor s)
+static bool walk_return(kc_cuda_walk *w, CXCursor s)
 {
-    cu_kids k;
-    cu_kids_get(s, &k);
-    cu_val v = k.n >= 1 ? cu_ev(w, k.v[0], EV_LOAD) : cu_v_none();
-    cu_kids_free(&k);
-    cu_fn *fn = w->fn;
-    if (!kc_span_valid(fn->div_return) && cu_chain_thread_dep(w, w->guard, fn->entry_guard))
-        fn->div_return = cu_aspan(w, s);
+    kc_cuda_kids k;
+    kc_cuda_kids_get(s, &k);
+    kc_cuda_val v = k.n >= 1 ? kc_cuda_ev(w, k.v[0], EV_LOAD) : kc_cuda_v_none();
+    kc_cuda_kids_free(&k);
+    kc_cuda_fn *fn = w->fn;
+    if (!kc_span_valid(fn->div_return) && kc_cuda_chain_thread_dep(w, w->guard, fn->entry_guard))
+        fn->div_return = kc_cuda_aspan(w, s);
     bool cond = w->guard != fn->entry_guard;
     if (fn->nret == 0) {
         fn->ret = v;
-    } else if (!cu_val_same(&fn->ret, &v)) {
+    } else if (!kc_cuda_val_same(&fn->ret, &v)) {
         kc_deps cd = {0};
         uint32_t g = 0;
         for (uint32_t c = w->guard; c != KC_NONE && c != fn->entry_guard && c < w->k->conds.len && g++ < 1000;
              c = w->k->conds.data[c].parent)
-            cd = cu_deps_or(cd, w->k->conds.data[c].deps);
-        fn->ret = cu_val_join(w, &fn->ret, &v, cd, "return value", cu_aspan(w, s));
+            cd = kc_cuda_deps_or(cd, w->k->conds.data[c].deps);
+        fn->ret = kc_cuda_val_join(w, &fn->ret, &v, cd, "return value", kc_cuda_aspan(w, s));
     }
     fn->ret_cond |= cond;
     fn->nret++;
     return true;
 }
 
-static bool walk_jump(cu_walk *w, CXCursor s, bool is_break)
+static bool walk_jump(kc_cuda_walk *w, CXCursor s, bool is_break)
 {
-    cu_frame *f = NULL;
+    kc_cuda_frame *f = NULL;
     if (is_break && w->frames.len)
         f = kc_vec_last(&w->frames); /* a switch or a loop */
     else
         f = innermost_loop_frame(w);
-    if (f && f->loop != KC_NONE && !kc_span_valid(f->div_exit) && cu_chain_thread_dep(w, w->guard, f->body_guard))
-        f->div_exit = cu_aspan(w, s);
+    if (f && f->loop != KC_NONE && !kc_span_valid(f->div_exit) && kc_cuda_chain_thread_dep(w, w->guard, f->body_guard))
+        f->div_exit = kc_cuda_aspan(w, s);
     return true;
 }
 
-static bool walk_switch(cu_walk *w, CXCursor s)
+static bool walk_switch(kc_cuda_walk *w, CXCursor s)
 {
-    cu_kids k;
-    cu_kids_get(s, &k);
+    kc_cuda_kids k;
+    kc_cuda_kids_get(s, &k);
     unsigned ci = 0;
     while (ci < k.n && !clang_isExpression(k.v[ci].kind))
-        cu_walk_stmt(w, k.v[ci++]);
+        kc_cuda_walk_stmt(w, k.v[ci++]);
     if (ci >= k.n) {
-        cu_kids_free(&k);
+        kc_cuda_kids_free(&k);
         return false;
     }
     CXCursor cond = k.v[ci];
-    cu_val c = cu_ev(w, cond, EV_LOAD);
+    kc_cuda_val c = kc_cuda_ev(w, cond, EV_LOAD);
     uint32_t saved = w->guard, n0 = w->fn->env.len;
-    cu_env e0;
-    cu_env_copy(&e0, &w->fn->env);
-    w->guard = cu_mk_cond(w, cu_wspan(w, cond), kc_arena_printf(w->a, "switch (%s)", cu_wtext(w, cond)), c.deps, false,
-                       NULL, 0);
-    cu_frame fr = {.loop = KC_NONE, .body_guard = w->guard};
+    kc_cuda_env e0;
+    kc_cuda_env_copy(&e0, &w->fn->env);
+    const char *text = kc_arena_printf(w->a, "switch (%s)", kc_cuda_wtext(w, cond));
+    w->guard = kc_cuda_mk_cond(w, kc_cuda_wspan(w, cond), text, c.deps, false, NULL, 0);
+    kc_cuda_frame fr = {.loop = KC_NONE, .body_guard = w->guard};
     kc_vec_push(&w->frames, fr);
     for (unsigned i = ci + 1; i < k.n; i++)
-        cu_walk_stmt(w, k.v[i]);
+        kc_cuda_walk_stmt(w, k.v[i]);
     w->frames.len--;
     w->guard = saved;
     for (uint32_t i = 0; i < n0 && i < e0.len && i < w->fn->env.len; i++) {
-        cu_bind *b = &w->fn->env.data[i];
-        if (!cu_val_same(&e0.data[i].val, &b->val))
-            b->val = cu_val_join(w, &e0.data[i].val, &b->val, c.deps, b->name, cu_wspan(w, cond));
+        kc_cuda_bind *b = &w->fn->env.data[i];
+        if (!kc_cuda_val_same(&e0.data[i].val, &b->val))
+            b->val = kc_cuda_val_join(w, &e0.data[i].val, &b->val, c.deps, b->name, kc_cuda_wspan(w, cond));
     }
     kc_vec_free(&e0);
     if (w->fn->env.len > n0)
         w->fn->env.len = n0;
-    cu_kids_free(&k);
+    kc_cuda_kids_free(&k);
     return false;
 }
 
@@ -415,9 +415,9 @@ static bool is_loop(CXCursor c)
            c.kind == CXCursor_CXXForRangeStmt;
 }
 
-bool cu_walk_stmt(cu_walk *w, CXCursor s)
+bool kc_cuda_walk_stmt(kc_cuda_walk *w, CXCursor s)
 {
-    if (clang_Cursor_isNull(s) || w->depth >= CU_MAX_DEPTH || !cu_budget_ok(w))
+    if (clang_Cursor_isNull(s) || w->depth >= KC_CUDA_MAX_DEPTH || !kc_cuda_budget_ok(w))
         return false;
     w->depth++;
     bool exits = false;
@@ -438,7 +438,7 @@ bool cu_walk_stmt(cu_walk *w, CXCursor s)
     case CXCursor_WhileStmt:
     case CXCursor_DoStmt:
     case CXCursor_CXXForRangeStmt:
-        exits = cu_walk_loop(w, s, NULL);
+        exits = kc_cuda_walk_loop(w, s, NULL);
         break;
     case CXCursor_ReturnStmt:
         exits = walk_return(w, s);
@@ -461,38 +461,38 @@ bool cu_walk_stmt(cu_walk *w, CXCursor s)
     case CXCursor_AsmStmt:
     case CXCursor_MSAsmStmt: {
         /* Inline PTX: a bar.sync is a barrier. */
-        const char *txt = cu_wtext(w, s);
+        const char *txt = kc_cuda_wtext(w, s);
         if (strstr(txt, "bar.sync") || strstr(txt, "barrier.sync") || strstr(txt, "bar.red"))
-            cu_mk_barrier(w, s, "asm bar.sync");
+            kc_cuda_mk_barrier(w, s, "asm bar.sync");
         break;
     }
     case CXCursor_UnexposedStmt: {
         /* An attributed statement: `#pragma unroll` in front of a loop. */
-        cu_kids k;
-        cu_kids_get(s, &k);
+        kc_cuda_kids k;
+        kc_cuda_kids_get(s, &k);
         if (k.n >= 1 && is_loop(k.v[k.n - 1])) {
-            cu_pragma pr;
+            kc_cuda_pragma pr;
             memset(&pr, 0, sizeof pr);
             CXCursor loop = k.v[k.n - 1];
-            cu_kids_free(&k);
-            exits = cu_walk_loop(w, loop, parse_pragma(w, s, loop, &pr) ? &pr : NULL);
+            kc_cuda_kids_free(&k);
+            exits = kc_cuda_walk_loop(w, loop, parse_pragma(w, s, loop, &pr) ? &pr : NULL);
             break;
         }
         for (unsigned i = 0; i < k.n; i++)
-            exits |= cu_walk_stmt(w, k.v[i]);
-        cu_kids_free(&k);
+            exits |= kc_cuda_walk_stmt(w, k.v[i]);
+        kc_cuda_kids_free(&k);
         break;
     }
     default:
         if (clang_isExpression(s.kind)) {
-            cu_ev(w, s, EV_LOAD);
+            kc_cuda_ev(w, s, EV_LOAD);
         } else {
             /* case/default/label/try: their statements */
-            cu_kids k;
-            cu_kids_get(s, &k);
+            kc_cuda_kids k;
+            kc_cuda_kids_get(s, &k);
             for (unsigned i = 0; i < k.n; i++)
-                exits |= cu_walk_stmt(w, k.v[i]);
-            cu_kids_free(&k);
+                exits |= kc_cuda_walk_stmt(w, k.v[i]);
+            kc_cuda_kids_free(&k);
         }
         break;
     }
@@ -502,10 +502,10 @@ bool cu_walk_stmt(cu_walk *w, CXCursor s)
 
 /* ---- entry ----------------------------------------------------------------------------- */
 
-static void add_params(cu_walk *w, CXCursor fn, CXCursor *body)
+static void add_params(kc_cuda_walk *w, CXCursor fn, CXCursor *body)
 {
-    cu_kids k;
-    cu_kids_get(fn, &k);
+    kc_cuda_kids k;
+    kc_cuda_kids_get(fn, &k);
     unsigned tindex = 0;
     KC_VEC(CXCursor) tparams = {0};
     KC_VEC(unsigned) tpos = {0};
@@ -518,7 +518,7 @@ static void add_params(cu_walk *w, CXCursor fn, CXCursor *body)
             kc_vec_push(&tpos, tindex);
             tindex++;
         } else if (c.kind == CXCursor_ParmDecl) {
-            const char *name = cu_spelling(w->t, c);
+            const char *name = kc_cuda_spelling(w->t, c);
             uint32_t pidx = w->k->params.len;
             if (!name[0])
                 name = kc_arena_printf(w->a, "$%u", pidx);
@@ -529,54 +529,54 @@ static void add_params(cu_walk *w, CXCursor fn, CXCursor *body)
             CXString ts = clang_getTypeSpelling(t);
             p.type = kc_arena_strdup(w->a, clang_getCString(ts));
             clang_disposeString(ts);
-            p.span = cu_span(w->t, c);
-            p.is_pointer = cu_ty_is_ptr(t);
+            p.span = kc_cuda_span(w->t, c);
+            p.is_pointer = kc_cuda_ty_is_ptr(t);
             p.is_restrict = clang_isRestrictQualifiedType(t) != 0;
-            CXType pointee = p.is_pointer ? cu_ty_pointee(t) : t;
+            CXType pointee = p.is_pointer ? kc_cuda_ty_pointee(t) : t;
             if (p.is_pointer) {
                 p.pointee_const = clang_isConstQualifiedType(pointee) != 0;
-                p.elem_bytes = cu_ty_size(pointee);
+                p.elem_bytes = kc_cuda_ty_size(pointee);
             }
             uint32_t sym = kc_kernel_add_symbol(w->m, w->k, name, KC_SYM_PARAM);
             kc_symbol *s = &w->k->symbols.data[sym];
             s->param = pidx;
-            s->bits = cu_ty_bits(t);
+            s->bits = kc_cuda_ty_bits(t);
             s->span = p.span;
             if (p.is_pointer)
                 s->facts |= KC_SF_POINTER;
             p.symbol = sym;
             kc_vec_push(&w->k->params, p);
-            cu_val v;
+            kc_cuda_val v;
             if (p.is_pointer) {
-                v = cu_mem_pointer(w, sym, s->name, KC_MEM_GLOBAL, pointee);
-            } else if (cu_ty_is_int(t)) {
-                v = cu_v_index(cu_ix_atom(w, KC_ATOM_SYMBOL, sym, (kc_deps){0}, cu_ty_bits(t)));
-            } else if (cu_ty_is_record(t)) {
-                v = cu_v_none();
+                v = kc_cuda_mem_pointer(w, sym, s->name, KC_MEM_GLOBAL, pointee);
+            } else if (kc_cuda_ty_is_int(t)) {
+                v = kc_cuda_v_index(kc_cuda_ix_atom(w, KC_ATOM_SYMBOL, sym, (kc_deps){0}, kc_cuda_ty_bits(t)));
+            } else if (kc_cuda_ty_is_record(t)) {
+                v = kc_cuda_v_none();
                 v.sparam = pidx + 1;
             } else {
-                v = cu_v_none();
+                v = kc_cuda_v_none();
             }
-            cu_env_bind(w, c, name, v);
+            kc_cuda_env_bind(w, c, name, v);
         } else if (c.kind == CXCursor_CompoundStmt) {
             *body = c;
         }
     }
-    cu_kids_free(&k);
+    kc_cuda_kids_free(&k);
     /* Template parameters: constexpr symbols, with the values that launches
      * in this file instantiate them with. */
     for (uint32_t i = 0; i < tparams.len; i++) {
         CXCursor c = tparams.data[i];
-        const char *name = cu_spelling(w->t, c);
+        const char *name = kc_cuda_spelling(w->t, c);
         uint32_t sym = kc_kernel_add_symbol(w->m, w->k, name, KC_SYM_CONSTEXPR);
         CXType t = clang_getCursorType(c);
         int64_t vals[16];
         uint32_t line = 0;
-        unsigned nv = cu_tvals_for(w->t, fn, tpos.data[i], vals, 16, &line);
+        unsigned nv = kc_cuda_tvals_for(w->t, fn, tpos.data[i], vals, 16, &line);
         kc_symbol *s = &w->k->symbols.data[sym];
-        s->bits = cu_ty_bits(t) ? cu_ty_bits(t) : 32;
-        s->span = cu_span(w->t, c);
-        cu_val v = cu_v_index(cu_ix_atom(w, KC_ATOM_SYMBOL, sym, (kc_deps){0}, s->bits));
+        s->bits = kc_cuda_ty_bits(t) ? kc_cuda_ty_bits(t) : 32;
+        s->span = kc_cuda_span(w->t, c);
+        kc_cuda_val v = kc_cuda_v_index(kc_cuda_ix_atom(w, KC_ATOM_SYMBOL, sym, (kc_deps){0}, s->bits));
         if (nv) {
             int64_t *copy = kc_arena_alloc(w->a, (nv > 16 ? 16 : nv) * sizeof *copy);
             memcpy(copy, vals, (nv > 16 ? 16 : nv) * sizeof *copy);
@@ -586,18 +586,18 @@ static void add_params(cu_walk *w, CXCursor fn, CXCursor *body)
             if (nv == 1) {
                 s->has_value = true;
                 s->value = vals[0];
-                v = cu_v_index(cu_ix_const(w, vals[0], s->bits));
+                v = kc_cuda_v_index(kc_cuda_ix_const(w, vals[0], s->bits));
             }
         }
-        cu_env_bind(w, c, name, v);
+        kc_cuda_env_bind(w, c, name, v);
     }
     kc_vec_free(&tparams);
     kc_vec_free(&tpos);
 }
 
-void cu_lower_function(cu_tu *t, CXCursor fn, kc_kernel *k, bool device_fn)
+void kc_cuda_lower_function(kc_cuda_tu *t, CXCursor fn, kc_kernel *k, bool device_fn)
 {
-    cu_walk w;
+    kc_cuda_walk w;
     memset(&w, 0, sizeof w);
     w.t = t;
     w.m = t->m;
@@ -605,26 +605,26 @@ void cu_lower_function(cu_tu *t, CXCursor fn, kc_kernel *k, bool device_fn)
     w.a = t->m->arena;
     w.guard = KC_NONE;
     w.loop = KC_NONE;
-    w.budget = CU_WORK_BUDGET;
+    w.budget = KC_CUDA_WORK_BUDGET;
     k->is_device_function = device_fn;
-    k->span = cu_span(t, fn);
+    k->span = kc_cuda_span(t, fn);
     uint32_t l, c, o;
-    if (cu_loc_in_main(t, clang_getCursorLocation(fn), &l, &c, &o)) {
+    if (kc_cuda_loc_in_main(t, clang_getCursorLocation(fn), &l, &c, &o)) {
         k->name_span.line = l;
         k->name_span.col = c;
         k->name_span.end_line = l;
         k->name_span.end_col = c + (uint32_t)strlen(k->name);
     }
-    cu_fn f;
+    kc_cuda_fn f;
     memset(&f, 0, sizeof f);
     f.decl = fn;
     f.entry_guard = KC_NONE;
-    f.ret = cu_v_none();
+    f.ret = kc_cuda_v_none();
     w.fn = &f;
     CXCursor body = clang_getNullCursor();
     add_params(&w, fn, &body);
     if (!clang_Cursor_isNull(body))
-        cu_walk_stmt(&w, body);
+        kc_cuda_walk_stmt(&w, body);
     kc_vec_free(&f.env);
     kc_vec_free(&w.frames);
 }

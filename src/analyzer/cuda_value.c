@@ -10,9 +10,9 @@
 
 /* ---- small helpers --------------------------------------------------------- */
 
-cu_val cu_v_none(void)
+kc_cuda_val kc_cuda_v_none(void)
 {
-    cu_val v;
+    kc_cuda_val v;
     memset(&v, 0, sizeof v);
     v.load = KC_NONE;
     v.base = KC_NONE;
@@ -20,22 +20,22 @@ cu_val cu_v_none(void)
     return v;
 }
 
-cu_val cu_v_index(const kc_index *ix)
+kc_cuda_val kc_cuda_v_index(const kc_index *ix)
 {
-    cu_val v = cu_v_none();
+    kc_cuda_val v = kc_cuda_v_none();
     v.ix = ix;
     v.deps = kc_index_deps(ix);
     return v;
 }
 
-cu_val cu_v_deps(kc_deps d)
+kc_cuda_val kc_cuda_v_deps(kc_deps d)
 {
-    cu_val v = cu_v_none();
+    kc_cuda_val v = kc_cuda_v_none();
     v.deps = d;
     return v;
 }
 
-kc_deps cu_deps_or(kc_deps a, kc_deps b)
+kc_deps kc_cuda_deps_or(kc_deps a, kc_deps b)
 {
     kc_deps d = {.axes = (uint8_t)(a.axes | b.axes), .flags = (uint8_t)(a.flags | b.flags),
                  .loops = a.loops | b.loops};
@@ -49,7 +49,7 @@ static bool deps_vary(kc_deps d)
     return d.axes != 0 || (d.flags & (KC_AF_THREAD | KC_AF_PROGRAM)) != 0 || d.loops != 0;
 }
 
-bool cu_budget_ok(cu_walk *w)
+bool kc_cuda_budget_ok(kc_cuda_walk *w)
 {
     if (w->budget == 0)
         return false;
@@ -58,16 +58,16 @@ bool cu_budget_ok(cu_walk *w)
 }
 
 /* Strips parentheses and single-child implicit nodes (casts, temporaries). */
-CXCursor cu_strip(CXCursor c)
+CXCursor kc_cuda_strip(CXCursor c)
 {
     for (int i = 0; i < 64; i++) {
         if (c.kind != CXCursor_ParenExpr && c.kind != CXCursor_UnexposedExpr)
             break;
-        cu_kids k;
-        cu_kids_get(c, &k);
+        kc_cuda_kids k;
+        kc_cuda_kids_get(c, &k);
         bool one = k.n == 1;
         CXCursor next = one ? k.v[0] : c;
-        cu_kids_free(&k);
+        kc_cuda_kids_free(&k);
         if (!one)
             break;
         c = next;
@@ -75,22 +75,22 @@ CXCursor cu_strip(CXCursor c)
     return c;
 }
 
-CXCursor cu_referenced_decl(CXCursor c)
+CXCursor kc_cuda_referenced_decl(CXCursor c)
 {
-    c = cu_strip(c);
+    c = kc_cuda_strip(c);
     if (c.kind != CXCursor_DeclRefExpr)
         return clang_getNullCursor();
     return clang_getCursorReferenced(c);
 }
 
-bool cu_same_decl(CXCursor a, CXCursor b)
+bool kc_cuda_same_decl(CXCursor a, CXCursor b)
 {
     return !clang_Cursor_isNull(a) && !clang_Cursor_isNull(b) && clang_equalCursors(a, b);
 }
 
 /* ---- types -------------------------------------------------------------- */
 
-bool cu_ty_is_int(CXType t)
+bool kc_cuda_ty_is_int(CXType t)
 {
     switch (clang_getCanonicalType(t).kind) {
     case CXType_Char_U: case CXType_UChar: case CXType_Char16: case CXType_Char32:
@@ -104,9 +104,9 @@ bool cu_ty_is_int(CXType t)
     }
 }
 
-bool cu_ty_is_ptr(CXType t) { return clang_getCanonicalType(t).kind == CXType_Pointer; }
+bool kc_cuda_ty_is_ptr(CXType t) { return clang_getCanonicalType(t).kind == CXType_Pointer; }
 
-bool cu_ty_is_array(CXType t)
+bool kc_cuda_ty_is_array(CXType t)
 {
     switch (clang_getCanonicalType(t).kind) {
     case CXType_ConstantArray: case CXType_IncompleteArray: case CXType_VariableArray:
@@ -117,21 +117,21 @@ bool cu_ty_is_array(CXType t)
     }
 }
 
-bool cu_ty_is_record(CXType t) { return clang_getCanonicalType(t).kind == CXType_Record; }
+bool kc_cuda_ty_is_record(CXType t) { return clang_getCanonicalType(t).kind == CXType_Record; }
 
-bool cu_ty_is_arith(CXType t)
+bool kc_cuda_ty_is_arith(CXType t)
 {
     switch (clang_getCanonicalType(t).kind) {
     case CXType_Bool: case CXType_Float: case CXType_Double: case CXType_LongDouble:
     case CXType_Half: case CXType_Float16: case CXType_BFloat16:
         return true;
     default:
-        return cu_ty_is_int(t);
+        return kc_cuda_ty_is_int(t);
     }
 }
 
 /* Width in which an integer of this type is computed: 32 or 64 (0 unknown). */
-uint8_t cu_ty_bits(CXType t)
+uint8_t kc_cuda_ty_bits(CXType t)
 {
     switch (clang_getCanonicalType(t).kind) {
     case CXType_Bool: case CXType_Char_U: case CXType_UChar: case CXType_Char16:
@@ -148,7 +148,7 @@ uint8_t cu_ty_bits(CXType t)
 
 /* The pointee as written (`T` in a template), falling back to the
  * canonical type's pointee for typedefs of pointers. */
-CXType cu_ty_pointee(CXType t)
+CXType kc_cuda_ty_pointee(CXType t)
 {
     CXType p = clang_getPointeeType(t);
     if (p.kind == CXType_Invalid)
@@ -161,18 +161,18 @@ static CXType ty_elem(CXType t)
     CXType c = clang_getCanonicalType(t);
     if (c.kind == CXType_Pointer)
         return clang_getPointeeType(c);
-    if (cu_ty_is_array(c))
+    if (kc_cuda_ty_is_array(c))
         return clang_getArrayElementType(c);
     return c;
 }
 
 /* Scalar elements per step of a pointer to / array of `t`'s element:
  * 1 for `float *`, 33 for `float (*)[33]`; -1 when unknown. */
-int64_t cu_ty_step_elems(CXType t)
+int64_t kc_cuda_ty_step_elems(CXType t)
 {
     CXType e = ty_elem(t);
     int64_t n = 1;
-    for (int i = 0; i < 16 && cu_ty_is_array(e); i++) {
+    for (int i = 0; i < 16 && kc_cuda_ty_is_array(e); i++) {
         long long d = clang_getArraySize(clang_getCanonicalType(e));
         if (d < 0 || n > INT64_MAX / (d ? d : 1))
             return -1;
@@ -182,21 +182,21 @@ int64_t cu_ty_step_elems(CXType t)
     return n;
 }
 
-CXType cu_ty_innermost(CXType t)
+CXType kc_cuda_ty_innermost(CXType t)
 {
     CXType e = clang_getCanonicalType(t);
-    for (int i = 0; i < 16 && cu_ty_is_array(e); i++)
+    for (int i = 0; i < 16 && kc_cuda_ty_is_array(e); i++)
         e = clang_getArrayElementType(clang_getCanonicalType(e));
     return e;
 }
 
-uint8_t cu_ty_size(CXType t)
+uint8_t kc_cuda_ty_size(CXType t)
 {
     long long s = clang_Type_getSizeOf(t);
     return s > 0 && s <= 255 ? (uint8_t)s : 0;
 }
 
-const char *cu_ty_name(cu_walk *w, CXType t)
+const char *kc_cuda_ty_name(kc_cuda_walk *w, CXType t)
 {
     CXString s = clang_getTypeSpelling(clang_getUnqualifiedType(t));
     const char *out = kc_arena_strdup(w->a, clang_getCString(s));
@@ -208,43 +208,43 @@ const char *cu_ty_name(cu_walk *w, CXType t)
 
 /* Span of code in the lowered function; inlined code outside the main file
  * maps to the call. */
-kc_span cu_wspan(cu_walk *w, CXCursor c)
+kc_span kc_cuda_wspan(kc_cuda_walk *w, CXCursor c)
 {
-    kc_span s = cu_span(w->t, c);
+    kc_span s = kc_cuda_span(w->t, c);
     if (!kc_span_valid(s) && w->inline_depth)
         s = w->call_site;
     return s;
 }
 
 /* Span of an access or barrier: the call when inlining. */
-kc_span cu_aspan(cu_walk *w, CXCursor c)
+kc_span kc_cuda_aspan(kc_cuda_walk *w, CXCursor c)
 {
-    return w->inline_depth ? w->call_site : cu_span(w->t, c);
+    return w->inline_depth ? w->call_site : kc_cuda_span(w->t, c);
 }
 
-const char *cu_wtext(cu_walk *w, CXCursor c) { return cu_text(w->t, c); }
+const char *kc_cuda_wtext(kc_cuda_walk *w, CXCursor c) { return kc_cuda_text(w->t, c); }
 
 /* ---- index construction ---------------------------------------------------- */
 
-const kc_index *cu_ix_const(cu_walk *w, int64_t v, uint8_t bits)
+const kc_index *kc_cuda_ix_const(kc_cuda_walk *w, int64_t v, uint8_t bits)
 {
     return kc_index_const(w->a, v, bits ? bits : 32, KC_SPACE_THREADS);
 }
 
-const kc_index *cu_ix_atom(cu_walk *w, kc_atom_kind kind, uint32_t id, kc_deps d, uint8_t bits)
+const kc_index *kc_cuda_ix_atom(kc_cuda_walk *w, kc_atom_kind kind, uint32_t id, kc_deps d, uint8_t bits)
 {
     return kc_index_atom(w->a, kc_atom_make(kind, id, d), bits ? bits : 32, KC_SPACE_THREADS, NULL);
 }
 
-const kc_index *cu_ix_opaque_text(cu_walk *w, kc_span span, const char *text, kc_deps d, uint8_t bits)
+const kc_index *kc_cuda_ix_opaque_text(kc_cuda_walk *w, kc_span span, const char *text, kc_deps d, uint8_t bits)
 {
     uint32_t id = kc_kernel_add_opaque(w->m, w->k, span, text);
-    return cu_ix_atom(w, KC_ATOM_OPAQUE, id, d, bits);
+    return kc_cuda_ix_atom(w, KC_ATOM_OPAQUE, id, d, bits);
 }
 
-const kc_index *cu_ix_opaque(cu_walk *w, CXCursor c, kc_deps d, uint8_t bits)
+const kc_index *kc_cuda_ix_opaque(kc_cuda_walk *w, CXCursor c, kc_deps d, uint8_t bits)
 {
-    return cu_ix_opaque_text(w, cu_wspan(w, c), cu_wtext(w, c), d, bits);
+    return kc_cuda_ix_opaque_text(w, kc_cuda_wspan(w, c), kc_cuda_wtext(w, c), d, bits);
 }
 
 static bool ix_equal(const kc_index *a, const kc_index *b)
@@ -268,26 +268,26 @@ static bool ix_equal(const kc_index *a, const kc_index *b)
 
 /* The value as an index: integers as they are, anything else as an opaque
  * atom carrying its dependencies (text from `c`). */
-const kc_index *cu_as_index(cu_walk *w, cu_val *v, CXCursor c)
+const kc_index *kc_cuda_as_index(kc_cuda_walk *w, kc_cuda_val *v, CXCursor c)
 {
     if (v->ix)
         return v->ix;
-    uint8_t bits = clang_Cursor_isNull(c) ? 32 : cu_ty_bits(clang_getCursorType(c));
-    v->ix = cu_ix_opaque(w, c, v->deps, bits ? bits : 32);
+    uint8_t bits = clang_Cursor_isNull(c) ? 32 : kc_cuda_ty_bits(clang_getCursorType(c));
+    v->ix = kc_cuda_ix_opaque(w, c, v->deps, bits ? bits : 32);
     return v->ix;
 }
 
 /* Exact division of every coefficient by r (pointer casts to wider types). */
-static const kc_index *ix_div_exact(cu_walk *w, const kc_index *x, int64_t r)
+static const kc_index *ix_div_exact(kc_cuda_walk *w, const kc_index *x, int64_t r)
 {
     if (!x || r <= 0)
         return NULL;
-    const kc_index *sum = cu_ix_const(w, 0, x->bits);
+    const kc_index *sum = kc_cuda_ix_const(w, 0, x->bits);
     for (unsigned i = 0; i < x->nmono && sum; i++) {
         const kc_mono *m = &x->mono[i];
         if (m->coef % r)
             return NULL;
-        const kc_index *term = cu_ix_const(w, m->coef / r, m->bits);
+        const kc_index *term = kc_cuda_ix_const(w, m->coef / r, m->bits);
         for (unsigned f = 0; f < m->nfac && term; f++)
             term = kc_index_mul(w->a, term, kc_index_atom(w->a, m->fac[f], m->bits, KC_SPACE_THREADS, NULL));
         sum = kc_index_add(w->a, sum, term);
@@ -297,7 +297,7 @@ static const kc_index *ix_div_exact(cu_walk *w, const kc_index *x, int64_t r)
 
 /* ---- environment ------------------------------------------------------------ */
 
-cu_bind *cu_env_find(cu_fn *fn, CXCursor decl)
+kc_cuda_bind *kc_cuda_env_find(kc_cuda_fn *fn, CXCursor decl)
 {
     if (clang_Cursor_isNull(decl))
         return NULL;
@@ -308,19 +308,19 @@ cu_bind *cu_env_find(cu_fn *fn, CXCursor decl)
     return NULL;
 }
 
-cu_bind *cu_env_bind(cu_walk *w, CXCursor decl, const char *name, cu_val v)
+kc_cuda_bind *kc_cuda_env_bind(kc_cuda_walk *w, CXCursor decl, const char *name, kc_cuda_val v)
 {
-    cu_bind *b = cu_env_find(w->fn, decl);
+    kc_cuda_bind *b = kc_cuda_env_find(w->fn, decl);
     if (b) {
         b->val = v;
         return b;
     }
-    cu_bind nb = {.decl = decl, .hash = clang_hashCursor(decl), .name = name, .val = v};
+    kc_cuda_bind nb = {.decl = decl, .hash = clang_hashCursor(decl), .name = name, .val = v};
     kc_vec_push(&w->fn->env, nb);
     return kc_vec_last(&w->fn->env);
 }
 
-void cu_env_copy(cu_env *dst, const cu_env *src)
+void kc_cuda_env_copy(kc_cuda_env *dst, const kc_cuda_env *src)
 {
     dst->data = NULL;
     dst->len = dst->cap = 0;
@@ -330,7 +330,7 @@ void cu_env_copy(cu_env *dst, const cu_env *src)
     dst->len = src->len;
 }
 
-bool cu_val_same(const cu_val *a, const cu_val *b)
+bool kc_cuda_val_same(const kc_cuda_val *a, const kc_cuda_val *b)
 {
     if (a->ptr != b->ptr)
         return false;
@@ -344,12 +344,13 @@ bool cu_val_same(const cu_val *a, const cu_val *b)
 
 /* A value that is `a` on one path and `b` on another (decided by a
  * condition with deps `cd`). */
-cu_val cu_val_join(cu_walk *w, const cu_val *a, const cu_val *b, kc_deps cd, const char *name, kc_span at)
+kc_cuda_val kc_cuda_val_join(kc_cuda_walk *w, const kc_cuda_val *a, const kc_cuda_val *b, kc_deps cd,
+                             const char *name, kc_span at)
 {
-    kc_deps d = cu_deps_or(cu_deps_or(a->deps, b->deps), cd);
+    kc_deps d = kc_cuda_deps_or(kc_cuda_deps_or(a->deps, b->deps), cd);
     const char *text = name ? name : "?";
     if (a->ptr && b->ptr) {
-        cu_val r = *a;
+        kc_cuda_val r = *a;
         if (a->base != b->base) {
             r.base = KC_NONE;
             r.base_name = NULL;
@@ -357,24 +358,24 @@ cu_val cu_val_join(cu_walk *w, const cu_val *a, const cu_val *b, kc_deps cd, con
         if (a->space != b->space)
             r.space = KC_MEM_UNKNOWN;
         if (!ix_equal(a->off, b->off))
-            r.off = cu_ix_opaque_text(w, at, kc_arena_printf(w->a, "offset of %s", text), d, 64);
+            r.off = kc_cuda_ix_opaque_text(w, at, kc_arena_printf(w->a, "offset of %s", text), d, 64);
         r.deps = d;
         r.load = KC_NONE;
         return r;
     }
     if (a->ix || b->ix) {
         uint8_t bits = a->ix ? a->ix->bits : b->ix->bits;
-        cu_val r = cu_v_index(cu_ix_opaque_text(w, at, text, d, bits));
+        kc_cuda_val r = kc_cuda_v_index(kc_cuda_ix_opaque_text(w, at, text, d, bits));
         return r;
     }
-    cu_val r = cu_v_deps(d);
+    kc_cuda_val r = kc_cuda_v_deps(d);
     r.sparam = a->sparam == b->sparam ? a->sparam : 0;
     return r;
 }
 
 /* ---- symbols ---------------------------------------------------------------- */
 
-uint32_t cu_symbol_get(cu_walk *w, const char *name, kc_symbol_kind kind, bool *created)
+uint32_t kc_cuda_symbol_get(kc_cuda_walk *w, const char *name, kc_symbol_kind kind, bool *created)
 {
     uint32_t id = kc_kernel_find_symbol(w->k, name);
     if (created)
@@ -384,7 +385,7 @@ uint32_t cu_symbol_get(cu_walk *w, const char *name, kc_symbol_kind kind, bool *
     return id;
 }
 
-void cu_size_fact(cu_walk *w, const kc_index *side, kc_deps other, kc_span at)
+void kc_cuda_size_fact(kc_cuda_walk *w, const kc_index *side, kc_deps other, kc_span at)
 {
     if (!side || !deps_vary(other) || deps_vary(kc_index_deps(side)))
         return;
@@ -410,7 +411,7 @@ void cu_size_fact(cu_walk *w, const kc_index *side, kc_deps other, kc_span at)
 
 /* ---- conditions ------------------------------------------------------------- */
 
-const kc_pred *cu_preds_copy(cu_walk *w, const cu_preds *p, uint32_t *n)
+const kc_pred *kc_cuda_preds_copy(kc_cuda_walk *w, const kc_cuda_preds *p, uint32_t *n)
 {
     *n = p ? p->len : 0;
     if (!p || !p->len)
@@ -421,8 +422,8 @@ const kc_pred *cu_preds_copy(cu_walk *w, const cu_preds *p, uint32_t *n)
     return out;
 }
 
-uint32_t cu_mk_cond(cu_walk *w, kc_span span, const char *text, kc_deps deps, bool negated,
-                    const kc_pred *preds, uint32_t npreds)
+uint32_t kc_cuda_mk_cond(kc_cuda_walk *w, kc_span span, const char *text, kc_deps deps, bool negated,
+                         const kc_pred *preds, uint32_t npreds)
 {
     kc_cond c;
     memset(&c, 0, sizeof c);
@@ -440,7 +441,7 @@ uint32_t cu_mk_cond(cu_walk *w, kc_span span, const char *text, kc_deps deps, bo
 }
 
 /* Is any condition from `from` up to (not including) `stop` thread-dependent? */
-bool cu_chain_thread_dep(cu_walk *w, uint32_t from, uint32_t stop)
+bool kc_cuda_chain_thread_dep(kc_cuda_walk *w, uint32_t from, uint32_t stop)
 {
     uint32_t guard = 0;
     for (uint32_t c = from; c != KC_NONE && c != stop && c < w->k->conds.len && guard++ < 100000;
@@ -450,7 +451,7 @@ bool cu_chain_thread_dep(cu_walk *w, uint32_t from, uint32_t stop)
     return false;
 }
 
-kc_cmp cu_cmp_of(enum CXBinaryOperatorKind op)
+kc_cmp kc_cuda_cmp_of(enum CXBinaryOperatorKind op)
 {
     switch (op) {
     case CXBinaryOperator_LT: return KC_CMP_LT;
@@ -463,7 +464,7 @@ kc_cmp cu_cmp_of(enum CXBinaryOperatorKind op)
     }
 }
 
-kc_cmp cu_cmp_negate(kc_cmp c)
+kc_cmp kc_cuda_cmp_negate(kc_cmp c)
 {
     switch (c) {
     case KC_CMP_LT: return KC_CMP_GE;
@@ -476,7 +477,7 @@ kc_cmp cu_cmp_negate(kc_cmp c)
     return c;
 }
 
-kc_cmp cu_cmp_mirror(kc_cmp c)
+kc_cmp kc_cuda_cmp_mirror(kc_cmp c)
 {
     switch (c) {
     case KC_CMP_LT: return KC_CMP_GT;
@@ -487,7 +488,7 @@ kc_cmp cu_cmp_mirror(kc_cmp c)
     }
 }
 
-enum CXBinaryOperatorKind cu_binop_of(CXCursor c)
+enum CXBinaryOperatorKind kc_cuda_binop_of(CXCursor c)
 {
     if (c.kind != CXCursor_BinaryOperator && c.kind != CXCursor_CompoundAssignOperator)
         return CXBinaryOperator_Invalid;
@@ -496,8 +497,8 @@ enum CXBinaryOperatorKind cu_binop_of(CXCursor c)
 
 /* ---- accesses and barriers ------------------------------------------------- */
 
-uint32_t cu_mk_access(cu_walk *w, kc_access_kind kind, const cu_val *p, CXCursor whole, CXCursor addr,
-                      bool via_ldg)
+uint32_t kc_cuda_mk_access(kc_cuda_walk *w, kc_access_kind kind, const kc_cuda_val *p, CXCursor whole, CXCursor addr,
+                           bool via_ldg)
 {
     kc_access a;
     memset(&a, 0, sizeof a);
@@ -513,13 +514,13 @@ uint32_t cu_mk_access(cu_walk *w, kc_access_kind kind, const cu_val *p, CXCursor
     a.elem_type = p->elem_type;
     a.loop = w->loop;
     a.guard = w->guard;
-    a.span = cu_aspan(w, whole);
+    a.span = kc_cuda_aspan(w, whole);
     if (w->inline_depth || clang_Cursor_isNull(addr)) {
         a.addr_span = a.span;
-        a.addr_text = w->inline_depth ? cu_span_text(w->t, a.span) : cu_wtext(w, whole);
+        a.addr_text = w->inline_depth ? kc_cuda_span_text(w->t, a.span) : kc_cuda_wtext(w, whole);
     } else {
-        a.addr_span = cu_span(w->t, addr);
-        a.addr_text = cu_wtext(w, addr);
+        a.addr_span = kc_cuda_span(w->t, addr);
+        a.addr_text = kc_cuda_wtext(w, addr);
     }
     a.via_ldg = via_ldg;
     kc_vec_push(&w->k->accesses, a);
@@ -527,55 +528,55 @@ uint32_t cu_mk_access(cu_walk *w, kc_access_kind kind, const cu_val *p, CXCursor
 }
 
 /* The value read by access `acc` through pointer `p`, of type `t`. */
-cu_val cu_load_value(cu_walk *w, uint32_t acc, const cu_val *p, CXType t)
+kc_cuda_val kc_cuda_load_value(kc_cuda_walk *w, uint32_t acc, const kc_cuda_val *p, CXType t)
 {
     kc_deps ad = p->off ? kc_index_deps(p->off) : p->deps;
     kc_deps d = {.axes = ad.axes, .flags = (uint8_t)(KC_AF_DATA | ad.flags), .loops = ad.loops};
-    cu_val v = cu_v_deps(d);
+    kc_cuda_val v = kc_cuda_v_deps(d);
     v.load = acc;
-    if (cu_ty_is_int(t))
-        v.ix = cu_ix_atom(w, KC_ATOM_DATA, acc, d, cu_ty_bits(t));
-    else if (cu_ty_is_ptr(t)) {
+    if (kc_cuda_ty_is_int(t))
+        v.ix = kc_cuda_ix_atom(w, KC_ATOM_DATA, acc, d, kc_cuda_ty_bits(t));
+    else if (kc_cuda_ty_is_ptr(t)) {
         /* A pointer read from memory: an address that is data. */
         v.ptr = true;
         v.space = KC_MEM_UNKNOWN;
-        v.off = cu_ix_atom(w, KC_ATOM_DATA, acc, d, 64);
-        CXType e = cu_ty_pointee(t);
-        v.elem_bytes = cu_ty_size(e);
-        v.elem_type = cu_ty_name(w, e);
+        v.off = kc_cuda_ix_atom(w, KC_ATOM_DATA, acc, d, 64);
+        CXType e = kc_cuda_ty_pointee(t);
+        v.elem_bytes = kc_cuda_ty_size(e);
+        v.elem_type = kc_cuda_ty_name(w, e);
     }
     return v;
 }
 
 /* Reads/writes the element `p` points to, as `mode` says. `whole` is the
  * access expression, `addr` the index expression. */
-cu_val cu_deref(cu_walk *w, cu_val p, CXCursor whole, CXType t, int mode)
+kc_cuda_val kc_cuda_deref(kc_cuda_walk *w, kc_cuda_val p, CXCursor whole, CXType t, int mode)
 {
     if (mode == EV_ADDR)
         return p;
     CXCursor addr = p.idx_expr;
     if (mode == EV_STORE) {
-        cu_mk_access(w, KC_ACC_STORE, &p, whole, addr, false);
-        return cu_v_deps(p.deps);
+        kc_cuda_mk_access(w, KC_ACC_STORE, &p, whole, addr, false);
+        return kc_cuda_v_deps(p.deps);
     }
-    uint32_t id = cu_mk_access(w, KC_ACC_LOAD, &p, whole, addr, false);
-    cu_val v = cu_load_value(w, id, &p, t);
+    uint32_t id = kc_cuda_mk_access(w, KC_ACC_LOAD, &p, whole, addr, false);
+    kc_cuda_val v = kc_cuda_load_value(w, id, &p, t);
     if (mode == EV_RMW)
-        cu_mk_access(w, KC_ACC_STORE, &p, whole, addr, false);
+        kc_cuda_mk_access(w, KC_ACC_STORE, &p, whole, addr, false);
     return v;
 }
 
 /* p + idx * unit (unit: scalar elements per step, -1 unknown). */
-cu_val cu_ptr_add(cu_walk *w, cu_val p, cu_val *idx, CXCursor idx_expr, int64_t unit, int sign)
+kc_cuda_val kc_cuda_ptr_add(kc_cuda_walk *w, kc_cuda_val p, kc_cuda_val *idx, CXCursor idx_expr, int64_t unit, int sign)
 {
-    const kc_index *i = cu_as_index(w, idx, idx_expr);
+    const kc_index *i = kc_cuda_as_index(w, idx, idx_expr);
     if (sign < 0)
         i = kc_index_scale(w->a, i, -1);
     const kc_index *step = unit >= 0 ? kc_index_scale(w->a, kc_index_cast(w->a, i, 64), unit) : NULL;
     const kc_index *off = p.off && step ? kc_index_add(w->a, p.off, step) : NULL;
     if (!off) {
-        kc_deps d = cu_deps_or(p.off ? kc_index_deps(p.off) : p.deps, idx->deps);
-        off = cu_ix_opaque(w, idx_expr, d, 64);
+        kc_deps d = kc_cuda_deps_or(p.off ? kc_index_deps(p.off) : p.deps, idx->deps);
+        off = kc_cuda_ix_opaque(w, idx_expr, d, 64);
     }
     p.off = off;
     p.deps = kc_index_deps(off);
@@ -584,23 +585,23 @@ cu_val cu_ptr_add(cu_walk *w, cu_val p, cu_val *idx, CXCursor idx_expr, int64_t 
     return p;
 }
 
-static kc_span find_div_exit(cu_walk *w)
+static kc_span find_div_exit(kc_cuda_walk *w)
 {
     for (uint32_t i = w->frames.len; i-- > 0;)
         if (kc_span_valid(w->frames.data[i].div_exit))
             return w->frames.data[i].div_exit;
-    for (cu_fn *f = w->fn; f; f = f->caller)
+    for (kc_cuda_fn *f = w->fn; f; f = f->caller)
         if (kc_span_valid(f->div_return))
             return f->div_return;
     kc_span none = {0};
     return none;
 }
 
-void cu_mk_barrier(cu_walk *w, CXCursor at, const char *name)
+void kc_cuda_mk_barrier(kc_cuda_walk *w, CXCursor at, const char *name)
 {
     kc_barrier b;
     memset(&b, 0, sizeof b);
-    b.span = cu_aspan(w, at);
+    b.span = kc_cuda_aspan(w, at);
     b.name = kc_arena_strdup(w->a, name);
     b.guard = w->guard;
     b.loop = w->loop;
@@ -610,7 +611,7 @@ void cu_mk_barrier(cu_walk *w, CXCursor at, const char *name)
 
 /* ---- CUDA built-in variables ------------------------------------------------ */
 
-bv_kind cu_builtin_var(CXCursor decl)
+bv_kind kc_cuda_builtin_var(CXCursor decl)
 {
     if (decl.kind != CXCursor_VarDecl)
         return BV_NONE;
@@ -644,9 +645,9 @@ bv_kind cu_builtin_var(CXCursor decl)
  * (and clang does not print them): read the name after the `.` where the
  * expression is spelled (inside a macro definition when written through
  * one). */
-int cu_member_component(cu_walk *w, CXCursor member)
+int kc_cuda_member_component(kc_cuda_walk *w, CXCursor member)
 {
-    const char *n = cu_spelling(w->t, member);
+    const char *n = kc_cuda_spelling(w->t, member);
     char buf[8] = {0};
     if (!n[0]) {
         CXFile f = NULL;
@@ -675,7 +676,7 @@ int cu_member_component(cu_walk *w, CXCursor member)
     return -1;
 }
 
-kc_deps cu_builtin_deps(bv_kind k, int comp)
+kc_deps kc_cuda_builtin_deps(bv_kind k, int comp)
 {
     kc_deps d = {0};
     if (k == BV_THREAD) {
@@ -687,109 +688,110 @@ kc_deps cu_builtin_deps(bv_kind k, int comp)
     return d;
 }
 
-cu_val cu_builtin_value(cu_walk *w, bv_kind k, int comp)
+kc_cuda_val kc_cuda_builtin_value(kc_cuda_walk *w, bv_kind k, int comp)
 {
     if (comp < 0)
-        return cu_v_deps(cu_builtin_deps(k, comp));
+        return kc_cuda_v_deps(kc_cuda_builtin_deps(k, comp));
     static const kc_atom_kind kinds[] = {0, KC_ATOM_LANE, KC_ATOM_PROGRAM, KC_ATOM_BLOCK_DIM, KC_ATOM_GRID_DIM};
-    return cu_v_index(cu_ix_atom(w, kinds[k], (uint32_t)comp, cu_builtin_deps(k, comp), 32));
+    return kc_cuda_v_index(kc_cuda_ix_atom(w, kinds[k], (uint32_t)comp, kc_cuda_builtin_deps(k, comp), 32));
 }
 
 /* threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z) */
-cu_val cu_linear_thread(cu_walk *w)
+kc_cuda_val kc_cuda_linear_thread(kc_cuda_walk *w)
 {
-    const kc_index *x = cu_builtin_value(w, BV_THREAD, 0).ix, *y = cu_builtin_value(w, BV_THREAD, 1).ix;
-    const kc_index *z = cu_builtin_value(w, BV_THREAD, 2).ix;
-    const kc_index *bx = cu_builtin_value(w, BV_BDIM, 0).ix, *by = cu_builtin_value(w, BV_BDIM, 1).ix;
+    const kc_index *x = kc_cuda_builtin_value(w, BV_THREAD, 0).ix, *y = kc_cuda_builtin_value(w, BV_THREAD, 1).ix;
+    const kc_index *z = kc_cuda_builtin_value(w, BV_THREAD, 2).ix;
+    const kc_index *bx = kc_cuda_builtin_value(w, BV_BDIM, 0).ix, *by = kc_cuda_builtin_value(w, BV_BDIM, 1).ix;
     const kc_index *r = kc_index_add(w->a, x, kc_index_mul(w->a, bx, kc_index_add(w->a, y, kc_index_mul(w->a, by, z))));
-    return r ? cu_v_index(r) : cu_v_deps(cu_builtin_deps(BV_THREAD, -1));
+    return r ? kc_cuda_v_index(r) : kc_cuda_v_deps(kc_cuda_builtin_deps(BV_THREAD, -1));
 }
 
-cu_val cu_block_size(cu_walk *w)
+kc_cuda_val kc_cuda_block_size(kc_cuda_walk *w)
 {
-    const kc_index *r = cu_builtin_value(w, BV_BDIM, 0).ix;
-    r = kc_index_mul(w->a, r, cu_builtin_value(w, BV_BDIM, 1).ix);
-    r = kc_index_mul(w->a, r, cu_builtin_value(w, BV_BDIM, 2).ix);
-    return r ? cu_v_index(r) : cu_v_none();
+    const kc_index *r = kc_cuda_builtin_value(w, BV_BDIM, 0).ix;
+    r = kc_index_mul(w->a, r, kc_cuda_builtin_value(w, BV_BDIM, 1).ix);
+    r = kc_index_mul(w->a, r, kc_cuda_builtin_value(w, BV_BDIM, 2).ix);
+    return r ? kc_cuda_v_index(r) : kc_cuda_v_none();
 }
 
 /* ---- values of declarations ----------------------------------------------- */
 
-cu_val cu_mem_pointer(cu_walk *w, uint32_t sym, const char *name, kc_space space, CXType elem)
+kc_cuda_val kc_cuda_mem_pointer(kc_cuda_walk *w, uint32_t sym, const char *name, kc_space space, CXType elem)
 {
-    cu_val p = cu_v_none();
+    kc_cuda_val p = kc_cuda_v_none();
     p.ptr = true;
     p.base = sym;
     p.base_name = name;
     p.space = (uint8_t)space;
-    p.off = cu_ix_const(w, 0, 64);
-    p.elem_bytes = cu_ty_size(elem);
-    p.elem_type = cu_ty_name(w, elem);
+    p.off = kc_cuda_ix_const(w, 0, 64);
+    p.elem_bytes = kc_cuda_ty_size(elem);
+    p.elem_type = kc_cuda_ty_name(w, elem);
     return p;
 }
 
-kc_space cu_decl_space(CXCursor decl, kc_space otherwise)
+kc_space kc_cuda_decl_space(CXCursor decl, kc_space otherwise)
 {
-    if (cu_has_attr(decl, CXCursor_CUDASharedAttr))
+    if (kc_cuda_has_attr(decl, CXCursor_CUDASharedAttr))
         return KC_MEM_SHARED;
-    if (cu_has_attr(decl, CXCursor_CUDAConstantAttr))
+    if (kc_cuda_has_attr(decl, CXCursor_CUDAConstantAttr))
         return KC_MEM_CONSTANT;
     return otherwise;
 }
 
 /* A variable declared outside the function (file scope, namespace, static
  * member) used in it. */
-cu_val cu_global_value(cu_walk *w, CXCursor decl, CXCursor use, int mode)
+kc_cuda_val kc_cuda_global_value(kc_cuda_walk *w, CXCursor decl, CXCursor use, int mode)
 {
-    bv_kind bv = cu_builtin_var(decl);
+    bv_kind bv = kc_cuda_builtin_var(decl);
     if (bv != BV_NONE)
-        return cu_builtin_value(w, bv, -1);
-    const char *name = cu_spelling(w->t, decl);
+        return kc_cuda_builtin_value(w, bv, -1);
+    const char *name = kc_cuda_spelling(w->t, decl);
     CXType t = clang_getCursorType(decl);
-    if (strcmp(name, "warpSize") == 0 && !cu_in_user_code(decl))
-        return cu_v_index(cu_ix_const(w, 32, 32));
+    if (strcmp(name, "warpSize") == 0 && !kc_cuda_in_user_code(decl))
+        return kc_cuda_v_index(kc_cuda_ix_const(w, 32, 32));
     int64_t value;
-    if (cu_ty_is_int(t) && clang_isConstQualifiedType(t) && cu_eval_int(decl, &value)) {
+    if (kc_cuda_ty_is_int(t) && clang_isConstQualifiedType(t) && kc_cuda_eval_int(decl, &value)) {
         bool created;
-        uint32_t sym = cu_symbol_get(w, name, KC_SYM_CONSTEXPR, &created);
+        uint32_t sym = kc_cuda_symbol_get(w, name, KC_SYM_CONSTEXPR, &created);
         if (created) {
             kc_symbol *s = &w->k->symbols.data[sym];
             s->has_value = true;
             s->value = value;
-            s->bits = cu_ty_bits(t);
-            s->span = cu_span(w->t, decl);
+            s->bits = kc_cuda_ty_bits(t);
+            s->span = kc_cuda_span(w->t, decl);
             if (kc_span_valid(s->span))
                 s->value_origin = kc_arena_printf(w->a, "its declaration on line %u", s->span.line);
         }
-        return cu_v_index(cu_ix_const(w, value, cu_ty_bits(t)));
+        return kc_cuda_v_index(kc_cuda_ix_const(w, value, kc_cuda_ty_bits(t)));
     }
-    bool device_var = cu_has_attr(decl, CXCursor_CUDADeviceAttr) ||
-                      cu_has_attr(decl, CXCursor_CUDASharedAttr) || cu_has_attr(decl, CXCursor_CUDAConstantAttr);
-    if (cu_ty_is_array(t) || (device_var && (cu_ty_is_arith(t) || cu_ty_is_record(t)))) {
-        uint32_t sym = cu_symbol_get(w, name, KC_SYM_GLOBAL, NULL);
-        kc_space space = cu_decl_space(decl, KC_MEM_GLOBAL);
-        cu_val p = cu_mem_pointer(w, sym, w->k->symbols.data[sym].name, space, cu_ty_innermost(t));
-        if (cu_ty_is_array(t) || mode == EV_ADDR || !cu_ty_is_arith(t))
+    bool device_var = kc_cuda_has_attr(decl, CXCursor_CUDADeviceAttr) ||
+                      kc_cuda_has_attr(decl, CXCursor_CUDASharedAttr) ||
+                      kc_cuda_has_attr(decl, CXCursor_CUDAConstantAttr);
+    if (kc_cuda_ty_is_array(t) || (device_var && (kc_cuda_ty_is_arith(t) || kc_cuda_ty_is_record(t)))) {
+        uint32_t sym = kc_cuda_symbol_get(w, name, KC_SYM_GLOBAL, NULL);
+        kc_space space = kc_cuda_decl_space(decl, KC_MEM_GLOBAL);
+        kc_cuda_val p = kc_cuda_mem_pointer(w, sym, w->k->symbols.data[sym].name, space, kc_cuda_ty_innermost(t));
+        if (kc_cuda_ty_is_array(t) || mode == EV_ADDR || !kc_cuda_ty_is_arith(t))
             return p;
         p.idx_expr = clang_getNullCursor();
-        return cu_deref(w, p, use, t, mode);
+        return kc_cuda_deref(w, p, use, t, mode);
     }
-    if (cu_ty_is_ptr(t)) {
-        uint32_t sym = cu_symbol_get(w, name, KC_SYM_GLOBAL, NULL);
-        return cu_mem_pointer(w, sym, w->k->symbols.data[sym].name, KC_MEM_GLOBAL, cu_ty_pointee(t));
+    if (kc_cuda_ty_is_ptr(t)) {
+        uint32_t sym = kc_cuda_symbol_get(w, name, KC_SYM_GLOBAL, NULL);
+        return kc_cuda_mem_pointer(w, sym, w->k->symbols.data[sym].name, KC_MEM_GLOBAL, kc_cuda_ty_pointee(t));
     }
-    if (cu_ty_is_int(t)) {
-        uint32_t sym = cu_symbol_get(w, name, KC_SYM_GLOBAL, NULL);
-        return cu_v_index(cu_ix_atom(w, KC_ATOM_SYMBOL, sym, (kc_deps){0}, cu_ty_bits(t)));
+    if (kc_cuda_ty_is_int(t)) {
+        uint32_t sym = kc_cuda_symbol_get(w, name, KC_SYM_GLOBAL, NULL);
+        return kc_cuda_v_index(kc_cuda_ix_atom(w, KC_ATOM_SYMBOL, sym, (kc_deps){0}, kc_cuda_ty_bits(t)));
     }
-    return cu_v_none();
+    return kc_cuda_v_none();
 }
 
 /* ---- conversions ------------------------------------------------------------ */
 
 /* The value `v` (of expression `from`) converted to type `t` by expression
  * `e` (a cast, or an implicit conversion). */
-cu_val cu_convert(cu_walk *w, cu_val v, CXType t, CXCursor e)
+kc_cuda_val kc_cuda_convert(kc_cuda_walk *w, kc_cuda_val v, CXType t, CXCursor e)
 {
     CXType ct = clang_getCanonicalType(t);
     if (ct.kind == CXType_Invalid || ct.kind == CXType_Unexposed || ct.kind == CXType_Dependent)
@@ -800,7 +802,7 @@ cu_val cu_convert(cu_walk *w, cu_val v, CXType t, CXCursor e)
         CXType pointee = clang_getPointeeType(ct);
         if (clang_getCanonicalType(pointee).kind == CXType_Void)
             return v;
-        uint8_t nb = cu_ty_size(cu_ty_innermost(pointee));
+        uint8_t nb = kc_cuda_ty_size(kc_cuda_ty_innermost(pointee));
         if (nb && v.elem_bytes && nb != v.elem_bytes) {
             const kc_index *off = NULL;
             if (nb > v.elem_bytes && nb % v.elem_bytes == 0)
@@ -808,39 +810,39 @@ cu_val cu_convert(cu_walk *w, cu_val v, CXType t, CXCursor e)
             else if (nb < v.elem_bytes && v.elem_bytes % nb == 0 && v.off)
                 off = kc_index_scale(w->a, v.off, v.elem_bytes / nb);
             if (!off)
-                off = cu_ix_opaque(w, e, v.off ? kc_index_deps(v.off) : v.deps, 64);
+                off = kc_cuda_ix_opaque(w, e, v.off ? kc_index_deps(v.off) : v.deps, 64);
             v.off = off;
             v.deps = kc_index_deps(off);
         }
         if (nb) {
             v.elem_bytes = nb;
-            v.elem_type = cu_ty_name(w, cu_ty_innermost(pointee));
+            v.elem_type = kc_cuda_ty_name(w, kc_cuda_ty_innermost(pointee));
         }
         return v;
     }
-    if (cu_ty_is_int(ct)) {
+    if (kc_cuda_ty_is_int(ct)) {
         if (v.ptr) {
             kc_deps d = v.off ? kc_index_deps(v.off) : v.deps;
-            cu_val r = cu_v_index(cu_ix_opaque(w, e, d, cu_ty_bits(ct)));
+            kc_cuda_val r = kc_cuda_v_index(kc_cuda_ix_opaque(w, e, d, kc_cuda_ty_bits(ct)));
             return r;
         }
         if (!v.ix)
-            v.ix = cu_ix_opaque(w, e, v.deps, cu_ty_bits(ct));
-        uint8_t bits = cu_ty_bits(ct);
+            v.ix = kc_cuda_ix_opaque(w, e, v.deps, kc_cuda_ty_bits(ct));
+        uint8_t bits = kc_cuda_ty_bits(ct);
         if (bits && v.ix->bits != bits)
             v.ix = kc_index_cast(w->a, v.ix, bits);
         v.deps = kc_index_deps(v.ix);
         return v;
     }
-    if (cu_ty_is_array(ct))
+    if (kc_cuda_ty_is_array(ct))
         return v;
     /* bool, floating, records: keep what it depends on. */
     if (v.ptr)
         v.deps = v.off ? kc_index_deps(v.off) : v.deps;
-    uint32_t sparam = cu_ty_is_record(ct) ? v.sparam : 0;
+    uint32_t sparam = kc_cuda_ty_is_record(ct) ? v.sparam : 0;
     uint32_t load = v.load;
     kc_deps d = v.deps;
-    v = cu_v_deps(d);
+    v = kc_cuda_v_deps(d);
     v.load = load;
     v.sparam = sparam;
     return v;

@@ -43,10 +43,10 @@
 #define KCHECK_LLVM_MAJOR 22
 #endif
 
-#define CU_MAX_ERRORS 5
-#define CU_SCAN_MAX_FILES 64
-#define CU_SCAN_MAX_DEPTH 8
-#define CU_SCAN_MAX_BYTES (4u << 20)
+#define KC_CUDA_MAX_ERRORS 5
+#define KC_CUDA_SCAN_MAX_FILES 64
+#define KC_CUDA_SCAN_MAX_DEPTH 8
+#define KC_CUDA_SCAN_MAX_BYTES (4u << 20)
 
 struct kc_cuda_frontend {
     const kc_options *opts;     /* borrowed; outlives the front end */
@@ -120,13 +120,13 @@ static char *read_small_file(const char *path, size_t max, size_t *len)
 
 /* ---- arguments ------------------------------------------------------------ */
 
-typedef struct cu_args {
+typedef struct kc_cuda_args {
     KC_VEC(const char *) v;   /* arena strings */
     KC_VEC(const char *) dirs; /* user include directories, in search order */
     const char *arch;         /* from the compile database, or NULL */
-} cu_args;
+} kc_cuda_args;
 
-static void arg(cu_args *a, const char *s) { kc_vec_push(&a->v, s); }
+static void arg(kc_cuda_args *a, const char *s) { kc_vec_push(&a->v, s); }
 
 /* Does a directory hold the CUDA toolkit headers? (Dropped in shim mode so
  * that the shim, not the toolkit, answers #include <cuda_runtime.h>.) */
@@ -157,7 +157,7 @@ static const char *arch_from_gencode(kc_arena *ar, const char *s)
  * (-I -isystem -iquote -idirafter -D -U -std -include), in clang's
  * spelling, with relative directories made absolute; maps nvcc's
  * -arch/-gencode to the GPU architecture; drops everything else. */
-static void filter_command(kc_arena *ar, cu_args *out, const char *const *argv, unsigned argc, const char *dir,
+static void filter_command(kc_arena *ar, kc_cuda_args *out, const char *const *argv, unsigned argc, const char *dir,
                            const char *file, bool shim)
 {
     for (unsigned i = 1; i < argc; i++) {
@@ -273,7 +273,7 @@ static const char *absolute_path(kc_arena *ar, const char *path)
 
 /* The compile database's flags for `path`: its own entry, or for a file
  * without one (a header, a new file) the entry of the closest neighbour. */
-static void db_flags(kc_cuda_frontend *fe, kc_arena *ar, const char *path, cu_args *out, bool shim)
+static void db_flags(kc_cuda_frontend *fe, kc_arena *ar, const char *path, kc_cuda_args *out, bool shim)
 {
     if (!fe->db)
         return;
@@ -330,17 +330,17 @@ static void db_flags(kc_cuda_frontend *fe, kc_arena *ar, const char *path, cu_ar
 
 /* ---- include scan ------------------------------------------------------------ */
 
-typedef struct cu_scan_inc {
+typedef struct kc_cuda_scan_inc {
     kc_cuda_frontend *fe;
     kc_arena *ar;
     kc_cuda_unsaved *unsaved;
-    const cu_args *args;
+    const kc_cuda_args *args;
     bool shim;
     KC_VEC(const char *) seen;
     unsigned files;
-} cu_scan_inc;
+} kc_cuda_scan_inc;
 
-static bool seen_before(cu_scan_inc *s, const char *path)
+static bool seen_before(kc_cuda_scan_inc *s, const char *path)
 {
     for (uint32_t i = 0; i < s->seen.len; i++)
         if (strcmp(s->seen.data[i], path) == 0)
@@ -349,14 +349,14 @@ static bool seen_before(cu_scan_inc *s, const char *path)
     return false;
 }
 
-static void scan_text(cu_scan_inc *s, const char *text, size_t len, const char *dir, unsigned depth);
+static void scan_text(kc_cuda_scan_inc *s, const char *text, size_t len, const char *dir, unsigned depth);
 
-static void scan_file(cu_scan_inc *s, const char *path, unsigned depth)
+static void scan_file(kc_cuda_scan_inc *s, const char *path, unsigned depth)
 {
-    if (depth > CU_SCAN_MAX_DEPTH || s->files >= CU_SCAN_MAX_FILES || seen_before(s, path))
+    if (depth > KC_CUDA_SCAN_MAX_DEPTH || s->files >= KC_CUDA_SCAN_MAX_FILES || seen_before(s, path))
         return;
     size_t len;
-    char *text = read_small_file(path, CU_SCAN_MAX_BYTES, &len);
+    char *text = read_small_file(path, KC_CUDA_SCAN_MAX_BYTES, &len);
     if (!text)
         return;
     s->files++;
@@ -365,7 +365,7 @@ static void scan_file(cu_scan_inc *s, const char *path, unsigned depth)
 }
 
 /* Where clang would find `name`, or NULL (user directories only). */
-static const char *find_header(cu_scan_inc *s, const char *name, bool quoted, const char *dir)
+static const char *find_header(kc_cuda_scan_inc *s, const char *name, bool quoted, const char *dir)
 {
     if (name[0] == '/')
         return file_exists(name) ? name : NULL;
@@ -382,7 +382,7 @@ static const char *find_header(cu_scan_inc *s, const char *name, bool quoted, co
     return NULL;
 }
 
-static void on_include(cu_scan_inc *s, const char *name, bool quoted, const char *dir, unsigned depth)
+static void on_include(kc_cuda_scan_inc *s, const char *name, bool quoted, const char *dir, unsigned depth)
 {
     if (!name[0] || strstr(name, ".."))
         return; /* a relative climb: found on disk or not, no stand-in */
@@ -406,7 +406,7 @@ static void on_include(cu_scan_inc *s, const char *name, bool quoted, const char
 /* Finds `#include <name>` / `#include "name"` lines (also include_next and
  * import). Comments and conditionals are ignored: a stand-in too many is
  * harmless because it is searched last. */
-static void scan_text(cu_scan_inc *s, const char *text, size_t len, const char *dir, unsigned depth)
+static void scan_text(kc_cuda_scan_inc *s, const char *text, size_t len, const char *dir, unsigned depth)
 {
     size_t i = 0;
     while (i < len) {
@@ -511,11 +511,11 @@ void kc_cuda_frontend_delete(kc_cuda_frontend *fe)
 }
 
 /* The full argument list for one file. */
-static void build_args(kc_cuda_frontend *fe, kc_arena *ar, const kc_source *src, cu_args *a)
+static void build_args(kc_cuda_frontend *fe, kc_arena *ar, const kc_source *src, kc_cuda_args *a)
 {
     const kc_options *o = fe->opts;
     bool shim = o->cuda_mode != KC_CUDA_TOOLKIT;
-    cu_args user = {0};
+    kc_cuda_args user = {0};
     db_flags(fe, ar, src->path, &user, shim);
     /* -I in the extra arguments count for the include scan too. */
     for (uint32_t i = 0; i < o->extra_args.len; i++) {
@@ -594,7 +594,7 @@ static bool unknown_name(const char *msg)
 static bool syntax_errors(CXTranslationUnit tu, const kc_source *src, bool shim, kc_file_errors *errs)
 {
     unsigned n = clang_getNumDiagnostics(tu);
-    unsigned reported = 0, total = 0;
+    unsigned reported = 0, total = 0; /* the first KC_CUDA_MAX_ERRORS are reported */
     /* Lines where a name could not be resolved (shim mode): a parse error on
      * the same line is its consequence (`std::foo<int> x;`), not a typo. */
     KC_VEC(uint32_t) sema_lines = {0};
@@ -628,7 +628,7 @@ static bool syntax_errors(CXTranslationUnit tu, const kc_source *src, bool shim,
         }
         if (fatal) {
             total++;
-            if (reported < CU_MAX_ERRORS) {
+            if (reported < KC_CUDA_MAX_ERRORS) {
                 kc_file_errors_add(errs, line, col, "%s", m);
                 reported++;
             }
@@ -636,8 +636,6 @@ static bool syntax_errors(CXTranslationUnit tu, const kc_source *src, bool shim,
         clang_disposeString(msg);
         clang_disposeDiagnostic(d);
     }
-    if (total > reported)
-        kc_file_errors_add(errs, 0, 0, "%u more errors not shown", total - reported);
     kc_vec_free(&sema_lines);
     return total > 0;
 }
@@ -670,13 +668,13 @@ kc_model *kc_cuda_lower(kc_cuda_frontend *fe, const kc_source *src, kc_file_erro
         return NULL;
     }
     kc_arena *ar = kc_arena_new();
-    cu_args a = {0};
+    kc_cuda_args a = {0};
     build_args(fe, ar, src, &a);
 
     kc_cuda_unsaved unsaved = {0};
     for (uint32_t i = 0; i < fe->shim.files.len; i++)
         kc_vec_push(&unsaved.files, fe->shim.files.data[i]);
-    cu_scan_inc scan = {.fe = fe, .ar = ar, .unsaved = &unsaved, .args = &a, .shim = shim};
+    kc_cuda_scan_inc scan = {.fe = fe, .ar = ar, .unsaved = &unsaved, .args = &a, .shim = shim};
     kc_vec_push(&scan.seen, src->path);
     scan_text(&scan, src->text, src->len, dir_of(ar, src->path), 0);
     kc_vec_free(&scan.seen);
