@@ -714,9 +714,40 @@ static CXCursor inline_target(kc_cuda_walk *w, CXCursor ref)
     return def;
 }
 
-static kc_cuda_val inline_call(kc_cuda_walk *w, CXCursor call, CXCursor def, CXCursor ref)
+/* Whether `method` is the call operator of a lambda. */
+static bool is_lambda_call(CXCursor method)
 {
-    int na = clang_Cursor_getNumArguments(call);
+    if (method.kind != CXCursor_CXXMethod)
+        return false;
+    CXCursor cls = clang_getCursorSemanticParent(method);
+    CXString s = clang_getTypeSpelling(clang_getCursorType(cls));
+    const char *p = clang_getCString(s);
+    bool yes = p && strstr(p, "(lambda at ");
+    clang_disposeString(s);
+    return yes;
+}
+
+/* The body of a lambda called through `ref` (its operator()), or null. */
+static CXCursor lambda_target(kc_cuda_walk *w, CXCursor ref)
+{
+    if (clang_Cursor_isNull(ref) || !is_lambda_call(ref) || w->inline_depth >= KC_CUDA_MAX_INLINE ||
+        w->budget < 1000)
+        return clang_getNullCursor();
+    CXCursor def = clang_getCursorDefinition(ref);
+    if (clang_Cursor_isNull(def) || !kc_cuda_in_user_code(def))
+        return clang_getNullCursor();
+    for (unsigned i = 0; i < w->inline_depth; i++)
+        if (clang_equalCursors(w->inline_stack[i], def))
+            return clang_getNullCursor();
+    return def;
+}
+
+/* Walks the body of `def` for a call: arguments argv[0..na) (evaluated
+ * here, in the caller) bound to its parameters. A lambda also sees the
+ * caller's variables (what it captures). */
+static kc_cuda_val inline_call(kc_cuda_walk *w, CXCursor call, CXCursor def, CXCursor ref, const CXCursor *argv,
+                               int na, bool lambda)
+{
     kc_cuda_kids k;
     kc_cuda_kids_get(def, &k);
     CXCursor body = clang_getNullCursor();
@@ -736,7 +767,7 @@ static kc_cuda_val inline_call(kc_cuda_walk *w, CXCursor call, CXCursor def, CXC
     kc_cuda_val *args = kc_xcalloc(na > 0 ? (size_t)na : 1, sizeof *args);
     kc_deps all = {0};
     for (int i = 0; i < na; i++) {
-        args[i] = kc_cuda_ev(w, clang_Cursor_getArgument(call, (unsigned)i), EV_LOAD);
+        args[i] = kc_cuda_ev(w, argv[i], EV_LOAD);
         all = kc_cuda_deps_or(all, args[i].deps);
     }
     kc_cuda_val result = kc_cuda_v_deps(all);
@@ -744,6 +775,7 @@ static kc_cuda_val inline_call(kc_cuda_walk *w, CXCursor call, CXCursor def, CXC
         kc_cuda_fn f;
         memset(&f, 0, sizeof f);
         f.caller = w->fn;
+        f.outer = lambda ? w->fn : NULL;
         f.decl = def;
         f.entry_guard = w->guard;
         f.ret = kc_cuda_v_none();
@@ -883,10 +915,16 @@ static kc_cuda_val call_named(kc_cuda_walk *w, CXCursor e, CXCursor ref, const c
         return kc_cuda_v_none();
     }
 
-    /* Device functions of the user: inlined. */
+    /* Device functions of the user, and lambdas: inlined. */
     CXCursor def = inline_target(w, ref);
+    bool lambda = false;
+    if (clang_Cursor_isNull(def) && !clang_Cursor_isNull(ref) && strcmp(name, "operator()") == 0 && na >= 1) {
+        def = lambda_target(w, ref);
+        lambda = !clang_Cursor_isNull(def);
+    }
     if (!clang_Cursor_isNull(def)) {
-        kc_cuda_val v = inline_call(w, e, def, ref);
+        kc_cuda_val v = lambda ? inline_call(w, e, def, ref, args + 1, na - 1, true)
+                               : inline_call(w, e, def, ref, args, na, false);
         if (kc_cuda_ty_is_int(rt) && !v.ix && !v.ptr)
             v.ix = kc_cuda_ix_opaque(w, e, v.deps, kc_cuda_ty_bits(rt));
         return v;

@@ -302,9 +302,10 @@ kc_cuda_bind *kc_cuda_env_find(kc_cuda_fn *fn, CXCursor decl)
     if (clang_Cursor_isNull(decl))
         return NULL;
     unsigned h = clang_hashCursor(decl);
-    for (uint32_t i = fn->env.len; i-- > 0;)
-        if (fn->env.data[i].hash == h && clang_equalCursors(fn->env.data[i].decl, decl))
-            return &fn->env.data[i];
+    for (; fn; fn = fn->outer) /* a lambda sees what it captures */
+        for (uint32_t i = fn->env.len; i-- > 0;)
+            if (fn->env.data[i].hash == h && clang_equalCursors(fn->env.data[i].decl, decl))
+                return &fn->env.data[i];
     return NULL;
 }
 

@@ -48,6 +48,7 @@ typedef KC_VEC(kc_cuda_bind) kc_cuda_env;
 /* One function activation: the kernel, or an inlined device function. */
 typedef struct kc_cuda_fn {
     struct kc_cuda_fn *caller;
+    struct kc_cuda_fn *outer; /* a lambda: the function whose variables it captures */
     CXCursor decl;
     kc_cuda_env env;
     uint32_t entry_guard;

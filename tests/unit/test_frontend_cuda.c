@@ -608,6 +608,19 @@ static void test_device_helper_inlined(void **state)
     for (uint32_t i = 0; i < L.m->kernels.len; i++)
         assert_string_not_equal(L.m->kernels.data[i]->name, "twice");
     lowered_free(&L);
+
+    /* Lambdas are inlined too, with what they capture. */
+    lower(&L, "__global__ void k(float *x, int n)\n"
+              "{\n"
+              "    int tid = threadIdx.x;\n"
+              "    auto ld = [&](int i) { return x[i + tid]; };\n"
+              "    x[tid] = ld(2 * tid);\n"
+              "}\n");
+    k = kernel(&L, "k");
+    a = access_of(k, "x", KC_ACC_LOAD);
+    assert_int_equal(const_stride_x(&L, a), 3);
+    assert_span_text(&L, a->span, "ld(2 * tid)");
+    lowered_free(&L);
 }
 
 static void test_template_kernel(void **state)
