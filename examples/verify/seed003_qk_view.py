@@ -1,12 +1,13 @@
 # Seed 003 as posted, with both kernels bound to the decode-scores reference
-# for `kcheck verify` (scores laid out as [B, H, L] with L a multiple of 64).
+# for `kcheck verify`. The calls pad the scores to a multiple of 64 as the
+# post's own test does, and return the [B, H, L] part.
 import torch
 
 import triton
 import triton.language as tl
 import math
 
-# kcheck: verify op=decode_scores_fp32 call="qk_mul(q, k, scores.view(B, H, L // 64, 64), 'vec')" sizes="B=4,H=8,L=128,D=16"
+# kcheck: verify op=decode_scores_fp32 call="(lambda s: (qk_mul(q, k, s, 'vec'), s.reshape(B, H, -1)[:, :, :L])[1])(torch.zeros(B, H, (L + 63) // 64, 64, device='cuda'))"
 @triton.jit
 def qk_mul_kernel(
     q_tensor, 
@@ -54,7 +55,7 @@ def qk_mul_kernel(
     tl.store(score_tensor + score_off, score_vec)
 
 
-# kcheck: verify op=decode_scores_fp32 call="qk_mul(q, k, scores.view(B, H, L // 64, 64), 'loop')"
+# kcheck: verify op=decode_scores_fp32 call="(lambda s: (qk_mul(q, k, s, 'loop'), s.reshape(B, H, -1)[:, :, :L])[1])(torch.zeros(B, H, (L + 63) // 64, 64, device='cuda'))"
 @triton.jit
 def qk_mul_kernel_loop(
     q_tensor, 
