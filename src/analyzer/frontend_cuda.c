@@ -25,12 +25,17 @@
  * Threads: one kc_cuda_frontend per worker thread; each holds its own
  * CXIndex. Nothing is shared between front end objects but immutable data.
  */
+/* dladdr (to find the compiler's own headers next to libclang) */
+#define _GNU_SOURCE 1
+
 #include "cuda_lower.h"
 #include "cuda_shim.h"
 #include "kc_frontend.h"
 
 #include <clang-c/CXCompilationDatabase.h>
 #include <ctype.h>
+#include <dirent.h>
+#include <dlfcn.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
@@ -54,6 +59,7 @@ struct kc_cuda_frontend {
     kc_arena *arena;            /* strings that live as long as the front end */
     kc_cuda_unsaved shim;       /* shim (or compat) headers; texts are static */
     const char *cuda_path;      /* toolkit mode: the toolkit root, or NULL if none found */
+    const char *builtin_inc;    /* clang's own include directory (stdint.h, ...), or NULL */
     CXCompilationDatabase db;   /* -p DIR, or NULL */
     char *db_error;             /* why -p DIR could not be used; owned */
 };
@@ -395,6 +401,14 @@ static void on_include(kc_cuda_scan_inc *s, const char *name, bool quoted, const
     }
     if (name[0] == '/')
         return;
+    /* clang's own headers (stdint.h, ...) #include_next the system ones
+     * when there are any: a stand-in would shadow their definitions. */
+    if (s->fe->builtin_inc && file_exists(path_join(s->ar, s->fe->builtin_inc, name)))
+        return;
+    /* Toolkit mode: the system's headers are real; only the user's missing
+     * ones get a stand-in. */
+    if (!s->shim && !quoted)
+        return;
     char *stub = kc_xasprintf("%s/%s", KC_CUDA_SHIM_STUBS, name);
     if (kc_cuda_unsaved_has(s->unsaved, stub)) {
         free(stub);
@@ -465,6 +479,38 @@ static const char *detect_cuda_path(kc_arena *ar, const char *given)
     return NULL;
 }
 
+/* clang's resource include directory: <libdir>/clang/<version>/include
+ * next to the libclang in use (where libclang itself looks for it). */
+static const char *find_builtin_include(kc_arena *ar)
+{
+    Dl_info info;
+    void *sym = (void *)(uintptr_t)clang_createIndex;
+    char real[PATH_MAX];
+    if (dladdr(sym, &info) && info.dli_fname && realpath(info.dli_fname, real)) {
+        const char *libdir = dir_of(ar, real);
+        const char *direct = kc_arena_printf(ar, "%s/clang/%d/include", libdir, KCHECK_LLVM_MAJOR);
+        if (file_exists(path_join(ar, direct, "stdint.h")))
+            return direct;
+        const char *clangdir = path_join(ar, libdir, "clang");
+        DIR *d = opendir(clangdir);
+        const char *found = NULL;
+        for (struct dirent *e; d && !found && (e = readdir(d));) {
+            if (e->d_name[0] == '.')
+                continue;
+            const char *inc = kc_arena_printf(ar, "%s/%s/include", clangdir, e->d_name);
+            if (file_exists(path_join(ar, inc, "stdint.h")))
+                found = inc;
+        }
+        if (d)
+            closedir(d);
+        if (found)
+            return found;
+    }
+    const char *debian = kc_arena_printf(ar, "/usr/lib/llvm-%d/lib/clang/%d/include", KCHECK_LLVM_MAJOR,
+                                         KCHECK_LLVM_MAJOR);
+    return file_exists(path_join(ar, debian, "stdint.h")) ? debian : NULL;
+}
+
 kc_cuda_frontend *kc_cuda_frontend_new(const kc_options *opts)
 {
     CXIndex index = clang_createIndex(0, 0);
@@ -474,6 +520,7 @@ kc_cuda_frontend *kc_cuda_frontend_new(const kc_options *opts)
     fe->opts = opts;
     fe->index = index;
     fe->arena = kc_arena_new();
+    fe->builtin_inc = find_builtin_include(fe->arena);
     if (opts->cuda_mode == KC_CUDA_TOOLKIT) {
         fe->cuda_path = detect_cuda_path(fe->arena, opts->cuda_path);
         kc_cuda_shim_add_compat(&fe->shim, KCHECK_LLVM_MAJOR);
@@ -591,12 +638,13 @@ static bool unknown_name(const char *msg)
 }
 
 /* Adds the file's syntax errors to errs; true when there is any. */
-static bool syntax_errors(CXTranslationUnit tu, const kc_source *src, bool shim, kc_file_errors *errs)
+static bool syntax_errors(CXTranslationUnit tu, const kc_source *src, kc_file_errors *errs)
 {
     unsigned n = clang_getNumDiagnostics(tu);
     unsigned reported = 0, total = 0; /* the first KC_CUDA_MAX_ERRORS are reported */
-    /* Lines where a name could not be resolved (shim mode): a parse error on
-     * the same line is its consequence (`std::foo<int> x;`), not a typo. */
+    /* Lines where a name could not be resolved (a header the shim does not
+     * cover, a third-party header that is missing): a parse error on the
+     * same line is its consequence (`std::foo<int> x;`), not a typo. */
     KC_VEC(uint32_t) sema_lines = {0};
     CXFile main = clang_getFile(tu, src->path);
     for (unsigned i = 0; i < n; i++) {
@@ -619,11 +667,10 @@ static bool syntax_errors(CXTranslationUnit tu, const kc_source *src, bool shim,
         } else if (in_main && (category_is(d, "Parse Issue") || category_is(d, "Lexical or Preprocessor Issue")) &&
                    !strstr(m, "file not found")) {
             fatal = true;
-            if (shim)
-                for (uint32_t k = 0; k < sema_lines.len; k++)
-                    if (sema_lines.data[k] == line)
-                        fatal = false;
-        } else if (in_main && shim && unknown_name(m)) {
+            for (uint32_t k = 0; k < sema_lines.len; k++)
+                if (sema_lines.data[k] == line)
+                    fatal = false;
+        } else if (in_main && unknown_name(m)) {
             kc_vec_push(&sema_lines, (uint32_t)line);
         }
         if (fatal) {
@@ -690,7 +737,7 @@ kc_model *kc_cuda_lower(kc_cuda_frontend *fe, const kc_source *src, kc_file_erro
     kc_model *m = NULL;
     if (ec != CXError_Success || !tu) {
         kc_file_errors_add(errs, 0, 0, "libclang could not parse the file (%s, code %d)", error_code_name(ec), (int)ec);
-    } else if (!syntax_errors(tu, src, shim, errs)) {
+    } else if (!syntax_errors(tu, src, errs)) {
         m = kc_model_new(src, KC_LANG_CUDA);
         kc_cuda_lower_tu(tu, src, m);
     }

@@ -1213,6 +1213,32 @@ static void test_unresolved_calls_and_shared_scalars(void **state)
     lowered_free(&L);
 }
 
+static void test_builtin_c_headers(void **state)
+{
+    (void)state;
+    /* clang's own stdint.h etc. must be used, never a stand-in. */
+    lowered L;
+    lower(&L, "#include <stdint.h>\n"
+              "#include <stddef.h>\n"
+              "#include <limits.h>\n"
+              "#include <float.h>\n"
+              "#include <stdbool.h>\n"
+              "__global__ void k(const float *x, float *y, int64_t n, size_t m)\n"
+              "{\n"
+              "    const int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;\n"
+              "    uint32_t lane = threadIdx.x & 31u;\n"
+              "    if (i < n && m < SIZE_MAX && lane < INT_MAX) y[i] = x[i] + FLT_MAX;\n"
+              "}\n");
+    const kc_kernel *k = kernel(&L, "k");
+    assert_int_equal(symbol(k, "n")->bits, 64);
+    assert_int_equal(symbol(k, "m")->bits, 64);
+    const kc_access *a = access_of(k, "x", KC_ACC_LOAD);
+    assert_int_equal(const_stride_x(&L, a), 1);
+    assert_int_equal(a->offset->bits, 64);
+    assert_true(symbol(k, "n")->facts & KC_SF_SIZE);
+    lowered_free(&L);
+}
+
 static void test_thread_safety_smoke(void **state)
 {
     (void)state;
@@ -1244,6 +1270,7 @@ int main(void)
         cmocka_unit_test(test_template_kernel),
         cmocka_unit_test(test_syntax_error),
         cmocka_unit_test(test_unknown_header),
+        cmocka_unit_test(test_builtin_c_headers),
         cmocka_unit_test(test_deep_nesting),
         cmocka_unit_test(test_300_lines_timing),
         cmocka_unit_test(test_toolkit_mode),
