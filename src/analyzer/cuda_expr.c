@@ -692,8 +692,9 @@ static CXCursor member_object(CXCursor call)
 static CXCursor inline_target(kc_cuda_walk *w, CXCursor ref)
 {
     CXCursor none = clang_getNullCursor();
-    if (clang_Cursor_isNull(ref) || ref.kind != CXCursor_FunctionDecl)
-        return none;
+    if (clang_Cursor_isNull(ref) ||
+        (ref.kind != CXCursor_FunctionDecl && !(ref.kind == CXCursor_CXXMethod && clang_CXXMethod_isStatic(ref))))
+        return none; /* member functions would need `this` */
     if (w->inline_depth >= KC_CUDA_MAX_INLINE || w->budget < 1000)
         return none;
     CXCursor def = clang_getCursorDefinition(ref);
