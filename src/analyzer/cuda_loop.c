@@ -20,6 +20,7 @@ typedef struct kc_cuda_upd {
     int8_t sign[4];
     bool nonaffine;    /* some assignment is not `v += invariant` once per pass */
     bool body_step;    /* a step in the body (not the for increment) */
+    bool by_inc;       /* the for increment assigns it */
     bool in_cond;      /* the loop condition reads it */
     kc_deps deps;      /* what its assignments read, and the conditions around them */
     uint64_t on;       /* bit j: its assignments read loop variable j */
@@ -152,6 +153,8 @@ static bool pure_call(kc_cuda_walk *w, CXCursor call, kc_deps *d)
 static void upd_add(kc_cuda_scan *sc, int j, CXCursor step, int sign, CXCursor rhs, const scan_ctx *x, bool affine_form)
 {
     kc_cuda_upd *u = &sc->u.data[j];
+    if (x->in_inc)
+        u->by_inc = true;
     if (!affine_form || !x->top || u->nstep >= 4) {
         u->nonaffine = true;
     } else {
@@ -704,18 +707,15 @@ bool kc_cuda_walk_loop(kc_cuda_walk *w, CXCursor s, const kc_cuda_pragma *pr)
     /* The loop variable: what the increment advances and the condition
      * tests (for), or an induction variable the condition tests (while). */
     int vi = -1;
-    for (uint32_t j = 0; j < n && vi < 0; j++)
-        if (sc.u.data[j].in_cond && (kind == KC_LOOP_FOR ? !clang_Cursor_isNull(inc) : affine[j])) {
-            /* for: must be advanced by the increment */
-            if (kind == KC_LOOP_FOR) {
-                bool by_inc = false;
-                for (unsigned q = 0; q < sc.u.data[j].nstep; q++)
-                    by_inc = true;
-                if (!by_inc && !sc.u.data[j].nonaffine)
-                    continue;
-            }
+    for (uint32_t j = 0; j < n && vi < 0 && kind == KC_LOOP_FOR; j++)
+        if (sc.u.data[j].in_cond && sc.u.data[j].by_inc)
             vi = (int)j;
-        }
+    for (uint32_t j = 0; j < n && vi < 0; j++)
+        if (sc.u.data[j].in_cond && affine[j])
+            vi = (int)j;
+    for (uint32_t j = 0; j < n && vi < 0; j++) /* halving, data-driven */
+        if (sc.u.data[j].in_cond)
+            vi = (int)j;
 
     /* Steps of the induction variables, evaluated on entry. */
     const kc_index **steps = kc_xcalloc(n ? n : 1, sizeof *steps);
@@ -860,7 +860,7 @@ bool kc_cuda_walk_loop(kc_cuda_walk *w, CXCursor s, const kc_cuda_pragma *pr)
     uint32_t saved_guard = w->guard, saved_loop = w->loop;
     w->loop = id;
     kc_cuda_preds pos = {0};
-    if (!clang_Cursor_isNull(cond) && kind != KC_LOOP_WHILE + 100 && s.kind != CXCursor_DoStmt) {
+    if (!clang_Cursor_isNull(cond) && s.kind != CXCursor_DoStmt) {
         w->in_loop_cond = true;
         kc_cuda_val c = kc_cuda_ev_cond(w, cond, &pos, NULL);
         w->in_loop_cond = false;
