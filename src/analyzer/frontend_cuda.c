@@ -164,7 +164,7 @@ static const char *arch_from_gencode(kc_arena *ar, const char *s)
  * spelling, with relative directories made absolute; maps nvcc's
  * -arch/-gencode to the GPU architecture; drops everything else. */
 static void filter_command(kc_arena *ar, kc_cuda_args *out, const char *const *argv, unsigned argc, const char *dir,
-                           const char *file, bool shim)
+                           bool shim)
 {
     for (unsigned i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -211,7 +211,7 @@ static void filter_command(kc_arena *ar, kc_cuda_args *out, const char *const *a
                 val = argv[++i];
             } else if (*rest == '=') {
                 val = rest + 1;
-            } else if (n == 2 && opts[k].name[1] != '-') { /* -Ifoo, -DFOO */
+            } else if (opts[k].name[1] != '-' && (n == 2 || opts[k].dir)) { /* -Ifoo, -DFOO, -isystem/x */
                 val = rest;
             } else {
                 continue; /* a longer option sharing the prefix */
@@ -261,7 +261,6 @@ static void filter_command(kc_arena *ar, kc_cuda_args *out, const char *const *a
             continue;
         }
         arg(out, kc_arena_printf(ar, "%s%s", flag, val));
-        (void)file;
     }
 }
 
@@ -328,7 +327,7 @@ static void db_flags(kc_cuda_frontend *fe, kc_arena *ar, const char *path, kc_cu
         CXString d = clang_CompileCommand_getDirectory(c);
         const char *dir = kc_arena_strdup(ar, clang_getCString(d) ? clang_getCString(d) : ".");
         clang_disposeString(d);
-        filter_command(ar, out, argv, argc, dir, abs, shim);
+        filter_command(ar, out, argv, argc, dir, shim);
         free(argv);
     }
     clang_CompileCommands_dispose(cmds);
