@@ -241,7 +241,8 @@ static void filter_command(kc_arena *ar, kc_cuda_args *out, const char *const *a
             continue;
         }
         if (strcmp(flag, "-std") == 0) {
-            if (strstr(val, "++"))
+            /* C++ standards the shim can be parsed with (C++11 on) */
+            if (strstr(val, "++") && !strstr(val, "++98") && !strstr(val, "++03"))
                 arg(out, kc_arena_printf(ar, "-std=%s", val));
             continue;
         }
