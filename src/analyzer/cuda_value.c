@@ -498,6 +498,15 @@ enum CXBinaryOperatorKind kc_cuda_binop_of(CXCursor c)
 
 /* ---- accesses and barriers ------------------------------------------------- */
 
+static bool span_within(kc_span in, kc_span out)
+{
+    if (!kc_span_valid(in) || !kc_span_valid(out))
+        return false;
+    bool after = in.line > out.line || (in.line == out.line && in.col >= out.col);
+    bool before = in.end_line < out.end_line || (in.end_line == out.end_line && in.end_col <= out.end_col);
+    return after && before;
+}
+
 uint32_t kc_cuda_mk_access(kc_cuda_walk *w, kc_access_kind kind, const kc_cuda_val *p, CXCursor whole, CXCursor addr,
                            bool via_ldg)
 {
@@ -522,6 +531,12 @@ uint32_t kc_cuda_mk_access(kc_cuda_walk *w, kc_access_kind kind, const kc_cuda_v
     } else {
         a.addr_span = kc_cuda_span(w->t, addr);
         a.addr_text = kc_cuda_wtext(w, addr);
+        /* An index written elsewhere (`p = x + i; ... *p`): point at the
+         * access itself. */
+        if (!span_within(a.addr_span, a.span)) {
+            a.addr_span = a.span;
+            a.addr_text = kc_cuda_wtext(w, whole);
+        }
     }
     a.via_ldg = via_ldg;
     kc_vec_push(&w->k->accesses, a);
