@@ -31,7 +31,9 @@ def _ce_row_lse(row_ptr, N, BLOCK_N: tl.constexpr, STREAM: tl.constexpr):
     """logsumexp of row_ptr[0:N] in fp32, one pass, online.  STREAM: the row
     is not read again (evict-first loads)."""
     cols = tl.arange(0, BLOCK_N)
-    m = float("-inf")
+    # A finite floor, not -inf: a chunk of -inf logits (a masked vocabulary
+    # range) then gives 2^(-inf) = 0 instead of NaN from (-inf) - (-inf).
+    m = -1.0e30
     s = tl.zeros([BLOCK_N], dtype=tl.float32)
     for start in tl.range(0, N, BLOCK_N):
         offs = start + cols
@@ -41,7 +43,6 @@ def _ce_row_lse(row_ptr, N, BLOCK_N: tl.constexpr, STREAM: tl.constexpr):
         else:
             x = tl.load(row_ptr + offs, mask=offs < N, other=float("-inf")).to(tl.float32)
         m_new = tl.maximum(m, tl.max(x, axis=0))
-        # m_new is finite: every chunk holds at least one real logit.
         s = s * tl.exp2((m - m_new) * LOG2E) + tl.exp2(x * LOG2E - m_new * LOG2E)
         m = m_new
     return m + tl.log2(tl.sum(s, axis=0)) * LN2

@@ -35,7 +35,9 @@ def _softmax_online_kernel(in_ptr, out_ptr, N, stride_in, stride_out, BLOCK_N: t
     x_row = in_ptr + row * stride_in
     y_row = out_ptr + row * stride_out
     cols = tl.arange(0, BLOCK_N)
-    m = float("-inf")
+    # A finite floor, not -inf: a chunk of -inf logits (a masked vocabulary
+    # range) then gives 2^(-inf) = 0 instead of NaN from (-inf) - (-inf).
+    m = -1.0e30
     s = tl.zeros([BLOCK_N], dtype=tl.float32)
     for start in tl.range(0, N, BLOCK_N):
         offs = start + cols
