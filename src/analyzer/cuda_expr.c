@@ -30,7 +30,7 @@ kc_cuda_val kc_cuda_ev_cond(kc_cuda_walk *w, CXCursor e, kc_cuda_preds *pos, kc_
         kc_cuda_kids_get(s, &k);
         if (k.n != 2) {
             kc_cuda_kids_free(&k);
-            return kc_cuda_ev(w, e, EV_LOAD);
+            return kc_cuda_ev(w, e, KC_CUDA_EV_LOAD);
         }
         bool and = op == CXBinaryOperator_LAnd;
         kc_cuda_preds lp = {0};
@@ -52,10 +52,10 @@ kc_cuda_val kc_cuda_ev_cond(kc_cuda_walk *w, CXCursor e, kc_cuda_preds *pos, kc_
         kc_cuda_kids_get(s, &k);
         if (k.n != 2) {
             kc_cuda_kids_free(&k);
-            return kc_cuda_ev(w, e, EV_LOAD);
+            return kc_cuda_ev(w, e, KC_CUDA_EV_LOAD);
         }
-        kc_cuda_val l = kc_cuda_ev(w, k.v[0], EV_LOAD);
-        kc_cuda_val r = kc_cuda_ev(w, k.v[1], EV_LOAD);
+        kc_cuda_val l = kc_cuda_ev(w, k.v[0], KC_CUDA_EV_LOAD);
+        kc_cuda_val r = kc_cuda_ev(w, k.v[1], KC_CUDA_EV_LOAD);
         kc_span at = kc_cuda_wspan(w, s);
         kc_pred p = {.lhs = l.ptr ? l.off : l.ix, .rhs = r.ptr ? r.off : r.ix, .op = cmp, .span = at};
         kc_cuda_size_fact(w, p.lhs, r.ptr ? kc_index_deps(r.off) : r.deps, at);
@@ -74,7 +74,7 @@ kc_cuda_val kc_cuda_ev_cond(kc_cuda_walk *w, CXCursor e, kc_cuda_preds *pos, kc_
         kc_cuda_kids_free(&k);
         return kc_cuda_v_deps(kc_cuda_deps_or(l.deps, r.deps));
     }
-    kc_cuda_val v = kc_cuda_ev(w, e, EV_LOAD);
+    kc_cuda_val v = kc_cuda_ev(w, e, KC_CUDA_EV_LOAD);
     return v;
 }
 
@@ -89,11 +89,11 @@ static kc_cuda_val ev_declref(kc_cuda_walk *w, CXCursor e, int mode)
         kc_cuda_bind *b = kc_cuda_env_find(w->fn, ref);
         if (!b)
             return kc_cuda_global_value(w, ref, e, mode);
-        if (b->in_memory && mode != EV_ADDR) {
+        if (b->in_memory && mode != KC_CUDA_EV_ADDR) {
             kc_cuda_val p = b->val;
             p.idx_expr = clang_getNullCursor();
             kc_cuda_val v = kc_cuda_deref(w, p, e, clang_getCursorType(ref), mode);
-            if (mode == EV_LOAD && v.load != KC_NONE && !w->k->accesses.data[v.load].value_name)
+            if (mode == KC_CUDA_EV_LOAD && v.load != KC_NONE && !w->k->accesses.data[v.load].value_name)
                 w->k->accesses.data[v.load].value_name = b->name;
             return v;
         }
@@ -125,7 +125,7 @@ static kc_cuda_val ev_children(kc_cuda_walk *w, CXCursor e)
         if (k.v[i].kind == CXCursor_TypeRef || k.v[i].kind == CXCursor_TemplateRef ||
             k.v[i].kind == CXCursor_NamespaceRef)
             continue;
-        kc_cuda_val v = kc_cuda_ev(w, k.v[i], EV_LOAD);
+        kc_cuda_val v = kc_cuda_ev(w, k.v[i], KC_CUDA_EV_LOAD);
         d = kc_cuda_deps_or(d, v.ptr && v.off ? kc_index_deps(v.off) : v.deps);
     }
     kc_cuda_kids_free(&k);
@@ -142,8 +142,8 @@ static kc_cuda_val ev_subscript(kc_cuda_walk *w, CXCursor e, int mode)
     }
     CXCursor bc = k.v[0], ic = k.v[1];
     kc_cuda_kids_free(&k);
-    kc_cuda_val b = kc_cuda_ev(w, bc, EV_LOAD);
-    kc_cuda_val i = kc_cuda_ev(w, ic, EV_LOAD);
+    kc_cuda_val b = kc_cuda_ev(w, bc, KC_CUDA_EV_LOAD);
+    kc_cuda_val i = kc_cuda_ev(w, ic, KC_CUDA_EV_LOAD);
     if (!b.ptr && i.ptr) { /* i[p] */
         kc_cuda_val tv = b;
         b = i;
@@ -207,8 +207,8 @@ static kc_cuda_val ev_member(kc_cuda_walk *w, CXCursor e, int mode)
         return kc_cuda_v_none(); /* implicit this->member */
     CXCursor sb = kc_cuda_strip(base);
     if (sb.kind == CXCursor_DeclRefExpr) {
-        bv_kind bv = kc_cuda_builtin_var(clang_getCursorReferenced(sb));
-        if (bv != BV_NONE)
+        kc_cuda_bv_kind bv = kc_cuda_builtin_var(clang_getCursorReferenced(sb));
+        if (bv != KC_CUDA_BV_NONE)
             return kc_cuda_builtin_value(w, bv, kc_cuda_member_component(w, e));
     }
     if (sb.kind == CXCursor_CallExpr) {
@@ -217,16 +217,16 @@ static kc_cuda_val ev_member(kc_cuda_walk *w, CXCursor e, int mode)
         int comp = kc_cuda_member_component(w, e);
         if (comp >= 0) {
             if (strcmp(n, "group_index") == 0 || strcmp(n, "block_index") == 0)
-                return kc_cuda_builtin_value(w, BV_BLOCK, comp);
+                return kc_cuda_builtin_value(w, KC_CUDA_BV_BLOCK, comp);
             if (strcmp(n, "thread_index") == 0)
-                return kc_cuda_builtin_value(w, BV_THREAD, comp);
+                return kc_cuda_builtin_value(w, KC_CUDA_BV_THREAD, comp);
             if (strcmp(n, "group_dim") == 0 || strcmp(n, "dim_threads") == 0)
-                return kc_cuda_builtin_value(w, BV_BDIM, comp);
+                return kc_cuda_builtin_value(w, KC_CUDA_BV_BDIM, comp);
             if (strcmp(n, "dim_blocks") == 0)
-                return kc_cuda_builtin_value(w, BV_GDIM, comp);
+                return kc_cuda_builtin_value(w, KC_CUDA_BV_GDIM, comp);
         }
     }
-    kc_cuda_val b = kc_cuda_ev(w, base, mode == EV_ADDR ? EV_ADDR : mode);
+    kc_cuda_val b = kc_cuda_ev(w, base, mode == KC_CUDA_EV_ADDR ? KC_CUDA_EV_ADDR : mode);
     if (b.sparam && !b.ptr)
         return struct_field(w, &b, e);
     CXType t = clang_getCursorType(e);
@@ -260,7 +260,7 @@ static kc_cuda_val ev_incdec(kc_cuda_walk *w, CXCursor e, CXCursor operand, enum
     CXCursor decl = kc_cuda_referenced_decl(operand);
     kc_cuda_bind *b = kc_cuda_env_find(w->fn, decl);
     if (!b || b->in_memory) {
-        kc_cuda_val v = kc_cuda_ev(w, operand, EV_RMW);
+        kc_cuda_val v = kc_cuda_ev(w, operand, KC_CUDA_EV_RMW);
         return kc_cuda_v_deps(v.deps);
     }
     kc_cuda_val old = b->val, nv;
@@ -296,7 +296,7 @@ static kc_cuda_val ev_unary(kc_cuda_walk *w, CXCursor e, int mode)
         return ev_incdec(w, e, x, op);
     switch (op) {
     case CXUnaryOperator_AddrOf: {
-        kc_cuda_val v = kc_cuda_ev(w, x, EV_ADDR);
+        kc_cuda_val v = kc_cuda_ev(w, x, KC_CUDA_EV_ADDR);
         if (v.ptr)
             return v;
         kc_cuda_val p = kc_cuda_v_none(); /* address of a register variable */
@@ -306,7 +306,7 @@ static kc_cuda_val ev_unary(kc_cuda_walk *w, CXCursor e, int mode)
         return p;
     }
     case CXUnaryOperator_Deref: {
-        kc_cuda_val p = kc_cuda_ev(w, x, EV_LOAD);
+        kc_cuda_val p = kc_cuda_ev(w, x, KC_CUDA_EV_LOAD);
         CXType rt = clang_getCursorType(e);
         if (!p.ptr) {
             p = kc_cuda_v_none();
@@ -320,7 +320,7 @@ static kc_cuda_val ev_unary(kc_cuda_walk *w, CXCursor e, int mode)
         return kc_cuda_deref(w, p, e, rt, mode);
     }
     case CXUnaryOperator_Minus: {
-        kc_cuda_val v = kc_cuda_ev(w, x, EV_LOAD);
+        kc_cuda_val v = kc_cuda_ev(w, x, KC_CUDA_EV_LOAD);
         if (v.ix) {
             const kc_index *r = kc_index_scale(w->a, v.ix, -1);
             return kc_cuda_v_index(r ? r : kc_cuda_ix_opaque(w, e, v.deps, v.ix->bits));
@@ -333,7 +333,7 @@ static kc_cuda_val ev_unary(kc_cuda_walk *w, CXCursor e, int mode)
     case CXUnaryOperator_LNot:
         return kc_cuda_ev_cond(w, e, NULL, NULL);
     default: {
-        kc_cuda_val v = kc_cuda_ev(w, x, EV_LOAD);
+        kc_cuda_val v = kc_cuda_ev(w, x, KC_CUDA_EV_LOAD);
         return kc_cuda_v_deps(v.ptr && v.off ? kc_index_deps(v.off) : v.deps);
     }
     }
@@ -452,7 +452,7 @@ static kc_cuda_val settle(kc_cuda_walk *w, kc_cuda_val v, CXCursor decl, CXCurso
  * call of a class's operator=). */
 static kc_cuda_val assign_to(kc_cuda_walk *w, CXCursor e, CXCursor lc, CXCursor rc, enum CXBinaryOperatorKind op)
 {
-    kc_cuda_val r = kc_cuda_ev(w, rc, EV_LOAD);
+    kc_cuda_val r = kc_cuda_ev(w, rc, KC_CUDA_EV_LOAD);
     CXCursor decl = kc_cuda_referenced_decl(lc);
     kc_cuda_bind *b = kc_cuda_env_find(w->fn, decl);
     if (b && !b->in_memory) {
@@ -468,7 +468,7 @@ static kc_cuda_val assign_to(kc_cuda_walk *w, CXCursor e, CXCursor lc, CXCursor 
         b->val = nv;
         return nv;
     }
-    kc_cuda_ev(w, lc, op == CXBinaryOperator_Assign ? EV_STORE : EV_RMW);
+    kc_cuda_ev(w, lc, op == CXBinaryOperator_Assign ? KC_CUDA_EV_STORE : KC_CUDA_EV_RMW);
     return r;
 }
 
@@ -501,11 +501,11 @@ static kc_cuda_val ev_binary(kc_cuda_walk *w, CXCursor e, int mode)
     CXCursor lc = k.v[0], rc = k.v[1];
     kc_cuda_kids_free(&k);
     if (op == CXBinaryOperator_Comma) {
-        kc_cuda_ev(w, lc, EV_LOAD);
+        kc_cuda_ev(w, lc, KC_CUDA_EV_LOAD);
         return kc_cuda_ev(w, rc, mode);
     }
-    kc_cuda_val l = kc_cuda_ev(w, lc, EV_LOAD);
-    kc_cuda_val r = kc_cuda_ev(w, rc, EV_LOAD);
+    kc_cuda_val l = kc_cuda_ev(w, lc, KC_CUDA_EV_LOAD);
+    kc_cuda_val r = kc_cuda_ev(w, rc, KC_CUDA_EV_LOAD);
     return arith(w, e, op, l, lc, r, rc);
 }
 
@@ -557,7 +557,7 @@ static kc_cuda_val ev_cast(kc_cuda_walk *w, CXCursor e, int mode)
     kc_cuda_kids_free(&k);
     if (clang_Cursor_isNull(x))
         return kc_cuda_v_none();
-    kc_cuda_val v = kc_cuda_ev(w, x, mode == EV_ADDR ? EV_ADDR : EV_LOAD);
+    kc_cuda_val v = kc_cuda_ev(w, x, mode == KC_CUDA_EV_ADDR ? KC_CUDA_EV_ADDR : KC_CUDA_EV_LOAD);
     return kc_cuda_convert(w, v, clang_getCursorType(e), e);
 }
 
@@ -768,7 +768,7 @@ static kc_cuda_val inline_call(kc_cuda_walk *w, CXCursor call, CXCursor def, CXC
     kc_cuda_val *args = kc_xcalloc(na > 0 ? (size_t)na : 1, sizeof *args);
     kc_deps all = {0};
     for (int i = 0; i < na; i++) {
-        args[i] = kc_cuda_ev(w, argv[i], EV_LOAD);
+        args[i] = kc_cuda_ev(w, argv[i], KC_CUDA_EV_LOAD);
         all = kc_cuda_deps_or(all, args[i].deps);
     }
     kc_cuda_val result = kc_cuda_v_deps(all);
@@ -816,7 +816,7 @@ static kc_cuda_val inline_call(kc_cuda_walk *w, CXCursor call, CXCursor def, CXC
 /* The first argument of a memory intrinsic, as a pointer. */
 static kc_cuda_val arg_pointer(kc_cuda_walk *w, CXCursor a)
 {
-    kc_cuda_val p = kc_cuda_ev(w, a, EV_LOAD);
+    kc_cuda_val p = kc_cuda_ev(w, a, KC_CUDA_EV_LOAD);
     if (!p.ptr) {
         p = kc_cuda_v_none();
         p.ptr = true;
@@ -843,7 +843,7 @@ static kc_cuda_val call_named(kc_cuda_walk *w, CXCursor e, CXCursor ref, const c
             strcmp(op, "<=") != 0 && strcmp(op, ">=") != 0)
             return assign_to(w, e, a0, args[1], CXBinaryOperator_AddAssign);
         if (strcmp(op, "++") == 0 || strcmp(op, "--") == 0) {
-            kc_cuda_val v = kc_cuda_ev(w, a0, EV_RMW);
+            kc_cuda_val v = kc_cuda_ev(w, a0, KC_CUDA_EV_RMW);
             return kc_cuda_v_deps(v.deps);
         }
     }
@@ -882,13 +882,13 @@ static kc_cuda_val call_named(kc_cuda_walk *w, CXCursor e, CXCursor ref, const c
                 return kc_cuda_v_index(kc_cuda_ix_const(w, tile, 32));
         }
         if (cls && strcmp(name, "thread_rank") == 0) {
-            kc_deps d = kc_cuda_builtin_deps(BV_THREAD, -1);
+            kc_deps d = kc_cuda_builtin_deps(KC_CUDA_BV_THREAD, -1);
             if (strcmp(cls, "grid_group") == 0)
                 d.flags |= KC_AF_PROGRAM;
             return kc_cuda_v_index(kc_cuda_ix_opaque(w, e, d, 32));
         }
         if (cls && (strcmp(name, "meta_group_rank") == 0)) {
-            kc_deps d = kc_cuda_builtin_deps(BV_THREAD, -1);
+            kc_deps d = kc_cuda_builtin_deps(KC_CUDA_BV_THREAD, -1);
             return kc_cuda_v_index(kc_cuda_ix_opaque(w, e, d, 32));
         }
     }
@@ -897,7 +897,7 @@ static kc_cuda_val call_named(kc_cuda_walk *w, CXCursor e, CXCursor ref, const c
     if (starts_with(name, "atomic") && na >= 2) {
         kc_cuda_val p = arg_pointer(w, args[0]);
         for (int i = 1; i < na; i++)
-            kc_cuda_ev(w, args[i], EV_LOAD);
+            kc_cuda_ev(w, args[i], KC_CUDA_EV_LOAD);
         uint32_t id = kc_cuda_mk_access(w, KC_ACC_ATOMIC, &p, e, p.idx_expr, false);
         return kc_cuda_load_value(w, id, &p, rt);
     }
@@ -911,7 +911,7 @@ static kc_cuda_val call_named(kc_cuda_walk *w, CXCursor e, CXCursor ref, const c
     if (na >= 2 && (strcmp(name, "__stcg") == 0 || strcmp(name, "__stcs") == 0 || strcmp(name, "__stwb") == 0 ||
                     strcmp(name, "__stwt") == 0)) {
         kc_cuda_val p = arg_pointer(w, args[0]);
-        kc_cuda_ev(w, args[1], EV_LOAD);
+        kc_cuda_ev(w, args[1], KC_CUDA_EV_LOAD);
         kc_cuda_mk_access(w, KC_ACC_STORE, &p, e, p.idx_expr, false);
         return kc_cuda_v_none();
     }
@@ -934,9 +934,9 @@ static kc_cuda_val call_named(kc_cuda_walk *w, CXCursor e, CXCursor ref, const c
     /* Pointer pass-through builtins. */
     if (na >= 1 && (strcmp(name, "__builtin_assume_aligned") == 0 || strcmp(name, "__builtin_launder") == 0 ||
                     strcmp(name, "launder") == 0)) {
-        kc_cuda_val p = kc_cuda_ev(w, args[0], EV_LOAD);
+        kc_cuda_val p = kc_cuda_ev(w, args[0], KC_CUDA_EV_LOAD);
         for (int i = 1; i < na; i++)
-            kc_cuda_ev(w, args[i], EV_LOAD);
+            kc_cuda_ev(w, args[i], KC_CUDA_EV_LOAD);
         return p.ptr ? kc_cuda_convert(w, p, rt, e) : p;
     }
 
@@ -1085,7 +1085,7 @@ kc_cuda_val kc_cuda_ev(kc_cuda_walk *w, CXCursor e, int mode)
         break;
     }
     /* Integers always carry an index (an opaque atom when nothing better). */
-    if (!v.ix && !v.ptr && mode == EV_LOAD) {
+    if (!v.ix && !v.ptr && mode == KC_CUDA_EV_LOAD) {
         CXType t = clang_getCursorType(e);
         if (kc_cuda_ty_is_int(t))
             v.ix = kc_cuda_ix_opaque(w, e, v.deps, kc_cuda_ty_bits(t));

@@ -101,8 +101,10 @@ static kc_deps sdeps(kc_cuda_scan *sc, CXCursor c, uint64_t *on, bool *all, bool
         kc_cuda_kids_get(c, &k);
         if (k.n == 1) {
             CXCursor sb = kc_cuda_strip(k.v[0]);
-            bv_kind bv = sb.kind == CXCursor_DeclRefExpr ? kc_cuda_builtin_var(clang_getCursorReferenced(sb)) : BV_NONE;
-            if (bv != BV_NONE) {
+            kc_cuda_bv_kind bv = KC_CUDA_BV_NONE;
+            if (sb.kind == CXCursor_DeclRefExpr)
+                bv = kc_cuda_builtin_var(clang_getCursorReferenced(sb));
+            if (bv != KC_CUDA_BV_NONE) {
                 kc_cuda_kids_free(&k);
                 return kc_cuda_builtin_deps(bv, kc_cuda_member_component(sc->w, c));
             }
@@ -144,7 +146,7 @@ static bool pure_call(kc_cuda_walk *w, CXCursor call, kc_deps *d)
     for (size_t i = 0; i < sizeof pure / sizeof pure[0]; i++)
         if (strcmp(n, pure[i]) == 0) {
             if (strcmp(n, "thread_rank") == 0 || strcmp(n, "meta_group_rank") == 0)
-                *d = kc_cuda_deps_or(*d, kc_cuda_builtin_deps(BV_THREAD, -1));
+                *d = kc_cuda_deps_or(*d, kc_cuda_builtin_deps(KC_CUDA_BV_THREAD, -1));
             return true;
         }
     return false;
@@ -650,7 +652,7 @@ bool kc_cuda_walk_loop(kc_cuda_walk *w, CXCursor s, const kc_cuda_pragma *pr)
             if (k.v[i].kind == CXCursor_VarDecl && clang_Cursor_isNull(rvar))
                 rvar = k.v[i];
             else if (clang_isExpression(k.v[i].kind))
-                kc_cuda_ev(w, k.v[i], EV_LOAD);
+                kc_cuda_ev(w, k.v[i], KC_CUDA_EV_LOAD);
         if (k.n)
             body = k.v[k.n - 1];
         break;
@@ -737,7 +739,7 @@ bool kc_cuda_walk_loop(kc_cuda_walk *w, CXCursor s, const kc_cuda_pragma *pr)
                 sv = kc_cuda_v_index(kc_cuda_ix_const(w, 1, bits));
                 stexts[j] = u->nstep == 1 ? (u->sign[q] > 0 ? "1" : "-1") : NULL;
             } else {
-                sv = kc_cuda_ev(w, u->step[q], EV_LOAD);
+                sv = kc_cuda_ev(w, u->step[q], KC_CUDA_EV_LOAD);
                 const char *txt = kc_cuda_wtext(w, u->step[q]);
                 stexts[j] = u->nstep != 1       ? NULL
                             : u->sign[q] > 0 ? txt
@@ -877,7 +879,7 @@ bool kc_cuda_walk_loop(kc_cuda_walk *w, CXCursor s, const kc_cuda_pragma *pr)
     if (!clang_Cursor_isNull(body))
         kc_cuda_walk_stmt(w, body);
     if (!clang_Cursor_isNull(inc))
-        kc_cuda_ev(w, inc, EV_LOAD);
+        kc_cuda_ev(w, inc, KC_CUDA_EV_LOAD);
     if (!clang_Cursor_isNull(cond) && s.kind == CXCursor_DoStmt) {
         w->in_loop_cond = true;
         kc_cuda_val c = kc_cuda_ev_cond(w, cond, &pos, NULL);

@@ -52,13 +52,13 @@ void kc_cuda_decl_var(kc_cuda_walk *w, CXCursor d)
         b->in_memory = !kc_cuda_ty_is_array(t);
         CXCursor init = clang_Cursor_getVarDeclInitializer(d);
         if (!clang_Cursor_isNull(init))
-            kc_cuda_ev(w, init, EV_LOAD);
+            kc_cuda_ev(w, init, KC_CUDA_EV_LOAD);
         return;
     }
     CXCursor init = clang_Cursor_getVarDeclInitializer(d);
     kc_cuda_val v;
     if (!clang_Cursor_isNull(init)) {
-        v = kc_cuda_ev(w, init, EV_LOAD);
+        v = kc_cuda_ev(w, init, KC_CUDA_EV_LOAD);
         kc_cuda_name_load(w, &v, name);
         v = kc_cuda_convert(w, v, t, init);
     } else {
@@ -338,7 +338,7 @@ static bool walk_return(kc_cuda_walk *w, CXCursor s)
 {
     kc_cuda_kids k;
     kc_cuda_kids_get(s, &k);
-    kc_cuda_val v = k.n >= 1 ? kc_cuda_ev(w, k.v[0], EV_LOAD) : kc_cuda_v_none();
+    kc_cuda_val v = k.n >= 1 ? kc_cuda_ev(w, k.v[0], KC_CUDA_EV_LOAD) : kc_cuda_v_none();
     kc_cuda_kids_free(&k);
     kc_cuda_fn *fn = w->fn;
     if (!kc_span_valid(fn->div_return) && kc_cuda_chain_thread_dep(w, w->guard, fn->entry_guard))
@@ -383,7 +383,7 @@ static bool walk_switch(kc_cuda_walk *w, CXCursor s)
         return false;
     }
     CXCursor cond = k.v[ci];
-    kc_cuda_val c = kc_cuda_ev(w, cond, EV_LOAD);
+    kc_cuda_val c = kc_cuda_ev(w, cond, KC_CUDA_EV_LOAD);
     uint32_t saved = w->guard, n0 = w->fn->env.len;
     kc_cuda_env e0;
     kc_cuda_env_copy(&e0, &w->fn->env);
@@ -485,7 +485,7 @@ bool kc_cuda_walk_stmt(kc_cuda_walk *w, CXCursor s)
     }
     default:
         if (clang_isExpression(s.kind)) {
-            kc_cuda_ev(w, s, EV_LOAD);
+            kc_cuda_ev(w, s, KC_CUDA_EV_LOAD);
         } else {
             /* case/default/label/try: their statements */
             kc_cuda_kids k;

@@ -568,16 +568,16 @@ kc_cuda_val kc_cuda_load_value(kc_cuda_walk *w, uint32_t acc, const kc_cuda_val 
  * access expression, `addr` the index expression. */
 kc_cuda_val kc_cuda_deref(kc_cuda_walk *w, kc_cuda_val p, CXCursor whole, CXType t, int mode)
 {
-    if (mode == EV_ADDR)
+    if (mode == KC_CUDA_EV_ADDR)
         return p;
     CXCursor addr = p.idx_expr;
-    if (mode == EV_STORE) {
+    if (mode == KC_CUDA_EV_STORE) {
         kc_cuda_mk_access(w, KC_ACC_STORE, &p, whole, addr, false);
         return kc_cuda_v_deps(p.deps);
     }
     uint32_t id = kc_cuda_mk_access(w, KC_ACC_LOAD, &p, whole, addr, false);
     kc_cuda_val v = kc_cuda_load_value(w, id, &p, t);
-    if (mode == EV_RMW)
+    if (mode == KC_CUDA_EV_RMW)
         kc_cuda_mk_access(w, KC_ACC_STORE, &p, whole, addr, false);
     return v;
 }
@@ -627,30 +627,30 @@ void kc_cuda_mk_barrier(kc_cuda_walk *w, CXCursor at, const char *name)
 
 /* ---- CUDA built-in variables ------------------------------------------------ */
 
-bv_kind kc_cuda_builtin_var(CXCursor decl)
+kc_cuda_bv_kind kc_cuda_builtin_var(CXCursor decl)
 {
     if (decl.kind != CXCursor_VarDecl)
-        return BV_NONE;
+        return KC_CUDA_BV_NONE;
     CXString s = clang_getCursorSpelling(decl);
     const char *n = clang_getCString(s);
-    bv_kind k = BV_NONE;
+    kc_cuda_bv_kind k = KC_CUDA_BV_NONE;
     if (n) {
         if (strcmp(n, "threadIdx") == 0)
-            k = BV_THREAD;
+            k = KC_CUDA_BV_THREAD;
         else if (strcmp(n, "blockIdx") == 0)
-            k = BV_BLOCK;
+            k = KC_CUDA_BV_BLOCK;
         else if (strcmp(n, "blockDim") == 0)
-            k = BV_BDIM;
+            k = KC_CUDA_BV_BDIM;
         else if (strcmp(n, "gridDim") == 0)
-            k = BV_GDIM;
+            k = KC_CUDA_BV_GDIM;
     }
     clang_disposeString(s);
-    if (k != BV_NONE) {
+    if (k != KC_CUDA_BV_NONE) {
         /* Only the compiler's variables, not a user's namesake. */
         CXString ts = clang_getTypeSpelling(clang_getCursorType(decl));
         const char *tn = clang_getCString(ts);
         if (!tn || !strstr(tn, "__cuda_builtin_"))
-            k = BV_NONE;
+            k = KC_CUDA_BV_NONE;
         clang_disposeString(ts);
     }
     return k;
@@ -692,19 +692,19 @@ int kc_cuda_member_component(kc_cuda_walk *w, CXCursor member)
     return -1;
 }
 
-kc_deps kc_cuda_builtin_deps(bv_kind k, int comp)
+kc_deps kc_cuda_builtin_deps(kc_cuda_bv_kind k, int comp)
 {
     kc_deps d = {0};
-    if (k == BV_THREAD) {
+    if (k == KC_CUDA_BV_THREAD) {
         d.axes = (uint8_t)(comp >= 0 ? 1u << comp : 7u);
         d.flags = KC_AF_THREAD;
-    } else if (k == BV_BLOCK) {
+    } else if (k == KC_CUDA_BV_BLOCK) {
         d.flags = KC_AF_PROGRAM;
     }
     return d;
 }
 
-kc_cuda_val kc_cuda_builtin_value(kc_cuda_walk *w, bv_kind k, int comp)
+kc_cuda_val kc_cuda_builtin_value(kc_cuda_walk *w, kc_cuda_bv_kind k, int comp)
 {
     if (comp < 0)
         return kc_cuda_v_deps(kc_cuda_builtin_deps(k, comp));
@@ -715,18 +715,20 @@ kc_cuda_val kc_cuda_builtin_value(kc_cuda_walk *w, bv_kind k, int comp)
 /* threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z) */
 kc_cuda_val kc_cuda_linear_thread(kc_cuda_walk *w)
 {
-    const kc_index *x = kc_cuda_builtin_value(w, BV_THREAD, 0).ix, *y = kc_cuda_builtin_value(w, BV_THREAD, 1).ix;
-    const kc_index *z = kc_cuda_builtin_value(w, BV_THREAD, 2).ix;
-    const kc_index *bx = kc_cuda_builtin_value(w, BV_BDIM, 0).ix, *by = kc_cuda_builtin_value(w, BV_BDIM, 1).ix;
+    const kc_index *x = kc_cuda_builtin_value(w, KC_CUDA_BV_THREAD, 0).ix;
+    const kc_index *y = kc_cuda_builtin_value(w, KC_CUDA_BV_THREAD, 1).ix;
+    const kc_index *z = kc_cuda_builtin_value(w, KC_CUDA_BV_THREAD, 2).ix;
+    const kc_index *bx = kc_cuda_builtin_value(w, KC_CUDA_BV_BDIM, 0).ix;
+    const kc_index *by = kc_cuda_builtin_value(w, KC_CUDA_BV_BDIM, 1).ix;
     const kc_index *r = kc_index_add(w->a, x, kc_index_mul(w->a, bx, kc_index_add(w->a, y, kc_index_mul(w->a, by, z))));
-    return r ? kc_cuda_v_index(r) : kc_cuda_v_deps(kc_cuda_builtin_deps(BV_THREAD, -1));
+    return r ? kc_cuda_v_index(r) : kc_cuda_v_deps(kc_cuda_builtin_deps(KC_CUDA_BV_THREAD, -1));
 }
 
 kc_cuda_val kc_cuda_block_size(kc_cuda_walk *w)
 {
-    const kc_index *r = kc_cuda_builtin_value(w, BV_BDIM, 0).ix;
-    r = kc_index_mul(w->a, r, kc_cuda_builtin_value(w, BV_BDIM, 1).ix);
-    r = kc_index_mul(w->a, r, kc_cuda_builtin_value(w, BV_BDIM, 2).ix);
+    const kc_index *r = kc_cuda_builtin_value(w, KC_CUDA_BV_BDIM, 0).ix;
+    r = kc_index_mul(w->a, r, kc_cuda_builtin_value(w, KC_CUDA_BV_BDIM, 1).ix);
+    r = kc_index_mul(w->a, r, kc_cuda_builtin_value(w, KC_CUDA_BV_BDIM, 2).ix);
     return r ? kc_cuda_v_index(r) : kc_cuda_v_none();
 }
 
@@ -758,8 +760,8 @@ kc_space kc_cuda_decl_space(CXCursor decl, kc_space otherwise)
  * member) used in it. */
 kc_cuda_val kc_cuda_global_value(kc_cuda_walk *w, CXCursor decl, CXCursor use, int mode)
 {
-    bv_kind bv = kc_cuda_builtin_var(decl);
-    if (bv != BV_NONE)
+    kc_cuda_bv_kind bv = kc_cuda_builtin_var(decl);
+    if (bv != KC_CUDA_BV_NONE)
         return kc_cuda_builtin_value(w, bv, -1);
     const char *name = kc_cuda_spelling(w->t, decl);
     CXType t = clang_getCursorType(decl);
@@ -787,7 +789,7 @@ kc_cuda_val kc_cuda_global_value(kc_cuda_walk *w, CXCursor decl, CXCursor use, i
         uint32_t sym = kc_cuda_symbol_get(w, name, KC_SYM_GLOBAL, NULL);
         kc_space space = kc_cuda_decl_space(decl, KC_MEM_GLOBAL);
         kc_cuda_val p = kc_cuda_mem_pointer(w, sym, w->k->symbols.data[sym].name, space, kc_cuda_ty_innermost(t));
-        if (kc_cuda_ty_is_array(t) || mode == EV_ADDR || !kc_cuda_ty_is_arith(t))
+        if (kc_cuda_ty_is_array(t) || mode == KC_CUDA_EV_ADDR || !kc_cuda_ty_is_arith(t))
             return p;
         p.idx_expr = clang_getNullCursor();
         return kc_cuda_deref(w, p, use, t, mode);

@@ -16,7 +16,7 @@
 #include "cuda_lower.h"
 
 /* How an lvalue expression is used. */
-enum { EV_LOAD = 0, EV_STORE, EV_RMW, EV_ADDR };
+enum { KC_CUDA_EV_LOAD = 0, KC_CUDA_EV_STORE, KC_CUDA_EV_RMW, KC_CUDA_EV_ADDR };
 
 /* An abstract value. */
 typedef struct kc_cuda_val {
@@ -80,15 +80,16 @@ typedef struct kc_cuda_pred {
 
 typedef KC_VEC(kc_cuda_pred) kc_cuda_preds;
 
+/* The walk over one lowered function. */
 typedef struct kc_cuda_walk {
     kc_cuda_tu *t;
     kc_model *m;
-    kc_kernel *k;
-    kc_arena *a;
-    kc_cuda_fn *fn;
-    uint32_t guard, loop;
-    KC_VEC(kc_cuda_frame) frames;
-    unsigned depth;
+    kc_kernel *k;        /* what is being filled */
+    kc_arena *a;         /* the model's arena */
+    kc_cuda_fn *fn;      /* innermost activation */
+    uint32_t guard, loop; /* innermost condition and loop, or KC_NONE */
+    KC_VEC(kc_cuda_frame) frames; /* enclosing loops and switches; owned */
+    unsigned depth;      /* recursion depth, capped at KC_CUDA_MAX_DEPTH */
     unsigned inline_depth;
     CXCursor inline_stack[KC_CUDA_MAX_INLINE + 1];
     kc_span call_site; /* valid while inlining: the call in the lowered function */
@@ -96,7 +97,14 @@ typedef struct kc_cuda_walk {
     bool in_loop_cond; /* evaluating a loop condition (evidence wording) */
 } kc_cuda_walk;
 
-typedef enum bv_kind { BV_NONE = 0, BV_THREAD, BV_BLOCK, BV_BDIM, BV_GDIM } bv_kind;
+/* The CUDA built-in variables. */
+typedef enum kc_cuda_bv_kind {
+    KC_CUDA_BV_NONE = 0,
+    KC_CUDA_BV_THREAD, /* threadIdx */
+    KC_CUDA_BV_BLOCK,  /* blockIdx */
+    KC_CUDA_BV_BDIM,   /* blockDim */
+    KC_CUDA_BV_GDIM,   /* gridDim */
+} kc_cuda_bv_kind;
 
 /* Tokens of a source range. */
 typedef struct kc_cuda_toks {
@@ -156,10 +164,10 @@ kc_cuda_val kc_cuda_deref(kc_cuda_walk *w, kc_cuda_val p, CXCursor whole, CXType
 kc_cuda_val kc_cuda_ptr_add(kc_cuda_walk *w, kc_cuda_val p, kc_cuda_val *idx, CXCursor idx_expr, int64_t unit,
                             int sign);
 void kc_cuda_mk_barrier(kc_cuda_walk *w, CXCursor at, const char *name);
-bv_kind kc_cuda_builtin_var(CXCursor decl);
+kc_cuda_bv_kind kc_cuda_builtin_var(CXCursor decl);
 int kc_cuda_member_component(kc_cuda_walk *w, CXCursor member);
-kc_deps kc_cuda_builtin_deps(bv_kind k, int comp);
-kc_cuda_val kc_cuda_builtin_value(kc_cuda_walk *w, bv_kind k, int comp);
+kc_deps kc_cuda_builtin_deps(kc_cuda_bv_kind k, int comp);
+kc_cuda_val kc_cuda_builtin_value(kc_cuda_walk *w, kc_cuda_bv_kind k, int comp);
 kc_cuda_val kc_cuda_linear_thread(kc_cuda_walk *w);
 kc_cuda_val kc_cuda_block_size(kc_cuda_walk *w);
 kc_cuda_val kc_cuda_mem_pointer(kc_cuda_walk *w, uint32_t sym, const char *name, kc_space space, CXType elem);
