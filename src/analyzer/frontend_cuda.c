@@ -342,6 +342,7 @@ typedef struct kc_cuda_scan_inc {
     kc_cuda_unsaved *unsaved;
     const kc_cuda_args *args;
     bool shim;
+    bool needs_cccl;  /* includes CUB, Thrust, libcu++ or cooperative groups */
     KC_VEC(const char *) seen;
     unsigned files;
 } kc_cuda_scan_inc;
@@ -392,6 +393,9 @@ static void on_include(kc_cuda_scan_inc *s, const char *name, bool quoted, const
 {
     if (!name[0] || strstr(name, ".."))
         return; /* a relative climb: found on disk or not, no stand-in */
+    if (strncmp(name, "cub/", 4) == 0 || strncmp(name, "thrust/", 7) == 0 || strncmp(name, "cuda/", 5) == 0 ||
+        strncmp(name, "nv/", 3) == 0 || strncmp(name, "cooperative_groups", 18) == 0)
+        s->needs_cccl = true;
     if (s->shim && kc_cuda_shim_provides(name))
         return;
     const char *found = find_header(s, name, quoted, dir);
@@ -594,13 +598,6 @@ static void build_args(kc_cuda_frontend *fe, kc_arena *ar, const kc_source *src,
         arg(a, KC_CUDA_SHIM_PRELUDE);
     } else {
         arg(a, kc_arena_printf(ar, "--cuda-path=%s", fe->cuda_path));
-        /* CUDA 13 keeps libcu++/CUB/Thrust (CCCL) in include/cccl, which
-         * nvcc searches and clang's CUDA driver does not. */
-        const char *cccl = path_join(ar, fe->cuda_path, "include/cccl");
-        if (dir_exists(cccl)) {
-            arg(a, "-isystem");
-            arg(a, cccl);
-        }
         if (KCHECK_LLVM_MAJOR < 22)
             arg(a, "-I" KC_CUDA_SHIM_COMPAT);
     }
@@ -726,6 +723,15 @@ kc_model *kc_cuda_lower(kc_cuda_frontend *fe, const kc_source *src, kc_file_erro
     scan_text(&scan, src->text, src->len, dir_of(ar, src->path), 0);
     kc_vec_free(&scan.seen);
     kc_cuda_unsaved_add(&unsaved, src->path, src->text, src->len);
+    /* CUDA 13 keeps CUB, Thrust and libcu++ (CCCL) in include/cccl, which
+     * nvcc searches and clang's CUDA driver does not; searched only when the
+     * file needs them, since the toolkit's headers then pull in libcu++
+     * (twice the parse time). */
+    const char *cccl = shim ? NULL : path_join(ar, fe->cuda_path, "include/cccl");
+    if (cccl && scan.needs_cccl && dir_exists(cccl)) {
+        arg(&a, "-isystem");
+        arg(&a, cccl);
+    }
 
     CXTranslationUnit tu = NULL;
     /* Keep going after fatal errors: a header missing deep inside another
