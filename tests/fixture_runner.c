@@ -9,7 +9,8 @@
  *
  * The caret's column is the expected column; the rule ID follows; quoted
  * strings must appear in the message or its notes. `expect: KC101` instead
- * of a caret accepts any column. `expect-error: "text"` anywhere in the file
+ * of a caret accepts any column; `expect: KC101@1` checks column 1 (which a
+ * caret under a comment marker cannot reach). `expect-error: "text"` anywhere in the file
  * expects the file to be rejected with an error containing the text.
  * Every rule runs on every fixture: any diagnostic without an expectation,
  * and any expectation without a diagnostic, fails the fixture.
@@ -122,6 +123,11 @@ static void parse_expectations(const kc_source *src, expectation_list *out, char
                 e.at_line = ln;
                 const char *p = line + j + 7;
                 if (parse_rule_id(&p, end, e.rule)) {
+                    if (p < end && *p == '@') {
+                        p++;
+                        while (p < end && *p >= '0' && *p <= '9')
+                            e.col = e.col * 10 + (uint32_t)(*p++ - '0');
+                    }
                     parse_subs(p, end, &e);
                     kc_vec_push(out, e);
                     is_expect = true;

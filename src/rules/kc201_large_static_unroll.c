@@ -95,7 +95,10 @@ static void check(const kc_model *m, const kc_kernel *k, kc_rule_ctx *ctx)
                                    "%s fully unrolls %" PRId64 " iterations (the limit is %" PRId64
                                    "): %" PRId64 " copies of the loop body",
                                    what, l->trip_count, limit, l->trip_count);
-            kc_diag_note(d, "trip count %s = %" PRId64, l->trip_text ? l->trip_text : "", l->trip_count);
+            char num[32];
+            snprintf(num, sizeof num, "%" PRId64, l->trip_count);
+            if (l->trip_text && strcmp(l->trip_text, num) != 0)
+                kc_diag_note(d, "trip count %s = %" PRId64, l->trip_text, l->trip_count);
             /* Where the values came from. */
             if (l->end)
                 for (unsigned mi = 0; mi < l->end->nmono; mi++)
@@ -117,6 +120,8 @@ static void check(const kc_model *m, const kc_kernel *k, kc_rule_ctx *ctx)
                                                   l->callee_text);
                 kc_diag_fix(d, kc_arena_printf(kc_rule_arena(ctx), "use `%s` (a runtime loop)", rng),
                             l->callee_span, rng);
+            } else if (kc_span_valid(l->unroll_span)) {
+                kc_diag_fix(d, "unroll by a bounded factor: `#pragma unroll 4`", l->unroll_span, "#pragma unroll 4");
             } else {
                 kc_diag_note(d, "fix: `#pragma unroll 4` (a bounded factor) or no pragma");
             }

@@ -161,6 +161,9 @@ const kc_binding *kc_binding_for(const kc_binding_list *l, const kc_file_result 
         }
         if (next && next->line == kline && strcmp(next->name, kernel) == 0)
             return b;
+        /* Below every kernel (next to a host launcher): the whole file. */
+        if (!next && !wild)
+            wild = b;
     }
     return wild;
 }

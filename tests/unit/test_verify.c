@@ -89,6 +89,23 @@ static void test_no_run_plans_and_checks_the_driver(void **state)
     free(out);
 }
 
+static void test_cuda_no_run_builds_the_harness(void **state)
+{
+    if (access("/usr/local/cuda/bin/nvcc", X_OK) != 0) {
+        print_message("skipped the CUDA build: nvcc not found\n");
+        skip();
+    }
+    int st;
+    char *out = run_cli(&st, "--no-run", "--no-source", "--color=never", "--reference-dir", REF,
+                        CASES "/scale_rows_user.cu", NULL);
+    assert_int_equal(st, 1);
+    /* the binding next to the launcher covers the kernel above it */
+    assert_non_null(strstr(out, "uncoalesced store to `out`"));
+    assert_non_null(strstr(out, "= verify: inconclusive: not run (--no-run): harness built"));
+    assert_null(strstr(out, "no `kcheck: verify"));
+    free(out);
+}
+
 static void test_recorded_results_become_verdicts(void **state)
 {
     int st;
@@ -232,6 +249,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_bindings),
         cmocka_unit_test(test_no_run_plans_and_checks_the_driver),
+        cmocka_unit_test(test_cuda_no_run_builds_the_harness),
         cmocka_unit_test(test_recorded_results_become_verdicts),
         cmocka_unit_test(test_export_bundle),
         cmocka_unit_test(test_unknown_op),
