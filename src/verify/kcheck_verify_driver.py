@@ -14,6 +14,7 @@ plans) is used.
 import importlib.util
 import json
 import py_compile
+import re
 import shutil
 import subprocess
 import math
@@ -125,17 +126,26 @@ def load_reference(plan, spec):
 
 
 def as_list(result, spec, outs):
-    if result is None:
-        return [outs[o["name"]] for o in spec["outputs"]]
-    if isinstance(result, (tuple, list)):
+    """The outputs of a call: what it returned when that is a tensor (or a
+    tuple of tensors); otherwise (None, a launch handle) the output buffers."""
+    import torch
+    if isinstance(result, torch.Tensor):
+        return [result]
+    if isinstance(result, (tuple, list)) and result and all(isinstance(t, torch.Tensor) for t in result):
         return list(result)
-    return [result]
+    return [outs[o["name"]] for o in spec["outputs"]]
 
 
-def call_user(mod, call, env, outs):
+def call_user(mod, call, env, outs, names=None):
+    """Evaluates the binding's call in the user's module with the inputs,
+    sizes and output buffers bound (outputs under `names` when the binding
+    gives them: outputs=out)."""
     ns = dict(vars(mod))
     ns.update(env)
-    ns.update(outs)
+    if names:
+        ns.update({n: t for n, t in zip(names, outs.values())})
+    else:
+        ns.update(outs)
     return eval(call, ns)  # noqa: S307 - the user's own binding
 
 
@@ -175,10 +185,20 @@ def compare(spec, got, want):
 
 
 def short_error(e):
+    """One line: a Triton compilation error becomes "line L:C: <the error>"
+    (its message quotes the source and a caret in between)."""
     text = "".join(traceback.format_exception_only(type(e), e)).strip()
     lines = [l for l in text.splitlines() if l.strip()]
-    # Triton compilation errors carry the offending source line: keep the tail.
-    return " | ".join(lines[-6:])[:1200]
+    where = None
+    for l in lines:
+        m = re.search(r"\bat (\d+):(\d+):", l)
+        if m:
+            where = "at %s:%s of the function" % (m.group(1), m.group(2))
+            break
+    tail = lines[-1].strip() if lines else type(e).__name__
+    if where and "CompilationError" in type(e).__name__:
+        return ("%s (%s)" % (tail, where))[:600]
+    return " | ".join(x.strip() for x in lines[-3:])[:600]
 
 
 def fresh_cache():
@@ -206,6 +226,8 @@ def run_experiment(plan, spec, exp, modules, ref):
     variant = exp.get("variant", "original")
     path = plan["module"] if variant == "original" else exp["module"]
     out = {"id": exp["id"], "kind": exp["kind"], "variant": variant, "sizes": sizes}
+    if "diag" in exp:
+        out["diag"] = exp["diag"]
     if exp["kind"] == "timing":
         fresh_cache()
     key = (path, exp["kind"])
@@ -217,7 +239,7 @@ def run_experiment(plan, spec, exp, modules, ref):
     outs = make_outputs(spec, sizes, env)
     if exp["kind"] == "compile_error":
         try:
-            call_user(mod, plan["call"], env, outs)
+            call_user(mod, plan["call"], env, outs, plan.get("output_names"))
             sync()
             out["raised"] = False
         except Exception as e:  # noqa: BLE001
@@ -226,7 +248,7 @@ def run_experiment(plan, spec, exp, modules, ref):
             out["error"] = short_error(e)
         return out
     if exp["kind"] == "correctness":
-        got = as_list(call_user(mod, plan["call"], env, outs), spec, outs)
+        got = as_list(call_user(mod, plan["call"], env, outs, plan.get("output_names")), spec, outs)
         sync()
         want = as_list(ref(**env), spec, make_outputs(spec, sizes, env))
         sync()
@@ -235,15 +257,15 @@ def run_experiment(plan, spec, exp, modules, ref):
     if exp["kind"] == "timing":
         from triton.testing import do_bench
         t0 = time.perf_counter()
-        call_user(mod, plan["call"], env, outs)
+        call_user(mod, plan["call"], env, outs, plan.get("output_names"))
         sync()
         out["first_call_s"] = time.perf_counter() - t0
         t0 = time.perf_counter()
-        call_user(mod, plan["call"], env, outs)
+        call_user(mod, plan["call"], env, outs, plan.get("output_names"))
         sync()
         out["second_call_s"] = time.perf_counter() - t0
         out["compile_s"] = max(0.0, out["first_call_s"] - out["second_call_s"])
-        out["ms"] = float(do_bench(lambda: call_user(mod, plan["call"], env, outs),
+        out["ms"] = float(do_bench(lambda: call_user(mod, plan["call"], env, outs, plan.get("output_names")),
                                    warmup=plan.get("warmup_ms", 25), rep=plan.get("rep_ms", 100),
                                    return_mode="median"))
         if ref is not None and exp.get("with_reference", True):
@@ -370,6 +392,8 @@ def main():
         return 0
     try:
         RESULTS["env"] = env_info()
+        for k, v in smi_info().items():
+            RESULTS["env"].setdefault(k, v)
     except Exception as e:  # noqa: BLE001
         RESULTS["fatal"] = "cannot import torch/triton or use the GPU: %s" % short_error(e)
         flush(results_path)
@@ -396,6 +420,8 @@ def main():
         except Exception as e:  # noqa: BLE001
             r = {"id": exp["id"], "kind": exp["kind"], "variant": exp.get("variant", "original"),
                  "error": short_error(e), "error_type": type(e).__name__}
+            if "diag" in exp:
+                r["diag"] = exp["diag"]
         r["wall_s"] = time.perf_counter() - t0
         RESULTS["experiments"].append(r)
         flush(results_path)

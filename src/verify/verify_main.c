@@ -194,7 +194,7 @@ static void sizes_text(json_t *exp, kc_strbuf *sb)
 }
 
 /* Judges one diagnostic from a results document. */
-static void judge(kc_diag *d, int diag_index, json_t *doc, const char *why_missing)
+static void judge(kc_diag *d, int diag_index, json_t *doc, const char *why_missing, size_t unattributed)
 {
     kc_verify_kind kind = kind_of(d);
     kc_strbuf env = {0}, sb = {0};
@@ -264,6 +264,14 @@ static void judge(kc_diag *d, int diag_index, json_t *doc, const char *why_missi
         }
         kc_strbuf sz = {0};
         sizes_text(x, &sz);
+        json_t *fx = find_exp(doc, "correctness", "fixed", diag_index);
+        if (fx) {
+            json_object_set(ev, "fixed", fx);
+            if (json_is_true(json_object_get(fx, "ok")))
+                kc_sb_append(&sb, bad ? "; with its fix-it applied the outputs match" : "");
+            else if (bad && !json_object_get(fx, "error"))
+                kc_sb_append(&sb, "; with its fix-it applied they still differ (another cause?)");
+        }
         if (bad) {
             kc_sb_appendf(&sb, " (%s; %s)", kc_sb_str(&sz), kc_sb_str(&env));
             set_verdict(d, "confirmed", kc_sb_str(&sb), ev);
@@ -278,62 +286,100 @@ static void judge(kc_diag *d, int diag_index, json_t *doc, const char *why_missi
     if (is_perf(kind)) {
         json_t *t = find_exp(doc, "timing", "original", -1);
         json_t *ft = find_exp(doc, "timing", "fixed", diag_index);
+        json_t *ot = find_exp(doc, "timing", "others_fixed", -1);
         json_t *c = find_exp(doc, "correctness", "original", -1);
-        if (!t || json_object_get(t, "error") || !json_is_number(json_object_get(t, "ms"))) {
+        bool t_ok = t && !json_object_get(t, "error") && json_is_number(json_object_get(t, "ms"));
+        bool ot_ok = ot && !json_object_get(ot, "error") && json_is_number(json_object_get(ot, "ms"));
+        if (t)
+            json_object_set(ev, "original", t);
+        if (ft)
+            json_object_set(ev, "fixed", ft);
+        if (ot)
+            json_object_set(ev, "others_fixed", ot);
+        if (c)
+            json_object_set(ev, "correctness", c);
+        if (!t_ok && !ot_ok) {
             const char *e = t ? json_string_value(json_object_get(t, "error")) : NULL;
             if (e)
                 kc_sb_appendf(&sb, "the timing run failed: %s", e);
             else
                 kc_sb_append(&sb, why_missing ? why_missing : "the timing experiment did not run");
-            if (t)
-                json_object_set(ev, "original", t);
             set_verdict(d, "inconclusive", kc_sb_str(&sb), ev);
             goto out;
         }
-        json_object_set(ev, "original", t);
-        if (ft)
-            json_object_set(ev, "fixed", ft);
-        if (c)
-            json_object_set(ev, "correctness", c);
-        double ms = json_number_value(json_object_get(t, "ms"));
-        double ref = json_number_value(json_object_get(t, "ref_ms"));
+        json_t *base = t_ok ? t : ot; /* what the kernel as written (or as it compiles) costs */
+        double ms = json_number_value(json_object_get(base, "ms"));
+        double ref = json_number_value(json_object_get(t_ok ? t : ot, "ref_ms"));
+        if (ref <= 0 && t)
+            ref = json_number_value(json_object_get(t, "ref_ms"));
         double ratio = ref > 0 ? ms / ref : 0;
         kc_strbuf sz = {0};
-        sizes_text(t, &sz);
-        bool confirmed = ratio >= 1.5;
+        sizes_text(base, &sz);
+        const char *status;
+        if (!t_ok)
+            kc_sb_append(&sb, "as written the kernel does not run; with the other findings' fix-its applied it is ");
         if (ref > 0)
             kc_sb_appendf(&sb, "%.1fx %s than the reference (%.3g ms vs %.3g ms", ratio >= 1 ? ratio : 1 / ratio,
                           ratio >= 1 ? "slower" : "faster", ms, ref);
         else
             kc_sb_appendf(&sb, "%.3g ms (", ms);
-        if (json_is_number(json_object_get(t, "gbps")))
-            kc_sb_appendf(&sb, ", %.0f GB/s", json_number_value(json_object_get(t, "gbps")));
+        if (json_is_number(json_object_get(base, "gbps")))
+            kc_sb_appendf(&sb, ", %.0f GB/s", json_number_value(json_object_get(base, "gbps")));
         kc_sb_appendf(&sb, " at %s)", kc_sb_str(&sz));
-        double cs = json_number_value(json_object_get(t, "compile_s"));
-        if (kind == KC_VERIFY_PERF_COMPILE && json_is_number(json_object_get(t, "compile_s")))
+        double cs = json_number_value(json_object_get(base, "compile_s"));
+        if (kind == KC_VERIFY_PERF_COMPILE && json_is_number(json_object_get(base, "compile_s")))
             kc_sb_appendf(&sb, ", %.1f s to compile", cs);
-        if (ft && json_is_number(json_object_get(ft, "ms"))) {
-            double fms = json_number_value(json_object_get(ft, "ms"));
-            kc_sb_appendf(&sb, "; with the fix-it applied: %.3g ms", fms);
-            if (kind == KC_VERIFY_PERF_COMPILE && json_is_number(json_object_get(ft, "compile_s"))) {
-                double fcs = json_number_value(json_object_get(ft, "compile_s"));
-                kc_sb_appendf(&sb, ", %.1f s to compile", fcs);
-                if (cs >= 1.0 && cs >= 2 * fcs)
+        if (ft) {
+            /* This finding has a fix-it: its cost is the difference it makes. */
+            bool confirmed = false;
+            if (json_is_number(json_object_get(ft, "ms"))) {
+                double fms = json_number_value(json_object_get(ft, "ms"));
+                kc_sb_appendf(&sb, "; with its fix-it applied: %.3g ms", fms);
+                if (kind == KC_VERIFY_PERF_COMPILE && json_is_number(json_object_get(ft, "compile_s"))) {
+                    double fcs = json_number_value(json_object_get(ft, "compile_s"));
+                    kc_sb_appendf(&sb, ", %.1f s to compile", fcs);
+                    if (cs >= 1.0 && cs >= 2 * fcs) {
+                        kc_sb_appendf(&sb, " (compiles %.1fx faster)", cs / (fcs > 0 ? fcs : 1e-3));
+                        confirmed = true;
+                    }
+                }
+                if (fms > 0 && ms / fms >= 1.2) {
+                    kc_sb_appendf(&sb, " (runs %.1fx faster)", ms / fms);
                     confirmed = true;
+                } else if (fms > 0) {
+                    kc_sb_append(&sb, " (runs no faster)");
+                }
+            } else {
+                const char *e = json_string_value(json_object_get(ft, "error"));
+                kc_sb_appendf(&sb, "; the fixed copy failed: %.200s", e ? e : "no timing");
             }
-            if (fms > 0 && ms / fms >= 1.2) {
-                kc_sb_appendf(&sb, " (%.1fx faster)", ms / fms);
-                confirmed = true;
+            status = confirmed ? "confirmed" : "not-reproduced";
+        } else if (ot_ok && t_ok) {
+            /* No fix-it of its own: what is left once the others are fixed. */
+            double oms = json_number_value(json_object_get(ot, "ms"));
+            double oratio = ref > 0 ? oms / ref : 0;
+            kc_sb_appendf(&sb, "; with the other findings' fix-its applied: %.3g ms (%.1fx the reference)", oms,
+                          oratio);
+            if (oratio >= 1.5) {
+                status = "confirmed";
+            } else {
+                kc_sb_append(&sb, ", so this finding costs little here");
+                status = "not-reproduced";
             }
-        } else if (ft) {
-            const char *e = json_string_value(json_object_get(ft, "error"));
-            if (e)
-                kc_sb_appendf(&sb, "; the fixed copy failed: %.200s", e);
+        } else if (unattributed > 1 && ratio >= 1.5) {
+            /* Several findings share the slowdown and none has a fix-it to
+             * measure it apart: the run cannot say whose it is. */
+            kc_sb_appendf(&sb, "; findings of %zu rules in this kernel share the slowdown and none can be "
+                               "measured apart",
+                          unattributed);
+            status = "inconclusive";
+        } else {
+            status = ratio >= 1.5 ? "confirmed" : "not-reproduced";
         }
         if (c && json_is_false(json_object_get(c, "ok")))
             kc_sb_append(&sb, "; note: its outputs differ from the reference");
         kc_sb_appendf(&sb, " (%s)", kc_sb_str(&env));
-        set_verdict(d, confirmed ? "confirmed" : "not-reproduced", kc_sb_str(&sb), ev);
+        set_verdict(d, status, kc_sb_str(&sb), ev);
         kc_sb_free(&sz);
         goto out;
     }
@@ -346,15 +392,48 @@ out:
 
 /* ---- plans ---- */
 
-/* Writes a copy of the user's file with diagnostic d's fix-it applied;
- * returns its path relative to the work directory. */
-static char *write_fixed_copy(verify_env *e, const kc_file_result *r, const kc_diag *d, const char *ext)
+static int fixit_cmp(const void *a, const void *b)
 {
+    const kc_span *x = &((const kc_fixit *)a)->span, *y = &((const kc_fixit *)b)->span;
+    if (x->line != y->line)
+        return x->line < y->line ? -1 : 1;
+    return x->col < y->col ? -1 : x->col > y->col;
+}
+
+/* Writes a copy of the user's file with the fix-its of the listed
+ * diagnostics applied (edits that would overlap an earlier one are left
+ * out); returns its path relative to the work directory. */
+static char *write_fixed_copy(verify_env *e, const kc_file_result *r, const kc_diag *diags, const int *idx, size_t n,
+                              const char *ext)
+{
+    KC_VEC(kc_fixit) edits = {0};
+    for (size_t i = 0; i < n; i++) {
+        const kc_diag *d = &diags[idx[i]];
+        for (uint32_t k = 0; k < d->fixes.len; k++)
+            kc_vec_push(&edits, d->fixes.data[k]);
+    }
+    if (!edits.len) {
+        kc_vec_free(&edits);
+        return NULL;
+    }
+    /* In source order; an edit overlapping the one before is dropped. */
+    qsort(edits.data, edits.len, sizeof(kc_fixit), fixit_cmp);
+    uint32_t kept = 0;
+    for (uint32_t i = 0; i < edits.len; i++) {
+        if (kept) {
+            kc_span prev = edits.data[kept - 1].span, cur = edits.data[i].span;
+            if (cur.line < prev.end_line || (cur.line == prev.end_line && cur.col < prev.end_col))
+                continue;
+        }
+        edits.data[kept++] = edits.data[i];
+    }
+    edits.len = kept;
     char *err = NULL;
     size_t len;
-    char *text = kc_fixit_apply(r->src, d->fixes.data, d->fixes.len, &len, &err);
+    char *text = kc_fixit_apply(r->src, edits.data, edits.len, &len, &err);
+    kc_vec_free(&edits);
     if (!text) {
-        fprintf(e->err, "kcheck verify: %s: cannot apply the fix-it of %s: %s\n", r->path, d->rule_id, err);
+        fprintf(e->err, "kcheck verify: %s: cannot apply the fix-its: %s\n", r->path, err);
         free(err);
         return NULL;
     }
@@ -557,22 +636,56 @@ static char *write_plan(verify_env *e, kc_file_result *r, const kc_binding *b, c
         json_object_set_new(plan, "call", json_string(b->call));
         json_object_set_new(plan, "seed", json_integer(1234));
         json_object_set_new(plan, "sizes_override", sizes_override(b));
+        if (b->outputs) {
+            /* outputs=a,b: the names the call knows the output buffers by */
+            json_t *names = json_array();
+            char *copy = kc_xstrdup(b->outputs), *save = NULL;
+            for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+                while (*tok == ' ')
+                    tok++;
+                json_array_append_new(names, json_string(tok));
+            }
+            free(copy);
+            json_object_set_new(plan, "output_names", names);
+        }
         if (need_compile)
             add_exp(exps, "compile_error", "original", NULL, -1);
         if (need_timing)
             add_exp(exps, "timing", "original", NULL, -1); /* first: it measures the cold compile */
         if (need_correct)
             add_exp(exps, "correctness", "original", NULL, -1);
+        /* Each finding's own fix-it, applied alone: what this finding costs. */
+        size_t nfixable = 0;
+        bool perf_without_fix = false;
         for (size_t i = 0; i < n; i++) {
             kc_diag *d = &diags[idx[i]];
             kc_verify_kind k = kind_of(d);
-            if (!d->fixes.len || k == KC_VERIFY_WRONG_RESULT)
+            if (d->fixes.len)
+                nfixable++;
+            else if (is_perf(k))
+                perf_without_fix = true;
+            if (!d->fixes.len)
                 continue;
-            char *fixed = write_fixed_copy(e, r, d, ".py");
+            char *fixed = write_fixed_copy(e, r, diags, &idx[i], 1, ".py");
             if (!fixed)
                 continue;
-            add_exp(exps, k == KC_VERIFY_COMPILE_ERROR ? "compile_error" : "timing", "fixed", fixed, idx[i]);
+            add_exp(exps,
+                    k == KC_VERIFY_COMPILE_ERROR ? "compile_error"
+                    : k == KC_VERIFY_WRONG_RESULT ? "correctness"
+                                                  : "timing",
+                    "fixed", fixed, idx[i]);
             free(fixed);
+        }
+        /* A finding without a fix-it is judged on the kernel with every
+         * other fix-it applied: the cost that is left is what could be its
+         * own (and a kernel that does not compile as written gets a chance
+         * to run). */
+        if (perf_without_fix && nfixable) {
+            char *all = write_fixed_copy(e, r, diags, idx, n, ".py");
+            if (all) {
+                add_exp(exps, "timing", "others_fixed", all, -1);
+                free(all);
+            }
         }
     }
     free(user);
@@ -719,10 +832,28 @@ static void verify_file(verify_env *e, kc_file_result *r)
                 doc = execute(e, r, b, plan, &why);
             free(plan);
         }
+        /* Rules whose performance findings no experiment can tell apart
+         * (findings of one rule share their claim). */
+        size_t unattributed = 0;
+        bool any_fix = false;
+        for (size_t k = 0; k < n; k++) {
+            const kc_diag *d = &r->diags.items.data[idx[k]];
+            any_fix |= d->fixes.len > 0;
+            if (!is_perf(kind_of(d)) || d->fixes.len)
+                continue;
+            bool seen = false;
+            for (size_t j = 0; j < k; j++) {
+                const kc_diag *o = &r->diags.items.data[idx[j]];
+                seen |= is_perf(kind_of(o)) && !o->fixes.len && !strcmp(o->rule_id, d->rule_id);
+            }
+            unattributed += !seen;
+        }
+        if (any_fix && r->kernels.len && r->kernels.data[0].lang == KC_LANG_TRITON)
+            unattributed = 0; /* the others_fixed run separates them */
         for (size_t k = 0; k < n; k++) {
             kc_diag *d = &r->diags.items.data[idx[k]];
             if (doc)
-                judge(d, idx[k], doc, why);
+                judge(d, idx[k], doc, why, unattributed);
             else
                 set_verdict(d, "inconclusive", why ? why : "no results", NULL);
         }
