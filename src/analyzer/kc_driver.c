@@ -124,11 +124,17 @@ void kc_run_files(const kc_options *opts, kc_path_list *files, kc_result_fn fn, 
     st.done = kc_xcalloc(n, 1);
     pthread_t *th = kc_xcalloc(jobs, sizeof *th);
     unsigned started = 0;
+    /* Front ends recurse over syntax trees: give workers the stack a main
+     * thread would have. */
+    pthread_attr_t attr;
+    pthread_attr_init(&attr);
+    pthread_attr_setstacksize(&attr, (size_t)16 << 20);
     for (unsigned j = 0; j < jobs; j++) {
-        if (pthread_create(&th[j], NULL, worker, &st) != 0)
+        if (pthread_create(&th[j], &attr, worker, &st) != 0)
             break;
         started++;
     }
+    pthread_attr_destroy(&attr);
     if (started == 0) /* no threads: do the work here */
         worker(&st);
     /* Report in file order as results arrive. */

@@ -251,6 +251,19 @@ static void test_deep_nesting(void **state)
     done(l);
     kc_sb_free(&sb);
     free(text);
+    /* 100,000 unclosed brackets crash the tree-sitter runtime: refused first */
+    kc_strbuf deep = {0};
+    kc_sb_append(&deep, "import triton\n@triton.jit\ndef k(x):\n    s = '((((('  # ((((\n    y = ");
+    for (int i = 0; i < 100000; i++)
+        kc_sb_putc(&deep, '(');
+    kc_sb_append(&deep, "1\n");
+    l = lower(kc_sb_str(&deep));
+    assert_null(l->m);
+    assert_int_equal(l->errs.items.len, 1);
+    assert_non_null(strstr(l->errs.items.data[0].message, "brackets nested 100000 deep"));
+    assert_int_equal(l->errs.items.data[0].line, 5);
+    done(l);
+    kc_sb_free(&deep);
 }
 
 int main(void)
