@@ -247,25 +247,6 @@ const kc_index *kc_cuda_ix_opaque(kc_cuda_walk *w, CXCursor c, kc_deps d, uint8_
     return kc_cuda_ix_opaque_text(w, kc_cuda_wspan(w, c), kc_cuda_wtext(w, c), d, bits);
 }
 
-static bool ix_equal(const kc_index *a, const kc_index *b)
-{
-    if (a == b)
-        return true;
-    if (!a || !b || a->nmono != b->nmono || a->bits != b->bits)
-        return false;
-    for (unsigned i = 0; i < a->nmono; i++) {
-        const kc_mono *x = &a->mono[i], *y = &b->mono[i];
-        if (x->coef != y->coef || x->nfac != y->nfac || x->bits != y->bits)
-            return false;
-        for (unsigned f = 0; f < x->nfac; f++)
-            if (x->fac[f].kind != y->fac[f].kind || x->fac[f].id != y->fac[f].id ||
-                x->fac[f].axes != y->fac[f].axes || x->fac[f].flags != y->fac[f].flags ||
-                x->fac[f].loops != y->fac[f].loops)
-                return false;
-    }
-    return true;
-}
-
 /* The value as an index: integers as they are, anything else as an opaque
  * atom carrying its dependencies (text from `c`). */
 const kc_index *kc_cuda_as_index(kc_cuda_walk *w, kc_cuda_val *v, CXCursor c)
@@ -336,9 +317,9 @@ bool kc_cuda_val_same(const kc_cuda_val *a, const kc_cuda_val *b)
     if (a->ptr != b->ptr)
         return false;
     if (a->ptr)
-        return a->base == b->base && a->space == b->space && ix_equal(a->off, b->off);
+        return a->base == b->base && a->space == b->space && kc_index_equal(a->off, b->off);
     if (a->ix || b->ix)
-        return ix_equal(a->ix, b->ix);
+        return kc_index_equal(a->ix, b->ix);
     return a->deps.axes == b->deps.axes && a->deps.flags == b->deps.flags && a->deps.loops == b->deps.loops &&
            a->sparam == b->sparam;
 }
@@ -358,7 +339,7 @@ kc_cuda_val kc_cuda_val_join(kc_cuda_walk *w, const kc_cuda_val *a, const kc_cud
         }
         if (a->space != b->space)
             r.space = KC_MEM_UNKNOWN;
-        if (!ix_equal(a->off, b->off))
+        if (!kc_index_equal(a->off, b->off))
             r.off = kc_cuda_ix_opaque_text(w, at, kc_arena_printf(w->a, "offset of %s", text), d, 64);
         r.deps = d;
         r.load = KC_NONE;

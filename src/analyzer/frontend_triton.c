@@ -208,27 +208,9 @@ static tt_env env_copy(const tt_env *e)
     return r;
 }
 
-static bool index_equal(const kc_index *a, const kc_index *b)
-{
-    if (a == b)
-        return true;
-    if (!a || !b || a->nmono != b->nmono || a->bits != b->bits)
-        return false;
-    for (unsigned i = 0; i < a->nmono; i++) {
-        const kc_mono *x = &a->mono[i], *y = &b->mono[i];
-        if (x->coef != y->coef || x->nfac != y->nfac)
-            return false;
-        for (unsigned f = 0; f < x->nfac; f++)
-            if (x->fac[f].kind != y->fac[f].kind || x->fac[f].id != y->fac[f].id ||
-                x->fac[f].axes != y->fac[f].axes)
-                return false;
-    }
-    return true;
-}
-
 static bool tv_equal(const tv *a, const tv *b)
 {
-    return a->kind == b->kind && a->base == b->base && index_equal(a->idx, b->idx) &&
+    return a->kind == b->kind && a->base == b->base && kc_index_equal(a->idx, b->idx) &&
            a->taint == b->taint && a->ce == b->ce && a->shape.rank == b->shape.rank &&
            a->deps.axes == b->deps.axes && a->deps.flags == b->deps.flags &&
            a->deps.loops == b->deps.loops && a->npreds == b->npreds && a->preds == b->preds;
@@ -2181,6 +2163,21 @@ static void exec_block(tt_ctx *c, TSNode block)
 
 /* ---- pointer parameters ---- */
 
+/* The right-hand sides of every `name = ...` in a body. */
+typedef struct rhs_search {
+    tt_module *m;
+    const char *name;
+    KC_VEC(TSNode) found;
+} rhs_search;
+
+static bool visit_rhs(TSNode n, void *ud)
+{
+    rhs_search *rs = ud;
+    if (tt_is(n, "assignment") && tt_text_eq(rs->m, tt_field(n, "left"), rs->name))
+        kc_vec_push(&rs->found, tt_field(n, "right"));
+    return true;
+}
+
 /* Collects the identifiers that are summands of a pointer expression,
  * following local assignments. */
 static void pointer_leaves(tt_ctx *c, TSNode body, TSNode e, tt_names *out, int depth)
@@ -2192,23 +2189,11 @@ static void pointer_leaves(tt_ctx *c, TSNode body, TSNode e, tt_names *out, int 
         const char *name = tt_text(c->mod, e);
         kc_vec_push(out, name);
         /* a local: follow its assignments */
-        TSTreeCursor cur = ts_tree_cursor_new(body);
-        for (bool more = ts_tree_cursor_goto_first_child(&cur); more;) {
-            TSNode n = ts_tree_cursor_current_node(&cur);
-            if (tt_is(n, "assignment") && tt_text_eq(c->mod, tt_field(n, "left"), name))
-                pointer_leaves(c, body, tt_field(n, "right"), out, depth + 1);
-            if (ts_tree_cursor_goto_first_child(&cur))
-                continue;
-            if (ts_tree_cursor_goto_next_sibling(&cur))
-                continue;
-            more = false;
-            while (ts_tree_cursor_goto_parent(&cur))
-                if (ts_tree_cursor_goto_next_sibling(&cur)) {
-                    more = true;
-                    break;
-                }
-        }
-        ts_tree_cursor_delete(&cur);
+        rhs_search rs = {.m = c->mod, .name = name};
+        tt_walk(body, visit_rhs, &rs);
+        for (uint32_t i = 0; i < rs.found.len; i++)
+            pointer_leaves(c, body, rs.found.data[i], out, depth + 1);
+        kc_vec_free(&rs.found);
         return;
     }
     if (tt_is(e, "binary_operator")) {
@@ -2242,52 +2227,55 @@ static bool looks_like_pointer(const char *name)
     return strstr(name, "ptr") || strstr(name, "Ptr") || strstr(name, "PTR") || strstr(name, "pointer");
 }
 
+typedef struct pointer_search {
+    tt_ctx *c;
+    TSNode body;
+    const char *const *params;
+    uint32_t nparams;
+} pointer_search;
+
+/* At each load/store/atomic/make_block_ptr, the first parameter among the
+ * summands of its pointer is a pointer (unless a pointer-looking name is
+ * among them: that one is the base). */
+static bool visit_pointer_use(TSNode n, void *ud)
+{
+    pointer_search *ps = ud;
+    tt_ctx *c = ps->c;
+    if (!tt_is(n, "call"))
+        return true;
+    const char *tl = tt_tl_name(tt_qualify(c->mod, tt_field(n, "function")));
+    if (!tl || (strcmp(tl, "load") && strcmp(tl, "store") && strncmp(tl, "atomic_", 7) &&
+                strcmp(tl, "make_block_ptr")))
+        return true;
+    tt_names leaves = {0};
+    pointer_leaves(c, ps->body, call_arg(c->mod, n, 0, strcmp(tl, "make_block_ptr") ? "pointer" : "base"), &leaves,
+                   0);
+    for (uint32_t l = 0; l < leaves.len; l++) {
+        bool is_param = false, pointer_like = false;
+        for (uint32_t p = 0; p < ps->nparams; p++)
+            if (!strcmp(ps->params[p], leaves.data[l]))
+                is_param = true;
+        if (!is_param)
+            continue;
+        for (uint32_t l2 = 0; l2 < leaves.len; l2++)
+            for (uint32_t p = 0; p < ps->nparams; p++)
+                if (!strcmp(ps->params[p], leaves.data[l2]) && looks_like_pointer(ps->params[p]))
+                    pointer_like = true;
+        if (!pointer_like && !is_pointer_param(c, leaves.data[l]))
+            kc_vec_push(&c->pointer_params, leaves.data[l]);
+        break;
+    }
+    kc_vec_free(&leaves);
+    return true;
+}
+
 static void find_pointer_params(tt_ctx *c, TSNode body, const char *const *params, uint32_t nparams)
 {
     for (uint32_t i = 0; i < nparams; i++)
         if (looks_like_pointer(params[i]))
             kc_vec_push(&c->pointer_params, params[i]);
-    TSTreeCursor cur = ts_tree_cursor_new(body);
-    for (bool more = ts_tree_cursor_goto_first_child(&cur); more;) {
-        TSNode n = ts_tree_cursor_current_node(&cur);
-        if (tt_is(n, "call")) {
-            const char *tl = tt_tl_name(tt_qualify(c->mod, tt_field(n, "function")));
-            if (tl && (!strcmp(tl, "load") || !strcmp(tl, "store") || !strncmp(tl, "atomic_", 7) ||
-                       !strcmp(tl, "make_block_ptr"))) {
-                tt_names leaves = {0};
-                pointer_leaves(c, body, call_arg(c->mod, n, 0, strcmp(tl, "make_block_ptr") ? "pointer" : "base"),
-                               &leaves, 0);
-                /* the first parameter among the leaves is the base */
-                for (uint32_t l = 0; l < leaves.len; l++) {
-                    bool is_param = false, pointer_like = false;
-                    for (uint32_t p = 0; p < nparams; p++)
-                        if (!strcmp(params[p], leaves.data[l]))
-                            is_param = true;
-                    if (!is_param)
-                        continue;
-                    for (uint32_t l2 = 0; l2 < leaves.len; l2++)
-                        for (uint32_t p = 0; p < nparams; p++)
-                            if (!strcmp(params[p], leaves.data[l2]) && looks_like_pointer(params[p]))
-                                pointer_like = true;
-                    if (!pointer_like && !is_pointer_param(c, leaves.data[l]))
-                        kc_vec_push(&c->pointer_params, leaves.data[l]);
-                    break;
-                }
-                kc_vec_free(&leaves);
-            }
-        }
-        if (ts_tree_cursor_goto_first_child(&cur))
-            continue;
-        if (ts_tree_cursor_goto_next_sibling(&cur))
-            continue;
-        more = false;
-        while (ts_tree_cursor_goto_parent(&cur))
-            if (ts_tree_cursor_goto_next_sibling(&cur)) {
-                more = true;
-                break;
-            }
-    }
-    ts_tree_cursor_delete(&cur);
+    pointer_search ps = {c, body, params, nparams};
+    tt_walk(body, visit_pointer_use, &ps);
 }
 
 /* ---- parameters and their values ---- */

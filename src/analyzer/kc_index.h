@@ -115,6 +115,9 @@ const kc_index *kc_index_remap(kc_arena *a, const kc_index *x, const kc_shape *n
 const kc_index *kc_index_broadcast(kc_arena *a, const kc_index *x, const kc_shape *to);
 
 /* ---- questions ---- */
+/* Structurally equal: same monomials (coefficients, factors with their
+ * axes, flags and loops, widths) and the same width. */
+bool kc_index_equal(const kc_index *a, const kc_index *b);
 kc_deps kc_index_deps(const kc_index *x);
 bool kc_index_is_const(const kc_index *x, int64_t *v);
 bool kc_index_depends_on_loop(const kc_index *x, uint32_t loop);

@@ -81,6 +81,10 @@ kc_span tt_span(TSNode n);
 /* The children of `n` that carry field `field`, in order (at most max).
  * (ts_node_field_name_for_child is unreliable in tree-sitter 0.20.) */
 uint32_t tt_field_children(TSNode n, const char *field, TSNode *out, uint32_t max);
+/* Pre-order walk over `root` and its descendants: `visit` returns whether
+ * to descend into the node's children. */
+typedef bool (*tt_visit_fn)(TSNode n, void *ud);
+void tt_walk(TSNode root, tt_visit_fn visit, void *ud);
 /* Strips parentheses. */
 TSNode tt_unparen(TSNode n);
 /* Qualified name of a dotted name expression resolved through the imports,

@@ -64,6 +64,27 @@ uint32_t tt_field_children(TSNode n, const char *field, TSNode *out, uint32_t ma
     return k;
 }
 
+void tt_walk(TSNode root, tt_visit_fn visit, void *ud)
+{
+    TSTreeCursor cur = ts_tree_cursor_new(root);
+    for (;;) {
+        bool down = visit(ts_tree_cursor_current_node(&cur), ud);
+        if (down && ts_tree_cursor_goto_first_child(&cur))
+            continue;
+        if (ts_tree_cursor_goto_next_sibling(&cur))
+            continue;
+        bool more = false;
+        while (ts_tree_cursor_goto_parent(&cur))
+            if (ts_tree_cursor_goto_next_sibling(&cur)) {
+                more = true;
+                break;
+            }
+        if (!more)
+            break;
+    }
+    ts_tree_cursor_delete(&cur);
+}
+
 TSNode tt_unparen(TSNode n)
 {
     for (int i = 0; i < 64 && tt_is(n, "parenthesized_expression"); i++) {
@@ -212,56 +233,55 @@ static void scan_import(tt_module *m, TSNode st)
 
 /* Finds the last assignment `name = ...` (or a tuple element of one) in
  * `scope` that starts before `before`. Returns the right-hand node. */
+typedef struct assign_search {
+    tt_module *m;
+    TSNode scope;
+    const char *name;
+    uint32_t before;
+    TSNode best;
+    int elem;
+} assign_search;
+
+static bool visit_assignment(TSNode n, void *ud)
+{
+    assign_search *as = ud;
+    tt_module *m = as->m;
+    if (ts_node_start_byte(n) >= as->before)
+        return false;
+    if (!ts_node_eq(n, as->scope) && (tt_is(n, "function_definition") || tt_is(n, "class_definition")))
+        return false;
+    if (!tt_is(n, "assignment"))
+        return true;
+    TSNode l = tt_field(n, "left"), r = tt_field(n, "right");
+    if (tt_is(l, "identifier") && tt_text_eq(m, l, as->name)) {
+        as->best = r;
+        as->elem = -1;
+    } else if (tt_is(l, "pattern_list") || tt_is(l, "tuple_pattern")) {
+        uint32_t k = ts_node_named_child_count(l);
+        bool seq = tt_is(r, "expression_list") || tt_is(r, "tuple");
+        for (uint32_t i = 0; i < k; i++)
+            if (tt_text_eq(m, ts_node_named_child(l, i), as->name)) {
+                if (seq && k == ts_node_named_child_count(r)) {
+                    as->best = ts_node_named_child(r, i);
+                    as->elem = -1;
+                } else if (!seq) {
+                    as->best = r; /* M, N = x.shape */
+                    as->elem = (int)i;
+                }
+            }
+    }
+    return true;
+}
+
+/* Finds the last assignment `name = ...` (or a tuple element of one) in
+ * `scope` that starts before `before`. Returns the right-hand node; *elem
+ * is the element index when the right side is unpacked (M, N = x.shape). */
 static TSNode find_assignment_at(tt_module *m, TSNode scope, const char *name, uint32_t before, int *elem)
 {
-    TSNode best = {0};
-    *elem = -1;
-    TSTreeCursor cur = ts_tree_cursor_new(scope);
-    bool down = true;
-    for (;;) {
-        TSNode n = ts_tree_cursor_current_node(&cur);
-        bool skip = false;
-        if (ts_node_start_byte(n) >= before) {
-            skip = true;
-        } else if (!ts_node_eq(n, scope) && (tt_is(n, "function_definition") || tt_is(n, "class_definition"))) {
-            skip = true;
-        } else if (tt_is(n, "assignment")) {
-            TSNode l = tt_field(n, "left"), r = tt_field(n, "right");
-            if (tt_is(l, "identifier") && tt_text_eq(m, l, name)) {
-                best = r;
-                *elem = -1;
-            } else if (tt_is(l, "pattern_list") || tt_is(l, "tuple_pattern")) {
-                uint32_t k = ts_node_named_child_count(l);
-                bool seq = tt_is(r, "expression_list") || tt_is(r, "tuple");
-                for (uint32_t i = 0; i < k; i++)
-                    if (tt_text_eq(m, ts_node_named_child(l, i), name)) {
-                        if (seq && k == ts_node_named_child_count(r)) {
-                            best = ts_node_named_child(r, i);
-                            *elem = -1;
-                        } else if (!seq) {
-                            best = r; /* M, N = x.shape */
-                            *elem = (int)i;
-                        }
-                    }
-            }
-        }
-        if (!skip && down && ts_tree_cursor_goto_first_child(&cur))
-            continue;
-        down = true;
-        if (ts_tree_cursor_goto_next_sibling(&cur))
-            continue;
-        bool moved = false;
-        while (ts_tree_cursor_goto_parent(&cur)) {
-            if (ts_tree_cursor_goto_next_sibling(&cur)) {
-                moved = true;
-                break;
-            }
-        }
-        if (!moved)
-            break;
-    }
-    ts_tree_cursor_delete(&cur);
-    return best;
+    assign_search as = {.m = m, .scope = scope, .name = name, .before = before, .elem = -1};
+    tt_walk(scope, visit_assignment, &as);
+    *elem = as.elem;
+    return as.best;
 }
 
 static TSNode find_assignment(tt_module *m, TSNode scope, const char *name, uint32_t before)
@@ -631,6 +651,26 @@ static void scan_configs(tt_module *m, const char *kernel, TSNode list, int dept
 
 /* ---- the module scan ---- */
 
+typedef KC_VEC(TSNode) tt_nodes;
+
+typedef struct module_scan {
+    tt_module *m;
+    tt_nodes defs;  /* decorated definitions */
+    tt_nodes calls; /* calls of a subscript: kernel[grid](...) */
+} module_scan;
+
+static bool visit_module(TSNode n, void *ud)
+{
+    module_scan *sc = ud;
+    if (tt_is(n, "import_statement") || tt_is(n, "import_from_statement"))
+        scan_import(sc->m, n);
+    else if (tt_is(n, "decorated_definition"))
+        kc_vec_push(&sc->defs, n);
+    else if (tt_is(n, "call") && tt_is(tt_field(n, "function"), "subscript"))
+        kc_vec_push(&sc->calls, n);
+    return true;
+}
+
 static bool is_jit(tt_module *m, TSNode dec_expr, bool *autotune, bool *heuristics, TSNode *tune_call)
 {
     dec_expr = tt_unparen(dec_expr);
@@ -656,33 +696,9 @@ bool tt_scan_module(tt_module *m)
 {
     /* Imports first (anywhere at top level or in try/if blocks), then
      * kernels, then launches. */
-    TSTreeCursor cur = ts_tree_cursor_new(m->root);
-    KC_VEC(TSNode) defs = {0};
-    KC_VEC(TSNode) calls = {0};
-    bool down = true;
-    for (;;) {
-        TSNode n = ts_tree_cursor_current_node(&cur);
-        if (tt_is(n, "import_statement") || tt_is(n, "import_from_statement"))
-            scan_import(m, n);
-        else if (tt_is(n, "decorated_definition"))
-            kc_vec_push(&defs, n);
-        else if (tt_is(n, "call") && tt_is(tt_field(n, "function"), "subscript"))
-            kc_vec_push(&calls, n);
-        if (down && ts_tree_cursor_goto_first_child(&cur))
-            continue;
-        if (ts_tree_cursor_goto_next_sibling(&cur))
-            continue;
-        bool moved = false;
-        while (ts_tree_cursor_goto_parent(&cur))
-            if (ts_tree_cursor_goto_next_sibling(&cur)) {
-                moved = true;
-                break;
-            }
-        if (!moved)
-            break;
-    }
-    ts_tree_cursor_delete(&cur);
-
+    module_scan sc = {.m = m};
+    tt_walk(m->root, visit_module, &sc);
+    tt_nodes defs = sc.defs, calls = sc.calls;
     for (uint32_t i = 0; i < defs.len; i++) {
         TSNode dd = defs.data[i];
         TSNode def = tt_field(dd, "definition");
