@@ -503,6 +503,11 @@ int kc_cli_main(int argc, char **argv, FILE *out, FILE *err)
         kc_run_files(&o, &files, on_result, &sink, &totals);
         if (o.verify) {
             kc_verify_files(&o, sink.kept.data, sink.kept.len, err);
+            /* A bound kernel whose outputs differ from the reference fails the run too. */
+            for (uint32_t i = 0; i < sink.kept.len; i++)
+                for (uint32_t k = 0; k < sink.kept.data[i].checks.len; k++)
+                    if (!strcmp(sink.kept.data[i].checks.data[k].status, "mismatch"))
+                        totals.failing++;
             for (uint32_t i = 0; i < sink.kept.len; i++) {
                 rep->ops->file(rep, &sink.kept.data[i]);
                 kc_file_result_free(&sink.kept.data[i]);

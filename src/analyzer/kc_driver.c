@@ -17,6 +17,12 @@ void kc_file_result_free(kc_file_result *r)
     for (uint32_t i = 0; i < r->kernels.len; i++)
         free(r->kernels.data[i].name);
     kc_vec_free(&r->kernels);
+    for (uint32_t i = 0; i < r->checks.len; i++) {
+        free(r->checks.data[i].op);
+        free(r->checks.data[i].status);
+        free(r->checks.data[i].summary);
+    }
+    kc_vec_free(&r->checks);
     memset(r, 0, sizeof *r);
 }
 

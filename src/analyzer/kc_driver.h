@@ -19,6 +19,15 @@ typedef struct kc_kernel_ref {
     kc_lang lang;
 } kc_kernel_ref;
 
+/* Verify's check of a bound kernel that has no findings: do its outputs
+ * match the reference? */
+typedef struct kc_verify_check {
+    uint32_t line;       /* of the binding */
+    char *op;            /* owned */
+    char *status;        /* "clean", "mismatch", "inconclusive"; owned */
+    char *summary;       /* owned */
+} kc_verify_check;
+
 typedef struct kc_file_result {
     char *path;         /* as given or as found under a given directory; owned */
     kc_source *src;     /* NULL when the file could not be read; owned */
@@ -26,6 +35,7 @@ typedef struct kc_file_result {
     kc_file_errors errors;
     bool explicit_path; /* named on the command line (not found by a walk) */
     KC_VEC(kc_kernel_ref) kernels;
+    KC_VEC(kc_verify_check) checks; /* verify mode only */
 } kc_file_result;
 
 void kc_file_result_free(kc_file_result *r);

@@ -9,6 +9,7 @@ typedef struct json_reporter {
     kc_reporter base;
     json_t *diags;
     json_t *errors;
+    json_t *checks;
 } json_reporter;
 
 static json_t *span_fields(json_t *o, kc_span s)
@@ -78,6 +79,16 @@ static void json_file(kc_reporter *r, const kc_file_result *res)
     }
     for (uint32_t i = 0; i < res->diags.items.len; i++)
         json_array_append_new(j->diags, diag_json(res->path, &res->diags.items.data[i]));
+    for (uint32_t i = 0; i < res->checks.len; i++) {
+        const kc_verify_check *c = &res->checks.data[i];
+        json_t *o = json_object();
+        json_object_set_new(o, "file", json_string(res->path));
+        json_object_set_new(o, "line", json_integer(c->line));
+        json_object_set_new(o, "op", json_string(c->op));
+        json_object_set_new(o, "status", json_string(c->status));
+        json_object_set_new(o, "summary", json_string(c->summary));
+        json_array_append_new(j->checks, o);
+    }
 }
 
 static void json_finish(kc_reporter *r, const kc_run_totals *t)
@@ -88,6 +99,8 @@ static void json_finish(kc_reporter *r, const kc_run_totals *t)
     json_object_set(doc, "diagnostics", j->diags);
     json_object_set_new(doc, "files", json_integer((json_int_t)t->files));
     json_object_set(doc, "errors", j->errors);
+    if (r->opts->verify)
+        json_object_set(doc, "checks", j->checks);
     json_dumpf(doc, r->out, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_ENSURE_ASCII);
     fputc('\n', r->out);
     json_decref(doc);
@@ -98,6 +111,7 @@ static void json_destroy(kc_reporter *r)
     json_reporter *j = (json_reporter *)r;
     json_decref(j->diags);
     json_decref(j->errors);
+    json_decref(j->checks);
     free(j);
 }
 
@@ -111,5 +125,6 @@ kc_reporter *kc_report_json_new(const kc_options *opts, FILE *out)
     j->base.out = out;
     j->diags = json_array();
     j->errors = json_array();
+    j->checks = json_array();
     return &j->base;
 }

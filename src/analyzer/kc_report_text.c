@@ -100,6 +100,13 @@ static void text_file(kc_reporter *r, const kc_file_result *res)
     }
     for (uint32_t i = 0; i < res->diags.items.len; i++)
         kc_report_text_diag(r->out, o, res->src, res->path, &res->diags.items.data[i]);
+    for (uint32_t i = 0; i < res->checks.len; i++) {
+        const kc_verify_check *c = &res->checks.data[i];
+        bool bad = !strcmp(c->status, "mismatch");
+        fprintf(r->out, "%s%s:%u:1:%s %s%s:%s verify op=%s: %s: %s\n", bold, res->path, c->line, reset,
+                o->color ? (bad ? C_RED : C_CYAN) : "", bad ? "error" : "note", reset, c->op, c->status,
+                c->summary);
+    }
 }
 
 static void plural(FILE *out, size_t n, const char *one, const char *many)

@@ -338,15 +338,8 @@ bool kc_cuda_harness_write(const char *path, const kc_opspec *spec, const kc_bin
     json_array_foreach(outputs, i, t) {
         const char *name = json_string_value(json_object_get(t, "name"));
         const char *ct = ctype_of(json_string_value(json_object_get(t, "dtype")));
-        kc_sb_appendf(&sb, "    const size_t kcv_n_%s = ", name);
-        if (!c_count(json_object_get(t, "shape"), &sb)) {
-            *err = kc_xasprintf("output `%s`: malformed shape", name);
-            goto fail;
-        }
-        kc_sb_append(&sb, ";\n");
-        /* The user's buffer, unless outputs= maps it onto an input. */
-        char *ub = user_output_buffer(b, i, name);
-        bool own = strcmp(ub, name) == 0;
+        /* An output updated in place (same name as an input) reuses the
+         * input's buffers and count. */
         bool is_input = false;
         size_t k;
         json_t *in;
@@ -354,6 +347,17 @@ bool kc_cuda_harness_write(const char *path, const kc_opspec *spec, const kc_bin
             if (!strcmp(json_string_value(json_object_get(in, "name")), name))
                 is_input = true;
         }
+        if (!is_input) {
+            kc_sb_appendf(&sb, "    const size_t kcv_n_%s = ", name);
+            if (!c_count(json_object_get(t, "shape"), &sb)) {
+                *err = kc_xasprintf("output `%s`: malformed shape", name);
+                goto fail;
+            }
+            kc_sb_append(&sb, ";\n");
+        }
+        /* The user's buffer, unless outputs= maps it onto an input. */
+        char *ub = user_output_buffer(b, i, name);
+        bool own = strcmp(ub, name) == 0;
         if (own && !is_input)
             kc_sb_appendf(&sb,
                           "    %s *%s = nullptr;\n"

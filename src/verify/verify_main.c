@@ -193,6 +193,38 @@ static void sizes_text(json_t *exp, kc_strbuf *sb)
     }
 }
 
+/* Appends what differs between the call's outputs and the reference's;
+ * returns whether anything does. */
+static bool describe_mismatch(json_t *x, kc_strbuf *sb)
+{
+    json_t *outs = json_object_get(x, "outputs");
+    size_t i;
+    json_t *o;
+    bool bad = false;
+    json_array_foreach(outs, i, o) {
+        if (json_is_true(json_object_get(o, "ok")))
+            continue;
+        bad = true;
+        if (json_string_value(json_object_get(o, "error"))) {
+            kc_sb_appendf(sb, "%soutput `%s`: %s", sb->len ? "; " : "", json_string_value(json_object_get(o, "name")),
+                          json_string_value(json_object_get(o, "error")));
+            continue;
+        }
+        kc_sb_appendf(sb, "%soutput `%s` differs from the reference: max abs error %.4g at [", sb->len ? "; " : "",
+                      json_string_value(json_object_get(o, "name")),
+                      json_number_value(json_object_get(o, "max_abs_err")));
+        size_t k;
+        json_t *w;
+        json_array_foreach(json_object_get(o, "where"), k, w)
+            kc_sb_appendf(sb, "%s%lld", k ? ", " : "", (long long)json_integer_value(w));
+        kc_sb_appendf(sb, "] (got %.6g, expected %.6g); %lld of %lld values outside tolerance",
+                      json_number_value(json_object_get(o, "got")), json_number_value(json_object_get(o, "expected")),
+                      (long long)json_integer_value(json_object_get(o, "mismatches")),
+                      (long long)json_integer_value(json_object_get(o, "total")));
+    }
+    return bad;
+}
+
 /* Judges one diagnostic from a results document. */
 static void judge(kc_diag *d, int diag_index, json_t *doc, const char *why_missing, size_t unattributed)
 {
@@ -242,26 +274,7 @@ static void judge(kc_diag *d, int diag_index, json_t *doc, const char *why_missi
             set_verdict(d, "inconclusive", kc_sb_str(&sb), ev);
             goto out;
         }
-        json_t *outs = json_object_get(x, "outputs");
-        size_t i;
-        json_t *o;
-        bool bad = false;
-        json_array_foreach(outs, i, o) {
-            if (json_is_true(json_object_get(o, "ok")))
-                continue;
-            bad = true;
-            kc_sb_appendf(&sb, "%soutput `%s` differs from the reference: max abs error %.4g at [",
-                          sb.len ? "; " : "", json_string_value(json_object_get(o, "name")),
-                          json_number_value(json_object_get(o, "max_abs_err")));
-            size_t k;
-            json_t *w;
-            json_array_foreach(json_object_get(o, "where"), k, w)
-                kc_sb_appendf(&sb, "%s%lld", k ? ", " : "", (long long)json_integer_value(w));
-            kc_sb_appendf(&sb, "] (got %.6g, expected %.6g); %lld of %lld values outside tolerance",
-                          json_number_value(json_object_get(o, "got")), json_number_value(json_object_get(o, "expected")),
-                          (long long)json_integer_value(json_object_get(o, "mismatches")),
-                          (long long)json_integer_value(json_object_get(o, "total")));
-        }
+        bool bad = describe_mismatch(x, &sb);
         kc_strbuf sz = {0};
         sizes_text(x, &sz);
         json_t *fx = find_exp(doc, "correctness", "fixed", diag_index);
@@ -576,7 +589,8 @@ static char *write_plan(verify_env *e, kc_file_result *r, const kc_binding *b, c
 {
     kc_diag *diags = r->diags.items.data;
     bool cuda = r->kernels.len && r->kernels.data[0].lang == KC_LANG_CUDA;
-    bool need_compile = false, need_correct = false, need_timing = false, need_memcheck = false;
+    /* No findings: check that the outputs match the reference. */
+    bool need_compile = false, need_correct = n == 0, need_timing = false, need_memcheck = false;
     for (size_t i = 0; i < n; i++) {
         kc_verify_kind k = kind_of(&diags[idx[i]]);
         need_compile |= k == KC_VERIFY_COMPILE_ERROR;
@@ -784,10 +798,61 @@ static json_t *execute(verify_env *e, const kc_file_result *r, const kc_binding 
 
 /* ---- the driver of it all ---- */
 
+/* A bound kernel without findings: do its outputs match the reference? */
+static void check_binding(verify_env *e, kc_file_result *r, const kc_binding *b)
+{
+    kc_verify_check ck = {.line = b->line, .op = kc_xstrdup(b->op)};
+    char *spec_path = kc_xasprintf("%s/ops/%s.json", e->reference_dir, b->op);
+    char *err = NULL, *why = NULL;
+    kc_opspec *spec = kc_opspec_load(spec_path, &err);
+    json_t *doc = NULL;
+    if (!spec)
+        why = kc_xasprintf("unknown op `%s`: %s", b->op, err);
+    else if (!e->workdir)
+        why = kc_xasprintf("cannot create the work directory: %s", strerror(errno));
+    else {
+        char *plan = write_plan(e, r, b, spec, NULL, 0, &why);
+        if (plan)
+            doc = execute(e, r, b, plan, &why);
+        free(plan);
+    }
+    json_t *x = doc ? find_exp(doc, "correctness", "original", -1) : NULL;
+    const char *fatal = doc ? json_string_value(json_object_get(doc, "fatal")) : NULL;
+    kc_strbuf sb = {0}, env = {0};
+    if (doc)
+        env_text(doc, &env);
+    if (!doc || fatal || !x) {
+        ck.status = kc_xstrdup("inconclusive");
+        kc_sb_append(&sb, fatal ? fatal : why ? why : "the correctness run did not happen");
+    } else if (json_string_value(json_object_get(x, "error"))) {
+        ck.status = kc_xstrdup("inconclusive");
+        kc_sb_appendf(&sb, "the call failed: %s", json_string_value(json_object_get(x, "error")));
+    } else {
+        kc_strbuf sz = {0};
+        sizes_text(x, &sz);
+        if (describe_mismatch(x, &sb)) {
+            ck.status = kc_xstrdup("mismatch");
+            kc_sb_appendf(&sb, " (%s; %s)", kc_sb_str(&sz), kc_sb_str(&env));
+        } else {
+            ck.status = kc_xstrdup("clean");
+            kc_sb_appendf(&sb, "outputs match the reference at %s (%s)", kc_sb_str(&sz), kc_sb_str(&env));
+        }
+        kc_sb_free(&sz);
+    }
+    ck.summary = kc_sb_take(&sb);
+    kc_vec_push(&r->checks, ck);
+    kc_sb_free(&env);
+    json_decref(doc);
+    free(why);
+    free(err);
+    free(spec_path);
+    kc_opspec_delete(spec);
+}
+
 static void verify_file(verify_env *e, kc_file_result *r)
 {
     size_t nd = r->diags.items.len;
-    if (!nd || !r->src)
+    if (!r->src)
         return;
     kc_binding_list bl = {0};
     kc_bindings_parse(r->src, &bl);
@@ -862,6 +927,15 @@ static void verify_file(verify_env *e, kc_file_result *r)
         free(err);
         free(spec_path);
         kc_opspec_delete(spec);
+    }
+    /* Bindings no finding used: check the kernel's outputs. */
+    for (uint32_t bi = 0; bi < bl.items.len; bi++) {
+        const kc_binding *b = &bl.items.data[bi];
+        bool used = false;
+        for (size_t i = 0; i < nd && !used; i++)
+            used = kc_binding_for(&bl, r, r->diags.items.data[i].kernel) == b;
+        if (!used)
+            check_binding(e, r, b);
     }
     free(idx);
     free(done);

@@ -106,6 +106,17 @@ static void test_cuda_no_run_builds_the_harness(void **state)
     free(out);
 }
 
+static void test_bound_kernel_without_findings_is_checked(void **state)
+{
+    int st;
+    char *out = run_cli(&st, "--no-run", "--no-source", "--color=never",
+                        KC_SOURCE_DIR "/tests/fixtures/tutorials/ok_fused_softmax.py", NULL);
+    assert_int_equal(st, 0);
+    assert_non_null(strstr(out, "ok_fused_softmax.py:7:1: note: verify op=softmax_rows: inconclusive: not run "
+                                "(--no-run): plan written and its Python compiled"));
+    free(out);
+}
+
 static void test_recorded_results_become_verdicts(void **state)
 {
     int st;
@@ -250,6 +261,7 @@ int main(void)
         cmocka_unit_test(test_bindings),
         cmocka_unit_test(test_no_run_plans_and_checks_the_driver),
         cmocka_unit_test(test_cuda_no_run_builds_the_harness),
+        cmocka_unit_test(test_bound_kernel_without_findings_is_checked),
         cmocka_unit_test(test_recorded_results_become_verdicts),
         cmocka_unit_test(test_export_bundle),
         cmocka_unit_test(test_unknown_op),
