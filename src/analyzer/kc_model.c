@@ -25,6 +25,11 @@ static void kernel_free(kc_kernel *k)
     kc_vec_free(&k->reorders);
     kc_vec_free(&k->opaques);
     kc_vec_free(&k->aranges);
+    kc_vec_free(&k->accums);
+    kc_vec_free(&k->calls);
+    kc_vec_free(&k->literals);
+    kc_vec_free(&k->shared_arrays);
+    kc_vec_free(&k->block_logic);
     free(k);
 }
 

@@ -169,6 +169,17 @@ typedef struct kc_access {
     bool whole_block;         /* Triton: the access moves a block (not a scalar) */
     const char *value_name;   /* name the loaded value was bound to, for messages */
     bool via_ldg;             /* CUDA __ldg / read-only path */
+    bool is_volatile;         /* through a volatile pointer / array */
+    uint32_t seq;             /* position in program order among accesses, barriers and calls */
+    const char *dtype;        /* element type as the language names it ("float", "__half", "fp16"), or NULL */
+    /* Triton load/store operand shapes (rank 0 and unknown flags when absent). */
+    kc_shape ptr_shape, mask_shape, other_shape, value_shape;
+    bool ptr_shape_known, mask_shape_known, other_shape_known, value_shape_known;
+    bool has_other;
+    kc_span other_span, value_span;
+    /* The guard of a CUDA access / the mask of a Triton one compares the
+     * index with a size (i < n, offs < N): a bounds check is present. */
+    bool bounds_checked;
 } kc_access;
 
 /* ---- barriers ---------------------------------------------------------- */
@@ -181,6 +192,7 @@ typedef struct kc_barrier {
     /* An earlier return/break/continue under a thread-dependent condition
      * that lets some threads skip this barrier (invalid span when none). */
     kc_span divergent_exit;
+    uint32_t seq;      /* position in program order (see kc_access.seq) */
 } kc_barrier;
 
 /* ---- element reorders (Triton tl.view / tl.reshape(can_reorder=True)) --- */
@@ -217,6 +229,71 @@ typedef struct kc_arange {
     const char *text;
 } kc_arange;
 
+/* ---- accumulators (KC502) ---------------------------------------------- */
+
+/* A value accumulated across loop passes (acc += x, acc = tl.dot(a, b, acc))
+ * or a reduction/dot whose result type is narrow. */
+typedef enum kc_accum_kind { KC_ACCUM_SUM = 1, KC_ACCUM_DOT, KC_ACCUM_REDUCE } kc_accum_kind;
+
+typedef struct kc_accum {
+    kc_span span;         /* the accumulating statement or call */
+    kc_span decl_span;    /* where the accumulator got its type (tl.zeros(..., dtype=), `__half acc`) */
+    const char *var;      /* the accumulator, or NULL */
+    const char *dtype;    /* its element type ("fp16", "bf16", "__half", "float") */
+    kc_accum_kind kind;
+    uint32_t loop;        /* loop it accumulates across, or KC_NONE */
+    const char *fix_text; /* replacement for decl_span that widens it, or NULL */
+} kc_accum;
+
+/* ---- calls (CUDA intrinsics, math, runtime API) -------------------------- */
+
+enum {
+    KC_CALL_DOUBLE_MATH = 1u << 0,  /* a double-precision math function (exp, sqrt, pow on double) */
+    KC_CALL_LEGACY_SHFL = 1u << 1,  /* __shfl, __shfl_down, ... without _sync */
+    KC_CALL_RUNTIME_API = 1u << 2,  /* cudaXxx returning cudaError_t */
+    KC_CALL_RESULT_IGNORED = 1u << 3, /* the returned value is discarded */
+    KC_CALL_WARP_SYNC = 1u << 4,    /* __syncwarp */
+    KC_CALL_DEVICE = 1u << 5,       /* in device code (a kernel or __device__ function) */
+};
+
+typedef struct kc_call {
+    kc_span span;          /* the whole call */
+    kc_span callee_span;
+    const char *callee;    /* as written */
+    uint32_t flags;        /* KC_CALL_* */
+    uint32_t guard, loop;  /* innermost condition and loop, or KC_NONE */
+    uint32_t seq;
+    const char *fix_text;  /* mechanical replacement of the callee (expf for exp), or NULL */
+} kc_call;
+
+/* A floating literal of double type in float code (0.5 instead of 0.5f). */
+typedef struct kc_literal {
+    kc_span span;
+    const char *text;
+    const char *context;   /* what it is combined with, e.g. "x * 0.5" */
+} kc_literal;
+
+/* ---- shared memory (KC103, KC402) --------------------------------------- */
+
+typedef struct kc_shared_array {
+    uint32_t symbol;       /* the symbol accesses use as base */
+    const char *name;
+    kc_span span;          /* the declaration */
+    uint8_t rank;
+    int64_t dims[KC_MAX_RANK]; /* -1 unknown (extern __shared__) */
+    uint8_t elem_bytes;
+    kc_span last_dim_span;     /* the last dimension's size in the declaration (padding fix-it) */
+} kc_shared_array;
+
+/* ---- Python boolean operators on blocks (KC305) -------------------------- */
+
+typedef struct kc_block_logic {
+    kc_span span;          /* the whole `a and b` / `not a` */
+    kc_span op_span;       /* the operator keyword */
+    const char *op;        /* "and", "or", "not" */
+    const char *fix_text;  /* `(a) & (b)` etc., or NULL */
+} kc_block_logic;
+
 /* ---- kernels and launches ---------------------------------------------- */
 
 typedef struct kc_kernel {
@@ -233,6 +310,11 @@ typedef struct kc_kernel {
     KC_VEC(kc_reorder) reorders;
     KC_VEC(kc_opaque) opaques;
     KC_VEC(kc_arange) aranges;
+    KC_VEC(kc_accum) accums;
+    KC_VEC(kc_call) calls;
+    KC_VEC(kc_literal) literals;
+    KC_VEC(kc_shared_array) shared_arrays;
+    KC_VEC(kc_block_logic) block_logic;
     bool is_device_function; /* CUDA __device__ helper, analysed in place */
     bool autotuned;
 } kc_kernel;
@@ -247,6 +329,8 @@ typedef struct kc_launch_arg {
 typedef struct kc_launch {
     const char *kernel;
     kc_span span;
+    bool error_checked;   /* cudaGetLastError/cudaPeekAtLastError (or a checking macro) follows */
+    bool in_host_code;    /* a CUDA <<<>>> launch (Triton launches are checked by Python) */
     const char *grid_text, *block_text;
     KC_VEC(kc_launch_arg) args;
 } kc_launch;
