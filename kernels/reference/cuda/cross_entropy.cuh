@@ -9,6 +9,18 @@
 //   loss[i] = logsumexp(logits[i, :]) - logits[i, target[i]]     (fp32 math)
 //   dlogits[i, j] = (softmax(logits[i, :])[j] - (j == target[i])) * grad_scale
 //
+// The *_ex variants (kcref_cross_entropy_fwd_ex, _fwd_bf16_ex, _fwd_bwd_ex,
+// _fwd_bwd_bf16_ex) take ignore_index and label_smoothing eps in [0, 1]
+// (PyTorch's semantics for class-index targets):
+//
+//   loss[i] = lse_i - (1 - eps) * x_i[t_i] - (eps / N) * sum_j x_i[j]
+//   dlogits[i, j] = (softmax(x_i)[j] - (1 - eps) * (j == t_i) - eps / N) * grad_scale
+//
+// The row sum of the logits is accumulated in the same single pass.  The
+// plain functions (the op specs' calling convention) call them with
+// ignore_index -100 and eps 0; eps == 0 selects kernels compiled without
+// the row sum (template bool SMOOTH), so the plain path does no extra work.
+//
 // One block per row.  Each thread streams its share of the row once with
 // 16-byte loads (float4 / 8 x bf16; a scalar head up to the first 16-byte
 // boundary and a scalar tail, so any row start and any N work), four loads
@@ -145,30 +157,40 @@ static __device__ __forceinline__ void kcref_ce_merge(float &m, float &s, float 
     m = mx;
 }
 
-// Merges the (m, s) pairs of the whole block; every thread gets the result.
-template <int THREADS> static __device__ __forceinline__ void kcref_ce_block_merge(float &m, float &s)
+// Merges the (m, s) pairs of the whole block, and with SMOOTH the row sums
+// sx; every thread gets the result.
+template <int THREADS, bool SMOOTH>
+static __device__ __forceinline__ void kcref_ce_block_merge(float &m, float &s, float &sx)
 {
-    __shared__ float sh_m[32], sh_s[32];
+    __shared__ float sh_m[32], sh_s[32], sh_x[32];
     const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
 #pragma unroll
     for (int o = 16; o > 0; o >>= 1) {
         const float m2 = __shfl_xor_sync(0xffffffffu, m, o);
         const float s2 = __shfl_xor_sync(0xffffffffu, s, o);
         kcref_ce_merge(m, s, m2, s2);
+        if (SMOOTH)
+            sx += __shfl_xor_sync(0xffffffffu, sx, o);
     }
     if (lane == 0) {
         sh_m[warp] = m;
         sh_s[warp] = s;
+        if (SMOOTH)
+            sh_x[warp] = sx;
     }
     __syncthreads();
     constexpr int NW = THREADS / 32;
     m = lane < NW ? sh_m[lane] : KCREF_CE_NEG_BIG;
     s = lane < NW ? sh_s[lane] : 0.0f;
+    if (SMOOTH)
+        sx = lane < NW ? sh_x[lane] : 0.0f;
 #pragma unroll
     for (int o = 16; o > 0; o >>= 1) {
         const float m2 = __shfl_xor_sync(0xffffffffu, m, o);
         const float s2 = __shfl_xor_sync(0xffffffffu, s, o);
         kcref_ce_merge(m, s, m2, s2);
+        if (SMOOTH)
+            sx += __shfl_xor_sync(0xffffffffu, sx, o);
     }
 }
 
@@ -180,9 +202,10 @@ template <bool STREAM, typename V> static __device__ __forceinline__ V kcref_ce_
 }
 
 // (max, sum of 2^((x - max) * log2 e)) of the part of row x[0:N] that this
-// thread owns; the caller merges across the block.
-template <typename T, int THREADS, bool STREAM>
-static __device__ __forceinline__ void kcref_ce_row_stats(const T *x, int64_t N, float &m, float &s)
+// thread owns, and with SMOOTH the sum sx of those logits (0 otherwise); the
+// caller merges across the block.
+template <typename T, int THREADS, bool STREAM, bool SMOOTH>
+static __device__ __forceinline__ void kcref_ce_row_stats(const T *x, int64_t N, float &m, float &s, float &sx)
 {
     typedef kcref_ce_io<T> IO;
     typedef typename IO::vec_t V;
@@ -190,9 +213,14 @@ static __device__ __forceinline__ void kcref_ce_row_stats(const T *x, int64_t N,
     constexpr int U = KCREF_CE_UNROLL;
     m = KCREF_CE_NEG_BIG;
     s = 0.0f;
+    sx = 0.0f;
     const int64_t head = kcref_ce_head(x, N);
-    for (int64_t i = threadIdx.x; i < head; i += THREADS)
-        kcref_ce_acc1(m, s, IO::to_f(x[i]));
+    for (int64_t i = threadIdx.x; i < head; i += THREADS) {
+        const float v = IO::to_f(x[i]);
+        kcref_ce_acc1(m, s, v);
+        if (SMOOTH)
+            sx += v;
+    }
     const V *xv = reinterpret_cast<const V *>(x + head);
     const int64_t nv = (N - head) / VN;
     for (int64_t i = threadIdx.x; i < nv; i += (int64_t)U * THREADS) {
@@ -206,6 +234,13 @@ static __device__ __forceinline__ void kcref_ce_row_stats(const T *x, int64_t N,
         for (int u = 0; u < U; ++u) {
             if (i + (int64_t)u * THREADS < nv) {
                 IO::unpack(v[u], f + u * VN);
+                if (SMOOTH) {   // loaded values only: the -inf padding below stays out of the sum
+                    float a = 0.0f;
+#pragma unroll
+                    for (int k = 0; k < VN; ++k)
+                        a += f[u * VN + k];
+                    sx += a;
+                }
             } else {
 #pragma unroll
                 for (int k = 0; k < VN; ++k)
@@ -214,13 +249,46 @@ static __device__ __forceinline__ void kcref_ce_row_stats(const T *x, int64_t N,
         }
         kcref_ce_acc<U * VN>(m, s, f);
     }
-    for (int64_t j = head + nv * VN + threadIdx.x; j < N; j += THREADS)
-        kcref_ce_acc1(m, s, IO::to_f(x[j]));
+    for (int64_t j = head + nv * VN + threadIdx.x; j < N; j += THREADS) {
+        const float v = IO::to_f(x[j]);
+        kcref_ce_acc1(m, s, v);
+        if (SMOOTH)
+            sx += v;
+    }
 }
 
-template <typename T, int THREADS>
+// The loss of one row from the merged statistics (thread 0).
+template <bool SMOOTH>
+static __device__ __forceinline__ float kcref_ce_loss(float m, float s, float sx, float xt, bool valid, bool ignored,
+                                                      int64_t N, float eps)
+{
+    const float lse = m + logf(s);
+    float l;
+    if (SMOOTH)
+        l = (lse - (1.0f - eps) * xt) - (eps / (float)N) * sx;
+    else
+        l = lse - xt;
+    if (!valid)
+        l = __int_as_float(0x7fc00000);   // NaN: target out of range
+    if (ignored)
+        l = 0.0f;
+    return l;
+}
+
+// One gradient element: (p - (1 - eps) * onehot - eps / N) * scale; without
+// SMOOTH (eps == 0) the plain (p - onehot) * scale.
+template <bool SMOOTH>
+static __device__ __forceinline__ float kcref_ce_grad(float p, bool is_t, float scale, float one_m_eps, float eps_n)
+{
+    if (SMOOTH)
+        return (p - (is_t ? one_m_eps : 0.0f) - eps_n) * scale;
+    return (p - (is_t ? 1.0f : 0.0f)) * scale;
+}
+
+template <typename T, int THREADS, bool SMOOTH>
 static __global__ void __launch_bounds__(THREADS)
-    kcref_ce_fwd_kernel(const T *logits, const int64_t *target, float *loss, int64_t N, int64_t ignore_index)
+    kcref_ce_fwd_kernel(const T *logits, const int64_t *target, float *loss, int64_t N, int64_t ignore_index,
+                        float eps)
 {
     const int64_t row = blockIdx.x;
     const T *x = logits + row * N;
@@ -229,21 +297,17 @@ static __global__ void __launch_bounds__(THREADS)
     float xt = 0.0f;
     if (threadIdx.x == 0 && valid)
         xt = kcref_ce_io<T>::to_f(x[t]);   // the target logit, read once
-    float m, s;
-    kcref_ce_row_stats<T, THREADS, true>(x, N, m, s);
-    kcref_ce_block_merge<THREADS>(m, s);
-    if (threadIdx.x == 0) {
-        float l = valid ? (m + logf(s)) - xt : __int_as_float(0x7fc00000);   // NaN: target out of range
-        if (t == ignore_index)
-            l = 0.0f;
-        loss[row] = l;
-    }
+    float m, s, sx;
+    kcref_ce_row_stats<T, THREADS, true, SMOOTH>(x, N, m, s, sx);
+    kcref_ce_block_merge<THREADS, SMOOTH>(m, s, sx);
+    if (threadIdx.x == 0)
+        loss[row] = kcref_ce_loss<SMOOTH>(m, s, sx, xt, valid, t == ignore_index, N, eps);
 }
 
-template <typename T, int THREADS>
+template <typename T, int THREADS, bool SMOOTH>
 static __global__ void __launch_bounds__(THREADS)
     kcref_ce_fwd_bwd_kernel(const T *logits, const int64_t *target, float *loss, T *dlogits, int64_t N,
-                            float grad_scale, int64_t ignore_index)
+                            float grad_scale, int64_t ignore_index, float eps)
 {
     typedef kcref_ce_io<T> IO;
     typedef typename IO::vec_t V;
@@ -257,17 +321,14 @@ static __global__ void __launch_bounds__(THREADS)
     float xt = 0.0f;
     if (threadIdx.x == 0 && valid)
         xt = IO::to_f(x[t]);   // before the barrier in the merge, so before any write of the row
-    float m, s;
-    kcref_ce_row_stats<T, THREADS, false>(x, N, m, s);
-    kcref_ce_block_merge<THREADS>(m, s);   // contains __syncthreads()
-    if (threadIdx.x == 0) {
-        float l = valid ? (m + logf(s)) - xt : __int_as_float(0x7fc00000);
-        if (t == ignore_index)
-            l = 0.0f;
-        loss[row] = l;
-    }
+    float m, s, sx;
+    kcref_ce_row_stats<T, THREADS, false, SMOOTH>(x, N, m, s, sx);
+    kcref_ce_block_merge<THREADS, SMOOTH>(m, s, sx);   // contains __syncthreads()
+    if (threadIdx.x == 0)
+        loss[row] = kcref_ce_loss<SMOOTH>(m, s, sx, xt, valid, t == ignore_index, N, eps);
     const float lse2 = fmaf(m, KCREF_CE_LOG2E, log2f(s));   // logsumexp in log2 units
     const float scale = t == ignore_index ? 0.0f : grad_scale;
+    const float one_m_eps = 1.0f - eps, eps_n = eps / (float)N;   // used with SMOOTH only
     // Pass 2: the same partition of the row as pass 1, so every element is
     // read and then written by one thread (safe in place).
     const int64_t head = kcref_ce_head(x, N);
@@ -275,13 +336,13 @@ static __global__ void __launch_bounds__(THREADS)
     if (!vec) {
         for (int64_t j = threadIdx.x; j < N; j += THREADS) {
             const float p = kcref_ce_ex2(fmaf(IO::to_f(x[j]), KCREF_CE_LOG2E, -lse2));
-            g[j] = IO::from_f((p - (j == t ? 1.0f : 0.0f)) * scale);
+            g[j] = IO::from_f(kcref_ce_grad<SMOOTH>(p, j == t, scale, one_m_eps, eps_n));
         }
         return;
     }
     for (int64_t j = threadIdx.x; j < head; j += THREADS) {
         const float p = kcref_ce_ex2(fmaf(IO::to_f(x[j]), KCREF_CE_LOG2E, -lse2));
-        g[j] = IO::from_f((p - (j == t ? 1.0f : 0.0f)) * scale);
+        g[j] = IO::from_f(kcref_ce_grad<SMOOTH>(p, j == t, scale, one_m_eps, eps_n));
     }
     const V *xv = reinterpret_cast<const V *>(x + head);
     V *gv = reinterpret_cast<V *>(g + head);
@@ -302,7 +363,7 @@ static __global__ void __launch_bounds__(THREADS)
 #pragma unroll
                 for (int k = 0; k < VN; ++k) {
                     const float p = kcref_ce_ex2(fmaf(f[k], KCREF_CE_LOG2E, -lse2));
-                    f[k] = (p - (rel == k ? 1.0f : 0.0f)) * scale;
+                    f[k] = kcref_ce_grad<SMOOTH>(p, rel == k, scale, one_m_eps, eps_n);
                 }
                 __stcs(gv + iv, IO::pack(f));
             }
@@ -310,51 +371,117 @@ static __global__ void __launch_bounds__(THREADS)
     }
     for (int64_t j = head + nv * VN + threadIdx.x; j < N; j += THREADS) {
         const float p = kcref_ce_ex2(fmaf(IO::to_f(x[j]), KCREF_CE_LOG2E, -lse2));
-        g[j] = IO::from_f((p - (j == t ? 1.0f : 0.0f)) * scale);
+        g[j] = IO::from_f(kcref_ce_grad<SMOOTH>(p, j == t, scale, one_m_eps, eps_n));
     }
 }
 
 // Host side.  Blocks of 512 threads for rows of 16 KiB and more (four 16-byte
 // loads in flight per thread: 32 KiB per block), 128 threads for short rows.
+template <typename T, bool SMOOTH>
+static inline void kcref_ce_fwd_launch2(const T *logits, const int64_t *target, float *loss, int64_t M, int64_t N,
+                                        int64_t ignore_index, float eps, cudaStream_t stream)
+{
+    if (N * (int64_t)sizeof(T) >= 16384)
+        kcref_ce_fwd_kernel<T, 512, SMOOTH>
+            <<<(unsigned)M, 512, 0, stream>>>(logits, target, loss, N, ignore_index, eps);
+    else
+        kcref_ce_fwd_kernel<T, 128, SMOOTH>
+            <<<(unsigned)M, 128, 0, stream>>>(logits, target, loss, N, ignore_index, eps);
+}
+
+// label_smoothing == 0 runs the kernels compiled without the row sum.
 template <typename T>
 static inline void kcref_ce_fwd_launch(const T *logits, const int64_t *target, float *loss, int64_t M, int64_t N,
-                                       int64_t ignore_index, cudaStream_t stream)
+                                       int64_t ignore_index, float label_smoothing, cudaStream_t stream)
 {
     if (M <= 0)
         return;
-    if (N * (int64_t)sizeof(T) >= 16384)
-        kcref_ce_fwd_kernel<T, 512><<<(unsigned)M, 512, 0, stream>>>(logits, target, loss, N, ignore_index);
+    if (label_smoothing != 0.0f)
+        kcref_ce_fwd_launch2<T, true>(logits, target, loss, M, N, ignore_index, label_smoothing, stream);
     else
-        kcref_ce_fwd_kernel<T, 128><<<(unsigned)M, 128, 0, stream>>>(logits, target, loss, N, ignore_index);
+        kcref_ce_fwd_launch2<T, false>(logits, target, loss, M, N, ignore_index, 0.0f, stream);
+}
+
+template <typename T, bool SMOOTH>
+static inline void kcref_ce_fwd_bwd_launch2(const T *logits, const int64_t *target, float *loss, T *dlogits,
+                                            int64_t M, int64_t N, float grad_scale, int64_t ignore_index, float eps,
+                                            cudaStream_t stream)
+{
+    if (N * (int64_t)sizeof(T) >= 16384)
+        kcref_ce_fwd_bwd_kernel<T, 512, SMOOTH>
+            <<<(unsigned)M, 512, 0, stream>>>(logits, target, loss, dlogits, N, grad_scale, ignore_index, eps);
+    else
+        kcref_ce_fwd_bwd_kernel<T, 128, SMOOTH>
+            <<<(unsigned)M, 128, 0, stream>>>(logits, target, loss, dlogits, N, grad_scale, ignore_index, eps);
 }
 
 template <typename T>
 static inline void kcref_ce_fwd_bwd_launch(const T *logits, const int64_t *target, float *loss, T *dlogits,
                                            int64_t M, int64_t N, float grad_scale, int64_t ignore_index,
-                                           cudaStream_t stream)
+                                           float label_smoothing, cudaStream_t stream)
 {
     if (M <= 0)
         return;
-    if (N * (int64_t)sizeof(T) >= 16384)
-        kcref_ce_fwd_bwd_kernel<T, 512>
-            <<<(unsigned)M, 512, 0, stream>>>(logits, target, loss, dlogits, N, grad_scale, ignore_index);
+    if (label_smoothing != 0.0f)
+        kcref_ce_fwd_bwd_launch2<T, true>(logits, target, loss, dlogits, M, N, grad_scale, ignore_index,
+                                          label_smoothing, stream);
     else
-        kcref_ce_fwd_bwd_kernel<T, 128>
-            <<<(unsigned)M, 128, 0, stream>>>(logits, target, loss, dlogits, N, grad_scale, ignore_index);
+        kcref_ce_fwd_bwd_launch2<T, false>(logits, target, loss, dlogits, M, N, grad_scale, ignore_index, 0.0f,
+                                           stream);
+}
+
+// Per-row losses with ignore_index (rows whose target equals it get loss 0)
+// and label_smoothing eps in [0, 1] (PyTorch's semantics; eps == 0 is the
+// plain loss, computed by kernels without the row sum).  No reduction: the
+// caller sums the M losses (PyTorch's 'mean' divides that sum by the number
+// of rows whose target is not ignore_index).
+static inline void kcref_cross_entropy_fwd_ex(const float *logits, const int64_t *target, float *loss, int64_t M,
+                                              int64_t N, int64_t ignore_index, float label_smoothing,
+                                              cudaStream_t stream)
+{
+    kcref_ce_fwd_launch<float>(logits, target, loss, M, N, ignore_index, label_smoothing, stream);
+}
+
+static inline void kcref_cross_entropy_fwd_bf16_ex(const __nv_bfloat16 *logits, const int64_t *target, float *loss,
+                                                   int64_t M, int64_t N, int64_t ignore_index, float label_smoothing,
+                                                   cudaStream_t stream)
+{
+    kcref_ce_fwd_launch<__nv_bfloat16>(logits, target, loss, M, N, ignore_index, label_smoothing, stream);
 }
 
 // op cross_entropy_fwd: logits fp32 [M, N], target int64 [M] -> loss fp32 [M]
 static inline void kcref_cross_entropy_fwd(const float *logits, const int64_t *target, float *loss, int64_t M,
                                            int64_t N, cudaStream_t stream)
 {
-    kcref_ce_fwd_launch<float>(logits, target, loss, M, N, KCREF_CE_IGNORE_INDEX, stream);
+    kcref_cross_entropy_fwd_ex(logits, target, loss, M, N, KCREF_CE_IGNORE_INDEX, 0.0f, stream);
 }
 
 // op cross_entropy_fwd_bf16: logits bf16 [M, N], target int64 [M] -> loss fp32 [M]
 static inline void kcref_cross_entropy_fwd_bf16(const __nv_bfloat16 *logits, const int64_t *target, float *loss,
                                                 int64_t M, int64_t N, cudaStream_t stream)
 {
-    kcref_ce_fwd_launch<__nv_bfloat16>(logits, target, loss, M, N, KCREF_CE_IGNORE_INDEX, stream);
+    kcref_cross_entropy_fwd_bf16_ex(logits, target, loss, M, N, KCREF_CE_IGNORE_INDEX, 0.0f, stream);
+}
+
+// Fused forward + backward with ignore_index and label_smoothing:
+// dlogits = (softmax - (1 - eps) * onehot - eps / N) * grad_scale, 0 on
+// ignored rows.  grad_scale is the upstream gradient of each loss element
+// (1 / (number of non-ignored rows) for PyTorch's 'mean').
+static inline void kcref_cross_entropy_fwd_bwd_ex(const float *logits, const int64_t *target, float *loss,
+                                                  float *dlogits, int64_t M, int64_t N, float grad_scale,
+                                                  int64_t ignore_index, float label_smoothing, cudaStream_t stream)
+{
+    kcref_ce_fwd_bwd_launch<float>(logits, target, loss, dlogits, M, N, grad_scale, ignore_index, label_smoothing,
+                                   stream);
+}
+
+static inline void kcref_cross_entropy_fwd_bwd_bf16_ex(const __nv_bfloat16 *logits, const int64_t *target,
+                                                       float *loss, __nv_bfloat16 *dlogits, int64_t M, int64_t N,
+                                                       float grad_scale, int64_t ignore_index,
+                                                       float label_smoothing, cudaStream_t stream)
+{
+    kcref_ce_fwd_bwd_launch<__nv_bfloat16>(logits, target, loss, dlogits, M, N, grad_scale, ignore_index,
+                                           label_smoothing, stream);
 }
 
 // op cross_entropy_fwd_bwd: inputs logits, target; outputs loss and logits
@@ -363,7 +490,7 @@ static inline void kcref_cross_entropy_fwd_bwd(const float *logits, const int64_
                                                float *dlogits, int64_t M, int64_t N, float grad_scale,
                                                cudaStream_t stream)
 {
-    kcref_ce_fwd_bwd_launch<float>(logits, target, loss, dlogits, M, N, grad_scale, KCREF_CE_IGNORE_INDEX,
+    kcref_cross_entropy_fwd_bwd_ex(logits, target, loss, dlogits, M, N, grad_scale, KCREF_CE_IGNORE_INDEX, 0.0f,
                                    stream);
 }
 
@@ -371,8 +498,8 @@ static inline void kcref_cross_entropy_fwd_bwd_bf16(const __nv_bfloat16 *logits,
                                                     float *loss, __nv_bfloat16 *dlogits, int64_t M, int64_t N,
                                                     float grad_scale, cudaStream_t stream)
 {
-    kcref_ce_fwd_bwd_launch<__nv_bfloat16>(logits, target, loss, dlogits, M, N, grad_scale,
-                                           KCREF_CE_IGNORE_INDEX, stream);
+    kcref_cross_entropy_fwd_bwd_bf16_ex(logits, target, loss, dlogits, M, N, grad_scale, KCREF_CE_IGNORE_INDEX,
+                                        0.0f, stream);
 }
 
 #endif  // KCREF_CROSS_ENTROPY_CUH
