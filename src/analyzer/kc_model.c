@@ -30,6 +30,8 @@ static void kernel_free(kc_kernel *k)
     kc_vec_free(&k->literals);
     kc_vec_free(&k->shared_arrays);
     kc_vec_free(&k->block_logic);
+    kc_vec_free(&k->products);
+    kc_vec_free(&k->compares);
     free(k);
 }
 
@@ -62,6 +64,7 @@ uint32_t kc_kernel_add_symbol(kc_model *m, kc_kernel *k, const char *name, kc_sy
     s.name = kc_arena_strdup(m->arena, name);
     s.kind = kind;
     s.param = KC_NONE;
+    s.multiple_of_symbol = KC_NONE;
     kc_vec_push(&k->symbols, s);
     return k->symbols.len - 1;
 }

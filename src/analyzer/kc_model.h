@@ -63,6 +63,14 @@ typedef struct kc_symbol {
     const char *size_evidence; /* why it is a size, e.g. "compared in the mask on line 22" */
     const char *arg_text;     /* what a call site passes, e.g. "input.shape[1]" */
     kc_span span;             /* declaration */
+    /* The kernel or its launch guarantees the value is a multiple of
+     * `multiple_of` (a constant) or of symbol `multiple_of_symbol`:
+     * tl.static_assert(N % BLOCK == 0), tl.assume(...), a host-side assert,
+     * a grid of N // BLOCK programs. 0 / KC_NONE when nothing is known
+     * (KC303 stays quiet for such sizes). */
+    int64_t multiple_of;
+    uint32_t multiple_of_symbol;
+    const char *multiple_evidence; /* e.g. "tl.static_assert(N % BLOCK == 0) on line 9" */
 } kc_symbol;
 
 typedef struct kc_param {
@@ -180,6 +188,10 @@ typedef struct kc_access {
     /* The guard of a CUDA access / the mask of a Triton one compares the
      * index with a size (i < n, offs < N): a bounds check is present. */
     bool bounds_checked;
+    /* Triton: through a tl.make_block_ptr block pointer (offset is NULL;
+     * a store needs a value of exactly the block shape; boundary_check=
+     * given sets bounds_checked). */
+    bool block_ptr;
 } kc_access;
 
 /* ---- barriers ---------------------------------------------------------- */
@@ -244,6 +256,28 @@ typedef struct kc_accum {
     uint32_t loop;        /* loop it accumulates across, or KC_NONE */
     const char *fix_text; /* replacement for decl_span that widens it, or NULL */
 } kc_accum;
+
+/* ---- integer products (KC304) -------------------------------------------- */
+
+/* A product of two non-constant integer operands as the source spells it
+ * (`row * stride`), recorded by the front end where it evaluates one. The
+ * monomials of `value` carry the width the product was computed in; KC304
+ * matches them against the monomials of access offsets to point at the
+ * exact expression and to offer the widening fix-it. Optional: without
+ * records KC304 reports at the access with no fix-it. */
+typedef struct kc_product {
+    kc_span span;               /* the whole product expression */
+    const char *text;
+    const kc_index *value;      /* the product as evaluated */
+    const kc_index *lhs, *rhs;  /* its operands */
+    kc_span lhs_span, rhs_span;
+    const char *lhs_text, *rhs_text;
+    /* The operand spelled so that it is computed in 64 bits, replacing
+     * lhs_span / rhs_span: "row.to(tl.int64)", "(int64_t)row". NULL when
+     * no mechanical spelling exists. */
+    const char *lhs_widened, *rhs_widened;
+    uint8_t bits;               /* width the product is computed in */
+} kc_product;
 
 /* ---- calls (CUDA intrinsics, math, runtime API) -------------------------- */
 
@@ -315,6 +349,11 @@ typedef struct kc_kernel {
     KC_VEC(kc_literal) literals;
     KC_VEC(kc_shared_array) shared_arrays;
     KC_VEC(kc_block_logic) block_logic;
+    KC_VEC(kc_product) products;
+    /* Every ordering comparison of integer index values the kernel
+     * evaluates (masks, guards, tl.where conditions), in program order:
+     * KC303 names a bound that was computed but not applied. */
+    KC_VEC(kc_pred) compares;
     bool is_device_function; /* CUDA __device__ helper, analysed in place */
     bool autotuned;
 } kc_kernel;
