@@ -11,12 +11,15 @@ oracle and a PyTorch equivalent below):
       (keyword arguments for every input and scalar, inputs generated from
       the spec), against PyTorch in float64, at the spec's correctness sizes,
       at extra sizes that are not multiples of the block sizes (odd rows,
-      unaligned rows, fallback paths, ignore_index), and at the timing sizes;
+      unaligned rows, fallback paths, ignore_index; for cross-entropy also
+      the keyword options label_smoothing and reduction, checked against
+      F.cross_entropy in float64), and at the timing sizes;
       max_rel_err is max|got - want| / max|want|, ok means every element is
       within the spec's atol + rtol * |want| and NaNs match;
   (b) times the Triton reference and the PyTorch equivalent at the spec's
       timing sizes with triton.testing.do_bench (L2 flushed before every run,
-      median);
+      median); cross-entropy forward also with label_smoothing=0.1, next to
+      the plain line, so the cost of smoothing shows;
   (c) measures copy bandwidth: a torch device-to-device copy of 1 GiB (bytes
       read + written);
   (d) runs the CUDA reference bench (bench/cuda_reference_bench.cu) when
@@ -153,7 +156,38 @@ def as_list(result):
 
 # ------------------------------------------------------------------ oracles (float64) and PyTorch equivalents
 
+def _ce_oracle_torch(env, with_grad):
+    """F.cross_entropy in float64 with the options in env (label_smoothing,
+    reduction, ignore_index); the gradient by autograd, times grad_scale."""
+    x, t = env["logits"], env["target"]
+    eps = float(env.get("label_smoothing", 0.0))
+    red = env.get("reduction", "none")
+    ignore = int(env.get("ignore_index", -100))
+    gs = float(env.get("grad_scale", 1.0))
+    if red != "none":
+        if with_grad:
+            raise ValueError("the fused op has no reduction")
+        with torch.no_grad():
+            return [F.cross_entropy(x.double(), t, reduction=red, label_smoothing=eps, ignore_index=ignore)]
+    losses, grads = [], []
+    for r0 in range(0, x.shape[0], 512):   # row chunks bound the float64 memory
+        xd = x[r0:r0 + 512].double().requires_grad_(with_grad)
+        with torch.set_grad_enabled(with_grad):
+            loss = F.cross_entropy(xd, t[r0:r0 + 512], reduction="none", label_smoothing=eps, ignore_index=ignore)
+        if with_grad:
+            loss.backward(torch.full_like(loss, gs))
+            grads.append(xd.grad)
+        losses.append(loss.detach())
+        del xd, loss
+    out = [torch.cat(losses)]
+    if with_grad:
+        out.append(torch.cat(grads))
+    return out
+
+
 def _ce_oracle(env, with_grad):
+    if any(k in env for k in ("label_smoothing", "reduction", "ignore_index")):
+        return _ce_oracle_torch(env, with_grad)
     x, t = env["logits"], env["target"]
     ignore = -100
     gs = float(env.get("grad_scale", 1.0))
@@ -204,22 +238,27 @@ ORACLES = {
 def _torch_ce_fwd_bwd(env):
     x = env["logits"].detach().clone().requires_grad_(True)
     t = env["target"]
+    eps = float(env.get("label_smoothing", 0.0))
     gvec = torch.full((x.shape[0],), float(env.get("grad_scale", 1.0)), device=x.device, dtype=x.dtype)
 
     def fn():
-        loss = F.cross_entropy(x, t, reduction="none")
+        loss = F.cross_entropy(x, t, reduction="none", label_smoothing=eps)
         loss.backward(gvec)
         return loss
 
     return fn, [x]
 
 
+def _torch_ce_fwd(env):
+    x, t = env["logits"], env["target"]
+    eps = float(env.get("label_smoothing", 0.0))
+    return (lambda: F.cross_entropy(x, t, reduction="none", label_smoothing=eps)), None
+
+
 # name -> (function of env returning (callable, grad_to_none list), description)
 BASELINES = {
-    "cross_entropy_fwd": (lambda e: (lambda: F.cross_entropy(e["logits"], e["target"], reduction="none"), None),
-                          "F.cross_entropy(reduction='none')"),
-    "cross_entropy_fwd_bf16": (lambda e: (lambda: F.cross_entropy(e["logits"], e["target"], reduction="none"), None),
-                               "F.cross_entropy(reduction='none') on bf16"),
+    "cross_entropy_fwd": (_torch_ce_fwd, "F.cross_entropy(reduction='none')"),
+    "cross_entropy_fwd_bf16": (_torch_ce_fwd, "F.cross_entropy(reduction='none') on bf16"),
     "cross_entropy_fwd_bwd": (_torch_ce_fwd_bwd, "F.cross_entropy(reduction='none') + backward"),
     "cross_entropy_fwd_bwd_bf16": (_torch_ce_fwd_bwd, "F.cross_entropy(reduction='none') + backward on bf16"),
     "decode_scores": (lambda e: (lambda: torch.einsum("bhd,blhd->bhl", e["q"], e["k"]), None),
@@ -240,17 +279,57 @@ def _ignore_some(env):
     t[::5] = -100
 
 
+def _ce_opts(eps, reduction=None, ignore=True, ignore_index=None):
+    """A hook that sets cross-entropy keyword options in env (the reference
+    receives them as keywords, the oracle reads them), and by default marks
+    every fifth row ignored (target = ignore_index, -100 unless given)."""
+    def hook(env):
+        if ignore:
+            env["target"][::5] = -100 if ignore_index is None else ignore_index
+        env["label_smoothing"] = eps
+        if reduction is not None:
+            env["reduction"] = reduction
+        if ignore_index is not None:
+            env["ignore_index"] = ignore_index
+    return hook
+
+
+def _ce_label(eps, reduction=None, ignore=True, ignore_index=None):
+    parts = ["ignore_index" + ("=%d" % ignore_index if ignore_index is not None else "")] if ignore else []
+    parts.append("label_smoothing=%g" % eps)
+    if reduction is not None:
+        parts.append("reduction=%s" % reduction)
+    return ", ".join(parts)
+
+
+def _ce_smoothing_cases(fused):
+    """label_smoothing 0.1 and 0.5 (x every reduction for the forward) at odd
+    sizes with ignored rows, and one non-default ignore_index."""
+    out = []
+    for eps in (0.1, 0.5):
+        for red in ((None,) if fused else ("none", "mean", "sum")):
+            out.append(({"M": 67, "N": 1003}, _ce_opts(eps, red), _ce_label(eps, red)))
+    out.append(({"M": 5, "N": 100003}, _ce_opts(0.1), _ce_label(0.1)))
+    out.append(({"M": 3, "N": 7}, _ce_opts(0.5, None if fused else "mean"), _ce_label(0.5, None if fused else "mean")))
+    out.append(({"M": 33, "N": 999}, _ce_opts(0.1, ignore_index=3), _ce_label(0.1, ignore_index=3)))
+    return out
+
+
 # Extra correctness sizes: non-multiples of the block sizes, long and
 # unaligned rows, fallback paths.  (sizes, mutate-hook or None, label)
 EXTRA = {
     "cross_entropy_fwd": [({"M": 67, "N": 1003}, _ignore_some, "ignore_index"), ({"M": 5, "N": 100003}, None, ""),
-                          ({"M": 3, "N": 7}, None, ""), ({"M": 33, "N": 4096}, None, "")],
+                          ({"M": 3, "N": 7}, None, ""), ({"M": 33, "N": 4096}, None, "")]
+    + _ce_smoothing_cases(False),
     "cross_entropy_fwd_bf16": [({"M": 67, "N": 1003}, _ignore_some, "ignore_index"),
-                               ({"M": 5, "N": 100003}, None, ""), ({"M": 3, "N": 7}, None, "")],
+                               ({"M": 5, "N": 100003}, None, ""), ({"M": 3, "N": 7}, None, "")]
+    + _ce_smoothing_cases(False),
     "cross_entropy_fwd_bwd": [({"M": 67, "N": 1003}, _ignore_some, "ignore_index"),
-                              ({"M": 5, "N": 100003}, None, ""), ({"M": 3, "N": 7}, None, "")],
+                              ({"M": 5, "N": 100003}, None, ""), ({"M": 3, "N": 7}, None, "")]
+    + _ce_smoothing_cases(True),
     "cross_entropy_fwd_bwd_bf16": [({"M": 67, "N": 1003}, _ignore_some, "ignore_index"),
-                                   ({"M": 5, "N": 100003}, None, "")],
+                                   ({"M": 5, "N": 100003}, None, "")]
+    + [({"M": 67, "N": 1003}, _ce_opts(0.1), _ce_label(0.1))],
     "decode_scores": [({"B": 2, "H": 5, "L": 77, "D": 64}, None, ""), ({"B": 1, "H": 3, "L": 33, "D": 100}, None, ""),
                       ({"B": 2, "H": 48, "L": 40, "D": 128}, None, "")],
     "decode_scores_fp32": [({"B": 2, "H": 40, "L": 77, "D": 32}, None, ""),
@@ -262,6 +341,13 @@ EXTRA = {
     "transpose": [({"M": 1000, "N": 67}, None, ""), ({"M": 130, "N": 129}, None, ""), ({"M": 1, "N": 1}, None, "")],
     "axpy": [({"n": 3}, None, ""), ({"n": 2049}, None, "")],
     "matvec": [({"M": 33, "K": 4096}, None, ""), ({"M": 5, "K": 100003}, None, ""), ({"M": 3, "K": 2}, None, "")],
+}
+
+# Extra timing lines at the spec's timing sizes, after the plain one: (hook, label).
+# label_smoothing=0.1 shows what the row sum costs (the eps=0 path has none).
+TIMING_EXTRA = {
+    "cross_entropy_fwd": [(_ce_opts(0.1, ignore=False), "label_smoothing=0.1")],
+    "cross_entropy_fwd_bf16": [(_ce_opts(0.1, ignore=False), "label_smoothing=0.1")],
 }
 
 # Performance targets (issue 5): op -> (min speed-up over PyTorch, min % of copy bandwidth)
@@ -365,8 +451,11 @@ def run_op(spec, args, copy_gbps):
         cases.append(("extra", sizes, hook, label))
     if not args.quick:
         cases.append(("timing", dict(spec["sizes"]["timing"]), None, ""))
+        for hook, label in TIMING_EXTRA.get(op, []):
+            cases.append(("timing", dict(spec["sizes"]["timing"]), hook, label))
     for kind, sizes, hook, label in cases:
-        row = {"op": op, "impl": "triton", "size": sizes, "check": kind if not label else "%s (%s)" % (kind, label)}
+        row = {"op": op, "impl": "triton", "size": sizes, "check": kind if not label else "%s (%s)" % (kind, label),
+               "label": label}
         t0 = time.perf_counter()
         env = None
         torch_rows = []
@@ -392,9 +481,12 @@ def run_op(spec, args, copy_gbps):
                 base = BASELINES.get(op)
                 if base:
                     tenv = make_inputs(spec, sizes, args.seed)
+                    if hook:
+                        hook(tenv)
                     fn, g2n = base[0](tenv)
-                    trow = {"op": op, "impl": "torch", "size": sizes, "check": "-", "what": base[1],
-                            "bytes": nbytes}
+                    trow = {"op": op, "impl": "torch", "size": sizes, "check": "-" if not label else "(%s)" % label,
+                            "what": base[1] + (" with %s" % label if label else ""), "bytes": nbytes,
+                            "label": label}
                     try:
                         trow["ms"] = bench_ms(fn, grad_to_none=g2n, rep=args.rep)
                         trow["gbps"] = nbytes / (trow["ms"] * 1e-3) / 1e9
@@ -527,12 +619,18 @@ def markdown(results):
         what = [r.get("what") for r in rows if r.get("impl") == "torch" and r.get("what")]
         if what:
             out.append("")
-            out.append("PyTorch equivalent: %s." % what[0])
+            out.append("PyTorch equivalent: %s." % "; ".join(what))
         out.append("")
     if results.get("targets"):
         out.append("## Targets")
         out.append("")
         for t in results["targets"]:
+            out.append("- %s" % t)
+        out.append("")
+    if results.get("variant_costs"):
+        out.append("## Cost of the options")
+        out.append("")
+        for t in results["variant_costs"]:
             out.append("- %s" % t)
         out.append("")
     if results.get("errors"):
@@ -550,6 +648,8 @@ def evaluate_targets(results):
         for r in results["ops"].get(op, []):
             if r.get("impl") not in ("triton", "cuda") or "ms" not in r or r.get("check") not in ("timing", "sampled"):
                 continue
+            if r.get("label"):   # option variants (label_smoothing): reported by variant_costs
+                continue
             parts, good = [], True
             if min_speedup is not None:
                 s = r.get("speedup_vs_torch")
@@ -561,6 +661,23 @@ def evaluate_targets(results):
                 good = good and p is not None and p >= min_pct
             lines.append("%s %s %s: %s -> %s" % (op, r["impl"], fmt_size(r["size"]), "; ".join(parts),
                                                  "met" if good else "NOT met"))
+    return lines
+
+
+def variant_costs(results):
+    """Time of each labelled timing variant (e.g. label_smoothing=0.1) against
+    the plain line of the same op, impl and size."""
+    lines = []
+    for op, rows in results["ops"].items():
+        for r in rows:
+            if not r.get("label") or not r.get("ms"):
+                continue
+            base = [b for b in rows if b.get("impl") == r.get("impl") and b.get("size") == r.get("size")
+                    and not b.get("label") and b.get("ms")]
+            if base:
+                lines.append("%s %s %s %s: %.4f ms vs %.4f ms without (%+.1f%%)" % (
+                    op, r["impl"], fmt_size(r["size"]), r["label"], r["ms"], base[0]["ms"],
+                    100.0 * (r["ms"] / base[0]["ms"] - 1.0)))
     return lines
 
 
@@ -645,7 +762,8 @@ def main():
             if copy_gbps and r.get("gbps"):
                 r["pct_copy"] = 100.0 * r["gbps"] / copy_gbps
             torch_ms = [t.get("ms") for t in results["ops"].get(op, [])
-                        if t.get("impl") == "torch" and t.get("size") == r.get("size") and t.get("ms")]
+                        if t.get("impl") == "torch" and t.get("size") == r.get("size") and t.get("ms")
+                        and t.get("label", "") == r.get("label", "")]
             if torch_ms and r.get("ms"):
                 r["speedup_vs_torch"] = torch_ms[0] / r["ms"]
             results["ops"].setdefault(op, []).append(r)
@@ -656,6 +774,7 @@ def main():
                 results["errors"].append("%s %s %s %s: %s" % (op, r.get("impl"), fmt_size(r.get("size", {})),
                                                               r.get("check", ""), r.get("error", "mismatch")))
     results["targets"] = evaluate_targets(results) if not args.quick else []
+    results["variant_costs"] = variant_costs(results) if not args.quick else []
     results["elapsed_s"] = time.perf_counter() - t_start
     md = markdown(results)
     print(md)
