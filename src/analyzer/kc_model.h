@@ -192,6 +192,11 @@ typedef struct kc_access {
      * a store needs a value of exactly the block shape; boundary_check=
      * given sets bounds_checked). */
     bool block_ptr;
+    /* kc_kernel.products whose results flow into the address (KC304 points
+     * at the right one when several products have the same terms); may
+     * over-approximate; empty when the front end does not track it. */
+    uint32_t nproducts;
+    const uint32_t *products;
 } kc_access;
 
 /* ---- barriers ---------------------------------------------------------- */
