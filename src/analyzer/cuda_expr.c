@@ -58,6 +58,8 @@ kc_cuda_val kc_cuda_ev_cond(kc_cuda_walk *w, CXCursor e, kc_cuda_preds *pos, kc_
         kc_cuda_val r = kc_cuda_ev(w, k.v[1], KC_CUDA_EV_LOAD);
         kc_span at = kc_cuda_wspan(w, s);
         kc_pred p = {.lhs = l.ptr ? l.off : l.ix, .rhs = r.ptr ? r.off : r.ix, .op = cmp, .span = at};
+        if (p.lhs && p.rhs && cmp != KC_CMP_EQ && cmp != KC_CMP_NE && !l.ptr && !r.ptr)
+            kc_vec_push(&w->k->compares, p);
         kc_cuda_size_fact(w, p.lhs, r.ptr ? kc_index_deps(r.off) : r.deps, at);
         kc_cuda_size_fact(w, p.rhs, l.ptr ? kc_index_deps(l.off) : l.deps, at);
         if (!p.lhs && !p.rhs)
@@ -345,6 +347,48 @@ static bool ty_dependent(CXType t)
     return c.kind == CXType_Unexposed || c.kind == CXType_Dependent || c.kind == CXType_Invalid;
 }
 
+/* `row * stride` as the source spells it, for KC304. */
+static void record_product(kc_cuda_walk *w, CXCursor e, const kc_index *value, const kc_index *a, CXCursor lc,
+                           const kc_index *b, CXCursor rc, uint8_t bits)
+{
+    kc_product p;
+    memset(&p, 0, sizeof p);
+    p.span = kc_cuda_span(w->t, e);
+    if (!kc_span_valid(p.span))
+        return;
+    p.text = kc_cuda_span_text(w->t, p.span);
+    p.value = value;
+    p.lhs = a;
+    p.rhs = b;
+    p.bits = bits;
+    if (!clang_Cursor_isNull(lc)) {
+        p.lhs_span = kc_cuda_span(w->t, lc);
+        p.lhs_text = kc_cuda_span_text(w->t, p.lhs_span);
+    }
+    if (!clang_Cursor_isNull(rc)) {
+        p.rhs_span = kc_cuda_span(w->t, rc);
+        p.rhs_text = kc_cuda_span_text(w->t, p.rhs_span);
+    }
+    /* Only where the operand is written in place (not inside a macro). */
+    if (kc_span_valid(p.lhs_span) && p.lhs_text[0]) {
+        bool simple = strspn(p.lhs_text, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.") ==
+                      strlen(p.lhs_text);
+        CXCursor ls = kc_cuda_strip(lc);
+        bool paren = ls.kind == CXCursor_ParenExpr;
+        p.lhs_widened = simple || paren ? kc_arena_printf(w->a, "(int64_t)%s", p.lhs_text)
+                                        : kc_arena_printf(w->a, "(int64_t)(%s)", p.lhs_text);
+    }
+    if (kc_span_valid(p.rhs_span) && p.rhs_text[0]) {
+        bool simple = strspn(p.rhs_text, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.") ==
+                      strlen(p.rhs_text);
+        CXCursor rs = kc_cuda_strip(rc);
+        bool paren = rs.kind == CXCursor_ParenExpr;
+        p.rhs_widened = simple || paren ? kc_arena_printf(w->a, "(int64_t)%s", p.rhs_text)
+                                        : kc_arena_printf(w->a, "(int64_t)(%s)", p.rhs_text);
+    }
+    kc_vec_push(&w->k->products, p);
+}
+
 /* l op r for the arithmetic operators (also the compound assignments). */
 static kc_cuda_val arith(kc_cuda_walk *w, CXCursor e, enum CXBinaryOperatorKind op, kc_cuda_val l, CXCursor lc,
                          kc_cuda_val r, CXCursor rc)
@@ -406,6 +450,8 @@ static kc_cuda_val arith(kc_cuda_walk *w, CXCursor e, enum CXBinaryOperatorKind 
     }
     if (!res) /* division, modulo, masks, shifts right, or too many terms */
         res = kc_cuda_ix_opaque(w, e, d, bits);
+    if (op == CXBinaryOperator_Mul && !w->inline_depth && !kc_index_is_const(a, &ca) && !kc_index_is_const(b, &cb))
+        record_product(w, e, res, a, lc, b, rc, bits);
     return kc_cuda_v_index(res);
 }
 
@@ -779,6 +825,7 @@ static kc_cuda_val inline_call(kc_cuda_walk *w, CXCursor call, CXCursor def, CXC
         f.outer = lambda ? w->fn : NULL;
         f.decl = def;
         f.entry_guard = w->guard;
+        f.frame_base = w->frames.len;
         f.ret = kc_cuda_v_none();
         kc_cuda_fn *caller = w->fn;
         w->fn = &f;
@@ -825,6 +872,76 @@ static kc_cuda_val arg_pointer(kc_cuda_walk *w, CXCursor a)
     if (clang_Cursor_isNull(p.idx_expr))
         p.idx_expr = a;
     return p;
+}
+
+/* Legacy warp intrinsics without a mask (removed for sm_70 and later):
+ * the name of the _sync replacement, or NULL. */
+static const char *legacy_warp_sync_name(kc_cuda_walk *w, const char *name)
+{
+    static const char *const legacy[] = {"__shfl", "__shfl_up", "__shfl_down", "__shfl_xor",
+                                         "__any", "__all", "__ballot"};
+    for (size_t i = 0; i < sizeof legacy / sizeof legacy[0]; i++)
+        if (strcmp(name, legacy[i]) == 0)
+            return kc_arena_printf(w->a, "%s_sync", name);
+    return NULL;
+}
+
+/* Might a call that is not inlined synchronize the block inside? A call
+ * into user code that was not inlined (a member function, too deep), into
+ * CUB, libcu++ or cooperative groups, or to a function clang could not
+ * resolve; not intrinsics, math, or operators. */
+static bool call_may_sync(kc_cuda_walk *w, CXCursor e, CXCursor ref, const char *name)
+{
+    (void)e;
+    if (!name[0] || starts_with(name, "__") || starts_with(name, "operator") || starts_with(name, "make_") ||
+        strcmp(name, "printf") == 0 || strcmp(name, "assert") == 0 || strcmp(name, "min") == 0 ||
+        strcmp(name, "max") == 0)
+        return false;
+    if (clang_Cursor_isNull(ref))
+        return true;
+    if (ref.kind == CXCursor_Constructor || ref.kind == CXCursor_Destructor || ref.kind == CXCursor_ConversionFunction)
+        return false;
+    CXCursor def = clang_getCursorDefinition(ref);
+    CXCursor where = clang_Cursor_isNull(def) ? ref : def;
+    if (kc_cuda_in_user_code(where))
+        return true;
+    for (CXCursor p = clang_getCursorSemanticParent(ref); !clang_Cursor_isNull(p) &&
+                                                         p.kind != CXCursor_TranslationUnit && p.kind != CXCursor_FirstInvalid;
+         p = clang_getCursorSemanticParent(p)) {
+        if (p.kind != CXCursor_Namespace)
+            continue;
+        const char *ns = kc_cuda_spelling(w->t, p);
+        if (strcmp(ns, "cub") == 0 || strcmp(ns, "cuda") == 0 || strcmp(ns, "cooperative_groups") == 0 ||
+            strncmp(ns, "CUB_", 4) == 0)
+            return true;
+    }
+    return false;
+}
+
+static void record_call(kc_cuda_walk *w, CXCursor e, const char *name, uint32_t flags, const char *fix,
+                        const CXCursor *args, int na)
+{
+    kc_call c;
+    memset(&c, 0, sizeof c);
+    c.span = kc_cuda_aspan(w, e);
+    if (!kc_span_valid(c.span))
+        return;
+    c.callee = kc_arena_strdup(w->a, name);
+    c.flags = flags | KC_CALL_DEVICE;
+    c.guard = w->guard;
+    c.loop = w->loop;
+    c.seq = w->seq++;
+    if (!w->inline_depth) {
+        kc_cuda_kids k;
+        kc_cuda_kids_get(e, &k);
+        if (k.n >= 1)
+            c.callee_span = kc_cuda_span(w->t, kc_cuda_strip(k.v[0]));
+        kc_cuda_kids_free(&k);
+        if (na >= 1)
+            c.arg0_span = kc_cuda_span(w->t, args[0]);
+        c.fix_text = fix;
+    }
+    kc_vec_push(&w->k->calls, c);
 }
 
 /* A call of `name` (resolved to `ref`, or null when clang could not
@@ -941,6 +1058,11 @@ static kc_cuda_val call_named(kc_cuda_walk *w, CXCursor e, CXCursor ref, const c
     }
 
     /* Anything else: the result depends on the arguments. */
+    const char *legacy = legacy_warp_sync_name(w, name);
+    if (legacy && !w->inline_depth)
+        record_call(w, e, name, KC_CALL_LEGACY_SHFL, legacy, args, na);
+    else if (!legacy && call_may_sync(w, e, ref, name))
+        record_call(w, e, name, KC_CALL_MAY_SYNC, NULL, args, na);
     kc_cuda_val v = ev_children(w, e);
     if (kc_cuda_ty_is_int(rt))
         return kc_cuda_v_index(kc_cuda_ix_opaque(w, e, v.deps, kc_cuda_ty_bits(rt)));

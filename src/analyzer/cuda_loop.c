@@ -858,7 +858,7 @@ bool kc_cuda_walk_loop(kc_cuda_walk *w, CXCursor s, const kc_cuda_pragma *pr)
     }
 
     /* The passes. */
-    kc_cuda_frame fr = {.loop = id, .body_guard = w->guard};
+    kc_cuda_frame fr = {.loop = id, .body_guard = w->guard, .first_barrier = w->k->barriers.len};
     uint32_t saved_guard = w->guard, saved_loop = w->loop;
     w->loop = id;
     kc_cuda_preds pos = {0};
@@ -889,6 +889,15 @@ bool kc_cuda_walk_loop(kc_cuda_walk *w, CXCursor s, const kc_cuda_pragma *pr)
         uint32_t np;
         const kc_pred *pp = kc_cuda_preds_copy(w, &pos, &np);
         kc_cuda_mk_cond(w, kc_cuda_wspan(w, cond), kc_cuda_wtext(w, cond), d, false, pp, np);
+    }
+    {
+        /* Threads that broke out skip every barrier of the later passes,
+         * also those written before the break. */
+        const kc_cuda_frame *done = kc_vec_last(&w->frames);
+        if (kc_span_valid(done->div_break))
+            for (uint32_t b = done->first_barrier; b < w->k->barriers.len; b++)
+                if (!kc_span_valid(w->k->barriers.data[b].divergent_exit))
+                    w->k->barriers.data[b].divergent_exit = done->div_break;
     }
     w->frames.len--;
     w->guard = saved_guard;

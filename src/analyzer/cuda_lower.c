@@ -451,7 +451,9 @@ static void lower_functions(kc_cuda_tu *t)
             t->m = scratch;
             kc_kernel *k = kc_model_add_kernel(scratch, name);
             kc_cuda_lower_function(t, fn, k, true);
-            bool keep = k->accesses.len > 0;
+            bool keep = k->accesses.len > 0 || k->literals.len > 0 || k->accums.len > 0;
+            for (uint32_t c = 0; c < k->calls.len && !keep; c++)
+                keep = (k->calls.data[c].flags & (KC_CALL_DOUBLE_MATH | KC_CALL_LEGACY_SHFL)) != 0;
             t->m = real;
             kc_model_delete(scratch);
             if (keep) {
@@ -474,6 +476,7 @@ void kc_cuda_lower_tu(CXTranslationUnit tu, const kc_source *src, kc_model *m)
      * to the kernels' template parameters. */
     launch_scan ls = {&t};
     clang_visitChildren(clang_getTranslationUnitCursor(tu), launch_visit, &ls);
+    kc_cuda_host_facts(&t);
     lower_functions(&t);
     kc_vec_free(&t.tvals);
 }

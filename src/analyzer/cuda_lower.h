@@ -93,6 +93,11 @@ void kc_cuda_lower_function(kc_cuda_tu *t, CXCursor fn, kc_kernel *k, bool devic
 bool kc_cuda_record_launch(kc_cuda_tu *t, CXCursor call);
 /* Is `call` a `<<<...>>>` launch (has an execution configuration)? */
 bool kc_cuda_is_launch(CXCursor call);
+/* Host code of the main file (cuda_host.c): marks the launches that an
+ * error check follows (kc_launch.error_checked, in_host_code) and records
+ * the runtime API calls returning cudaError_t (kc_model.host_calls). */
+void kc_cuda_host_facts(kc_cuda_tu *t);
+
 /* Integer value of a constant expression, via clang's evaluator. */
 bool kc_cuda_eval_int(CXCursor c, int64_t *out);
 

@@ -50,6 +50,8 @@ void kc_cuda_decl_var(kc_cuda_walk *w, CXCursor d)
         kc_cuda_val p = kc_cuda_mem_pointer(w, sym, w->k->symbols.data[sym].name, space, kc_cuda_ty_innermost(t));
         kc_cuda_bind *b = kc_cuda_env_bind(w, d, name, p);
         b->in_memory = !kc_cuda_ty_is_array(t);
+        if (shared)
+            kc_cuda_shared_array(w, d, sym);
         CXCursor init = clang_Cursor_getVarDeclInitializer(d);
         if (!clang_Cursor_isNull(init))
             kc_cuda_ev(w, init, KC_CUDA_EV_LOAD);
@@ -341,8 +343,15 @@ static bool walk_return(kc_cuda_walk *w, CXCursor s)
     kc_cuda_val v = k.n >= 1 ? kc_cuda_ev(w, k.v[0], KC_CUDA_EV_LOAD) : kc_cuda_v_none();
     kc_cuda_kids_free(&k);
     kc_cuda_fn *fn = w->fn;
-    if (!kc_span_valid(fn->div_return) && kc_cuda_chain_thread_dep(w, w->guard, fn->entry_guard))
-        fn->div_return = kc_cuda_aspan(w, s);
+    if (kc_cuda_chain_thread_dep(w, w->guard, fn->entry_guard)) {
+        if (!kc_span_valid(fn->div_return))
+            fn->div_return = kc_cuda_aspan(w, s);
+        /* The threads that return skip the barriers of every later pass of
+         * the loops around the return. */
+        for (uint32_t i = fn->frame_base; i < w->frames.len; i++)
+            if (w->frames.data[i].loop != KC_NONE && !kc_span_valid(w->frames.data[i].div_break))
+                w->frames.data[i].div_break = kc_cuda_aspan(w, s);
+    }
     bool cond = w->guard != fn->entry_guard;
     if (fn->nret == 0) {
         fn->ret = v;
@@ -368,6 +377,9 @@ static bool walk_jump(kc_cuda_walk *w, CXCursor s, bool is_break)
         f = innermost_loop_frame(w);
     if (f && f->loop != KC_NONE && !kc_span_valid(f->div_exit) && kc_cuda_chain_thread_dep(w, w->guard, f->body_guard))
         f->div_exit = kc_cuda_aspan(w, s);
+    if (f && f->loop != KC_NONE && is_break && !kc_span_valid(f->div_break) &&
+        kc_cuda_chain_thread_dep(w, w->guard, f->body_guard))
+        f->div_break = kc_cuda_aspan(w, s);
     return true;
 }
 
@@ -625,6 +637,8 @@ void kc_cuda_lower_function(kc_cuda_tu *t, CXCursor fn, kc_kernel *k, bool devic
     add_params(&w, fn, &body);
     if (!clang_Cursor_isNull(body))
         kc_cuda_walk_stmt(&w, body);
+    kc_cuda_bounds_checks(k);
+    kc_cuda_device_facts(t, fn, k);
     kc_vec_free(&f.env);
     kc_vec_free(&w.frames);
 }

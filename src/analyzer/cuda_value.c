@@ -520,6 +520,9 @@ uint32_t kc_cuda_mk_access(kc_cuda_walk *w, kc_access_kind kind, const kc_cuda_v
         }
     }
     a.via_ldg = via_ldg;
+    a.is_volatile = !clang_Cursor_isNull(whole) && clang_isVolatileQualifiedType(clang_getCursorType(whole)) != 0;
+    a.dtype = a.elem_type;
+    a.seq = w->seq++;
     kc_vec_push(&w->k->accesses, a);
     return a.id;
 }
@@ -603,6 +606,10 @@ void kc_cuda_mk_barrier(kc_cuda_walk *w, CXCursor at, const char *name)
     b.guard = w->guard;
     b.loop = w->loop;
     b.divergent_exit = find_div_exit(w);
+    b.seq = w->seq++;
+    b.origin = w->inline_depth ? kc_cuda_span(w->t, at) : b.span;
+    if (!kc_span_valid(b.origin))
+        b.origin = b.span;
     kc_vec_push(&w->k->barriers, b);
 }
 
@@ -769,6 +776,8 @@ kc_cuda_val kc_cuda_global_value(kc_cuda_walk *w, CXCursor decl, CXCursor use, i
     if (kc_cuda_ty_is_array(t) || (device_var && (kc_cuda_ty_is_arith(t) || kc_cuda_ty_is_record(t)))) {
         uint32_t sym = kc_cuda_symbol_get(w, name, KC_SYM_GLOBAL, NULL);
         kc_space space = kc_cuda_decl_space(decl, KC_MEM_GLOBAL);
+        if (space == KC_MEM_SHARED)
+            kc_cuda_shared_array(w, decl, sym);
         kc_cuda_val p = kc_cuda_mem_pointer(w, sym, w->k->symbols.data[sym].name, space, kc_cuda_ty_innermost(t));
         if (kc_cuda_ty_is_array(t) || mode == KC_CUDA_EV_ADDR || !kc_cuda_ty_is_arith(t))
             return p;

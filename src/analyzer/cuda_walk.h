@@ -53,6 +53,7 @@ typedef struct kc_cuda_fn {
     kc_cuda_env env;
     uint32_t entry_guard;
     kc_span div_return; /* first return under a thread-dependent condition */
+    uint32_t frame_base; /* w->frames.len when it was entered: its loops are above */
     unsigned nret;
     bool ret_cond;      /* some return is conditional */
     kc_cuda_val ret;
@@ -63,6 +64,8 @@ typedef struct kc_cuda_frame {
     uint32_t loop;
     uint32_t body_guard;
     kc_span div_exit; /* first thread-dependent break/continue in it */
+    kc_span div_break; /* first thread-dependent break out of it (skips every later pass) */
+    uint32_t first_barrier; /* barriers recorded from here on are in it */
 } kc_cuda_frame;
 
 /* A `#pragma unroll` found in front of a loop. */
@@ -95,6 +98,7 @@ typedef struct kc_cuda_walk {
     kc_span call_site; /* valid while inlining: the call in the lowered function */
     uint32_t budget;
     bool in_loop_cond; /* evaluating a loop condition (evidence wording) */
+    uint32_t seq;        /* program-order counter of accesses, barriers and calls */
 } kc_cuda_walk;
 
 /* The CUDA built-in variables. */
@@ -185,6 +189,17 @@ kc_cuda_val kc_cuda_ev(kc_cuda_walk *w, CXCursor e, int mode);
 
 /* ---- cuda_loop.c ---- */
 bool kc_cuda_walk_loop(kc_cuda_walk *w, CXCursor s, const kc_cuda_pragma *pr);
+
+/* ---- cuda_facts.c ---- */
+/* Syntactic facts of one function definition in device code (its own
+ * body, not the functions it calls): double-precision literals and math
+ * calls, legacy warp intrinsics, low-precision accumulators (KC403,
+ * KC501, KC502). Loop ids come from the loops already lowered into k. */
+void kc_cuda_device_facts(kc_cuda_tu *t, CXCursor fn, kc_kernel *k);
+/* A __shared__ array declared by `decl`, used through symbol `sym`. */
+void kc_cuda_shared_array(kc_cuda_walk *w, CXCursor decl, uint32_t sym);
+/* Fills bounds_checked of every access of k from its guards. */
+void kc_cuda_bounds_checks(kc_kernel *k);
 
 /* ---- cuda_stmt.c ---- */
 void kc_cuda_decl_var(kc_cuda_walk *w, CXCursor d);

@@ -45,6 +45,7 @@ void kc_model_delete(kc_model *m)
     for (uint32_t i = 0; i < m->launches.len; i++)
         kc_vec_free(&m->launches.data[i].args);
     kc_vec_free(&m->launches);
+    kc_vec_free(&m->host_calls);
     kc_arena_delete(m->arena);
     free(m);
 }
@@ -345,6 +346,7 @@ void kc_model_dump(FILE *out, const kc_model *m)
                 fprintf(out, " mask=`%s`", a->mask_text);
             if (a->value_name)
                 fprintf(out, " value=%s", a->value_name);
+            fprintf(out, " seq=%u%s%s", a->seq, a->is_volatile ? " volatile" : "", a->bounds_checked ? " bounds-checked" : "");
             fputc('\n', out);
         }
         for (uint32_t i = 0; i < k->barriers.len; i++) {
@@ -356,6 +358,11 @@ void kc_model_dump(FILE *out, const kc_model *m)
             if (kc_span_valid(b->divergent_exit)) {
                 fprintf(out, " divergent-exit=");
                 dump_span(out, b->divergent_exit);
+            }
+            fprintf(out, " seq=%u", b->seq);
+            if (kc_span_valid(b->origin) && (b->origin.line != b->span.line || b->origin.col != b->span.col)) {
+                fprintf(out, " origin=");
+                dump_span(out, b->origin);
             }
             fputc('\n', out);
         }
@@ -376,12 +383,54 @@ void kc_model_dump(FILE *out, const kc_model *m)
             }
             fprintf(out, " fix=%s%s\n", r->fix_text ? r->fix_text : "-", r->from_dot ? " from-dot" : "");
         }
+        for (uint32_t i = 0; i < k->shared_arrays.len; i++) {
+            const kc_shared_array *sa = &k->shared_arrays.data[i];
+            fprintf(out, "  shared array %s", sa->name);
+            for (unsigned d = 0; d < sa->rank; d++)
+                fprintf(out, "[%lld]", (long long)sa->dims[d]);
+            fprintf(out, " elem=%u last-dim=", sa->elem_bytes);
+            dump_span(out, sa->last_dim_span);
+            fputc('\n', out);
+        }
+        for (uint32_t i = 0; i < k->calls.len; i++) {
+            const kc_call *c = &k->calls.data[i];
+            fprintf(out, "  call %s at ", c->callee ? c->callee : "?");
+            dump_span(out, c->span);
+            fprintf(out, " flags=%#x seq=%d fix=%s\n", c->flags, c->seq == KC_NONE ? -1 : (int)c->seq,
+                    c->fix_text ? c->fix_text : "-");
+        }
+        for (uint32_t i = 0; i < k->literals.len; i++) {
+            const kc_literal *l = &k->literals.data[i];
+            fprintf(out, "  double literal %s at ", l->text);
+            dump_span(out, l->span);
+            fprintf(out, " in `%s` fix=%s\n", l->context ? l->context : "", l->fix_text ? l->fix_text : "-");
+        }
+        for (uint32_t i = 0; i < k->accums.len; i++) {
+            const kc_accum *ac = &k->accums.data[i];
+            fprintf(out, "  accum %s (%s) at ", ac->var ? ac->var : "?", ac->dtype ? ac->dtype : "?");
+            dump_span(out, ac->span);
+            fprintf(out, " decl=");
+            dump_span(out, ac->decl_span);
+            fprintf(out, " loop=%d fix=%s\n", ac->loop == KC_NONE ? -1 : (int)ac->loop, ac->fix_text ? ac->fix_text : "-");
+        }
+        for (uint32_t i = 0; i < k->products.len; i++) {
+            const kc_product *pr = &k->products.data[i];
+            fprintf(out, "  product `%s` bits=%u widened=%s\n", pr->text ? pr->text : "", pr->bits,
+                    pr->lhs_widened ? pr->lhs_widened : "-");
+        }
     }
     for (uint32_t i = 0; i < m->launches.len; i++) {
         const kc_launch *l = &m->launches.data[i];
         fprintf(out, "launch %s at ", l->kernel);
         dump_span(out, l->span);
-        fprintf(out, " args=%u\n", l->args.len);
+        fprintf(out, " args=%u%s%s\n", l->args.len, l->in_host_code ? " host" : "", l->error_checked ? " checked" : "");
+    }
+    for (uint32_t i = 0; i < m->host_calls.len; i++) {
+        const kc_call *c = &m->host_calls.data[i];
+        fprintf(out, "host call %s at ", c->callee ? c->callee : "?");
+        dump_span(out, c->span);
+        fprintf(out, "%s%s\n", (c->flags & KC_CALL_RESULT_IGNORED) ? " result-ignored" : "",
+                (c->flags & KC_CALL_ERROR_CAUGHT) ? " error-caught" : "");
     }
     kc_sb_free(&sb);
 }

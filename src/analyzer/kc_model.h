@@ -210,6 +210,9 @@ typedef struct kc_barrier {
      * that lets some threads skip this barrier (invalid span when none). */
     kc_span divergent_exit;
     uint32_t seq;      /* position in program order (see kc_access.seq) */
+    /* Where the barrier is written: differs from span when it is reached
+     * through an inlined device function (span is then the call). */
+    kc_span origin;
 } kc_barrier;
 
 /* ---- element reorders (Triton tl.view / tl.reshape(can_reorder=True)) --- */
@@ -293,6 +296,13 @@ enum {
     KC_CALL_RESULT_IGNORED = 1u << 3, /* the returned value is discarded */
     KC_CALL_WARP_SYNC = 1u << 4,    /* __syncwarp */
     KC_CALL_DEVICE = 1u << 5,       /* in device code (a kernel or __device__ function) */
+    /* A call the front end did not look into (not inlined, not a known
+     * intrinsic) that may synchronize the block inside (a library's
+     * block reduction): recorded in program order with seq. */
+    KC_CALL_MAY_SYNC = 1u << 6,
+    /* Host code: a later cudaGetLastError/cudaPeekAtLastError check (or a
+     * checking wrapper) in the same function reports this call's error. */
+    KC_CALL_ERROR_CAUGHT = 1u << 7,
 };
 
 typedef struct kc_call {
@@ -303,6 +313,9 @@ typedef struct kc_call {
     uint32_t guard, loop;  /* innermost condition and loop, or KC_NONE */
     uint32_t seq;
     const char *fix_text;  /* mechanical replacement of the callee (expf for exp), or NULL */
+    /* Start of the first argument (an empty span there is an insertion
+     * point: `0xffffffff, ` for a legacy shuffle); invalid when none. */
+    kc_span arg0_span;
 } kc_call;
 
 /* A floating literal of double type in float code (0.5 instead of 0.5f). */
@@ -310,6 +323,9 @@ typedef struct kc_literal {
     kc_span span;
     const char *text;
     const char *context;   /* what it is combined with, e.g. "x * 0.5" */
+    kc_span context_span;  /* the expression `context` */
+    const char *fix_text;  /* the literal in float ("0.5f"), or NULL when it is spelled in a macro */
+    uint32_t loop;         /* innermost loop, or KC_NONE */
 } kc_literal;
 
 /* ---- shared memory (KC103, KC402) --------------------------------------- */
@@ -385,6 +401,9 @@ typedef struct kc_model {
     kc_arena *arena;
     KC_VEC(kc_kernel *) kernels;
     KC_VEC(kc_launch) launches;
+    /* CUDA host code: runtime API calls returning cudaError_t (KC_CALL_RUNTIME_API,
+     * with KC_CALL_RESULT_IGNORED when the result is discarded), in file order. */
+    KC_VEC(kc_call) host_calls;
 } kc_model;
 
 kc_model *kc_model_new(const kc_source *src, kc_lang lang);

@@ -1,0 +1,769 @@
+/* cuda_facts.c — facts of CUDA device code that the interpreter does not
+ * need to evaluate: a syntactic pass over one function definition for
+ * double-precision literals and math calls (KC501) and low-precision
+ * accumulators (KC502); the declarations of __shared__ arrays (KC103,
+ * KC402); and bounds checks of accesses from their guards (KC303).
+ *
+ * The syntactic pass visits the function's own body (lambdas included,
+ * called device functions not: they get their own pass), keeping the chain
+ * of ancestors so that a literal can be judged by where its value goes.
+ */
+#include "cuda_walk.h"
+
+#include <float.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define FACTS_MAX_DEPTH 256
+#define FACTS_MAX_LOOPS 64
+#define FACTS_BUDGET 1000000u
+
+typedef struct facts_ctx {
+    kc_cuda_tu *t;
+    kc_kernel *k;
+    kc_arena *a;
+    CXCursor stack[FACTS_MAX_DEPTH];
+    unsigned depth;
+    CXCursor loop_cur[FACTS_MAX_LOOPS]; /* enclosing loop statements */
+    uint32_t loop_id[FACTS_MAX_LOOPS];  /* their ids in k->loops, or KC_NONE */
+    unsigned nloops;
+    unsigned budget;
+} facts_ctx;
+
+/* ---- types and small helpers ------------------------------------------------- */
+
+static enum CXTypeKind ckind(CXCursor c) { return clang_getCanonicalType(clang_getCursorType(c)).kind; }
+
+static bool is_arith_op(enum CXBinaryOperatorKind op)
+{
+    return op == CXBinaryOperator_Add || op == CXBinaryOperator_Sub || op == CXBinaryOperator_Mul ||
+           op == CXBinaryOperator_Div;
+}
+
+static bool is_arith_assign(enum CXBinaryOperatorKind op)
+{
+    return op == CXBinaryOperator_AddAssign || op == CXBinaryOperator_SubAssign ||
+           op == CXBinaryOperator_MulAssign || op == CXBinaryOperator_DivAssign;
+}
+
+static CXCursor strip_parens(CXCursor c)
+{
+    for (int i = 0; i < 64 && c.kind == CXCursor_ParenExpr; i++) {
+        kc_cuda_kids k;
+        kc_cuda_kids_get(c, &k);
+        CXCursor n = k.n == 1 ? k.v[0] : c;
+        kc_cuda_kids_free(&k);
+        if (clang_equalCursors(n, c))
+            break;
+        c = n;
+    }
+    return c;
+}
+
+static bool two_kids(CXCursor c, CXCursor *l, CXCursor *r)
+{
+    kc_cuda_kids k;
+    kc_cuda_kids_get(c, &k);
+    bool ok = k.n == 2;
+    if (ok) {
+        *l = k.v[0];
+        *r = k.v[1];
+    }
+    kc_cuda_kids_free(&k);
+    return ok;
+}
+
+/* Is the location spelled where it is expanded (not inside a macro)? */
+static bool spelled_in_place(CXCursor c)
+{
+    CXSourceLocation loc = clang_getCursorLocation(c);
+    CXFile f1 = NULL, f2 = NULL;
+    unsigned o1 = 0, o2 = 0;
+    clang_getExpansionLocation(loc, &f1, NULL, NULL, &o1);
+    clang_getSpellingLocation(loc, &f2, NULL, NULL, &o2);
+    return f1 && f2 && clang_File_isEqual(f1, f2) && o1 == o2;
+}
+
+static const char *callee_of(facts_ctx *x, CXCursor call, CXCursor *callee_ref)
+{
+    kc_cuda_kids k;
+    kc_cuda_kids_get(call, &k);
+    *callee_ref = clang_getNullCursor();
+    if (k.n >= 1)
+        *callee_ref = kc_cuda_strip(k.v[0]);
+    kc_cuda_kids_free(&k);
+    CXCursor ref = clang_getCursorReferenced(call);
+    if (!clang_Cursor_isNull(ref))
+        return kc_cuda_spelling(x->t, ref);
+    if (!clang_Cursor_isNull(*callee_ref))
+        return kc_cuda_spelling(x->t, *callee_ref);
+    return "";
+}
+
+/* ---- double promotion ---------------------------------------------------------- */
+
+/* The C math functions that have a float twin named with an `f`. */
+static bool is_math_name(const char *n)
+{
+    static const char *const names[] = {
+        "acos", "asin", "atan", "atan2", "cos", "sin", "tan", "acosh", "asinh", "atanh", "cosh", "sinh", "tanh",
+        "exp", "exp2", "exp10", "expm1", "log", "log10", "log1p", "log2", "logb", "cbrt", "fabs", "sqrt",
+        "rsqrt", "rcbrt", "erf", "erfc", "erfinv", "erfcinv", "erfcx", "lgamma", "tgamma", "ceil", "floor",
+        "trunc", "round", "rint", "nearbyint", "sinpi", "cospi", "normcdf", "normcdfinv", "hypot", "pow",
+        "fmod", "remainder", "copysign", "fdim", "fmax", "fmin", "rhypot", "fma", "ldexp", "scalbn"};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (strcmp(n, names[i]) == 0)
+            return true;
+    return false;
+}
+
+/* How a double-typed expression got to be double. */
+enum { FD_OTHER = 0, FD_LITERAL, FD_FLOAT, FD_DOUBLE };
+
+static int fd_join(int a, int b)
+{
+    if (a == FD_DOUBLE || b == FD_DOUBLE)
+        return FD_DOUBLE;
+    if (a == FD_FLOAT || b == FD_FLOAT)
+        return FD_FLOAT;
+    if (a == FD_LITERAL && b == FD_LITERAL)
+        return FD_LITERAL;
+    return FD_OTHER;
+}
+
+static bool is_double_literal(CXCursor c)
+{
+    c = strip_parens(c);
+    if (c.kind == CXCursor_UnaryOperator) {
+        enum CXUnaryOperatorKind op = clang_getCursorUnaryOperatorKind(c);
+        if (op != CXUnaryOperator_Minus && op != CXUnaryOperator_Plus)
+            return false;
+        kc_cuda_kids k;
+        kc_cuda_kids_get(c, &k);
+        bool yes = k.n == 1 && is_double_literal(k.v[0]);
+        kc_cuda_kids_free(&k);
+        return yes;
+    }
+    return c.kind == CXCursor_FloatingLiteral && ckind(c) == CXType_Double;
+}
+
+/* FD_FLOAT: the value is float data promoted to double (possibly combined
+ * with literals); FD_LITERAL: only literals; FD_DOUBLE: a genuine double
+ * (a double variable, an explicit cast, a call of something else). */
+static int fd_class(facts_ctx *x, CXCursor e, unsigned depth)
+{
+    if (depth > 64 || x->budget == 0)
+        return FD_DOUBLE;
+    x->budget--;
+    e = strip_parens(e);
+    enum CXTypeKind tk = ckind(e);
+    switch (e.kind) {
+    case CXCursor_FloatingLiteral:
+        return tk == CXType_Double ? FD_LITERAL : tk == CXType_Float ? FD_FLOAT : FD_DOUBLE;
+    case CXCursor_IntegerLiteral:
+        return FD_LITERAL;
+    case CXCursor_UnexposedExpr: {
+        kc_cuda_kids k;
+        kc_cuda_kids_get(e, &k);
+        int r = FD_DOUBLE;
+        if (k.n == 1) {
+            enum CXTypeKind ck = ckind(k.v[0]);
+            if (ck == CXType_Float || ck == CXType_Half || ck == CXType_Float16 || ck == CXType_BFloat16)
+                r = FD_FLOAT;
+            else if (ck == CXType_Double)
+                r = fd_class(x, k.v[0], depth + 1);
+            else if (k.v[0].kind == CXCursor_IntegerLiteral)
+                r = FD_LITERAL;
+            else if (ck == CXType_Record && tk == CXType_Double)
+                r = FD_DOUBLE;
+            else
+                r = FD_OTHER; /* an integer converted to double */
+        }
+        kc_cuda_kids_free(&k);
+        return r;
+    }
+    case CXCursor_UnaryOperator: {
+        kc_cuda_kids k;
+        kc_cuda_kids_get(e, &k);
+        int r = k.n == 1 ? fd_class(x, k.v[0], depth + 1) : FD_DOUBLE;
+        kc_cuda_kids_free(&k);
+        return r;
+    }
+    case CXCursor_BinaryOperator: {
+        CXCursor l, r;
+        if (!is_arith_op(clang_getCursorBinaryOperatorKind(e)) || !two_kids(e, &l, &r))
+            return FD_DOUBLE;
+        return fd_join(fd_class(x, l, depth + 1), fd_class(x, r, depth + 1));
+    }
+    case CXCursor_ConditionalOperator: {
+        kc_cuda_kids k;
+        kc_cuda_kids_get(e, &k);
+        int r = k.n == 3 ? fd_join(fd_class(x, k.v[1], depth + 1), fd_class(x, k.v[2], depth + 1)) : FD_DOUBLE;
+        kc_cuda_kids_free(&k);
+        return r;
+    }
+    case CXCursor_CallExpr: {
+        CXCursor cref;
+        const char *n = callee_of(x, e, &cref);
+        if (!is_math_name(n))
+            return FD_DOUBLE;
+        int na = clang_Cursor_getNumArguments(e), r = FD_LITERAL;
+        for (int i = 0; i < na; i++)
+            r = fd_join(r, fd_class(x, clang_Cursor_getArgument(e, (unsigned)i), depth + 1));
+        return r;
+    }
+    default:
+        return FD_DOUBLE;
+    }
+}
+
+/* Does the double value computed by stack[at] end up in a float? */
+static bool sinks_to_float(facts_ctx *x, unsigned at)
+{
+    for (unsigned j = at; j-- > 0;) {
+        CXCursor p = x->stack[j], child = x->stack[j + 1];
+        enum CXTypeKind pk = ckind(p);
+        switch (p.kind) {
+        case CXCursor_ParenExpr:
+            continue;
+        case CXCursor_UnexposedExpr:
+            if (pk == CXType_Float || pk == CXType_Half || pk == CXType_Float16 || pk == CXType_BFloat16)
+                return true;
+            if (pk == CXType_Double)
+                continue;
+            return false;
+        case CXCursor_UnaryOperator:
+        case CXCursor_ConditionalOperator:
+            if (pk == CXType_Double)
+                continue;
+            return false;
+        case CXCursor_BinaryOperator:
+            if (pk == CXType_Double && is_arith_op(clang_getCursorBinaryOperatorKind(p)))
+                continue;
+            return false;
+        case CXCursor_CompoundAssignOperator: {
+            CXCursor l, r;
+            return two_kids(p, &l, &r) && clang_equalCursors(r, child) && ckind(l) == CXType_Float;
+        }
+        case CXCursor_CStyleCastExpr:
+        case CXCursor_CXXStaticCastExpr:
+        case CXCursor_CXXFunctionalCastExpr:
+            return pk == CXType_Float;
+        case CXCursor_CallExpr: {
+            CXCursor cref;
+            if (pk == CXType_Double && is_math_name(callee_of(x, p, &cref)))
+                continue;
+            return false;
+        }
+        default:
+            return false;
+        }
+    }
+    return false;
+}
+
+static uint32_t innermost_loop(const facts_ctx *x)
+{
+    for (unsigned i = x->nloops; i-- > 0;)
+        if (x->loop_id[i] != KC_NONE)
+            return x->loop_id[i];
+    return KC_NONE;
+}
+
+static void add_literal(facts_ctx *x, CXCursor lit, CXCursor context)
+{
+    lit = strip_parens(lit);
+    while (lit.kind == CXCursor_UnaryOperator) { /* -0.5: the literal itself */
+        kc_cuda_kids k;
+        kc_cuda_kids_get(lit, &k);
+        CXCursor n = k.n == 1 ? strip_parens(k.v[0]) : lit;
+        kc_cuda_kids_free(&k);
+        if (clang_equalCursors(n, lit))
+            break;
+        lit = n;
+    }
+    kc_literal L;
+    memset(&L, 0, sizeof L);
+    L.span = kc_cuda_span(x->t, lit);
+    if (!kc_span_valid(L.span))
+        return;
+    for (uint32_t i = 0; i < x->k->literals.len; i++) /* once per place */
+        if (x->k->literals.data[i].span.line == L.span.line && x->k->literals.data[i].span.col == L.span.col)
+            return;
+    L.text = kc_cuda_span_text(x->t, L.span);
+    L.context_span = kc_cuda_span(x->t, context);
+    L.context = kc_cuda_span_text(x->t, L.context_span);
+    L.loop = innermost_loop(x);
+    if (spelled_in_place(lit) && L.text[0]) {
+        size_t n = strlen(L.text);
+        char last = L.text[n - 1];
+        double v = strtod(L.text, NULL);
+        bool digits_only = strspn(L.text, "0123456789.eE+-xXpPabcdefABCDEF'") == n;
+        if (digits_only && last != 'f' && last != 'F' && last != 'l' && last != 'L' && isfinite(v) &&
+            fabs(v) <= FLT_MAX)
+            L.fix_text = kc_arena_printf(x->a, "%sf", L.text);
+    }
+    kc_vec_push(&x->k->literals, L);
+}
+
+/* x op lit, lit op x, f op= lit. */
+static void check_binary(facts_ctx *x, CXCursor e)
+{
+    CXCursor l, r;
+    if (!two_kids(e, &l, &r))
+        return;
+    enum CXBinaryOperatorKind op = clang_getCursorBinaryOperatorKind(e);
+    if (e.kind == CXCursor_CompoundAssignOperator) {
+        if (is_arith_assign(op) && ckind(l) == CXType_Float && is_double_literal(r))
+            add_literal(x, r, e);
+        return;
+    }
+    if (!is_arith_op(op) || ckind(e) != CXType_Double)
+        return;
+    bool ll = is_double_literal(l), rl = is_double_literal(r);
+    if (ll == rl)
+        return;
+    if (fd_class(x, ll ? r : l, 0) != FD_FLOAT || !sinks_to_float(x, x->depth - 1))
+        return;
+    add_literal(x, ll ? l : r, e);
+}
+
+/* exp(...) resolving to the double function with float data for argument. */
+static void check_math_call(facts_ctx *x, CXCursor e)
+{
+    if (ckind(e) != CXType_Double)
+        return;
+    CXCursor cref;
+    const char *name = callee_of(x, e, &cref);
+    if (!is_math_name(name) || clang_Cursor_isNull(clang_getCursorReferenced(e)))
+        return;
+    int na = clang_Cursor_getNumArguments(e), cls = FD_LITERAL;
+    for (int i = 0; i < na; i++)
+        cls = fd_join(cls, fd_class(x, clang_Cursor_getArgument(e, (unsigned)i), 0));
+    if (cls != FD_FLOAT || !sinks_to_float(x, x->depth - 1))
+        return;
+    kc_call c;
+    memset(&c, 0, sizeof c);
+    c.span = kc_cuda_span(x->t, e);
+    if (!kc_span_valid(c.span))
+        return;
+    c.callee = name;
+    c.flags = KC_CALL_DOUBLE_MATH | KC_CALL_DEVICE;
+    c.guard = KC_NONE;
+    c.loop = innermost_loop(x);
+    c.seq = KC_NONE;
+    if (!clang_Cursor_isNull(cref)) {
+        c.callee_span = kc_cuda_span(x->t, cref);
+        if (kc_span_valid(c.callee_span) && spelled_in_place(cref))
+            c.fix_text = kc_arena_printf(x->a, "%sf", name);
+    }
+    if (na >= 1)
+        c.arg0_span = kc_cuda_span(x->t, clang_Cursor_getArgument(e, 0));
+    kc_vec_push(&x->k->calls, c);
+}
+
+/* ---- low-precision accumulators --------------------------------------------------- */
+
+/* The low-precision type name of a variable's (element) type, or NULL. */
+static const char *lowp_name(CXType t)
+{
+    CXType c = clang_getCanonicalType(kc_cuda_ty_innermost(t));
+    if (c.kind == CXType_Half || c.kind == CXType_Float16)
+        return "half";
+    if (c.kind == CXType_BFloat16)
+        return "bfloat16";
+    if (c.kind != CXType_Record)
+        return NULL;
+    CXString s = clang_getTypeSpelling(clang_getUnqualifiedType(c));
+    const char *p = clang_getCString(s);
+    const char *r = NULL;
+    static const char *const names[] = {"__half2", "__half", "__nv_bfloat162", "__nv_bfloat16", "c10::Half",
+                                        "c10::BFloat16"};
+    for (size_t i = 0; p && !r && i < sizeof names / sizeof names[0]; i++)
+        if (strcmp(p, names[i]) == 0 || (strncmp(p, "const ", 6) == 0 && strcmp(p + 6, names[i]) == 0))
+            r = names[i];
+    clang_disposeString(s);
+    return r;
+}
+
+/* The local variable an lvalue names (`acc`, `acc[i]`), or a null cursor. */
+static CXCursor lvalue_var(CXCursor c)
+{
+    c = kc_cuda_strip(c);
+    if (c.kind == CXCursor_ArraySubscriptExpr) {
+        kc_cuda_kids k;
+        kc_cuda_kids_get(c, &k);
+        CXCursor b = k.n == 2 ? kc_cuda_strip(k.v[0]) : clang_getNullCursor();
+        kc_cuda_kids_free(&k);
+        c = b;
+    }
+    if (c.kind != CXCursor_DeclRefExpr)
+        return clang_getNullCursor();
+    CXCursor d = clang_getCursorReferenced(c);
+    if (d.kind != CXCursor_VarDecl || kc_cuda_has_attr(d, CXCursor_CUDASharedAttr) ||
+        kc_cuda_has_attr(d, CXCursor_CUDADeviceAttr) || kc_cuda_has_attr(d, CXCursor_CUDAConstantAttr))
+        return clang_getNullCursor();
+    enum CXCursorKind pk = clang_getCursorSemanticParent(d).kind;
+    if (pk == CXCursor_TranslationUnit || pk == CXCursor_Namespace || pk == CXCursor_StructDecl ||
+        pk == CXCursor_ClassDecl)
+        return clang_getNullCursor();
+    return d;
+}
+
+static bool refers_to(CXCursor e, CXCursor var)
+{
+    CXCursor d = lvalue_var(e);
+    return !clang_Cursor_isNull(d) && clang_equalCursors(d, var);
+}
+
+/* The span of the declared type of `var` (`__half` in `__half acc = 0`). */
+static kc_span decl_type_span(facts_ctx *x, CXCursor var)
+{
+    kc_span none = {0};
+    kc_span whole = kc_cuda_span(x->t, var);
+    uint32_t l, c, o;
+    if (!kc_span_valid(whole) || !kc_cuda_loc_in_main(x->t, clang_getCursorLocation(var), &l, &c, &o))
+        return none;
+    size_t a, b;
+    kc_cuda_span_offsets(x->t, whole, &a, &b);
+    if (o <= a || o > x->t->src->len)
+        return none;
+    size_t e = o;
+    while (e > a && (x->t->src->text[e - 1] == ' ' || x->t->src->text[e - 1] == '\t'))
+        e--;
+    kc_span s = {whole.line, whole.col, 0, 0};
+    kc_source_position(x->t->src, e, &s.end_line, &s.end_col);
+    return s;
+}
+
+static void add_accum(facts_ctx *x, CXCursor stmt, CXCursor var, kc_accum_kind kind, bool operator_form)
+{
+    const char *lp = lowp_name(clang_getCursorType(var));
+    if (!lp || x->nloops == 0)
+        return;
+    /* The loop it accumulates across: the innermost one that does not hold
+     * the declaration. */
+    unsigned var_off = kc_cuda_cursor_off(var);
+    int li = -1;
+    for (unsigned i = x->nloops; i-- > 0;) {
+        CXSourceRange r = clang_getCursorExtent(x->loop_cur[i]);
+        unsigned s = 0, e = 0;
+        clang_getExpansionLocation(clang_getRangeStart(r), NULL, NULL, NULL, &s);
+        clang_getExpansionLocation(clang_getRangeEnd(r), NULL, NULL, NULL, &e);
+        if (var_off < s || var_off >= e) {
+            li = (int)i;
+            break;
+        }
+    }
+    if (li < 0)
+        return;
+    const char *name = kc_cuda_spelling(x->t, var);
+    for (uint32_t i = 0; i < x->k->accums.len; i++) {
+        kc_accum *q = &x->k->accums.data[i];
+        if (q->var && strcmp(q->var, name) == 0 && q->decl_span.line == kc_cuda_span(x->t, var).line) {
+            if (!operator_form)
+                q->fix_text = NULL; /* __hadd(acc, x) stays half whatever acc is */
+            return;
+        }
+    }
+    kc_accum A;
+    memset(&A, 0, sizeof A);
+    A.span = kc_cuda_span(x->t, stmt);
+    if (!kc_span_valid(A.span))
+        return;
+    A.decl_span = decl_type_span(x, var);
+    A.var = name;
+    A.dtype = lp;
+    A.kind = kind;
+    A.loop = x->loop_id[li];
+    const char *tt = kc_span_valid(A.decl_span) ? kc_cuda_span_text(x->t, A.decl_span) : "";
+    bool scalar_type = strcmp(tt, "__half") == 0 || strcmp(tt, "half") == 0 || strcmp(tt, "__nv_bfloat16") == 0 ||
+                       strcmp(tt, "nv_bfloat16") == 0;
+    if (scalar_type && operator_form && spelled_in_place(var))
+        A.fix_text = "float";
+    kc_vec_push(&x->k->accums, A);
+}
+
+static bool name_is(const char *n, const char *const *names, size_t nn)
+{
+    for (size_t i = 0; i < nn; i++)
+        if (strcmp(n, names[i]) == 0)
+            return true;
+    return false;
+}
+
+/* acc += x, acc = acc + x, acc = __hadd(acc, x), acc = __hfma(a, b, acc). */
+static void check_accum(facts_ctx *x, CXCursor e)
+{
+    if (x->nloops == 0)
+        return;
+    CXCursor lhs = clang_getNullCursor(), rhs = clang_getNullCursor();
+    bool compound = false, assign = false;
+    if (e.kind == CXCursor_CompoundAssignOperator) {
+        enum CXBinaryOperatorKind op = clang_getCursorBinaryOperatorKind(e);
+        compound = op == CXBinaryOperator_AddAssign || op == CXBinaryOperator_SubAssign;
+        if (!compound || !two_kids(e, &lhs, &rhs))
+            return;
+    } else if (e.kind == CXCursor_BinaryOperator) {
+        if (clang_getCursorBinaryOperatorKind(e) != CXBinaryOperator_Assign || !two_kids(e, &lhs, &rhs))
+            return;
+        assign = true;
+    } else if (e.kind == CXCursor_CallExpr && clang_Cursor_getNumArguments(e) == 2) {
+        CXCursor cref;
+        const char *n = callee_of(x, e, &cref);
+        compound = strcmp(n, "operator+=") == 0 || strcmp(n, "operator-=") == 0;
+        assign = strcmp(n, "operator=") == 0;
+        if (!compound && !assign)
+            return;
+        lhs = clang_Cursor_getArgument(e, 0);
+        rhs = clang_Cursor_getArgument(e, 1);
+    } else {
+        return;
+    }
+    CXCursor var = lvalue_var(lhs);
+    if (clang_Cursor_isNull(var))
+        return;
+    if (compound) {
+        add_accum(x, e, var, KC_ACCUM_SUM, true);
+        return;
+    }
+    /* acc = <something of acc> */
+    CXCursor r = kc_cuda_strip(rhs);
+    if (r.kind == CXCursor_BinaryOperator) {
+        enum CXBinaryOperatorKind op = clang_getCursorBinaryOperatorKind(r);
+        CXCursor a, b;
+        if ((op == CXBinaryOperator_Add || op == CXBinaryOperator_Sub) && two_kids(r, &a, &b) &&
+            (refers_to(a, var) || (op == CXBinaryOperator_Add && refers_to(b, var))))
+            add_accum(x, e, var, KC_ACCUM_SUM, true);
+        return;
+    }
+    if (r.kind != CXCursor_CallExpr)
+        return;
+    CXCursor cref;
+    const char *n = callee_of(x, r, &cref);
+    static const char *const sums[] = {"operator+", "operator-", "__hadd", "__hadd2", "__hsub", "__hsub2",
+                                       "__hadd_sat", "__hadd2_sat", "__hadd_rn", "__hadd2_rn"};
+    static const char *const dots[] = {"__hfma", "__hfma2", "__hfma_sat", "__hfma2_sat", "__hfma_relu",
+                                       "__hfma2_relu", "fma"};
+    bool sum = name_is(n, sums, sizeof sums / sizeof sums[0]);
+    bool dot = name_is(n, dots, sizeof dots / sizeof dots[0]);
+    if (!sum && !dot)
+        return;
+    int na = clang_Cursor_getNumArguments(r);
+    for (int i = 0; i < na; i++)
+        if (refers_to(clang_Cursor_getArgument(r, (unsigned)i), var)) {
+            add_accum(x, e, var, dot ? KC_ACCUM_DOT : KC_ACCUM_SUM, strncmp(n, "operator", 8) == 0);
+            return;
+        }
+}
+
+/* ---- the visit --------------------------------------------------------------------- */
+
+static bool is_loop_stmt(CXCursor c)
+{
+    return c.kind == CXCursor_ForStmt || c.kind == CXCursor_WhileStmt || c.kind == CXCursor_DoStmt ||
+           c.kind == CXCursor_CXXForRangeStmt;
+}
+
+static uint32_t loop_id_of(facts_ctx *x, CXCursor s)
+{
+    kc_span sp = kc_cuda_span(x->t, s);
+    if (!kc_span_valid(sp))
+        return KC_NONE;
+    for (uint32_t i = 0; i < x->k->loops.len; i++)
+        if (x->k->loops.data[i].span.line == sp.line && x->k->loops.data[i].span.col == sp.col)
+            return i;
+    return KC_NONE;
+}
+
+static void visit(facts_ctx *x, CXCursor c)
+{
+    if (x->depth >= FACTS_MAX_DEPTH || x->budget == 0)
+        return;
+    x->budget--;
+    x->stack[x->depth++] = c;
+    bool loop = is_loop_stmt(c) && x->nloops < FACTS_MAX_LOOPS;
+    if (loop) {
+        x->loop_cur[x->nloops] = c;
+        x->loop_id[x->nloops] = loop_id_of(x, c);
+        x->nloops++;
+    }
+    switch (c.kind) {
+    case CXCursor_BinaryOperator:
+    case CXCursor_CompoundAssignOperator:
+        check_binary(x, c);
+        check_accum(x, c);
+        break;
+    case CXCursor_CallExpr:
+        check_math_call(x, c);
+        check_accum(x, c);
+        break;
+    default:
+        break;
+    }
+    kc_cuda_kids k;
+    kc_cuda_kids_get(c, &k);
+    for (unsigned i = 0; i < k.n; i++)
+        visit(x, k.v[i]);
+    kc_cuda_kids_free(&k);
+    if (loop)
+        x->nloops--;
+    x->depth--;
+}
+
+void kc_cuda_device_facts(kc_cuda_tu *t, CXCursor fn, kc_kernel *k)
+{
+    facts_ctx *x = kc_xcalloc(1, sizeof *x);
+    x->t = t;
+    x->k = k;
+    x->a = t->m->arena;
+    x->budget = FACTS_BUDGET;
+    kc_cuda_kids kids;
+    kc_cuda_kids_get(fn, &kids);
+    for (unsigned i = 0; i < kids.n; i++)
+        if (kids.v[i].kind == CXCursor_CompoundStmt)
+            visit(x, kids.v[i]);
+    kc_cuda_kids_free(&kids);
+    free(x);
+}
+
+/* ---- __shared__ arrays --------------------------------------------------------------- */
+
+/* The span inside the last top-level `[...]` of the declaration. */
+static kc_span last_dim_span(kc_cuda_walk *w, CXCursor decl)
+{
+    kc_span none = {0};
+    kc_span ds = kc_cuda_span(w->t, decl);
+    if (!kc_span_valid(ds) || !w->t->main)
+        return none;
+    size_t da, db;
+    kc_cuda_span_offsets(w->t, ds, &da, &db);
+    kc_cuda_toks t;
+    kc_cuda_toks_get(w, clang_getLocationForOffset(w->t->tu, w->t->main, (unsigned)da),
+                     clang_getLocationForOffset(w->t->tu, w->t->main, (unsigned)db), &t);
+    int depth = 0;
+    unsigned open = 0, close = 0;
+    bool found = false;
+    for (unsigned i = 0; i < t.n; i++) {
+        if (kc_cuda_tok_is(&t, i, "=") && depth == 0)
+            break;
+        if (kc_cuda_tok_is(&t, i, "[")) {
+            if (depth++ == 0)
+                open = i;
+        } else if (kc_cuda_tok_is(&t, i, "]")) {
+            if (--depth == 0 && open + 1 < i) {
+                close = i;
+                found = true;
+            }
+        }
+    }
+    kc_span s = none;
+    if (found) {
+        CXSourceLocation a = clang_getTokenLocation(t.tu, t.v[open + 1]);
+        CXSourceLocation b = clang_getRangeEnd(clang_getTokenExtent(t.tu, t.v[close - 1]));
+        uint32_t l1, c1, o1, l2, c2, o2;
+        if (kc_cuda_loc_in_main(w->t, a, &l1, &c1, &o1) && kc_cuda_loc_in_main(w->t, b, &l2, &c2, &o2) && o2 > o1) {
+            s.line = l1;
+            s.col = c1;
+            s.end_line = l2;
+            s.end_col = c2;
+        }
+    }
+    kc_cuda_toks_free(&t);
+    return s;
+}
+
+void kc_cuda_shared_array(kc_cuda_walk *w, CXCursor decl, uint32_t sym)
+{
+    for (uint32_t i = 0; i < w->k->shared_arrays.len; i++)
+        if (w->k->shared_arrays.data[i].symbol == sym)
+            return;
+    CXType t = clang_getCursorType(decl);
+    if (!kc_cuda_ty_is_array(t))
+        return;
+    kc_shared_array s;
+    memset(&s, 0, sizeof s);
+    s.symbol = sym;
+    s.name = w->k->symbols.data[sym].name;
+    s.span = kc_cuda_span(w->t, decl);
+    /* Dimensions: constant ones from the type; dependent ones (a template
+     * parameter) from their size expressions, evaluated like any other. */
+    KC_VEC(CXCursor) sizes = {0};
+    kc_cuda_kids k;
+    kc_cuda_kids_get(decl, &k);
+    for (unsigned i = 0; i < k.n; i++)
+        if (clang_isExpression(k.v[i].kind))
+            kc_vec_push(&sizes, k.v[i]);
+    kc_cuda_kids_free(&k);
+    CXCursor init = clang_Cursor_getVarDeclInitializer(decl);
+    if (!clang_Cursor_isNull(init) && sizes.len && clang_equalCursors(sizes.data[sizes.len - 1], init))
+        sizes.len--;
+    CXType e = clang_getCanonicalType(t);
+    unsigned dep = 0;
+    for (int i = 0; i < KC_MAX_RANK && kc_cuda_ty_is_array(e); i++) {
+        long long d = clang_getArraySize(e);
+        if (d < 0 && e.kind == CXType_DependentSizedArray && dep < sizes.len) {
+            kc_cuda_val v = kc_cuda_ev(w, sizes.data[dep], KC_CUDA_EV_LOAD);
+            int64_t c;
+            if (v.ix && kc_index_is_const(v.ix, &c) && c > 0)
+                d = c;
+        }
+        if (e.kind == CXType_DependentSizedArray)
+            dep++;
+        s.dims[s.rank++] = d >= 0 ? d : -1;
+        e = clang_getCanonicalType(clang_getArrayElementType(e));
+    }
+    kc_vec_free(&sizes);
+    s.elem_bytes = kc_cuda_ty_size(kc_cuda_ty_innermost(t));
+    s.last_dim_span = last_dim_span(w, decl);
+    kc_vec_push(&w->k->shared_arrays, s);
+}
+
+/* ---- bounds checks ------------------------------------------------------------------- */
+
+static bool varies(kc_deps d) { return d.axes || (d.flags & (KC_AF_THREAD | KC_AF_PROGRAM)); }
+
+/* Does `x` contain an atom that varies across threads or blocks and that
+ * also occurs in `off`? */
+static bool shares_thread_atom(const kc_index *x, const kc_index *off)
+{
+    for (unsigned i = 0; i < x->nmono; i++)
+        for (unsigned f = 0; f < x->mono[i].nfac; f++) {
+            const kc_atom *a = &x->mono[i].fac[f];
+            if (!(a->axes || (a->flags & (KC_AF_THREAD | KC_AF_PROGRAM))))
+                continue;
+            for (unsigned j = 0; j < off->nmono; j++)
+                for (unsigned g = 0; g < off->mono[j].nfac; g++)
+                    if (off->mono[j].fac[g].kind == a->kind && off->mono[j].fac[g].id == a->id)
+                        return true;
+        }
+    return false;
+}
+
+void kc_cuda_bounds_checks(kc_kernel *k)
+{
+    for (uint32_t i = 0; i < k->accesses.len; i++) {
+        kc_access *a = &k->accesses.data[i];
+        if (!a->offset)
+            continue;
+        unsigned hops = 0;
+        for (uint32_t c = a->guard; c != KC_NONE && c < k->conds.len && hops++ < 10000 && !a->bounds_checked;
+             c = k->conds.data[c].parent) {
+            const kc_cond *cd = &k->conds.data[c];
+            for (uint32_t p = 0; p < cd->npreds && !a->bounds_checked; p++) {
+                const kc_pred *pr = &cd->preds[p];
+                if (!pr->lhs || !pr->rhs || pr->op == KC_CMP_EQ || pr->op == KC_CMP_NE)
+                    continue;
+                kc_deps dl = kc_index_deps(pr->lhs), dr = kc_index_deps(pr->rhs);
+                /* an upper bound: index < size, size > index */
+                bool up_l = pr->op == KC_CMP_LT || pr->op == KC_CMP_LE;
+                const kc_index *side = varies(dl) && !varies(dr) && up_l    ? pr->lhs
+                                       : varies(dr) && !varies(dl) && !up_l ? pr->rhs
+                                                                            : NULL;
+                if (side && shares_thread_atom(side, a->offset))
+                    a->bounds_checked = true;
+            }
+        }
+    }
+}

@@ -1,0 +1,465 @@
+/* cuda_host.c — facts of CUDA host code (KC601): which kernel launches an
+ * error check follows, and which runtime API calls discard the
+ * cudaError_t they return.
+ *
+ * Every host function definition of the main file is walked in source
+ * order (macro expansions in expansion order) collecting events: launches,
+ * error checks and runtime API calls, each with the if/else and switch
+ * branches it sits in. A launch is checked when a check follows it in the
+ * same function before another launch that can run on the same path; a
+ * discarded API result is caught when a later last-error check (which
+ * returns the error of any earlier runtime call) follows it.
+ *
+ * A check is: cudaGetLastError()/cudaPeekAtLastError() whose result is
+ * used; a call or macro named like a checker (checkCudaErrors, CUDA_CHECK,
+ * cudaCheck, gpuErrchk, getLastCudaError, C10_CUDA_KERNEL_LAUNCH_CHECK...);
+ * a runtime API call whose result is used.
+ */
+#include "cuda_walk.h"
+
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define HOST_MAX_DEPTH 256
+#define HOST_MAX_BRANCH 16
+#define HOST_BUDGET 2000000u
+
+typedef enum ev_kind { EV_LAUNCH = 1, EV_CHECK, EV_API } ev_kind;
+
+typedef struct branch_at {
+    unsigned stmt; /* hash of the if/switch statement */
+    unsigned arm;  /* which branch */
+} branch_at;
+
+typedef struct host_ev {
+    ev_kind kind;
+    bool last_error; /* a check that reports the error of earlier calls */
+    bool used;       /* EV_API: the result is used */
+    kc_span span;
+    kc_call call;    /* EV_API */
+    branch_at path[HOST_MAX_BRANCH];
+    unsigned npath;
+} host_ev;
+
+typedef struct host_ctx {
+    kc_cuda_tu *t;
+    KC_VEC(host_ev) evs;
+    CXCursor stack[HOST_MAX_DEPTH + 1];
+    unsigned depth;
+    branch_at path[HOST_MAX_BRANCH];
+    unsigned npath;
+    unsigned budget;
+} host_ctx;
+
+static bool ci_contains(const char *s, const char *pat)
+{
+    size_t n = strlen(pat);
+    for (; *s; s++) {
+        size_t i = 0;
+        while (i < n && s[i] && tolower((unsigned char)s[i]) == pat[i])
+            i++;
+        if (i == n)
+            return true;
+    }
+    return false;
+}
+
+/* A function or macro name that says it checks CUDA errors. */
+static bool checker_name(const char *n)
+{
+    static const char *const pats[] = {"check", "chk", "lasterror", "lastcudaerror", "safe_call", "safecall",
+                                       "handle_error", "handleerror", "cuda_call", "cudacall", "cuda_try",
+                                       "rt_call"};
+    for (size_t i = 0; i < sizeof pats / sizeof pats[0]; i++)
+        if (ci_contains(n, pats[i]))
+            return true;
+    return false;
+}
+
+static bool last_error_name(const char *n)
+{
+    return ci_contains(n, "lasterror") || ci_contains(n, "lastcudaerror") || ci_contains(n, "launch_check") ||
+           ci_contains(n, "launchcheck") || ci_contains(n, "peekatlasterror");
+}
+
+/* The identifier written at the expansion start of `c` when it comes from
+ * a macro (`CUDA_CHECK` for the call it expands to), else NULL. */
+static const char *macro_name(host_ctx *x, CXCursor c)
+{
+    CXSourceLocation loc = clang_getRangeStart(clang_getCursorExtent(c));
+    CXFile f1 = NULL, f2 = NULL;
+    unsigned o1 = 0, o2 = 0;
+    clang_getExpansionLocation(loc, &f1, NULL, NULL, &o1);
+    clang_getSpellingLocation(loc, &f2, NULL, NULL, &o2);
+    if (!f1 || (f2 && clang_File_isEqual(f1, f2) && o1 == o2))
+        return NULL;
+    uint32_t l, col, off;
+    if (!kc_cuda_loc_in_main(x->t, loc, &l, &col, &off))
+        return NULL;
+    const char *s = x->t->src->text;
+    size_t n = x->t->src->len, e = off;
+    while (e < n && (isalnum((unsigned char)s[e]) || s[e] == '_'))
+        e++;
+    if (e == off || e - off > 128)
+        return NULL;
+    return kc_arena_strndup(x->t->m->arena, s + off, e - off);
+}
+
+static const char *callee_name(host_ctx *x, CXCursor call)
+{
+    CXCursor ref = clang_getCursorReferenced(call);
+    if (!clang_Cursor_isNull(ref))
+        return kc_cuda_spelling(x->t, ref);
+    kc_cuda_kids k;
+    kc_cuda_kids_get(call, &k);
+    const char *n = "";
+    if (k.n >= 1) {
+        CXCursor c = k.v[0];
+        for (int i = 0; i < 8 && (c.kind == CXCursor_UnexposedExpr || c.kind == CXCursor_ParenExpr); i++) {
+            kc_cuda_kids kk;
+            kc_cuda_kids_get(c, &kk);
+            CXCursor next = kk.n >= 1 ? kk.v[0] : c;
+            kc_cuda_kids_free(&kk);
+            if (clang_equalCursors(next, c))
+                break;
+            c = next;
+        }
+        n = kc_cuda_spelling(x->t, c);
+        if (!n[0]) {
+            CXCursor r = clang_getCursorReferenced(c);
+            if (!clang_Cursor_isNull(r))
+                n = kc_cuda_spelling(x->t, r);
+        }
+    }
+    kc_cuda_kids_free(&k);
+    return n;
+}
+
+static bool returns_cuda_error(CXCursor call)
+{
+    CXType t = clang_getCursorType(call);
+    CXString s = clang_getTypeSpelling(t);
+    const char *p = clang_getCString(s);
+    bool yes = p && (strcmp(p, "cudaError_t") == 0 || strcmp(p, "cudaError") == 0 || strcmp(p, "enum cudaError") == 0);
+    clang_disposeString(s);
+    if (!yes) {
+        CXString c = clang_getTypeSpelling(clang_getCanonicalType(t));
+        const char *q = clang_getCString(c);
+        yes = q && (strcmp(q, "cudaError") == 0 || strcmp(q, "enum cudaError") == 0);
+        clang_disposeString(c);
+    }
+    return yes;
+}
+
+/* How the value of stack[depth-1] is used: 0 discarded, 1 used, 2
+ * explicitly discarded with a (void) cast. */
+static int value_use(host_ctx *x)
+{
+    unsigned i = x->depth - 1;
+    while (i > 0) {
+        CXCursor p = x->stack[i - 1], c = x->stack[i];
+        switch (p.kind) {
+        case CXCursor_UnexposedExpr:
+        case CXCursor_ParenExpr:
+            i--;
+            continue;
+        case CXCursor_CompoundStmt:
+            return 0;
+        case CXCursor_CStyleCastExpr:
+        case CXCursor_CXXStaticCastExpr:
+        case CXCursor_CXXFunctionalCastExpr:
+            return clang_getCanonicalType(clang_getCursorType(p)).kind == CXType_Void ? 2 : 1;
+        case CXCursor_BinaryOperator: {
+            if (clang_getCursorBinaryOperatorKind(p) != CXBinaryOperator_Comma)
+                return 1;
+            kc_cuda_kids k;
+            kc_cuda_kids_get(p, &k);
+            bool left = k.n == 2 && clang_equalCursors(k.v[0], c);
+            kc_cuda_kids_free(&k);
+            if (left)
+                return 0;
+            i--;
+            continue;
+        }
+        case CXCursor_IfStmt:
+        case CXCursor_WhileStmt:
+        case CXCursor_DoStmt:
+        case CXCursor_ForStmt:
+        case CXCursor_SwitchStmt: {
+            /* the condition uses it; a body statement discards it */
+            kc_cuda_kids k;
+            kc_cuda_kids_get(p, &k);
+            int r = 0;
+            if (p.kind == CXCursor_IfStmt || p.kind == CXCursor_WhileStmt || p.kind == CXCursor_SwitchStmt) {
+                for (unsigned j = 0; j < k.n; j++)
+                    if (clang_isExpression(k.v[j].kind)) {
+                        r = clang_equalCursors(k.v[j], c) ? 1 : 0;
+                        break;
+                    }
+            } else if (p.kind == CXCursor_DoStmt) {
+                r = k.n >= 2 && clang_equalCursors(k.v[1], c) ? 1 : 0;
+            } else {
+                /* for: the condition is the middle expression when all
+                 * three are there; init and increment discard. */
+                r = k.n == 4 && clang_equalCursors(k.v[1], c) ? 1 : 0;
+            }
+            kc_cuda_kids_free(&k);
+            return r;
+        }
+        case CXCursor_CaseStmt:
+        case CXCursor_DefaultStmt:
+        case CXCursor_LabelStmt:
+            return 0;
+        default:
+            return 1;
+        }
+    }
+    return 1;
+}
+
+static void push_ev(host_ctx *x, host_ev *e)
+{
+    e->npath = x->npath;
+    memcpy(e->path, x->path, x->npath * sizeof *x->path);
+    kc_vec_push(&x->evs, *e);
+}
+
+/* Does any argument of `call` call a function (CUDA_CHECK(cudaMalloc(...)))? */
+static bool args_call(CXCursor c, unsigned depth)
+{
+    if (depth > 32)
+        return false;
+    kc_cuda_kids k;
+    kc_cuda_kids_get(c, &k);
+    bool yes = false;
+    for (unsigned i = 0; i < k.n && !yes; i++)
+        yes = k.v[i].kind == CXCursor_CallExpr || args_call(k.v[i], depth + 1);
+    kc_cuda_kids_free(&k);
+    return yes;
+}
+
+static void on_call(host_ctx *x, CXCursor c)
+{
+    if (kc_cuda_is_launch(c)) {
+        host_ev e;
+        memset(&e, 0, sizeof e);
+        e.kind = EV_LAUNCH;
+        e.span = kc_cuda_span(x->t, c);
+        push_ev(x, &e);
+        return;
+    }
+    const char *name = callee_name(x, c);
+    if (strcmp(name, "cudaConfigureCall") == 0 || strcmp(name, "__cudaPushCallConfiguration") == 0)
+        return; /* the <<<...>>> of a launch */
+    const char *macro = macro_name(x, c);
+    int use = value_use(x);
+    host_ev e;
+    memset(&e, 0, sizeof e);
+    e.span = kc_cuda_span(x->t, c);
+    bool getlast = strcmp(name, "cudaGetLastError") == 0 || strcmp(name, "cudaPeekAtLastError") == 0;
+    if (strcmp(name, "cudaLaunchKernel") == 0 || strcmp(name, "cudaLaunchKernelEx") == 0 ||
+        strcmp(name, "cudaLaunchCooperativeKernel") == 0) {
+        /* A launch through the API: checked by using its own result. */
+        e.kind = EV_LAUNCH;
+        push_ev(x, &e);
+        if (use != 1)
+            return;
+    }
+    if (getlast && use == 1) {
+        e.kind = EV_CHECK;
+        e.last_error = true;
+        push_ev(x, &e);
+    } else if (checker_name(name) || (macro && checker_name(macro))) {
+        e.kind = EV_CHECK;
+        e.last_error = last_error_name(name) || (macro && last_error_name(macro)) || !args_call(c, 0);
+        push_ev(x, &e);
+    }
+    if (strncmp(name, "cuda", 4) == 0 && returns_cuda_error(c)) {
+        host_ev a;
+        memset(&a, 0, sizeof a);
+        a.kind = EV_API;
+        a.span = e.span;
+        a.used = use != 0;
+        kc_call *k = &a.call;
+        k->span = e.span;
+        k->callee = name;
+        k->flags = KC_CALL_RUNTIME_API | (use == 0 ? KC_CALL_RESULT_IGNORED : 0);
+        k->guard = k->loop = KC_NONE;
+        k->seq = x->evs.len;
+        kc_cuda_kids kids;
+        kc_cuda_kids_get(c, &kids);
+        if (kids.n >= 1)
+            k->callee_span = kc_cuda_span(x->t, kc_cuda_strip(kids.v[0]));
+        kc_cuda_kids_free(&kids);
+        if (clang_Cursor_getNumArguments(c) >= 1)
+            k->arg0_span = kc_cuda_span(x->t, clang_Cursor_getArgument(c, 0));
+        push_ev(x, &a);
+        if (use == 1 && !getlast) {
+            /* A used API result is a check too (it returns the errors of
+             * earlier asynchronous work). */
+            host_ev ch = e;
+            ch.kind = EV_CHECK;
+            ch.last_error = false;
+            push_ev(x, &ch);
+        }
+    }
+}
+
+static void visit(host_ctx *x, CXCursor c)
+{
+    if (x->depth >= HOST_MAX_DEPTH || x->budget == 0)
+        return;
+    x->budget--;
+    x->stack[x->depth++] = c;
+    if (c.kind == CXCursor_CallExpr)
+        on_call(x, c);
+    kc_cuda_kids k;
+    kc_cuda_kids_get(c, &k);
+    unsigned ci = k.n;
+    if (c.kind == CXCursor_IfStmt || c.kind == CXCursor_SwitchStmt)
+        for (unsigned i = 0; i < k.n && ci == k.n; i++)
+            if (clang_isExpression(k.v[i].kind))
+                ci = i;
+    for (unsigned i = 0; i < k.n; i++) {
+        bool arm = i > ci && x->npath < HOST_MAX_BRANCH;
+        if (arm) {
+            x->path[x->npath].stmt = clang_hashCursor(c);
+            x->path[x->npath].arm = i - ci;
+            x->npath++;
+        }
+        if (arm && c.kind == CXCursor_SwitchStmt && k.v[i].kind == CXCursor_CompoundStmt) {
+            /* each case label starts an arm of its own */
+            kc_cuda_kids cs;
+            kc_cuda_kids_get(k.v[i], &cs);
+            x->stack[x->depth++] = k.v[i];
+            unsigned a = 100;
+            for (unsigned j = 0; j < cs.n; j++) {
+                if (cs.v[j].kind == CXCursor_CaseStmt || cs.v[j].kind == CXCursor_DefaultStmt)
+                    x->path[x->npath - 1].arm = ++a;
+                visit(x, cs.v[j]);
+            }
+            x->depth--;
+            kc_cuda_kids_free(&cs);
+        } else {
+            visit(x, k.v[i]);
+        }
+        if (arm)
+            x->npath--;
+    }
+    kc_cuda_kids_free(&k);
+    x->depth--;
+}
+
+/* Can the two events run on the same path (not in different arms of one
+ * if/switch)? */
+static bool same_path(const host_ev *a, const host_ev *b)
+{
+    for (unsigned i = 0; i < a->npath; i++)
+        for (unsigned j = 0; j < b->npath; j++)
+            if (a->path[i].stmt == b->path[j].stmt && a->path[i].arm != b->path[j].arm)
+                return false;
+    return true;
+}
+
+static void host_function(host_ctx *x, CXCursor fn)
+{
+    kc_cuda_kids k;
+    kc_cuda_kids_get(fn, &k);
+    CXCursor body = clang_getNullCursor();
+    for (unsigned i = 0; i < k.n; i++)
+        if (k.v[i].kind == CXCursor_CompoundStmt)
+            body = k.v[i];
+    kc_cuda_kids_free(&k);
+    if (clang_Cursor_isNull(body))
+        return;
+    x->evs.len = 0;
+    x->depth = 0;
+    x->npath = 0;
+    visit(x, body);
+    kc_model *m = x->t->m;
+    for (uint32_t i = 0; i < x->evs.len; i++) {
+        host_ev *e = &x->evs.data[i];
+        if (e->kind == EV_LAUNCH) {
+            bool checked = false;
+            for (uint32_t j = i + 1; j < x->evs.len && !checked; j++) {
+                host_ev *f = &x->evs.data[j];
+                if (!same_path(e, f))
+                    continue;
+                if (f->kind == EV_LAUNCH)
+                    break;
+                checked = f->kind == EV_CHECK;
+            }
+            for (uint32_t l = 0; l < m->launches.len; l++) {
+                kc_launch *L = &m->launches.data[l];
+                if (L->span.line == e->span.line && L->span.col == e->span.col &&
+                    L->span.end_line == e->span.end_line && L->span.end_col == e->span.end_col) {
+                    L->in_host_code = true;
+                    L->error_checked |= checked;
+                }
+            }
+        } else if (e->kind == EV_API && kc_span_valid(e->span)) {
+            kc_call c = e->call;
+            for (uint32_t j = i + 1; j < x->evs.len; j++)
+                if (x->evs.data[j].kind == EV_CHECK && x->evs.data[j].last_error && same_path(e, &x->evs.data[j])) {
+                    c.flags |= KC_CALL_ERROR_CAUGHT;
+                    break;
+                }
+            kc_vec_push(&m->host_calls, c);
+        }
+    }
+}
+
+/* Host function definitions of the main file: free functions, methods,
+ * templates, in namespaces, classes and extern "C" blocks. */
+typedef struct host_fns {
+    KC_VEC(CXCursor) v;
+    unsigned depth;
+} host_fns;
+
+static enum CXChildVisitResult fns_visit(CXCursor c, CXCursor parent, CXClientData data)
+{
+    (void)parent;
+    host_fns *l = data;
+    switch (c.kind) {
+    case CXCursor_Namespace:
+    case CXCursor_LinkageSpec:
+    case CXCursor_UnexposedDecl:
+    case CXCursor_ClassDecl:
+    case CXCursor_StructDecl:
+    case CXCursor_ClassTemplate:
+        if (l->depth < 32 && clang_Location_isFromMainFile(clang_getCursorLocation(c))) {
+            l->depth++;
+            clang_visitChildren(c, fns_visit, l);
+            l->depth--;
+        }
+        break;
+    case CXCursor_FunctionDecl:
+    case CXCursor_FunctionTemplate:
+    case CXCursor_CXXMethod:
+    case CXCursor_Constructor:
+    case CXCursor_Destructor:
+        if (clang_Location_isFromMainFile(clang_getCursorLocation(c)) && clang_isCursorDefinition(c) &&
+            !kc_cuda_has_attr(c, CXCursor_CUDAGlobalAttr) &&
+            !(kc_cuda_has_attr(c, CXCursor_CUDADeviceAttr) && !kc_cuda_has_attr(c, CXCursor_CUDAHostAttr)))
+            kc_vec_push(&l->v, c);
+        break;
+    default:
+        break;
+    }
+    return CXChildVisit_Continue;
+}
+
+void kc_cuda_host_facts(kc_cuda_tu *t)
+{
+    host_fns fns = {0};
+    clang_visitChildren(clang_getTranslationUnitCursor(t->tu), fns_visit, &fns);
+    host_ctx *x = kc_xcalloc(1, sizeof *x);
+    x->t = t;
+    x->budget = HOST_BUDGET;
+    for (uint32_t i = 0; i < fns.v.len; i++)
+        host_function(x, fns.v.data[i]);
+    kc_vec_free(&x->evs);
+    free(x);
+    kc_vec_free(&fns.v);
+}
