@@ -7,8 +7,9 @@
 #   ./build.sh build   only build (build/)
 #
 # Dependencies come from Debian packages and, for the tree-sitter-python
-# grammar, from the npm registry through the lockfile in
-# third_party/tree-sitter-python (npm ci --ignore-scripts).
+# grammar and the SARIF validators of the test suite, from the npm registry
+# through the lockfiles in third_party/tree-sitter-python and tools/sarif
+# (npm ci --ignore-scripts).
 set -euo pipefail
 cd "$(dirname "$0")"
 ROOT=$(pwd)
@@ -51,14 +52,25 @@ libclang_pkg() {
 deps() {
     command -v dpkg-query >/dev/null || { log "not a Debian system: install the packages in docs/decisions.md by hand"; exit 2; }
     apt_install build-essential cmake pkg-config libtree-sitter-dev libcmocka-dev libjansson-dev \
-        "$(libclang_pkg)"
+        libyaml-dev libxxhash-dev "$(libclang_pkg)"
     if ! command -v npm >/dev/null 2>&1; then apt_install nodejs npm; fi
-    local g=third_party/tree-sitter-python
-    local stamp=$g/node_modules/.kcheck-stamp
-    if [ ! -f "$g/node_modules/tree-sitter-python/src/parser.c" ] || [ ! -f "$stamp" ] ||
-        [ "$g/package-lock.json" -nt "$stamp" ]; then
-        log "fetching the pinned tree-sitter-python grammar (npm ci --ignore-scripts)"
-        (cd "$g" && npm ci --ignore-scripts --no-audit --no-fund --loglevel=error)
+    npm_ci third_party/tree-sitter-python node_modules/tree-sitter-python/src/parser.c \
+        "the pinned tree-sitter-python grammar"
+    npm_ci tools/sarif node_modules/@microsoft/sarif-multitool/package.json \
+        "the pinned SARIF validators (Microsoft SARIF Multitool, Ajv)"
+    # --ignore-scripts skips the multitool's postinstall, which only does this.
+    local mt=tools/sarif/node_modules/@microsoft/sarif-multitool-linux/Sarif.Multitool
+    if [ -f "$mt" ] && [ ! -x "$mt" ]; then chmod u+x "$mt"; fi
+}
+
+# npm_ci DIR FILE WHAT: npm ci --ignore-scripts in DIR when FILE (under DIR)
+# is missing or the lockfile changed since the last install.
+npm_ci() {
+    local dir=$1 probe=$2 what=$3
+    local stamp=$dir/node_modules/.kcheck-stamp
+    if [ ! -f "$dir/$probe" ] || [ ! -f "$stamp" ] || [ "$dir/package-lock.json" -nt "$stamp" ]; then
+        log "fetching $what (npm ci --ignore-scripts)"
+        (cd "$dir" && npm ci --ignore-scripts --no-audit --no-fund --loglevel=error)
         touch "$stamp"
     fi
 }

@@ -1,6 +1,9 @@
 #include "kc_cli.h"
 
+#include "kc_baseline.h"
+#include "kc_config.h"
 #include "kc_driver.h"
+#include "kc_suppress.h"
 #include "kc_frontend.h"
 #include "kc_report.h"
 #include "../verify/kc_verify.h"
@@ -8,6 +11,8 @@
 
 #include <ctype.h>
 #include <getopt.h>
+#include <sys/stat.h>
+#include <time.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -16,22 +21,36 @@
 static const char usage_text[] =
     "usage: kcheck [options] PATH... [-- COMPILER-ARGS...]\n"
     "       kcheck verify [options] PATH...   (confirm findings on the GPU)\n"
+    "       kcheck --dump-config [PATH...]   (the effective configuration for each path)\n"
     "       kcheck --list-rules | --explain RULE | --version | --help\n"
     "\n"
     "Checks CUDA (.cu, .cuh) and Triton (.py) kernel sources. Directories are\n"
     "walked recursively, honouring .gitignore and skipping hidden entries.\n"
     "\n"
     "Output:\n"
-    "  --format FMT          text (default) or json\n"
+    "  --format FMT          text (default), json, sarif (SARIF 2.1.0) or github (Actions annotations)\n"
     "  --color WHEN          auto (default: on a terminal, unless NO_COLOR is set), always, never\n"
     "  --no-source           do not print the source line and caret\n"
+    "  --severity SEVERITY   lowest severity reported at all: note (default), warning, error\n"
     "  --fail-on SEVERITY    lowest severity that makes the exit status 1 (default: warning)\n"
+    "  -q, --quiet           no summary line; nothing at all when there are no findings\n"
+    "  --stats               print findings per rule, files and time (on stderr for json and sarif)\n"
     "Rules:\n"
     "  --select LIST         only these rules (IDs, ID prefixes such as KC1, slugs or ALL; comma-separated)\n"
     "  --ignore LIST         not these rules\n"
     "  -o, --option R.NAME=V set a rule option, e.g. KC201.max-trip-count=64\n"
     "  --list-rules          list the rules and exit\n"
     "  --explain RULE        print a rule's documentation and exit\n"
+    "Configuration and suppressions (see kcheck(1), docs/ci.md):\n"
+    "  --config FILE         use FILE for every path instead of the nearest .kcheck.yaml\n"
+    "  --no-config           read no configuration file\n"
+    "  --dump-config         print the effective configuration for each PATH (default .) and exit\n"
+    "  --report-unused-suppressions  report 'kcheck: ignore' comments that matched nothing (KC001)\n"
+    "  --baseline FILE       do not report the findings recorded in FILE\n"
+    "  --write-baseline FILE record the current findings in FILE (exit status 0 unless a file fails)\n"
+    "Fixes:\n"
+    "  --fix                 apply the mechanical fix-its to the files, then report what remains\n"
+    "  --diff                print the fix-its as a unified diff instead of writing them\n"
     "CUDA:\n"
     "  --cuda-path DIR       parse with the real CUDA toolkit headers in DIR\n"
     "  --toolkit             parse with the toolkit headers found on this machine\n"
@@ -55,7 +74,8 @@ static const char usage_text[] =
     "  --reference-dir DIR   reference kernels and op specs (default: the bundled kernels/reference)\n"
     "  --python PATH         interpreter with torch and triton (default python3)\n"
     "\n"
-    "Exit status: 0 no findings, 1 findings, 2 usage error, unreadable input or internal failure.\n";
+    "Exit status: 0 no findings, 1 findings (--diff: fixes to apply), 2 usage error, configuration\n"
+    "error, unreadable input or internal failure.\n";
 
 enum {
     OPT_FORMAT = 256,
@@ -80,6 +100,16 @@ enum {
     OPT_EXPORT,
     OPT_REFERENCE_DIR,
     OPT_PYTHON,
+    OPT_SEVERITY,
+    OPT_STATS,
+    OPT_FIX,
+    OPT_DIFF,
+    OPT_BASELINE,
+    OPT_WRITE_BASELINE,
+    OPT_REPORT_UNUSED,
+    OPT_CONFIG,
+    OPT_NO_CONFIG,
+    OPT_DUMP_CONFIG,
 };
 
 static const struct option long_opts[] = {
@@ -107,41 +137,30 @@ static const struct option long_opts[] = {
     {"export", required_argument, NULL, OPT_EXPORT},
     {"reference-dir", required_argument, NULL, OPT_REFERENCE_DIR},
     {"python", required_argument, NULL, OPT_PYTHON},
+    {"severity", required_argument, NULL, OPT_SEVERITY},
+    {"quiet", no_argument, NULL, 'q'},
+    {"stats", no_argument, NULL, OPT_STATS},
+    {"fix", no_argument, NULL, OPT_FIX},
+    {"diff", no_argument, NULL, OPT_DIFF},
+    {"baseline", required_argument, NULL, OPT_BASELINE},
+    {"write-baseline", required_argument, NULL, OPT_WRITE_BASELINE},
+    {"report-unused-suppressions", no_argument, NULL, OPT_REPORT_UNUSED},
+    {"config", required_argument, NULL, OPT_CONFIG},
+    {"no-config", no_argument, NULL, OPT_NO_CONFIG},
+    {"dump-config", no_argument, NULL, OPT_DUMP_CONFIG},
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0},
 };
 
-/* Applies one comma-separated --select/--ignore list to `flags`. Returns
- * false (with a message) on an unknown rule. */
-static bool apply_rule_list(const char *list, uint8_t *flags, uint8_t value, FILE *err)
+static bool check_rule_list(const char *list, FILE *err)
 {
-    char *copy = kc_xstrdup(list);
-    bool ok = true;
-    char *save = NULL;
-    for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-        while (isspace((unsigned char)*tok))
-            tok++;
-        size_t tl = strlen(tok);
-        while (tl && isspace((unsigned char)tok[tl - 1]))
-            tok[--tl] = '\0';
-        if (!*tok)
-            continue;
-        bool hit = false;
-        for (size_t i = 0; i < kc_rules_count(); i++) {
-            const kc_rule *r = kc_rules_get(i);
-            bool match = strcasecmp(tok, "ALL") == 0 || strcmp(tok, r->slug) == 0 ||
-                         (strncasecmp(tok, r->id, tl) == 0 && tl >= 2 && tl <= strlen(r->id));
-            if (match) {
-                flags[i] = value;
-                hit = true;
-            }
-        }
-        if (!hit) {
-            fprintf(err, "kcheck: unknown rule '%s' (see --list-rules)\n", tok);
-            ok = false;
-        }
-    }
-    free(copy);
+    uint8_t *scratch = kc_xcalloc(kc_all_rules_count(), 1);
+    char *bad = NULL;
+    bool ok = kc_rule_list_apply(list, scratch, 1, &bad);
+    if (!ok)
+        fprintf(err, "kcheck: unknown rule '%s' (see --list-rules)\n", bad);
+    free(bad);
+    free(scratch);
     return ok;
 }
 
@@ -153,33 +172,25 @@ static bool parse_rule_option(kc_options *o, const char *arg, FILE *err)
         return false;
     }
     char *rule = kc_xstrndup(arg, (size_t)(dot - arg));
-    size_t idx;
-    const kc_rule *r = kc_rules_find(rule, &idx);
-    free(rule);
-    if (!r) {
-        fprintf(err, "kcheck: --option: unknown rule in '%s'\n", arg);
-        return false;
-    }
     char *name = kc_xstrndup(dot + 1, (size_t)(eq - dot - 1));
-    bool known = false;
-    for (const kc_rule_option_doc *d = r->options; d && d->name; d++)
-        if (strcmp(d->name, name) == 0)
-            known = true;
-    if (!known) {
-        fprintf(err, "kcheck: --option: %s has no option '%s' (see --explain %s)\n", r->id, name,
-                r->id);
+    const char *id = NULL;
+    char *msg = kc_rule_option_check(rule, name, eq + 1, &id);
+    free(rule);
+    if (msg) {
+        fprintf(err, "kcheck: --option: %s\n", msg);
+        free(msg);
         free(name);
         return false;
     }
-    kc_rule_option ro = {.rule = kc_xstrdup(r->id), .name = name, .value = kc_xstrdup(eq + 1)};
+    kc_rule_option ro = {.rule = kc_xstrdup(id), .name = name, .value = kc_xstrdup(eq + 1)};
     kc_vec_push(&o->rule_options, ro);
     return true;
 }
 
 static void list_rules(FILE *out)
 {
-    for (size_t i = 0; i < kc_rules_count(); i++) {
-        const kc_rule *r = kc_rules_get(i);
+    for (size_t i = 0; i < kc_all_rules_count(); i++) {
+        const kc_rule *r = kc_all_rules_get(i);
         const char *langs = r->langs == (KC_LANG_BIT_CUDA | KC_LANG_BIT_TRITON) ? "cuda,triton"
                             : r->langs == KC_LANG_BIT_CUDA                     ? "cuda"
                                                                                : "triton";
@@ -227,11 +238,18 @@ typedef struct report_sink {
     kc_reporter *rep;
     bool collect; /* verify: keep the results until the experiments ran */
     KC_VEC(kc_file_result) kept;
+    kc_baseline_writer *baseline; /* --write-baseline */
 } report_sink;
 
 static void on_result(void *ud, kc_file_result *r)
 {
     report_sink *s = ud;
+    if (s->baseline) {
+        for (uint32_t i = 0; i < r->diags.items.len; i++)
+            kc_baseline_writer_add(s->baseline, r->path, &r->diags.items.data[i]);
+        for (uint32_t i = 0; i < r->baselined.items.len; i++)
+            kc_baseline_writer_add(s->baseline, r->path, &r->baselined.items.data[i]);
+    }
     if (s->collect) {
         kc_vec_push(&s->kept, *r);
         memset(r, 0, sizeof *r); /* ownership moved */
@@ -275,12 +293,70 @@ static int dump_models(const kc_options *o, const char *const *paths, size_t n, 
     return status;
 }
 
+/* --dump-config: the effective configuration of each path. */
+static int dump_config(kc_config_set *set, const char *const *paths, size_t n, FILE *out, FILE *err)
+{
+    static const char *const here[] = {"."};
+    if (n == 0) {
+        paths = here;
+        n = 1;
+    }
+    for (size_t i = 0; i < n; i++) {
+        struct stat st;
+        bool is_dir = stat(paths[i], &st) == 0 && S_ISDIR(st.st_mode);
+        char *e = NULL;
+        const kc_options *fo = kc_config_options_for(set, paths[i], is_dir, &e);
+        if (!fo) {
+            fprintf(err, "kcheck: error: %s\n", e);
+            free(e);
+            return 2;
+        }
+        if (i)
+            fputs("---\n", out);
+        kc_config_dump(out, fo, paths[i]);
+    }
+    return 0;
+}
+
+/* In --fix and --diff runs a file named twice would be fixed twice. */
+static void drop_duplicate_files(kc_path_list *files)
+{
+    KC_VEC(struct stat) seen = {0};
+    uint32_t kept = 0;
+    for (uint32_t i = 0; i < files->files.len; i++) {
+        kc_file_result *r = &files->files.data[i];
+        struct stat st;
+        bool dup = false;
+        if (!r->errors.items.len && stat(r->path, &st) == 0) {
+            for (uint32_t k = 0; k < seen.len && !dup; k++)
+                dup = seen.data[k].st_dev == st.st_dev && seen.data[k].st_ino == st.st_ino;
+            if (!dup)
+                kc_vec_push(&seen, st);
+        }
+        if (dup)
+            kc_file_result_free(r);
+        else
+            files->files.data[kept++] = *r;
+    }
+    files->files.len = kept;
+    kc_vec_free(&seen);
+}
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
 int kc_cli_main(int argc, char **argv, FILE *out, FILE *err)
 {
+    double t0 = now_s();
     kc_options o;
     kc_options_init(&o);
-    size_t nrules = kc_rules_count();
+    size_t nrules = kc_all_rules_count();
     o.rule_enabled = kc_xcalloc(nrules, 1);
+    o.rule_enabled_len = nrules;
     memset(o.rule_enabled, 1, nrules);
     long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
     o.jobs = ncpu > 0 ? (unsigned)ncpu : 1;
@@ -303,23 +379,30 @@ int kc_cli_main(int argc, char **argv, FILE *out, FILE *err)
 
     int status = 2;
     int color = -1; /* auto */
-    bool do_list = false, dump_model = false;
-    const char *explain_id = NULL;
-    const char *select = NULL;
+    bool do_list = false, dump_model = false, do_dump_config = false, want_diff = false, format_set = false;
+    const char *explain_id = NULL, *baseline_path = NULL, *write_baseline_path = NULL;
+    kc_config_cli cli = {0};
     KC_VEC(const char *) ignores = {0};
     KC_VEC(const char *) selects = {0};
+    kc_config_set *set = NULL;
+    kc_baseline *baseline = NULL;
     opterr = 0;
     optind = 1;
     int c;
-    while ((c = getopt_long(nargs, argv, "j:o:p:h", long_opts, NULL)) != -1) {
+    while ((c = getopt_long(nargs, argv, "j:o:p:hq", long_opts, NULL)) != -1) {
         switch (c) {
         case OPT_FORMAT:
+            format_set = true;
             if (strcmp(optarg, "text") == 0)
                 o.format = KC_FORMAT_TEXT;
             else if (strcmp(optarg, "json") == 0)
                 o.format = KC_FORMAT_JSON;
+            else if (strcmp(optarg, "sarif") == 0)
+                o.format = KC_FORMAT_SARIF;
+            else if (strcmp(optarg, "github") == 0)
+                o.format = KC_FORMAT_GITHUB;
             else {
-                fprintf(err, "kcheck: unknown --format '%s' (text, json)\n", optarg);
+                fprintf(err, "kcheck: unknown --format '%s' (text, json, sarif, github)\n", optarg);
                 goto done;
             }
             break;
@@ -344,8 +427,43 @@ int kc_cli_main(int argc, char **argv, FILE *out, FILE *err)
                 goto done;
             }
             break;
+        case OPT_SEVERITY:
+            if (!kc_severity_parse(optarg, &o.min_severity)) {
+                fprintf(err, "kcheck: unknown severity '%s' (note, warning, error)\n", optarg);
+                goto done;
+            }
+            break;
+        case 'q':
+            o.quiet = true;
+            break;
+        case OPT_STATS:
+            o.stats = true;
+            break;
+        case OPT_FIX:
+            o.fix = true;
+            break;
+        case OPT_DIFF:
+            want_diff = true;
+            break;
+        case OPT_BASELINE:
+            baseline_path = optarg;
+            break;
+        case OPT_WRITE_BASELINE:
+            write_baseline_path = optarg;
+            break;
+        case OPT_REPORT_UNUSED:
+            o.report_unused_suppressions = true;
+            break;
+        case OPT_CONFIG:
+            cli.config_file = optarg;
+            break;
+        case OPT_NO_CONFIG:
+            cli.no_config = true;
+            break;
+        case OPT_DUMP_CONFIG:
+            do_dump_config = true;
+            break;
         case OPT_SELECT:
-            select = optarg;
             kc_vec_push(&selects, optarg);
             break;
         case OPT_IGNORE:
@@ -404,17 +522,21 @@ int kc_cli_main(int argc, char **argv, FILE *out, FILE *err)
             free(o.cuda_path);
             o.cuda_path = kc_xstrdup(optarg);
             o.cuda_mode = KC_CUDA_TOOLKIT;
+            cli.toolkit_set = true;
             break;
         case OPT_TOOLKIT:
             o.cuda_mode = KC_CUDA_TOOLKIT;
+            cli.toolkit_set = true;
             break;
         case OPT_CUDA_ARCH:
             free(o.cuda_arch);
             o.cuda_arch = kc_xstrdup(optarg);
+            cli.arch_set = true;
             break;
         case 'p':
             free(o.compile_db_dir);
             o.compile_db_dir = kc_xstrdup(optarg);
+            cli.db_set = true;
             break;
         case 'j': {
             char *end;
@@ -454,15 +576,31 @@ int kc_cli_main(int argc, char **argv, FILE *out, FILE *err)
         }
     }
 
-    if (select) {
-        memset(o.rule_enabled, 0, nrules);
-        for (uint32_t i = 0; i < selects.len; i++)
-            if (!apply_rule_list(selects.data[i], o.rule_enabled, 1, err))
-                goto done;
-    }
-    for (uint32_t i = 0; i < ignores.len; i++)
-        if (!apply_rule_list(ignores.data[i], o.rule_enabled, 0, err))
+    for (uint32_t i = 0; i < selects.len; i++)
+        if (!check_rule_list(selects.data[i], err))
             goto done;
+    for (uint32_t i = 0; i < ignores.len; i++)
+        if (!check_rule_list(ignores.data[i], err))
+            goto done;
+    /* The command line's own selection (configuration files may change it
+     * per file, kc_config.h). */
+    cli.selects = selects.data;
+    cli.nselects = selects.len;
+    cli.ignores = ignores.data;
+    cli.nignores = ignores.len;
+    if (selects.len) {
+        memset(o.rule_enabled, 0, nrules);
+        for (uint32_t i = 0; i < selects.len; i++) {
+            char *bad = NULL;
+            kc_rule_list_apply(selects.data[i], o.rule_enabled, 1, &bad);
+            free(bad);
+        }
+    }
+    for (uint32_t i = 0; i < ignores.len; i++) {
+        char *bad = NULL;
+        kc_rule_list_apply(ignores.data[i], o.rule_enabled, 0, &bad);
+        free(bad);
+    }
 
     if (do_list) {
         list_rules(out);
@@ -470,7 +608,7 @@ int kc_cli_main(int argc, char **argv, FILE *out, FILE *err)
         goto done;
     }
     if (explain_id) {
-        const kc_rule *r = kc_rules_find(explain_id, NULL);
+        const kc_rule *r = kc_all_rules_find(explain_id, NULL);
         if (!r) {
             fprintf(err, "kcheck: unknown rule '%s' (see --list-rules)\n", explain_id);
             goto done;
@@ -479,26 +617,84 @@ int kc_cli_main(int argc, char **argv, FILE *out, FILE *err)
         status = 0;
         goto done;
     }
-    if (optind >= nargs) {
+    if (cli.config_file && cli.no_config) {
+        fputs("kcheck: --config and --no-config exclude each other\n", err);
+        goto done;
+    }
+    if (o.verify && (o.fix || want_diff)) {
+        fputs("kcheck: verify does not take --fix or --diff\n", err);
+        goto done;
+    }
+    if (want_diff) {
+        if (format_set && o.format != KC_FORMAT_TEXT) {
+            fputs("kcheck: --diff prints a patch; it does not combine with --format\n", err);
+            goto done;
+        }
+        o.format = KC_FORMAT_DIFF;
+    }
+    if (optind >= nargs && !do_dump_config) {
         fputs("kcheck: no paths given\n", err);
         fputs(usage_text, err);
         goto done;
     }
 
-    if (color < 0)
-        o.color = isatty(fileno(out)) && !getenv("NO_COLOR") && o.format == KC_FORMAT_TEXT;
-    else
+    if (color < 0) {
+        /* https://no-color.org: set and not empty. */
+        const char *nc = getenv("NO_COLOR"), *term = getenv("TERM");
+        o.color = o.format == KC_FORMAT_TEXT && isatty(fileno(out)) && !(nc && *nc) &&
+                  !(term && strcmp(term, "dumb") == 0);
+    } else {
         o.color = color == 1;
+    }
 
+    if (baseline_path) {
+        char *e = NULL;
+        baseline = kc_baseline_load(baseline_path, &e);
+        if (!baseline) {
+            fprintf(err, "kcheck: error: cannot read the baseline: %s\n", e);
+            free(e);
+            goto done;
+        }
+        o.baseline = baseline;
+    }
+
+    set = kc_config_set_new(&o, &cli);
+    const char *const *paths = (const char *const *)argv + optind;
+    size_t npaths = (size_t)(nargs - optind);
+    if (do_dump_config) {
+        status = dump_config(set, paths, npaths, out, err);
+        goto done;
+    }
     if (dump_model) {
-        status = dump_models(&o, (const char *const *)argv + optind, (size_t)(nargs - optind), out, err);
+        status = dump_models(&o, paths, npaths, out, err);
         goto done;
     }
     {
         kc_path_list files = {0};
-        kc_expand_paths((const char *const *)argv + optind, (size_t)(nargs - optind), &files);
-        kc_reporter *rep = kc_reporter_new(&o, out);
+        kc_expand_paths(paths, npaths, &files);
+        if (o.fix || o.format == KC_FORMAT_DIFF)
+            drop_duplicate_files(&files);
+        /* Every file's options, before anything runs: a bad configuration
+         * file stops the run with no partial output. */
+        for (uint32_t i = 0; i < files.files.len; i++) {
+            kc_file_result *r = &files.files.data[i];
+            if (r->errors.items.len)
+                continue;
+            char *e = NULL;
+            r->opts = kc_config_options_for(set, r->path, false, &e);
+            if (!r->opts) {
+                fprintf(err, "kcheck: error: %s\n", e);
+                free(e);
+                for (uint32_t k = 0; k < files.files.len; k++)
+                    kc_file_result_free(&files.files.data[k]);
+                kc_vec_free(&files.files);
+                goto done;
+            }
+        }
+        kc_reporter *rep = o.format == KC_FORMAT_DIFF ? kc_report_diff_new(&o, out, err) : kc_reporter_new(&o, out);
         report_sink sink = {.rep = rep, .collect = o.verify};
+        if (write_baseline_path)
+            sink.baseline = kc_baseline_writer_new();
         kc_run_totals totals;
         kc_run_files(&o, &files, on_result, &sink, &totals);
         if (o.verify) {
@@ -514,14 +710,42 @@ int kc_cli_main(int argc, char **argv, FILE *out, FILE *err)
             }
             kc_vec_free(&sink.kept);
         }
+        totals.seconds = now_s() - t0;
         rep->ops->finish(rep, &totals);
         kc_reporter_delete(rep);
         kc_vec_free(&files.files);
+        if (o.stats)
+            kc_report_stats(o.format == KC_FORMAT_TEXT || o.format == KC_FORMAT_GITHUB ? out : err, &totals);
         fflush(out);
-        status = totals.file_errors ? 2 : totals.failing ? 1 : 0;
+        bool write_failed = false;
+        if (sink.baseline) {
+            char *e = NULL;
+            if (!kc_baseline_writer_save(sink.baseline, write_baseline_path, &e)) {
+                fprintf(err, "kcheck: error: %s\n", e);
+                free(e);
+                write_failed = true;
+            } else if (!o.quiet) {
+                fprintf(err, "kcheck: wrote %zu finding%s to the baseline %s\n",
+                        totals.diags[0] + totals.diags[1] + totals.diags[2] + totals.baselined,
+                        totals.diags[0] + totals.diags[1] + totals.diags[2] + totals.baselined == 1 ? "" : "s",
+                        write_baseline_path);
+            }
+            kc_baseline_writer_delete(sink.baseline);
+        }
+        if (totals.file_errors || write_failed)
+            status = 2;
+        else if (o.format == KC_FORMAT_DIFF)
+            status = totals.fixed ? 1 : 0;
+        else if (write_baseline_path)
+            status = 0; /* every finding is in the baseline now */
+        else
+            status = totals.failing ? 1 : 0;
+        kc_run_totals_free(&totals);
     }
 
 done:
+    kc_config_set_delete(set);
+    kc_baseline_delete(baseline);
     kc_vec_free(&ignores);
     kc_vec_free(&selects);
     kc_options_free(&o);

@@ -28,7 +28,7 @@ kc_diag *kc_diag_list_add(kc_diag_list *l)
     return kc_vec_last(&l->items);
 }
 
-static void diag_free(kc_diag *d)
+void kc_diag_dispose(kc_diag *d)
 {
     free(d->message);
     free(d->kernel);
@@ -50,7 +50,7 @@ static void diag_free(kc_diag *d)
 void kc_diag_list_free(kc_diag_list *l)
 {
     for (uint32_t i = 0; i < l->items.len; i++)
-        diag_free(&l->items.data[i]);
+        kc_diag_dispose(&l->items.data[i]);
     kc_vec_free(&l->items);
 }
 
@@ -79,7 +79,7 @@ void kc_diag_list_sort_unique(kc_diag_list *l)
     uint32_t out = 1;
     for (uint32_t i = 1; i < l->items.len; i++) {
         if (diag_cmp(&l->items.data[out - 1], &l->items.data[i]) == 0)
-            diag_free(&l->items.data[i]);
+            kc_diag_dispose(&l->items.data[i]);
         else
             l->items.data[out++] = l->items.data[i];
     }

@@ -40,6 +40,7 @@ typedef struct kc_diag {
     KC_VEC(kc_fixit) fixes;    /* the edits of the fix-it, applied together */
     kc_verdict *verdict;       /* owned, NULL unless verify ran */
     char *kernel;              /* name of the kernel it concerns, owned; may be NULL */
+    uint64_t fingerprint;      /* set by the driver (kc_fingerprint.h); 0 before */
 } kc_diag;
 
 typedef struct kc_diag_list {
@@ -48,6 +49,8 @@ typedef struct kc_diag_list {
 
 kc_diag *kc_diag_list_add(kc_diag_list *l);
 void kc_diag_list_free(kc_diag_list *l); /* frees the items, keeps the struct */
+/* Frees what one diagnostic owns (for code that moves items between lists). */
+void kc_diag_dispose(kc_diag *d);
 /* Sorts by (line, column, rule) and removes exact duplicates (same rule,
  * span and message). */
 void kc_diag_list_sort_unique(kc_diag_list *l);

@@ -1,6 +1,10 @@
 #include "kc_driver.h"
 
+#include "kc_baseline.h"
+#include "kc_fingerprint.h"
+#include "kc_fixfile.h"
 #include "kc_frontend.h"
+#include "kc_suppress.h"
 #include "../rules/kc_rule.h"
 
 #include <pthread.h>
@@ -13,6 +17,7 @@ void kc_file_result_free(kc_file_result *r)
     free(r->path);
     kc_source_delete(r->src);
     kc_diag_list_free(&r->diags);
+    kc_diag_list_free(&r->baselined);
     kc_file_errors_free(&r->errors);
     for (uint32_t i = 0; i < r->kernels.len; i++)
         free(r->kernels.data[i].name);
@@ -23,40 +28,168 @@ void kc_file_result_free(kc_file_result *r)
         free(r->checks.data[i].summary);
     }
     kc_vec_free(&r->checks);
+    free(r->diff);
     memset(r, 0, sizeof *r);
+}
+
+void kc_run_totals_free(kc_run_totals *t)
+{
+    free(t->by_rule);
+    t->by_rule = NULL;
+    t->nrules = 0;
+}
+
+/* Lowers `src`, runs the rules and the filters; fills out->diags,
+ * out->baselined, out->errors, out->kernels and the counts. */
+static void analyze(struct kc_frontend *fe, const kc_options *o, const kc_source *src, kc_lang lang,
+                    const char *path, kc_file_result *out)
+{
+    kc_model *m = kc_frontend_lower(fe, src, lang, &out->errors);
+    if (!m) {
+        if (!out->errors.items.len)
+            kc_file_errors_add(&out->errors, 0, 0, "internal error: the front end failed");
+        return;
+    }
+    kc_rules_run(m, o, &out->diags);
+    for (uint32_t i = 0; i < m->kernels.len; i++) {
+        const kc_kernel *k = m->kernels.data[i];
+        kc_kernel_ref ref = {kc_xstrdup(k->name), k->span.line, k->span.end_line, k->lang};
+        kc_vec_push(&out->kernels, ref);
+    }
+    kc_model_delete(m);
+    kc_diag_list_sort_unique(&out->diags);
+    kc_suppress_counts sc = {0};
+    kc_suppress_apply(src, lang, o, &out->diags, &sc);
+    out->suppressed = sc.suppressed;
+    kc_diag_list_sort_unique(&out->diags);
+    kc_fingerprint_diags(src, path, &out->diags);
+    /* --severity, then --baseline. */
+    uint32_t kept = 0;
+    for (uint32_t i = 0; i < out->diags.items.len; i++) {
+        kc_diag *d = &out->diags.items.data[i];
+        if (d->severity < o->min_severity) {
+            out->below_severity++;
+            kc_diag_dispose(d);
+        } else if (o->baseline && kc_baseline_contains(o->baseline, d->fingerprint)) {
+            kc_vec_push(&out->baselined.items, *d);
+        } else {
+            out->diags.items.data[kept++] = *d;
+        }
+    }
+    out->diags.items.len = kept;
+}
+
+static bool any_fix(const kc_diag_list *l)
+{
+    for (uint32_t i = 0; i < l->items.len; i++)
+        if (l->items.data[i].fixes.len)
+            return true;
+    return false;
+}
+
+static void swap_analysis(kc_file_result *a, kc_file_result *b)
+{
+    kc_file_result t = *a;
+    a->diags = b->diags;
+    a->baselined = b->baselined;
+    a->kernels = b->kernels;
+    a->suppressed = b->suppressed;
+    a->below_severity = b->below_severity;
+    b->diags = t.diags;
+    b->baselined = t.baselined;
+    b->kernels = t.kernels;
+    b->suppressed = t.suppressed;
+    b->below_severity = t.below_severity;
+}
+
+/* --fix / --diff on a file that was analysed without errors. */
+static void fix_file(struct kc_frontend *fe, const kc_options *o, kc_lang lang, const kc_file_stamp *stamp,
+                     kc_file_result *r)
+{
+    size_t nlen = 0, nfixed = 0;
+    char *err = NULL;
+    char *text = kc_fix_text(r->src, &r->diags, &nlen, &nfixed, &err);
+    if (!text) {
+        kc_file_errors_add(&r->errors, 0, 0, "cannot apply the fix-its: %s; nothing written", err);
+        free(err);
+        return;
+    }
+    if (!nfixed) {
+        free(text);
+        return;
+    }
+    /* The fixed text must check without errors before it is written. */
+    kc_source *nsrc = kc_source_from_memory(r->path, text, nlen, (size_t)-1, &err);
+    kc_file_result after;
+    memset(&after, 0, sizeof after);
+    if (nsrc)
+        analyze(fe, o, nsrc, lang, r->path, &after);
+    if (!nsrc || after.errors.items.len) {
+        const kc_file_error *e = nsrc ? &after.errors.items.data[0] : NULL;
+        if (e && e->line)
+            kc_file_errors_add(&r->errors, 0, 0,
+                               "the fix-its would leave the file with errors (line %u: %s); nothing written",
+                               e->line, e->message);
+        else
+            kc_file_errors_add(&r->errors, 0, 0, "the fix-its would leave the file with errors (%s); nothing written",
+                               e ? e->message : err ? err : "?");
+    } else if (o->format == KC_FORMAT_DIFF) {
+        kc_strbuf sb = {0};
+        if (kc_diff_unified(&sb, r->path, r->src->text, r->src->len, text, nlen)) {
+            r->diff = kc_sb_take(&sb);
+            r->fixed = nfixed;
+        }
+        kc_sb_free(&sb);
+    } else {
+        char *werr = NULL;
+        if (!kc_file_replace(r->path, stamp, text, nlen, &werr)) {
+            kc_file_errors_add(&r->errors, 0, 0, "%s", werr);
+            free(werr);
+        } else {
+            kc_source *old = r->src;
+            r->src = nsrc;
+            nsrc = old;
+            swap_analysis(r, &after);
+            r->fixed = nfixed;
+        }
+    }
+    free(err);
+    kc_source_delete(nsrc);
+    kc_file_result_free(&after);
+    free(text);
 }
 
 void kc_check_file(struct kc_frontend *fe, const kc_options *opts, kc_file_result *r)
 {
     if (r->errors.items.len)
         return; /* the path itself was bad (kc_expand_paths) */
+    const kc_options *o = r->opts ? r->opts : opts;
     kc_lang lang;
     if (!kc_lang_for_path(r->path, &lang)) {
         kc_file_errors_add(&r->errors, 0, 0,
                            "not a CUDA (.cu, .cuh) or Python (.py) file");
         return;
     }
+    bool fixing = o->fix || o->format == KC_FORMAT_DIFF;
+    kc_file_stamp stamp;
+    memset(&stamp, 0, sizeof stamp);
+    if (fixing)
+        kc_file_stamp_take(r->path, &stamp);
     char *err = NULL;
-    r->src = kc_source_load(r->path, opts->max_file_size, &err);
+    r->src = kc_source_load(r->path, o->max_file_size, &err);
     if (!r->src) {
         kc_file_errors_add(&r->errors, 0, 0, "%s", err ? err : "cannot read");
         free(err);
         return;
     }
-    kc_model *m = kc_frontend_lower(fe, r->src, lang, &r->errors);
-    if (!m) {
-        if (!r->errors.items.len)
-            kc_file_errors_add(&r->errors, 0, 0, "internal error: the front end failed");
-        return;
+    if (fixing) {
+        stamp.hash = kc_hash_bytes(r->src->text, r->src->len);
+        if (stamp.size != (off_t)r->src->len)
+            stamp.valid = false; /* it changed while being read */
     }
-    kc_rules_run(m, opts, &r->diags);
-    for (uint32_t i = 0; i < m->kernels.len; i++) {
-        const kc_kernel *k = m->kernels.data[i];
-        kc_kernel_ref ref = {kc_xstrdup(k->name), k->span.line, k->span.end_line, k->lang};
-        kc_vec_push(&r->kernels, ref);
-    }
-    kc_model_delete(m);
-    kc_diag_list_sort_unique(&r->diags);
+    analyze(fe, o, r->src, lang, r->path, r);
+    if (fixing && !r->errors.items.len && any_fix(&r->diags))
+        fix_file(fe, o, lang, &stamp, r);
 }
 
 /* ---- the worker pool ---- */
@@ -70,21 +203,54 @@ typedef struct run_state {
     uint8_t *done; /* one flag per file, under mu */
 } run_state;
 
+/* A thread's front ends, one per effective options (the CUDA front end
+ * reads its flags from the options it was made with). Files with the same
+ * configuration share one options object, so this stays small. */
+typedef struct fe_cache {
+    KC_VEC(const kc_options *) opts;
+    KC_VEC(kc_frontend *) fes;
+} fe_cache;
+
+static kc_frontend *fe_for(fe_cache *c, const kc_options *o)
+{
+    for (uint32_t i = 0; i < c->opts.len; i++)
+        if (c->opts.data[i] == o)
+            return c->fes.data[i];
+    kc_frontend *fe = kc_frontend_new(o);
+    kc_vec_push(&c->opts, o);
+    kc_vec_push(&c->fes, fe);
+    return fe;
+}
+
+static void fe_cache_free(fe_cache *c)
+{
+    for (uint32_t i = 0; i < c->fes.len; i++)
+        kc_frontend_delete(c->fes.data[i]);
+    kc_vec_free(&c->fes);
+    kc_vec_free(&c->opts);
+}
+
+static void check_one(fe_cache *c, const kc_options *run_opts, kc_file_result *r)
+{
+    const kc_options *o = r->opts ? r->opts : run_opts;
+    kc_check_file(fe_for(c, o), o, r);
+}
+
 static void *worker(void *arg)
 {
     run_state *st = arg;
-    kc_frontend *fe = kc_frontend_new(st->opts);
+    fe_cache fc = {0};
     for (;;) {
         size_t i = atomic_fetch_add(&st->next, 1);
         if (i >= st->files->files.len)
             break;
-        kc_check_file(fe, st->opts, &st->files->files.data[i]);
+        check_one(&fc, st->opts, &st->files->files.data[i]);
         pthread_mutex_lock(&st->mu);
         st->done[i] = 1;
         pthread_cond_broadcast(&st->cv);
         pthread_mutex_unlock(&st->mu);
     }
-    kc_frontend_delete(fe);
+    fe_cache_free(&fc);
     return NULL;
 }
 
@@ -94,17 +260,28 @@ static void tally(const kc_options *opts, const kc_file_result *r, kc_run_totals
     if (r->errors.items.len)
         t->file_errors++;
     for (uint32_t i = 0; i < r->diags.items.len; i++) {
-        kc_severity s = r->diags.items.data[i].severity;
-        t->diags[s]++;
-        if (s >= opts->fail_on)
+        const kc_diag *d = &r->diags.items.data[i];
+        t->diags[d->severity]++;
+        if (d->severity >= opts->fail_on)
             t->failing++;
+        const kc_rule *rule = kc_all_rules_find(d->rule_id, NULL);
+        size_t idx = rule ? kc_all_rules_index(rule) : (size_t)-1;
+        if (idx < t->nrules)
+            t->by_rule[idx]++;
     }
+    t->suppressed += r->suppressed;
+    t->baselined += r->baselined.items.len;
+    t->below_severity += r->below_severity;
+    t->fixed += r->fixed;
+    t->files_fixed += r->fixed > 0;
 }
 
 void kc_run_files(const kc_options *opts, kc_path_list *files, kc_result_fn fn, void *ud,
                   kc_run_totals *totals)
 {
     memset(totals, 0, sizeof *totals);
+    totals->nrules = kc_all_rules_count();
+    totals->by_rule = kc_xcalloc(totals->nrules, sizeof *totals->by_rule);
     size_t n = files->files.len;
     if (n == 0)
         return;
@@ -112,15 +289,15 @@ void kc_run_files(const kc_options *opts, kc_path_list *files, kc_result_fn fn, 
     if (jobs > n)
         jobs = (unsigned)n;
     if (jobs == 1) {
-        kc_frontend *fe = kc_frontend_new(opts);
+        fe_cache fc = {0};
         for (size_t i = 0; i < n; i++) {
             kc_file_result *r = &files->files.data[i];
-            kc_check_file(fe, opts, r);
+            check_one(&fc, opts, r);
             tally(opts, r, totals);
             fn(ud, r);
             kc_file_result_free(r);
         }
-        kc_frontend_delete(fe);
+        fe_cache_free(&fc);
         return;
     }
     run_state st = {.opts = opts, .files = files};

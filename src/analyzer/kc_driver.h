@@ -30,18 +30,32 @@ typedef struct kc_verify_check {
 
 typedef struct kc_file_result {
     char *path;         /* as given or as found under a given directory; owned */
-    kc_source *src;     /* NULL when the file could not be read; owned */
-    kc_diag_list diags; /* sorted, unique */
+    kc_source *src;     /* NULL when the file could not be read; owned (after --fix: the fixed text) */
+    kc_diag_list diags; /* reported: sorted, unique, fingerprinted; suppressed, below --severity and
+                           baselined findings removed */
     kc_file_errors errors;
     bool explicit_path; /* named on the command line (not found by a walk) */
     KC_VEC(kc_kernel_ref) kernels;
     KC_VEC(kc_verify_check) checks; /* verify mode only */
+
+    /* The file's effective options (kc_config.h); borrowed from the
+     * configuration set, which outlives the run. NULL: the run's options. */
+    const kc_options *opts;
+    kc_diag_list baselined;  /* findings hidden by --baseline (kept for --write-baseline) */
+    size_t suppressed;       /* findings hidden by suppression comments */
+    size_t below_severity;   /* findings below --severity */
+    size_t fixed;            /* findings whose fix-it was applied (--fix) or shown (--diff) */
+    char *diff;              /* --diff: the unified diff of the fix-its, or NULL; owned */
 } kc_file_result;
 
 void kc_file_result_free(kc_file_result *r);
 
-/* Checks one file: read, lower, run the rules. Fills r->src, r->diags and
- * r->errors. `fe` is the calling thread's front end. */
+/* Checks one file: read, lower, run the rules, apply suppression comments,
+ * fingerprint, filter by --severity and --baseline, and with --fix or
+ * --diff apply the fix-its (writing the file only when the fixed text
+ * re-checks without errors and the file did not change meanwhile). Fills
+ * r->src, r->diags, r->errors and the counts. `fe` is the calling thread's
+ * front end, made for the file's options (r->opts, else `opts`). */
 struct kc_frontend;
 void kc_check_file(struct kc_frontend *fe, const kc_options *opts, kc_file_result *r);
 
@@ -72,7 +86,17 @@ typedef struct kc_run_totals {
     size_t file_errors;  /* files that could not be checked */
     size_t diags[3];     /* by severity */
     size_t failing;      /* diagnostics at or above opts->fail_on */
+    size_t suppressed;   /* hidden by suppression comments */
+    size_t baselined;    /* hidden by --baseline */
+    size_t below_severity; /* below --severity */
+    size_t fixed;        /* fix-its applied (--fix) or shown (--diff) */
+    size_t files_fixed;  /* files changed (--fix) or with a diff (--diff) */
+    size_t *by_rule;     /* reported findings per rule (kc_all_rules_get index); owned */
+    size_t nrules;
+    double seconds;      /* wall time of the run, set by the caller for --stats */
 } kc_run_totals;
+
+void kc_run_totals_free(kc_run_totals *t);
 
 void kc_run_files(const kc_options *opts, kc_path_list *files, kc_result_fn fn, void *ud,
                   kc_run_totals *totals);

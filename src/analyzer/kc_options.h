@@ -10,7 +10,15 @@
 #include "kc_base.h"
 #include "kc_diag.h"
 
-typedef enum kc_format { KC_FORMAT_TEXT = 0, KC_FORMAT_JSON } kc_format;
+typedef enum kc_format {
+    KC_FORMAT_TEXT = 0, /* compiler style */
+    KC_FORMAT_JSON,     /* the JSON document of DESIGN.md */
+    KC_FORMAT_SARIF,    /* SARIF 2.1.0 */
+    KC_FORMAT_GITHUB,   /* GitHub Actions workflow commands */
+    KC_FORMAT_DIFF,     /* --diff: unified diffs of the fix-its, nothing else */
+} kc_format;
+
+struct kc_baseline;
 
 /* A per-rule option such as KC201.max-trip-count=64. */
 typedef struct kc_rule_option {
@@ -30,7 +38,15 @@ typedef struct kc_options {
     bool color;              /* text output in colour */
     bool show_source;        /* text output shows the line and a caret */
     kc_severity fail_on;     /* lowest severity that makes the exit status 1 */
-    uint8_t *rule_enabled;   /* one flag per registry entry (kc_rules_count()); owned */
+    kc_severity min_severity; /* --severity: lowest severity reported at all */
+    bool quiet;              /* --quiet: no summary line, nothing on success */
+    bool stats;              /* --stats: per-rule counts, files, time */
+    bool fix;                /* --fix: apply the fix-its to the files */
+    bool report_unused_suppressions; /* --report-unused-suppressions (KC001) */
+    /* One flag per rule: the registry's (kc_rules_count()) followed by
+     * kcheck's own diagnostics (kc_suppress.h); owned. NULL: all enabled. */
+    uint8_t *rule_enabled;
+    size_t rule_enabled_len;
     KC_VEC(kc_rule_option) rule_options;
     size_t max_file_size;    /* bytes */
 
@@ -51,10 +67,17 @@ typedef struct kc_options {
     char *verify_export_dir;  /* write a self-contained bundle to run elsewhere */
     char *reference_dir;      /* kernels/reference */
     char *python;             /* interpreter for Triton harnesses */
+
+    /* Borrowed, owned by the caller of the run; NULL when not used. */
+    const struct kc_baseline *baseline; /* --baseline: findings to hide */
+    char *config_path;        /* the .kcheck.yaml these options came from, or NULL; owned */
 } kc_options;
 
 void kc_options_init(kc_options *o);
 void kc_options_free(kc_options *o);
+/* Deep copy of `src` into `dst` (borrowed pointers stay borrowed); free
+ * with kc_options_free. */
+void kc_options_copy(kc_options *dst, const kc_options *src);
 /* Looks up a rule option; NULL when not set. */
 const char *kc_options_rule_option(const kc_options *o, const char *rule_id, const char *name);
 

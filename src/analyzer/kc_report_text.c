@@ -1,5 +1,7 @@
 #include "kc_report.h"
 
+#include "kc_suppress.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -114,14 +116,33 @@ static void plural(FILE *out, size_t n, const char *one, const char *many)
     fprintf(out, "%zu %s", n, n == 1 ? one : many);
 }
 
-static void text_finish(kc_reporter *r, const kc_run_totals *t)
+/* ", 3 suppressed, 2 in the baseline" */
+static void hidden(FILE *out, const kc_run_totals *t)
 {
-    FILE *out = r->out;
+    if (t->suppressed)
+        fprintf(out, ", %zu suppressed", t->suppressed);
+    if (t->baselined)
+        fprintf(out, ", %zu in the baseline", t->baselined);
+    if (t->below_severity)
+        fprintf(out, ", %zu below --severity", t->below_severity);
+}
+
+void kc_report_text_summary(FILE *out, const kc_options *o, const kc_run_totals *t)
+{
+    if (t->fixed) {
+        fprintf(out, "kcheck: fixed ");
+        plural(out, t->fixed, "finding", "findings");
+        fprintf(out, " in ");
+        plural(out, t->files_fixed, "file", "files");
+        fputc('\n', out);
+    }
     size_t total = t->diags[0] + t->diags[1] + t->diags[2];
     if (total == 0 && t->file_errors == 0) {
         fprintf(out, "kcheck: no findings (");
         plural(out, t->files, "file", "files");
-        fprintf(out, " checked)\n");
+        fprintf(out, " checked");
+        hidden(out, t);
+        fprintf(out, ")\n");
         return;
     }
     fprintf(out, "kcheck: ");
@@ -144,7 +165,39 @@ static void text_finish(kc_reporter *r, const kc_run_totals *t)
     }
     fprintf(out, " (");
     plural(out, t->files, "file", "files");
+    hidden(out, t);
     fprintf(out, ")\n");
+}
+
+static void text_finish(kc_reporter *r, const kc_run_totals *t)
+{
+    /* --quiet: nothing on success, and never the summary line. */
+    if (!r->opts->quiet)
+        kc_report_text_summary(r->out, r->opts, t);
+}
+
+void kc_report_stats(FILE *out, const kc_run_totals *t)
+{
+    fprintf(out, "kcheck statistics:\n");
+    size_t total = 0;
+    for (size_t i = 0; i < t->nrules; i++) {
+        if (!t->by_rule[i])
+            continue;
+        const kc_rule *r = kc_all_rules_get(i);
+        fprintf(out, "  %6zu  %-6s %-28s %s\n", t->by_rule[i], r->id, r->slug, kc_severity_name(r->severity));
+        total += t->by_rule[i];
+    }
+    fprintf(out, "  %6zu  findings reported\n", total);
+    fprintf(out, "  %6zu  suppressed by comments\n", t->suppressed);
+    fprintf(out, "  %6zu  hidden by the baseline\n", t->baselined);
+    fprintf(out, "  %6zu  below --severity\n", t->below_severity);
+    if (t->fixed)
+        fprintf(out, "  %6zu  fixed, in %zu files\n", t->fixed, t->files_fixed);
+    fprintf(out, "  files: %zu checked, %zu not checked; time: %.3f s", t->files - t->file_errors,
+            t->file_errors, t->seconds);
+    if (t->seconds > 0 && t->files)
+        fprintf(out, " (%.1f ms per file)", 1000.0 * t->seconds / (double)t->files);
+    fputc('\n', out);
 }
 
 static void text_destroy(kc_reporter *r) { free(r); }
@@ -160,10 +213,57 @@ kc_reporter *kc_report_text_new(const kc_options *opts, FILE *out)
     return &t->base;
 }
 
+/* ---- --diff --------------------------------------------------------------- */
+
+typedef struct diff_reporter {
+    kc_reporter base;
+    FILE *err;
+} diff_reporter;
+
+static void diff_file(kc_reporter *r, const kc_file_result *res)
+{
+    diff_reporter *d = (diff_reporter *)r;
+    for (uint32_t i = 0; i < res->errors.items.len; i++) {
+        const kc_file_error *e = &res->errors.items.data[i];
+        if (e->line)
+            fprintf(d->err, "%s:%u:%u: error: %s [input]\n", res->path, e->line, e->col, e->message);
+        else
+            fprintf(d->err, "%s: error: %s [input]\n", res->path, e->message);
+    }
+    if (res->diff)
+        fputs(res->diff, r->out);
+}
+
+static void diff_finish(kc_reporter *r, const kc_run_totals *t)
+{
+    diff_reporter *d = (diff_reporter *)r;
+    if (!r->opts->quiet && t->fixed)
+        fprintf(d->err, "kcheck: would fix %zu finding%s in %zu file%s\n", t->fixed, t->fixed == 1 ? "" : "s",
+                t->files_fixed, t->files_fixed == 1 ? "" : "s");
+}
+
+static const kc_reporter_ops diff_ops = {diff_file, diff_finish, text_destroy};
+
+kc_reporter *kc_report_diff_new(const kc_options *opts, FILE *out, FILE *err)
+{
+    diff_reporter *t = kc_xcalloc(1, sizeof *t);
+    t->base.ops = &diff_ops;
+    t->base.opts = opts;
+    t->base.out = out;
+    t->err = err;
+    return &t->base;
+}
+
 kc_reporter *kc_reporter_new(const kc_options *opts, FILE *out)
 {
-    return opts->format == KC_FORMAT_JSON ? kc_report_json_new(opts, out)
-                                          : kc_report_text_new(opts, out);
+    switch (opts->format) {
+    case KC_FORMAT_JSON: return kc_report_json_new(opts, out);
+    case KC_FORMAT_SARIF: return kc_report_sarif_new(opts, out);
+    case KC_FORMAT_GITHUB: return kc_report_github_new(opts, out);
+    case KC_FORMAT_DIFF: return kc_report_diff_new(opts, out, stderr);
+    case KC_FORMAT_TEXT: break;
+    }
+    return kc_report_text_new(opts, out);
 }
 
 void kc_reporter_delete(kc_reporter *r)

@@ -1,0 +1,129 @@
+#include "kc_fingerprint.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <xxhash.h>
+
+uint64_t kc_hash_bytes(const void *p, size_t n) { return (uint64_t)XXH3_64bits(p, n); }
+
+char *kc_path_normalize(const char *path)
+{
+    bool abs = path[0] == '/';
+    char *cwd = NULL;
+    /* Split into segments, dropping "" and ".", folding "x/..". */
+    KC_VEC(char *) seg = {0};
+    char *copy = kc_xstrdup(path), *save = NULL;
+    for (char *t = strtok_r(copy, "/", &save); t; t = strtok_r(NULL, "/", &save)) {
+        if (strcmp(t, ".") == 0)
+            continue;
+        if (strcmp(t, "..") == 0 && seg.len && strcmp(seg.data[seg.len - 1], "..") != 0) {
+            seg.len--;
+            continue;
+        }
+        if (strcmp(t, "..") == 0 && abs)
+            continue; /* "/.." is "/" */
+        kc_vec_push(&seg, t);
+    }
+    kc_strbuf out = {0};
+    if (abs)
+        kc_sb_putc(&out, '/');
+    for (uint32_t i = 0; i < seg.len; i++) {
+        if (i)
+            kc_sb_putc(&out, '/');
+        kc_sb_append(&out, seg.data[i]);
+    }
+    kc_vec_free(&seg);
+    free(copy);
+    char *norm = kc_sb_take(&out);
+    if (abs && (cwd = getcwd(NULL, 0)) != NULL) {
+        size_t cl = strlen(cwd);
+        if (cl > 1 && strncmp(norm, cwd, cl) == 0 && norm[cl] == '/') {
+            char *rel = kc_xstrdup(norm + cl + 1);
+            free(norm);
+            norm = rel;
+        }
+        free(cwd);
+    }
+    if (!*norm) {
+        free(norm);
+        norm = kc_xstrdup(".");
+    }
+    return norm;
+}
+
+static void trimmed_line(const kc_source *src, uint32_t line, const char **p, size_t *n)
+{
+    size_t len = 0;
+    const char *t = src ? kc_source_line(src, line, &len) : NULL;
+    if (!t) {
+        *p = "";
+        *n = 0;
+        return;
+    }
+    while (len && (*t == ' ' || *t == '\t')) {
+        t++;
+        len--;
+    }
+    while (len && (t[len - 1] == ' ' || t[len - 1] == '\t' || t[len - 1] == '\r'))
+        len--;
+    *p = t;
+    *n = len;
+}
+
+void kc_fingerprint_diags(const kc_source *src, const char *path, kc_diag_list *l)
+{
+    char *norm = kc_path_normalize(path);
+    kc_strbuf sb = {0};
+    for (uint32_t i = 0; i < l->items.len; i++) {
+        kc_diag *d = &l->items.data[i];
+        const char *t;
+        size_t n;
+        trimmed_line(src, d->span.line, &t, &n);
+        /* Occurrence: earlier findings of the same rule on a line with the
+         * same text. */
+        unsigned occ = 0;
+        for (uint32_t k = 0; k < i; k++) {
+            const kc_diag *e = &l->items.data[k];
+            if (strcmp(e->rule_id, d->rule_id) != 0)
+                continue;
+            const char *u;
+            size_t m;
+            trimmed_line(src, e->span.line, &u, &m);
+            if (m == n && memcmp(u, t, n) == 0)
+                occ++;
+        }
+        kc_sb_len_reset(&sb);
+        kc_sb_append(&sb, "kcheck-fp-1");
+        kc_sb_putc(&sb, '\0');
+        kc_sb_append(&sb, d->rule_id);
+        kc_sb_putc(&sb, '\0');
+        kc_sb_append(&sb, norm);
+        kc_sb_putc(&sb, '\0');
+        kc_sb_appendn(&sb, t, n);
+        kc_sb_putc(&sb, '\0');
+        kc_sb_appendf(&sb, "%u", occ);
+        d->fingerprint = kc_hash_bytes(sb.data, sb.len);
+    }
+    kc_sb_free(&sb);
+    free(norm);
+}
+
+void kc_fingerprint_hex(uint64_t fp, char out[17]) { snprintf(out, 17, "%016llx", (unsigned long long)fp); }
+
+bool kc_fingerprint_parse(const char *s, uint64_t *fp)
+{
+    if (!s || strlen(s) != 16)
+        return false;
+    uint64_t v = 0;
+    for (int i = 0; i < 16; i++) {
+        char c = s[i];
+        int d = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+        if (d < 0)
+            return false;
+        v = v << 4 | (uint64_t)d;
+    }
+    *fp = v;
+    return true;
+}

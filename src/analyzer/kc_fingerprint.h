@@ -1,0 +1,33 @@
+/* kc_fingerprint.h — stable identities of findings, for SARIF
+ * partialFingerprints and baselines.
+ *
+ * A fingerprint is XXH3-64 (libxxhash) of: a format tag, the rule ID, the
+ * normalised path (kc_path_normalize), the text of the finding's first line
+ * with leading and trailing white space removed, and the occurrence index
+ * of that (rule, line text) pair among the file's findings in order. It
+ * does not contain the line number, so a finding keeps its fingerprint
+ * when lines are inserted or removed above it.
+ */
+#ifndef KC_FINGERPRINT_H
+#define KC_FINGERPRINT_H
+
+#include "kc_diag.h"
+#include "kc_source.h"
+
+/* The path as a fingerprint and SARIF see it: lexically normalised ("./"
+ * and "x/.." segments removed), relative to the working directory when it
+ * lies under it, '/'-separated. Caller frees. */
+char *kc_path_normalize(const char *path);
+
+/* Sets d->fingerprint of every diagnostic of the list (sorted by line). */
+void kc_fingerprint_diags(const kc_source *src, const char *path, kc_diag_list *l);
+
+/* 16 lowercase hex digits and a NUL. */
+void kc_fingerprint_hex(uint64_t fp, char out[17]);
+/* Parses 16 hex digits; false otherwise. */
+bool kc_fingerprint_parse(const char *s, uint64_t *fp);
+
+/* XXH3-64 of a byte string (file content checks). */
+uint64_t kc_hash_bytes(const void *p, size_t n);
+
+#endif
