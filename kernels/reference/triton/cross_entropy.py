@@ -38,6 +38,11 @@ LN2: tl.constexpr = tl.constexpr(0.6931471805599453)
 
 
 @triton.jit
+def _ce_max_sum(a_max, a_sum, b_max, b_sum):
+    return tl.maximum(a_max, b_max), a_sum + b_sum
+
+
+@triton.jit
 def _ce_row_stats(row_ptr, N, BLOCK_N: tl.constexpr, STREAM: tl.constexpr, SMOOTH: tl.constexpr):
     """(logsumexp, sum) of row_ptr[0:N] in fp32, one pass, online; the sum
     only with SMOOTH (0.0 otherwise).  STREAM: the row is not read again
@@ -47,7 +52,7 @@ def _ce_row_stats(row_ptr, N, BLOCK_N: tl.constexpr, STREAM: tl.constexpr, SMOOT
     # range) then gives 2^(-inf) = 0 instead of NaN from (-inf) - (-inf).
     m = -1.0e30
     s = tl.zeros([BLOCK_N], dtype=tl.float32)
-    sx = tl.zeros([BLOCK_N], dtype=tl.float32)   # per-lane row sum (SMOOTH)
+    sx = 0.0   # the row sum (SMOOTH)
     for start in tl.range(0, N, BLOCK_N):
         offs = start + cols
         mask = offs < N
@@ -56,17 +61,17 @@ def _ce_row_stats(row_ptr, N, BLOCK_N: tl.constexpr, STREAM: tl.constexpr, SMOOT
                         eviction_policy="evict_first").to(tl.float32)
         else:
             x = tl.load(row_ptr + offs, mask=mask, other=float("-inf")).to(tl.float32)
-        m_new = tl.maximum(m, tl.max(x, axis=0))
+        if SMOOTH:
+            # the chunk's max and sum in one reduction tree (no per-lane sum
+            # registers, no extra barrier); the -inf padding stays out of the sum
+            c_max, c_sum = tl.reduce((x, tl.where(mask, x, 0.0)), 0, _ce_max_sum)
+            sx += c_sum
+        else:
+            c_max = tl.max(x, axis=0)
+        m_new = tl.maximum(m, c_max)
         s = s * tl.exp2((m - m_new) * LOG2E) + tl.exp2(x * LOG2E - m_new * LOG2E)
         m = m_new
-        if SMOOTH:
-            sx += tl.where(mask, x, 0.0)   # the -inf padding stays out of the sum
-    lse = m + tl.log2(tl.sum(s, axis=0)) * LN2
-    if SMOOTH:
-        total = tl.sum(sx, axis=0)
-    else:
-        total = 0.0
-    return lse, total
+    return m + tl.log2(tl.sum(s, axis=0)) * LN2, sx
 
 
 @triton.jit
