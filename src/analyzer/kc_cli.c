@@ -307,7 +307,7 @@ static int dump_config(kc_config_set *set, const char *const *paths, size_t n, F
         char *e = NULL;
         const kc_options *fo = kc_config_options_for(set, paths[i], is_dir, &e);
         if (!fo) {
-            fprintf(err, "kcheck: error: %s\n", e);
+            fprintf(err, "%s\n", e);
             free(e);
             return 2;
         }
@@ -683,7 +683,7 @@ int kc_cli_main(int argc, char **argv, FILE *out, FILE *err)
             char *e = NULL;
             r->opts = kc_config_options_for(set, r->path, false, &e);
             if (!r->opts) {
-                fprintf(err, "kcheck: error: %s\n", e);
+                fprintf(err, "%s\n", e);
                 free(e);
                 for (uint32_t k = 0; k < files.files.len; k++)
                     kc_file_result_free(&files.files.data[k]);

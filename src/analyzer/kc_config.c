@@ -163,7 +163,7 @@ static bool fail(parser *p, const yaml_node_t *n, const char *fmt, ...)
     va_start(ap, fmt);
     char *msg = kc_xvasprintf(fmt, ap);
     va_end(ap);
-    p->err = kc_xasprintf("%s:%zu:%zu: %s", p->path, n ? n->start_mark.line + 1 : 1,
+    p->err = kc_xasprintf("%s:%zu:%zu: error: %s", p->path, n ? n->start_mark.line + 1 : 1,
                           n ? n->start_mark.column + 1 : 1, msg);
     free(msg);
     return false;
@@ -485,7 +485,7 @@ static kc_config *config_load(const char *path, const char *dir, char **err)
     *err = NULL;
     FILE *f = fopen(path, "rb");
     if (!f) {
-        *err = kc_xasprintf("%s: cannot open: %s", path, strerror(errno));
+        *err = kc_xasprintf("%s: error: cannot open: %s", path, strerror(errno));
         return NULL;
     }
     yaml_parser_t yp;
@@ -494,7 +494,7 @@ static kc_config *config_load(const char *path, const char *dir, char **err)
     yaml_parser_set_input_file(&yp, f);
     if (!yaml_parser_load(&yp, &doc)) {
         const char *ctx = yp.context ? yp.context : NULL;
-        *err = kc_xasprintf("%s:%zu:%zu: YAML: %s%s%s", path, yp.problem_mark.line + 1, yp.problem_mark.column + 1,
+        *err = kc_xasprintf("%s:%zu:%zu: error: YAML: %s%s%s", path, yp.problem_mark.line + 1, yp.problem_mark.column + 1,
                             yp.problem ? yp.problem : "syntax error", ctx ? " " : "", ctx ? ctx : "");
         yaml_parser_delete(&yp);
         fclose(f);
@@ -580,7 +580,7 @@ kc_config_set *kc_config_set_new(const kc_options *base, const kc_config_cli *cl
     if (cli->config_file && !cli->no_config) {
         char *abs = realpath(cli->config_file, NULL);
         if (!abs) {
-            s->fixed_err = kc_xasprintf("%s: cannot open: %s", cli->config_file, strerror(errno));
+            s->fixed_err = kc_xasprintf("%s: error: cannot open: %s", cli->config_file, strerror(errno));
         } else {
             char *dir = kc_xstrdup(abs);
             *strrchr(dir, '/') = '\0';
@@ -706,11 +706,11 @@ static kc_options *build(kc_config_set *s, const kc_config *cfg, const char *mas
             if (mask[i] == '1')
                 kc_vec_push(&all, &cfg->overrides.data[i].layer);
     }
-    for (uint32_t i = 0; i < all.len; i++) {
-        const cfg_layer *l = all.data[i];
-        /* Top level: select replaces the default; overrides: select adds. */
-        apply_lists(o->rule_enabled, n, l->has_select ? &l->select : NULL, i == 0 && l->has_select, &l->ignore);
-    }
+    /* The file's top level: select replaces the default, ignore removes. */
+    if (all.len)
+        apply_lists(o->rule_enabled, n, all.data[0]->has_select ? &all.data[0]->select : NULL,
+                    all.data[0]->has_select, &all.data[0]->ignore);
+    /* --select replaces that selection ... */
     if (s->cli.nselects) {
         memset(o->rule_enabled, 0, n);
         for (size_t i = 0; i < s->cli.nselects; i++) {
@@ -719,6 +719,14 @@ static kc_options *build(kc_config_set *s, const kc_config *cfg, const char *mas
             free(bad);
         }
     }
+    /* ... the matching overrides then add (select, unless --select was
+     * given) and remove (ignore: a per-path exception holds whatever the
+     * selection) ... */
+    for (uint32_t i = 1; i < all.len; i++) {
+        const cfg_layer *l = all.data[i];
+        apply_lists(o->rule_enabled, n, l->has_select && !s->cli.nselects ? &l->select : NULL, false, &l->ignore);
+    }
+    /* ... and --ignore has the last word. */
     for (size_t i = 0; i < s->cli.nignores; i++) {
         char *bad = NULL;
         kc_rule_list_apply(s->cli.ignores[i], o->rule_enabled, 0, &bad);
@@ -780,8 +788,33 @@ static kc_options *build(kc_config_set *s, const kc_config *cfg, const char *mas
 static bool locate(const char *path, bool is_dir, char **absdir, char **abspath)
 {
     char *abs = realpath(path, NULL);
-    if (!abs)
-        return false;
+    if (!abs) {
+        /* Not there (yet): the nearest existing ancestor directory decides,
+         * and the rest of the path is matched as written. */
+        char *cur = kc_xstrdup(path);
+        char *real = NULL;
+        const char *rest = path;
+        for (;;) {
+            char *slash = strrchr(cur, '/');
+            if (!slash) {
+                real = realpath(".", NULL);
+                rest = path;
+                break;
+            }
+            *slash = '\0';
+            real = realpath(*cur ? cur : "/", NULL);
+            if (real) {
+                rest = path + (slash - cur) + 1;
+                break;
+            }
+        }
+        free(cur);
+        if (!real)
+            return false;
+        *absdir = real;
+        *abspath = kc_xasprintf("%s%s%s", real, strcmp(real, "/") ? "/" : "", rest);
+        return true;
+    }
     *abspath = abs;
     if (is_dir) {
         *absdir = kc_xstrdup(abs);

@@ -16,10 +16,13 @@
  *     - files: ["*.cuh", "kernels/legacy"]  # .gitignore-style, relative to this file
  *       ignore: [KC101]                # select enables more rules here
  *
- * Command-line --select replaces the selection of the files (overrides
- * included), --ignore removes rules, -o options come after the files'
- * options (the last one wins), --cuda-arch/--toolkit/--cuda-path/-p win
- * over `cuda:`, and arguments after `--` follow `cuda.args`.
+ * The command line wins: --select replaces the files' selection (the top
+ * level's, and the `select` of overrides), though the `ignore` of a
+ * matching override still applies (a per-path exception, like ruff's
+ * per-file-ignores); --ignore removes rules last; -o options come after
+ * the files' options (the last one wins); --cuda-arch, --toolkit,
+ * --cuda-path and -p win over `cuda:`; arguments after `--` follow
+ * `cuda.args`.
  *
  * A kc_config_set caches the parsed files by directory and the effective
  * options by (file, matching overrides); the options it returns are
@@ -56,7 +59,7 @@ kc_config_set *kc_config_set_new(const kc_options *base, const kc_config_cli *cl
 void kc_config_set_delete(kc_config_set *s); /* NULL-safe */
 
 /* The effective options for `path` (a file, or a directory when is_dir).
- * Returns NULL and sets *err (malloc'd, "FILE:LINE:COL: message") when
+ * Returns NULL and sets *err (malloc'd, "FILE:LINE:COL: error: message") when
  * the configuration file that applies is invalid. */
 const kc_options *kc_config_options_for(kc_config_set *s, const char *path, bool is_dir, char **err);
 

@@ -342,7 +342,10 @@ bool kc_diff_unified(kc_strbuf *out, const char *path, const char *a, size_t ale
         kc_vec_push(&ops, o);
     }
     char *norm = kc_path_normalize(path);
-    kc_sb_appendf(out, "--- a/%s\n+++ b/%s\n", norm, norm);
+    if (norm[0] == '/')
+        kc_sb_appendf(out, "--- %s\n+++ %s\n", norm, norm);
+    else
+        kc_sb_appendf(out, "--- a/%s\n+++ b/%s\n", norm, norm);
     free(norm);
     /* Hunks: runs of changes with CONTEXT lines around, merged when close. */
     uint32_t i = 0;

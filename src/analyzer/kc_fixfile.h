@@ -43,7 +43,9 @@ bool kc_file_replace(const char *path, const kc_file_stamp *expect, const char *
 bool kc_file_write_atomic(const char *path, const char *data, size_t len, char **err);
 
 /* Appends a unified diff (3 lines of context, `--- a/PATH`/`+++ b/PATH`
- * headers) from a to b; returns false when they are identical. */
+ * headers with PATH relative to the working directory, as `git apply` and
+ * `patch -p1` take them; an absolute PATH outside it has no a/ b/) from a
+ * to b; returns false when they are identical. */
 bool kc_diff_unified(kc_strbuf *out, const char *path, const char *a, size_t alen, const char *b, size_t blen);
 
 #endif

@@ -41,6 +41,12 @@ kc_opspec *kc_opspec_load(const char *path, char **err);
 void kc_opspec_delete(kc_opspec *s);
 const char *kc_opspec_name(const kc_opspec *s);
 
+/* The default reference directory: `compiled` (the build tree's
+ * kernels/reference, KCHECK_REFERENCE_DIR) when it exists, else
+ * ../share/kcheck/reference next to the directory of `exe` (where
+ * `cmake --install` puts it), else `compiled`. Caller frees. */
+char *kc_verify_default_reference_dir(const char *compiled, const char *exe);
+
 /* ---- processes ---- */
 typedef struct kc_proc_result {
     bool started;

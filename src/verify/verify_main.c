@@ -91,10 +91,41 @@ static const char run_sh_head[] =
     "    python3 kcheck_verify_driver.py \"$1\" \"$out/$2\" || echo \"   (driver exited with status $?)\" >&2\n"
     "}\n";
 
+char *kc_verify_default_reference_dir(const char *compiled, const char *exe)
+{
+    struct stat st;
+    if (stat(compiled, &st) == 0 && S_ISDIR(st.st_mode))
+        return kc_xstrdup(compiled);
+    if (exe && *exe) {
+        /* <prefix>/bin/kcheck -> <prefix>/share/kcheck/reference */
+        char *bin = kc_xstrdup(exe);
+        char *slash = strrchr(bin, '/');
+        if (slash) {
+            *slash = '\0';
+            char *cand = kc_xasprintf("%s/../share/kcheck/reference", bin);
+            char *real = realpath(cand, NULL);
+            free(cand);
+            if (real && stat(real, &st) == 0 && S_ISDIR(st.st_mode)) {
+                free(bin);
+                return real;
+            }
+            free(real);
+        }
+        free(bin);
+    }
+    return kc_xstrdup(compiled);
+}
+
 static void env_init(verify_env *e)
 {
     const kc_options *o = e->o;
-    e->reference_dir = kc_xstrdup(o->reference_dir ? o->reference_dir : KCHECK_REFERENCE_DIR);
+    if (o->reference_dir) {
+        e->reference_dir = kc_xstrdup(o->reference_dir);
+    } else {
+        char *exe = realpath("/proc/self/exe", NULL);
+        e->reference_dir = kc_verify_default_reference_dir(KCHECK_REFERENCE_DIR, exe);
+        free(exe);
+    }
     e->reference_abs = realpath(e->reference_dir, NULL);
     e->python = o->python ? o->python : "python3";
     if (!o->verify_no_run && !o->verify_results_dir && !o->verify_export_dir) {

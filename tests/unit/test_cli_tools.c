@@ -1,0 +1,1011 @@
+/* The command line with the tools users already run (issue 6), in process:
+ * SARIF and GitHub output, colour on a terminal, suppressions, .kcheck.yaml
+ * configuration, baselines, --fix/--diff, --severity/--quiet/--stats.
+ * The tests run in a temporary directory (the working directory), so paths
+ * are relative as in a repository. */
+#define _GNU_SOURCE 1 /* posix_openpt and friends */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "kc_base.h"
+#include "kc_cli.h"
+#include "kc_fingerprint.h"
+#include "kc_fixfile.h"
+#include "../../src/verify/kc_verify.h"
+
+typedef struct run_result {
+    int status;
+    char *out, *err;
+} run_result;
+
+static run_result run_with(FILE *out_override, const char *first, va_list ap)
+{
+    const char *argv_c[64];
+    int argc = 0;
+    argv_c[argc++] = "kcheck";
+    for (const char *a = first; a && argc < 63; a = va_arg(ap, const char *))
+        argv_c[argc++] = a;
+    argv_c[argc] = NULL;
+    char *argv[64];
+    for (int i = 0; i <= argc; i++)
+        argv[i] = (char *)argv_c[i];
+    run_result r = {0};
+    size_t ol, el;
+    FILE *out = out_override ? out_override : open_memstream(&r.out, &ol);
+    FILE *err = open_memstream(&r.err, &el);
+    r.status = kc_cli_main(argc, argv, out, err);
+    if (!out_override)
+        fclose(out);
+    fclose(err);
+    if (!r.out)
+        r.out = kc_xstrdup("");
+    return r;
+}
+
+static run_result run(const char *first, ...)
+{
+    va_list ap;
+    va_start(ap, first);
+    run_result r = run_with(NULL, first, ap);
+    va_end(ap);
+    return r;
+}
+
+static void result_free(run_result *r)
+{
+    free(r->out);
+    free(r->err);
+}
+
+static char tmpdir[256];
+static char *old_cwd;
+
+static void mkdirs_for(const char *path)
+{
+    char *p = kc_xstrdup(path);
+    for (char *s = p; (s = strchr(s, '/')) != NULL; s++) {
+        *s = '\0';
+        mkdir(p, 0755);
+        *s = '/';
+    }
+    free(p);
+}
+
+static void write_file(const char *name, const char *data)
+{
+    mkdirs_for(name);
+    FILE *f = fopen(name, "wb");
+    assert_non_null(f);
+    fwrite(data, 1, strlen(data), f);
+    fclose(f);
+}
+
+static char *read_file(const char *name)
+{
+    FILE *f = fopen(name, "rb");
+    if (!f)
+        return NULL;
+    kc_strbuf sb = {0};
+    char buf[4096];
+    size_t n;
+    while ((n = fread(buf, 1, sizeof buf, f)) > 0)
+        kc_sb_appendn(&sb, buf, n);
+    fclose(f);
+    return kc_sb_take(&sb);
+}
+
+static size_t count(const char *hay, const char *needle)
+{
+    size_t n = 0;
+    for (const char *p = hay; (p = strstr(p, needle)) != NULL; p += strlen(needle))
+        n++;
+    return n;
+}
+
+/* KC202 on line 5 (column 33) with a fix-it; no other stable rule fires. */
+static const char bad_py[] =
+    "import triton\nimport triton.language as tl\n"
+    "@triton.jit\n"
+    "def k(x_ptr, N, B: tl.constexpr):\n"
+    "    for s in tl.static_range(0, N, B):\n"
+    "        tl.store(x_ptr + s + tl.arange(0, B), 0)\n";
+static const char clean_py[] =
+    "import triton\nimport triton.language as tl\n"
+    "@triton.jit\n"
+    "def k(x_ptr, n, B: tl.constexpr):\n"
+    "    o = tl.program_id(0) * B + tl.arange(0, B)\n"
+    "    tl.store(x_ptr + o, 0, mask=o < n)\n";
+
+static int setup(void **state)
+{
+    old_cwd = getcwd(NULL, 0);
+    strcpy(tmpdir, "/tmp/kcheck-tools-XXXXXX");
+    assert_non_null(mkdtemp(tmpdir));
+    assert_int_equal(chdir(tmpdir), 0);
+    /* A repository root: configuration files above it do not apply. */
+    mkdir(".git", 0755);
+    write_file("bad.py", bad_py);
+    write_file("clean.py", clean_py);
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    assert_int_equal(chdir(old_cwd), 0);
+    free(old_cwd);
+    char *cmd = kc_xasprintf("rm -rf '%s'", tmpdir);
+    assert_int_equal(system(cmd), 0);
+    free(cmd);
+    return 0;
+}
+
+/* ---- SARIF ------------------------------------------------------------------ */
+
+static void test_sarif(void **state)
+{
+    /* é is two bytes and one UTF-16 unit: SARIF columns are UTF-16. */
+    write_file("sarif/u.py", "import triton\nimport triton.language as tl\n"
+                             "@triton.jit\n"
+                             "def k(x_ptr, N, B: tl.constexpr):\n"
+                             "    for é in tl.static_range(0, N, B):\n"
+                             "        tl.store(x_ptr + é + tl.arange(0, B), 0)\n");
+    run_result r = run("--format", "sarif", "--select", "KC202", "bad.py", "sarif/u.py", NULL);
+    assert_int_equal(r.status, 1);
+    json_error_t je;
+    json_t *doc = json_loads(r.out, 0, &je);
+    assert_non_null(doc);
+    assert_string_equal(json_string_value(json_object_get(doc, "version")), "2.1.0");
+    json_t *runp = json_array_get(json_object_get(doc, "runs"), 0);
+    json_t *driver = json_object_get(json_object_get(runp, "tool"), "driver");
+    assert_string_equal(json_string_value(json_object_get(driver, "name")), "kcheck");
+    assert_non_null(json_string_value(json_object_get(driver, "informationUri")));
+    json_t *rules = json_object_get(driver, "rules");
+    bool found = false;
+    size_t i;
+    json_t *rule;
+    json_array_foreach(rules, i, rule)
+    {
+        if (strcmp(json_string_value(json_object_get(rule, "id")), "KC202") != 0)
+            continue;
+        found = true;
+        assert_string_equal(json_string_value(json_object_get(rule, "name")), "static-range-runtime-bound");
+        assert_non_null(strstr(json_string_value(json_object_get(json_object_get(rule, "help"), "markdown")),
+                               "## What it does"));
+        assert_string_equal(
+            json_string_value(json_object_get(json_object_get(rule, "defaultConfiguration"), "level")), "error");
+        assert_non_null(json_string_value(json_object_get(json_object_get(rule, "shortDescription"), "text")));
+    }
+    assert_true(found);
+    json_t *results = json_object_get(runp, "results");
+    assert_int_equal(json_array_size(results), 2);
+    json_t *res = json_array_get(results, 0);
+    assert_string_equal(json_string_value(json_object_get(res, "ruleId")), "KC202");
+    assert_string_equal(json_string_value(json_object_get(res, "level")), "error");
+    json_t *phys = json_object_get(json_array_get(json_object_get(res, "locations"), 0), "physicalLocation");
+    json_t *art = json_object_get(phys, "artifactLocation");
+    assert_string_equal(json_string_value(json_object_get(art, "uri")), "bad.py");
+    assert_string_equal(json_string_value(json_object_get(art, "uriBaseId")), "%SRCROOT%");
+    json_t *reg = json_object_get(phys, "region");
+    assert_int_equal(json_integer_value(json_object_get(reg, "startLine")), 5);
+    assert_int_equal(json_integer_value(json_object_get(reg, "startColumn")), 33);
+    assert_int_equal(json_integer_value(json_object_get(reg, "endColumn")), 34);
+    const char *fp = json_string_value(json_object_get(json_object_get(res, "partialFingerprints"),
+                                                       "kcheckFingerprint/v1"));
+    assert_non_null(fp);
+    assert_int_equal(strlen(fp), 16);
+    json_t *rep = json_array_get(
+        json_object_get(json_array_get(json_object_get(json_array_get(json_object_get(res, "fixes"), 0),
+                                                       "artifactChanges"),
+                                       0),
+                        "replacements"),
+        0);
+    assert_string_equal(json_string_value(json_object_get(json_object_get(rep, "insertedContent"), "text")),
+                        "tl.range");
+    json_t *del = json_object_get(rep, "deletedRegion");
+    assert_int_equal(json_integer_value(json_object_get(del, "startLine")), 5);
+    assert_int_equal(json_integer_value(json_object_get(del, "startColumn")), 14);
+    assert_int_equal(json_integer_value(json_object_get(del, "endColumn")), 29);
+    /* The UTF-16 column on the line with é: byte column 34, UTF-16 column 33. */
+    json_t *u = json_array_get(results, 1);
+    json_t *ureg = json_object_get(
+        json_object_get(json_array_get(json_object_get(u, "locations"), 0), "physicalLocation"), "region");
+    assert_int_equal(json_integer_value(json_object_get(ureg, "startColumn")), 33);
+    json_decref(doc);
+    result_free(&r);
+    /* and the JSON format keeps byte columns */
+    r = run("--format", "json", "--select", "KC202", "sarif/u.py", NULL);
+    assert_non_null(strstr(r.out, "\"column\": 34"));
+    result_free(&r);
+}
+
+/* ---- GitHub annotations ------------------------------------------------------ */
+
+static void test_github(void **state)
+{
+    run_result r = run("--format", "github", "--select", "KC202", "bad.py", NULL);
+    assert_int_equal(r.status, 1);
+    assert_non_null(strstr(r.out, "::error file=bad.py,line=5,col=33,endColumn=33,"
+                                  "title=KC202 static-range-runtime-bound::`tl.static_range` needs compile-time "
+                                  "bounds, but `N` is not a tl.constexpr: the kernel does not compile%0Anote: "));
+    assert_non_null(strstr(r.out, "%0Afix: use `tl.range`"));
+    assert_int_equal(count(r.out, "::error "), 1);
+    assert_non_null(strstr(r.out, "\nkcheck: 1 error (1 file)\n"));
+    result_free(&r);
+    /* Property values escape ':' and ','; the message escapes '%'. */
+    write_file("gh/a,b:c.py", bad_py);
+    r = run("--format", "github", "--select", "KC202", "--quiet", "gh/a,b:c.py", NULL);
+    assert_non_null(strstr(r.out, "::error file=gh/a%2Cb%3Ac.py,line=5,"));
+    assert_null(strstr(r.out, "kcheck:")); /* --quiet */
+    result_free(&r);
+    write_file("gh/broken.py", "import triton\ndef (:\n");
+    r = run("--format", "github", "gh/broken.py", NULL);
+    assert_int_equal(r.status, 2);
+    assert_non_null(strstr(r.out, "::error file=gh/broken.py,line=2,col=1,title=kcheck input error::syntax error"));
+    result_free(&r);
+}
+
+/* ---- colour ---------------------------------------------------------------------- */
+
+/* Runs kcheck with stdout on a pseudo-terminal; returns what it printed. */
+static char *run_on_tty(const char *first, ...)
+{
+    int master = posix_openpt(O_RDWR | O_NOCTTY);
+    assert_true(master >= 0);
+    assert_int_equal(grantpt(master), 0);
+    assert_int_equal(unlockpt(master), 0);
+    int slave = open(ptsname(master), O_RDWR | O_NOCTTY);
+    assert_true(slave >= 0);
+    FILE *out = fdopen(slave, "w");
+    va_list ap;
+    va_start(ap, first);
+    run_result r = run_with(out, first, ap);
+    va_end(ap);
+    fclose(out);
+    kc_strbuf sb = {0};
+    fcntl(master, F_SETFL, O_NONBLOCK);
+    char buf[4096];
+    ssize_t n;
+    while ((n = read(master, buf, sizeof buf)) > 0)
+        kc_sb_appendn(&sb, buf, (size_t)n);
+    close(master);
+    result_free(&r);
+    return kc_sb_take(&sb);
+}
+
+static void test_color(void **state)
+{
+    unsetenv("NO_COLOR");
+    setenv("TERM", "xterm", 1);
+    char *o = run_on_tty("--select", "KC202", "bad.py", NULL);
+    assert_non_null(strstr(o, "\033[")); /* a terminal: colour */
+    free(o);
+    setenv("NO_COLOR", "1", 1);
+    o = run_on_tty("--select", "KC202", "bad.py", NULL);
+    assert_non_null(strstr(o, "KC202"));
+    assert_null(strstr(o, "\033["));
+    free(o);
+    o = run_on_tty("--color", "always", "--select", "KC202", "bad.py", NULL); /* explicit wins */
+    assert_non_null(strstr(o, "\033["));
+    free(o);
+    setenv("NO_COLOR", "", 1); /* empty: as if unset (no-color.org) */
+    o = run_on_tty("--select", "KC202", "bad.py", NULL);
+    assert_non_null(strstr(o, "\033["));
+    free(o);
+    unsetenv("NO_COLOR");
+    /* not a terminal: no colour */
+    run_result r = run("--select", "KC202", "bad.py", NULL);
+    assert_null(strstr(r.out, "\033["));
+    result_free(&r);
+    r = run("--color", "always", "--select", "KC202", "bad.py", NULL);
+    assert_non_null(strstr(r.out, "\033["));
+    result_free(&r);
+}
+
+/* ---- suppressions ---------------------------------------------------------------- */
+
+static const char supp_py[] =
+    "import triton\nimport triton.language as tl\n"
+    "@triton.jit\n"
+    "def k(x_ptr, N, B: tl.constexpr):\n"
+    "    for s in tl.static_range(0, N, B):  # kcheck: ignore[KC202] reason: measured\n" /* 5: same line */
+    "        tl.store(x_ptr + s + tl.arange(0, B), 0)\n"
+    "    # kcheck: ignore[static-range-runtime-bound, KC999]\n" /* 7: the line above, and an unknown name */
+    "    for s in tl.static_range(0, N, B):\n"
+    "        tl.store(x_ptr + s + tl.arange(0, B), 0)\n"
+    "    for s in tl.static_range(0, N, B):  # kcheck: ignore[KC101]\n" /* 10: wrong rule: reported */
+    "        tl.store(x_ptr + s + tl.arange(0, B), 0)\n"
+    "    for s in tl.static_range(0, N, B):  # kcheck: ignore\n" /* 12: every rule */
+    "        tl.store(x_ptr + s + tl.arange(0, B), 0)\n"
+    "    x = 1  # kcheck: ignored[KC101]\n"                      /* 14: unknown directive */
+    "    for s in tl.static_range(0, N, B):\n"                   /* 15: not suppressed */
+    "        tl.store(x_ptr + s + tl.arange(0, B), 0)\n";
+
+static void test_suppressions(void **state)
+{
+    write_file("supp/k.py", supp_py);
+    run_result r = run("--no-source", "--select", "KC202,KC000,KC001", "supp/k.py", NULL);
+    assert_int_equal(r.status, 1);
+    assert_null(strstr(r.out, "k.py:5:"));
+    assert_null(strstr(r.out, "k.py:8:"));
+    assert_null(strstr(r.out, "k.py:12:"));
+    assert_non_null(strstr(r.out, "supp/k.py:10:33: error:"));
+    assert_non_null(strstr(r.out, "supp/k.py:15:33: error:"));
+    assert_non_null(strstr(r.out, "supp/k.py:7:50: warning: unknown rule 'KC999' in suppression"
+                                  " (see kcheck --list-rules) [KC000 invalid-suppression]"));
+    assert_non_null(strstr(r.out, "supp/k.py:14:22: warning: unknown kcheck directive 'ignored'"));
+    assert_null(strstr(r.out, "KC001")); /* only on request */
+    assert_non_null(strstr(r.out, "kcheck: 2 errors, 2 warnings (1 file, 3 suppressed)"));
+    result_free(&r);
+
+    r = run("--no-source", "--select", "KC101,KC202,KC000,KC001", "--report-unused-suppressions", "supp/k.py", NULL);
+    assert_non_null(strstr(r.out, "supp/k.py:10:58: warning: unused suppression: no KC101 uncoalesced-access "
+                                  "finding on its line [KC001 unused-suppression]"));
+    result_free(&r);
+    /* ... but not for a rule that did not run */
+    r = run("--no-source", "--select", "KC202,KC000", "--report-unused-suppressions", "supp/k.py", NULL);
+    assert_null(strstr(r.out, "KC001"));
+    result_free(&r);
+
+    /* File level, anywhere in the file; the other rules still run. */
+    kc_strbuf sb = {0};
+    kc_sb_append(&sb, supp_py);
+    kc_sb_append(&sb, "# kcheck: ignore-file[KC202]\n");
+    write_file("supp/f.py", sb.data);
+    kc_sb_free(&sb);
+    r = run("--no-source", "--select", "KC202,KC000", "supp/f.py", NULL);
+    assert_null(strstr(r.out, "KC202 static"));
+    assert_non_null(strstr(r.out, "KC999"));
+    result_free(&r);
+
+    /* CUDA comments: //, and a block comment, on the line above. */
+    write_file("supp/k.cu", "__global__ void k(const float *x, float *out)\n"
+                            "{\n"
+                            "    float s = 0.0f;\n"
+                            "    /* kcheck: ignore[KC201] */\n"
+                            "#pragma unroll\n"
+                            "    for (int i = 0; i < 256; ++i)\n"
+                            "        s += x[i * blockDim.x + threadIdx.x];\n"
+                            "#pragma unroll // kcheck: ignore[large-static-unroll]\n"
+                            "    for (int i = 0; i < 256; ++i)\n"
+                            "        s += x[i * blockDim.x + threadIdx.x];\n"
+                            "#pragma unroll\n"
+                            "    for (int i = 0; i < 256; ++i)\n"
+                            "        s += x[i * blockDim.x + threadIdx.x];\n"
+                            "    out[threadIdx.x] = s;\n"
+                            "}\n");
+    r = run("--no-source", "--select", "KC201", "supp/k.cu", NULL);
+    assert_int_equal(count(r.out, "[KC201 large-static-unroll]"), 1);
+    assert_non_null(strstr(r.out, "supp/k.cu:11:"));
+    assert_non_null(strstr(r.out, "2 suppressed"));
+    result_free(&r);
+}
+
+/* ---- configuration --------------------------------------------------------------- */
+
+static const char unroll_py[] =
+    "import triton\nimport triton.language as tl\n"
+    "@triton.jit\n"
+    "def k(x_ptr, B: tl.constexpr):\n"
+    "    acc = tl.zeros([B], dtype=tl.float32)\n"
+    "    for i in tl.static_range(64):\n"
+    "        acc += tl.load(x_ptr + i * B + tl.arange(0, B))\n"
+    "    tl.store(x_ptr + tl.arange(0, B), acc)\n";
+
+static void test_config_walk_up(void **state)
+{
+    /* cfg/.kcheck.yaml applies to cfg/a/b/k.py; cfg/repo is a repository
+     * root, so the walk stops there and cfg/.kcheck.yaml does not apply. */
+    write_file("cfg/.kcheck.yaml", "ignore: [KC202]\n");
+    write_file("cfg/a/b/k.py", bad_py);
+    write_file("cfg/repo/k.py", bad_py);
+    mkdir("cfg/repo/.git", 0755);
+    run_result r = run("--no-source", "--select", "KC2", "cfg/a/b/k.py", "cfg/repo/k.py", NULL);
+    assert_int_equal(r.status, 1);
+    /* --select on the command line replaces the file's selection ... */
+    assert_non_null(strstr(r.out, "cfg/a/b/k.py:5:33"));
+    result_free(&r);
+    r = run("--no-source", "cfg/a/b/k.py", "cfg/repo/k.py", NULL);
+    assert_null(strstr(r.out, "cfg/a/b/k.py:5:33")); /* ... without it, the file's ignore applies */
+    assert_non_null(strstr(r.out, "cfg/repo/k.py:5:33"));
+    result_free(&r);
+    /* --no-config and --config */
+    r = run("--no-source", "--no-config", "cfg/a/b/k.py", NULL);
+    assert_non_null(strstr(r.out, "cfg/a/b/k.py:5:33"));
+    result_free(&r);
+    r = run("--no-source", "--config", "cfg/.kcheck.yaml", "cfg/repo/k.py", NULL);
+    assert_null(strstr(r.out, "k.py:5:33"));
+    result_free(&r);
+}
+
+static void test_config_overrides_and_options(void **state)
+{
+    write_file("ov/.kcheck.yaml", "# per-path settings\n"
+                                  "options:\n"
+                                  "  KC201.max-trip-count: 100\n"
+                                  "overrides:\n"
+                                  "  - files: [\"legacy/**\"]\n"
+                                  "    ignore: [KC202]\n"
+                                  "  - files: [\"strict/*.py\"]\n"
+                                  "    options: {KC201: {max-trip-count: 16}}\n");
+    write_file("ov/legacy/deep/k.py", bad_py);
+    write_file("ov/new/k.py", bad_py);
+    write_file("ov/u.py", unroll_py);
+    write_file("ov/strict/u.py", unroll_py);
+    run_result r = run("--no-source", "--select", "KC201,KC202", "ov", NULL);
+    /* the override's ignore holds even under --select */
+    assert_null(strstr(r.out, "ov/legacy/deep/k.py"));
+    assert_non_null(strstr(r.out, "ov/new/k.py:5:33"));
+    assert_null(strstr(r.out, "ov/u.py")); /* 64 iterations, limit 100 */
+    assert_non_null(strstr(r.out, "ov/strict/u.py:6:14: warning: `tl.static_range` fully unrolls 64 iterations "
+                                  "(the limit is 16)"));
+    result_free(&r);
+    /* -o on the command line wins over the files */
+    r = run("--no-source", "--select", "KC201", "-o", "KC201.max-trip-count=8", "ov/u.py", NULL);
+    assert_non_null(strstr(r.out, "(the limit is 8)"));
+    result_free(&r);
+}
+
+/* The text without "  # ..." comments at the ends of lines. */
+static char *without_comments(const char *text)
+{
+    assert_non_null(text);
+    kc_strbuf sb = {0};
+    for (const char *p = text; *p;) {
+        const char *e = strchr(p, '\n');
+        size_t n = e ? (size_t)(e - p) : strlen(p);
+        const char *c = NULL;
+        for (size_t i = 0; i + 2 < n && !c; i++)
+            if (p[i] == ' ' && p[i + 1] == ' ' && p[i + 2] == '#')
+                c = p + i;
+        kc_sb_appendn(&sb, p, c ? (size_t)(c - p) : n);
+        kc_sb_putc(&sb, '\n');
+        p += n + (e != NULL);
+    }
+    return kc_sb_take(&sb);
+}
+
+static void test_dump_config(void **state)
+{
+    write_file("dump/.kcheck.yaml", "select: [KC101, KC102, KC201, KC202]\n"
+                                    "ignore: [loop-invariant-load]\n"
+                                    "options: {KC201.max-trip-count: 48}\n"
+                                    "cuda:\n"
+                                    "  arch: sm_80\n"
+                                    "  args: [-DTILE=32, -Iinclude, \"-DMSG=a b\"]\n"
+                                    "overrides:\n"
+                                    "  - files: [\"legacy/**\"]\n"
+                                    "    ignore: [KC101]\n");
+    write_file("dump/legacy/k.cu", "__global__ void k() {}\n");
+    run_result r = run("--dump-config", "dump/legacy/k.cu", NULL);
+    assert_int_equal(r.status, 0);
+    char *abs = realpath("dump", NULL);
+    char *from = kc_xasprintf("# configuration file: %s/.kcheck.yaml\n", abs);
+    char *inc = kc_xasprintf("args: [\"-DTILE=32\", \"-I%s/include\", \"-DMSG=a b\"]\n", abs);
+    assert_non_null(strstr(r.out, from));
+    assert_non_null(strstr(r.out, "select: [KC201, KC202]\n"));
+    assert_non_null(strstr(r.out, "  KC201.max-trip-count: 48\n"));
+    assert_non_null(strstr(r.out, "  arch: sm_80\n"));
+    assert_non_null(strstr(r.out, inc));
+    /* The dump is a configuration that gives the same settings. */
+    write_file("dump2/again.yaml", r.out);
+    run_result r2 = run("--config", "dump2/again.yaml", "--dump-config", "dump/legacy/k.cu", NULL);
+    assert_int_equal(r2.status, 0);
+    char *a = without_comments(strstr(r.out, "select:")), *b = without_comments(strstr(r2.out, "select:"));
+    assert_string_equal(a, b);
+    free(a);
+    free(b);
+    result_free(&r2);
+    result_free(&r);
+    /* the command line wins */
+    r = run("--dump-config", "--cuda-arch", "sm_90", "--select", "KC101,KC202", "dump/legacy/k.cu", NULL);
+    assert_non_null(strstr(r.out, "select: [KC202]\n")); /* the override's ignore holds */
+    assert_non_null(strstr(r.out, "  arch: sm_90\n"));
+    result_free(&r);
+    /* a path that does not exist yet: its directory's configuration */
+    r = run("--dump-config", "--select", "KC101,KC202", "dump/new/k.cu", NULL);
+    assert_non_null(strstr(r.out, from));
+    assert_non_null(strstr(r.out, "select: [KC101, KC202]\n"));
+    assert_non_null(strstr(r.out, "  arch: sm_80\n"));
+    result_free(&r);
+    /* without a path: the working directory (no configuration here) */
+    r = run("--dump-config", NULL);
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "# configuration file: none"));
+    result_free(&r);
+    free(abs);
+    free(from);
+    free(inc);
+}
+
+static void expect_config_error(const char *yaml, const char *message)
+{
+    write_file("err/.kcheck.yaml", yaml);
+    write_file("err/k.py", bad_py);
+    run_result r = run("err/k.py", "clean.py", NULL);
+    assert_int_equal(r.status, 2);
+    assert_string_equal(r.out, ""); /* nothing checked, nothing printed */
+    if (!strstr(r.err, message))
+        fail_msg("expected '%s' in: %s", message, r.err);
+    result_free(&r);
+}
+
+static void test_config_errors(void **state)
+{
+    char *abs = realpath(".", NULL);
+    char *where = kc_xasprintf("%s/err/.kcheck.yaml:2:", abs);
+    expect_config_error("select: [KC1]\nignore: [KC999]\n", where);
+    expect_config_error("select: [KC1]\nignore: [KC999]\n", "error: unknown rule 'KC999' in 'ignore'");
+    expect_config_error("selct: [KC1]\n", ".kcheck.yaml:1:1: error: unknown key 'selct'");
+    expect_config_error("options:\n  KC201.max-trip-count: lots\n",
+                        ".kcheck.yaml:2:3: error: KC201.max-trip-count expects an integer, got 'lots'");
+    expect_config_error("options: {KC201.nope: 3}\n", "error: KC201 has no option 'nope'");
+    expect_config_error("overrides:\n  - ignore: [KC101]\n", ".kcheck.yaml:2:5: error: an override needs 'files'");
+    expect_config_error("select: [KC1\n", ".kcheck.yaml:2:1: error: YAML: did not find expected ',' or ']'");
+    expect_config_error("select: [KC1]\nselect: [KC2]\n", ".kcheck.yaml:2:1: error: duplicate key 'select'");
+    expect_config_error("cuda: {toolkit: maybe}\n", "error: 'cuda.toolkit' expects true or false");
+    expect_config_error("cuda: {arch: 80}\n", "error: 'cuda.arch' expects an architecture such as sm_80");
+    expect_config_error("- a\n- b\n", ".kcheck.yaml:1:1: error: a .kcheck.yaml is a mapping");
+    unlink("err/.kcheck.yaml");
+    /* --config with a file that does not exist */
+    run_result r = run("--config", "nope.yaml", "bad.py", NULL);
+    assert_int_equal(r.status, 2);
+    assert_non_null(strstr(r.err, "nope.yaml: error: cannot open"));
+    result_free(&r);
+    free(where);
+    free(abs);
+}
+
+/* ---- baseline -------------------------------------------------------------------- */
+
+static void test_baseline_line_moves(void **state)
+{
+    write_file("bl/k.py", bad_py);
+    run_result r = run("--select", "KC202", "--write-baseline", "bl/base.json", "bl/k.py", NULL);
+    assert_int_equal(r.status, 0); /* the findings are in the baseline now */
+    assert_non_null(strstr(r.err, "wrote 1 finding to the baseline bl/base.json"));
+    result_free(&r);
+    char *text = read_file("bl/base.json");
+    assert_non_null(strstr(text, "\"rule\": \"KC202\""));
+    assert_non_null(strstr(text, "\"file\": \"bl/k.py\""));
+    free(text);
+    r = run("--select", "KC202", "--baseline", "bl/base.json", "bl/k.py", NULL);
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "kcheck: no findings (1 file checked, 1 in the baseline)"));
+    result_free(&r);
+
+    /* Lines inserted above and the finding moved: still hidden. */
+    kc_strbuf sb = {0};
+    kc_sb_append(&sb, "# a comment\n\n\nimport os\n");
+    kc_sb_append(&sb, bad_py);
+    write_file("bl/k.py", sb.data);
+    r = run("--select", "KC202", "--baseline", "bl/base.json", "bl/k.py", NULL);
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "1 in the baseline"));
+    result_free(&r);
+    /* A second, identical finding is new: reported, and it fails. */
+    kc_sb_append(&sb, "    for s in tl.static_range(0, N, B):\n"
+                      "        tl.store(x_ptr + s + tl.arange(0, B), 0)\n");
+    write_file("bl/k.py", sb.data);
+    kc_sb_free(&sb);
+    r = run("--no-source", "--select", "KC202", "--baseline", "bl/base.json", "bl/k.py", NULL);
+    assert_int_equal(r.status, 1);
+    assert_int_equal(count(r.out, "[KC202 static-range-runtime-bound]"), 1);
+    assert_non_null(strstr(r.out, "bl/k.py:11:33: error:"));
+    assert_non_null(strstr(r.out, "1 in the baseline"));
+    result_free(&r);
+    /* The same path spelt differently is the same file. */
+    r = run("--select", "KC202", "--baseline", "bl/base.json", "./bl/../bl/k.py", NULL);
+    assert_int_equal(count(r.out, "[KC202 static-range-runtime-bound]"), 1);
+    result_free(&r);
+    /* A bad baseline is an error. */
+    write_file("bl/bad.json", "{\"version\": 1, \"findings\": [{\"fingerprint\": \"xyz\"}]}");
+    r = run("--baseline", "bl/bad.json", "bl/k.py", NULL);
+    assert_int_equal(r.status, 2);
+    assert_non_null(strstr(r.err, "no valid \"fingerprint\""));
+    result_free(&r);
+    r = run("--baseline", "bl/missing.json", "bl/k.py", NULL);
+    assert_int_equal(r.status, 2);
+    result_free(&r);
+}
+
+/* ---- --fix and --diff ------------------------------------------------------------- */
+
+static bool copy_file(const char *from, const char *to)
+{
+    char *data = read_file(from);
+    if (!data)
+        return false;
+    write_file(to, data);
+    free(data);
+    return true;
+}
+
+static int name_cmp(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+
+typedef struct edit_lines {
+    KC_VEC(uint32_t) lines;
+} edit_lines;
+
+/* The diagnostics of `rule` in `path` as JSON; *fixable counts those with
+ * a fix-it and `lines` collects the lines their edits touch. */
+static json_t *findings(const char *rule, const char *path, size_t *fixable, edit_lines *lines)
+{
+    run_result r = run("--format", "json", "--select", rule, "--no-config", path, NULL);
+    json_t *doc = json_loads(r.out, 0, NULL);
+    if (!doc)
+        fail_msg("%s: no JSON (%s)", path, r.err);
+    result_free(&r);
+    json_t *diags = json_incref(json_object_get(doc, "diagnostics"));
+    json_decref(doc);
+    *fixable = 0;
+    size_t i;
+    json_t *d;
+    json_array_foreach(diags, i, d)
+    {
+        json_t *fix = json_object_get(d, "fix");
+        json_t *edits = json_object_get(fix, "edits");
+        if (!json_array_size(edits))
+            continue;
+        ++*fixable;
+        size_t k;
+        json_t *e;
+        json_array_foreach(edits, k, e)
+        {
+            for (json_int_t l = json_integer_value(json_object_get(e, "line"));
+                 l <= json_integer_value(json_object_get(e, "end_line")); l++)
+                if (lines)
+                    kc_vec_push(&lines->lines, (uint32_t)l);
+        }
+    }
+    return diags;
+}
+
+static char *nth_line(const char *text, uint32_t n, size_t *len)
+{
+    const char *p = text;
+    for (uint32_t i = 1; i < n && p; i++) {
+        p = strchr(p, '\n');
+        if (p)
+            p++;
+    }
+    if (!p || !*p) {
+        *len = 0;
+        return NULL;
+    }
+    const char *e = strchr(p, '\n');
+    *len = e ? (size_t)(e - p) : strlen(p);
+    return (char *)p;
+}
+
+/* Every bad fixture of every rule: --fix changes exactly the lines of the
+ * fix-its, the fixed file re-checks with no fixable finding of that rule,
+ * the findings without a fix-it remain, and --diff is the same change. */
+static void test_fix_fixtures(void **state)
+{
+    char *fixtures = kc_xasprintf("%s/tests/fixtures", KC_SOURCE_DIR);
+    DIR *d = opendir(fixtures);
+    assert_non_null(d);
+    KC_VEC(char *) dirs = {0};
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL)
+        if (strncmp(e->d_name, "KC", 2) == 0)
+            kc_vec_push(&dirs, kc_xstrdup(e->d_name));
+    closedir(d);
+    qsort(dirs.data, dirs.len, sizeof *dirs.data, name_cmp);
+    size_t files_fixed = 0;
+    for (uint32_t di = 0; di < dirs.len; di++) {
+        char rule[6];
+        memcpy(rule, dirs.data[di], 5);
+        rule[5] = '\0';
+        char *dir = kc_xasprintf("%s/%s", fixtures, dirs.data[di]);
+        DIR *dd = opendir(dir);
+        assert_non_null(dd);
+        while ((e = readdir(dd)) != NULL) {
+            if (strncmp(e->d_name, "bad_", 4) != 0)
+                continue;
+            char *from = kc_xasprintf("%s/%s", dir, e->d_name);
+            char *a = kc_xasprintf("fix/%s/a/%s", rule, e->d_name); /* --fix */
+            char *b = kc_xasprintf("fix/%s/b/%s", rule, e->d_name); /* --diff, then patch */
+            assert_true(copy_file(from, a));
+            assert_true(copy_file(from, b));
+            size_t fixable = 0, after_fixable = 0, unused;
+            edit_lines el = {0};
+            json_t *before = findings(rule, a, &fixable, &el);
+            char *old = read_file(a);
+            run_result r = run("--fix", "--select", rule, "--no-config", "--no-source", a, NULL);
+            assert_true(r.status <= 1);
+            char *now = read_file(a);
+            if (fixable) {
+                files_fixed++;
+                assert_non_null(strstr(r.out, "kcheck: fixed "));
+            } else {
+                assert_string_equal(old, now);
+            }
+            /* Exactly the lines of the edits changed (the fix-its of the
+             * fixtures keep the line count). */
+            for (uint32_t ln = 1;; ln++) {
+                size_t l1, l2;
+                char *p1 = nth_line(old, ln, &l1), *p2 = nth_line(now, ln, &l2);
+                if (!p1 && !p2)
+                    break;
+                bool changed = !p1 || !p2 || l1 != l2 || memcmp(p1, p2, l1) != 0;
+                bool expected = false;
+                for (uint32_t k = 0; k < el.lines.len; k++)
+                    expected |= el.lines.data[k] == ln;
+                if (changed && !expected)
+                    fail_msg("%s: line %u changed but no fix-it touches it", a, ln);
+                if (!changed && expected)
+                    fail_msg("%s: line %u has a fix-it but did not change", a, ln);
+            }
+            /* Re-checks clean of fixable findings; the others remain. */
+            json_t *after = findings(rule, a, &after_fixable, NULL);
+            if (after_fixable)
+                fail_msg("%s: %zu findings with fix-its remain after --fix", a, after_fixable);
+            assert_int_equal(json_array_size(after), json_array_size(before) - fixable);
+            json_decref(after);
+            json_decref(before);
+            result_free(&r);
+            /* --diff leaves the file alone; its patch gives the same text. */
+            r = run("--diff", "--select", rule, "--no-config", b, NULL);
+            assert_int_equal(r.status, fixable ? 1 : 0);
+            char *b_now = read_file(b);
+            assert_string_equal(b_now, old);
+            free(b_now);
+            if (fixable) {
+                write_file("fix/patch.diff", r.out);
+                assert_int_equal(system("patch -s -p1 < fix/patch.diff"), 0);
+                b_now = read_file(b);
+                assert_string_equal(b_now, now);
+                free(b_now);
+            } else {
+                assert_string_equal(r.out, "");
+            }
+            result_free(&r);
+            (void)unused;
+            kc_vec_free(&el.lines);
+            free(old);
+            free(now);
+            free(from);
+            free(a);
+            free(b);
+        }
+        closedir(dd);
+        free(dir);
+        free(dirs.data[di]);
+    }
+    kc_vec_free(&dirs);
+    free(fixtures);
+    assert_true(files_fixed >= 4); /* KC201 and KC202 fixtures at least */
+}
+
+static void test_fix_safety(void **state)
+{
+    /* A file that does not parse is never written: byte-identical. */
+    static const char broken[] = "import triton\ndef (:\n    for s in tl.static_range(0, N, B):\n";
+    write_file("safe/broken.py", broken);
+    struct stat st0, st1;
+    assert_int_equal(stat("safe/broken.py", &st0), 0);
+    run_result r = run("--fix", "safe/broken.py", NULL);
+    assert_int_equal(r.status, 2);
+    char *now = read_file("safe/broken.py");
+    assert_string_equal(now, broken);
+    free(now);
+    assert_int_equal(stat("safe/broken.py", &st1), 0);
+    assert_int_equal(st0.st_ino, st1.st_ino); /* not even rewritten */
+    result_free(&r);
+
+    /* The mode is kept; the file is replaced (new inode), nothing left over. */
+    write_file("safe/k.py", bad_py);
+    chmod("safe/k.py", 0640);
+    r = run("--fix", "--select", "KC202", "safe/k.py", NULL);
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "kcheck: fixed 1 finding in 1 file\nkcheck: no findings (1 file checked)\n"));
+    result_free(&r);
+    assert_int_equal(stat("safe/k.py", &st1), 0);
+    assert_int_equal(st1.st_mode & 07777, 0640);
+    now = read_file("safe/k.py");
+    assert_non_null(strstr(now, "    for s in tl.range(0, N, B):\n"));
+    free(now);
+    DIR *d = opendir("safe");
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL)
+        assert_null(strstr(e->d_name, "kcheck-")); /* no temporary file left */
+    closedir(d);
+
+    /* Through a symlink: the target is fixed, the link stays a link. */
+    write_file("safe/target.py", bad_py);
+    assert_int_equal(symlink("target.py", "safe/link.py"), 0);
+    r = run("--fix", "--select", "KC202", "safe/link.py", NULL);
+    assert_int_equal(r.status, 0);
+    result_free(&r);
+    struct stat lst;
+    assert_int_equal(lstat("safe/link.py", &lst), 0);
+    assert_true(S_ISLNK(lst.st_mode));
+    now = read_file("safe/target.py");
+    assert_non_null(strstr(now, "tl.range(0, N, B)"));
+    free(now);
+
+    /* A file that changed since it was read is not written. */
+    write_file("safe/race.py", bad_py);
+    kc_file_stamp stamp;
+    assert_true(kc_file_stamp_take("safe/race.py", &stamp));
+    stamp.hash = kc_hash_bytes(bad_py, strlen(bad_py));
+    write_file("safe/race.py", clean_py); /* someone else's edit */
+    char *err = NULL;
+    assert_false(kc_file_replace("safe/race.py", &stamp, "x\n", 2, &err));
+    assert_non_null(strstr(err, "changed since kcheck read it"));
+    free(err);
+    now = read_file("safe/race.py");
+    assert_string_equal(now, clean_py);
+    free(now);
+    /* ... and one that did not is */
+    assert_true(kc_file_stamp_take("safe/race.py", &stamp));
+    stamp.hash = kc_hash_bytes(clean_py, strlen(clean_py));
+    assert_true(kc_file_replace("safe/race.py", &stamp, "x\n", 2, &err));
+    now = read_file("safe/race.py");
+    assert_string_equal(now, "x\n");
+    free(now);
+
+    /* --diff never writes; its exit status says whether there is a fix. */
+    r = run("--diff", "--select", "KC202", "bad.py", "clean.py", NULL);
+    assert_int_equal(r.status, 1);
+    assert_non_null(strstr(r.out, "--- a/bad.py\n+++ b/bad.py\n@@ -2,5 +2,5 @@\n"));
+    assert_non_null(strstr(r.out, "\n-    for s in tl.static_range(0, N, B):\n+    for s in tl.range(0, N, B):\n"));
+    assert_non_null(strstr(r.err, "kcheck: would fix 1 finding in 1 file"));
+    result_free(&r);
+    now = read_file("bad.py");
+    assert_string_equal(now, bad_py);
+    free(now);
+    r = run("--diff", "clean.py", NULL);
+    assert_int_equal(r.status, 0);
+    assert_string_equal(r.out, "");
+    result_free(&r);
+    r = run("--diff", "--format", "json", "bad.py", NULL);
+    assert_int_equal(r.status, 2);
+    result_free(&r);
+}
+
+static void test_unified_diff(void **state)
+{
+    kc_strbuf sb = {0};
+    const char *a = "1\n2\n3\n4\n5\n6\n7\n8\n9\n10\n11\n12\n13\n14\n15\n16\nlast";
+    const char *b = "1\n2\n3\n4\nfive\n6\n7\n8\n9\n10\n11\n12\n13\n14\n15\n16\nlast\n";
+    assert_true(kc_diff_unified(&sb, "d.txt", a, strlen(a), b, strlen(b)));
+    assert_string_equal(sb.data, "--- a/d.txt\n+++ b/d.txt\n"
+                                 "@@ -2,7 +2,7 @@\n 2\n 3\n 4\n-5\n+five\n 6\n 7\n 8\n"
+                                 "@@ -14,4 +14,4 @@\n 14\n 15\n 16\n-last\n\\ No newline at end of file\n+last\n");
+    kc_sb_free(&sb);
+    assert_false(kc_diff_unified(&sb, "d.txt", a, strlen(a), a, strlen(a)));
+    /* insertion at the top, deletion at the end */
+    assert_true(kc_diff_unified(&sb, "e.txt", "x\ny\n", 4, "new\nx\n", 6));
+    assert_string_equal(sb.data, "--- a/e.txt\n+++ b/e.txt\n@@ -1,2 +1,2 @@\n+new\n x\n-y\n");
+    kc_sb_free(&sb);
+}
+
+/* ---- --severity, --quiet, --stats, exit codes --------------------------------- */
+
+static void test_severity_quiet_stats(void **state)
+{
+    write_file("sev/u.py", unroll_py); /* KC201: a warning */
+    run_result r = run("--select", "KC201", "--severity", "error", "sev/u.py", NULL);
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "kcheck: no findings (1 file checked, 1 below --severity)"));
+    result_free(&r);
+    r = run("--select", "KC201", "--fail-on", "error", "sev/u.py", NULL);
+    assert_int_equal(r.status, 0); /* reported, but does not fail */
+    assert_non_null(strstr(r.out, "kcheck: 1 warning (1 file)"));
+    result_free(&r);
+    r = run("--select", "KC201", "sev/u.py", NULL);
+    assert_int_equal(r.status, 1);
+    result_free(&r);
+    r = run("--severity", "loud", "sev/u.py", NULL);
+    assert_int_equal(r.status, 2);
+    result_free(&r);
+    /* --quiet: nothing on success, no summary line otherwise */
+    r = run("--quiet", "clean.py", NULL);
+    assert_int_equal(r.status, 0);
+    assert_string_equal(r.out, "");
+    result_free(&r);
+    r = run("-q", "--select", "KC202", "bad.py", NULL);
+    assert_int_equal(r.status, 1);
+    assert_non_null(strstr(r.out, "bad.py:5:33: error:"));
+    assert_null(strstr(r.out, "kcheck:"));
+    result_free(&r);
+    /* --stats: per rule, files, time; on stderr for machine formats */
+    r = run("--stats", "--select", "KC201,KC202", "bad.py", "sev/u.py", "clean.py", NULL);
+    assert_non_null(strstr(r.out, "kcheck statistics:\n"));
+    assert_non_null(strstr(r.out, "       1  KC201  large-static-unroll          warning\n"));
+    assert_non_null(strstr(r.out, "       1  KC202  static-range-runtime-bound   error\n"));
+    assert_non_null(strstr(r.out, "files: 3 checked, 0 not checked; time: "));
+    result_free(&r);
+    r = run("--stats", "--format", "json", "--select", "KC202", "bad.py", NULL);
+    json_t *doc = json_loads(r.out, 0, NULL);
+    assert_non_null(doc);
+    json_decref(doc);
+    assert_non_null(strstr(r.err, "kcheck statistics:"));
+    result_free(&r);
+}
+
+/* ---- fingerprints, paths, install layout -------------------------------------- */
+
+static void test_fingerprint_paths(void **state)
+{
+    char *n = kc_path_normalize("./a/../b//c.py");
+    assert_string_equal(n, "b/c.py");
+    free(n);
+    char *cwd = getcwd(NULL, 0);
+    char *abs = kc_xasprintf("%s/x/./y.py", cwd);
+    n = kc_path_normalize(abs);
+    assert_string_equal(n, "x/y.py");
+    free(n);
+    free(abs);
+    free(cwd);
+    n = kc_path_normalize("../up.py");
+    assert_string_equal(n, "../up.py");
+    free(n);
+    n = kc_path_normalize("/elsewhere/../z.py");
+    assert_string_equal(n, "/z.py");
+    free(n);
+    char hex[17];
+    uint64_t back;
+    kc_fingerprint_hex(0x0123456789abcdefULL, hex);
+    assert_string_equal(hex, "0123456789abcdef");
+    assert_true(kc_fingerprint_parse(hex, &back));
+    assert_true(back == 0x0123456789abcdefULL);
+    assert_false(kc_fingerprint_parse("0123", &back));
+}
+
+static void test_reference_dir_fallback(void **state)
+{
+    /* The build tree's directory when it exists, else the installed one. */
+    mkdirs_for("prefix/bin/kcheck");
+    mkdirs_for("prefix/share/kcheck/reference/ops/x.json");
+    char *here = realpath(".", NULL);
+    char *exe = kc_xasprintf("%s/prefix/bin/kcheck", here);
+    char *want = kc_xasprintf("%s/prefix/share/kcheck/reference", here);
+    char *got = kc_verify_default_reference_dir("/nonexistent/kernels/reference", exe);
+    assert_string_equal(got, want);
+    free(got);
+    got = kc_verify_default_reference_dir(here, exe);
+    assert_string_equal(got, here);
+    free(got);
+    got = kc_verify_default_reference_dir("/nonexistent/ref", "/nonexistent/bin/kcheck");
+    assert_string_equal(got, "/nonexistent/ref");
+    free(got);
+    free(here);
+    free(exe);
+    free(want);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_sarif),
+        cmocka_unit_test(test_github),
+        cmocka_unit_test(test_color),
+        cmocka_unit_test(test_suppressions),
+        cmocka_unit_test(test_config_walk_up),
+        cmocka_unit_test(test_config_overrides_and_options),
+        cmocka_unit_test(test_dump_config),
+        cmocka_unit_test(test_config_errors),
+        cmocka_unit_test(test_baseline_line_moves),
+        cmocka_unit_test(test_fix_fixtures),
+        cmocka_unit_test(test_fix_safety),
+        cmocka_unit_test(test_unified_diff),
+        cmocka_unit_test(test_severity_quiet_stats),
+        cmocka_unit_test(test_fingerprint_paths),
+        cmocka_unit_test(test_reference_dir_fallback),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
