@@ -52,7 +52,7 @@ libclang_pkg() {
 deps() {
     command -v dpkg-query >/dev/null || { log "not a Debian system: install the packages in docs/decisions.md by hand"; exit 2; }
     apt_install build-essential cmake pkg-config libtree-sitter-dev libcmocka-dev libjansson-dev \
-        libyaml-dev libxxhash-dev "$(libclang_pkg)"
+        libyaml-dev libxxhash-dev pre-commit "$(libclang_pkg)"
     if ! command -v npm >/dev/null 2>&1; then apt_install nodejs npm; fi
     npm_ci third_party/tree-sitter-python node_modules/tree-sitter-python/src/parser.c \
         "the pinned tree-sitter-python grammar"

@@ -1,0 +1,26 @@
+#!/bin/sh
+# The pre-commit hook of .pre-commit-hooks.yaml, run by pre-commit itself
+# (`pre-commit try-repo`) on a scratch repository: it checks the .py and
+# .cuh files it is given and nothing else, and fails on findings.
+#   check_hook.sh KCHECK SOURCE_DIR WORK_DIR
+set -eu
+kcheck=$1
+src=$2
+work=$3
+rm -rf "$work"
+mkdir -p "$work/repo"
+cd "$work/repo"
+git init -q .
+cp "$src/tests/fixtures/KC202_static-range-runtime-bound/bad_runtime_arg.py" k.py
+cp "$src/tests/fixtures/KC201_large-static-unroll/bad_pragma_unroll.cu" k.cuh
+printf 'not a kernel\n' > notes.txt
+git add .
+status=0
+PATH="$(dirname "$kcheck"):$PATH" PRE_COMMIT_HOME="$work/cache" \
+    pre-commit try-repo "$src" kcheck --all-files > "$work/out.txt" 2>&1 || status=$?
+cat "$work/out.txt"
+[ "$status" -eq 1 ] || { echo "expected the hook to fail (status $status)" >&2; exit 1; }
+grep -q 'k.py:8:37: error:' "$work/out.txt"
+grep -q 'k.cuh:7:1: warning:' "$work/out.txt"
+if grep -q 'notes.txt' "$work/out.txt"; then echo "the hook was given notes.txt" >&2; exit 1; fi
+echo "the pre-commit hook checks the files it is given"
