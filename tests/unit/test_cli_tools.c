@@ -671,21 +671,38 @@ static json_t *findings(const char *rule, const char *path, size_t *fixable, edi
     return diags;
 }
 
-static char *nth_line(const char *text, uint32_t n, size_t *len)
+static bool has_line(const edit_lines *l, uint32_t ln)
 {
-    const char *p = text;
-    for (uint32_t i = 1; i < n && p; i++) {
-        p = strchr(p, '\n');
-        if (p)
-            p++;
+    for (uint32_t i = 0; i < l->lines.len; i++)
+        if (l->lines.data[i] == ln)
+            return true;
+    return false;
+}
+
+/* From the unified diff of a to b: the old line numbers removed, and the
+ * old line numbers before which lines were inserted. */
+static void diff_lines(const char *a, const char *b, edit_lines *removed, edit_lines *inserted)
+{
+    kc_strbuf sb = {0};
+    if (!kc_diff_unified(&sb, "x", a, strlen(a), b, strlen(b)))
+        return;
+    uint32_t old_ln = 0;
+    for (const char *p = sb.data; *p;) {
+        const char *e = strchr(p, '\n');
+        size_t n = e ? (size_t)(e - p) : strlen(p);
+        if (strncmp(p, "@@ -", 4) == 0)
+            old_ln = (uint32_t)strtoul(p + 4, NULL, 10);
+        else if (strncmp(p, "---", 3) == 0 || strncmp(p, "+++", 3) == 0 || *p == '\\')
+            ;
+        else if (*p == '-')
+            kc_vec_push(&removed->lines, old_ln++);
+        else if (*p == '+')
+            kc_vec_push(&inserted->lines, old_ln);
+        else if (*p == ' ')
+            old_ln++;
+        p += n + (e != NULL);
     }
-    if (!p || !*p) {
-        *len = 0;
-        return NULL;
-    }
-    const char *e = strchr(p, '\n');
-    *len = e ? (size_t)(e - p) : strlen(p);
-    return (char *)p;
+    kc_sb_free(&sb);
 }
 
 /* Every bad fixture of every rule: --fix changes exactly the lines of the
@@ -732,22 +749,21 @@ static void test_fix_fixtures(void **state)
             } else {
                 assert_string_equal(old, now);
             }
-            /* Exactly the lines of the edits changed (the fix-its of the
-             * fixtures keep the line count). */
-            for (uint32_t ln = 1;; ln++) {
-                size_t l1, l2;
-                char *p1 = nth_line(old, ln, &l1), *p2 = nth_line(now, ln, &l2);
-                if (!p1 && !p2)
-                    break;
-                bool changed = !p1 || !p2 || l1 != l2 || memcmp(p1, p2, l1) != 0;
-                bool expected = false;
-                for (uint32_t k = 0; k < el.lines.len; k++)
-                    expected |= el.lines.data[k] == ln;
-                if (changed && !expected)
-                    fail_msg("%s: line %u changed but no fix-it touches it", a, ln);
-                if (!changed && expected)
+            /* Exactly the lines of the edits changed: the old lines the
+             * diff removes are edit lines, and every edit line was removed
+             * or has an insertion right before or after it. */
+            edit_lines removed = {0}, inserted = {0};
+            diff_lines(old, now, &removed, &inserted);
+            for (uint32_t k = 0; k < removed.lines.len; k++)
+                if (!has_line(&el, removed.lines.data[k]))
+                    fail_msg("%s: line %u changed but no fix-it touches it", a, removed.lines.data[k]);
+            for (uint32_t k = 0; k < el.lines.len; k++) {
+                uint32_t ln = el.lines.data[k];
+                if (!has_line(&removed, ln) && !has_line(&inserted, ln) && !has_line(&inserted, ln + 1))
                     fail_msg("%s: line %u has a fix-it but did not change", a, ln);
             }
+            kc_vec_free(&removed.lines);
+            kc_vec_free(&inserted.lines);
             /* Re-checks clean of fixable findings; the others remain. */
             json_t *after = findings(rule, a, &after_fixable, NULL);
             if (after_fixable)
