@@ -367,6 +367,7 @@ def cuda_plan(plan, results_path, build_only):
             r["error"] = "timed out after %s s" % plan.get("timeout_s", 120)
         r["wall_s"] = time.perf_counter() - t0
         RESULTS["experiments"].append(r)
+        RESULTS.pop("running", None)
         flush(results_path)
     return 0
 
@@ -415,6 +416,9 @@ def main():
     modules = {}
     for exp in plan["experiments"]:
         t0 = time.perf_counter()
+        # If the process dies here (time limit, GPU fault), this says where.
+        RESULTS["running"] = {"id": exp["id"], "kind": exp["kind"], "variant": exp.get("variant", "original")}
+        flush(results_path)
         try:
             r = run_experiment(plan, spec, exp, modules, ref)
         except Exception as e:  # noqa: BLE001

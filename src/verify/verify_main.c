@@ -86,9 +86,12 @@ static const char run_sh_head[] =
     "out=${1:-results}\n"
     "mkdir -p \"$out\"\n"
     "export TRITON_CACHE_DIR=\"$(mktemp -d)\" PYTHONUNBUFFERED=1 PYTHONDONTWRITEBYTECODE=1\n"
+    "# Each plan is killed (its whole process group) after KCHECK_PLAN_TIMEOUT seconds.\n"
+    "limit=${KCHECK_PLAN_TIMEOUT:-%.0f}\n"
     "run() {\n"
     "    echo \"== $1 -> $out/$2\" >&2\n"
-    "    python3 kcheck_verify_driver.py \"$1\" \"$out/$2\" || echo \"   (driver exited with status $?)\" >&2\n"
+    "    timeout -k 10 \"$limit\" python3 kcheck_verify_driver.py \"$1\" \"$out/$2\" ||\n"
+    "        echo \"   (driver exited with status $?; 124 means killed at the time limit)\" >&2\n"
     "}\n";
 
 char *kc_verify_default_reference_dir(const char *compiled, const char *exe)
@@ -142,7 +145,7 @@ static void env_init(verify_env *e)
         char *p = kc_xasprintf("%s/run.sh", e->workdir);
         e->run_sh = fopen(p, "w");
         if (e->run_sh)
-            fputs(run_sh_head, e->run_sh);
+            fprintf(e->run_sh, run_sh_head, o->verify_timeout_s * 4);
         free(p);
         return;
     }
@@ -259,6 +262,7 @@ static bool describe_mismatch(json_t *x, kc_strbuf *sb)
 /* Judges one diagnostic from a results document. */
 static void judge(kc_diag *d, int diag_index, json_t *doc, const char *why_missing, size_t unattributed)
 {
+    char *died = NULL;
     kc_verify_kind kind = kind_of(d);
     kc_strbuf env = {0}, sb = {0};
     env_text(doc, &env);
@@ -268,6 +272,16 @@ static void judge(kc_diag *d, int diag_index, json_t *doc, const char *why_missi
     if (fatal) {
         set_verdict(d, "inconclusive", fatal, ev);
         goto out;
+    }
+    /* The driver died during an experiment (time limit, GPU fault): the
+     * experiments it did not finish say so. */
+    json_t *running = json_object_get(doc, "running");
+    if (json_is_object(running)) {
+        died = kc_xasprintf("the run was killed during the %s experiment (%s copy): time limit or GPU fault",
+                            json_string_value(json_object_get(running, "kind")),
+                            json_string_value(json_object_get(running, "variant")));
+        if (!why_missing)
+            why_missing = died;
     }
     if (kind == KC_VERIFY_COMPILE_ERROR) {
         json_t *x = find_exp(doc, "compile_error", "original", -1);
@@ -429,6 +443,7 @@ static void judge(kc_diag *d, int diag_index, json_t *doc, const char *why_missi
     }
     set_verdict(d, "inconclusive", "this rule has no verify experiment yet", ev);
 out:
+    free(died);
     json_decref(ev);
     kc_sb_free(&env);
     kc_sb_free(&sb);
@@ -620,8 +635,9 @@ static char *write_plan(verify_env *e, kc_file_result *r, const kc_binding *b, c
 {
     kc_diag *diags = r->diags.items.data;
     bool cuda = r->kernels.len && r->kernels.data[0].lang == KC_LANG_CUDA;
-    /* No findings: check that the outputs match the reference. */
-    bool need_compile = false, need_correct = n == 0, need_timing = false, need_memcheck = false;
+    /* Every binding's outputs are compared with the reference: that is the
+     * binding's own check, findings or not. */
+    bool need_compile = false, need_correct = true, need_timing = false, need_memcheck = false;
     for (size_t i = 0; i < n; i++) {
         kc_verify_kind k = kind_of(&diags[idx[i]]);
         need_compile |= k == KC_VERIFY_COMPILE_ERROR;
@@ -829,24 +845,11 @@ static json_t *execute(verify_env *e, const kc_file_result *r, const kc_binding 
 
 /* ---- the driver of it all ---- */
 
-/* A bound kernel without findings: do its outputs match the reference? */
-static void check_binding(verify_env *e, kc_file_result *r, const kc_binding *b)
+/* The binding's own check, from its results: do the outputs match the
+ * reference? */
+static void record_check(kc_file_result *r, const kc_binding *b, json_t *doc, const char *why)
 {
     kc_verify_check ck = {.line = b->line, .op = kc_xstrdup(b->op)};
-    char *spec_path = kc_xasprintf("%s/ops/%s.json", e->reference_dir, b->op);
-    char *err = NULL, *why = NULL;
-    kc_opspec *spec = kc_opspec_load(spec_path, &err);
-    json_t *doc = NULL;
-    if (!spec)
-        why = kc_xasprintf("unknown op `%s`: %s", b->op, err);
-    else if (!e->workdir)
-        why = kc_xasprintf("cannot create the work directory: %s", strerror(errno));
-    else {
-        char *plan = write_plan(e, r, b, spec, NULL, 0, &why);
-        if (plan)
-            doc = execute(e, r, b, plan, &why);
-        free(plan);
-    }
     json_t *x = doc ? find_exp(doc, "correctness", "original", -1) : NULL;
     const char *fatal = doc ? json_string_value(json_object_get(doc, "fatal")) : NULL;
     kc_strbuf sb = {0}, env = {0};
@@ -873,6 +876,26 @@ static void check_binding(verify_env *e, kc_file_result *r, const kc_binding *b)
     ck.summary = kc_sb_take(&sb);
     kc_vec_push(&r->checks, ck);
     kc_sb_free(&env);
+}
+
+/* A bound kernel without findings: run its check alone. */
+static void check_binding(verify_env *e, kc_file_result *r, const kc_binding *b)
+{
+    char *spec_path = kc_xasprintf("%s/ops/%s.json", e->reference_dir, b->op);
+    char *err = NULL, *why = NULL;
+    kc_opspec *spec = kc_opspec_load(spec_path, &err);
+    json_t *doc = NULL;
+    if (!spec)
+        why = kc_xasprintf("unknown op `%s`: %s", b->op, err);
+    else if (!e->workdir)
+        why = kc_xasprintf("cannot create the work directory: %s", strerror(errno));
+    else {
+        char *plan = write_plan(e, r, b, spec, NULL, 0, &why);
+        if (plan)
+            doc = execute(e, r, b, plan, &why);
+        free(plan);
+    }
+    record_check(r, b, doc, why);
     json_decref(doc);
     free(why);
     free(err);
@@ -946,6 +969,7 @@ static void verify_file(verify_env *e, kc_file_result *r)
         }
         if (any_fix && r->kernels.len && r->kernels.data[0].lang == KC_LANG_TRITON)
             unattributed = 0; /* the others_fixed run separates them */
+        record_check(r, b, doc, why);
         for (size_t k = 0; k < n; k++) {
             kc_diag *d = &r->diags.items.data[idx[k]];
             if (doc)
