@@ -99,10 +99,11 @@ demo)
 test)
     deps
     build_dir build
-    (cd build && ctest --output-on-failure -j "$JOBS")
+    # Results the tests cache stay in the build tree, not in ~/.cache.
+    (cd build && KCHECK_CACHE_DIR="$ROOT/build/kcheck-cache" ctest --output-on-failure -j "$JOBS")
     log "again under AddressSanitizer and UndefinedBehaviorSanitizer"
     build_dir build-asan -DKCHECK_SANITIZE=ON
-    (cd build-asan && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
+    (cd build-asan && KCHECK_CACHE_DIR="$ROOT/build-asan/kcheck-cache" ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
         LSAN_OPTIONS=suppressions="$ROOT/tests/lsan.supp":print_suppressions=0 \
         UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
         ctest --output-on-failure -j "$JOBS") ;;

@@ -61,6 +61,8 @@ static const char usage_text[] =
     "Run:\n"
     "  -j, --jobs N          worker threads (default: all cores)\n"
     "  --max-file-size N     skip files larger than N bytes with an error (default: 64 MiB)\n"
+    "  --no-cache            do not read or write the result cache\n"
+    "  --cache-dir DIR       cache results there (default: $KCHECK_CACHE_DIR, else ~/.cache/kcheck)\n"
     "  --dump-model          print what the front ends inferred (kernels, loops, accesses) and exit\n"
     "  --version             print the version and exit\n"
     "  -h, --help            print this help and exit\n"
@@ -90,6 +92,8 @@ enum {
     OPT_TOOLKIT,
     OPT_CUDA_ARCH,
     OPT_MAX_FILE_SIZE,
+    OPT_NO_CACHE,
+    OPT_CACHE_DIR,
     OPT_VERSION,
     OPT_DUMP_MODEL,
     OPT_NO_RUN,
@@ -127,6 +131,8 @@ static const struct option long_opts[] = {
     {"cuda-arch", required_argument, NULL, OPT_CUDA_ARCH},
     {"jobs", required_argument, NULL, 'j'},
     {"max-file-size", required_argument, NULL, OPT_MAX_FILE_SIZE},
+    {"no-cache", no_argument, NULL, OPT_NO_CACHE},
+    {"cache-dir", required_argument, NULL, OPT_CACHE_DIR},
     {"version", no_argument, NULL, OPT_VERSION},
     {"dump-model", no_argument, NULL, OPT_DUMP_MODEL},
     {"no-run", no_argument, NULL, OPT_NO_RUN},
@@ -548,6 +554,13 @@ int kc_cli_main(int argc, char **argv, FILE *out, FILE *err)
             o.jobs = (unsigned)v;
             break;
         }
+        case OPT_NO_CACHE:
+            o.no_cache = true;
+            break;
+        case OPT_CACHE_DIR:
+            free(o.cache_dir);
+            o.cache_dir = kc_xstrdup(optarg);
+            break;
         case OPT_MAX_FILE_SIZE:
             if (!parse_size(optarg, &o.max_file_size)) {
                 fprintf(err, "kcheck: --max-file-size expects a size such as 10M, got '%s'\n",

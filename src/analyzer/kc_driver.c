@@ -1,6 +1,7 @@
 #include "kc_driver.h"
 
 #include "kc_baseline.h"
+#include "kc_cache.h"
 #include "kc_fingerprint.h"
 #include "kc_fixfile.h"
 #include "kc_frontend.h"
@@ -44,20 +45,31 @@ void kc_run_totals_free(kc_run_totals *t)
 static void analyze(struct kc_frontend *fe, const kc_options *o, const kc_source *src, kc_lang lang,
                     const char *path, kc_file_result *out)
 {
-    kc_model *m = kc_frontend_lower(fe, src, lang, &out->errors);
-    if (!m) {
-        if (!out->errors.items.len)
+    /* The front end and the rules, or what they gave for the same input. */
+    char *cache = kc_cache_dir(o);
+    kc_cache_key key = {0, 0};
+    if (cache)
+        key = kc_cache_key_for(o, src, lang);
+    if (!cache || !kc_cache_load(cache, key, &out->diags, &out->errors, &out->kernels)) {
+        kc_model *m = kc_frontend_lower(fe, src, lang, &out->errors);
+        if (m) {
+            kc_rules_run(m, o, &out->diags);
+            for (uint32_t i = 0; i < m->kernels.len; i++) {
+                const kc_kernel *k = m->kernels.data[i];
+                kc_kernel_ref ref = {kc_xstrdup(k->name), k->span.line, k->span.end_line, k->lang};
+                kc_vec_push(&out->kernels, ref);
+            }
+            kc_model_delete(m);
+            kc_diag_list_sort_unique(&out->diags);
+        } else if (!out->errors.items.len) {
             kc_file_errors_add(&out->errors, 0, 0, "internal error: the front end failed");
+        }
+        if (cache)
+            kc_cache_store(cache, key, &out->diags, &out->errors, &out->kernels);
+    }
+    free(cache);
+    if (out->errors.items.len)
         return;
-    }
-    kc_rules_run(m, o, &out->diags);
-    for (uint32_t i = 0; i < m->kernels.len; i++) {
-        const kc_kernel *k = m->kernels.data[i];
-        kc_kernel_ref ref = {kc_xstrdup(k->name), k->span.line, k->span.end_line, k->lang};
-        kc_vec_push(&out->kernels, ref);
-    }
-    kc_model_delete(m);
-    kc_diag_list_sort_unique(&out->diags);
     kc_suppress_counts sc = {0};
     kc_suppress_apply(src, lang, o, &out->diags, &sc);
     out->suppressed = sc.suppressed;

@@ -19,6 +19,8 @@ typedef struct kc_kernel_ref {
     kc_lang lang;
 } kc_kernel_ref;
 
+typedef KC_VEC(kc_kernel_ref) kc_kernel_ref_vec;
+
 /* Verify's check of a bound kernel that has no findings: do its outputs
  * match the reference? */
 typedef struct kc_verify_check {
@@ -35,7 +37,7 @@ typedef struct kc_file_result {
                            baselined findings removed */
     kc_file_errors errors;
     bool explicit_path; /* named on the command line (not found by a walk) */
-    KC_VEC(kc_kernel_ref) kernels;
+    kc_kernel_ref_vec kernels;
     KC_VEC(kc_verify_check) checks; /* verify mode only */
 
     /* The file's effective options (kc_config.h); borrowed from the

@@ -28,6 +28,7 @@ void kc_options_free(kc_options *o)
     free(o->cuda_path);
     free(o->cuda_arch);
     free(o->compile_db_dir);
+    free(o->cache_dir);
     free(o->verify_results_dir);
     free(o->verify_save_dir);
     free(o->verify_export_dir);
@@ -61,6 +62,7 @@ void kc_options_copy(kc_options *dst, const kc_options *src)
     dst->cuda_path = dup_or_null(src->cuda_path);
     dst->cuda_arch = dup_or_null(src->cuda_arch);
     dst->compile_db_dir = dup_or_null(src->compile_db_dir);
+    dst->cache_dir = dup_or_null(src->cache_dir);
     dst->verify_results_dir = dup_or_null(src->verify_results_dir);
     dst->verify_save_dir = dup_or_null(src->verify_save_dir);
     dst->verify_export_dir = dup_or_null(src->verify_export_dir);

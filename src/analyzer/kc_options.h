@@ -42,6 +42,8 @@ typedef struct kc_options {
     bool quiet;              /* --quiet: no summary line, nothing on success */
     bool stats;              /* --stats: per-rule counts, files, time */
     bool fix;                /* --fix: apply the fix-its to the files */
+    bool no_cache;           /* --no-cache: do not read or write the result cache */
+    char *cache_dir;         /* --cache-dir: where results are cached (kc_cache_dir) */
     bool report_unused_suppressions; /* --report-unused-suppressions (KC001) */
     /* One flag per rule: the registry's (kc_rules_count()) followed by
      * kcheck's own diagnostics (kc_suppress.h); owned. NULL: all enabled. */

@@ -1,0 +1,38 @@
+/* kc_cache.h — a result cache keyed by what a file's analysis depends on.
+ *
+ * Entries hold what the front end and the rules produced for one file
+ * (diagnostics before suppressions and filters, file errors, kernel
+ * locations). The key is a 128-bit XXH3 hash of: the cache format, the
+ * kcheck build (version and the executable's size and mtime, so a rebuild
+ * invalidates everything), the language, the options that change analysis
+ * (enabled rules, rule options, CUDA mode, path, arch and extra arguments),
+ * the file's bytes, and for CUDA the bytes of the headers it includes with
+ * quotes (direct includes that exist next to it). Entries are files under
+ * the cache directory, written to a temporary name and renamed, so runs may
+ * share a cache concurrently; a damaged entry is a miss.
+ */
+#ifndef KC_CACHE_H
+#define KC_CACHE_H
+
+#include "kc_driver.h"
+
+typedef struct kc_cache_key {
+    uint64_t lo, hi;
+} kc_cache_key;
+
+/* The directory results are cached in for these options (--cache-dir,
+ * $KCHECK_CACHE_DIR, $XDG_CACHE_HOME/kcheck, ~/.cache/kcheck), or NULL when
+ * caching is off (--no-cache) or no directory can be named. Caller frees. */
+char *kc_cache_dir(const kc_options *o);
+
+kc_cache_key kc_cache_key_for(const kc_options *o, const kc_source *src, kc_lang lang);
+
+/* Fills diags, errors and kernels from the entry; false on a miss. The
+ * vectors are appended to (expected empty). */
+bool kc_cache_load(const char *dir, kc_cache_key key, kc_diag_list *diags, kc_file_errors *errors,
+                   kc_kernel_ref_vec *kernels);
+/* Stores an entry (best effort: a failure only costs the next run). */
+void kc_cache_store(const char *dir, kc_cache_key key, const kc_diag_list *diags, const kc_file_errors *errors,
+                    const kc_kernel_ref_vec *kernels);
+
+#endif

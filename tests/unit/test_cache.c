@@ -1,0 +1,152 @@
+/* The result cache: hits give the same findings, keys follow what the
+ * analysis depends on, damaged entries are misses. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "kc_cache.h"
+#include "kc_cli.h"
+
+static char dir[64];
+
+static char *run(const char *a, const char *b, const char *c, const char *d, int *status)
+{
+    char *argv[] = {"kcheck", (char *)a, (char *)b, (char *)c, (char *)d, NULL};
+    int argc = 1;
+    while (argc < 5 && argv[argc])
+        argc++;
+    char *out = NULL, *err = NULL;
+    size_t ol, el;
+    FILE *fo = open_memstream(&out, &ol), *fe = open_memstream(&err, &el);
+    *status = kc_cli_main(argc, argv, fo, fe);
+    fclose(fo);
+    fclose(fe);
+    free(err);
+    return out;
+}
+
+static int count_entries(const char *root)
+{
+    int n = 0;
+    char *sub = kc_xasprintf("%s/results-1", root);
+    DIR *d = opendir(sub);
+    struct dirent *e;
+    while (d && (e = readdir(d)) != NULL) {
+        if (e->d_name[0] == '.')
+            continue;
+        char *p = kc_xasprintf("%s/%s", sub, e->d_name);
+        DIR *d2 = opendir(p);
+        struct dirent *e2;
+        while (d2 && (e2 = readdir(d2)) != NULL)
+            if (strstr(e2->d_name, ".json"))
+                n++;
+        if (d2)
+            closedir(d2);
+        free(p);
+    }
+    if (d)
+        closedir(d);
+    free(sub);
+    return n;
+}
+
+static void test_second_run_reads_the_cache(void **state)
+{
+    char *cachearg = kc_xasprintf("--cache-dir=%s/c", dir);
+    char *file = kc_xasprintf("%s/k.py", dir);
+    FILE *f = fopen(file, "w");
+    fputs("import triton\nimport triton.language as tl\n@triton.jit\ndef k(x_ptr, N, B: tl.constexpr):\n"
+          "    for s in tl.static_range(0, N, B):\n        tl.store(x_ptr + s + tl.arange(0, B), 0)\n",
+          f);
+    fclose(f);
+    int st1, st2;
+    char *a = run(cachearg, "--select=KC202", file, NULL, &st1);
+    char *cdir = kc_xasprintf("%s/c", dir);
+    assert_int_equal(count_entries(cdir), 1);
+    char *b = run(cachearg, "--select=KC202", file, NULL, &st2);
+    assert_int_equal(st1, 1);
+    assert_int_equal(st1, st2);
+    assert_string_equal(a, b);
+    assert_non_null(strstr(b, "KC202"));
+    assert_int_equal(count_entries(cdir), 1);
+    /* another rule selection is another key */
+    free(b);
+    b = run(cachearg, "--select=KC301", file, NULL, &st2);
+    assert_int_equal(st2, 0);
+    assert_int_equal(count_entries(cdir), 2);
+    /* --no-cache writes nothing */
+    free(b);
+    char *nc = kc_xasprintf("--cache-dir=%s/none", dir);
+    b = run(nc, "--no-cache", file, NULL, &st2);
+    char *ndir = kc_xasprintf("%s/none", dir);
+    assert_int_equal(count_entries(ndir), 0);
+    free(a);
+    free(b);
+    free(nc);
+    free(ndir);
+    free(cdir);
+    free(cachearg);
+    free(file);
+}
+
+static void test_damaged_entry_is_a_miss(void **state)
+{
+    kc_options o;
+    kc_options_init(&o);
+    char *err = NULL;
+    const char *text = "import triton\n";
+    kc_source *src = kc_source_from_memory("t.py", text, strlen(text), 1 << 20, &err);
+    kc_cache_key k = kc_cache_key_for(&o, src, KC_LANG_TRITON);
+    char *cdir = kc_xasprintf("%s/d", dir);
+    kc_diag_list diags = {0};
+    kc_file_errors errs = {0};
+    kc_kernel_ref_vec ks = {0};
+    kc_cache_store(cdir, k, &diags, &errs, &ks);
+    assert_true(kc_cache_load(cdir, k, &diags, &errs, &ks));
+    /* the same bytes give the same key; other bytes another one */
+    kc_cache_key k2 = kc_cache_key_for(&o, src, KC_LANG_TRITON);
+    assert_true(k.lo == k2.lo && k.hi == k2.hi);
+    kc_source *src2 = kc_source_from_memory("t.py", "import triton \n", 15, 1 << 20, &err);
+    kc_cache_key k3 = kc_cache_key_for(&o, src2, KC_LANG_TRITON);
+    assert_false(k.lo == k3.lo && k.hi == k3.hi);
+    /* damage every entry: loads now miss */
+    char *cmd = kc_xasprintf("find '%s' -name '*.json' -exec sh -c 'echo \"{broken\" > \"$1\"' _ {} \\;", cdir);
+    assert_int_equal(system(cmd), 0);
+    assert_false(kc_cache_load(cdir, k, &diags, &errs, &ks));
+    assert_int_equal(diags.items.len, 0);
+    free(cmd);
+    free(cdir);
+    kc_source_delete(src);
+    kc_source_delete(src2);
+    kc_options_free(&o);
+}
+
+static int setup(void **state)
+{
+    strcpy(dir, "/tmp/kcheck-cache-XXXXXX");
+    return mkdtemp(dir) ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+    char *cmd = kc_xasprintf("rm -rf '%s'", dir);
+    int rc = system(cmd);
+    free(cmd);
+    return rc == 0 ? 0 : -1;
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_second_run_reads_the_cache),
+        cmocka_unit_test(test_damaged_entry_is_a_miss),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
