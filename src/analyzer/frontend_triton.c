@@ -43,7 +43,100 @@ struct tv {
     const tv *tuple;
     const char *dtype;   /* TV_DTYPE name */
     uint32_t sym;        /* the symbol this value is, or KC_NONE */
+    /* The shape (and blockness) came through something the interpreter
+     * does not model exactly (an unknown value, a helper call, a
+     * shape-changing builtin): not to be trusted for KC302/KC305. */
+    bool vague;
+    bool logic_nonbool;  /* a Python and/or/not chain with a non-boolean operand (no `&`/`~` fix-it) */
+    uint8_t elt;         /* element type, TT_ELT_* (TV_DTYPE: the type it names) */
+    uint64_t prods;      /* kernel product records (bit id % 64) whose results flow into the value */
+    kc_span dtype_span;  /* the dtype argument that set elt (tl.zeros(..., dtype=X)), for fix-its */
 };
+
+/* Element types, as far as KC502 needs them. */
+enum {
+    TT_ELT_UNKNOWN = 0,
+    TT_ELT_PYFLOAT, /* a Python float scalar: takes the type of the block it meets */
+    TT_ELT_PYINT,
+    TT_ELT_BOOL,
+    TT_ELT_INT,
+    TT_ELT_FP8,
+    TT_ELT_FP16,
+    TT_ELT_BF16,
+    TT_ELT_FP32,
+    TT_ELT_FP64,
+};
+
+static bool elt_low(uint8_t e) { return e == TT_ELT_FP16 || e == TT_ELT_BF16 || e == TT_ELT_FP8; }
+
+static const char *elt_name(uint8_t e)
+{
+    switch (e) {
+    case TT_ELT_FP16: return "fp16";
+    case TT_ELT_BF16: return "bf16";
+    case TT_ELT_FP8: return "fp8";
+    case TT_ELT_FP32: return "fp32";
+    case TT_ELT_FP64: return "fp64";
+    default: return "?";
+    }
+}
+
+static uint8_t elt_of_dtype_name(const char *d)
+{
+    if (!d)
+        return TT_ELT_UNKNOWN;
+    if (!strcmp(d, "float16") || !strcmp(d, "fp16") || !strcmp(d, "half"))
+        return TT_ELT_FP16;
+    if (!strcmp(d, "bfloat16") || !strcmp(d, "bf16"))
+        return TT_ELT_BF16;
+    if (!strcmp(d, "float32") || !strcmp(d, "fp32") || !strcmp(d, "float"))
+        return TT_ELT_FP32;
+    if (!strcmp(d, "float64") || !strcmp(d, "fp64") || !strcmp(d, "double"))
+        return TT_ELT_FP64;
+    if (!strncmp(d, "float8", 6) || !strncmp(d, "fp8", 3))
+        return TT_ELT_FP8;
+    if (!strcmp(d, "int1"))
+        return TT_ELT_BOOL;
+    if (!strncmp(d, "int", 3) || !strncmp(d, "uint", 4))
+        return TT_ELT_INT;
+    return TT_ELT_UNKNOWN;
+}
+
+/* Triton's computation type of a binary arithmetic operation
+ * (semantic.computation_type_impl), for the float cases. */
+static uint8_t elt_promote(uint8_t a, uint8_t b, bool div)
+{
+    bool a_py = a == TT_ELT_PYFLOAT || a == TT_ELT_PYINT, b_py = b == TT_ELT_PYFLOAT || b == TT_ELT_PYINT;
+    if (a_py && b_py)
+        return a == TT_ELT_PYFLOAT || b == TT_ELT_PYFLOAT ? TT_ELT_PYFLOAT : TT_ELT_PYINT;
+    if (a == TT_ELT_UNKNOWN || b == TT_ELT_UNKNOWN)
+        return TT_ELT_UNKNOWN;
+    if (a_py || b_py) { /* a scalar of a lower or equal kind does not promote the tensor */
+        uint8_t t = a_py ? b : a, sc = a_py ? a : b;
+        if (t >= TT_ELT_FP8 || sc == TT_ELT_PYINT)
+            return div && (t == TT_ELT_FP16 || t == TT_ELT_BF16) ? TT_ELT_FP32 : t;
+        return TT_ELT_FP32; /* int tensor with a float scalar */
+    }
+    if (a == TT_ELT_FP64 || b == TT_ELT_FP64)
+        return TT_ELT_FP64;
+    if (a == TT_ELT_FP32 || b == TT_ELT_FP32)
+        return TT_ELT_FP32;
+    if (a == TT_ELT_FP16 || b == TT_ELT_FP16)
+        return div || (a == TT_ELT_BF16 || b == TT_ELT_BF16) ? TT_ELT_FP32 : TT_ELT_FP16;
+    if (a == TT_ELT_BF16 && b == TT_ELT_BF16)
+        return div ? TT_ELT_FP32 : TT_ELT_BF16;
+    if (a == TT_ELT_BF16 || b == TT_ELT_BF16)
+        return TT_ELT_FP32;
+    if (a == TT_ELT_FP8 || b == TT_ELT_FP8)
+        return TT_ELT_UNKNOWN;
+    return a == TT_ELT_BOOL && b == TT_ELT_BOOL ? TT_ELT_BOOL : TT_ELT_INT;
+}
+
+/* Is the shape of the value trustworthy? */
+static bool is_vague(const tv *v)
+{
+    return v->vague || v->shape_unknown || (v->kind == TV_UNKNOWN && !v->ce) || v->kind == TV_TUPLE;
+}
 
 typedef struct tt_var {
     const char *name;
@@ -67,6 +160,7 @@ typedef struct tt_ctx {
     unsigned depth;
     uintptr_t stack_base; /* address of a local of tt_lower_kernel */
     tt_names pointer_params;
+    const char *tl_alias; /* the local name of triton.language ("tl"), for fix-its */
 } tt_ctx;
 
 /* Nesting is bounded by depth and by stack actually used: frames are much
@@ -83,6 +177,7 @@ static bool stack_exhausted(const tt_ctx *c)
 
 static tv eval(tt_ctx *c, TSNode n);
 static void exec_block(tt_ctx *c, TSNode block);
+static const char *short_text(tt_ctx *c, TSNode n);
 
 static tv tv_unknown(void)
 {
@@ -168,6 +263,7 @@ static tv make_const(tt_ctx *c, int64_t x)
     tv v = tv_unknown();
     v.kind = TV_NUM;
     v.ce = true;
+    v.elt = TT_ELT_PYINT;
     v.idx = kc_index_const(c->a, x, 32, KC_SPACE_BLOCK);
     return v;
 }
@@ -250,6 +346,11 @@ static tv merge(tt_ctx *c, TSNode at, const char *name, const tv *x, const tv *y
     r.ce = x->ce && y->ce;
     r.taint = x->taint | y->taint;
     r.shape_unknown = x->shape_unknown || y->shape_unknown;
+    r.vague = is_vague(x) || is_vague(y) || x->shape.rank != y->shape.rank;
+    r.prods = x->prods | y->prods;
+    r.elt = x->elt == y->elt ? x->elt : TT_ELT_UNKNOWN;
+    if (r.elt != TT_ELT_UNKNOWN)
+        r.dtype_span = kc_span_valid(x->dtype_span) ? x->dtype_span : y->dtype_span;
     return r;
 }
 
@@ -437,6 +538,9 @@ static tv num_of(tt_ctx *c, const tv *v, TSNode at)
     r.is_float = v->is_float;
     r.shape_unknown = v->shape_unknown;
     r.from_dot = v->from_dot;
+    r.prods = v->prods;
+    r.vague = v->vague;
+    r.elt = v->elt;
     return r;
 }
 
@@ -468,6 +572,8 @@ static tv compare(tt_ctx *c, TSNode at, const char *op, const tv *a, const tv *b
                      deps_to_rank(tv_deps(b), b->shape.rank, r.shape.rank));
     r.taint = a->taint | b->taint;
     r.random = (a->random && (b->random || !has_extent(b))) || (b->random && !has_extent(a));
+    r.vague = is_vague(a) || is_vague(b);
+    r.elt = TT_ELT_BOOL;
     observe_combine(c, a, b, at, "compared with", an, bn);
     kc_cmp cmp = cmp_of(op);
     if (cmp) {
@@ -478,6 +584,8 @@ static tv compare(tt_ctx *c, TSNode at, const char *op, const tv *a, const tv *b
         p->span = tt_span(at);
         r.preds = p;
         r.npreds = 1;
+        if (cmp != KC_CMP_EQ && cmp != KC_CMP_NE && p->lhs && p->rhs && !a->is_float && !b->is_float)
+            kc_vec_push(&c->k->compares, *p);
         if (cmp != KC_CMP_EQ && cmp != KC_CMP_NE) {
             char *ev = kc_xasprintf("it bounds `%s` on line %u", tt_text(c->mod, at),
                                     ts_node_start_point(at).row + 1);
@@ -501,6 +609,8 @@ static tv bool_combine(tt_ctx *c, const tv *a, const tv *b, bool is_and)
     r.deps = deps_or(deps_to_rank(tv_deps(a), a->shape.rank, r.shape.rank),
                      deps_to_rank(tv_deps(b), b->shape.rank, r.shape.rank));
     r.taint = a->taint | b->taint;
+    r.vague = is_vague(a) || is_vague(b);
+    r.elt = TT_ELT_BOOL;
     if (is_and && a->kind == TV_BOOL && b->kind == TV_BOOL) {
         uint32_t n = a->npreds + b->npreds;
         kc_pred *p = kc_arena_alloc(c->a, (n ? n : 1) * sizeof *p);
@@ -512,6 +622,47 @@ static tv bool_combine(tt_ctx *c, const tv *a, const tv *b, bool is_and)
         r.npreds = n;
     }
     return r;
+}
+
+/* The operand spelled so that it is computed in 64 bits. */
+static const char *widened(tt_ctx *c, TSNode n)
+{
+    TSNode u = n;
+    const char *t = tt_text(c->mod, n);
+    if (strchr(t, '\n'))
+        return NULL;
+    bool simple = tt_is(u, "identifier") || tt_is(u, "call") || tt_is(u, "subscript") ||
+                  tt_is(u, "attribute") || tt_is(u, "parenthesized_expression");
+    return simple ? kc_arena_printf(c->a, "%s.to(%s.int64)", t, c->tl_alias)
+                  : kc_arena_printf(c->a, "(%s).to(%s.int64)", t, c->tl_alias);
+}
+
+/* An integer product of two values that both vary at run time (KC304). */
+static void record_product(tt_ctx *c, TSNode at, TSNode an, TSNode bn, const tv *x, const tv *y, tv *r)
+{
+    int64_t k;
+    if (!x->idx || !y->idx || !r->idx || x->is_float || y->is_float || r->is_float ||
+        kc_index_is_const(x->idx, &k) || kc_index_is_const(y->idx, &k) || ts_node_is_null(an) || ts_node_is_null(bn))
+        return;
+    if (elt_low(x->elt) || elt_low(y->elt) || x->elt == TT_ELT_FP32 || y->elt == TT_ELT_FP32 ||
+        x->elt == TT_ELT_FP64 || y->elt == TT_ELT_FP64 || x->elt == TT_ELT_PYFLOAT || y->elt == TT_ELT_PYFLOAT)
+        return;
+    r->prods |= 1ull << (c->k->products.len % 64);
+    kc_product p;
+    memset(&p, 0, sizeof p);
+    p.span = tt_span(at);
+    p.text = short_text(c, at);
+    p.value = r->idx;
+    p.lhs = x->idx;
+    p.rhs = y->idx;
+    p.lhs_span = tt_span(an);
+    p.rhs_span = tt_span(bn);
+    p.lhs_text = short_text(c, an);
+    p.rhs_text = short_text(c, bn);
+    p.lhs_widened = widened(c, an);
+    p.rhs_widened = widened(c, bn);
+    p.bits = r->bits;
+    kc_vec_push(&c->k->products, p);
 }
 
 static tv binop(tt_ctx *c, TSNode at, const char *op, tv a, tv b, TSNode an, TSNode bn)
@@ -539,6 +690,8 @@ static tv binop(tt_ctx *c, TSNode at, const char *op, tv a, tv b, TSNode an, TSN
             r.deps = deps_or(deps_to_rank(p.deps, p.shape.rank, r.shape.rank),
                              deps_to_rank(o.deps, o.shape.rank, r.shape.rank));
             r.shape_unknown = p.shape_unknown || o.shape_unknown;
+            r.vague = is_vague(&p) || is_vague(&o);
+            r.prods = p.prods | o.prods;
             r.ce = false;
             return r;
         }
@@ -610,6 +763,14 @@ static tv binop(tt_ctx *c, TSNode at, const char *op, tv a, tv b, TSNode an, TSN
     r.shape_unknown = x.shape_unknown || y.shape_unknown;
     r.from_dot = x.from_dot || y.from_dot;
     r.random = (a.random && (b.random || !has_extent(&b))) || (b.random && !has_extent(&a));
+    r.vague = is_vague(&a) || is_vague(&b);
+    r.prods = x.prods | y.prods;
+    if (!strcmp(op, "&") || !strcmp(op, "|") || !strcmp(op, "^") || !strcmp(op, "<<") || !strcmp(op, ">>"))
+        r.elt = elt_promote(a.elt, b.elt, false) == TT_ELT_UNKNOWN ? TT_ELT_UNKNOWN : TT_ELT_INT;
+    else
+        r.elt = elt_promote(a.elt, b.elt, !strcmp(op, "/") || !strcmp(op, "%") || !strcmp(op, "//"));
+    if (!strcmp(op, "*"))
+        record_product(c, at, an, bn, &x, &y, &r);
     return r;
 }
 
@@ -718,8 +879,38 @@ static const char *short_text(tt_ctx *c, TSNode n)
     return o;
 }
 
+/* Operand shapes of a load/store as far as they are known (KC302). */
+static bool operand_shape(const tv *v, bool want_ptr, kc_shape *out)
+{
+    memset(out, 0, sizeof *out);
+    if (v->kind == TV_NONE || is_vague(v))
+        return false;
+    if (want_ptr ? v->kind != TV_PTR : (v->kind != TV_NUM && v->kind != TV_BOOL))
+        return false;
+    *out = v->shape;
+    return true;
+}
+
+/* Does a mask comparison bound an index that varies along the block (a
+ * bounds check: offs < N)? Masks we cannot see into count as checks. */
+static bool mask_bounds_index(const tv *mask)
+{
+    if (mask->kind != TV_BOOL || mask->npreds == 0)
+        return true;
+    for (uint32_t i = 0; i < mask->npreds; i++) {
+        const kc_pred *p = &mask->preds[i];
+        if (p->op == KC_CMP_EQ || p->op == KC_CMP_NE || !p->lhs || !p->rhs)
+            return true;
+        kc_deps l = kc_index_deps(p->lhs), r = kc_index_deps(p->rhs);
+        if ((l.flags | r.flags) & (KC_AF_THREAD | KC_AF_PROGRAM | KC_AF_DATA) || l.loops || r.loops)
+            return true;
+    }
+    return false;
+}
+
 static uint32_t record_access(tt_ctx *c, kc_access_kind kind, TSNode call, TSNode ptrn, const tv *ptr,
-                              TSNode maskn, const tv *mask)
+                              TSNode maskn, const tv *mask, TSNode othern, const tv *other, TSNode valn,
+                              const tv *val)
 {
     kc_access a;
     memset(&a, 0, sizeof a);
@@ -745,6 +936,36 @@ static uint32_t record_access(tt_ctx *c, kc_access_kind kind, TSNode call, TSNod
         a.mask_deps = tv_deps(mask);
         a.nmask_preds = mask->npreds;
         a.mask_preds = mask->preds;
+        a.bounds_checked = mask_bounds_index(mask);
+    }
+    if (ptr->prods) {
+        uint32_t n = 0;
+        for (uint32_t i = 0; i < c->k->products.len; i++)
+            n += (ptr->prods >> (i % 64)) & 1;
+        uint32_t *ids = kc_arena_alloc(c->a, (n ? n : 1) * sizeof *ids);
+        n = 0;
+        for (uint32_t i = 0; i < c->k->products.len; i++)
+            if ((ptr->prods >> (i % 64)) & 1)
+                ids[n++] = i;
+        a.products = ids;
+        a.nproducts = n;
+    }
+    a.block_ptr = ptr->block_ptr;
+    if (ptr->block_ptr) {
+        TSNode bc = call_arg(c->mod, call, 99, "boundary_check");
+        a.bounds_checked = !ts_node_is_null(bc) && !tt_is(tt_unparen(bc), "none");
+    }
+    a.ptr_shape_known = operand_shape(ptr, true, &a.ptr_shape);
+    if (mask && mask->kind != TV_NONE)
+        a.mask_shape_known = operand_shape(mask, false, &a.mask_shape);
+    if (other && other->kind != TV_NONE) {
+        a.has_other = true;
+        a.other_span = tt_span(othern);
+        a.other_shape_known = operand_shape(other, false, &a.other_shape);
+    }
+    if (val && val->kind != TV_NONE) {
+        a.value_span = tt_span(valn);
+        a.value_shape_known = operand_shape(val, false, &a.value_shape);
     }
     kc_vec_push(&c->k->accesses, a);
     return a.id;
@@ -763,8 +984,13 @@ static tv loaded_value(tt_ctx *c, uint32_t acc, const tv *ptr, const tv *mask)
     v.kind = TV_NUM;
     v.shape = s;
     v.shape_unknown = ptr->shape_unknown;
-    v.idx = kc_index_atom(c->a, kc_atom_make(KC_ATOM_DATA, acc, d), 32, KC_SPACE_BLOCK, &s);
+    /* The element type is not known here. An integer loaded as an index
+     * is presumed to be int64 (torch.long, PyTorch's index type) unless the
+     * kernel casts it: KC304 does not guess about values it cannot see. */
+    v.bits = 64;
+    v.idx = kc_index_atom(c->a, kc_atom_make(KC_ATOM_DATA, acc, d), 64, KC_SPACE_BLOCK, &s);
     v.taint = ptr->taint;
+    v.vague = is_vague(ptr) || (mask && mask->kind != TV_NONE && is_vague(mask));
     return v;
 }
 
@@ -782,8 +1008,7 @@ static tv do_load(tt_ctx *c, TSNode call, bool method_form, const tv *self)
         if (ptr.taint & ~mask.taint)
             observe(c, ptr.taint & ~mask.taint, ptrn, "used as a load address with another mask");
     }
-    (void)other;
-    uint32_t id = record_access(c, KC_ACC_LOAD, call, ptrn, &ptr, maskn, &mask);
+    uint32_t id = record_access(c, KC_ACC_LOAD, call, ptrn, &ptr, maskn, &mask, othern, &other, (TSNode){0}, NULL);
     return loaded_value(c, id, &ptr, &mask);
 }
 
@@ -803,12 +1028,240 @@ static tv do_store(tt_ctx *c, TSNode call, kc_access_kind kind)
         if (mask.taint & ~ptr.taint)
             observe(c, mask.taint & ~ptr.taint, maskn, "used as the mask of a store");
     }
-    uint32_t id = record_access(c, kind, call, ptrn, &ptr, maskn, &mask);
+    uint32_t id = record_access(c, kind, call, ptrn, &ptr, maskn, &mask, (TSNode){0}, NULL, valn, &val);
     if (kind == KC_ACC_ATOMIC)
         return loaded_value(c, id, &ptr, &mask);
     tv r = tv_unknown();
     r.kind = TV_NONE;
     return r;
+}
+
+/* ---- low-precision accumulation (KC502) ---- */
+
+static const char *span_source(tt_ctx *c, kc_span sp)
+{
+    const kc_source *src = c->mod->src;
+    if (!kc_span_valid(sp))
+        return NULL;
+    size_t a = kc_source_offset(src, sp.line, sp.col), b = kc_source_offset(src, sp.end_line, sp.end_col);
+    return b > a ? kc_arena_strndup(c->a, src->text + a, b - a) : NULL;
+}
+
+/* `decl` is the value whose dtype argument made it narrow. */
+static void record_accum(tt_ctx *c, TSNode at, const char *var, const tv *decl, kc_accum_kind kind)
+{
+    kc_accum ac;
+    memset(&ac, 0, sizeof ac);
+    ac.span = tt_span(at);
+    ac.decl_span = decl->dtype_span;
+    ac.var = var ? kc_arena_strdup(c->a, var) : NULL;
+    ac.dtype = elt_name(decl->elt);
+    ac.kind = kind;
+    ac.loop = c->loop;
+    const char *dt = span_source(c, decl->dtype_span);
+    if (dt && !strchr(dt, '\n')) {
+        const char *dot = strrchr(dt, '.');
+        ac.fix_text = dot ? kc_arena_printf(c->a, "%.*s.float32", (int)(dot - dt), dt) : "float32";
+    }
+    kc_vec_push(&c->k->accums, ac);
+}
+
+/* A loop-carried low-precision block updated in the loop (`acc += x`,
+ * `acc = acc + x`, `acc = tl.dot(a, b, acc)`). */
+static void check_accumulation(tt_ctx *c, TSNode st, const char *var, const tv *before, kc_accum_kind kind)
+{
+    if (c->loop == KC_NONE || before->kind != TV_NUM || !elt_low(before->elt))
+        return;
+    if (!(tv_deps(before).loops & kc_loop_bit(c->loop)))
+        return;
+    record_accum(c, st, var, before, kind);
+}
+
+/* tl.sum of a block known to be fp16/bf16 (unless dtype= widens it). */
+static void check_narrow_sum(tt_ctx *c, TSNode call, TSNode xn, const tv *x)
+{
+    if (!elt_low(x->elt) || x->shape.rank == 0 || ts_node_is_null(xn))
+        return;
+    TSNode dt = call_arg(c->mod, call, 99, "dtype");
+    if (!ts_node_is_null(dt))
+        return;
+    kc_accum ac;
+    memset(&ac, 0, sizeof ac);
+    ac.span = tt_span(call);
+    ac.decl_span = tt_span(xn);
+    ac.dtype = elt_name(x->elt);
+    ac.kind = KC_ACCUM_REDUCE;
+    ac.loop = c->loop;
+    const char *t = tt_text(c->mod, xn);
+    if (!strchr(t, '\n')) {
+        TSNode u = tt_unparen(xn);
+        bool simple = tt_is(u, "identifier") || tt_is(u, "call") || tt_is(u, "subscript") || tt_is(u, "attribute");
+        ac.fix_text = simple ? kc_arena_printf(c->a, "%s.to(%s.float32)", t, c->tl_alias)
+                             : kc_arena_printf(c->a, "(%s).to(%s.float32)", t, c->tl_alias);
+    }
+    kc_vec_push(&c->k->accums, ac);
+}
+
+/* Is `n` a call of tl.dot whose accumulator argument is the name `var`? */
+static bool is_dot_into(tt_ctx *c, TSNode n, const char *var)
+{
+    n = tt_unparen(n);
+    if (!tt_is(n, "call"))
+        return false;
+    const char *tl = tt_tl_name(tt_qualify(c->mod, tt_field(n, "function")));
+    if (!tl || strcmp(tl, "dot"))
+        return false;
+    if (!var)
+        return true;
+    TSNode accn = call_arg(c->mod, n, 2, "acc");
+    return !ts_node_is_null(accn) && tt_text_eq(c->mod, tt_unparen(accn), var);
+}
+
+/* ---- sizes the kernel asserts to be multiples (KC303) ---- */
+
+/* `N % BLOCK == 0` (possibly and-ed with other conditions) in an assert,
+ * tl.static_assert, tl.device_assert or tl.assume. */
+static void note_multiple(tt_ctx *c, TSNode cond, TSNode at)
+{
+    cond = tt_unparen(cond);
+    if (ts_node_is_null(cond))
+        return;
+    if (tt_is(cond, "boolean_operator") && !strcmp(op_of(cond), "and")) {
+        note_multiple(c, tt_field(cond, "left"), at);
+        note_multiple(c, tt_field(cond, "right"), at);
+        return;
+    }
+    if (tt_is(cond, "binary_operator") && !strcmp(op_of(cond), "&")) {
+        note_multiple(c, tt_field(cond, "left"), at);
+        note_multiple(c, tt_field(cond, "right"), at);
+        return;
+    }
+    if (!tt_is(cond, "comparison_operator") || ts_node_named_child_count(cond) != 2)
+        return;
+    TSNode l = tt_unparen(ts_node_named_child(cond, 0)), r = tt_unparen(ts_node_named_child(cond, 1));
+    const char *op = NULL;
+    for (uint32_t i = 0; i < ts_node_child_count(cond); i++)
+        if (!ts_node_is_named(ts_node_child(cond, i)))
+            op = ts_node_type(ts_node_child(cond, i));
+    if (!op || strcmp(op, "=="))
+        return;
+    int64_t z;
+    if (tt_int_literal(c->mod, l, &z) && z == 0) {
+        TSNode t = l;
+        l = r;
+        r = t;
+    }
+    if (!tt_int_literal(c->mod, r, &z) || z != 0 || !tt_is(l, "binary_operator") || strcmp(op_of(l), "%"))
+        return;
+    TSNode an = tt_unparen(tt_field(l, "left")), bn = tt_unparen(tt_field(l, "right"));
+    if (!tt_is(an, "identifier"))
+        return;
+    tv *av = env_get(&c->env, tt_text(c->mod, an));
+    if (!av || av->sym == KC_NONE || av->sym >= c->k->symbols.len)
+        return;
+    tv bv = eval(c, bn);
+    int64_t m;
+    kc_symbol *s = &c->k->symbols.data[av->sym];
+    if (tv_const(&bv, &m) && m > 0)
+        s->multiple_of = m;
+    else if (bv.sym != KC_NONE)
+        s->multiple_of_symbol = bv.sym;
+    else
+        return;
+    s->multiple_evidence = kc_arena_printf(c->a, "`%s` on line %u", short_text(c, at), ts_node_start_point(at).row + 1);
+}
+
+/* ---- Python boolean operators on blocks (KC305) ---- */
+
+static bool is_logic_node(TSNode n) { return tt_is(n, "boolean_operator") || tt_is(n, "not_operator"); }
+
+/* Is `n` part of a larger and/or/not chain (so the outermost reports)? */
+static bool inside_logic_chain(TSNode n)
+{
+    TSNode p = ts_node_parent(n);
+    while (tt_is(p, "parenthesized_expression"))
+        p = ts_node_parent(p);
+    return is_logic_node(p);
+}
+
+/* The chain with & | ~, parenthesizing what precedence needs. */
+static void logic_fix(tt_ctx *c, TSNode n, kc_strbuf *sb, int depth)
+{
+    TSNode u = tt_unparen(n);
+    if (depth > 64) {
+        kc_sb_append(sb, tt_text(c->mod, n));
+        return;
+    }
+    if (tt_is(u, "boolean_operator")) {
+        bool is_and = !strcmp(op_of(u), "and");
+        TSNode side[2] = {tt_field(u, "left"), tt_field(u, "right")};
+        for (int i = 0; i < 2; i++) {
+            TSNode s = tt_unparen(side[i]);
+            if (i)
+                kc_sb_append(sb, is_and ? " & " : " | ");
+            bool same = tt_is(s, "boolean_operator") && !strcmp(op_of(s), op_of(u));
+            if (same) {
+                logic_fix(c, s, sb, depth + 1);
+            } else if (tt_is(s, "identifier") || tt_is(s, "call") || tt_is(s, "subscript") ||
+                       tt_is(s, "attribute") || tt_is(s, "true") || tt_is(s, "false") ||
+                       tt_is(s, "not_operator")) {
+                logic_fix(c, s, sb, depth + 1);
+            } else {
+                kc_sb_append(sb, "(");
+                logic_fix(c, s, sb, depth + 1);
+                kc_sb_append(sb, ")");
+            }
+        }
+        return;
+    }
+    if (tt_is(u, "not_operator")) {
+        TSNode a = tt_unparen(tt_field(u, "argument"));
+        kc_sb_append(sb, "~");
+        bool simple = tt_is(a, "identifier") || tt_is(a, "call") || tt_is(a, "subscript") || tt_is(a, "attribute");
+        if (!simple)
+            kc_sb_append(sb, "(");
+        logic_fix(c, a, sb, depth + 1);
+        if (!simple)
+            kc_sb_append(sb, ")");
+        return;
+    }
+    kc_sb_append(sb, short_text(c, u));
+}
+
+static void note_block_logic(tt_ctx *c, TSNode n, const tv *r)
+{
+    if (inside_logic_chain(n) || r->kind != TV_BOOL || r->vague || r->shape_unknown || r->shape.rank == 0)
+        return;
+    kc_block_logic bl;
+    memset(&bl, 0, sizeof bl);
+    bl.span = tt_span(n);
+    /* the first operator keyword of the chain (a and b and c nests to the left) */
+    TSNode first = n;
+    for (int d = 0; d < 64 && tt_is(first, "boolean_operator"); d++) {
+        TSNode l = tt_unparen(tt_field(first, "left"));
+        if (!tt_is(l, "boolean_operator") || strcmp(op_of(l), op_of(first)))
+            break;
+        first = l;
+    }
+    uint32_t cnt = ts_node_child_count(first);
+    for (uint32_t i = 0; i < cnt; i++) {
+        TSNode ch = ts_node_child(first, i);
+        const char *t = ts_node_type(ch);
+        if (!ts_node_is_named(ch) && (!strcmp(t, "and") || !strcmp(t, "or") || !strcmp(t, "not"))) {
+            bl.op_span = tt_span(ch);
+            bl.op = kc_arena_strdup(c->a, t);
+            break;
+        }
+    }
+    if (!bl.op)
+        return;
+    if (!r->logic_nonbool && !strchr(tt_text(c->mod, n), '\n')) {
+        kc_strbuf sb = {0};
+        logic_fix(c, n, &sb, 0);
+        bl.fix_text = kc_arena_strdup(c->a, kc_sb_str(&sb));
+        kc_sb_free(&sb);
+    }
+    kc_vec_push(&c->k->block_logic, bl);
 }
 
 /* ---- reductions, reshapes ---- */
@@ -819,6 +1272,8 @@ static tv reduce(tt_ctx *c, TSNode call, const tv *x, TSNode axisn, bool scan)
     r.kind = TV_NUM;
     r.is_float = x->is_float;
     r.ce = false;
+    r.vague = is_vague(x);
+    r.elt = x->elt;
     kc_deps d = tv_deps(x);
     if (scan) {
         observe(c, x->taint, call, "scanned (its order decides the result)");
@@ -998,9 +1453,21 @@ static tv permute(tt_ctx *c, TSNode call, const tv *x, const uint8_t *perm, unsi
 
 /* ---- calls ---- */
 
-static tv elementwise(tt_ctx *c, TSNode call, bool float_result)
+/* How the element type of an element-wise call's result follows from its
+ * arguments. */
+typedef enum ew_elt { EW_ELT_UNKNOWN = 0, EW_ELT_PROMOTE, EW_ELT_PROMOTE_BUT_FIRST } ew_elt;
+
+/* A call whose result has the broadcast shape of its arguments when
+ * `exact` (tl.where, tl.maximum, math); a helper or builtin we do not model
+ * gets that shape too, but marked vague. */
+static tv elementwise_x(tt_ctx *c, TSNode call, bool float_result, bool exact, ew_elt eltmode)
 {
     TSNode args = tt_field(call, "arguments");
+    bool vague = !exact;
+    uint64_t prods = 0;
+    uint8_t elt = TT_ELT_UNKNOWN, bits = 32;
+    bool have_elt = false;
+    uint32_t argi = 0;
     uint32_t n = ts_node_named_child_count(args);
     tv acc = tv_unknown();
     acc.kind = TV_NUM;
@@ -1020,6 +1487,15 @@ static tv elementwise(tt_ctx *c, TSNode call, bool float_result)
         tv v = eval(c, a);
         if (v.kind == TV_DTYPE || v.kind == TV_STR || v.kind == TV_NONE)
             continue;
+        vague |= is_vague(&v);
+        prods |= v.prods;
+        if (v.kind == TV_NUM && v.bits > bits)
+            bits = v.bits;
+        if (eltmode == EW_ELT_PROMOTE || (eltmode == EW_ELT_PROMOTE_BUT_FIRST && argi > 0)) {
+            elt = have_elt ? elt_promote(elt, v.elt, false) : v.elt;
+            have_elt = true;
+        }
+        argi++;
         if (nv < 8)
             vals[nv++] = v;
         if (!first)
@@ -1040,14 +1516,22 @@ static tv elementwise(tt_ctx *c, TSNode call, bool float_result)
         first = false;
     }
     (void)vals;
-    tv r = make_opaque(c, call, d, &acc.shape, 32);
+    tv r = make_opaque(c, call, d, &acc.shape, bits);
     r.shape_unknown = acc.shape_unknown;
     r.taint = acc.taint;
     r.ce = acc.ce;
     r.is_float = float_result;
     r.from_dot = acc.from_dot;
     r.random = acc.random && !saw_ordered;
+    r.vague = vague;
+    r.prods = prods;
+    r.elt = eltmode == EW_ELT_UNKNOWN ? TT_ELT_UNKNOWN : elt;
     return r;
+}
+
+static tv elementwise(tt_ctx *c, TSNode call, bool float_result)
+{
+    return elementwise_x(c, call, float_result, true, EW_ELT_UNKNOWN);
 }
 
 static uint8_t dtype_bits(const char *dt)
@@ -1066,6 +1550,8 @@ static tv cast(tt_ctx *c, TSNode call, const tv *x, const tv *dt)
     (void)call;
     tv r = *x;
     if (dt->kind == TV_DTYPE) {
+        r.elt = dt->elt;
+        r.dtype_span = dt->dtype_span;
         uint8_t b = dtype_bits(dt->dtype);
         if (b) {
             r.bits = b;
@@ -1146,6 +1632,7 @@ static tv eval_tl_call(tt_ctx *c, TSNode call, const char *name)
         v.idx = kc_index_atom(c->a, kc_atom_make(name[0] == 'p' ? KC_ATOM_PROGRAM : KC_ATOM_GRID_DIM,
                                                  (uint32_t)(axis & 3), d),
                               32, KC_SPACE_BLOCK, NULL);
+        v.elt = TT_ELT_INT;
         return v;
     }
     if (!strcmp(name, "arange")) {
@@ -1177,10 +1664,12 @@ static tv eval_tl_call(tt_ctx *c, TSNode call, const char *name)
                         : kc_index_add(c->a, lane, num_of(c, &s, sn).idx);
         if (!v.idx)
             v.idx = lane;
+        v.elt = TT_ELT_INT;
         return v;
     }
     if (!strcmp(name, "zeros") || !strcmp(name, "full") || !strcmp(name, "empty")) {
         tv sv = eval_opt(c, call_arg(md, call, 0, "shape"));
+        tv dt = eval_opt(c, call_arg(md, call, !strcmp(name, "full") ? 2 : 1, "dtype"));
         tv v = tv_unknown();
         v.kind = TV_NUM;
         if (!shape_from(&sv, &v.shape))
@@ -1194,8 +1683,15 @@ static tv eval_tl_call(tt_ctx *c, TSNode call, const char *name)
                 v = make_opaque(c, call, tv_deps(&fv), &sh, 32);
                 v.shape_unknown = su;
                 v.is_float = true;
+                v.elt = dt.kind == TV_DTYPE ? dt.elt : TT_ELT_UNKNOWN;
+                v.dtype_span = dt.dtype_span;
                 return v;
             }
+        }
+        if (dt.kind == TV_DTYPE) {
+            v.elt = dt.elt;
+            v.dtype_span = dt.dtype_span;
+            v.is_float = dt.elt >= TT_ELT_FP8;
         }
         v.idx = kc_index_const(c->a, x, 32, KC_SPACE_BLOCK);
         kc_index *ix = kc_arena_alloc(c->a, sizeof *ix);
@@ -1248,6 +1744,8 @@ static tv eval_tl_call(tt_ctx *c, TSNode call, const char *name)
         !strcmp(name, "reduce") || !strcmp(name, "reduce_or") || !strcmp(name, "prod")) {
         TSNode xn = call_arg(md, call, 0, "input");
         tv x = eval_opt(c, xn);
+        if (!strcmp(name, "sum"))
+            check_narrow_sum(c, call, xn, &x);
         return reduce(c, call, &x, call_arg(md, call, 1, "axis"), false);
     }
     if (!strcmp(name, "cumsum") || !strcmp(name, "cumprod") || !strcmp(name, "associative_scan")) {
@@ -1277,6 +1775,17 @@ static tv eval_tl_call(tt_ctx *c, TSNode call, const char *name)
         r.shape_unknown = su;
         r.from_dot = true;
         r.is_float = true;
+        r.vague = is_vague(&a) || is_vague(&b);
+        TSNode odn = call_arg(md, call, 99, "out_dtype");
+        tv od = eval_opt(c, odn);
+        if (od.kind == TV_DTYPE) {
+            r.elt = od.elt;
+            r.dtype_span = od.dtype_span;
+            if (elt_low(od.elt))
+                record_accum(c, call, NULL, &od, KC_ACCUM_DOT);
+        } else {
+            r.elt = a.elt == TT_ELT_INT || b.elt == TT_ELT_INT ? TT_ELT_INT : TT_ELT_FP32;
+        }
         return r;
     }
     if (!strcmp(name, "view") || !strcmp(name, "reshape")) {
@@ -1356,6 +1865,8 @@ static tv eval_tl_call(tt_ctx *c, TSNode call, const char *name)
         for (uint32_t i = 0; i < n; i++)
             if (!tt_is(ts_node_named_child(args, i), "comment"))
                 (void)eval(c, ts_node_named_child(args, i));
+        if (strcmp(name, "static_print") && strcmp(name, "device_print"))
+            note_multiple(c, call_arg(md, call, 0, "cond"), call);
         tv r = tv_unknown();
         r.kind = TV_NONE;
         return r;
@@ -1370,12 +1881,23 @@ static tv eval_tl_call(tt_ctx *c, TSNode call, const char *name)
         return r;
     }
     if (!strcmp(name, "where")) {
-        return elementwise(c, call, false);
+        return elementwise_x(c, call, false, true, EW_ELT_PROMOTE_BUT_FIRST);
     }
-    /* Everything else element-wise: math, comparisons by name, casts. */
-    bool fl = strcmp(name, "maximum") && strcmp(name, "minimum") && strcmp(name, "clamp") &&
-              strcmp(name, "abs") && strcmp(name, "umulhi");
-    return elementwise(c, call, fl);
+    /* Everything else element-wise: math, comparisons by name, casts.
+     * Builtins outside this list may change the shape (join, split, cat,
+     * gather, sort, histogram, ...): their shape is vague. */
+    static const char *const exact_ew[] = {
+        "abs", "ceil", "clamp", "cos", "div_rn", "erf", "exp", "exp2", "fdiv", "floor", "fma", "log",
+        "log2", "maximum", "minimum", "rsqrt", "sigmoid", "sin", "sqrt", "sqrt_rn", "umulhi", "softmax",
+        "isnan", "isinf", "tanh", "log1p", "expm1", "pow", "erfc", "floordiv", "signbit", NULL,
+    };
+    bool exact = false;
+    for (unsigned i = 0; exact_ew[i]; i++)
+        exact |= !strcmp(name, exact_ew[i]);
+    bool keeps_type = !strcmp(name, "maximum") || !strcmp(name, "minimum") || !strcmp(name, "clamp") ||
+                      !strcmp(name, "abs");
+    bool fl = !keeps_type && strcmp(name, "umulhi");
+    return elementwise_x(c, call, fl, exact, keeps_type ? EW_ELT_PROMOTE : EW_ELT_UNKNOWN);
 }
 
 /* Method calls on values: x.to(...), x.sum(axis=1), x.reshape(...). */
@@ -1383,13 +1905,16 @@ static tv eval_method(tt_ctx *c, TSNode call, TSNode objn, const char *meth)
 {
     tt_module *md = c->mod;
     tv x = eval(c, objn);
-    if (!strcmp(meth, "to")) {
+    if (!strcmp(meth, "to") || !strcmp(meth, "cast")) {
         tv dt = eval_opt(c, call_arg(md, call, 0, "dtype"));
         return cast(c, call, &x, &dt);
     }
     if (!strcmp(meth, "sum") || !strcmp(meth, "max") || !strcmp(meth, "min") ||
-        !strcmp(meth, "argmax") || !strcmp(meth, "argmin") || !strcmp(meth, "reduce"))
+        !strcmp(meth, "argmax") || !strcmp(meth, "argmin") || !strcmp(meth, "reduce")) {
+        if (!strcmp(meth, "sum"))
+            check_narrow_sum(c, call, objn, &x);
         return reduce(c, call, &x, call_arg(md, call, 0, "axis"), false);
+    }
     if (!strcmp(meth, "cumsum") || !strcmp(meth, "cumprod"))
         return reduce(c, call, &x, call_arg(md, call, 0, "axis"), true);
     if (!strcmp(meth, "reshape") || !strcmp(meth, "view")) {
@@ -1483,8 +2008,9 @@ static tv eval_call(tt_ctx *c, TSNode call)
     }
     /* A call of another @triton.jit function or an unknown helper: its
      * result depends on its arguments. A random-number helper (philox,
-     * randint, uint_to_uniform_float of random bits) yields random values. */
-    tv r = elementwise(c, call, false);
+     * randint, uint_to_uniform_float of random bits) yields random values.
+     * Its shape is not known. */
+    tv r = elementwise_x(c, call, false, false, EW_ELT_UNKNOWN);
     const char *fn = tt_text(md, f);
     if (strstr(fn, "philox") || strstr(fn, "rand"))
         r.random = true;
@@ -1500,6 +2026,8 @@ static tv eval_attribute(tt_ctx *c, TSNode n)
         v.kind = TV_DTYPE;
         v.ce = true;
         v.dtype = kc_arena_strdup(c->a, tl);
+        v.elt = elt_of_dtype_name(tl);
+        v.dtype_span = tt_span(n);
         return v;
     }
     TSNode objn = tt_field(n, "object");
@@ -1614,6 +2142,7 @@ static tv eval_inner(tt_ctx *c, TSNode n)
         v.kind = TV_NUM;
         v.ce = true;
         v.is_float = true;
+        v.elt = TT_ELT_PYFLOAT;
         v.idx = make_opaque(c, n, (kc_deps){0}, NULL, 32).idx;
         return v;
     }
@@ -1675,12 +2204,19 @@ static tv eval_inner(tt_ctx *c, TSNode n)
         r.deps = tv_deps(&a);
         r.ce = a.ce;
         r.taint = a.taint;
+        r.vague = is_vague(&a);
+        r.elt = TT_ELT_BOOL;
+        r.logic_nonbool = a.kind != TV_BOOL || a.logic_nonbool;
+        note_block_logic(c, n, &r);
         return r;
     }
     if (tt_is(n, "boolean_operator")) {
         TSNode l = tt_field(n, "left"), r = tt_field(n, "right");
         tv a = eval(c, l), b = eval(c, r);
-        return bool_combine(c, &a, &b, !strcmp(op_of(n), "and"));
+        tv res = bool_combine(c, &a, &b, !strcmp(op_of(n), "and"));
+        res.logic_nonbool = a.kind != TV_BOOL || b.kind != TV_BOOL || a.logic_nonbool || b.logic_nonbool;
+        note_block_logic(c, n, &res);
+        return res;
     }
     if (tt_is(n, "comparison_operator")) {
         /* a < b < c: pairwise, and-ed */
@@ -1802,7 +2338,34 @@ static void exec_assignment(tt_ctx *c, TSNode as)
     }
     if (ts_node_is_null(right))
         return; /* a bare annotation */
+    /* acc = acc + x, acc = tl.dot(a, b, acc): an accumulation (KC502). */
+    tv before = tv_unknown();
+    const char *var = NULL;
+    if (tt_is(tt_unparen(left), "identifier")) {
+        var = tt_text(c->mod, tt_unparen(left));
+        tv *bp = env_get(&c->env, var);
+        TSNode r = tt_unparen(right);
+        bool sum = false, dot = false;
+        if (bp && tt_is(r, "binary_operator") && (!strcmp(op_of(r), "+") || !strcmp(op_of(r), "-"))) {
+            TSNode l0 = tt_unparen(tt_field(r, "left")), r0 = tt_unparen(tt_field(r, "right"));
+            sum = tt_text_eq(c->mod, l0, var) || (!strcmp(op_of(r), "+") && tt_text_eq(c->mod, r0, var));
+            dot = sum && (is_dot_into(c, l0, NULL) || is_dot_into(c, r0, NULL));
+        } else if (bp && is_dot_into(c, r, var)) {
+            dot = true;
+        }
+        if (bp && (sum || dot)) {
+            before = *bp;
+            check_accumulation(c, as, var, &before, dot ? KC_ACCUM_DOT : KC_ACCUM_SUM);
+        } else {
+            var = NULL;
+        }
+    }
     tv v = eval(c, right);
+    /* A loop-carried value keeps its type in Triton. */
+    if (var && elt_low(before.elt) && v.elt == TT_ELT_UNKNOWN) {
+        v.elt = before.elt;
+        v.dtype_span = before.dtype_span;
+    }
     assign_target(c, left, v);
 }
 
@@ -1817,7 +2380,14 @@ static void exec_augmented(tt_ctx *c, TSNode as)
         memcpy(op, full, l - 1);
         op[l - 1] = '\0';
     }
+    if ((!strcmp(op, "+") || !strcmp(op, "-")) && tt_is(tt_unparen(left), "identifier"))
+        check_accumulation(c, as, tt_text(c->mod, tt_unparen(left)), &a,
+                           is_dot_into(c, right, NULL) ? KC_ACCUM_DOT : KC_ACCUM_SUM);
     tv r = binop(c, as, op, a, b, left, right);
+    if (elt_low(a.elt) && r.elt == TT_ELT_UNKNOWN) {
+        r.elt = a.elt;
+        r.dtype_span = a.dtype_span;
+    }
     assign_target(c, left, r);
 }
 
@@ -2070,7 +2640,16 @@ static void exec_for(tt_ctx *c, TSNode st)
         kc_deps d = loop_dep;
         d.flags = (uint8_t)((tv_deps(&start).flags | tv_deps(&step).flags) & (KC_AF_PROGRAM | KC_AF_DATA));
         d.loops |= tv_deps(&start).loops | tv_deps(&step).loops;
-        iv.idx = kc_index_atom(c->a, kc_atom_make(KC_ATOM_LOOP, lp.id, d), 32, KC_SPACE_BLOCK, NULL);
+        /* The induction variable takes the promoted type of the bounds:
+         * range(row_start, row_end) with an int64 start is an int64 loop. */
+        uint8_t ivb = 32;
+        const tv *bounds[3] = {&start, &end, &step};
+        for (int i = 0; i < 3; i++)
+            if (bounds[i]->kind == TV_NUM && bounds[i]->bits > ivb)
+                ivb = bounds[i]->bits;
+        iv.bits = ivb;
+        iv.elt = TT_ELT_INT;
+        iv.idx = kc_index_atom(c->a, kc_atom_make(KC_ATOM_LOOP, lp.id, d), ivb, KC_SPACE_BLOCK, NULL);
         env_set(c, lp.var, iv);
     } else if (!ts_node_is_null(left)) {
         tv unk = tv_unknown();
@@ -2145,6 +2724,8 @@ static void exec_stmt(tt_ctx *c, TSNode st)
         uint32_t n = ts_node_named_child_count(st);
         for (uint32_t i = 0; i < n; i++)
             (void)eval(c, ts_node_named_child(st, i));
+        if (tt_is(st, "assert_statement") && n > 0)
+            note_multiple(c, ts_node_named_child(st, 0), st);
     }
     c->depth--;
 }
@@ -2338,6 +2919,10 @@ void tt_lower_kernel(tt_module *mod, kc_model *model, const tt_kernel_def *def)
     c.loop = KC_NONE;
     c.cond = KC_NONE;
     c.k = kc_model_add_kernel(model, def->name);
+    c.tl_alias = "tl";
+    for (uint32_t i = 0; i < mod->aliases.len; i++)
+        if (!strcmp(mod->aliases.data[i].qualified, "triton.language"))
+            c.tl_alias = mod->aliases.data[i].local;
     c.k->span = tt_span(ts_node_is_null(def->decorated) ? def->def : def->decorated);
     c.k->name_span = tt_span(tt_field(def->def, "name"));
     c.k->autotuned = def->autotuned;
@@ -2374,7 +2959,9 @@ void tt_lower_kernel(tt_module *mod, kc_model *model, const tt_kernel_def *def)
         kc_symbol *s = &c.k->symbols.data[kp.symbol];
         s->param = c.k->params.len;
         s->span = kp.span;
-        s->bits = 32;
+        /* Integer arguments are i32 unless the value passed needs 64 bits
+         * (Triton specializes on it) or the parameter is annotated. */
+        s->bits = (kp.type && (strstr(kp.type, "int64") || strstr(kp.type, "i64"))) ? 64 : 32;
         int64_t dv;
         if (!ts_node_is_null(defn) && tt_int_literal(mod, defn, &dv)) {
             char origin[64];
@@ -2426,7 +3013,8 @@ void tt_lower_kernel(tt_module *mod, kc_model *model, const tt_kernel_def *def)
                  * the symbol for messages via v.sym. */
                 v.idx = kc_index_const(c.a, s->value, 32, KC_SPACE_BLOCK);
             } else {
-                v.idx = kc_index_atom(c.a, kc_atom_make(KC_ATOM_SYMBOL, kp->symbol, (kc_deps){0}), 32,
+                v.bits = s->bits;
+                v.idx = kc_index_atom(c.a, kc_atom_make(KC_ATOM_SYMBOL, kp->symbol, (kc_deps){0}), s->bits,
                                       KC_SPACE_BLOCK, NULL);
             }
         }

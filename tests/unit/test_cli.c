@@ -73,7 +73,7 @@ static const char bad_py[] =
     "@triton.jit\n"
     "def k(x_ptr, N, B: tl.constexpr):\n"
     "    for s in tl.static_range(0, N, B):\n"
-    "        tl.store(x_ptr + s + tl.arange(0, B), 0)\n";
+    "        tl.store(x_ptr + s + tl.arange(0, B), 0, mask=s + tl.arange(0, B) < N)\n";
 static const char clean_py[] =
     "import triton\nimport triton.language as tl\n"
     "@triton.jit\n"

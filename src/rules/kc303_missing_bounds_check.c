@@ -1,0 +1,606 @@
+/* KC303 missing-bounds-check: a tiled index (program id times the tile
+ * size plus the lane: `pid * BLOCK + tl.arange(0, BLOCK)`, `blockIdx.x *
+ * blockDim.x + threadIdx.x`, or a loop stepping by the tile) used in an
+ * address with no mask or guard against the size.
+ *
+ * Reads: kc_access.offset, .bounds_checked (the front end sets it when the
+ * mask or guard compares the index with a bound), .mask_preds, .masked,
+ * .guard/kc_cond (compile-time conditions), kc_kernel.compares (bounds the
+ * kernel computed), kc_symbol facts and multiple_of (sizes asserted to be
+ * multiples of the tile), kc_launch.grid_text. */
+#include "kc_rule_util.h"
+
+#include <inttypes.h>
+#include <string.h>
+
+static const char doc[] =
+    "## What it does\n"
+    "Flags a global load or store whose index is tiled across programs (blocks)\n"
+    "and lanes, `pid * BLOCK + tl.arange(0, BLOCK)` or `blockIdx.x * blockDim.x +\n"
+    "threadIdx.x` (or a loop `for off in range(0, N, BLOCK)` plus `tl.arange`), when\n"
+    "no mask, `boundary_check` or guard compares that index with a bound while\n"
+    "the kernel takes a size argument. It also flags a mask that bounds the other\n"
+    "axes of a 2-D tile but not the tiled one, and names a bound the kernel\n"
+    "computed but did not pass (`mask = offs < n` followed by an unmasked store).\n"
+    "\n"
+    "It stays quiet when the size is asserted to be a multiple of the tile\n"
+    "(`tl.static_assert(N % BLOCK == 0)`, `tl.assume`, an `assert`), when the\n"
+    "launch grid visibly covers the size exactly (`n // BLOCK` programs), inside\n"
+    "a branch specialized on a compile-time flag (`if EVEN_N:`), and when the\n"
+    "kernel has no size argument at all.\n"
+    "\n"
+    "## Why is this bad?\n"
+    "The grid is rounded up (`triton.cdiv(n, BLOCK)`, `(n + 255) / 256`), so the\n"
+    "last tile runs past the end whenever the size is not a multiple of the tile:\n"
+    "an unmasked load reads past the buffer (garbage, or an illegal address), an\n"
+    "unmasked store writes into the next row or the next allocation. Tests with\n"
+    "tile-aligned sizes never see it.\n"
+    "\n"
+    "## Example\n"
+    "```python\n"
+    "offs = pid * BLOCK + tl.arange(0, BLOCK)\n"
+    "mask = offs < n\n"
+    "x = tl.load(x_ptr + offs, mask=mask)\n"
+    "tl.store(y_ptr + offs, x * 2)          # mask computed, not passed\n"
+    "```\n"
+    "```cuda\n"
+    "int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+    "y[i] = a * x[i] + y[i];               // no `if (i < n)`\n"
+    "```\n"
+    "\n"
+    "## Use instead\n"
+    "```python\n"
+    "tl.store(y_ptr + offs, x * 2, mask=mask)\n"
+    "```\n"
+    "```cuda\n"
+    "if (i < n) y[i] = a * x[i] + y[i];\n"
+    "```\n"
+    "\n"
+    "## Fix\n"
+    "Pass the bound as the mask (`mask=offs < n`, with `other=` for loads whose\n"
+    "padding is used), guard the access (`if (i < n)`), or assert that the size is\n"
+    "a multiple of the tile where that is a real precondition. When another access\n"
+    "with the same index is masked, the fix-it passes the same mask.\n"
+    "\n"
+    "## References\n"
+    "- Dao-AILab/flash-attention#2789 (store without its computed mask), PR #2790.\n"
+    "- karpathy/llm.c#794.\n";
+
+/* ---- tiles ---- */
+
+static bool atom_same(const kc_atom *a, const kc_atom *b) { return a->kind == b->kind && a->id == b->id; }
+
+/* Two Triton aranges of the same range are the same lanes. */
+static bool lane_equiv(const kc_kernel *k, const kc_atom *a, const kc_atom *b)
+{
+    if (a->kind != KC_ATOM_LANE || b->kind != KC_ATOM_LANE)
+        return false;
+    if (a->id == b->id)
+        return true;
+    if (a->id >= k->aranges.len || b->id >= k->aranges.len)
+        return false;
+    const kc_arange *x = &k->aranges.data[a->id], *y = &k->aranges.data[b->id];
+    bool same_len = (x->len.value >= 0 && x->len.value == y->len.value) ||
+                    (x->len.symbol != KC_NONE && x->len.symbol == y->len.symbol);
+    return same_len && x->start == y->start;
+}
+
+/* Factors of m other than the one at `skip` (and other than the atom
+ * `also`, once, when given) equal those of `want` (other than `wskip`)? */
+static bool rest_equal(const kc_mono *m, int skip, const kc_atom *also, const kc_mono *want, int wskip)
+{
+    kc_atom a[KC_MONO_MAX_FACTORS], b[KC_MONO_MAX_FACTORS];
+    unsigned na = 0, nb = 0;
+    bool used_also = also == NULL;
+    for (unsigned i = 0; i < m->nfac; i++) {
+        if ((int)i == skip)
+            continue;
+        if (!used_also && atom_same(&m->fac[i], also)) {
+            used_also = true;
+            continue;
+        }
+        a[na++] = m->fac[i];
+    }
+    if (!used_also)
+        return false;
+    for (unsigned i = 0; i < want->nfac; i++)
+        if ((int)i != wskip)
+            b[nb++] = want->fac[i];
+    if (na != nb)
+        return false;
+    bool used[KC_MONO_MAX_FACTORS] = {false};
+    for (unsigned i = 0; i < na; i++) {
+        bool f = false;
+        for (unsigned j = 0; j < nb && !f; j++)
+            if (!used[j] && atom_same(&a[i], &b[j]))
+                used[j] = f = true;
+        if (!f)
+            return false;
+    }
+    return true;
+}
+
+typedef struct tile {
+    const kc_atom *lane;    /* the lane factor */
+    const kc_atom *step;    /* the program/loop factor */
+    const kc_mono *lane_mono;
+    int64_t extent;         /* tile extent when constant, else -1 */
+    uint32_t extent_symbol; /* symbolic extent, or KC_NONE */
+    bool by_loop;           /* a loop steps over the tiles */
+    bool stepped;           /* the loop variable itself steps by the extent (off + arange) */
+} tile;
+
+/* A program or loop index that steps over tiles. An index reduced modulo
+ * something (`i_bh % H`) ranges exactly over its modulus: not a tile count
+ * rounded up. */
+static bool step_atom_k(const kc_kernel *k, const kc_atom *a)
+{
+    if (a->kind == KC_ATOM_PROGRAM || a->kind == KC_ATOM_LOOP)
+        return true;
+    if (a->kind != KC_ATOM_OPAQUE || !(a->flags & KC_AF_PROGRAM) || (a->flags & KC_AF_THREAD))
+        return false;
+    return !k || (a->id < k->opaques.len && k->opaques.data[a->id].text && !strchr(k->opaques.data[a->id].text, '%'));
+}
+
+static bool step_atom(const kc_atom *a) { return step_atom_k(NULL, a); }
+
+/* Finds a tile `F * c * B + c * L` in the offset. */
+static bool find_tile(const kc_kernel *k, const kc_index *off, tile *t)
+{
+    t->stepped = false;
+    for (unsigned i = 0; i < off->nmono; i++) {
+        const kc_mono *lm = &off->mono[i];
+        int li = -1;
+        for (unsigned f = 0; f < lm->nfac; f++)
+            if (lm->fac[f].kind == KC_ATOM_LANE)
+                li = li < 0 ? (int)f : -2;
+        if (li < 0)
+            continue;
+        const kc_atom *lane = &lm->fac[li];
+        /* The lane's extent. */
+        int64_t B = -1;
+        uint32_t Bsym = KC_NONE;
+        kc_atom bdim = {0};
+        bool threads = off->space == KC_SPACE_THREADS;
+        if (threads) {
+            bdim = kc_atom_make(KC_ATOM_BLOCK_DIM, lane->id, (kc_deps){0});
+        } else if (lane->id < k->aranges.len) {
+            B = k->aranges.data[lane->id].len.value;
+            Bsym = k->aranges.data[lane->id].len.symbol;
+            /* tl.arange(0, D) over a whole dimension (D a problem size):
+             * the program index picks a row, not a tile */
+            if (Bsym != KC_NONE && Bsym < k->symbols.len &&
+                (k->symbols.data[Bsym].facts & (KC_SF_PROBLEM_SIZE | KC_SF_SHAPE_ARG)))
+                continue;
+        } else {
+            continue;
+        }
+        for (unsigned j = 0; j < off->nmono; j++) {
+            const kc_mono *pm = &off->mono[j];
+            if (j == i)
+                continue;
+            for (unsigned f = 0; f < pm->nfac; f++) {
+                const kc_atom *F = &pm->fac[f];
+                if (!step_atom_k(k, F))
+                    continue;
+                bool ok = false, by_loop = false;
+                if (threads) {
+                    ok = pm->coef == lm->coef && rest_equal(pm, (int)f, &bdim, lm, li);
+                    /* a hard-coded block size: blockIdx.x * 256 + threadIdx.x */
+                    if (!ok && lm->coef != 0 && pm->coef % lm->coef == 0 && pm->coef / lm->coef >= 32 &&
+                        rest_equal(pm, (int)f, NULL, lm, li)) {
+                        ok = true;
+                        B = pm->coef / lm->coef;
+                    }
+                } else {
+                    if (B > 0 && pm->coef == lm->coef * B && rest_equal(pm, (int)f, NULL, lm, li))
+                        ok = true;
+                    kc_atom bs = kc_atom_make(KC_ATOM_SYMBOL, Bsym, (kc_deps){0});
+                    if (!ok && Bsym != KC_NONE && pm->coef == lm->coef && rest_equal(pm, (int)f, &bs, lm, li))
+                        ok = true;
+                }
+                if (!ok && F->kind == KC_ATOM_LOOP && F->id < k->loops.len && pm->coef == lm->coef &&
+                    rest_equal(pm, (int)f, NULL, lm, li)) {
+                    /* off + arange(0, B) with the loop stepping by B */
+                    const kc_loop *lp = &k->loops.data[F->id];
+                    int64_t st;
+                    if (lp->step && kc_index_is_const(lp->step, &st) && st > 1 && (st == B || B < 0)) {
+                        ok = by_loop = t->stepped = true;
+                        B = st;
+                    } else if (lp->step && Bsym != KC_NONE && lp->step->nmono == 1 && lp->step->mono[0].nfac == 1 &&
+                               lp->step->mono[0].coef == 1 && lp->step->mono[0].fac[0].kind == KC_ATOM_SYMBOL &&
+                               lp->step->mono[0].fac[0].id == Bsym) {
+                        ok = by_loop = t->stepped = true;
+                    }
+                }
+                if (!ok)
+                    continue;
+                by_loop |= F->kind == KC_ATOM_LOOP;
+                t->lane = lane;
+                t->step = F;
+                t->lane_mono = lm;
+                t->extent = B;
+                t->extent_symbol = threads ? KC_NONE : Bsym;
+                t->by_loop = by_loop;
+                return true;
+            }
+        }
+    }
+    return false;
+}
+
+/* ---- bounds ---- */
+
+static bool lane_side(const kc_kernel *k, const kc_index *x, const tile *t)
+{
+    if (!x)
+        return false;
+    for (unsigned i = 0; i < x->nmono; i++)
+        for (unsigned f = 0; f < x->mono[i].nfac; f++)
+            if (lane_equiv(k, &x->mono[i].fac[f], t->lane))
+                return true;
+    return false;
+}
+
+/* Another program/loop index than the tile's own (a different tile). */
+static bool foreign_step(const kc_index *x, const tile *t, bool *own)
+{
+    bool f = false;
+    if (!x)
+        return false;
+    for (unsigned i = 0; i < x->nmono; i++)
+        for (unsigned j = 0; j < x->mono[i].nfac; j++) {
+            const kc_atom *a = &x->mono[i].fac[j];
+            if (!step_atom(a))
+                continue;
+            if (atom_same(a, t->step))
+                *own = true;
+            else
+                f = true;
+        }
+    return f;
+}
+
+/* A comparison that bounds the tile's index: one side has the tile's
+ * lanes and the tile's own program/loop index appears in it (`offs < n`,
+ * `tl.arange(0, B) < n - pid * B`); `cols < n_cols` bounds other lanes. */
+static bool pred_bounds(const kc_kernel *k, const kc_pred *p, const tile *t)
+{
+    if (p->op == KC_CMP_EQ || p->op == KC_CMP_NE)
+        return false;
+    bool l = lane_side(k, p->lhs, t), r = lane_side(k, p->rhs, t);
+    if (l == r)
+        return false;
+    bool own = false;
+    bool foreign = foreign_step(p->lhs, t, &own) | foreign_step(p->rhs, t, &own);
+    (void)foreign;
+    return own;
+}
+
+static bool symbol_multiple(const kc_kernel *k, const kc_symbol *s, const tile *t)
+{
+    if (s->multiple_of > 0 && t->extent > 0 && s->multiple_of % t->extent == 0)
+        return true;
+    if (s->multiple_of_symbol != KC_NONE && s->multiple_of_symbol == t->extent_symbol)
+        return true;
+    if (s->multiple_of_symbol != KC_NONE && t->extent > 0 && s->multiple_of_symbol < k->symbols.len) {
+        const kc_symbol *b = &k->symbols.data[s->multiple_of_symbol];
+        if (b->has_value && b->value > 0 && b->value % t->extent == 0)
+            return true;
+    }
+    if (s->nvalues > 0 && t->extent > 0) {
+        bool all = true;
+        for (uint32_t i = 0; i < s->nvalues; i++)
+            all &= s->values[i] % t->extent == 0;
+        return all;
+    }
+    return false;
+}
+
+static bool is_size(const kc_symbol *s)
+{
+    return (s->kind == KC_SYM_PARAM || s->kind == KC_SYM_CONSTEXPR) && !(s->facts & KC_SF_POINTER) &&
+           (s->facts & (KC_SF_PROBLEM_SIZE | KC_SF_SHAPE_ARG));
+}
+
+static bool index_has_symbol(const kc_index *x, uint32_t sym)
+{
+    if (!x)
+        return false;
+    for (unsigned i = 0; i < x->nmono; i++)
+        for (unsigned f = 0; f < x->mono[i].nfac; f++)
+            if (x->mono[i].fac[f].kind == KC_ATOM_SYMBOL && x->mono[i].fac[f].id == sym)
+                return true;
+    return false;
+}
+
+/* Names that say "element count": n, N, numel, n_elements, size, length,
+ * num_tokens, seq_len, ... */
+static bool size_like_name(const char *n)
+{
+    size_t l = strlen(n);
+    if (l == 1)
+        return n[0] == 'n' || n[0] == 'N';
+    static const char *const parts[] = {"numel", "n_elements", "size", "length", "len", "count", NULL};
+    for (unsigned i = 0; parts[i]; i++)
+        if (strstr(n, parts[i]))
+            return !strstr(n, "stride") && !strstr(n, "BLOCK") && !strstr(n, "block");
+    return (!strncmp(n, "num_", 4) || !strncmp(n, "n_", 2)) && !strstr(n, "stride");
+}
+
+static bool param_is_integer(const kc_kernel *k, const kc_symbol *s)
+{
+    if (s->param == KC_NONE || s->param >= k->params.len)
+        return false;
+    const char *t = k->params.data[s->param].type;
+    if (!t || !*t)
+        return true; /* untyped (Python): not known to be a float */
+    return strstr(t, "int") || strstr(t, "size_t") || strstr(t, "long") || strstr(t, "short");
+}
+
+/* A size argument (the launch passes x.numel() / x.shape[0], or an integer
+ * named like a count) that bounds nothing in the kernel: the bound the
+ * tiles were meant to respect. */
+static bool unused_size(const kc_kernel *k, uint32_t sym)
+{
+    const kc_symbol *s = &k->symbols.data[sym];
+    if (s->kind != KC_SYM_PARAM || (s->facts & KC_SF_POINTER) || !param_is_integer(k, s))
+        return false;
+    if (!(s->facts & KC_SF_SHAPE_ARG) && !size_like_name(s->name))
+        return false;
+    for (uint32_t i = 0; i < k->compares.len; i++)
+        if (index_has_symbol(k->compares.data[i].lhs, sym) || index_has_symbol(k->compares.data[i].rhs, sym))
+            return false;
+    for (uint32_t i = 0; i < k->loops.len; i++)
+        if (index_has_symbol(k->loops.data[i].end, sym) || index_has_symbol(k->loops.data[i].start, sym))
+            return false;
+    for (uint32_t i = 0; i < k->accesses.len; i++)
+        if (index_has_symbol(k->accesses.data[i].offset, sym))
+            return false;
+    return true;
+}
+
+/* An index side whose lanes went through something opaque (a merge of
+ * branches, a call): what it bounds is not known. */
+static bool opaque_lanes(const kc_index *x)
+{
+    if (!x)
+        return true;
+    for (unsigned i = 0; i < x->nmono; i++)
+        for (unsigned f = 0; f < x->mono[i].nfac; f++)
+            if (x->mono[i].fac[f].kind == KC_ATOM_OPAQUE && (x->mono[i].fac[f].flags & KC_AF_THREAD))
+                return true;
+    return false;
+}
+
+static bool in_specialized_branch(const kc_kernel *k, uint32_t cond)
+{
+    for (uint32_t g = 0; cond != KC_NONE && cond < k->conds.len && g < 10000; g++) {
+        const kc_cond *c = &k->conds.data[cond];
+        if (!c->deps.axes && !c->deps.flags && !c->deps.loops)
+            return true;
+        cond = c->parent;
+    }
+    return false;
+}
+
+static const char *what_of(const kc_access *a)
+{
+    return a->kind == KC_ACC_STORE ? "store to" : a->kind == KC_ACC_ATOMIC ? "atomic on" : "load from";
+}
+
+static void check(const kc_model *m, const kc_kernel *k, kc_rule_ctx *ctx)
+{
+    kc_arena *ar = kc_rule_arena(ctx);
+    /* Launch grids of this kernel. */
+    const char *cdiv_grid = NULL;
+    bool exact_grid = false;
+    for (uint32_t i = 0; i < m->launches.len; i++) {
+        const kc_launch *l = &m->launches.data[i];
+        if (!l->kernel || strcmp(l->kernel, k->name) || !l->grid_text)
+            continue;
+        /* A grid that rounds up (triton.cdiv, (n + B - 1) // B) runs a
+         * partial last tile; one written without rounding (n // B, (N,))
+         * covers the size exactly. A grid named by a variable says nothing. */
+        bool literal = strchr(l->grid_text, '(') || strchr(l->grid_text, '[');
+        if (strstr(l->grid_text, "cdiv") || strstr(l->grid_text, "+") || strstr(l->grid_text, "ceil"))
+            cdiv_grid = l->grid_text;
+        else if (literal)
+            exact_grid = true;
+    }
+    for (uint32_t i = 0; i < k->accesses.len; i++) {
+        const kc_access *a = &k->accesses.data[i];
+        if (a->space != KC_MEM_GLOBAL || !a->offset || a->block_ptr)
+            continue;
+        tile t;
+        if (!find_tile(k, a->offset, &t))
+            continue;
+        bool uncovered_axis = false;
+        if (a->bounds_checked) {
+            /* Does the mask bound this tile, or only other axes? */
+            if (!a->masked || a->nmask_preds == 0)
+                continue;
+            bool all_known = true, covers = false;
+            for (uint32_t p = 0; p < a->nmask_preds; p++) {
+                const kc_pred *pr = &a->mask_preds[p];
+                if (!pr->lhs || !pr->rhs || pr->op == KC_CMP_EQ || pr->op == KC_CMP_NE || opaque_lanes(pr->lhs) ||
+                    opaque_lanes(pr->rhs))
+                    all_known = false;
+                else if (pred_bounds(k, pr, &t))
+                    covers = true;
+                else {
+                    /* the row index itself is bounded (rows of full width) */
+                    bool own = false;
+                    foreign_step(pr->lhs, &t, &own);
+                    foreign_step(pr->rhs, &t, &own);
+                    covers |= own;
+                }
+            }
+            if (covers || !all_known)
+                continue;
+            uncovered_axis = true;
+        }
+        if (in_specialized_branch(k, a->guard))
+            continue;
+        uint32_t size_of_loop = KC_NONE;
+        if (t.by_loop) {
+            /* the loop must run to a run-time size that is not known to be a multiple */
+            const kc_loop *lp = &k->loops.data[t.step->id];
+            if (!lp->end)
+                continue;
+            /* The loop end must be a run-time size itself (range(0, N, BLOCK))
+             * or a rounded-up tile count (range(0, tl.cdiv(K, BLOCK_K))):
+             * an end like `num_steps - 1` or `prev_multiple_of(K, BLOCK)`
+             * usually leaves the tail to separate code. */
+            bool runtime_end = false, multiple = false;
+            if (lp->end->nmono == 1 && lp->end->mono[0].nfac == 1 && lp->end->mono[0].coef == 1) {
+                const kc_atom *x = &lp->end->mono[0].fac[0];
+                if (x->kind == KC_ATOM_SYMBOL && x->id < k->symbols.len) {
+                    const kc_symbol *s = &k->symbols.data[x->id];
+                    runtime_end = s->kind == KC_SYM_PARAM;
+                    multiple = symbol_multiple(k, s, &t);
+                    if (runtime_end && size_of_loop == KC_NONE)
+                        size_of_loop = x->id;
+                } else if (x->kind == KC_ATOM_OPAQUE && x->id < k->opaques.len && k->opaques.data[x->id].text &&
+                           strstr(k->opaques.data[x->id].text, "cdiv(") && !t.stepped) {
+                    /* a count of tiles of this extent: cdiv(K, BLOCK_K) for k * BLOCK_K + arange */
+                    const char *txt = k->opaques.data[x->id].text;
+                    char num[32];
+                    snprintf(num, sizeof num, "%" PRId64, t.extent);
+                    runtime_end = (t.extent_symbol != KC_NONE && t.extent_symbol < k->symbols.len &&
+                                   strstr(txt, k->symbols.data[t.extent_symbol].name)) ||
+                                  (t.extent > 0 && strstr(txt, num));
+                }
+            }
+            if (!runtime_end || multiple)
+                continue;
+        }
+        /* What ties the tile to a size: a bound the kernel computed for
+         * this index, another access with the same index that is masked,
+         * the loop's end, or a size argument that bounds nothing. */
+        const kc_pred *computed = NULL;
+        for (uint32_t p = 0; p < k->compares.len && !computed; p++)
+            if (pred_bounds(k, &k->compares.data[p], &t))
+                computed = &k->compares.data[p];
+        const kc_access *twin = NULL;
+        for (uint32_t j = 0; j < k->accesses.len && !twin; j++) {
+            const kc_access *b = &k->accesses.data[j];
+            if (j == i || !b->masked || !b->bounds_checked || !b->offset || !b->mask_text ||
+                !kc_index_equal(b->offset, a->offset))
+                continue;
+            for (uint32_t p = 0; p < b->nmask_preds && !twin; p++)
+                if (pred_bounds(k, &b->mask_preds[p], &t))
+                    twin = b;
+        }
+        uint32_t size = size_of_loop;
+        if (size == KC_NONE && computed) {
+            for (uint32_t s = 0; s < k->symbols.len && size == KC_NONE; s++)
+                if ((index_has_symbol(computed->lhs, s) || index_has_symbol(computed->rhs, s)) &&
+                    k->symbols.data[s].kind != KC_SYM_LOCAL)
+                    size = s;
+        }
+        if (size == KC_NONE && !computed && !twin && !t.by_loop)
+            for (uint32_t s = 0; s < k->symbols.len && size == KC_NONE; s++)
+                if (unused_size(k, s))
+                    size = s;
+        if (size == KC_NONE && !computed && !twin && !t.by_loop)
+            continue;
+        /* Quiet when the size is asserted to be a multiple of the tile. */
+        bool asserted = false;
+        for (uint32_t s = 0; s < k->symbols.len; s++)
+            if (is_size(&k->symbols.data[s]) && symbol_multiple(k, &k->symbols.data[s], &t) &&
+                (s == size || size == KC_NONE))
+                asserted = true;
+        if (asserted || (!t.by_loop && exact_grid && !computed && !twin))
+            continue;
+        const char *base = a->base_name ? a->base_name : "memory";
+        char lb[256], sb[256];
+        const char *lane = kc_atom_name(k, t.lane, lb, sizeof lb);
+        const char *step = kc_atom_name(k, t.step, sb, sizeof sb);
+        kc_strbuf ext = {0};
+        if (t.extent_symbol != KC_NONE && t.extent_symbol < k->symbols.len)
+            kc_sb_append(&ext, k->symbols.data[t.extent_symbol].name);
+        else if (t.extent > 0)
+            kc_sb_appendf(&ext, "%" PRId64, t.extent);
+        else if (t.lane->kind == KC_ATOM_LANE && a->offset->space == KC_SPACE_THREADS)
+            kc_sb_appendf(&ext, "blockDim.%c", "xyz"[t.lane->id < 3 ? t.lane->id : 0]);
+        else
+            kc_sb_append(&ext, "the tile");
+        const char *sz = size != KC_NONE ? k->symbols.data[size].name : NULL;
+        const char *tix = t.stepped ? kc_arena_printf(ar, "%s + %s", step, lane)
+                                    : kc_arena_printf(ar, "%s*%s + %s", step, kc_sb_str(&ext), lane);
+        kc_diag *d;
+        if (uncovered_axis)
+            d = kc_report(ctx, k, kc_span_valid(a->mask_span) ? a->mask_span : kc_access_point(a),
+                          "%s `%s`: the mask `%s` does not bound the tiled index %s", what_of(a), base,
+                          a->mask_text ? a->mask_text : "", tix);
+        else
+            d = kc_report(ctx, k, kc_access_point(a), "%s `%s` is not bounds-checked: the tiled index %s runs "
+                          "past %s%s%s in the last %s",
+                          what_of(a), base, tix, sz ? "`" : "the end", sz ? sz : "", sz ? "`" : "",
+                          t.by_loop ? "pass" : "program");
+        kc_strbuf off = {0};
+        kc_model_format_index(k, a->offset, &off);
+        kc_diag_note(d, "element offset: %s", kc_sb_str(&off));
+        if (t.by_loop)
+            kc_diag_note(d, "%s steps by %s: its last pass covers the tail only when the bound is a multiple of %s",
+                         kc_loop_describe(ctx, k, &k->loops.data[t.step->id]), kc_sb_str(&ext), kc_sb_str(&ext));
+        else if (cdiv_grid)
+            kc_diag_note(d, "the launch grid `%s` rounds up, so the last program's lanes go past the end whenever the "
+                         "size is not a multiple of %s",
+                         cdiv_grid, kc_sb_str(&ext));
+        else
+            kc_diag_note(d, "unless %s is a multiple of %s (assumed not: nothing asserts it), the last %s reaches "
+                         "past the end",
+                         sz ? sz : "the size", kc_sb_str(&ext), t.by_loop ? "pass" : "program");
+        if (sz) {
+            const char *ev = kc_symbol_evidence(ctx, k, size);
+            if (ev)
+                kc_diag_note(d, "%s", ev);
+        }
+        if (computed)
+            kc_diag_note(d, "the kernel computes the bound `%s` on line %u, but this %s does not use it",
+                         kc_rule_span_text(ctx, computed->span), computed->span.line,
+                         a->kind == KC_ACC_LOAD ? "load" : "store");
+        if (a->kind == KC_ACC_STORE)
+            kc_diag_note(d, "an out-of-bounds store writes into the next row or the next allocation");
+        else if (a->kind == KC_ACC_LOAD)
+            kc_diag_note(d, "an out-of-bounds load reads garbage or faults (illegal memory access)");
+        if (twin && !uncovered_axis && a->masked == false) {
+            /* Insert `mask=...` before the closing parenthesis. */
+            const char *call = kc_rule_span_text(ctx, a->span);
+            size_t n = strlen(call);
+            if (n >= 2 && call[n - 1] == ')' && !strchr(twin->mask_text, '\n')) {
+                size_t q = n - 1;
+                while (q > 0 && (call[q - 1] == ' ' || call[q - 1] == '\n' || call[q - 1] == '\t'))
+                    q--;
+                bool comma = q > 0 && call[q - 1] == ',';
+                kc_span ins = {a->span.end_line, a->span.end_col - 1, a->span.end_line, a->span.end_col - 1};
+                const char *txt = kc_arena_printf(ar, "%smask=%s", comma ? " " : ", ", twin->mask_text);
+                kc_diag_fix(d,
+                            kc_arena_printf(ar, "pass `mask=%s`, the mask of the %s on line %u with the same index",
+                                            twin->mask_text, twin->kind == KC_ACC_LOAD ? "load" : "store",
+                                            twin->span.line),
+                            ins, txt);
+            }
+        } else {
+            kc_diag_note(d, "fix: bound the index by the size (a mask `offs < n`%s, a guard `if (i < n)`), or assert "
+                         "that the size is a multiple of %s",
+                         a->kind == KC_ACC_LOAD ? " with `other=` for padding that is used" : "", kc_sb_str(&ext));
+        }
+        kc_sb_free(&ext);
+        kc_sb_free(&off);
+    }
+}
+
+const kc_rule kc303_missing_bounds_check = {
+    .id = "KC303",
+    .slug = "missing-bounds-check",
+    .summary = "Tiled index (program id * tile + lane) used in an address with no mask or guard against the size.",
+    .severity = KC_SEV_WARNING,
+    .langs = KC_LANG_BIT_CUDA | KC_LANG_BIT_TRITON,
+    .doc = doc,
+    .options = NULL,
+    .check = check,
+    .verify = KC_VERIFY_MEMORY,
+};

@@ -1,0 +1,498 @@
+/* KC304 int32-offset-overflow: an address term that multiplies a program
+ * id, a loop index or a loaded index by a runtime size or stride in 32-bit
+ * arithmetic.
+ *
+ * Reads: kc_access.offset monomials (kc_mono.bits: the width each product
+ * was computed in), symbol facts, loop trip counts, and the optional
+ * kc_kernel.products records that name the exact product expression and
+ * how to spell its operand in 64 bits (front ends that record them get a
+ * precise location and a fix-it; without them the finding points at the
+ * access). */
+#include "kc_rule_util.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char doc[] =
+    "## What it does\n"
+    "Flags a product computed in 32-bit integers that flows into a memory address\n"
+    "when one factor is an index that grows with the problem (a program or block\n"
+    "id, a loop variable with a run-time trip count, an index loaded from memory and\n"
+    "kept in 32 bits) and another is a run-time size or stride argument: `row *\n"
+    "row_stride`, `offs_m[:, None] * stride_am`, `blockIdx.x * n`.\n"
+    "\n"
+    "Products of an index with a constant or a block size, and terms that vary\n"
+    "only across the lanes of a block (`tl.arange(0, BLOCK) * stride`,\n"
+    "`threadIdx.x * n`, bounded by the block size) are not reported. A stride\n"
+    "argument that the launch passes as the innermost stride (`x.stride(-1)`) is\n"
+    "presumed to be 1.\n"
+    "\n"
+    "## Why is this bad?\n"
+    "`tl.program_id` is an `int32`, and so is an integer argument unless a value of\n"
+    "2^31 or more is passed (Triton then specializes it as `int64`); `blockIdx.x` and\n"
+    "an `int` parameter are 32-bit in CUDA. Their product is computed in 32 bits\n"
+    "*before* it is added to the pointer, so once the offset passes 2^31 - 1 it\n"
+    "wraps to a negative number and the kernel reads or writes out of bounds\n"
+    "(or silently reads the wrong row). Each factor fits in 32 bits, so nothing\n"
+    "is specialized: `row * row_stride` overflows as soon as the tensor holds\n"
+    "more than 2^31 elements: 8 GiB of fp32, a 32k-token batch of 128k-vocabulary\n"
+    "logits. Libraries have fixed exactly this in kernel after kernel.\n"
+    "\n"
+    "## Example\n"
+    "```python\n"
+    "row = tl.program_id(0)\n"
+    "x = tl.load(X + row * stride + cols, mask=cols < n_cols)\n"
+    "```\n"
+    "```cuda\n"
+    "int row = blockIdx.x;\n"
+    "float v = x[row * n + threadIdx.x];\n"
+    "```\n"
+    "\n"
+    "## Use instead\n"
+    "```python\n"
+    "row = tl.program_id(0).to(tl.int64)\n"
+    "x = tl.load(X + row * stride + cols, mask=cols < n_cols)\n"
+    "```\n"
+    "```cuda\n"
+    "int64_t row = blockIdx.x;\n"
+    "float v = x[row * n + threadIdx.x];\n"
+    "```\n"
+    "\n"
+    "## Fix\n"
+    "Widen the index factor to 64 bits before the multiplication: the fix-it\n"
+    "rewrites the operand as `row.to(tl.int64)` (Triton) or `(int64_t)row` (CUDA).\n"
+    "Casting the program id once where it is defined widens every product that\n"
+    "uses it; casting the result of the product is too late. The cost is nil on\n"
+    "memory-bound kernels.\n"
+    "\n"
+    "## References\n"
+    "- linkedin/Liger-Kernel PR #251 (cross-entropy), PR #804 (RMSNorm, RoPE), issue #1335.\n"
+    "- sgl-project/sglang PR #4727; vllm-project/vllm PR #34279; karpathy/llm.c PR #155.\n"
+    "- Triton `semantic.py`: `program_id` is `int32`; integer products keep the operand width.\n";
+
+/* A factor that grows with the problem: it selects a row, a tile or an
+ * element of a large dimension. */
+static bool index_atom(const kc_kernel *k, const kc_atom *a)
+{
+    switch ((kc_atom_kind)a->kind) {
+    case KC_ATOM_PROGRAM:
+    case KC_ATOM_DATA:
+        return true;
+    case KC_ATOM_LOOP:
+        return a->id < k->loops.len && k->loops.data[a->id].trip_count < 0;
+    case KC_ATOM_OPAQUE:
+        /* Derived from the program id. A value computed from loaded data
+         * has the width of data whose type is not known: not reported. */
+        return (a->flags & KC_AF_PROGRAM) != 0;
+    default:
+        return false;
+    }
+}
+
+/* How far an index factor ranges, from the comparisons that bound it
+ * (masks, guards) or its loop's bounds. */
+typedef enum irange { IR_UNKNOWN = 0, IR_SMALL, IR_LARGE } irange;
+
+static bool is_runtime_param(const kc_kernel *k, uint32_t sym)
+{
+    if (sym >= k->symbols.len)
+        return false;
+    const kc_symbol *s = &k->symbols.data[sym];
+    return s->kind == KC_SYM_PARAM && !(s->facts & KC_SF_POINTER);
+}
+
+/* LARGE when the bound mentions a run-time argument, SMALL when it is made
+ * of constants and compile-time constants only. */
+static irange bound_range(const kc_kernel *k, const kc_index *b)
+{
+    if (!b)
+        return IR_UNKNOWN;
+    for (unsigned i = 0; i < b->nmono; i++)
+        for (unsigned f = 0; f < b->mono[i].nfac; f++) {
+            const kc_atom *a = &b->mono[i].fac[f];
+            if (a->kind == KC_ATOM_SYMBOL && is_runtime_param(k, a->id))
+                return IR_LARGE;
+            if (a->kind != KC_ATOM_SYMBOL)
+                return IR_UNKNOWN;
+        }
+    return IR_SMALL;
+}
+
+static bool index_has_atom(const kc_index *x, const kc_atom *a);
+
+static irange index_range(const kc_kernel *k, const kc_atom *a)
+{
+    if (a->kind == KC_ATOM_LOOP) {
+        if (a->id >= k->loops.len)
+            return IR_UNKNOWN;
+        return bound_range(k, k->loops.data[a->id].end);
+    }
+    if (a->kind != KC_ATOM_PROGRAM && a->kind != KC_ATOM_OPAQUE)
+        return IR_UNKNOWN;
+    irange r = IR_UNKNOWN;
+    for (uint32_t i = 0; i < k->compares.len; i++) {
+        const kc_pred *p = &k->compares.data[i];
+        bool l = index_has_atom(p->lhs, a), rr = index_has_atom(p->rhs, a);
+        if (l == rr)
+            continue;
+        irange b = bound_range(k, l ? p->rhs : p->lhs);
+        if (b == IR_LARGE)
+            return IR_LARGE;
+        if (b == IR_SMALL)
+            r = IR_SMALL;
+    }
+    return r;
+}
+
+/* A size or stride only known at run time and not known to be tiny
+ * (any_width: also one declared 64-bit). A compile-time problem size
+ * (a tl.constexpr the launch sets from a tensor extent) counts only with
+ * an index known to range over a run-time size. */
+static bool runtime_atom_w(const kc_kernel *k, const kc_atom *a, bool any_width)
+{
+    if (a->kind != KC_ATOM_SYMBOL || a->id >= k->symbols.len)
+        return false;
+    const kc_symbol *s = &k->symbols.data[a->id];
+    if (s->facts & (KC_SF_POINTER | KC_SF_INNER_STRIDE))
+        return false;
+    /* A compile-time size counts only when the launch sets it from a tensor
+     * extent (H = q.shape[2]); a tile size compared with lanes does not. */
+    if (s->kind == KC_SYM_CONSTEXPR && !(s->facts & KC_SF_SHAPE_ARG))
+        return false;
+    if (s->kind != KC_SYM_PARAM && s->kind != KC_SYM_CONSTEXPR)
+        return false;
+    if (s->bits == 64 && !any_width)
+        return false;
+    if (s->nvalues > 0) {
+        bool tiny = true;
+        for (uint32_t i = 0; i < s->nvalues; i++)
+            tiny &= s->values[i] == 0 || s->values[i] == 1;
+        if (tiny)
+            return false;
+    }
+    return true;
+}
+
+static bool runtime_atom(const kc_kernel *k, const kc_atom *a) { return runtime_atom_w(k, a, false); }
+
+static bool atom_same(const kc_atom *a, const kc_atom *b) { return a->kind == b->kind && a->id == b->id; }
+
+/* Does every factor of `small` occur in `big` (as a multiset)? */
+static bool mono_divides(const kc_mono *small, const kc_mono *big)
+{
+    bool used[KC_MONO_MAX_FACTORS] = {false};
+    for (unsigned i = 0; i < small->nfac; i++) {
+        bool found = false;
+        for (unsigned j = 0; j < big->nfac && !found; j++)
+            if (!used[j] && atom_same(&small->fac[i], &big->fac[j]))
+                used[j] = found = true;
+        if (!found)
+            return false;
+    }
+    return true;
+}
+
+static bool index_has_atom(const kc_index *x, const kc_atom *a)
+{
+    if (!x)
+        return false;
+    for (unsigned i = 0; i < x->nmono; i++)
+        for (unsigned f = 0; f < x->mono[i].nfac; f++)
+            if (atom_same(&x->mono[i].fac[f], a))
+                return true;
+    return false;
+}
+
+/* A hazardous monomial of an access offset. */
+typedef struct hazard {
+    uint32_t access;
+    const kc_mono *mono;
+    const kc_atom *index;   /* the factor that grows with the problem */
+    const kc_atom *runtime; /* the run-time size or stride */
+    uint32_t outer, inner;  /* product records: where to report, where to widen (KC_NONE: none) */
+} hazard;
+
+static bool hazardous(const kc_kernel *k, const kc_mono *m, const kc_atom **ix, const kc_atom **rt)
+{
+    if (m->bits != 32 || m->nfac < 2)
+        return false;
+    *ix = *rt = NULL;
+    const kc_atom *ct = NULL;
+    irange range = IR_UNKNOWN;
+    for (unsigned f = 0; f < m->nfac; f++) {
+        if (!*ix && index_atom(k, &m->fac[f])) {
+            *ix = &m->fac[f];
+            range = index_range(k, *ix);
+        }
+    }
+    if (!*ix || range == IR_SMALL)
+        return false;
+    for (unsigned f = 0; f < m->nfac; f++) {
+        if (&m->fac[f] == *ix || !runtime_atom(k, &m->fac[f]))
+            continue;
+        if (is_runtime_param(k, m->fac[f].id)) {
+            *rt = &m->fac[f];
+            break;
+        }
+        if (!ct)
+            ct = &m->fac[f];
+    }
+    if (!*rt && ct && range == IR_LARGE)
+        *rt = ct;
+    return *ix && *rt;
+}
+
+/* The product records around monomial m that contain the index factor:
+ * the largest (the expression to point at) and the smallest (the operand
+ * to widen). */
+static void match_products(const kc_kernel *k, hazard *h)
+{
+    unsigned best_outer = 0, best_inner = KC_MONO_MAX_FACTORS + 1;
+    h->outer = h->inner = KC_NONE;
+    const kc_access *a = &k->accesses.data[h->access];
+    uint32_t n = a->nproducts ? a->nproducts : k->products.len;
+    for (uint32_t pi = 0; pi < n; pi++) {
+        uint32_t p = a->nproducts ? a->products[pi] : pi;
+        if (p >= k->products.len)
+            continue;
+        const kc_product *pr = &k->products.data[p];
+        if (pr->bits != 32 || !pr->value)
+            continue;
+        for (unsigned i = 0; i < pr->value->nmono; i++) {
+            const kc_mono *m = &pr->value->mono[i];
+            if (m->bits != 32 || m->nfac < 2 || !mono_divides(m, h->mono))
+                continue;
+            bool has_index = false;
+            for (unsigned f = 0; f < m->nfac; f++)
+                has_index |= atom_same(&m->fac[f], h->index);
+            if (!has_index)
+                continue;
+            if (m->nfac > best_outer) {
+                best_outer = m->nfac;
+                h->outer = p;
+            }
+            if (m->nfac < best_inner && (index_has_atom(pr->lhs, h->index) != index_has_atom(pr->rhs, h->index))) {
+                best_inner = m->nfac;
+                h->inner = p;
+            }
+        }
+    }
+}
+
+static const char *index_kind(const kc_kernel *k, const kc_atom *a)
+{
+    switch ((kc_atom_kind)a->kind) {
+    case KC_ATOM_PROGRAM:
+        return "a program (block) id";
+    case KC_ATOM_LOOP:
+        return "a loop variable whose trip count is only known at run time";
+    case KC_ATOM_DATA:
+        return "an index loaded from memory and kept in 32 bits";
+    case KC_ATOM_OPAQUE:
+        return "derived from the program (block) id";
+    default:
+        (void)k;
+        return "an index";
+    }
+}
+
+static const char *access_desc(kc_rule_ctx *ctx, const kc_access *a)
+{
+    const char *what = a->kind == KC_ACC_STORE ? "store to" : a->kind == KC_ACC_ATOMIC ? "atomic on" : "load from";
+    return kc_arena_printf(kc_rule_arena(ctx), "the %s `%s` on line %u", what, a->base_name ? a->base_name : "memory",
+                           a->span.line);
+}
+
+static void report(const kc_model *mdl, const kc_kernel *k, kc_rule_ctx *ctx, const hazard *hs, uint32_t n,
+                   const char *widened_elsewhere, uint32_t widened_line)
+{
+    kc_arena *ar = kc_rule_arena(ctx);
+    const hazard *h = &hs[0];
+    const kc_access *a = &k->accesses.data[h->access];
+    char ib[256], rb[256];
+    const char *iname = kc_atom_name(k, h->index, ib, sizeof ib);
+    const char *rname = kc_atom_name(k, h->runtime, rb, sizeof rb);
+    const kc_product *outer = h->outer != KC_NONE ? &k->products.data[h->outer] : NULL;
+    const kc_product *inner = h->inner != KC_NONE ? &k->products.data[h->inner] : NULL;
+    bool inner_lhs = inner && index_has_atom(inner->lhs, h->index);
+    const char *cast_text = inner ? (inner_lhs ? inner->lhs_text : inner->rhs_text) : iname;
+
+    kc_strbuf term = {0};
+    {
+        kc_mono one = *h->mono;
+        one.coef = 1;
+        kc_index ix = {.mono = &one, .nmono = 1, .bits = 32};
+        kc_model_format_index(k, &ix, &term);
+    }
+    const char *prod = outer ? outer->text : kc_sb_str(&term);
+    kc_diag *d;
+    if (outer)
+        d = kc_report(ctx, k, outer->span, "`%s` is int32: it overflows past 2^31 elements; cast `%s` to int64",
+                      outer->text, cast_text);
+    else
+        d = kc_report(ctx, k, kc_access_point(a),
+                      "`%s` in the address of `%s` is int32: it overflows past 2^31 elements; cast `%s` to int64",
+                      kc_sb_str(&term), a->base_name ? a->base_name : "memory", iname);
+    /* Name the index as written, with what it is when that differs. */
+    const char *ishown = cast_text;
+    if (!strstr(cast_text, iname) && strlen(iname) < 40)
+        ishown = kc_arena_printf(ar, "%s` (%s)", cast_text, iname);
+    else
+        ishown = kc_arena_printf(ar, "%s`", cast_text);
+    kc_diag_note(d, "`%s is %s and `%s` a run-time integer argument; both are 32-bit (an argument is 64-bit only "
+                 "when declared so or, in Triton, when a value of 2^31 or more is passed), so `%s` is computed in 32 "
+                 "bits before it is added to the pointer",
+                 ishown, index_kind(k, h->index), rname, prod);
+    kc_strbuf off = {0};
+    kc_model_format_index(k, a->offset, &off);
+    kc_diag_note(d, "element offset of %s: %s", access_desc(ctx, a), kc_sb_str(&off));
+    kc_diag_note(d, "once `%s` exceeds 2147483647 (a tensor of more than 2^31 elements: 8 GiB of fp32, 4 GiB of "
+                 "bf16) the offset wraps negative and the access goes out of bounds",
+                 prod);
+    if (widened_elsewhere)
+        kc_diag_note(d, "this file computes such offsets in 64 bits elsewhere (%s, line %u): this product was missed",
+                     widened_elsewhere, widened_line);
+    else {
+        d->severity = KC_SEV_NOTE;
+        kc_diag_note(d, "reported as a note: no offset in this file is widened to 64 bits, so this is a size limit "
+                     "of the code as a whole (kernels written for tensors below 2^31 elements); it is a warning "
+                     "where the file widens other offsets and misses this one");
+    }
+    const char *ev = kc_symbol_evidence(ctx, k, h->runtime->id);
+    if (ev)
+        kc_diag_note(d, "%s", ev);
+    else if (h->runtime->id < k->symbols.len && k->symbols.data[h->runtime->id].arg_text)
+        kc_diag_note(d, "the launch passes `%s` for %s", k->symbols.data[h->runtime->id].arg_text, rname);
+    /* Other accesses that use the same product. */
+    kc_strbuf others = {0};
+    unsigned nothers = 0;
+    for (uint32_t i = 1; i < n; i++) {
+        if (hs[i].access == h->access)
+            continue;
+        bool seen = false;
+        for (uint32_t j = 1; j < i; j++)
+            seen |= hs[j].access == hs[i].access;
+        if (seen)
+            continue;
+        if (nothers++ < 4)
+            kc_sb_appendf(&others, "%s%s", nothers > 1 ? ", " : "", access_desc(ctx, &k->accesses.data[hs[i].access]));
+    }
+    if (nothers)
+        kc_diag_note(d, "the same product is in the address of %s%s", kc_sb_str(&others), nothers > 4 ? ", ..." : "");
+    if (inner && outer && inner != outer)
+        kc_diag_note(d, "`%s` comes from `%s` on line %u, where the cast belongs", cast_text, inner->text,
+                     inner->span.line);
+    const char *widened = inner ? (inner_lhs ? inner->lhs_widened : inner->rhs_widened) : NULL;
+    if (inner && widened)
+        kc_diag_fix(d, kc_arena_printf(ar, "compute `%s` in 64 bits: `%s`", inner->text, widened),
+                    inner_lhs ? inner->lhs_span : inner->rhs_span, widened);
+    else
+        kc_diag_note(d, "fix: widen `%s` to 64 bits before the multiplication (where it is defined, so that every "
+                     "product using it is widened)",
+                     cast_text);
+    kc_sb_free(&term);
+    kc_sb_free(&off);
+    kc_sb_free(&others);
+    (void)mdl;
+}
+
+/* An offset product of an index and a run-time size that the file already
+ * computes in 64 bits: the author expects tensors past 2^31 elements. */
+static const char *find_widened(const kc_model *m, kc_rule_ctx *ctx, uint32_t *line)
+{
+    for (uint32_t ki = 0; ki < m->kernels.len; ki++) {
+        const kc_kernel *k = m->kernels.data[ki];
+        for (uint32_t i = 0; i < k->accesses.len; i++) {
+            const kc_access *a = &k->accesses.data[i];
+            if (!a->offset)
+                continue;
+            for (unsigned mi = 0; mi < a->offset->nmono; mi++) {
+                const kc_mono *mo = &a->offset->mono[mi];
+                if (mo->bits != 64 || mo->nfac < 2)
+                    continue;
+                const kc_atom *ix = NULL, *rt = NULL;
+                for (unsigned f = 0; f < mo->nfac; f++) {
+                    bool prog = mo->fac[f].kind == KC_ATOM_PROGRAM || mo->fac[f].kind == KC_ATOM_LOOP ||
+                                (mo->fac[f].kind == KC_ATOM_OPAQUE && (mo->fac[f].flags & KC_AF_PROGRAM));
+                    if (!ix && prog && index_atom(k, &mo->fac[f]))
+                        ix = &mo->fac[f];
+                    else if (!rt && runtime_atom_w(k, &mo->fac[f], true))
+                        rt = &mo->fac[f];
+                }
+                if (ix && rt) {
+                    *line = a->span.line;
+                    return kc_arena_printf(kc_rule_arena(ctx), "the address of `%s` in %s",
+                                           a->base_name ? a->base_name : "memory", k->name);
+                }
+            }
+        }
+    }
+    return NULL;
+}
+
+static void check(const kc_model *m, const kc_kernel *k, kc_rule_ctx *ctx)
+{
+    KC_VEC(hazard) hs = {0};
+    uint32_t wline = 0;
+    const char *widened = NULL;
+    bool looked = false;
+    for (uint32_t i = 0; i < k->accesses.len; i++) {
+        const kc_access *a = &k->accesses.data[i];
+        if (a->space != KC_MEM_GLOBAL || !a->offset)
+            continue;
+        for (unsigned mi = 0; mi < a->offset->nmono; mi++) {
+            hazard h = {.access = i, .mono = &a->offset->mono[mi]};
+            if (!hazardous(k, h.mono, &h.index, &h.runtime))
+                continue;
+            match_products(k, &h);
+            kc_vec_push(&hs, h);
+        }
+    }
+    /* One finding per product expression (or per access when no product
+     * record names it); the first hazard of each group leads. */
+    bool *done = hs.len ? kc_xcalloc(hs.len, sizeof *done) : NULL;
+    for (uint32_t i = 0; i < hs.len; i++) {
+        if (done[i])
+            continue;
+        KC_VEC(hazard) group = {0};
+        for (uint32_t j = i; j < hs.len; j++) {
+            const hazard *x = &hs.data[i], *y = &hs.data[j];
+            bool together = x->outer != KC_NONE ? y->outer == x->outer : (y->outer == KC_NONE && y->access == x->access);
+            if (!done[j] && together) {
+                done[j] = true;
+                kc_vec_push(&group, *y);
+            }
+        }
+        /* The largest term leads: its innermost product is where the cast
+         * widens everything after it. */
+        for (uint32_t j = 1; j < group.len; j++)
+            if (group.data[j].mono->nfac > group.data[0].mono->nfac &&
+                group.data[j].access == group.data[0].access) {
+                hazard t = group.data[0];
+                group.data[0] = group.data[j];
+                group.data[j] = t;
+            }
+        if (!looked) {
+            widened = find_widened(m, ctx, &wline);
+            looked = true;
+        }
+        report(m, k, ctx, group.data, group.len, widened, wline);
+        kc_vec_free(&group);
+    }
+    free(done);
+    kc_vec_free(&hs);
+}
+
+const kc_rule kc304_int32_offset_overflow = {
+    .id = "KC304",
+    .slug = "int32-offset-overflow",
+    .summary = "Program id, loop index or loaded index times a run-time stride, computed in int32 and used as an "
+               "address: wraps past 2^31 elements.",
+    .severity = KC_SEV_WARNING,
+    .langs = KC_LANG_BIT_CUDA | KC_LANG_BIT_TRITON,
+    .doc = doc,
+    .options = NULL,
+    .check = check,
+    .verify = KC_VERIFY_MEMORY,
+};

@@ -1,0 +1,123 @@
+/* KC502 low-precision-accumulation: sums and dot products accumulated in
+ * fp16/bf16.
+ *
+ * Reads: kc_kernel.accums (front ends record loop-carried accumulators of a
+ * narrow type, tl.dot(..., out_dtype=<narrow>) and reductions of narrow
+ * blocks; decl_span/fix_text name the type to widen). */
+#include "kc_rule_util.h"
+
+#include <string.h>
+
+static const char doc[] =
+    "## What it does\n"
+    "Flags sums and dot products accumulated in a 16-bit (or 8-bit) float type:\n"
+    "\n"
+    "- an accumulator declared narrow and updated across loop passes:\n"
+    "  `acc = tl.zeros(..., dtype=tl.float16)` then `acc += x` or\n"
+    "  `acc = tl.dot(a, b, acc)`; a `__half` / `__nv_bfloat16` accumulator\n"
+    "  updated in a CUDA loop;\n"
+    "- `tl.dot(..., out_dtype=tl.float16)` (the K-reduction itself is narrow);\n"
+    "- `tl.sum` of a block known to be fp16/bf16.\n"
+    "\n"
+    "Values whose element type is not known (loads from pointers of unknown type)\n"
+    "are not reported.\n"
+    "\n"
+    "## Why is this bad?\n"
+    "fp16 has 11 significant bits, bf16 only 8: once a running sum is 2^11 (2^8)\n"
+    "times larger than the terms added to it, each addition rounds most of the\n"
+    "term away. A bf16 sum of ones stops at 256; a dot product over K = 4096 in\n"
+    "fp16 loses about 3 decimal digits. The loss grows with the problem size\n"
+    "(sequence length, vocabulary, hidden size), so tests on small shapes pass.\n"
+    "Tensor cores accumulate in fp32 at the same speed, so the narrow\n"
+    "accumulator buys nothing.\n"
+    "\n"
+    "## Example\n"
+    "```python\n"
+    "acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float16)\n"
+    "for k in range(0, K, BLOCK_K):\n"
+    "    acc += tl.dot(a, b, out_dtype=tl.float16)\n"
+    "```\n"
+    "\n"
+    "## Use instead\n"
+    "```python\n"
+    "acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)\n"
+    "for k in range(0, K, BLOCK_K):\n"
+    "    acc = tl.dot(a, b, acc)\n"
+    "c = acc.to(tl.float16)        # round once, at the end\n"
+    "```\n"
+    "\n"
+    "## Fix\n"
+    "Accumulate in fp32 and convert once when storing. The fix-it changes the\n"
+    "accumulator's dtype argument (or `out_dtype`) to `float32`; Triton's store\n"
+    "converts to the output's type.\n"
+    "\n"
+    "## References\n"
+    "- linkedin/Liger-Kernel PR #950 (fp32 accumulation).\n"
+    "- pytorch/pytorch PR #188998; PR #60387 (\"Accumulate 16-bit float sums in 32-bit accumulators\").\n";
+
+static void check(const kc_model *m, const kc_kernel *k, kc_rule_ctx *ctx)
+{
+    (void)m;
+    kc_arena *ar = kc_rule_arena(ctx);
+    for (uint32_t i = 0; i < k->accums.len; i++) {
+        const kc_accum *ac = &k->accums.data[i];
+        /* One finding per declaration: later updates of the same
+         * accumulator become a note of the first. */
+        bool seen = false;
+        for (uint32_t j = 0; j < i && !seen; j++) {
+            const kc_accum *p = &k->accums.data[j];
+            seen = kc_span_valid(ac->decl_span) && p->kind == ac->kind && p->var && ac->var &&
+                   !strcmp(p->var, ac->var) && p->decl_span.line == ac->decl_span.line &&
+                   p->decl_span.col == ac->decl_span.col;
+        }
+        if (seen)
+            continue;
+        const char *dt = ac->dtype ? ac->dtype : "a 16-bit type";
+        const char *decl = kc_rule_span_text(ctx, ac->decl_span);
+        kc_diag *d;
+        if (ac->kind == KC_ACCUM_REDUCE) {
+            d = kc_report(ctx, k, ac->span, "the sum of a %s block is accumulated in %s", dt, dt);
+            kc_diag_note(d, "a reduction keeps its input's float type: every partial sum is rounded to %s", dt);
+        } else if (!ac->var) {
+            d = kc_report(ctx, k, ac->span, "the dot product accumulates in %s (`out_dtype=%s`)", dt, decl);
+            kc_diag_note(d, "out_dtype is the accumulator's type: the whole K-reduction is summed in %s, not only "
+                         "the result",
+                         dt);
+        } else {
+            d = kc_report(ctx, k, ac->span, "`%s` accumulates in %s across the loop: every %s rounds the running %s "
+                          "to %s",
+                          ac->var, dt, ac->kind == KC_ACCUM_DOT ? "tl.dot" : "addition",
+                          ac->kind == KC_ACCUM_DOT ? "product sum" : "sum", dt);
+            if (kc_span_valid(ac->decl_span))
+                kc_diag_note(d, "`%s` is declared %s on line %u (`%s`)", ac->var, dt, ac->decl_span.line, decl);
+            if (ac->loop != KC_NONE && ac->loop < k->loops.len)
+                kc_diag_note(d, "it is updated in %s", kc_loop_describe(ctx, k, &k->loops.data[ac->loop]));
+            for (uint32_t j = i + 1; j < k->accums.len; j++) {
+                const kc_accum *p = &k->accums.data[j];
+                if (p->var && !strcmp(p->var, ac->var) && p->decl_span.line == ac->decl_span.line &&
+                    p->decl_span.col == ac->decl_span.col)
+                    kc_diag_note(d, "it is also updated on line %u", p->span.line);
+            }
+        }
+        kc_diag_note(d, "%s keeps %s significant bits: once the sum is that many powers of two larger than a term, "
+                     "the term is mostly rounded away, and the error grows with the reduction length",
+                     dt, !strcmp(dt, "bf16") ? "8" : !strcmp(dt, "fp8") ? "3 or 4" : "11");
+        if (ac->fix_text && kc_span_valid(ac->decl_span))
+            kc_diag_fix(d, kc_arena_printf(ar, "accumulate in fp32: `%s`", ac->fix_text), ac->decl_span, ac->fix_text);
+        else
+            kc_diag_note(d, "fix: accumulate in fp32 and convert once at the end");
+    }
+}
+
+const kc_rule kc502_low_precision_accumulation = {
+    .id = "KC502",
+    .slug = "low-precision-accumulation",
+    .summary = "Sums and dot products accumulated in fp16/bf16 (narrow accumulators, out_dtype, sums of narrow "
+               "blocks).",
+    .severity = KC_SEV_WARNING,
+    .langs = KC_LANG_BIT_CUDA | KC_LANG_BIT_TRITON,
+    .doc = doc,
+    .options = NULL,
+    .check = check,
+    .verify = KC_VERIFY_WRONG_RESULT,
+};
