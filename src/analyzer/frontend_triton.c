@@ -158,7 +158,7 @@ typedef struct tt_ctx {
     uint32_t loop; /* innermost loop or KC_NONE */
     uint32_t cond; /* innermost condition or KC_NONE */
     unsigned depth;
-    uintptr_t stack_base; /* address of a local of tt_lower_kernel */
+    uintptr_t stack_base; /* frame address of tt_lower_kernel */
     tt_names pointer_params;
     const char *tl_alias; /* the local name of triton.language ("tl"), for fix-its */
 } tt_ctx;
@@ -169,8 +169,10 @@ typedef struct tt_ctx {
 
 static bool stack_exhausted(const tt_ctx *c)
 {
-    char probe;
-    uintptr_t here = (uintptr_t)&probe;
+    /* The frame address, not a local's: with ASan's use-after-return
+     * detection locals live in heap-allocated fake frames (clang's default),
+     * and their distance says nothing about the stack. */
+    uintptr_t here = (uintptr_t)__builtin_frame_address(0);
     uintptr_t used = c->stack_base > here ? c->stack_base - here : here - c->stack_base;
     return used > TT_STACK_BUDGET;
 }
@@ -2912,7 +2914,7 @@ void tt_lower_kernel(tt_module *mod, kc_model *model, const tt_kernel_def *def)
 {
     tt_ctx c;
     memset(&c, 0, sizeof c);
-    c.stack_base = (uintptr_t)&c;
+    c.stack_base = (uintptr_t)__builtin_frame_address(0);
     c.mod = mod;
     c.m = model;
     c.a = model->arena;

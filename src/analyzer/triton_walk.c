@@ -451,6 +451,51 @@ static void mark_strides(tt_launch *l)
     }
 }
 
+/* `name = torch.empty(n, ...)` / `torch.zeros((n,), ...)` / `.new_empty(n)`
+ * before `before` in `scope`: a 1-D tensor. */
+static bool tensor_created_1d(tt_module *m, TSNode scope, const char *name, uint32_t before)
+{
+    if (ts_node_is_null(scope) || !name || strchr(name, '.') || strchr(name, '['))
+        return false;
+    int elem;
+    TSNode r = tt_unparen(find_assignment_at(m, scope, name, before, &elem));
+    if (ts_node_is_null(r) || elem >= 0 || !tt_is(r, "call"))
+        return false;
+    TSNode f = tt_field(r, "function");
+    if (!tt_is(f, "attribute"))
+        return false;
+    TSNode attr = tt_field(f, "attribute");
+    static const char *const makers[] = {"empty", "zeros", "ones", "full", "new_empty", "new_zeros", "new_full",
+                                         "randn", "rand", NULL};
+    bool maker = false;
+    for (unsigned i = 0; makers[i]; i++)
+        maker |= tt_text_eq(m, attr, makers[i]);
+    if (!maker)
+        return false;
+    TSNode args = tt_field(r, "arguments");
+    uint32_t npos = 0;
+    TSNode first = {0};
+    for (uint32_t i = 0; i < ts_node_named_child_count(args); i++) {
+        TSNode a = ts_node_named_child(args, i);
+        if (tt_is(a, "comment") || tt_is(a, "keyword_argument"))
+            continue;
+        if (tt_is(a, "list_splat"))
+            return false;
+        if (npos++ == 0)
+            first = a;
+    }
+    bool is_full = tt_text_eq(m, attr, "full") || tt_text_eq(m, attr, "new_full");
+    if (ts_node_is_null(first) || (!is_full && npos != 1))
+        return false;
+    first = tt_unparen(first);
+    if (tt_is(first, "tuple") || tt_is(first, "list"))
+        return ts_node_named_child_count(first) == 1;
+    /* a single extent: an integer expression, not a size tuple variable */
+    return tt_is(first, "integer") || tt_is(first, "binary_operator") ||
+           (tt_is(first, "identifier") && !strstr(tt_text(m, first), "shape") && !strstr(tt_text(m, first), "size")) ||
+           (tt_is(first, "subscript") && strstr(tt_text(m, first), "shape"));
+}
+
 static void scan_launch(tt_module *m, TSNode call, const char *kernel)
 {
     tt_launch l = {0};
@@ -483,6 +528,14 @@ static void scan_launch(tt_module *m, TSNode call, const char *kernel)
         kc_vec_push(&l.args, b);
     }
     mark_strides(&l);
+    /* A lone t.stride(0) of a tensor created 1-D in this function
+     * (torch.empty(n), torch.zeros((n,), ...)) is its innermost stride. */
+    for (uint32_t i = 0; i < l.args.len; i++) {
+        tt_host_value *v = &l.args.data[i].v;
+        if (v->kind == TT_HOST_STRIDE && v->value == 0 && v->stride_rank_hint == 0 && v->tensor &&
+            tensor_created_1d(m, scope, v->tensor, ts_node_start_byte(call)))
+            v->stride_rank_hint = 1;
+    }
     kc_vec_push(&m->launches, l);
 }
 
