@@ -118,7 +118,9 @@ kc_source *kc_source_from_memory(const char *path, const char *text, size_t len,
 kc_source *kc_source_load(const char *path, size_t max_bytes, char **err)
 {
     *err = NULL;
-    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+    /* O_NONBLOCK: opening a FIFO must not wait for a writer (it is
+     * rejected below as not a regular file); regular files ignore it. */
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
     if (fd < 0) {
         *err = kc_xasprintf("cannot open: %s", strerror(errno));
         return NULL;
@@ -135,7 +137,11 @@ kc_source *kc_source_load(const char *path, size_t max_bytes, char **err)
         return NULL;
     }
     if (!S_ISREG(st.st_mode)) {
-        *err = kc_xstrdup("not a regular file");
+        *err = kc_xasprintf("not a regular file (%s)", S_ISFIFO(st.st_mode)   ? "a FIFO"
+                                                       : S_ISSOCK(st.st_mode) ? "a socket"
+                                                       : S_ISCHR(st.st_mode)  ? "a character device"
+                                                       : S_ISBLK(st.st_mode)  ? "a block device"
+                                                                              : "unknown type");
         close(fd);
         return NULL;
     }

@@ -5,10 +5,12 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #define KC_WALK_MAX_DEPTH 128
 #define KC_GLOB_MAX_STEPS 200000
@@ -144,10 +146,20 @@ typedef struct ignore_set {
 static void ignore_load_for(ignore_set *set, const char *dir, const char *walk_dir, const char *rel)
 {
     char *path = kc_xasprintf("%s/.gitignore", dir);
-    FILE *f = fopen(path, "r");
+    /* Only a regular file: a FIFO named .gitignore must not block the walk. */
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
     free(path);
-    if (!f)
+    struct stat st;
+    if (fd >= 0 && (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))) {
+        close(fd);
+        fd = -1;
+    }
+    FILE *f = fd >= 0 ? fdopen(fd, "r") : NULL;
+    if (!f) {
+        if (fd >= 0)
+            close(fd);
         return;
+    }
     char *base = kc_xasprintf("%s/", walk_dir);
     char *relp = kc_xstrdup(rel);
     kc_vec_push(&set->bases, base);
@@ -263,14 +275,26 @@ static void walk(const char *dir, ignore_set *set, unsigned depth, kc_path_list 
         }
         bool is_link = S_ISLNK(lst.st_mode);
         bool have = is_link ? stat(path, &st) == 0 : (st = lst, true);
+        int stat_errno = have ? 0 : errno;
+        kc_lang lang;
         if (have && S_ISDIR(st.st_mode)) {
             /* Symlinked directories are not followed: no cycles. */
             if (!is_link && !ignored(set, path, true))
                 walk(path, set, depth + 1, out);
         } else if (have && S_ISREG(st.st_mode)) {
-            kc_lang lang;
             if (kc_lang_for_path(path, &lang) && !ignored(set, path, false))
                 add_result(out, path, false);
+        } else if (kc_lang_for_path(path, &lang) && !ignored(set, path, false)) {
+            /* A kernel source that cannot be read (a dangling symlink, a
+             * symlink loop, a FIFO or a socket) is reported, not skipped. */
+            char *msg = !have ? kc_xasprintf("cannot open: %s%s", strerror(stat_errno),
+                                             is_link ? " (a symbolic link)" : "")
+                              : kc_xasprintf("not a regular file (%s)", S_ISFIFO(st.st_mode)   ? "a FIFO"
+                                                                        : S_ISSOCK(st.st_mode) ? "a socket"
+                                                                                               : "a device");
+            add_result(out, path, false);
+            kc_file_errors_add(&kc_vec_last(&out->files)->errors, 0, 0, "%s", msg);
+            free(msg);
         }
         free(path);
     }

@@ -4,6 +4,7 @@
 #include "../analyzer/kc_fixit.h"
 #include "../rules/kc_rule.h"
 
+#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <libgen.h>
@@ -85,7 +86,11 @@ static const char run_sh_head[] =
     "cd \"$(dirname \"$0\")\"\n"
     "out=${1:-results}\n"
     "mkdir -p \"$out\"\n"
-    "export TRITON_CACHE_DIR=\"$(mktemp -d)\" PYTHONUNBUFFERED=1 PYTHONDONTWRITEBYTECODE=1\n"
+    "# Triton's cache and the driver's temporary files: one directory, removed at exit.\n"
+    "tmp=$(mktemp -d) || exit 1\n"
+    "trap 'rm -rf \"$tmp\"' EXIT\n"
+    "trap 'exit 130' INT TERM\n"
+    "export TMPDIR=\"$tmp\" TRITON_CACHE_DIR=\"$tmp/triton-cache\" PYTHONUNBUFFERED=1 PYTHONDONTWRITEBYTECODE=1\n"
     "# Each plan is killed (its whole process group) after KCHECK_PLAN_TIMEOUT seconds.\n"
     "limit=${KCHECK_PLAN_TIMEOUT:-%.0f}\n"
     "run() {\n"
@@ -604,6 +609,11 @@ static char *plan_user_file(verify_env *e, const kc_file_result *r)
         return abs ? abs : kc_xstrdup(r->path);
     }
     char *copy = kc_xstrdup(r->path);
+    /* The copy's name goes into run.sh, plans and `#include "..."` lines:
+     * only letters, digits, '.', '_' and '-'. */
+    for (char *c = basename(copy); *c; c++)
+        if (!isalnum((unsigned char)*c) && *c != '.' && *c != '_' && *c != '-')
+            *c = '_';
     char *rel = kc_xasprintf("src/%u_%s", ++e->counter, basename(copy));
     free(copy);
     char *dir = kc_xasprintf("%s/src", e->workdir), *dst = kc_xasprintf("%s/%s", e->workdir, rel);
@@ -658,7 +668,17 @@ static char *write_plan(verify_env *e, kc_file_result *r, const kc_binding *b, c
         char *harness = kc_xasprintf("harness_%u.cu", id);
         char *hpath = kc_xasprintf("%s/%s", e->workdir, harness);
         char *err = NULL;
-        bool ok = kc_cuda_harness_write(hpath, spec, b, user, ref, &err);
+        /* A header name cannot hold '"', '\\' or a newline: such a path is
+         * included through a symbolic link in the work directory. */
+        const char *inc = user;
+        char *link = NULL;
+        if (strpbrk(user, "\"\\\n")) {
+            link = kc_xasprintf("%s/user_%u.cu", e->workdir, id);
+            if (symlink(user, link) == 0)
+                inc = link;
+        }
+        bool ok = kc_cuda_harness_write(hpath, spec, b, inc, ref, &err);
+        free(link);
         free(hpath);
         if (!ok) {
             *why = kc_xasprintf("cannot generate the harness: %s", err);
@@ -784,7 +804,15 @@ static json_t *execute(verify_env *e, const kc_file_result *r, const kc_binding 
         kc_write_file(drv, kc_verify_driver_py, strlen(kc_verify_driver_py));
     if (e->o->verify_export_dir) {
         if (e->run_sh) {
-            fprintf(e->run_sh, "run %s '%s'\n", plan, rname);
+            /* The name comes from the user's file name: quoted for sh, never
+             * interpreted (a ' is written as '\'' ). */
+            fprintf(e->run_sh, "run %s '", plan);
+            for (const char *c = rname; *c; c++)
+                if (*c == '\'')
+                    fputs("'\\''", e->run_sh);
+                else
+                    fputc(*c, e->run_sh);
+            fputs("'\n", e->run_sh);
             fflush(e->run_sh);
         }
         *why = kc_xasprintf("exported to %s (run `sh %s/run.sh RESULTS` on a GPU machine, then `kcheck verify "
@@ -798,7 +826,13 @@ static json_t *execute(verify_env *e, const kc_file_result *r, const kc_binding 
     char *res_path = kc_xasprintf("%s/%s.results.json", e->workdir, plan);
     char *log_path = kc_xasprintf("%s/%s.log", e->workdir, plan);
     char *cache = kc_xasprintf("TRITON_CACHE_DIR=%s/triton-cache", e->workdir);
-    char *envs[] = {cache, "PYTHONUNBUFFERED=1", "PYTHONDONTWRITEBYTECODE=1", NULL};
+    /* Whatever the driver makes with tempfile goes in the work directory,
+     * which is removed after the run whatever happened. */
+    char *tmpd = kc_xasprintf("%s/tmp", e->workdir);
+    mkdir(tmpd, 0700);
+    char *tmpenv = kc_xasprintf("TMPDIR=%s", tmpd);
+    free(tmpd);
+    char *envs[] = {cache, tmpenv, "PYTHONUNBUFFERED=1", "PYTHONDONTWRITEBYTECODE=1", NULL};
     char *argv[] = {(char *)e->python, drv, plan_path, res_path, e->o->verify_no_run ? "--build-only" : NULL, NULL};
     kc_proc_result pr;
     /* The driver limits each experiment itself; this bounds the whole plan. */
@@ -838,6 +872,7 @@ static json_t *execute(verify_env *e, const kc_file_result *r, const kc_binding 
     free(res_path);
     free(log_path);
     free(cache);
+    free(tmpenv);
     free(drv);
     free(rname);
     return doc;

@@ -1,0 +1,3 @@
+__global__ void k(float *p) {
+  p[threadIdx.x * 64] = (((((1)))));
+  int x = ;
