@@ -213,7 +213,18 @@ typedef struct hazard {
     uint32_t outer, inner;  /* product records: where to report, where to widen (KC_NONE: none) */
 } hazard;
 
-static bool hazardous(const kc_kernel *k, const kc_mono *m, const kc_atom **ix, const kc_atom **rt)
+/* A run-time factor known to be large: a size, or an outer stride. */
+static bool known_large(const kc_kernel *k, const kc_atom *a)
+{
+    return a->id < k->symbols.len &&
+           (k->symbols.data[a->id].facts & (KC_SF_SIZE | KC_SF_PROBLEM_SIZE | KC_SF_SHAPE_ARG | KC_SF_OUTER_STRIDE));
+}
+
+/* scalar: no lane varies the address, one element per program or block
+ * (RSTD + row * stride):
+ * through a stride nothing is known about it presumably indexes a 1-D
+ * tensor (per-row statistics, labels, losses), whose stride is 1. */
+static bool hazardous(const kc_kernel *k, const kc_mono *m, bool scalar, const kc_atom **ix, const kc_atom **rt)
 {
     if (m->bits != 32 || m->nfac < 2)
         return false;
@@ -232,6 +243,8 @@ static bool hazardous(const kc_kernel *k, const kc_mono *m, const kc_atom **ix, 
         if (&m->fac[f] == *ix || !runtime_atom(k, &m->fac[f]))
             continue;
         if (is_runtime_param(k, m->fac[f].id)) {
+            if (scalar && !known_large(k, &m->fac[f]))
+                continue;
             *rt = &m->fac[f];
             break;
         }
@@ -443,7 +456,8 @@ static void check(const kc_model *m, const kc_kernel *k, kc_rule_ctx *ctx)
             continue;
         for (unsigned mi = 0; mi < a->offset->nmono; mi++) {
             hazard h = {.access = i, .mono = &a->offset->mono[mi]};
-            if (!hazardous(k, h.mono, &h.index, &h.runtime))
+            bool scalar = !(kc_index_deps(a->offset).flags & KC_AF_THREAD);
+            if (!hazardous(k, h.mono, scalar, &h.index, &h.runtime))
                 continue;
             match_products(k, &h);
             kc_vec_push(&hs, h);
