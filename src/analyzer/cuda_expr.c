@@ -25,6 +25,18 @@ kc_cuda_val kc_cuda_ev_cond(kc_cuda_walk *w, CXCursor e, kc_cuda_preds *pos, kc_
         v.load = KC_NONE;
         return v;
     }
+    if (op == CXBinaryOperator_Comma) {
+        /* `a, b`: a is evaluated for its effects, b is the condition */
+        kc_cuda_kids k;
+        kc_cuda_kids_get(s, &k);
+        kc_cuda_val v = kc_cuda_v_none();
+        if (k.n == 2) {
+            kc_cuda_ev(w, k.v[0], KC_CUDA_EV_LOAD);
+            v = kc_cuda_ev_cond(w, k.v[1], pos, neg);
+        }
+        kc_cuda_kids_free(&k);
+        return v;
+    }
     if (op == CXBinaryOperator_LAnd || op == CXBinaryOperator_LOr) {
         kc_cuda_kids k;
         kc_cuda_kids_get(s, &k);

@@ -10,6 +10,7 @@
  */
 #include "cuda_walk.h"
 
+#include <ctype.h>
 #include <float.h>
 #include <math.h>
 #include <stdlib.h>
@@ -160,14 +161,17 @@ static int fd_class(facts_ctx *x, CXCursor e, unsigned depth)
     enum CXTypeKind tk = ckind(e);
     switch (e.kind) {
     case CXCursor_FloatingLiteral:
-        return tk == CXType_Double ? FD_LITERAL : tk == CXType_Float ? FD_FLOAT : FD_DOUBLE;
+        /* a constant: float or double, the compiler folds it with others */
+        return tk == CXType_Double || tk == CXType_Float ? FD_LITERAL : FD_DOUBLE;
     case CXCursor_IntegerLiteral:
         return FD_LITERAL;
     case CXCursor_UnexposedExpr: {
         kc_cuda_kids k;
         kc_cuda_kids_get(e, &k);
         int r = FD_DOUBLE;
-        if (k.n == 1) {
+        if (k.n == 1 && (strip_parens(k.v[0]).kind == CXCursor_FloatingLiteral || is_double_literal(k.v[0]))) {
+            r = FD_LITERAL; /* (double)2.0f: still a constant */
+        } else if (k.n == 1) {
             enum CXTypeKind ck = ckind(k.v[0]);
             if (ck == CXType_Float || ck == CXType_Half || ck == CXType_Float16 || ck == CXType_BFloat16)
                 r = FD_FLOAT;
@@ -292,6 +296,24 @@ static void add_literal(facts_ctx *x, CXCursor lit, CXCursor context)
         if (x->k->literals.data[i].span.line == L.span.line && x->k->literals.data[i].span.col == L.span.col)
             return;
     L.text = kc_cuda_span_text(x->t, L.span);
+    if (!spelled_in_place(lit)) {
+        /* from a macro: the literal as its definition spells it */
+        CXFile f = NULL;
+        unsigned off = 0;
+        clang_getSpellingLocation(clang_getCursorLocation(lit), &f, NULL, NULL, &off);
+        size_t size = 0;
+        const char *text = f ? clang_getFileContents(x->t->tu, f, &size) : NULL;
+        if (text && off < size) {
+            size_t e = off;
+            while (e < size && e - off < 64 &&
+                   (isalnum((unsigned char)text[e]) || text[e] == '.' || text[e] == '\'' ||
+                    ((text[e] == '+' || text[e] == '-') && e > off && (text[e - 1] == 'e' || text[e - 1] == 'E'))))
+                e++;
+            if (e > off)
+                L.text = kc_arena_printf(x->a, "%.*s (from `%s`)", (int)(e - off), text + off,
+                                         kc_cuda_span_text(x->t, L.span));
+        }
+    }
     L.context_span = kc_cuda_span(x->t, context);
     L.context = kc_cuda_span_text(x->t, L.context_span);
     L.loop = innermost_loop(x);

@@ -106,6 +106,45 @@ static const char *macro_name(host_ctx *x, CXCursor c)
     return kc_arena_strndup(x->t->m->arena, s + off, e - off);
 }
 
+/* A call clang could not resolve (a macro or function from a header that
+ * is missing): an unexposed expression spelled `NAME(...)` around its
+ * arguments. Returns NAME, or NULL. */
+static const char *recovered_call(host_ctx *x, CXCursor c)
+{
+    if (c.kind != CXCursor_UnexposedExpr)
+        return NULL;
+    kc_span sp = kc_cuda_span(x->t, c);
+    if (!kc_span_valid(sp))
+        return NULL;
+    /* its first child names the callee, where the expression starts */
+    kc_cuda_kids k;
+    kc_cuda_kids_get(c, &k);
+    bool callee = false;
+    if (k.n >= 1) {
+        CXCursor f = k.v[0];
+        kc_span cs = kc_cuda_span(x->t, f);
+        callee = (f.kind == CXCursor_DeclRefExpr || f.kind == CXCursor_OverloadedDeclRef) && kc_span_valid(cs) &&
+                 cs.line == sp.line && cs.col == sp.col;
+    }
+    kc_cuda_kids_free(&k);
+    if (!callee)
+        return NULL;
+    size_t a, b;
+    kc_cuda_span_offsets(x->t, sp, &a, &b);
+    const char *s = x->t->src->text;
+    size_t e = a;
+    while (e < b && (isalnum((unsigned char)s[e]) || s[e] == '_'))
+        e++;
+    if (e == a || e - a > 128 || isdigit((unsigned char)s[a]))
+        return NULL;
+    size_t p = e;
+    while (p < b && (s[p] == ' ' || s[p] == '\t'))
+        p++;
+    if (p >= b || s[p] != '(')
+        return NULL;
+    return kc_arena_strndup(x->t->m->arena, s + a, e - a);
+}
+
 static const char *callee_name(host_ctx *x, CXCursor call)
 {
     CXCursor ref = clang_getCursorReferenced(call);
@@ -161,6 +200,10 @@ static int value_use(host_ctx *x)
         CXCursor p = x->stack[i - 1], c = x->stack[i];
         switch (p.kind) {
         case CXCursor_UnexposedExpr:
+            if (recovered_call(x, p))
+                return 1; /* an argument of CHECK(...) */
+            i--;
+            continue;
         case CXCursor_ParenExpr:
             i--;
             continue;
@@ -312,8 +355,19 @@ static void visit(host_ctx *x, CXCursor c)
         return;
     x->budget--;
     x->stack[x->depth++] = c;
-    if (c.kind == CXCursor_CallExpr)
+    if (c.kind == CXCursor_CallExpr) {
         on_call(x, c);
+    } else if (c.kind == CXCursor_UnexposedExpr) {
+        const char *name = recovered_call(x, c);
+        if (name && checker_name(name)) {
+            host_ev e;
+            memset(&e, 0, sizeof e);
+            e.kind = EV_CHECK;
+            e.span = kc_cuda_span(x->t, c);
+            e.last_error = last_error_name(name) || !args_call(c, 0);
+            push_ev(x, &e);
+        }
+    }
     kc_cuda_kids k;
     kc_cuda_kids_get(c, &k);
     unsigned ci = k.n;
@@ -381,14 +435,18 @@ static void host_function(host_ctx *x, CXCursor fn)
     for (uint32_t i = 0; i < x->evs.len; i++) {
         host_ev *e = &x->evs.data[i];
         if (e->kind == EV_LAUNCH) {
-            bool checked = false;
+            /* Any check before the next launch; a last-error check (which
+             * reports the error of any earlier call) anywhere after it. */
+            bool checked = false, tail = true, other_launch = false;
             for (uint32_t j = i + 1; j < x->evs.len && !checked; j++) {
                 host_ev *f = &x->evs.data[j];
                 if (!same_path(e, f))
                     continue;
+                tail = false;
                 if (f->kind == EV_LAUNCH)
-                    break;
-                checked = f->kind == EV_CHECK;
+                    other_launch = true;
+                else if (f->kind == EV_CHECK)
+                    checked = !other_launch || f->last_error;
             }
             for (uint32_t l = 0; l < m->launches.len; l++) {
                 kc_launch *L = &m->launches.data[l];
@@ -396,6 +454,7 @@ static void host_function(host_ctx *x, CXCursor fn)
                     L->span.end_line == e->span.end_line && L->span.end_col == e->span.end_col) {
                     L->in_host_code = true;
                     L->error_checked |= checked;
+                    L->at_function_end = tail;
                 }
             }
         } else if (e->kind == EV_API && kc_span_valid(e->span)) {

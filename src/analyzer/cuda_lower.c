@@ -306,6 +306,68 @@ bool kc_cuda_eval_int(CXCursor c, int64_t *out)
     return ok;
 }
 
+/* Constant block sizes of a launch's block argument: an integer, a dim3
+ * built from constants (dim3(32, 8), {4, 8, 1}), or a local dim3 variable
+ * initialized so. */
+static bool block_dims(CXCursor e, int64_t out[3], unsigned depth)
+{
+    if (depth > 8 || clang_Cursor_isNull(e))
+        return false;
+    int64_t v;
+    if (kc_cuda_eval_int(e, &v)) {
+        out[0] = v;
+        out[1] = out[2] = 1;
+        return true;
+    }
+    switch (e.kind) {
+    case CXCursor_DeclRefExpr: {
+        CXCursor d = clang_getCursorReferenced(e);
+        if (d.kind != CXCursor_VarDecl)
+            return false;
+        return block_dims(clang_Cursor_getVarDeclInitializer(d), out, depth + 1);
+    }
+    case CXCursor_CallExpr:
+    case CXCursor_InitListExpr:
+    case CXCursor_UnexposedExpr:
+    case CXCursor_CXXFunctionalCastExpr: {
+        kc_cuda_kids k;
+        kc_cuda_kids_get(e, &k);
+        CXCursor kids[4];
+        unsigned n = 0;
+        bool ok = true;
+        for (unsigned i = 0; i < k.n; i++) {
+            if (k.v[i].kind == CXCursor_TypeRef || k.v[i].kind == CXCursor_TemplateRef)
+                continue;
+            if (n < 4)
+                kids[n] = k.v[i];
+            n++;
+        }
+        kc_cuda_kids_free(&k);
+        int64_t d[3] = {1, 1, 1};
+        if (n >= 1 && n <= 3) {
+            /* the sizes that are constants; -1 for the others */
+            unsigned known = 0;
+            for (unsigned i = 0; i < n; i++) {
+                if (kc_cuda_eval_int(kids[i], &d[i]))
+                    known++;
+                else
+                    d[i] = -1;
+            }
+            ok = known > 0 && (n > 1 || known == 1) &&
+                 (known == n || e.kind == CXCursor_InitListExpr || (e.kind == CXCursor_CallExpr && n > 1));
+            if (ok) {
+                memcpy(out, d, sizeof d);
+                return true;
+            }
+        }
+        /* a copy of another dim3 */
+        return n == 1 && block_dims(kids[0], out, depth + 1);
+    }
+    default:
+        return false;
+    }
+}
+
 bool kc_cuda_is_launch(CXCursor call)
 {
     if (call.kind != CXCursor_CallExpr)
@@ -343,6 +405,8 @@ bool kc_cuda_record_launch(kc_cuda_tu *t, CXCursor call)
             L.grid_text = kc_cuda_text(t, clang_Cursor_getArgument(config, 0));
         if (nc >= 2)
             L.block_text = kc_cuda_text(t, clang_Cursor_getArgument(config, 1));
+        if (nc < 2 || !block_dims(clang_Cursor_getArgument(config, 1), L.block_dim, 0))
+            L.block_dim[0] = L.block_dim[1] = L.block_dim[2] = -1;
         int na = clang_Cursor_getNumArguments(call);
         int np = clang_Cursor_isNull(callee) ? -1 : clang_Cursor_getNumArguments(callee);
         for (int i = 0; i < na; i++) {
@@ -372,9 +436,12 @@ bool kc_cuda_record_launch(kc_cuda_tu *t, CXCursor call)
         if (na >= (ex ? 2 : 1))
             fnref = find_function_ref(clang_Cursor_getArgument(call, ex ? 1 : 0), 0);
         L.kernel = clang_Cursor_isNull(fnref) ? kc_arena_strdup(ar, "?") : kc_cuda_spelling(t, fnref);
+        L.block_dim[0] = L.block_dim[1] = L.block_dim[2] = -1;
         if (!ex && na >= 3) {
             L.grid_text = kc_cuda_text(t, clang_Cursor_getArgument(call, 1));
             L.block_text = kc_cuda_text(t, clang_Cursor_getArgument(call, 2));
+            if (!block_dims(clang_Cursor_getArgument(call, 2), L.block_dim, 0))
+                L.block_dim[0] = L.block_dim[1] = L.block_dim[2] = -1;
         }
         if (!clang_Cursor_isNull(fnref) && fnref.kind == CXCursor_FunctionDecl)
             record_template_args(t, fnref, L.span.line);

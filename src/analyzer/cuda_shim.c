@@ -664,6 +664,7 @@ static const char shim_text_1[] =
     "template <class T, T v> struct integral_constant { static constexpr T value = v; typedef T value_type; constexpr operator T() const { return v; } };\n"
     "typedef integral_constant<bool, true> true_type;\n"
     "typedef integral_constant<bool, false> false_type;\n"
+    "template <bool B> using bool_constant = integral_constant<bool, B>;\n"
     "template <class A, class B> struct is_same : false_type {};\n"
     "template <class A> struct is_same<A, A> : true_type {};\n"
     "template <class A, class B> inline constexpr bool is_same_v = is_same<A, B>::value;\n"

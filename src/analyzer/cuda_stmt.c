@@ -32,6 +32,65 @@
 
 /* ---- declarations ------------------------------------------------------------ */
 
+/* The `extern __shared__` array that a conversion operator of the class
+ * (template) `cls` returns (the samples' `SharedMemory<T>` idiom), or a
+ * null cursor. */
+typedef struct shm_find {
+    CXCursor found;
+    unsigned depth;
+} shm_find;
+
+static enum CXChildVisitResult shm_visit(CXCursor c, CXCursor parent, CXClientData data)
+{
+    (void)parent;
+    shm_find *f = data;
+    if (c.kind == CXCursor_VarDecl && kc_cuda_has_attr(c, CXCursor_CUDASharedAttr) &&
+        kc_cuda_ty_is_array(clang_getCursorType(c))) {
+        f->found = c;
+        return CXChildVisit_Break;
+    }
+    if (f->depth++ > 2000)
+        return CXChildVisit_Break;
+    return CXChildVisit_Recurse;
+}
+
+static CXCursor shared_memory_class(CXCursor cls)
+{
+    shm_find f = {clang_getNullCursor(), 0};
+    if (clang_Cursor_isNull(cls) || !kc_cuda_in_user_code(cls))
+        return f.found;
+    kc_cuda_kids k;
+    kc_cuda_kids_get(cls, &k);
+    for (unsigned i = 0; i < k.n && clang_Cursor_isNull(f.found); i++)
+        if (k.v[i].kind == CXCursor_ConversionFunction)
+            clang_visitChildren(k.v[i], shm_visit, &f);
+    kc_cuda_kids_free(&k);
+    return f.found;
+}
+
+/* Does the initializer construct such a class (`SharedMemory<T>()`)? */
+static CXCursor init_shared_memory(CXCursor e, unsigned depth)
+{
+    if (depth > 6 || clang_Cursor_isNull(e))
+        return clang_getNullCursor();
+    if (e.kind == CXCursor_TemplateRef || e.kind == CXCursor_TypeRef) {
+        CXCursor r = clang_getCursorReferenced(e);
+        CXCursor arr = shared_memory_class(r);
+        if (clang_Cursor_isNull(arr) && e.kind == CXCursor_TypeRef) {
+            CXCursor tmpl = clang_getSpecializedCursorTemplate(r);
+            arr = shared_memory_class(tmpl);
+        }
+        return arr;
+    }
+    kc_cuda_kids k;
+    kc_cuda_kids_get(e, &k);
+    CXCursor found = clang_getNullCursor();
+    for (unsigned i = 0; i < k.n && clang_Cursor_isNull(found); i++)
+        found = init_shared_memory(k.v[i], depth + 1);
+    kc_cuda_kids_free(&k);
+    return found;
+}
+
 void kc_cuda_decl_var(kc_cuda_walk *w, CXCursor d)
 {
     const char *name = kc_cuda_spelling(w->t, d);
@@ -63,6 +122,15 @@ void kc_cuda_decl_var(kc_cuda_walk *w, CXCursor d)
         v = kc_cuda_ev(w, init, KC_CUDA_EV_LOAD);
         kc_cuda_name_load(w, &v, name);
         v = kc_cuda_convert(w, v, t, init);
+        if (kc_cuda_ty_is_ptr(t) && (!v.ptr || v.space == KC_MEM_UNKNOWN)) {
+            /* T *s = SharedMemory<T>(): the class's extern __shared__ array */
+            CXCursor arr = init_shared_memory(init, 0);
+            if (!clang_Cursor_isNull(arr)) {
+                const char *an = kc_cuda_spelling(w->t, arr);
+                uint32_t sym = kc_cuda_symbol_get(w, an, KC_SYM_GLOBAL, NULL);
+                v = kc_cuda_mem_pointer(w, sym, name, KC_MEM_SHARED, kc_cuda_ty_pointee(t));
+            }
+        }
     } else {
         v = kc_cuda_v_none();
     }

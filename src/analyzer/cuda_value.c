@@ -523,6 +523,9 @@ uint32_t kc_cuda_mk_access(kc_cuda_walk *w, kc_access_kind kind, const kc_cuda_v
     a.is_volatile = !clang_Cursor_isNull(whole) && clang_isVolatileQualifiedType(clang_getCursorType(whole)) != 0;
     a.dtype = a.elem_type;
     a.seq = w->seq++;
+    a.origin = w->inline_depth && !clang_Cursor_isNull(whole) ? kc_cuda_span(w->t, whole) : a.span;
+    if (!kc_span_valid(a.origin))
+        a.origin = a.span;
     kc_vec_push(&w->k->accesses, a);
     return a.id;
 }

@@ -423,7 +423,9 @@ void kc_model_dump(FILE *out, const kc_model *m)
         const kc_launch *l = &m->launches.data[i];
         fprintf(out, "launch %s at ", l->kernel);
         dump_span(out, l->span);
-        fprintf(out, " args=%u%s%s\n", l->args.len, l->in_host_code ? " host" : "", l->error_checked ? " checked" : "");
+        fprintf(out, " args=%u block=%lld,%lld,%lld%s%s\n", l->args.len, (long long)l->block_dim[0],
+                (long long)l->block_dim[1], (long long)l->block_dim[2], l->in_host_code ? " host" : "",
+                l->error_checked ? " checked" : "");
     }
     for (uint32_t i = 0; i < m->host_calls.len; i++) {
         const kc_call *c = &m->host_calls.data[i];

@@ -188,6 +188,9 @@ typedef struct kc_access {
     /* The guard of a CUDA access / the mask of a Triton one compares the
      * index with a size (i < n, offs < N): a bounds check is present. */
     bool bounds_checked;
+    /* CUDA: where the access is written; differs from span when it is
+     * reached through an inlined device function (span is then the call). */
+    kc_span origin;
     /* Triton: through a tl.make_block_ptr block pointer (offset is NULL;
      * a store needs a value of exactly the block shape; boundary_check=
      * given sets bounds_checked). */
@@ -391,7 +394,13 @@ typedef struct kc_launch {
     kc_span span;
     bool error_checked;   /* cudaGetLastError/cudaPeekAtLastError (or a checking macro) follows */
     bool in_host_code;    /* a CUDA <<<>>> launch (Triton launches are checked by Python) */
+    /* CUDA: nothing that touches CUDA follows it in its host function on
+     * its path (a launcher whose caller may do the check). */
+    bool at_function_end;
     const char *grid_text, *block_text;
+    /* CUDA: the block's x, y, z sizes where the launch spells constants
+     * (`256`, `dim3(32, 8)`, a dim3 variable initialized so); -1 unknown. */
+    int64_t block_dim[3];
     KC_VEC(kc_launch_arg) args;
 } kc_launch;
 

@@ -89,7 +89,9 @@ void kc_rules_run(const kc_model *m, const kc_options *opts, kc_diag_list *out)
         if (opts->rule_enabled && !opts->rule_enabled[i])
             continue;
         kc_rule_ctx ctx = {.rule = r, .opts = opts, .model = m, .out = out};
-        for (uint32_t k = 0; k < m->kernels.len; k++)
+        for (uint32_t k = 0; r->check && k < m->kernels.len; k++)
             r->check(m, m->kernels.data[k], &ctx);
+        if (r->check_model)
+            r->check_model(m, &ctx);
     }
 }

@@ -45,6 +45,10 @@ typedef struct kc_rule {
     const kc_rule_option_doc *options; /* terminated by a {NULL} entry; may be NULL */
     void (*check)(const kc_model *m, const kc_kernel *k, kc_rule_ctx *ctx);
     kc_verify_kind verify; /* how verify mode confirms a finding */
+    /* Optional: runs once per file, after `check` has seen every kernel,
+     * for facts outside kernels (CUDA host code: launches, runtime API
+     * calls). May be set alone (then `check` may be NULL). */
+    void (*check_model)(const kc_model *m, kc_rule_ctx *ctx);
 } kc_rule;
 
 /* Starts a diagnostic of the running rule at `span` in kernel `k`. The

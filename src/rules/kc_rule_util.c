@@ -59,3 +59,150 @@ const char *kc_symbol_evidence(kc_rule_ctx *ctx, const kc_kernel *k, uint32_t sy
                                s->arg_text ? s->arg_text : "?");
     return NULL;
 }
+
+/* ---- shared memory --------------------------------------------------------- */
+
+static bool atom_thread(const kc_atom *a) { return a->axes != 0 || (a->flags & KC_AF_THREAD) != 0; }
+
+static int64_t gcd64(int64_t a, int64_t b)
+{
+    if (a < 0)
+        a = -a;
+    if (b < 0)
+        b = -b;
+    while (b) {
+        int64_t t = a % b;
+        a = b;
+        b = t;
+    }
+    return a;
+}
+
+static bool mono_has_lane(const kc_mono *m)
+{
+    for (unsigned f = 0; f < m->nfac; f++)
+        if (m->fac[f].kind == KC_ATOM_LANE)
+            return true;
+    return false;
+}
+
+const kc_index *kc_index_lane_part(kc_arena *a, const kc_index *x)
+{
+    if (!x)
+        return NULL;
+    const kc_index *sum = NULL;
+    for (unsigned i = 0; i < x->nmono; i++) {
+        const kc_mono *m = &x->mono[i];
+        if (!mono_has_lane(m))
+            continue;
+        const kc_index *t = kc_index_const(a, m->coef, m->bits, (kc_lane_space)x->space);
+        for (unsigned f = 0; f < m->nfac && t; f++)
+            t = kc_index_mul(a, t, kc_index_atom(a, m->fac[f], m->bits, (kc_lane_space)x->space, NULL));
+        sum = sum ? kc_index_add(a, sum, t) : t;
+        if (!sum)
+            return NULL;
+    }
+    return sum;
+}
+
+/* Thread-dependent unknowns: loaded data or opaque terms that vary by thread. */
+static bool thread_unknown(const kc_index *x)
+{
+    for (unsigned i = 0; i < x->nmono; i++)
+        for (unsigned f = 0; f < x->mono[i].nfac; f++) {
+            const kc_atom *a = &x->mono[i].fac[f];
+            if (a->kind == KC_ATOM_LANE)
+                continue;
+            if (atom_thread(a))
+                return true;
+        }
+    return false;
+}
+
+static bool lanes_pure(const kc_index *x)
+{
+    for (unsigned i = 0; i < x->nmono; i++)
+        if (mono_has_lane(&x->mono[i]) && x->mono[i].nfac != 1)
+            return false;
+    return true;
+}
+
+void kc_offset_delta_of(kc_arena *a, const kc_kernel *k, const kc_index *w, const kc_index *r, kc_offset_delta *out)
+{
+    memset(out, 0, sizeof *out);
+    if (!w || !r)
+        return;
+    out->known = !thread_unknown(w) && !thread_unknown(r);
+    out->lanes_pure = lanes_pure(w) && lanes_pure(r);
+    out->w_uniform = out->r_uniform = true;
+    for (unsigned i = 0; i < w->nmono; i++)
+        if (mono_has_lane(&w->mono[i])) {
+            out->w_uniform = false;
+            if (w->mono[i].nfac == 1)
+                out->lane_gcd = gcd64(out->lane_gcd, w->mono[i].coef);
+        }
+    for (unsigned i = 0; i < r->nmono; i++)
+        if (mono_has_lane(&r->mono[i]))
+            out->r_uniform = false;
+    out->delta = kc_index_sub(a, r, w);
+    if (!out->delta)
+        return;
+    out->lanes_equal = true;
+    bool any_rest = false;
+    for (unsigned i = 0; i < out->delta->nmono; i++) {
+        if (mono_has_lane(&out->delta->mono[i]))
+            out->lanes_equal = false;
+        else
+            any_rest = true;
+    }
+    out->rest_clean = true;
+    if (!any_rest) {
+        out->rest_zero = out->rest_const = true;
+        return;
+    }
+    kc_mono tmp[KC_INDEX_MAX_MONOS];
+    unsigned n = 0;
+    for (unsigned i = 0; i < out->delta->nmono && n < KC_INDEX_MAX_MONOS; i++) {
+        const kc_mono *m = &out->delta->mono[i];
+        if (mono_has_lane(m))
+            continue;
+        tmp[n++] = *m;
+        for (unsigned f = 0; f < m->nfac; f++) {
+            const kc_atom *at = &m->fac[f];
+            bool ok = at->kind == KC_ATOM_LOOP ||
+                      (at->kind == KC_ATOM_SYMBOL && at->id < k->symbols.len &&
+                       k->symbols.data[at->id].kind == KC_SYM_CONSTEXPR);
+            if (!ok)
+                out->rest_clean = false;
+        }
+    }
+    kc_index *rest = kc_arena_alloc(a, sizeof *rest);
+    *rest = *out->delta;
+    kc_mono *ms = kc_arena_alloc(a, (n ? n : 1) * sizeof *ms);
+    memcpy(ms, tmp, n * sizeof *ms);
+    rest->mono = ms;
+    rest->nmono = (uint16_t)n;
+    out->rest = rest;
+    out->rest_const = kc_index_is_const(rest, &out->rest_value);
+    out->rest_zero = out->rest_const && out->rest_value == 0;
+}
+
+uint32_t kc_guard_thread_cond(const kc_kernel *k, uint32_t guard)
+{
+    unsigned hops = 0;
+    for (uint32_t c = guard; c != KC_NONE && c < k->conds.len && hops++ < 100000; c = k->conds.data[c].parent) {
+        kc_deps d = k->conds.data[c].deps;
+        if (d.axes || (d.flags & KC_AF_THREAD))
+            return c;
+    }
+    return KC_NONE;
+}
+
+bool kc_guard_has(const kc_kernel *k, uint32_t guard, uint32_t c)
+{
+    unsigned hops = 0;
+    for (uint32_t g = guard; g != KC_NONE && g < k->conds.len && hops++ < 100000; g = k->conds.data[g].parent)
+        if (g == c)
+            return true;
+    return false;
+}

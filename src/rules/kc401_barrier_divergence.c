@@ -1,0 +1,251 @@
+/* KC401 barrier-divergence: a block-wide barrier that some threads of the
+ * block never reach. */
+#include "kc_rule_util.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static const char doc[] =
+    "## What it does\n"
+    "Flags a block-wide barrier (`__syncthreads()`, `__syncthreads_count/and/or()`,\n"
+    "`cooperative_groups::thread_block::sync()`, `grid_group::sync()`) that only\n"
+    "some threads of the block reach:\n"
+    "\n"
+    "- it sits under a condition that depends on the thread (`if (tid < 32)`,\n"
+    "  `if (x[i] > 0)` with `i` from `threadIdx`), or in a loop whose number of\n"
+    "  passes differs between threads (`for (i = threadIdx.x; i < n; i += blockDim.x)`);\n"
+    "- or it comes after a `return`, `break` or `continue` taken under such a\n"
+    "  condition (`if (i >= n) return;` followed by `__syncthreads()`).\n"
+    "\n"
+    "Conditions that are the same for the whole block (on `blockIdx`, kernel\n"
+    "parameters, template constants, loop counters with uniform bounds) are fine,\n"
+    "and so are warp-level barriers (`__syncwarp()`, a tile's `sync()`). Barriers\n"
+    "reached through an inlined device function are reported at the call.\n"
+    "\n"
+    "## Why is this bad?\n"
+    "`__syncthreads()` must be reached by every thread of the block, the same number\n"
+    "of times (CUDA C++ Programming Guide, \"Synchronization Functions\"). When it is\n"
+    "not, the behaviour is undefined: on AMD GPUs (HIP) the waiting threads deadlock;\n"
+    "on NVIDIA GPUs warps wait at *different* barriers, which silently corrupts the\n"
+    "data the barrier was meant to protect (llama.cpp PR #13469 gave wrong results\n"
+    "on long contexts) or hangs. `compute-sanitizer --tool synccheck` reports it.\n"
+    "\n"
+    "## Example\n"
+    "```cuda\n"
+    "int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+    "if (i >= n) return;          // the tail block loses some threads here\n"
+    "s[threadIdx.x] = x[i];\n"
+    "__syncthreads();             // ... and the others wait for them forever\n"
+    "```\n"
+    "\n"
+    "## Use instead\n"
+    "```cuda\n"
+    "int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+    "s[threadIdx.x] = i < n ? x[i] : 0.0f;   // every thread stays\n"
+    "__syncthreads();\n"
+    "```\n"
+    "\n"
+    "## Fix\n"
+    "Keep every thread alive up to the last barrier: replace an early `return` by a\n"
+    "guard around the work (or an `active` flag), move a barrier out of the\n"
+    "thread-dependent `if`, and give loops that contain barriers a trip count that\n"
+    "is the same for the whole block (loop over tiles with a uniform bound and test\n"
+    "the element index inside).\n"
+    "\n"
+    "## References\n"
+    "- CUDA C++ Programming Guide, \"Synchronization Functions\": `__syncthreads()` in\n"
+    "  conditional code only if the condition evaluates identically across the block.\n"
+    "- pytorch/FBGEMM PR #5857 (early return before `__syncthreads()` in\n"
+    "  `quantize_float_to_mx4_kernel`: deadlock on ROCm).\n"
+    "- ggml-org/llama.cpp PR #13469 (a barrier executed by part of the warps:\n"
+    "  misaligned synchronization, wrong results).\n";
+
+/* Block-wide barriers: all threads of the block (or grid) must arrive. */
+static bool block_wide(const char *name)
+{
+    return strncmp(name, "__syncthreads", 13) == 0 || strcmp(name, "cg::thread_block::sync") == 0 ||
+           strcmp(name, "cg::grid_group::sync") == 0 || strcmp(name, "cg::cluster_group::sync") == 0;
+}
+
+static bool deps_thread(kc_deps d) { return d.axes != 0 || (d.flags & KC_AF_THREAD) != 0; }
+
+/* The innermost thread-dependent condition around `guard`, or KC_NONE. */
+static uint32_t divergent_cond(const kc_kernel *k, uint32_t guard)
+{
+    unsigned hops = 0;
+    for (uint32_t c = guard; c != KC_NONE && c < k->conds.len && hops++ < 100000; c = k->conds.data[c].parent)
+        if (deps_thread(k->conds.data[c].deps))
+            return c;
+    return KC_NONE;
+}
+
+static bool divergent(const kc_kernel *k, const kc_barrier *b)
+{
+    return block_wide(b->name) && (divergent_cond(k, b->guard) != KC_NONE || kc_span_valid(b->divergent_exit));
+}
+
+static bool span_in(kc_span in, kc_span out)
+{
+    if (!kc_span_valid(in) || !kc_span_valid(out))
+        return false;
+    bool after = in.line > out.line || (in.line == out.line && in.col >= out.col);
+    bool before = in.end_line < out.end_line || (in.end_line == out.end_line && in.end_col <= out.end_col);
+    return after && before;
+}
+
+static bool same_span(kc_span a, kc_span b)
+{
+    return a.line == b.line && a.col == b.col && a.end_line == b.end_line && a.end_col == b.end_col;
+}
+
+/* A barrier reached through an inlined device function that is already
+ * divergent inside that function's own model (reported there). */
+static bool reported_in_callee(const kc_model *m, const kc_kernel *k, const kc_barrier *b)
+{
+    if (same_span(b->origin, b->span))
+        return false;
+    for (uint32_t i = 0; i < m->kernels.len; i++) {
+        const kc_kernel *d = m->kernels.data[i];
+        if (d == k || !d->is_device_function || !span_in(b->origin, d->span))
+            continue;
+        for (uint32_t j = 0; j < d->barriers.len; j++)
+            if (same_span(d->barriers.data[j].span, b->origin) && divergent(d, &d->barriers.data[j]))
+                return true;
+    }
+    return false;
+}
+
+/* What a condition depends on, for messages. */
+static const char *thread_source(kc_deps d)
+{
+    static const char *const axes[] = {"", "threadIdx.x", "threadIdx.y", "threadIdx.x and threadIdx.y",
+                                       "threadIdx.z", "threadIdx.x and threadIdx.z",
+                                       "threadIdx.y and threadIdx.z", "threadIdx"};
+    if ((d.axes & 7) && (d.flags & KC_AF_DATA))
+        return "a value loaded at a thread-dependent address";
+    if (d.axes & 7)
+        return axes[d.axes & 7];
+    return "the thread's index";
+}
+
+/* The loop whose condition `c` is (the guard of its body), or NULL. */
+static const kc_loop *loop_of_cond(const kc_kernel *k, const kc_cond *c)
+{
+    if (c->loop == KC_NONE || c->loop >= k->loops.len)
+        return NULL;
+    const kc_loop *l = &k->loops.data[c->loop];
+    return same_span(l->range_span, c->span) ? l : NULL;
+}
+
+static void check(const kc_model *m, const kc_kernel *k, kc_rule_ctx *ctx)
+{
+    kc_arena *ar = kc_rule_arena(ctx);
+    bool *done = calloc(k->barriers.len ? k->barriers.len : 1, sizeof *done);
+    for (uint32_t i = 0; i < k->barriers.len; i++) {
+        const kc_barrier *b = &k->barriers.data[i];
+        if (done[i] || !divergent(k, b) || reported_in_callee(m, k, b))
+            continue;
+        uint32_t ci = divergent_cond(k, b->guard);
+        /* Barriers with the same cause: reported once, here. */
+        unsigned more = 0;
+        kc_strbuf lines = {0};
+        for (uint32_t j = i + 1; j < k->barriers.len; j++) {
+            const kc_barrier *o = &k->barriers.data[j];
+            if (done[j] || !divergent(k, o))
+                continue;
+            uint32_t cj = divergent_cond(k, o->guard);
+            bool same = ci != KC_NONE ? cj == ci
+                                      : cj == KC_NONE && same_span(o->divergent_exit, b->divergent_exit);
+            if (!same)
+                continue;
+            done[j] = true;
+            if (more++ < 6)
+                kc_sb_appendf(&lines, "%s%u", lines.len ? ", " : "", o->span.line);
+        }
+        const char *bname = b->name;
+        bool inlined = !same_span(b->origin, b->span);
+        const char *via = inlined ? kc_arena_printf(ar, " (inside the function called here, line %u)", b->origin.line)
+                                  : "";
+        kc_diag *d;
+        /* `if (i >= n) return;` makes the rest of the block run under the
+         * negated condition: say it as the exit it is. */
+        if (ci != KC_NONE && kc_span_valid(b->divergent_exit)) {
+            const kc_cond *c = &k->conds.data[ci];
+            if (c->negated && b->divergent_exit.line >= c->span.line && b->divergent_exit.line <= c->span.line + 30)
+                ci = KC_NONE;
+        }
+        if (ci != KC_NONE) {
+            const kc_cond *c = &k->conds.data[ci];
+            const kc_loop *l = loop_of_cond(k, c);
+            if (l) {
+                d = kc_report(ctx, k, b->span,
+                              "`%s()`%s is in a loop whose number of passes differs between threads: its condition "
+                              "`%s` depends on %s",
+                              bname, via, c->text, thread_source(c->deps));
+                kc_diag_note(d, "threads that finish the loop early stop arriving at the barrier while the others "
+                             "still wait at it (%s)",
+                             kc_loop_describe(ctx, k, l));
+                kc_diag_note(d, "fix: loop over the same number of passes in every thread (a uniform bound, e.g. "
+                             "over tiles of blockDim.x) and test the element index inside the loop");
+            } else {
+                d = kc_report(ctx, k, b->span,
+                              "`%s()`%s is reached only by the threads where `%s` %s: the condition depends on %s",
+                              bname, via, c->text, c->negated ? "is false" : "holds", thread_source(c->deps));
+                kc_diag_note(d, "the condition is on line %u; the other threads of the block never arrive at this "
+                             "barrier",
+                             c->span.line);
+                kc_diag_note(d, "fix: move the barrier out of the conditional code so that every thread of the "
+                             "block reaches it, and keep only the work under `%s`",
+                             c->text);
+            }
+        } else {
+            const char *exit_text = kc_rule_span_text(ctx, b->divergent_exit);
+            size_t n = strlen(exit_text);
+            if (n > 40)
+                exit_text = kc_arena_printf(ar, "%.37s...", exit_text);
+            /* the thread-dependent condition that leads to the exit */
+            const kc_cond *ec = NULL;
+            for (uint32_t c = 0; c < k->conds.len; c++) {
+                const kc_cond *q = &k->conds.data[c];
+                if (!q->negated && (q->deps.axes || (q->deps.flags & KC_AF_THREAD)) && q->span.line <= b->divergent_exit.line &&
+                    q->span.line + 30 >= b->divergent_exit.line)
+                    ec = q;
+            }
+            if (ec)
+                d = kc_report(ctx, k, b->span,
+                              "`%s()`%s comes after `%s` (line %u), which the threads where `%s` holds take: they "
+                              "never reach this barrier",
+                              bname, via, exit_text, b->divergent_exit.line, ec->text);
+            else
+                d = kc_report(ctx, k, b->span,
+                              "`%s()`%s comes after `%s` (line %u), which only some threads take: they never reach "
+                              "this barrier",
+                              bname, via, exit_text, b->divergent_exit.line);
+            kc_diag_note(d, "the exit on line %u is under a condition that depends on %s", b->divergent_exit.line,
+                         ec ? thread_source(ec->deps) : "the thread");
+            kc_diag_note(d, "fix: keep every thread alive up to the last barrier: replace the early exit by a guard "
+                         "around the work (or an `active` flag that masks it)");
+        }
+        if (more)
+            kc_diag_note(d, "the same holds for %u more barrier%s (line%s %s%s)", more, more == 1 ? "" : "s",
+                         more == 1 ? "" : "s", kc_sb_str(&lines), more > 6 ? ", ..." : "");
+        kc_diag_note(d, "a block-wide barrier must be reached by every thread of the block: otherwise it deadlocks "
+                     "on AMD GPUs and is undefined behaviour on NVIDIA GPUs (warps wait at different barriers; "
+                     "compute-sanitizer --tool synccheck reports it)");
+        kc_sb_free(&lines);
+    }
+    free(done);
+}
+
+const kc_rule kc401_barrier_divergence = {
+    .id = "KC401",
+    .slug = "barrier-divergence",
+    .summary = "Block-wide barrier that only some threads reach (under a thread-dependent condition or after a "
+               "thread-dependent exit).",
+    .severity = KC_SEV_ERROR,
+    .langs = KC_LANG_BIT_CUDA,
+    .doc = doc,
+    .options = NULL,
+    .check = check,
+    .verify = KC_VERIFY_RACE,
+};

@@ -1,0 +1,476 @@
+/* KC402 shared-memory-race: a __shared__ element written by one thread and
+ * read by another with no barrier in between. */
+#include "kc_rule_util.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char doc[] =
+    "## What it does\n"
+    "Flags a `__shared__` array element that one thread writes and another thread\n"
+    "reads with no `__syncthreads()` between the two, in program order:\n"
+    "\n"
+    "- a read after a write, where the read's index and the write's index differ\n"
+    "  as functions of the thread (`s[tid] = v; ... s[tid + 1]`, `tile[ty][tx] = ...;\n"
+    "  ... tile[tx][ty]`, `s[tid] = v; ... for (k) sum += s[k]`), or a value one\n"
+    "  thread writes (`if (tid == 0) s[0] = ...`) and all threads read;\n"
+    "- a write after such a read (another thread may still be reading the old\n"
+    "  value);\n"
+    "- the same across loop passes: a read at the top of a pass of what the\n"
+    "  previous pass wrote at the bottom, or the next pass overwriting a tile that\n"
+    "  other threads are still reading (the missing second `__syncthreads()` of a\n"
+    "  tiled loop).\n"
+    "\n"
+    "Indices are compared symbolically; when either one depends on the thread in a\n"
+    "way kcheck cannot express (loaded data, division), or a call that may\n"
+    "synchronize inside (a CUB block reduction) lies between the two, the pair is\n"
+    "not reported. Volatile warp-synchronous code is left to KC403.\n"
+    "\n"
+    "## Why is this bad?\n"
+    "Threads of a block run in no fixed order: without a barrier the reader may see\n"
+    "the element before the writer has stored it (or after it has been overwritten).\n"
+    "The result changes from run to run and with the GPU; `compute-sanitizer --tool\n"
+    "racecheck` reports the hazard.\n"
+    "\n"
+    "## Example\n"
+    "```cuda\n"
+    "for (int t = 0; t < K; t += TILE) {\n"
+    "    As[ty][tx] = A[row * K + t + tx];\n"
+    "    __syncthreads();\n"
+    "    for (int k = 0; k < TILE; ++k)\n"
+    "        acc += As[ty][k] * Bs[k][tx];\n"
+    "    // missing: the next pass overwrites As while others still read it\n"
+    "}\n"
+    "```\n"
+    "\n"
+    "## Use instead\n"
+    "```cuda\n"
+    "for (int t = 0; t < K; t += TILE) {\n"
+    "    As[ty][tx] = A[row * K + t + tx];\n"
+    "    __syncthreads();\n"
+    "    for (int k = 0; k < TILE; ++k)\n"
+    "        acc += As[ty][k] * Bs[k][tx];\n"
+    "    __syncthreads();\n"
+    "}\n"
+    "```\n"
+    "\n"
+    "## Fix\n"
+    "Put `__syncthreads()` between the write and the read (and, in loops, at the end\n"
+    "of the pass before the buffer is written again), reached by every thread (see\n"
+    "KC401). Within one warp, `__syncwarp()` is enough.\n"
+    "\n"
+    "## References\n"
+    "- CUDA C++ Programming Guide, \"Shared Memory\" and \"Synchronization Functions\".\n"
+    "- karpathy/llm.c commits c73fa88 and 0f144e3 (missing `__syncthreads()` between\n"
+    "  shared-memory writes and reads of other threads).\n"
+    "- compute-sanitizer racecheck.\n";
+
+/* A separator in program order: a barrier of any kind, or a call that may
+ * synchronize. */
+typedef struct sep {
+    uint32_t seq, loop;
+} sep;
+
+typedef KC_VEC(sep) sep_list;
+
+static void seps_of(const kc_kernel *k, sep_list *out)
+{
+    for (uint32_t i = 0; i < k->barriers.len; i++) {
+        sep s = {k->barriers.data[i].seq, k->barriers.data[i].loop};
+        kc_vec_push(out, s);
+    }
+    for (uint32_t i = 0; i < k->calls.len; i++)
+        if ((k->calls.data[i].flags & KC_CALL_MAY_SYNC) && k->calls.data[i].seq != KC_NONE) {
+            sep s = {k->calls.data[i].seq, k->calls.data[i].loop};
+            kc_vec_push(out, s);
+        }
+}
+
+static bool sep_between(const sep_list *s, uint32_t a, uint32_t b)
+{
+    for (uint32_t i = 0; i < s->len; i++)
+        if (s->data[i].seq > a && s->data[i].seq < b)
+            return true;
+    return false;
+}
+
+/* Innermost loop that holds both loop ids, or KC_NONE. */
+static uint32_t common_loop(const kc_kernel *k, uint32_t a, uint32_t b)
+{
+    for (uint32_t l = a; l != KC_NONE && l < k->loops.len; l = k->loops.data[l].parent)
+        if (kc_loop_within(k, b, l))
+            return l;
+    return KC_NONE;
+}
+
+/* From `from` (a pass of loop L) around to `to` in the next pass: is there
+ * a separator in L after `from` or before `to`? */
+static bool sep_around(const kc_kernel *k, const sep_list *s, uint32_t loop, uint32_t from, uint32_t to)
+{
+    for (uint32_t i = 0; i < s->len; i++)
+        if (s->data[i].loop != KC_NONE && kc_loop_within(k, s->data[i].loop, loop) &&
+            (s->data[i].seq > from || s->data[i].seq < to))
+            return true;
+    return false;
+}
+
+/* The reduction pattern: both accesses under `i < B` (i the write index
+ * or its lane part) and the read at i + B or further: readers and writers
+ * are different halves. Also `i >= B` with the write at i - B. */
+static bool split_by_guard(kc_arena *ar, const kc_kernel *k, const kc_access *w, const kc_access *r,
+                           const kc_offset_delta *od)
+{
+    const kc_index *lane = kc_index_lane_part(ar, w->offset);
+    if (!lane || !od->rest)
+        return false;
+    unsigned hops = 0;
+    for (uint32_t c = w->guard; c != KC_NONE && c < k->conds.len && hops++ < 10000; c = k->conds.data[c].parent) {
+        if (!kc_guard_has(k, r->guard, c))
+            continue;
+        const kc_cond *cd = &k->conds.data[c];
+        for (uint32_t p = 0; p < cd->npreds; p++) {
+            const kc_pred *pr = &cd->preds[p];
+            if (!pr->lhs || !pr->rhs)
+                continue;
+            int64_t z;
+            const kc_index *cands[3] = {lane, w->offset, r->offset};
+            bool match = false;
+            for (unsigned q = 0; q < 3 && !match; q++) {
+                const kc_index *dl = kc_index_sub(ar, pr->lhs, cands[q]);
+                match = dl && kc_index_is_const(dl, &z) && z == 0;
+            }
+            if (!match)
+                continue;
+            const kc_index *one = kc_index_const(ar, 1, pr->rhs->bits, KC_SPACE_THREADS);
+            if (pr->op == KC_CMP_LT || pr->op == KC_CMP_LE) {
+                const kc_index *bound = pr->op == KC_CMP_LE ? kc_index_add(ar, pr->rhs, one) : pr->rhs;
+                const kc_index *gap = kc_index_sub(ar, od->rest, bound);
+                if (gap && kc_index_is_const(gap, &z) && z >= 0)
+                    return true;
+            } else if (pr->op == KC_CMP_GE || pr->op == KC_CMP_GT) {
+                /* i >= B: the write at i - B lands below B, the read at i not */
+                const kc_index *bound = pr->op == KC_CMP_GT ? kc_index_add(ar, pr->rhs, one) : pr->rhs;
+                const kc_index *gap = kc_index_sub(ar, od->rest, bound);
+                if (gap && kc_index_is_const(gap, &z) && z == 0)
+                    return true;
+            }
+        }
+    }
+    return false;
+}
+
+static const kc_shared_array *array_of(const kc_kernel *k, uint32_t sym)
+{
+    for (uint32_t i = 0; i < k->shared_arrays.len; i++)
+        if (k->shared_arrays.data[i].symbol == sym)
+            return &k->shared_arrays.data[i];
+    return NULL;
+}
+
+/* Can a constant (or loop-variable) difference between the indices be
+ * bridged by moving one threadIdx component, within the range that the
+ * array or the other coefficients leave it (s[8*ty + tx]: tx < 8;
+ * s[ty][tx] of a [.][16] array: tx < 16)? */
+static bool reachable(const kc_kernel *k, const kc_access *w, const kc_offset_delta *od)
+{
+    const kc_index *x = w->offset;
+    const kc_shared_array *sa = array_of(k, w->base);
+    int64_t coef[3] = {0, 0, 0};
+    for (unsigned i = 0; i < x->nmono; i++)
+        if (x->mono[i].nfac == 1 && x->mono[i].fac[0].kind == KC_ATOM_LANE && x->mono[i].fac[0].id < 3)
+            coef[x->mono[i].fac[0].id] += x->mono[i].coef;
+    for (unsigned c = 0; c < 3; c++) {
+        int64_t a = coef[c] < 0 ? -coef[c] : coef[c];
+        if (!a)
+            continue;
+        /* the range of this component: below the next larger coefficient,
+         * or below the extent of the dimension it indexes */
+        int64_t range = 0;
+        for (unsigned o = 0; o < 3; o++) {
+            int64_t b = coef[o] < 0 ? -coef[o] : coef[o];
+            if (o != c && b > a && (!range || b / a < range))
+                range = b / a;
+        }
+        if (sa) {
+            int64_t st = 1;
+            for (int d = (int)sa->rank - 1; d >= 0; d--) {
+                if (st == a && sa->dims[d] > 0 && (!range || sa->dims[d] < range))
+                    range = sa->dims[d];
+                if (sa->dims[d] <= 0)
+                    break;
+                st *= sa->dims[d];
+            }
+        }
+        if (!od->rest_const) {
+            if (a != 1)
+                continue;
+            if (!range)
+                return true;
+            /* a difference made only of multiples of the range cannot be
+             * bridged (rows j and i + 1 of a [16][16] tile) */
+            for (unsigned m = 0; m < od->rest->nmono; m++)
+                if (od->rest->mono[m].coef % range != 0)
+                    return true;
+            continue;
+        }
+        int64_t d = od->rest_value < 0 ? -od->rest_value : od->rest_value;
+        if (d % a != 0)
+            continue;
+        if (!range || d / a < range)
+            return true;
+    }
+    return false;
+}
+
+static bool index_opaque_thread(const kc_index *x)
+{
+    if (!x)
+        return true;
+    for (unsigned i = 0; i < x->nmono; i++)
+        for (unsigned f = 0; f < x->mono[i].nfac; f++) {
+            const kc_atom *a = &x->mono[i].fac[f];
+            if (a->kind != KC_ATOM_LANE && (a->axes || (a->flags & KC_AF_THREAD)))
+                return true;
+        }
+    return false;
+}
+
+/* A thread-dependent condition around both accesses that selects threads
+ * in a way kcheck cannot bound (`tid % (2 * s) == 0`, a flag): the active
+ * writers and readers may well be disjoint. */
+static bool opaque_thread_guard(const kc_kernel *k, const kc_access *w, const kc_access *r)
+{
+    unsigned hops = 0;
+    for (uint32_t c = w->guard; c != KC_NONE && c < k->conds.len && hops++ < 10000; c = k->conds.data[c].parent) {
+        const kc_cond *cd = &k->conds.data[c];
+        if (!(cd->deps.axes || (cd->deps.flags & KC_AF_THREAD)) || !kc_guard_has(k, r->guard, c))
+            continue;
+        if (!cd->npreds)
+            return true;
+        for (uint32_t p = 0; p < cd->npreds; p++) {
+            const kc_pred *pr = &cd->preds[p];
+            kc_deps dl = kc_index_deps(pr->lhs), dr = kc_index_deps(pr->rhs);
+            bool tl = dl.axes || (dl.flags & KC_AF_THREAD), tr = dr.axes || (dr.flags & KC_AF_THREAD);
+            if (!pr->lhs || !pr->rhs || ((tl || tr) && (pr->op == KC_CMP_EQ || pr->op == KC_CMP_NE)) ||
+                (tl && index_opaque_thread(pr->lhs)) || (tr && index_opaque_thread(pr->rhs)))
+                return true;
+        }
+    }
+    return false;
+}
+
+/* Can a thread touch, at `r`, the element another thread touches at `w`? */
+static bool other_thread(kc_arena *ar, const kc_kernel *k, const kc_access *w, const kc_access *r, bool cross_pass,
+                         const char **why)
+{
+    kc_offset_delta od;
+    kc_offset_delta_of(ar, k, w->offset, r->offset, &od);
+    if (!od.known || !od.delta || !od.lanes_pure)
+        return false;
+    if (od.lanes_equal) {
+        if (od.w_uniform) {
+            /* one location: written by some threads, read by others */
+            if (!od.rest_zero || cross_pass)
+                return false;
+            uint32_t wc = kc_guard_thread_cond(k, w->guard);
+            if (wc == KC_NONE || kc_guard_has(k, r->guard, wc))
+                return false;
+            *why = "the write is done by the threads where a condition holds and the read by all threads";
+            return true;
+        }
+        if (od.rest_zero || !od.rest_clean || !reachable(k, w, &od))
+            return false;
+        if (split_by_guard(ar, k, w, r, &od) || opaque_thread_guard(k, w, r))
+            return false;
+        *why = "the indices differ by a constant offset between threads";
+        return true;
+    }
+    /* different lane maps */
+    if (!od.rest_clean || od.w_uniform)
+        return false;
+    if (od.r_uniform) {
+        int64_t c;
+        if (kc_index_is_const(r->offset, &c)) {
+            /* a broadcast read of one element; not under `if (tid == 0)`,
+             * which is most likely the writer itself */
+            if (kc_guard_thread_cond(k, r->guard) != KC_NONE)
+                return false;
+            *why = "every thread reads the element that one thread wrote";
+            return true;
+        }
+        /* a loop over the elements: only when every thread wrote its own
+         * (a guarded write may leave the loop's range to other threads) */
+        if (kc_guard_thread_cond(k, w->guard) != KC_NONE)
+            return false;
+        *why = "every reading thread reads elements that other threads wrote";
+        return true;
+    }
+    /* A write under a condition on loaded data (`if (d[ty][tx] == X)`):
+     * in-place dynamic programming (Floyd-Warshall) whose value logic may
+     * keep the racing elements apart; kcheck cannot tell. */
+    unsigned hops = 0;
+    for (uint32_t c = w->guard; c != KC_NONE && c < k->conds.len && hops++ < 10000; c = k->conds.data[c].parent) {
+        kc_deps d = k->conds.data[c].deps;
+        if ((d.flags & KC_AF_DATA) && (d.axes || (d.flags & KC_AF_THREAD)))
+            return false;
+    }
+    *why = "the two indices map threads to elements differently";
+    return true;
+}
+
+static bool same_span(kc_span a, kc_span b)
+{
+    return a.line == b.line && a.col == b.col && a.end_line == b.end_line && a.end_col == b.end_col;
+}
+
+static bool inlined(const kc_access *a) { return kc_span_valid(a->origin) && !same_span(a->origin, a->span); }
+
+/* The access as written (inside the called function when inlined). */
+static const char *acc_text(kc_rule_ctx *ctx, const kc_access *a)
+{
+    const char *t = kc_rule_span_text(ctx, inlined(a) ? a->origin : a->span);
+    return strlen(t) > 60 ? kc_arena_printf(kc_rule_arena(ctx), "%.57s...", t) : t;
+}
+
+static uint32_t acc_line(const kc_access *a) { return inlined(a) ? a->origin.line : a->span.line; }
+
+static bool span_in(kc_span in, kc_span out)
+{
+    bool after = in.line > out.line || (in.line == out.line && in.col >= out.col);
+    bool before = in.end_line < out.end_line || (in.end_line == out.end_line && in.end_col <= out.end_col);
+    return kc_span_valid(in) && kc_span_valid(out) && after && before;
+}
+
+/* Both accesses inside an inlined device function whose own model holds
+ * the same __shared__ array: reported there, at the real lines. */
+static bool reported_in_callee(const kc_model *m, const kc_access *x, const kc_access *o)
+{
+    if (!inlined(x) || !inlined(o) || !x->base_name)
+        return false;
+    for (uint32_t i = 0; i < m->kernels.len; i++) {
+        const kc_kernel *d = m->kernels.data[i];
+        if (!d->is_device_function || !span_in(x->origin, d->span) || !span_in(o->origin, d->span))
+            continue;
+        for (uint32_t j = 0; j < d->shared_arrays.len; j++)
+            if (d->shared_arrays.data[j].name && strcmp(d->shared_arrays.data[j].name, x->base_name) == 0)
+                return true;
+    }
+    return false;
+}
+
+static void check(const kc_model *m, const kc_kernel *k, kc_rule_ctx *ctx)
+{
+    kc_arena *ar = kc_rule_arena(ctx);
+    sep_list seps = {0};
+    seps_of(k, &seps);
+    bool *reported = calloc(k->accesses.len ? k->accesses.len : 1, sizeof *reported);
+    KC_VEC(uint64_t) keys = {0};
+    for (uint32_t i = 0; i < k->accesses.len; i++) {
+        const kc_access *x = &k->accesses.data[i];
+        if (reported[i] || x->space != KC_MEM_SHARED || x->is_volatile || !x->offset || x->base == KC_NONE ||
+            (x->kind != KC_ACC_LOAD && x->kind != KC_ACC_STORE))
+            continue;
+        for (uint32_t j = 0; j < k->accesses.len && !reported[i]; j++) {
+            const kc_access *y = &k->accesses.data[j];
+            if (i == j || y->space != KC_MEM_SHARED || y->is_volatile || !y->offset || y->base != x->base ||
+                (y->kind != KC_ACC_LOAD && y->kind != KC_ACC_STORE) || x->kind == y->kind)
+                continue;
+            const kc_access *w = x->kind == KC_ACC_STORE ? x : y;
+            const kc_access *r = x->kind == KC_ACC_LOAD ? x : y;
+            /* RAW: reported at the read; WAR: at the write (the access x). */
+            bool raw = x == r;
+            const char *why = NULL;
+            bool same_pass = raw ? w->seq < r->seq : r->seq < w->seq;
+            bool hazard = false, cross = false;
+            uint32_t l = KC_NONE;
+            if (same_pass) {
+                uint32_t a = raw ? w->seq : r->seq, b = raw ? r->seq : w->seq;
+                hazard = !sep_between(&seps, a, b) && other_thread(ar, k, w, r, false, &why);
+            }
+            if (!hazard && !same_pass) {
+                l = common_loop(k, w->loop, r->loop);
+                if (l != KC_NONE && !kc_index_depends_on_loop(w->offset, l) &&
+                    !kc_index_depends_on_loop(r->offset, l)) {
+                    uint32_t from = raw ? w->seq : r->seq, to = raw ? r->seq : w->seq;
+                    hazard = !sep_around(k, &seps, l, from, to) && other_thread(ar, k, w, r, true, &why);
+                    cross = hazard;
+                }
+            }
+            if (!hazard || reported_in_callee(m, x, x == r ? w : r))
+                continue;
+            /* one diagnostic per array and place (a call that inlines many
+             * racing accesses is one place) */
+            {
+                uint64_t key = ((uint64_t)x->base << 32) | (uint64_t)x->span.line;
+                bool dup = false;
+                for (uint32_t q = 0; q < keys.len && !dup; q++)
+                    dup = keys.data[q] == key;
+                if (dup) {
+                    reported[i] = true;
+                    continue;
+                }
+                kc_vec_push(&keys, key);
+            }
+            reported[i] = true;
+            reported[j] = true; /* one diagnostic per racing pair */
+            const char *arr = x->base_name ? x->base_name : "shared memory";
+            const kc_access *o = x == r ? w : r;
+            kc_diag *d;
+            if (raw)
+                d = kc_report(ctx, k, x->span,
+                              "`%s` reads `__shared__ %s` %swritten by other threads at line %u (`%s`) with no "
+                              "`__syncthreads()` in between",
+                              acc_text(ctx, x), arr, cross ? "where the previous loop pass " : "", acc_line(o),
+                              acc_text(ctx, o));
+            else
+                d = kc_report(ctx, k, x->span,
+                              "`%s` overwrites `__shared__ %s` that other threads %sread at line %u (`%s`) with no "
+                              "`__syncthreads()` in between",
+                              acc_text(ctx, x), arr, cross ? "may still " : "", acc_line(o), acc_text(ctx, o));
+            if (inlined(x) || inlined(o))
+                kc_diag_note(d, "reached through the device function called on line %u", x->span.line);
+            kc_diag_note(d, "write index: %s; read index: %s; %s", kc_model_index_str(m, k, w->offset),
+                         kc_model_index_str(m, k, r->offset), why);
+            {
+                kc_offset_delta od;
+                kc_offset_delta_of(ar, k, w->offset, r->offset, &od);
+                if (od.lanes_equal && od.rest_const && od.rest_value > -32 && od.rest_value < 32 && od.lane_gcd == 1)
+                    kc_diag_note(d, "the two threads are %" PRId64 " apart, in one warp when the block is wide enough: "
+                                 "warp-synchronous code like this needs `__syncwarp()` since Volta (sm_70), whose "
+                                 "lanes are not guaranteed to run in lockstep",
+                                 od.rest_value < 0 ? -od.rest_value : od.rest_value);
+            }
+            if (cross)
+                kc_diag_note(d, "across passes of %s: there is no barrier between %s in one pass and %s in the "
+                             "next",
+                             kc_loop_describe(ctx, k, &k->loops.data[l]), raw ? "the write" : "the read",
+                             raw ? "the read" : "the write");
+            if (cross && !raw)
+                kc_diag_note(d, "fix: add `__syncthreads()` at the end of the loop body, so that every thread is "
+                             "done reading before the buffer is written again");
+            else if (cross)
+                kc_diag_note(d, "fix: add `__syncthreads()` after the write at the end of the pass (or before the "
+                             "read at the top of the next one)");
+            else
+                kc_diag_note(d, "fix: add `__syncthreads()` between line %u and line %u, reached by every thread of "
+                             "the block (within a single warp `__syncwarp()` suffices)",
+                             acc_line(o), acc_line(x));
+        }
+    }
+    free(reported);
+    kc_vec_free(&keys);
+    kc_vec_free(&seps);
+}
+
+const kc_rule kc402_shared_memory_race = {
+    .id = "KC402",
+    .slug = "shared-memory-race",
+    .summary = "__shared__ element written by one thread and read by another with no __syncthreads() in between.",
+    .severity = KC_SEV_ERROR,
+    .langs = KC_LANG_BIT_CUDA,
+    .doc = doc,
+    .options = NULL,
+    .check = check,
+    .verify = KC_VERIFY_RACE,
+};

@@ -1,0 +1,139 @@
+/* KC601 unchecked-cuda-error: kernel launches with no error check after
+ * them, and runtime API results thrown away in code that checks the
+ * others. */
+#include "kc_rule_util.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static const char doc[] =
+    "## What it does\n"
+    "Flags, in CUDA host code:\n"
+    "\n"
+    "- a kernel launch (`kernel<<<grid, block>>>(...)`, `cudaLaunchKernel`) that no\n"
+    "  error check follows in the same function before the next launch: a call of\n"
+    "  `cudaGetLastError()` or `cudaPeekAtLastError()` whose result is used, a\n"
+    "  checking macro or wrapper (`CUDA_CHECK(...)`, `checkCudaErrors(...)`,\n"
+    "  `cudaCheck(...)`, `getLastCudaError(...)`, `C10_CUDA_KERNEL_LAUNCH_CHECK()`,\n"
+    "  any call whose name contains \"check\"), or a runtime API call whose result\n"
+    "  is tested;\n"
+    "- a `cuda*` runtime API call whose `cudaError_t` result is discarded, in a file\n"
+    "  that checks the results of its other API calls (the file's own convention),\n"
+    "  unless a later `cudaGetLastError()` check in the same function reports it.\n"
+    "  Clean-up calls (`cudaFree`, `*Destroy`, `cudaDeviceReset`) and\n"
+    "  `(void)`-casts are not reported.\n"
+    "\n"
+    "## Why is this bad?\n"
+    "A launch that fails (too many registers or threads for the block, an invalid\n"
+    "configuration, a missing kernel image for this GPU) does not run the kernel and\n"
+    "returns nothing: its error is only reported by the next `cudaGetLastError()`.\n"
+    "Without a check the program goes on with whatever was in the output buffer.\n"
+    "These launch errors are not sticky, so a later check of another call does not\n"
+    "see them (pytorch issue #91758: a launch check that dropped the error silently\n"
+    "skipped kernels launched with too many resources).\n"
+    "\n"
+    "## Example\n"
+    "```cuda\n"
+    "scale<<<blocks, 1024>>>(x, n);\n"
+    "cudaMemcpy(h, x, bytes, cudaMemcpyDeviceToHost);\n"
+    "```\n"
+    "\n"
+    "## Use instead\n"
+    "```cuda\n"
+    "scale<<<blocks, 1024>>>(x, n);\n"
+    "CUDA_CHECK(cudaGetLastError());\n"
+    "CUDA_CHECK(cudaMemcpy(h, x, bytes, cudaMemcpyDeviceToHost));\n"
+    "```\n"
+    "\n"
+    "## Fix\n"
+    "Check right after every launch (`CUDA_CHECK(cudaGetLastError())`, in PyTorch\n"
+    "`C10_CUDA_KERNEL_LAUNCH_CHECK()`), and wrap API calls in the file's checking\n"
+    "macro.\n"
+    "\n"
+    "## References\n"
+    "- pytorch/pytorch issue #91758 (`C10_CUDA_KERNEL_LAUNCH_CHECK()` became a no-op;\n"
+    "  kernels launched with too many resources were silently not run).\n"
+    "- CUDA C++ Programming Guide, \"Error Checking\".\n";
+
+/* Calls whose result nobody needs: clean-up, and the error getters
+ * themselves (discarding cudaGetLastError() clears the error on purpose). */
+static bool exempt(const char *n)
+{
+    static const char *const names[] = {"cudaGetLastError", "cudaPeekAtLastError", "cudaDeviceReset",
+                                        "cudaProfilerStart", "cudaProfilerStop", "cudaHostUnregister",
+                                        "cudaGraphicsUnregisterResource", "cudaIpcCloseMemHandle",
+                                        "cudaDeviceDisablePeerAccess", "cudaCtxResetPersistingL2Cache"};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (strcmp(n, names[i]) == 0)
+            return true;
+    return strncmp(n, "cudaFree", 8) == 0 || strstr(n, "Destroy") != NULL;
+}
+
+static void check_model(const kc_model *m, kc_rule_ctx *ctx)
+{
+    kc_arena *ar = kc_rule_arena(ctx);
+    /* A launch at the end of a launcher function may be checked by its
+     * caller: judged so unless the file checks right after its launches. */
+    bool file_checks_launches = false;
+    for (uint32_t i = 0; i < m->launches.len; i++)
+        file_checks_launches |= m->launches.data[i].in_host_code && m->launches.data[i].error_checked;
+    for (uint32_t i = 0; i < m->launches.len; i++) {
+        const kc_launch *l = &m->launches.data[i];
+        if (!l->in_host_code || l->error_checked || !kc_span_valid(l->span))
+            continue;
+        if (l->at_function_end && !file_checks_launches)
+            continue;
+        kc_diag *d = kc_report(ctx, NULL, l->span,
+                               "launch of `%s` is not followed by an error check: if it fails to launch (too many "
+                               "resources, bad configuration) the kernel silently does not run",
+                               l->kernel ? l->kernel : "?");
+        if (l->grid_text && l->block_text)
+            kc_diag_note(d, "grid `%s`, block `%s`: nothing in this function calls cudaGetLastError() (or a "
+                         "checking macro) after it before the next launch",
+                         l->grid_text, l->block_text);
+        kc_diag_note(d, "launch errors are not sticky: only cudaGetLastError()/cudaPeekAtLastError() report them, "
+                     "and a later check of another call does not");
+        kc_diag_note(d, "fix: check right after the launch, e.g. `CUDA_CHECK(cudaGetLastError());` (PyTorch: "
+                     "`C10_CUDA_KERNEL_LAUNCH_CHECK();`)");
+    }
+    /* Discarded API results, against the file's own convention. */
+    unsigned checked = 0, ignored = 0;
+    for (uint32_t i = 0; i < m->host_calls.len; i++) {
+        const kc_call *c = &m->host_calls.data[i];
+        if (!(c->flags & KC_CALL_RUNTIME_API) || exempt(c->callee))
+            continue;
+        if (c->flags & KC_CALL_RESULT_IGNORED)
+            ignored++;
+        else
+            checked++;
+    }
+    if (checked < 2 || checked < ignored)
+        return;
+    for (uint32_t i = 0; i < m->host_calls.len; i++) {
+        const kc_call *c = &m->host_calls.data[i];
+        if (!(c->flags & KC_CALL_RUNTIME_API) || !(c->flags & KC_CALL_RESULT_IGNORED) ||
+            (c->flags & KC_CALL_ERROR_CAUGHT) || exempt(c->callee))
+            continue;
+        kc_span at = kc_span_valid(c->callee_span) ? c->callee_span : c->span;
+        kc_diag *d = kc_report(ctx, NULL, at, "the `cudaError_t` returned by `%s` is discarded", c->callee);
+        kc_diag_note(d, "this file checks %u of its %u runtime API calls; a failure here goes unnoticed and "
+                     "surfaces later as a wrong result or an unrelated error",
+                     checked, checked + ignored);
+        kc_diag_note(d, "fix: wrap it in the file's checking macro (e.g. `CUDA_CHECK(%s(...))`)", c->callee);
+        (void)ar;
+    }
+}
+
+const kc_rule kc601_unchecked_cuda_error = {
+    .id = "KC601",
+    .slug = "unchecked-cuda-error",
+    .summary = "Kernel launch with no error check after it, or a cuda* API result discarded in code that checks "
+               "the others.",
+    .severity = KC_SEV_WARNING,
+    .langs = KC_LANG_BIT_CUDA,
+    .doc = doc,
+    .options = NULL,
+    .check = NULL,
+    .verify = KC_VERIFY_NONE,
+    .check_model = check_model,
+};
