@@ -444,6 +444,32 @@ static const char *find_widened(const kc_model *m, kc_rule_ctx *ctx, uint32_t *l
     return NULL;
 }
 
+/* Is the tensor addressed through one stride only (`w + c * stride_c`,
+ * every varying term scaled by the same run-time symbol)? Then it is a 1-D
+ * tensor: its index stays below its extent, which is below 2^31 while the
+ * extent argument is 32-bit, and its stride is 1 unless it is a strided
+ * view. */
+static bool single_stride(const kc_kernel *k, const kc_index *off)
+{
+    uint32_t sym = KC_NONE;
+    for (unsigned i = 0; i < off->nmono; i++) {
+        const kc_mono *m = &off->mono[i];
+        if (m->nfac == 0)
+            continue;
+        uint32_t here = KC_NONE;
+        for (unsigned f = 0; f < m->nfac; f++)
+            if (m->fac[f].kind == KC_ATOM_SYMBOL && is_runtime_param(k, m->fac[f].id)) {
+                if (here != KC_NONE && here != m->fac[f].id)
+                    return false;
+                here = m->fac[f].id;
+            }
+        if (here == KC_NONE || (sym != KC_NONE && here != sym))
+            return false;
+        sym = here;
+    }
+    return sym != KC_NONE;
+}
+
 static void check(const kc_model *m, const kc_kernel *k, kc_rule_ctx *ctx)
 {
     KC_VEC(hazard) hs = {0};
@@ -452,7 +478,7 @@ static void check(const kc_model *m, const kc_kernel *k, kc_rule_ctx *ctx)
     bool looked = false;
     for (uint32_t i = 0; i < k->accesses.len; i++) {
         const kc_access *a = &k->accesses.data[i];
-        if (a->space != KC_MEM_GLOBAL || !a->offset)
+        if (a->space != KC_MEM_GLOBAL || !a->offset || single_stride(k, a->offset))
             continue;
         for (unsigned mi = 0; mi < a->offset->nmono; mi++) {
             hazard h = {.access = i, .mono = &a->offset->mono[mi]};
