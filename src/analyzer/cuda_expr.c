@@ -89,6 +89,11 @@ kc_cuda_val kc_cuda_ev_cond(kc_cuda_walk *w, CXCursor e, kc_cuda_preds *pos, kc_
         return kc_cuda_v_deps(kc_cuda_deps_or(l.deps, r.deps));
     }
     kc_cuda_val v = kc_cuda_ev(w, e, KC_CUDA_EV_LOAD);
+    /* a bool variable that holds a comparison */
+    for (uint16_t i = 0; pos && i < v.ncpos; i++)
+        kc_vec_push(pos, v.cpos[i]);
+    for (uint16_t i = 0; neg && i < v.ncneg; i++)
+        kc_vec_push(neg, v.cneg[i]);
     return v;
 }
 

@@ -409,10 +409,26 @@ static const char *lowp_name(CXType t)
     return r;
 }
 
+/* Strips copies of class values (`__half` passed by value: a copy
+ * constructor call around the variable). */
+static CXCursor strip_copies(CXCursor c)
+{
+    for (int i = 0; i < 8; i++) {
+        c = kc_cuda_strip(c);
+        if (c.kind != CXCursor_CallExpr)
+            break;
+        CXCursor ref = clang_getCursorReferenced(c);
+        if (clang_Cursor_isNull(ref) || ref.kind != CXCursor_Constructor || clang_Cursor_getNumArguments(c) != 1)
+            break;
+        c = clang_Cursor_getArgument(c, 0);
+    }
+    return c;
+}
+
 /* The local variable an lvalue names (`acc`, `acc[i]`), or a null cursor. */
 static CXCursor lvalue_var(CXCursor c)
 {
-    c = kc_cuda_strip(c);
+    c = strip_copies(c);
     if (c.kind == CXCursor_ArraySubscriptExpr) {
         kc_cuda_kids k;
         kc_cuda_kids_get(c, &k);
@@ -551,7 +567,7 @@ static void check_accum(facts_ctx *x, CXCursor e)
         return;
     }
     /* acc = <something of acc> */
-    CXCursor r = kc_cuda_strip(rhs);
+    CXCursor r = strip_copies(rhs);
     if (r.kind == CXCursor_BinaryOperator) {
         enum CXBinaryOperatorKind op = clang_getCursorBinaryOperatorKind(r);
         CXCursor a, b;

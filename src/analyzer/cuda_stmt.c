@@ -118,7 +118,27 @@ void kc_cuda_decl_var(kc_cuda_walk *w, CXCursor d)
     }
     CXCursor init = clang_Cursor_getVarDeclInitializer(d);
     kc_cuda_val v;
-    if (!clang_Cursor_isNull(init)) {
+    if (!clang_Cursor_isNull(init) && ck == CXType_Bool) {
+        /* bool in = i < n: keep the comparisons for the conditions that
+         * test it */
+        kc_cuda_preds pos = {0}, neg = {0};
+        v = kc_cuda_ev_cond(w, init, &pos, &neg);
+        v.ix = NULL;
+        v.load = KC_NONE;
+        if (pos.len || neg.len) {
+            kc_cuda_pred *cp = kc_arena_alloc(w->a, (pos.len + neg.len + 1) * sizeof *cp);
+            if (pos.len)
+                memcpy(cp, pos.data, pos.len * sizeof *cp);
+            if (neg.len)
+                memcpy(cp + pos.len, neg.data, neg.len * sizeof *cp);
+            v.cpos = cp;
+            v.ncpos = (uint16_t)(pos.len > 1000 ? 1000 : pos.len);
+            v.cneg = cp + pos.len;
+            v.ncneg = (uint16_t)(neg.len > 1000 ? 1000 : neg.len);
+        }
+        kc_vec_free(&pos);
+        kc_vec_free(&neg);
+    } else if (!clang_Cursor_isNull(init)) {
         v = kc_cuda_ev(w, init, KC_CUDA_EV_LOAD);
         kc_cuda_name_load(w, &v, name);
         v = kc_cuda_convert(w, v, t, init);

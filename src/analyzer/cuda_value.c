@@ -853,8 +853,14 @@ kc_cuda_val kc_cuda_convert(kc_cuda_walk *w, kc_cuda_val v, CXType t, CXCursor e
     uint32_t sparam = kc_cuda_ty_is_record(ct) ? v.sparam : 0;
     uint32_t load = v.load;
     kc_deps d = v.deps;
-    v = kc_cuda_v_deps(d);
-    v.load = load;
-    v.sparam = sparam;
-    return v;
+    kc_cuda_val r = kc_cuda_v_deps(d);
+    r.load = load;
+    r.sparam = sparam;
+    if (ct.kind == CXType_Bool) { /* a comparison kept in a bool */
+        r.cpos = v.cpos;
+        r.ncpos = v.ncpos;
+        r.cneg = v.cneg;
+        r.ncneg = v.ncneg;
+    }
+    return r;
 }

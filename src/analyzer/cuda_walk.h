@@ -32,6 +32,10 @@ typedef struct kc_cuda_val {
     const kc_index *off;  /* offset from base in elements; NULL unknown */
     CXCursor idx_expr;    /* the index expression that last moved the pointer */
     uint32_t sparam;      /* a struct-typed kernel parameter: its index + 1 */
+    /* A bool computed from comparisons (`bool in = i < n;`): what holds
+     * when it is true / false, for conditions that test it later. */
+    const struct kc_cuda_pred *cpos, *cneg;
+    uint16_t ncpos, ncneg;
 } kc_cuda_val;
 
 /* A variable binding. */

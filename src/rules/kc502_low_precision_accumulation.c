@@ -86,7 +86,7 @@ static void check(const kc_model *m, const kc_kernel *k, kc_rule_ctx *ctx)
         } else {
             d = kc_report(ctx, k, ac->span, "`%s` accumulates in %s across the loop: every %s rounds the running %s "
                           "to %s",
-                          ac->var, dt, ac->kind == KC_ACCUM_DOT ? "tl.dot" : "addition",
+                          ac->var, dt, ac->kind == KC_ACCUM_DOT ? "multiply-add" : "addition",
                           ac->kind == KC_ACCUM_DOT ? "product sum" : "sum", dt);
             if (kc_span_valid(ac->decl_span))
                 kc_diag_note(d, "`%s` is declared %s on line %u (`%s`)", ac->var, dt, ac->decl_span.line, decl);
@@ -101,7 +101,9 @@ static void check(const kc_model *m, const kc_kernel *k, kc_rule_ctx *ctx)
         }
         kc_diag_note(d, "%s keeps %s significant bits: once the sum is that many powers of two larger than a term, "
                      "the term is mostly rounded away, and the error grows with the reduction length",
-                     dt, !strcmp(dt, "bf16") ? "8" : !strcmp(dt, "fp8") ? "3 or 4" : "11");
+                     dt, !strcmp(dt, "bf16") || strstr(dt, "bfloat16") || strstr(dt, "BFloat16") ? "8"
+                         : !strcmp(dt, "fp8")                                                ? "3 or 4"
+                                                                                             : "11");
         if (ac->fix_text && kc_span_valid(ac->decl_span))
             kc_diag_fix(d, kc_arena_printf(ar, "accumulate in fp32: `%s`", ac->fix_text), ac->decl_span, ac->fix_text);
         else
