@@ -97,6 +97,28 @@ kc_cuda_val kc_cuda_ev_cond(kc_cuda_walk *w, CXCursor e, kc_cuda_preds *pos, kc_
     return v;
 }
 
+kc_cuda_val kc_cuda_ev_bool(kc_cuda_walk *w, CXCursor e)
+{
+    kc_cuda_preds pos = {0}, neg = {0};
+    kc_cuda_val v = kc_cuda_ev_cond(w, e, &pos, &neg);
+    v.ix = NULL;
+    v.load = KC_NONE;
+    if (pos.len || neg.len) {
+        kc_cuda_pred *cp = kc_arena_alloc(w->a, (pos.len + neg.len + 1) * sizeof *cp);
+        if (pos.len)
+            memcpy(cp, pos.data, pos.len * sizeof *cp);
+        if (neg.len)
+            memcpy(cp + pos.len, neg.data, neg.len * sizeof *cp);
+        v.cpos = cp;
+        v.ncpos = (uint16_t)(pos.len > 1000 ? 1000 : pos.len);
+        v.cneg = cp + pos.len;
+        v.ncneg = (uint16_t)(neg.len > 1000 ? 1000 : neg.len);
+    }
+    kc_vec_free(&pos);
+    kc_vec_free(&neg);
+    return v;
+}
+
 static kc_cuda_val ev_declref(kc_cuda_walk *w, CXCursor e, int mode)
 {
     CXCursor ref = clang_getCursorReferenced(e);
@@ -515,8 +537,11 @@ static kc_cuda_val settle(kc_cuda_walk *w, kc_cuda_val v, CXCursor decl, CXCurso
  * call of a class's operator=). */
 static kc_cuda_val assign_to(kc_cuda_walk *w, CXCursor e, CXCursor lc, CXCursor rc, enum CXBinaryOperatorKind op)
 {
-    kc_cuda_val r = kc_cuda_ev(w, rc, KC_CUDA_EV_LOAD);
     CXCursor decl = kc_cuda_referenced_decl(lc);
+    /* flag = i < n: the comparisons travel with the flag */
+    bool flag = op == CXBinaryOperator_Assign && !clang_Cursor_isNull(decl) &&
+                clang_getCanonicalType(clang_getCursorType(decl)).kind == CXType_Bool;
+    kc_cuda_val r = flag ? kc_cuda_ev_bool(w, rc) : kc_cuda_ev(w, rc, KC_CUDA_EV_LOAD);
     kc_cuda_bind *b = kc_cuda_env_find(w->fn, decl);
     if (b && !b->in_memory) {
         kc_cuda_val nv;

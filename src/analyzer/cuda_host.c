@@ -442,7 +442,10 @@ static void host_function(host_ctx *x, CXCursor fn)
                 host_ev *f = &x->evs.data[j];
                 if (!same_path(e, f))
                     continue;
-                tail = false;
+                /* only more launches and checks after it: the caller's
+                 * check covers whatever remains unchecked */
+                if (f->kind != EV_LAUNCH && f->kind != EV_CHECK)
+                    tail = false;
                 if (f->kind == EV_LAUNCH)
                     other_launch = true;
                 else if (f->kind == EV_CHECK)

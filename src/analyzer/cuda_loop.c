@@ -896,8 +896,10 @@ bool kc_cuda_walk_loop(kc_cuda_walk *w, CXCursor s, const kc_cuda_pragma *pr)
         const kc_cuda_frame *done = kc_vec_last(&w->frames);
         if (kc_span_valid(done->div_break))
             for (uint32_t b = done->first_barrier; b < w->k->barriers.len; b++)
-                if (!kc_span_valid(w->k->barriers.data[b].divergent_exit))
+                if (!kc_span_valid(w->k->barriers.data[b].divergent_exit)) {
                     w->k->barriers.data[b].divergent_exit = done->div_break;
+                    w->k->barriers.data[b].exit_cond = done->div_break_cond;
+                }
     }
     w->frames.len--;
     w->guard = saved_guard;

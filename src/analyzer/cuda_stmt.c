@@ -121,23 +121,7 @@ void kc_cuda_decl_var(kc_cuda_walk *w, CXCursor d)
     if (!clang_Cursor_isNull(init) && ck == CXType_Bool) {
         /* bool in = i < n: keep the comparisons for the conditions that
          * test it */
-        kc_cuda_preds pos = {0}, neg = {0};
-        v = kc_cuda_ev_cond(w, init, &pos, &neg);
-        v.ix = NULL;
-        v.load = KC_NONE;
-        if (pos.len || neg.len) {
-            kc_cuda_pred *cp = kc_arena_alloc(w->a, (pos.len + neg.len + 1) * sizeof *cp);
-            if (pos.len)
-                memcpy(cp, pos.data, pos.len * sizeof *cp);
-            if (neg.len)
-                memcpy(cp + pos.len, neg.data, neg.len * sizeof *cp);
-            v.cpos = cp;
-            v.ncpos = (uint16_t)(pos.len > 1000 ? 1000 : pos.len);
-            v.cneg = cp + pos.len;
-            v.ncneg = (uint16_t)(neg.len > 1000 ? 1000 : neg.len);
-        }
-        kc_vec_free(&pos);
-        kc_vec_free(&neg);
+        v = kc_cuda_ev_bool(w, init);
     } else if (!clang_Cursor_isNull(init)) {
         v = kc_cuda_ev(w, init, KC_CUDA_EV_LOAD);
         kc_cuda_name_load(w, &v, name);
@@ -432,13 +416,17 @@ static bool walk_return(kc_cuda_walk *w, CXCursor s)
     kc_cuda_kids_free(&k);
     kc_cuda_fn *fn = w->fn;
     if (kc_cuda_chain_thread_dep(w, w->guard, fn->entry_guard)) {
-        if (!kc_span_valid(fn->div_return))
+        if (!kc_span_valid(fn->div_return)) {
             fn->div_return = kc_cuda_aspan(w, s);
+            fn->div_return_cond = kc_cuda_thread_cond(w, w->guard, fn->entry_guard);
+        }
         /* The threads that return skip the barriers of every later pass of
          * the loops around the return. */
         for (uint32_t i = fn->frame_base; i < w->frames.len; i++)
-            if (w->frames.data[i].loop != KC_NONE && !kc_span_valid(w->frames.data[i].div_break))
+            if (w->frames.data[i].loop != KC_NONE && !kc_span_valid(w->frames.data[i].div_break)) {
                 w->frames.data[i].div_break = kc_cuda_aspan(w, s);
+                w->frames.data[i].div_break_cond = kc_cuda_thread_cond(w, w->guard, fn->entry_guard);
+            }
     }
     bool cond = w->guard != fn->entry_guard;
     if (fn->nret == 0) {
@@ -463,11 +451,15 @@ static bool walk_jump(kc_cuda_walk *w, CXCursor s, bool is_break)
         f = kc_vec_last(&w->frames); /* a switch or a loop */
     else
         f = innermost_loop_frame(w);
-    if (f && f->loop != KC_NONE && !kc_span_valid(f->div_exit) && kc_cuda_chain_thread_dep(w, w->guard, f->body_guard))
+    if (f && f->loop != KC_NONE && !kc_span_valid(f->div_exit) && kc_cuda_chain_thread_dep(w, w->guard, f->body_guard)) {
         f->div_exit = kc_cuda_aspan(w, s);
+        f->div_exit_cond = kc_cuda_thread_cond(w, w->guard, f->body_guard);
+    }
     if (f && f->loop != KC_NONE && is_break && !kc_span_valid(f->div_break) &&
-        kc_cuda_chain_thread_dep(w, w->guard, f->body_guard))
+        kc_cuda_chain_thread_dep(w, w->guard, f->body_guard)) {
         f->div_break = kc_cuda_aspan(w, s);
+        f->div_break_cond = kc_cuda_thread_cond(w, w->guard, f->body_guard);
+    }
     return true;
 }
 

@@ -433,6 +433,16 @@ bool kc_cuda_chain_thread_dep(kc_cuda_walk *w, uint32_t from, uint32_t stop)
     return false;
 }
 
+uint32_t kc_cuda_thread_cond(kc_cuda_walk *w, uint32_t from, uint32_t stop)
+{
+    uint32_t guard = 0;
+    for (uint32_t c = from; c != KC_NONE && c != stop && c < w->k->conds.len && guard++ < 100000;
+         c = w->k->conds.data[c].parent)
+        if (deps_thread(w->k->conds.data[c].deps))
+            return c;
+    return KC_NONE;
+}
+
 kc_cmp kc_cuda_cmp_of(enum CXBinaryOperatorKind op)
 {
     switch (op) {
@@ -588,15 +598,20 @@ kc_cuda_val kc_cuda_ptr_add(kc_cuda_walk *w, kc_cuda_val p, kc_cuda_val *idx, CX
     return p;
 }
 
-static kc_span find_div_exit(kc_cuda_walk *w)
+static kc_span find_div_exit(kc_cuda_walk *w, uint32_t *cond)
 {
     for (uint32_t i = w->frames.len; i-- > 0;)
-        if (kc_span_valid(w->frames.data[i].div_exit))
+        if (kc_span_valid(w->frames.data[i].div_exit)) {
+            *cond = w->frames.data[i].div_exit_cond;
             return w->frames.data[i].div_exit;
+        }
     for (kc_cuda_fn *f = w->fn; f; f = f->caller)
-        if (kc_span_valid(f->div_return))
+        if (kc_span_valid(f->div_return)) {
+            *cond = f->div_return_cond;
             return f->div_return;
+        }
     kc_span none = {0};
+    *cond = KC_NONE;
     return none;
 }
 
@@ -608,7 +623,7 @@ void kc_cuda_mk_barrier(kc_cuda_walk *w, CXCursor at, const char *name)
     b.name = kc_arena_strdup(w->a, name);
     b.guard = w->guard;
     b.loop = w->loop;
-    b.divergent_exit = find_div_exit(w);
+    b.divergent_exit = find_div_exit(w, &b.exit_cond);
     b.seq = w->seq++;
     b.origin = w->inline_depth ? kc_cuda_span(w->t, at) : b.span;
     if (!kc_span_valid(b.origin))

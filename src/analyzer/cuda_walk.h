@@ -57,6 +57,7 @@ typedef struct kc_cuda_fn {
     kc_cuda_env env;
     uint32_t entry_guard;
     kc_span div_return; /* first return under a thread-dependent condition */
+    uint32_t div_return_cond; /* that condition */
     uint32_t frame_base; /* w->frames.len when it was entered: its loops are above */
     unsigned nret;
     bool ret_cond;      /* some return is conditional */
@@ -69,6 +70,7 @@ typedef struct kc_cuda_frame {
     uint32_t body_guard;
     kc_span div_exit; /* first thread-dependent break/continue in it */
     kc_span div_break; /* first thread-dependent break out of it (skips every later pass) */
+    uint32_t div_exit_cond, div_break_cond; /* the thread-dependent conditions they are taken under */
     uint32_t first_barrier; /* barriers recorded from here on are in it */
 } kc_cuda_frame;
 
@@ -161,6 +163,8 @@ const kc_pred *kc_cuda_preds_copy(kc_cuda_walk *w, const kc_cuda_preds *p, uint3
 uint32_t kc_cuda_mk_cond(kc_cuda_walk *w, kc_span span, const char *text, kc_deps deps, bool negated,
                          const kc_pred *preds, uint32_t npreds);
 bool kc_cuda_chain_thread_dep(kc_cuda_walk *w, uint32_t from, uint32_t stop);
+/* The innermost thread-dependent condition from `from` up to `stop`, or KC_NONE. */
+uint32_t kc_cuda_thread_cond(kc_cuda_walk *w, uint32_t from, uint32_t stop);
 kc_cmp kc_cuda_cmp_of(enum CXBinaryOperatorKind op);
 kc_cmp kc_cuda_cmp_negate(kc_cmp c);
 kc_cmp kc_cuda_cmp_mirror(kc_cmp c);
@@ -190,6 +194,9 @@ bool kc_cuda_is_incdec(enum CXUnaryOperatorKind op);
 bool kc_cuda_is_assign(enum CXBinaryOperatorKind op);
 void kc_cuda_name_load(kc_cuda_walk *w, const kc_cuda_val *v, const char *name);
 kc_cuda_val kc_cuda_ev(kc_cuda_walk *w, CXCursor e, int mode);
+/* A bool expression, with the comparisons that hold when it is true or
+ * false kept in the value (cpos/cneg). */
+kc_cuda_val kc_cuda_ev_bool(kc_cuda_walk *w, CXCursor e);
 
 /* ---- cuda_loop.c ---- */
 bool kc_cuda_walk_loop(kc_cuda_walk *w, CXCursor s, const kc_cuda_pragma *pr);

@@ -359,6 +359,8 @@ void kc_model_dump(FILE *out, const kc_model *m)
                 fprintf(out, " divergent-exit=");
                 dump_span(out, b->divergent_exit);
             }
+            if (b->exit_cond != KC_NONE && kc_span_valid(b->divergent_exit))
+                fprintf(out, " exit-cond=%u", b->exit_cond);
             fprintf(out, " seq=%u", b->seq);
             if (kc_span_valid(b->origin) && (b->origin.line != b->span.line || b->origin.col != b->span.col)) {
                 fprintf(out, " origin=");
@@ -423,9 +425,9 @@ void kc_model_dump(FILE *out, const kc_model *m)
         const kc_launch *l = &m->launches.data[i];
         fprintf(out, "launch %s at ", l->kernel);
         dump_span(out, l->span);
-        fprintf(out, " args=%u block=%lld,%lld,%lld%s%s\n", l->args.len, (long long)l->block_dim[0],
+        fprintf(out, " args=%u block=%lld,%lld,%lld%s%s%s\n", l->args.len, (long long)l->block_dim[0],
                 (long long)l->block_dim[1], (long long)l->block_dim[2], l->in_host_code ? " host" : "",
-                l->error_checked ? " checked" : "");
+                l->error_checked ? " checked" : "", l->at_function_end ? " at-end" : "");
     }
     for (uint32_t i = 0; i < m->host_calls.len; i++) {
         const kc_call *c = &m->host_calls.data[i];

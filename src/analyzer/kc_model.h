@@ -212,6 +212,7 @@ typedef struct kc_barrier {
     /* An earlier return/break/continue under a thread-dependent condition
      * that lets some threads skip this barrier (invalid span when none). */
     kc_span divergent_exit;
+    uint32_t exit_cond; /* the thread-dependent condition that exit is taken under, or KC_NONE */
     uint32_t seq;      /* position in program order (see kc_access.seq) */
     /* Where the barrier is written: differs from span when it is reached
      * through an inlined device function (span is then the call). */
@@ -394,8 +395,9 @@ typedef struct kc_launch {
     kc_span span;
     bool error_checked;   /* cudaGetLastError/cudaPeekAtLastError (or a checking macro) follows */
     bool in_host_code;    /* a CUDA <<<>>> launch (Triton launches are checked by Python) */
-    /* CUDA: nothing that touches CUDA follows it in its host function on
-     * its path (a launcher whose caller may do the check). */
+    /* CUDA: nothing but other launches and error checks follows it in its
+     * host function on its path (a launcher: unchecked, its caller may do
+     * the check; checked, the launcher checks its own launches). */
     bool at_function_end;
     const char *grid_text, *block_text;
     /* CUDA: the block's x, y, z sizes where the launch spells constants

@@ -69,13 +69,46 @@ static bool block_wide(const char *name)
 
 static bool deps_thread(kc_deps d) { return d.axes != 0 || (d.flags & KC_AF_THREAD) != 0; }
 
+static bool same_span(kc_span a, kc_span b)
+{
+    return a.line == b.line && a.col == b.col && a.end_line == b.end_line && a.end_col == b.end_col;
+}
+
+/* The loop whose condition `c` is (the guard of its body), or NULL. */
+static const kc_loop *loop_of_cond(const kc_kernel *k, const kc_cond *c)
+{
+    if (c->loop == KC_NONE || c->loop >= k->loops.len)
+        return NULL;
+    const kc_loop *l = &k->loops.data[c->loop];
+    return same_span(l->range_span, c->span) ? l : NULL;
+}
+
+/* A loop whose bounds move with the thread but whose number of passes does
+ * not: `for (t = base + tid; t < end + tid; t += C)`. */
+static bool uniform_trip_count(const kc_loop *l)
+{
+    if (!l->start || !l->end || !l->step)
+        return false;
+    kc_arena *a = kc_arena_new();
+    const kc_index *span = kc_index_sub(a, l->end, l->start);
+    bool uniform = span && !deps_thread(kc_index_deps(span)) && !deps_thread(kc_index_deps(l->step));
+    kc_arena_delete(a);
+    return uniform;
+}
+
 /* The innermost thread-dependent condition around `guard`, or KC_NONE. */
 static uint32_t divergent_cond(const kc_kernel *k, uint32_t guard)
 {
     unsigned hops = 0;
-    for (uint32_t c = guard; c != KC_NONE && c < k->conds.len && hops++ < 100000; c = k->conds.data[c].parent)
-        if (deps_thread(k->conds.data[c].deps))
-            return c;
+    for (uint32_t c = guard; c != KC_NONE && c < k->conds.len && hops++ < 100000; c = k->conds.data[c].parent) {
+        const kc_cond *cd = &k->conds.data[c];
+        if (!deps_thread(cd->deps))
+            continue;
+        const kc_loop *l = loop_of_cond(k, cd);
+        if (l && uniform_trip_count(l))
+            continue;
+        return c;
+    }
     return KC_NONE;
 }
 
@@ -91,11 +124,6 @@ static bool span_in(kc_span in, kc_span out)
     bool after = in.line > out.line || (in.line == out.line && in.col >= out.col);
     bool before = in.end_line < out.end_line || (in.end_line == out.end_line && in.end_col <= out.end_col);
     return after && before;
-}
-
-static bool same_span(kc_span a, kc_span b)
-{
-    return a.line == b.line && a.col == b.col && a.end_line == b.end_line && a.end_col == b.end_col;
 }
 
 /* A barrier reached through an inlined device function that is already
@@ -126,15 +154,6 @@ static const char *thread_source(kc_deps d)
     if (d.axes & 7)
         return axes[d.axes & 7];
     return "the thread's index";
-}
-
-/* The loop whose condition `c` is (the guard of its body), or NULL. */
-static const kc_loop *loop_of_cond(const kc_kernel *k, const kc_cond *c)
-{
-    if (c->loop == KC_NONE || c->loop >= k->loops.len)
-        return NULL;
-    const kc_loop *l = &k->loops.data[c->loop];
-    return same_span(l->range_span, c->span) ? l : NULL;
 }
 
 static void check(const kc_model *m, const kc_kernel *k, kc_rule_ctx *ctx)
@@ -169,9 +188,9 @@ static void check(const kc_model *m, const kc_kernel *k, kc_rule_ctx *ctx)
         kc_diag *d;
         /* `if (i >= n) return;` makes the rest of the block run under the
          * negated condition: say it as the exit it is. */
-        if (ci != KC_NONE && kc_span_valid(b->divergent_exit)) {
+        if (ci != KC_NONE && kc_span_valid(b->divergent_exit) && b->exit_cond < k->conds.len) {
             const kc_cond *c = &k->conds.data[ci];
-            if (c->negated && b->divergent_exit.line >= c->span.line && b->divergent_exit.line <= c->span.line + 30)
+            if (c->negated && same_span(c->span, k->conds.data[b->exit_cond].span))
                 ci = KC_NONE;
         }
         if (ci != KC_NONE) {
@@ -204,18 +223,12 @@ static void check(const kc_model *m, const kc_kernel *k, kc_rule_ctx *ctx)
             if (n > 40)
                 exit_text = kc_arena_printf(ar, "%.37s...", exit_text);
             /* the thread-dependent condition that leads to the exit */
-            const kc_cond *ec = NULL;
-            for (uint32_t c = 0; c < k->conds.len; c++) {
-                const kc_cond *q = &k->conds.data[c];
-                if (!q->negated && (q->deps.axes || (q->deps.flags & KC_AF_THREAD)) && q->span.line <= b->divergent_exit.line &&
-                    q->span.line + 30 >= b->divergent_exit.line)
-                    ec = q;
-            }
+            const kc_cond *ec = b->exit_cond < k->conds.len ? &k->conds.data[b->exit_cond] : NULL;
             if (ec)
                 d = kc_report(ctx, k, b->span,
-                              "`%s()`%s comes after `%s` (line %u), which the threads where `%s` holds take: they "
+                              "`%s()`%s comes after `%s` (line %u), which the threads where `%s` %s take: they "
                               "never reach this barrier",
-                              bname, via, exit_text, b->divergent_exit.line, ec->text);
+                              bname, via, exit_text, b->divergent_exit.line, ec->text, ec->negated ? "is false" : "holds");
             else
                 d = kc_report(ctx, k, b->span,
                               "`%s()`%s comes after `%s` (line %u), which only some threads take: they never reach "

@@ -260,6 +260,26 @@ static bool opaque_thread_guard(const kc_kernel *k, const kc_access *w, const kc
     return false;
 }
 
+/* Does the difference mention the pass of a loop that is not around both
+ * accesses (`for (i = tid; ...) s[i] = ..;` then a second loop over
+ * `s[i]`)? Passes of different loops cannot be compared: each thread may
+ * well read back exactly the elements it wrote. */
+static bool foreign_loops(const kc_kernel *k, const kc_access *w, const kc_access *r, const kc_index *rest)
+{
+    if (!rest)
+        return false;
+    for (unsigned i = 0; i < rest->nmono; i++)
+        for (unsigned f = 0; f < rest->mono[i].nfac; f++) {
+            const kc_atom *a = &rest->mono[i].fac[f];
+            if (a->kind != KC_ATOM_LOOP)
+                continue;
+            if (w->loop == KC_NONE || r->loop == KC_NONE || !kc_loop_within(k, w->loop, a->id) ||
+                !kc_loop_within(k, r->loop, a->id))
+                return true;
+        }
+    return false;
+}
+
 /* Can a thread touch, at `r`, the element another thread touches at `w`? */
 static bool other_thread(kc_arena *ar, const kc_kernel *k, const kc_access *w, const kc_access *r, bool cross_pass,
                          const char **why)
@@ -279,7 +299,7 @@ static bool other_thread(kc_arena *ar, const kc_kernel *k, const kc_access *w, c
             *why = "the write is done by the threads where a condition holds and the read by all threads";
             return true;
         }
-        if (od.rest_zero || !od.rest_clean || !reachable(k, w, &od))
+        if (od.rest_zero || !od.rest_clean || !reachable(k, w, &od) || foreign_loops(k, w, r, od.rest))
             return false;
         if (split_by_guard(ar, k, w, r, &od) || opaque_thread_guard(k, w, r))
             return false;

@@ -23,6 +23,12 @@ static const char doc[] =
     "  Clean-up calls (`cudaFree`, `*Destroy`, `cudaDeviceReset`) and\n"
     "  `(void)`-casts are not reported.\n"
     "\n"
+    "A launch that ends a launcher function (only other launches follow it) is\n"
+    "left to the caller's check, unless most of the file's launchers check their\n"
+    "own launches (then the ones that do not are the odd ones out). A check after\n"
+    "several launches covers all of them when it asks `cudaGetLastError()`, which\n"
+    "returns the error of any earlier launch.\n"
+    "\n"
     "## Why is this bad?\n"
     "A launch that fails (too many registers or threads for the block, an invalid\n"
     "configuration, a missing kernel image for this GPU) does not run the kernel and\n"
@@ -73,10 +79,15 @@ static void check_model(const kc_model *m, kc_rule_ctx *ctx)
 {
     kc_arena *ar = kc_rule_arena(ctx);
     /* A launch at the end of a launcher function may be checked by its
-     * caller: judged so unless the file checks right after its launches. */
-    bool file_checks_launches = false;
-    for (uint32_t i = 0; i < m->launches.len; i++)
-        file_checks_launches |= m->launches.data[i].in_host_code && m->launches.data[i].error_checked;
+     * caller: judged so unless the file's launchers check their own
+     * launches (a check as the last thing after a launch). */
+    unsigned tail_checked = 0, tail_unchecked = 0;
+    for (uint32_t i = 0; i < m->launches.len; i++) {
+        const kc_launch *l = &m->launches.data[i];
+        if (l->in_host_code && l->at_function_end)
+            *(l->error_checked ? &tail_checked : &tail_unchecked) += 1;
+    }
+    bool file_checks_launches = tail_checked > tail_unchecked;
     for (uint32_t i = 0; i < m->launches.len; i++) {
         const kc_launch *l = &m->launches.data[i];
         if (!l->in_host_code || l->error_checked || !kc_span_valid(l->span))
