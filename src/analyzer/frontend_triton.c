@@ -3080,17 +3080,32 @@ static bool first_error(TSNode n, TSNode *out, int depth)
  * where it is first exceeded past `limit`. CPython accepts 200 levels; the
  * tree-sitter runtime of Debian 12 (0.20.7) frees memory twice during error
  * recovery on ~100,000 unclosed brackets, so such files never reach it. */
-static unsigned bracket_depth(const kc_source *src, unsigned limit, uint32_t *line)
+/* It also measures the longest run of comments and line continuations with
+ * no token between them (*extras, starting at *extras_line): the same
+ * runtime crashes (a bad free in ts_tree_delete) once 65,534 of them follow
+ * each other, found by kcheck's fuzzing (docs/robustness.md). */
+static unsigned bracket_depth(const kc_source *src, unsigned limit, uint32_t *line, uint32_t *extras,
+                              uint32_t *extras_line)
 {
     unsigned depth = 0, max = 0;
-    uint32_t ln = 1;
+    uint32_t ln = 1, run = 0, run_line = 0;
     const char *p = src->text, *end = src->text + src->len;
+    *extras = 0;
     while (p < end) {
         char ch = *p;
-        if (ch == '\n') {
-            ln++;
+        bool extra = false;
+        uint32_t at = ln;
+        if (ch == '\n' || ch == ' ' || ch == '\t' || ch == '\r' || ch == '\f') {
+            ln += ch == '\n';
             p++;
+            continue;
+        }
+        if (ch == '\\' && (end - p >= 2 && (p[1] == '\n' || (p[1] == '\r' && end - p >= 3 && p[2] == '\n')))) {
+            extra = true; /* a line continuation */
+            p += p[1] == '\n' ? 2 : 3;
+            ln++;
         } else if (ch == '#') {
+            extra = true;
             while (p < end && *p != '\n')
                 p++;
         } else if (ch == '\'' || ch == '"') {
@@ -3126,6 +3141,16 @@ static unsigned bracket_depth(const kc_source *src, unsigned limit, uint32_t *li
             }
             p++;
         }
+        if (extra) {
+            if (run++ == 0)
+                run_line = at;
+            if (run > *extras) {
+                *extras = run;
+                *extras_line = run_line;
+            }
+        } else {
+            run = 0;
+        }
     }
     return max;
 }
@@ -3141,11 +3166,19 @@ kc_model *kc_triton_lower(kc_triton_frontend *fe, const kc_source *src, kc_file_
         kc_model_delete(model);
         return NULL;
     }
-    uint32_t deep_line = 0;
-    unsigned depth = bracket_depth(src, 1000, &deep_line);
+    uint32_t deep_line = 0, extras = 0, extras_line = 0;
+    unsigned depth = bracket_depth(src, 1000, &deep_line, &extras, &extras_line);
     if (depth > 1000) {
         kc_file_errors_add(errs, deep_line, 1,
                            "brackets nested %u deep (Python allows 200); the file is not analysed", depth);
+        kc_model_delete(model);
+        return NULL;
+    }
+    if (extras >= 50000) {
+        kc_file_errors_add(errs, extras_line, 1,
+                           "%u comments or line continuations in a row: more than the Python parser "
+                           "(tree-sitter 0.20.7) handles; the file is not analysed",
+                           extras);
         kc_model_delete(model);
         return NULL;
     }
