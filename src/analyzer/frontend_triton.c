@@ -1663,7 +1663,7 @@ static tv eval_tl_call(tt_ctx *c, TSNode call, const char *name)
         kc_deps d = {1, KC_AF_THREAD, 0};
         const kc_index *lane = kc_index_atom(c->a, kc_atom_make(KC_ATOM_LANE, id, d), 32, KC_SPACE_BLOCK, &shp);
         v.idx = s_const ? (sv ? kc_index_add(c->a, lane, kc_index_const(c->a, sv, 32, KC_SPACE_BLOCK)) : lane)
-                        : kc_index_add(c->a, lane, num_of(c, &s, sn).idx);
+                        : kc_index_add(c->a, lane, num_of(c, &s, ts_node_is_null(sn) ? call : sn).idx);
         if (!v.idx)
             v.idx = lane;
         v.elt = TT_ELT_INT;

@@ -41,6 +41,8 @@ bool tt_text_eq(tt_module *m, TSNode n, const char *s)
 
 kc_span tt_span(TSNode n)
 {
+    if (ts_node_is_null(n)) /* an argument the call left out */
+        return (kc_span){0, 0, 0, 0};
     TSPoint a = ts_node_start_point(n), b = ts_node_end_point(n);
     kc_span s = {a.row + 1, a.column + 1, b.row + 1, b.column + 1};
     return s;
