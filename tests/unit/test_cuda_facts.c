@@ -1,0 +1,334 @@
+/* Tests of the facts the CUDA front end records for the CUDA rules
+ * (KC103, KC303, KC304, KC401-KC403, KC501, KC502, KC601): program order,
+ * volatile and inlined accesses, __shared__ array shapes, double literals
+ * and math calls, legacy warp intrinsics, calls that may synchronize,
+ * half accumulators, bounds checks, barriers after divergent exits, and
+ * host code: launches' error checks and runtime API results. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kc_frontend.h"
+
+typedef struct lowered {
+    kc_options opts;
+    kc_cuda_frontend *fe;
+    kc_source *src;
+    kc_model *m;
+    kc_file_errors errs;
+} lowered;
+
+static void lower(lowered *L, const char *code)
+{
+    memset(L, 0, sizeof *L);
+    kc_options_init(&L->opts);
+    char *err = NULL;
+    L->src = kc_source_from_memory("facts.cu", code, strlen(code), 1u << 26, &err);
+    assert_non_null(L->src);
+    L->fe = kc_cuda_frontend_new(&L->opts);
+    assert_non_null(L->fe);
+    L->m = kc_cuda_lower(L->fe, L->src, &L->errs);
+    for (uint32_t i = 0; i < L->errs.items.len; i++)
+        fprintf(stderr, "unexpected error %u:%u %s\n", L->errs.items.data[i].line, L->errs.items.data[i].col,
+                L->errs.items.data[i].message);
+    assert_non_null(L->m);
+}
+
+static void lowered_free(lowered *L)
+{
+    kc_model_delete(L->m);
+    kc_file_errors_free(&L->errs);
+    kc_cuda_frontend_delete(L->fe);
+    kc_source_delete(L->src);
+    kc_options_free(&L->opts);
+}
+
+static const kc_kernel *kernel(const lowered *L, const char *name)
+{
+    for (uint32_t i = 0; i < L->m->kernels.len; i++)
+        if (strcmp(L->m->kernels.data[i]->name, name) == 0)
+            return L->m->kernels.data[i];
+    fail_msg("no kernel %s", name);
+    return NULL;
+}
+
+static const kc_access *access_on_line(const kc_kernel *k, const char *base, kc_access_kind kind, uint32_t line)
+{
+    for (uint32_t i = 0; i < k->accesses.len; i++) {
+        const kc_access *a = &k->accesses.data[i];
+        if (a->kind == kind && a->base_name && strcmp(a->base_name, base) == 0 && a->span.line == line)
+            return a;
+    }
+    fail_msg("no access to %s on line %u", base, line);
+    return NULL;
+}
+
+/* ---- device code --------------------------------------------------------- */
+
+static void test_program_order_and_volatile(void **state)
+{
+    (void)state;
+    lowered L;
+    lower(&L, "__device__ void tail(volatile float *s, int t) { s[t] += s[t + 16]; }\n" /* 1 */
+              "__global__ void k(const float *x, float *y) {\n"                          /* 2 */
+              "    __shared__ float s[64];\n"                                               /* 3 */
+              "    s[threadIdx.x] = x[threadIdx.x];\n"                                      /* 4 */
+              "    __syncthreads();\n"                                                      /* 5 */
+              "    if (threadIdx.x < 32) tail(s, threadIdx.x);\n"                           /* 6 */
+              "    y[threadIdx.x] = s[0];\n"                                                /* 7 */
+              "}\n");
+    const kc_kernel *k = kernel(&L, "k");
+    const kc_access *w = access_on_line(k, "s", KC_ACC_STORE, 4);
+    const kc_access *r = access_on_line(k, "s", KC_ACC_LOAD, 7);
+    assert_int_equal(k->barriers.len, 1);
+    assert_true(w->seq < k->barriers.data[0].seq);
+    assert_true(k->barriers.data[0].seq < r->seq);
+    assert_false(w->is_volatile);
+    /* the inlined tail: volatile, reported at the call, written on line 1 */
+    const kc_access *v = access_on_line(k, "s", KC_ACC_LOAD, 6);
+    assert_true(v->is_volatile);
+    assert_int_equal(v->origin.line, 1);
+    assert_int_equal(v->space, KC_MEM_SHARED);
+    lowered_free(&L);
+}
+
+static void test_shared_arrays(void **state)
+{
+    (void)state;
+    lowered L;
+    lower(&L, "#define TILE 32\n"
+              "template <int B> __global__ void k(float *x) {\n"
+              "    __shared__ float tile[TILE][TILE];\n"
+              "    __shared__ double pad[33 * 8];\n"
+              "    __shared__ float s[B];\n"
+              "    tile[threadIdx.y][threadIdx.x] = pad[threadIdx.x] + s[threadIdx.x];\n"
+              "    x[threadIdx.x] = tile[threadIdx.x][threadIdx.y];\n"
+              "}\n"
+              "void launch(float *x) { k<128><<<1, dim3(32, 8)>>>(x); }\n");
+    const kc_kernel *k = kernel(&L, "k");
+    assert_int_equal(k->shared_arrays.len, 3);
+    const kc_shared_array *t = NULL, *p = NULL, *s = NULL;
+    for (uint32_t i = 0; i < k->shared_arrays.len; i++) {
+        const kc_shared_array *a = &k->shared_arrays.data[i];
+        if (!strcmp(a->name, "tile"))
+            t = a;
+        else if (!strcmp(a->name, "pad"))
+            p = a;
+        else if (!strcmp(a->name, "s"))
+            s = a;
+    }
+    assert_non_null(t);
+    assert_non_null(p);
+    assert_non_null(s);
+    assert_int_equal(t->rank, 2);
+    assert_int_equal(t->dims[0], 32);
+    assert_int_equal(t->dims[1], 32);
+    assert_int_equal(t->elem_bytes, 4);
+    assert_int_equal(t->last_dim_span.line, 3);
+    assert_int_equal(t->last_dim_span.col, 33); /* the second `TILE` */
+    assert_int_equal(p->dims[0], 264);
+    assert_int_equal(p->elem_bytes, 8);
+    assert_int_equal(s->dims[0], 128); /* the template value the launch gives */
+    assert_int_equal(L.m->launches.len, 1);
+    assert_int_equal(L.m->launches.data[0].block_dim[0], 32);
+    assert_int_equal(L.m->launches.data[0].block_dim[1], 8);
+    lowered_free(&L);
+}
+
+static void test_double_literals_and_math(void **state)
+{
+    (void)state;
+    lowered L;
+    lower(&L, "#define PI 3.14159265358979323846\n"
+              "__global__ void k(float *x, double *d) {\n"
+              "    float v = x[threadIdx.x];\n"
+              "    x[threadIdx.x] = v * 0.5 + exp(v * 2.0) + sqrtf(2.0f / PI);\n"
+              "    d[threadIdx.x] = (double)v * 0.1;\n"
+              "    if (v > 0.0) x[0] = expf(v);\n"
+              "}\n");
+    const kc_kernel *k = kernel(&L, "k");
+    assert_int_equal(k->literals.len, 2);
+    assert_string_equal(k->literals.data[0].text, "0.5");
+    assert_string_equal(k->literals.data[0].fix_text, "0.5f");
+    assert_string_equal(k->literals.data[0].context, "v * 0.5");
+    assert_string_equal(k->literals.data[1].text, "2.0");
+    unsigned math = 0;
+    for (uint32_t i = 0; i < k->calls.len; i++)
+        if (k->calls.data[i].flags & KC_CALL_DOUBLE_MATH) {
+            math++;
+            assert_string_equal(k->calls.data[i].callee, "exp");
+            assert_string_equal(k->calls.data[i].fix_text, "expf");
+        }
+    assert_int_equal(math, 1);
+    lowered_free(&L);
+}
+
+static void test_warp_calls_and_may_sync(void **state)
+{
+    (void)state;
+    lowered L;
+    lower(&L, "struct Reducer { __device__ float sum(float v); };\n"
+              "__global__ void k(float *x) {\n"
+              "    float v = x[threadIdx.x];\n"
+              "    v += __shfl_down(v, 16);\n"
+              "    Reducer r;\n"
+              "    v = r.sum(v);\n"
+              "    x[threadIdx.x] = v;\n"
+              "}\n");
+    const kc_kernel *k = kernel(&L, "k");
+    const kc_call *shfl = NULL, *sync = NULL;
+    for (uint32_t i = 0; i < k->calls.len; i++) {
+        if (k->calls.data[i].flags & KC_CALL_LEGACY_SHFL)
+            shfl = &k->calls.data[i];
+        if (k->calls.data[i].flags & KC_CALL_MAY_SYNC)
+            sync = &k->calls.data[i];
+    }
+    assert_non_null(shfl);
+    assert_string_equal(shfl->fix_text, "__shfl_down_sync");
+    assert_int_equal(shfl->callee_span.col, 10);
+    assert_int_equal(shfl->arg0_span.col, 22);
+    assert_non_null(sync); /* a member function kcheck does not inline */
+    assert_string_equal(sync->callee, "sum");
+    lowered_free(&L);
+}
+
+static void test_half_accumulators(void **state)
+{
+    (void)state;
+    lowered L;
+    lower(&L, "#include <cuda_fp16.h>\n"
+              "__global__ void k(const __half *x, __half *y, int n) {\n"
+              "    __half acc = __float2half(0.0f);\n"
+              "    __half dot = __float2half(0.0f);\n"
+              "    for (int i = threadIdx.x; i < n; i += blockDim.x) {\n"
+              "        acc += x[i];\n"
+              "        dot = __hfma(x[i], x[i], dot);\n"
+              "    }\n"
+              "    y[threadIdx.x] = acc + dot;\n"
+              "}\n");
+    const kc_kernel *k = kernel(&L, "k");
+    assert_int_equal(k->accums.len, 2);
+    const kc_accum *a = &k->accums.data[0], *d = &k->accums.data[1];
+    assert_string_equal(a->var, "acc");
+    assert_string_equal(a->dtype, "__half");
+    assert_int_equal(a->kind, KC_ACCUM_SUM);
+    assert_string_equal(a->fix_text, "float");
+    assert_int_equal(a->decl_span.line, 3);
+    assert_int_equal(a->decl_span.end_col, 11);
+    assert_int_equal(a->loop, 0);
+    assert_string_equal(d->var, "dot");
+    assert_int_equal(d->kind, KC_ACCUM_DOT);
+    assert_null(d->fix_text); /* __hfma stays half whatever dot is declared */
+    lowered_free(&L);
+}
+
+static void test_bounds_checks(void **state)
+{
+    (void)state;
+    lowered L;
+    lower(&L, "__global__ void k(const float *x, float *y, int n) {\n"
+              "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+              "    bool in = i < n;\n"
+              "    if (in) y[i] = x[i];\n"
+              "    if (threadIdx.x >= 0) y[i] += 1.0f;\n"
+              "    if (i >= n) return;\n"
+              "    y[i] *= 2.0f;\n"
+              "}\n");
+    const kc_kernel *k = kernel(&L, "k");
+    assert_true(access_on_line(k, "y", KC_ACC_STORE, 4)->bounds_checked);
+    assert_false(access_on_line(k, "y", KC_ACC_STORE, 5)->bounds_checked); /* a lower bound only */
+    assert_true(access_on_line(k, "y", KC_ACC_STORE, 7)->bounds_checked);
+    lowered_free(&L);
+}
+
+static void test_divergent_exits(void **state)
+{
+    (void)state;
+    lowered L;
+    lower(&L, "__global__ void k(float *x, int n) {\n"
+              "    __shared__ float s[256];\n"
+              "    for (int t = 0; t < 8; ++t) {\n"
+              "        __syncthreads();\n"
+              "        if (x[threadIdx.x] < 0.0f) break;\n"
+              "        s[threadIdx.x] = x[threadIdx.x];\n"
+              "    }\n"
+              "    if (threadIdx.x >= n) return;\n"
+              "    __syncthreads();\n"
+              "    x[threadIdx.x] = s[255 - threadIdx.x];\n"
+              "}\n");
+    const kc_kernel *k = kernel(&L, "k");
+    assert_int_equal(k->barriers.len, 2);
+    /* the barrier at the top of the loop is skipped in later passes by the
+     * threads that broke out */
+    assert_int_equal(k->barriers.data[0].divergent_exit.line, 5);
+    assert_int_equal(k->barriers.data[1].divergent_exit.line, 8);
+    uint32_t c = k->barriers.data[1].exit_cond;
+    assert_true(c < k->conds.len);
+    assert_string_equal(k->conds.data[c].text, "threadIdx.x >= n");
+    lowered_free(&L);
+}
+
+/* ---- host code ---------------------------------------------------------- */
+
+static void test_launch_checks(void **state)
+{
+    (void)state;
+    lowered L;
+    lower(&L, "#include <cuda_runtime.h>\n"
+              "__global__ void k(float *x) { x[threadIdx.x] = 0; }\n"
+              "void checked(float *x) {\n"
+              "    k<<<1, 32>>>(x);\n"
+              "    k<<<1, 32>>>(x);\n"
+              "    if (cudaGetLastError() != cudaSuccess) return;\n"
+              "}\n"
+              "void unchecked(float *x, float *h) {\n"
+              "    k<<<1, 32>>>(x);\n"
+              "    cudaMemcpy(h, x, 4, cudaMemcpyDeviceToHost);\n"
+              "    (void)cudaDeviceSynchronize();\n"
+              "}\n"
+              "void launcher(float *x) { k<<<2, 64>>>(x); }\n");
+    assert_int_equal(L.m->launches.len, 4);
+    const kc_launch *l = L.m->launches.data;
+    assert_true(l[0].in_host_code && l[0].error_checked);
+    assert_true(l[1].error_checked);
+    assert_false(l[2].error_checked);
+    assert_false(l[2].at_function_end);
+    assert_false(l[3].error_checked);
+    assert_true(l[3].at_function_end);
+    assert_int_equal(l[3].block_dim[0], 64);
+    unsigned ignored = 0, used = 0;
+    for (uint32_t i = 0; i < L.m->host_calls.len; i++) {
+        const kc_call *c = &L.m->host_calls.data[i];
+        assert_true(c->flags & KC_CALL_RUNTIME_API);
+        if (c->flags & KC_CALL_RESULT_IGNORED) {
+            ignored++;
+            assert_string_equal(c->callee, "cudaMemcpy");
+        } else {
+            used++;
+        }
+    }
+    assert_int_equal(ignored, 1);
+    assert_int_equal(used, 2); /* cudaGetLastError, the (void) cast */
+    lowered_free(&L);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_program_order_and_volatile),
+        cmocka_unit_test(test_shared_arrays),
+        cmocka_unit_test(test_double_literals_and_math),
+        cmocka_unit_test(test_warp_calls_and_may_sync),
+        cmocka_unit_test(test_half_accumulators),
+        cmocka_unit_test(test_bounds_checks),
+        cmocka_unit_test(test_divergent_exits),
+        cmocka_unit_test(test_launch_checks),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
