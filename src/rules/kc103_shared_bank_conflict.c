@@ -186,11 +186,17 @@ static int64_t row_stride(const kc_shared_array *s, unsigned d)
     return st;
 }
 
-static const char *elem_name(unsigned eb, const char *type)
+/* "floats", "ints", "__half elements", "4-byte elements". */
+static const char *elem_name(kc_arena *ar, unsigned eb, const char *type)
 {
-    if (type && type[0])
-        return type;
-    return eb == 8 ? "8-byte" : eb == 2 ? "2-byte" : "4-byte";
+    static const char *const plain[] = {"float", "double", "int", "unsigned", "short", "char", "long"};
+    if (type && type[0]) {
+        for (size_t i = 0; i < sizeof plain / sizeof plain[0]; i++)
+            if (strcmp(type, plain[i]) == 0)
+                return kc_arena_printf(ar, "%ss", type);
+        return kc_arena_printf(ar, "%s elements", type);
+    }
+    return eb == 8 ? "8-byte elements" : eb == 2 ? "2-byte elements" : "4-byte elements";
 }
 
 static void check(const kc_model *m, const kc_kernel *k, kc_rule_ctx *ctx)
@@ -243,7 +249,7 @@ static void check(const kc_model *m, const kc_kernel *k, kc_rule_ctx *ctx)
         kc_vec_push(&seen_base, a->base);
         const char *arr = a->base_name ? a->base_name : "shared memory";
         const char *what = a->kind == KC_ACC_STORE ? "store to" : "load from";
-        const char *type = elem_name(eb, a->elem_type);
+        const char *type = elem_name(ar, eb, a->elem_type);
         int64_t words_apart = L.cx * (int64_t)eb / 4;
         /* Which dimension threadIdx.x picks, for the message. */
         int dim = -1;
@@ -260,6 +266,8 @@ static void check(const kc_model *m, const kc_kernel *k, kc_rule_ctx *ctx)
                           "%u-way shared-memory bank conflict on `%s`: lanes %s hit bank %u: rows of %" PRId64
                           " %s (%" PRId64 " bytes) apart, and threadIdx.x picks the row",
                           ways, arr, L.wx < 32 ? "of the warp" : "0..31", bank, row, type, row * (int64_t)eb);
+            kc_diag_note(d, "`%s` indexes dimension %d of `%s` with threadIdx.x", kc_rule_span_text(ctx, a->span), dim,
+                         arr);
         } else {
             d = kc_report(ctx, k, kc_access_point(a),
                           "%u-way shared-memory bank conflict on `%s`: consecutive threads are %" PRId64
@@ -272,6 +280,13 @@ static void check(const kc_model *m, const kc_kernel *k, kc_rule_ctx *ctx)
                      arr, kc_sb_str(&sb), words_apart,
                      L.wx < 32 ? kc_arena_printf(ar, " for l < %" PRId64 ", then the next threadIdx.y", L.wx) : "");
         kc_sb_free(&sb);
+        if (bx <= 0)
+            kc_diag_note(d, "assumed: the 32 lanes of a warp are %s (no launch of `%s` in this file gives the block's "
+                         "shape)",
+                         L.wx < 32 ? kc_arena_printf(ar, "%" PRId64 " values of threadIdx.x times %" PRId64
+                                                     " of threadIdx.y", L.wx, 32 / L.wx)
+                                   : "threadIdx.x 0..31",
+                         k->name);
         kc_diag_note(d, "the warp's request is split into %u shared-memory wavefronts where %u would do", ways *
                      (eb > 4 ? eb / 4 : 1), eb > 4 ? eb / 4 : 1);
         if (L.wx < 32)
