@@ -439,15 +439,16 @@ static void check(const kc_model *m, const kc_kernel *k, kc_rule_ctx *ctx)
             kc_diag *d;
             if (raw)
                 d = kc_report(ctx, k, x->span,
-                              "`%s` reads `__shared__ %s` %swritten by other threads at line %u (`%s`) with no "
+                              "`%s` reads `__shared__ %s` that other threads wrote at line %u (`%s`)%s with no "
                               "`__syncthreads()` in between",
-                              acc_text(ctx, x), arr, cross ? "where the previous loop pass " : "", acc_line(o),
-                              acc_text(ctx, o));
+                              acc_text(ctx, x), arr, acc_line(o), acc_text(ctx, o),
+                              cross ? " in the previous loop pass," : "");
             else
                 d = kc_report(ctx, k, x->span,
-                              "`%s` overwrites `__shared__ %s` that other threads %sread at line %u (`%s`) with no "
+                              "`%s` overwrites `__shared__ %s` that other threads %sread at line %u (`%s`)%s with no "
                               "`__syncthreads()` in between",
-                              acc_text(ctx, x), arr, cross ? "may still " : "", acc_line(o), acc_text(ctx, o));
+                              acc_text(ctx, x), arr, cross ? "may still " : "", acc_line(o), acc_text(ctx, o),
+                              cross ? " in the previous loop pass," : "");
             if (inlined(x) || inlined(o))
                 kc_diag_note(d, "reached through the device function called on line %u", x->span.line);
             kc_diag_note(d, "write index: %s; read index: %s; %s", kc_model_index_str(m, k, w->offset),
