@@ -300,18 +300,6 @@ void kc_run_files(const kc_options *opts, kc_path_list *files, kc_result_fn fn, 
     unsigned jobs = opts->jobs ? opts->jobs : 1;
     if (jobs > n)
         jobs = (unsigned)n;
-    if (jobs == 1) {
-        fe_cache fc = {0};
-        for (size_t i = 0; i < n; i++) {
-            kc_file_result *r = &files->files.data[i];
-            check_one(&fc, opts, r);
-            tally(opts, r, totals);
-            fn(ud, r);
-            kc_file_result_free(r);
-        }
-        fe_cache_free(&fc);
-        return;
-    }
     run_state st = {.opts = opts, .files = files};
     atomic_init(&st.next, 0);
     pthread_mutex_init(&st.mu, NULL);
@@ -319,13 +307,26 @@ void kc_run_files(const kc_options *opts, kc_path_list *files, kc_result_fn fn, 
     st.done = kc_xcalloc(n, 1);
     pthread_t *th = kc_xcalloc(jobs, sizeof *th);
     unsigned started = 0;
-    /* Front ends recurse over syntax trees: give workers the stack a main
-     * thread would have. */
+    /* Files are checked on worker threads, even with -j 1, for their
+     * stack: libclang's parser and Sema recurse once per nesting level
+     * (up to ~4 KiB a level for `- - - x`), and its own parse thread has
+     * 8 MiB, which 10,000 nested `if`s or unary operators overflow
+     * (SIGSEGV, found by test_hostile). With LIBCLANG_NOTHREADS libclang
+     * parses on the calling thread, whose stack is reserved here (pages
+     * are only committed when touched). */
+    setenv("LIBCLANG_NOTHREADS", "1", 0);
     pthread_attr_t attr;
     pthread_attr_init(&attr);
-    pthread_attr_setstacksize(&attr, (size_t)16 << 20);
+    size_t stack = (size_t)256 << 20;
+    pthread_attr_setstacksize(&attr, stack);
     for (unsigned j = 0; j < jobs; j++) {
-        if (pthread_create(&th[j], &attr, worker, &st) != 0)
+        int rc = pthread_create(&th[j], &attr, worker, &st);
+        if (rc != 0 && stack > ((size_t)16 << 20)) {
+            stack = (size_t)16 << 20; /* no room for big stacks: the old size */
+            pthread_attr_setstacksize(&attr, stack);
+            rc = pthread_create(&th[j], &attr, worker, &st);
+        }
+        if (rc != 0)
             break;
         started++;
     }
