@@ -351,27 +351,59 @@ static void check_binary(facts_ctx *x, CXCursor e)
     add_literal(x, ll ? l : r, e);
 }
 
-/* exp(...) resolving to the double function with float data for argument. */
+/* The type of an argument as written (before conversions to the
+ * parameter's type). */
+static enum CXTypeKind written_kind(CXCursor a)
+{
+    for (int i = 0; i < 16; i++) {
+        a = strip_parens(a);
+        if (a.kind != CXCursor_UnexposedExpr)
+            break;
+        kc_cuda_kids k;
+        kc_cuda_kids_get(a, &k);
+        CXCursor n = k.n == 1 ? k.v[0] : a;
+        kc_cuda_kids_free(&k);
+        if (clang_equalCursors(n, a))
+            break;
+        a = n;
+    }
+    return ckind(a);
+}
+
+static bool int_kind(enum CXTypeKind t)
+{
+    return t == CXType_Int || t == CXType_UInt || t == CXType_Long || t == CXType_ULong || t == CXType_LongLong ||
+           t == CXType_ULongLong || t == CXType_Short || t == CXType_UShort;
+}
+
+/* exp(...) resolving to the double function with float data for argument;
+ * pow(float, int), which the C++ library's pow(T, U) template promotes to
+ * double. */
 static void check_math_call(facts_ctx *x, CXCursor e)
 {
-    if (ckind(e) != CXType_Double)
-        return;
     CXCursor cref;
     const char *name = callee_of(x, e, &cref);
-    if (!is_math_name(name) || clang_Cursor_isNull(clang_getCursorReferenced(e)))
-        return;
-    int na = clang_Cursor_getNumArguments(e), cls = FD_LITERAL;
-    for (int i = 0; i < na; i++)
-        cls = fd_join(cls, fd_class(x, clang_Cursor_getArgument(e, (unsigned)i), 0));
-    if (cls != FD_FLOAT || !sinks_to_float(x, x->depth - 1))
-        return;
+    int na = clang_Cursor_getNumArguments(e);
+    bool pow_int = strcmp(name, "pow") == 0 && na == 2 && written_kind(clang_Cursor_getArgument(e, 0)) == CXType_Float &&
+                   int_kind(written_kind(clang_Cursor_getArgument(e, 1)));
+    if (!pow_int) {
+        if (ckind(e) != CXType_Double)
+            return;
+        if (!is_math_name(name) || clang_Cursor_isNull(clang_getCursorReferenced(e)))
+            return;
+        int cls = FD_LITERAL;
+        for (int i = 0; i < na; i++)
+            cls = fd_join(cls, fd_class(x, clang_Cursor_getArgument(e, (unsigned)i), 0));
+        if (cls != FD_FLOAT || !sinks_to_float(x, x->depth - 1))
+            return;
+    }
     kc_call c;
     memset(&c, 0, sizeof c);
     c.span = kc_cuda_span(x->t, e);
     if (!kc_span_valid(c.span))
         return;
     c.callee = name;
-    c.flags = KC_CALL_DOUBLE_MATH | KC_CALL_DEVICE;
+    c.flags = KC_CALL_DOUBLE_MATH | KC_CALL_DEVICE | (pow_int ? KC_CALL_POW_INT : 0);
     c.guard = KC_NONE;
     c.loop = innermost_loop(x);
     c.seq = KC_NONE;

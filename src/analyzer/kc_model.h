@@ -307,6 +307,9 @@ enum {
     /* Host code: a later cudaGetLastError/cudaPeekAtLastError check (or a
      * checking wrapper) in the same function reports this call's error. */
     KC_CALL_ERROR_CAUGHT = 1u << 7,
+    /* With KC_CALL_DOUBLE_MATH: pow(float, int), which the C++ library's
+     * pow(T, U) template computes in double. */
+    KC_CALL_POW_INT = 1u << 8,
 };
 
 typedef struct kc_call {

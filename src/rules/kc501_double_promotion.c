@@ -15,7 +15,9 @@ static const char doc[] =
     "  converted to double, the arithmetic runs on the fp64 units, and the result\n"
     "  is converted back;\n"
     "- a math function that resolves to its double version because its argument\n"
-    "  is such a promoted value (`exp(x * 2.0)` calls `double exp(double)`).\n"
+    "  is such a promoted value (`exp(x * 2.0)` calls `double exp(double)`), and\n"
+    "  `pow(x, 2)` with a float `x` and an integer exponent, which the C++\n"
+    "  library's `pow(T, U)` template computes in double.\n"
     "\n"
     "Arithmetic on genuine doubles (double variables, explicit casts) and\n"
     "comparisons are left alone; so is template code whose types are not known.\n"
@@ -122,9 +124,11 @@ static void math_calls(const kc_kernel *k, kc_rule_ctx *ctx)
         if (strlen(call) > 60)
             call = kc_arena_printf(ar, "%.57s...", call);
         kc_span at = kc_span_valid(c->callee_span) ? c->callee_span : c->span;
-        kc_diag *d = kc_report(ctx, k, at,
-                               "`%s` calls the double-precision `%s`: its argument is float data promoted to double",
-                               call, c->callee);
+        kc_diag *d = kc_report(ctx, k, at, "`%s` calls the double-precision `%s`: %s", call, c->callee,
+                               (c->flags & KC_CALL_POW_INT)
+                                   ? "a float base with an integer exponent makes the C++ library's pow(T, U) "
+                                     "promote both to double"
+                                   : "its argument is float data promoted to double");
         if (c->loop != KC_NONE && c->loop < k->loops.len)
             kc_diag_note(d, "it runs in %s", kc_loop_describe(ctx, k, &k->loops.data[c->loop]));
         kc_diag_note(d, "double-precision transcendental functions take tens of fp64 instructions; the float "
