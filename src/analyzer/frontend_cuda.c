@@ -673,6 +673,11 @@ static bool syntax_errors(CXTranslationUnit tu, const kc_source *src, kc_file_er
         if (fatal) {
             total++;
             if (reported < KC_CUDA_MAX_ERRORS) {
+                /* A location past the end of the file is not in it (an
+                 * `-include` that fails is reported inside the predefines
+                 * buffer): the error concerns the whole file. */
+                if (line > src->nlines)
+                    line = col = 0;
                 kc_file_errors_add(errs, line, col, "%s", m);
                 reported++;
             }

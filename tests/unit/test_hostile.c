@@ -1,0 +1,785 @@
+/* Hostile inputs through the command line (issue 8, docs/robustness.md):
+ * binary and mis-encoded files, CRLF and tabs, 10 MB files, 10,000-deep
+ * nesting, unreadable entries in walks, files that vanish, odd path names,
+ * missing include directories, and the inputs the fuzzers crashed on.
+ * Every bad file gets a message and exit status 2; the good file next to
+ * it is still checked. An alarm turns a hang into a failure. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+
+#include <dirent.h>
+#include <errno.h>
+#include <jansson.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "kc_base.h"
+#include "kc_cli.h"
+#include "kc_driver.h"
+
+typedef struct run_result {
+    int status;
+    char *out, *err;
+    double seconds;
+} run_result;
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static run_result runv(int argc, char **argv)
+{
+    run_result r = {0};
+    size_t ol, el;
+    FILE *out = open_memstream(&r.out, &ol), *err = open_memstream(&r.err, &el);
+    double t0 = now_s();
+    r.status = kc_cli_main(argc, argv, out, err);
+    r.seconds = now_s() - t0;
+    fclose(out);
+    fclose(err);
+    return r;
+}
+
+/* kcheck ARGS... (NULL-terminated), in process. */
+static run_result run(const char *first, ...)
+{
+    char *argv[64];
+    int argc = 0;
+    argv[argc++] = "kcheck";
+    va_list ap;
+    va_start(ap, first);
+    for (const char *a = first; a && argc < 63; a = va_arg(ap, const char *))
+        argv[argc++] = (char *)a;
+    va_end(ap);
+    argv[argc] = NULL;
+    return runv(argc, argv);
+}
+
+static void result_free(run_result *r)
+{
+    free(r->out);
+    free(r->err);
+}
+
+static void expect_in(const char *haystack, const char *needle)
+{
+    if (!strstr(haystack, needle)) {
+        print_error("expected to find:\n  %s\nin:\n%s\n", needle, haystack);
+        fail();
+    }
+}
+
+static char tmpdir[256];
+
+static char *tp(const char *name) { return kc_xasprintf("%s/%s", tmpdir, name); }
+
+static void write_file(const char *name, const void *data, size_t len)
+{
+    char *p = tp(name);
+    for (char *s = p + strlen(tmpdir) + 1; (s = strchr(s, '/')) != NULL; s++) {
+        *s = '\0';
+        mkdir(p, 0755);
+        *s = '/';
+    }
+    FILE *f = fopen(p, "wb");
+    assert_non_null(f);
+    assert_int_equal(fwrite(data, 1, len, f), len);
+    assert_int_equal(fclose(f), 0);
+    free(p);
+}
+
+static void write_str(const char *name, const char *text) { write_file(name, text, strlen(text)); }
+
+/* A kernel with one KC202 finding at line 5, column 33 (the `N`). */
+static const char bad_py[] = "import triton\nimport triton.language as tl\n"
+                             "@triton.jit\n"
+                             "def k(x_ptr, N, B: tl.constexpr):\n"
+                             "    for s in tl.static_range(0, N, B):\n"
+                             "        tl.store(x_ptr + s + tl.arange(0, B), 0)\n";
+/* A kernel with one KC101 finding at line 3. */
+static const char bad_cu[] = "__global__ void k(float *p, int n) {\n"
+                             "    int i = threadIdx.x;\n"
+                             "    if (i < n) p[i * n] = 0;\n"
+                             "}\n";
+
+static void on_alarm(int sig)
+{
+    (void)sig;
+    static const char msg[] = "test_hostile: a test hung (no answer within the alarm); failing\n";
+    ssize_t w = write(2, msg, sizeof msg - 1);
+    (void)w;
+    _exit(3);
+}
+
+static int setup(void **state)
+{
+    strcpy(tmpdir, "/tmp/kcheck-hostile-XXXXXX");
+    assert_non_null(mkdtemp(tmpdir));
+    write_str("good.py", bad_py);
+    write_str("good.cu", bad_cu);
+    signal(SIGALRM, on_alarm);
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    char *cmd = kc_xasprintf("chmod -R u+rwx '%s' 2>/dev/null; rm -rf '%s'", tmpdir, tmpdir);
+    assert_int_equal(system(cmd), 0);
+    free(cmd);
+    return 0;
+}
+
+/* Checks that the good files given after the hostile ones were checked. */
+static void expect_good_checked(const run_result *r)
+{
+    expect_in(r->out, "good.py:5:33: error:");
+    expect_in(r->out, "good.cu:3:");
+}
+
+static void test_binary_and_encoding(void **state)
+{
+    alarm(120);
+    unsigned char bin[4096];
+    srand(42);
+    for (size_t i = 0; i < sizeof bin; i++)
+        bin[i] = (unsigned char)(rand() & 0xff);
+    bin[100] = 0;
+    write_file("random.cu", bin, sizeof bin);
+    bin[100] = 1;
+    for (size_t i = 0; i < sizeof bin; i++)
+        if (!bin[i])
+            bin[i] = 0xff; /* no NUL: rejected as UTF-8 */
+    write_file("random.py", bin, sizeof bin);
+    write_file("elf.py", "\x7f" "ELF\x02\x01\x01\x00\x00", 9);
+    write_file("nul_at_end.cu", "__global__ void k() {}\n\0", 24);
+    write_str("overlong.py", "import triton\nx = '\xc0\xaf'\n");
+    write_str("surrogate.cu", "// \xed\xa0\x80\n__global__ void k() {}\n");
+    write_str("past_max.py", "# \xf4\x90\x80\x80\n");
+    write_str("truncated.py", "import triton\n# \xe2\x82");
+    write_str("bom.py", "\xef\xbb\xbf" "import triton\n");
+    write_str("empty.py", "");
+    write_str("empty.cu", "");
+    write_str("only_nl.cu", "\n\n\n");
+    char *f[12];
+    const char *names[] = {"random.cu", "random.py", "elf.py", "nul_at_end.cu", "overlong.py", "surrogate.cu",
+                           "past_max.py", "truncated.py", "bom.py", "empty.py", "empty.cu", "only_nl.cu"};
+    for (int i = 0; i < 12; i++)
+        f[i] = tp(names[i]);
+    char *good_py = tp("good.py"), *good_cu = tp("good.cu");
+    run_result r = run("--no-source", "--color", "never", f[0], f[1], f[2], f[3], f[4], f[5], f[6], f[7], f[8], f[9],
+                       f[10], f[11], good_py, good_cu, NULL);
+    assert_int_equal(r.status, 2);
+    expect_in(r.out, "random.cu: error: binary file (NUL byte at offset 100); not a kernel source [input]");
+    expect_in(r.out, "random.py: error: not valid UTF-8 (byte 0x");
+    expect_in(r.out, "elf.py: error: binary file (NUL byte at offset 7)");
+    expect_in(r.out, "nul_at_end.cu: error: binary file (NUL byte at offset 23)");
+    expect_in(r.out, "overlong.py: error: not valid UTF-8 (byte 0xc0 at line 2, column 6)");
+    expect_in(r.out, "surrogate.cu: error: not valid UTF-8 (byte 0xed at line 1, column 4)");
+    expect_in(r.out, "past_max.py: error: not valid UTF-8 (byte 0xf4 at line 1, column 3)");
+    expect_in(r.out, "truncated.py: error: not valid UTF-8 (byte 0xe2 at line 2, column 3)");
+    /* A BOM, empty files and blank files are fine. */
+    assert_null(strstr(r.out, "bom.py:"));
+    assert_null(strstr(r.out, "empty.py:"));
+    assert_null(strstr(r.out, "empty.cu:"));
+    assert_null(strstr(r.out, "only_nl.cu:"));
+    expect_good_checked(&r);
+    expect_in(r.out, "8 files not checked (14 files)");
+    result_free(&r);
+    for (int i = 0; i < 12; i++)
+        free(f[i]);
+    free(good_py);
+    free(good_cu);
+    alarm(0);
+}
+
+/* The (line, column) of the first diagnostic of a JSON document. */
+static void first_position(const char *json, long *line, long *col, long *end_col)
+{
+    json_error_t e;
+    json_t *doc = json_loads(json, 0, &e);
+    assert_non_null(doc);
+    json_t *d = json_array_get(json_object_get(doc, "diagnostics"), 0);
+    assert_non_null(d);
+    *line = (long)json_integer_value(json_object_get(d, "line"));
+    *col = (long)json_integer_value(json_object_get(d, "column"));
+    *end_col = (long)json_integer_value(json_object_get(d, "end_column"));
+    json_decref(doc);
+}
+
+/* Byte column (1-based) of `needle` on line `line` of `text`. */
+static long column_of(const char *text, long line, const char *needle)
+{
+    const char *p = text;
+    for (long l = 1; l < line; l++)
+        p = strchr(p, '\n') + 1;
+    const char *eol = strchr(p, '\n');
+    const char *hit = strstr(p, needle);
+    assert_non_null(hit);
+    assert_true(!eol || hit < eol);
+    return (long)(hit - p) + 1;
+}
+
+static void test_crlf_and_tabs_columns(void **state)
+{
+    alarm(120);
+    /* Python: CRLF everywhere, tab indentation, a tab inside the line. */
+    static const char py[] = "import triton\r\nimport triton.language as tl\r\n\r\n# a comment\twith a tab\r\n"
+                             "@triton.jit\r\ndef k(x_ptr, N, B: tl.constexpr):\r\n"
+                             "\tfor s in\ttl.static_range(0, N, B):\r\n"
+                             "\t\ttl.store(x_ptr + s + tl.arange(0, B), 0)\r\n";
+    write_str("crlf.py", py);
+    char *f = tp("crlf.py");
+    run_result r = run("--format", "json", "--select", "KC202", f, NULL);
+    assert_int_equal(r.status, 1);
+    long line, col, end_col;
+    first_position(r.out, &line, &col, &end_col);
+    assert_int_equal(line, 7);
+    assert_int_equal(col, column_of(py, 7, "N, B)"));
+    assert_int_equal(end_col, col + 1);
+    result_free(&r);
+    /* The text reporter shows the line without its CR and copies the tabs
+     * into the caret line, so the caret sits under the N. */
+    r = run("--color", "never", "--select", "KC202", f, NULL);
+    expect_in(r.out, "crlf.py:7:30: error:");
+    expect_in(r.out, "   7 | \tfor s in\ttl.static_range(0, N, B):\n");
+    expect_in(r.out, "     | \t        \t                   ^\n");
+    assert_null(strstr(r.out, "\r"));
+    result_free(&r);
+    free(f);
+
+    /* CUDA: the same finding with LF, with CRLF and tabs, and after a
+     * multi-line comment with CRLF: same text, same columns. */
+    static const char cu_lf[] = "__global__ void k(float *p, int n) {\n"
+                                "    int i = threadIdx.x;\n"
+                                "    if (i < n) p[i * n] = 0;\n"
+                                "}\n";
+    static const char cu_crlf[] = "/* a\r\n   comment\r\n*/\r\n"
+                                  "__global__ void k(float *p,\tint n) {\r\n"
+                                  "\tint i = threadIdx.x;\r\n"
+                                  "\tif (i < n)\tp[i * n] = 0;\r\n"
+                                  "}\r\n";
+    write_str("lf.cu", cu_lf);
+    write_str("crlf.cu", cu_crlf);
+    char *a = tp("lf.cu"), *b = tp("crlf.cu");
+    r = run("--format", "json", "--select", "KC101", a, NULL);
+    long l1, c1, e1;
+    first_position(r.out, &l1, &c1, &e1);
+    result_free(&r);
+    r = run("--format", "json", "--select", "KC101", b, NULL);
+    long l2, c2, e2;
+    first_position(r.out, &l2, &c2, &e2);
+    result_free(&r);
+    assert_int_equal(l1, 3);
+    assert_int_equal(l2, 6);
+    /* The same token, found by its text on each line. */
+    long k1 = column_of(cu_lf, 3, "p[i * n]"), k2 = column_of(cu_crlf, 6, "p[i * n]");
+    assert_int_equal(c1 - k1, c2 - k2);
+    assert_int_equal(e1 - c1, e2 - c2);
+    free(a);
+    free(b);
+    alarm(0);
+}
+
+/* ~10 MiB: kernels every 50 blocks, host code between them. */
+static char *big_source(bool cuda, size_t *len)
+{
+    kc_strbuf sb = {0};
+    if (!cuda)
+        kc_sb_append(&sb, "import triton\nimport triton.language as tl\n");
+    for (unsigned i = 0; sb.len < ((size_t)10 << 20); i++) {
+        if (i % 50 == 0 && cuda)
+            kc_sb_appendf(&sb, "__global__ void k%u(float *p, int n) {\n    int i = threadIdx.x;\n"
+                               "    if (i < n) p[i * n] = 0;\n}\n", i);
+        else if (i % 50 == 0)
+            kc_sb_appendf(&sb, "@triton.jit\ndef k%u(x_ptr, N, B: tl.constexpr):\n"
+                               "    for s in tl.static_range(0, N, B):\n"
+                               "        tl.store(x_ptr + s + tl.arange(0, B), 0)\n\n", i);
+        else if (cuda)
+            kc_sb_appendf(&sb, "static int host_%u(int a, int b) { return a * %u + b; }  // host code\n", i, i);
+        else
+            kc_sb_appendf(&sb, "def host_%u(a, b):\n    \"\"\"Host helper.\"\"\"\n    return a * %u + b  # host\n\n", i, i);
+    }
+    *len = sb.len;
+    return kc_sb_take(&sb);
+}
+
+static void test_large_files(void **state)
+{
+    alarm(600);
+    size_t lp, lc;
+    char *py = big_source(false, &lp), *cu = big_source(true, &lc);
+    assert_true(lp >= ((size_t)10 << 20) && lc >= ((size_t)10 << 20));
+    write_file("big.py", py, lp);
+    write_file("big.cu", cu, lc);
+    free(py);
+    free(cu);
+    char *a = tp("big.py"), *b = tp("big.cu");
+    /* The default --max-file-size (64 MiB) takes them. */
+    run_result r = run("-q", "--no-source", "--format", "json", a, b, NULL);
+    assert_int_equal(r.status, 1);
+    json_t *doc = json_loads(r.out, 0, NULL);
+    assert_non_null(doc);
+    assert_int_equal(json_array_size(json_object_get(doc, "errors")), 0);
+    size_t nd = json_array_size(json_object_get(doc, "diagnostics"));
+    json_decref(doc);
+    print_message("two 10 MiB files (%zu findings) checked in %.1f s\n", nd, r.seconds);
+    assert_true(nd >= 2 * 2000);
+    assert_true(r.seconds < 300);
+    result_free(&r);
+    /* A smaller limit rejects them, each with its own message. */
+    char *good = tp("good.py");
+    r = run("--no-source", "--max-file-size", "1M", a, b, good, NULL);
+    assert_int_equal(r.status, 2);
+    expect_in(r.out, "big.py: error: file is too large (");
+    expect_in(r.out, "bytes; the limit is 1048576, see --max-file-size)");
+    expect_in(r.out, "big.cu: error: file is too large (");
+    expect_in(r.out, "good.py:5:33: error:");
+    result_free(&r);
+    free(good);
+    free(a);
+    free(b);
+    alarm(0);
+}
+
+static void test_deep_nesting(void **state)
+{
+    alarm(600);
+    enum { N = 10000 };
+    static const char head[] = "import triton\nimport triton.language as tl\n@triton.jit\n"
+                               "def k(x_ptr, N, B: tl.constexpr):\n";
+    kc_strbuf sb = {0};
+    /* Python: brackets, conditional expressions, unary operators, calls
+     * and attribute chains; nested blocks and functions (one space of
+     * indentation a level: 50 MB). */
+    kc_sb_appendf(&sb, "%s    x = ", head);
+    for (int i = 0; i < N; i++)
+        kc_sb_putc(&sb, '(');
+    kc_sb_putc(&sb, '1');
+    for (int i = 0; i < N; i++)
+        kc_sb_putc(&sb, ')');
+    kc_sb_putc(&sb, '\n');
+    write_file("deep_brackets.py", sb.data, sb.len);
+    kc_sb_len_reset(&sb);
+    kc_sb_appendf(&sb, "%s    x = ", head);
+    for (int i = 0; i < N; i++)
+        kc_sb_append(&sb, "1 if N else ");
+    kc_sb_append(&sb, "0\n    tl.store(x_ptr, x)\n");
+    write_file("deep_ifexp.py", sb.data, sb.len);
+    kc_sb_len_reset(&sb);
+    kc_sb_appendf(&sb, "%s    x = ", head);
+    for (int i = 0; i < N; i++)
+        kc_sb_append(&sb, "not -");
+    kc_sb_append(&sb, "N\n    tl.store(x_ptr + x, 0)\n");
+    write_file("deep_unary.py", sb.data, sb.len);
+    kc_sb_len_reset(&sb);
+    kc_sb_appendf(&sb, "%s    x = x_ptr", head);
+    for (int i = 0; i < N; i++)
+        kc_sb_append(&sb, ".a[0]");
+    kc_sb_append(&sb, "\n    y = N");
+    for (int i = 0; i < 10 * N; i++)
+        kc_sb_append(&sb, " + N");
+    kc_sb_append(&sb, "\n    tl.store(x_ptr + y, 0)\n");
+    write_file("deep_chains.py", sb.data, sb.len);
+    kc_sb_len_reset(&sb);
+    kc_sb_append(&sb, head);
+    for (int i = 0; i < N; i++) {
+        for (int s = 0; s < 4 + i; s++)
+            kc_sb_putc(&sb, ' ');
+        kc_sb_appendf(&sb, "if N > %d:\n", i);
+    }
+    for (int s = 0; s < 4 + N; s++)
+        kc_sb_putc(&sb, ' ');
+    kc_sb_append(&sb, "tl.store(x_ptr, 0)\n");
+    write_file("deep_ifs.py", sb.data, sb.len);
+    kc_sb_len_reset(&sb);
+    kc_sb_append(&sb, "import triton\nimport triton.language as tl\n");
+    for (int i = 0; i < N; i++) {
+        for (int s = 0; s < i; s++)
+            kc_sb_putc(&sb, ' ');
+        kc_sb_appendf(&sb, "def f%d():\n", i);
+    }
+    for (int s = 0; s < N; s++)
+        kc_sb_putc(&sb, ' ');
+    kc_sb_append(&sb, "pass\n");
+    write_file("deep_defs.py", sb.data, sb.len);
+
+    /* CUDA: braces, braceless ifs, unary operators, a long sum, nested
+     * lambdas, ternaries. */
+    static const char cu_head[] = "__global__ void k(float *p, int n) {\n";
+    kc_sb_len_reset(&sb);
+    kc_sb_appendf(&sb, "%s  ", cu_head);
+    for (int i = 0; i < N; i++)
+        kc_sb_append(&sb, "if (n) { ");
+    kc_sb_append(&sb, "p[threadIdx.x] = 0;");
+    for (int i = 0; i < N; i++)
+        kc_sb_append(&sb, " }");
+    kc_sb_append(&sb, "\n}\n");
+    write_file("deep_braces.cu", sb.data, sb.len);
+    kc_sb_len_reset(&sb);
+    kc_sb_appendf(&sb, "%s  ", cu_head);
+    for (int i = 0; i < N; i++)
+        kc_sb_append(&sb, "if (n) ");
+    kc_sb_append(&sb, "p[threadIdx.x * n] = 0;\n  int x = ");
+    for (int i = 0; i < N; i++)
+        kc_sb_append(&sb, "- ~");
+    kc_sb_append(&sb, "n;\n  int y = n");
+    for (int i = 0; i < 10 * N; i++)
+        kc_sb_append(&sb, " + n");
+    kc_sb_append(&sb, ";\n  int z = ");
+    for (int i = 0; i < N; i++)
+        kc_sb_append(&sb, "n ? 1 : ");
+    kc_sb_append(&sb, "0;\n  p[x + y + z] = 0;\n}\n");
+    write_file("deep_stmts.cu", sb.data, sb.len);
+    kc_sb_len_reset(&sb);
+    kc_sb_appendf(&sb, "%s  auto f = ", cu_head);
+    for (int i = 0; i < N; i++)
+        kc_sb_append(&sb, "[&]() { return ");
+    kc_sb_append(&sb, "n");
+    for (int i = 0; i < N; i++)
+        kc_sb_append(&sb, "; }");
+    kc_sb_append(&sb, ";\n}\n");
+    write_file("deep_lambdas.cu", sb.data, sb.len);
+    kc_sb_free(&sb);
+
+    const char *names[] = {"deep_brackets.py", "deep_ifexp.py", "deep_unary.py", "deep_chains.py", "deep_ifs.py",
+                           "deep_defs.py", "deep_braces.cu", "deep_stmts.cu", "deep_lambdas.cu"};
+    enum { NF = sizeof names / sizeof names[0] };
+    char *argv[NF + 8];
+    int argc = 0;
+    argv[argc++] = "kcheck";
+    argv[argc++] = "--no-source";
+    argv[argc++] = "--color=never";
+    for (int i = 0; i < NF; i++)
+        argv[argc++] = tp(names[i]);
+    argv[argc++] = tp("good.py");
+    argv[argc++] = tp("good.cu");
+    argv[argc] = NULL;
+    for (int jobs = 1; jobs <= 2; jobs++) {
+        char **args = argv;
+        /* -j 1 and -j 2: one worker or several, same stacks */
+        char *with_j[NF + 10];
+        memcpy(with_j + 2, argv + 1, (size_t)(argc) * sizeof *argv);
+        with_j[0] = "kcheck";
+        with_j[1] = jobs == 1 ? "-j1" : "-j2";
+        args = with_j;
+        run_result r = runv(argc + 1, args);
+        /* Refused with a reason, or checked: never a crash. */
+        assert_int_equal(r.status, 2);
+        expect_in(r.out, "deep_brackets.py:5:1: error: brackets nested 10000 deep (Python allows 200); the file is "
+                         "not analysed [input]");
+        expect_in(r.out, "deep_braces.cu:2:");
+        expect_in(r.out, "error: bracket nesting level exceeded maximum of 256 [input]");
+        expect_in(r.out, "deep_lambdas.cu:2:");
+        /* CPython refuses 100 levels of blocks; tree-sitter gives up as well */
+        expect_in(r.out, "deep_ifs.py:");
+        expect_in(r.out, "deep_defs.py:");
+        /* These are checked */
+        assert_null(strstr(r.out, "deep_ifexp.py:"));
+        assert_null(strstr(r.out, "deep_unary.py:"));
+        assert_null(strstr(r.out, "deep_chains.py:"));
+        assert_null(strstr(r.out, "deep_stmts.cu: error"));
+        expect_good_checked(&r);
+        print_message("-j%d: %s", jobs, strstr(r.out, "kcheck: ") ? strstr(r.out, "kcheck: ") : "\n");
+        result_free(&r);
+    }
+    for (int i = 3; i < argc; i++)
+        free(argv[i]);
+    alarm(0);
+}
+
+static bool is_root(void) { return geteuid() == 0; }
+
+static void test_walk_unreadable_entries(void **state)
+{
+    alarm(120);
+    char *dir = tp("walk");
+    mkdir(dir, 0755);
+    write_str("walk/a_good.py", bad_py);
+    write_str("walk/z_good.cu", bad_cu);
+    char *p;
+    /* A symlink loop, a dangling link, a link to a directory above (not
+     * followed: no cycle), a FIFO with a kernel's name, a FIFO named
+     * .gitignore (must not block the walk), a file that reads with EIO
+     * (/proc/self/mem at offset 0, unreadable even for root). */
+    p = tp("walk/loop1.py");
+    assert_int_equal(symlink("loop2.py", p), 0);
+    free(p);
+    p = tp("walk/loop2.py");
+    assert_int_equal(symlink("loop1.py", p), 0);
+    free(p);
+    p = tp("walk/dangling.cu");
+    assert_int_equal(symlink("does-not-exist.cu", p), 0);
+    free(p);
+    p = tp("walk/up");
+    assert_int_equal(symlink("..", p), 0);
+    free(p);
+    p = tp("walk/sub");
+    mkdir(p, 0755);
+    free(p);
+    p = tp("walk/sub/self");
+    assert_int_equal(symlink(".", p), 0);
+    free(p);
+    p = tp("walk/fifo.py");
+    assert_int_equal(mkfifo(p, 0644), 0);
+    free(p);
+    p = tp("walk/sub/.gitignore");
+    assert_int_equal(mkfifo(p, 0644), 0);
+    free(p);
+    write_str("walk/sub/k.py", bad_py);
+    p = tp("walk/eio.py");
+    assert_int_equal(symlink("/proc/self/mem", p), 0);
+    free(p);
+    /* Unreadable by permissions: only meaningful when not root. */
+    if (!is_root()) {
+        write_str("walk/noperm.py", bad_py);
+        p = tp("walk/noperm.py");
+        chmod(p, 0);
+        free(p);
+        p = tp("walk/closed");
+        mkdir(p, 0755);
+        write_str("walk/closed/k.py", bad_py);
+        chmod(p, 0);
+        free(p);
+    } else {
+        print_message("running as root: chmod 000 does not stop root, so unreadable files and directories are "
+                      "tested with a dangling link, a symlink loop, a FIFO and /proc/self/mem (EIO) instead\n");
+    }
+    run_result r = run("--no-source", "--color", "never", "-j", "2", dir, NULL);
+    assert_int_equal(r.status, 2);
+    expect_in(r.out, "walk/loop1.py: error: cannot open: Too many levels of symbolic links (a symbolic link) [input]");
+    expect_in(r.out, "walk/loop2.py: error: cannot open: Too many levels of symbolic links");
+    expect_in(r.out, "walk/dangling.cu: error: cannot open: No such file or directory (a symbolic link) [input]");
+    expect_in(r.out, "walk/fifo.py: error: not a regular file (a FIFO) [input]");
+    expect_in(r.out, "walk/eio.py: error: cannot read: Input/output error [input]");
+    expect_in(r.out, "walk/a_good.py:5:33: error:");
+    expect_in(r.out, "walk/z_good.cu:3:");
+    expect_in(r.out, "walk/sub/k.py:5:33: error:");
+    assert_null(strstr(r.out, "walk/up/"));
+    assert_null(strstr(r.out, "walk/sub/self/"));
+    if (!is_root()) {
+        expect_in(r.out, "walk/noperm.py: error: cannot open: Permission denied");
+        expect_in(r.out, "walk/closed: error: cannot open directory: Permission denied");
+    }
+    result_free(&r);
+
+    /* Named on the command line: a FIFO answers at once, a device too. */
+    char *fifo = tp("walk/fifo.py"), *good = tp("good.py"), *dev = tp("walk/dev.py");
+    assert_int_equal(symlink("/dev/zero", dev), 0);
+    r = run("--no-source", fifo, dev, good, NULL);
+    assert_int_equal(r.status, 2);
+    expect_in(r.out, "fifo.py: error: not a regular file (a FIFO) [input]");
+    expect_in(r.out, "dev.py: error: not a regular file (a character device) [input]");
+    expect_in(r.out, "good.py:5:33: error:");
+    result_free(&r);
+    free(fifo);
+    free(good);
+    free(dev);
+    free(dir);
+    alarm(0);
+}
+
+typedef struct collected {
+    kc_strbuf sb;
+} collected;
+
+static void collect(void *ud, kc_file_result *r)
+{
+    collected *c = ud;
+    kc_sb_appendf(&c->sb, "%s: %u findings", r->path, r->diags.items.len);
+    for (uint32_t i = 0; i < r->errors.items.len; i++)
+        kc_sb_appendf(&c->sb, "; error: %s", r->errors.items.data[i].message);
+    kc_sb_putc(&c->sb, '\n');
+}
+
+static void test_vanishing_files(void **state)
+{
+    alarm(120);
+    write_str("gone/a.py", bad_py);
+    write_str("gone/b.py", bad_py);
+    write_str("gone/c.cu", bad_cu);
+    write_str("gone/d.py", bad_py);
+    char *dir = tp("gone");
+    const char *paths[] = {dir};
+    kc_path_list files = {0};
+    kc_expand_paths(paths, 1, &files);
+    assert_int_equal(files.files.len, 4);
+    /* Between the walk and the read: one file deleted, one replaced by a
+     * directory, one by a dangling link. */
+    char *b = tp("gone/b.py"), *c = tp("gone/c.cu"), *d = tp("gone/d.py");
+    assert_int_equal(unlink(b), 0);
+    assert_int_equal(unlink(c), 0);
+    assert_int_equal(mkdir(c, 0755), 0);
+    assert_int_equal(unlink(d), 0);
+    assert_int_equal(symlink("nowhere.py", d), 0);
+    kc_options o;
+    kc_options_init(&o);
+    o.jobs = 2;
+    collected col = {0};
+    kc_run_totals t;
+    kc_run_files(&o, &files, collect, &col, &t);
+    const char *got = kc_sb_str(&col.sb);
+    expect_in(got, "gone/a.py: ");
+    assert_null(strstr(got, "gone/a.py: 0 findings"));
+    expect_in(got, "gone/b.py: 0 findings; error: cannot open: No such file or directory\n");
+    expect_in(got, "gone/c.cu: 0 findings; error: is a directory\n");
+    expect_in(got, "gone/d.py: 0 findings; error: cannot open: No such file or directory\n");
+    assert_int_equal(t.file_errors, 3);
+    kc_run_totals_free(&t);
+    kc_sb_free(&col.sb);
+    kc_vec_free(&files.files);
+    kc_options_free(&o);
+    free(b);
+    free(c);
+    free(d);
+    free(dir);
+    alarm(0);
+}
+
+static void test_odd_path_names(void **state)
+{
+    alarm(120);
+    /* Never passed through a shell: if one were, these would create
+     * files named pwned*. */
+    const char *names[] = {"odd/with space.py", "odd/new\nline.py", "odd/$(touch pwned1).py", "odd/`touch pwned2`.cu",
+                           "odd/semi;touch pwned3;.py", "odd/quote'\"q.py", "odd/-dash.py", "odd/\xc3\xa9t\xc3\xa9.py",
+                           "odd/back\\slash.cu", "odd/star*?[x].py"};
+    enum { NN = sizeof names / sizeof names[0] };
+    for (int i = 0; i < NN; i++)
+        write_str(names[i], strstr(names[i], ".cu") ? bad_cu : bad_py);
+    char *dir = tp("odd");
+    char *cwd = getcwd(NULL, 0);
+    assert_int_equal(chdir(tmpdir), 0);
+    run_result r = run("--format", "json", "odd", NULL);
+    assert_int_equal(r.status, 1);
+    json_t *doc = json_loads(r.out, 0, NULL);
+    assert_non_null(doc);
+    json_t *diags = json_object_get(doc, "diagnostics");
+    for (int i = 0; i < NN; i++) {
+        bool found = false;
+        for (size_t k = 0; k < json_array_size(diags); k++)
+            found |= !strcmp(json_string_value(json_object_get(json_array_get(diags, k), "file")), names[i]);
+        if (!found)
+            print_error("no finding for %s\n", names[i]);
+        assert_true(found);
+    }
+    json_decref(doc);
+    result_free(&r);
+    /* Named one by one (a leading dash needs ./, as for any tool), in text,
+     * SARIF and GitHub formats. */
+    char *args[NN + 8];
+    int argc = 0;
+    args[argc++] = "kcheck";
+    args[argc++] = "--format=github";
+    for (int i = 0; i < NN; i++)
+        args[argc++] = kc_xasprintf("./%s", names[i]);
+    args[argc] = NULL;
+    r = runv(argc, args);
+    assert_int_equal(r.status, 1);
+    expect_in(r.out, "file=odd/new%0Aline.py,line=5");
+    expect_in(r.out, "file=odd/semi;touch pwned3;.py,line=5");
+    result_free(&r);
+    args[1] = "--format=sarif";
+    r = runv(argc, args);
+    assert_int_equal(r.status, 1);
+    assert_non_null(json_loads(r.out, 0, NULL) ? r.out : NULL);
+    result_free(&r);
+    args[1] = "--fix";
+    r = runv(argc, args);
+    assert_int_equal(r.status, 1); /* KC101 has no fix-it; the KC202 ones are applied */
+    result_free(&r);
+    for (int i = 2; i < argc; i++)
+        free(args[i]);
+    const char *pw[] = {"pwned1", "pwned2", "pwned3", "odd/pwned1", "odd/pwned2", "odd/pwned3"};
+    for (size_t i = 0; i < sizeof pw / sizeof pw[0]; i++)
+        assert_int_equal(access(pw[i], F_OK), -1);
+    assert_int_equal(chdir(cwd), 0);
+    free(cwd);
+    free(dir);
+    alarm(0);
+}
+
+static void test_missing_include_dirs(void **state)
+{
+    alarm(120);
+    /* clang ignores include directories that do not exist, and shim mode
+     * tolerates headers it cannot find (docs/decisions.md): the file is
+     * checked and its findings reported. */
+    write_str("inc.cu", "#include \"not_there.h\"\n#include <also_missing.cuh>\n"
+                        "__global__ void k(float *p, int n) {\n    int i = threadIdx.x;\n    if (i < n) p[i * n] = 0;\n}\n");
+    char *f = tp("inc.cu"), *good = tp("good.py");
+    run_result r = run("--no-source", f, good, "--", "-I/nonexistent", "-isystem", "/nonexistent/too",
+                       "-include", "/nonexistent/forced.h", NULL);
+    /* A forced include that does not exist stops that file (exit 2), with
+     * the file named and no line that is not in it. */
+    expect_in(r.out, "inc.cu: error: '/nonexistent/forced.h' file not found [input]");
+    expect_in(r.out, "good.py:5:33: error:");
+    assert_int_equal(r.status, 2);
+    result_free(&r);
+    r = run("--no-source", f, "--", "-I/nonexistent", NULL);
+    assert_int_equal(r.status, 1);
+    expect_in(r.out, "inc.cu:5:");
+    result_free(&r);
+    /* A compile database directory that does not exist: said for each
+     * CUDA file (exit 2); Python files are still checked. */
+    r = run("--no-source", "-p", "/nonexistent-build", f, good, NULL);
+    assert_int_equal(r.status, 2);
+    expect_in(r.out, "inc.cu: error: cannot load compile_commands.json from '/nonexistent-build' [input]");
+    expect_in(r.out, "good.py:5:33: error:");
+    result_free(&r);
+    free(f);
+    free(good);
+    alarm(0);
+}
+
+/* The inputs the fuzzers crashed on (tests/hostile/regress): checked or
+ * refused, never a crash. */
+static void test_fuzz_regressions(void **state)
+{
+    alarm(300);
+    const char *dir = KC_SOURCE_DIR "/tests/hostile/regress";
+    DIR *d = opendir(dir);
+    assert_non_null(d);
+    struct dirent *e;
+    int n = 0;
+    while ((e = readdir(d)) != NULL) {
+        if (e->d_name[0] == '.')
+            continue;
+        char *path = kc_xasprintf("%s/%s", dir, e->d_name);
+        run_result r = run("--no-source", "--report-unused-suppressions", path, NULL);
+        if (r.status > 2)
+            print_error("%s: exit status %d\n", path, r.status);
+        assert_true(r.status >= 0 && r.status <= 2);
+        result_free(&r);
+        free(path);
+        n++;
+    }
+    closedir(d);
+    assert_true(n >= 1);
+    alarm(0);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_binary_and_encoding),
+        cmocka_unit_test(test_crlf_and_tabs_columns),
+        cmocka_unit_test(test_large_files),
+        cmocka_unit_test(test_deep_nesting),
+        cmocka_unit_test(test_walk_unreadable_entries),
+        cmocka_unit_test(test_vanishing_files),
+        cmocka_unit_test(test_odd_path_names),
+        cmocka_unit_test(test_missing_include_dirs),
+        cmocka_unit_test(test_fuzz_regressions),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
