@@ -340,12 +340,17 @@ def cuda_plan(plan, results_path, build_only):
     flush(results_path)
     if build_only or not build_ok:
         return 0
+    sanitizer_tools = {"memcheck": ["memcheck"], "racecheck": ["racecheck", "--racecheck-report", "hazard"],
+                       "synccheck": ["synccheck"]}
     for exp in plan["experiments"]:
         r = {"id": exp["id"], "kind": exp["kind"], "variant": exp.get("variant", "original"),
              "sizes": plan.get("sizes", {}).get("timing" if exp["kind"] == "timing" else "correctness", {})}
+        RESULTS["running"] = {"id": exp["id"], "kind": exp["kind"], "variant": r["variant"]}
+        flush(results_path)
         run = [binary, "timing" if exp["kind"] == "timing" else "correctness"]
-        if exp["kind"] == "memcheck":
-            run = ["compute-sanitizer", "--tool", "memcheck", "--error-exitcode", "9"] + run
+        tool = sanitizer_tools.get(exp["kind"])
+        if tool:
+            run = ["compute-sanitizer", "--tool"] + tool + ["--error-exitcode", "9"] + run
         t0 = time.perf_counter()
         try:
             p = subprocess.run(run, capture_output=True, text=True, timeout=plan.get("timeout_s", 120),
@@ -355,14 +360,21 @@ def cuda_plan(plan, results_path, build_only):
                 r.update(json.loads(lines[-1]))
             if p.returncode < 0:
                 r["error"] = "the harness was killed by signal %d (a GPU fault?)" % -p.returncode
-            elif p.returncode != 0 and "error" not in r:
+            elif p.returncode != 0 and not (tool and p.returncode == 9) and "error" not in r:
                 tail = (p.stderr or p.stdout).strip().splitlines()[-3:]
                 r["error"] = "the harness exited with status %d: %s" % (p.returncode, " | ".join(tail))
-            if exp["kind"] == "memcheck":
-                summary = [l for l in p.stdout.splitlines() if "ERROR SUMMARY" in l]
-                r["sanitizer"] = summary[-1] if summary else None
-                r["sanitizer_errors"] = [l for l in p.stdout.splitlines() if l.startswith("=========") and
-                                         "Invalid" in l][:5]
+            if tool:
+                out_lines = (p.stdout + "\n" + p.stderr).splitlines()
+                summary = [l for l in out_lines if "ERROR SUMMARY" in l or "RACECHECK SUMMARY" in l]
+                r["sanitizer"] = " / ".join(x.strip("= ").strip() for x in summary) if summary else None
+                m = re.search(r"ERROR SUMMARY: (\d+) error", " ".join(summary))
+                r["sanitizer_error_count"] = int(m.group(1)) if m else None
+                keys = ("Invalid", "Race", "race", "hazard", "Barrier", "barrier", "divergent", "Error")
+                r["sanitizer_errors"] = [l.strip("= ").strip() for l in out_lines
+                                         if l.startswith("=========") and any(k in l for k in keys)
+                                         and "SUMMARY" not in l][:5]
+                if "error" in r and r["sanitizer_error_count"]:
+                    r.pop("error")  # the sanitizer's findings are the result
         except subprocess.TimeoutExpired:
             r["error"] = "timed out after %s s" % plan.get("timeout_s", 120)
         r["wall_s"] = time.perf_counter() - t0

@@ -446,6 +446,56 @@ static void judge(kc_diag *d, int diag_index, json_t *doc, const char *why_missi
         kc_sb_free(&sz);
         goto out;
     }
+    if (kind == KC_VERIFY_MEMORY || kind == KC_VERIFY_RACE) {
+        const char *tools[2] = {kind == KC_VERIFY_MEMORY ? "memcheck" : "racecheck",
+                                kind == KC_VERIFY_MEMORY ? NULL : "synccheck"};
+        json_t *runs[2] = {find_exp(doc, tools[0], "original", -1), tools[1] ? find_exp(doc, tools[1], "original", -1)
+                                                                             : NULL};
+        if (!runs[0] && !runs[1]) {
+            json_t *c = find_exp(doc, "correctness", "original", -1);
+            kc_sb_appendf(&sb, "compute-sanitizer runs are planned for CUDA harnesses only; %s",
+                          c && json_is_true(json_object_get(c, "ok")) ? "the outputs match the reference"
+                                                                      : "no sanitizer run here");
+            set_verdict(d, "inconclusive", kc_sb_str(&sb), ev);
+            goto out;
+        }
+        long errors = 0;
+        bool ran = false;
+        kc_strbuf what = {0};
+        for (int t = 0; t < 2; t++) {
+            if (!runs[t])
+                continue;
+            json_object_set(ev, tools[t], runs[t]);
+            json_t *n = json_object_get(runs[t], "sanitizer_error_count");
+            if (!json_is_integer(n))
+                continue;
+            ran = true;
+            errors += (long)json_integer_value(n);
+            if (json_integer_value(n) > 0) {
+                json_t *first = json_array_get(json_object_get(runs[t], "sanitizer_errors"), 0);
+                kc_sb_appendf(&what, "%scompute-sanitizer %s: %lld error(s)%s%s", what.len ? "; " : "", tools[t],
+                              (long long)json_integer_value(n), first ? ", first: " : "",
+                              first ? json_string_value(first) : "");
+            }
+        }
+        kc_strbuf sz = {0};
+        sizes_text(runs[0] ? runs[0] : runs[1], &sz);
+        if (!ran) {
+            const char *e = json_string_value(json_object_get(runs[0] ? runs[0] : runs[1], "error"));
+            kc_sb_appendf(&sb, "compute-sanitizer did not report: %s", e ? e : "no summary in its output");
+            set_verdict(d, "inconclusive", kc_sb_str(&sb), ev);
+        } else if (errors > 0) {
+            kc_sb_appendf(&sb, "%s (at %s; %s)", kc_sb_str(&what), kc_sb_str(&sz), kc_sb_str(&env));
+            set_verdict(d, "confirmed", kc_sb_str(&sb), ev);
+        } else {
+            kc_sb_appendf(&sb, "compute-sanitizer %s%s%s reported nothing at %s (%s)", tools[0],
+                          tools[1] ? " and " : "", tools[1] ? tools[1] : "", kc_sb_str(&sz), kc_sb_str(&env));
+            set_verdict(d, "not-reproduced", kc_sb_str(&sb), ev);
+        }
+        kc_sb_free(&what);
+        kc_sb_free(&sz);
+        goto out;
+    }
     set_verdict(d, "inconclusive", "this rule has no verify experiment yet", ev);
 out:
     free(died);
@@ -647,13 +697,14 @@ static char *write_plan(verify_env *e, kc_file_result *r, const kc_binding *b, c
     bool cuda = r->kernels.len && r->kernels.data[0].lang == KC_LANG_CUDA;
     /* Every binding's outputs are compared with the reference: that is the
      * binding's own check, findings or not. */
-    bool need_compile = false, need_correct = true, need_timing = false, need_memcheck = false;
+    bool need_compile = false, need_correct = true, need_timing = false, need_memcheck = false, need_race = false;
     for (size_t i = 0; i < n; i++) {
         kc_verify_kind k = kind_of(&diags[idx[i]]);
         need_compile |= k == KC_VERIFY_COMPILE_ERROR;
         need_correct |= k == KC_VERIFY_WRONG_RESULT || is_perf(k);
         need_timing |= is_perf(k);
-        need_memcheck |= k == KC_VERIFY_MEMORY || k == KC_VERIFY_RACE;
+        need_memcheck |= k == KC_VERIFY_MEMORY;
+        need_race |= k == KC_VERIFY_RACE;
     }
     unsigned id = ++e->counter;
     json_t *plan = json_object();
@@ -707,6 +758,10 @@ static char *write_plan(verify_env *e, kc_file_result *r, const kc_binding *b, c
             add_exp(exps, "timing", "original", NULL, -1);
         if (need_memcheck)
             add_exp(exps, "memcheck", "original", NULL, -1);
+        if (need_race) {
+            add_exp(exps, "racecheck", "original", NULL, -1);
+            add_exp(exps, "synccheck", "original", NULL, -1);
+        }
     } else {
         json_object_set_new(plan, "lang", json_string("triton"));
         json_object_set_new(plan, "module", json_string(user));

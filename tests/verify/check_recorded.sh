@@ -9,7 +9,7 @@ kcheck=$1
 cd "$2"
 "$kcheck" verify --results tests/verify/recorded --no-source --color=never examples tests/fixtures 2>/dev/null |
     awk '/^[^ ].*:[0-9]+:1: (note|error): verify op=/ { print; next }
-         /^[^ ].*: (warning|error): /{ loc = $1 }
+         /^[^ ].*: (note|warning|error): /{ loc = $1 }
          /= verify: / && !/no `kcheck: verify/ { sub(/^ *= verify: /, ""); print loc " " $0 }' > "$3" || true
 if ! diff -u tests/verify/recorded/expected-verdicts.txt "$3"; then
     echo "verdicts differ from tests/verify/recorded/expected-verdicts.txt" >&2
