@@ -774,8 +774,9 @@ bool tt_scan_module(tt_module *m)
         kd.name = tt_text(m, tt_field(def, "name"));
         kc_vec_push(&m->kernels, kd);
         if (autotune) {
-            TSNode args = tt_field(tune, "arguments");
-            uint32_t na = ts_node_named_child_count(args);
+            /* `@triton.autotune` without a call has no arguments. */
+            TSNode args = ts_node_is_null(tune) ? tune : tt_field(tune, "arguments");
+            uint32_t na = ts_node_is_null(args) ? 0 : ts_node_named_child_count(args);
             for (uint32_t k = 0; k < na; k++) {
                 TSNode a = ts_node_named_child(args, k);
                 if (tt_is(a, "keyword_argument") && tt_text_eq(m, tt_field(a, "name"), "configs"))
