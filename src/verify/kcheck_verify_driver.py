@@ -1,6 +1,7 @@
-"""kcheck verify driver: runs the experiments of one plan.
+"""kcheck verify driver: runs the experiments of verify plans.
 
     python3 kcheck_verify_driver.py PLAN.json RESULTS.json [--build-only]
+    python3 kcheck_verify_driver.py --batch BATCH.json RESULTS_DIR [--build-only]
 
 A Triton plan names the user's module, the op spec, the reference
 directory, the call expression and the experiments; a CUDA plan names a
@@ -8,7 +9,17 @@ generated harness to build with nvcc and the modes to run it in. Paths in a
 plan are relative to the plan's directory. Results are written after every
 experiment, so a run that is killed (timeout, GPU fault) still leaves what
 it measured. --build-only compiles what would run (nvcc, py_compile) and
-runs nothing. Only the standard library (and torch/triton for Triton
+runs nothing.
+
+--batch runs every plan BATCH.json lists ({"plans": [{"plan": P, "results":
+R}, ...]}, P relative to BATCH.json, R to RESULTS_DIR) in this one process,
+so Python, torch and the CUDA context start once. Plans whose results file
+exists are skipped; each plan's results file is written before the plan
+starts. A plan that runs past its limit (plan_limit_s, or the environment's
+KCHECK_PLAN_TIMEOUT) is recorded as killed and ends the process (exit 124);
+a CUDA error that may have spoiled the context ends it after its plan (exit
+3). Either way, running the same command again goes on with the plans left,
+and exit status 0 means none is left. Only the standard library (and torch/triton for Triton
 plans) is used.
 """
 import importlib.util
@@ -21,17 +32,44 @@ import math
 import os
 import sys
 import tempfile
+import threading
 import time
 import traceback
 
 RESULTS = {"env": {}, "experiments": [], "fatal": None}
+FLUSH_LOCK = threading.Lock()
+CHILDREN = set()  # process groups of the harness runs under way
 
 
 def flush(path):
-    tmp = path + ".tmp"
-    with open(tmp, "w") as f:
-        json.dump(RESULTS, f, indent=1, default=str)
-    os.replace(tmp, path)
+    with FLUSH_LOCK:
+        tmp = path + ".tmp"
+        with open(tmp, "w") as f:
+            json.dump(RESULTS, f, indent=1, default=str)
+        os.replace(tmp, path)
+
+
+def run_child(cmd, timeout):
+    """subprocess.run in a session of its own, killed whole at the time
+    limit or when the plan's watchdog ends the process."""
+    p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    CHILDREN.add(p.pid)
+    try:
+        out, err = p.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        kill_group(p.pid)
+        p.communicate()
+        raise
+    finally:
+        CHILDREN.discard(p.pid)
+    return subprocess.CompletedProcess(cmd, p.returncode, out, err)
+
+
+def kill_group(pid):
+    try:
+        os.killpg(pid, 9)
+    except OSError:
+        pass
 
 
 def env_info():
@@ -327,7 +365,7 @@ def cuda_plan(plan, results_path, build_only):
         cmd.insert(1, "-I" + d)
     t0 = time.perf_counter()
     try:
-        p = subprocess.run(cmd, capture_output=True, text=True, timeout=plan.get("compile_timeout_s", 600))
+        p = run_child(cmd, plan.get("compile_timeout_s", 600))
         build_ok, log = p.returncode == 0, (p.stdout + p.stderr)
     except FileNotFoundError:
         build_ok, log = False, "nvcc not found (%s)" % nvcc
@@ -353,8 +391,7 @@ def cuda_plan(plan, results_path, build_only):
             run = ["compute-sanitizer", "--tool"] + tool + ["--error-exitcode", "9"] + run
         t0 = time.perf_counter()
         try:
-            p = subprocess.run(run, capture_output=True, text=True, timeout=plan.get("timeout_s", 120),
-                               start_new_session=True)
+            p = run_child(run, plan.get("timeout_s", 120))
             lines = [l for l in p.stdout.splitlines() if l.startswith("{")]
             if lines:
                 r.update(json.loads(lines[-1]))
@@ -368,6 +405,8 @@ def cuda_plan(plan, results_path, build_only):
                 summary = [l for l in out_lines if "ERROR SUMMARY" in l or "RACECHECK SUMMARY" in l]
                 r["sanitizer"] = " / ".join(x.strip("= ").strip() for x in summary) if summary else None
                 m = re.search(r"ERROR SUMMARY: (\d+) error", " ".join(summary))
+                if not m:  # racecheck --racecheck-report hazard: "N hazards displayed (E errors, W warnings)"
+                    m = re.search(r"RACECHECK SUMMARY: \d+ hazards? displayed \((\d+) errors?", " ".join(summary))
                 r["sanitizer_error_count"] = int(m.group(1)) if m else None
                 keys = ("Invalid", "Race", "race", "hazard", "Barrier", "barrier", "divergent", "Error")
                 r["sanitizer_errors"] = [l.strip("= ").strip() for l in out_lines
@@ -384,9 +423,9 @@ def cuda_plan(plan, results_path, build_only):
     return 0
 
 
-def main():
-    plan_path, results_path = sys.argv[1], sys.argv[2]
-    build_only = "--build-only" in sys.argv[3:]
+def run_plan(plan_path, results_path, build_only):
+    global RESULTS
+    RESULTS = {"env": {}, "experiments": [], "fatal": None}
     with open(plan_path) as f:
         plan = json.load(f)
     resolve_paths(plan, os.path.dirname(os.path.abspath(plan_path)))
@@ -440,8 +479,104 @@ def main():
                 r["diag"] = exp["diag"]
         r["wall_s"] = time.perf_counter() - t0
         RESULTS["experiments"].append(r)
+        RESULTS.pop("running", None)
         flush(results_path)
     return 0
+
+
+def plan_limit(plan_path):
+    env = os.environ.get("KCHECK_PLAN_TIMEOUT")
+    if env:
+        return float(env)
+    try:
+        with open(plan_path) as f:
+            plan = json.load(f)
+        return float(plan.get("plan_limit_s") or 4 * plan.get("timeout_s", 300))
+    except Exception:  # noqa: BLE001 - the plan's own run reports it
+        return 1200.0
+
+
+def context_spoiled():
+    """Whether a CUDA error of the last plan may have left the context
+    unusable (an illegal address, a launch failure, a device-side assert:
+    sticky errors), so that the plans after it need a fresh process."""
+    text = json.dumps(RESULTS.get("experiments", []))
+    if "CUDA error" in text or "illegal" in text or "launch failure" in text:
+        return True
+    torch = sys.modules.get("torch")
+    if torch is None or not torch.cuda.is_initialized():
+        return False
+    try:
+        torch.cuda.synchronize()
+        torch.ones(1, device="cuda").add_(1).item()
+        torch.cuda.empty_cache()
+    except Exception:  # noqa: BLE001
+        return True
+    return False
+
+
+def forget_modules(before, dirs):
+    """Drops the modules a plan imported from the user's or the reference's
+    directories, so that the next plan's imports of the same names load its
+    own files."""
+    for name in list(sys.modules):
+        if name in before:
+            continue
+        f = getattr(sys.modules[name], "__file__", None) or ""
+        if name.startswith("kcheck_") or any(f.startswith(d + os.sep) for d in dirs):
+            del sys.modules[name]
+
+
+def batch(list_path, out_dir, build_only):
+    base = os.path.dirname(os.path.abspath(list_path))
+    with open(list_path) as f:
+        items = json.load(f)["plans"]
+    for it in items:
+        plan_path = os.path.join(base, it["plan"])
+        results_path = os.path.join(out_dir, it["results"])
+        if os.path.exists(results_path):
+            continue
+        global RESULTS
+        RESULTS = {"env": {}, "experiments": [], "fatal": None, "running": {"id": -1, "kind": "setup",
+                                                                              "variant": "original"}}
+        flush(results_path)  # progress: a plan that kills the process is not run again
+        print("== %s -> %s" % (it["plan"], results_path), file=sys.stderr)
+        limit = plan_limit(plan_path)
+
+        def expire(results_path=results_path, limit=limit):
+            RESULTS["killed"] = "the plan's time limit of %.0f s" % limit
+            RESULTS.setdefault("running", {"id": -1, "kind": "setup", "variant": "original"})
+            flush(results_path)
+            for pid in list(CHILDREN):
+                kill_group(pid)
+            os._exit(124)
+
+        watchdog = threading.Timer(limit, expire)
+        watchdog.daemon = True
+        watchdog.start()
+        before, path_before = set(sys.modules), list(sys.path)
+        try:
+            run_plan(plan_path, results_path, build_only)
+        except Exception as e:  # noqa: BLE001
+            RESULTS["fatal"] = "the driver failed: %s" % short_error(e)
+            flush(results_path)
+        finally:
+            watchdog.cancel()
+        dirs = [os.path.dirname(os.path.abspath(p)) for p in sys.path if p not in path_before]
+        sys.path[:] = path_before
+        forget_modules(before, dirs)
+        if not build_only and context_spoiled():
+            print("   (a CUDA error may have spoiled the context: the plans left need a fresh process)",
+                  file=sys.stderr)
+            return 3
+    return 0
+
+
+def main():
+    build_only = "--build-only" in sys.argv[3:]
+    if sys.argv[1] == "--batch":
+        return batch(sys.argv[2], sys.argv[3], "--build-only" in sys.argv[4:])
+    return run_plan(sys.argv[1], sys.argv[2], build_only)
 
 
 if __name__ == "__main__":

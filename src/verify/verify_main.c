@@ -94,6 +94,7 @@ static const char run_sh_head[] =
     "# Each plan is killed (its whole process group) after KCHECK_PLAN_TIMEOUT seconds.\n"
     "limit=${KCHECK_PLAN_TIMEOUT:-%.0f}\n"
     "run() {\n"
+    "    [ -e \"$out/$2\" ] && return 0\n"
     "    echo \"== $1 -> $out/$2\" >&2\n"
     "    timeout -k 10 \"$limit\" python3 kcheck_verify_driver.py \"$1\" \"$out/$2\" ||\n"
     "        echo \"   (driver exited with status $?; 124 means killed at the time limit)\" >&2\n"
@@ -282,9 +283,14 @@ static void judge(kc_diag *d, int diag_index, json_t *doc, const char *why_missi
      * experiments it did not finish say so. */
     json_t *running = json_object_get(doc, "running");
     if (json_is_object(running)) {
-        died = kc_xasprintf("the run was killed during the %s experiment (%s copy): time limit or GPU fault",
-                            json_string_value(json_object_get(running, "kind")),
-                            json_string_value(json_object_get(running, "variant")));
+        const char *killed = json_string_value(json_object_get(doc, "killed"));
+        const char *rk = json_string_value(json_object_get(running, "kind"));
+        char *during = rk && strcmp(rk, "setup") != 0
+                           ? kc_xasprintf("during the %s experiment (%s copy)", rk,
+                                          json_string_value(json_object_get(running, "variant")))
+                           : kc_xstrdup("before its first experiment");
+        died = kc_xasprintf("the run was killed %s: %s", during, killed ? killed : "time limit or GPU fault");
+        free(during);
         if (!why_missing)
             why_missing = died;
     }
@@ -688,6 +694,13 @@ static const char *plan_reference_dir(verify_env *e)
     return e->reference_abs ? e->reference_abs : e->reference_dir;
 }
 
+/* How long one plan may run: the driver limits each experiment itself
+ * (--timeout); this bounds the whole plan. */
+static double plan_limit(const verify_env *e)
+{
+    return e->o->verify_timeout_s * (e->o->verify_no_run ? 2 : 4);
+}
+
 /* Builds the plan for one binding; writes it (and a CUDA harness) into the
  * work directory and returns the plan's file name, or NULL with *why. */
 static char *write_plan(verify_env *e, kc_file_result *r, const kc_binding *b, const kc_opspec *spec,
@@ -715,6 +728,7 @@ static char *write_plan(verify_env *e, kc_file_result *r, const kc_binding *b, c
     json_object_set_new(plan, "binding_line", json_integer(b->line));
     json_object_set_new(plan, "op", json_string(kc_opspec_name(spec)));
     json_object_set_new(plan, "timeout_s", json_real(e->o->verify_timeout_s));
+    json_object_set_new(plan, "plan_limit_s", json_real(plan_limit(e)));
     if (cuda) {
         char *harness = kc_xasprintf("harness_%u.cu", id);
         char *hpath = kc_xasprintf("%s/%s", e->workdir, harness);
@@ -800,7 +814,9 @@ static char *write_plan(verify_env *e, kc_file_result *r, const kc_binding *b, c
                 nfixable++;
             else if (is_perf(k))
                 perf_without_fix = true;
-            if (!d->fixes.len)
+            /* Memory and race findings are judged by compute-sanitizer, in
+             * CUDA harnesses only: a fixed copy would measure nothing. */
+            if (!d->fixes.len || (k != KC_VERIFY_COMPILE_ERROR && k != KC_VERIFY_WRONG_RESULT && !is_perf(k)))
                 continue;
             char *fixed = write_fixed_copy(e, r, diags, &idx[i], 1, ".py");
             if (!fixed)
@@ -838,71 +854,37 @@ static char *write_plan(verify_env *e, kc_file_result *r, const kc_binding *b, c
     return name;
 }
 
-/* Runs (or replays, or exports) one plan; returns the results document or
- * NULL with *why. */
-static json_t *execute(verify_env *e, const kc_file_result *r, const kc_binding *b, const char *plan, char **why)
+/* ---- running the plans ---- */
+
+/* One binding's plan and what came of it. */
+typedef struct verify_job {
+    kc_file_result *r;
+    const kc_binding *b;
+    int *idx;    /* the findings it judges; none for a binding's own check */
+    size_t n;
+    char *plan;  /* the plan's file name in the work directory, or NULL */
+    char *why;   /* why there is no results document */
+    json_t *doc; /* the results document */
+} verify_job;
+
+typedef KC_VEC(verify_job) verify_job_vec;
+
+static char *local_results(const verify_env *e, const verify_job *j)
 {
-    char *rname = results_name(r, b);
-    json_t *doc = NULL;
-    if (e->o->verify_results_dir) {
-        char *rp = kc_xasprintf("%s/%s", e->o->verify_results_dir, rname);
-        json_error_t je;
-        doc = json_load_file(rp, 0, &je);
-        if (!doc)
-            *why = kc_xasprintf("no recorded results at %s (%s)", rp, je.text);
-        free(rp);
-        free(rname);
-        return doc;
-    }
+    return kc_xasprintf("%s/%s.results.json", e->workdir, j->plan);
+}
+
+static void write_driver(const verify_env *e)
+{
     char *drv = kc_xasprintf("%s/kcheck_verify_driver.py", e->workdir);
     if (access(drv, F_OK) != 0)
         kc_write_file(drv, kc_verify_driver_py, strlen(kc_verify_driver_py));
-    if (e->o->verify_export_dir) {
-        if (e->run_sh) {
-            /* The name comes from the user's file name: quoted for sh, never
-             * interpreted (a ' is written as '\'' ). */
-            fprintf(e->run_sh, "run %s '", plan);
-            for (const char *c = rname; *c; c++)
-                if (*c == '\'')
-                    fputs("'\\''", e->run_sh);
-                else
-                    fputc(*c, e->run_sh);
-            fputs("'\n", e->run_sh);
-            fflush(e->run_sh);
-        }
-        *why = kc_xasprintf("exported to %s (run `sh %s/run.sh RESULTS` on a GPU machine, then `kcheck verify "
-                            "--results RESULTS ...`)",
-                            e->o->verify_export_dir, e->o->verify_export_dir);
-        free(drv);
-        free(rname);
-        return NULL;
-    }
-    char *plan_path = kc_xasprintf("%s/%s", e->workdir, plan);
-    char *res_path = kc_xasprintf("%s/%s.results.json", e->workdir, plan);
-    char *log_path = kc_xasprintf("%s/%s.log", e->workdir, plan);
-    char *cache = kc_xasprintf("TRITON_CACHE_DIR=%s/triton-cache", e->workdir);
-    /* Whatever the driver makes with tempfile goes in the work directory,
-     * which is removed after the run whatever happened. */
-    char *tmpd = kc_xasprintf("%s/tmp", e->workdir);
-    mkdir(tmpd, 0700);
-    char *tmpenv = kc_xasprintf("TMPDIR=%s", tmpd);
-    free(tmpd);
-    char *envs[] = {cache, tmpenv, "PYTHONUNBUFFERED=1", "PYTHONDONTWRITEBYTECODE=1", NULL};
-    char *argv[] = {(char *)e->python, drv, plan_path, res_path, e->o->verify_no_run ? "--build-only" : NULL, NULL};
-    kc_proc_result pr;
-    /* The driver limits each experiment itself; this bounds the whole plan. */
-    double limit = e->o->verify_timeout_s * (e->o->verify_no_run ? 2 : 4);
-    kc_run_process(argv, e->workdir, log_path, log_path, envs, limit, &pr);
-    json_error_t je;
-    doc = json_load_file(res_path, 0, &je);
-    if (!pr.started)
-        *why = kc_xasprintf("`%s` not found: verify runs its experiments through python3", e->python);
-    else if (pr.timed_out)
-        *why = kc_xasprintf("timed out after %.0f s (the process group was killed)", limit);
-    else if (pr.signal)
-        *why = kc_xasprintf("the driver was killed by signal %d", pr.signal);
-    else if (!doc)
-        *why = kc_xasprintf("the driver wrote no results (exit status %d; log %s)", pr.exit_code, log_path);
+    free(drv);
+}
+
+/* What --no-run and --save-results make of a results document. */
+static json_t *finish_doc(verify_env *e, const verify_job *j, json_t *doc, char **why)
+{
     if (doc && e->o->verify_no_run) {
         json_t *build = json_object_get(doc, "build");
         const char *fatal = json_string_value(json_object_get(doc, "fatal"));
@@ -919,18 +901,218 @@ static json_t *execute(verify_env *e, const kc_file_result *r, const kc_binding 
     }
     if (doc && e->o->verify_save_dir) {
         mkdir(e->o->verify_save_dir, 0755);
+        char *rname = results_name(j->r, j->b);
         char *sp = kc_xasprintf("%s/%s", e->o->verify_save_dir, rname);
         json_dump_file(doc, sp, JSON_INDENT(1) | JSON_PRESERVE_ORDER);
         free(sp);
+        free(rname);
     }
+    return doc;
+}
+
+/* Runs one plan in a process of its own: what is left when the batch could
+ * not run it, with the reason the process gave. */
+static void run_alone(verify_env *e, verify_job *j)
+{
+    char *drv = kc_xasprintf("%s/kcheck_verify_driver.py", e->workdir);
+    char *plan_path = kc_xasprintf("%s/%s", e->workdir, j->plan);
+    char *res_path = local_results(e, j);
+    char *log_path = kc_xasprintf("%s/%s.log", e->workdir, j->plan);
+    char *cache = kc_xasprintf("TRITON_CACHE_DIR=%s/triton-cache", e->workdir);
+    char *tmpenv = kc_xasprintf("TMPDIR=%s/tmp", e->workdir);
+    char *envs[] = {cache, tmpenv, "PYTHONUNBUFFERED=1", "PYTHONDONTWRITEBYTECODE=1", NULL};
+    char *argv[] = {(char *)e->python, drv, plan_path, res_path, e->o->verify_no_run ? "--build-only" : NULL, NULL};
+    kc_proc_result pr;
+    double limit = plan_limit(e);
+    kc_run_process(argv, e->workdir, log_path, log_path, envs, limit, &pr);
+    json_error_t je;
+    json_t *doc = json_load_file(res_path, 0, &je);
+    if (!pr.started)
+        j->why = kc_xasprintf("`%s` not found: verify runs its experiments through python3", e->python);
+    else if (pr.timed_out)
+        j->why = kc_xasprintf("timed out after %.0f s (the process group was killed)", limit);
+    else if (pr.signal)
+        j->why = kc_xasprintf("the driver was killed by signal %d", pr.signal);
+    else if (!doc)
+        j->why = kc_xasprintf("the driver wrote no results (exit status %d; log %s)", pr.exit_code, log_path);
+    j->doc = finish_doc(e, j, doc, &j->why);
+    free(drv);
     free(plan_path);
     free(res_path);
     free(log_path);
     free(cache);
     free(tmpenv);
+}
+
+/* Writes the batch file of the plans that have no results yet; returns how
+ * many it lists. */
+static size_t write_batch(const verify_env *e, verify_job *jobs, size_t nj, const char *path)
+{
+    json_t *list = json_array();
+    for (size_t i = 0; i < nj; i++) {
+        if (!jobs[i].plan || jobs[i].why)
+            continue;
+        char *rp = local_results(e, &jobs[i]);
+        if (access(rp, F_OK) != 0) {
+            json_t *it = json_object();
+            json_object_set_new(it, "plan", json_string(jobs[i].plan));
+            char *rel = kc_xasprintf("%s.results.json", jobs[i].plan);
+            json_object_set_new(it, "results", json_string(rel));
+            free(rel);
+            json_array_append_new(list, it);
+        }
+        free(rp);
+    }
+    size_t n = json_array_size(list);
+    json_t *doc = json_object();
+    json_object_set_new(doc, "plans", list);
+    if (json_dump_file(doc, path, JSON_INDENT(1)) != 0)
+        n = 0;
+    json_decref(doc);
+    return n;
+}
+
+/* Runs every plan in one Python process (one import of torch and Triton,
+ * one CUDA context), again for the plans left when a plan ended it (a time
+ * limit, a GPU fault); a plan the batch could not run at all runs alone. */
+static void run_local(verify_env *e, verify_job *jobs, size_t nj)
+{
+    write_driver(e);
+    char *drv = kc_xasprintf("%s/kcheck_verify_driver.py", e->workdir);
+    char *batch = kc_xasprintf("%s/batch.json", e->workdir);
+    char *cache = kc_xasprintf("TRITON_CACHE_DIR=%s/triton-cache", e->workdir);
+    char *tmpd = kc_xasprintf("%s/tmp", e->workdir);
+    mkdir(tmpd, 0700);
+    char *tmpenv = kc_xasprintf("TMPDIR=%s", tmpd);
+    free(tmpd);
+    char *envs[] = {cache, tmpenv, "PYTHONUNBUFFERED=1", "PYTHONDONTWRITEBYTECODE=1", NULL};
+    const char *why_all = NULL;
+    char *timed_out = NULL;
+    for (unsigned round = 0;; round++) {
+        size_t left = write_batch(e, jobs, nj, batch);
+        if (!left || round > nj)
+            break;
+        char *log_path = kc_xasprintf("%s/batch_%u.log", e->workdir, round);
+        char *argv[] = {(char *)e->python, drv, "--batch", batch, e->workdir,
+                        e->o->verify_no_run ? "--build-only" : NULL, NULL};
+        kc_proc_result pr;
+        double limit = plan_limit(e) * (double)left;
+        kc_run_process(argv, e->workdir, log_path, log_path, envs, limit, &pr);
+        free(log_path);
+        if (!pr.started) {
+            why_all = "not found";
+            break;
+        }
+        if (pr.timed_out) {
+            timed_out = kc_xasprintf("timed out after %.0f s (the process group was killed)", limit);
+            break;
+        }
+        if (write_batch(e, jobs, nj, batch) == left)
+            break; /* no progress: the plans left run alone */
+    }
+    for (size_t i = 0; i < nj; i++) {
+        verify_job *j = &jobs[i];
+        if (!j->plan || j->why)
+            continue;
+        char *rp = local_results(e, j);
+        if (access(rp, F_OK) == 0) {
+            json_error_t je;
+            json_t *doc = json_load_file(rp, 0, &je);
+            if (!doc)
+                j->why = kc_xasprintf("the driver's results are not JSON: %s", je.text);
+            j->doc = finish_doc(e, j, doc, &j->why);
+        } else if (why_all) {
+            j->why = kc_xasprintf("`%s` not found: verify runs its experiments through python3", e->python);
+        } else if (timed_out) {
+            j->why = kc_xstrdup(timed_out);
+        } else {
+            run_alone(e, j);
+        }
+        free(rp);
+    }
+    free(timed_out);
     free(drv);
-    free(rname);
-    return doc;
+    free(batch);
+    free(cache);
+    free(tmpenv);
+}
+
+/* --export: the bundle's batch file and its run.sh lines. */
+static void export_all(verify_env *e, verify_job *jobs, size_t nj)
+{
+    write_driver(e);
+    json_t *list = json_array();
+    for (size_t i = 0; i < nj; i++) {
+        if (!jobs[i].plan || jobs[i].why)
+            continue;
+        char *rname = results_name(jobs[i].r, jobs[i].b);
+        json_t *it = json_object();
+        json_object_set_new(it, "plan", json_string(jobs[i].plan));
+        json_object_set_new(it, "results", json_string(rname));
+        json_array_append_new(list, it);
+        free(rname);
+    }
+    size_t n = json_array_size(list);
+    json_t *doc = json_object();
+    json_object_set_new(doc, "plans", list);
+    char *bp = kc_xasprintf("%s/batch.json", e->workdir);
+    json_dump_file(doc, bp, JSON_INDENT(1));
+    json_decref(doc);
+    free(bp);
+    if (e->run_sh && n) {
+        fprintf(e->run_sh,
+                "# Every plan in one Python process; a plan that ends it (time limit, GPU\n"
+                "# fault) is not run again, and the next round goes on with the rest.\n"
+                "export KCHECK_PLAN_TIMEOUT=\"$limit\"\n"
+                "rounds=0\n"
+                "while [ $rounds -le %zu ]; do\n"
+                "    timeout -k 10 $((limit * %zu)) python3 kcheck_verify_driver.py --batch batch.json \"$out\" && break\n"
+                "    rounds=$((rounds + 1))\n"
+                "done\n"
+                "# Plans the batch could not run, one process each.\n",
+                n, n);
+        for (size_t i = 0; i < nj; i++) {
+            if (!jobs[i].plan || jobs[i].why)
+                continue;
+            char *rname = results_name(jobs[i].r, jobs[i].b);
+            /* The name comes from the user's file name: quoted for sh, never
+             * interpreted (a ' is written as '\'' ). */
+            fprintf(e->run_sh, "run %s '", jobs[i].plan);
+            for (const char *c = rname; *c; c++)
+                if (*c == '\'')
+                    fputs("'\\''", e->run_sh);
+                else
+                    fputc(*c, e->run_sh);
+            fputs("'\n", e->run_sh);
+            free(rname);
+        }
+        fflush(e->run_sh);
+    }
+    for (size_t i = 0; i < nj; i++) {
+        if (!jobs[i].plan || jobs[i].why)
+            continue;
+        jobs[i].why = kc_xasprintf("exported to %s (run `sh %s/run.sh RESULTS` on a GPU machine, then `kcheck verify "
+                                   "--results RESULTS ...`)",
+                                   e->o->verify_export_dir, e->o->verify_export_dir);
+    }
+}
+
+/* --results: the recorded documents. */
+static void replay_all(verify_env *e, verify_job *jobs, size_t nj)
+{
+    for (size_t i = 0; i < nj; i++) {
+        verify_job *j = &jobs[i];
+        if (!j->plan || j->why)
+            continue;
+        char *rname = results_name(j->r, j->b);
+        char *rp = kc_xasprintf("%s/%s", e->o->verify_results_dir, rname);
+        json_error_t je;
+        j->doc = json_load_file(rp, 0, &je);
+        if (!j->doc)
+            j->why = kc_xasprintf("no recorded results at %s (%s)", rp, je.text);
+        free(rp);
+        free(rname);
+    }
 }
 
 /* ---- the driver of it all ---- */
@@ -968,48 +1150,45 @@ static void record_check(kc_file_result *r, const kc_binding *b, json_t *doc, co
     kc_sb_free(&env);
 }
 
-/* A bound kernel without findings: run its check alone. */
-static void check_binding(verify_env *e, kc_file_result *r, const kc_binding *b)
+/* Plans one binding's experiments: the findings idx[0..n) (none: the
+ * binding's own check). */
+static void plan_job(verify_env *e, verify_job_vec *jobs, kc_file_result *r, const kc_binding *b, const int *idx,
+                     size_t n)
 {
-    char *spec_path = kc_xasprintf("%s/ops/%s.json", e->reference_dir, b->op);
-    char *err = NULL, *why = NULL;
-    kc_opspec *spec = kc_opspec_load(spec_path, &err);
-    json_t *doc = NULL;
-    if (!spec)
-        why = kc_xasprintf("unknown op `%s`: %s", b->op, err);
-    else if (!e->workdir)
-        why = kc_xasprintf("cannot create the work directory: %s", strerror(errno));
-    else {
-        char *plan = write_plan(e, r, b, spec, NULL, 0, &why);
-        if (plan)
-            doc = execute(e, r, b, plan, &why);
-        free(plan);
+    verify_job j = {.r = r, .b = b, .n = n};
+    if (n) {
+        j.idx = kc_xcalloc(n, sizeof *j.idx);
+        memcpy(j.idx, idx, n * sizeof *idx);
     }
-    record_check(r, b, doc, why);
-    json_decref(doc);
-    free(why);
+    char *spec_path = kc_xasprintf("%s/ops/%s.json", e->reference_dir, b->op);
+    char *err = NULL;
+    kc_opspec *spec = kc_opspec_load(spec_path, &err);
+    if (!spec)
+        j.why = kc_xasprintf("unknown op `%s`: %s", b->op, err);
+    else if (!e->workdir)
+        j.why = kc_xasprintf("cannot create the work directory: %s", strerror(errno));
+    else
+        j.plan = write_plan(e, r, b, spec, idx, n, &j.why);
     free(err);
     free(spec_path);
     kc_opspec_delete(spec);
+    kc_vec_push(jobs, j);
 }
 
-static void verify_file(verify_env *e, kc_file_result *r)
+static void plan_file(verify_env *e, kc_file_result *r, kc_binding_list *bl, verify_job_vec *jobs)
 {
     size_t nd = r->diags.items.len;
-    if (!r->src)
-        return;
-    kc_binding_list bl = {0};
-    kc_bindings_parse(r->src, &bl);
-    for (uint32_t i = 0; i < bl.errors.len; i++)
-        fprintf(e->err, "kcheck verify: %s: malformed binding, %s\n", r->path, bl.errors.data[i]);
-    int *idx = kc_xcalloc(nd, sizeof *idx);
-    uint8_t *done = kc_xcalloc(nd, 1);
+    kc_bindings_parse(r->src, bl);
+    for (uint32_t i = 0; i < bl->errors.len; i++)
+        fprintf(e->err, "kcheck verify: %s: malformed binding, %s\n", r->path, bl->errors.data[i]);
+    int *idx = kc_xcalloc(nd ? nd : 1, sizeof *idx);
+    uint8_t *done = kc_xcalloc(nd ? nd : 1, 1);
     for (size_t i = 0; i < nd; i++) {
         kc_diag *d = &r->diags.items.data[i];
         if (kind_of(d) == KC_VERIFY_NONE) {
             set_verdict(d, "inconclusive", "this rule has no verify experiment yet", NULL);
             done[i] = 1;
-        } else if (!kc_binding_for(&bl, r, d->kernel)) {
+        } else if (!kc_binding_for(bl, r, d->kernel)) {
             char *msg = kc_xasprintf("no `kcheck: verify op=... call=...` binding for kernel `%s` (docs/verify.md)",
                                      d->kernel ? d->kernel : "?");
             set_verdict(d, "inconclusive", msg, NULL);
@@ -1020,71 +1199,57 @@ static void verify_file(verify_env *e, kc_file_result *r)
     for (size_t i = 0; i < nd; i++) {
         if (done[i])
             continue;
-        const kc_binding *b = kc_binding_for(&bl, r, r->diags.items.data[i].kernel);
+        const kc_binding *b = kc_binding_for(bl, r, r->diags.items.data[i].kernel);
         size_t n = 0;
         for (size_t j = i; j < nd; j++)
-            if (!done[j] && kc_binding_for(&bl, r, r->diags.items.data[j].kernel) == b) {
+            if (!done[j] && kc_binding_for(bl, r, r->diags.items.data[j].kernel) == b) {
                 idx[n++] = (int)j;
                 done[j] = 1;
             }
-        char *spec_path = kc_xasprintf("%s/ops/%s.json", e->reference_dir, b->op);
-        char *err = NULL, *why = NULL;
-        kc_opspec *spec = kc_opspec_load(spec_path, &err);
-        json_t *doc = NULL;
-        if (!spec) {
-            why = kc_xasprintf("unknown op `%s`: %s", b->op, err);
-        } else if (!e->workdir) {
-            why = kc_xasprintf("cannot create the work directory: %s", strerror(errno));
-        } else {
-            char *plan = write_plan(e, r, b, spec, idx, n, &why);
-            if (plan)
-                doc = execute(e, r, b, plan, &why);
-            free(plan);
-        }
-        /* Rules whose performance findings no experiment can tell apart
-         * (findings of one rule share their claim). */
-        size_t unattributed = 0;
-        bool any_fix = false;
-        for (size_t k = 0; k < n; k++) {
-            const kc_diag *d = &r->diags.items.data[idx[k]];
-            any_fix |= d->fixes.len > 0;
-            if (!is_perf(kind_of(d)) || d->fixes.len)
-                continue;
-            bool seen = false;
-            for (size_t j = 0; j < k; j++) {
-                const kc_diag *o = &r->diags.items.data[idx[j]];
-                seen |= is_perf(kind_of(o)) && !o->fixes.len && !strcmp(o->rule_id, d->rule_id);
-            }
-            unattributed += !seen;
-        }
-        if (any_fix && r->kernels.len && r->kernels.data[0].lang == KC_LANG_TRITON)
-            unattributed = 0; /* the others_fixed run separates them */
-        record_check(r, b, doc, why);
-        for (size_t k = 0; k < n; k++) {
-            kc_diag *d = &r->diags.items.data[idx[k]];
-            if (doc)
-                judge(d, idx[k], doc, why, unattributed);
-            else
-                set_verdict(d, "inconclusive", why ? why : "no results", NULL);
-        }
-        json_decref(doc);
-        free(why);
-        free(err);
-        free(spec_path);
-        kc_opspec_delete(spec);
+        plan_job(e, jobs, r, b, idx, n);
     }
     /* Bindings no finding used: check the kernel's outputs. */
-    for (uint32_t bi = 0; bi < bl.items.len; bi++) {
-        const kc_binding *b = &bl.items.data[bi];
+    for (uint32_t bi = 0; bi < bl->items.len; bi++) {
+        const kc_binding *b = &bl->items.data[bi];
         bool used = false;
         for (size_t i = 0; i < nd && !used; i++)
-            used = kc_binding_for(&bl, r, r->diags.items.data[i].kernel) == b;
+            used = kc_binding_for(bl, r, r->diags.items.data[i].kernel) == b;
         if (!used)
-            check_binding(e, r, b);
+            plan_job(e, jobs, r, b, NULL, 0);
     }
     free(idx);
     free(done);
-    kc_bindings_free(&bl);
+}
+
+static void judge_job(verify_job *j)
+{
+    kc_file_result *r = j->r;
+    /* Rules whose performance findings no experiment can tell apart
+     * (findings of one rule share their claim). */
+    size_t unattributed = 0;
+    bool any_fix = false;
+    for (size_t k = 0; k < j->n; k++) {
+        const kc_diag *d = &r->diags.items.data[j->idx[k]];
+        any_fix |= d->fixes.len > 0;
+        if (!is_perf(kind_of(d)) || d->fixes.len)
+            continue;
+        bool seen = false;
+        for (size_t m = 0; m < k; m++) {
+            const kc_diag *o = &r->diags.items.data[j->idx[m]];
+            seen |= is_perf(kind_of(o)) && !o->fixes.len && !strcmp(o->rule_id, d->rule_id);
+        }
+        unattributed += !seen;
+    }
+    if (any_fix && r->kernels.len && r->kernels.data[0].lang == KC_LANG_TRITON)
+        unattributed = 0; /* the others_fixed run separates them */
+    record_check(r, j->b, j->doc, j->why);
+    for (size_t k = 0; k < j->n; k++) {
+        kc_diag *d = &r->diags.items.data[j->idx[k]];
+        if (j->doc)
+            judge(d, j->idx[k], j->doc, j->why, unattributed);
+        else
+            set_verdict(d, "inconclusive", j->why ? j->why : "no results", NULL);
+    }
 }
 
 bool kc_verify_files(const kc_options *o, kc_file_result *files, size_t n, FILE *err)
@@ -1094,8 +1259,29 @@ bool kc_verify_files(const kc_options *o, kc_file_result *files, size_t n, FILE 
     if (!o->verify_no_run && !o->verify_results_dir && !o->verify_export_dir && !e.gpu)
         fprintf(err, "kcheck verify: no NVIDIA GPU found (nvidia-smi); experiments that need one will be "
                      "inconclusive\n");
+    /* Plan everything, run it all at once, then judge. */
+    kc_binding_list *lists = kc_xcalloc(n ? n : 1, sizeof *lists);
+    verify_job_vec jobs = {0};
     for (size_t i = 0; i < n; i++)
-        verify_file(&e, &files[i]);
+        if (files[i].src)
+            plan_file(&e, &files[i], &lists[i], &jobs);
+    if (o->verify_results_dir)
+        replay_all(&e, jobs.data, jobs.len);
+    else if (o->verify_export_dir)
+        export_all(&e, jobs.data, jobs.len);
+    else if (e.workdir)
+        run_local(&e, jobs.data, jobs.len);
+    for (uint32_t i = 0; i < jobs.len; i++) {
+        judge_job(&jobs.data[i]);
+        json_decref(jobs.data[i].doc);
+        free(jobs.data[i].why);
+        free(jobs.data[i].plan);
+        free(jobs.data[i].idx);
+    }
+    kc_vec_free(&jobs);
+    for (size_t i = 0; i < n; i++)
+        kc_bindings_free(&lists[i]);
+    free(lists);
     env_free(&e);
     return true;
 }

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "kc_cli.h"
@@ -169,6 +170,129 @@ static void test_export_bundle(void **state)
     kc_rmtree(dir);
 }
 
+/* A stand-in for the driver, in Python: --batch writes the recorded
+ * document for each plan listed; KC_FAKE_MODE changes how it behaves. Every
+ * invocation appends its first argument to KC_FAKE_LOG. */
+static const char fake_driver_py[] =
+    "import json, os, sys\n"
+    "mode = os.environ.get('KC_FAKE_MODE', 'ok')\n"
+    "with open(os.environ['KC_FAKE_LOG'], 'a') as f:\n"
+    "    f.write(sys.argv[2] + '\\n')\n"
+    "doc = json.load(open(os.environ['KC_FAKE_DOC']))\n"
+    "def write(path, d):\n"
+    "    with open(path, 'w') as f:\n"
+    "        json.dump(d, f)\n"
+    "if sys.argv[2] != '--batch':\n"
+    "    write(sys.argv[3], doc)\n"
+    "    sys.exit(0)\n"
+    "if mode == 'old':\n"
+    "    sys.exit(2)  # a driver without --batch\n"
+    "for it in json.load(open(sys.argv[3]))['plans']:\n"
+    "    path = os.path.join(sys.argv[4], it['results'])\n"
+    "    if os.path.exists(path):\n"
+    "        continue\n"
+    "    if mode == 'killed' and not os.path.exists(os.environ['KC_FAKE_LOG'] + '.killed'):\n"
+    "        open(os.environ['KC_FAKE_LOG'] + '.killed', 'w').close()\n"
+    "        d = {'env': doc['env'], 'experiments': [], 'fatal': None, 'killed': \"the plan's time limit of 4 s\",\n"
+    "             'running': {'id': 0, 'kind': 'timing', 'variant': 'original'}}\n"
+    "        write(path, d)\n"
+    "        sys.exit(124)\n"
+    "    write(path, doc)\n"
+    "    if mode == 'spoiled':\n"
+    "        sys.exit(3)\n";
+
+static size_t count_lines(const char *path, const char *what)
+{
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return 0;
+    char line[256];
+    size_t n = 0;
+    while (fgets(line, sizeof line, f))
+        n += strncmp(line, what, strlen(what)) == 0 && line[strlen(what)] == '\n';
+    fclose(f);
+    return n;
+}
+
+static void test_plans_run_in_one_batch(void **state)
+{
+    if (access("/usr/bin/python3", X_OK) != 0) {
+        print_message("skipped: no python3\n");
+        skip();
+    }
+    char dir[] = "/tmp/kcheck-batch-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char *files[3];
+    char *src = NULL;
+    size_t len = 0;
+    FILE *in = fopen(CASES "/strided_scale.py", "r");
+    assert_non_null(in);
+    src = kc_xcalloc(1 << 16, 1);
+    len = fread(src, 1, (1 << 16) - 1, in);
+    fclose(in);
+    for (int i = 0; i < 3; i++) {
+        files[i] = kc_xasprintf("%s/case%d.py", dir, i);
+        assert_int_equal(kc_write_file(files[i], src, len), true);
+    }
+    char *drv = kc_xasprintf("%s/fake_driver.py", dir), *py = kc_xasprintf("%s/python", dir);
+    char *log = kc_xasprintf("%s/log", dir);
+    assert_int_equal(kc_write_file(drv, fake_driver_py, strlen(fake_driver_py)), true);
+    char *wrapper = kc_xasprintf("#!/bin/sh\nexec python3 '%s' \"$@\"\n", drv);
+    assert_int_equal(kc_write_file(py, wrapper, strlen(wrapper)), true);
+    chmod(py, 0755);
+    setenv("KC_FAKE_LOG", log, 1);
+    setenv("KC_FAKE_DOC", RESULTS "/strided_scale.py-L6.json", 1);
+    const char *confirmed = "= verify: confirmed: 26.6x slower than the reference";
+    /* mode, batch processes, plans run alone, findings confirmed (two per file) */
+    struct {
+        const char *mode;
+        size_t batches, alone, confirmed;
+    } cases[] = {
+        {"ok", 1, 0, 6},      /* every plan in one process */
+        {"spoiled", 3, 0, 6}, /* a fresh process after each plan */
+        {"old", 1, 3, 6},     /* no progress: each plan alone */
+        {"killed", 2, 0, 4},  /* the first plan killed at its limit, the others in the next round */
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        unlink(log);
+        setenv("KC_FAKE_MODE", cases[c].mode, 1);
+        int st;
+        char *out = run_cli(&st, "--no-cache", "--python", py, "--no-source", "--color=never", "--reference-dir", REF,
+                            files[0], files[1], files[2], NULL);
+        size_t batches = count_lines(log, "--batch"), confirmations = 0;
+        size_t alone = 0;
+        FILE *f = fopen(log, "r");
+        char line[512];
+        while (f && fgets(line, sizeof line, f))
+            alone += strncmp(line, "--batch", 7) != 0;
+        if (f)
+            fclose(f);
+        for (const char *p = out; (p = strstr(p, confirmed)) != NULL; p++)
+            confirmations++;
+        if (batches != cases[c].batches || alone != cases[c].alone || confirmations != cases[c].confirmed)
+            print_error("mode %s: %zu batches, %zu alone, %zu confirmed:\n%s\n", cases[c].mode, batches, alone,
+                        confirmations, out);
+        assert_int_equal(batches, cases[c].batches);
+        assert_int_equal(alone, cases[c].alone);
+        assert_int_equal(confirmations, cases[c].confirmed);
+        if (strcmp(cases[c].mode, "killed") == 0)
+            assert_non_null(strstr(out, "inconclusive: the run was killed during the timing experiment (original "
+                                        "copy): the plan's time limit of 4 s"));
+        free(out);
+    }
+    unsetenv("KC_FAKE_MODE");
+    unsetenv("KC_FAKE_LOG");
+    unsetenv("KC_FAKE_DOC");
+    for (int i = 0; i < 3; i++)
+        free(files[i]);
+    free(src);
+    free(drv);
+    free(py);
+    free(log);
+    free(wrapper);
+    kc_rmtree(dir);
+}
+
 static void test_unknown_op(void **state)
 {
     int st;
@@ -264,6 +388,7 @@ int main(void)
         cmocka_unit_test(test_bound_kernel_without_findings_is_checked),
         cmocka_unit_test(test_recorded_results_become_verdicts),
         cmocka_unit_test(test_export_bundle),
+        cmocka_unit_test(test_plans_run_in_one_batch),
         cmocka_unit_test(test_unknown_op),
         cmocka_unit_test(test_cuda_harness_compiles),
         cmocka_unit_test(test_runner_time_limit),
