@@ -21,6 +21,7 @@ typedef struct verify_env {
     const kc_options *o;
     FILE *err;
     char *workdir;       /* temporary (removed unless --keep), or the --export directory */
+    char *workdir_why;   /* why there is none */
     char *reference_dir; /* as configured */
     char *reference_abs; /* resolved */
     bool reference_copied;
@@ -125,6 +126,24 @@ char *kc_verify_default_reference_dir(const char *compiled, const char *exe)
     return kc_xstrdup(compiled);
 }
 
+/* mkdir -p; true when DIR is a directory afterwards. */
+static bool make_dirs(const char *dir)
+{
+    char *p = kc_xstrdup(dir);
+    for (char *c = p + 1; *c; c++) {
+        if (*c != '/')
+            continue;
+        *c = '\0';
+        mkdir(p, 0755);
+        *c = '/';
+    }
+    mkdir(p, 0755);
+    struct stat st;
+    bool ok = stat(p, &st) == 0 && S_ISDIR(st.st_mode);
+    free(p);
+    return ok;
+}
+
 static void env_init(verify_env *e)
 {
     const kc_options *o = e->o;
@@ -146,7 +165,11 @@ static void env_init(verify_env *e)
         }
     }
     if (o->verify_export_dir) {
-        mkdir(o->verify_export_dir, 0755);
+        if (!make_dirs(o->verify_export_dir)) {
+            e->workdir_why = kc_xasprintf("cannot create %s: %s", o->verify_export_dir, strerror(errno));
+            fprintf(e->err, "kcheck verify: %s\n", e->workdir_why);
+            return;
+        }
         e->workdir = kc_xstrdup(o->verify_export_dir);
         char *p = kc_xasprintf("%s/run.sh", e->workdir);
         e->run_sh = fopen(p, "w");
@@ -157,7 +180,11 @@ static void env_init(verify_env *e)
     }
     const char *tmpdir = getenv("TMPDIR");
     char *t = kc_xasprintf("%s/kcheck-verify-XXXXXX", tmpdir && *tmpdir ? tmpdir : "/tmp");
-    e->workdir = mkdtemp(t) ? t : (free(t), NULL);
+    e->workdir = mkdtemp(t) ? t : NULL;
+    if (!e->workdir) {
+        e->workdir_why = kc_xasprintf("cannot create the work directory %s: %s", t, strerror(errno));
+        free(t);
+    }
 }
 
 static void env_free(verify_env *e)
@@ -169,6 +196,7 @@ static void env_free(verify_env *e)
     else if (e->workdir && e->o->verify_keep)
         fprintf(e->err, "kcheck verify: kept %s\n", e->workdir);
     free(e->workdir);
+    free(e->workdir_why);
     free(e->reference_dir);
     free(e->reference_abs);
     free(e->gpu);
@@ -900,7 +928,7 @@ static json_t *finish_doc(verify_env *e, const verify_job *j, json_t *doc, char 
         doc = NULL;
     }
     if (doc && e->o->verify_save_dir) {
-        mkdir(e->o->verify_save_dir, 0755);
+        make_dirs(e->o->verify_save_dir);
         char *rname = results_name(j->r, j->b);
         char *sp = kc_xasprintf("%s/%s", e->o->verify_save_dir, rname);
         json_dump_file(doc, sp, JSON_INDENT(1) | JSON_PRESERVE_ORDER);
@@ -1166,7 +1194,7 @@ static void plan_job(verify_env *e, verify_job_vec *jobs, kc_file_result *r, con
     if (!spec)
         j.why = kc_xasprintf("unknown op `%s`: %s", b->op, err);
     else if (!e->workdir)
-        j.why = kc_xasprintf("cannot create the work directory: %s", strerror(errno));
+        j.why = kc_xstrdup(e->workdir_why ? e->workdir_why : "no work directory");
     else
         j.plan = write_plan(e, r, b, spec, idx, n, &j.why);
     free(err);
@@ -1267,7 +1295,7 @@ bool kc_verify_files(const kc_options *o, kc_file_result *files, size_t n, FILE 
             plan_file(&e, &files[i], &lists[i], &jobs);
     if (o->verify_results_dir)
         replay_all(&e, jobs.data, jobs.len);
-    else if (o->verify_export_dir)
+    else if (o->verify_export_dir && e.workdir)
         export_all(&e, jobs.data, jobs.len);
     else if (e.workdir)
         run_local(&e, jobs.data, jobs.len);
