@@ -3,6 +3,8 @@
 #
 #   ./build.sh demo    install what is missing, build, run kcheck on examples/
 #   ./build.sh test    install what is missing, build (plain and ASan+UBSan), run the whole test suite
+#                      (valgrind memcheck of the CLI in the plain build), then fuzz each libFuzzer
+#                      harness for KCHECK_FUZZ_SECONDS (default 20) when clang-19 is there
 #   ./build.sh deps    only install what is missing
 #   ./build.sh build   only build (build/)
 #
@@ -54,6 +56,10 @@ deps() {
     apt_install build-essential cmake pkg-config libtree-sitter-dev libcmocka-dev libjansson-dev \
         libyaml-dev libxxhash-dev pre-commit "$(libclang_pkg)"
     if ! command -v npm >/dev/null 2>&1; then apt_install nodejs npm; fi
+    # Robustness tools (docs/robustness.md): valgrind for the memcheck test,
+    # clang 19 with libFuzzer for the fuzz step. Optional: without them
+    # those steps say they were skipped.
+    apt_try valgrind clang-19 libclang-rt-19-dev
     npm_ci third_party/tree-sitter-python node_modules/tree-sitter-python/src/parser.c \
         "the pinned tree-sitter-python grammar"
     npm_ci tools/sarif node_modules/@microsoft/sarif-multitool/package.json \
@@ -61,6 +67,15 @@ deps() {
     # --ignore-scripts skips the multitool's postinstall, which only does this.
     local mt=tools/sarif/node_modules/@microsoft/sarif-multitool-linux/Sarif.Multitool
     if [ -f "$mt" ] && [ ! -x "$mt" ]; then chmod u+x "$mt"; fi
+}
+
+# apt_try PKG...: install the packages this Debian release has; never fails.
+apt_try() {
+    local have=()
+    for p in "$@"; do
+        pkg_installed "$p" || ! apt-cache show "$p" >/dev/null 2>&1 || have+=("$p")
+    done
+    [ ${#have[@]} -eq 0 ] || apt_install "${have[@]}" || log "could not install ${have[*]}; those steps will be skipped"
 }
 
 # npm_ci DIR FILE WHAT: npm ci --ignore-scripts in DIR when FILE (under DIR)
@@ -103,11 +118,17 @@ test)
     (cd build && KCHECK_CACHE_DIR="$ROOT/build/kcheck-cache" ctest --output-on-failure -j "$JOBS")
     log "again under AddressSanitizer and UndefinedBehaviorSanitizer"
     build_dir build-asan -DKCHECK_SANITIZE=ON
-    (cd build-asan && KCHECK_CACHE_DIR="$ROOT/build-asan/kcheck-cache" ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
+    # detect_stack_use_after_return: locals in fake heap frames, as clang's
+    # ASan has them by default (a stack budget that compared addresses of
+    # locals once made the Triton front end lower nothing there).
+    (cd build-asan && KCHECK_CACHE_DIR="$ROOT/build-asan/kcheck-cache" \
+        ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:detect_stack_use_after_return=1 \
         LSAN_OPTIONS=suppressions="$ROOT/tests/lsan.supp":print_suppressions=0 \
         UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-        ctest --output-on-failure -j "$JOBS") ;;
+        ctest --output-on-failure -j "$JOBS")
+    log "fuzzing: each libFuzzer harness for ${KCHECK_FUZZ_SECONDS:-20} s from its seed corpus (scripts/fuzz.sh)"
+    FUZZ_BUILD=build-fuzz scripts/fuzz.sh "${KCHECK_FUZZ_SECONDS:-20}" ;;
 *)
-    sed -n '2,8p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '2,10p' "$0" | sed 's/^# \{0,1\}//'
     exit 2 ;;
 esac

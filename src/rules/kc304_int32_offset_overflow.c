@@ -540,5 +540,5 @@ const kc_rule kc304_int32_offset_overflow = {
     .doc = doc,
     .options = NULL,
     .check = check,
-    .verify = KC_VERIFY_MEMORY,
+    .verify = KC_VERIFY_OVERFLOW,
 };

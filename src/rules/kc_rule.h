@@ -31,6 +31,7 @@ typedef enum kc_verify_kind {
     KC_VERIFY_PERF_COMPILE,  /* compile time (and run time) blow-up */
     KC_VERIFY_MEMORY,        /* compute-sanitizer memcheck */
     KC_VERIFY_RACE,          /* compute-sanitizer racecheck / synccheck */
+    KC_VERIFY_OVERFLOW,      /* memcheck too, but only offsets past 2^31 elements can show it */
 } kc_verify_kind;
 
 typedef struct kc_rule {

@@ -84,9 +84,10 @@ static const char run_sh_head[] =
     "#     sh run.sh RESULTS_DIR\n"
     "# then, where the sources are: kcheck verify --results RESULTS_DIR FILE...\n"
     "set -u\n"
-    "cd \"$(dirname \"$0\")\"\n"
+    "# RESULTS_DIR is taken from the directory run.sh is called from.\n"
     "out=${1:-results}\n"
-    "mkdir -p \"$out\"\n"
+    "mkdir -p -- \"$out\" && out=$(cd -- \"$out\" && pwd) || exit 1\n"
+    "cd -- \"$(dirname -- \"$0\")\" || exit 1\n"
     "# Triton's cache and the driver's temporary files: one directory, removed at exit.\n"
     "tmp=$(mktemp -d) || exit 1\n"
     "trap 'rm -rf \"$tmp\"' EXIT\n"
@@ -444,7 +445,9 @@ static void judge(kc_diag *d, int diag_index, json_t *doc, const char *why_missi
                     kc_sb_appendf(&sb, " (runs %.1fx faster)", ms / fms);
                     confirmed = true;
                 } else if (fms > 0) {
-                    kc_sb_append(&sb, " (runs no faster)");
+                    kc_sb_append(&sb, confirmed && ratio >= 1.5
+                                          ? " (runs no faster: the gap to the reference lies elsewhere)"
+                                          : " (runs no faster)");
                 }
             } else {
                 const char *e = json_string_value(json_object_get(ft, "error"));
@@ -480,16 +483,27 @@ static void judge(kc_diag *d, int diag_index, json_t *doc, const char *why_missi
         kc_sb_free(&sz);
         goto out;
     }
-    if (kind == KC_VERIFY_MEMORY || kind == KC_VERIFY_RACE) {
-        const char *tools[2] = {kind == KC_VERIFY_MEMORY ? "memcheck" : "racecheck",
-                                kind == KC_VERIFY_MEMORY ? NULL : "synccheck"};
+    if (kind == KC_VERIFY_MEMORY || kind == KC_VERIFY_RACE || kind == KC_VERIFY_OVERFLOW) {
+        bool mem = kind != KC_VERIFY_RACE;
+        /* An int32 offset overflows only past 2^31 elements, far beyond the
+         * op's verify sizes: a clean run there says nothing about it. */
+        const char *below = kind == KC_VERIFY_OVERFLOW
+                                ? "an int32 offset overflows only past 2^31 elements, and the verify sizes stay far "
+                                  "below that; "
+                                : "";
+        const char *tools[2] = {mem ? "memcheck" : "racecheck", mem ? NULL : "synccheck"};
         json_t *runs[2] = {find_exp(doc, tools[0], "original", -1), tools[1] ? find_exp(doc, tools[1], "original", -1)
                                                                              : NULL};
         if (!runs[0] && !runs[1]) {
             json_t *c = find_exp(doc, "correctness", "original", -1);
-            kc_sb_appendf(&sb, "compute-sanitizer runs are planned for CUDA harnesses only; %s",
-                          c && json_is_true(json_object_get(c, "ok")) ? "the outputs match the reference"
-                                                                      : "no sanitizer run here");
+            if (*below)
+                kc_sb_appendf(&sb, "%s%s", below,
+                              c && json_is_true(json_object_get(c, "ok")) ? "the outputs match the reference there"
+                                                                          : "no sanitizer run for Triton kernels");
+            else
+                kc_sb_appendf(&sb, "compute-sanitizer runs are planned for CUDA harnesses only; %s",
+                              c && json_is_true(json_object_get(c, "ok")) ? "the outputs match the reference"
+                                                                          : "no sanitizer run here");
             set_verdict(d, "inconclusive", kc_sb_str(&sb), ev);
             goto out;
         }
@@ -522,9 +536,9 @@ static void judge(kc_diag *d, int diag_index, json_t *doc, const char *why_missi
             kc_sb_appendf(&sb, "%s (at %s; %s)", kc_sb_str(&what), kc_sb_str(&sz), kc_sb_str(&env));
             set_verdict(d, "confirmed", kc_sb_str(&sb), ev);
         } else {
-            kc_sb_appendf(&sb, "compute-sanitizer %s%s%s reported nothing at %s (%s)", tools[0],
+            kc_sb_appendf(&sb, "%scompute-sanitizer %s%s%s reported nothing at %s (%s)", below, tools[0],
                           tools[1] ? " and " : "", tools[1] ? tools[1] : "", kc_sb_str(&sz), kc_sb_str(&env));
-            set_verdict(d, "not-reproduced", kc_sb_str(&sb), ev);
+            set_verdict(d, *below ? "inconclusive" : "not-reproduced", kc_sb_str(&sb), ev);
         }
         kc_sb_free(&what);
         kc_sb_free(&sz);
@@ -744,7 +758,7 @@ static char *write_plan(verify_env *e, kc_file_result *r, const kc_binding *b, c
         need_compile |= k == KC_VERIFY_COMPILE_ERROR;
         need_correct |= k == KC_VERIFY_WRONG_RESULT || is_perf(k);
         need_timing |= is_perf(k);
-        need_memcheck |= k == KC_VERIFY_MEMORY;
+        need_memcheck |= k == KC_VERIFY_MEMORY || k == KC_VERIFY_OVERFLOW;
         need_race |= k == KC_VERIFY_RACE;
     }
     unsigned id = ++e->counter;

@@ -62,9 +62,10 @@ static double fix_in_child(const char *path, double delay, bool *killed)
     pid_t pid = fork();
     assert_true(pid >= 0);
     if (pid == 0) {
-        char *argv[] = {"kcheck", "--fix", "--select", "KC202", "-q", "--no-source", "-j", "1", (char *)path, NULL};
+        char *argv[] = {"kcheck", "--no-cache", "--fix", "--select", "KC202", "-q", "--no-source", "-j", "1", (char *)path,
+                        NULL};
         FILE *null = fopen("/dev/null", "w");
-        int st = kc_cli_main(9, argv, null, null);
+        int st = kc_cli_main(10, argv, null, null);
         _exit(st);
     }
     int status = 0;

@@ -49,6 +49,7 @@ static run_result verify(const char *first, ...)
     int argc = 0;
     argv[argc++] = "kcheck";
     argv[argc++] = "verify";
+    argv[argc++] = "--no-cache";
     argv[argc++] = "--no-source";
     argv[argc++] = "--color=never";
     argv[argc++] = "--reference-dir";
@@ -437,6 +438,19 @@ static void test_bundle_quotes_file_names(void **state)
         free(a);
         free(b);
     }
+    /* A relative RESULTS_DIR is taken from the caller's directory, not the
+     * bundle's: `sh bundle/run.sh res` from the parent fills ./res. */
+    cmd = kc_xasprintf("cd '%s' && PATH='%s':\"$PATH\" sh bundle/run.sh res 2>/dev/null", tmpdir, fakebin);
+    assert_int_equal(system(cmd), 0);
+    free(cmd);
+    char *res = kc_xasprintf("%s/res", tmpdir), *wrong = kc_xasprintf("%s/res", bundle);
+    assert_int_equal(access(res, F_OK), 0);
+    assert_int_equal(access(wrong, F_OK), -1);
+    cmd = kc_xasprintf("rm -rf '%s'", res);
+    assert_int_equal(system(cmd), 0);
+    free(cmd);
+    free(res);
+    free(wrong);
     /* The bundle's temporary directory (Triton's cache) went away. */
     expect_empty_tmp();
     cmd = kc_xasprintf("grep -c \"^run plan_1.json 'x'\\\\\\\\''\" '%s/run.sh' >/dev/null", bundle);
