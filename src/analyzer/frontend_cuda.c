@@ -29,6 +29,7 @@
 #define _GNU_SOURCE 1
 
 #include "cuda_lower.h"
+#include "cuda_pch.h"
 #include "cuda_shim.h"
 #include "kc_frontend.h"
 
@@ -59,9 +60,12 @@ struct kc_cuda_frontend {
     kc_arena *arena;            /* strings that live as long as the front end */
     kc_cuda_unsaved shim;       /* shim (or compat) headers; texts are static */
     const char *cuda_path;      /* toolkit mode: the toolkit root, or NULL if none found */
+    const char *sdk_version;    /* toolkit mode: "13.0", from CUDA_VERSION in its cuda.h */
     const char *builtin_inc;    /* clang's own include directory (stdint.h, ...), or NULL */
     CXCompilationDatabase db;   /* -p DIR, or NULL */
     char *db_error;             /* why -p DIR could not be used; owned */
+    char *pch_dir;              /* toolkit mode: where the header cache lives, or NULL; owned */
+    bool pch_off;               /* the header cache failed once: parse without it from now on */
 };
 
 /* ---- small helpers ------------------------------------------------------ */
@@ -515,9 +519,32 @@ static const char *find_builtin_include(kc_arena *ar)
     return file_exists(path_join(ar, debian, "stdint.h")) ? debian : NULL;
 }
 
+/* The toolkit's version as clang's -target-sdk-version wants it ("13.0"),
+ * from `#define CUDA_VERSION 13000` in its cuda.h; "12.0" if unreadable. */
+static const char *toolkit_version(kc_arena *ar, const char *root)
+{
+    FILE *f = fopen(path_join(ar, root, "include/cuda.h"), "r");
+    char line[512];
+    long v = 0;
+    while (f && !v && fgets(line, sizeof line, f)) {
+        const char *p = line;
+        while (*p == ' ' || *p == '\t')
+            p++;
+        if (strncmp(p, "#define CUDA_VERSION", 20) == 0 && (p[20] == ' ' || p[20] == '\t'))
+            v = strtol(p + 20, NULL, 10);
+    }
+    if (f)
+        fclose(f);
+    if (v < 1000 || v > 99999)
+        return "12.0";
+    return kc_arena_printf(ar, "%ld.%ld", v / 1000, (v % 1000) / 10);
+}
+
 kc_cuda_frontend *kc_cuda_frontend_new(const kc_options *opts)
 {
-    CXIndex index = clang_createIndex(0, 0);
+    /* Declarations from a precompiled header (the toolkit's) are not
+     * visited with the file's own: the lowering never looks at them. */
+    CXIndex index = clang_createIndex(1, 0);
     if (!index)
         return NULL;
     kc_cuda_frontend *fe = kc_xcalloc(1, sizeof *fe);
@@ -527,7 +554,12 @@ kc_cuda_frontend *kc_cuda_frontend_new(const kc_options *opts)
     fe->builtin_inc = find_builtin_include(fe->arena);
     if (opts->cuda_mode == KC_CUDA_TOOLKIT) {
         fe->cuda_path = detect_cuda_path(fe->arena, opts->cuda_path);
+        fe->sdk_version = fe->cuda_path ? toolkit_version(fe->arena, fe->cuda_path) : NULL;
         kc_cuda_shim_add_compat(&fe->shim, KCHECK_LLVM_MAJOR);
+        char *root = opts->no_header_cache ? NULL : kc_cache_root(opts);
+        if (root)
+            fe->pch_dir = kc_xasprintf("%s/headers-1", root);
+        free(root);
     } else {
         kc_cuda_shim_add(&fe->shim, fe->arena);
     }
@@ -558,6 +590,7 @@ void kc_cuda_frontend_delete(kc_cuda_frontend *fe)
     kc_cuda_unsaved_free(&fe->shim);
     kc_arena_delete(fe->arena);
     free(fe->db_error);
+    free(fe->pch_dir);
     free(fe);
 }
 
@@ -598,6 +631,12 @@ static void build_args(kc_cuda_frontend *fe, kc_arena *ar, const kc_source *src,
         arg(a, KC_CUDA_SHIM_PRELUDE);
     } else {
         arg(a, kc_arena_printf(ar, "--cuda-path=%s", fe->cuda_path));
+        /* A clang that does not know the toolkit's version takes it for an
+         * old one in device-only mode and looks up the launch function that
+         * CUDA 9.2 replaced (cudaConfigureCall, gone from CUDA 13): every
+         * `kernel<<<...>>>(...)` would be an error and its shape lost. */
+        arg(a, "-Xclang");
+        arg(a, kc_arena_printf(ar, "-target-sdk-version=%s", fe->sdk_version));
         if (KCHECK_LLVM_MAJOR < 22)
             arg(a, "-I" KC_CUDA_SHIM_COMPAT);
     }
@@ -703,6 +742,75 @@ static const char *error_code_name(enum CXErrorCode e)
 
 /* ---- lowering one file ----------------------------------------------------------------- */
 
+/* Does the argument list -include a file of its own (which a precompiled
+ * prefix would put in the wrong place)? */
+static bool includes_files(const kc_cuda_args *a)
+{
+    for (uint32_t i = 0; i < a->v.len; i++)
+        if (strncmp(a->v.data[i], "-include", 8) == 0 || strcmp(a->v.data[i], "--include") == 0)
+            return true;
+    return false;
+}
+
+/* Did libclang refuse the precompiled header (stale, or from another
+ * build)? Its complaints name it. */
+static bool pch_rejected(CXTranslationUnit tu, const char *pch)
+{
+    bool bad = false;
+    for (unsigned i = 0, n = clang_getNumDiagnostics(tu); i < n && !bad; i++) {
+        CXDiagnostic d = clang_getDiagnostic(tu, i);
+        if (clang_getDiagnosticSeverity(d) >= CXDiagnostic_Error) {
+            CXString s = clang_getDiagnosticSpelling(d);
+            const char *m = clang_getCString(s);
+            bad = m && (strstr(m, pch) || strstr(m, "precompiled header") || strstr(m, "PCH file") ||
+                        strstr(m, "AST file"));
+            clang_disposeString(s);
+        }
+        clang_disposeDiagnostic(d);
+    }
+    return bad;
+}
+
+/* Parses the file; in toolkit mode, in front of the cached precompiled
+ * CUDA headers when they can be had (and without them if libclang refuses
+ * them). */
+static enum CXErrorCode parse(kc_cuda_frontend *fe, const kc_source *src, kc_cuda_args *a, kc_cuda_unsaved *unsaved,
+                              CXTranslationUnit *tu)
+{
+    /* Keep going after fatal errors: a header missing deep inside another
+     * one must not cut the file short. (Safe with the bracket depth limit
+     * above: clang's error recovery recurses over open brackets.) */
+    unsigned flags = CXTranslationUnit_KeepGoing;
+    char *pch = NULL;
+    if (fe->opts->cuda_mode == KC_CUDA_TOOLKIT && fe->pch_dir && !fe->pch_off && !includes_files(a)) {
+        char *why = NULL;
+        pch = kc_cuda_pch_get(fe->index, fe->pch_dir, fe->cuda_path, a->v.data, a->v.len, fe->shim.files.data,
+                              fe->shim.files.len, &why);
+        if (!pch)
+            fe->pch_off = true; /* whatever failed would fail again for the next file */
+        free(why);
+    }
+    if (pch) {
+        uint32_t n = a->v.len;
+        arg(a, "-include-pch");
+        arg(a, pch);
+        enum CXErrorCode ec = clang_parseTranslationUnit2(fe->index, src->path, a->v.data, (int)a->v.len,
+                                                          unsaved->files.data, unsaved->files.len, flags, tu);
+        a->v.len = n;
+        if (ec == CXError_Success && *tu && !pch_rejected(*tu, pch)) {
+            free(pch);
+            return ec;
+        }
+        if (*tu)
+            clang_disposeTranslationUnit(*tu);
+        *tu = NULL;
+        kc_cuda_pch_discard(pch);
+        free(pch);
+    }
+    return clang_parseTranslationUnit2(fe->index, src->path, a->v.data, (int)a->v.len, unsaved->files.data,
+                                       unsaved->files.len, flags, tu);
+}
+
 kc_model *kc_cuda_lower(kc_cuda_frontend *fe, const kc_source *src, kc_file_errors *errs)
 {
     if (fe->db_error) {
@@ -739,12 +847,7 @@ kc_model *kc_cuda_lower(kc_cuda_frontend *fe, const kc_source *src, kc_file_erro
     }
 
     CXTranslationUnit tu = NULL;
-    /* Keep going after fatal errors: a header missing deep inside another
-     * one must not cut the file short. (Safe with the bracket depth limit
-     * above: clang's error recovery recurses over open brackets.) */
-    unsigned flags = CXTranslationUnit_KeepGoing;
-    enum CXErrorCode ec = clang_parseTranslationUnit2(fe->index, src->path, a.v.data, (int)a.v.len, unsaved.files.data,
-                                                      unsaved.files.len, flags, &tu);
+    enum CXErrorCode ec = parse(fe, src, &a, &unsaved, &tu);
     kc_model *m = NULL;
     if (ec != CXError_Success || !tu) {
         kc_file_errors_add(errs, 0, 0, "libclang could not parse the file (%s, code %d)", error_code_name(ec), (int)ec);

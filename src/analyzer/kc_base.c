@@ -1,8 +1,10 @@
 #include "kc_base.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 static void kc_oom(void)
 {
@@ -201,4 +203,23 @@ char *kc_arena_printf(kc_arena *a, const char *fmt, ...)
     char *p = kc_arena_strdup(a, tmp);
     free(tmp);
     return p;
+}
+
+bool kc_mkdir_p(const char *dir, unsigned mode)
+{
+    char *p = kc_xstrdup(dir);
+    for (char *c = p + 1; *c; c++) {
+        if (*c != '/')
+            continue;
+        *c = '\0';
+        mkdir(p, (mode_t)mode);
+        *c = '/';
+    }
+    int made = mkdir(p, (mode_t)mode), saved = errno;
+    struct stat st;
+    bool ok = stat(p, &st) == 0 && S_ISDIR(st.st_mode);
+    free(p);
+    if (!ok)
+        errno = made == 0 || saved == EEXIST ? ENOTDIR : saved;
+    return ok;
 }

@@ -28,6 +28,9 @@ char *kc_xstrndup(const char *s, size_t n);
 char *kc_xasprintf(const char *fmt, ...) KC_PRINTF(1, 2);
 char *kc_xvasprintf(const char *fmt, va_list ap) KC_PRINTF(1, 0);
 
+/* mkdir -p: true when `dir` is a directory afterwards (errno set if not). */
+bool kc_mkdir_p(const char *dir, unsigned mode);
+
 /* ---- typed growable arrays ------------------------------------------- */
 #define KC_VEC(T) struct { T *data; uint32_t len, cap; }
 

@@ -19,21 +19,9 @@
 
 char *kc_cache_dir(const kc_options *o)
 {
-    if (o->no_cache)
-        return NULL;
-    if (o->cache_dir)
-        return kc_xstrdup(o->cache_dir);
-    const char *env = getenv("KCHECK_CACHE_DIR");
-    if (env && *env)
-        return kc_xstrdup(env);
-    const char *xdg = getenv("XDG_CACHE_HOME");
-    if (xdg && *xdg == '/')
-        return kc_xasprintf("%s/kcheck", xdg);
-    const char *home = getenv("HOME");
-    if (home && *home == '/')
-        return kc_xasprintf("%s/.cache/kcheck", home);
-    return NULL;
+    return o->no_cache ? NULL : kc_cache_root(o);
 }
+
 
 static void feed_str(XXH3_state_t *st, const char *s)
 {
@@ -133,16 +121,7 @@ static char *entry_path(const char *dir, kc_cache_key k, bool make_dirs)
     char hex[33];
     snprintf(hex, sizeof hex, "%016llx%016llx", (unsigned long long)k.hi, (unsigned long long)k.lo);
     if (make_dirs) {
-        char *a = kc_xasprintf("%s", dir);
-        /* mkdir -p of the cache directory itself (two levels at most are new) */
-        for (char *p = a + 1; *p; p++)
-            if (*p == '/') {
-                *p = '\0';
-                mkdir(a, 0755);
-                *p = '/';
-            }
-        mkdir(a, 0755);
-        free(a);
+        kc_mkdir_p(dir, 0755);
         char *sub = kc_xasprintf("%s/results-1", dir);
         mkdir(sub, 0755);
         free(sub);

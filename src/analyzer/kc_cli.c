@@ -63,6 +63,7 @@ static const char usage_text[] =
     "  --max-file-size N     skip files larger than N bytes with an error (default: 64 MiB)\n"
     "  --no-cache            do not read or write the result cache\n"
     "  --cache-dir DIR       cache results there (default: $KCHECK_CACHE_DIR, else ~/.cache/kcheck)\n"
+    "  --no-header-cache     toolkit mode: do not precompile the CUDA headers into the cache directory\n"
     "  --dump-model          print what the front ends inferred (kernels, loops, accesses) and exit\n"
     "  --version             print the version and exit\n"
     "  -h, --help            print this help and exit\n"
@@ -93,6 +94,7 @@ enum {
     OPT_CUDA_ARCH,
     OPT_MAX_FILE_SIZE,
     OPT_NO_CACHE,
+    OPT_NO_HEADER_CACHE,
     OPT_CACHE_DIR,
     OPT_VERSION,
     OPT_DUMP_MODEL,
@@ -132,6 +134,7 @@ static const struct option long_opts[] = {
     {"jobs", required_argument, NULL, 'j'},
     {"max-file-size", required_argument, NULL, OPT_MAX_FILE_SIZE},
     {"no-cache", no_argument, NULL, OPT_NO_CACHE},
+    {"no-header-cache", no_argument, NULL, OPT_NO_HEADER_CACHE},
     {"cache-dir", required_argument, NULL, OPT_CACHE_DIR},
     {"version", no_argument, NULL, OPT_VERSION},
     {"dump-model", no_argument, NULL, OPT_DUMP_MODEL},
@@ -556,6 +559,9 @@ int kc_cli_main(int argc, char **argv, FILE *out, FILE *err)
         }
         case OPT_NO_CACHE:
             o.no_cache = true;
+            break;
+        case OPT_NO_HEADER_CACHE:
+            o.no_header_cache = true;
             break;
         case OPT_CACHE_DIR:
             free(o.cache_dir);

@@ -81,3 +81,19 @@ const char *kc_options_rule_option(const kc_options *o, const char *rule_id, con
     }
     return NULL;
 }
+
+char *kc_cache_root(const kc_options *o)
+{
+    if (o->cache_dir)
+        return kc_xstrdup(o->cache_dir);
+    const char *env = getenv("KCHECK_CACHE_DIR");
+    if (env && *env)
+        return kc_xstrdup(env);
+    const char *xdg = getenv("XDG_CACHE_HOME");
+    if (xdg && *xdg == '/')
+        return kc_xasprintf("%s/kcheck", xdg);
+    const char *home = getenv("HOME");
+    if (home && *home == '/')
+        return kc_xasprintf("%s/.cache/kcheck", home);
+    return NULL;
+}

@@ -44,6 +44,7 @@ typedef struct kc_options {
     bool fix;                /* --fix: apply the fix-its to the files */
     bool no_cache;           /* --no-cache: do not read or write the result cache */
     char *cache_dir;         /* --cache-dir: where results are cached (kc_cache_dir) */
+    bool no_header_cache;    /* --no-header-cache: toolkit mode parses the CUDA headers for every file */
     bool report_unused_suppressions; /* --report-unused-suppressions (KC001) */
     /* One flag per rule: the registry's (kc_rules_count()) followed by
      * kcheck's own diagnostics (kc_suppress.h); owned. NULL: all enabled. */
@@ -82,5 +83,11 @@ void kc_options_free(kc_options *o);
 void kc_options_copy(kc_options *dst, const kc_options *src);
 /* Looks up a rule option; NULL when not set. */
 const char *kc_options_rule_option(const kc_options *o, const char *rule_id, const char *name);
+
+/* kcheck's cache directory (--cache-dir, $KCHECK_CACHE_DIR,
+ * $XDG_CACHE_HOME/kcheck, ~/.cache/kcheck) whether or not --no-cache is
+ * given: the result cache (kc_cache.h) and toolkit mode's header cache
+ * live there. NULL when none can be named. Caller frees. */
+char *kc_cache_root(const kc_options *o);
 
 #endif

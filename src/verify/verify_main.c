@@ -128,23 +128,6 @@ char *kc_verify_default_reference_dir(const char *compiled, const char *exe)
 }
 
 /* mkdir -p; true when DIR is a directory afterwards. */
-static bool make_dirs(const char *dir)
-{
-    char *p = kc_xstrdup(dir);
-    for (char *c = p + 1; *c; c++) {
-        if (*c != '/')
-            continue;
-        *c = '\0';
-        mkdir(p, 0755);
-        *c = '/';
-    }
-    mkdir(p, 0755);
-    struct stat st;
-    bool ok = stat(p, &st) == 0 && S_ISDIR(st.st_mode);
-    free(p);
-    return ok;
-}
-
 static void env_init(verify_env *e)
 {
     const kc_options *o = e->o;
@@ -166,7 +149,7 @@ static void env_init(verify_env *e)
         }
     }
     if (o->verify_export_dir) {
-        if (!make_dirs(o->verify_export_dir)) {
+        if (!kc_mkdir_p(o->verify_export_dir, 0755)) {
             e->workdir_why = kc_xasprintf("cannot create %s: %s", o->verify_export_dir, strerror(errno));
             fprintf(e->err, "kcheck verify: %s\n", e->workdir_why);
             return;
@@ -942,7 +925,7 @@ static json_t *finish_doc(verify_env *e, const verify_job *j, json_t *doc, char 
         doc = NULL;
     }
     if (doc && e->o->verify_save_dir) {
-        make_dirs(e->o->verify_save_dir);
+        kc_mkdir_p(e->o->verify_save_dir, 0755);
         char *rname = results_name(j->r, j->b);
         char *sp = kc_xasprintf("%s/%s", e->o->verify_save_dir, rname);
         json_dump_file(doc, sp, JSON_INDENT(1) | JSON_PRESERVE_ORDER);
