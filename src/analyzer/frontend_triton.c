@@ -2747,20 +2747,6 @@ static void exec_block(tt_ctx *c, TSNode block)
 /* ---- pointer parameters ---- */
 
 /* The right-hand sides of every `name = ...` in a body. */
-typedef struct rhs_search {
-    tt_module *m;
-    const char *name;
-    KC_VEC(TSNode) found;
-} rhs_search;
-
-static bool visit_rhs(TSNode n, void *ud)
-{
-    rhs_search *rs = ud;
-    if (tt_is(n, "assignment") && tt_text_eq(rs->m, tt_field(n, "left"), rs->name))
-        kc_vec_push(&rs->found, tt_field(n, "right"));
-    return true;
-}
-
 /* Collects the identifiers that are summands of a pointer expression,
  * following local assignments. */
 static void pointer_leaves(tt_ctx *c, TSNode body, TSNode e, tt_names *out, int depth)
@@ -2772,11 +2758,12 @@ static void pointer_leaves(tt_ctx *c, TSNode body, TSNode e, tt_names *out, int 
         const char *name = tt_text(c->mod, e);
         kc_vec_push(out, name);
         /* a local: follow its assignments */
-        rhs_search rs = {.m = c->mod, .name = name};
-        tt_walk(body, visit_rhs, &rs);
-        for (uint32_t i = 0; i < rs.found.len; i++)
-            pointer_leaves(c, body, rs.found.data[i], out, depth + 1);
-        kc_vec_free(&rs.found);
+        const tt_assign_index *ix = tt_assignments(c->mod, body);
+        for (uint32_t i = 0; i < ix->items.len; i++) {
+            const tt_assign *a = &ix->items.data[i];
+            if (a->whole && !ts_node_is_null(a->right) && strcmp(a->left, name) == 0)
+                pointer_leaves(c, body, a->right, out, depth + 1);
+        }
         return;
     }
     if (tt_is(e, "binary_operator")) {

@@ -62,6 +62,26 @@ typedef struct tt_kernel_def {
     bool autotuned, heuristics;
 } tt_kernel_def;
 
+/* One binding made by an assignment under a scope: `name = right`, or one
+ * element of `a, b = right` (elem = its index when `right` is not a literal
+ * sequence of the same length; -1 otherwise). */
+typedef struct tt_assign {
+    const char *left;  /* text of the target (arena) */
+    uint32_t start;    /* start byte of the assignment */
+    TSNode right;
+    int elem;
+    bool whole;        /* the whole target of the assignment (not an element) */
+    bool ident;        /* whole, and the target is a plain identifier */
+    bool nested;       /* inside a function or class defined under the scope */
+} tt_assign;
+
+/* The assignments under one scope in source order, collected in one walk
+ * and reused by every lookup in that scope (tt_assignments). */
+typedef struct tt_assign_index {
+    TSNode scope;
+    KC_VEC(tt_assign) items;
+} tt_assign_index;
+
 typedef struct tt_module {
     const kc_source *src;
     kc_arena *arena; /* the model's */
@@ -69,6 +89,7 @@ typedef struct tt_module {
     KC_VEC(tt_alias) aliases;
     KC_VEC(tt_kernel_def) kernels;
     KC_VEC(tt_launch) launches;
+    KC_VEC(tt_assign_index *) assign_indexes;
     bool imports_triton;
 } tt_module;
 
@@ -87,6 +108,8 @@ typedef bool (*tt_visit_fn)(TSNode n, void *ud);
 void tt_walk(TSNode root, tt_visit_fn visit, void *ud);
 /* Strips parentheses. */
 TSNode tt_unparen(TSNode n);
+/* The assignments under `scope` (built on first use, kept with the module). */
+const tt_assign_index *tt_assignments(tt_module *m, TSNode scope);
 /* Qualified name of a dotted name expression resolved through the imports,
  * e.g. "tl.arange" -> "triton.language.arange"; NULL when not a dotted name.
  * The result is an arena string. */

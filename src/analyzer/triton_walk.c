@@ -233,57 +233,92 @@ static void scan_import(tt_module *m, TSNode st)
 
 /* ---- host-side values ---- */
 
-/* Finds the last assignment `name = ...` (or a tuple element of one) in
- * `scope` that starts before `before`. Returns the right-hand node. */
-typedef struct assign_search {
+/* Collects the assignments under a scope, in source order. */
+typedef struct assign_collect {
     tt_module *m;
     TSNode scope;
-    const char *name;
-    uint32_t before;
-    TSNode best;
-    int elem;
-} assign_search;
+    tt_assign_index *ix;
+    KC_VEC(TSNode) defs; /* function and class definitions entered below the scope */
+} assign_collect;
 
-static bool visit_assignment(TSNode n, void *ud)
+static bool in_def(assign_collect *ac, TSNode n)
 {
-    assign_search *as = ud;
-    tt_module *m = as->m;
-    if (ts_node_start_byte(n) >= as->before)
-        return false;
-    if (!ts_node_eq(n, as->scope) && (tt_is(n, "function_definition") || tt_is(n, "class_definition")))
-        return false;
+    uint32_t start = ts_node_start_byte(n);
+    while (ac->defs.len && ts_node_end_byte(ac->defs.data[ac->defs.len - 1]) <= start)
+        ac->defs.len--;
+    return ac->defs.len > 0;
+}
+
+static bool collect_assignment(TSNode n, void *ud)
+{
+    assign_collect *ac = ud;
+    tt_module *m = ac->m;
+    bool nested = in_def(ac, n);
+    if (!ts_node_eq(n, ac->scope) && (tt_is(n, "function_definition") || tt_is(n, "class_definition"))) {
+        kc_vec_push(&ac->defs, n);
+        return true;
+    }
     if (!tt_is(n, "assignment"))
         return true;
     TSNode l = tt_field(n, "left"), r = tt_field(n, "right");
-    if (tt_is(l, "identifier") && tt_text_eq(m, l, as->name)) {
-        as->best = r;
-        as->elem = -1;
-    } else if (tt_is(l, "pattern_list") || tt_is(l, "tuple_pattern")) {
+    if (ts_node_is_null(l))
+        return true;
+    tt_assign a = {.left = tt_text(m, l), .start = ts_node_start_byte(n), .right = r, .elem = -1, .whole = true,
+                   .ident = tt_is(l, "identifier"), .nested = nested};
+    kc_vec_push(&ac->ix->items, a);
+    if (tt_is(l, "pattern_list") || tt_is(l, "tuple_pattern")) {
         uint32_t k = ts_node_named_child_count(l);
         bool seq = tt_is(r, "expression_list") || tt_is(r, "tuple");
-        for (uint32_t i = 0; i < k; i++)
-            if (tt_text_eq(m, ts_node_named_child(l, i), as->name)) {
-                if (seq && k == ts_node_named_child_count(r)) {
-                    as->best = ts_node_named_child(r, i);
-                    as->elem = -1;
-                } else if (!seq) {
-                    as->best = r; /* M, N = x.shape */
-                    as->elem = (int)i;
-                }
+        for (uint32_t i = 0; i < k; i++) {
+            tt_assign e = {.left = tt_text(m, ts_node_named_child(l, i)), .start = a.start, .nested = nested};
+            if (seq && k == ts_node_named_child_count(r)) {
+                e.right = ts_node_named_child(r, i);
+                e.elem = -1;
+            } else if (!seq) {
+                e.right = r; /* M, N = x.shape */
+                e.elem = (int)i;
+            } else {
+                continue;
             }
+            kc_vec_push(&ac->ix->items, e);
+        }
     }
     return true;
 }
 
+const tt_assign_index *tt_assignments(tt_module *m, TSNode scope)
+{
+    for (uint32_t i = 0; i < m->assign_indexes.len; i++)
+        if (ts_node_eq(m->assign_indexes.data[i]->scope, scope))
+            return m->assign_indexes.data[i];
+    tt_assign_index *ix = kc_xcalloc(1, sizeof *ix);
+    ix->scope = scope;
+    assign_collect ac = {.m = m, .scope = scope, .ix = ix};
+    tt_walk(scope, collect_assignment, &ac);
+    kc_vec_free(&ac.defs);
+    kc_vec_push(&m->assign_indexes, ix);
+    return ix;
+}
+
 /* Finds the last assignment `name = ...` (or a tuple element of one) in
- * `scope` that starts before `before`. Returns the right-hand node; *elem
- * is the element index when the right side is unpacked (M, N = x.shape). */
+ * `scope`, outside functions and classes defined in it, that starts before
+ * `before`. Returns the right-hand node; *elem is the element index when
+ * the right side is unpacked (M, N = x.shape). */
 static TSNode find_assignment_at(tt_module *m, TSNode scope, const char *name, uint32_t before, int *elem)
 {
-    assign_search as = {.m = m, .scope = scope, .name = name, .before = before, .elem = -1};
-    tt_walk(scope, visit_assignment, &as);
-    *elem = as.elem;
-    return as.best;
+    const tt_assign_index *ix = tt_assignments(m, scope);
+    TSNode best = {0};
+    *elem = -1;
+    for (uint32_t i = 0; i < ix->items.len; i++) {
+        const tt_assign *a = &ix->items.data[i];
+        if (a->start >= before)
+            break;
+        if (a->nested || (a->whole && !a->ident) || strcmp(a->left, name) != 0)
+            continue;
+        best = a->right;
+        *elem = a->elem;
+    }
+    return best;
 }
 
 static TSNode find_assignment(tt_module *m, TSNode scope, const char *name, uint32_t before)
@@ -805,6 +840,11 @@ bool tt_scan_module(tt_module *m)
 
 void tt_module_free(tt_module *m)
 {
+    for (uint32_t i = 0; i < m->assign_indexes.len; i++) {
+        kc_vec_free(&m->assign_indexes.data[i]->items);
+        free(m->assign_indexes.data[i]);
+    }
+    kc_vec_free(&m->assign_indexes);
     kc_vec_free(&m->aliases);
     kc_vec_free(&m->kernels);
     for (uint32_t i = 0; i < m->launches.len; i++)
