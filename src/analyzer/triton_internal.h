@@ -72,7 +72,6 @@ typedef struct tt_assign {
     int elem;
     bool whole;        /* the whole target of the assignment (not an element) */
     bool ident;        /* whole, and the target is a plain identifier */
-    bool nested;       /* inside a function or class defined under the scope */
 } tt_assign;
 
 /* The assignments under one scope in source order, collected in one walk
@@ -108,7 +107,9 @@ typedef bool (*tt_visit_fn)(TSNode n, void *ud);
 void tt_walk(TSNode root, tt_visit_fn visit, void *ud);
 /* Strips parentheses. */
 TSNode tt_unparen(TSNode n);
-/* The assignments under `scope` (built on first use, kept with the module). */
+/* The assignments under `scope`, outside the functions and classes defined
+ * in it (a Triton kernel defines none): built on first use, kept with the
+ * module. */
 const tt_assign_index *tt_assignments(tt_module *m, TSNode scope);
 /* Qualified name of a dotted name expression resolved through the imports,
  * e.g. "tl.arange" -> "triton.language.arange"; NULL when not a dotted name.

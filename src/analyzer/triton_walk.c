@@ -11,7 +11,13 @@
 
 /* ---- node helpers ---- */
 
-bool tt_is(TSNode n, const char *type) { return !ts_node_is_null(n) && strcmp(ts_node_type(n), type) == 0; }
+bool tt_is(TSNode n, const char *type)
+{
+    if (ts_node_is_null(n))
+        return false;
+    const char *t = ts_node_type(n);
+    return t[0] == type[0] && strcmp(t, type) == 0;
+}
 
 TSNode tt_field(TSNode n, const char *field)
 {
@@ -233,44 +239,33 @@ static void scan_import(tt_module *m, TSNode st)
 
 /* ---- host-side values ---- */
 
-/* Collects the assignments under a scope, in source order. */
+/* Collects the assignments under a scope, in source order, outside the
+ * functions and classes defined in it. */
 typedef struct assign_collect {
     tt_module *m;
     TSNode scope;
     tt_assign_index *ix;
-    KC_VEC(TSNode) defs; /* function and class definitions entered below the scope */
 } assign_collect;
-
-static bool in_def(assign_collect *ac, TSNode n)
-{
-    uint32_t start = ts_node_start_byte(n);
-    while (ac->defs.len && ts_node_end_byte(ac->defs.data[ac->defs.len - 1]) <= start)
-        ac->defs.len--;
-    return ac->defs.len > 0;
-}
 
 static bool collect_assignment(TSNode n, void *ud)
 {
     assign_collect *ac = ud;
     tt_module *m = ac->m;
-    bool nested = in_def(ac, n);
-    if (!ts_node_eq(n, ac->scope) && (tt_is(n, "function_definition") || tt_is(n, "class_definition"))) {
-        kc_vec_push(&ac->defs, n);
-        return true;
-    }
+    if (!ts_node_eq(n, ac->scope) && (tt_is(n, "function_definition") || tt_is(n, "class_definition")))
+        return false;
     if (!tt_is(n, "assignment"))
         return true;
     TSNode l = tt_field(n, "left"), r = tt_field(n, "right");
     if (ts_node_is_null(l))
         return true;
     tt_assign a = {.left = tt_text(m, l), .start = ts_node_start_byte(n), .right = r, .elem = -1, .whole = true,
-                   .ident = tt_is(l, "identifier"), .nested = nested};
+                   .ident = tt_is(l, "identifier")};
     kc_vec_push(&ac->ix->items, a);
     if (tt_is(l, "pattern_list") || tt_is(l, "tuple_pattern")) {
         uint32_t k = ts_node_named_child_count(l);
         bool seq = tt_is(r, "expression_list") || tt_is(r, "tuple");
         for (uint32_t i = 0; i < k; i++) {
-            tt_assign e = {.left = tt_text(m, ts_node_named_child(l, i)), .start = a.start, .nested = nested};
+            tt_assign e = {.left = tt_text(m, ts_node_named_child(l, i)), .start = a.start};
             if (seq && k == ts_node_named_child_count(r)) {
                 e.right = ts_node_named_child(r, i);
                 e.elem = -1;
@@ -295,14 +290,12 @@ const tt_assign_index *tt_assignments(tt_module *m, TSNode scope)
     ix->scope = scope;
     assign_collect ac = {.m = m, .scope = scope, .ix = ix};
     tt_walk(scope, collect_assignment, &ac);
-    kc_vec_free(&ac.defs);
     kc_vec_push(&m->assign_indexes, ix);
     return ix;
 }
 
 /* Finds the last assignment `name = ...` (or a tuple element of one) in
- * `scope`, outside functions and classes defined in it, that starts before
- * `before`. Returns the right-hand node; *elem is the element index when
+ * `scope` that starts before `before`. Returns the right-hand node; *elem is the element index when
  * the right side is unpacked (M, N = x.shape). */
 static TSNode find_assignment_at(tt_module *m, TSNode scope, const char *name, uint32_t before, int *elem)
 {
@@ -313,7 +306,7 @@ static TSNode find_assignment_at(tt_module *m, TSNode scope, const char *name, u
         const tt_assign *a = &ix->items.data[i];
         if (a->start >= before)
             break;
-        if (a->nested || (a->whole && !a->ident) || strcmp(a->left, name) != 0)
+        if ((a->whole && !a->ident) || strcmp(a->left, name) != 0)
             continue;
         best = a->right;
         *elem = a->elem;
