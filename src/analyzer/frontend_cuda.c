@@ -863,3 +863,79 @@ kc_model *kc_cuda_lower(kc_cuda_frontend *fe, const kc_source *src, kc_file_erro
     kc_arena_delete(ar);
     return m;
 }
+
+/* ---- --dump-shim ------------------------------------------------------------------------- */
+
+static bool write_file(const char *path, const char *text, size_t len)
+{
+    FILE *f = fopen(path, "wb");
+    if (!f)
+        return false;
+    bool ok = fwrite(text, 1, len, f) == len;
+    return fclose(f) == 0 && ok;
+}
+
+/* The virtual path rewritten into `dir`. */
+static const char *on_disk(kc_arena *ar, const char *dir, const char *s)
+{
+    const char *at = strstr(s, KC_CUDA_SHIM_ROOT);
+    if (!at)
+        return s;
+    return kc_arena_printf(ar, "%.*s%s%s", (int)(at - s), s, dir, at + strlen(KC_CUDA_SHIM_ROOT));
+}
+
+int kc_frontend_dump_shim(const kc_options *opts, const char *dir, FILE *out, FILE *err)
+{
+    kc_cuda_frontend *fe = kc_cuda_frontend_new(opts);
+    if (!fe) {
+        fputs("kcheck: error: the CUDA front end could not start (libclang)\n", err);
+        return 2;
+    }
+    int status = 2;
+    kc_arena *ar = kc_arena_new();
+    char *abs = realpath(dir, NULL);
+    if (!kc_mkdir_p(dir, 0755) || !(abs = abs ? abs : realpath(dir, NULL))) {
+        fprintf(err, "kcheck: error: cannot create %s: %s\n", dir, strerror(errno));
+        goto out;
+    }
+    if (opts->cuda_mode == KC_CUDA_TOOLKIT && !fe->cuda_path) {
+        fputs("kcheck: error: CUDA toolkit not found (toolkit mode): pass --cuda-path or set CUDA_PATH\n", err);
+        goto out;
+    }
+    for (uint32_t i = 0; i < fe->shim.files.len; i++) {
+        const struct CXUnsavedFile *u = &fe->shim.files.data[i];
+        const char *path = on_disk(ar, abs, u->Filename);
+        if (!kc_mkdir_p(dir_of(ar, path), 0755) || !write_file(path, u->Contents, u->Length)) {
+            fprintf(err, "kcheck: error: cannot write %s: %s\n", path, strerror(errno));
+            goto out;
+        }
+    }
+    const char *stubs = on_disk(ar, abs, KC_CUDA_SHIM_STUBS);
+    if (!kc_mkdir_p(stubs, 0755)) {
+        fprintf(err, "kcheck: error: cannot create %s: %s\n", stubs, strerror(errno));
+        goto out;
+    }
+    kc_source none = {.path = "dump-shim.cu", .text = "", .len = 0};
+    kc_cuda_args a = {0};
+    build_args(fe, ar, &none, &a);
+    kc_strbuf sb = {0};
+    for (uint32_t i = 0; i < a.v.len; i++)
+        kc_sb_appendf(&sb, "%s\n", on_disk(ar, abs, a.v.data[i]));
+    kc_vec_free(&a.v);
+    kc_vec_free(&a.dirs);
+    const char *flags = kc_arena_printf(ar, "%s/compile_flags.txt", abs);
+    if (!write_file(flags, kc_sb_str(&sb), sb.len)) {
+        fprintf(err, "kcheck: error: cannot write %s: %s\n", flags, strerror(errno));
+        kc_sb_free(&sb);
+        goto out;
+    }
+    kc_sb_free(&sb);
+    fprintf(out, "kcheck: wrote %u header(s) under %s and the flags to %s\n", fe->shim.files.len, abs, flags);
+    fprintf(out, "  clang-tidy FILE.cu -- $(cat %s)\n", flags);
+    status = 0;
+out:
+    free(abs);
+    kc_arena_delete(ar);
+    kc_cuda_frontend_delete(fe);
+    return status;
+}

@@ -45,6 +45,8 @@ static const char usage_text[] =
     "  --config FILE         use FILE for every path instead of the nearest .kcheck.yaml\n"
     "  --no-config           read no configuration file\n"
     "  --dump-config         print the effective configuration for each PATH (default .) and exit\n"
+    "  --dump-shim DIR       write the headers and flags the CUDA front end parses with into DIR\n"
+    "                        (DIR/compile_flags.txt), for clang, clang-tidy or clangd, and exit\n"
     "  --report-unused-suppressions  report 'kcheck: ignore' comments that matched nothing (KC001)\n"
     "  --baseline FILE       do not report the findings recorded in FILE\n"
     "  --write-baseline FILE record the current findings in FILE (exit status 0 unless a file fails)\n"
@@ -116,6 +118,7 @@ enum {
     OPT_CONFIG,
     OPT_NO_CONFIG,
     OPT_DUMP_CONFIG,
+    OPT_DUMP_SHIM,
 };
 
 static const struct option long_opts[] = {
@@ -157,6 +160,7 @@ static const struct option long_opts[] = {
     {"config", required_argument, NULL, OPT_CONFIG},
     {"no-config", no_argument, NULL, OPT_NO_CONFIG},
     {"dump-config", no_argument, NULL, OPT_DUMP_CONFIG},
+    {"dump-shim", required_argument, NULL, OPT_DUMP_SHIM},
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0},
 };
@@ -389,7 +393,7 @@ int kc_cli_main(int argc, char **argv, FILE *out, FILE *err)
     int status = 2;
     int color = -1; /* auto */
     bool do_list = false, dump_model = false, do_dump_config = false, want_diff = false, format_set = false;
-    const char *explain_id = NULL, *baseline_path = NULL, *write_baseline_path = NULL;
+    const char *explain_id = NULL, *baseline_path = NULL, *write_baseline_path = NULL, *dump_shim_dir = NULL;
     kc_config_cli cli = {0};
     KC_VEC(const char *) ignores = {0};
     KC_VEC(const char *) selects = {0};
@@ -468,6 +472,9 @@ int kc_cli_main(int argc, char **argv, FILE *out, FILE *err)
             break;
         case OPT_NO_CONFIG:
             cli.no_config = true;
+            break;
+        case OPT_DUMP_SHIM:
+            dump_shim_dir = optarg;
             break;
         case OPT_DUMP_CONFIG:
             do_dump_config = true;
@@ -650,6 +657,10 @@ int kc_cli_main(int argc, char **argv, FILE *out, FILE *err)
             goto done;
         }
         o.format = KC_FORMAT_DIFF;
+    }
+    if (dump_shim_dir) {
+        status = kc_frontend_dump_shim(&o, dump_shim_dir, out, err);
+        goto done;
     }
     if (optind >= nargs && !do_dump_config) {
         fputs("kcheck: no paths given\n", err);

@@ -11,6 +11,8 @@
 #include "kc_model.h"
 #include "kc_options.h"
 
+#include <stdio.h>
+
 /* Language of a path by its extension: .cu/.cuh -> CUDA, .py -> Triton.
  * Returns false for anything else. */
 bool kc_lang_for_path(const char *path, kc_lang *lang);
@@ -29,6 +31,14 @@ void kc_frontend_delete(kc_frontend *fe); /* NULL-safe */
  * error to errs. A Python file without Triton kernels gives an empty model. */
 kc_model *kc_frontend_lower(kc_frontend *fe, const kc_source *src, kc_lang lang,
                             kc_file_errors *errs);
+
+/* --dump-shim DIR: writes the in-memory headers the CUDA front end hands to
+ * libclang under these options (shim mode: the CUDA stand-ins; toolkit
+ * mode: the compatibility stand-ins) into DIR, and DIR/compile_flags.txt
+ * with the flags it parses with (one per line, pointing into DIR), so that
+ * clang, clang-tidy or clangd see what kcheck sees. Returns the exit
+ * status (0, or 2 with a message on `err`). */
+int kc_frontend_dump_shim(const kc_options *opts, const char *dir, FILE *out, FILE *err);
 
 /* ---- per-language entry points (used by kc_frontend.c) ---- */
 typedef struct kc_cuda_frontend kc_cuda_frontend;

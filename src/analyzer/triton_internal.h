@@ -89,6 +89,9 @@ typedef struct tt_module {
     KC_VEC(tt_kernel_def) kernels;
     KC_VEC(tt_launch) launches;
     KC_VEC(tt_assign_index *) assign_indexes;
+    /* open addressing over assign_indexes by scope node (index + 1; 0 = empty) */
+    uint32_t *assign_slots;
+    uint32_t assign_nslots; /* a power of two, or 0 */
     bool imports_triton;
 } tt_module;
 

@@ -281,16 +281,49 @@ static bool collect_assignment(TSNode n, void *ud)
     return true;
 }
 
+static uint32_t scope_hash(TSNode n)
+{
+    uint64_t h = (uint64_t)(uintptr_t)n.id * 0x9E3779B97F4A7C15ull;
+    return (uint32_t)(h >> 32);
+}
+
+/* The slot that holds `scope`, or the empty slot where it would go. */
+static uint32_t *scope_slot(tt_module *m, TSNode scope)
+{
+    uint32_t mask = m->assign_nslots - 1;
+    for (uint32_t i = scope_hash(scope) & mask;; i = (i + 1) & mask) {
+        uint32_t *s = &m->assign_slots[i];
+        if (!*s || ts_node_eq(m->assign_indexes.data[*s - 1]->scope, scope))
+            return s;
+    }
+}
+
+static void add_scope(tt_module *m, tt_assign_index *ix)
+{
+    kc_vec_push(&m->assign_indexes, ix);
+    if (2 * m->assign_indexes.len > m->assign_nslots) {
+        free(m->assign_slots);
+        m->assign_nslots = m->assign_nslots ? 2 * m->assign_nslots : 64;
+        m->assign_slots = kc_xcalloc(m->assign_nslots, sizeof *m->assign_slots);
+        for (uint32_t i = 0; i < m->assign_indexes.len; i++)
+            *scope_slot(m, m->assign_indexes.data[i]->scope) = i + 1;
+    } else {
+        *scope_slot(m, ix->scope) = m->assign_indexes.len;
+    }
+}
+
 const tt_assign_index *tt_assignments(tt_module *m, TSNode scope)
 {
-    for (uint32_t i = 0; i < m->assign_indexes.len; i++)
-        if (ts_node_eq(m->assign_indexes.data[i]->scope, scope))
-            return m->assign_indexes.data[i];
+    if (m->assign_nslots) {
+        uint32_t *s = scope_slot(m, scope);
+        if (*s)
+            return m->assign_indexes.data[*s - 1];
+    }
     tt_assign_index *ix = kc_xcalloc(1, sizeof *ix);
     ix->scope = scope;
     assign_collect ac = {.m = m, .scope = scope, .ix = ix};
     tt_walk(scope, collect_assignment, &ac);
-    kc_vec_push(&m->assign_indexes, ix);
+    add_scope(m, ix);
     return ix;
 }
 
@@ -838,6 +871,7 @@ void tt_module_free(tt_module *m)
         free(m->assign_indexes.data[i]);
     }
     kc_vec_free(&m->assign_indexes);
+    free(m->assign_slots);
     kc_vec_free(&m->aliases);
     kc_vec_free(&m->kernels);
     for (uint32_t i = 0; i < m->launches.len; i++)
