@@ -53,16 +53,18 @@ static char *key_hex(const char *toolkit, const char *const *args, size_t nargs,
     feed_str(st, clang_getCString(v));
     clang_disposeString(v);
     feed_stat(st, "/proc/self/exe");
-    char *real = realpath(toolkit, NULL);
-    feed_str(st, real ? real : toolkit);
-    const char *headers[] = {"include/cuda_runtime.h", "include/cuda_runtime_api.h", "include/cuda.h",
-                             "include/crt/host_defines.h", "include/cuda_fp16.h", "version.json"};
-    for (size_t i = 0; i < sizeof headers / sizeof headers[0]; i++) {
-        char *p = kc_xasprintf("%s/%s", real ? real : toolkit, headers[i]);
-        feed_stat(st, p);
-        free(p);
+    if (toolkit) {
+        char *real = realpath(toolkit, NULL);
+        feed_str(st, real ? real : toolkit);
+        const char *headers[] = {"include/cuda_runtime.h", "include/cuda_runtime_api.h", "include/cuda.h",
+                                 "include/crt/host_defines.h", "include/cuda_fp16.h", "version.json"};
+        for (size_t i = 0; i < sizeof headers / sizeof headers[0]; i++) {
+            char *p = kc_xasprintf("%s/%s", real ? real : toolkit, headers[i]);
+            feed_stat(st, p);
+            free(p);
+        }
+        free(real);
     }
-    free(real);
     for (size_t i = 0; i < nargs; i++)
         feed_str(st, args[i]);
     for (unsigned i = 0; i < nunsaved; i++) {

@@ -1,8 +1,8 @@
-/* Toolkit mode's header cache: the CUDA headers that clang includes in
- * front of every CUDA file (__clang_cuda_runtime_wrapper.h, which pulls in
- * cuda_runtime.h and the rest of the toolkit) are parsed once and kept as a
- * precompiled header in the user's cache directory, so that each file only
- * pays for its own code.
+/* The CUDA header cache: the headers in front of every CUDA file (toolkit
+ * mode: __clang_cuda_runtime_wrapper.h, which pulls in cuda_runtime.h and
+ * the rest of the toolkit; shim mode: kcheck's prelude and stand-ins) are
+ * parsed once and kept as a precompiled header in the user's cache
+ * directory, so that each file only pays for its own code.
  *
  * One header per distinct argument list (flags, macros, include paths, GPU
  * architecture, toolkit): the key also covers the libclang in use, the
@@ -25,7 +25,8 @@
 /* The precompiled header for these arguments, built now if missing or
  * stale: a malloc'd path to pass as `-include-pch PATH`, or NULL (with
  * *why set, malloc'd) when none can be had, in which case the caller parses
- * without one. `dir` is created if needed; `toolkit` is the CUDA root. */
+ * without one. `dir` is created if needed; `toolkit` is the CUDA root, or
+ * NULL in shim mode. */
 char *kc_cuda_pch_get(CXIndex index, const char *dir, const char *toolkit, const char *const *args, size_t nargs,
                       struct CXUnsavedFile *unsaved, unsigned nunsaved, char **why);
 

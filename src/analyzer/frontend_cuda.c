@@ -64,7 +64,7 @@ struct kc_cuda_frontend {
     const char *builtin_inc;    /* clang's own include directory (stdint.h, ...), or NULL */
     CXCompilationDatabase db;   /* -p DIR, or NULL */
     char *db_error;             /* why -p DIR could not be used; owned */
-    char *pch_dir;              /* toolkit mode: where the header cache lives, or NULL; owned */
+    char *pch_dir;              /* where the header cache lives, or NULL; owned */
     bool pch_off;               /* the header cache failed once: parse without it from now on */
 };
 
@@ -556,13 +556,13 @@ kc_cuda_frontend *kc_cuda_frontend_new(const kc_options *opts)
         fe->cuda_path = detect_cuda_path(fe->arena, opts->cuda_path);
         fe->sdk_version = fe->cuda_path ? toolkit_version(fe->arena, fe->cuda_path) : NULL;
         kc_cuda_shim_add_compat(&fe->shim, KCHECK_LLVM_MAJOR);
-        char *root = opts->no_header_cache ? NULL : kc_cache_root(opts);
-        if (root)
-            fe->pch_dir = kc_xasprintf("%s/headers-1", root);
-        free(root);
     } else {
         kc_cuda_shim_add(&fe->shim, fe->arena);
     }
+    char *root = opts->no_header_cache ? NULL : kc_cache_root(opts);
+    if (root)
+        fe->pch_dir = kc_xasprintf("%s/headers-1", root);
+    free(root);
     if (opts->compile_db_dir) {
         /* Checked first: libclang prints its own complaint to stderr. */
         bool present = file_exists(path_join(fe->arena, opts->compile_db_dir, "compile_commands.json")) ||
@@ -747,7 +747,8 @@ static const char *error_code_name(enum CXErrorCode e)
 static bool includes_files(const kc_cuda_args *a)
 {
     for (uint32_t i = 0; i < a->v.len; i++)
-        if (strncmp(a->v.data[i], "-include", 8) == 0 || strcmp(a->v.data[i], "--include") == 0)
+        if ((strncmp(a->v.data[i], "-include", 8) == 0 || strcmp(a->v.data[i], "--include") == 0) &&
+            !(i + 1 < a->v.len && strcmp(a->v.data[i + 1], KC_CUDA_SHIM_PRELUDE) == 0))
             return true;
     return false;
 }
@@ -771,9 +772,9 @@ static bool pch_rejected(CXTranslationUnit tu, const char *pch)
     return bad;
 }
 
-/* Parses the file; in toolkit mode, in front of the cached precompiled
- * CUDA headers when they can be had (and without them if libclang refuses
- * them). */
+/* Parses the file in front of the cached precompiled CUDA headers (the
+ * shim's or the toolkit's) when they can be had, and without them if
+ * libclang refuses them. */
 static enum CXErrorCode parse(kc_cuda_frontend *fe, const kc_source *src, kc_cuda_args *a, kc_cuda_unsaved *unsaved,
                               CXTranslationUnit *tu)
 {
@@ -782,7 +783,7 @@ static enum CXErrorCode parse(kc_cuda_frontend *fe, const kc_source *src, kc_cud
      * above: clang's error recovery recurses over open brackets.) */
     unsigned flags = CXTranslationUnit_KeepGoing;
     char *pch = NULL;
-    if (fe->opts->cuda_mode == KC_CUDA_TOOLKIT && fe->pch_dir && !fe->pch_off && !includes_files(a)) {
+    if (fe->pch_dir && !fe->pch_off && !includes_files(a)) {
         char *why = NULL;
         pch = kc_cuda_pch_get(fe->index, fe->pch_dir, fe->cuda_path, a->v.data, a->v.len, fe->shim.files.data,
                               fe->shim.files.len, &why);

@@ -65,7 +65,7 @@ static const char usage_text[] =
     "  --max-file-size N     skip files larger than N bytes with an error (default: 64 MiB)\n"
     "  --no-cache            do not read or write the result cache\n"
     "  --cache-dir DIR       cache results there (default: $KCHECK_CACHE_DIR, else ~/.cache/kcheck)\n"
-    "  --no-header-cache     toolkit mode: do not precompile the CUDA headers into the cache directory\n"
+    "  --no-header-cache     do not precompile the CUDA headers into the cache directory\n"
     "  --dump-model          print what the front ends inferred (kernels, loops, accesses) and exit\n"
     "  --version             print the version and exit\n"
     "  -h, --help            print this help and exit\n"

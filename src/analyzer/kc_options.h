@@ -44,7 +44,7 @@ typedef struct kc_options {
     bool fix;                /* --fix: apply the fix-its to the files */
     bool no_cache;           /* --no-cache: do not read or write the result cache */
     char *cache_dir;         /* --cache-dir: where results are cached (kc_cache_dir) */
-    bool no_header_cache;    /* --no-header-cache: toolkit mode parses the CUDA headers for every file */
+    bool no_header_cache;    /* --no-header-cache: parse the CUDA headers (shim or toolkit) for every file */
     bool report_unused_suppressions; /* --report-unused-suppressions (KC001) */
     /* One flag per rule: the registry's (kc_rules_count()) followed by
      * kcheck's own diagnostics (kc_suppress.h); owned. NULL: all enabled. */
