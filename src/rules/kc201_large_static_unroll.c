@@ -12,7 +12,10 @@ static const char doc[] =
     "count is above `KC201.max-trip-count`, that walk a problem size such as a\n"
     "vocabulary or sequence length in blocks, and `#pragma unroll N` /\n"
     "`loop_unroll_factor=N` above the same limit. A `tl.static_range` bound that\n"
-    "is not a `tl.constexpr` at all is KC202.\n"
+    "is not a `tl.constexpr` at all is KC202. A problem-sized bound is a warning\n"
+    "when a launch in the file passes a tensor extent for it (`x.shape[1]`); when\n"
+    "it is only compared in the kernel (`cols < E`), it may as well be a handful\n"
+    "of heads or experts, and the finding is a note that says so.\n"
     "\n"
     "## Why is this bad?\n"
     "Every iteration becomes a copy of the body: code size, register pressure\n"
@@ -137,13 +140,32 @@ static void check(const kc_model *m, const kc_kernel *k, kc_rule_ctx *ctx)
         if (!l->step || (kc_index_is_const(l->step, &step) && step == 1))
             continue;
         const kc_symbol *sy = &k->symbols.data[sz];
-        kc_diag *d = kc_report(ctx, k, at,
-                               "%s fully unrolls %s iterations, and %s is a problem size: the unrolled code grows "
-                               "with the input",
-                               what, l->trip_text ? l->trip_text : "?", sy->name);
-        const char *ev = kc_symbol_evidence(ctx, k, sz);
+        /* A launch that passes a tensor extent says the bound is a problem
+         * size; a comparison in the kernel alone (`cols < E`) does not say
+         * how large it gets: heads and experts are bounds too. */
+        bool extent = (sy->facts & KC_SF_SHAPE_ARG) != 0;
+        kc_diag *d;
+        if (extent) {
+            d = kc_report(ctx, k, at,
+                          "%s fully unrolls %s iterations, and %s is a problem size: the unrolled code grows "
+                          "with the input",
+                          what, l->trip_text ? l->trip_text : "?", sy->name);
+        } else {
+            d = kc_report(ctx, k, at,
+                          "%s fully unrolls %s iterations, and %s looks like a problem size: if it can be large, "
+                          "the unrolled code grows with it",
+                          what, l->trip_text ? l->trip_text : "?", sy->name);
+            d->severity = KC_SEV_NOTE;
+        }
+        const char *ev = extent ? kc_symbol_evidence(ctx, k, sz) : NULL;
         if (ev)
             kc_diag_note(d, "%s", ev);
+        else if (sy->size_evidence)
+            kc_diag_note(d, "%s: %s", sy->name, sy->size_evidence);
+        if (!extent)
+            kc_diag_note(d, "assumed: no launch in this file passes a tensor extent as %s, so kcheck cannot tell "
+                         "a large dimension (a vocabulary) from a small one (heads, experts)",
+                         sy->name);
         kc_diag_note(d, "the trip count is unbounded at compile time: every distinct %s compiles a new kernel "
                      "holding %s copies of the loop body",
                      sy->name, l->trip_text ? l->trip_text : "one per iteration");
