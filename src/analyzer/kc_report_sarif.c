@@ -19,7 +19,7 @@
 #include <unistd.h>
 
 #ifndef KCHECK_HOMEPAGE
-#define KCHECK_HOMEPAGE "https://github.com/kcheck/kcheck"
+#define KCHECK_HOMEPAGE ""
 #endif
 
 #define SRCROOT "%SRCROOT%"
@@ -319,7 +319,8 @@ static void sarif_finish(kc_reporter *r, const kc_run_totals *t)
     json_object_set_new(driver, "name", json_string("kcheck"));
     json_object_set_new(driver, "version", json_string(KCHECK_VERSION));
     json_object_set_new(driver, "semanticVersion", json_string(KCHECK_VERSION));
-    json_object_set_new(driver, "informationUri", json_string(KCHECK_HOMEPAGE));
+    if (KCHECK_HOMEPAGE[0]) /* a build for publication names its home page; none is invented */
+        json_object_set_new(driver, "informationUri", json_string(KCHECK_HOMEPAGE));
     json_t *rules = json_array();
     for (size_t i = 0; i < kc_all_rules_count(); i++)
         json_array_append_new(rules, rule_descriptor(kc_all_rules_get(i)));
