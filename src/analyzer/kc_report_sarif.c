@@ -319,7 +319,7 @@ static void sarif_finish(kc_reporter *r, const kc_run_totals *t)
     json_object_set_new(driver, "name", json_string("kcheck"));
     json_object_set_new(driver, "version", json_string(KCHECK_VERSION));
     json_object_set_new(driver, "semanticVersion", json_string(KCHECK_VERSION));
-    if (KCHECK_HOMEPAGE[0]) /* a build for publication names its home page; none is invented */
+    if (KCHECK_HOMEPAGE[0])
         json_object_set_new(driver, "informationUri", json_string(KCHECK_HOMEPAGE));
     json_t *rules = json_array();
     for (size_t i = 0; i < kc_all_rules_count(); i++)
