@@ -19,6 +19,8 @@ typedef struct kc_cuda_upd {
     CXCursor step[4];  /* null cursor: ++/-- */
     int8_t sign[4];
     bool nonaffine;    /* some assignment is not `v += invariant` once per pass */
+    bool shrink;       /* the for increment does `v >>= c`, `v /= c`, `v = v >> c` or `v = v / c` */
+    bool grow;         /* some assignment is anything else */
     bool body_step;    /* a step in the body (not the for increment) */
     bool by_inc;       /* the for increment assigns it */
     bool in_cond;      /* the loop condition reads it */
@@ -220,6 +222,24 @@ static void prescan(kc_cuda_scan *sc, CXCursor c, scan_ctx x)
             int j = upd_index(sc, kc_cuda_referenced_decl(l), true);
             if (j >= 0) {
                 CXCursor decl = sc->u.data[j].decl;
+                {
+                    /* v >>= c, v /= c, v = v >> c, v = v / c */
+                    bool shr = op == CXBinaryOperator_ShrAssign || op == CXBinaryOperator_DivAssign;
+                    if (op == CXBinaryOperator_Assign) {
+                        CXCursor rs = kc_cuda_strip(r);
+                        enum CXBinaryOperatorKind rop = kc_cuda_binop_of(rs);
+                        if (rop == CXBinaryOperator_Shr || rop == CXBinaryOperator_Div) {
+                            kc_cuda_kids rk;
+                            kc_cuda_kids_get(rs, &rk);
+                            shr = rk.n == 2 && kc_cuda_same_decl(kc_cuda_referenced_decl(rk.v[0]), decl);
+                            kc_cuda_kids_free(&rk);
+                        }
+                    }
+                    if (shr && x.in_inc) /* in the for increment: once per pass */
+                        sc->u.data[j].shrink = true;
+                    else
+                        sc->u.data[j].grow = true;
+                }
                 if (op == CXBinaryOperator_AddAssign || op == CXBinaryOperator_SubAssign) {
                     upd_add(sc, j, r, op == CXBinaryOperator_AddAssign ? 1 : -1, r, &x, true);
                 } else if (op == CXBinaryOperator_Assign) {
@@ -907,9 +927,10 @@ bool kc_cuda_walk_loop(kc_cuda_walk *w, CXCursor s, const kc_cuda_pragma *pr)
 
     /* Bounds and trip count. */
     kc_loop *lp = &w->k->loops.data[id];
-    if (vi >= 0)
+    if (vi >= 0) {
         loop_bounds(w, lp, &sc.u.data[vi], &entry[vi], var_step, var_step_text, &pos, init);
-    else if (!clang_Cursor_isNull(rvar))
+        lp->shrinks = sc.u.data[vi].shrink && !sc.u.data[vi].grow;
+    } else if (!clang_Cursor_isNull(rvar))
         lp->var = kc_cuda_spelling(w->t, rvar);
 
     /* After the loop: values that no longer depend on it. */

@@ -297,6 +297,8 @@ void kc_model_dump(FILE *out, const kc_model *m)
                     l->unroll);
             if (l->unroll == KC_UNROLL_COUNT)
                 fprintf(out, "(%lld)", (long long)l->unroll_count);
+            if (l->shrinks)
+                fprintf(out, " shrinks");
             if (kc_span_valid(l->runtime_bound_span)) {
                 fprintf(out, " runtime-bound=");
                 dump_span(out, l->runtime_bound_span);

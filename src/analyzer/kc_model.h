@@ -115,6 +115,7 @@ typedef struct kc_loop {
     const char *var;          /* induction variable, or NULL */
     const kc_index *start, *end, *step; /* NULL when unknown */
     const char *start_text, *end_text, *step_text;
+    bool shrinks;             /* the variable is only divided or shifted right, once per pass (s >>= 1) */
     int64_t trip_count;       /* -1 unknown */
     const char *trip_text;    /* symbolic trip count, e.g. "ceil(N / BLOCK_SIZE_N)" */
     kc_unroll unroll;

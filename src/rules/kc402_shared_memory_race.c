@@ -20,7 +20,10 @@ static const char doc[] =
     "- the same across loop passes: a read at the top of a pass of what the\n"
     "  previous pass wrote at the bottom, or the next pass overwriting a tile that\n"
     "  other threads are still reading (the missing second `__syncthreads()` of a\n"
-    "  tiled loop).\n"
+    "  tiled loop), and the tree reduction without a barrier in its loop\n"
+    "  (`for (s = blockDim.x / 2; s > 0; s >>= 1) if (tid < s) s_[tid] += s_[tid + s];`:\n"
+    "  the guard keeps the halves apart within a pass, not across passes, since\n"
+    "  `s` shrinks).\n"
     "\n"
     "Indices are compared symbolically; when either one depends on the thread in a\n"
     "way kcheck cannot express (loaded data, division), or a call that may\n"
@@ -379,6 +382,34 @@ static bool reported_in_callee(const kc_model *m, const kc_access *x, const kc_a
     return false;
 }
 
+/* The tree reduction without a barrier in its loop:
+ *     for (s = blockDim.x / 2; s > 0; s >>= 1)
+ *         if (tid < s) sdata[tid] += sdata[tid + s];
+ * Within a pass `tid < s` keeps the readers' elements ([s, 2s)) apart from
+ * the writers' ([0, s)); but s shrinks every pass, and the next pass reads
+ * [s/2, s), which threads of this pass wrote. The write index must not move
+ * with the loop, the read index be the write index plus a positive multiple
+ * of the shrinking variable, and the pair be split by that guard. */
+static bool shrinking_split(kc_arena *ar, const kc_kernel *k, const kc_access *w, const kc_access *r, uint32_t l,
+                            const char **why)
+{
+    const kc_loop *L = &k->loops.data[l];
+    if (!L->shrinks || kc_index_depends_on_loop(w->offset, l))
+        return false;
+    kc_offset_delta od;
+    kc_offset_delta_of(ar, k, w->offset, r->offset, &od);
+    if (!od.known || !od.delta || !od.lanes_pure || !od.lanes_equal || od.w_uniform || !od.rest || od.rest_const ||
+        od.rest->nmono != 1 || od.rest->mono[0].coef <= 0 || !kc_index_depends_on_loop(od.rest, l) ||
+        opaque_thread_guard(k, w, r) || !split_by_guard(ar, k, w, r, &od))
+        return false;
+    *why = kc_arena_printf(ar,
+                           "a guard keeps readers and writers apart within a pass, but `%s` shrinks every pass "
+                           "(`%s`): in the next pass the threads below its new value read elements that threads "
+                           "at or above it wrote in this one",
+                           L->var ? L->var : "the loop variable", L->header_text ? L->header_text : "?");
+    return true;
+}
+
 static void check(const kc_model *m, const kc_kernel *k, kc_rule_ctx *ctx)
 {
     kc_arena *ar = kc_rule_arena(ctx);
@@ -414,6 +445,9 @@ static void check(const kc_model *m, const kc_kernel *k, kc_rule_ctx *ctx)
                     !kc_index_depends_on_loop(r->offset, l)) {
                     uint32_t from = raw ? w->seq : r->seq, to = raw ? r->seq : w->seq;
                     hazard = !sep_around(k, &seps, l, from, to) && other_thread(ar, k, w, r, true, &why);
+                    cross = hazard;
+                } else if (l != KC_NONE && raw && shrinking_split(ar, k, w, r, l, &why)) {
+                    hazard = !sep_around(k, &seps, l, w->seq, r->seq);
                     cross = hazard;
                 }
             }
