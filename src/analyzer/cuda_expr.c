@@ -358,6 +358,10 @@ static kc_cuda_val ev_unary(kc_cuda_walk *w, CXCursor e, int mode)
         }
         if (kc_cuda_ty_is_array(rt))
             return p;
+        /* `(*fp)(...)`: naming the function a pointer points to reads no
+         * memory (the pointer itself was evaluated above) */
+        if (rt.kind == CXType_FunctionProto || rt.kind == CXType_FunctionNoProto)
+            return kc_cuda_v_deps(p.deps);
         return kc_cuda_deref(w, p, e, rt, mode);
     }
     case CXUnaryOperator_Minus: {

@@ -9,7 +9,9 @@ static const char doc[] =
     "Flags a global-memory load inside a loop whose address does not depend on\n"
     "the loop: not on the induction variable, nor on anything the loop body\n"
     "assigns. Loads under a condition that depends on the loop, loads from\n"
-    "buffers the loop also writes, and shared-memory loads are not reported.\n"
+    "buffers the loop also writes (and, when the address comes from loaded\n"
+    "values, loads in loops that write any memory), volatile loads, and\n"
+    "shared- and constant-memory loads are not reported.\n"
     "A mask that changes with the loop does not make the load variant: the\n"
     "load is still issued in every pass.\n"
     "\n"
@@ -45,13 +47,14 @@ static const char doc[] =
     "- triton-lang/triton: \"Cross Entropy Loss performance issue\" (the kernel in\n"
     "  kcheck's seed 000).\n";
 
-static bool stored_in_loop(const kc_kernel *k, uint32_t base, uint32_t loop)
+/* Does the loop store to `base` (or, with `any`, to memory at all)? */
+static bool stored_in_loop(const kc_kernel *k, uint32_t base, uint32_t loop, bool any)
 {
     for (uint32_t i = 0; i < k->accesses.len; i++) {
         const kc_access *s = &k->accesses.data[i];
         if (s->kind == KC_ACC_LOAD || s->loop == KC_NONE || !kc_loop_within(k, s->loop, loop))
             continue;
-        if (base == KC_NONE || s->base == KC_NONE || s->base == base)
+        if (any || base == KC_NONE || s->base == KC_NONE || s->base == base)
             return true;
     }
     return false;
@@ -63,7 +66,9 @@ static void check(const kc_model *m, const kc_kernel *k, kc_rule_ctx *ctx)
         const kc_access *a = &k->accesses.data[i];
         if (a->kind != KC_ACC_LOAD || a->loop == KC_NONE || a->loop >= k->loops.len || !a->offset)
             continue;
-        if (a->space != KC_MEM_GLOBAL && a->space != KC_MEM_CONSTANT)
+        /* Constant memory is served by its own cache (scalars are operands
+         * of the instruction); a volatile load must be repeated. */
+        if (a->space != KC_MEM_GLOBAL || a->is_volatile)
             continue;
         uint32_t L = a->loop;
         if (kc_index_depends_on_loop(a->offset, L))
@@ -71,7 +76,9 @@ static void check(const kc_model *m, const kc_kernel *k, kc_rule_ctx *ctx)
         /* Loaded only in some passes (under `if i == 0:`): not repeated. */
         if (kc_cond_chain_depends_on_loop(k, a->guard, L))
             continue;
-        if (stored_in_loop(k, a->base, L))
+        /* An address computed from loaded values may change when the loop
+         * stores (`t[off[b]]` with `off[b]` updated in the loop). */
+        if (stored_in_loop(k, a->base, L, (kc_index_deps(a->offset).flags & KC_AF_DATA) != 0))
             continue;
         const kc_loop *lp = &k->loops.data[L];
         kc_diag *d = kc_report(ctx, k, kc_access_point(a),
