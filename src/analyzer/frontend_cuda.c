@@ -885,7 +885,15 @@ static const char *on_disk(kc_arena *ar, const char *dir, const char *s)
     return kc_arena_printf(ar, "%.*s%s%s", (int)(at - s), s, dir, at + strlen(KC_CUDA_SHIM_ROOT));
 }
 
-int kc_frontend_dump_shim(const kc_options *opts, const char *dir, FILE *out, FILE *err)
+char *kc_cuda_version(void)
+{
+    CXString v = clang_getClangVersion();
+    char *s = kc_xstrdup(clang_getCString(v));
+    clang_disposeString(v);
+    return s;
+}
+
+int kc_cuda_dump_shim(const kc_options *opts, const char *dir, FILE *out, FILE *err)
 {
     kc_cuda_frontend *fe = kc_cuda_frontend_new(opts);
     if (!fe) {

@@ -1,14 +1,88 @@
+/* Dispatch to the front ends. Compiled twice: linked with the CUDA front
+ * end (kc_frontends: tests, fuzzers), and with KC_CUDA_MODULE for the kcheck
+ * binary, which loads the CUDA front end (and with it libclang and LLVM)
+ * from kcheck-cuda.so on the first CUDA file only. */
+#define _GNU_SOURCE 1 /* dladdr */
 #include "kc_frontend.h"
 
-#include <clang-c/Index.h>
 #include <stdlib.h>
 #include <string.h>
 
+#ifdef KC_CUDA_MODULE
+#include <dlfcn.h>
+#include <limits.h>
+#include <pthread.h>
+#include <unistd.h>
+#endif
+
 struct kc_frontend {
     const kc_options *opts;
+    const kc_cuda_ops *ops;     /* NULL until the first CUDA file */
     kc_cuda_frontend *cuda;     /* created on first use */
     kc_triton_frontend *triton; /* created on first use */
 };
+
+#ifdef KC_CUDA_MODULE
+/* The loaded module. Written once, under pthread_once, and only read
+ * afterwards: a process loads a library once, whichever thread asks. */
+static pthread_once_t module_once = PTHREAD_ONCE_INIT;
+static const kc_cuda_ops *module_ops;
+static char module_error[PATH_MAX + 256];
+
+static void load_module(void)
+{
+    /* Next to the binary (the build tree), else ../lib/kcheck (installed). */
+    char exe[PATH_MAX];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (n <= 0) {
+        snprintf(module_error, sizeof module_error, "cannot find the kcheck binary (/proc/self/exe)");
+        return;
+    }
+    exe[n] = '\0';
+    char *slash = strrchr(exe, '/');
+    if (slash)
+        *slash = '\0';
+    const char *candidates[] = {"/" KCHECK_CUDA_MODULE, "/../" KCHECK_MODULE_LIBDIR "/kcheck/" KCHECK_CUDA_MODULE};
+    const char *why = NULL;
+    char path[PATH_MAX + 64];
+    for (size_t i = 0; i < sizeof candidates / sizeof candidates[0] && !module_ops; i++) {
+        snprintf(path, sizeof path, "%s%s", exe, candidates[i]);
+        if (access(path, F_OK) != 0)
+            continue;
+        void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+        if (!h) {
+            why = dlerror();
+            snprintf(module_error, sizeof module_error, "%s", why ? why : path);
+            return;
+        }
+        const kc_cuda_ops *(*entry)(void) = (const kc_cuda_ops *(*)(void))dlsym(h, "kc_cuda_plugin");
+        const kc_cuda_ops *ops = entry ? entry() : NULL;
+        if (!ops || ops->check != KC_CUDA_OPS_CHECK) {
+            snprintf(module_error, sizeof module_error, "%s is not from this build of kcheck", path);
+            return;
+        }
+        module_ops = ops;
+    }
+    if (!module_ops)
+        snprintf(module_error, sizeof module_error, "%s not found next to the kcheck binary or in ../%s/kcheck",
+                 KCHECK_CUDA_MODULE, KCHECK_MODULE_LIBDIR);
+}
+
+static const kc_cuda_ops *cuda_ops(const char **why)
+{
+    pthread_once(&module_once, load_module);
+    *why = module_error;
+    return module_ops;
+}
+#else
+static const kc_cuda_ops *cuda_ops(const char **why)
+{
+    static const kc_cuda_ops linked = {KC_CUDA_OPS_CHECK, kc_cuda_frontend_new, kc_cuda_frontend_delete,
+                                       kc_cuda_lower,     kc_cuda_dump_shim,     kc_cuda_version};
+    *why = NULL;
+    return &linked;
+}
+#endif
 
 static bool ends_with(const char *s, const char *suffix)
 {
@@ -41,7 +115,7 @@ void kc_frontend_delete(kc_frontend *fe)
     if (!fe)
         return;
     if (fe->cuda)
-        kc_cuda_frontend_delete(fe->cuda);
+        fe->ops->destroy(fe->cuda);
     if (fe->triton)
         kc_triton_frontend_delete(fe->triton);
     free(fe);
@@ -51,13 +125,21 @@ kc_model *kc_frontend_lower(kc_frontend *fe, const kc_source *src, kc_lang lang,
                             kc_file_errors *errs)
 {
     if (lang == KC_LANG_CUDA) {
+        if (!fe->ops) {
+            const char *why = NULL;
+            fe->ops = cuda_ops(&why);
+            if (!fe->ops) {
+                kc_file_errors_add(errs, 0, 0, "the CUDA front end could not be loaded: %s", why);
+                return NULL;
+            }
+        }
         if (!fe->cuda)
-            fe->cuda = kc_cuda_frontend_new(fe->opts);
+            fe->cuda = fe->ops->create(fe->opts);
         if (!fe->cuda) {
             kc_file_errors_add(errs, 0, 0, "the CUDA front end could not start (libclang)");
             return NULL;
         }
-        return kc_cuda_lower(fe->cuda, src, errs);
+        return fe->ops->lower(fe->cuda, src, errs);
     }
     if (!fe->triton)
         fe->triton = kc_triton_frontend_new(fe->opts);
@@ -68,10 +150,23 @@ kc_model *kc_frontend_lower(kc_frontend *fe, const kc_source *src, kc_lang lang,
     return kc_triton_lower(fe->triton, src, errs);
 }
 
+int kc_frontend_dump_shim(const kc_options *opts, const char *dir, FILE *out, FILE *err)
+{
+    const char *why = NULL;
+    const kc_cuda_ops *ops = cuda_ops(&why);
+    if (!ops) {
+        fprintf(err, "kcheck: error: the CUDA front end could not be loaded: %s\n", why);
+        return 2;
+    }
+    return ops->dump_shim(opts, dir, out, err);
+}
+
 char *kc_frontend_versions(void)
 {
-    CXString v = clang_getClangVersion();
-    char *s = kc_xasprintf("%s; tree-sitter-python 0.23.6", clang_getCString(v));
-    clang_disposeString(v);
+    const char *why = NULL;
+    const kc_cuda_ops *ops = cuda_ops(&why);
+    char *clang = ops ? ops->version() : kc_xasprintf("CUDA front end not loaded: %s", why);
+    char *s = kc_xasprintf("%s; tree-sitter-python 0.23.6", clang);
+    free(clang);
     return s;
 }
