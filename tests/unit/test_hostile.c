@@ -697,7 +697,9 @@ static void test_odd_path_names(void **state)
     args[1] = "--format=sarif";
     r = runv(argc, args);
     assert_int_equal(r.status, 1);
-    assert_non_null(json_loads(r.out, 0, NULL) ? r.out : NULL);
+    json_t *sarif = json_loads(r.out, 0, NULL);
+    assert_non_null(sarif);
+    json_decref(sarif);
     result_free(&r);
     args[1] = "--fix";
     r = runv(argc, args);
