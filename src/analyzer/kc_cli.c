@@ -31,7 +31,7 @@ static const char usage_text[] =
     "  --format FMT          text (default), json, sarif (SARIF 2.1.0) or github (Actions annotations)\n"
     "  --color WHEN          auto (default: on a terminal, unless NO_COLOR is set), always, never\n"
     "  --no-source           do not print the source line and caret\n"
-    "  --severity SEVERITY   lowest severity reported at all: note (default), warning, error\n"
+    "  --severity SEVERITY   lowest severity reported at all: note, warning (default), error\n"
     "  --fail-on SEVERITY    lowest severity that makes the exit status 1 (default: warning)\n"
     "  -q, --quiet           no summary line; nothing at all when there are no findings\n"
     "  --stats               print findings per rule, files and time (on stderr for json and sarif)\n"

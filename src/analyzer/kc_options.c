@@ -10,7 +10,7 @@ void kc_options_init(kc_options *o)
     o->jobs = 1;
     o->show_source = true;
     o->fail_on = KC_SEV_WARNING;
-    o->min_severity = KC_SEV_NOTE;
+    o->min_severity = KC_SEV_WARNING; /* notes on request: --severity note */
     o->max_file_size = 64u * 1024u * 1024u;
     o->cuda_mode = KC_CUDA_SHIM;
     o->verify_timeout_s = 300;

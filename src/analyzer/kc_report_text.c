@@ -124,7 +124,7 @@ static void hidden(FILE *out, const kc_run_totals *t)
     if (t->baselined)
         fprintf(out, ", %zu in the baseline", t->baselined);
     if (t->below_severity)
-        fprintf(out, ", %zu below --severity", t->below_severity);
+        fprintf(out, ", %zu hidden by --severity", t->below_severity);
 }
 
 void kc_report_text_summary(FILE *out, const kc_options *o, const kc_run_totals *t)
@@ -190,7 +190,7 @@ void kc_report_stats(FILE *out, const kc_run_totals *t)
     fprintf(out, "  %6zu  findings reported\n", total);
     fprintf(out, "  %6zu  suppressed by comments\n", t->suppressed);
     fprintf(out, "  %6zu  hidden by the baseline\n", t->baselined);
-    fprintf(out, "  %6zu  below --severity\n", t->below_severity);
+    fprintf(out, "  %6zu  hidden by --severity\n", t->below_severity);
     if (t->fixed)
         fprintf(out, "  %6zu  fixed, in %zu files\n", t->fixed, t->files_fixed);
     fprintf(out, "  files: %zu checked, %zu not checked; time: %.3f s", t->files - t->file_errors,

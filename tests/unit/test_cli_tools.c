@@ -918,7 +918,7 @@ static void test_severity_quiet_stats(void **state)
     write_file("sev/u.py", unroll_py); /* KC201: a warning */
     run_result r = run("--select", "KC201", "--severity", "error", "sev/u.py", NULL);
     assert_int_equal(r.status, 0);
-    assert_non_null(strstr(r.out, "kcheck: no findings (1 file checked, 1 below --severity)"));
+    assert_non_null(strstr(r.out, "kcheck: no findings (1 file checked, 1 hidden by --severity)"));
     result_free(&r);
     r = run("--select", "KC201", "--fail-on", "error", "sev/u.py", NULL);
     assert_int_equal(r.status, 0); /* reported, but does not fail */
