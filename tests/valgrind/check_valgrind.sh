@@ -16,6 +16,9 @@ rm -rf "$work"
 mkdir -p "$work"
 logs=$work/logs
 mkdir -p "$logs"
+# A cache directory of its own: the first CUDA run builds the precompiled
+# headers (cuda_pch.h), the later ones read them; both under memcheck.
+export KCHECK_CACHE_DIR="$work/cache"
 n=0
 failed=0
 vg() { # vg NAME WANT ARGS...: kcheck ARGS under memcheck, expecting exit status WANT
