@@ -94,7 +94,8 @@ bench_loop() {
 }
 ratio() { python3 -c 'import sys; print("%.1f" % (float(sys.argv[1]) / float(sys.argv[2])))' "$1" "$2"; }
 ms() { python3 -c 'import sys; print("%.1f" % (1000 * float(sys.argv[1]) / float(sys.argv[2])))' "$1" "$2"; }
-peak_kb() { /usr/bin/time -f %M "$@" 2>&1 >/dev/null | tail -1; }
+# peak resident memory (KiB) of a command whose exit status is its own business
+peak_kb() { { /usr/bin/time -f %M "$@" 2>&1 >/dev/null || true; } | tail -1; }
 
 echo "# kcheck speed, $(date -u +%Y-%m-%d), $(nproc) cores, $(uname -m)"
 echo "kcheck: $("$KC" --version | head -1); $(clang-tidy-19 --version | grep -m1 version); $(hyperfine --version)"
@@ -135,6 +136,10 @@ echo
 echo "| mode | kcheck -j1 | clang-tidy-19 | ratio |"
 echo "|---|---|---|---|"
 echo "| shim | $(ms "$t_kc" ${#cu[@]}) ms/file | $(ms "$t_ct" ${#cu[@]}) ms/file | $(ratio "$t_ct" "$t_kc")x |"
+# the same files in one process each (pre-commit passes many files at once)
+t_kc1=$(bench cuda-shim-kcheck-one-process 3 -- "$KC" --no-cache -j1 -q "${cu[@]}")
+t_ct1=$(bench cuda-shim-clang-tidy-one-process 3 -- clang-tidy-19 -quiet "${cu[@]}" -- "${shim_flags[@]}")
+echo "| shim, all files in one process | $(ms "$t_kc1" ${#cu[@]}) ms/file | $(ms "$t_ct1" ${#cu[@]}) ms/file | $(ratio "$t_ct1" "$t_kc1")x |"
 if [ -f "$CUDA/include/cuda_runtime.h" ]; then
     head -n "$NTK" "$OUT/cuda-files.txt" >"$OUT/toolkit-files.txt"
     ntk=$(wc -l <"$OUT/toolkit-files.txt")
