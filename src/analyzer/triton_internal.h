@@ -98,6 +98,8 @@ typedef struct tt_module {
 /* ---- node helpers (triton_walk.c) ---- */
 bool tt_is(TSNode n, const char *type);
 TSNode tt_field(TSNode n, const char *field);
+/* The grammar's id of a field name (0: no such field). */
+TSFieldId tt_field_id(const char *field);
 const char *tt_text(tt_module *m, TSNode n); /* arena copy of the node's text */
 bool tt_text_eq(tt_module *m, TSNode n, const char *s);
 kc_span tt_span(TSNode n);

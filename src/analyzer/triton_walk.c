@@ -19,9 +19,34 @@ bool tt_is(TSNode n, const char *type)
     return t[0] == type[0] && strcmp(t, type) == 0;
 }
 
+/* The grammar's fields, sorted by name (generated from its parser.c). */
+static const struct tt_field_entry {
+    const char *name;
+    TSFieldId id;
+} tt_fields[] = {
+#include "kc_ts_python_fields.inc"
+};
+
+static int field_cmp(const void *key, const void *entry)
+{
+    return strcmp(key, ((const struct tt_field_entry *)entry)->name);
+}
+
+TSFieldId tt_field_id(const char *field)
+{
+    const struct tt_field_entry *e =
+        bsearch(field, tt_fields, sizeof tt_fields / sizeof tt_fields[0], sizeof tt_fields[0], field_cmp);
+    return e ? e->id : 0;
+}
+
 TSNode tt_field(TSNode n, const char *field)
 {
-    return ts_node_child_by_field_name(n, field, (uint32_t)strlen(field));
+    TSFieldId id = tt_field_id(field);
+    if (!id) {
+        TSNode null = {0};
+        return null;
+    }
+    return ts_node_child_by_field_id(n, id);
 }
 
 const char *tt_text(tt_module *m, TSNode n)

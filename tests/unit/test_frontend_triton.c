@@ -9,6 +9,9 @@
 #include <string.h>
 
 #include "kc_frontend.h"
+#include "triton_internal.h"
+
+const TSLanguage *tree_sitter_python(void);
 
 typedef struct lowered {
     kc_options opts;
@@ -266,9 +269,26 @@ static void test_deep_nesting(void **state)
     kc_sb_free(&deep);
 }
 
+/* The generated field table agrees with the grammar, field by field (and is
+ * sorted: a binary search finds every name). */
+static void test_field_table(void **state)
+{
+    (void)state;
+    const TSLanguage *lang = tree_sitter_python();
+    uint32_t n = ts_language_field_count(lang);
+    assert_true(n > 20);
+    for (TSFieldId id = 1; id <= n; id++) {
+        const char *name = ts_language_field_name_for_id(lang, id);
+        assert_non_null(name);
+        assert_int_equal(tt_field_id(name), id);
+    }
+    assert_int_equal(tt_field_id("no_such_field"), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_field_table),
         cmocka_unit_test(test_aliases_and_stacked_decorators),
         cmocka_unit_test(test_launch_facts),
         cmocka_unit_test(test_shapes_and_strides),
