@@ -805,8 +805,12 @@ static enum CXErrorCode parse(kc_cuda_frontend *fe, const kc_source *src, kc_cud
         if (*tu)
             clang_disposeTranslationUnit(*tu);
         *tu = NULL;
+        /* Removed so that the next run rebuilds it; this run goes on
+         * without it (one that libclang refuses again would cost a rebuild
+         * per file). */
         kc_cuda_pch_discard(pch);
         free(pch);
+        fe->pch_off = true;
     }
     return clang_parseTranslationUnit2(fe->index, src->path, a->v.data, (int)a->v.len, unsaved->files.data,
                                        unsaved->files.len, flags, tu);
