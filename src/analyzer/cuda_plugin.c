@@ -1,5 +1,6 @@
-/* The CUDA front end as a loadable module (kcheck-cuda.so): the kcheck
- * binary loads it on the first CUDA file (kc_frontend.c). */
+/* The CUDA front end's table of entry points: the module kcheck-cuda.so
+ * exports it (the kcheck binary loads it on the first CUDA file), and
+ * kc_frontends links it in for the tests and fuzzers (kc_frontend.c). */
 #include "kc_frontend.h"
 
 const kc_cuda_ops *kc_cuda_plugin(void)

@@ -75,12 +75,11 @@ static const kc_cuda_ops *cuda_ops(const char **why)
     return module_ops;
 }
 #else
+/* Linked in: the module's own table (cuda_plugin.c). */
 static const kc_cuda_ops *cuda_ops(const char **why)
 {
-    static const kc_cuda_ops linked = {KC_CUDA_OPS_CHECK, kc_cuda_frontend_new, kc_cuda_frontend_delete,
-                                       kc_cuda_lower,     kc_cuda_dump_shim,     kc_cuda_version};
-    *why = NULL;
-    return &linked;
+    *why = "";
+    return kc_cuda_plugin();
 }
 #endif
 
