@@ -1,7 +1,8 @@
-/* Toolkit mode's header cache (cuda_pch.h). */
+/* The CUDA header cache (cuda_pch.h). */
 #define _GNU_SOURCE 1 /* O_CLOEXEC, dirent d_type */
 #include "cuda_pch.h"
 
+#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -17,6 +18,9 @@
 
 #define KC_PCH_FORMAT "kcheck-cuda-pch-1"
 #define KC_PCH_MAX_AGE_S (14 * 24 * 3600)
+/* A preamble that failed to precompile (an error in a header it includes)
+ * is tried again after this long, when the header may have been fixed. */
+#define KC_PCH_RETRY_S 600
 /* The empty file whose prefix is cached; it exists only in memory. */
 #define KC_PCH_MAIN "/kcheck-header-cache/prefix.cu"
 
@@ -43,7 +47,7 @@ static void feed_stat(XXH3_state_t *st, const char *path)
 }
 
 static char *key_hex(const char *toolkit, const char *const *args, size_t nargs, struct CXUnsavedFile *unsaved,
-                     unsigned nunsaved)
+                     unsigned nunsaved, const kc_cuda_preamble *pre)
 {
     XXH3_state_t *st = XXH3_createState();
     XXH3_128bits_reset(st);
@@ -74,6 +78,17 @@ static char *key_hex(const char *toolkit, const char *const *args, size_t nargs,
         if (n)
             XXH3_128bits_update(st, unsaved[i].Contents, (size_t)n);
     }
+    if (pre) {
+        /* The directory resolves `#include "..."`: the same relative name
+         * under another working directory is another file. */
+        char *cwd = getcwd(NULL, 0);
+        feed_str(st, cwd);
+        free(cwd);
+        feed_str(st, pre->main);
+        uint64_t n = pre->len;
+        XXH3_128bits_update(st, &n, sizeof n);
+        XXH3_128bits_update(st, pre->text, (size_t)n);
+    }
     XXH128_hash_t h = XXH3_128bits_digest(st);
     XXH3_freeState(st);
     return kc_xasprintf("%016llx%016llx", (unsigned long long)h.high64, (unsigned long long)h.low64);
@@ -93,37 +108,72 @@ static void touch(const char *path)
         utimensat(AT_FDCWD, path, NULL, 0);
 }
 
-/* Removes headers (and their lock files) unused for KC_PCH_MAX_AGE_S. */
+typedef struct pch_entry {
+    char *path;
+    time_t used;
+    int64_t size;
+} pch_entry;
+
+static int by_use(const void *a, const void *b)
+{
+    const pch_entry *x = a, *y = b;
+    return x->used < y->used ? -1 : x->used > y->used;
+}
+
+/* Removes headers (and their lock and marker files) unused for
+ * KC_PCH_MAX_AGE_S, then the least recently used preamble headers past
+ * KC_PCH_PREAMBLE_CAP bytes. */
 static void prune(const char *dir)
 {
     DIR *d = opendir(dir);
     if (!d)
         return;
     time_t now = time(NULL);
+    KC_VEC(pch_entry) pre = {0};
+    int64_t total = 0;
     for (struct dirent *e; (e = readdir(d));) {
-        if (strncmp(e->d_name, "cuda-", 5) != 0)
+        bool preamble = strncmp(e->d_name, "pre-", 4) == 0;
+        if (strncmp(e->d_name, "cuda-", 5) != 0 && !preamble)
             continue;
         char *p = kc_xasprintf("%s/%s", dir, e->d_name);
         struct stat sb;
-        if (stat(p, &sb) == 0 && S_ISREG(sb.st_mode) && now - sb.st_mtim.tv_sec > KC_PCH_MAX_AGE_S)
+        if (stat(p, &sb) == 0 && S_ISREG(sb.st_mode) && now - sb.st_mtim.tv_sec > KC_PCH_MAX_AGE_S) {
             unlink(p);
+        } else if (preamble && S_ISREG(sb.st_mode) && strlen(e->d_name) > 4 &&
+                   strcmp(e->d_name + strlen(e->d_name) - 4, ".pch") == 0) {
+            kc_vec_push(&pre, ((pch_entry){p, sb.st_mtim.tv_sec, (int64_t)sb.st_size}));
+            total += (int64_t)sb.st_size;
+            continue;
+        }
         free(p);
     }
     closedir(d);
+    if (pre.len > 1)
+        qsort(pre.data, pre.len, sizeof *pre.data, by_use);
+    for (uint32_t i = 0; i < pre.len; i++) {
+        if (total > KC_PCH_PREAMBLE_CAP && i + 1 < pre.len) {
+            unlink(pre.data[i].path);
+            total -= pre.data[i].size;
+        }
+        free(pre.data[i].path);
+    }
+    kc_vec_free(&pre);
 }
 
-/* Parses the empty file in front of which clang puts the CUDA headers, and
- * saves that prefix as a precompiled header at `tmp`. */
+/* Parses the file in front of which clang puts the CUDA headers (empty, or
+ * a file's preamble), and saves that prefix as a precompiled header at
+ * `tmp`. */
 static bool build(CXIndex index, const char *tmp, const char *const *args, size_t nargs,
-                  struct CXUnsavedFile *unsaved, unsigned nunsaved, char **why)
+                  struct CXUnsavedFile *unsaved, unsigned nunsaved, const kc_cuda_preamble *pre, char **why)
 {
     struct CXUnsavedFile *files = kc_xcalloc((size_t)nunsaved + 1, sizeof *files);
     if (nunsaved)
         memcpy(files, unsaved, (size_t)nunsaved * sizeof *files);
-    files[nunsaved] = (struct CXUnsavedFile){KC_PCH_MAIN, "", 0};
+    const char *main = pre ? pre->main : KC_PCH_MAIN;
+    files[nunsaved] = (struct CXUnsavedFile){main, pre ? pre->text : "", pre ? (unsigned long)pre->len : 0};
     CXTranslationUnit tu = NULL;
     enum CXErrorCode ec =
-        clang_parseTranslationUnit2(index, KC_PCH_MAIN, args, (int)nargs, files, nunsaved + 1,
+        clang_parseTranslationUnit2(index, main, args, (int)nargs, files, nunsaved + 1,
                                     CXTranslationUnit_Incomplete | CXTranslationUnit_ForSerialization, &tu);
     free(files);
     bool ok = false;
@@ -132,9 +182,17 @@ static bool build(CXIndex index, const char *tmp, const char *const *args, size_
     } else {
         for (unsigned i = 0, n = clang_getNumDiagnostics(tu); i < n && !*why; i++) {
             CXDiagnostic dg = clang_getDiagnostic(tu, i);
-            if (clang_getDiagnosticSeverity(dg) >= CXDiagnostic_Error) {
+            enum CXDiagnosticSeverity sev = clang_getDiagnosticSeverity(dg);
+            /* A preamble may include headers with errors (a type the shim
+             * does not declare): the file's own parse would meet the same
+             * ones, which are not its errors. An error in the preamble's own
+             * lines is the file's, and a fatal one may have cut it short. */
+            if (sev == CXDiagnostic_Fatal ||
+                (sev == CXDiagnostic_Error &&
+                 (!pre || clang_Location_isFromMainFile(clang_getDiagnosticLocation(dg))))) {
                 CXString s = clang_formatDiagnostic(dg, CXDiagnostic_DisplaySourceLocation);
-                *why = kc_xasprintf("the CUDA headers do not parse: %s", clang_getCString(s));
+                *why = kc_xasprintf("the %s do not parse: %s", pre ? "file's leading includes" : "CUDA headers",
+                                    clang_getCString(s));
                 clang_disposeString(s);
             }
             clang_disposeDiagnostic(dg);
@@ -152,23 +210,54 @@ static bool build(CXIndex index, const char *tmp, const char *const *args, size_
     return ok;
 }
 
+/* A preamble is precompiled the second time it is asked for: the first
+ * request leaves a marker. A marker that says "failed" holds off new
+ * attempts for KC_PCH_RETRY_S. True when the header should be built now. */
+static bool second_request(const char *marker)
+{
+    struct stat sb;
+    if (stat(marker, &sb) != 0) {
+        int fd = open(marker, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+        if (fd >= 0)
+            close(fd);
+        return false;
+    }
+    return sb.st_size == 0 || time(NULL) - sb.st_mtim.tv_sec > KC_PCH_RETRY_S;
+}
+
+static void mark_failed(const char *marker)
+{
+    int fd = open(marker, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (fd >= 0) {
+        ssize_t w = write(fd, "failed\n", 7);
+        (void)w;
+        close(fd);
+    }
+}
+
 char *kc_cuda_pch_get(CXIndex index, const char *dir, const char *toolkit, const char *const *args, size_t nargs,
-                      struct CXUnsavedFile *unsaved, unsigned nunsaved, char **why)
+                      struct CXUnsavedFile *unsaved, unsigned nunsaved, const kc_cuda_preamble *preamble,
+                      char **why)
 {
     *why = NULL;
-    char *hex = key_hex(toolkit, args, nargs, unsaved, nunsaved);
-    char *path = kc_xasprintf("%s/cuda-%s.pch", dir, hex);
-    char *lock = kc_xasprintf("%s/cuda-%s.lock", dir, hex);
+    char *hex = key_hex(toolkit, args, nargs, unsaved, nunsaved, preamble);
+    const char *kind = preamble ? "pre" : "cuda";
+    char *path = kc_xasprintf("%s/%s-%s.pch", dir, kind, hex);
+    char *lock = kc_xasprintf("%s/%s-%s.lock", dir, kind, hex);
+    char *marker = preamble ? kc_xasprintf("%s/%s-%s.seen", dir, kind, hex) : NULL;
     free(hex);
     if (usable(path)) {
         touch(path);
         free(lock);
+        free(marker);
         return path;
     }
     if (!kc_mkdir_p(dir, 0755)) {
         *why = kc_xasprintf("cannot create %s: %s", dir, strerror(errno));
         goto fail;
     }
+    if (marker && !second_request(marker))
+        goto fail; /* not an error: built next time */
     /* One builder per key, across processes and threads (each open file
      * description holds its own lock). */
     int fd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
@@ -180,10 +269,14 @@ char *kc_cuda_pch_get(CXIndex index, const char *dir, const char *toolkit, const
     }
     if (!usable(path)) {
         char *tmp = kc_xasprintf("%s.%ld.%ld.tmp", path, (long)getpid(), (long)syscall(SYS_gettid));
-        if (build(index, tmp, args, nargs, unsaved, nunsaved, why) && rename(tmp, path) != 0 && !*why)
+        if (build(index, tmp, args, nargs, unsaved, nunsaved, preamble, why) && rename(tmp, path) != 0 && !*why)
             *why = kc_xasprintf("cannot rename %s: %s", tmp, strerror(errno));
         unlink(tmp);
         free(tmp);
+        if (marker && *why)
+            mark_failed(marker);
+        else if (marker)
+            unlink(marker);
         if (!*why)
             prune(dir);
     }
@@ -192,11 +285,13 @@ char *kc_cuda_pch_get(CXIndex index, const char *dir, const char *toolkit, const
     if (*why || !usable(path))
         goto fail;
     free(lock);
+    free(marker);
     return path;
 fail:
-    if (!*why)
+    if (!*why && !marker)
         *why = kc_xstrdup("the precompiled header is missing");
     free(lock);
+    free(marker);
     free(path);
     return NULL;
 }
@@ -204,4 +299,120 @@ fail:
 void kc_cuda_pch_discard(const char *path)
 {
     unlink(path);
+    /* A preamble's header is rebuilt on the next request, not the second. */
+    const char *base = strrchr(path, '/');
+    size_t n = strlen(path);
+    if (base && strncmp(base + 1, "pre-", 4) == 0 && n > 4 && strcmp(path + n - 4, ".pch") == 0) {
+        char *marker = kc_xasprintf("%.*s.seen", (int)(n - 4), path);
+        int fd = open(marker, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+        if (fd >= 0)
+            close(fd);
+        free(marker);
+    }
+}
+
+/* ---- preamble ---------------------------------------------------------------- */
+
+/* Past blanks and comments from i (comments may hold line splices). */
+static size_t skip_blank(const char *t, size_t n, size_t i, bool *open_comment)
+{
+    for (;;) {
+        if (i < n && (t[i] == ' ' || t[i] == '\t' || t[i] == '\r' || t[i] == '\n' || t[i] == '\f' || t[i] == '\v'))
+            i++;
+        else if (i + 1 < n && t[i] == '/' && t[i + 1] == '/') {
+            while (i < n && t[i] != '\n')
+                i += t[i] == '\\' && i + 1 < n ? 2 : 1;
+        } else if (i + 1 < n && t[i] == '/' && t[i + 1] == '*') {
+            const char *e = NULL;
+            for (size_t k = i + 2; k + 1 < n; k++)
+                if (t[k] == '*' && t[k + 1] == '/') {
+                    e = t + k;
+                    break;
+                }
+            if (!e) {
+                *open_comment = true;
+                return n;
+            }
+            i = (size_t)(e - t) + 2;
+        } else
+            return i;
+    }
+}
+
+/* The end of the directive that goes on from i (past its newline): line
+ * splices, comments and quoted names included. */
+static size_t directive_end(const char *t, size_t n, size_t i, bool *open_comment)
+{
+    while (i < n && t[i] != '\n') {
+        if (t[i] == '\\' && i + 1 < n) {
+            i += 2; /* a splice (or an escaped character) */
+            if (t[i - 1] == '\r' && i < n && t[i] == '\n')
+                i++;
+        } else if (t[i] == '/' && i + 1 < n && t[i + 1] == '/') {
+            while (i < n && t[i] != '\n')
+                i += t[i] == '\\' && i + 1 < n ? 2 : 1;
+        } else if (t[i] == '/' && i + 1 < n && t[i + 1] == '*') {
+            size_t k = i + 2;
+            while (k + 1 < n && !(t[k] == '*' && t[k + 1] == '/'))
+                k++;
+            if (k + 1 >= n) {
+                *open_comment = true;
+                return n;
+            }
+            i = k + 2;
+        } else if (t[i] == '"' || t[i] == '\'') {
+            char q = t[i++];
+            while (i < n && t[i] != q && t[i] != '\n')
+                i += t[i] == '\\' && i + 1 < n ? 2 : 1;
+            if (i < n && t[i] == q)
+                i++;
+        } else {
+            i++;
+        }
+    }
+    return i < n ? i + 1 : n;
+}
+
+size_t kc_cuda_preamble_len(const char *t, size_t n)
+{
+    size_t i = 0, end = 0;
+    int depth = 0;
+    bool includes = false, includes_at_end = false, open_comment = false;
+    if (n >= 3 && memcmp(t, "\xEF\xBB\xBF", 3) == 0)
+        i = 3;
+    for (;;) {
+        i = skip_blank(t, n, i, &open_comment);
+        if (open_comment || i >= n || t[i] != '#')
+            break;
+        size_t w = i + 1;
+        while (w < n && (t[w] == ' ' || t[w] == '\t'))
+            w++;
+        size_t we = w;
+        while (we < n && (isalnum((unsigned char)t[we]) || t[we] == '_'))
+            we++;
+        size_t wl = we - w;
+#define IS(word) (wl == sizeof(word) - 1 && memcmp(t + w, word, wl) == 0)
+        bool stop = false;
+        if (IS("include") || IS("import"))
+            includes = true;
+        else if (IS("if") || IS("ifdef") || IS("ifndef"))
+            depth++;
+        else if (IS("elif") || IS("else") || IS("elifdef") || IS("elifndef"))
+            stop = depth == 0;
+        else if (IS("endif"))
+            stop = depth-- == 0;
+        else if (!(IS("define") || IS("undef") || IS("pragma") || wl == 0))
+            stop = true; /* #error, #line, #include_next, #warning, ... */
+#undef IS
+        if (stop)
+            break;
+        i = directive_end(t, n, we, &open_comment);
+        if (open_comment)
+            break;
+        if (depth == 0) {
+            end = i;
+            includes_at_end = includes;
+        }
+    }
+    return includes_at_end ? end : 0;
 }

@@ -772,21 +772,84 @@ static bool pch_rejected(CXTranslationUnit tu, const char *pch)
     return bad;
 }
 
-/* Parses the file in front of the cached precompiled CUDA headers (the
- * shim's or the toolkit's) when they can be had, and without them if
- * libclang refuses them. */
-static enum CXErrorCode parse(kc_cuda_frontend *fe, const kc_source *src, kc_cuda_args *a, kc_cuda_unsaved *unsaved,
-                              CXTranslationUnit *tu)
+/* Keep going after fatal errors: a header missing deep inside another one
+ * must not cut the file short. (Safe with the bracket depth limit above:
+ * clang's error recovery recurses over open brackets.) */
+#define KC_CUDA_PARSE_FLAGS CXTranslationUnit_KeepGoing
+
+/* Parses the file in front of its own precompiled preamble (cuda_pch.h),
+ * the preamble's text blanked out in the in-memory copy (lines and columns
+ * unchanged; headers without include guards are not read twice). True
+ * when that parse stands, with *ec and *tu set; false when there is no
+ * such header yet or libclang refused it (a header it includes changed
+ * since: it is discarded, to be rebuilt on the next request). */
+static bool parse_with_preamble(kc_cuda_frontend *fe, kc_arena *ar, const kc_source *src, kc_cuda_args *a,
+                                kc_cuda_unsaved *unsaved, CXTranslationUnit *tu, enum CXErrorCode *ec)
 {
-    /* Keep going after fatal errors: a header missing deep inside another
-     * one must not cut the file short. (Safe with the bracket depth limit
-     * above: clang's error recovery recurses over open brackets.) */
-    unsigned flags = CXTranslationUnit_KeepGoing;
+    size_t len = kc_cuda_preamble_len(src->text, src->len);
+    uint32_t nu = unsaved->files.len;
+    if (!len || !nu || strcmp(unsaved->files.data[nu - 1].Filename, src->path) != 0)
+        return false;
+    const char *stand_in = "__kcheck_preamble__.cu";
+    kc_cuda_preamble pre = {
+        .main = strchr(src->path, '/') ? path_join(ar, dir_of(ar, src->path), stand_in) : stand_in,
+        .text = src->text,
+        .len = len,
+    };
+    /* The header may be written with errors in the headers it includes
+     * (cuda_pch.c says which), and read back. */
+    uint32_t n = a->v.len;
+    arg(a, "-Xclang");
+    arg(a, "-fallow-pch-with-compiler-errors");
+    char *why = NULL;
+    char *pch = kc_cuda_pch_get(fe->index, fe->pch_dir, fe->cuda_path, a->v.data, a->v.len, unsaved->files.data,
+                                nu - 1, &pre, &why);
+    free(why); /* whatever kept it from being built, the file parses without it */
+    if (!pch) {
+        a->v.len = n;
+        return false;
+    }
+    char *blank = kc_arena_alloc(ar, src->len + 1);
+    memcpy(blank, src->text, src->len);
+    for (size_t i = 0; i < len; i++)
+        if (blank[i] != '\n' && blank[i] != '\r')
+            blank[i] = ' ';
+    struct CXUnsavedFile *mainf = &unsaved->files.data[nu - 1];
+    const char *text = mainf->Contents;
+    mainf->Contents = blank;
+    arg(a, "-include-pch");
+    arg(a, pch);
+    *ec = clang_parseTranslationUnit2(fe->index, src->path, a->v.data, (int)a->v.len, unsaved->files.data, nu,
+                                      KC_CUDA_PARSE_FLAGS, tu);
+    a->v.len = n;
+    mainf->Contents = text;
+    if (*ec == CXError_Success && *tu && !pch_rejected(*tu, pch)) {
+        free(pch);
+        return true;
+    }
+    if (*tu)
+        clang_disposeTranslationUnit(*tu);
+    *tu = NULL;
+    kc_cuda_pch_discard(pch);
+    free(pch);
+    return false;
+}
+
+/* Parses the file in front of its precompiled preamble, or of the cached
+ * precompiled CUDA headers (the shim's or the toolkit's) when they can be
+ * had, and without them if libclang refuses them. */
+static enum CXErrorCode parse(kc_cuda_frontend *fe, kc_arena *ar, const kc_source *src, kc_cuda_args *a,
+                              kc_cuda_unsaved *unsaved, CXTranslationUnit *tu)
+{
+    unsigned flags = KC_CUDA_PARSE_FLAGS;
     char *pch = NULL;
     if (fe->pch_dir && !fe->pch_off && !includes_files(a)) {
+        enum CXErrorCode ec;
+        if (parse_with_preamble(fe, ar, src, a, unsaved, tu, &ec))
+            return ec;
         char *why = NULL;
         pch = kc_cuda_pch_get(fe->index, fe->pch_dir, fe->cuda_path, a->v.data, a->v.len, fe->shim.files.data,
-                              fe->shim.files.len, &why);
+                              fe->shim.files.len, NULL, &why);
         if (!pch)
             fe->pch_off = true; /* whatever failed would fail again for the next file */
         free(why);
@@ -852,7 +915,7 @@ kc_model *kc_cuda_lower(kc_cuda_frontend *fe, const kc_source *src, kc_file_erro
     }
 
     CXTranslationUnit tu = NULL;
-    enum CXErrorCode ec = parse(fe, src, &a, &unsaved, &tu);
+    enum CXErrorCode ec = parse(fe, ar, src, &a, &unsaved, &tu);
     kc_model *m = NULL;
     if (ec != CXError_Success || !tu) {
         kc_file_errors_add(errs, 0, 0, "libclang could not parse the file (%s, code %d)", error_code_name(ec), (int)ec);

@@ -7,6 +7,8 @@
 #     damaged header is rebuilt without changing the output, and three runs
 #     at once over an empty cache agree and leave one header per key and no
 #     temporary file;
+#   - a file's own preamble (cuda_pch.h): built on its second request,
+#     reused, refused and rebuilt when a header it includes changes;
 #   - toolkit mode, where a CUDA toolkit is installed: the same diagnostics
 #     as shim mode, cold and warm, and with --no-header-cache.
 #   check_header_cache.sh KCHECK SOURCE_DIR WORK_DIR
@@ -27,16 +29,18 @@ run() { # run OUT CACHE ARGS...: kcheck over the inputs; exit status 1 (findings
     st=$?
     [ "$st" = 1 ] || { tail -5 "$out"; fail "kcheck $* exited $st, expected 1"; }
 }
-headers() { ls "$1/headers-1" 2>/dev/null | grep '\.pch$' | sort; }
+# the headers in front of every file (a file's own preamble: pre-*)
+headers() { ls "$1/headers-1" 2>/dev/null | grep '^cuda-.*\.pch$' | sort; }
+listing() { ls -l --time-style=+%s.%N "$1/headers-1" | grep ' cuda-'; }
 
 # ---- shim mode ----
 run "$work/cold.txt" "$work/c1"
 n=$(headers "$work/c1" | wc -l)
 [ "$n" -ge 1 ] || fail "the first run wrote no precompiled header"
-ls -l --time-style=+%s.%N "$work/c1/headers-1" >"$work/before.txt"
+listing "$work/c1" >"$work/before.txt"
 run "$work/warm.txt" "$work/c1"
 cmp -s "$work/cold.txt" "$work/warm.txt" || fail "the warm run's output differs"
-ls -l --time-style=+%s.%N "$work/c1/headers-1" >"$work/after.txt"
+listing "$work/c1" >"$work/after.txt"
 diff "$work/before.txt" "$work/after.txt" || fail "the warm run rebuilt a header"
 
 run "$work/off.txt" "$work/c2" --no-header-cache
@@ -67,6 +71,51 @@ done
 [ "$(headers "$work/c3" | wc -l)" = "$n" ] || fail "concurrent runs wrote $(headers "$work/c3" | wc -l) headers, expected $n"
 ! ls "$work/c3/headers-1" | grep -q '\.tmp$' || fail "a temporary file was left behind"
 echo "shim mode: $n header(s) built once, reused, rebuilt when damaged; the same output without them"
+
+# ---- a file's own preamble (its leading #include lines) ----
+# Built on the second request, used from then on, refused by libclang once
+# a header it includes changes (the file is then parsed without it, and it
+# is rebuilt), and ignored when damaged.
+pdir=$work/preamble
+mkdir -p "$pdir"
+printf '#define WIDTH 32\n' >"$pdir/width.h"
+cat >"$pdir/rows.cu" <<'EOF'
+#include <cuda_runtime.h>
+#include "width.h"
+
+__global__ void first_column(float *out, const float *in, int n)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n)
+        out[i] = in[i * WIDTH];
+}
+EOF
+prun() { # prun N: kcheck on rows.cu; says whether it reports the strided load
+    "$kcheck" --no-cache --cache-dir "$work/c6" --no-source --color=never "$pdir/rows.cu" >"$work/pre$1.txt" 2>&1
+    st=$?
+    [ "$st" -le 1 ] || { cat "$work/pre$1.txt"; fail "kcheck exited $st on the preamble test"; }
+    if grep -q 'KC101' "$work/pre$1.txt"; then echo strided; else echo contiguous; fi
+}
+pres() { ls "$work/c6/headers-1" 2>/dev/null | grep -c '^pre-.*\.pch$'; }
+[ "$(prun 1)" = strided ] || fail "the strided load was not reported"
+[ "$(pres)" = 0 ] || fail "a preamble was precompiled on its first request"
+[ "$(prun 2)" = strided ] || fail "the strided load was not reported (preamble being built)"
+[ "$(pres)" = 1 ] || fail "the preamble was not precompiled on its second request"
+ls -l --time-style=+%s.%N "$work/c6/headers-1" >"$work/pre-before.txt"
+[ "$(prun 3)" = strided ] || fail "the strided load was not reported with the precompiled preamble"
+ls -l --time-style=+%s.%N "$work/c6/headers-1" | diff "$work/pre-before.txt" - || fail "the preamble was rebuilt"
+cmp -s "$work/pre1.txt" "$work/pre3.txt" || fail "the precompiled preamble changes the output"
+printf '#define WIDTH 1 /* now contiguous */\n' >"$pdir/width.h"
+touch -d "@$(($(date +%s) + 10))" "$pdir/width.h"
+[ "$(prun 4)" = contiguous ] || fail "a stale precompiled preamble was used after its header changed"
+[ "$(prun 5)" = contiguous ] || fail "the rebuilt preamble gives the old header's result"
+[ "$(pres)" = 1 ] || fail "the stale preamble was not rebuilt"
+for h in $(ls "$work/c6/headers-1" | grep '^pre-.*\.pch$'); do
+    head -c 100000 /dev/urandom >"$work/c6/headers-1/$h"
+done
+[ "$(prun 6)" = contiguous ] || fail "a damaged precompiled preamble changed the result"
+cmp -s "$work/pre5.txt" "$work/pre6.txt" || fail "a damaged precompiled preamble changed the output"
+echo "preamble: built on the second request, reused, rebuilt when a header changed, ignored when damaged"
 
 # ---- toolkit mode ----
 cuda=${CUDA_PATH:-/usr/local/cuda}

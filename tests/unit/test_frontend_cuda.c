@@ -15,6 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cuda_pch.h"
 #include "kc_frontend.h"
 
 /* ---- helpers ------------------------------------------------------------ */
@@ -1252,10 +1253,75 @@ static void test_thread_safety_smoke(void **state)
     lowered_free(&b);
 }
 
+/* The preamble that a file's precompiled header covers: directives and
+ * comments up to the first other token, cut at the end of the last
+ * directive outside any #if; nothing without an #include. */
+static size_t preamble_of(const char *text) { return kc_cuda_preamble_len(text, strlen(text)); }
+
+static void assert_preamble(const char *text, const char *want_prefix)
+{
+    size_t n = preamble_of(text);
+    if (!want_prefix) {
+        assert_int_equal(n, 0);
+        return;
+    }
+    assert_int_equal(n, strlen(want_prefix));
+    assert_memory_equal(text, want_prefix, n);
+}
+
+/* The preamble of `pre` followed by `rest` is `pre`. */
+static void assert_preamble_then(const char *pre, const char *rest)
+{
+    char *text = kc_xasprintf("%s%s", pre, rest);
+    assert_preamble(text, pre);
+    free(text);
+}
+
+static void test_preamble(void **state)
+{
+    (void)state;
+    const char *p;
+    /* includes, then code */
+    p = "// header\n#include <cuda_runtime.h>\n#include \"common.h\" // helpers\n";
+    assert_preamble_then(p, "\n__global__ void k() {}\n");
+    /* no #include: nothing worth precompiling */
+    assert_preamble("#define N 4\n#pragma once\nint x;\n", NULL);
+    assert_preamble("", NULL);
+    assert_preamble("__global__ void k() {}\n#include <a.h>\n", NULL);
+    /* a balanced conditional belongs to it */
+    p = "#ifdef USE_A\n#include <a.h>\n#else\n#  include <b.h>\n#endif\n";
+    assert_preamble_then(p, "int x;\n");
+    /* code inside a conditional: the preamble ends before the #if */
+    p = "#include <a.h>\n";
+    assert_preamble_then(p, "#ifdef __cplusplus\nextern \"C\" {\n#endif\n");
+    assert_preamble_then(p, "#if 0\nold code\n#endif\n#include <b.h>\n");
+    /* a directive that would report a place, or an unknown one, stops it */
+    assert_preamble_then(p, "#error no\n#include <b.h>\n");
+    assert_preamble_then(p, "#line 7\nint x;\n");
+    assert_preamble_then(p, "#include_next <b.h>\n");
+    /* an #endif or #else with no #if */
+    assert_preamble_then(p, "#endif\n#include <b.h>\n");
+    /* line splices and multi-line comments inside and between directives */
+    p = "#define MAX(a, b) \\\n    ((a) > (b) ? (a) : (b))\n/* a\n * comment */\n#include /* here */ <a.h>\n"
+        "#define S \"// not a comment\" /* two\n lines */\n";
+    assert_preamble_then(p, "int x;\n");
+    /* an #include in a comment is not one */
+    assert_preamble("/*\n#include <a.h>\n*/\nint x;\n", NULL);
+    /* an unterminated comment: up to the last directive before it */
+    p = "#include <a.h>\n";
+    assert_preamble_then(p, "/* open\n#include <b.h>\n");
+    /* the file is nothing but directives, the last without a newline */
+    assert_preamble("#include <a.h>\n#include <b.h>", "#include <a.h>\n#include <b.h>");
+    /* CRLF line ends and a byte-order mark */
+    p = "\xEF\xBB\xBF#include <a.h>\r\n#define X 1 \\\r\n  + 2\r\n";
+    assert_preamble_then(p, "int x;\r\n");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_axpy),
+        cmocka_unit_test(test_preamble),
         cmocka_unit_test(test_matvec_row_per_thread),
         cmocka_unit_test(test_grid_stride_loop),
         cmocka_unit_test(test_shared_tile),
