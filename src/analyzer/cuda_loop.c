@@ -646,6 +646,7 @@ bool kc_cuda_walk_loop(kc_cuda_walk *w, CXCursor s, const kc_cuda_pragma *pr)
 {
     CXCursor init = clang_getNullCursor(), cond = clang_getNullCursor(), inc = clang_getNullCursor(),
              body = clang_getNullCursor(), rvar = clang_getNullCursor();
+    kc_deps range_deps = {0};
     kc_loop_kind kind = KC_LOOP_WHILE;
     kc_cuda_kids k;
     kc_cuda_kids_get(s, &k);
@@ -669,10 +670,12 @@ bool kc_cuda_walk_loop(kc_cuda_walk *w, CXCursor s, const kc_cuda_pragma *pr)
     default: /* CXXForRangeStmt */
         kind = KC_LOOP_FOR;
         for (unsigned i = 0; i < k.n; i++)
-            if (k.v[i].kind == CXCursor_VarDecl && clang_Cursor_isNull(rvar))
+            if (k.v[i].kind == CXCursor_VarDecl && clang_Cursor_isNull(rvar)) {
                 rvar = k.v[i];
-            else if (clang_isExpression(k.v[i].kind))
-                kc_cuda_ev(w, k.v[i], KC_CUDA_EV_LOAD);
+            } else if (clang_isExpression(k.v[i].kind)) {
+                kc_cuda_val rv = kc_cuda_ev(w, k.v[i], KC_CUDA_EV_LOAD);
+                range_deps = kc_cuda_deps_or(range_deps, rv.ix ? kc_index_deps(rv.ix) : rv.deps);
+            }
         if (k.n)
             body = k.v[k.n - 1];
         break;
@@ -871,10 +874,14 @@ bool kc_cuda_walk_loop(kc_cuda_walk *w, CXCursor s, const kc_cuda_pragma *pr)
     free(steps);
     free(stexts);
     if (!clang_Cursor_isNull(rvar)) {
-        kc_cuda_decl_var(w, rvar);
-        kc_cuda_bind *b = kc_cuda_env_find(w->fn, rvar);
-        if (b)
-            b->val = kc_cuda_v_deps(kc_cuda_deps_or(b->val.deps, loop_bit));
+        /* The element of this pass: a value that changes with the loop
+         * (its initializer reads the range through clang's hidden
+         * `__begin` iterator, which is not an access of the kernel's). */
+        kc_deps d = kc_cuda_deps_or(range_deps, loop_bit);
+        CXType rt = clang_getCursorType(rvar);
+        kc_cuda_env_bind(w, rvar, kc_cuda_spelling(w->t, rvar),
+                         kc_cuda_ty_is_int(rt) ? kc_cuda_v_index(kc_cuda_ix_opaque(w, rvar, d, kc_cuda_ty_bits(rt)))
+                                               : kc_cuda_v_deps(d));
     }
 
     /* The passes. */

@@ -10,6 +10,7 @@
  */
 #include "cuda_lower.h"
 #include "cuda_shim.h"
+#include "cuda_walk.h"
 
 #include <ctype.h>
 #include <inttypes.h>
@@ -455,6 +456,132 @@ typedef struct launch_scan {
     kc_cuda_tu *t;
 } launch_scan;
 
+/* The variable an argument passes the address of (`buf`, `&buf[i]`,
+ * `buf + i`, through casts and parentheses), or a null cursor. */
+static CXCursor address_of_var(CXCursor e, unsigned depth)
+{
+    if (depth > 16)
+        return clang_getNullCursor();
+    switch (e.kind) {
+    case CXCursor_DeclRefExpr: {
+        CXCursor d = clang_getCursorReferenced(e);
+        return d.kind == CXCursor_VarDecl ? d : clang_getNullCursor();
+    }
+    case CXCursor_UnexposedExpr:
+    case CXCursor_ParenExpr:
+    case CXCursor_CStyleCastExpr:
+    case CXCursor_CXXStaticCastExpr:
+    case CXCursor_CXXReinterpretCastExpr:
+    case CXCursor_CXXConstCastExpr:
+    case CXCursor_ArraySubscriptExpr:
+    case CXCursor_UnaryOperator:
+    case CXCursor_BinaryOperator: {
+        if (e.kind == CXCursor_UnaryOperator && clang_getCursorUnaryOperatorKind(e) != CXUnaryOperator_AddrOf)
+            return clang_getNullCursor();
+        if (e.kind == CXCursor_BinaryOperator && clang_getCursorBinaryOperatorKind(e) != CXBinaryOperator_Add &&
+            clang_getCursorBinaryOperatorKind(e) != CXBinaryOperator_Sub)
+            return clang_getNullCursor();
+        kc_cuda_kids k;
+        kc_cuda_kids_get(e, &k);
+        CXCursor r = clang_getNullCursor();
+        /* the pointer operand: the last child of a cast (after its type),
+         * the first of a subscript or a sum whose first operand is the
+         * pointer */
+        if (k.n) {
+            CXCursor x = e.kind == CXCursor_CStyleCastExpr || e.kind == CXCursor_CXXStaticCastExpr ||
+                                 e.kind == CXCursor_CXXReinterpretCastExpr || e.kind == CXCursor_CXXConstCastExpr
+                             ? k.v[k.n - 1]
+                             : k.v[0];
+            if (e.kind == CXCursor_BinaryOperator && k.n == 2 &&
+                !kc_cuda_ty_is_ptr(clang_getCursorType(x)) && !kc_cuda_ty_is_array(clang_getCursorType(x)))
+                x = k.v[1];
+            r = address_of_var(x, depth + 1);
+        }
+        kc_cuda_kids_free(&k);
+        return r;
+    }
+    default:
+        return clang_getNullCursor();
+    }
+}
+
+static void record_args(kc_cuda_tu *t, const char *name, const CXCursor *args, unsigned na)
+{
+    for (unsigned i = 0; i < na && i < 64; i++) {
+        CXCursor v = address_of_var(args[i], 0);
+        bool local = !clang_Cursor_isNull(v) && kc_cuda_ty_is_array(clang_getCursorType(v)) &&
+                     kc_cuda_decl_space(v, KC_MEM_LOCAL) == KC_MEM_LOCAL &&
+                     clang_getCursorSemanticParent(v).kind != CXCursor_TranslationUnit &&
+                     clang_getCursorSemanticParent(v).kind != CXCursor_Namespace &&
+                     clang_Cursor_getStorageClass(v) != CX_SC_Static && clang_Cursor_getStorageClass(v) != CX_SC_Extern;
+        kc_vec_push(&t->argspaces, ((kc_cuda_argspace){name, i, local}));
+    }
+}
+
+/* The name of the function a call expression's first child refers to
+ * (`f`, or an unresolved overload set), or "". */
+static const char *callee_name(kc_cuda_tu *t, CXCursor first)
+{
+    CXCursor c = kc_cuda_strip(first);
+    if (c.kind == CXCursor_DeclRefExpr) {
+        CXCursor target = clang_getCursorReferenced(c);
+        if (!clang_Cursor_isNull(target) && target.kind != CXCursor_FunctionDecl &&
+            target.kind != CXCursor_FunctionTemplate && target.kind != CXCursor_OverloadedDeclRef)
+            return "";
+        const char *name = kc_cuda_spelling(t, c);
+        if (name[0])
+            return name;
+        kc_cuda_kids k;
+        kc_cuda_kids_get(c, &k);
+        /* `f<A, B>(...)` in a template: the overload set, then the
+         * template arguments */
+        if (k.n >= 1 && k.v[0].kind == CXCursor_OverloadedDeclRef)
+            name = kc_cuda_spelling(t, k.v[0]);
+        kc_cuda_kids_free(&k);
+        return name;
+    }
+    return c.kind == CXCursor_OverloadedDeclRef ? kc_cuda_spelling(t, c) : "";
+}
+
+/* Records what a call passes to each argument (kc_cuda_param_space): a
+ * call clang resolved, or one it could not (an unresolved overload set, or
+ * a recovery expression whose first child names the callee, when an
+ * argument's type is unknown). */
+static void record_call_args(kc_cuda_tu *t, CXCursor call)
+{
+    kc_cuda_kids k;
+    kc_cuda_kids_get(call, &k);
+    CXCursor callee = call.kind == CXCursor_CallExpr ? clang_getCursorReferenced(call) : clang_getNullCursor();
+    const char *name = !clang_Cursor_isNull(callee) ? kc_cuda_spelling(t, callee)
+                       : k.n > 1                    ? callee_name(t, k.v[0])
+                                                    : "";
+    if (name[0] && call.kind == CXCursor_CallExpr && !clang_Cursor_isNull(callee)) {
+        int na = clang_Cursor_getNumArguments(call);
+        CXCursor args[64];
+        unsigned n = na < 0 ? 0 : na < 64 ? (unsigned)na : 64;
+        for (unsigned i = 0; i < n; i++)
+            args[i] = clang_Cursor_getArgument(call, i);
+        record_args(t, name, args, n);
+    } else if (name[0]) {
+        record_args(t, name, k.v + 1, k.n - 1);
+    }
+    kc_cuda_kids_free(&k);
+}
+
+kc_space kc_cuda_param_space(const kc_cuda_tu *t, const char *fn, unsigned param)
+{
+    bool any = false;
+    for (uint32_t i = 0; i < t->argspaces.len; i++) {
+        const kc_cuda_argspace *a = &t->argspaces.data[i];
+        if (a->arg != param || strcmp(a->callee, fn) != 0)
+            continue;
+        if (!a->local)
+            return KC_MEM_GLOBAL;
+        any = true;
+    }
+    return any ? KC_MEM_LOCAL : KC_MEM_GLOBAL;
+}
+
 static enum CXChildVisitResult launch_visit(CXCursor c, CXCursor parent, CXClientData data)
 {
     (void)parent;
@@ -463,6 +590,8 @@ static enum CXChildVisitResult launch_visit(CXCursor c, CXCursor parent, CXClien
         return CXChildVisit_Continue;
     if (c.kind == CXCursor_CallExpr && kc_cuda_record_launch(ls->t, c))
         return CXChildVisit_Continue; /* arguments hold no further launches */
+    if (c.kind == CXCursor_CallExpr || c.kind == CXCursor_UnexposedExpr)
+        record_call_args(ls->t, c);
     return CXChildVisit_Recurse;
 }
 
@@ -546,4 +675,5 @@ void kc_cuda_lower_tu(CXTranslationUnit tu, const kc_source *src, kc_model *m)
     kc_cuda_host_facts(&t);
     lower_functions(&t);
     kc_vec_free(&t.tvals);
+    kc_vec_free(&t.argspaces);
 }

@@ -31,12 +31,21 @@ typedef struct kc_cuda_tval {
 
 /* One translation unit being lowered. Borrowed pointers; the model owns
  * what is allocated for it. */
+/* What a call in the file passes to a pointer parameter of a function:
+ * the address of a local array of the caller, or anything else. */
+typedef struct kc_cuda_argspace {
+    const char *callee; /* the function's name (overloads share the record) */
+    unsigned arg;
+    bool local;
+} kc_cuda_argspace;
+
 typedef struct kc_cuda_tu {
     CXTranslationUnit tu;
     CXFile main;          /* the main file (may be NULL: then isFromMainFile) */
     const kc_source *src; /* text of the main file */
     kc_model *m;
     KC_VEC(kc_cuda_tval) tvals;
+    KC_VEC(kc_cuda_argspace) argspaces;
 } kc_cuda_tu;
 
 /* Walks the main file of `tu` and fills `m`: kernels (templates from their
@@ -78,6 +87,10 @@ bool kc_cuda_in_user_code(CXCursor c);
 bool kc_cuda_has_attr(CXCursor decl, enum CXCursorKind attr);
 
 /* Template values recorded for `tmpl`'s parameter `param`. */
+/* The memory a pointer parameter of a __device__ function, analysed on its
+ * own, points to: local when every call of it in the file passes a local
+ * array of the caller (helpers that fill a register array), else global. */
+kc_space kc_cuda_param_space(const kc_cuda_tu *t, const char *fn, unsigned param);
 unsigned kc_cuda_tvals_for(const kc_cuda_tu *t, CXCursor tmpl, unsigned param, int64_t *vals, unsigned max,
                            uint32_t *first_line);
 

@@ -640,7 +640,8 @@ static void add_params(kc_cuda_walk *w, CXCursor fn, CXCursor *body)
             kc_vec_push(&w->k->params, p);
             kc_cuda_val v;
             if (p.is_pointer) {
-                v = kc_cuda_mem_pointer(w, sym, s->name, KC_MEM_GLOBAL, pointee);
+                kc_space space = w->k->is_device_function ? kc_cuda_param_space(w->t, w->k->name, pidx) : KC_MEM_GLOBAL;
+                v = kc_cuda_mem_pointer(w, sym, s->name, space, pointee);
             } else if (kc_cuda_ty_is_int(t)) {
                 v = kc_cuda_v_index(kc_cuda_ix_atom(w, KC_ATOM_SYMBOL, sym, (kc_deps){0}, kc_cuda_ty_bits(t)));
             } else if (kc_cuda_ty_is_record(t)) {

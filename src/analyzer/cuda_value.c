@@ -530,7 +530,7 @@ uint32_t kc_cuda_mk_access(kc_cuda_walk *w, kc_access_kind kind, const kc_cuda_v
         }
     }
     a.via_ldg = via_ldg;
-    a.is_volatile = !clang_Cursor_isNull(whole) && clang_isVolatileQualifiedType(clang_getCursorType(whole)) != 0;
+    a.is_volatile = !clang_Cursor_isNull(whole) && clang_isVolatileQualifiedType(clang_getCanonicalType(clang_getCursorType(whole))) != 0;
     a.dtype = a.elem_type;
     a.seq = w->seq++;
     a.origin = w->inline_depth && !clang_Cursor_isNull(whole) ? kc_cuda_span(w->t, whole) : a.span;

@@ -83,8 +83,12 @@ static axis_stride classify(kc_arena *ar, const kc_kernel *k, const kc_index *of
     r.stride = st.stride;
     r.gather = st.gather;
     /* Lanes inside an opaque term (rn % N, a value merged from branches) or
-     * only through loaded data: the stride is unknown, so presume it is fine. */
-    if (!st.stride && (st.nonaffine || st.gather)) {
+     * only through loaded data: the stride is unknown, so presume it is fine.
+     * In CUDA code also when the thread index appears both in the affine
+     * part and inside an opaque term: `((pos - lo) << 2) + lo` with
+     * `lo = pos & (stride - 1)` is 4 apart in its affine part and
+     * contiguous across a warp once stride >= 32. */
+    if ((!st.stride || off->space == KC_SPACE_THREADS) && (st.nonaffine || (!st.stride && st.gather))) {
         r.unknown = true;
         return r;
     }
@@ -131,6 +135,23 @@ static void check(const kc_model *m, const kc_kernel *k, kc_rule_ctx *ctx)
         if (!any_lane || !all_large || report < 0)
             continue;
         const axis_stride *rs = &ax[report];
+        /* CUDA, constant stride: what a warp request costs, in 32-byte
+         * sectors, against a contiguous access of the same elements. A
+         * block narrower than a warp (dim3(16, 16)) puts rows of bx lanes
+         * in a warp, each row apart anyway. */
+        unsigned eb = a->elem_bytes ? a->elem_bytes : 4;
+        int64_t cst = 0, bx = cuda ? kc_launch_block_x(m, k) : -1;
+        uint64_t sectors = 0, ideal = 0;
+        bool const_stride = kc_index_is_const(rs->stride, &cst);
+        if (cuda && const_stride) {
+            uint64_t lanes = bx > 0 && bx < 32 ? (uint64_t)bx : 32, rows = (32 + lanes - 1) / lanes;
+            uint64_t step = (uint64_t)(cst < 0 ? -cst : cst) * eb;
+            uint64_t per_row = step >= 32 ? lanes : (lanes * step + 31) / 32;
+            sectors = rows * per_row;
+            ideal = rows * ((lanes * eb + 31) / 32);
+            if (sectors < (uint64_t)min_const * ideal)
+                continue; /* e.g. bytes 4 apart in rows of 16 lanes: 2x */
+        }
         const char *stride = kc_model_index_str(m, k, rs->stride);
         const char *what = a->kind == KC_ACC_STORE ? "store to" : a->kind == KC_ACC_ATOMIC ? "atomic on" : "load from";
         kc_diag *d;
@@ -170,24 +191,33 @@ static void check(const kc_model *m, const kc_kernel *k, kc_rule_ctx *ctx)
             if (ev)
                 kc_diag_note(d, "%s", ev);
         }
-        {
-            /* Sectors a warp's 32 lanes touch, for 4-byte elements when the
-             * element size is not known. */
-            unsigned eb = a->elem_bytes ? a->elem_bytes : 4;
-            int64_t cst;
-            unsigned ideal = (32u * eb + 31) / 32;
-            if (kc_index_is_const(rs->stride, &cst)) {
+        if (cuda && const_stride) {
+            char rows[96] = "";
+            if (bx > 0 && bx < 32)
+                snprintf(rows, sizeof rows, "; the launch's blockDim.x of %lld makes a warp rows of %lld threads",
+                         (long long)bx, (long long)bx);
+            kc_diag_note(d, "a warp's request touches %llu 32-byte sectors where %llu would do (%u-byte elements%s%s)",
+                         (unsigned long long)sectors, (unsigned long long)ideal, eb,
+                         a->elem_bytes ? "" : ", assumed", rows);
+        } else if (cuda) {
+            kc_diag_note(d, "once %s >= %u, every lane of a warp needs its own 32-byte sector: 32 transactions "
+                         "per request where %u would do (%u-byte elements%s)",
+                         stride, 32u / eb ? 32u / eb : 1u, (32u * eb + 31) / 32, eb, a->elem_bytes ? "" : ", assumed");
+        } else {
+            /* Triton: for 4-byte elements when the element size is not known. */
+            unsigned ideal32 = (32u * eb + 31) / 32;
+            if (const_stride) {
                 uint64_t span = (uint64_t)(cst < 0 ? -cst : cst) * eb * 32u;
-                uint64_t sectors = (span + 31) / 32;
-                if (sectors > 32)
-                    sectors = 32;
+                uint64_t sec = (span + 31) / 32;
+                if (sec > 32)
+                    sec = 32;
                 kc_diag_note(d, "a warp's 32 lanes touch %llu 32-byte sectors per request where %u would do "
-                             "(%s-byte elements)",
-                             (unsigned long long)sectors, ideal, a->elem_bytes ? "" : "assuming 4");
+                             "(%u-byte elements%s)",
+                             (unsigned long long)sec, ideal32, eb, a->elem_bytes ? "" : ", assumed");
             } else {
                 kc_diag_note(d, "once %s >= %u, every lane of a warp needs its own 32-byte sector: 32 transactions "
                              "per request where %u would do (%u-byte elements%s)",
-                             stride, 32u / eb ? 32u / eb : 1u, ideal, eb, a->elem_bytes ? "" : ", assumed");
+                             stride, 32u / eb ? 32u / eb : 1u, ideal32, eb, a->elem_bytes ? "" : ", assumed");
             }
         }
         if (rs->gather) {
@@ -198,7 +228,12 @@ static void check(const kc_model *m, const kc_kernel *k, kc_rule_ctx *ctx)
         if (a->loop != KC_NONE && a->loop < k->loops.len)
             kc_diag_note(d, "it runs inside %s, so the scattered access is repeated every pass",
                          kc_loop_describe(ctx, k, &k->loops.data[a->loop]));
-        if (cuda)
+        if (cuda && const_stride && (uint64_t)(cst < 0 ? -cst : cst) * eb <= 16)
+            kc_diag_note(d, "fix: when each thread handles these %lld consecutive elements itself, move them as one "
+                         "%llu-byte vector (`uchar4`, `float4`, a `uint32_t`), or let threadIdx.x index the stride-1 "
+                         "dimension",
+                         (long long)(cst < 0 ? -cst : cst), (unsigned long long)(cst < 0 ? -cst : cst) * eb);
+        else if (cuda)
             kc_diag_note(d, "fix: let threadIdx.x index the stride-1 dimension (e.g. one warp per row with lanes "
                          "striding over columns), or stage a tile through shared memory");
         else if (rs->gather)

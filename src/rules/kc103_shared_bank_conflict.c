@@ -131,21 +131,6 @@ static bool lane_coefs(const kc_index *x, lanes *L)
     return L->cx != 0;
 }
 
-/* The block width that every launch of the kernel in this file gives, or -1. */
-static int64_t launch_block_x(const kc_model *m, const kc_kernel *k)
-{
-    int64_t bx = -1;
-    for (uint32_t i = 0; i < m->launches.len; i++) {
-        const kc_launch *l = &m->launches.data[i];
-        if (!l->kernel || strcmp(l->kernel, k->name) != 0)
-            continue;
-        if (l->block_dim[0] <= 0 || (bx > 0 && bx != l->block_dim[0]))
-            return -1;
-        bx = l->block_dim[0];
-    }
-    return bx;
-}
-
 /* Lanes the guards leave: 0 when a guard pins threadIdx.x (`tid == 0`:
  * no conflict to speak of), the bound of `threadIdx.x < B` (B < 32), or
  * 32. */
@@ -224,7 +209,7 @@ static void check(const kc_model *m, const kc_kernel *k, kc_rule_ctx *ctx)
         /* threadIdx.x can only index a dimension of the array as far as its
          * extent: a narrower block puts several rows of threads in a warp. */
         L.wx = 32;
-        int64_t bx = launch_block_x(m, k);
+        int64_t bx = kc_launch_block_x(m, k);
         if (s && s->rank >= 1) {
             for (unsigned d = 0; d < s->rank; d++) {
                 int64_t st = row_stride(s, d);

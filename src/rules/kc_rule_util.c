@@ -206,3 +206,18 @@ bool kc_guard_has(const kc_kernel *k, uint32_t guard, uint32_t c)
             return true;
     return false;
 }
+
+/* The block width that every launch of the kernel in this file gives, or -1. */
+int64_t kc_launch_block_x(const kc_model *m, const kc_kernel *k)
+{
+    int64_t bx = -1;
+    for (uint32_t i = 0; i < m->launches.len; i++) {
+        const kc_launch *l = &m->launches.data[i];
+        if (!l->kernel || strcmp(l->kernel, k->name) != 0)
+            continue;
+        if (l->block_dim[0] <= 0 || (bx > 0 && bx != l->block_dim[0]))
+            return -1;
+        bx = l->block_dim[0];
+    }
+    return bx;
+}

@@ -22,6 +22,10 @@ const char *kc_loop_describe(kc_rule_ctx *ctx, const kc_kernel *k, const kc_loop
  * NULL when nothing is known. Arena string. */
 const char *kc_symbol_evidence(kc_rule_ctx *ctx, const kc_kernel *k, uint32_t sym);
 
+/* CUDA: the block width (blockDim.x) that every launch of the kernel in
+ * this file spells as a constant, or -1. */
+int64_t kc_launch_block_x(const kc_model *m, const kc_kernel *k);
+
 /* ---- shared memory: two accesses of one array across the threads ---- */
 
 /* How the element offsets of two accesses of one array relate: a write
