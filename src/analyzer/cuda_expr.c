@@ -992,6 +992,35 @@ static void record_call(kc_cuda_walk *w, CXCursor e, const char *name, uint32_t 
 
 /* A call of `name` (resolved to `ref`, or null when clang could not
  * resolve it) with arguments args[0..na). `e` is the call expression. */
+/* `p == C` (and conjunctions of such) in a precondition: marks the kernel
+ * parameter p as pinned (KC_SF_PINNED). */
+static void pin_params(kc_cuda_walk *w, CXCursor e, unsigned depth)
+{
+    e = kc_cuda_strip(e);
+    if (depth > 8 || e.kind != CXCursor_BinaryOperator)
+        return;
+    enum CXBinaryOperatorKind op = clang_getCursorBinaryOperatorKind(e);
+    if (op != CXBinaryOperator_EQ && op != CXBinaryOperator_LAnd)
+        return;
+    kc_cuda_kids k;
+    kc_cuda_kids_get(e, &k);
+    for (unsigned i = 0; i < k.n && i < 2; i++) {
+        CXCursor x = kc_cuda_strip(k.v[i]);
+        if (op == CXBinaryOperator_LAnd) {
+            pin_params(w, x, depth + 1);
+            continue;
+        }
+        CXCursor d = x.kind == CXCursor_DeclRefExpr ? clang_getCursorReferenced(x) : clang_getNullCursor();
+        if (d.kind != CXCursor_ParmDecl)
+            continue;
+        const char *pname = kc_cuda_spelling(w->t, d);
+        for (uint32_t s = 0; s < w->k->symbols.len; s++)
+            if (w->k->symbols.data[s].kind == KC_SYM_PARAM && strcmp(w->k->symbols.data[s].name, pname) == 0)
+                w->k->symbols.data[s].facts |= KC_SF_PINNED;
+    }
+    kc_cuda_kids_free(&k);
+}
+
 static kc_cuda_val call_named(kc_cuda_walk *w, CXCursor e, CXCursor ref, const char *name, const CXCursor *args, int na,
                               CXType rt)
 {
@@ -1018,6 +1047,12 @@ static kc_cuda_val call_named(kc_cuda_walk *w, CXCursor e, CXCursor ref, const c
         kc_cuda_val v = ev_children(w, e);
         kc_cuda_mk_barrier(w, e, name);
         return kc_cuda_ty_is_int(rt) ? kc_cuda_v_index(kc_cuda_ix_opaque(w, e, v.deps, 32)) : kc_cuda_v_deps(v.deps);
+    }
+    /* Verifier preconditions: the parameters they pin to a value. */
+    if ((strcmp(name, "__requires") == 0 || strcmp(name, "__builtin_assume") == 0 || strcmp(name, "__assume") == 0) &&
+        na == 1) {
+        pin_params(w, args[0], 0);
+        return kc_cuda_v_none();
     }
     if (!clang_Cursor_isNull(ref) && (ref.kind == CXCursor_CXXMethod || ref.kind == CXCursor_FunctionDecl) &&
         in_cg_namespace(ref)) {

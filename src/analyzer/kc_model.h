@@ -47,6 +47,10 @@ enum {
      * program or loop (a mask, a guard), or passed as a tensor extent. A
      * bare loop bound gives only KC_SF_SIZE. */
     KC_SF_PROBLEM_SIZE = 1u << 5,
+    /* A verifier precondition pins its value (GPUVerify's `__requires(n ==
+     * 65536)`, `__builtin_assume`): conditions on it may be uniform for
+     * reasons kcheck does not evaluate. */
+    KC_SF_PINNED = 1u << 6,
 };
 
 typedef struct kc_symbol {

@@ -96,13 +96,36 @@ static bool uniform_trip_count(const kc_loop *l)
     return uniform;
 }
 
+static bool index_pinned(const kc_kernel *k, const kc_index *x)
+{
+    for (unsigned i = 0; x && i < x->nmono; i++)
+        for (unsigned f = 0; f < x->mono[i].nfac; f++) {
+            const kc_atom *a = &x->mono[i].fac[f];
+            if (a->kind == KC_ATOM_SYMBOL && a->id < k->symbols.len && (k->symbols.data[a->id].facts & KC_SF_PINNED))
+                return true;
+        }
+    return false;
+}
+
+/* Does the condition compare with a parameter that a verifier precondition
+ * pins (`__requires(len == 65536)`)? Whether the threads of a block then
+ * agree is a question of that value and the block size, which kcheck does
+ * not evaluate: it stays quiet. */
+static bool pinned(const kc_kernel *k, const kc_cond *c)
+{
+    for (uint32_t p = 0; p < c->npreds; p++)
+        if (index_pinned(k, c->preds[p].lhs) || index_pinned(k, c->preds[p].rhs))
+            return true;
+    return false;
+}
+
 /* The innermost thread-dependent condition around `guard`, or KC_NONE. */
 static uint32_t divergent_cond(const kc_kernel *k, uint32_t guard)
 {
     unsigned hops = 0;
     for (uint32_t c = guard; c != KC_NONE && c < k->conds.len && hops++ < 100000; c = k->conds.data[c].parent) {
         const kc_cond *cd = &k->conds.data[c];
-        if (!deps_thread(cd->deps))
+        if (!deps_thread(cd->deps) || pinned(k, cd))
             continue;
         const kc_loop *l = loop_of_cond(k, cd);
         if (l && uniform_trip_count(l))
@@ -114,7 +137,9 @@ static uint32_t divergent_cond(const kc_kernel *k, uint32_t guard)
 
 static bool divergent(const kc_kernel *k, const kc_barrier *b)
 {
-    return block_wide(b->name) && (divergent_cond(k, b->guard) != KC_NONE || kc_span_valid(b->divergent_exit));
+    bool exit = kc_span_valid(b->divergent_exit) &&
+                !(b->exit_cond < k->conds.len && pinned(k, &k->conds.data[b->exit_cond]));
+    return block_wide(b->name) && (divergent_cond(k, b->guard) != KC_NONE || exit);
 }
 
 static bool span_in(kc_span in, kc_span out)
