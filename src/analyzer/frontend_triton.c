@@ -444,14 +444,14 @@ static TSNode call_arg(tt_module *m, TSNode call, uint32_t pos, const char *kw)
     TSNode null = {0};
     for (uint32_t i = 0; i < n; i++) {
         TSNode a = ts_node_named_child(args, i);
-        if (tt_is(a, "comment"))
+        if (TT_IS(a, comment))
             continue;
-        if (tt_is(a, "keyword_argument")) {
+        if (TT_IS(a, keyword_argument)) {
             if (kw && tt_text_eq(m, tt_field(a, "name"), kw))
                 return tt_field(a, "value");
             continue;
         }
-        if (tt_is(a, "list_splat") || tt_is(a, "dictionary_splat"))
+        if (TT_IS(a, list_splat) || TT_IS(a, dictionary_splat))
             return null;
         if (p++ == pos)
             return a;
@@ -464,7 +464,7 @@ static uint32_t call_nargs(TSNode call)
     TSNode args = tt_field(call, "arguments");
     uint32_t n = ts_node_named_child_count(args), k = 0;
     for (uint32_t i = 0; i < n; i++)
-        if (!tt_is(ts_node_named_child(args, i), "comment"))
+        if (!TT_IS(ts_node_named_child(args, i), comment))
             k++;
     return k;
 }
@@ -633,8 +633,8 @@ static const char *widened(tt_ctx *c, TSNode n)
     const char *t = tt_text(c->mod, n);
     if (strchr(t, '\n'))
         return NULL;
-    bool simple = tt_is(u, "identifier") || tt_is(u, "call") || tt_is(u, "subscript") ||
-                  tt_is(u, "attribute") || tt_is(u, "parenthesized_expression");
+    bool simple = TT_IS(u, identifier) || TT_IS(u, call) || TT_IS(u, subscript) ||
+                  TT_IS(u, attribute) || TT_IS(u, parenthesized_expression);
     return simple ? kc_arena_printf(c->a, "%s.to(%s.int64)", t, c->tl_alias)
                   : kc_arena_printf(c->a, "(%s).to(%s.int64)", t, c->tl_alias);
 }
@@ -809,13 +809,13 @@ static tv subscript(tt_ctx *c, TSNode n)
     unsigned src_axis = 0;
     for (uint32_t i = 0; i < ni; i++) {
         TSNode it = items[i];
-        if (tt_is(it, "none")) {
+        if (TT_IS(it, none)) {
             if (s.rank >= KC_MAX_RANK)
                 return tv_unknown();
             s.dims[s.rank].value = 1;
             s.dims[s.rank].symbol = KC_NONE;
             s.rank++;
-        } else if (tt_is(it, "slice") && ts_node_named_child_count(it) == 0) {
+        } else if (TT_IS(it, slice) && ts_node_named_child_count(it) == 0) {
             if (src_axis >= v.shape.rank || s.rank >= KC_MAX_RANK) {
                 tv r = tv_unknown();
                 r.deps = tv_deps(&v);
@@ -826,7 +826,7 @@ static tv subscript(tt_ctx *c, TSNode n)
             }
             map[src_axis] = s.rank;
             s.dims[s.rank++] = v.shape.dims[src_axis++];
-        } else if (tt_is(it, "ellipsis")) {
+        } else if (TT_IS(it, ellipsis)) {
             while (src_axis < v.shape.rank && s.rank < KC_MAX_RANK) {
                 map[src_axis] = s.rank;
                 s.dims[s.rank++] = v.shape.dims[src_axis++];
@@ -955,7 +955,7 @@ static uint32_t record_access(tt_ctx *c, kc_access_kind kind, TSNode call, TSNod
     a.block_ptr = ptr->block_ptr;
     if (ptr->block_ptr) {
         TSNode bc = call_arg(c->mod, call, 99, "boundary_check");
-        a.bounds_checked = !ts_node_is_null(bc) && !tt_is(tt_unparen(bc), "none");
+        a.bounds_checked = !ts_node_is_null(bc) && !TT_IS(tt_unparen(bc), none);
     }
     a.ptr_shape_known = operand_shape(ptr, true, &a.ptr_shape);
     if (mask && mask->kind != TV_NONE)
@@ -1097,7 +1097,7 @@ static void check_narrow_sum(tt_ctx *c, TSNode call, TSNode xn, const tv *x)
     const char *t = tt_text(c->mod, xn);
     if (!strchr(t, '\n')) {
         TSNode u = tt_unparen(xn);
-        bool simple = tt_is(u, "identifier") || tt_is(u, "call") || tt_is(u, "subscript") || tt_is(u, "attribute");
+        bool simple = TT_IS(u, identifier) || TT_IS(u, call) || TT_IS(u, subscript) || TT_IS(u, attribute);
         ac.fix_text = simple ? kc_arena_printf(c->a, "%s.to(%s.float32)", t, c->tl_alias)
                              : kc_arena_printf(c->a, "(%s).to(%s.float32)", t, c->tl_alias);
     }
@@ -1108,7 +1108,7 @@ static void check_narrow_sum(tt_ctx *c, TSNode call, TSNode xn, const tv *x)
 static bool is_dot_into(tt_ctx *c, TSNode n, const char *var)
 {
     n = tt_unparen(n);
-    if (!tt_is(n, "call"))
+    if (!TT_IS(n, call))
         return false;
     const char *tl = tt_tl_name(tt_qualify(c->mod, tt_field(n, "function")));
     if (!tl || strcmp(tl, "dot"))
@@ -1128,17 +1128,17 @@ static void note_multiple(tt_ctx *c, TSNode cond, TSNode at)
     cond = tt_unparen(cond);
     if (ts_node_is_null(cond))
         return;
-    if (tt_is(cond, "boolean_operator") && !strcmp(op_of(cond), "and")) {
+    if (TT_IS(cond, boolean_operator) && !strcmp(op_of(cond), "and")) {
         note_multiple(c, tt_field(cond, "left"), at);
         note_multiple(c, tt_field(cond, "right"), at);
         return;
     }
-    if (tt_is(cond, "binary_operator") && !strcmp(op_of(cond), "&")) {
+    if (TT_IS(cond, binary_operator) && !strcmp(op_of(cond), "&")) {
         note_multiple(c, tt_field(cond, "left"), at);
         note_multiple(c, tt_field(cond, "right"), at);
         return;
     }
-    if (!tt_is(cond, "comparison_operator") || ts_node_named_child_count(cond) != 2)
+    if (!TT_IS(cond, comparison_operator) || ts_node_named_child_count(cond) != 2)
         return;
     TSNode l = tt_unparen(ts_node_named_child(cond, 0)), r = tt_unparen(ts_node_named_child(cond, 1));
     const char *op = NULL;
@@ -1153,10 +1153,10 @@ static void note_multiple(tt_ctx *c, TSNode cond, TSNode at)
         l = r;
         r = t;
     }
-    if (!tt_int_literal(c->mod, r, &z) || z != 0 || !tt_is(l, "binary_operator") || strcmp(op_of(l), "%"))
+    if (!tt_int_literal(c->mod, r, &z) || z != 0 || !TT_IS(l, binary_operator) || strcmp(op_of(l), "%"))
         return;
     TSNode an = tt_unparen(tt_field(l, "left")), bn = tt_unparen(tt_field(l, "right"));
-    if (!tt_is(an, "identifier"))
+    if (!TT_IS(an, identifier))
         return;
     tv *av = env_get(&c->env, tt_text(c->mod, an));
     if (!av || av->sym == KC_NONE || av->sym >= c->k->symbols.len)
@@ -1175,13 +1175,13 @@ static void note_multiple(tt_ctx *c, TSNode cond, TSNode at)
 
 /* ---- Python boolean operators on blocks (KC305) ---- */
 
-static bool is_logic_node(TSNode n) { return tt_is(n, "boolean_operator") || tt_is(n, "not_operator"); }
+static bool is_logic_node(TSNode n) { return TT_IS(n, boolean_operator) || TT_IS(n, not_operator); }
 
 /* Is `n` part of a larger and/or/not chain (so the outermost reports)? */
 static bool inside_logic_chain(TSNode n)
 {
     TSNode p = ts_node_parent(n);
-    while (tt_is(p, "parenthesized_expression"))
+    while (TT_IS(p, parenthesized_expression))
         p = ts_node_parent(p);
     return is_logic_node(p);
 }
@@ -1194,19 +1194,19 @@ static void logic_fix(tt_ctx *c, TSNode n, kc_strbuf *sb, int depth)
         kc_sb_append(sb, tt_text(c->mod, n));
         return;
     }
-    if (tt_is(u, "boolean_operator")) {
+    if (TT_IS(u, boolean_operator)) {
         bool is_and = !strcmp(op_of(u), "and");
         TSNode side[2] = {tt_field(u, "left"), tt_field(u, "right")};
         for (int i = 0; i < 2; i++) {
             TSNode s = tt_unparen(side[i]);
             if (i)
                 kc_sb_append(sb, is_and ? " & " : " | ");
-            bool same = tt_is(s, "boolean_operator") && !strcmp(op_of(s), op_of(u));
+            bool same = TT_IS(s, boolean_operator) && !strcmp(op_of(s), op_of(u));
             if (same) {
                 logic_fix(c, s, sb, depth + 1);
-            } else if (tt_is(s, "identifier") || tt_is(s, "call") || tt_is(s, "subscript") ||
-                       tt_is(s, "attribute") || tt_is(s, "true") || tt_is(s, "false") ||
-                       tt_is(s, "not_operator")) {
+            } else if (TT_IS(s, identifier) || TT_IS(s, call) || TT_IS(s, subscript) ||
+                       TT_IS(s, attribute) || TT_IS(s, true) || TT_IS(s, false) ||
+                       TT_IS(s, not_operator)) {
                 logic_fix(c, s, sb, depth + 1);
             } else {
                 kc_sb_append(sb, "(");
@@ -1216,10 +1216,10 @@ static void logic_fix(tt_ctx *c, TSNode n, kc_strbuf *sb, int depth)
         }
         return;
     }
-    if (tt_is(u, "not_operator")) {
+    if (TT_IS(u, not_operator)) {
         TSNode a = tt_unparen(tt_field(u, "argument"));
         kc_sb_append(sb, "~");
-        bool simple = tt_is(a, "identifier") || tt_is(a, "call") || tt_is(a, "subscript") || tt_is(a, "attribute");
+        bool simple = TT_IS(a, identifier) || TT_IS(a, call) || TT_IS(a, subscript) || TT_IS(a, attribute);
         if (!simple)
             kc_sb_append(sb, "(");
         logic_fix(c, a, sb, depth + 1);
@@ -1239,9 +1239,9 @@ static void note_block_logic(tt_ctx *c, TSNode n, const tv *r)
     bl.span = tt_span(n);
     /* the first operator keyword of the chain (a and b and c nests to the left) */
     TSNode first = n;
-    for (int d = 0; d < 64 && tt_is(first, "boolean_operator"); d++) {
+    for (int d = 0; d < 64 && TT_IS(first, boolean_operator); d++) {
         TSNode l = tt_unparen(tt_field(first, "left"));
-        if (!tt_is(l, "boolean_operator") || strcmp(op_of(l), op_of(first)))
+        if (!TT_IS(l, boolean_operator) || strcmp(op_of(l), op_of(first)))
             break;
         first = l;
     }
@@ -1401,7 +1401,7 @@ static tv reshape(tt_ctx *c, TSNode call, const char *fname, TSNode xn, const tv
     bool done = false;
     if (known && !x->shape_unknown && x->shape.rank == 1 && to.rank == 2 && !ts_node_is_null(xn)) {
         const kc_dim *src = &x->shape.dims[0];
-        bool is_arg = tt_is(tt_unparen(xn), "identifier");
+        bool is_arg = TT_IS(tt_unparen(xn), identifier);
         const char *arg = is_arg ? tt_text(c->mod, xn) : kc_arena_printf(c->a, "(%s)", tt_text(c->mod, xn));
         if (to.dims[0].value == 1 && (to.dims[1].symbol == src->symbol || (src->value >= 0 && src->value == to.dims[1].value))) {
             kc_sb_appendf(&sb, "%s[None, :]", arg);
@@ -1482,9 +1482,9 @@ static tv elementwise_x(tt_ctx *c, TSNode call, bool float_result, bool exact, e
     bool saw_ordered = false;
     for (uint32_t i = 0; i < n; i++) {
         TSNode a = ts_node_named_child(args, i);
-        if (tt_is(a, "comment"))
+        if (TT_IS(a, comment))
             continue;
-        if (tt_is(a, "keyword_argument"))
+        if (TT_IS(a, keyword_argument))
             a = tt_field(a, "value");
         tv v = eval(c, a);
         if (v.kind == TV_DTYPE || v.kind == TV_STR || v.kind == TV_NONE)
@@ -1794,7 +1794,7 @@ static tv eval_tl_call(tt_ctx *c, TSNode call, const char *name)
         TSNode xn = call_arg(md, call, 0, "input"), sn = call_arg(md, call, 1, "shape");
         tv x = eval_opt(c, xn);
         TSNode crn = call_arg(md, call, 2, "can_reorder");
-        bool cr = !ts_node_is_null(crn) && tt_is(tt_unparen(crn), "true");
+        bool cr = !ts_node_is_null(crn) && TT_IS(tt_unparen(crn), true);
         bool is_view = !strcmp(name, "view");
         return reshape(c, call, name, xn, &x, sn, is_view || cr, cr);
     }
@@ -1865,7 +1865,7 @@ static tv eval_tl_call(tt_ctx *c, TSNode call, const char *name)
         TSNode args = tt_field(call, "arguments");
         uint32_t n = ts_node_named_child_count(args);
         for (uint32_t i = 0; i < n; i++)
-            if (!tt_is(ts_node_named_child(args, i), "comment"))
+            if (!TT_IS(ts_node_named_child(args, i), comment))
                 (void)eval(c, ts_node_named_child(args, i));
         if (strcmp(name, "static_print") && strcmp(name, "device_print"))
             note_multiple(c, call_arg(md, call, 0, "cond"), call);
@@ -1922,14 +1922,14 @@ static tv eval_method(tt_ctx *c, TSNode call, TSNode objn, const char *meth)
     if (!strcmp(meth, "reshape") || !strcmp(meth, "view")) {
         TSNode sn = call_arg(md, call, 0, "shape");
         if (call_nargs(call) > 1 && ts_node_is_null(call_arg(md, call, 1, NULL)) == false &&
-            !tt_is(call_arg(md, call, 1, NULL), "keyword_argument")) {
+            !TT_IS(call_arg(md, call, 1, NULL), keyword_argument)) {
             /* x.reshape(A, B) with the dims as separate arguments */
             tv r = x;
             r.shape_unknown = true;
             return r;
         }
         TSNode crn = call_arg(md, call, 1, "can_reorder");
-        bool cr = !ts_node_is_null(crn) && tt_is(tt_unparen(crn), "true");
+        bool cr = !ts_node_is_null(crn) && TT_IS(tt_unparen(crn), true);
         return reshape(c, call, meth, objn, &x, sn, !strcmp(meth, "view") || cr, cr);
     }
     if (!strcmp(meth, "trans") || !strcmp(meth, "T")) {
@@ -1987,17 +1987,17 @@ static tv eval_call(tt_ctx *c, TSNode call)
     if (q && (!strncmp(q, "triton.", 7) || strstr(q, "libdevice")))
         return elementwise(c, call, true);
     /* Method call on a value? */
-    if (tt_is(f, "attribute")) {
+    if (TT_IS(f, attribute)) {
         TSNode obj = tt_field(f, "object");
         const char *meth = tt_text(md, tt_field(f, "attribute"));
         /* the object must be a value, not a module */
         TSNode leftmost = obj;
-        while (tt_is(leftmost, "attribute"))
+        while (TT_IS(leftmost, attribute))
             leftmost = tt_field(leftmost, "object");
-        if (!tt_is(leftmost, "identifier") || env_get(&c->env, tt_text(md, leftmost)))
+        if (!TT_IS(leftmost, identifier) || env_get(&c->env, tt_text(md, leftmost)))
             return eval_method(c, call, obj, meth);
     }
-    if (tt_is(f, "identifier")) {
+    if (TT_IS(f, identifier)) {
         const char *fname = tt_text(md, f);
         if (!strcmp(fname, "min") || !strcmp(fname, "max") || !strcmp(fname, "abs") ||
             !strcmp(fname, "int") || !strcmp(fname, "float") || !strcmp(fname, "len") ||
@@ -2035,9 +2035,9 @@ static tv eval_attribute(tt_ctx *c, TSNode n)
     TSNode objn = tt_field(n, "object");
     const char *attr = tt_text(c->mod, tt_field(n, "attribute"));
     TSNode leftmost = objn;
-    while (tt_is(leftmost, "attribute"))
+    while (TT_IS(leftmost, attribute))
         leftmost = tt_field(leftmost, "object");
-    if (tt_is(leftmost, "identifier") && !env_get(&c->env, tt_text(c->mod, leftmost))) {
+    if (TT_IS(leftmost, identifier) && !env_get(&c->env, tt_text(c->mod, leftmost))) {
         /* a module attribute we do not know (e.g. a dtype from another module) */
         tv v = tv_unknown();
         v.ce = true;
@@ -2068,7 +2068,7 @@ static tv eval_tuple(tt_ctx *c, TSNode n)
     bool ce = true;
     for (uint32_t i = 0; i < cnt; i++) {
         TSNode e = ts_node_named_child(n, i);
-        if (tt_is(e, "comment"))
+        if (TT_IS(e, comment))
             continue;
         el[k] = eval(c, e);
         ce = ce && el[k].ce;
@@ -2085,13 +2085,13 @@ static tv eval_tuple(tt_ctx *c, TSNode n)
 static tv eval_inner(tt_ctx *c, TSNode n)
 {
     tt_module *md = c->mod;
-    if (tt_is(n, "parenthesized_expression")) {
+    if (TT_IS(n, parenthesized_expression)) {
         TSNode in = tt_unparen(n);
         if (ts_node_eq(in, n))
             return ts_node_named_child_count(n) ? eval(c, ts_node_named_child(n, 0)) : tv_unknown();
         return eval(c, in);
     }
-    if (tt_is(n, "identifier")) {
+    if (TT_IS(n, identifier)) {
         const char *name = tt_text(md, n);
         tv *v = env_get(&c->env, name);
         if (v)
@@ -2109,15 +2109,15 @@ static tv eval_inner(tt_ctx *c, TSNode n)
         TSNode def = {0};
         for (uint32_t i = 0; i < ts_node_named_child_count(md->root); i++) {
             TSNode st = ts_node_named_child(md->root, i);
-            if (!tt_is(st, "expression_statement") || ts_node_named_child_count(st) == 0)
+            if (!TT_IS(st, expression_statement) || ts_node_named_child_count(st) == 0)
                 continue;
             TSNode as = ts_node_named_child(st, 0);
-            if (tt_is(as, "assignment") && tt_text_eq(md, tt_field(as, "left"), name))
+            if (TT_IS(as, assignment) && tt_text_eq(md, tt_field(as, "left"), name))
                 def = tt_field(as, "right");
         }
         if (!ts_node_is_null(def)) {
             TSNode d = tt_unparen(def);
-            if (tt_is(d, "call") && call_nargs(d) == 1) { /* tl.constexpr(128) */
+            if (TT_IS(d, call) && call_nargs(d) == 1) { /* tl.constexpr(128) */
                 const char *q = tt_qualify(md, tt_field(d, "function"));
                 if (q && tt_tl_name(q) && !strcmp(tt_tl_name(q), "constexpr"))
                     d = tt_unparen(call_arg(md, d, 0, NULL));
@@ -2127,7 +2127,7 @@ static tv eval_inner(tt_ctx *c, TSNode n)
         }
         return r;
     }
-    if (tt_is(n, "integer")) {
+    if (TT_IS(n, integer)) {
         int64_t x;
         if (tt_int_literal(md, n, &x)) {
             tv v = make_const(c, x);
@@ -2139,7 +2139,7 @@ static tv eval_inner(tt_ctx *c, TSNode n)
         v.ce = true;
         return v;
     }
-    if (tt_is(n, "float")) {
+    if (TT_IS(n, float)) {
         tv v = tv_unknown();
         v.kind = TV_NUM;
         v.ce = true;
@@ -2148,29 +2148,29 @@ static tv eval_inner(tt_ctx *c, TSNode n)
         v.idx = make_opaque(c, n, (kc_deps){0}, NULL, 32).idx;
         return v;
     }
-    if (tt_is(n, "true") || tt_is(n, "false")) {
-        tv v = make_const(c, tt_is(n, "true"));
+    if (TT_IS(n, true) || TT_IS(n, false)) {
+        tv v = make_const(c, TT_IS(n, true));
         v.kind = TV_BOOL;
         return v;
     }
-    if (tt_is(n, "none")) {
+    if (TT_IS(n, none)) {
         tv v = tv_unknown();
         v.kind = TV_NONE;
         v.ce = true;
         return v;
     }
-    if (tt_is(n, "string") || tt_is(n, "concatenated_string")) {
+    if (TT_IS(n, string) || TT_IS(n, concatenated_string)) {
         tv v = tv_unknown();
         v.kind = TV_STR;
         v.ce = true;
         return v;
     }
-    if (tt_is(n, "binary_operator")) {
+    if (TT_IS(n, binary_operator)) {
         TSNode l = tt_field(n, "left"), r = tt_field(n, "right");
         tv a = eval(c, l), b = eval(c, r);
         return binop(c, n, op_of(n), a, b, l, r);
     }
-    if (tt_is(n, "unary_operator")) {
+    if (TT_IS(n, unary_operator)) {
         TSNode an = tt_field(n, "argument");
         tv a = eval(c, an);
         const char *op = op_of(n);
@@ -2198,7 +2198,7 @@ static tv eval_inner(tt_ctx *c, TSNode n)
         o.taint = a.taint;
         return o;
     }
-    if (tt_is(n, "not_operator")) {
+    if (TT_IS(n, not_operator)) {
         tv a = eval(c, tt_field(n, "argument"));
         tv r = tv_unknown();
         r.kind = TV_BOOL;
@@ -2212,7 +2212,7 @@ static tv eval_inner(tt_ctx *c, TSNode n)
         note_block_logic(c, n, &r);
         return r;
     }
-    if (tt_is(n, "boolean_operator")) {
+    if (TT_IS(n, boolean_operator)) {
         TSNode l = tt_field(n, "left"), r = tt_field(n, "right");
         tv a = eval(c, l), b = eval(c, r);
         tv res = bool_combine(c, &a, &b, !strcmp(op_of(n), "and"));
@@ -2220,7 +2220,7 @@ static tv eval_inner(tt_ctx *c, TSNode n)
         note_block_logic(c, n, &res);
         return res;
     }
-    if (tt_is(n, "comparison_operator")) {
+    if (TT_IS(n, comparison_operator)) {
         /* a < b < c: pairwise, and-ed */
         uint32_t cn = ts_node_child_count(n);
         TSNode prev = {0};
@@ -2233,7 +2233,7 @@ static tv eval_inner(tt_ctx *c, TSNode n)
                 op = ts_node_type(ch);
                 continue;
             }
-            if (tt_is(ch, "comment"))
+            if (TT_IS(ch, comment))
                 continue;
             tv cv = eval(c, ch);
             if (!ts_node_is_null(prev) && op) {
@@ -2246,21 +2246,21 @@ static tv eval_inner(tt_ctx *c, TSNode n)
         }
         return have ? acc : tv_unknown();
     }
-    if (tt_is(n, "conditional_expression")) {
+    if (TT_IS(n, conditional_expression)) {
         /* a if cond else b */
         TSNode an = ts_node_named_child(n, 0), cn = ts_node_named_child(n, 1), bn = ts_node_named_child(n, 2);
         tv cv = eval(c, cn), a = eval(c, an), b = eval(c, bn);
         return merge(c, n, NULL, &a, &b, tv_deps(&cv));
     }
-    if (tt_is(n, "call"))
+    if (TT_IS(n, call))
         return eval_call(c, n);
-    if (tt_is(n, "attribute"))
+    if (TT_IS(n, attribute))
         return eval_attribute(c, n);
-    if (tt_is(n, "subscript"))
+    if (TT_IS(n, subscript))
         return subscript(c, n);
-    if (tt_is(n, "tuple") || tt_is(n, "expression_list") || tt_is(n, "list"))
+    if (TT_IS(n, tuple) || TT_IS(n, expression_list) || TT_IS(n, list))
         return eval_tuple(c, n);
-    if (tt_is(n, "keyword_argument"))
+    if (TT_IS(n, keyword_argument))
         return eval(c, tt_field(n, "value"));
     return tv_unknown();
 }
@@ -2282,7 +2282,7 @@ static tv eval(tt_ctx *c, TSNode n)
 static void assign_target(tt_ctx *c, TSNode target, tv v)
 {
     target = tt_unparen(target);
-    if (tt_is(target, "identifier")) {
+    if (TT_IS(target, identifier)) {
         const char *name = tt_text(c->mod, target);
         /* Name the load that produced the value, for messages. */
         if (v.kind == TV_NUM && v.idx && v.idx->nmono == 1 && v.idx->mono[0].nfac == 1 &&
@@ -2294,8 +2294,8 @@ static void assign_target(tt_ctx *c, TSNode target, tv v)
         env_set(c, name, v);
         return;
     }
-    if (tt_is(target, "pattern_list") || tt_is(target, "tuple_pattern") ||
-        tt_is(target, "tuple") || tt_is(target, "list_pattern")) {
+    if (TT_IS(target, pattern_list) || TT_IS(target, tuple_pattern) ||
+        TT_IS(target, tuple) || TT_IS(target, list_pattern)) {
         uint32_t n = ts_node_named_child_count(target);
         for (uint32_t i = 0; i < n; i++) {
             tv el = tv_unknown();
@@ -2309,10 +2309,10 @@ static void assign_target(tt_ctx *c, TSNode target, tv v)
             assign_target(c, ts_node_named_child(target, i), el);
         }
     }
-    if (tt_is(target, "subscript")) {
+    if (TT_IS(target, subscript)) {
         /* res[0, :] = v: the block now also holds v's values. */
         TSNode base = tt_unparen(tt_field(target, "value"));
-        tv *p = tt_is(base, "identifier") ? env_get(&c->env, tt_text(c->mod, base)) : NULL;
+        tv *p = TT_IS(base, identifier) ? env_get(&c->env, tt_text(c->mod, base)) : NULL;
         if (p && p->kind == TV_NUM) {
             p->random = v.random && (p->random || p->blank);
             p->blank = false;
@@ -2332,10 +2332,10 @@ static void assign_target(tt_ctx *c, TSNode target, tv v)
 static void exec_assignment(tt_ctx *c, TSNode as)
 {
     TSNode left = tt_field(as, "left"), right = tt_field(as, "right");
-    if (tt_is(right, "assignment")) {
+    if (TT_IS(right, assignment)) {
         exec_assignment(c, right);
         right = tt_field(right, "right");
-        while (tt_is(right, "assignment"))
+        while (TT_IS(right, assignment))
             right = tt_field(right, "right");
     }
     if (ts_node_is_null(right))
@@ -2343,12 +2343,12 @@ static void exec_assignment(tt_ctx *c, TSNode as)
     /* acc = acc + x, acc = tl.dot(a, b, acc): an accumulation (KC502). */
     tv before = tv_unknown();
     const char *var = NULL;
-    if (tt_is(tt_unparen(left), "identifier")) {
+    if (TT_IS(tt_unparen(left), identifier)) {
         var = tt_text(c->mod, tt_unparen(left));
         tv *bp = env_get(&c->env, var);
         TSNode r = tt_unparen(right);
         bool sum = false, dot = false;
-        if (bp && tt_is(r, "binary_operator") && (!strcmp(op_of(r), "+") || !strcmp(op_of(r), "-"))) {
+        if (bp && TT_IS(r, binary_operator) && (!strcmp(op_of(r), "+") || !strcmp(op_of(r), "-"))) {
             TSNode l0 = tt_unparen(tt_field(r, "left")), r0 = tt_unparen(tt_field(r, "right"));
             sum = tt_text_eq(c->mod, l0, var) || (!strcmp(op_of(r), "+") && tt_text_eq(c->mod, r0, var));
             dot = sum && (is_dot_into(c, l0, NULL) || is_dot_into(c, r0, NULL));
@@ -2382,7 +2382,7 @@ static void exec_augmented(tt_ctx *c, TSNode as)
         memcpy(op, full, l - 1);
         op[l - 1] = '\0';
     }
-    if ((!strcmp(op, "+") || !strcmp(op, "-")) && tt_is(tt_unparen(left), "identifier"))
+    if ((!strcmp(op, "+") || !strcmp(op, "-")) && TT_IS(tt_unparen(left), identifier))
         check_accumulation(c, as, tt_text(c->mod, tt_unparen(left)), &a,
                            is_dot_into(c, right, NULL) ? KC_ACCUM_DOT : KC_ACCUM_SUM);
     tv r = binop(c, as, op, a, b, left, right);
@@ -2398,17 +2398,17 @@ static void collect_assigned(tt_ctx *c, TSNode n, tt_names *out, int depth)
 {
     if (depth > TT_MAX_DEPTH || ts_node_is_null(n))
         return;
-    if (tt_is(n, "function_definition") || tt_is(n, "class_definition") || tt_is(n, "lambda"))
+    if (TT_IS(n, function_definition) || TT_IS(n, class_definition) || TT_IS(n, lambda))
         return;
     TSNode target = {0};
-    if (tt_is(n, "assignment") || tt_is(n, "augmented_assignment"))
+    if (TT_IS(n, assignment) || TT_IS(n, augmented_assignment))
         target = tt_field(n, "left");
-    else if (tt_is(n, "for_statement"))
+    else if (TT_IS(n, for_statement))
         target = tt_field(n, "left");
     if (!ts_node_is_null(target)) {
         TSNode items[64];
         uint32_t k = 0;
-        if (tt_is(target, "pattern_list") || tt_is(target, "tuple_pattern") || tt_is(target, "list_pattern")) {
+        if (TT_IS(target, pattern_list) || TT_IS(target, tuple_pattern) || TT_IS(target, list_pattern)) {
             uint32_t cnt = ts_node_named_child_count(target);
             for (uint32_t i = 0; i < cnt && k < 64; i++)
                 items[k++] = ts_node_named_child(target, i);
@@ -2417,9 +2417,9 @@ static void collect_assigned(tt_ctx *c, TSNode n, tt_names *out, int depth)
         }
         for (uint32_t i = 0; i < k; i++) {
             TSNode t = items[i];
-            if (tt_is(t, "subscript")) /* x[0, :] = v modifies x */
+            if (TT_IS(t, subscript)) /* x[0, :] = v modifies x */
                 t = tt_unparen(tt_field(t, "value"));
-            if (tt_is(t, "identifier"))
+            if (TT_IS(t, identifier))
                 kc_vec_push(out, tt_text(c->mod, t));
         }
     }
@@ -2486,7 +2486,7 @@ static void exec_if(tt_ctx *c, TSNode st)
     bool had_else = false;
     for (uint32_t i = 0; i < n; i++) {
         TSNode alt = ts_node_named_child(st, i);
-        if (tt_is(alt, "elif_clause")) {
+        if (TT_IS(alt, elif_clause)) {
             TSNode ec = tt_field(alt, "condition");
             tv ev = eval(c, ec);
             cd = deps_or(cd, tv_deps(&ev));
@@ -2497,7 +2497,7 @@ static void exec_if(tt_ctx *c, TSNode st)
             c->env = b2;
             env_merge(c, alt, &then_env, &e2, cd);
             kc_vec_free(&e2.vars);
-        } else if (tt_is(alt, "else_clause")) {
+        } else if (TT_IS(alt, else_clause)) {
             c->cond = add_cond(c, condn, &cv, true);
             exec_block(c, tt_field(alt, "body"));
             had_else = true;
@@ -2526,16 +2526,16 @@ static void exec_for(tt_ctx *c, TSNode st)
     lp.span = (kc_span){p0.row + 1, p0.column + 1, p1.row + 1, p1.column + 1};
     lp.range_span = tt_span(right);
     lp.header_text = short_text(c, right);
-    lp.var = tt_is(left, "identifier") ? tt_text(md, left) : NULL;
+    lp.var = TT_IS(left, identifier) ? tt_text(md, left) : NULL;
     lp.kind = KC_LOOP_RANGE;
     bool is_range = false;
     tv start = make_const(c, 0), end = tv_unknown(), step = make_const(c, 1);
     TSNode startn = {0}, endn = {0}, stepn = {0};
-    if (tt_is(right, "call")) {
+    if (TT_IS(right, call)) {
         TSNode f = tt_field(right, "function");
         const char *q = tt_qualify(md, f);
         const char *tl = tt_tl_name(q);
-        bool builtin_range = tt_is(f, "identifier") && tt_text_eq(md, f, "range");
+        bool builtin_range = TT_IS(f, identifier) && tt_text_eq(md, f, "range");
         if (builtin_range || (tl && (!strcmp(tl, "range") || !strcmp(tl, "static_range")))) {
             is_range = true;
             lp.callee_span = tt_span(f);
@@ -2559,7 +2559,7 @@ static void exec_for(tt_ctx *c, TSNode st)
             uint32_t cnt = ts_node_named_child_count(args);
             for (uint32_t i = 0; i < cnt && na < 3; i++) {
                 TSNode a = ts_node_named_child(args, i);
-                if (tt_is(a, "keyword_argument") || tt_is(a, "comment"))
+                if (TT_IS(a, keyword_argument) || TT_IS(a, comment))
                     continue;
                 pos[na++] = a;
             }
@@ -2696,37 +2696,37 @@ static void exec_stmt(tt_ctx *c, TSNode st)
     if (c->depth >= TT_MAX_DEPTH || stack_exhausted(c))
         return;
     c->depth++;
-    if (tt_is(st, "expression_statement")) {
+    if (TT_IS(st, expression_statement)) {
         uint32_t n = ts_node_named_child_count(st);
         for (uint32_t i = 0; i < n; i++) {
             TSNode e = ts_node_named_child(st, i);
-            if (tt_is(e, "assignment"))
+            if (TT_IS(e, assignment))
                 exec_assignment(c, e);
-            else if (tt_is(e, "augmented_assignment"))
+            else if (TT_IS(e, augmented_assignment))
                 exec_augmented(c, e);
-            else if (!tt_is(e, "comment"))
+            else if (!TT_IS(e, comment))
                 (void)eval(c, e);
         }
-    } else if (tt_is(st, "if_statement")) {
+    } else if (TT_IS(st, if_statement)) {
         exec_if(c, st);
-    } else if (tt_is(st, "for_statement")) {
+    } else if (TT_IS(st, for_statement)) {
         exec_for(c, st);
-    } else if (tt_is(st, "while_statement")) {
+    } else if (TT_IS(st, while_statement)) {
         exec_while(c, st);
-    } else if (tt_is(st, "with_statement")) {
+    } else if (TT_IS(st, with_statement)) {
         exec_block(c, tt_field(st, "body"));
-    } else if (tt_is(st, "try_statement")) {
+    } else if (TT_IS(st, try_statement)) {
         uint32_t n = ts_node_named_child_count(st);
         for (uint32_t i = 0; i < n; i++) {
             TSNode ch = ts_node_named_child(st, i);
-            if (tt_is(ch, "block"))
+            if (TT_IS(ch, block))
                 exec_block(c, ch);
         }
-    } else if (tt_is(st, "return_statement") || tt_is(st, "assert_statement")) {
+    } else if (TT_IS(st, return_statement) || TT_IS(st, assert_statement)) {
         uint32_t n = ts_node_named_child_count(st);
         for (uint32_t i = 0; i < n; i++)
             (void)eval(c, ts_node_named_child(st, i));
-        if (tt_is(st, "assert_statement") && n > 0)
+        if (TT_IS(st, assert_statement) && n > 0)
             note_multiple(c, ts_node_named_child(st, 0), st);
     }
     c->depth--;
@@ -2739,7 +2739,7 @@ static void exec_block(tt_ctx *c, TSNode block)
     uint32_t n = ts_node_named_child_count(block);
     for (uint32_t i = 0; i < n; i++) {
         TSNode st = ts_node_named_child(block, i);
-        if (!tt_is(st, "comment"))
+        if (!TT_IS(st, comment))
             exec_stmt(c, st);
     }
 }
@@ -2754,19 +2754,21 @@ static void pointer_leaves(tt_ctx *c, TSNode body, TSNode e, tt_names *out, int 
     e = tt_unparen(e);
     if (depth > 8 || ts_node_is_null(e))
         return;
-    if (tt_is(e, "identifier")) {
+    if (TT_IS(e, identifier)) {
         const char *name = tt_text(c->mod, e);
         kc_vec_push(out, name);
         /* a local: follow its assignments */
         const tt_assign_index *ix = tt_assignments(c->mod, body);
-        for (uint32_t i = 0; i < ix->items.len; i++) {
-            const tt_assign *a = &ix->items.data[i];
-            if (a->whole && !ts_node_is_null(a->right) && strcmp(a->left, name) == 0)
+        uint32_t lo, hi;
+        tt_assign_range(ix, name, &lo, &hi);
+        for (uint32_t i = lo; i < hi; i++) {
+            const tt_assign *a = &ix->items.data[ix->by_name[i]];
+            if (a->whole && !ts_node_is_null(a->right))
                 pointer_leaves(c, body, a->right, out, depth + 1);
         }
         return;
     }
-    if (tt_is(e, "binary_operator")) {
+    if (TT_IS(e, binary_operator)) {
         const char *op = op_of(e);
         if (!strcmp(op, "+") || !strcmp(op, "-")) {
             pointer_leaves(c, body, tt_field(e, "left"), out, depth + 1);
@@ -2775,15 +2777,15 @@ static void pointer_leaves(tt_ctx *c, TSNode body, TSNode e, tt_names *out, int 
         }
         return;
     }
-    if (tt_is(e, "augmented_assignment"))
+    if (TT_IS(e, augmented_assignment))
         return;
-    if (tt_is(e, "subscript")) {
+    if (TT_IS(e, subscript)) {
         pointer_leaves(c, body, tt_field(e, "value"), out, depth + 1);
         return;
     }
-    if (tt_is(e, "call")) {
+    if (TT_IS(e, call)) {
         TSNode f = tt_field(e, "function");
-        if (tt_is(f, "attribute") && tt_text_eq(c->mod, tt_field(f, "attribute"), "to"))
+        if (TT_IS(f, attribute) && tt_text_eq(c->mod, tt_field(f, "attribute"), "to"))
             pointer_leaves(c, body, tt_field(f, "object"), out, depth + 1);
         const char *tl = tt_tl_name(tt_qualify(c->mod, f));
         if (tl && (!strcmp(tl, "multiple_of") || !strcmp(tl, "max_contiguous") || !strcmp(tl, "make_block_ptr") ||
@@ -2811,7 +2813,7 @@ static bool visit_pointer_use(TSNode n, void *ud)
 {
     pointer_search *ps = ud;
     tt_ctx *c = ps->c;
-    if (!tt_is(n, "call"))
+    if (!TT_IS(n, call))
         return true;
     const char *tl = tt_tl_name(tt_qualify(c->mod, tt_field(n, "function")));
     if (!tl || (strcmp(tl, "load") && strcmp(tl, "store") && strncmp(tl, "atomic_", 7) &&
@@ -2923,17 +2925,17 @@ void tt_lower_kernel(tt_module *mod, kc_model *model, const tt_kernel_def *def)
     for (uint32_t i = 0; i < np; i++) {
         TSNode p = ts_node_named_child(params, i);
         TSNode namen = {0}, typen = {0}, defn = {0};
-        if (tt_is(p, "identifier")) {
+        if (TT_IS(p, identifier)) {
             namen = p;
-        } else if (tt_is(p, "typed_parameter")) {
+        } else if (TT_IS(p, typed_parameter)) {
             namen = ts_node_named_child(p, 0);
             typen = tt_field(p, "type");
-        } else if (tt_is(p, "default_parameter") || tt_is(p, "typed_default_parameter")) {
+        } else if (TT_IS(p, default_parameter) || TT_IS(p, typed_default_parameter)) {
             namen = tt_field(p, "name");
             typen = tt_field(p, "type");
             defn = tt_field(p, "value");
         }
-        if (!tt_is(namen, "identifier"))
+        if (!TT_IS(namen, identifier))
             continue;
         kc_param kp;
         memset(&kp, 0, sizeof kp);

@@ -79,6 +79,7 @@ typedef struct tt_assign {
 typedef struct tt_assign_index {
     TSNode scope;
     KC_VEC(tt_assign) items;
+    uint32_t *by_name; /* indices of items, sorted by target name, then in source order */
 } tt_assign_index;
 
 typedef struct tt_module {
@@ -96,6 +97,26 @@ typedef struct tt_module {
 } tt_module;
 
 /* ---- node helpers (triton_walk.c) ---- */
+/* A node type as the symbol ids ts_node_symbol() returns: the named node
+ * and the anonymous token of that name (generated from the pinned grammar
+ * into kc_ts_python_symbols.inc: TT_SYM_call, TT_SYM_identifier, ...). */
+typedef struct tt_sym {
+    TSSymbol named, anonymous;
+} tt_sym;
+#define TT_SYM_NONE 0xFFFEu
+#include "kc_ts_python_symbols.inc"
+
+/* Is the node of this type? TT_IS(n, call): a type the grammar does not
+ * have is a compile error. */
+static inline bool tt_is_sym(TSNode n, tt_sym s)
+{
+    if (!n.id)
+        return false;
+    TSSymbol x = ts_node_symbol(n);
+    return x == s.named || x == s.anonymous;
+}
+#define TT_IS(n, type) tt_is_sym((n), TT_SYM_##type)
+/* The same by name, for tokens that are not identifiers (`"+"`). */
 bool tt_is(TSNode n, const char *type);
 TSNode tt_field(TSNode n, const char *field);
 /* The grammar's id of a field name (0: no such field). */
@@ -116,6 +137,9 @@ TSNode tt_unparen(TSNode n);
  * in it (a Triton kernel defines none): built on first use, kept with the
  * module. */
 const tt_assign_index *tt_assignments(tt_module *m, TSNode scope);
+/* The bindings of `name` in the index, in source order: by_name[*lo] up
+ * to (not including) by_name[*hi]. */
+void tt_assign_range(const tt_assign_index *ix, const char *name, uint32_t *lo, uint32_t *hi);
 /* Qualified name of a dotted name expression resolved through the imports,
  * e.g. "tl.arange" -> "triton.language.arange"; NULL when not a dotted name.
  * The result is an arena string. */

@@ -120,7 +120,7 @@ void tt_walk(TSNode root, tt_visit_fn visit, void *ud)
 
 TSNode tt_unparen(TSNode n)
 {
-    for (int i = 0; i < 64 && tt_is(n, "parenthesized_expression"); i++) {
+    for (int i = 0; i < 64 && TT_IS(n, parenthesized_expression); i++) {
         if (ts_node_named_child_count(n) != 1)
             break;
         n = ts_node_named_child(n, 0);
@@ -144,7 +144,7 @@ static bool dotted(tt_module *m, TSNode n, kc_strbuf *sb, int depth)
     if (depth > 32)
         return false;
     n = tt_unparen(n);
-    if (tt_is(n, "identifier")) {
+    if (TT_IS(n, identifier)) {
         uint32_t a = ts_node_start_byte(n), b = ts_node_end_byte(n);
         const char *q = alias_lookup(m, m->src->text + a, b - a);
         if (q)
@@ -153,7 +153,7 @@ static bool dotted(tt_module *m, TSNode n, kc_strbuf *sb, int depth)
             kc_sb_appendn(sb, m->src->text + a, b - a);
         return true;
     }
-    if (tt_is(n, "attribute")) {
+    if (TT_IS(n, attribute)) {
         if (!dotted(m, tt_field(n, "object"), sb, depth + 1))
             return false;
         kc_sb_putc(sb, '.');
@@ -189,14 +189,14 @@ bool tt_int_literal(tt_module *m, TSNode n, int64_t *v)
 {
     n = tt_unparen(n);
     bool neg = false;
-    if (tt_is(n, "unary_operator")) {
+    if (TT_IS(n, unary_operator)) {
         TSNode op = tt_field(n, "operator");
         if (!tt_is(op, "-") && !tt_is(op, "+"))
             return false;
         neg = tt_is(op, "-");
         n = tt_unparen(tt_field(n, "argument"));
     }
-    if (!tt_is(n, "integer"))
+    if (!TT_IS(n, integer))
         return false;
     const char *t = tt_text(m, n);
     char buf[64];
@@ -225,11 +225,11 @@ static void add_alias(tt_module *m, const char *local, const char *qualified)
 
 static void scan_import(tt_module *m, TSNode st)
 {
-    bool from = tt_is(st, "import_from_statement");
+    bool from = TT_IS(st, import_from_statement);
     const char *module = NULL;
     if (from) {
         TSNode mn = tt_field(st, "module_name");
-        if (!tt_is(mn, "dotted_name"))
+        if (!TT_IS(mn, dotted_name))
             return; /* relative imports: not triton */
         module = tt_text(m, mn);
     }
@@ -240,7 +240,7 @@ static void scan_import(tt_module *m, TSNode st)
     for (uint32_t i = 0; i < n; i++) {
         TSNode c = names[i];
         const char *name, *alias = NULL;
-        if (tt_is(c, "aliased_import")) {
+        if (TT_IS(c, aliased_import)) {
             name = tt_text(m, tt_field(c, "name"));
             alias = tt_text(m, tt_field(c, "alias"));
         } else {
@@ -276,19 +276,19 @@ static bool collect_assignment(TSNode n, void *ud)
 {
     assign_collect *ac = ud;
     tt_module *m = ac->m;
-    if (!ts_node_eq(n, ac->scope) && (tt_is(n, "function_definition") || tt_is(n, "class_definition")))
+    if (!ts_node_eq(n, ac->scope) && (TT_IS(n, function_definition) || TT_IS(n, class_definition)))
         return false;
-    if (!tt_is(n, "assignment"))
+    if (!TT_IS(n, assignment))
         return true;
     TSNode l = tt_field(n, "left"), r = tt_field(n, "right");
     if (ts_node_is_null(l))
         return true;
     tt_assign a = {.left = tt_text(m, l), .start = ts_node_start_byte(n), .right = r, .elem = -1, .whole = true,
-                   .ident = tt_is(l, "identifier")};
+                   .ident = TT_IS(l, identifier)};
     kc_vec_push(&ac->ix->items, a);
-    if (tt_is(l, "pattern_list") || tt_is(l, "tuple_pattern")) {
+    if (TT_IS(l, pattern_list) || TT_IS(l, tuple_pattern)) {
         uint32_t k = ts_node_named_child_count(l);
-        bool seq = tt_is(r, "expression_list") || tt_is(r, "tuple");
+        bool seq = TT_IS(r, expression_list) || TT_IS(r, tuple);
         for (uint32_t i = 0; i < k; i++) {
             tt_assign e = {.left = tt_text(m, ts_node_named_child(l, i)), .start = a.start};
             if (seq && k == ts_node_named_child_count(r)) {
@@ -337,6 +337,18 @@ static void add_scope(tt_module *m, tt_assign_index *ix)
     }
 }
 
+typedef struct named_item {
+    const char *left;
+    uint32_t idx;
+} named_item;
+
+static int named_item_cmp(const void *a, const void *b)
+{
+    const named_item *x = a, *y = b;
+    int c = strcmp(x->left, y->left);
+    return c ? c : x->idx < y->idx ? -1 : x->idx > y->idx;
+}
+
 const tt_assign_index *tt_assignments(tt_module *m, TSNode scope)
 {
     if (m->assign_nslots) {
@@ -348,8 +360,41 @@ const tt_assign_index *tt_assignments(tt_module *m, TSNode scope)
     ix->scope = scope;
     assign_collect ac = {.m = m, .scope = scope, .ix = ix};
     tt_walk(scope, collect_assignment, &ac);
+    /* by name, then in source order (the index breaks ties) */
+    uint32_t n = ix->items.len;
+    named_item *tmp = kc_xcalloc(n ? n : 1, sizeof *tmp);
+    for (uint32_t i = 0; i < n; i++)
+        tmp[i] = (named_item){ix->items.data[i].left, i};
+    if (n > 1)
+        qsort(tmp, n, sizeof *tmp, named_item_cmp);
+    ix->by_name = kc_xcalloc(n ? n : 1, sizeof *ix->by_name);
+    for (uint32_t i = 0; i < n; i++)
+        ix->by_name[i] = tmp[i].idx;
+    free(tmp);
     add_scope(m, ix);
     return ix;
+}
+
+void tt_assign_range(const tt_assign_index *ix, const char *name, uint32_t *lo, uint32_t *hi)
+{
+    uint32_t a = 0, b = ix->items.len;
+    while (a < b) { /* first with left >= name */
+        uint32_t mid = a + (b - a) / 2;
+        if (strcmp(ix->items.data[ix->by_name[mid]].left, name) < 0)
+            a = mid + 1;
+        else
+            b = mid;
+    }
+    *lo = a;
+    b = ix->items.len;
+    while (a < b) { /* first with left > name */
+        uint32_t mid = a + (b - a) / 2;
+        if (strcmp(ix->items.data[ix->by_name[mid]].left, name) <= 0)
+            a = mid + 1;
+        else
+            b = mid;
+    }
+    *hi = a;
 }
 
 /* Finds the last assignment `name = ...` (or a tuple element of one) in
@@ -360,11 +405,13 @@ static TSNode find_assignment_at(tt_module *m, TSNode scope, const char *name, u
     const tt_assign_index *ix = tt_assignments(m, scope);
     TSNode best = {0};
     *elem = -1;
-    for (uint32_t i = 0; i < ix->items.len; i++) {
-        const tt_assign *a = &ix->items.data[i];
+    uint32_t lo, hi;
+    tt_assign_range(ix, name, &lo, &hi);
+    for (uint32_t i = lo; i < hi; i++) {
+        const tt_assign *a = &ix->items.data[ix->by_name[i]];
         if (a->start >= before)
             break;
-        if ((a->whole && !a->ident) || strcmp(a->left, name) != 0)
+        if (a->whole && !a->ident)
             continue;
         best = a->right;
         *elem = a->elem;
@@ -386,7 +433,7 @@ static TSNode find_assignment(tt_module *m, TSNode scope, const char *name, uint
 static TSNode enclosing_function(TSNode n)
 {
     for (TSNode p = ts_node_parent(n); !ts_node_is_null(p); p = ts_node_parent(p))
-        if (tt_is(p, "function_definition"))
+        if (TT_IS(p, function_definition))
             return p;
     TSNode null = {0};
     return null;
@@ -395,10 +442,10 @@ static TSNode enclosing_function(TSNode n)
 static bool method_call(tt_module *m, TSNode n, const char *method, TSNode *object, TSNode *args)
 {
     n = tt_unparen(n);
-    if (!tt_is(n, "call"))
+    if (!TT_IS(n, call))
         return false;
     TSNode f = tt_field(n, "function");
-    if (!tt_is(f, "attribute") || !tt_text_eq(m, tt_field(f, "attribute"), method))
+    if (!TT_IS(f, attribute) || !tt_text_eq(m, tt_field(f, "attribute"), method))
         return false;
     *object = tt_field(f, "object");
     *args = tt_field(n, "arguments");
@@ -417,7 +464,7 @@ static tt_host_value host_value(tt_module *m, TSNode expr, TSNode scope, int dep
     if (tt_int_literal(m, expr, &iv)) {
         v.kind = TT_HOST_INT;
         v.value = iv;
-    } else if (tt_is(expr, "identifier")) {
+    } else if (TT_IS(expr, identifier)) {
         const char *name = tt_text(m, expr);
         TSNode r = {0};
         int elem = -1;
@@ -428,7 +475,7 @@ static tt_host_value host_value(tt_module *m, TSNode expr, TSNode scope, int dep
         if (!ts_node_is_null(r) && elem >= 0) {
             /* M, N = x.shape  /  M, N = x.size() */
             TSNode rr = tt_unparen(r), o2, a2;
-            if (tt_is(rr, "attribute") && tt_text_eq(m, tt_field(rr, "attribute"), "shape")) {
+            if (TT_IS(rr, attribute) && tt_text_eq(m, tt_field(rr, "attribute"), "shape")) {
                 v.kind = TT_HOST_SHAPE;
                 v.tensor = tt_text(m, tt_field(rr, "object"));
                 v.origin = kc_arena_printf(m->arena, "%s.shape[%d]", v.tensor, elem);
@@ -446,10 +493,10 @@ static tt_host_value host_value(tt_module *m, TSNode expr, TSNode scope, int dep
             inner.text = v.text;
             return inner;
         }
-    } else if (tt_is(expr, "subscript")) {
+    } else if (TT_IS(expr, subscript)) {
         /* x.shape[i] */
         TSNode val = tt_field(expr, "value");
-        if (tt_is(val, "attribute") && tt_text_eq(m, tt_field(val, "attribute"), "shape")) {
+        if (TT_IS(val, attribute) && tt_text_eq(m, tt_field(val, "attribute"), "shape")) {
             v.kind = TT_HOST_SHAPE;
             v.tensor = tt_text(m, tt_field(val, "object"));
         }
@@ -464,10 +511,10 @@ static tt_host_value host_value(tt_module *m, TSNode expr, TSNode scope, int dep
                method_call(m, expr, "numel", &obj, &args)) {
         v.kind = TT_HOST_SHAPE;
         v.tensor = tt_text(m, obj);
-    } else if (tt_is(expr, "call")) {
+    } else if (TT_IS(expr, call)) {
         TSNode f = tt_field(expr, "function");
         TSNode a = tt_field(expr, "arguments");
-        if (tt_is(f, "identifier") && (tt_text_eq(m, f, "len") || tt_text_eq(m, f, "int")) &&
+        if (TT_IS(f, identifier) && (tt_text_eq(m, f, "len") || tt_text_eq(m, f, "int")) &&
             ts_node_named_child_count(a) == 1) {
             tt_host_value inner = host_value(m, ts_node_named_child(a, 0), scope, depth + 1);
             if (tt_text_eq(m, f, "len")) {
@@ -477,7 +524,7 @@ static tt_host_value host_value(tt_module *m, TSNode expr, TSNode scope, int dep
             inner.text = v.text;
             return inner;
         }
-    } else if (tt_is(expr, "binary_operator")) {
+    } else if (TT_IS(expr, binary_operator)) {
         tt_host_value l = host_value(m, tt_field(expr, "left"), scope, depth + 1);
         tt_host_value r = host_value(m, tt_field(expr, "right"), scope, depth + 1);
         TSNode op = tt_field(expr, "operator");
@@ -547,10 +594,10 @@ static bool tensor_created_1d(tt_module *m, TSNode scope, const char *name, uint
         return false;
     int elem;
     TSNode r = tt_unparen(find_assignment_at(m, scope, name, before, &elem));
-    if (ts_node_is_null(r) || elem >= 0 || !tt_is(r, "call"))
+    if (ts_node_is_null(r) || elem >= 0 || !TT_IS(r, call))
         return false;
     TSNode f = tt_field(r, "function");
-    if (!tt_is(f, "attribute"))
+    if (!TT_IS(f, attribute))
         return false;
     TSNode attr = tt_field(f, "attribute");
     static const char *const makers[] = {"empty", "zeros", "ones", "full", "new_empty", "new_zeros", "new_full",
@@ -565,9 +612,9 @@ static bool tensor_created_1d(tt_module *m, TSNode scope, const char *name, uint
     TSNode first = {0};
     for (uint32_t i = 0; i < ts_node_named_child_count(args); i++) {
         TSNode a = ts_node_named_child(args, i);
-        if (tt_is(a, "comment") || tt_is(a, "keyword_argument"))
+        if (TT_IS(a, comment) || TT_IS(a, keyword_argument))
             continue;
-        if (tt_is(a, "list_splat"))
+        if (TT_IS(a, list_splat))
             return false;
         if (npos++ == 0)
             first = a;
@@ -576,12 +623,12 @@ static bool tensor_created_1d(tt_module *m, TSNode scope, const char *name, uint
     if (ts_node_is_null(first) || (!is_full && npos != 1))
         return false;
     first = tt_unparen(first);
-    if (tt_is(first, "tuple") || tt_is(first, "list"))
+    if (TT_IS(first, tuple) || TT_IS(first, list))
         return ts_node_named_child_count(first) == 1;
     /* a single extent: an integer expression, not a size tuple variable */
-    return tt_is(first, "integer") || tt_is(first, "binary_operator") ||
-           (tt_is(first, "identifier") && !strstr(tt_text(m, first), "shape") && !strstr(tt_text(m, first), "size")) ||
-           (tt_is(first, "subscript") && strstr(tt_text(m, first), "shape"));
+    return TT_IS(first, integer) || TT_IS(first, binary_operator) ||
+           (TT_IS(first, identifier) && !strstr(tt_text(m, first), "shape") && !strstr(tt_text(m, first), "size")) ||
+           (TT_IS(first, subscript) && strstr(tt_text(m, first), "shape"));
 }
 
 static void scan_launch(tt_module *m, TSNode call, const char *kernel)
@@ -597,14 +644,14 @@ static void scan_launch(tt_module *m, TSNode call, const char *kernel)
     uint32_t n = ts_node_named_child_count(args);
     for (uint32_t i = 0; i < n; i++) {
         TSNode a = ts_node_named_child(args, i);
-        if (tt_is(a, "comment"))
+        if (TT_IS(a, comment))
             continue;
         tt_binding b = {0};
-        if (tt_is(a, "keyword_argument")) {
+        if (TT_IS(a, keyword_argument)) {
             b.param = tt_text(m, tt_field(a, "name"));
             b.position = UINT32_MAX;
             b.v = host_value(m, tt_field(a, "value"), scope, 0);
-        } else if (tt_is(a, "list_splat") || tt_is(a, "dictionary_splat")) {
+        } else if (TT_IS(a, list_splat) || TT_IS(a, dictionary_splat)) {
             positional_ok = false;
             continue;
         } else {
@@ -639,7 +686,7 @@ typedef struct comp_var {
 static void add_config(tt_module *m, const char *kernel, TSNode cfg, const comp_var *vars,
                        const uint32_t *choice, uint32_t nvars)
 {
-    if (!tt_is(cfg, "call"))
+    if (!TT_IS(cfg, call))
         return;
     const char *q = tt_qualify(m, tt_field(cfg, "function"));
     if (!q || strcmp(q, "triton.Config") != 0)
@@ -649,12 +696,12 @@ static void add_config(tt_module *m, const char *kernel, TSNode cfg, const comp_
     uint32_t n = ts_node_named_child_count(args);
     for (uint32_t i = 0; i < n; i++) {
         TSNode a = ts_node_named_child(args, i);
-        if (tt_is(a, "dictionary") && ts_node_is_null(dict))
+        if (TT_IS(a, dictionary) && ts_node_is_null(dict))
             dict = a;
-        else if (tt_is(a, "keyword_argument") && tt_text_eq(m, tt_field(a, "name"), "kwargs"))
+        else if (TT_IS(a, keyword_argument) && tt_text_eq(m, tt_field(a, "name"), "kwargs"))
             dict = tt_field(a, "value");
     }
-    if (!tt_is(dict, "dictionary"))
+    if (!TT_IS(dict, dictionary))
         return;
     tt_launch l = {0};
     l.kernel = kernel;
@@ -664,10 +711,10 @@ static void add_config(tt_module *m, const char *kernel, TSNode cfg, const comp_
     uint32_t np = ts_node_named_child_count(dict);
     for (uint32_t i = 0; i < np; i++) {
         TSNode p = ts_node_named_child(dict, i);
-        if (!tt_is(p, "pair"))
+        if (!TT_IS(p, pair))
             continue;
         TSNode key = tt_field(p, "key"), val = tt_unparen(tt_field(p, "value"));
-        if (!tt_is(key, "string"))
+        if (!TT_IS(key, string))
             continue;
         const char *kt = tt_text(m, key);
         size_t kl = strlen(kt);
@@ -681,7 +728,7 @@ static void add_config(tt_module *m, const char *kernel, TSNode cfg, const comp_
         if (tt_int_literal(m, val, &iv)) {
             b.v.kind = TT_HOST_INT;
             b.v.value = iv;
-        } else if (tt_is(val, "identifier")) {
+        } else if (TT_IS(val, identifier)) {
             for (uint32_t k = 0; k < nvars; k++)
                 if (tt_text_eq(m, val, vars[k].name)) {
                     b.v.kind = TT_HOST_INT;
@@ -696,7 +743,7 @@ static void add_config(tt_module *m, const char *kernel, TSNode cfg, const comp_
 static void literal_ints(tt_module *m, TSNode list, comp_var *v)
 {
     list = tt_unparen(list);
-    if (tt_is(list, "call")) {
+    if (TT_IS(list, call)) {
         /* range(a, b[, c]) with literal arguments */
         TSNode f = tt_field(list, "function");
         TSNode args = tt_field(list, "arguments");
@@ -722,7 +769,7 @@ static void literal_ints(tt_module *m, TSNode list, comp_var *v)
             kc_vec_push(&v->values, x);
         return;
     }
-    if (!tt_is(list, "list") && !tt_is(list, "tuple"))
+    if (!TT_IS(list, list) && !TT_IS(list, tuple))
         return;
     uint32_t n = ts_node_named_child_count(list);
     for (uint32_t i = 0; i < n; i++) {
@@ -737,33 +784,33 @@ static void scan_configs(tt_module *m, const char *kernel, TSNode list, int dept
     list = tt_unparen(list);
     if (depth > 4)
         return;
-    if (tt_is(list, "identifier")) {
+    if (TT_IS(list, identifier)) {
         TSNode r = find_assignment(m, m->root, tt_text(m, list), ts_node_start_byte(list));
         if (!ts_node_is_null(r))
             scan_configs(m, kernel, r, depth + 1);
         return;
     }
-    if (tt_is(list, "binary_operator")) { /* configs_a + configs_b */
+    if (TT_IS(list, binary_operator)) { /* configs_a + configs_b */
         scan_configs(m, kernel, tt_field(list, "left"), depth + 1);
         scan_configs(m, kernel, tt_field(list, "right"), depth + 1);
         return;
     }
-    if (tt_is(list, "list")) {
+    if (TT_IS(list, list)) {
         uint32_t n = ts_node_named_child_count(list);
         for (uint32_t i = 0; i < n && m->launches.len < 4096; i++)
             add_config(m, kernel, tt_unparen(ts_node_named_child(list, i)), NULL, NULL, 0);
         return;
     }
-    if (tt_is(list, "list_comprehension")) {
+    if (TT_IS(list, list_comprehension)) {
         comp_var vars[8];
         uint32_t nv = 0;
         uint32_t n = ts_node_named_child_count(list);
         for (uint32_t i = 0; i < n && nv < 8; i++) {
             TSNode c = ts_node_named_child(list, i);
-            if (!tt_is(c, "for_in_clause"))
+            if (!TT_IS(c, for_in_clause))
                 continue;
             TSNode left = tt_field(c, "left");
-            if (!tt_is(left, "identifier"))
+            if (!TT_IS(left, identifier))
                 return;
             memset(&vars[nv], 0, sizeof vars[nv]);
             vars[nv].name = tt_text(m, left);
@@ -803,11 +850,11 @@ typedef struct module_scan {
 static bool visit_module(TSNode n, void *ud)
 {
     module_scan *sc = ud;
-    if (tt_is(n, "import_statement") || tt_is(n, "import_from_statement"))
+    if (TT_IS(n, import_statement) || TT_IS(n, import_from_statement))
         scan_import(sc->m, n);
-    else if (tt_is(n, "decorated_definition"))
+    else if (TT_IS(n, decorated_definition))
         kc_vec_push(&sc->defs, n);
-    else if (tt_is(n, "call") && tt_is(tt_field(n, "function"), "subscript"))
+    else if (TT_IS(n, call) && TT_IS(tt_field(n, "function"), subscript))
         kc_vec_push(&sc->calls, n);
     return true;
 }
@@ -816,7 +863,7 @@ static bool is_jit(tt_module *m, TSNode dec_expr, bool *autotune, bool *heuristi
 {
     dec_expr = tt_unparen(dec_expr);
     TSNode f = dec_expr;
-    if (tt_is(dec_expr, "call"))
+    if (TT_IS(dec_expr, call))
         f = tt_field(dec_expr, "function");
     const char *q = tt_qualify(m, f);
     if (!q)
@@ -843,14 +890,14 @@ bool tt_scan_module(tt_module *m)
     for (uint32_t i = 0; i < defs.len; i++) {
         TSNode dd = defs.data[i];
         TSNode def = tt_field(dd, "definition");
-        if (!tt_is(def, "function_definition"))
+        if (!TT_IS(def, function_definition))
             continue;
         bool jit = false, autotune = false, heur = false;
         TSNode tune = {0};
         uint32_t nc = ts_node_named_child_count(dd);
         for (uint32_t k = 0; k < nc; k++) {
             TSNode d = ts_node_named_child(dd, k);
-            if (tt_is(d, "decorator") && ts_node_named_child_count(d) > 0 &&
+            if (TT_IS(d, decorator) && ts_node_named_child_count(d) > 0 &&
                 is_jit(m, ts_node_named_child(d, 0), &autotune, &heur, &tune))
                 jit = true;
         }
@@ -865,9 +912,9 @@ bool tt_scan_module(tt_module *m)
             uint32_t na = ts_node_is_null(args) ? 0 : ts_node_named_child_count(args);
             for (uint32_t k = 0; k < na; k++) {
                 TSNode a = ts_node_named_child(args, k);
-                if (tt_is(a, "keyword_argument") && tt_text_eq(m, tt_field(a, "name"), "configs"))
+                if (TT_IS(a, keyword_argument) && tt_text_eq(m, tt_field(a, "name"), "configs"))
                     scan_configs(m, kd.name, tt_field(a, "value"), 0);
-                else if (k == 0 && !tt_is(a, "keyword_argument"))
+                else if (k == 0 && !TT_IS(a, keyword_argument))
                     scan_configs(m, kd.name, a, 0);
             }
         }
@@ -878,7 +925,7 @@ bool tt_scan_module(tt_module *m)
         TSNode val = tt_field(sub, "value");
         for (uint32_t k = 0; k < m->kernels.len; k++)
             if (tt_text_eq(m, val, m->kernels.data[k].name) ||
-                (tt_is(val, "attribute") &&
+                (TT_IS(val, attribute) &&
                  tt_text_eq(m, tt_field(val, "attribute"), m->kernels.data[k].name))) {
                 scan_launch(m, call, m->kernels.data[k].name);
                 break;
@@ -893,6 +940,7 @@ void tt_module_free(tt_module *m)
 {
     for (uint32_t i = 0; i < m->assign_indexes.len; i++) {
         kc_vec_free(&m->assign_indexes.data[i]->items);
+        free(m->assign_indexes.data[i]->by_name);
         free(m->assign_indexes.data[i]);
     }
     kc_vec_free(&m->assign_indexes);
