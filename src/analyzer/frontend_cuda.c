@@ -777,6 +777,30 @@ static bool pch_rejected(CXTranslationUnit tu, const char *pch)
  * clang's error recovery recurses over open brackets.) */
 #define KC_CUDA_PARSE_FLAGS CXTranslationUnit_KeepGoing
 
+/* Parses with `-include-pch pch` (freed here): true, with *ec and *tu set,
+ * when that parse stands; false when libclang refused the header (stale,
+ * damaged, from another build), which is then removed so that the next
+ * request rebuilds it. */
+static bool parse_with_pch(kc_cuda_frontend *fe, const kc_source *src, kc_cuda_args *a, kc_cuda_unsaved *unsaved,
+                           char *pch, CXTranslationUnit *tu, enum CXErrorCode *ec)
+{
+    uint32_t n = a->v.len;
+    arg(a, "-include-pch");
+    arg(a, pch);
+    *ec = clang_parseTranslationUnit2(fe->index, src->path, a->v.data, (int)a->v.len, unsaved->files.data,
+                                      unsaved->files.len, KC_CUDA_PARSE_FLAGS, tu);
+    a->v.len = n;
+    bool ok = *ec == CXError_Success && *tu && !pch_rejected(*tu, pch);
+    if (!ok) {
+        if (*tu)
+            clang_disposeTranslationUnit(*tu);
+        *tu = NULL;
+        kc_cuda_pch_discard(pch);
+    }
+    free(pch);
+    return ok;
+}
+
 /* Parses the file in front of its own precompiled preamble (cuda_pch.h),
  * the preamble's text blanked out in the in-memory copy (lines and columns
  * unchanged; headers without include guards are not read twice). True
@@ -817,22 +841,10 @@ static bool parse_with_preamble(kc_cuda_frontend *fe, kc_arena *ar, const kc_sou
     struct CXUnsavedFile *mainf = &unsaved->files.data[nu - 1];
     const char *text = mainf->Contents;
     mainf->Contents = blank;
-    arg(a, "-include-pch");
-    arg(a, pch);
-    *ec = clang_parseTranslationUnit2(fe->index, src->path, a->v.data, (int)a->v.len, unsaved->files.data, nu,
-                                      KC_CUDA_PARSE_FLAGS, tu);
-    a->v.len = n;
+    bool ok = parse_with_pch(fe, src, a, unsaved, pch, tu, ec);
     mainf->Contents = text;
-    if (*ec == CXError_Success && *tu && !pch_rejected(*tu, pch)) {
-        free(pch);
-        return true;
-    }
-    if (*tu)
-        clang_disposeTranslationUnit(*tu);
-    *tu = NULL;
-    kc_cuda_pch_discard(pch);
-    free(pch);
-    return false;
+    a->v.len = n;
+    return ok;
 }
 
 /* Parses the file in front of its precompiled preamble, or of the cached
@@ -841,42 +853,22 @@ static bool parse_with_preamble(kc_cuda_frontend *fe, kc_arena *ar, const kc_sou
 static enum CXErrorCode parse(kc_cuda_frontend *fe, kc_arena *ar, const kc_source *src, kc_cuda_args *a,
                               kc_cuda_unsaved *unsaved, CXTranslationUnit *tu)
 {
-    unsigned flags = KC_CUDA_PARSE_FLAGS;
-    char *pch = NULL;
     if (fe->pch_dir && !fe->pch_off && !includes_files(a)) {
         enum CXErrorCode ec;
         if (parse_with_preamble(fe, ar, src, a, unsaved, tu, &ec))
             return ec;
         char *why = NULL;
-        pch = kc_cuda_pch_get(fe->index, fe->pch_dir, fe->cuda_path, a->v.data, a->v.len, fe->shim.files.data,
-                              fe->shim.files.len, NULL, &why);
-        if (!pch)
-            fe->pch_off = true; /* whatever failed would fail again for the next file */
+        char *pch = kc_cuda_pch_get(fe->index, fe->pch_dir, fe->cuda_path, a->v.data, a->v.len,
+                                    fe->shim.files.data, fe->shim.files.len, NULL, &why);
         free(why);
-    }
-    if (pch) {
-        uint32_t n = a->v.len;
-        arg(a, "-include-pch");
-        arg(a, pch);
-        enum CXErrorCode ec = clang_parseTranslationUnit2(fe->index, src->path, a->v.data, (int)a->v.len,
-                                                          unsaved->files.data, unsaved->files.len, flags, tu);
-        a->v.len = n;
-        if (ec == CXError_Success && *tu && !pch_rejected(*tu, pch)) {
-            free(pch);
+        if (pch && parse_with_pch(fe, src, a, unsaved, pch, tu, &ec))
             return ec;
-        }
-        if (*tu)
-            clang_disposeTranslationUnit(*tu);
-        *tu = NULL;
-        /* Removed so that the next run rebuilds it; this run goes on
-         * without it (one that libclang refuses again would cost a rebuild
-         * per file). */
-        kc_cuda_pch_discard(pch);
-        free(pch);
+        /* Whatever failed would fail again for the next file; a header
+         * libclang refused is rebuilt by the next run, not once per file. */
         fe->pch_off = true;
     }
     return clang_parseTranslationUnit2(fe->index, src->path, a->v.data, (int)a->v.len, unsaved->files.data,
-                                       unsaved->files.len, flags, tu);
+                                       unsaved->files.len, KC_CUDA_PARSE_FLAGS, tu);
 }
 
 kc_model *kc_cuda_lower(kc_cuda_frontend *fe, const kc_source *src, kc_file_errors *errs)
