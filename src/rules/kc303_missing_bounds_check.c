@@ -274,9 +274,9 @@ static bool pred_bounds(const kc_kernel *k, const kc_pred *p, const tile *t)
     bool l = lane_side(k, p->lhs, t), r = lane_side(k, p->rhs, t);
     if (l == r)
         return false;
-    bool own = false;
-    bool foreign = foreign_step(p->lhs, t, &own) | foreign_step(p->rhs, t, &own);
-    (void)foreign;
+    bool own = false; /* set by either side */
+    (void)foreign_step(p->lhs, t, &own);
+    (void)foreign_step(p->rhs, t, &own);
     return own;
 }
 
