@@ -13,23 +13,15 @@
 
 #include "kc_cache.h"
 #include "kc_cli.h"
+#include "cli_harness.h"
 
 static char dir[64];
 
+/* kcheck A B C D (up to the first NULL); returns stdout, the exit status in *STATUS. */
 static char *run(const char *a, const char *b, const char *c, const char *d, int *status)
 {
-    char *argv[] = {"kcheck", (char *)a, (char *)b, (char *)c, (char *)d, NULL};
-    int argc = 1;
-    while (argc < 5 && argv[argc])
-        argc++;
-    char *out = NULL, *err = NULL;
-    size_t ol, el;
-    FILE *fo = open_memstream(&out, &ol), *fe = open_memstream(&err, &el);
-    *status = kc_cli_main(argc, argv, fo, fe);
-    fclose(fo);
-    fclose(fe);
-    free(err);
-    return out;
+    kh_result r = kh_run(a, b, c, d, NULL);
+    return kh_result_take_out(&r, status);
 }
 
 static int count_entries(const char *root)
@@ -130,16 +122,12 @@ static void test_damaged_entry_is_a_miss(void **state)
 
 static int setup(void **state)
 {
-    strcpy(dir, "/tmp/kcheck-cache-XXXXXX");
-    return mkdtemp(dir) ? 0 : -1;
+    return kh_tmpdir_make(dir, sizeof dir, "cache") ? 0 : -1;
 }
 
 static int teardown(void **state)
 {
-    char *cmd = kc_xasprintf("rm -rf '%s'", dir);
-    int rc = system(cmd);
-    free(cmd);
-    return rc == 0 ? 0 : -1;
+    return kh_tmpdir_remove(dir) == 0 ? 0 : -1;
 }
 
 int main(void)

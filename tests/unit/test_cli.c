@@ -14,59 +14,13 @@
 
 #include "kc_cli.h"
 #include "kc_base.h"
-
-typedef struct run_result {
-    int status;
-    char *out, *err;
-} run_result;
-
-static run_result run(const char *first, ...)
-{
-    const char *argv_c[64];
-    int argc = 0;
-    argv_c[argc++] = "kcheck";
-    va_list ap;
-    va_start(ap, first);
-    for (const char *a = first; a && argc < 63; a = va_arg(ap, const char *))
-        argv_c[argc++] = a;
-    va_end(ap);
-    argv_c[argc] = NULL;
-    char *argv[64];
-    for (int i = 0; i <= argc; i++)
-        argv[i] = (char *)argv_c[i];
-    run_result r = {0};
-    size_t ol, el;
-    FILE *out = open_memstream(&r.out, &ol), *err = open_memstream(&r.err, &el);
-    r.status = kc_cli_main(argc, argv, out, err);
-    fclose(out);
-    fclose(err);
-    return r;
-}
-
-static void result_free(run_result *r)
-{
-    free(r->out);
-    free(r->err);
-}
+#include "cli_harness.h"
 
 static char tmpdir[256];
 
 static char *tmp_path(const char *name) { return kc_xasprintf("%s/%s", tmpdir, name); }
 
-static void write_file(const char *name, const char *data, size_t len)
-{
-    char *p = tmp_path(name);
-    for (char *s = p + strlen(tmpdir) + 1; (s = strchr(s, '/')) != NULL; s++) {
-        *s = '\0';
-        mkdir(p, 0755);
-        *s = '/';
-    }
-    FILE *f = fopen(p, "wb");
-    assert_non_null(f);
-    fwrite(data, 1, len, f);
-    fclose(f);
-    free(p);
-}
+static void write_file(const char *name, const char *data, size_t len) { kh_write_at(tmpdir, name, data, len); }
 
 static const char bad_py[] =
     "import triton\nimport triton.language as tl\n"
@@ -83,8 +37,7 @@ static const char clean_py[] =
 
 static int setup(void **state)
 {
-    strcpy(tmpdir, "/tmp/kcheck-cli-XXXXXX");
-    assert_non_null(mkdtemp(tmpdir));
+    assert_non_null(kh_tmpdir_make(tmpdir, sizeof tmpdir, "cli"));
     write_file("bad.py", bad_py, sizeof bad_py - 1);
     write_file("clean.py", clean_py, sizeof clean_py - 1);
     write_file("junk.py", "import triton\n\x00\x01\x02binary", 22);
@@ -101,87 +54,85 @@ static int setup(void **state)
 
 static int teardown(void **state)
 {
-    char *cmd = kc_xasprintf("rm -rf '%s'", tmpdir);
-    assert_int_equal(system(cmd), 0);
-    free(cmd);
+    assert_int_equal(kh_tmpdir_remove(tmpdir), 0);
     return 0;
 }
 
 static void test_version_help_list(void **state)
 {
-    run_result r = run("--version", NULL);
+    kh_result r = kh_run("--version", NULL);
     assert_int_equal(r.status, 0);
     assert_non_null(strstr(r.out, "kcheck "));
     assert_non_null(strstr(r.out, "clang"));
-    result_free(&r);
-    r = run("--help", NULL);
+    kh_result_free(&r);
+    r = kh_run("--help", NULL);
     assert_int_equal(r.status, 0);
     assert_non_null(strstr(r.out, "usage: kcheck"));
-    result_free(&r);
-    r = run("--list-rules", NULL);
+    kh_result_free(&r);
+    r = kh_run("--list-rules", NULL);
     assert_int_equal(r.status, 0);
     assert_non_null(strstr(r.out, "KC101"));
     assert_non_null(strstr(r.out, "view-reorder"));
-    result_free(&r);
-    r = run("--explain", "view-reorder", NULL);
+    kh_result_free(&r);
+    r = kh_run("--explain", "view-reorder", NULL);
     assert_int_equal(r.status, 0);
     assert_non_null(strstr(r.out, "## What it does"));
     assert_non_null(strstr(r.out, "## Why is this bad?"));
     assert_non_null(strstr(r.out, "## Use instead"));
-    result_free(&r);
+    kh_result_free(&r);
 }
 
 static void test_usage_errors(void **state)
 {
-    run_result r = run(NULL);
+    kh_result r = kh_run(NULL);
     assert_int_equal(r.status, 2);
     assert_non_null(strstr(r.err, "no paths"));
-    result_free(&r);
-    r = run("--select", "KC999", "x.py", NULL);
+    kh_result_free(&r);
+    r = kh_run("--select", "KC999", "x.py", NULL);
     assert_int_equal(r.status, 2);
     assert_non_null(strstr(r.err, "unknown rule 'KC999'"));
-    result_free(&r);
-    r = run("--explain", "nope", NULL);
+    kh_result_free(&r);
+    r = kh_run("--explain", "nope", NULL);
     assert_int_equal(r.status, 2);
-    result_free(&r);
-    r = run("--format", "xml", "x.py", NULL);
+    kh_result_free(&r);
+    r = kh_run("--format", "xml", "x.py", NULL);
     assert_int_equal(r.status, 2);
-    result_free(&r);
-    r = run("-j", "0", "x.py", NULL);
+    kh_result_free(&r);
+    r = kh_run("-j", "0", "x.py", NULL);
     assert_int_equal(r.status, 2);
-    result_free(&r);
-    r = run("--bogus", NULL);
+    kh_result_free(&r);
+    r = kh_run("--bogus", NULL);
     assert_int_equal(r.status, 2);
-    result_free(&r);
-    r = run("-o", "KC201.nonexistent=3", "x.py", NULL);
+    kh_result_free(&r);
+    r = kh_run("-o", "KC201.nonexistent=3", "x.py", NULL);
     assert_int_equal(r.status, 2);
-    result_free(&r);
+    kh_result_free(&r);
 }
 
 static void test_findings_and_exit_codes(void **state)
 {
     char *bad = tmp_path("bad.py"), *clean = tmp_path("clean.py");
-    run_result r = run("--color", "never", bad, NULL);
+    kh_result r = kh_run("--color", "never", bad, NULL);
     assert_int_equal(r.status, 1);
     assert_non_null(strstr(r.out, "bad.py:5:33: error:"));
     assert_non_null(strstr(r.out, "[KC202 static-range-runtime-bound]"));
     assert_non_null(strstr(r.out, "   5 |     for s in tl.static_range(0, N, B):"));
     assert_non_null(strstr(r.out, "     |                                 ^\n"));
-    result_free(&r);
-    r = run(clean, NULL);
+    kh_result_free(&r);
+    r = kh_run(clean, NULL);
     assert_int_equal(r.status, 0);
     assert_non_null(strstr(r.out, "no findings"));
-    result_free(&r);
+    kh_result_free(&r);
     /* --ignore and --fail-on */
-    r = run("--ignore", "KC2", bad, NULL);
+    r = kh_run("--ignore", "KC2", bad, NULL);
     assert_int_equal(r.status, 0);
-    result_free(&r);
-    r = run("--select", "static-range-runtime-bound", "--fail-on", "error", bad, NULL);
+    kh_result_free(&r);
+    r = kh_run("--select", "static-range-runtime-bound", "--fail-on", "error", bad, NULL);
     assert_int_equal(r.status, 1);
-    result_free(&r);
-    r = run("--select", "KC301", bad, NULL);
+    kh_result_free(&r);
+    r = kh_run("--select", "KC301", bad, NULL);
     assert_int_equal(r.status, 0);
-    result_free(&r);
+    kh_result_free(&r);
     free(bad);
     free(clean);
 }
@@ -189,7 +140,7 @@ static void test_findings_and_exit_codes(void **state)
 static void test_json(void **state)
 {
     char *bad = tmp_path("bad.py"), *broken = tmp_path("broken.py");
-    run_result r = run("--format", "json", bad, broken, NULL);
+    kh_result r = kh_run("--format", "json", bad, broken, NULL);
     assert_int_equal(r.status, 2); /* a file could not be checked */
     json_error_t e;
     json_t *doc = json_loads(r.out, 0, &e);
@@ -215,7 +166,7 @@ static void test_json(void **state)
     assert_int_equal(json_array_size(errs), 1);
     assert_string_equal(json_string_value(json_object_get(json_array_get(errs, 0), "file")), broken);
     json_decref(doc);
-    result_free(&r);
+    kh_result_free(&r);
     free(bad);
     free(broken);
 }
@@ -224,7 +175,7 @@ static void test_bad_inputs_do_not_stop_others(void **state)
 {
     char *junk = tmp_path("junk.py"), *latin = tmp_path("latin1.py"), *broken = tmp_path("broken.py"),
          *txt = tmp_path("notes.txt"), *bad = tmp_path("bad.py"), *missing = tmp_path("missing.py");
-    run_result r = run("--color", "never", junk, latin, broken, txt, missing, tmpdir, bad, NULL);
+    kh_result r = kh_run("--color", "never", junk, latin, broken, txt, missing, tmpdir, bad, NULL);
     assert_int_equal(r.status, 2);
     assert_non_null(strstr(r.out, "junk.py: error: binary file (NUL byte at offset 14)"));
     assert_non_null(strstr(r.out, "latin1.py: error: not valid UTF-8 (byte 0xe9 at line 1, column 6)"));
@@ -233,7 +184,7 @@ static void test_bad_inputs_do_not_stop_others(void **state)
     assert_non_null(strstr(r.out, "missing.py: error: cannot open: No such file or directory"));
     /* the good file after them is still checked */
     assert_non_null(strstr(r.out, "bad.py:5:33: error:"));
-    result_free(&r);
+    kh_result_free(&r);
     free(junk);
     free(latin);
     free(broken);
@@ -245,26 +196,26 @@ static void test_bad_inputs_do_not_stop_others(void **state)
 static void test_directory_walk(void **state)
 {
     char *tree = tmp_path("tree");
-    run_result r = run("--no-source", "--color", "never", tree, NULL);
+    kh_result r = kh_run("--no-source", "--color", "never", tree, NULL);
     assert_int_equal(r.status, 1);
     assert_non_null(strstr(r.out, "tree/a/k.py:5:33"));
     assert_null(strstr(r.out, "skip.py"));  /* .gitignore: b/ */
     assert_null(strstr(r.out, ".hidden")); /* hidden directory */
     assert_null(strstr(r.out, "readme"));
     assert_non_null(strstr(r.out, "(1 file)"));
-    result_free(&r);
+    kh_result_free(&r);
     free(tree);
 }
 
 static void test_jobs_output_is_deterministic(void **state)
 {
     char *a = tmp_path("bad.py"), *b = tmp_path("clean.py"), *c = tmp_path("tree");
-    run_result r1 = run("-j", "1", "--color", "never", a, b, c, a, NULL);
-    run_result r4 = run("-j", "4", "--color", "never", a, b, c, a, NULL);
+    kh_result r1 = kh_run("-j", "1", "--color", "never", a, b, c, a, NULL);
+    kh_result r4 = kh_run("-j", "4", "--color", "never", a, b, c, a, NULL);
     assert_int_equal(r1.status, r4.status);
     assert_string_equal(r1.out, r4.out);
-    result_free(&r1);
-    result_free(&r4);
+    kh_result_free(&r1);
+    kh_result_free(&r4);
     free(a);
     free(b);
     free(c);

@@ -23,87 +23,10 @@
 #include "kc_fingerprint.h"
 #include "kc_fixfile.h"
 #include "../../src/verify/kc_verify.h"
-
-typedef struct run_result {
-    int status;
-    char *out, *err;
-} run_result;
-
-static run_result run_with(FILE *out_override, const char *first, va_list ap)
-{
-    const char *argv_c[64];
-    int argc = 0;
-    argv_c[argc++] = "kcheck";
-    for (const char *a = first; a && argc < 63; a = va_arg(ap, const char *))
-        argv_c[argc++] = a;
-    argv_c[argc] = NULL;
-    char *argv[64];
-    for (int i = 0; i <= argc; i++)
-        argv[i] = (char *)argv_c[i];
-    run_result r = {0};
-    size_t ol, el;
-    FILE *out = out_override ? out_override : open_memstream(&r.out, &ol);
-    FILE *err = open_memstream(&r.err, &el);
-    r.status = kc_cli_main(argc, argv, out, err);
-    if (!out_override)
-        fclose(out);
-    fclose(err);
-    if (!r.out)
-        r.out = kc_xstrdup("");
-    return r;
-}
-
-static run_result run(const char *first, ...)
-{
-    va_list ap;
-    va_start(ap, first);
-    run_result r = run_with(NULL, first, ap);
-    va_end(ap);
-    return r;
-}
-
-static void result_free(run_result *r)
-{
-    free(r->out);
-    free(r->err);
-}
+#include "cli_harness.h"
 
 static char tmpdir[256];
 static char *old_cwd;
-
-static void mkdirs_for(const char *path)
-{
-    char *p = kc_xstrdup(path);
-    for (char *s = p; (s = strchr(s, '/')) != NULL; s++) {
-        *s = '\0';
-        mkdir(p, 0755);
-        *s = '/';
-    }
-    free(p);
-}
-
-static void write_file(const char *name, const char *data)
-{
-    mkdirs_for(name);
-    FILE *f = fopen(name, "wb");
-    assert_non_null(f);
-    fwrite(data, 1, strlen(data), f);
-    fclose(f);
-}
-
-static char *read_file(const char *name)
-{
-    FILE *f = fopen(name, "rb");
-    if (!f)
-        return NULL;
-    kc_strbuf sb = {0};
-    char buf[4096];
-    size_t n;
-    while ((n = fread(buf, 1, sizeof buf, f)) > 0)
-        kc_sb_appendn(&sb, buf, n);
-    fclose(f);
-    return kc_sb_take(&sb);
-}
 
 static size_t count(const char *hay, const char *needle)
 {
@@ -130,13 +53,12 @@ static const char clean_py[] =
 static int setup(void **state)
 {
     old_cwd = getcwd(NULL, 0);
-    strcpy(tmpdir, "/tmp/kcheck-tools-XXXXXX");
-    assert_non_null(mkdtemp(tmpdir));
+    assert_non_null(kh_tmpdir_make(tmpdir, sizeof tmpdir, "tools"));
     assert_int_equal(chdir(tmpdir), 0);
     /* A repository root: configuration files above it do not apply. */
     mkdir(".git", 0755);
-    write_file("bad.py", bad_py);
-    write_file("clean.py", clean_py);
+    kh_write("bad.py", bad_py);
+    kh_write("clean.py", clean_py);
     return 0;
 }
 
@@ -144,9 +66,7 @@ static int teardown(void **state)
 {
     assert_int_equal(chdir(old_cwd), 0);
     free(old_cwd);
-    char *cmd = kc_xasprintf("rm -rf '%s'", tmpdir);
-    assert_int_equal(system(cmd), 0);
-    free(cmd);
+    assert_int_equal(kh_tmpdir_remove(tmpdir), 0);
     return 0;
 }
 
@@ -155,12 +75,12 @@ static int teardown(void **state)
 static void test_sarif(void **state)
 {
     /* é is two bytes and one UTF-16 unit: SARIF columns are UTF-16. */
-    write_file("sarif/u.py", "import triton\nimport triton.language as tl\n"
-                             "@triton.jit\n"
-                             "def k(x_ptr, N, B: tl.constexpr):\n"
-                             "    for é in tl.static_range(0, N, B):\n"
-                             "        tl.store(x_ptr + é + tl.arange(0, B), 0)\n");
-    run_result r = run("--format", "sarif", "--select", "KC202", "bad.py", "sarif/u.py", NULL);
+    kh_write("sarif/u.py", "import triton\nimport triton.language as tl\n"
+                           "@triton.jit\n"
+                           "def k(x_ptr, N, B: tl.constexpr):\n"
+                           "    for é in tl.static_range(0, N, B):\n"
+                           "        tl.store(x_ptr + é + tl.arange(0, B), 0)\n");
+    kh_result r = kh_run("--format", "sarif", "--select", "KC202", "bad.py", "sarif/u.py", NULL);
     assert_int_equal(r.status, 1);
     json_error_t je;
     json_t *doc = json_loads(r.out, 0, &je);
@@ -224,18 +144,18 @@ static void test_sarif(void **state)
         json_object_get(json_array_get(json_object_get(u, "locations"), 0), "physicalLocation"), "region");
     assert_int_equal(json_integer_value(json_object_get(ureg, "startColumn")), 33);
     json_decref(doc);
-    result_free(&r);
+    kh_result_free(&r);
     /* and the JSON format keeps byte columns */
-    r = run("--format", "json", "--select", "KC202", "sarif/u.py", NULL);
+    r = kh_run("--format", "json", "--select", "KC202", "sarif/u.py", NULL);
     assert_non_null(strstr(r.out, "\"column\": 34"));
-    result_free(&r);
+    kh_result_free(&r);
 }
 
 /* ---- GitHub annotations ------------------------------------------------------ */
 
 static void test_github(void **state)
 {
-    run_result r = run("--format", "github", "--select", "KC202", "bad.py", NULL);
+    kh_result r = kh_run("--format", "github", "--select", "KC202", "bad.py", NULL);
     assert_int_equal(r.status, 1);
     assert_non_null(strstr(r.out, "::error file=bad.py,line=5,col=33,endColumn=33,"
                                   "title=KC202 static-range-runtime-bound::`tl.static_range` needs compile-time "
@@ -243,18 +163,18 @@ static void test_github(void **state)
     assert_non_null(strstr(r.out, "%0Afix: use `tl.range`"));
     assert_int_equal(count(r.out, "::error "), 1);
     assert_non_null(strstr(r.out, "\nkcheck: 1 error (1 file)\n"));
-    result_free(&r);
+    kh_result_free(&r);
     /* Property values escape ':' and ','; the message escapes '%'. */
-    write_file("gh/a,b:c.py", bad_py);
-    r = run("--format", "github", "--select", "KC202", "--quiet", "gh/a,b:c.py", NULL);
+    kh_write("gh/a,b:c.py", bad_py);
+    r = kh_run("--format", "github", "--select", "KC202", "--quiet", "gh/a,b:c.py", NULL);
     assert_non_null(strstr(r.out, "::error file=gh/a%2Cb%3Ac.py,line=5,"));
     assert_null(strstr(r.out, "kcheck:")); /* --quiet */
-    result_free(&r);
-    write_file("gh/broken.py", "import triton\ndef (:\n");
-    r = run("--format", "github", "gh/broken.py", NULL);
+    kh_result_free(&r);
+    kh_write("gh/broken.py", "import triton\ndef (:\n");
+    r = kh_run("--format", "github", "gh/broken.py", NULL);
     assert_int_equal(r.status, 2);
     assert_non_null(strstr(r.out, "::error file=gh/broken.py,line=2,col=1,title=kcheck input error::syntax error"));
-    result_free(&r);
+    kh_result_free(&r);
 }
 
 /* ---- colour ---------------------------------------------------------------------- */
@@ -271,7 +191,7 @@ static char *run_on_tty(const char *first, ...)
     FILE *out = fdopen(slave, "w");
     va_list ap;
     va_start(ap, first);
-    run_result r = run_with(out, first, ap);
+    kh_result r = kh_run_with(out, first, ap);
     va_end(ap);
     fclose(out);
     kc_strbuf sb = {0};
@@ -281,7 +201,7 @@ static char *run_on_tty(const char *first, ...)
     while ((n = read(master, buf, sizeof buf)) > 0)
         kc_sb_appendn(&sb, buf, (size_t)n);
     close(master);
-    result_free(&r);
+    kh_result_free(&r);
     return kc_sb_take(&sb);
 }
 
@@ -306,12 +226,12 @@ static void test_color(void **state)
     free(o);
     unsetenv("NO_COLOR");
     /* not a terminal: no colour */
-    run_result r = run("--select", "KC202", "bad.py", NULL);
+    kh_result r = kh_run("--select", "KC202", "bad.py", NULL);
     assert_null(strstr(r.out, "\033["));
-    result_free(&r);
-    r = run("--color", "always", "--select", "KC202", "bad.py", NULL);
+    kh_result_free(&r);
+    r = kh_run("--color", "always", "--select", "KC202", "bad.py", NULL);
     assert_non_null(strstr(r.out, "\033["));
-    result_free(&r);
+    kh_result_free(&r);
 }
 
 /* ---- suppressions ---------------------------------------------------------------- */
@@ -335,8 +255,8 @@ static const char supp_py[] =
 
 static void test_suppressions(void **state)
 {
-    write_file("supp/k.py", supp_py);
-    run_result r = run("--no-source", "--select", "KC202,KC000,KC001", "supp/k.py", NULL);
+    kh_write("supp/k.py", supp_py);
+    kh_result r = kh_run("--no-source", "--select", "KC202,KC000,KC001", "supp/k.py", NULL);
     assert_int_equal(r.status, 1);
     assert_null(strstr(r.out, "k.py:5:"));
     assert_null(strstr(r.out, "k.py:8:"));
@@ -348,49 +268,49 @@ static void test_suppressions(void **state)
     assert_non_null(strstr(r.out, "supp/k.py:14:22: warning: unknown kcheck directive 'ignored'"));
     assert_null(strstr(r.out, "KC001")); /* only on request */
     assert_non_null(strstr(r.out, "kcheck: 2 errors, 2 warnings (1 file, 3 suppressed)"));
-    result_free(&r);
+    kh_result_free(&r);
 
-    r = run("--no-source", "--select", "KC101,KC202,KC000,KC001", "--report-unused-suppressions", "supp/k.py", NULL);
+    r = kh_run("--no-source", "--select", "KC101,KC202,KC000,KC001", "--report-unused-suppressions", "supp/k.py", NULL);
     assert_non_null(strstr(r.out, "supp/k.py:10:58: warning: unused suppression: no KC101 uncoalesced-access "
                                   "finding on its line [KC001 unused-suppression]"));
-    result_free(&r);
+    kh_result_free(&r);
     /* ... but not for a rule that did not run */
-    r = run("--no-source", "--select", "KC202,KC000", "--report-unused-suppressions", "supp/k.py", NULL);
+    r = kh_run("--no-source", "--select", "KC202,KC000", "--report-unused-suppressions", "supp/k.py", NULL);
     assert_null(strstr(r.out, "KC001"));
-    result_free(&r);
+    kh_result_free(&r);
 
     /* File level, anywhere in the file; the other rules still run. */
     kc_strbuf sb = {0};
     kc_sb_append(&sb, supp_py);
     kc_sb_append(&sb, "# kcheck: ignore-file[KC202]\n");
-    write_file("supp/f.py", sb.data);
+    kh_write("supp/f.py", sb.data);
     kc_sb_free(&sb);
-    r = run("--no-source", "--select", "KC202,KC000", "supp/f.py", NULL);
+    r = kh_run("--no-source", "--select", "KC202,KC000", "supp/f.py", NULL);
     assert_null(strstr(r.out, "KC202 static"));
     assert_non_null(strstr(r.out, "KC999"));
-    result_free(&r);
+    kh_result_free(&r);
 
     /* CUDA comments: //, and a block comment, on the line above. */
-    write_file("supp/k.cu", "__global__ void k(const float *x, float *out)\n"
-                            "{\n"
-                            "    float s = 0.0f;\n"
-                            "    /* kcheck: ignore[KC201] */\n"
-                            "#pragma unroll\n"
-                            "    for (int i = 0; i < 256; ++i)\n"
-                            "        s += x[i * blockDim.x + threadIdx.x];\n"
-                            "#pragma unroll // kcheck: ignore[large-static-unroll]\n"
-                            "    for (int i = 0; i < 256; ++i)\n"
-                            "        s += x[i * blockDim.x + threadIdx.x];\n"
-                            "#pragma unroll\n"
-                            "    for (int i = 0; i < 256; ++i)\n"
-                            "        s += x[i * blockDim.x + threadIdx.x];\n"
-                            "    out[threadIdx.x] = s;\n"
-                            "}\n");
-    r = run("--no-source", "--select", "KC201", "supp/k.cu", NULL);
+    kh_write("supp/k.cu", "__global__ void k(const float *x, float *out)\n"
+                          "{\n"
+                          "    float s = 0.0f;\n"
+                          "    /* kcheck: ignore[KC201] */\n"
+                          "#pragma unroll\n"
+                          "    for (int i = 0; i < 256; ++i)\n"
+                          "        s += x[i * blockDim.x + threadIdx.x];\n"
+                          "#pragma unroll // kcheck: ignore[large-static-unroll]\n"
+                          "    for (int i = 0; i < 256; ++i)\n"
+                          "        s += x[i * blockDim.x + threadIdx.x];\n"
+                          "#pragma unroll\n"
+                          "    for (int i = 0; i < 256; ++i)\n"
+                          "        s += x[i * blockDim.x + threadIdx.x];\n"
+                          "    out[threadIdx.x] = s;\n"
+                          "}\n");
+    r = kh_run("--no-source", "--select", "KC201", "supp/k.cu", NULL);
     assert_int_equal(count(r.out, "[KC201 large-static-unroll]"), 1);
     assert_non_null(strstr(r.out, "supp/k.cu:11:"));
     assert_non_null(strstr(r.out, "2 suppressed"));
-    result_free(&r);
+    kh_result_free(&r);
 }
 
 /* ---- configuration --------------------------------------------------------------- */
@@ -408,54 +328,54 @@ static void test_config_walk_up(void **state)
 {
     /* cfg/.kcheck.yaml applies to cfg/a/b/k.py; cfg/repo is a repository
      * root, so the walk stops there and cfg/.kcheck.yaml does not apply. */
-    write_file("cfg/.kcheck.yaml", "ignore: [KC202]\n");
-    write_file("cfg/a/b/k.py", bad_py);
-    write_file("cfg/repo/k.py", bad_py);
+    kh_write("cfg/.kcheck.yaml", "ignore: [KC202]\n");
+    kh_write("cfg/a/b/k.py", bad_py);
+    kh_write("cfg/repo/k.py", bad_py);
     mkdir("cfg/repo/.git", 0755);
-    run_result r = run("--no-source", "--select", "KC2", "cfg/a/b/k.py", "cfg/repo/k.py", NULL);
+    kh_result r = kh_run("--no-source", "--select", "KC2", "cfg/a/b/k.py", "cfg/repo/k.py", NULL);
     assert_int_equal(r.status, 1);
     /* --select on the command line replaces the file's selection ... */
     assert_non_null(strstr(r.out, "cfg/a/b/k.py:5:33"));
-    result_free(&r);
-    r = run("--no-source", "cfg/a/b/k.py", "cfg/repo/k.py", NULL);
+    kh_result_free(&r);
+    r = kh_run("--no-source", "cfg/a/b/k.py", "cfg/repo/k.py", NULL);
     assert_null(strstr(r.out, "cfg/a/b/k.py:5:33")); /* ... without it, the file's ignore applies */
     assert_non_null(strstr(r.out, "cfg/repo/k.py:5:33"));
-    result_free(&r);
+    kh_result_free(&r);
     /* --no-config and --config */
-    r = run("--no-source", "--no-config", "cfg/a/b/k.py", NULL);
+    r = kh_run("--no-source", "--no-config", "cfg/a/b/k.py", NULL);
     assert_non_null(strstr(r.out, "cfg/a/b/k.py:5:33"));
-    result_free(&r);
-    r = run("--no-source", "--config", "cfg/.kcheck.yaml", "cfg/repo/k.py", NULL);
+    kh_result_free(&r);
+    r = kh_run("--no-source", "--config", "cfg/.kcheck.yaml", "cfg/repo/k.py", NULL);
     assert_null(strstr(r.out, "k.py:5:33"));
-    result_free(&r);
+    kh_result_free(&r);
 }
 
 static void test_config_overrides_and_options(void **state)
 {
-    write_file("ov/.kcheck.yaml", "# per-path settings\n"
-                                  "options:\n"
-                                  "  KC201.max-trip-count: 100\n"
-                                  "overrides:\n"
-                                  "  - files: [\"legacy/**\"]\n"
-                                  "    ignore: [KC202]\n"
-                                  "  - files: [\"strict/*.py\"]\n"
-                                  "    options: {KC201: {max-trip-count: 16}}\n");
-    write_file("ov/legacy/deep/k.py", bad_py);
-    write_file("ov/new/k.py", bad_py);
-    write_file("ov/u.py", unroll_py);
-    write_file("ov/strict/u.py", unroll_py);
-    run_result r = run("--no-source", "--select", "KC201,KC202", "ov", NULL);
+    kh_write("ov/.kcheck.yaml", "# per-path settings\n"
+                                "options:\n"
+                                "  KC201.max-trip-count: 100\n"
+                                "overrides:\n"
+                                "  - files: [\"legacy/**\"]\n"
+                                "    ignore: [KC202]\n"
+                                "  - files: [\"strict/*.py\"]\n"
+                                "    options: {KC201: {max-trip-count: 16}}\n");
+    kh_write("ov/legacy/deep/k.py", bad_py);
+    kh_write("ov/new/k.py", bad_py);
+    kh_write("ov/u.py", unroll_py);
+    kh_write("ov/strict/u.py", unroll_py);
+    kh_result r = kh_run("--no-source", "--select", "KC201,KC202", "ov", NULL);
     /* the override's ignore holds even under --select */
     assert_null(strstr(r.out, "ov/legacy/deep/k.py"));
     assert_non_null(strstr(r.out, "ov/new/k.py:5:33"));
     assert_null(strstr(r.out, "ov/u.py")); /* 64 iterations, limit 100 */
     assert_non_null(strstr(r.out, "ov/strict/u.py:6:14: warning: `tl.static_range` fully unrolls 64 iterations "
                                   "(the limit is 16)"));
-    result_free(&r);
+    kh_result_free(&r);
     /* -o on the command line wins over the files */
-    r = run("--no-source", "--select", "KC201", "-o", "KC201.max-trip-count=8", "ov/u.py", NULL);
+    r = kh_run("--no-source", "--select", "KC201", "-o", "KC201.max-trip-count=8", "ov/u.py", NULL);
     assert_non_null(strstr(r.out, "(the limit is 8)"));
-    result_free(&r);
+    kh_result_free(&r);
 }
 
 /* The text without "  # ..." comments at the ends of lines. */
@@ -479,17 +399,17 @@ static char *without_comments(const char *text)
 
 static void test_dump_config(void **state)
 {
-    write_file("dump/.kcheck.yaml", "select: [KC101, KC102, KC201, KC202]\n"
-                                    "ignore: [loop-invariant-load]\n"
-                                    "options: {KC201.max-trip-count: 48}\n"
-                                    "cuda:\n"
-                                    "  arch: sm_80\n"
-                                    "  args: [-DTILE=32, -Iinclude, \"-DMSG=a b\"]\n"
-                                    "overrides:\n"
-                                    "  - files: [\"legacy/**\"]\n"
-                                    "    ignore: [KC101]\n");
-    write_file("dump/legacy/k.cu", "__global__ void k() {}\n");
-    run_result r = run("--dump-config", "dump/legacy/k.cu", NULL);
+    kh_write("dump/.kcheck.yaml", "select: [KC101, KC102, KC201, KC202]\n"
+                                  "ignore: [loop-invariant-load]\n"
+                                  "options: {KC201.max-trip-count: 48}\n"
+                                  "cuda:\n"
+                                  "  arch: sm_80\n"
+                                  "  args: [-DTILE=32, -Iinclude, \"-DMSG=a b\"]\n"
+                                  "overrides:\n"
+                                  "  - files: [\"legacy/**\"]\n"
+                                  "    ignore: [KC101]\n");
+    kh_write("dump/legacy/k.cu", "__global__ void k() {}\n");
+    kh_result r = kh_run("--dump-config", "dump/legacy/k.cu", NULL);
     assert_int_equal(r.status, 0);
     char *abs = realpath("dump", NULL);
     char *from = kc_xasprintf("# configuration file: %s/.kcheck.yaml\n", abs);
@@ -500,31 +420,31 @@ static void test_dump_config(void **state)
     assert_non_null(strstr(r.out, "  arch: sm_80\n"));
     assert_non_null(strstr(r.out, inc));
     /* The dump is a configuration that gives the same settings. */
-    write_file("dump2/again.yaml", r.out);
-    run_result r2 = run("--config", "dump2/again.yaml", "--dump-config", "dump/legacy/k.cu", NULL);
+    kh_write("dump2/again.yaml", r.out);
+    kh_result r2 = kh_run("--config", "dump2/again.yaml", "--dump-config", "dump/legacy/k.cu", NULL);
     assert_int_equal(r2.status, 0);
     char *a = without_comments(strstr(r.out, "select:")), *b = without_comments(strstr(r2.out, "select:"));
     assert_string_equal(a, b);
     free(a);
     free(b);
-    result_free(&r2);
-    result_free(&r);
+    kh_result_free(&r2);
+    kh_result_free(&r);
     /* the command line wins */
-    r = run("--dump-config", "--cuda-arch", "sm_90", "--select", "KC101,KC202", "dump/legacy/k.cu", NULL);
+    r = kh_run("--dump-config", "--cuda-arch", "sm_90", "--select", "KC101,KC202", "dump/legacy/k.cu", NULL);
     assert_non_null(strstr(r.out, "select: [KC202]\n")); /* the override's ignore holds */
     assert_non_null(strstr(r.out, "  arch: sm_90\n"));
-    result_free(&r);
+    kh_result_free(&r);
     /* a path that does not exist yet: its directory's configuration */
-    r = run("--dump-config", "--select", "KC101,KC202", "dump/new/k.cu", NULL);
+    r = kh_run("--dump-config", "--select", "KC101,KC202", "dump/new/k.cu", NULL);
     assert_non_null(strstr(r.out, from));
     assert_non_null(strstr(r.out, "select: [KC101, KC202]\n"));
     assert_non_null(strstr(r.out, "  arch: sm_80\n"));
-    result_free(&r);
+    kh_result_free(&r);
     /* without a path: the working directory (no configuration here) */
-    r = run("--dump-config", NULL);
+    r = kh_run("--dump-config", NULL);
     assert_int_equal(r.status, 0);
     assert_non_null(strstr(r.out, "# configuration file: none"));
-    result_free(&r);
+    kh_result_free(&r);
     free(abs);
     free(from);
     free(inc);
@@ -532,14 +452,14 @@ static void test_dump_config(void **state)
 
 static void expect_config_error(const char *yaml, const char *message)
 {
-    write_file("err/.kcheck.yaml", yaml);
-    write_file("err/k.py", bad_py);
-    run_result r = run("err/k.py", "clean.py", NULL);
+    kh_write("err/.kcheck.yaml", yaml);
+    kh_write("err/k.py", bad_py);
+    kh_result r = kh_run("err/k.py", "clean.py", NULL);
     assert_int_equal(r.status, 2);
     assert_string_equal(r.out, ""); /* nothing checked, nothing printed */
     if (!strstr(r.err, message))
         fail_msg("expected '%s' in: %s", message, r.err);
-    result_free(&r);
+    kh_result_free(&r);
 }
 
 static void test_config_errors(void **state)
@@ -560,10 +480,10 @@ static void test_config_errors(void **state)
     expect_config_error("- a\n- b\n", ".kcheck.yaml:1:1: error: a .kcheck.yaml is a mapping");
     unlink("err/.kcheck.yaml");
     /* --config with a file that does not exist */
-    run_result r = run("--config", "nope.yaml", "bad.py", NULL);
+    kh_result r = kh_run("--config", "nope.yaml", "bad.py", NULL);
     assert_int_equal(r.status, 2);
     assert_non_null(strstr(r.err, "nope.yaml: error: cannot open"));
-    result_free(&r);
+    kh_result_free(&r);
     free(where);
     free(abs);
 }
@@ -572,63 +492,63 @@ static void test_config_errors(void **state)
 
 static void test_baseline_line_moves(void **state)
 {
-    write_file("bl/k.py", bad_py);
-    run_result r = run("--select", "KC202", "--write-baseline", "bl/base.json", "bl/k.py", NULL);
+    kh_write("bl/k.py", bad_py);
+    kh_result r = kh_run("--select", "KC202", "--write-baseline", "bl/base.json", "bl/k.py", NULL);
     assert_int_equal(r.status, 0); /* the findings are in the baseline now */
     assert_non_null(strstr(r.err, "wrote 1 finding to the baseline bl/base.json"));
-    result_free(&r);
-    char *text = read_file("bl/base.json");
+    kh_result_free(&r);
+    char *text = kh_read("bl/base.json");
     assert_non_null(strstr(text, "\"rule\": \"KC202\""));
     assert_non_null(strstr(text, "\"file\": \"bl/k.py\""));
     free(text);
-    r = run("--select", "KC202", "--baseline", "bl/base.json", "bl/k.py", NULL);
+    r = kh_run("--select", "KC202", "--baseline", "bl/base.json", "bl/k.py", NULL);
     assert_int_equal(r.status, 0);
     assert_non_null(strstr(r.out, "kcheck: no findings (1 file checked, 1 in the baseline)"));
-    result_free(&r);
+    kh_result_free(&r);
 
     /* Lines inserted above and the finding moved: still hidden. */
     kc_strbuf sb = {0};
     kc_sb_append(&sb, "# a comment\n\n\nimport os\n");
     kc_sb_append(&sb, bad_py);
-    write_file("bl/k.py", sb.data);
-    r = run("--select", "KC202", "--baseline", "bl/base.json", "bl/k.py", NULL);
+    kh_write("bl/k.py", sb.data);
+    r = kh_run("--select", "KC202", "--baseline", "bl/base.json", "bl/k.py", NULL);
     assert_int_equal(r.status, 0);
     assert_non_null(strstr(r.out, "1 in the baseline"));
-    result_free(&r);
+    kh_result_free(&r);
     /* A second, identical finding is new: reported, and it fails. */
     kc_sb_append(&sb, "    for s in tl.static_range(0, N, B):\n"
                       "        tl.store(x_ptr + s + tl.arange(0, B), 0)\n");
-    write_file("bl/k.py", sb.data);
+    kh_write("bl/k.py", sb.data);
     kc_sb_free(&sb);
-    r = run("--no-source", "--select", "KC202", "--baseline", "bl/base.json", "bl/k.py", NULL);
+    r = kh_run("--no-source", "--select", "KC202", "--baseline", "bl/base.json", "bl/k.py", NULL);
     assert_int_equal(r.status, 1);
     assert_int_equal(count(r.out, "[KC202 static-range-runtime-bound]"), 1);
     assert_non_null(strstr(r.out, "bl/k.py:11:33: error:"));
     assert_non_null(strstr(r.out, "1 in the baseline"));
-    result_free(&r);
+    kh_result_free(&r);
     /* The same path spelt differently is the same file. */
-    r = run("--select", "KC202", "--baseline", "bl/base.json", "./bl/../bl/k.py", NULL);
+    r = kh_run("--select", "KC202", "--baseline", "bl/base.json", "./bl/../bl/k.py", NULL);
     assert_int_equal(count(r.out, "[KC202 static-range-runtime-bound]"), 1);
-    result_free(&r);
+    kh_result_free(&r);
     /* A bad baseline is an error. */
-    write_file("bl/bad.json", "{\"version\": 1, \"findings\": [{\"fingerprint\": \"xyz\"}]}");
-    r = run("--baseline", "bl/bad.json", "bl/k.py", NULL);
+    kh_write("bl/bad.json", "{\"version\": 1, \"findings\": [{\"fingerprint\": \"xyz\"}]}");
+    r = kh_run("--baseline", "bl/bad.json", "bl/k.py", NULL);
     assert_int_equal(r.status, 2);
     assert_non_null(strstr(r.err, "no valid \"fingerprint\""));
-    result_free(&r);
-    r = run("--baseline", "bl/missing.json", "bl/k.py", NULL);
+    kh_result_free(&r);
+    r = kh_run("--baseline", "bl/missing.json", "bl/k.py", NULL);
     assert_int_equal(r.status, 2);
-    result_free(&r);
+    kh_result_free(&r);
 }
 
 /* ---- --fix and --diff ------------------------------------------------------------- */
 
 static bool copy_file(const char *from, const char *to)
 {
-    char *data = read_file(from);
+    char *data = kh_read(from);
     if (!data)
         return false;
-    write_file(to, data);
+    kh_write(to, data);
     free(data);
     return true;
 }
@@ -643,11 +563,11 @@ typedef struct edit_lines {
  * a fix-it and `lines` collects the lines their edits touch. */
 static json_t *findings(const char *rule, const char *path, size_t *fixable, edit_lines *lines)
 {
-    run_result r = run("--format", "json", "--select", rule, "--no-config", path, NULL);
+    kh_result r = kh_run("--format", "json", "--select", rule, "--no-config", path, NULL);
     json_t *doc = json_loads(r.out, 0, NULL);
     if (!doc)
         fail_msg("%s: no JSON (%s)", path, r.err);
-    result_free(&r);
+    kh_result_free(&r);
     json_t *diags = json_incref(json_object_get(doc, "diagnostics"));
     json_decref(doc);
     *fixable = 0;
@@ -741,10 +661,10 @@ static void test_fix_fixtures(void **state)
             size_t fixable = 0, after_fixable = 0, unused;
             edit_lines el = {0};
             json_t *before = findings(rule, a, &fixable, &el);
-            char *old = read_file(a);
-            run_result r = run("--fix", "--select", rule, "--no-config", "--no-source", a, NULL);
+            char *old = kh_read(a);
+            kh_result r = kh_run("--fix", "--select", rule, "--no-config", "--no-source", a, NULL);
             assert_true(r.status <= 1);
-            char *now = read_file(a);
+            char *now = kh_read(a);
             if (fixable) {
                 files_fixed++;
                 assert_non_null(strstr(r.out, "kcheck: fixed "));
@@ -773,23 +693,23 @@ static void test_fix_fixtures(void **state)
             assert_int_equal(json_array_size(after), json_array_size(before) - fixable);
             json_decref(after);
             json_decref(before);
-            result_free(&r);
+            kh_result_free(&r);
             /* --diff leaves the file alone; its patch gives the same text. */
-            r = run("--diff", "--select", rule, "--no-config", b, NULL);
+            r = kh_run("--diff", "--select", rule, "--no-config", b, NULL);
             assert_int_equal(r.status, fixable ? 1 : 0);
-            char *b_now = read_file(b);
+            char *b_now = kh_read(b);
             assert_string_equal(b_now, old);
             free(b_now);
             if (fixable) {
-                write_file("fix/patch.diff", r.out);
+                kh_write("fix/patch.diff", r.out);
                 assert_int_equal(system("patch -s -p1 < fix/patch.diff"), 0);
-                b_now = read_file(b);
+                b_now = kh_read(b);
                 assert_string_equal(b_now, now);
                 free(b_now);
             } else {
                 assert_string_equal(r.out, "");
             }
-            result_free(&r);
+            kh_result_free(&r);
             (void)unused;
             kc_vec_free(&el.lines);
             free(old);
@@ -811,28 +731,28 @@ static void test_fix_safety(void **state)
 {
     /* A file that does not parse is never written: byte-identical. */
     static const char broken[] = "import triton\ndef (:\n    for s in tl.static_range(0, N, B):\n";
-    write_file("safe/broken.py", broken);
+    kh_write("safe/broken.py", broken);
     struct stat st0, st1;
     assert_int_equal(stat("safe/broken.py", &st0), 0);
-    run_result r = run("--fix", "safe/broken.py", NULL);
+    kh_result r = kh_run("--fix", "safe/broken.py", NULL);
     assert_int_equal(r.status, 2);
-    char *now = read_file("safe/broken.py");
+    char *now = kh_read("safe/broken.py");
     assert_string_equal(now, broken);
     free(now);
     assert_int_equal(stat("safe/broken.py", &st1), 0);
     assert_int_equal(st0.st_ino, st1.st_ino); /* not even rewritten */
-    result_free(&r);
+    kh_result_free(&r);
 
     /* The mode is kept; the file is replaced (new inode), nothing left over. */
-    write_file("safe/k.py", bad_py);
+    kh_write("safe/k.py", bad_py);
     chmod("safe/k.py", 0640);
-    r = run("--fix", "--select", "KC202", "safe/k.py", NULL);
+    r = kh_run("--fix", "--select", "KC202", "safe/k.py", NULL);
     assert_int_equal(r.status, 0);
     assert_non_null(strstr(r.out, "kcheck: fixed 1 finding in 1 file\nkcheck: no findings (1 file checked)\n"));
-    result_free(&r);
+    kh_result_free(&r);
     assert_int_equal(stat("safe/k.py", &st1), 0);
     assert_int_equal(st1.st_mode & 07777, 0640);
-    now = read_file("safe/k.py");
+    now = kh_read("safe/k.py");
     assert_non_null(strstr(now, "    for s in tl.range(0, N, B):\n"));
     free(now);
     DIR *d = opendir("safe");
@@ -842,56 +762,56 @@ static void test_fix_safety(void **state)
     closedir(d);
 
     /* Through a symlink: the target is fixed, the link stays a link. */
-    write_file("safe/target.py", bad_py);
+    kh_write("safe/target.py", bad_py);
     assert_int_equal(symlink("target.py", "safe/link.py"), 0);
-    r = run("--fix", "--select", "KC202", "safe/link.py", NULL);
+    r = kh_run("--fix", "--select", "KC202", "safe/link.py", NULL);
     assert_int_equal(r.status, 0);
-    result_free(&r);
+    kh_result_free(&r);
     struct stat lst;
     assert_int_equal(lstat("safe/link.py", &lst), 0);
     assert_true(S_ISLNK(lst.st_mode));
-    now = read_file("safe/target.py");
+    now = kh_read("safe/target.py");
     assert_non_null(strstr(now, "tl.range(0, N, B)"));
     free(now);
 
     /* A file that changed since it was read is not written. */
-    write_file("safe/race.py", bad_py);
+    kh_write("safe/race.py", bad_py);
     kc_file_stamp stamp;
     assert_true(kc_file_stamp_take("safe/race.py", &stamp));
     stamp.hash = kc_hash_bytes(bad_py, strlen(bad_py));
-    write_file("safe/race.py", clean_py); /* someone else's edit */
+    kh_write("safe/race.py", clean_py); /* someone else's edit */
     char *err = NULL;
     assert_false(kc_file_replace("safe/race.py", &stamp, "x\n", 2, &err));
     assert_non_null(strstr(err, "changed since kcheck read it"));
     free(err);
-    now = read_file("safe/race.py");
+    now = kh_read("safe/race.py");
     assert_string_equal(now, clean_py);
     free(now);
     /* ... and one that did not is */
     assert_true(kc_file_stamp_take("safe/race.py", &stamp));
     stamp.hash = kc_hash_bytes(clean_py, strlen(clean_py));
     assert_true(kc_file_replace("safe/race.py", &stamp, "x\n", 2, &err));
-    now = read_file("safe/race.py");
+    now = kh_read("safe/race.py");
     assert_string_equal(now, "x\n");
     free(now);
 
     /* --diff never writes; its exit status says whether there is a fix. */
-    r = run("--diff", "--select", "KC202", "bad.py", "clean.py", NULL);
+    r = kh_run("--diff", "--select", "KC202", "bad.py", "clean.py", NULL);
     assert_int_equal(r.status, 1);
     assert_non_null(strstr(r.out, "--- a/bad.py\n+++ b/bad.py\n@@ -2,5 +2,5 @@\n"));
     assert_non_null(strstr(r.out, "\n-    for s in tl.static_range(0, N, B):\n+    for s in tl.range(0, N, B):\n"));
     assert_non_null(strstr(r.err, "kcheck: would fix 1 finding in 1 file"));
-    result_free(&r);
-    now = read_file("bad.py");
+    kh_result_free(&r);
+    now = kh_read("bad.py");
     assert_string_equal(now, bad_py);
     free(now);
-    r = run("--diff", "clean.py", NULL);
+    r = kh_run("--diff", "clean.py", NULL);
     assert_int_equal(r.status, 0);
     assert_string_equal(r.out, "");
-    result_free(&r);
-    r = run("--diff", "--format", "json", "bad.py", NULL);
+    kh_result_free(&r);
+    r = kh_run("--diff", "--format", "json", "bad.py", NULL);
     assert_int_equal(r.status, 2);
-    result_free(&r);
+    kh_result_free(&r);
 }
 
 static void test_unified_diff(void **state)
@@ -915,44 +835,44 @@ static void test_unified_diff(void **state)
 
 static void test_severity_quiet_stats(void **state)
 {
-    write_file("sev/u.py", unroll_py); /* KC201: a warning */
-    run_result r = run("--select", "KC201", "--severity", "error", "sev/u.py", NULL);
+    kh_write("sev/u.py", unroll_py); /* KC201: a warning */
+    kh_result r = kh_run("--select", "KC201", "--severity", "error", "sev/u.py", NULL);
     assert_int_equal(r.status, 0);
     assert_non_null(strstr(r.out, "kcheck: no findings (1 file checked, 1 hidden by --severity)"));
-    result_free(&r);
-    r = run("--select", "KC201", "--fail-on", "error", "sev/u.py", NULL);
+    kh_result_free(&r);
+    r = kh_run("--select", "KC201", "--fail-on", "error", "sev/u.py", NULL);
     assert_int_equal(r.status, 0); /* reported, but does not fail */
     assert_non_null(strstr(r.out, "kcheck: 1 warning (1 file)"));
-    result_free(&r);
-    r = run("--select", "KC201", "sev/u.py", NULL);
+    kh_result_free(&r);
+    r = kh_run("--select", "KC201", "sev/u.py", NULL);
     assert_int_equal(r.status, 1);
-    result_free(&r);
-    r = run("--severity", "loud", "sev/u.py", NULL);
+    kh_result_free(&r);
+    r = kh_run("--severity", "loud", "sev/u.py", NULL);
     assert_int_equal(r.status, 2);
-    result_free(&r);
+    kh_result_free(&r);
     /* --quiet: nothing on success, no summary line otherwise */
-    r = run("--quiet", "clean.py", NULL);
+    r = kh_run("--quiet", "clean.py", NULL);
     assert_int_equal(r.status, 0);
     assert_string_equal(r.out, "");
-    result_free(&r);
-    r = run("-q", "--select", "KC202", "bad.py", NULL);
+    kh_result_free(&r);
+    r = kh_run("-q", "--select", "KC202", "bad.py", NULL);
     assert_int_equal(r.status, 1);
     assert_non_null(strstr(r.out, "bad.py:5:33: error:"));
     assert_null(strstr(r.out, "kcheck:"));
-    result_free(&r);
+    kh_result_free(&r);
     /* --stats: per rule, files, time; on stderr for machine formats */
-    r = run("--stats", "--select", "KC201,KC202", "bad.py", "sev/u.py", "clean.py", NULL);
+    r = kh_run("--stats", "--select", "KC201,KC202", "bad.py", "sev/u.py", "clean.py", NULL);
     assert_non_null(strstr(r.out, "kcheck statistics:\n"));
     assert_non_null(strstr(r.out, "       1  KC201  large-static-unroll          warning\n"));
     assert_non_null(strstr(r.out, "       1  KC202  static-range-runtime-bound   error\n"));
     assert_non_null(strstr(r.out, "files: 3 checked, 0 not checked; time: "));
-    result_free(&r);
-    r = run("--stats", "--format", "json", "--select", "KC202", "bad.py", NULL);
+    kh_result_free(&r);
+    r = kh_run("--stats", "--format", "json", "--select", "KC202", "bad.py", NULL);
     json_t *doc = json_loads(r.out, 0, NULL);
     assert_non_null(doc);
     json_decref(doc);
     assert_non_null(strstr(r.err, "kcheck statistics:"));
-    result_free(&r);
+    kh_result_free(&r);
 }
 
 /* ---- fingerprints, paths, install layout -------------------------------------- */
@@ -987,8 +907,8 @@ static void test_fingerprint_paths(void **state)
 static void test_reference_dir_fallback(void **state)
 {
     /* The build tree's directory when it exists, else the installed one. */
-    mkdirs_for("prefix/bin/kcheck");
-    mkdirs_for("prefix/share/kcheck/reference/ops/x.json");
+    kh_mkdirs_for("prefix/bin/kcheck");
+    kh_mkdirs_for("prefix/share/kcheck/reference/ops/x.json");
     char *here = realpath(".", NULL);
     char *exe = kc_xasprintf("%s/prefix/bin/kcheck", here);
     char *want = kc_xasprintf("%s/prefix/share/kcheck/reference", here);

@@ -23,86 +23,36 @@
 #include "kc_base.h"
 #include "kc_cli.h"
 #include "kc_driver.h"
-
-typedef struct run_result {
-    int status;
-    char *out, *err;
-    double seconds;
-} run_result;
-
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
+#include "cli_harness.h"
 
 /* Runs kcheck with --no-cache: every run must reach the front ends. */
-static run_result runv(int argc, char **argv)
+static kh_result runv(int argc, char **argv)
 {
-    run_result r = {0};
     char **args = kc_xcalloc((size_t)argc + 2, sizeof *args);
     args[0] = argv[0];
     args[1] = "--no-cache";
     memcpy(args + 2, argv + 1, (size_t)argc * sizeof *argv); /* with the NULL */
-    size_t ol, el;
-    FILE *out = open_memstream(&r.out, &ol), *err = open_memstream(&r.err, &el);
-    double t0 = now_s();
-    r.status = kc_cli_main(argc + 1, args, out, err);
+    kh_result r = kh_runv(argc + 1, args);
     free(args);
-    r.seconds = now_s() - t0;
-    fclose(out);
-    fclose(err);
     return r;
 }
 
 /* kcheck ARGS... (NULL-terminated), in process. */
-static run_result run(const char *first, ...)
+static kh_result run(const char *first, ...)
 {
-    char *argv[64];
-    int argc = 0;
-    argv[argc++] = "kcheck";
+    char *argv[64] = {"kcheck"};
     va_list ap;
     va_start(ap, first);
-    for (const char *a = first; a && argc < 63; a = va_arg(ap, const char *))
-        argv[argc++] = (char *)a;
+    int argc = kh_args_va(argv, 1, 64, first, ap);
     va_end(ap);
-    argv[argc] = NULL;
     return runv(argc, argv);
-}
-
-static void result_free(run_result *r)
-{
-    free(r->out);
-    free(r->err);
-}
-
-static void expect_in(const char *haystack, const char *needle)
-{
-    if (!strstr(haystack, needle)) {
-        print_error("expected to find:\n  %s\nin:\n%s\n", needle, haystack);
-        fail();
-    }
 }
 
 static char tmpdir[256];
 
 static char *tp(const char *name) { return kc_xasprintf("%s/%s", tmpdir, name); }
 
-static void write_file(const char *name, const void *data, size_t len)
-{
-    char *p = tp(name);
-    for (char *s = p + strlen(tmpdir) + 1; (s = strchr(s, '/')) != NULL; s++) {
-        *s = '\0';
-        mkdir(p, 0755);
-        *s = '/';
-    }
-    FILE *f = fopen(p, "wb");
-    assert_non_null(f);
-    assert_int_equal(fwrite(data, 1, len, f), len);
-    assert_int_equal(fclose(f), 0);
-    free(p);
-}
+static void write_file(const char *name, const void *data, size_t len) { kh_write_at(tmpdir, name, data, len); }
 
 static void write_str(const char *name, const char *text) { write_file(name, text, strlen(text)); }
 
@@ -129,8 +79,7 @@ static void on_alarm(int sig)
 
 static int setup(void **state)
 {
-    strcpy(tmpdir, "/tmp/kcheck-hostile-XXXXXX");
-    assert_non_null(mkdtemp(tmpdir));
+    assert_non_null(kh_tmpdir_make(tmpdir, sizeof tmpdir, "hostile"));
     write_str("good.py", bad_py);
     write_str("good.cu", bad_cu);
     signal(SIGALRM, on_alarm);
@@ -139,17 +88,15 @@ static int setup(void **state)
 
 static int teardown(void **state)
 {
-    char *cmd = kc_xasprintf("chmod -R u+rwx '%s' 2>/dev/null; rm -rf '%s'", tmpdir, tmpdir);
-    assert_int_equal(system(cmd), 0);
-    free(cmd);
+    assert_int_equal(kh_tmpdir_remove(tmpdir), 0); /* unreadable entries too */
     return 0;
 }
 
 /* Checks that the good files given after the hostile ones were checked. */
-static void expect_good_checked(const run_result *r)
+static void expect_good_checked(const kh_result *r)
 {
-    expect_in(r->out, "good.py:5:33: error:");
-    expect_in(r->out, "good.cu:3:");
+    kh_expect_in(r->out, "good.py:5:33: error:");
+    kh_expect_in(r->out, "good.cu:3:");
 }
 
 static void test_binary_and_encoding(void **state)
@@ -182,25 +129,25 @@ static void test_binary_and_encoding(void **state)
     for (int i = 0; i < 12; i++)
         f[i] = tp(names[i]);
     char *good_py = tp("good.py"), *good_cu = tp("good.cu");
-    run_result r = run("--no-source", "--color", "never", f[0], f[1], f[2], f[3], f[4], f[5], f[6], f[7], f[8], f[9],
-                       f[10], f[11], good_py, good_cu, NULL);
+    kh_result r = run("--no-source", "--color", "never", f[0], f[1], f[2], f[3], f[4], f[5], f[6], f[7], f[8], f[9],
+                      f[10], f[11], good_py, good_cu, NULL);
     assert_int_equal(r.status, 2);
-    expect_in(r.out, "random.cu: error: binary file (NUL byte at offset 100); not a kernel source [input]");
-    expect_in(r.out, "random.py: error: not valid UTF-8 (byte 0x");
-    expect_in(r.out, "elf.py: error: binary file (NUL byte at offset 7)");
-    expect_in(r.out, "nul_at_end.cu: error: binary file (NUL byte at offset 23)");
-    expect_in(r.out, "overlong.py: error: not valid UTF-8 (byte 0xc0 at line 2, column 6)");
-    expect_in(r.out, "surrogate.cu: error: not valid UTF-8 (byte 0xed at line 1, column 4)");
-    expect_in(r.out, "past_max.py: error: not valid UTF-8 (byte 0xf4 at line 1, column 3)");
-    expect_in(r.out, "truncated.py: error: not valid UTF-8 (byte 0xe2 at line 2, column 3)");
+    kh_expect_in(r.out, "random.cu: error: binary file (NUL byte at offset 100); not a kernel source [input]");
+    kh_expect_in(r.out, "random.py: error: not valid UTF-8 (byte 0x");
+    kh_expect_in(r.out, "elf.py: error: binary file (NUL byte at offset 7)");
+    kh_expect_in(r.out, "nul_at_end.cu: error: binary file (NUL byte at offset 23)");
+    kh_expect_in(r.out, "overlong.py: error: not valid UTF-8 (byte 0xc0 at line 2, column 6)");
+    kh_expect_in(r.out, "surrogate.cu: error: not valid UTF-8 (byte 0xed at line 1, column 4)");
+    kh_expect_in(r.out, "past_max.py: error: not valid UTF-8 (byte 0xf4 at line 1, column 3)");
+    kh_expect_in(r.out, "truncated.py: error: not valid UTF-8 (byte 0xe2 at line 2, column 3)");
     /* A BOM, empty files and blank files are fine. */
     assert_null(strstr(r.out, "bom.py:"));
     assert_null(strstr(r.out, "empty.py:"));
     assert_null(strstr(r.out, "empty.cu:"));
     assert_null(strstr(r.out, "only_nl.cu:"));
     expect_good_checked(&r);
-    expect_in(r.out, "8 files not checked (14 files)");
-    result_free(&r);
+    kh_expect_in(r.out, "8 files not checked (14 files)");
+    kh_result_free(&r);
     for (int i = 0; i < 12; i++)
         free(f[i]);
     free(good_py);
@@ -245,22 +192,22 @@ static void test_crlf_and_tabs_columns(void **state)
                              "\t\ttl.store(x_ptr + s + tl.arange(0, B), 0)\r\n";
     write_str("crlf.py", py);
     char *f = tp("crlf.py");
-    run_result r = run("--format", "json", "--select", "KC202", f, NULL);
+    kh_result r = run("--format", "json", "--select", "KC202", f, NULL);
     assert_int_equal(r.status, 1);
     long line, col, end_col;
     first_position(r.out, &line, &col, &end_col);
     assert_int_equal(line, 7);
     assert_int_equal(col, column_of(py, 7, "N, B)"));
     assert_int_equal(end_col, col + 1);
-    result_free(&r);
+    kh_result_free(&r);
     /* The text reporter shows the line without its CR and copies the tabs
      * into the caret line, so the caret sits under the N. */
     r = run("--color", "never", "--select", "KC202", f, NULL);
-    expect_in(r.out, "crlf.py:7:30: error:");
-    expect_in(r.out, "   7 | \tfor s in\ttl.static_range(0, N, B):\n");
-    expect_in(r.out, "     | \t        \t                   ^\n");
+    kh_expect_in(r.out, "crlf.py:7:30: error:");
+    kh_expect_in(r.out, "   7 | \tfor s in\ttl.static_range(0, N, B):\n");
+    kh_expect_in(r.out, "     | \t        \t                   ^\n");
     assert_null(strstr(r.out, "\r"));
-    result_free(&r);
+    kh_result_free(&r);
     free(f);
 
     /* CUDA: the same finding with LF, with CRLF and tabs, and after a
@@ -280,11 +227,11 @@ static void test_crlf_and_tabs_columns(void **state)
     r = run("--format", "json", "--select", "KC101", a, NULL);
     long l1, c1, e1;
     first_position(r.out, &l1, &c1, &e1);
-    result_free(&r);
+    kh_result_free(&r);
     r = run("--format", "json", "--select", "KC101", b, NULL);
     long l2, c2, e2;
     first_position(r.out, &l2, &c2, &e2);
-    result_free(&r);
+    kh_result_free(&r);
     assert_int_equal(l1, 3);
     assert_int_equal(l2, 6);
     /* The same token, found by its text on each line. */
@@ -331,7 +278,7 @@ static void test_large_files(void **state)
     free(cu);
     char *a = tp("big.py"), *b = tp("big.cu");
     /* The default --max-file-size (64 MiB) takes them. */
-    run_result r = run("-q", "--no-source", "--format", "json", a, b, NULL);
+    kh_result r = run("-q", "--no-source", "--format", "json", a, b, NULL);
     assert_int_equal(r.status, 1);
     json_t *doc = json_loads(r.out, 0, NULL);
     assert_non_null(doc);
@@ -341,16 +288,16 @@ static void test_large_files(void **state)
     print_message("two 10 MiB files (%zu findings) checked in %.1f s\n", nd, r.seconds);
     assert_true(nd >= 2 * 2000);
     assert_true(r.seconds < 300);
-    result_free(&r);
+    kh_result_free(&r);
     /* A smaller limit rejects them, each with its own message. */
     char *good = tp("good.py");
     r = run("--no-source", "--max-file-size", "1M", a, b, good, NULL);
     assert_int_equal(r.status, 2);
-    expect_in(r.out, "big.py: error: file is too large (");
-    expect_in(r.out, "bytes; the limit is 1048576, see --max-file-size)");
-    expect_in(r.out, "big.cu: error: file is too large (");
-    expect_in(r.out, "good.py:5:33: error:");
-    result_free(&r);
+    kh_expect_in(r.out, "big.py: error: file is too large (");
+    kh_expect_in(r.out, "bytes; the limit is 1048576, see --max-file-size)");
+    kh_expect_in(r.out, "big.cu: error: file is too large (");
+    kh_expect_in(r.out, "good.py:5:33: error:");
+    kh_result_free(&r);
     free(good);
     free(a);
     free(b);
@@ -478,17 +425,17 @@ static void test_deep_nesting(void **state)
         with_j[0] = "kcheck";
         with_j[1] = jobs == 1 ? "-j1" : "-j2";
         args = with_j;
-        run_result r = runv(argc + 1, args);
+        kh_result r = runv(argc + 1, args);
         /* Refused with a reason, or checked: never a crash. */
         assert_int_equal(r.status, 2);
-        expect_in(r.out, "deep_brackets.py:5:1: error: brackets nested 10000 deep (Python allows 200); the file is "
-                         "not analysed [input]");
-        expect_in(r.out, "deep_braces.cu:2:");
-        expect_in(r.out, "error: bracket nesting level exceeded maximum of 256 [input]");
-        expect_in(r.out, "deep_lambdas.cu:2:");
+        kh_expect_in(r.out, "deep_brackets.py:5:1: error: brackets nested 10000 deep (Python allows 200); the file is "
+                            "not analysed [input]");
+        kh_expect_in(r.out, "deep_braces.cu:2:");
+        kh_expect_in(r.out, "error: bracket nesting level exceeded maximum of 256 [input]");
+        kh_expect_in(r.out, "deep_lambdas.cu:2:");
         /* CPython refuses 100 levels of blocks; tree-sitter gives up as well */
-        expect_in(r.out, "deep_ifs.py:");
-        expect_in(r.out, "deep_defs.py:");
+        kh_expect_in(r.out, "deep_ifs.py:");
+        kh_expect_in(r.out, "deep_defs.py:");
         /* These are checked */
         assert_null(strstr(r.out, "deep_ifexp.py:"));
         assert_null(strstr(r.out, "deep_unary.py:"));
@@ -496,7 +443,7 @@ static void test_deep_nesting(void **state)
         assert_null(strstr(r.out, "deep_stmts.cu: error"));
         expect_good_checked(&r);
         print_message("-j%d: %s", jobs, strstr(r.out, "kcheck: ") ? strstr(r.out, "kcheck: ") : "\n");
-        result_free(&r);
+        kh_result_free(&r);
     }
     for (int i = 3; i < argc; i++)
         free(argv[i]);
@@ -560,33 +507,34 @@ static void test_walk_unreadable_entries(void **state)
         print_message("running as root: chmod 000 does not stop root, so unreadable files and directories are "
                       "tested with a dangling link, a symlink loop, a FIFO and /proc/self/mem (EIO) instead\n");
     }
-    run_result r = run("--no-source", "--color", "never", "-j", "2", dir, NULL);
+    kh_result r = run("--no-source", "--color", "never", "-j", "2", dir, NULL);
     assert_int_equal(r.status, 2);
-    expect_in(r.out, "walk/loop1.py: error: cannot open: Too many levels of symbolic links (a symbolic link) [input]");
-    expect_in(r.out, "walk/loop2.py: error: cannot open: Too many levels of symbolic links");
-    expect_in(r.out, "walk/dangling.cu: error: cannot open: No such file or directory (a symbolic link) [input]");
-    expect_in(r.out, "walk/fifo.py: error: not a regular file (a FIFO) [input]");
-    expect_in(r.out, "walk/eio.py: error: cannot read: Input/output error [input]");
-    expect_in(r.out, "walk/a_good.py:5:33: error:");
-    expect_in(r.out, "walk/z_good.cu:3:");
-    expect_in(r.out, "walk/sub/k.py:5:33: error:");
+    kh_expect_in(r.out,
+                 "walk/loop1.py: error: cannot open: Too many levels of symbolic links (a symbolic link) [input]");
+    kh_expect_in(r.out, "walk/loop2.py: error: cannot open: Too many levels of symbolic links");
+    kh_expect_in(r.out, "walk/dangling.cu: error: cannot open: No such file or directory (a symbolic link) [input]");
+    kh_expect_in(r.out, "walk/fifo.py: error: not a regular file (a FIFO) [input]");
+    kh_expect_in(r.out, "walk/eio.py: error: cannot read: Input/output error [input]");
+    kh_expect_in(r.out, "walk/a_good.py:5:33: error:");
+    kh_expect_in(r.out, "walk/z_good.cu:3:");
+    kh_expect_in(r.out, "walk/sub/k.py:5:33: error:");
     assert_null(strstr(r.out, "walk/up/"));
     assert_null(strstr(r.out, "walk/sub/self/"));
     if (!is_root()) {
-        expect_in(r.out, "walk/noperm.py: error: cannot open: Permission denied");
-        expect_in(r.out, "walk/closed: error: cannot open directory: Permission denied");
+        kh_expect_in(r.out, "walk/noperm.py: error: cannot open: Permission denied");
+        kh_expect_in(r.out, "walk/closed: error: cannot open directory: Permission denied");
     }
-    result_free(&r);
+    kh_result_free(&r);
 
     /* Named on the command line: a FIFO answers at once, a device too. */
     char *fifo = tp("walk/fifo.py"), *good = tp("good.py"), *dev = tp("walk/dev.py");
     assert_int_equal(symlink("/dev/zero", dev), 0);
     r = run("--no-source", fifo, dev, good, NULL);
     assert_int_equal(r.status, 2);
-    expect_in(r.out, "fifo.py: error: not a regular file (a FIFO) [input]");
-    expect_in(r.out, "dev.py: error: not a regular file (a character device) [input]");
-    expect_in(r.out, "good.py:5:33: error:");
-    result_free(&r);
+    kh_expect_in(r.out, "fifo.py: error: not a regular file (a FIFO) [input]");
+    kh_expect_in(r.out, "dev.py: error: not a regular file (a character device) [input]");
+    kh_expect_in(r.out, "good.py:5:33: error:");
+    kh_result_free(&r);
     free(fifo);
     free(good);
     free(dev);
@@ -634,11 +582,11 @@ static void test_vanishing_files(void **state)
     kc_run_totals t;
     kc_run_files(&o, &files, collect, &col, &t);
     const char *got = kc_sb_str(&col.sb);
-    expect_in(got, "gone/a.py: ");
+    kh_expect_in(got, "gone/a.py: ");
     assert_null(strstr(got, "gone/a.py: 0 findings"));
-    expect_in(got, "gone/b.py: 0 findings; error: cannot open: No such file or directory\n");
-    expect_in(got, "gone/c.cu: 0 findings; error: is a directory\n");
-    expect_in(got, "gone/d.py: 0 findings; error: cannot open: No such file or directory\n");
+    kh_expect_in(got, "gone/b.py: 0 findings; error: cannot open: No such file or directory\n");
+    kh_expect_in(got, "gone/c.cu: 0 findings; error: is a directory\n");
+    kh_expect_in(got, "gone/d.py: 0 findings; error: cannot open: No such file or directory\n");
     assert_int_equal(t.file_errors, 3);
     kc_run_totals_free(&t);
     kc_sb_free(&col.sb);
@@ -665,7 +613,7 @@ static void test_odd_path_names(void **state)
     char *dir = tp("odd");
     char *cwd = getcwd(NULL, 0);
     assert_int_equal(chdir(tmpdir), 0);
-    run_result r = run("--format", "json", "odd", NULL);
+    kh_result r = run("--format", "json", "odd", NULL);
     assert_int_equal(r.status, 1);
     json_t *doc = json_loads(r.out, 0, NULL);
     assert_non_null(doc);
@@ -679,7 +627,7 @@ static void test_odd_path_names(void **state)
         assert_true(found);
     }
     json_decref(doc);
-    result_free(&r);
+    kh_result_free(&r);
     /* Named one by one (a leading dash needs ./, as for any tool), in text,
      * SARIF and GitHub formats. */
     char *args[NN + 8];
@@ -691,20 +639,20 @@ static void test_odd_path_names(void **state)
     args[argc] = NULL;
     r = runv(argc, args);
     assert_int_equal(r.status, 1);
-    expect_in(r.out, "file=odd/new%0Aline.py,line=5");
-    expect_in(r.out, "file=odd/semi;touch pwned3;.py,line=5");
-    result_free(&r);
+    kh_expect_in(r.out, "file=odd/new%0Aline.py,line=5");
+    kh_expect_in(r.out, "file=odd/semi;touch pwned3;.py,line=5");
+    kh_result_free(&r);
     args[1] = "--format=sarif";
     r = runv(argc, args);
     assert_int_equal(r.status, 1);
     json_t *sarif = json_loads(r.out, 0, NULL);
     assert_non_null(sarif);
     json_decref(sarif);
-    result_free(&r);
+    kh_result_free(&r);
     args[1] = "--fix";
     r = runv(argc, args);
     assert_int_equal(r.status, 1); /* KC101 has no fix-it; the KC202 ones are applied */
-    result_free(&r);
+    kh_result_free(&r);
     for (int i = 2; i < argc; i++)
         free(args[i]);
     const char *pw[] = {"pwned1", "pwned2", "pwned3", "odd/pwned1", "odd/pwned2", "odd/pwned3"};
@@ -725,25 +673,25 @@ static void test_missing_include_dirs(void **state)
     write_str("inc.cu", "#include \"not_there.h\"\n#include <also_missing.cuh>\n"
                         "__global__ void k(float *p, int n) {\n    int i = threadIdx.x;\n    if (i < n) p[i * n] = 0;\n}\n");
     char *f = tp("inc.cu"), *good = tp("good.py");
-    run_result r = run("--no-source", f, good, "--", "-I/nonexistent", "-isystem", "/nonexistent/too",
-                       "-include", "/nonexistent/forced.h", NULL);
+    kh_result r = run("--no-source", f, good, "--", "-I/nonexistent", "-isystem", "/nonexistent/too",
+                      "-include", "/nonexistent/forced.h", NULL);
     /* A forced include that does not exist stops that file (exit 2), with
      * the file named and no line that is not in it. */
-    expect_in(r.out, "inc.cu: error: '/nonexistent/forced.h' file not found [input]");
-    expect_in(r.out, "good.py:5:33: error:");
+    kh_expect_in(r.out, "inc.cu: error: '/nonexistent/forced.h' file not found [input]");
+    kh_expect_in(r.out, "good.py:5:33: error:");
     assert_int_equal(r.status, 2);
-    result_free(&r);
+    kh_result_free(&r);
     r = run("--no-source", f, "--", "-I/nonexistent", NULL);
     assert_int_equal(r.status, 1);
-    expect_in(r.out, "inc.cu:5:");
-    result_free(&r);
+    kh_expect_in(r.out, "inc.cu:5:");
+    kh_result_free(&r);
     /* A compile database directory that does not exist: said for each
      * CUDA file (exit 2); Python files are still checked. */
     r = run("--no-source", "-p", "/nonexistent-build", f, good, NULL);
     assert_int_equal(r.status, 2);
-    expect_in(r.out, "inc.cu: error: cannot load compile_commands.json from '/nonexistent-build' [input]");
-    expect_in(r.out, "good.py:5:33: error:");
-    result_free(&r);
+    kh_expect_in(r.out, "inc.cu: error: cannot load compile_commands.json from '/nonexistent-build' [input]");
+    kh_expect_in(r.out, "good.py:5:33: error:");
+    kh_result_free(&r);
     free(f);
     free(good);
     alarm(0);
@@ -763,11 +711,11 @@ static void test_fuzz_regressions(void **state)
         if (e->d_name[0] == '.')
             continue;
         char *path = kc_xasprintf("%s/%s", dir, e->d_name);
-        run_result r = run("--no-source", "--report-unused-suppressions", path, NULL);
+        kh_result r = run("--no-source", "--report-unused-suppressions", path, NULL);
         if (r.status > 2)
             print_error("%s: exit status %d\n", path, r.status);
         assert_true(r.status >= 0 && r.status <= 2);
-        result_free(&r);
+        kh_result_free(&r);
         free(path);
         n++;
     }

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "kc_cli.h"
+#include "cli_harness.h"
 #include "../../src/verify/kc_verify_internal.h"
 
 #define CASES KC_SOURCE_DIR "/tests/verify/cases"
@@ -21,24 +22,11 @@
 /* Runs `kcheck verify ARGS...` (NULL-terminated) in process; returns stdout. */
 static char *run_cli(int *status, ...)
 {
-    char *argv[32];
-    int argc = 0;
-    argv[argc++] = "kcheck";
-    argv[argc++] = "verify";
     va_list ap;
     va_start(ap, status);
-    for (const char *a = va_arg(ap, const char *); a && argc < 31; a = va_arg(ap, const char *))
-        argv[argc++] = (char *)a;
+    kh_result r = kh_run_with(NULL, "verify", ap); /* "verify" first, then ARGS */
     va_end(ap);
-    argv[argc] = NULL;
-    char *out = NULL, *err = NULL;
-    size_t ol, el;
-    FILE *fo = open_memstream(&out, &ol), *fe = open_memstream(&err, &el);
-    *status = kc_cli_main(argc, argv, fo, fe);
-    fclose(fo);
-    fclose(fe);
-    free(err);
-    return out;
+    return kh_result_take_out(&r, status);
 }
 
 static void test_bindings(void **state)

@@ -22,6 +22,7 @@
 #include "kc_base.h"
 #include "kc_cli.h"
 #include "kc_fingerprint.h"
+#include "cli_harness.h"
 
 #define REF KC_SOURCE_DIR "/tests/verify/reference"
 
@@ -29,68 +30,21 @@ static char tmpdir[256];   /* the test's files */
 static char privtmp[300];  /* TMPDIR of every verify run: must end empty */
 static char userdir[300];  /* the user's kernels: must never change */
 
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-typedef struct run_result {
-    int status;
-    char *out, *err;
-    double seconds;
-} run_result;
-
 /* kcheck verify ARGS... (NULL-terminated), in process. */
-static run_result verify(const char *first, ...)
+static kh_result verify(const char *first, ...)
 {
-    char *argv[40];
-    int argc = 0;
-    argv[argc++] = "kcheck";
-    argv[argc++] = "verify";
-    argv[argc++] = "--no-cache";
-    argv[argc++] = "--no-source";
-    argv[argc++] = "--color=never";
-    argv[argc++] = "--reference-dir";
-    argv[argc++] = REF;
+    char *argv[40] = {"kcheck", "verify", "--no-cache", "--no-source", "--color=never", "--reference-dir", REF};
     va_list ap;
     va_start(ap, first);
-    for (const char *a = first; a && argc < 39; a = va_arg(ap, const char *))
-        argv[argc++] = (char *)a;
+    int argc = kh_args_va(argv, 7, 40, first, ap);
     va_end(ap);
-    argv[argc] = NULL;
-    run_result r = {0};
-    size_t ol, el;
-    FILE *out = open_memstream(&r.out, &ol), *err = open_memstream(&r.err, &el);
-    double t0 = now_s();
-    r.status = kc_cli_main(argc, argv, out, err);
-    r.seconds = now_s() - t0;
-    fclose(out);
-    fclose(err);
-    return r;
+    return kh_runv(argc, argv);
 }
 
-static void result_free(run_result *r)
-{
-    free(r->out);
-    free(r->err);
-}
-
-static void expect_in(const char *haystack, const char *needle)
-{
-    if (!strstr(haystack, needle)) {
-        print_error("expected to find:\n  %s\nin:\n%s\n", needle, haystack);
-        fail();
-    }
-}
-
+/* TEXT to PATH, then MODE on it. */
 static void write_file(const char *path, const char *text, mode_t mode)
 {
-    FILE *f = fopen(path, "wb");
-    assert_non_null(f);
-    fputs(text, f);
-    assert_int_equal(fclose(f), 0);
+    kh_write(path, text);
     chmod(path, mode);
 }
 
@@ -181,8 +135,7 @@ static char *user_snapshot;
 
 static int setup(void **state)
 {
-    strcpy(tmpdir, "/tmp/kcheck-vsafety-XXXXXX");
-    assert_non_null(mkdtemp(tmpdir));
+    assert_non_null(kh_tmpdir_make(tmpdir, sizeof tmpdir, "vsafety"));
     snprintf(privtmp, sizeof privtmp, "%s/tmp", tmpdir);
     snprintf(userdir, sizeof userdir, "%s/user", tmpdir);
     mkdir(privtmp, 0700);
@@ -203,9 +156,7 @@ static int teardown(void **state)
     free(user_snapshot);
     free(user_file);
     unsetenv("TMPDIR");
-    char *cmd = kc_xasprintf("rm -rf '%s'", tmpdir);
-    assert_int_equal(system(cmd), 0);
-    free(cmd);
+    assert_int_equal(kh_tmpdir_remove(tmpdir), 0);
     return 0;
 }
 
@@ -247,36 +198,36 @@ static void test_time_limit_kills_the_group(void **state)
     /* The "driver" starts a child that would outlive it, ignores SIGTERM and
      * hangs: only SIGKILL to the whole group ends them both. */
     char *py = fake_python("hang.sh", "sleep 300 &\necho $! > \"$KC_TEST_PIDFILE\"\ntrap '' TERM\nsleep 300\n");
-    run_result r = verify("--python", py, "--timeout", "0.5", user_file, NULL);
+    kh_result r = verify("--python", py, "--timeout", "0.5", user_file, NULL);
     /* The plan's limit is 4 x --timeout = 2 s; SIGTERM, then SIGKILL 3 s later. */
     print_message("a hung driver and its child were killed after %.1f s\n", r.seconds);
     assert_true(r.seconds >= 1.9);
     assert_true(r.seconds < 15);
-    expect_in(r.out, "inconclusive: timed out after 2 s (the process group was killed)");
+    kh_expect_in(r.out, "inconclusive: timed out after 2 s (the process group was killed)");
     pid_t child = read_pid(pidfile);
     assert_true(child > 0);
-    double t0 = now_s();
-    while (!process_gone(child) && now_s() - t0 < 5) {
+    double t0 = kh_now_s();
+    while (!process_gone(child) && kh_now_s() - t0 < 5) {
         struct timespec ts = {0, 50 * 1000 * 1000};
         nanosleep(&ts, NULL);
     }
     assert_true(process_gone(child));
-    result_free(&r);
+    kh_result_free(&r);
     expect_empty_tmp();
 
     /* A driver that exits on SIGTERM: ended at the limit, no 3 s grace. */
     char *py2 = fake_python("hang2.sh", "sleep 300 &\necho $! > \"$KC_TEST_PIDFILE\"\nsleep 300\n");
     r = verify("--python", py2, "--timeout", "0.5", user_file, NULL);
     assert_true(r.seconds < 10);
-    expect_in(r.out, "timed out after 2 s (the process group was killed)");
+    kh_expect_in(r.out, "timed out after 2 s (the process group was killed)");
     child = read_pid(pidfile);
-    t0 = now_s();
-    while (!process_gone(child) && now_s() - t0 < 5) {
+    t0 = kh_now_s();
+    while (!process_gone(child) && kh_now_s() - t0 < 5) {
         struct timespec ts = {0, 50 * 1000 * 1000};
         nanosleep(&ts, NULL);
     }
     assert_true(process_gone(child));
-    result_free(&r);
+    kh_result_free(&r);
     expect_empty_tmp();
     unsetenv("KC_TEST_PIDFILE");
     free(py);
@@ -290,29 +241,29 @@ static void test_driver_failures_become_verdicts(void **state)
     alarm(120);
     /* Killed by a signal (a segfault in a CUDA extension), no results. */
     char *py = fake_python("segv.sh", "kill -SEGV $$");
-    run_result r = verify("--python", py, user_file, NULL);
-    expect_in(r.out, "inconclusive: the driver was killed by signal 11");
-    result_free(&r);
+    kh_result r = verify("--python", py, user_file, NULL);
+    kh_expect_in(r.out, "inconclusive: the driver was killed by signal 11");
+    kh_result_free(&r);
     free(py);
     expect_empty_tmp();
     /* Exits with an error and writes nothing. */
     py = fake_python("exit3.sh", "echo 'Traceback: ImportError: torch' >&2\nexit 3");
     r = verify("--python", py, user_file, NULL);
-    expect_in(r.out, "inconclusive: the driver wrote no results (exit status 3; log ");
-    result_free(&r);
+    kh_expect_in(r.out, "inconclusive: the driver wrote no results (exit status 3; log ");
+    kh_result_free(&r);
     free(py);
     expect_empty_tmp();
     /* Writes half a document (killed while writing). */
     py = fake_python("half.sh", "printf '{\"env\": {\"gpu\": \"NVIDIA H200\"}, \"experiments\": [{\"id\": 0' > \"$3\"");
     r = verify("--python", py, user_file, NULL);
-    expect_in(r.out, "inconclusive: the driver wrote no results (exit status 0; log ");
-    result_free(&r);
+    kh_expect_in(r.out, "inconclusive: the driver wrote no results (exit status 0; log ");
+    kh_result_free(&r);
     free(py);
     expect_empty_tmp();
     /* Not there at all. */
     r = verify("--python", "/nonexistent/python3", user_file, NULL);
-    expect_in(r.out, "inconclusive: `/nonexistent/python3` not found: verify runs its experiments through python3");
-    result_free(&r);
+    kh_expect_in(r.out, "inconclusive: `/nonexistent/python3` not found: verify runs its experiments through python3");
+    kh_result_free(&r);
     expect_empty_tmp();
     alarm(0);
 }
@@ -339,16 +290,16 @@ static void test_gpu_faults_oom_compile_errors(void **state)
     write_file(doc, faults_doc, 0644);
     char *body = kc_xasprintf("cp '%s' \"$3\"", doc);
     char *py = fake_python("faults.sh", body);
-    run_result r = verify("--python", py, user_file, NULL);
+    kh_result r = verify("--python", py, user_file, NULL);
     const char *compile =
         "= verify: confirmed: the kernel does not compile: CompilationError: static_range bounds must be constexpr";
     const char *oom = "inconclusive: the timing run failed: torch.OutOfMemoryError: CUDA out of memory";
     const char *fault = "inconclusive: the call failed: RuntimeError: CUDA error: an illegal memory access was "
                         "encountered";
-    expect_in(r.out, compile);
-    expect_in(r.out, oom);
-    expect_in(r.out, fault);
-    result_free(&r);
+    kh_expect_in(r.out, compile);
+    kh_expect_in(r.out, oom);
+    kh_expect_in(r.out, fault);
+    kh_result_free(&r);
     expect_empty_tmp();
     /* ... and replayed with --results, as CI does with recorded runs. */
     char *results = kc_xasprintf("%s/results", tmpdir);
@@ -356,22 +307,22 @@ static void test_gpu_faults_oom_compile_errors(void **state)
     char *rp = kc_xasprintf("%s/scale.py-L5.json", results);
     write_file(rp, faults_doc, 0644);
     r = verify("--results", results, user_file, NULL);
-    expect_in(r.out, compile);
-    expect_in(r.out, oom);
-    expect_in(r.out, fault);
-    result_free(&r);
+    kh_expect_in(r.out, compile);
+    kh_expect_in(r.out, oom);
+    kh_expect_in(r.out, fault);
+    kh_result_free(&r);
     /* A document killed before its first experiment finished. */
     write_file(rp, "{\"env\": {}, \"experiments\": [], \"running\": {\"id\": 0, \"kind\": \"compile_error\", "
                    "\"variant\": \"original\"}}", 0644);
     r = verify("--results", results, user_file, NULL);
-    expect_in(r.out, "inconclusive: the run was killed during the compile_error experiment (original copy): time "
-                     "limit or GPU fault");
-    result_free(&r);
+    kh_expect_in(r.out, "inconclusive: the run was killed during the compile_error experiment (original copy): time "
+                        "limit or GPU fault");
+    kh_result_free(&r);
     /* Not JSON at all. */
     write_file(rp, "\x01garbage", 0644);
     r = verify("--results", results, user_file, NULL);
-    expect_in(r.out, "inconclusive: no recorded results at ");
-    result_free(&r);
+    kh_expect_in(r.out, "inconclusive: no recorded results at ");
+    kh_result_free(&r);
     expect_empty_tmp();
     free(rp);
     free(results);
@@ -387,19 +338,19 @@ static void test_no_run_and_keep(void **state)
     /* The real driver with the real python3, plan and build only: its
      * py_compile goes to the work directory, not next to the user's file. */
     if (access("/usr/bin/python3", X_OK) == 0) {
-        run_result r = verify("--no-run", user_file, NULL);
-        expect_in(r.out, "not run (--no-run): plan written and its Python compiled");
-        result_free(&r);
+        kh_result r = verify("--no-run", user_file, NULL);
+        kh_expect_in(r.out, "not run (--no-run): plan written and its Python compiled");
+        kh_result_free(&r);
         expect_empty_tmp();
     } else {
         print_message("skipped the --no-run run: no python3\n");
     }
     /* --keep keeps the work directory and says where. */
     char *py = fake_python("ok.sh", "exit 0");
-    run_result r = verify("--keep", "--python", py, user_file, NULL);
-    expect_in(r.err, "kcheck verify: kept ");
-    expect_in(r.err, privtmp);
-    result_free(&r);
+    kh_result r = verify("--keep", "--python", py, user_file, NULL);
+    kh_expect_in(r.err, "kcheck verify: kept ");
+    kh_expect_in(r.err, privtmp);
+    kh_result_free(&r);
     char *cmd = kc_xasprintf("rm -rf '%s'/kcheck-verify-*", privtmp);
     assert_int_equal(system(cmd), 0);
     free(cmd);
@@ -417,9 +368,9 @@ static void test_bundle_quotes_file_names(void **state)
     char *odd = kc_xasprintf("%s/x';touch PWNED;'$(touch PWNED2).py", odd_dir);
     write_file(odd, user_py, 0644);
     char *bundle = kc_xasprintf("%s/bundle", tmpdir);
-    run_result r = verify("--export", bundle, odd, NULL);
-    expect_in(r.out, "inconclusive: exported to ");
-    result_free(&r);
+    kh_result r = verify("--export", bundle, odd, NULL);
+    kh_expect_in(r.out, "inconclusive: exported to ");
+    kh_result_free(&r);
     /* run.sh is valid sh, and running it (with a python3 that does
      * nothing) creates no file but its results directory. */
     char *fakebin = kc_xasprintf("%s/fakebin", tmpdir);
