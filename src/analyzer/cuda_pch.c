@@ -1,6 +1,7 @@
 /* The CUDA header cache (cuda_pch.h). */
 #define _GNU_SOURCE 1 /* O_CLOEXEC, dirent d_type */
 #include "cuda_pch.h"
+#include "kc_hash.h"
 
 #include <ctype.h>
 #include <dirent.h>
@@ -24,55 +25,33 @@
 /* The empty file whose prefix is cached; it exists only in memory. */
 #define KC_PCH_MAIN "/kcheck-header-cache/prefix.cu"
 
-static void feed_str(XXH3_state_t *st, const char *s)
-{
-    uint64_t n = s ? strlen(s) : UINT64_MAX;
-    XXH3_128bits_update(st, &n, sizeof n);
-    if (s)
-        XXH3_128bits_update(st, s, (size_t)n);
-}
-
-static void feed_stat(XXH3_state_t *st, const char *path)
-{
-    struct stat sb;
-    int64_t v[4] = {-1, -1, -1, -1};
-    if (stat(path, &sb) == 0) {
-        v[0] = (int64_t)sb.st_size;
-        v[1] = (int64_t)sb.st_mtim.tv_sec;
-        v[2] = (int64_t)sb.st_mtim.tv_nsec;
-        v[3] = (int64_t)sb.st_ino;
-    }
-    feed_str(st, path);
-    XXH3_128bits_update(st, v, sizeof v);
-}
-
 static char *key_hex(const char *toolkit, const char *const *args, size_t nargs, struct CXUnsavedFile *unsaved,
                      unsigned nunsaved, const kc_cuda_preamble *pre)
 {
     XXH3_state_t *st = XXH3_createState();
     XXH3_128bits_reset(st);
-    feed_str(st, KC_PCH_FORMAT);
-    feed_str(st, KCHECK_VERSION);
+    kc_hash_str(st, KC_PCH_FORMAT);
+    kc_hash_str(st, KCHECK_VERSION);
     CXString v = clang_getClangVersion();
-    feed_str(st, clang_getCString(v));
+    kc_hash_str(st, clang_getCString(v));
     clang_disposeString(v);
-    feed_stat(st, "/proc/self/exe");
+    kc_hash_stat(st, "/proc/self/exe");
     if (toolkit) {
         char *real = realpath(toolkit, NULL);
-        feed_str(st, real ? real : toolkit);
+        kc_hash_str(st, real ? real : toolkit);
         const char *headers[] = {"include/cuda_runtime.h", "include/cuda_runtime_api.h", "include/cuda.h",
                                  "include/crt/host_defines.h", "include/cuda_fp16.h", "version.json"};
         for (size_t i = 0; i < sizeof headers / sizeof headers[0]; i++) {
             char *p = kc_xasprintf("%s/%s", real ? real : toolkit, headers[i]);
-            feed_stat(st, p);
+            kc_hash_stat(st, p);
             free(p);
         }
         free(real);
     }
     for (size_t i = 0; i < nargs; i++)
-        feed_str(st, args[i]);
+        kc_hash_str(st, args[i]);
     for (unsigned i = 0; i < nunsaved; i++) {
-        feed_str(st, unsaved[i].Filename);
+        kc_hash_str(st, unsaved[i].Filename);
         uint64_t n = unsaved[i].Length;
         XXH3_128bits_update(st, &n, sizeof n);
         if (n)
@@ -82,9 +61,9 @@ static char *key_hex(const char *toolkit, const char *const *args, size_t nargs,
         /* The directory resolves `#include "..."`: the same relative name
          * under another working directory is another file. */
         char *cwd = getcwd(NULL, 0);
-        feed_str(st, cwd);
+        kc_hash_str(st, cwd);
         free(cwd);
-        feed_str(st, pre->main);
+        kc_hash_str(st, pre->main);
         uint64_t n = pre->len;
         XXH3_128bits_update(st, &n, sizeof n);
         XXH3_128bits_update(st, pre->text, (size_t)n);

@@ -1,6 +1,7 @@
 /* The result cache (kc_cache.h). */
 #define _GNU_SOURCE 1 /* memmem */
 #include "kc_cache.h"
+#include "kc_hash.h"
 
 #include "../rules/kc_rule.h"
 
@@ -23,24 +24,12 @@ char *kc_cache_dir(const kc_options *o)
 }
 
 
-static void feed_str(XXH3_state_t *st, const char *s)
-{
-    uint64_t n = s ? strlen(s) : UINT64_MAX;
-    XXH3_128bits_update(st, &n, sizeof n);
-    if (s)
-        XXH3_128bits_update(st, s, (size_t)n);
-}
-
-/* The running executable's size and modification time: a rebuild of
- * kcheck (new rules, fixed front ends) must not reuse old entries. */
+/* The running executable's identity on disk: a rebuild of kcheck (new
+ * rules, fixed front ends) must not reuse old entries. */
 static void feed_build(XXH3_state_t *st)
 {
-    feed_str(st, KCHECK_VERSION);
-    struct stat sb;
-    if (stat("/proc/self/exe", &sb) == 0) {
-        int64_t v[3] = {(int64_t)sb.st_size, (int64_t)sb.st_mtim.tv_sec, (int64_t)sb.st_mtim.tv_nsec};
-        XXH3_128bits_update(st, v, sizeof v);
-    }
+    kc_hash_str(st, KCHECK_VERSION);
+    kc_hash_stat(st, "/proc/self/exe");
 }
 
 /* Headers a CUDA file includes with quotes that exist next to it: their
@@ -64,7 +53,7 @@ static void feed_quoted_includes(XXH3_state_t *st, const kc_source *src)
             continue;
         char *name = kc_xstrndup(q + 1, (size_t)(e - q - 1));
         char *path = name[0] == '/' ? kc_xstrdup(name) : kc_xasprintf("%s/%s", dir, name);
-        feed_str(st, name);
+        kc_hash_str(st, name);
         int fd = open(path, O_RDONLY | O_CLOEXEC);
         if (fd >= 0) {
             char buf[65536];
@@ -83,7 +72,7 @@ kc_cache_key kc_cache_key_for(const kc_options *o, const kc_source *src, kc_lang
 {
     XXH3_state_t *st = XXH3_createState();
     XXH3_128bits_reset(st);
-    feed_str(st, KC_CACHE_FORMAT);
+    kc_hash_str(st, KC_CACHE_FORMAT);
     feed_build(st);
     uint32_t l = (uint32_t)lang;
     XXH3_128bits_update(st, &l, sizeof l);
@@ -91,20 +80,20 @@ kc_cache_key kc_cache_key_for(const kc_options *o, const kc_source *src, kc_lang
     if (o->rule_enabled)
         XXH3_128bits_update(st, o->rule_enabled, o->rule_enabled_len);
     else
-        feed_str(st, "all rules");
+        kc_hash_str(st, "all rules");
     for (uint32_t i = 0; i < o->rule_options.len; i++) {
-        feed_str(st, o->rule_options.data[i].rule);
-        feed_str(st, o->rule_options.data[i].name);
-        feed_str(st, o->rule_options.data[i].value);
+        kc_hash_str(st, o->rule_options.data[i].rule);
+        kc_hash_str(st, o->rule_options.data[i].name);
+        kc_hash_str(st, o->rule_options.data[i].value);
     }
     if (lang == KC_LANG_CUDA) {
         uint32_t mode = (uint32_t)o->cuda_mode;
         XXH3_128bits_update(st, &mode, sizeof mode);
-        feed_str(st, o->cuda_path);
-        feed_str(st, o->cuda_arch);
-        feed_str(st, o->compile_db_dir);
+        kc_hash_str(st, o->cuda_path);
+        kc_hash_str(st, o->cuda_arch);
+        kc_hash_str(st, o->compile_db_dir);
         for (uint32_t i = 0; i < o->extra_args.len; i++)
-            feed_str(st, o->extra_args.data[i]);
+            kc_hash_str(st, o->extra_args.data[i]);
         feed_quoted_includes(st, src);
     }
     uint64_t n = src->len;
