@@ -60,9 +60,17 @@ log() { printf '==> %s\n' "$*" >&2; }
 
 # hyperfine's median of a command (seconds), from its JSON export.
 median() { python3 -c 'import json,sys; print("%.4f" % json.load(open(sys.argv[1]))["results"][0]["median"])' "$1"; }
-# bench NAME RUNS [hyperfine options...] -- CMD ARG...: median seconds of CMD,
-# run through a script (arguments quoted; `{}` in a loop, see bench_loop);
-# hyperfine's export kept in $OUT/NAME.json.
+# time_script NAME RUNS [hyperfine options...]: median seconds of the script
+# $OUT/NAME.sh under hyperfine; its export is kept in $OUT/NAME.json.
+time_script() {
+    local name=$1 runs=$2
+    shift 2
+    hyperfine -N -i --style none --runs "$runs" --warmup 1 "$@" --export-json "$OUT/$name.json" \
+        "bash $OUT/$name.sh" >/dev/null
+    median "$OUT/$name.json"
+}
+# bench NAME RUNS [hyperfine options...] -- CMD ARG...: median seconds of CMD
+# (arguments quoted into a script).
 bench() {
     local name=$1 runs=$2
     shift 2
@@ -70,9 +78,7 @@ bench() {
     while [ "$1" != -- ]; do opts+=("$1"); shift; done
     shift
     { printf 'exec'; printf ' %q' "$@"; printf ' >/dev/null 2>&1\n'; } >"$OUT/$name.sh"
-    hyperfine -N -i --style none --runs "$runs" --warmup 1 "${opts[@]}" --export-json "$OUT/$name.json" \
-        "bash $OUT/$name.sh" >/dev/null
-    median "$OUT/$name.json"
+    time_script "$name" "$runs" "${opts[@]}"
 }
 # bench_loop NAME RUNS LIST [hyperfine options...] -- CMD ARG...: CMD once per
 # file of LIST, one process each, `{}` standing for the file.
@@ -89,9 +95,7 @@ bench_loop() {
         done
         printf ' >/dev/null 2>&1; done <%q\n' "$list"
     } >"$OUT/$name.sh"
-    hyperfine -N -i --style none --runs "$runs" --warmup 1 "${opts[@]}" --export-json "$OUT/$name.json" \
-        "bash $OUT/$name.sh" >/dev/null
-    median "$OUT/$name.json"
+    time_script "$name" "$runs" "${opts[@]}"
 }
 ratio() { python3 -c 'import sys; print("%.1f" % (float(sys.argv[1]) / float(sys.argv[2])))' "$1" "$2"; }
 ms() { python3 -c 'import sys; print("%.1f" % (1000 * float(sys.argv[1]) / float(sys.argv[2])))' "$1" "$2"; }
