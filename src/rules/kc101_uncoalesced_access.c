@@ -13,7 +13,10 @@ static const char doc[] =
     "`threadIdx.x`; in Triton, every axis of the block (the compiler lays a block\n"
     "out along its most contiguous axis, so a block is scattered only when no axis\n"
     "is contiguous). The stride is inferred symbolically. A constant stride is reported\n"
-    "from `KC101.min-constant-stride` elements on; a symbolic stride only when\n"
+    "from `KC101.min-constant-stride` elements on (in CUDA code, when a warp's\n"
+    "request also touches that many times the 32-byte sectors a contiguous one\n"
+    "would, for the element size and the launch's `blockDim.x`: bytes 4 apart in\n"
+    "rows of 16 threads cost 2x and are not reported); a symbolic stride only when\n"
     "the symbol is known to be large: a problem size (it bounds a mask, a guard\n"
     "or a loop, or the launch passes `x.shape[i]`) or an outer stride (the\n"
     "launch passes `x.stride(0)`). An innermost stride argument\n"
@@ -62,7 +65,9 @@ static const char doc[] =
     "- karpathy/llm.c `dev/cuda/layernorm_forward.cu`, kernel 1 (row per thread).\n";
 
 static const kc_rule_option_doc options[] = {
-    {"min-constant-stride", "4", "smallest constant stride (in elements) reported"},
+    {"min-constant-stride", "4",
+     "smallest constant stride (in elements) reported; in CUDA code also the smallest factor of extra 32-byte "
+     "sectors"},
     {NULL, NULL, NULL},
 };
 
