@@ -1420,6 +1420,19 @@ static const char shim_text_18[] =
     "#define CUDART_L2E 1.4426950408889634e+0\n"
     "#endif\n";
 
+/* cuBLAS: no declarations of its own (a call to it is an unresolved name,
+ * read as `NAME(...)`), but its headers bring the half and bfloat16 types
+ * with them, as the real cublas_api.h does: code that only includes
+ * <cublas_v2.h> and names __nv_bfloat16 (llm.c's dev files) has 2-byte
+ * elements. */
+static const char shim_text_cublas[] =
+    "#ifndef __KCHECK_CUBLAS_H\n"
+    "#define __KCHECK_CUBLAS_H\n"
+    "#include <cuda_runtime.h>\n"
+    "#include <cuda_fp16.h>\n"
+    "#include <cuda_bf16.h>\n"
+    "#endif\n";
+
 /* The shim headers by the name used in #include <...>, sorted by name. */
 static const kc_cuda_shim_file shim_files[] = {
     {"__kcheck_cuda.h", shim_text_0, sizeof shim_text_0 - 1},
@@ -1463,6 +1476,10 @@ static const kc_cuda_shim_file shim_files[] = {
     {"cub/device/device_reduce.cuh", shim_text_14, sizeof shim_text_14 - 1},
     {"cub/device/device_scan.cuh", shim_text_14, sizeof shim_text_14 - 1},
     {"cub/warp/warp_reduce.cuh", shim_text_14, sizeof shim_text_14 - 1},
+    {"cublas.h", shim_text_cublas, sizeof shim_text_cublas - 1},
+    {"cublasLt.h", shim_text_cublas, sizeof shim_text_cublas - 1},
+    {"cublas_api.h", shim_text_cublas, sizeof shim_text_cublas - 1},
+    {"cublas_v2.h", shim_text_cublas, sizeof shim_text_cublas - 1},
     {"cuda.h", shim_text_7, sizeof shim_text_7 - 1},
     {"cuda_bf16.h", shim_text_16, sizeof shim_text_16 - 1},
     {"cuda_bf16.hpp", shim_text_16, sizeof shim_text_16 - 1},
