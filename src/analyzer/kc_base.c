@@ -136,6 +136,25 @@ void kc_sb_free(kc_strbuf *sb)
     sb->len = sb->cap = 0;
 }
 
+bool kc_read_all(const char *path, char **data, size_t *len)
+{
+    *data = NULL;
+    *len = 0;
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return false;
+    kc_strbuf sb = {0};
+    char buf[65536];
+    size_t n;
+    while ((n = fread(buf, 1, sizeof buf, f)) > 0)
+        kc_sb_appendn(&sb, buf, n);
+    bool ok = !ferror(f);
+    fclose(f);
+    *len = sb.len;
+    *data = kc_sb_take(&sb);
+    return ok;
+}
+
 /* ---- arena ---- */
 
 typedef struct kc_arena_block {

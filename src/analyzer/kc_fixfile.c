@@ -75,23 +75,6 @@ char *kc_fix_text(const kc_source *src, const kc_diag_list *diags, size_t *len, 
 
 /* ---- writing ---------------------------------------------------------------- */
 
-static bool read_all(const char *path, char **data, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return false;
-    kc_strbuf sb = {0};
-    char buf[65536];
-    size_t n;
-    while ((n = fread(buf, 1, sizeof buf, f)) > 0)
-        kc_sb_appendn(&sb, buf, n);
-    bool ok = !ferror(f);
-    fclose(f);
-    *len = sb.len;
-    *data = kc_sb_take(&sb);
-    return ok;
-}
-
 /* Writes data to a new temporary file next to `target`, fsyncs it, gives
  * it `mode`, renames it over `target` and fsyncs the directory. */
 static bool write_replace(const char *target, const char *data, size_t len, mode_t mode, const struct stat *owner,
@@ -164,7 +147,7 @@ bool kc_file_replace(const char *path, const kc_file_stamp *expect, const char *
         goto out;
     }
     if (sb.st_size != expect->size || sb.st_mtim.tv_sec != expect->mtime.tv_sec ||
-        sb.st_mtim.tv_nsec != expect->mtime.tv_nsec || !read_all(target, &now, &nlen) ||
+        sb.st_mtim.tv_nsec != expect->mtime.tv_nsec || !kc_read_all(target, &now, &nlen) ||
         kc_hash_bytes(now, nlen) != expect->hash || (off_t)nlen != expect->size) {
         *err = kc_xstrdup("the file changed since kcheck read it; not fixed (run kcheck --fix again)");
         goto out;

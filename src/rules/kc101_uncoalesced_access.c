@@ -156,9 +156,11 @@ static void check(const kc_model *m, const kc_kernel *k, kc_rule_ctx *ctx)
 {
     kc_arena *ar = kc_rule_arena(ctx);
     int64_t min_const = kc_rule_option_int(ctx, "min-constant-stride", 4);
-    /* Launched with blockDim.x == 1 everywhere in the file: threadIdx.x is
-     * always 0 and a warp runs along threadIdx.y. */
-    if (m->lang == KC_LANG_CUDA && kc_launch_block_x(m, k) == 1)
+    /* The block width every launch in the file gives (CUDA). Launched with
+     * blockDim.x == 1: threadIdx.x is always 0 and a warp runs along
+     * threadIdx.y. */
+    int64_t bx = m->lang == KC_LANG_CUDA ? kc_launch_block_x(m, k) : -1;
+    if (bx == 1)
         return;
     for (uint32_t i = 0; i < k->accesses.len; i++) {
         const kc_access *a = &k->accesses.data[i];
@@ -194,7 +196,7 @@ static void check(const kc_model *m, const kc_kernel *k, kc_rule_ctx *ctx)
          * block narrower than a warp (dim3(16, 16)) puts rows of bx lanes
          * in a warp, each row apart anyway. */
         unsigned eb = a->elem_bytes ? a->elem_bytes : 4;
-        int64_t cst = 0, bx = cuda ? kc_launch_block_x(m, k) : -1;
+        int64_t cst = 0;
         uint64_t sectors = 0, ideal = 0;
         bool const_stride = kc_index_is_const(rs->stride, &cst);
         if (cuda && const_stride) {

@@ -162,16 +162,10 @@ static inline void kh_write_at(const char *root, const char *name, const void *d
 /* The whole of PATH, NUL-terminated, to free; NULL when it cannot be opened. */
 static inline char *kh_read(const char *path)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    kc_strbuf sb = {0};
-    char buf[4096];
-    size_t n;
-    while ((n = fread(buf, 1, sizeof buf, f)) > 0)
-        kc_sb_appendn(&sb, buf, n);
-    fclose(f);
-    return kc_sb_take(&sb);
+    char *data;
+    size_t len;
+    kc_read_all(path, &data, &len);
+    return data;
 }
 
 /* Fails the test, showing both, unless NEEDLE occurs in HAYSTACK. */
