@@ -51,7 +51,7 @@ static inline FILE *fuzz_devnull(void)
 static inline int fuzz_analyze(kc_frontend *fe, const kc_options *o, const kc_source *src, kc_lang lang, kc_diag_list *out)
 {
     kc_file_errors errs = {0};
-    kc_model *m = kc_frontend_lower(fe, src, lang, &errs);
+    kc_model *m = kc_frontend_lower(fe, src, lang, NULL, &errs);
     int ok = m != NULL;
     if (m) {
         kc_rules_run(m, o, out);

@@ -12,6 +12,7 @@
 #define _GNU_SOURCE 1 /* memmem */
 #include "triton_internal.h"
 
+#include <ctype.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -2871,10 +2872,28 @@ static void add_value(kc_model *m, kc_symbol *s, int64_t v, const char *origin)
     }
 }
 
-static void apply_host_value(tt_ctx *c, kc_symbol *s, const tt_host_value *hv, uint32_t line, bool autotune)
+/* The kernel parameter a launch binding binds, or KC_NONE. */
+static uint32_t bound_param(const kc_kernel *k, const tt_binding *b)
 {
-    char origin[96];
-    snprintf(origin, sizeof origin, autotune ? "an autotune config on line %u" : "the launch on line %u", line);
+    if (b->param) {
+        for (uint32_t p = 0; p < k->params.len; p++)
+            if (!strcmp(k->params.data[p].name, b->param))
+                return p;
+        return KC_NONE;
+    }
+    return b->position < k->params.len ? b->position : KC_NONE;
+}
+
+static void apply_host_value(tt_ctx *c, kc_symbol *s, const tt_host_value *hv, const tt_launch *ln, bool autotune)
+{
+    char origin[160];
+    uint32_t line = ln->line;
+    if (autotune)
+        snprintf(origin, sizeof origin, "an autotune config on line %u", line);
+    else if (ln->file)
+        snprintf(origin, sizeof origin, "the launch in %s on line %u", ln->file, line);
+    else
+        snprintf(origin, sizeof origin, "the launch on line %u", line);
     switch (hv->kind) {
     case TT_HOST_INT:
         add_value(c->m, s, hv->value, origin);
@@ -2882,9 +2901,8 @@ static void apply_host_value(tt_ctx *c, kc_symbol *s, const tt_host_value *hv, u
     case TT_HOST_SHAPE:
         s->facts |= KC_SF_SHAPE_ARG | KC_SF_SIZE | KC_SF_PROBLEM_SIZE;
         if (!s->size_evidence || !(s->facts & KC_SF_SHAPE_ARG))
-            s->size_evidence = hv->origin ? kc_arena_printf(c->a, "the launch on line %u passes `%s` = %s", line,
-                                                            hv->text, hv->origin)
-                                          : kc_arena_printf(c->a, "the launch on line %u passes %s", line, hv->text);
+            s->size_evidence = hv->origin ? kc_arena_printf(c->a, "%s passes `%s` = %s", origin, hv->text, hv->origin)
+                                          : kc_arena_printf(c->a, "%s passes %s", origin, hv->text);
         break;
     case TT_HOST_STRIDE:
         if (hv->stride_rank_hint > 0)
@@ -2963,26 +2981,61 @@ void tt_lower_kernel(tt_module *mod, kc_model *model, const tt_kernel_def *def)
         kc_vec_push(&names, kp.name);
     }
     find_pointer_params(&c, body, names.data, names.len);
-    /* Values and facts from launches and autotune configs. */
-    for (uint32_t l = 0; l < mod->launches.len; l++) {
-        const tt_launch *ln = &mod->launches.data[l];
-        if (strcmp(ln->kernel, def->name) != 0)
-            continue;
-        for (uint32_t a = 0; a < ln->args.len; a++) {
-            const tt_binding *b = &ln->args.data[a];
-            uint32_t pi = KC_NONE;
-            if (b->param) {
-                for (uint32_t p = 0; p < c.k->params.len; p++)
-                    if (!strcmp(c.k->params.data[p].name, b->param))
-                        pi = p;
-            } else if (b->position < c.k->params.len) {
-                pi = b->position;
-            }
-            if (pi == KC_NONE)
+    /* Values and facts from launches and autotune configs; the launches in
+     * other files of the run when this file has none of the kernel. */
+    bool launched_here = false;
+    for (uint32_t l = 0; l < mod->launches.len; l++)
+        launched_here |= !mod->launches.data[l].from_autotune && !strcmp(mod->launches.data[l].kernel, def->name);
+    /* per parameter: launches binding it, and of those, the ones whose
+     * value covers the same other parameter (next_power_of_2 of it) */
+    uint32_t *nbound = kc_xcalloc(c.k->params.len + 1, sizeof *nbound);
+    uint32_t *ncover = kc_xcalloc(c.k->params.len + 1, sizeof *ncover);
+    for (int pass = 0; pass < 2; pass++) {
+        const tt_launch *list = pass ? mod->peer_launches.data : mod->launches.data;
+        uint32_t nl = pass ? (launched_here ? 0 : mod->peer_launches.len) : mod->launches.len;
+        for (uint32_t l = 0; l < nl; l++) {
+            const tt_launch *ln = &list[l];
+            if (strcmp(ln->kernel, def->name) != 0)
                 continue;
-            apply_host_value(&c, &c.k->symbols.data[c.k->params.data[pi].symbol], &b->v, ln->line, ln->from_autotune);
+            for (uint32_t a = 0; a < ln->args.len; a++) {
+                const tt_binding *b = &ln->args.data[a];
+                uint32_t pi = bound_param(c.k, b);
+                if (pi == KC_NONE)
+                    continue;
+                kc_symbol *s = &c.k->symbols.data[c.k->params.data[pi].symbol];
+                apply_host_value(&c, s, &b->v, ln, ln->from_autotune);
+                if (ln->from_autotune)
+                    continue;
+                nbound[pi]++;
+                /* BLOCK_N=triton.next_power_of_2(E) next to E=E */
+                uint32_t ci = KC_NONE;
+                for (uint32_t o = 0; b->v.covers && o < ln->args.len && ci == KC_NONE; o++)
+                    if (o != a && ln->args.data[o].v.text && !strcmp(ln->args.data[o].v.text, b->v.covers))
+                        ci = bound_param(c.k, &ln->args.data[o]);
+                if (ci == KC_NONE || ci == pi)
+                    continue;
+                uint32_t cs = c.k->params.data[ci].symbol;
+                if (ncover[pi] == 0 || s->at_least_symbol == cs) {
+                    ncover[pi]++;
+                    s->at_least_symbol = cs;
+                    if (!s->at_least_evidence)
+                        s->at_least_evidence = kc_arena_printf(
+                            c.a, "%s = %s at the launch %s%son line %u", s->name,
+                            b->v.origin ? b->v.origin : b->v.text, ln->file ? "in " : "", ln->file ? ln->file : "",
+                            ln->line);
+                }
+            }
         }
     }
+    for (uint32_t i = 0; i < c.k->params.len; i++) {
+        kc_symbol *s = &c.k->symbols.data[c.k->params.data[i].symbol];
+        if (s->at_least_symbol != KC_NONE && ncover[i] != nbound[i]) {
+            s->at_least_symbol = KC_NONE; /* some launch passes something else */
+            s->at_least_evidence = NULL;
+        }
+    }
+    free(nbound);
+    free(ncover);
     /* Bind the parameters. */
     for (uint32_t i = 0; i < c.k->params.len; i++) {
         kc_param *kp = &c.k->params.data[i];
@@ -3144,15 +3197,12 @@ static unsigned bracket_depth(const kc_source *src, unsigned limit, uint32_t *li
     return max;
 }
 
-kc_model *kc_triton_lower(kc_triton_frontend *fe, const kc_source *src, kc_file_errors *errs)
+/* Parses `src`; NULL with an error in errs when the file cannot be
+ * analysed (sizes and shapes the parser cannot take, syntax errors). */
+static TSTree *parse_file(kc_triton_frontend *fe, const kc_source *src, kc_file_errors *errs)
 {
-    kc_model *model = kc_model_new(src, KC_LANG_TRITON);
-    /* Files that never mention triton cost a substring search. */
-    if (!memmem(src->text, src->len, "triton", 6))
-        return model;
     if (src->len > UINT32_MAX / 2) {
         kc_file_errors_add(errs, 0, 0, "file too large to parse");
-        kc_model_delete(model);
         return NULL;
     }
     uint32_t deep_line = 0, extras = 0, extras_line = 0;
@@ -3160,7 +3210,6 @@ kc_model *kc_triton_lower(kc_triton_frontend *fe, const kc_source *src, kc_file_
     if (depth > 1000) {
         kc_file_errors_add(errs, deep_line, 1,
                            "brackets nested %u deep (Python allows 200); the file is not analysed", depth);
-        kc_model_delete(model);
         return NULL;
     }
     if (extras >= 50000) {
@@ -3168,14 +3217,12 @@ kc_model *kc_triton_lower(kc_triton_frontend *fe, const kc_source *src, kc_file_
                            "%u comments or line continuations in a row: more than the Python parser "
                            "(tree-sitter 0.20.7) handles; the file is not analysed",
                            extras);
-        kc_model_delete(model);
         return NULL;
     }
     ts_parser_reset(fe->parser);
     TSTree *tree = ts_parser_parse_string(fe->parser, NULL, src->text, (uint32_t)src->len);
     if (!tree) {
         kc_file_errors_add(errs, 0, 0, "the Python parser gave up on this file");
-        kc_model_delete(model);
         return NULL;
     }
     TSNode root = ts_tree_root_node(tree);
@@ -3188,15 +3235,110 @@ kc_model *kc_triton_lower(kc_triton_frontend *fe, const kc_source *src, kc_file_
         else
             kc_file_errors_add(errs, p.row + 1, p.column + 1, "syntax error: the statement starting here is not valid Python");
         ts_tree_delete(tree);
+        return NULL;
+    }
+    return tree;
+}
+
+/* Is `name[` (spaces allowed before the bracket) in the text? */
+static bool mentions_launch(const kc_source *src, const char *name)
+{
+    size_t n = strlen(name);
+    const char *p = src->text, *end = src->text + src->len;
+    while (n && (p = memmem(p, (size_t)(end - p), name, n)) != NULL) {
+        const char *q = p + n;
+        while (q < end && (*q == ' ' || *q == '\t'))
+            q++;
+        if (q < end && *q == '[' && (p == src->text || !(isalnum((unsigned char)p[-1]) || p[-1] == '_')))
+            return true;
+        p += n;
+    }
+    return false;
+}
+
+/* The launches in the peer files of the kernels that `mod` defines and
+ * does not launch itself: into mod->peer_launches, their values in the
+ * model's arena. A peer that cannot be read or parsed is passed over. */
+static void scan_peers(kc_triton_frontend *fe, tt_module *mod, const kc_peers *peers)
+{
+    KC_VEC(const char *) names = {0};
+    for (uint32_t k = 0; k < mod->kernels.len; k++) {
+        bool launched = false;
+        for (uint32_t l = 0; l < mod->launches.len && !launched; l++)
+            launched = !mod->launches.data[l].from_autotune &&
+                       strcmp(mod->launches.data[l].kernel, mod->kernels.data[k].name) == 0;
+        if (!launched)
+            kc_vec_push(&names, mod->kernels.data[k].name);
+    }
+    /* the module's name: the file's, or its directory's for __init__.py */
+    const char *path = mod->src->path ? mod->src->path : "";
+    const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+    char *stem = NULL;
+    if (strcmp(base, "__init__.py") == 0 && base > path) {
+        const char *d = base - 1, *b = d;
+        while (b > path && b[-1] != '/')
+            b--;
+        stem = kc_xstrndup(b, (size_t)(d - b));
+    } else {
+        size_t bl = strlen(base);
+        stem = kc_xstrndup(base, bl > 3 && strcmp(base + bl - 3, ".py") == 0 ? bl - 3 : bl);
+    }
+    for (uint32_t p = 0; names.len && *stem && p < peers->n; p++) {
+        char *err = NULL;
+        kc_source *ps = kc_source_load(peers->paths[p], fe->opts ? fe->opts->max_file_size : 0, &err);
+        free(err);
+        if (!ps)
+            continue;
+        bool any = false;
+        for (uint32_t k = 0; k < names.len && !any; k++)
+            any = mentions_launch(ps, names.data[k]);
+        kc_file_errors perr = {0};
+        TSTree *tree = any ? parse_file(fe, ps, &perr) : NULL;
+        kc_file_errors_free(&perr);
+        if (tree) {
+            tt_module g;
+            memset(&g, 0, sizeof g);
+            g.src = ps;
+            g.arena = mod->arena;
+            g.root = ts_tree_root_node(tree);
+            tt_scan_peer_launches(&g, stem, names.data, names.len);
+            const char *file = kc_arena_strdup(mod->arena, strrchr(ps->path, '/') ? strrchr(ps->path, '/') + 1 : ps->path);
+            for (uint32_t l = 0; l < g.launches.len; l++) {
+                tt_launch ln = g.launches.data[l];
+                ln.file = file;
+                memset(&ln.call, 0, sizeof ln.call);
+                kc_vec_push(&mod->peer_launches, ln);
+            }
+            g.launches.len = 0; /* their arguments moved */
+            tt_module_free(&g);
+            ts_tree_delete(tree);
+        }
+        kc_source_delete(ps);
+    }
+    free(stem);
+    kc_vec_free(&names);
+}
+
+kc_model *kc_triton_lower(kc_triton_frontend *fe, const kc_source *src, const kc_peers *peers, kc_file_errors *errs)
+{
+    kc_model *model = kc_model_new(src, KC_LANG_TRITON);
+    /* Files that never mention triton cost a substring search. */
+    if (!memmem(src->text, src->len, "triton", 6))
+        return model;
+    TSTree *tree = parse_file(fe, src, errs);
+    if (!tree) {
         kc_model_delete(model);
         return NULL;
     }
+    TSNode root = ts_tree_root_node(tree);
     tt_module mod;
     memset(&mod, 0, sizeof mod);
     mod.src = src;
     mod.arena = model->arena;
     mod.root = root;
     if (tt_scan_module(&mod)) {
+        if (peers && peers->n)
+            scan_peers(fe, &mod, peers);
         for (uint32_t i = 0; i < mod.kernels.len; i++)
             tt_lower_kernel(&mod, model, &mod.kernels.data[i]);
         for (uint32_t i = 0; i < mod.launches.len; i++) {

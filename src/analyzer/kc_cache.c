@@ -68,7 +68,7 @@ static void feed_quoted_includes(XXH3_state_t *st, const kc_source *src)
     free(copy);
 }
 
-kc_cache_key kc_cache_key_for(const kc_options *o, const kc_source *src, kc_lang lang)
+kc_cache_key kc_cache_key_for(const kc_options *o, const kc_source *src, kc_lang lang, const kc_peers *peers)
 {
     XXH3_state_t *st = XXH3_createState();
     XXH3_128bits_reset(st);
@@ -95,6 +95,18 @@ kc_cache_key kc_cache_key_for(const kc_options *o, const kc_source *src, kc_lang
         for (uint32_t i = 0; i < o->extra_args.len; i++)
             kc_hash_str(st, o->extra_args.data[i]);
         feed_quoted_includes(st, src);
+    }
+    /* The files that import it: their launches bind its kernels. */
+    for (uint32_t i = 0; peers && i < peers->n; i++) {
+        kc_hash_str(st, peers->paths[i]);
+        char *err = NULL;
+        kc_source *ps = kc_source_load(peers->paths[i], o->max_file_size, &err);
+        free(err);
+        uint64_t pl = ps ? ps->len : UINT64_MAX;
+        XXH3_128bits_update(st, &pl, sizeof pl);
+        if (ps)
+            XXH3_128bits_update(st, ps->text, ps->len);
+        kc_source_delete(ps);
     }
     uint64_t n = src->len;
     XXH3_128bits_update(st, &n, sizeof n);

@@ -7,7 +7,8 @@
  * invalidates everything), the language, the options that change analysis
  * (enabled rules, rule options, CUDA mode, path, arch and extra arguments),
  * the file's bytes, and for CUDA the bytes of the headers it includes with
- * quotes (direct includes that exist next to it). Entries are files under
+ * quotes (direct includes that exist next to it), for Python the bytes of
+ * the files of the run that import it (kc_project.h). Entries are files under
  * the cache directory, written to a temporary name and renamed, so runs may
  * share a cache concurrently; a damaged entry is a miss.
  */
@@ -25,7 +26,9 @@ typedef struct kc_cache_key {
  * caching is off (--no-cache) or no directory can be named. Caller frees. */
 char *kc_cache_dir(const kc_options *o);
 
-kc_cache_key kc_cache_key_for(const kc_options *o, const kc_source *src, kc_lang lang);
+/* `peers`: the files that import this one (may be NULL); their bytes are
+ * part of the key. */
+kc_cache_key kc_cache_key_for(const kc_options *o, const kc_source *src, kc_lang lang, const kc_peers *peers);
 
 /* Fills diags, errors and kernels from the entry; false on a miss. The
  * vectors are appended to (expected empty). */

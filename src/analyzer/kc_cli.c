@@ -284,7 +284,7 @@ static int dump_models(const kc_options *o, const char *const *paths, size_t n, 
         char *e = NULL;
         if (!r->errors.items.len && kc_lang_for_path(r->path, &lang) &&
             (r->src = kc_source_load(r->path, o->max_file_size, &e)) != NULL) {
-            kc_model *m = kc_frontend_lower(fe, r->src, lang, &r->errors);
+            kc_model *m = kc_frontend_lower(fe, r->src, lang, NULL, &r->errors);
             if (m) {
                 fprintf(out, "== %s\n", r->path);
                 kc_model_dump(out, m);

@@ -5,6 +5,7 @@
 #include "kc_fingerprint.h"
 #include "kc_fixfile.h"
 #include "kc_frontend.h"
+#include "kc_project.h"
 #include "kc_suppress.h"
 #include "../rules/kc_rule.h"
 
@@ -17,6 +18,7 @@ void kc_file_result_free(kc_file_result *r)
 {
     free(r->path);
     kc_source_delete(r->src);
+    kc_source_delete(r->preloaded);
     kc_diag_list_free(&r->diags);
     kc_diag_list_free(&r->baselined);
     kc_file_errors_free(&r->errors);
@@ -43,15 +45,15 @@ void kc_run_totals_free(kc_run_totals *t)
 /* Lowers `src`, runs the rules and the filters; fills out->diags,
  * out->baselined, out->errors, out->kernels and the counts. */
 static void analyze(struct kc_frontend *fe, const kc_options *o, const kc_source *src, kc_lang lang,
-                    const char *path, kc_file_result *out)
+                    const char *path, const kc_peers *peers, kc_file_result *out)
 {
     /* The front end and the rules, or what they gave for the same input. */
     char *cache = kc_cache_dir(o);
     kc_cache_key key = {0, 0};
     if (cache)
-        key = kc_cache_key_for(o, src, lang);
+        key = kc_cache_key_for(o, src, lang, peers);
     if (!cache || !kc_cache_load(cache, key, &out->diags, &out->errors, &out->kernels)) {
-        kc_model *m = kc_frontend_lower(fe, src, lang, &out->errors);
+        kc_model *m = kc_frontend_lower(fe, src, lang, peers, &out->errors);
         if (m) {
             kc_rules_run(m, o, &out->diags);
             for (uint32_t i = 0; i < m->kernels.len; i++) {
@@ -135,7 +137,7 @@ static void fix_file(struct kc_frontend *fe, const kc_options *o, kc_lang lang, 
     kc_file_result after;
     memset(&after, 0, sizeof after);
     if (nsrc)
-        analyze(fe, o, nsrc, lang, r->path, &after);
+        analyze(fe, o, nsrc, lang, r->path, &r->peers, &after);
     if (!nsrc || after.errors.items.len) {
         const kc_file_error *e = nsrc ? &after.errors.items.data[0] : NULL;
         if (e && e->line)
@@ -188,7 +190,14 @@ void kc_check_file(struct kc_frontend *fe, const kc_options *opts, kc_file_resul
     if (fixing)
         kc_file_stamp_take(r->path, &stamp);
     char *err = NULL;
-    r->src = kc_source_load(r->path, o->max_file_size, &err);
+    if (r->preloaded && !fixing && o->max_file_size >= r->preloaded->len) {
+        r->src = r->preloaded; /* loaded while the run was linked */
+        r->preloaded = NULL;
+    } else {
+        kc_source_delete(r->preloaded);
+        r->preloaded = NULL;
+        r->src = kc_source_load(r->path, o->max_file_size, &err);
+    }
     if (!r->src) {
         kc_file_errors_add(&r->errors, 0, 0, "%s", err ? err : "cannot read");
         free(err);
@@ -199,7 +208,7 @@ void kc_check_file(struct kc_frontend *fe, const kc_options *opts, kc_file_resul
         if (stamp.size != (off_t)r->src->len)
             stamp.valid = false; /* it changed while being read */
     }
-    analyze(fe, o, r->src, lang, r->path, r);
+    analyze(fe, o, r->src, lang, r->path, &r->peers, r);
     if (fixing && !r->errors.items.len && any_fix(&r->diags))
         fix_file(fe, o, lang, &stamp, r);
 }
@@ -300,6 +309,8 @@ void kc_run_files(const kc_options *opts, kc_path_list *files, kc_result_fn fn, 
     unsigned jobs = opts->jobs ? opts->jobs : 1;
     if (jobs > n)
         jobs = (unsigned)n;
+    /* Which Python files import which (launches in other files). */
+    kc_project *proj = kc_project_link(files, opts->max_file_size, jobs);
     run_state st = {.opts = opts, .files = files};
     atomic_init(&st.next, 0);
     pthread_mutex_init(&st.mu, NULL);
@@ -348,6 +359,7 @@ void kc_run_files(const kc_options *opts, kc_path_list *files, kc_result_fn fn, 
         pthread_join(th[j], NULL);
     free(th);
     free(st.done);
+    kc_project_free(proj);
     pthread_cond_destroy(&st.cv);
     pthread_mutex_destroy(&st.mu);
 }

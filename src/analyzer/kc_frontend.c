@@ -120,7 +120,7 @@ void kc_frontend_delete(kc_frontend *fe)
     free(fe);
 }
 
-kc_model *kc_frontend_lower(kc_frontend *fe, const kc_source *src, kc_lang lang,
+kc_model *kc_frontend_lower(kc_frontend *fe, const kc_source *src, kc_lang lang, const kc_peers *peers,
                             kc_file_errors *errs)
 {
     if (lang == KC_LANG_CUDA) {
@@ -146,7 +146,7 @@ kc_model *kc_frontend_lower(kc_frontend *fe, const kc_source *src, kc_lang lang,
         kc_file_errors_add(errs, 0, 0, "the Triton front end could not start (tree-sitter)");
         return NULL;
     }
-    return kc_triton_lower(fe->triton, src, errs);
+    return kc_triton_lower(fe->triton, src, peers, errs);
 }
 
 int kc_frontend_dump_shim(const kc_options *opts, const char *dir, FILE *out, FILE *err)

@@ -25,11 +25,11 @@ typedef struct kc_frontend kc_frontend;
 kc_frontend *kc_frontend_new(const kc_options *opts);
 void kc_frontend_delete(kc_frontend *fe); /* NULL-safe */
 
-/* Lowers one source file. On success returns a model (caller deletes it
+/* Lowers one source file (`peers` may be NULL). On success returns a model (caller deletes it
  * with kc_model_delete; it borrows `src`). When the file cannot be analysed
  * (syntax errors, missing toolchain) returns NULL and appends at least one
  * error to errs. A Python file without Triton kernels gives an empty model. */
-kc_model *kc_frontend_lower(kc_frontend *fe, const kc_source *src, kc_lang lang,
+kc_model *kc_frontend_lower(kc_frontend *fe, const kc_source *src, kc_lang lang, const kc_peers *peers,
                             kc_file_errors *errs);
 
 /* --dump-shim DIR: writes the in-memory headers the CUDA front end hands to
@@ -69,6 +69,7 @@ const kc_cuda_ops *kc_cuda_plugin(void);
 typedef struct kc_triton_frontend kc_triton_frontend;
 kc_triton_frontend *kc_triton_frontend_new(const kc_options *opts);
 void kc_triton_frontend_delete(kc_triton_frontend *fe);
-kc_model *kc_triton_lower(kc_triton_frontend *fe, const kc_source *src, kc_file_errors *errs);
+kc_model *kc_triton_lower(kc_triton_frontend *fe, const kc_source *src, const kc_peers *peers,
+                          kc_file_errors *errs);
 
 #endif

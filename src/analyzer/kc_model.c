@@ -66,6 +66,7 @@ uint32_t kc_kernel_add_symbol(kc_model *m, kc_kernel *k, const char *name, kc_sy
     s.kind = kind;
     s.param = KC_NONE;
     s.multiple_of_symbol = KC_NONE;
+    s.at_least_symbol = KC_NONE;
     kc_vec_push(&k->symbols, s);
     return k->symbols.len - 1;
 }

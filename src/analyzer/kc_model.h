@@ -75,6 +75,13 @@ typedef struct kc_symbol {
     int64_t multiple_of;
     uint32_t multiple_of_symbol;
     const char *multiple_evidence; /* e.g. "tl.static_assert(N % BLOCK == 0) on line 9" */
+    /* Every launch that binds this parameter passes a value at least as
+     * large as what it passes for symbol `at_least_symbol`
+     * (`BLOCK_N=triton.next_power_of_2(E)` next to `E=E`): a loop over
+     * the other symbol in steps of this one makes one pass. KC_NONE when
+     * nothing is known. */
+    uint32_t at_least_symbol;
+    const char *at_least_evidence; /* e.g. "BLOCK_N = triton.next_power_of_2(E) at the launch on line 82" */
 } kc_symbol;
 
 typedef struct kc_param {

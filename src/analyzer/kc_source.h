@@ -19,6 +19,14 @@ typedef struct kc_source {
     uint32_t nlines;
 } kc_source;
 
+/* Other files of the run that the analysis of one file may read: for a
+ * Python file, the files that import its module, whose launches of its
+ * kernels bind their parameters (kc_project.h). Paths borrowed. */
+typedef struct kc_peers {
+    const char *const *paths;
+    uint32_t n;
+} kc_peers;
+
 /* Loads and validates the file. On failure returns NULL and sets *err to a
  * malloc'd one-line message (caller frees). */
 kc_source *kc_source_load(const char *path, size_t max_bytes, char **err);

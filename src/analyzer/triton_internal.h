@@ -37,6 +37,9 @@ typedef struct tt_host_value {
      * outer one (a higher dimension is passed too), 0 unknown (only
      * x.stride(0): the tensor may be 1-D). */
     int stride_rank_hint;
+    /* `triton.next_power_of_2(x)`, or `max()` of it and other values: at
+     * least x, whose text this is (NULL otherwise). */
+    const char *covers;
 } tt_host_value;
 
 /* One launch `kernel[grid](args...)` or constexpr values from an autotune
@@ -53,6 +56,7 @@ typedef struct tt_launch {
     KC_VEC(tt_binding) args;
     uint32_t line;
     bool from_autotune; /* a triton.Config, not a launch */
+    const char *file;   /* a launch in another file of the run (its name); NULL: this file */
 } tt_launch;
 
 typedef struct tt_kernel_def {
@@ -89,6 +93,9 @@ typedef struct tt_module {
     KC_VEC(tt_alias) aliases;
     KC_VEC(tt_kernel_def) kernels;
     KC_VEC(tt_launch) launches;
+    /* Launches of this file's kernels in other files of the run (file set),
+     * for the kernels this file does not launch itself. */
+    KC_VEC(tt_launch) peer_launches;
     KC_VEC(tt_assign_index *) assign_indexes;
     /* open addressing over assign_indexes by scope node (index + 1; 0 = empty) */
     uint32_t *assign_slots;
@@ -154,6 +161,12 @@ bool tt_int_literal(tt_module *m, TSNode n, int64_t *v);
  * launches. Returns false when the file has no Triton kernel. */
 bool tt_scan_module(tt_module *m);
 void tt_module_free(tt_module *m);
+/* Scans `g`, another file of the run, for launches of the kernels named in
+ * `kernels`, defined in the module whose last component is `stem`
+ * (`fused_moe_kernels` for .../fused_moe_kernels.py): `K[grid](...)` with K
+ * imported from it (`from pkg.fused_moe_kernels import K`, `from .fused_moe_kernels
+ * import K`), or `mod.K[grid](...)`. Appends them to g->launches. */
+void tt_scan_peer_launches(tt_module *g, const char *stem, const char *const *kernels, uint32_t nk);
 
 /* ---- kernel interpretation (frontend_triton.c) ---- */
 void tt_lower_kernel(tt_module *mod, kc_model *model, const tt_kernel_def *def);

@@ -228,9 +228,11 @@ static void scan_import(tt_module *m, TSNode st)
     bool from = TT_IS(st, import_from_statement);
     const char *module = NULL;
     if (from) {
+        /* A relative module keeps its dots (".kernels"): never triton, but
+         * the launches of another file's kernels are found through it. */
         TSNode mn = tt_field(st, "module_name");
-        if (!TT_IS(mn, dotted_name))
-            return; /* relative imports: not triton */
+        if (!TT_IS(mn, dotted_name) && !TT_IS(mn, relative_import))
+            return;
         module = tt_text(m, mn);
     }
     TSNode names[64];
@@ -514,6 +516,31 @@ static tt_host_value host_value(tt_module *m, TSNode expr, TSNode scope, int dep
     } else if (TT_IS(expr, call)) {
         TSNode f = tt_field(expr, "function");
         TSNode a = tt_field(expr, "arguments");
+        const char *q = tt_qualify(m, f);
+        uint32_t na = ts_node_named_child_count(a);
+        if (q && na == 1 && TT_IS(a, argument_list) &&
+            (!strcmp(q, "triton.next_power_of_2") || !strcmp(q, "triton.runtime.next_power_of_2") ||
+             !strcmp(q, "triton.language.next_power_of_2"))) {
+            /* at least its argument */
+            TSNode x = tt_unparen(ts_node_named_child(a, 0));
+            if (TT_IS(x, identifier))
+                v.covers = tt_text(m, x);
+            return v;
+        }
+        if (TT_IS(f, identifier) && tt_text_eq(m, f, "max") && na >= 2 && TT_IS(a, argument_list)) {
+            /* max(next_power_of_2(E), 16): at least E */
+            for (uint32_t i = 0; i < na; i++) {
+                TSNode x = ts_node_named_child(a, i);
+                if (TT_IS(x, comment))
+                    continue;
+                if (TT_IS(x, keyword_argument) || TT_IS(x, list_splat))
+                    return v;
+                tt_host_value xv = host_value(m, x, scope, depth + 1);
+                if (xv.covers && !v.covers)
+                    v.covers = xv.covers;
+            }
+            return v;
+        }
         if (TT_IS(f, identifier) && (tt_text_eq(m, f, "len") || tt_text_eq(m, f, "int")) &&
             ts_node_named_child_count(a) == 1) {
             tt_host_value inner = host_value(m, ts_node_named_child(a, 0), scope, depth + 1);
@@ -936,6 +963,39 @@ bool tt_scan_module(tt_module *m)
     return m->kernels.len > 0;
 }
 
+/* Does the qualified name end with "<stem>.<kernel>", the stem a whole
+ * dotted component? */
+static bool names_kernel_of(const char *q, const char *stem, const char *kernel)
+{
+    size_t lq = strlen(q), ls = strlen(stem), lk = strlen(kernel);
+    if (lq < ls + 1 + lk)
+        return false;
+    const char *k = q + lq - lk, *s = k - 1 - ls;
+    return strcmp(k, kernel) == 0 && k[-1] == '.' && memcmp(s, stem, ls) == 0 && (s == q || s[-1] == '.');
+}
+
+void tt_scan_peer_launches(tt_module *g, const char *stem, const char *const *kernels, uint32_t nk)
+{
+    module_scan sc = {.m = g};
+    tt_walk(g->root, visit_module, &sc);
+    for (uint32_t i = 0; i < sc.calls.len; i++) {
+        TSNode call = sc.calls.data[i];
+        TSNode val = tt_field(tt_field(call, "function"), "value");
+        if (!TT_IS(val, identifier) && !TT_IS(val, attribute))
+            continue;
+        const char *q = tt_qualify(g, val);
+        if (!q || !strchr(q, '.'))
+            continue; /* a name defined here, not imported */
+        for (uint32_t k = 0; k < nk; k++)
+            if (names_kernel_of(q, stem, kernels[k])) {
+                scan_launch(g, call, kernels[k]);
+                break;
+            }
+    }
+    kc_vec_free(&sc.defs);
+    kc_vec_free(&sc.calls);
+}
+
 void tt_module_free(tt_module *m)
 {
     for (uint32_t i = 0; i < m->assign_indexes.len; i++) {
@@ -950,4 +1010,7 @@ void tt_module_free(tt_module *m)
     for (uint32_t i = 0; i < m->launches.len; i++)
         kc_vec_free(&m->launches.data[i].args);
     kc_vec_free(&m->launches);
+    for (uint32_t i = 0; i < m->peer_launches.len; i++)
+        kc_vec_free(&m->peer_launches.data[i].args);
+    kc_vec_free(&m->peer_launches);
 }

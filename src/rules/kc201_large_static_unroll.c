@@ -13,9 +13,14 @@ static const char doc[] =
     "vocabulary or sequence length in blocks, and `#pragma unroll N` /\n"
     "`loop_unroll_factor=N` above the same limit. A `tl.static_range` bound that\n"
     "is not a `tl.constexpr` at all is KC202. A problem-sized bound is a warning\n"
-    "when a launch in the file passes a tensor extent for it (`x.shape[1]`); when\n"
-    "it is only compared in the kernel (`cols < E`), it may as well be a handful\n"
-    "of heads or experts, and the finding is a note that says so.\n"
+    "when a launch passes a tensor extent for it (`x.shape[1]`); when it is only\n"
+    "compared in the kernel (`cols < E`), it may as well be a handful of heads or\n"
+    "experts, and the finding is a note that says so. A loop whose block every\n"
+    "launch sizes to cover the bound (`BLOCK_N=triton.next_power_of_2(E)` next to\n"
+    "`E=E`, or `max()` of it and a constant) makes one pass and is not reported;\n"
+    "a capped block (`min(triton.next_power_of_2(V), 4096)`) does not cover it.\n"
+    "Launches are read in the file and, for a kernel the file does not launch, in\n"
+    "the files of the same run that import it (`from .kernels import k`).\n"
     "\n"
     "## Why is this bad?\n"
     "Every iteration becomes a copy of the body: code size, register pressure\n"
@@ -140,6 +145,13 @@ static void check(const kc_model *m, const kc_kernel *k, kc_rule_ctx *ctx)
         if (!l->step || (kc_index_is_const(l->step, &step) && step == 1))
             continue;
         const kc_symbol *sy = &k->symbols.data[sz];
+        /* Every launch passes a block at least the bound
+         * (`BLOCK_N=triton.next_power_of_2(E)` next to `E=E`): one pass. */
+        uint32_t bs = kc_index_symbol(l->step);
+        int64_t st0 = 0;
+        if (bs != KC_NONE && bs < k->symbols.len && k->symbols.data[bs].at_least_symbol == sz &&
+            kc_index_symbol(l->end) == sz && (!l->start || (kc_index_is_const(l->start, &st0) && st0 >= 0)))
+            continue;
         /* A launch that passes a tensor extent says the bound is a problem
          * size; a comparison in the kernel alone (`cols < E`) does not say
          * how large it gets: heads and experts are bounds too. */
@@ -163,8 +175,9 @@ static void check(const kc_model *m, const kc_kernel *k, kc_rule_ctx *ctx)
         else if (sy->size_evidence)
             kc_diag_note(d, "%s: %s", sy->name, sy->size_evidence);
         if (!extent)
-            kc_diag_note(d, "assumed: no launch in this file passes a tensor extent as %s, so kcheck cannot tell "
-                         "a large dimension (a vocabulary) from a small one (heads, experts)",
+            kc_diag_note(d, "assumed: no launch kcheck saw (in this file, or in the files of this run that import "
+                         "it) passes a tensor extent as %s, so kcheck cannot tell a large dimension (a vocabulary) "
+                         "from a small one (heads, experts)",
                          sy->name);
         kc_diag_note(d, "the trip count is unbounded at compile time: every distinct %s compiles a new kernel "
                      "holding %s copies of the loop body",

@@ -221,3 +221,11 @@ int64_t kc_launch_block_x(const kc_model *m, const kc_kernel *k)
     }
     return bx;
 }
+
+uint32_t kc_index_symbol(const kc_index *x)
+{
+    if (!x || x->nmono != 1 || x->mono[0].coef != 1 || x->mono[0].nfac != 1 ||
+        x->mono[0].fac[0].kind != KC_ATOM_SYMBOL)
+        return KC_NONE;
+    return x->mono[0].fac[0].id;
+}

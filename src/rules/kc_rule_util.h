@@ -26,6 +26,9 @@ const char *kc_symbol_evidence(kc_rule_ctx *ctx, const kc_kernel *k, uint32_t sy
  * this file spells as a constant, or -1. */
 int64_t kc_launch_block_x(const kc_model *m, const kc_kernel *k);
 
+/* The symbol an index is exactly (`N`, not `2*N` or `N + 1`), or KC_NONE. */
+uint32_t kc_index_symbol(const kc_index *x);
+
 /* ---- shared memory: two accesses of one array across the threads ---- */
 
 /* How the element offsets of two accesses of one array relate: a write

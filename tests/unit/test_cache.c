@@ -95,7 +95,7 @@ static void test_damaged_entry_is_a_miss(void **state)
     char *err = NULL;
     const char *text = "import triton\n";
     kc_source *src = kc_source_from_memory("t.py", text, strlen(text), 1 << 20, &err);
-    kc_cache_key k = kc_cache_key_for(&o, src, KC_LANG_TRITON);
+    kc_cache_key k = kc_cache_key_for(&o, src, KC_LANG_TRITON, NULL);
     char *cdir = kc_xasprintf("%s/d", dir);
     kc_diag_list diags = {0};
     kc_file_errors errs = {0};
@@ -103,10 +103,10 @@ static void test_damaged_entry_is_a_miss(void **state)
     kc_cache_store(cdir, k, &diags, &errs, &ks);
     assert_true(kc_cache_load(cdir, k, &diags, &errs, &ks));
     /* the same bytes give the same key; other bytes another one */
-    kc_cache_key k2 = kc_cache_key_for(&o, src, KC_LANG_TRITON);
+    kc_cache_key k2 = kc_cache_key_for(&o, src, KC_LANG_TRITON, NULL);
     assert_true(k.lo == k2.lo && k.hi == k2.hi);
     kc_source *src2 = kc_source_from_memory("t.py", "import triton \n", 15, 1 << 20, &err);
-    kc_cache_key k3 = kc_cache_key_for(&o, src2, KC_LANG_TRITON);
+    kc_cache_key k3 = kc_cache_key_for(&o, src2, KC_LANG_TRITON, NULL);
     assert_false(k.lo == k3.lo && k.hi == k3.hi);
     /* damage every entry: loads now miss */
     char *cmd = kc_xasprintf("find '%s' -name '*.json' -exec sh -c 'echo \"{broken\" > \"$1\"' _ {} \\;", cdir);

@@ -29,7 +29,7 @@ static lowered *lower(const char *text)
     char *err = NULL;
     l->src = kc_source_from_memory("t.py", text, strlen(text), 1u << 30, &err);
     assert_non_null(l->src);
-    l->m = kc_frontend_lower(l->fe, l->src, KC_LANG_TRITON, &l->errs);
+    l->m = kc_frontend_lower(l->fe, l->src, KC_LANG_TRITON, NULL, &l->errs);
     return l;
 }
 

@@ -1,0 +1,539 @@
+/* kc_project.c — the import graph of the Python files of a run
+ * (kc_project.h). */
+#define _GNU_SOURCE 1 /* memmem, qsort_r */
+#include "kc_project.h"
+
+#include <ctype.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- the import scan ---- */
+
+static bool ident_char(char c)
+{
+    return isalnum((unsigned char)c) || c == '_' || (unsigned char)c >= 0x80;
+}
+
+typedef struct cursor {
+    const char *p, *end;
+    int paren; /* inside `from x import (...)` */
+} cursor;
+
+/* Skips blanks; inside parentheses also newlines and comments, and always
+ * backslash continuations. */
+static void skip_blanks(cursor *c)
+{
+    while (c->p < c->end) {
+        char ch = *c->p;
+        if (ch == ' ' || ch == '\t' || ch == '\f') {
+            c->p++;
+        } else if (ch == '\\' && c->end - c->p >= 2 && (c->p[1] == '\n' || c->p[1] == '\r')) {
+            c->p += 2;
+            if (c->p < c->end && c->p[-1] == '\r' && *c->p == '\n')
+                c->p++;
+        } else if (c->paren && (ch == '\n' || ch == '\r')) {
+            c->p++;
+        } else if (c->paren && ch == '#') {
+            while (c->p < c->end && *c->p != '\n')
+                c->p++;
+        } else {
+            break;
+        }
+    }
+}
+
+static bool keyword(cursor *c, const char *kw)
+{
+    skip_blanks(c);
+    size_t n = strlen(kw);
+    if ((size_t)(c->end - c->p) < n || memcmp(c->p, kw, n) != 0 ||
+        (c->end - c->p > (ptrdiff_t)n && ident_char(c->p[n])))
+        return false;
+    c->p += n;
+    return true;
+}
+
+/* A dotted name (with leading dots when `dots` is non-NULL). */
+static bool dotted_name(cursor *c, unsigned *dots, const char **s, size_t *n)
+{
+    skip_blanks(c);
+    unsigned d = 0;
+    if (dots)
+        while (c->p < c->end && *c->p == '.') {
+            d++;
+            c->p++;
+            skip_blanks(c);
+        }
+    const char *start = c->p;
+    if (d > 0) {
+        /* `from . import x`: no name after the dots */
+        cursor k = *c;
+        if (keyword(&k, "import")) {
+            *s = start;
+            *n = 0;
+            *dots = d;
+            return true;
+        }
+    }
+    while (c->p < c->end && (ident_char(*c->p) || (*c->p == '.' && c->p > start && c->end - c->p > 1 &&
+                                                   ident_char(c->p[1]))))
+        c->p++;
+    *s = start;
+    *n = (size_t)(c->p - start);
+    if (dots)
+        *dots = d;
+    return *n > 0 || d > 0;
+}
+
+
+static void emit(kc_import_fn fn, void *ud, unsigned dots, const char *a, size_t an, const char *b, size_t bn,
+                 const char *local, size_t ln, bool module)
+{
+    char buf[512], loc[256];
+    if (an + bn + 2 > sizeof buf || ln + 1 > sizeof loc || !ln)
+        return;
+    memcpy(buf, a, an);
+    size_t n = an;
+    if (bn) {
+        if (an)
+            buf[n++] = '.';
+        memcpy(buf + n, b, bn);
+        n += bn;
+    }
+    buf[n] = '\0';
+    memcpy(loc, local, ln);
+    loc[ln] = '\0';
+    if (n || dots)
+        fn(ud, dots, buf, loc, module);
+}
+
+/* One statement at c->p (after its indentation). */
+static void scan_statement(cursor *c, kc_import_fn fn, void *ud)
+{
+    const char *mod;
+    size_t mlen;
+    unsigned dots;
+    if (keyword(c, "from")) {
+        if (!dotted_name(c, &dots, &mod, &mlen) || !keyword(c, "import"))
+            return;
+        skip_blanks(c);
+        if (c->p < c->end && *c->p == '(') {
+            c->p++;
+            c->paren = 1;
+        }
+        for (;;) {
+            const char *nm, *al = NULL;
+            size_t nl, all = 0;
+            if (!dotted_name(c, NULL, &nm, &nl) || !nl || memchr(nm, '.', nl))
+                break;
+            if (keyword(c, "as"))
+                dotted_name(c, NULL, &al, &all);
+            if (!al || !all) {
+                al = nm;
+                all = nl;
+            }
+            /* a member of the module, or a submodule of the package */
+            emit(fn, ud, dots, mod, mlen, NULL, 0, al, all, false);
+            emit(fn, ud, dots, mod, mlen, nm, nl, al, all, true);
+            skip_blanks(c);
+            if (c->p < c->end && *c->p == ',') {
+                c->p++;
+                continue;
+            }
+            break;
+        }
+        c->paren = 0;
+    } else if (keyword(c, "import")) {
+        for (;;) {
+            const char *al = NULL;
+            size_t all = 0;
+            if (!dotted_name(c, NULL, &mod, &mlen) || !mlen)
+                break;
+            if (keyword(c, "as"))
+                dotted_name(c, NULL, &al, &all);
+            if (al && all)
+                emit(fn, ud, 0, mod, mlen, NULL, 0, al, all, true);
+            else
+                emit(fn, ud, 0, mod, mlen, NULL, 0, mod, mlen, true);
+            skip_blanks(c);
+            if (c->p < c->end && *c->p == ',') {
+                c->p++;
+                continue;
+            }
+            break;
+        }
+    }
+}
+
+void kc_scan_python_imports(const char *text, size_t len, kc_import_fn fn, void *ud)
+{
+    /* Every `import` keyword that ends the first word of a statement or
+     * follows its module (`from x import`); a quoted one in a docstring
+     * costs at most a spurious candidate. */
+    const char *end = text + len;
+    for (const char *p = text; p < end && (p = memmem(p, (size_t)(end - p), "import", 6)) != NULL; p += 6) {
+        if ((p > text && ident_char(p[-1])) || (end - p > 6 && ident_char(p[6])))
+            continue;
+        /* the start of its line, then its first word */
+        const char *ls = p;
+        for (;;) { /* back to the first line of a continued statement */
+            while (ls > text && ls[-1] != '\n')
+                ls--;
+            if (ls == text)
+                break;
+            const char *q = ls - 1; /* the previous line's newline */
+            if (q > text && q[-1] == '\r')
+                q--;
+            if (q > text && q[-1] == '\\') {
+                ls = q - 1;
+                continue;
+            }
+            break;
+        }
+        const char *s = ls;
+        while (s < p && (*s == ' ' || *s == '\t' || *s == '\f'))
+            s++;
+        if (s != p && !(end - s > 5 && memcmp(s, "from", 4) == 0 && !ident_char(s[4])))
+            continue;
+        cursor st = {s, end, 0};
+        scan_statement(&st, fn, ud);
+        if (st.p > p + 6)
+            p = st.p - 6;
+    }
+}
+
+/* ---- resolving modules to the run's files ---- */
+
+typedef struct pyfile {
+    char *path;      /* normalized */
+    const char *base; /* its tail key (tail_key), in path */
+    size_t result;   /* index in the path list */
+    bool defines_kernels; /* mentions `jit` */
+    KC_VEC(const char *) peers;
+} pyfile;
+
+struct kc_project {
+    KC_VEC(pyfile) files;
+    uint32_t *by_path; /* indices sorted by path */
+    uint32_t *by_base; /* indices sorted by base name, then path */
+};
+
+/* Drops "./" components and doubled slashes. */
+static char *normalize(const char *path)
+{
+    char *out = kc_xstrdup(path);
+    char *w = out;
+    const char *r = path;
+    while (*r) {
+        bool at_start = (r == path || r[-1] == '/');
+        if (at_start && r[0] == '.' && r[1] == '/') {
+            r += 2;
+            continue;
+        }
+        if (r[0] == '/' && r[1] == '/') {
+            r++;
+            continue;
+        }
+        *w++ = *r++;
+    }
+    *w = '\0';
+    return out;
+}
+
+/* The key files are found by from a module's tail: the last component,
+ * or the last two for a package's __init__.py (there are many). */
+static const char *tail_key(const char *path)
+{
+    const char *s = strrchr(path, '/');
+    const char *base = s ? s + 1 : path;
+    if (s && strcmp(base, "__init__.py") == 0) {
+        const char *d = s;
+        while (d > path && d[-1] != '/')
+            d--;
+        return d;
+    }
+    return base;
+}
+
+static int cmp_path(const void *a, const void *b, void *ud)
+{
+    const kc_project *p = ud;
+    return strcmp(p->files.data[*(const uint32_t *)a].path, p->files.data[*(const uint32_t *)b].path);
+}
+
+static int cmp_base(const void *a, const void *b, void *ud)
+{
+    const kc_project *p = ud;
+    const pyfile *x = &p->files.data[*(const uint32_t *)a], *y = &p->files.data[*(const uint32_t *)b];
+    int c = strcmp(x->base, y->base);
+    return c ? c : strcmp(x->path, y->path);
+}
+
+/* First position in `ix` whose key is >= `key` (by path or by base name). */
+static uint32_t lower_bound(const kc_project *p, const uint32_t *ix, bool by_base, const char *key)
+{
+    uint32_t lo = 0, hi = p->files.len;
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        const pyfile *f = &p->files.data[ix[mid]];
+        if (strcmp(by_base ? f->base : f->path, key) < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* An import of one file that it launches through: `local[` for a member,
+ * `local.name[` for a module. */
+typedef struct pending {
+    uint32_t importer, target;
+} pending;
+typedef KC_VEC(pending) pending_vec;
+
+typedef struct link_ctx {
+    const kc_project *p;
+    uint32_t importer;
+    const char *text;
+    size_t len;
+    pending_vec *out;
+} link_ctx;
+
+static void add_edge(kc_project *p, uint32_t target, uint32_t importer)
+{
+    pyfile *t = &p->files.data[target];
+    if (target == importer || !t->defines_kernels)
+        return;
+    const char *ip = p->files.data[importer].path;
+    for (uint32_t i = 0; i < t->peers.len; i++)
+        if (t->peers.data[i] == ip)
+            return;
+    kc_vec_push(&t->peers, ip);
+}
+
+/* `local` then (for a module) `.identifier`, then `[`, blanks between. */
+static bool launches_through(const char *text, size_t len, const char *local, bool module)
+{
+    size_t n = strlen(local);
+    const char *p = text, *end = text + len;
+    while ((p = memmem(p, (size_t)(end - p), local, n)) != NULL) {
+        const char *q = p + n;
+        bool word = p == text || !(ident_char(p[-1]) || p[-1] == '.');
+        if (word && module) {
+            if (q < end && *q == '.' && q + 1 < end && ident_char(q[1])) {
+                q++;
+                while (q < end && ident_char(*q))
+                    q++;
+            } else {
+                q = NULL;
+            }
+        } else if (word && q < end && ident_char(*q)) {
+            q = NULL;
+        }
+        if (word && q) {
+            while (q < end && (*q == ' ' || *q == '\t'))
+                q++;
+            if (q < end && *q == '[')
+                return true;
+        }
+        p += n;
+    }
+    return false;
+}
+
+/* The run's file at exactly `path`. */
+static void find_exact(const kc_project *p, const char *path, uint32_t *out, uint32_t *n, uint32_t max)
+{
+    uint32_t i = lower_bound(p, p->by_path, false, path);
+    if (i < p->files.len && strcmp(p->files.data[p->by_path[i]].path, path) == 0 && *n < max)
+        out[(*n)++] = p->by_path[i];
+}
+
+/* The run's files whose path ends with `rel` ("a/b/c.py") at a component. */
+static void find_tail(const kc_project *p, const char *rel, uint32_t *out, uint32_t *n, uint32_t max)
+{
+    const char *base = tail_key(rel);
+    size_t rl = strlen(rel);
+    for (uint32_t i = lower_bound(p, p->by_base, true, base);
+         i < p->files.len && strcmp(p->files.data[p->by_base[i]].base, base) == 0 && *n < max; i++) {
+        const char *fp = p->files.data[p->by_base[i]].path;
+        size_t fl = strlen(fp);
+        if (fl >= rl && strcmp(fp + fl - rl, rel) == 0 && (fl == rl || fp[fl - rl - 1] == '/'))
+            out[(*n)++] = p->by_base[i];
+    }
+}
+
+/* The run's files a module names, seen from the importing file. */
+static uint32_t resolve(const kc_project *p, uint32_t importer, unsigned dots, const char *module, uint32_t *out,
+                        uint32_t max)
+{
+    uint32_t n = 0;
+    char *rel = kc_xstrdup(module);
+    for (char *q = rel; *q; q++)
+        if (*q == '.')
+            *q = '/';
+    if (dots == 0) {
+        char *a = kc_xasprintf("%s.py", rel), *b = kc_xasprintf("%s/__init__.py", rel);
+        find_tail(p, a, out, &n, max);
+        find_tail(p, b, out, &n, max);
+        free(a);
+        free(b);
+    } else {
+        /* the importer's package, then one level up per extra dot */
+        char *dir = kc_xstrdup(p->files.data[importer].path);
+        char *s = strrchr(dir, '/');
+        bool ok = true;
+        if (s)
+            *s = '\0';
+        else
+            dir[0] = '\0';
+        for (unsigned d = 1; d < dots && ok; d++) {
+            s = strrchr(dir, '/');
+            if (s && s != dir)
+                *s = '\0';
+            else if (*dir && *dir != '/' && strcmp(dir, "..") != 0)
+                dir[0] = '\0';
+            else
+                ok = false;
+        }
+        if (ok) {
+            const char *sep = *dir ? "/" : "";
+            char *a = *rel ? kc_xasprintf("%s%s%s.py", dir, sep, rel) : NULL;
+            char *b = kc_xasprintf("%s%s%s%s__init__.py", dir, sep, rel, *rel ? "/" : "");
+            if (a)
+                find_exact(p, a, out, &n, max);
+            find_exact(p, b, out, &n, max);
+            free(a);
+            free(b);
+        }
+        free(dir);
+    }
+    free(rel);
+    return n;
+}
+
+static void on_import(void *ud, unsigned dots, const char *module, const char *local, bool is_module)
+{
+    link_ctx *c = ud;
+    uint32_t targets[16];
+    uint32_t n = resolve(c->p, c->importer, dots, module, targets, 16);
+    if (n == 0 || !launches_through(c->text, c->len, local, is_module))
+        return;
+    for (uint32_t i = 0; i < n; i++) {
+        pending pd = {c->importer, targets[i]};
+        kc_vec_push(c->out, pd);
+    }
+}
+
+/* The first pass, spread over threads: each Python file loaded (kept for
+ * its check while the total stays under KC_PROJECT_KEEP_BYTES), whether it
+ * defines kernels, and the imports it launches through. */
+#define KC_PROJECT_KEEP_BYTES ((size_t)256 << 20)
+
+typedef struct load_state {
+    kc_project *p;
+    kc_path_list *files;
+    size_t max_file_size;
+    atomic_uint next;
+    atomic_size_t kept;
+    pending_vec *pend; /* one per file */
+} load_state;
+
+static void *load_worker(void *arg)
+{
+    load_state *st = arg;
+    for (;;) {
+        unsigned i = atomic_fetch_add(&st->next, 1);
+        if (i >= st->p->files.len)
+            break;
+        pyfile *f = &st->p->files.data[i];
+        kc_file_result *r = &st->files->files.data[f->result];
+        char *err = NULL;
+        kc_source *src = kc_source_load(r->path, st->max_file_size, &err);
+        free(err);
+        if (!src)
+            continue; /* the file's own check reports why */
+        f->defines_kernels = memmem(src->text, src->len, "jit", 3) != NULL;
+        if (memchr(src->text, '[', src->len)) {
+            link_ctx c = {st->p, i, src->text, src->len, &st->pend[i]};
+            kc_scan_python_imports(src->text, src->len, on_import, &c);
+        }
+        if (atomic_fetch_add(&st->kept, src->len) + src->len <= KC_PROJECT_KEEP_BYTES)
+            r->preloaded = src;
+        else
+            kc_source_delete(src);
+    }
+    return NULL;
+}
+
+kc_project *kc_project_link(kc_path_list *files, size_t max_file_size, unsigned jobs)
+{
+    kc_project *p = kc_xcalloc(1, sizeof *p);
+    for (size_t i = 0; i < files->files.len; i++) {
+        const kc_file_result *r = &files->files.data[i];
+        size_t n = strlen(r->path);
+        if (r->errors.items.len || n < 3 || strcmp(r->path + n - 3, ".py") != 0)
+            continue;
+        pyfile f = {0};
+        f.path = normalize(r->path);
+        f.base = tail_key(f.path);
+        f.result = i;
+        kc_vec_push(&p->files, f);
+    }
+    uint32_t n = p->files.len;
+    if (n < 2)
+        return p; /* nothing to link */
+    p->by_path = kc_xcalloc(n, sizeof *p->by_path);
+    p->by_base = kc_xcalloc(n, sizeof *p->by_base);
+    for (uint32_t i = 0; i < n; i++)
+        p->by_path[i] = p->by_base[i] = i;
+    qsort_r(p->by_path, n, sizeof *p->by_path, cmp_path, p);
+    qsort_r(p->by_base, n, sizeof *p->by_base, cmp_base, p);
+    load_state st = {.p = p, .files = files, .max_file_size = max_file_size};
+    atomic_init(&st.next, 0);
+    atomic_init(&st.kept, 0);
+    st.pend = kc_xcalloc(n, sizeof *st.pend);
+    if (jobs < 1)
+        jobs = 1;
+    if (jobs > n)
+        jobs = n;
+    pthread_t *th = kc_xcalloc(jobs, sizeof *th);
+    unsigned started = 0;
+    for (unsigned j = 1; j < jobs; j++)
+        if (pthread_create(&th[started], NULL, load_worker, &st) == 0)
+            started++;
+    load_worker(&st);
+    for (unsigned j = 0; j < started; j++)
+        pthread_join(th[j], NULL);
+    free(th);
+    /* Then the edges, to files that define kernels. */
+    for (uint32_t i = 0; i < n; i++) {
+        for (uint32_t k = 0; k < st.pend[i].len; k++)
+            add_edge(p, st.pend[i].data[k].target, i);
+        kc_vec_free(&st.pend[i]);
+    }
+    free(st.pend);
+    for (uint32_t i = 0; i < n; i++) {
+        pyfile *f = &p->files.data[i];
+        kc_file_result *r = &files->files.data[f->result];
+        r->peers.paths = f->peers.data;
+        r->peers.n = f->peers.len;
+    }
+    return p;
+}
+
+void kc_project_free(kc_project *p)
+{
+    if (!p)
+        return;
+    for (uint32_t i = 0; i < p->files.len; i++) {
+        free(p->files.data[i].path);
+        kc_vec_free(&p->files.data[i].peers);
+    }
+    kc_vec_free(&p->files);
+    free(p->by_path);
+    free(p->by_base);
+    free(p);
+}

@@ -1,0 +1,224 @@
+/* The files of a run linked by their imports (kc_project.h): which import
+ * statements are read, which files become a kernel module's peers, and
+ * what a launch in another file changes in the findings and the cache. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "kc_driver.h"
+#include "kc_project.h"
+#include "cli_harness.h"
+
+/* ---- the import scan ---- */
+
+static void collect(void *ud, unsigned dots, const char *module, const char *local, bool is_module)
+{
+    kc_strbuf *sb = ud;
+    kc_sb_appendf(sb, "%u:%s:%s:%c|", dots, module, local, is_module ? 'm' : 'n');
+}
+
+static char *imports_of(const char *text)
+{
+    kc_strbuf sb = {0};
+    kc_scan_python_imports(text, strlen(text), collect, &sb);
+    return kc_sb_take(&sb);
+}
+
+static void test_import_forms(void **state)
+{
+    (void)state;
+    char *s = imports_of("import triton\n"
+                         "import triton.language as tl\n"
+                         "from .kernels import _fwd, _bwd as bwd\n"
+                         "from ..ops.kernels import (\n    a,  # first\n    b,\n)\n"
+                         "from pkg import sub\n"
+                         "    from . import helper\n"
+                         "x = 1; import late\n");
+    assert_string_equal(s, "0:triton:triton:m|"
+                           "0:triton.language:tl:m|"
+                           "1:kernels:_fwd:n|1:kernels._fwd:_fwd:m|1:kernels:bwd:n|1:kernels._bwd:bwd:m|"
+                           "2:ops.kernels:a:n|2:ops.kernels.a:a:m|2:ops.kernels:b:n|2:ops.kernels.b:b:m|"
+                           "0:pkg:sub:n|0:pkg.sub:sub:m|"
+                           "1::helper:n|1:helper:helper:m|");
+    free(s);
+}
+
+static void test_import_lookalikes(void **state)
+{
+    (void)state;
+    /* not statements: names that contain the keyword, attributes, text in
+     * a call; a backslash continuation is one statement */
+    char *s = imports_of("importlib.reload(m)\nx.import_ = 2\nreimport(y)\nprint('import os')\n"
+                         "from a.b \\\n    import c\nfrom\n");
+    assert_string_equal(s, "0:a.b:c:n|0:a.b.c:c:m|");
+    free(s);
+    s = imports_of("");
+    assert_string_equal(s, "");
+    free(s);
+    s = imports_of("from . import (");
+    assert_string_equal(s, "");
+    free(s);
+}
+
+/* ---- linking the files of a run ---- */
+
+static char dir[64];
+
+static const char kernels_py[] =
+    "import triton\nimport triton.language as tl\n\n\n"
+    "@triton.jit\n"
+    "def prefix_kernel(count_ptr, out_ptr, E: tl.constexpr, BLOCK_N: tl.constexpr):\n"
+    "    total = 0\n"
+    "    for base in tl.static_range(0, E, BLOCK_N):\n"
+    "        offs = base + tl.arange(0, BLOCK_N)\n"
+    "        c = tl.load(count_ptr + offs, mask=offs < E, other=0)\n"
+    "        tl.store(out_ptr + offs, tl.cumsum(c, 0) - c + total, mask=offs < E)\n"
+    "        total += tl.sum(c, 0)\n";
+
+static const char launcher_py[] =
+    "import torch\nimport triton\n\nfrom .kernels import prefix_kernel\n\n\n"
+    "def offsets(counts: torch.Tensor, E: int):\n"
+    "    E_POW2 = triton.next_power_of_2(E)\n"
+    "    out = torch.empty_like(counts)\n"
+    "    prefix_kernel[(1,)](counts, out, E=E, BLOCK_N=E_POW2)\n"
+    "    return out\n";
+
+static const char absolute_py[] =
+    "import triton\nimport pkg.ops.kernels as K\n\n\n"
+    "def offsets(counts, out, E):\n"
+    "    K.prefix_kernel[(1,)](counts, out, E=E, BLOCK_N=64)\n";
+
+static const char importer_only_py[] = "from .kernels import prefix_kernel\n\nfn = prefix_kernel\n";
+
+static void write_tree(void)
+{
+    kh_write_at(dir, "pkg/ops/kernels.py", kernels_py, strlen(kernels_py));
+    kh_write_at(dir, "pkg/ops/launch.py", launcher_py, strlen(launcher_py));
+    kh_write_at(dir, "pkg/ops/alias.py", importer_only_py, strlen(importer_only_py));
+    kh_write_at(dir, "pkg/other/absolute.py", absolute_py, strlen(absolute_py));
+    kh_write_at(dir, "pkg/other/kernels.py", kernels_py, strlen(kernels_py));
+}
+
+static const kc_file_result *find(const kc_path_list *l, const char *tail)
+{
+    for (uint32_t i = 0; i < l->files.len; i++) {
+        const char *p = l->files.data[i].path;
+        size_t n = strlen(p), t = strlen(tail);
+        if (n >= t && strcmp(p + n - t, tail) == 0)
+            return &l->files.data[i];
+    }
+    fail_msg("%s not in the run", tail);
+    return NULL;
+}
+
+static bool has_peer(const kc_file_result *r, const char *tail)
+{
+    for (uint32_t i = 0; i < r->peers.n; i++) {
+        const char *p = r->peers.paths[i];
+        size_t n = strlen(p), t = strlen(tail);
+        if (n >= t && strcmp(p + n - t, tail) == 0)
+            return true;
+    }
+    return false;
+}
+
+static void test_peers(void **state)
+{
+    (void)state;
+    write_tree();
+    const char *paths[] = {dir};
+    kc_path_list l = {0};
+    kc_expand_paths(paths, 1, &l);
+    kc_project *p = kc_project_link(&l, 1 << 20, 2);
+    const kc_file_result *k = find(&l, "pkg/ops/kernels.py");
+    /* the relative import that launches, and the absolute module import
+     * (pkg.ops.kernels, not pkg/other/kernels.py); not the file that
+     * only names the kernel, nor the kernel file itself */
+    assert_int_equal(k->peers.n, 2);
+    assert_true(has_peer(k, "pkg/ops/launch.py"));
+    assert_true(has_peer(k, "pkg/other/absolute.py"));
+    const kc_file_result *o = find(&l, "pkg/other/kernels.py");
+    assert_int_equal(o->peers.n, 0);
+    assert_int_equal(find(&l, "pkg/ops/launch.py")->peers.n, 0); /* defines no kernel */
+    /* the files were loaded for their checks */
+    assert_non_null(k->preloaded);
+    for (uint32_t i = 0; i < l.files.len; i++)
+        kc_file_result_free(&l.files.data[i]);
+    kc_vec_free(&l.files);
+    kc_project_free(p);
+}
+
+/* kcheck --severity note --select KC201 with the given paths; stdout. */
+static char *kc201(const char *cache, const char *a, const char *b)
+{
+    char *cachearg = cache ? kc_xasprintf("--cache-dir=%s", cache) : kc_xstrdup("--no-cache");
+    kh_result r = kh_run(cachearg, "--severity", "note", "--select", "KC201", "--no-source", a, b, NULL);
+    int status;
+    char *out = kh_result_take_out(&r, &status);
+    free(cachearg);
+    return out;
+}
+
+static void test_launch_in_another_file(void **state)
+{
+    (void)state;
+    write_tree();
+    char *kern = kc_xasprintf("%s/pkg/ops/kernels.py", dir);
+    char *launch = kc_xasprintf("%s/pkg/ops/launch.py", dir);
+    /* alone, the kernel file says what it assumes */
+    char *out = kc201(NULL, kern, NULL);
+    kh_expect_in(out, "kernels.py:8:");
+    kh_expect_in(out, "assumed: no launch");
+    free(out);
+    /* with the file that launches it, BLOCK_N = next_power_of_2(E): one pass */
+    out = kc201(NULL, kern, launch);
+    assert_null(strstr(out, "KC201"));
+    free(out);
+    /* the result cache follows the launching file */
+    char *cache = kc_xasprintf("%s/cache", dir);
+    out = kc201(cache, kern, launch);
+    assert_null(strstr(out, "KC201"));
+    free(out);
+    const char *fixed = "import torch\nimport triton\n\nfrom .kernels import prefix_kernel\n\n\n"
+                        "def offsets(counts: torch.Tensor, E: int):\n"
+                        "    out = torch.empty_like(counts)\n"
+                        "    prefix_kernel[(1,)](counts, out, E=E, BLOCK_N=64)\n"
+                        "    return out\n";
+    kh_write(launch, fixed);
+    out = kc201(cache, kern, launch);
+    kh_expect_in(out, "kernels.py:8:");
+    free(out);
+    free(cache);
+    free(kern);
+    free(launch);
+}
+
+static int setup(void **state)
+{
+    (void)state;
+    kh_tmpdir_make(dir, sizeof dir, "project");
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    return kh_tmpdir_remove(dir);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_import_forms),
+        cmocka_unit_test(test_import_lookalikes),
+        cmocka_unit_test_setup_teardown(test_peers, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_launch_in_another_file, setup, teardown),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
