@@ -17,6 +17,22 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The text in parentheses when it has an operator outside brackets
+ * (`N + 1`, `tl.num_programs(0) * BLOCK`), for a quotient or a difference. */
+static const char *paren_ops(kc_arena *a, const char *s)
+{
+    int depth = 0;
+    for (const char *p = s; p && *p; p++) {
+        if (*p == '(' || *p == '[')
+            depth++;
+        else if ((*p == ')' || *p == ']') && depth)
+            depth--;
+        else if (!depth && p > s && strchr("+-*/%<>&|^ ", *p))
+            return kc_arena_printf(a, "(%s)", s);
+    }
+    return s;
+}
+
 /* ---- values ---- */
 
 typedef enum tv_kind { TV_UNKNOWN = 0, TV_NUM, TV_BOOL, TV_PTR, TV_TUPLE, TV_DTYPE, TV_NONE, TV_STR } tv_kind;
@@ -2600,11 +2616,13 @@ static void exec_for(tt_ctx *c, TSNode st)
         if (zero_start && unit_step)
             lp.trip_text = lp.end_text;
         else if (zero_start)
-            lp.trip_text = kc_arena_printf(c->a, "ceil(%s / %s)", lp.end_text, lp.step_text);
+            lp.trip_text = kc_arena_printf(c->a, "ceil(%s / %s)", paren_ops(c->a, lp.end_text),
+                                           paren_ops(c->a, lp.step_text));
         else if (unit_step)
-            lp.trip_text = kc_arena_printf(c->a, "%s - %s", lp.end_text, lp.start_text);
+            lp.trip_text = kc_arena_printf(c->a, "%s - %s", lp.end_text, paren_ops(c->a, lp.start_text));
         else
-            lp.trip_text = kc_arena_printf(c->a, "ceil((%s - %s) / %s)", lp.end_text, lp.start_text, lp.step_text);
+            lp.trip_text = kc_arena_printf(c->a, "ceil((%s - %s) / %s)", lp.end_text, paren_ops(c->a, lp.start_text),
+                                           paren_ops(c->a, lp.step_text));
         /* static_range needs compile-time bounds. */
         if (lp.kind == KC_LOOP_STATIC_RANGE) {
             const tv *bv[3] = {&start, &end, &step};

@@ -45,7 +45,12 @@ static const char doc[] =
     "## Fix\n"
     "Use `tl.range` (optionally with `loop_unroll_factor=` or `num_stages=`) or,\n"
     "in CUDA, `#pragma unroll 4` (a bounded factor) instead of full unrolling.\n"
-    "The fix-it replaces `tl.static_range` with `tl.range`.\n"
+    "The fix-it replaces `tl.static_range` with `tl.range`. An explicit factor\n"
+    "above the limit is lowered to the limit: measured on an H200\n"
+    "(`bench/cuda_unroll_bench.sh`), an n-body tile loop ran 2.83 ms with\n"
+    "`#pragma unroll 128`, 2.89 ms with 32 and 3.20 ms with 8, in 2424, 696 and\n"
+    "376 instructions; a memory-bound grid-stride sum ran 0.57 ms with every\n"
+    "factor from 1 to 128 (40 to 800 instructions).\n"
     "\n"
     "## References\n"
     "- triton-lang/triton#8908; triton-ascend#2246 (compile time of static_range).\n"
@@ -92,7 +97,18 @@ static void check(const kc_model *m, const kc_kernel *k, kc_rule_ctx *ctx)
                                    ": %" PRId64 " copies of the loop body",
                                    l->unroll_count, limit, l->unroll_count);
             kc_diag_note(d, "%s", kc_loop_describe(ctx, k, l));
-            kc_diag_note(d, "fix: use a small factor (2 to 8) unless the body is tiny");
+            kc_diag_note(d, "past a few dozen copies the code grows and the speed does not: measured on an H200, an "
+                         "n-body tile loop (20 flops a pass) ran 2%% slower with 32 copies than with 128, in 3.5x less "
+                         "code, and a memory-bound grid-stride loop ran at the same speed with any factor");
+            const char *lim = kc_arena_printf(kc_rule_arena(ctx), "%" PRId64, limit);
+            if (kc_span_valid(l->unroll_span) && k->lang == KC_LANG_CUDA)
+                kc_diag_fix(d, kc_arena_printf(kc_rule_arena(ctx), "unroll by at most %s: `#pragma unroll %s`", lim, lim),
+                            l->unroll_span, kc_arena_printf(kc_rule_arena(ctx), "#pragma unroll %s", lim));
+            else if (kc_span_valid(l->unroll_span))
+                kc_diag_fix(d, kc_arena_printf(kc_rule_arena(ctx), "unroll by at most %s: `loop_unroll_factor=%s`", lim, lim),
+                            l->unroll_span, lim);
+            else
+                kc_diag_note(d, "fix: unroll by at most %s", lim);
             continue;
         }
         /* Full unroll. */
