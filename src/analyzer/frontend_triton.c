@@ -3237,7 +3237,15 @@ static TSTree *parse_file(kc_triton_frontend *fe, const kc_source *src, kc_file_
                            extras);
         return NULL;
     }
-    ts_parser_reset(fe->parser);
+    /* A fresh external scanner for every file: the pinned grammar's
+     * scanner (tree-sitter-python 0.23.6) does not clear its "inside an
+     * f-string" flag when reset, so a file ending inside an unterminated
+     * f-string made the next file on the same thread a syntax error (found
+     * by fuzzing). Setting the language again destroys and recreates it. */
+    if (!ts_parser_set_language(fe->parser, tree_sitter_python())) {
+        kc_file_errors_add(errs, 0, 0, "the Python parser could not be reset");
+        return NULL;
+    }
     TSTree *tree = ts_parser_parse_string(fe->parser, NULL, src->text, (uint32_t)src->len);
     if (!tree) {
         kc_file_errors_add(errs, 0, 0, "the Python parser gave up on this file");

@@ -285,6 +285,30 @@ static void test_field_table(void **state)
     assert_int_equal(tt_field_id("no_such_field"), 0);
 }
 
+/* A file that ends inside an unterminated f-string, then a valid file on
+ * the same front end: the second parses (the grammar's scanner kept its
+ * f-string flag across files; found by fuzzing). */
+static void test_scanner_state_per_file(void **state)
+{
+    (void)state;
+    lowered *l = lower("import triton\nx = f\"\"\"open {y}\n\tfor s in range(3):\n");
+    assert_null(l->m);
+    const char *good = "import triton\nimport triton.language as tl\n\n@triton.jit\n"
+                       "def k(x_ptr, B: tl.constexpr):\n    tl.store(x_ptr + tl.arange(0, B), 0)\n";
+    char *err = NULL;
+    kc_source *src = kc_source_from_memory("good.py", good, strlen(good), 1u << 30, &err);
+    assert_non_null(src);
+    kc_file_errors errs = {0};
+    kc_model *m = kc_frontend_lower(l->fe, src, KC_LANG_TRITON, NULL, &errs);
+    assert_non_null(m);
+    assert_int_equal(errs.items.len, 0);
+    assert_int_equal(m->kernels.len, 1);
+    kc_model_delete(m);
+    kc_file_errors_free(&errs);
+    kc_source_delete(src);
+    done(l);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -297,6 +321,7 @@ int main(void)
         cmocka_unit_test(test_reorder_uses),
         cmocka_unit_test(test_not_triton_and_syntax_error),
         cmocka_unit_test(test_deep_nesting),
+        cmocka_unit_test(test_scanner_state_per_file),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
