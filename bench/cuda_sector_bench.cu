@@ -23,6 +23,8 @@
 // "vs_fix" (time over the vector form's: one uchar4 or float4 a thread),
 // "sectors" and "ideal" (KC101's count for one scalar request of a warp,
 // and for a contiguous one), "ok" (the output equals the vector form's)}.
+#include "bench_cuda.h"
+
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -32,14 +34,6 @@
 #include <cstring>
 #include <vector>
 
-#define CK(x)                                                                                      \
-    do {                                                                                           \
-        cudaError_t e_ = (x);                                                                      \
-        if (e_ != cudaSuccess) {                                                                   \
-            fprintf(stderr, "%s: %s (line %d)\n", #x, cudaGetErrorString(e_), __LINE__);           \
-            exit(2);                                                                               \
-        }                                                                                          \
-    } while (0)
 
 static const size_t kBytes = (size_t)256 << 20; // the output buffer
 static const int kWidth = 4096;                 // pixels per image row (RGBA8: 16 KiB)

@@ -19,6 +19,8 @@
 // Output: one JSON object per line: {"case", "unroll", "ms" (median of 20
 // runs after a warm-up, CUDA events around the launch), "check" (a
 // checksum that must not depend on the factor)}.
+#include "bench_cuda.h"
+
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -38,14 +40,6 @@
 #define UNROLL_PRAGMA _Pragma(KC_STR(unroll UNROLL))
 #endif
 
-#define CK(x)                                                                                      \
-    do {                                                                                           \
-        cudaError_t e_ = (x);                                                                      \
-        if (e_ != cudaSuccess) {                                                                   \
-            fprintf(stderr, "%s: %s (line %d)\n", #x, cudaGetErrorString(e_), __LINE__);           \
-            exit(2);                                                                               \
-        }                                                                                          \
-    } while (0)
 
 __device__ __forceinline__ float3 interact(float3 ai, float4 bi, float4 bj)
 {

@@ -3,6 +3,8 @@
 #define _GNU_SOURCE 1 /* memmem, qsort_r */
 #include "kc_project.h"
 
+#include "kc_fingerprint.h"
+
 #include <ctype.h>
 #include <pthread.h>
 #include <stdatomic.h>
@@ -207,7 +209,7 @@ void kc_scan_python_imports(const char *text, size_t len, kc_import_fn fn, void 
 /* ---- resolving modules to the run's files ---- */
 
 typedef struct pyfile {
-    char *path;      /* normalized */
+    char *path;      /* normalized (kc_path_normalize) */
     const char *base; /* its tail key (tail_key), in path */
     size_t result;   /* index in the path list */
     bool defines_kernels; /* mentions `jit` */
@@ -219,28 +221,6 @@ struct kc_project {
     uint32_t *by_path; /* indices sorted by path */
     uint32_t *by_base; /* indices sorted by base name, then path */
 };
-
-/* Drops "./" components and doubled slashes. */
-static char *normalize(const char *path)
-{
-    char *out = kc_xstrdup(path);
-    char *w = out;
-    const char *r = path;
-    while (*r) {
-        bool at_start = (r == path || r[-1] == '/');
-        if (at_start && r[0] == '.' && r[1] == '/') {
-            r += 2;
-            continue;
-        }
-        if (r[0] == '/' && r[1] == '/') {
-            r++;
-            continue;
-        }
-        *w++ = *r++;
-    }
-    *w = '\0';
-    return out;
-}
 
 /* The key files are found by from a module's tail: the last component,
  * or the last two for a package's __init__.py (there are many). */
@@ -477,7 +457,7 @@ kc_project *kc_project_link(kc_path_list *files, size_t max_file_size, unsigned 
         if (r->errors.items.len || n < 3 || strcmp(r->path + n - 3, ".py") != 0)
             continue;
         pyfile f = {0};
-        f.path = normalize(r->path);
+        f.path = kc_path_normalize(r->path);
         f.base = tail_key(f.path);
         f.result = i;
         kc_vec_push(&p->files, f);
