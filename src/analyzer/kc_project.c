@@ -169,30 +169,38 @@ static void scan_statement(cursor *c, kc_import_fn fn, void *ud)
     }
 }
 
+/* How far back a continued statement is followed (`from a \` on earlier
+ * lines): bounded, so that a file of continuation lines stays linear. */
+#define KC_IMPORT_LOOKBACK 4096
+
 void kc_scan_python_imports(const char *text, size_t len, kc_import_fn fn, void *ud)
 {
-    /* Every `import` keyword that ends the first word of a statement or
-     * follows its module (`from x import`); a quoted one in a docstring
-     * costs at most a spurious candidate. */
+    /* Every `import` keyword that begins a statement or follows its module
+     * (`from x import`); a quoted one in a docstring costs at most a
+     * spurious candidate. Line starts are tracked forward, so the scan is
+     * linear in the text. */
     const char *end = text + len;
+    const char *line = text, *seen = text; /* the start of the line holding `seen` */
     for (const char *p = text; p < end && (p = memmem(p, (size_t)(end - p), "import", 6)) != NULL; p += 6) {
         if ((p > text && ident_char(p[-1])) || (end - p > 6 && ident_char(p[6])))
             continue;
-        /* the start of its line, then its first word */
-        const char *ls = p;
-        for (;;) { /* back to the first line of a continued statement */
-            while (ls > text && ls[-1] != '\n')
-                ls--;
-            if (ls == text)
-                break;
+        const char *nl = p > seen ? memrchr(seen, '\n', (size_t)(p - seen)) : NULL;
+        if (nl)
+            line = nl + 1;
+        seen = p;
+        /* back over lines that end with a backslash, within the bound */
+        const char *ls = line;
+        while (ls > text && p - ls < KC_IMPORT_LOOKBACK) {
             const char *q = ls - 1; /* the previous line's newline */
             if (q > text && q[-1] == '\r')
                 q--;
-            if (q > text && q[-1] == '\\') {
-                ls = q - 1;
-                continue;
-            }
-            break;
+            if (!(q > text && q[-1] == '\\'))
+                break;
+            const char *lo = p - KC_IMPORT_LOOKBACK > text ? p - KC_IMPORT_LOOKBACK : text;
+            const char *prev = q - 1 > lo ? memrchr(lo, '\n', (size_t)(q - 1 - lo)) : NULL;
+            if (!prev && lo > text)
+                break; /* the statement starts beyond the bound */
+            ls = prev ? prev + 1 : text;
         }
         const char *s = ls;
         while (s < p && (*s == ' ' || *s == '\t' || *s == '\f'))
@@ -273,12 +281,17 @@ typedef struct pending {
 } pending;
 typedef KC_VEC(pending) pending_vec;
 
+/* The imports of one file resolved to the run's files that are checked
+ * for a launch through them, at most. */
+#define KC_IMPORT_CHECKS 512
+
 typedef struct link_ctx {
     const kc_project *p;
     uint32_t importer;
     const char *text;
     size_t len;
     pending_vec *out;
+    unsigned checks;
 } link_ctx;
 
 static void add_edge(kc_project *p, uint32_t target, uint32_t importer)
@@ -397,9 +410,16 @@ static uint32_t resolve(const kc_project *p, uint32_t importer, unsigned dots, c
 static void on_import(void *ud, unsigned dots, const char *module, const char *local, bool is_module)
 {
     link_ctx *c = ud;
+    /* Each check reads the whole file: a file with thousands of imports
+     * of the run's modules would cost its size times their number. */
+    if (c->checks >= KC_IMPORT_CHECKS)
+        return;
     uint32_t targets[16];
     uint32_t n = resolve(c->p, c->importer, dots, module, targets, 16);
-    if (n == 0 || !launches_through(c->text, c->len, local, is_module))
+    if (n == 0)
+        return;
+    c->checks++;
+    if (!launches_through(c->text, c->len, local, is_module))
         return;
     for (uint32_t i = 0; i < n; i++) {
         pending pd = {c->importer, targets[i]};
@@ -437,7 +457,7 @@ static void *load_worker(void *arg)
             continue; /* the file's own check reports why */
         f->defines_kernels = memmem(src->text, src->len, "jit", 3) != NULL;
         if (memchr(src->text, '[', src->len)) {
-            link_ctx c = {st->p, i, src->text, src->len, &st->pend[i]};
+            link_ctx c = {st->p, i, src->text, src->len, &st->pend[i], 0};
             kc_scan_python_imports(src->text, src->len, on_import, &c);
         }
         if (atomic_fetch_add(&st->kept, src->len) + src->len <= KC_PROJECT_KEEP_BYTES)

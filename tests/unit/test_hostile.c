@@ -266,6 +266,49 @@ static char *big_source(bool cuda, size_t *len)
     return kc_sb_take(&sb);
 }
 
+/* Import statements in shapes that would make the scan that links a
+ * run's Python files quadratic: one 4 MiB line of `import`s, 150,000
+ * continued lines each naming an import, 100,000 imports of a module of
+ * the run. Each file is checked (they are not Python a parser accepts, or
+ * are) and good.py after them. */
+static void test_import_scan_shapes(void **state)
+{
+    (void)state;
+    alarm(120);
+    kc_strbuf sb = {0};
+    kc_sb_append(&sb, "x = 1; ");
+    while (sb.len < ((size_t)4 << 20))
+        kc_sb_append(&sb, "import os, ");
+    kc_sb_append(&sb, "sys\n");
+    write_file("imports_one_line.py", sb.data, sb.len);
+    kc_sb_free(&sb);
+    for (unsigned i = 0; i < 150000; i++)
+        kc_sb_append(&sb, "from mod import a \\\n");
+    kc_sb_append(&sb, "\n");
+    write_file("imports_continued.py", sb.data, sb.len);
+    kc_sb_free(&sb);
+    write_str("kern.py", bad_py);
+    for (unsigned i = 0; i < 100000; i++)
+        kc_sb_appendf(&sb, "from .kern import k as k%u\n", i);
+    kc_sb_append(&sb, "k7[(1,)](0, 4, B=2)\n");
+    write_file("imports_many.py", sb.data, sb.len);
+    kc_sb_free(&sb);
+    char *a = tp("imports_one_line.py"), *b = tp("imports_continued.py"), *c = tp("imports_many.py"),
+         *k = tp("kern.py"), *good = tp("good.py"), *goodcu = tp("good.cu");
+    kh_result r = run("--no-source", a, b, c, k, good, goodcu, NULL);
+    print_message("import-scan shapes checked in %.1f s\n", r.seconds);
+    expect_good_checked(&r);
+    kh_expect_in(r.out, "kern.py:5:");
+    kh_result_free(&r);
+    free(a);
+    free(b);
+    free(c);
+    free(k);
+    free(good);
+    free(goodcu);
+    alarm(0);
+}
+
 static void test_large_files(void **state)
 {
     alarm(600);
@@ -729,6 +772,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_binary_and_encoding),
         cmocka_unit_test(test_crlf_and_tabs_columns),
+        cmocka_unit_test(test_import_scan_shapes),
         cmocka_unit_test(test_large_files),
         cmocka_unit_test(test_deep_nesting),
         cmocka_unit_test(test_walk_unreadable_entries),
