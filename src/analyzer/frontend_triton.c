@@ -3001,20 +3001,21 @@ void tt_lower_kernel(tt_module *mod, kc_model *model, const tt_kernel_def *def)
     find_pointer_params(&c, body, names.data, names.len);
     /* Values and facts from launches and autotune configs; the launches in
      * other files of the run when this file has none of the kernel. */
+    uint32_t llo, lhi;
+    const uint32_t *lix = tt_launches_of(mod, false, def->name, &llo, &lhi);
     bool launched_here = false;
-    for (uint32_t l = 0; l < mod->launches.len; l++)
-        launched_here |= !mod->launches.data[l].from_autotune && !strcmp(mod->launches.data[l].kernel, def->name);
+    for (uint32_t l = llo; l < lhi; l++)
+        launched_here |= !mod->launches.data[lix[l]].from_autotune;
     /* per parameter: launches binding it, and of those, the ones whose
      * value covers the same other parameter (next_power_of_2 of it) */
     uint32_t *nbound = kc_xcalloc(c.k->params.len + 1, sizeof *nbound);
     uint32_t *ncover = kc_xcalloc(c.k->params.len + 1, sizeof *ncover);
-    for (int pass = 0; pass < 2; pass++) {
+    for (int pass = 0; pass < 2 && !(pass == 1 && launched_here); pass++) {
         const tt_launch *list = pass ? mod->peer_launches.data : mod->launches.data;
-        uint32_t nl = pass ? (launched_here ? 0 : mod->peer_launches.len) : mod->launches.len;
-        for (uint32_t l = 0; l < nl; l++) {
-            const tt_launch *ln = &list[l];
-            if (strcmp(ln->kernel, def->name) != 0)
-                continue;
+        uint32_t lo, hi;
+        const uint32_t *ix = tt_launches_of(mod, pass == 1, def->name, &lo, &hi);
+        for (uint32_t l = lo; l < hi; l++) {
+            const tt_launch *ln = &list[ix[l]];
             for (uint32_t a = 0; a < ln->args.len; a++) {
                 const tt_binding *b = &ln->args.data[a];
                 uint32_t pi = bound_param(c.k, b);
@@ -3266,18 +3267,32 @@ static TSTree *parse_file(kc_triton_frontend *fe, const kc_source *src, kc_file_
     return tree;
 }
 
-/* Is `name[` (spaces allowed before the bracket) in the text? */
-static bool mentions_launch(const kc_source *src, const char *name)
+static int cmp_str(const void *a, const void *b)
 {
-    size_t n = strlen(name);
-    const char *p = src->text, *end = src->text + src->len;
-    while (n && (p = memmem(p, (size_t)(end - p), name, n)) != NULL) {
-        const char *q = p + n;
-        while (q < end && (*q == ' ' || *q == '\t'))
-            q++;
-        if (q < end && *q == '[' && (p == src->text || !(isalnum((unsigned char)p[-1]) || p[-1] == '_')))
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* Does the text subscript one of `names` (sorted): `name[`, `mod.name [`?
+ * One pass over the text, each identifier before a `[` looked up. */
+static bool mentions_launch(const kc_source *src, const char *const *names, uint32_t n)
+{
+    const char *t = src->text, *end = src->text + src->len;
+    char buf[256];
+    for (const char *p = t; p < end && (p = memchr(p, '[', (size_t)(end - p))) != NULL; p++) {
+        const char *e = p;
+        while (e > t && (e[-1] == ' ' || e[-1] == '\t'))
+            e--;
+        const char *b = e;
+        while (b > t && e - b < (ptrdiff_t)sizeof buf && (isalnum((unsigned char)b[-1]) || b[-1] == '_'))
+            b--;
+        size_t len = (size_t)(e - b);
+        if (!len || len >= sizeof buf)
+            continue;
+        memcpy(buf, b, len);
+        buf[len] = '\0';
+        const char *key = buf;
+        if (bsearch(&key, names, n, sizeof *names, cmp_str))
             return true;
-        p += n;
     }
     return false;
 }
@@ -3289,13 +3304,16 @@ static void scan_peers(kc_triton_frontend *fe, tt_module *mod, const kc_peers *p
 {
     KC_VEC(const char *) names = {0};
     for (uint32_t k = 0; k < mod->kernels.len; k++) {
+        uint32_t lo, hi;
+        const uint32_t *ix = tt_launches_of(mod, false, mod->kernels.data[k].name, &lo, &hi);
         bool launched = false;
-        for (uint32_t l = 0; l < mod->launches.len && !launched; l++)
-            launched = !mod->launches.data[l].from_autotune &&
-                       strcmp(mod->launches.data[l].kernel, mod->kernels.data[k].name) == 0;
+        for (uint32_t l = lo; l < hi && !launched; l++)
+            launched = !mod->launches.data[ix[l]].from_autotune;
         if (!launched)
             kc_vec_push(&names, mod->kernels.data[k].name);
     }
+    if (names.len > 1)
+        qsort(names.data, names.len, sizeof *names.data, cmp_str);
     /* the module's name: the file's, or its directory's for __init__.py */
     const char *path = mod->src->path ? mod->src->path : "";
     const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
@@ -3315,9 +3333,7 @@ static void scan_peers(kc_triton_frontend *fe, tt_module *mod, const kc_peers *p
         free(err);
         if (!ps)
             continue;
-        bool any = false;
-        for (uint32_t k = 0; k < names.len && !any; k++)
-            any = mentions_launch(ps, names.data[k]);
+        bool any = mentions_launch(ps, names.data, names.len);
         kc_file_errors perr = {0};
         TSTree *tree = any ? parse_file(fe, ps, &perr) : NULL;
         kc_file_errors_free(&perr);

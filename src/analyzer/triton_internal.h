@@ -96,6 +96,9 @@ typedef struct tt_module {
     /* Launches of this file's kernels in other files of the run (file set),
      * for the kernels this file does not launch itself. */
     KC_VEC(tt_launch) peer_launches;
+    /* launches and peer_launches by kernel name, then source order (built
+     * on first use by tt_launches_of) */
+    uint32_t *launch_ix, *peer_ix;
     KC_VEC(tt_assign_index *) assign_indexes;
     /* open addressing over assign_indexes by scope node (index + 1; 0 = empty) */
     uint32_t *assign_slots;
@@ -161,8 +164,12 @@ bool tt_int_literal(tt_module *m, TSNode n, int64_t *v);
  * launches. Returns false when the file has no Triton kernel. */
 bool tt_scan_module(tt_module *m);
 void tt_module_free(tt_module *m);
+/* The launches of `kernel` in m->launches (peer: m->peer_launches), in
+ * source order: their indices are ix[*lo .. *hi). Call once the list is
+ * complete. */
+const uint32_t *tt_launches_of(tt_module *m, bool peer, const char *kernel, uint32_t *lo, uint32_t *hi);
 /* Scans `g`, another file of the run, for launches of the kernels named in
- * `kernels`, defined in the module whose last component is `stem`
+ * `kernels` (sorted by strcmp), defined in the module whose last component is `stem`
  * (`fused_moe_kernels` for .../fused_moe_kernels.py): `K[grid](...)` with K
  * imported from it (`from pkg.fused_moe_kernels import K`, `from .fused_moe_kernels
  * import K`), or `mod.K[grid](...)`. Appends them to g->launches. */

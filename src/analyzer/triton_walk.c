@@ -1,6 +1,7 @@
 /* Triton front end, part 1: node helpers and the module scan — imports,
  * @triton.jit kernels, autotune configs and launches with the values their
  * arguments are known to have on the host side. */
+#define _GNU_SOURCE 1 /* qsort_r */
 #include "triton_internal.h"
 
 #include <stdlib.h>
@@ -963,6 +964,11 @@ bool tt_scan_module(tt_module *m)
     return m->kernels.len > 0;
 }
 
+static int cmp_cstr(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
 /* Does the qualified name end with "<stem>.<kernel>", the stem a whole
  * dotted component? */
 static bool names_kernel_of(const char *q, const char *stem, const char *kernel)
@@ -984,20 +990,62 @@ void tt_scan_peer_launches(tt_module *g, const char *stem, const char *const *ke
         if (!TT_IS(val, identifier) && !TT_IS(val, attribute))
             continue;
         const char *q = tt_qualify(g, val);
-        if (!q || !strchr(q, '.'))
+        const char *last = q ? strrchr(q, '.') : NULL;
+        if (!last)
             continue; /* a name defined here, not imported */
-        for (uint32_t k = 0; k < nk; k++)
-            if (names_kernel_of(q, stem, kernels[k])) {
-                scan_launch(g, call, kernels[k]);
-                break;
-            }
+        /* kernels is sorted: find the kernel by the name's last part */
+        const char *key = last + 1;
+        const char *const *hit = bsearch(&key, kernels, nk, sizeof *kernels, cmp_cstr);
+        if (hit && names_kernel_of(q, stem, *hit))
+            scan_launch(g, call, *hit);
     }
     kc_vec_free(&sc.defs);
     kc_vec_free(&sc.calls);
 }
 
+static int cmp_launch_ix(const void *a, const void *b, void *ud)
+{
+    const tt_launch *l = ud;
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    int c = strcmp(l[x].kernel, l[y].kernel);
+    return c ? c : (x > y) - (x < y);
+}
+
+const uint32_t *tt_launches_of(tt_module *m, bool peer, const char *kernel, uint32_t *lo, uint32_t *hi)
+{
+    const tt_launch *list = peer ? m->peer_launches.data : m->launches.data;
+    uint32_t n = peer ? m->peer_launches.len : m->launches.len;
+    uint32_t **ixp = peer ? &m->peer_ix : &m->launch_ix;
+    *lo = *hi = 0;
+    if (n == 0)
+        return NULL;
+    if (!*ixp) {
+        *ixp = kc_xcalloc(n, sizeof **ixp);
+        for (uint32_t i = 0; i < n; i++)
+            (*ixp)[i] = i;
+        qsort_r(*ixp, n, sizeof **ixp, cmp_launch_ix, (void *)list);
+    }
+    const uint32_t *ix = *ixp;
+    uint32_t a = 0, b = n;
+    while (a < b) {
+        uint32_t mid = a + (b - a) / 2;
+        if (strcmp(list[ix[mid]].kernel, kernel) < 0)
+            a = mid + 1;
+        else
+            b = mid;
+    }
+    uint32_t e = a;
+    while (e < n && strcmp(list[ix[e]].kernel, kernel) == 0)
+        e++;
+    *lo = a;
+    *hi = e;
+    return ix;
+}
+
 void tt_module_free(tt_module *m)
 {
+    free(m->launch_ix);
+    free(m->peer_ix);
     for (uint32_t i = 0; i < m->assign_indexes.len; i++) {
         kc_vec_free(&m->assign_indexes.data[i]->items);
         free(m->assign_indexes.data[i]->by_name);
