@@ -96,18 +96,11 @@ kc_cache_key kc_cache_key_for(const kc_options *o, const kc_source *src, kc_lang
             kc_hash_str(st, o->extra_args.data[i]);
         feed_quoted_includes(st, src);
     }
-    /* The files that import it: their launches bind its kernels. */
-    for (uint32_t i = 0; peers && i < peers->n; i++) {
-        kc_hash_str(st, peers->paths[i]);
-        char *err = NULL;
-        kc_source *ps = kc_source_load(peers->paths[i], o->max_file_size, &err);
-        free(err);
-        uint64_t pl = ps ? ps->len : UINT64_MAX;
-        XXH3_128bits_update(st, &pl, sizeof pl);
-        if (ps)
-            XXH3_128bits_update(st, ps->text, ps->len);
-        kc_source_delete(ps);
-    }
+    /* The files that import it: their launches bind its kernels. Their
+     * identity on disk (size, modification time, inode), not their bytes:
+     * a file imported by hundreds would be read hundreds of times. */
+    for (uint32_t i = 0; peers && i < peers->n; i++)
+        kc_hash_stat(st, peers->paths[i]);
     uint64_t n = src->len;
     XXH3_128bits_update(st, &n, sizeof n);
     XXH3_128bits_update(st, src->text, src->len);

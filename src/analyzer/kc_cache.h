@@ -7,8 +7,9 @@
  * invalidates everything), the language, the options that change analysis
  * (enabled rules, rule options, CUDA mode, path, arch and extra arguments),
  * the file's bytes, and for CUDA the bytes of the headers it includes with
- * quotes (direct includes that exist next to it), for Python the bytes of
- * the files of the run that import it (kc_project.h). Entries are files under
+ * quotes (direct includes that exist next to it), for Python the size,
+ * modification time and inode of the files of the run that import it and
+ * launch its kernels (kc_project.h). Entries are files under
  * the cache directory, written to a temporary name and renamed, so runs may
  * share a cache concurrently; a damaged entry is a miss.
  */
@@ -26,8 +27,8 @@ typedef struct kc_cache_key {
  * caching is off (--no-cache) or no directory can be named. Caller frees. */
 char *kc_cache_dir(const kc_options *o);
 
-/* `peers`: the files that import this one (may be NULL); their bytes are
- * part of the key. */
+/* `peers`: the files that import this one (may be NULL); their identity on
+ * disk (kc_hash_stat) is part of the key. */
 kc_cache_key kc_cache_key_for(const kc_options *o, const kc_source *src, kc_lang lang, const kc_peers *peers);
 
 /* Fills diags, errors and kernels from the entry; false on a miss. The

@@ -18,7 +18,6 @@ void kc_file_result_free(kc_file_result *r)
 {
     free(r->path);
     kc_source_delete(r->src);
-    kc_source_delete(r->preloaded);
     kc_diag_list_free(&r->diags);
     kc_diag_list_free(&r->baselined);
     kc_file_errors_free(&r->errors);
@@ -190,14 +189,7 @@ void kc_check_file(struct kc_frontend *fe, const kc_options *opts, kc_file_resul
     if (fixing)
         kc_file_stamp_take(r->path, &stamp);
     char *err = NULL;
-    if (r->preloaded && !fixing && o->max_file_size >= r->preloaded->len) {
-        r->src = r->preloaded; /* loaded while the run was linked */
-        r->preloaded = NULL;
-    } else {
-        kc_source_delete(r->preloaded);
-        r->preloaded = NULL;
-        r->src = kc_source_load(r->path, o->max_file_size, &err);
-    }
+    r->src = kc_source_load(r->path, o->max_file_size, &err);
     if (!r->src) {
         kc_file_errors_add(&r->errors, 0, 0, "%s", err ? err : "cannot read");
         free(err);

@@ -49,7 +49,6 @@ typedef struct kc_file_result {
     size_t fixed;            /* findings whose fix-it was applied (--fix) or shown (--diff) */
     char *diff;              /* --diff: the unified diff of the fix-its, or NULL; owned */
     kc_peers peers;          /* files of the run that import this one (kc_project.h); borrowed */
-    kc_source *preloaded;    /* the file, loaded while the run was linked (kc_project.h); owned */
 } kc_file_result;
 
 void kc_file_result_free(kc_file_result *r);

@@ -6,10 +6,14 @@
 #include "kc_fingerprint.h"
 
 #include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 /* ---- the import scan ---- */
 
@@ -274,6 +278,72 @@ static uint32_t lower_bound(const kc_project *p, const uint32_t *ix, bool by_bas
     return lo;
 }
 
+/* The dotted names a file subscripts (`k` in `k[grid]`, `mod.k` in
+ * `mod.k [grid]`), sorted: collected in one pass over its brackets the
+ * first time one of its imports resolves to a file of the run. */
+typedef struct chain {
+    const char *s;
+    uint32_t n;
+} chain;
+typedef KC_VEC(chain) chain_vec;
+
+static int cmp_chain_text(const char *a, size_t an, const char *b, size_t bn)
+{
+    int c = memcmp(a, b, an < bn ? an : bn);
+    return c ? c : (an > bn) - (an < bn);
+}
+
+static int cmp_chain(const void *x, const void *y)
+{
+    const chain *a = x, *b = y;
+    return cmp_chain_text(a->s, a->n, b->s, b->n);
+}
+
+static void collect_chains(const char *text, size_t len, chain_vec *out)
+{
+    const char *end = text + len;
+    for (const char *p = text; p < end && (p = memchr(p, '[', (size_t)(end - p))) != NULL; p++) {
+        const char *e = p;
+        while (e > text && (e[-1] == ' ' || e[-1] == '\t'))
+            e--;
+        const char *b = e;
+        while (b > text && e - b < 256 && (ident_char(b[-1]) || b[-1] == '.'))
+            b--;
+        while (b < e && *b == '.')
+            b++;
+        if (b == e || isdigit((unsigned char)*b) || e[-1] == '.')
+            continue;
+        chain ch = {b, (uint32_t)(e - b)};
+        kc_vec_push(out, ch);
+    }
+    if (out->len > 1)
+        qsort(out->data, out->len, sizeof *out->data, cmp_chain);
+}
+
+/* Does the file subscript `local` (a member) or `local.name` (a module)? */
+static bool launches_through(const chain_vec *ch, const char *local, bool module)
+{
+    size_t n = strlen(local);
+    uint32_t lo = 0, hi = ch->len;
+    while (lo < hi) { /* the first chain >= local */
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (cmp_chain_text(ch->data[mid].s, ch->data[mid].n, local, n) < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    for (uint32_t i = lo; i < ch->len && ch->data[i].n >= n && memcmp(ch->data[i].s, local, n) == 0; i++) {
+        const chain *c = &ch->data[i];
+        if (!module) {
+            if (c->n == n)
+                return true;
+        } else if (c->n > n + 1 && c->s[n] == '.' && !memchr(c->s + n + 1, '.', c->n - n - 1)) {
+            return true;
+        }
+    }
+    return false;
+}
+
 /* An import of one file that it launches through: `local[` for a member,
  * `local.name[` for a module. */
 typedef struct pending {
@@ -292,6 +362,8 @@ typedef struct link_ctx {
     size_t len;
     pending_vec *out;
     unsigned checks;
+    bool chains_ready;
+    chain_vec chains;
 } link_ctx;
 
 static void add_edge(kc_project *p, uint32_t target, uint32_t importer)
@@ -304,36 +376,6 @@ static void add_edge(kc_project *p, uint32_t target, uint32_t importer)
         if (t->peers.data[i] == ip)
             return;
     kc_vec_push(&t->peers, ip);
-}
-
-/* `local` then (for a module) `.identifier`, then `[`, blanks between. */
-static bool launches_through(const char *text, size_t len, const char *local, bool module)
-{
-    size_t n = strlen(local);
-    const char *p = text, *end = text + len;
-    while ((p = memmem(p, (size_t)(end - p), local, n)) != NULL) {
-        const char *q = p + n;
-        bool word = p == text || !(ident_char(p[-1]) || p[-1] == '.');
-        if (word && module) {
-            if (q < end && *q == '.' && q + 1 < end && ident_char(q[1])) {
-                q++;
-                while (q < end && ident_char(*q))
-                    q++;
-            } else {
-                q = NULL;
-            }
-        } else if (word && q < end && ident_char(*q)) {
-            q = NULL;
-        }
-        if (word && q) {
-            while (q < end && (*q == ' ' || *q == '\t'))
-                q++;
-            if (q < end && *q == '[')
-                return true;
-        }
-        p += n;
-    }
-    return false;
 }
 
 /* The run's file at exactly `path`. */
@@ -362,48 +404,46 @@ static void find_tail(const kc_project *p, const char *rel, uint32_t *out, uint3
 static uint32_t resolve(const kc_project *p, uint32_t importer, unsigned dots, const char *module, uint32_t *out,
                         uint32_t max)
 {
+    /* on the stack: this runs for every import of every file */
+    char rel[600], cand[4096];
+    size_t rl = strlen(module);
+    if (rl + 16 > sizeof rel)
+        return 0;
+    for (size_t i = 0; i <= rl; i++)
+        rel[i] = module[i] == '.' ? '/' : module[i];
     uint32_t n = 0;
-    char *rel = kc_xstrdup(module);
-    for (char *q = rel; *q; q++)
-        if (*q == '.')
-            *q = '/';
     if (dots == 0) {
-        char *a = kc_xasprintf("%s.py", rel), *b = kc_xasprintf("%s/__init__.py", rel);
-        find_tail(p, a, out, &n, max);
-        find_tail(p, b, out, &n, max);
-        free(a);
-        free(b);
-    } else {
-        /* the importer's package, then one level up per extra dot */
-        char *dir = kc_xstrdup(p->files.data[importer].path);
-        char *s = strrchr(dir, '/');
-        bool ok = true;
-        if (s)
-            *s = '\0';
-        else
-            dir[0] = '\0';
-        for (unsigned d = 1; d < dots && ok; d++) {
-            s = strrchr(dir, '/');
-            if (s && s != dir)
-                *s = '\0';
-            else if (*dir && *dir != '/' && strcmp(dir, "..") != 0)
-                dir[0] = '\0';
-            else
-                ok = false;
-        }
-        if (ok) {
-            const char *sep = *dir ? "/" : "";
-            char *a = *rel ? kc_xasprintf("%s%s%s.py", dir, sep, rel) : NULL;
-            char *b = kc_xasprintf("%s%s%s%s__init__.py", dir, sep, rel, *rel ? "/" : "");
-            if (a)
-                find_exact(p, a, out, &n, max);
-            find_exact(p, b, out, &n, max);
-            free(a);
-            free(b);
-        }
-        free(dir);
+        snprintf(cand, sizeof cand, "%s.py", rel);
+        find_tail(p, cand, out, &n, max);
+        snprintf(cand, sizeof cand, "%s/__init__.py", rel);
+        find_tail(p, cand, out, &n, max);
+        return n;
     }
-    free(rel);
+    /* the importer's package, then one level up per extra dot */
+    const char *path = p->files.data[importer].path;
+    const char *s = strrchr(path, '/');
+    size_t dl = s ? (size_t)(s - path) : 0;
+    if (dl + rl + 16 > sizeof cand)
+        return 0;
+    char dir[4096];
+    memcpy(dir, path, dl);
+    dir[dl] = '\0';
+    for (unsigned d = 1; d < dots; d++) {
+        char *up = strrchr(dir, '/');
+        if (up && up != dir)
+            *up = '\0';
+        else if (*dir && *dir != '/' && strcmp(dir, "..") != 0)
+            dir[0] = '\0';
+        else
+            return 0;
+    }
+    const char *sep = *dir ? "/" : "";
+    if (*rel) {
+        snprintf(cand, sizeof cand, "%s%s%s.py", dir, sep, rel);
+        find_exact(p, cand, out, &n, max);
+    }
+    snprintf(cand, sizeof cand, "%s%s%s%s__init__.py", dir, sep, rel, *rel ? "/" : "");
+    find_exact(p, cand, out, &n, max);
     return n;
 }
 
@@ -419,7 +459,11 @@ static void on_import(void *ud, unsigned dots, const char *module, const char *l
     if (n == 0)
         return;
     c->checks++;
-    if (!launches_through(c->text, c->len, local, is_module))
+    if (!c->chains_ready) {
+        collect_chains(c->text, c->len, &c->chains);
+        c->chains_ready = true;
+    }
+    if (!launches_through(&c->chains, local, is_module))
         return;
     for (uint32_t i = 0; i < n; i++) {
         pending pd = {c->importer, targets[i]};
@@ -427,44 +471,72 @@ static void on_import(void *ud, unsigned dots, const char *module, const char *l
     }
 }
 
-/* The first pass, spread over threads: each Python file loaded (kept for
- * its check while the total stays under KC_PROJECT_KEEP_BYTES), whether it
- * defines kernels, and the imports it launches through. */
-#define KC_PROJECT_KEEP_BYTES ((size_t)256 << 20)
-
+/* The first pass, spread over threads: each Python file read (raw bytes,
+ * into the thread's buffer: its own check loads and validates it later,
+ * and reading twice costs less than holding every file of the run),
+ * whether it defines kernels, and the imports it launches through. */
 typedef struct load_state {
     kc_project *p;
     kc_path_list *files;
     size_t max_file_size;
     atomic_uint next;
-    atomic_size_t kept;
     pending_vec *pend; /* one per file */
 } load_state;
+
+/* The regular file at `path`, up to max bytes, into *buf (grown as
+ * needed); false when it cannot be read (a FIFO is not waited on). */
+static bool read_raw(const char *path, size_t max, char **buf, size_t *cap, size_t *len)
+{
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+    if (fd < 0)
+        return false;
+    struct stat st;
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || (uint64_t)st.st_size > max) {
+        close(fd);
+        return false;
+    }
+    size_t want = (size_t)st.st_size + 1;
+    if (*cap < want) {
+        free(*buf);
+        *cap = want > 65536 ? want : 65536;
+        *buf = kc_xmalloc(*cap);
+    }
+    size_t n = 0;
+    while (n + 1 < *cap) {
+        ssize_t r = read(fd, *buf + n, *cap - 1 - n);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r <= 0)
+            break;
+        n += (size_t)r;
+    }
+    close(fd);
+    (*buf)[n] = '\0';
+    *len = n;
+    return true;
+}
 
 static void *load_worker(void *arg)
 {
     load_state *st = arg;
+    char *buf = NULL;
+    size_t cap = 0, len = 0;
     for (;;) {
         unsigned i = atomic_fetch_add(&st->next, 1);
         if (i >= st->p->files.len)
             break;
         pyfile *f = &st->p->files.data[i];
-        kc_file_result *r = &st->files->files.data[f->result];
-        char *err = NULL;
-        kc_source *src = kc_source_load(r->path, st->max_file_size, &err);
-        free(err);
-        if (!src)
+        const kc_file_result *r = &st->files->files.data[f->result];
+        if (!read_raw(r->path, st->max_file_size, &buf, &cap, &len))
             continue; /* the file's own check reports why */
-        f->defines_kernels = memmem(src->text, src->len, "jit", 3) != NULL;
-        if (memchr(src->text, '[', src->len)) {
-            link_ctx c = {st->p, i, src->text, src->len, &st->pend[i], 0};
-            kc_scan_python_imports(src->text, src->len, on_import, &c);
+        f->defines_kernels = memmem(buf, len, "jit", 3) != NULL;
+        if (memchr(buf, '[', len)) {
+            link_ctx c = {st->p, i, buf, len, &st->pend[i], 0, false, {0}};
+            kc_scan_python_imports(buf, len, on_import, &c);
+            kc_vec_free(&c.chains);
         }
-        if (atomic_fetch_add(&st->kept, src->len) + src->len <= KC_PROJECT_KEEP_BYTES)
-            r->preloaded = src;
-        else
-            kc_source_delete(src);
     }
+    free(buf);
     return NULL;
 }
 
@@ -493,7 +565,6 @@ kc_project *kc_project_link(kc_path_list *files, size_t max_file_size, unsigned 
     qsort_r(p->by_base, n, sizeof *p->by_base, cmp_base, p);
     load_state st = {.p = p, .files = files, .max_file_size = max_file_size};
     atomic_init(&st.next, 0);
-    atomic_init(&st.kept, 0);
     st.pend = kc_xcalloc(n, sizeof *st.pend);
     if (jobs < 1)
         jobs = 1;

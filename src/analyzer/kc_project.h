@@ -22,10 +22,9 @@ typedef struct kc_project kc_project;
 
 /* Links the Python files of `files` (those without errors), setting each
  * file's peers; the project owns the peers' path strings and must outlive
- * the run. The files are loaded on `jobs` threads (larger than
- * `max_file_size`: not read) and kept for their checks
- * (kc_file_result.preloaded) up to 256 MiB in all. Never fails: a file
- * that cannot be loaded imports nothing (its check reports why). */
+ * the run. The files are read on `jobs` threads (larger than
+ * `max_file_size`: not read). Never fails: a file that cannot be read
+ * imports nothing (its check reports why). */
 kc_project *kc_project_link(kc_path_list *files, size_t max_file_size, unsigned jobs);
 void kc_project_free(kc_project *p); /* NULL-safe */
 

@@ -85,18 +85,14 @@ static kc_source *finish(char *path, char *text, size_t len, size_t max_bytes, c
     s->path = path;
     s->text = text;
     s->len = len;
-    uint32_t cap = 64, n = 0;
+    /* The newlines counted first, so the index is allocated once. */
+    uint32_t cap = 1, n = 0;
+    for (const char *p = text, *e = text + len; (p = memchr(p, '\n', (size_t)(e - p))) != NULL; p++)
+        cap++;
     uint32_t *ls = kc_xmalloc(cap * sizeof *ls);
     ls[n++] = 0;
-    for (size_t i = 0; i < len; i++) {
-        if (text[i] == '\n' && i + 1 <= len) {
-            if (n == cap) {
-                cap *= 2;
-                ls = kc_xrealloc(ls, cap * sizeof *ls);
-            }
-            ls[n++] = (uint32_t)(i + 1);
-        }
-    }
+    for (const char *p = text, *e = text + len; (p = memchr(p, '\n', (size_t)(e - p))) != NULL; p++)
+        ls[n++] = (uint32_t)(p - text + 1);
     s->line_start = ls;
     s->nlines = n;
     return s;
@@ -155,11 +151,34 @@ kc_source *kc_source_load(const char *path, size_t max_bytes, char **err)
     char *buf = kc_xmalloc(cap);
     for (;;) {
         if (len + 1 >= cap) {
-            if (cap > max_bytes + 2) {
-                break; /* grew while we read; the size check below reports it */
+            /* Read as many bytes as fstat said: one more read finds the end
+             * (the usual case) without growing the buffer. */
+            char probe[4096];
+            ssize_t r = read(fd, probe, sizeof probe);
+            if (r < 0 && errno == EINTR)
+                continue;
+            if (r <= 0) {
+                if (r < 0) {
+                    *err = kc_xasprintf("cannot read: %s", strerror(errno));
+                    free(buf);
+                    close(fd);
+                    return NULL;
+                }
+                break;
             }
-            cap *= 2;
+            if (len + (size_t)r > max_bytes) { /* it grew while we read */
+                *err = kc_xasprintf("file is too large (%zu bytes; the limit is %zu, see --max-file-size)",
+                                    len + (size_t)r, max_bytes);
+                free(buf);
+                close(fd);
+                return NULL;
+            }
+            while (len + 1 + (size_t)r >= cap)
+                cap *= 2;
             buf = kc_xrealloc(buf, cap);
+            memcpy(buf + len, probe, (size_t)r);
+            len += (size_t)r;
+            continue;
         }
         ssize_t r = read(fd, buf + len, cap - 1 - len);
         if (r < 0) {
