@@ -157,6 +157,7 @@ static bool is_vague(const tv *v)
 
 typedef struct tt_var {
     const char *name;
+    uint32_t hash; /* name_hash(name): lookups compare it first */
     tv v;
 } tt_var;
 
@@ -294,10 +295,19 @@ static bool tv_const(const tv *v, int64_t *x)
 
 /* ---- environment ---- */
 
+static uint32_t name_hash(const char *s)
+{
+    uint32_t h = 2166136261u; /* FNV-1a */
+    for (; *s; s++)
+        h = (h ^ (unsigned char)*s) * 16777619u;
+    return h;
+}
+
 static tv *env_get(tt_env *e, const char *name)
 {
+    uint32_t h = name_hash(name);
     for (uint32_t i = e->vars.len; i-- > 0;)
-        if (strcmp(e->vars.data[i].name, name) == 0)
+        if (e->vars.data[i].hash == h && strcmp(e->vars.data[i].name, name) == 0)
             return &e->vars.data[i].v;
     return NULL;
 }
@@ -309,7 +319,7 @@ static void env_set(tt_ctx *c, const char *name, tv v)
         *p = v;
         return;
     }
-    tt_var var = {kc_arena_strdup(c->a, name), v};
+    tt_var var = {kc_arena_strdup(c->a, name), name_hash(name), v};
     kc_vec_push(&c->env.vars, var);
 }
 
