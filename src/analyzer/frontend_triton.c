@@ -3049,9 +3049,9 @@ void tt_lower_kernel(tt_module *mod, kc_model *model, const tt_kernel_def *def)
                     s->at_least_symbol = cs;
                     if (!s->at_least_evidence)
                         s->at_least_evidence = kc_arena_printf(
-                            c.a, "%s = %s at the launch %s%son line %u", s->name,
+                            c.a, "%s = %s at the launch %s%s%son line %u", s->name,
                             b->v.origin ? b->v.origin : b->v.text, ln->file ? "in " : "", ln->file ? ln->file : "",
-                            ln->line);
+                            ln->file ? " " : "", ln->line);
                 }
             }
         }

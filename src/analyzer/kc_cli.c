@@ -5,6 +5,7 @@
 #include "kc_driver.h"
 #include "kc_suppress.h"
 #include "kc_frontend.h"
+#include "kc_project.h"
 #include "kc_report.h"
 #include "../verify/kc_verify.h"
 #include "../rules/kc_rule.h"
@@ -276,6 +277,7 @@ static int dump_models(const kc_options *o, const char *const *paths, size_t n, 
 {
     kc_path_list files = {0};
     kc_expand_paths(paths, n, &files);
+    kc_project *proj = kc_project_link(&files, o->max_file_size, 1); /* launches in other files */
     kc_frontend *fe = kc_frontend_new(o);
     int status = 0;
     for (uint32_t i = 0; i < files.files.len; i++) {
@@ -284,7 +286,7 @@ static int dump_models(const kc_options *o, const char *const *paths, size_t n, 
         char *e = NULL;
         if (!r->errors.items.len && kc_lang_for_path(r->path, &lang) &&
             (r->src = kc_source_load(r->path, o->max_file_size, &e)) != NULL) {
-            kc_model *m = kc_frontend_lower(fe, r->src, lang, NULL, &r->errors);
+            kc_model *m = kc_frontend_lower(fe, r->src, lang, &r->peers, &r->errors);
             if (m) {
                 fprintf(out, "== %s\n", r->path);
                 kc_model_dump(out, m);
@@ -303,6 +305,7 @@ static int dump_models(const kc_options *o, const char *const *paths, size_t n, 
     }
     kc_frontend_delete(fe);
     kc_vec_free(&files.files);
+    kc_project_free(proj);
     return status;
 }
 

@@ -8,10 +8,9 @@
 
 uint64_t kc_hash_bytes(const void *p, size_t n) { return (uint64_t)XXH3_64bits(p, n); }
 
-char *kc_path_normalize(const char *path)
+char *kc_path_lexical(const char *path)
 {
     bool abs = path[0] == '/';
-    char *cwd = NULL;
     /* Split into segments, dropping "" and ".", folding "x/..". */
     KC_VEC(char *) seg = {0};
     char *copy = kc_xstrdup(path), *save = NULL;
@@ -37,6 +36,18 @@ char *kc_path_normalize(const char *path)
     kc_vec_free(&seg);
     free(copy);
     char *norm = kc_sb_take(&out);
+    if (!*norm) {
+        free(norm);
+        norm = kc_xstrdup(".");
+    }
+    return norm;
+}
+
+char *kc_path_normalize(const char *path)
+{
+    bool abs = path[0] == '/';
+    char *cwd = NULL;
+    char *norm = kc_path_lexical(path);
     if (abs && (cwd = getcwd(NULL, 0)) != NULL) {
         size_t cl = strlen(cwd);
         if (cl > 1 && strncmp(norm, cwd, cl) == 0 && norm[cl] == '/') {

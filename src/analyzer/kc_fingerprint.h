@@ -18,6 +18,9 @@
  * and "x/.." segments removed), relative to the working directory when it
  * lies under it, '/'-separated. Caller frees. */
 char *kc_path_normalize(const char *path);
+/* The same without the working directory: "./" and "x/.." segments
+ * removed, absolute paths stay absolute. Caller frees. */
+char *kc_path_lexical(const char *path);
 
 /* Sets d->fingerprint of every diagnostic of the list (sorted by line). */
 void kc_fingerprint_diags(const kc_source *src, const char *path, kc_diag_list *l);

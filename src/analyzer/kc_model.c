@@ -287,6 +287,9 @@ void kc_model_dump(FILE *out, const kc_model *m)
                 fprintf(out, " (size: %s)", s->size_evidence);
             if (s->arg_text)
                 fprintf(out, " arg=`%s`", s->arg_text);
+            if (s->at_least_symbol < k->symbols.len)
+                fprintf(out, " at-least=%s (%s)", k->symbols.data[s->at_least_symbol].name,
+                        s->at_least_evidence ? s->at_least_evidence : "?");
             fputc('\n', out);
         }
         for (uint32_t i = 0; i < k->loops.len; i++) {

@@ -221,7 +221,7 @@ void kc_scan_python_imports(const char *text, size_t len, kc_import_fn fn, void 
 /* ---- resolving modules to the run's files ---- */
 
 typedef struct pyfile {
-    char *path;      /* normalized (kc_path_normalize) */
+    char *path;      /* absolute, normalized (kc_path_lexical) */
     const char *base; /* its tail key (tail_key), in path */
     size_t result;   /* index in the path list */
     bool defines_kernels; /* mentions `jit` */
@@ -543,17 +543,23 @@ static void *load_worker(void *arg)
 kc_project *kc_project_link(kc_path_list *files, size_t max_file_size, unsigned jobs)
 {
     kc_project *p = kc_xcalloc(1, sizeof *p);
+    /* Absolute paths, so that `pkg.ops.kernels` finds .../pkg/ops/kernels.py
+     * from wherever kcheck runs. */
+    char *cwd = getcwd(NULL, 0);
     for (size_t i = 0; i < files->files.len; i++) {
         const kc_file_result *r = &files->files.data[i];
         size_t n = strlen(r->path);
         if (r->errors.items.len || n < 3 || strcmp(r->path + n - 3, ".py") != 0)
             continue;
         pyfile f = {0};
-        f.path = kc_path_normalize(r->path);
+        char *joined = r->path[0] == '/' || !cwd ? kc_xstrdup(r->path) : kc_xasprintf("%s/%s", cwd, r->path);
+        f.path = kc_path_lexical(joined);
+        free(joined);
         f.base = tail_key(f.path);
         f.result = i;
         kc_vec_push(&p->files, f);
     }
+    free(cwd);
     uint32_t n = p->files.len;
     if (n < 2)
         return p; /* nothing to link */

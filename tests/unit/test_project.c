@@ -197,6 +197,31 @@ static void test_launch_in_another_file(void **state)
     free(launch);
 }
 
+/* From inside the package, with paths relative to it: the absolute
+ * import `pkg.ops.kernels` still names ./kernels.py. */
+static void test_absolute_import_from_inside(void **state)
+{
+    (void)state;
+    write_tree();
+    const char *covered = "import triton\nfrom pkg.ops.kernels import prefix_kernel\n\n\n"
+                          "def offsets(counts, out, E):\n"
+                          "    prefix_kernel[(1,)](counts, out, E=E, BLOCK_N=triton.next_power_of_2(E))\n";
+    char *path = kc_xasprintf("%s/pkg/ops/covered.py", dir);
+    kh_write(path, covered);
+    free(path);
+    char *old = getcwd(NULL, 0), *ops = kc_xasprintf("%s/pkg/ops", dir);
+    assert_int_equal(chdir(ops), 0);
+    char *out = kc201(NULL, "kernels.py", "covered.py");
+    assert_null(strstr(out, "KC201"));
+    free(out);
+    out = kc201(NULL, "kernels.py", NULL);
+    kh_expect_in(out, "kernels.py:8:");
+    free(out);
+    assert_int_equal(chdir(old), 0);
+    free(old);
+    free(ops);
+}
+
 static int setup(void **state)
 {
     (void)state;
@@ -217,6 +242,7 @@ int main(void)
         cmocka_unit_test(test_import_lookalikes),
         cmocka_unit_test_setup_teardown(test_peers, setup, teardown),
         cmocka_unit_test_setup_teardown(test_launch_in_another_file, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_absolute_import_from_inside, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
