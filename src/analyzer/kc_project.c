@@ -234,7 +234,7 @@ struct kc_project {
     uint32_t *by_base; /* indices sorted by base name, then path */
 };
 
-/* The key files are found by from a module's tail: the last component,
+/* The key a file is found by from a module's tail: its last component,
  * or the last two for a package's __init__.py (there are many). */
 static const char *tail_key(const char *path)
 {

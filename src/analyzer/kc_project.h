@@ -6,12 +6,14 @@
  * the files are checked, the import statements of every Python file of the
  * run are read (a text scan: `from X import a, b`, `import X.Y as m`) and
  * resolved to files of the same run: relative modules against the
- * importing file's directory, absolute ones by the tail of the path
+ * importing file's directory, absolute ones by the tail of the file's
+ * absolute path
  * (`pkg.ops.kernels` -> `.../pkg/ops/kernels.py` or `.../kernels/__init__.py`).
- * Each file then knows which files import its module: its peers
+ * Each kernel file (one that mentions `jit`) then knows which files import
+ * it and subscript the import (`k[`, `mod.k[`): its peers
  * (kc_file_result.peers), whose launches of its kernels the Triton front
- * end reads when the file does not launch them itself, and whose bytes are
- * part of its result-cache key.
+ * end reads when the file does not launch them itself, and whose size,
+ * mtime and inode are part of its result-cache key.
  */
 #ifndef KC_PROJECT_H
 #define KC_PROJECT_H
