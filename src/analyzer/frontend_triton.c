@@ -2844,7 +2844,18 @@ static bool visit_pointer_use(TSNode n, void *ud)
     tt_ctx *c = ps->c;
     if (!TT_IS(n, call))
         return true;
-    const char *tl = tt_tl_name(tt_qualify(c->mod, tt_field(n, "function")));
+    /* Most calls are something else: look at the called name's last part
+     * before building its qualified name. */
+    TSNode fn = tt_field(n, "function");
+    if (TT_IS(fn, attribute)) {
+        TSNode at = tt_field(fn, "attribute");
+        uint32_t a = ts_node_start_byte(at), b = ts_node_end_byte(at);
+        const char *t = c->mod->src->text + a;
+        if (!tt_text_eq(c->mod, at, "load") && !tt_text_eq(c->mod, at, "store") &&
+            !tt_text_eq(c->mod, at, "make_block_ptr") && !(b - a > 7 && memcmp(t, "atomic_", 7) == 0))
+            return true;
+    }
+    const char *tl = tt_tl_name(tt_qualify(c->mod, fn));
     if (!tl || (strcmp(tl, "load") && strcmp(tl, "store") && strncmp(tl, "atomic_", 7) &&
                 strcmp(tl, "make_block_ptr")))
         return true;
