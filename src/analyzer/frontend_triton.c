@@ -3037,6 +3037,7 @@ void tt_lower_kernel(tt_module *mod, kc_model *model, const tt_kernel_def *def)
         const uint32_t *ix = tt_launches_of(mod, pass == 1, def->name, &lo, &hi);
         for (uint32_t l = lo; l < hi; l++) {
             const tt_launch *ln = &list[ix[l]];
+            c.k->launches_seen += !ln->from_autotune;
             for (uint32_t a = 0; a < ln->args.len; a++) {
                 const tt_binding *b = &ln->args.data[a];
                 uint32_t pi = bound_param(c.k, b);

@@ -396,6 +396,9 @@ typedef struct kc_kernel {
     KC_VEC(kc_pred) compares;
     bool is_device_function; /* CUDA __device__ helper, analysed in place */
     bool autotuned;
+    /* Triton: launches read for it (in the file, or in the files of the run
+     * that import it when the file has none). */
+    uint32_t launches_seen;
 } kc_kernel;
 
 typedef struct kc_launch_arg {

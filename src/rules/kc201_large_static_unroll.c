@@ -190,7 +190,12 @@ static void check(const kc_model *m, const kc_kernel *k, kc_rule_ctx *ctx)
             kc_diag_note(d, "%s", ev);
         else if (sy->size_evidence)
             kc_diag_note(d, "%s: %s", sy->name, sy->size_evidence);
-        if (!extent)
+        if (!extent && k->lang == KC_LANG_TRITON && k->launches_seen == 0)
+            kc_diag_note(d, "assumed: kcheck saw no launch of `%s` (none in this file, nor in the files of this run "
+                         "that import it), so it cannot tell a large %s (a vocabulary) from a small one (heads, "
+                         "experts); check the package that launches it to let kcheck read what the launch passes",
+                         k->name, sy->name);
+        else if (!extent)
             kc_diag_note(d, "assumed: no launch kcheck saw (in this file, or in the files of this run that import "
                          "it) passes a tensor extent as %s, so kcheck cannot tell a large dimension (a vocabulary) "
                          "from a small one (heads, experts)",

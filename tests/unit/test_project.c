@@ -172,7 +172,7 @@ static void test_launch_in_another_file(void **state)
     /* alone, the kernel file says what it assumes */
     char *out = kc201(NULL, kern, NULL);
     kh_expect_in(out, "kernels.py:8:");
-    kh_expect_in(out, "assumed: no launch");
+    kh_expect_in(out, "saw no launch of `prefix_kernel`");
     free(out);
     /* with the file that launches it, BLOCK_N = next_power_of_2(E): one pass */
     out = kc201(NULL, kern, launch);
