@@ -2911,16 +2911,37 @@ static void add_value(kc_model *m, kc_symbol *s, int64_t v, const char *origin)
     }
 }
 
-/* The kernel parameter a launch binding binds, or KC_NONE. */
-static uint32_t bound_param(const kc_kernel *k, const tt_binding *b)
+static uint32_t param_index(const kc_kernel *k, const char *name)
 {
-    if (b->param) {
-        for (uint32_t p = 0; p < k->params.len; p++)
-            if (!strcmp(k->params.data[p].name, b->param))
-                return p;
+    for (uint32_t p = 0; p < k->params.len; p++)
+        if (!strcmp(k->params.data[p].name, name))
+            return p;
+    return KC_NONE;
+}
+
+/* The kernel parameter a launch binding binds, or KC_NONE. A positional
+ * argument after `*t.stride()` lands where Python puts it: the positional
+ * ones end where the first keyword-bound parameter begins, when no
+ * parameter before it has a default (otherwise the splat's length decides). */
+static uint32_t bound_param(const kc_kernel *k, const tt_launch *ln, const tt_binding *b)
+{
+    if (b->param)
+        return param_index(k, b->param);
+    if (!b->after_splat)
+        return b->position < k->params.len ? b->position : KC_NONE;
+    uint32_t e = KC_NONE;
+    for (uint32_t i = 0; i < ln->args.len; i++)
+        if (ln->args.data[i].param) {
+            uint32_t pi = param_index(k, ln->args.data[i].param);
+            if (pi != KC_NONE && (e == KC_NONE || pi < e))
+                e = pi;
+        }
+    if (e == KC_NONE || e < ln->before_splat + ln->after_splat)
         return KC_NONE;
-    }
-    return b->position < k->params.len ? b->position : KC_NONE;
+    for (uint32_t p = 0; p < e; p++)
+        if (k->params.data[p].default_text)
+            return KC_NONE;
+    return e - ln->after_splat + b->position;
 }
 
 static void apply_host_value(tt_ctx *c, kc_symbol *s, const tt_host_value *hv, const tt_launch *ln, bool autotune)
@@ -3040,7 +3061,7 @@ void tt_lower_kernel(tt_module *mod, kc_model *model, const tt_kernel_def *def)
             c.k->launches_seen += !ln->from_autotune;
             for (uint32_t a = 0; a < ln->args.len; a++) {
                 const tt_binding *b = &ln->args.data[a];
-                uint32_t pi = bound_param(c.k, b);
+                uint32_t pi = bound_param(c.k, ln, b);
                 if (pi == KC_NONE)
                     continue;
                 kc_symbol *s = &c.k->symbols.data[c.k->params.data[pi].symbol];
@@ -3052,7 +3073,7 @@ void tt_lower_kernel(tt_module *mod, kc_model *model, const tt_kernel_def *def)
                 uint32_t ci = KC_NONE;
                 for (uint32_t o = 0; b->v.covers && o < ln->args.len && ci == KC_NONE; o++)
                     if (o != a && ln->args.data[o].v.text && !strcmp(ln->args.data[o].v.text, b->v.covers))
-                        ci = bound_param(c.k, &ln->args.data[o]);
+                        ci = bound_param(c.k, ln, &ln->args.data[o]);
                 if (ci == KC_NONE || ci == pi)
                     continue;
                 uint32_t cs = c.k->params.data[ci].symbol;

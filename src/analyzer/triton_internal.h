@@ -46,7 +46,9 @@ typedef struct tt_host_value {
  * config: a set of parameter bindings. */
 typedef struct tt_binding {
     const char *param;  /* NULL for positional until resolved */
-    uint32_t position;  /* positional index, or UINT32_MAX for keywords */
+    uint32_t position;  /* positional index (after_splat: among the arguments after the splat), or
+                           UINT32_MAX for keywords */
+    bool after_splat;   /* a positional argument after `*t.stride()`: its index depends on the splat */
     tt_host_value v;
 } tt_binding;
 
@@ -57,6 +59,7 @@ typedef struct tt_launch {
     uint32_t line;
     bool from_autotune; /* a triton.Config, not a launch */
     const char *file;   /* a launch in another file of the run (its name); NULL: this file */
+    uint32_t before_splat, after_splat; /* positional arguments around one `*splat` */
 } tt_launch;
 
 typedef struct tt_kernel_def {

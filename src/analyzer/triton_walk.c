@@ -668,7 +668,11 @@ static void scan_launch(tt_module *m, TSNode call, const char *kernel)
     TSNode scope = enclosing_function(call);
     TSNode args = tt_field(call, "arguments");
     uint32_t pos = 0;
-    bool positional_ok = true;
+    /* Positional arguments after one `*splat` are kept apart: where they
+     * land is known only from the kernel's parameters (tt_lower_kernel). A
+     * second splat or a `**dict` leaves them unbound. */
+    unsigned splats = 0;
+    bool dict_splat = false;
     uint32_t n = ts_node_named_child_count(args);
     for (uint32_t i = 0; i < n; i++) {
         TSNode a = ts_node_named_child(args, i);
@@ -679,16 +683,32 @@ static void scan_launch(tt_module *m, TSNode call, const char *kernel)
             b.param = tt_text(m, tt_field(a, "name"));
             b.position = UINT32_MAX;
             b.v = host_value(m, tt_field(a, "value"), scope, 0);
-        } else if (TT_IS(a, list_splat) || TT_IS(a, dictionary_splat)) {
-            positional_ok = false;
+        } else if (TT_IS(a, list_splat)) {
+            splats++;
             continue;
-        } else {
-            if (!positional_ok)
-                continue;
+        } else if (TT_IS(a, dictionary_splat)) {
+            dict_splat = true;
+            continue;
+        } else if (splats == 0) {
             b.position = pos++;
             b.v = host_value(m, a, scope, 0);
+        } else if (splats == 1) {
+            b.after_splat = true;
+            b.position = l.after_splat++;
+            b.v = host_value(m, a, scope, 0);
+        } else {
+            continue;
         }
         kc_vec_push(&l.args, b);
+    }
+    l.before_splat = pos;
+    if (dict_splat || splats > 1) { /* drop what follows the splat */
+        uint32_t kept = 0;
+        for (uint32_t i = 0; i < l.args.len; i++)
+            if (!l.args.data[i].after_splat)
+                l.args.data[kept++] = l.args.data[i];
+        l.args.len = kept;
+        l.after_splat = 0;
     }
     mark_strides(&l);
     /* A lone t.stride(0) of a tensor created 1-D in this function

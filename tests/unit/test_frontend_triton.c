@@ -113,6 +113,38 @@ static void test_launch_facts(void **state)
     done(l);
 }
 
+/* Positional arguments after `*x.stride()` land where Python puts them:
+ * just before the first keyword-bound parameter, when no parameter before
+ * it has a default; otherwise (or after `**kw`, or a second splat) they
+ * bind nothing. */
+static void test_launch_after_splat(void **state)
+{
+    (void)state;
+    lowered *l = lower("import triton\nimport triton.language as tl\n"
+                       "@triton.jit\n"
+                       "def a(x_ptr, s0, s1, N, BLOCK: tl.constexpr):\n    pass\n"
+                       "@triton.jit\n"
+                       "def b(x_ptr, s0, s1, N, M=4, BLOCK: tl.constexpr = 16):\n    pass\n"
+                       "@triton.jit\n"
+                       "def c(x_ptr, s0, s1, N, BLOCK: tl.constexpr):\n    pass\n"
+                       "def run(x, kw):\n"
+                       "    a[(1,)](x, *x.stride(), x.shape[1], BLOCK=64)\n"
+                       "    b[(1,)](x, *x.stride(), x.shape[1], BLOCK=64)\n"
+                       "    c[(1,)](x, *x.stride(), x.shape[1], **kw)\n");
+    assert_non_null(l->m);
+    assert_int_equal(l->m->kernels.len, 3);
+    const kc_kernel *a = l->m->kernels.data[0], *b = l->m->kernels.data[1], *c = l->m->kernels.data[2];
+    assert_true(symbol(a, "N")->facts & KC_SF_SHAPE_ARG);
+    assert_false(symbol(a, "s1")->facts & KC_SF_SHAPE_ARG);
+    assert_int_equal(symbol(a, "BLOCK")->value, 64);
+    /* b: M has a default, so the splat's length decides where x.shape[1] goes */
+    assert_false(symbol(b, "N")->facts & KC_SF_SHAPE_ARG);
+    assert_false(symbol(b, "M")->facts & KC_SF_SHAPE_ARG);
+    /* c: **kw may bind anything */
+    assert_false(symbol(c, "N")->facts & KC_SF_SHAPE_ARG);
+    done(l);
+}
+
 static void test_shapes_and_strides(void **state)
 {
     lowered *l = lower("import triton\nimport triton.language as tl\n"
@@ -322,6 +354,7 @@ int main(void)
         cmocka_unit_test(test_not_triton_and_syntax_error),
         cmocka_unit_test(test_deep_nesting),
         cmocka_unit_test(test_scanner_state_per_file),
+        cmocka_unit_test(test_launch_after_splat),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
