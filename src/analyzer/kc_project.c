@@ -6,13 +6,10 @@
 #include "kc_fingerprint.h"
 
 #include <ctype.h>
-#include <errno.h>
-#include <fcntl.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 /* ---- the import scan ---- */
@@ -483,39 +480,6 @@ typedef struct load_state {
     pending_vec *pend; /* one per file */
 } load_state;
 
-/* The regular file at `path`, up to max bytes, into *buf (grown as
- * needed); false when it cannot be read (a FIFO is not waited on). */
-static bool read_raw(const char *path, size_t max, char **buf, size_t *cap, size_t *len)
-{
-    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
-    if (fd < 0)
-        return false;
-    struct stat st;
-    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || (uint64_t)st.st_size > max) {
-        close(fd);
-        return false;
-    }
-    size_t want = (size_t)st.st_size + 1;
-    if (*cap < want) {
-        free(*buf);
-        *cap = want > 65536 ? want : 65536;
-        *buf = kc_xmalloc(*cap);
-    }
-    size_t n = 0;
-    while (n + 1 < *cap) {
-        ssize_t r = read(fd, *buf + n, *cap - 1 - n);
-        if (r < 0 && errno == EINTR)
-            continue;
-        if (r <= 0)
-            break;
-        n += (size_t)r;
-    }
-    close(fd);
-    (*buf)[n] = '\0';
-    *len = n;
-    return true;
-}
-
 static void *load_worker(void *arg)
 {
     load_state *st = arg;
@@ -527,7 +491,7 @@ static void *load_worker(void *arg)
             break;
         pyfile *f = &st->p->files.data[i];
         const kc_file_result *r = &st->files->files.data[f->result];
-        if (!read_raw(r->path, st->max_file_size, &buf, &cap, &len))
+        if (!kc_read_regular(r->path, st->max_file_size, &buf, &cap, &len, NULL))
             continue; /* the file's own check reports why */
         f->defines_kernels = memmem(buf, len, "jit", 3) != NULL;
         if (memchr(buf, '[', len)) {

@@ -111,90 +111,94 @@ kc_source *kc_source_from_memory(const char *path, const char *text, size_t len,
     return finish(kc_xstrdup(path), copy, len, max_bytes, err);
 }
 
-kc_source *kc_source_load(const char *path, size_t max_bytes, char **err)
+/* *err (when err is not NULL) gets a message; false. */
+static bool read_fail(char **err, int fd, char *msg)
 {
-    *err = NULL;
+    if (fd >= 0)
+        close(fd);
+    if (err)
+        *err = msg;
+    else
+        free(msg);
+    return false;
+}
+
+bool kc_read_regular(const char *path, size_t max_bytes, char **buf, size_t *cap, size_t *len, char **err)
+{
+    if (err)
+        *err = NULL;
     /* O_NONBLOCK: opening a FIFO must not wait for a writer (it is
      * rejected below as not a regular file); regular files ignore it. */
     int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
-    if (fd < 0) {
-        *err = kc_xasprintf("cannot open: %s", strerror(errno));
-        return NULL;
-    }
+    if (fd < 0)
+        return read_fail(err, -1, kc_xasprintf("cannot open: %s", strerror(errno)));
     struct stat st;
-    if (fstat(fd, &st) != 0) {
-        *err = kc_xasprintf("cannot stat: %s", strerror(errno));
-        close(fd);
-        return NULL;
+    if (fstat(fd, &st) != 0)
+        return read_fail(err, fd, kc_xasprintf("cannot stat: %s", strerror(errno)));
+    if (S_ISDIR(st.st_mode))
+        return read_fail(err, fd, kc_xstrdup("is a directory"));
+    if (!S_ISREG(st.st_mode))
+        return read_fail(err, fd,
+                         kc_xasprintf("not a regular file (%s)", S_ISFIFO(st.st_mode)   ? "a FIFO"
+                                                                 : S_ISSOCK(st.st_mode) ? "a socket"
+                                                                 : S_ISCHR(st.st_mode)  ? "a character device"
+                                                                 : S_ISBLK(st.st_mode)  ? "a block device"
+                                                                                        : "unknown type"));
+    if ((uint64_t)st.st_size > max_bytes)
+        return read_fail(err, fd,
+                         kc_xasprintf("file is too large (%lld bytes; the limit is %zu, see --max-file-size)",
+                                      (long long)st.st_size, max_bytes));
+    if (*cap < (size_t)st.st_size + 1) {
+        *cap = (size_t)st.st_size + 1;
+        *buf = kc_xrealloc(*buf, *cap);
     }
-    if (S_ISDIR(st.st_mode)) {
-        *err = kc_xstrdup("is a directory");
-        close(fd);
-        return NULL;
-    }
-    if (!S_ISREG(st.st_mode)) {
-        *err = kc_xasprintf("not a regular file (%s)", S_ISFIFO(st.st_mode)   ? "a FIFO"
-                                                       : S_ISSOCK(st.st_mode) ? "a socket"
-                                                       : S_ISCHR(st.st_mode)  ? "a character device"
-                                                       : S_ISBLK(st.st_mode)  ? "a block device"
-                                                                              : "unknown type");
-        close(fd);
-        return NULL;
-    }
-    if ((uint64_t)st.st_size > max_bytes) {
-        *err = kc_xasprintf("file is too large (%lld bytes; the limit is %zu, see --max-file-size)",
-                            (long long)st.st_size, max_bytes);
-        close(fd);
-        return NULL;
-    }
-    size_t cap = (size_t)st.st_size + 1, len = 0;
-    char *buf = kc_xmalloc(cap);
+    size_t n = 0;
     for (;;) {
-        if (len + 1 >= cap) {
-            /* Read as many bytes as fstat said: one more read finds the end
+        if (n + 1 >= *cap) {
+            /* As many bytes as fstat said: one more read finds the end
              * (the usual case) without growing the buffer. */
             char probe[4096];
             ssize_t r = read(fd, probe, sizeof probe);
             if (r < 0 && errno == EINTR)
                 continue;
-            if (r <= 0) {
-                if (r < 0) {
-                    *err = kc_xasprintf("cannot read: %s", strerror(errno));
-                    free(buf);
-                    close(fd);
-                    return NULL;
-                }
+            if (r < 0)
+                return read_fail(err, fd, kc_xasprintf("cannot read: %s", strerror(errno)));
+            if (r == 0)
                 break;
-            }
-            if (len + (size_t)r > max_bytes) { /* it grew while we read */
-                *err = kc_xasprintf("file is too large (%zu bytes; the limit is %zu, see --max-file-size)",
-                                    len + (size_t)r, max_bytes);
-                free(buf);
-                close(fd);
-                return NULL;
-            }
-            while (len + 1 + (size_t)r >= cap)
-                cap *= 2;
-            buf = kc_xrealloc(buf, cap);
-            memcpy(buf + len, probe, (size_t)r);
-            len += (size_t)r;
+            if (n + (size_t)r > max_bytes) /* it grew while we read */
+                return read_fail(err, fd,
+                                 kc_xasprintf("file is too large (%zu bytes; the limit is %zu, see --max-file-size)",
+                                              n + (size_t)r, max_bytes));
+            while (n + 1 + (size_t)r >= *cap)
+                *cap *= 2;
+            *buf = kc_xrealloc(*buf, *cap);
+            memcpy(*buf + n, probe, (size_t)r);
+            n += (size_t)r;
             continue;
         }
-        ssize_t r = read(fd, buf + len, cap - 1 - len);
-        if (r < 0) {
-            if (errno == EINTR)
-                continue;
-            *err = kc_xasprintf("cannot read: %s", strerror(errno));
-            free(buf);
-            close(fd);
-            return NULL;
-        }
+        ssize_t r = read(fd, *buf + n, *cap - 1 - n);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r < 0)
+            return read_fail(err, fd, kc_xasprintf("cannot read: %s", strerror(errno)));
         if (r == 0)
             break;
-        len += (size_t)r;
+        n += (size_t)r;
     }
     close(fd);
-    buf[len] = '\0';
+    (*buf)[n] = '\0';
+    *len = n;
+    return true;
+}
+
+kc_source *kc_source_load(const char *path, size_t max_bytes, char **err)
+{
+    char *buf = NULL;
+    size_t cap = 0, len = 0;
+    if (!kc_read_regular(path, max_bytes, &buf, &cap, &len, err)) {
+        free(buf);
+        return NULL;
+    }
     return finish(kc_xstrdup(path), buf, len, max_bytes, err);
 }
 

@@ -8,6 +8,7 @@
 #ifndef KC_SOURCE_H
 #define KC_SOURCE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -30,6 +31,13 @@ typedef struct kc_peers {
 /* Loads and validates the file. On failure returns NULL and sets *err to a
  * malloc'd one-line message (caller frees). */
 kc_source *kc_source_load(const char *path, size_t max_bytes, char **err);
+/* The bytes of the regular file at `path` (at most max_bytes) into *buf,
+ * grown as needed (*cap its size; a buffer can be reused across files),
+ * NUL-terminated, *len their count. False when it cannot be read: not a
+ * regular file (a FIFO is not waited on), too large, an I/O error; *err
+ * (when err is not NULL) gets a malloc'd message. No validation:
+ * kc_source_load adds that. */
+bool kc_read_regular(const char *path, size_t max_bytes, char **buf, size_t *cap, size_t *len, char **err);
 /* Builds a source from memory (tests, fuzzers). Same validation. */
 kc_source *kc_source_from_memory(const char *path, const char *text, size_t len,
                                  size_t max_bytes, char **err);
