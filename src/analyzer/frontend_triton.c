@@ -16,6 +16,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <xxhash.h>
 
 /* The text in parentheses when it has an operator outside brackets
  * (`N + 1`, `tl.num_programs(0) * BLOCK`), for a quotient or a difference. */
@@ -297,10 +298,7 @@ static bool tv_const(const tv *v, int64_t *x)
 
 static uint32_t name_hash(const char *s)
 {
-    uint32_t h = 2166136261u; /* FNV-1a */
-    for (; *s; s++)
-        h = (h ^ (unsigned char)*s) * 16777619u;
-    return h;
+    return (uint32_t)XXH3_64bits(s, strlen(s));
 }
 
 static tv *env_get(tt_env *e, const char *name)
@@ -2911,12 +2909,11 @@ static void add_value(kc_model *m, kc_symbol *s, int64_t v, const char *origin)
     }
 }
 
+/* The index of the parameter named `name`, or KC_NONE. */
 static uint32_t param_index(const kc_kernel *k, const char *name)
 {
-    for (uint32_t p = 0; p < k->params.len; p++)
-        if (!strcmp(k->params.data[p].name, name))
-            return p;
-    return KC_NONE;
+    uint32_t s = kc_kernel_find_symbol(k, name);
+    return s == KC_NONE ? KC_NONE : k->symbols.data[s].param;
 }
 
 /* The kernel parameter a launch binding binds, or KC_NONE. A positional
@@ -3310,11 +3307,6 @@ static TSTree *parse_file(kc_triton_frontend *fe, const kc_source *src, kc_file_
     return tree;
 }
 
-static int cmp_str(const void *a, const void *b)
-{
-    return strcmp(*(const char *const *)a, *(const char *const *)b);
-}
-
 /* Does the text subscript one of `names` (sorted): `name[`, `mod.name [`?
  * One pass over the text, each identifier before a `[` looked up. */
 static bool mentions_launch(const kc_source *src, const char *const *names, uint32_t n)
@@ -3334,7 +3326,7 @@ static bool mentions_launch(const kc_source *src, const char *const *names, uint
         memcpy(buf, b, len);
         buf[len] = '\0';
         const char *key = buf;
-        if (bsearch(&key, names, n, sizeof *names, cmp_str))
+        if (bsearch(&key, names, n, sizeof *names, kc_strptr_cmp))
             return true;
     }
     return false;
@@ -3356,7 +3348,7 @@ static void scan_peers(kc_triton_frontend *fe, tt_module *mod, const kc_peers *p
             kc_vec_push(&names, mod->kernels.data[k].name);
     }
     if (names.len > 1)
-        qsort(names.data, names.len, sizeof *names.data, cmp_str);
+        qsort(names.data, names.len, sizeof *names.data, kc_strptr_cmp);
     /* the module's name: the file's, or its directory's for __init__.py */
     const char *path = mod->src->path ? mod->src->path : "";
     const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;

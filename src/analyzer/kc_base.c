@@ -242,3 +242,8 @@ bool kc_mkdir_p(const char *dir, unsigned mode)
         errno = made == 0 || saved == EEXIST ? ENOTDIR : saved;
     return ok;
 }
+
+int kc_strptr_cmp(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}

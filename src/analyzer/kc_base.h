@@ -23,6 +23,9 @@ void *kc_xmalloc(size_t n);
 void *kc_xcalloc(size_t n, size_t size);
 void *kc_xrealloc(void *p, size_t n);
 char *kc_xstrdup(const char *s);
+/* strcmp of two `const char *` array elements: the comparator for qsort
+ * and bsearch over arrays of strings. */
+int kc_strptr_cmp(const void *a, const void *b);
 char *kc_xstrndup(const char *s, size_t n);
 /* Returns a malloc'd formatted string; caller frees. */
 char *kc_xasprintf(const char *fmt, ...) KC_PRINTF(1, 2);

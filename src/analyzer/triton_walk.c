@@ -984,11 +984,6 @@ bool tt_scan_module(tt_module *m)
     return m->kernels.len > 0;
 }
 
-static int cmp_cstr(const void *a, const void *b)
-{
-    return strcmp(*(const char *const *)a, *(const char *const *)b);
-}
-
 /* Does the qualified name end with "<stem>.<kernel>", the stem a whole
  * dotted component? */
 static bool names_kernel_of(const char *q, const char *stem, const char *kernel)
@@ -1015,7 +1010,7 @@ void tt_scan_peer_launches(tt_module *g, const char *stem, const char *const *ke
             continue; /* a name defined here, not imported */
         /* kernels is sorted: find the kernel by the name's last part */
         const char *key = last + 1;
-        const char *const *hit = bsearch(&key, kernels, nk, sizeof *kernels, cmp_cstr);
+        const char *const *hit = bsearch(&key, kernels, nk, sizeof *kernels, kc_strptr_cmp);
         if (hit && names_kernel_of(q, stem, *hit))
             scan_launch(g, call, *hit);
     }

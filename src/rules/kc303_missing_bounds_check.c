@@ -210,9 +210,7 @@ static bool find_tile(const kc_kernel *k, const kc_index *off, tile *t)
                     if (lp->step && kc_index_is_const(lp->step, &st) && st > 1 && (st == B || B < 0)) {
                         ok = by_loop = t->stepped = true;
                         B = st;
-                    } else if (lp->step && Bsym != KC_NONE && lp->step->nmono == 1 && lp->step->mono[0].nfac == 1 &&
-                               lp->step->mono[0].coef == 1 && lp->step->mono[0].fac[0].kind == KC_ATOM_SYMBOL &&
-                               lp->step->mono[0].fac[0].id == Bsym) {
+                    } else if (Bsym != KC_NONE && kc_index_symbol(lp->step) == Bsym) {
                         ok = by_loop = t->stepped = true;
                     }
                 }
