@@ -6,6 +6,7 @@
 #include "fuzz_common.h"
 
 #include "kc_project.h"
+#include "kc_pyscan.h"
 
 #include <unistd.h>
 

@@ -12,7 +12,8 @@
 #define _GNU_SOURCE 1 /* memmem */
 #include "triton_internal.h"
 
-#include <ctype.h>
+#include "kc_pyscan.h"
+
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -3307,29 +3308,27 @@ static TSTree *parse_file(kc_triton_frontend *fe, const kc_source *src, kc_file_
     return tree;
 }
 
-/* Does the text subscript one of `names` (sorted): `name[`, `mod.name [`?
- * One pass over the text, each identifier before a `[` looked up. */
+/* Does the text subscript one of `names` (sorted): `name[`, `mod.name [`? */
 static bool mentions_launch(const kc_source *src, const char *const *names, uint32_t n)
 {
-    const char *t = src->text, *end = src->text + src->len;
-    char buf[256];
-    for (const char *p = t; p < end && (p = memchr(p, '[', (size_t)(end - p))) != NULL; p++) {
-        const char *e = p;
-        while (e > t && (e[-1] == ' ' || e[-1] == '\t'))
-            e--;
-        const char *b = e;
-        while (b > t && e - b < (ptrdiff_t)sizeof buf && (isalnum((unsigned char)b[-1]) || b[-1] == '_'))
-            b--;
-        size_t len = (size_t)(e - b);
-        if (!len || len >= sizeof buf)
+    kc_py_names subs = {0};
+    kc_py_subscripts(src->text, src->len, &subs);
+    bool found = false;
+    char buf[257];
+    for (uint32_t i = 0; i < subs.len && !found; i++) {
+        const char *s = subs.data[i].s, *e = s + subs.data[i].n, *last = e;
+        while (last > s && last[-1] != '.')
+            last--;
+        size_t len = (size_t)(e - last);
+        if (len >= sizeof buf)
             continue;
-        memcpy(buf, b, len);
+        memcpy(buf, last, len);
         buf[len] = '\0';
         const char *key = buf;
-        if (bsearch(&key, names, n, sizeof *names, kc_strptr_cmp))
-            return true;
+        found = bsearch(&key, names, n, sizeof *names, kc_strptr_cmp) != NULL;
     }
-    return false;
+    kc_vec_free(&subs);
+    return found;
 }
 
 /* The launches in the peer files of the kernels that `mod` defines and

@@ -4,216 +4,13 @@
 #include "kc_project.h"
 
 #include "kc_fingerprint.h"
+#include "kc_pyscan.h"
 
-#include <ctype.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-
-/* ---- the import scan ---- */
-
-static bool ident_char(char c)
-{
-    return isalnum((unsigned char)c) || c == '_' || (unsigned char)c >= 0x80;
-}
-
-typedef struct cursor {
-    const char *p, *end;
-    int paren; /* inside `from x import (...)` */
-} cursor;
-
-/* Skips blanks; inside parentheses also newlines and comments, and always
- * backslash continuations. */
-static void skip_blanks(cursor *c)
-{
-    while (c->p < c->end) {
-        char ch = *c->p;
-        if (ch == ' ' || ch == '\t' || ch == '\f') {
-            c->p++;
-        } else if (ch == '\\' && c->end - c->p >= 2 && (c->p[1] == '\n' || c->p[1] == '\r')) {
-            c->p += 2;
-            if (c->p < c->end && c->p[-1] == '\r' && *c->p == '\n')
-                c->p++;
-        } else if (c->paren && (ch == '\n' || ch == '\r')) {
-            c->p++;
-        } else if (c->paren && ch == '#') {
-            while (c->p < c->end && *c->p != '\n')
-                c->p++;
-        } else {
-            break;
-        }
-    }
-}
-
-static bool keyword(cursor *c, const char *kw)
-{
-    skip_blanks(c);
-    size_t n = strlen(kw);
-    if ((size_t)(c->end - c->p) < n || memcmp(c->p, kw, n) != 0 ||
-        (c->end - c->p > (ptrdiff_t)n && ident_char(c->p[n])))
-        return false;
-    c->p += n;
-    return true;
-}
-
-/* A dotted name (with leading dots when `dots` is non-NULL). */
-static bool dotted_name(cursor *c, unsigned *dots, const char **s, size_t *n)
-{
-    skip_blanks(c);
-    unsigned d = 0;
-    if (dots)
-        while (c->p < c->end && *c->p == '.') {
-            d++;
-            c->p++;
-            skip_blanks(c);
-        }
-    const char *start = c->p;
-    if (d > 0) {
-        /* `from . import x`: no name after the dots */
-        cursor k = *c;
-        if (keyword(&k, "import")) {
-            *s = start;
-            *n = 0;
-            *dots = d;
-            return true;
-        }
-    }
-    while (c->p < c->end && (ident_char(*c->p) || (*c->p == '.' && c->p > start && c->end - c->p > 1 &&
-                                                   ident_char(c->p[1]))))
-        c->p++;
-    *s = start;
-    *n = (size_t)(c->p - start);
-    if (dots)
-        *dots = d;
-    return *n > 0 || d > 0;
-}
-
-
-static void emit(kc_import_fn fn, void *ud, unsigned dots, const char *a, size_t an, const char *b, size_t bn,
-                 const char *local, size_t ln, bool module)
-{
-    char buf[512], loc[256];
-    if (an + bn + 2 > sizeof buf || ln + 1 > sizeof loc || !ln)
-        return;
-    memcpy(buf, a, an);
-    size_t n = an;
-    if (bn) {
-        if (an)
-            buf[n++] = '.';
-        memcpy(buf + n, b, bn);
-        n += bn;
-    }
-    buf[n] = '\0';
-    memcpy(loc, local, ln);
-    loc[ln] = '\0';
-    if (n || dots)
-        fn(ud, dots, buf, loc, module);
-}
-
-/* One statement at c->p (after its indentation). */
-static void scan_statement(cursor *c, kc_import_fn fn, void *ud)
-{
-    const char *mod;
-    size_t mlen;
-    unsigned dots;
-    if (keyword(c, "from")) {
-        if (!dotted_name(c, &dots, &mod, &mlen) || !keyword(c, "import"))
-            return;
-        skip_blanks(c);
-        if (c->p < c->end && *c->p == '(') {
-            c->p++;
-            c->paren = 1;
-        }
-        for (;;) {
-            const char *nm, *al = NULL;
-            size_t nl, all = 0;
-            if (!dotted_name(c, NULL, &nm, &nl) || !nl || memchr(nm, '.', nl))
-                break;
-            if (keyword(c, "as"))
-                dotted_name(c, NULL, &al, &all);
-            if (!al || !all) {
-                al = nm;
-                all = nl;
-            }
-            /* a member of the module, or a submodule of the package */
-            emit(fn, ud, dots, mod, mlen, NULL, 0, al, all, false);
-            emit(fn, ud, dots, mod, mlen, nm, nl, al, all, true);
-            skip_blanks(c);
-            if (c->p < c->end && *c->p == ',') {
-                c->p++;
-                continue;
-            }
-            break;
-        }
-        c->paren = 0;
-    } else if (keyword(c, "import")) {
-        for (;;) {
-            const char *al = NULL;
-            size_t all = 0;
-            if (!dotted_name(c, NULL, &mod, &mlen) || !mlen)
-                break;
-            if (keyword(c, "as"))
-                dotted_name(c, NULL, &al, &all);
-            if (al && all)
-                emit(fn, ud, 0, mod, mlen, NULL, 0, al, all, true);
-            else
-                emit(fn, ud, 0, mod, mlen, NULL, 0, mod, mlen, true);
-            skip_blanks(c);
-            if (c->p < c->end && *c->p == ',') {
-                c->p++;
-                continue;
-            }
-            break;
-        }
-    }
-}
-
-/* How far back a continued statement is followed (`from a \` on earlier
- * lines): bounded, so that a file of continuation lines stays linear. */
-#define KC_IMPORT_LOOKBACK 4096
-
-void kc_scan_python_imports(const char *text, size_t len, kc_import_fn fn, void *ud)
-{
-    /* Every `import` keyword that begins a statement or follows its module
-     * (`from x import`); a quoted one in a docstring costs at most a
-     * spurious candidate. Line starts are tracked forward, so the scan is
-     * linear in the text. */
-    const char *end = text + len;
-    const char *line = text, *seen = text; /* the start of the line holding `seen` */
-    for (const char *p = text; p < end && (p = memmem(p, (size_t)(end - p), "import", 6)) != NULL; p += 6) {
-        if ((p > text && ident_char(p[-1])) || (end - p > 6 && ident_char(p[6])))
-            continue;
-        const char *nl = p > seen ? memrchr(seen, '\n', (size_t)(p - seen)) : NULL;
-        if (nl)
-            line = nl + 1;
-        seen = p;
-        /* back over lines that end with a backslash, within the bound */
-        const char *ls = line;
-        while (ls > text && p - ls < KC_IMPORT_LOOKBACK) {
-            const char *q = ls - 1; /* the previous line's newline */
-            if (q > text && q[-1] == '\r')
-                q--;
-            if (!(q > text && q[-1] == '\\'))
-                break;
-            const char *lo = p - KC_IMPORT_LOOKBACK > text ? p - KC_IMPORT_LOOKBACK : text;
-            const char *prev = q - 1 > lo ? memrchr(lo, '\n', (size_t)(q - 1 - lo)) : NULL;
-            if (!prev && lo > text)
-                break; /* the statement starts beyond the bound */
-            ls = prev ? prev + 1 : text;
-        }
-        const char *s = ls;
-        while (s < p && (*s == ' ' || *s == '\t' || *s == '\f'))
-            s++;
-        if (s != p && !(end - s > 5 && memcmp(s, "from", 4) == 0 && !ident_char(s[4])))
-            continue;
-        cursor st = {s, end, 0};
-        scan_statement(&st, fn, ud);
-        if (st.p > p + 6)
-            p = st.p - 6;
-    }
-}
 
 /* ---- resolving modules to the run's files ---- */
 
@@ -275,72 +72,6 @@ static uint32_t lower_bound(const kc_project *p, const uint32_t *ix, bool by_bas
     return lo;
 }
 
-/* The dotted names a file subscripts (`k` in `k[grid]`, `mod.k` in
- * `mod.k [grid]`), sorted: collected in one pass over its brackets the
- * first time one of its imports resolves to a file of the run. */
-typedef struct chain {
-    const char *s;
-    uint32_t n;
-} chain;
-typedef KC_VEC(chain) chain_vec;
-
-static int cmp_chain_text(const char *a, size_t an, const char *b, size_t bn)
-{
-    int c = memcmp(a, b, an < bn ? an : bn);
-    return c ? c : (an > bn) - (an < bn);
-}
-
-static int cmp_chain(const void *x, const void *y)
-{
-    const chain *a = x, *b = y;
-    return cmp_chain_text(a->s, a->n, b->s, b->n);
-}
-
-static void collect_chains(const char *text, size_t len, chain_vec *out)
-{
-    const char *end = text + len;
-    for (const char *p = text; p < end && (p = memchr(p, '[', (size_t)(end - p))) != NULL; p++) {
-        const char *e = p;
-        while (e > text && (e[-1] == ' ' || e[-1] == '\t'))
-            e--;
-        const char *b = e;
-        while (b > text && e - b < 256 && (ident_char(b[-1]) || b[-1] == '.'))
-            b--;
-        while (b < e && *b == '.')
-            b++;
-        if (b == e || isdigit((unsigned char)*b) || e[-1] == '.')
-            continue;
-        chain ch = {b, (uint32_t)(e - b)};
-        kc_vec_push(out, ch);
-    }
-    if (out->len > 1)
-        qsort(out->data, out->len, sizeof *out->data, cmp_chain);
-}
-
-/* Does the file subscript `local` (a member) or `local.name` (a module)? */
-static bool launches_through(const chain_vec *ch, const char *local, bool module)
-{
-    size_t n = strlen(local);
-    uint32_t lo = 0, hi = ch->len;
-    while (lo < hi) { /* the first chain >= local */
-        uint32_t mid = lo + (hi - lo) / 2;
-        if (cmp_chain_text(ch->data[mid].s, ch->data[mid].n, local, n) < 0)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    for (uint32_t i = lo; i < ch->len && ch->data[i].n >= n && memcmp(ch->data[i].s, local, n) == 0; i++) {
-        const chain *c = &ch->data[i];
-        if (!module) {
-            if (c->n == n)
-                return true;
-        } else if (c->n > n + 1 && c->s[n] == '.' && !memchr(c->s + n + 1, '.', c->n - n - 1)) {
-            return true;
-        }
-    }
-    return false;
-}
-
 /* An import of one file that it launches through: `local[` for a member,
  * `local.name[` for a module. */
 typedef struct pending {
@@ -360,7 +91,7 @@ typedef struct link_ctx {
     pending_vec *out;
     unsigned checks;
     bool chains_ready;
-    chain_vec chains;
+    kc_py_names chains;
 } link_ctx;
 
 static void add_edge(kc_project *p, uint32_t target, uint32_t importer)
@@ -457,10 +188,10 @@ static void on_import(void *ud, unsigned dots, const char *module, const char *l
         return;
     c->checks++;
     if (!c->chains_ready) {
-        collect_chains(c->text, c->len, &c->chains);
+        kc_py_subscripts(c->text, c->len, &c->chains);
         c->chains_ready = true;
     }
-    if (!launches_through(&c->chains, local, is_module))
+    if (!kc_py_subscripts_has(&c->chains, local, is_module))
         return;
     for (uint32_t i = 0; i < n; i++) {
         pending pd = {c->importer, targets[i]};

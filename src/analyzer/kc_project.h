@@ -19,6 +19,7 @@
 #define KC_PROJECT_H
 
 #include "kc_driver.h"
+#include "kc_pyscan.h"
 
 typedef struct kc_project kc_project;
 
@@ -29,13 +30,5 @@ typedef struct kc_project kc_project;
  * imports nothing (its check reports why). */
 kc_project *kc_project_link(kc_path_list *files, size_t max_file_size, unsigned jobs);
 void kc_project_free(kc_project *p); /* NULL-safe */
-
-/* The import statements of one Python source: for each name bound,
- * fn(dots, module, local, is_module). `from ..a.b import c as d` gives
- * (2, "a.b", "d", false) -- d a member of a.b -- and (2, "a.b.c", "d",
- * true) -- d the submodule a.b.c; `import x.y as z` gives (0, "x.y", "z",
- * true); `import x.y` gives (0, "x.y", "x.y", true). Exposed for tests. */
-typedef void (*kc_import_fn)(void *ud, unsigned dots, const char *module, const char *local, bool is_module);
-void kc_scan_python_imports(const char *text, size_t len, kc_import_fn fn, void *ud);
 
 #endif

@@ -13,6 +13,7 @@
 
 #include "kc_driver.h"
 #include "kc_project.h"
+#include "kc_pyscan.h"
 #include "cli_harness.h"
 
 /* ---- the import scan ---- */

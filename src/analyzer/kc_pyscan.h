@@ -1,0 +1,38 @@
+/* kc_pyscan.h — what a text scan can tell of Python source, without a
+ * parser: the import statements (to link the files of a run, kc_project.h)
+ * and the dotted names written before a `[` (`k` in `k[grid](...)`,
+ * `mod.k` in `mod.k [grid]`), which say which imports a file launches
+ * through and whether a file can launch a given kernel. Linear in the
+ * text whatever its shape. */
+#ifndef KC_PYSCAN_H
+#define KC_PYSCAN_H
+
+#include "kc_base.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* The import statements of one Python source: for each name bound,
+ * fn(dots, module, local, is_module). `from ..a.b import c as d` gives
+ * (2, "a.b", "d", false) -- d a member of a.b -- and (2, "a.b.c", "d",
+ * true) -- d the submodule a.b.c; `import x.y as z` gives (0, "x.y", "z",
+ * true); `import x.y` gives (0, "x.y", "x.y", true). */
+typedef void (*kc_import_fn)(void *ud, unsigned dots, const char *module, const char *local, bool is_module);
+void kc_scan_python_imports(const char *text, size_t len, kc_import_fn fn, void *ud);
+
+/* A dotted name written before a `[`: s[0..n), pointing into the text. */
+typedef struct kc_py_name {
+    const char *s;
+    uint32_t n;
+} kc_py_name;
+typedef KC_VEC(kc_py_name) kc_py_names;
+
+/* The dotted names the text subscripts, sorted (appended to out; free
+ * with kc_vec_free). */
+void kc_py_subscripts(const char *text, size_t len, kc_py_names *out);
+/* Is `local` subscripted (is_module false: `local[`), or a name in it
+ * (is_module true: `local.k[`)? */
+bool kc_py_subscripts_has(const kc_py_names *names, const char *local, bool is_module);
+
+#endif
