@@ -17,7 +17,7 @@
 #include <unistd.h>
 #include <xxhash.h>
 
-#define KC_PCH_FORMAT "kcheck-cuda-pch-1"
+#define KC_PCH_FORMAT "kcheck-cuda-pch-2"
 #define KC_PCH_MAX_AGE_S (14 * 24 * 3600)
 /* A preamble that failed to precompile (an error in a header it includes)
  * is tried again after this long, when the header may have been fixed. */
@@ -150,11 +150,18 @@ static bool build(CXIndex index, const char *tmp, const char *const *args, size_
         memcpy(files, unsaved, (size_t)nunsaved * sizeof *files);
     const char *main = pre ? pre->main : KC_PCH_MAIN;
     files[nunsaved] = (struct CXUnsavedFile){main, pre ? pre->text : "", pre ? (unsigned long)pre->len : 0};
+    /* Templates the headers use are instantiated here, once, instead of at
+     * the end of every file parsed behind the header (in toolkit mode that
+     * took a third of an empty file's parse: 58 -> 35 ms). */
+    const char **bargs = kc_xcalloc(nargs + 1, sizeof *bargs);
+    memcpy(bargs, args, nargs * sizeof *bargs);
+    bargs[nargs] = "-fpch-instantiate-templates";
     CXTranslationUnit tu = NULL;
     enum CXErrorCode ec =
-        clang_parseTranslationUnit2(index, main, args, (int)nargs, files, nunsaved + 1,
+        clang_parseTranslationUnit2(index, main, bargs, (int)nargs + 1, files, nunsaved + 1,
                                     CXTranslationUnit_Incomplete | CXTranslationUnit_ForSerialization, &tu);
     free(files);
+    free(bargs);
     bool ok = false;
     if (ec != CXError_Success || !tu) {
         *why = kc_xasprintf("libclang could not parse the CUDA headers (code %d)", (int)ec);
