@@ -13,7 +13,9 @@
 #      empty stand-ins kcheck gives headers it does not know. Toolkit mode
 #      (first TOOLKIT_FILES, default 10): both with the real CUDA headers;
 #      kcheck cold (empty header cache) and warm (the shared header and each
-#      file's preamble header built by two runs before timing).
+#      file's preamble header built by two runs before timing). Both modes
+#      also through `kcheck --server` (a client process per file; the
+#      server started and warmed before timing).
 #   2. Triton: kcheck -j1 over every .py file with a @triton.jit kernel in
 #      TRITON_DIR vs tree-sitter's bare parse of the same files with the same
 #      grammar (build/ts_parse).
@@ -144,6 +146,16 @@ echo
 echo "| mode | kcheck -j1 | clang-tidy-19 | ratio |"
 echo "|---|---|---|---|"
 echo "| shim | $(ms "$t_kc" ${#cu[@]}) ms/file | $(ms "$t_ct" ${#cu[@]}) ms/file | $(ratio "$t_ct" "$t_kc")x |"
+# through the server (kcheck --server): a client process per file, the
+# check run in the server, which keeps libclang loaded; started and warmed
+# (one run over the files) before timing, stopped at the end.
+export KCHECK_SERVER_DIR=$OUT/server
+mkdir -p -m 700 "$KCHECK_SERVER_DIR"
+trap '"$KC" server stop >/dev/null 2>&1 || true' EXIT
+"$KC" server start >/dev/null
+"$KC" --server --no-cache -j1 -q "${cu[@]}" >/dev/null 2>&1 || true
+t_ks=$(bench_loop cuda-shim-kcheck-server 3 "$OUT/cuda-files.txt" -- "$KC" --server --no-cache -j1 -q {})
+echo "| shim, through \`--server\` | $(ms "$t_ks" ${#cu[@]}) ms/file | $(ms "$t_ct" ${#cu[@]}) ms/file | $(ratio "$t_ct" "$t_ks")x |"
 # the same files in one process each (pre-commit passes many files at once)
 t_kc1=$(bench cuda-shim-kcheck-one-process 3 -- "$KC" --no-cache -j1 -q "${cu[@]}")
 t_ct1=$(bench cuda-shim-clang-tidy-one-process 3 -- clang-tidy-19 -quiet "${cu[@]}" -- "${shim_flags[@]}")
@@ -172,11 +184,14 @@ if [ -f "$CUDA/include/cuda_runtime.h" ]; then
     mapfile -t tk_files <"$OUT/toolkit-files.txt"
     for i in 1 2; do "${kc_tk[@]}" "${tk_files[@]}" >/dev/null 2>&1 || true; done
     t_warm=$(bench_loop cuda-toolkit-kcheck-warm 3 "$OUT/toolkit-files.txt" -- "${kc_tk[@]}" {})
+    "${kc_tk[@]}" --server "${tk_files[@]}" >/dev/null 2>&1 || true
+    t_tks=$(bench_loop cuda-toolkit-kcheck-server 3 "$OUT/toolkit-files.txt" -- "${kc_tk[@]}" --server {})
     t_off=$(bench_loop cuda-toolkit-kcheck-no-header-cache 3 "$OUT/toolkit-files.txt" -- "${kc_tk[@]}" --no-header-cache {})
     t_ctk=$(bench_loop cuda-toolkit-clang-tidy 3 "$OUT/toolkit-files.txt" -- clang-tidy-19 -quiet {} -- "${tk_flags[@]}")
     t_tk1=$(bench cuda-toolkit-kcheck-one-process 3 -- "${kc_tk[@]}" "${tk_files[@]}")
     t_ctk1=$(bench cuda-toolkit-clang-tidy-one-process 3 -- clang-tidy-19 -quiet "${tk_files[@]}" -- "${tk_flags[@]}")
     echo "| toolkit, warm header cache ($ntk files) | $(ms "$t_warm" "$ntk") ms/file | $(ms "$t_ctk" "$ntk") ms/file | $(ratio "$t_ctk" "$t_warm")x |"
+    echo "| toolkit, warm, through \`--server\` | $(ms "$t_tks" "$ntk") ms/file | $(ms "$t_ctk" "$ntk") ms/file | $(ratio "$t_ctk" "$t_tks")x |"
     echo "| toolkit, warm, all files in one process | $(ms "$t_tk1" "$ntk") ms/file | $(ms "$t_ctk1" "$ntk") ms/file | $(ratio "$t_ctk1" "$t_tk1")x |"
     echo "| toolkit, cold header cache (the first file builds it) | $(ms "$t_cold" "$ntk") ms/file | $(ms "$t_ctk" "$ntk") ms/file | $(ratio "$t_ctk" "$t_cold")x |"
     echo "| toolkit, --no-header-cache | $(ms "$t_off" "$ntk") ms/file | $(ms "$t_ctk" "$ntk") ms/file | $(ratio "$t_ctk" "$t_off")x |"

@@ -7,6 +7,7 @@
 #include "kc_frontend.h"
 #include "kc_project.h"
 #include "kc_report.h"
+#include "kc_server.h"
 #include "../verify/kc_verify.h"
 #include "../rules/kc_rule.h"
 
@@ -23,6 +24,7 @@ static const char usage_text[] =
     "usage: kcheck [options] PATH... [-- COMPILER-ARGS...]\n"
     "       kcheck verify [options] PATH...   (confirm findings on the GPU)\n"
     "       kcheck --dump-config [PATH...]   (the effective configuration for each path)\n"
+    "       kcheck server start|stop|status|run   (the server of --server)\n"
     "       kcheck --list-rules | --explain RULE | --version | --help\n"
     "\n"
     "Checks CUDA (.cu, .cuh) and Triton (.py) kernel sources. Directories are\n"
@@ -67,6 +69,8 @@ static const char usage_text[] =
     "  --no-cache            do not read or write the result cache\n"
     "  --cache-dir DIR       cache results there (default: $KCHECK_CACHE_DIR, else ~/.cache/kcheck)\n"
     "  --no-header-cache     do not precompile the CUDA headers into the cache directory\n"
+    "  --server              check in a background kcheck server that keeps libclang loaded between runs\n"
+    "                        (started on first use; kcheck server start|stop|status|run)\n"
     "  --dump-model          print what the front ends inferred (kernels, loops, accesses) and exit\n"
     "  --version             print the version and exit\n"
     "  -h, --help            print this help and exit\n"
@@ -367,6 +371,31 @@ static double now_s(void)
 
 int kc_cli_main(int argc, char **argv, FILE *out, FILE *err)
 {
+    if (argc > 1 && strcmp(argv[1], "server") == 0)
+        return kc_server_command(argc - 1, argv + 1, out, err);
+    /* --server, anywhere before "--": the check runs in the server, which
+     * writes to this process's own standard streams (so only when `out`
+     * and `err` are those); verify always runs here. */
+    char **args = kc_xcalloc((size_t)argc + 1, sizeof *args);
+    int n = 0;
+    bool via_server = false, compiler_args = false;
+    for (int i = 0; i < argc; i++) {
+        compiler_args |= i > 0 && strcmp(argv[i], "--") == 0;
+        if (i > 0 && !compiler_args && strcmp(argv[i], "--server") == 0)
+            via_server = true;
+        else
+            args[n++] = argv[i];
+    }
+    int status;
+    if (!via_server || out != stdout || err != stderr || (n > 1 && strcmp(args[1], "verify") == 0) ||
+        !kc_server_try(n, args, err, &status))
+        status = kc_cli_run(n, args, out, err);
+    free(args);
+    return status;
+}
+
+int kc_cli_run(int argc, char **argv, FILE *out, FILE *err)
+{
     double t0 = now_s();
     kc_options o;
     kc_options_init(&o);
@@ -403,7 +432,7 @@ int kc_cli_main(int argc, char **argv, FILE *out, FILE *err)
     kc_config_set *set = NULL;
     kc_baseline *baseline = NULL;
     opterr = 0;
-    optind = 1;
+    optind = 0; /* glibc: start afresh, whatever an earlier run left */
     int c;
     while ((c = getopt_long(nargs, argv, "j:o:p:hq", long_opts, NULL)) != -1) {
         switch (c) {

@@ -10,4 +10,8 @@
  * failure. */
 int kc_cli_main(int argc, char **argv, FILE *out, FILE *err);
 
+/* kc_cli_main without `kcheck server ...` and `--server`: the run itself,
+ * in this process (what the server calls for a client). */
+int kc_cli_run(int argc, char **argv, FILE *out, FILE *err);
+
 #endif

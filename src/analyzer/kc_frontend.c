@@ -27,45 +27,60 @@ struct kc_frontend {
  * afterwards: a process loads a library once, whichever thread asks. */
 static pthread_once_t module_once = PTHREAD_ONCE_INIT;
 static const kc_cuda_ops *module_ops;
-static char module_error[PATH_MAX + 256];
+static char module_error[PATH_MAX + 512];
 
-static void load_module(void)
+/* The module's file: next to the binary (the build tree), else
+ * ../lib/kcheck (installed). False when neither exists (path then holds
+ * the first candidate's message in `module_error` form). */
+static bool module_file(char *path, size_t size)
 {
-    /* Next to the binary (the build tree), else ../lib/kcheck (installed). */
     char exe[PATH_MAX];
     ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
     if (n <= 0) {
-        snprintf(module_error, sizeof module_error, "cannot find the kcheck binary (/proc/self/exe)");
-        return;
+        snprintf(path, size, "cannot find the kcheck binary (/proc/self/exe)");
+        return false;
     }
     exe[n] = '\0';
     char *slash = strrchr(exe, '/');
     if (slash)
         *slash = '\0';
     const char *candidates[] = {"/" KCHECK_CUDA_MODULE, "/../" KCHECK_MODULE_LIBDIR "/kcheck/" KCHECK_CUDA_MODULE};
-    const char *why = NULL;
-    char path[PATH_MAX + 64];
-    for (size_t i = 0; i < sizeof candidates / sizeof candidates[0] && !module_ops; i++) {
-        snprintf(path, sizeof path, "%s%s", exe, candidates[i]);
-        if (access(path, F_OK) != 0)
-            continue;
-        void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
-        if (!h) {
-            why = dlerror();
-            snprintf(module_error, sizeof module_error, "%s", why ? why : path);
-            return;
-        }
-        const kc_cuda_ops *(*entry)(void) = (const kc_cuda_ops *(*)(void))dlsym(h, "kc_cuda_plugin");
-        const kc_cuda_ops *ops = entry ? entry() : NULL;
-        if (!ops || ops->check != KC_CUDA_OPS_CHECK) {
-            snprintf(module_error, sizeof module_error, "%s is not from this build of kcheck", path);
-            return;
-        }
-        module_ops = ops;
+    for (size_t i = 0; i < sizeof candidates / sizeof candidates[0]; i++) {
+        snprintf(path, size, "%s%s", exe, candidates[i]);
+        if (access(path, F_OK) == 0)
+            return true;
     }
-    if (!module_ops)
-        snprintf(module_error, sizeof module_error, "%s not found next to the kcheck binary or in ../%s/kcheck",
-                 KCHECK_CUDA_MODULE, KCHECK_MODULE_LIBDIR);
+    snprintf(path, size, "%s not found next to the kcheck binary or in ../%s/kcheck", KCHECK_CUDA_MODULE,
+             KCHECK_MODULE_LIBDIR);
+    return false;
+}
+
+static void load_module(void)
+{
+    char path[PATH_MAX + 256];
+    if (!module_file(path, sizeof path)) {
+        snprintf(module_error, sizeof module_error, "%s", path);
+        return;
+    }
+    void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+    if (!h) {
+        const char *why = dlerror();
+        snprintf(module_error, sizeof module_error, "%s", why ? why : path);
+        return;
+    }
+    const kc_cuda_ops *(*entry)(void) = (const kc_cuda_ops *(*)(void))dlsym(h, "kc_cuda_plugin");
+    const kc_cuda_ops *ops = entry ? entry() : NULL;
+    if (!ops || ops->check != KC_CUDA_OPS_CHECK) {
+        snprintf(module_error, sizeof module_error, "%s is not from this build of kcheck", path);
+        return;
+    }
+    module_ops = ops;
+}
+
+char *kc_frontend_module_file(void)
+{
+    char path[PATH_MAX + 256];
+    return module_file(path, sizeof path) ? kc_xstrdup(path) : NULL;
 }
 
 static const kc_cuda_ops *cuda_ops(const char **why)
@@ -75,6 +90,8 @@ static const kc_cuda_ops *cuda_ops(const char **why)
     return module_ops;
 }
 #else
+char *kc_frontend_module_file(void) { return NULL; }
+
 /* Linked in: the module's own table (cuda_plugin.c). */
 static const kc_cuda_ops *cuda_ops(const char **why)
 {

@@ -17,7 +17,14 @@
  * Returns false for anything else. */
 bool kc_lang_for_path(const char *path, kc_lang *lang);
 
-/* "libclang <version>, tree-sitter-python 0.23.6"; caller frees. */
+/* The CUDA module the kcheck binary loads on its first CUDA file
+ * (kcheck-cuda.so next to the binary, else installed), found without
+ * loading it: a malloc'd path, or NULL when the CUDA front end is linked
+ * in or the module is missing. */
+char *kc_frontend_module_file(void);
+
+/* "libclang <version>, tree-sitter-python 0.23.6" (loads the CUDA module);
+ * caller frees. */
 char *kc_frontend_versions(void);
 
 typedef struct kc_frontend kc_frontend;

@@ -1,0 +1,674 @@
+#define _GNU_SOURCE 1 /* accept4, SO_PEERCRED, MSG_CMSG_CLOEXEC */
+#include "kc_server.h"
+
+#include "kc_base.h"
+#include "kc_cli.h"
+#include "kc_frontend.h"
+#include "kc_hash.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+extern char **environ;
+
+#define MAGIC "kcheck-server-1"
+/* Passed with a check: standard input, output, error, working directory. */
+#define NFDS 4
+#define IDLE_DEFAULT_S 900
+#define RECV_TIMEOUT_S 10
+
+static const char *const kind_names[] = {"check", "status", "stop"};
+
+/* ---- the request as bytes ----------------------------------------------- */
+
+static void put(kc_strbuf *sb, const char *s) { kc_sb_appendn(sb, s, strlen(s) + 1); }
+
+char *kc_server_encode(kc_server_kind kind, unsigned umask_bits, int argc, char *const *argv, char *const *envp,
+                       size_t *len)
+{
+    kc_strbuf sb = {0};
+    put(&sb, MAGIC);
+    put(&sb, kind_names[kind]);
+    char num[32];
+    snprintf(num, sizeof num, "%o", umask_bits & 0777u);
+    put(&sb, num);
+    snprintf(num, sizeof num, "%d", argc);
+    put(&sb, num);
+    for (int i = 0; i < argc; i++)
+        put(&sb, argv[i]);
+    for (size_t i = 0; envp && envp[i]; i++)
+        put(&sb, envp[i]);
+    *len = sb.len;
+    return kc_sb_take(&sb);
+}
+
+static bool parse_uint(const char *s, int base, unsigned long max, unsigned long *v)
+{
+    if (!*s || *s == '-' || *s == '+')
+        return false;
+    char *end;
+    errno = 0;
+    unsigned long x = strtoul(s, &end, base);
+    if (errno || *end || x > max)
+        return false;
+    *v = x;
+    return true;
+}
+
+bool kc_server_decode(char *buf, size_t len, kc_server_request *req)
+{
+    memset(req, 0, sizeof *req);
+    if (!buf || len == 0 || buf[len - 1] != '\0') {
+        free(buf);
+        return false;
+    }
+    size_t n = 0;
+    for (size_t i = 0; i < len; i++)
+        n += buf[i] == '\0';
+    /* Each string's start, then NULLs where argv and envp end. */
+    char **ptrs = kc_xcalloc(n + 2, sizeof *ptrs);
+    const char *s = buf;
+    for (size_t i = 0; i < n; i++) {
+        ptrs[i] = (char *)s;
+        s += strlen(s) + 1;
+    }
+    unsigned long mask = 0, argc = 0;
+    int kind = -1;
+    if (n >= 4 && strcmp(ptrs[0], MAGIC) == 0)
+        for (int k = 0; k < (int)(sizeof kind_names / sizeof kind_names[0]); k++)
+            if (strcmp(ptrs[1], kind_names[k]) == 0)
+                kind = k;
+    if (kind < 0 || !parse_uint(ptrs[2], 8, 0777, &mask) || !parse_uint(ptrs[3], 10, n - 4, &argc) ||
+        (kind == KC_SERVER_CHECK && argc < 1)) {
+        free(ptrs);
+        free(buf);
+        return false;
+    }
+    /* ptrs: the arguments at [4, 4+argc), the environment after. Shift the
+     * environment up one slot to make room for argv's NULL. */
+    size_t nenv = n - 4 - argc;
+    char **args = ptrs + 4;
+    memmove(args + argc + 1, args + argc, nenv * sizeof *args);
+    args[argc] = NULL;
+    args[argc + 1 + nenv] = NULL;
+    req->kind = (kc_server_kind)kind;
+    req->umask = (unsigned)mask;
+    req->argc = (int)argc;
+    req->argv = args;
+    req->envp = args + argc + 1;
+    req->buf = buf;
+    return true;
+}
+
+void kc_server_request_free(kc_server_request *req)
+{
+    if (req->argv)
+        free(req->argv - 4);
+    free(req->buf);
+    memset(req, 0, sizeof *req);
+}
+
+/* ---- where the server lives ----------------------------------------------- */
+
+/* The user's private directory for sockets, created if needed; NULL with
+ * *why (malloc'd) when it cannot be had or others can enter it. */
+static char *server_dir(char **why)
+{
+    const char *env = getenv("KCHECK_SERVER_DIR"), *xdg = getenv("XDG_RUNTIME_DIR");
+    char *dir = env && *env    ? kc_xstrdup(env)
+                : xdg && *xdg == '/' ? kc_xasprintf("%s/kcheck", xdg)
+                                     : kc_xasprintf("/tmp/kcheck-%u", (unsigned)geteuid());
+    struct stat sb;
+    if (mkdir(dir, 0700) != 0 && errno != EEXIST)
+        *why = kc_xasprintf("cannot create %s: %s", dir, strerror(errno));
+    else if (lstat(dir, &sb) != 0)
+        *why = kc_xasprintf("cannot read %s: %s", dir, strerror(errno));
+    else if (!S_ISDIR(sb.st_mode))
+        *why = kc_xasprintf("%s is not a directory", dir);
+    else if (sb.st_uid != geteuid() || (sb.st_mode & 077))
+        *why = kc_xasprintf("%s is not private to this user (owner %u, mode %03o)", dir, (unsigned)sb.st_uid,
+                            (unsigned)(sb.st_mode & 0777));
+    else
+        return dir;
+    free(dir);
+    return NULL;
+}
+
+/* The socket's path for this kcheck build: the binary and its CUDA module
+ * (path, size, modification time, inode) name it. */
+static char *socket_path(const char *dir, const char *suffix)
+{
+    XXH3_state_t *st = XXH3_createState();
+    XXH3_128bits_reset(st);
+    kc_hash_str(st, KCHECK_VERSION);
+    char exe[PATH_MAX];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    exe[n > 0 ? n : 0] = '\0';
+    kc_hash_stat(st, exe);
+    char *mod = kc_frontend_module_file();
+    if (mod)
+        kc_hash_stat(st, mod);
+    free(mod);
+    XXH128_hash_t h = XXH3_128bits_digest(st);
+    XXH3_freeState(st);
+    return kc_xasprintf("%s/%016llx%s", dir, (unsigned long long)h.high64, suffix);
+}
+
+static bool fill_addr(struct sockaddr_un *a, const char *path)
+{
+    memset(a, 0, sizeof *a);
+    a->sun_family = AF_UNIX;
+    if (strlen(path) >= sizeof a->sun_path)
+        return false;
+    memcpy(a->sun_path, path, strlen(path) + 1);
+    return true;
+}
+
+/* A connected socket, or -1 (errno says why). */
+static int connect_to(const char *path)
+{
+    struct sockaddr_un a;
+    if (!fill_addr(&a, path)) {
+        errno = ENAMETOOLONG;
+        return -1;
+    }
+    int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (fd < 0)
+        return -1;
+    while (connect(fd, (struct sockaddr *)&a, sizeof a) != 0) {
+        if (errno == EINTR)
+            continue;
+        int e = errno;
+        close(fd);
+        errno = e;
+        return -1;
+    }
+    return fd;
+}
+
+/* ---- moving bytes ------------------------------------------------------------- */
+
+static bool write_all(int fd, const void *buf, size_t len)
+{
+    const char *p = buf;
+    while (len) {
+        ssize_t w = send(fd, p, len, MSG_NOSIGNAL);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0)
+            return false;
+        p += w;
+        len -= (size_t)w;
+    }
+    return true;
+}
+
+static bool read_all(int fd, void *buf, size_t len)
+{
+    char *p = buf;
+    while (len) {
+        ssize_t r = read(fd, p, len);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r <= 0)
+            return false;
+        p += r;
+        len -= (size_t)r;
+    }
+    return true;
+}
+
+/* The message's length (8 bytes) with the descriptors, then the message. */
+static bool send_message(int fd, const char *buf, size_t len, const int *fds, int nfds)
+{
+    uint64_t n = len;
+    struct iovec iov = {&n, sizeof n};
+    union {
+        struct cmsghdr h;
+        char b[CMSG_SPACE(sizeof(int) * NFDS)];
+    } ctl;
+    memset(&ctl, 0, sizeof ctl);
+    struct msghdr m = {.msg_iov = &iov, .msg_iovlen = 1};
+    if (nfds > 0) {
+        m.msg_control = ctl.b;
+        m.msg_controllen = CMSG_SPACE(sizeof(int) * (size_t)nfds);
+        struct cmsghdr *c = CMSG_FIRSTHDR(&m);
+        c->cmsg_level = SOL_SOCKET;
+        c->cmsg_type = SCM_RIGHTS;
+        c->cmsg_len = CMSG_LEN(sizeof(int) * (size_t)nfds);
+        memcpy(CMSG_DATA(c), fds, sizeof(int) * (size_t)nfds);
+    }
+    ssize_t w;
+    while ((w = sendmsg(fd, &m, MSG_NOSIGNAL)) < 0 && errno == EINTR) {
+    }
+    if (w < 0)
+        return false;
+    if ((size_t)w < sizeof n && !write_all(fd, (char *)&n + w, sizeof n - (size_t)w))
+        return false;
+    return write_all(fd, buf, len);
+}
+
+/* Reads a message and the descriptors that came with it (at most NFDS
+ * kept, the rest closed); *nfds says how many. */
+static bool recv_message(int fd, char **buf, size_t *len, int *fds, int *nfds)
+{
+    *nfds = 0;
+    *buf = NULL;
+    uint64_t n = 0;
+    struct iovec iov = {&n, sizeof n};
+    union {
+        struct cmsghdr h;
+        char b[CMSG_SPACE(sizeof(int) * NFDS * 2)];
+    } ctl;
+    struct msghdr m = {.msg_iov = &iov, .msg_iovlen = 1, .msg_control = ctl.b, .msg_controllen = sizeof ctl.b};
+    ssize_t r;
+    while ((r = recvmsg(fd, &m, MSG_CMSG_CLOEXEC)) < 0 && errno == EINTR) {
+    }
+    if (r > 0)
+        for (struct cmsghdr *c = CMSG_FIRSTHDR(&m); c; c = CMSG_NXTHDR(&m, c)) {
+            if (c->cmsg_level != SOL_SOCKET || c->cmsg_type != SCM_RIGHTS)
+                continue;
+            size_t k = (c->cmsg_len - CMSG_LEN(0)) / sizeof(int);
+            for (size_t i = 0; i < k; i++) {
+                int got;
+                memcpy(&got, CMSG_DATA(c) + i * sizeof(int), sizeof got);
+                if (*nfds < NFDS)
+                    fds[(*nfds)++] = got;
+                else
+                    close(got);
+            }
+        }
+    if (r <= 0 || (m.msg_flags & MSG_CTRUNC))
+        return false;
+    if ((size_t)r < sizeof n && !read_all(fd, (char *)&n + r, sizeof n - (size_t)r))
+        return false;
+    if (n == 0 || n > KC_SERVER_MAX_MESSAGE)
+        return false;
+    *buf = kc_xmalloc((size_t)n);
+    *len = (size_t)n;
+    return read_all(fd, *buf, (size_t)n);
+}
+
+/* ---- the server ------------------------------------------------------------------ */
+
+typedef struct server {
+    const char *socket;
+    int home;     /* the server's own working directory */
+    int keep[3];  /* its own standard streams */
+    time_t start;
+    unsigned served;
+    long idle_s;
+} server;
+
+/* The client's environment, with LIBCLANG_NOTHREADS set as the driver sets
+ * it (kc_driver.c), so that the check never grows the array it runs with. */
+static char **request_env(char **envp)
+{
+    size_t n = 0;
+    bool has = false;
+    for (; envp[n]; n++)
+        has |= strncmp(envp[n], "LIBCLANG_NOTHREADS=", 19) == 0;
+    char **env = kc_xcalloc(n + 2, sizeof *env);
+    memcpy(env, envp, n * sizeof *env);
+    if (!has)
+        env[n] = (char *)"LIBCLANG_NOTHREADS=1";
+    return env;
+}
+
+/* Runs the check with the client's streams, directory, umask and
+ * environment, as `kcheck` would in the client's process. */
+static int run_check(server *sv, kc_server_request *req, const int *fds)
+{
+    fflush(stdout);
+    fflush(stderr);
+    for (int i = 0; i < 3; i++)
+        dup2(fds[i], i);
+    int status = 2;
+    if (fchdir(fds[3]) != 0) {
+        dprintf(2, "kcheck: the server cannot enter the working directory: %s\n", strerror(errno));
+    } else {
+        mode_t old_mask = umask((mode_t)req->umask);
+        char **old_env = environ;
+        char **env = request_env(req->envp);
+        environ = env;
+        FILE *out = fdopen(dup(1), "w");
+        if (out) {
+            status = kc_cli_run(req->argc, req->argv, out, stderr);
+            fclose(out);
+        } else {
+            dprintf(2, "kcheck: the server cannot write to standard output: %s\n", strerror(errno));
+        }
+        fflush(stderr);
+        environ = old_env;
+        free(env);
+        umask(old_mask);
+        if (fchdir(sv->home) != 0)
+            (void)!chdir("/");
+    }
+    for (int i = 0; i < 3; i++)
+        dup2(sv->keep[i], i);
+    return status;
+}
+
+static void answer_status(server *sv, int fd)
+{
+    char *s = kc_xasprintf("kcheck server: pid %ld, up %lld s, %u checks served, stops after %ld idle seconds\n"
+                           "socket: %s\n",
+                           (long)getpid(), (long long)(time(NULL) - sv->start), sv->served, sv->idle_s, sv->socket);
+    (void)write_all(fd, s, strlen(s));
+    free(s);
+}
+
+/* Serves one connection; false when the server should stop. */
+static bool serve_one(server *sv, int cfd)
+{
+    struct ucred cred;
+    socklen_t cl = sizeof cred;
+    if (getsockopt(cfd, SOL_SOCKET, SO_PEERCRED, &cred, &cl) != 0 || cred.uid != geteuid())
+        return true;
+    struct timeval tv = {RECV_TIMEOUT_S, 0};
+    setsockopt(cfd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+    char *buf;
+    size_t len = 0;
+    int fds[NFDS], nfds = 0;
+    kc_server_request req;
+    bool keep_going = true;
+    if (recv_message(cfd, &buf, &len, fds, &nfds) && kc_server_decode(buf, len, &req)) {
+        switch (req.kind) {
+        case KC_SERVER_STATUS:
+            answer_status(sv, cfd);
+            break;
+        case KC_SERVER_STOP:
+            (void)write_all(cfd, "stopping\n", 9);
+            keep_going = false;
+            break;
+        case KC_SERVER_CHECK:
+            if (nfds == NFDS) {
+                int32_t status = run_check(sv, &req, fds);
+                sv->served++;
+                (void)write_all(cfd, &status, sizeof status);
+            }
+            break;
+        }
+        kc_server_request_free(&req);
+    } else {
+        free(buf);
+    }
+    for (int i = 0; i < nfds; i++)
+        close(fds[i]);
+    return keep_going;
+}
+
+static long idle_limit(void)
+{
+    const char *s = getenv("KCHECK_SERVER_IDLE");
+    unsigned long v;
+    return s && parse_uint(s, 10, 86400L * 365, &v) && v > 0 ? (long)v : IDLE_DEFAULT_S;
+}
+
+/* `kcheck server run`: serves until idle, stopped or worn out. Returns 0,
+ * or 2 with a message when it cannot listen; 0 also when another server
+ * for this build already runs (it holds the lock). */
+static int serve(FILE *out, FILE *err)
+{
+    char *why = NULL, *dir = server_dir(&why);
+    if (!dir) {
+        fprintf(err, "kcheck server: %s\n", why);
+        free(why);
+        return 2;
+    }
+    char *sock = socket_path(dir, ".sock"), *lockp = socket_path(dir, ".lock");
+    free(dir);
+    int status = 2, lfd = -1;
+    int lock = open(lockp, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+    struct sockaddr_un a;
+    if (lock < 0) {
+        fprintf(err, "kcheck server: cannot open %s: %s\n", lockp, strerror(errno));
+        goto done;
+    }
+    if (flock(lock, LOCK_EX | LOCK_NB) != 0) {
+        fprintf(out, "kcheck server: already running (socket %s)\n", sock);
+        status = 0;
+        goto done;
+    }
+    if (!fill_addr(&a, sock)) {
+        fprintf(err, "kcheck server: the socket path is too long: %s\n", sock);
+        goto done;
+    }
+    unlink(sock);
+    lfd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (lfd < 0 || bind(lfd, (struct sockaddr *)&a, sizeof a) != 0 || listen(lfd, 64) != 0) {
+        fprintf(err, "kcheck server: cannot listen on %s: %s\n", sock, strerror(errno));
+        goto done;
+    }
+    struct stat bound;
+    if (stat(sock, &bound) != 0)
+        memset(&bound, 0, sizeof bound);
+    signal(SIGPIPE, SIG_IGN);
+    server sv = {.socket = sock, .start = time(NULL), .idle_s = idle_limit()};
+    sv.home = open(".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    for (int i = 0; i < 3; i++)
+        sv.keep[i] = fcntl(i, F_DUPFD_CLOEXEC, 3);
+    /* What every CUDA check would load first: libclang and LLVM. */
+    free(kc_frontend_versions());
+    fprintf(out, "kcheck server: pid %ld listening on %s\n", (long)getpid(), sock);
+    fflush(out);
+    for (;;) {
+        struct pollfd p = {.fd = lfd, .events = POLLIN};
+        int r = poll(&p, 1, (int)(sv.idle_s > INT_MAX / 1000 ? INT_MAX : sv.idle_s * 1000));
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r <= 0)
+            break;
+        int cfd = accept4(lfd, NULL, NULL, SOCK_CLOEXEC);
+        if (cfd < 0)
+            continue;
+        bool more = serve_one(&sv, cfd);
+        close(cfd);
+        if (!more || sv.served >= KC_SERVER_MAX_REQUESTS)
+            break;
+    }
+    /* Remove the socket unless a newer server already replaced it. */
+    struct stat now;
+    if (stat(sock, &now) == 0 && now.st_ino == bound.st_ino && now.st_dev == bound.st_dev)
+        unlink(sock);
+    for (int i = 0; i < 3; i++)
+        if (sv.keep[i] >= 0)
+            close(sv.keep[i]);
+    if (sv.home >= 0)
+        close(sv.home);
+    status = 0;
+done:
+    if (lfd >= 0)
+        close(lfd);
+    if (lock >= 0)
+        close(lock);
+    free(sock);
+    free(lockp);
+    return status;
+}
+
+/* Starts `kcheck server run` in the background, detached from the
+ * client's session and streams (a hook runner waiting for the client's
+ * output must not wait for the server). */
+static void spawn(void)
+{
+    char exe[PATH_MAX];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (n <= 0)
+        return;
+    exe[n] = '\0';
+    pid_t p = fork();
+    if (p == 0) {
+        if (setsid() < 0 || fork() != 0)
+            _exit(0);
+        int nul = open("/dev/null", O_RDWR);
+        if (nul < 0)
+            _exit(127);
+        for (int i = 0; i < 3; i++)
+            dup2(nul, i);
+        long maxfd = sysconf(_SC_OPEN_MAX);
+        for (long fd = 3; fd < (maxfd > 0 && maxfd < 65536 ? maxfd : 65536); fd++)
+            close((int)fd);
+        if (chdir("/") != 0)
+            _exit(127);
+        execl(exe, "kcheck", "server", "run", (char *)NULL);
+        _exit(127);
+    }
+    if (p > 0)
+        while (waitpid(p, NULL, 0) < 0 && errno == EINTR) {
+        }
+}
+
+/* Sends a status or stop request; the answer goes to `out`. False when no
+ * server answered. */
+static bool ask(kc_server_kind kind, FILE *out)
+{
+    char *why = NULL, *dir = server_dir(&why);
+    free(why);
+    if (!dir)
+        return false;
+    char *sock = socket_path(dir, ".sock");
+    free(dir);
+    int fd = connect_to(sock);
+    free(sock);
+    if (fd < 0)
+        return false;
+    char *argv[] = {(char *)"kcheck", NULL};
+    char *env[] = {NULL};
+    size_t len;
+    char *msg = kc_server_encode(kind, 0, 1, argv, env, &len);
+    bool ok = send_message(fd, msg, len, NULL, 0);
+    free(msg);
+    char buf[4096];
+    ssize_t r;
+    bool any = false;
+    while (ok && (r = read(fd, buf, sizeof buf)) != 0) {
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r < 0)
+            break;
+        fwrite(buf, 1, (size_t)r, out);
+        any = true;
+    }
+    close(fd);
+    return ok && any;
+}
+
+static const char server_usage[] = "usage: kcheck server start|stop|status|run\n"
+                                   "  start   start the server in the background (kcheck --server does on first use)\n"
+                                   "  stop    stop it\n"
+                                   "  status  say whether it runs (exit status 0) or not (1)\n"
+                                   "  run     serve in the foreground\n";
+
+int kc_server_command(int argc, char **argv, FILE *out, FILE *err)
+{
+    const char *cmd = argc == 2 ? argv[1] : "";
+    if (strcmp(cmd, "run") == 0)
+        return serve(out, err);
+    if (strcmp(cmd, "status") == 0) {
+        if (ask(KC_SERVER_STATUS, out))
+            return 0;
+        fprintf(out, "kcheck server: not running\n");
+        return 1;
+    }
+    if (strcmp(cmd, "stop") == 0) {
+        if (!ask(KC_SERVER_STOP, out))
+            fprintf(out, "kcheck server: not running\n");
+        return 0;
+    }
+    if (strcmp(cmd, "start") == 0) {
+        char *why = NULL, *dir = server_dir(&why);
+        if (!dir) {
+            fprintf(err, "kcheck server: %s\n", why);
+            free(why);
+            return 2;
+        }
+        free(dir);
+        FILE *nul = fopen("/dev/null", "w");
+        bool up = nul && ask(KC_SERVER_STATUS, nul);
+        if (!up)
+            spawn();
+        /* Up to 10 s for it to answer (it loads libclang first). */
+        for (int i = 0; i < 200 && !up; i++) {
+            struct timespec ts = {0, 50 * 1000 * 1000};
+            nanosleep(&ts, NULL);
+            up = nul && ask(KC_SERVER_STATUS, nul);
+        }
+        if (nul)
+            fclose(nul);
+        if (up && ask(KC_SERVER_STATUS, out))
+            return 0;
+        fprintf(err, "kcheck server: did not start\n");
+        return 2;
+    }
+    fputs(server_usage, strcmp(cmd, "help") == 0 || strcmp(cmd, "--help") == 0 ? out : err);
+    return strcmp(cmd, "help") == 0 || strcmp(cmd, "--help") == 0 ? 0 : 2;
+}
+
+/* ---- the client ------------------------------------------------------------------ */
+
+bool kc_server_try(int argc, char **argv, FILE *err, int *status)
+{
+    char *why = NULL, *dir = server_dir(&why);
+    if (!dir) {
+        fprintf(err, "kcheck: --server: %s; checking in this process\n", why);
+        free(why);
+        return false;
+    }
+    /* A closed standard stream cannot be passed: check here. */
+    for (int i = 0; i < 3; i++)
+        if (fcntl(i, F_GETFD) < 0) {
+            free(dir);
+            return false;
+        }
+    char *sock = socket_path(dir, ".sock");
+    free(dir);
+    int fd = connect_to(sock);
+    if (fd < 0) {
+        if (errno == ENAMETOOLONG)
+            fprintf(err, "kcheck: --server: the socket path is too long (%s); checking in this process\n", sock);
+        else
+            spawn(); /* for the next run; this one checks here */
+        free(sock);
+        return false;
+    }
+    free(sock);
+    int fds[NFDS] = {0, 1, 2, open(".", O_RDONLY | O_DIRECTORY | O_CLOEXEC)};
+    if (fds[3] < 0) {
+        fprintf(err, "kcheck: --server: cannot open the working directory: %s; checking in this process\n",
+                strerror(errno));
+        close(fd);
+        return false;
+    }
+    bool ok = true;
+    mode_t mask = umask(0);
+    umask(mask);
+    size_t len = 0;
+    char *msg = ok ? kc_server_encode(KC_SERVER_CHECK, (unsigned)mask, argc, argv, environ, &len) : NULL;
+    ok = ok && len <= KC_SERVER_MAX_MESSAGE && send_message(fd, msg, len, fds, NFDS);
+    free(msg);
+    close(fds[3]);
+    int32_t answer;
+    if (ok && read_all(fd, &answer, sizeof answer)) {
+        close(fd);
+        *status = answer;
+        return true;
+    }
+    close(fd);
+    fprintf(err, "kcheck: the kcheck server stopped before answering; checking in this process\n");
+    return false;
+}
