@@ -10,6 +10,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <poll.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -328,9 +329,32 @@ static char **request_env(char **envp)
     return env;
 }
 
+/* While a check runs: a client that goes away (interrupted, killed) ends
+ * the server at once, as the signal would have ended a check in the
+ * client's own process; the next run starts a new server. */
+typedef struct watch {
+    int client;
+    int done[2];
+} watch;
+
+static void *watch_client(void *arg)
+{
+    watch *w = arg;
+    struct pollfd p[2] = {{.fd = w->client, .events = POLLRDHUP}, {.fd = w->done[0], .events = POLLIN}};
+    for (;;) {
+        int r = poll(p, 2, -1);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r < 0 || p[1].revents)
+            return NULL;
+        if (p[0].revents & (POLLRDHUP | POLLHUP | POLLERR))
+            _exit(3);
+    }
+}
+
 /* Runs the check with the client's streams, directory, umask and
  * environment, as `kcheck` would in the client's process. */
-static int run_check(server *sv, kc_server_request *req, const int *fds)
+static int run_check(server *sv, kc_server_request *req, const int *fds, int client)
 {
     fflush(stdout);
     fflush(stderr);
@@ -345,6 +369,9 @@ static int run_check(server *sv, kc_server_request *req, const int *fds)
         char **env = request_env(req->envp);
         environ = env;
         FILE *out = fdopen(dup(1), "w");
+        watch w = {.client = client, .done = {-1, -1}};
+        pthread_t watcher;
+        bool watching = pipe2(w.done, O_CLOEXEC) == 0 && pthread_create(&watcher, NULL, watch_client, &w) == 0;
         if (out) {
             status = kc_cli_run(req->argc, req->argv, out, stderr);
             fclose(out);
@@ -352,6 +379,13 @@ static int run_check(server *sv, kc_server_request *req, const int *fds)
             dprintf(2, "kcheck: the server cannot write to standard output: %s\n", strerror(errno));
         }
         fflush(stderr);
+        if (watching) {
+            (void)!write(w.done[1], "", 1);
+            pthread_join(watcher, NULL);
+        }
+        for (int i = 0; i < 2; i++)
+            if (w.done[i] >= 0)
+                close(w.done[i]);
         environ = old_env;
         free(env);
         umask(old_mask);
@@ -397,7 +431,7 @@ static bool serve_one(server *sv, int cfd)
             break;
         case KC_SERVER_CHECK:
             if (nfds == NFDS) {
-                int32_t status = run_check(sv, &req, fds);
+                int32_t status = run_check(sv, &req, fds, cfd);
                 sv->served++;
                 (void)write_all(cfd, &status, sizeof status);
             }
@@ -520,9 +554,11 @@ static void spawn(void)
             _exit(127);
         for (int i = 0; i < 3; i++)
             dup2(nul, i);
-        long maxfd = sysconf(_SC_OPEN_MAX);
-        for (long fd = 3; fd < (maxfd > 0 && maxfd < 65536 ? maxfd : 65536); fd++)
-            close((int)fd);
+        if (close_range(3, ~0U, 0) != 0) {
+            long maxfd = sysconf(_SC_OPEN_MAX);
+            for (long fd = 3; fd < (maxfd > 0 && maxfd < 65536 ? maxfd : 65536); fd++)
+                close((int)fd);
+        }
         if (chdir("/") != 0)
             _exit(127);
         execl(exe, "kcheck", "server", "run", (char *)NULL);

@@ -94,6 +94,23 @@ wait_up || fail "no new server after the old one was killed"
 "$kcheck" server stop | grep -q stopping || fail "server stop did not stop it"
 "$kcheck" server status >/dev/null && fail "the server still answers after stop"
 
+# A client interrupted during its check ends the check (and the server),
+# as the signal would have ended a check in the client's own process.
+printf 'import triton\nimport triton.language as tl\n\n' >"$work/big.py"
+printf '@triton.jit\ndef k(x_ptr, n, B: tl.constexpr):\n    o = tl.program_id(0) * B + tl.arange(0, B)\n    tl.store(x_ptr + o, tl.load(x_ptr + o, mask=o < n), mask=o < n)\n\n' >"$work/unit.py"
+i=0
+while [ $i -lt 15 ]; do cat "$work/unit.py" "$work/unit.py" >"$work/unit2.py" && mv "$work/unit2.py" "$work/unit.py"; i=$((i + 1)); done
+cat "$work/unit.py" >>"$work/big.py"
+"$kcheck" server start >/dev/null || fail "server start"
+"$kcheck" --server --no-cache "$work/big.py" >/dev/null 2>&1 &
+client=$!
+sleep 0.5
+kill "$client"
+wait "$client" 2>/dev/null
+i=0
+while "$kcheck" server status >/dev/null 2>&1 && [ $i -lt 40 ]; do sleep 0.05; i=$((i + 1)); done
+"$kcheck" server status >/dev/null && fail "the server went on checking for an interrupted client"
+
 # In the foreground: what it prints, nothing else (no sanitizer report).
 "$kcheck" server run >"$work/run.out" 2>"$work/run.err" &
 bg=$!
