@@ -2,10 +2,13 @@
  * overrides matched with .gitignore patterns, --dump-config) and the
  * suppression comment parser (kcheck: ignore[...], ignore-file, KC000 and
  * KC001, drawn by the text reporter). The first byte picks the parser and
- * the language; the rest is the file. */
+ * the language; the rest is the file. Every input, whole, is also a
+ * request to the check server (kc_server_decode: the bytes a client sends
+ * over the socket). */
 #include "fuzz_common.h"
 
 #include "kc_config.h"
+#include "kc_server.h"
 
 #include <sys/stat.h>
 #include <unistd.h>
@@ -99,8 +102,29 @@ static void fuzz_suppress(kc_lang lang, const uint8_t *data, size_t size)
     kc_source_delete(src);
 }
 
+/* A decoded request's strings are whole and NULL-terminated lists. */
+static void fuzz_server_request(const uint8_t *data, size_t size)
+{
+    char *buf = kc_xmalloc(size);
+    memcpy(buf, data, size);
+    kc_server_request req;
+    if (!kc_server_decode(buf, size, &req))
+        return;
+    size_t total = 0;
+    for (int i = 0; i < req.argc; i++)
+        total += strlen(req.argv[i]);
+    if (req.argv[req.argc])
+        abort();
+    for (size_t i = 0; req.envp[i]; i++)
+        total += strlen(req.envp[i]);
+    if (total >= size || req.umask > 0777)
+        abort();
+    kc_server_request_free(&req);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
+    fuzz_server_request(data, size);
     if (size < 1)
         return 0;
     uint8_t mode = data[0] % 3;

@@ -399,9 +399,10 @@ static int run_check(server *sv, kc_server_request *req, const int *fds, int cli
 
 static void answer_status(server *sv, int fd)
 {
-    char *s = kc_xasprintf("kcheck server: pid %ld, up %lld s, %u checks served, stops after %ld idle seconds\n"
+    char *s = kc_xasprintf("kcheck server: pid %ld, up %lld s, %u check%s served, stops after %ld idle seconds\n"
                            "socket: %s\n",
-                           (long)getpid(), (long long)(time(NULL) - sv->start), sv->served, sv->idle_s, sv->socket);
+                           (long)getpid(), (long long)(time(NULL) - sv->start), sv->served, sv->served == 1 ? "" : "s",
+                           sv->idle_s, sv->socket);
     (void)write_all(fd, s, strlen(s));
     free(s);
 }

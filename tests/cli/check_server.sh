@@ -37,7 +37,7 @@ wait_up() {
         sleep 0.05
     done
 }
-served() { "$kcheck" server status | sed -n 's/.* \([0-9]*\) checks served.*/\1/p'; }
+served() { "$kcheck" server status | sed -n 's/.* \([0-9]*\) checks* served.*/\1/p'; }
 
 # Same stdout, stderr and exit status with and without --server.
 same() { # name, kcheck arguments...
@@ -117,7 +117,7 @@ bg=$!
 wait_up || fail "server run did not listen"
 same foreground --no-cache "$src/tests/fixtures/seeds"
 "$kcheck" server start >"$work/start.out" 2>&1 || fail "server start with a server running"
-grep -q "1 checks served" "$work/start.out" || fail "server start did not report the running server: $(cat "$work/start.out")"
+grep -q "1 check served" "$work/start.out" || fail "server start did not report the running server: $(cat "$work/start.out")"
 "$kcheck" server run >"$work/run2.out" 2>&1 || fail "a second server run failed"
 grep -q "already running" "$work/run2.out" || fail "a second server did not see the first"
 "$kcheck" server stop >/dev/null
