@@ -895,15 +895,37 @@ typedef struct module_scan {
     tt_nodes calls; /* calls of a subscript: kernel[grid](...) */
 } module_scan;
 
+/* Does a decorator of this definition mention `jit` (`@triton.jit`,
+ * `@jit`, `@triton.jit(...)`)? Read from the text: the names are qualified
+ * later, once every import is known. */
+static bool decorated_with_jit(tt_module *m, TSNode dd)
+{
+    uint32_t n = ts_node_named_child_count(dd);
+    for (uint32_t i = 0; i < n; i++) {
+        TSNode d = ts_node_named_child(dd, i);
+        if (!TT_IS(d, decorator))
+            continue;
+        uint32_t a = ts_node_start_byte(d), b = ts_node_end_byte(d);
+        if (b <= m->src->len && b - a >= 3 && memmem(m->src->text + a, b - a, "jit", 3))
+            return true;
+    }
+    return false;
+}
+
 static bool visit_module(TSNode n, void *ud)
 {
     module_scan *sc = ud;
-    if (TT_IS(n, import_statement) || TT_IS(n, import_from_statement))
+    if (TT_IS(n, import_statement) || TT_IS(n, import_from_statement)) {
         scan_import(sc->m, n);
-    else if (TT_IS(n, decorated_definition))
+    } else if (TT_IS(n, decorated_definition)) {
         kc_vec_push(&sc->defs, n);
-    else if (TT_IS(n, call) && TT_IS(tt_field(n, "function"), subscript))
+        /* A jit function's body holds nothing this scan looks for (Triton
+         * compiles it: no imports, definitions or launches), and it is most
+         * of a kernel file's tree. */
+        return !decorated_with_jit(sc->m, n);
+    } else if (TT_IS(n, call) && TT_IS(tt_field(n, "function"), subscript)) {
         kc_vec_push(&sc->calls, n);
+    }
     return true;
 }
 
