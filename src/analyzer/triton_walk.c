@@ -895,18 +895,26 @@ typedef struct module_scan {
     tt_nodes calls; /* calls of a subscript: kernel[grid](...) */
 } module_scan;
 
-/* Does a decorator of this definition mention `jit` (`@triton.jit`,
- * `@jit`, `@triton.jit(...)`)? Read from the text: the names are qualified
- * later, once every import is known. */
+/* Is a decorator of this definition a name that ends in `jit`
+ * (`@triton.jit`, `@jit`, `@triton.jit(...)`)? Read from the text: names
+ * are qualified later, once every import is known. `@torch.jit.ignore`
+ * and the like do not count: their functions run as Python. */
 static bool decorated_with_jit(tt_module *m, TSNode dd)
 {
     uint32_t n = ts_node_named_child_count(dd);
     for (uint32_t i = 0; i < n; i++) {
         TSNode d = ts_node_named_child(dd, i);
-        if (!TT_IS(d, decorator))
+        if (!TT_IS(d, decorator) || ts_node_named_child_count(d) == 0)
             continue;
-        uint32_t a = ts_node_start_byte(d), b = ts_node_end_byte(d);
-        if (b <= m->src->len && b - a >= 3 && memmem(m->src->text + a, b - a, "jit", 3))
+        TSNode e = tt_unparen(ts_node_named_child(d, 0));
+        if (TT_IS(e, call))
+            e = tt_field(e, "function");
+        if (!TT_IS(e, identifier) && !TT_IS(e, attribute))
+            continue;
+        uint32_t a = ts_node_start_byte(e), b = ts_node_end_byte(e);
+        const char *t = m->src->text + a;
+        if (b <= m->src->len && b - a >= 3 && memcmp(t + (b - a) - 3, "jit", 3) == 0 &&
+            (b - a == 3 || t[b - a - 4] == '.'))
             return true;
     }
     return false;

@@ -145,6 +145,41 @@ static void test_launch_after_splat(void **state)
     done(l);
 }
 
+/* The module scan does not walk into jit function bodies (nothing to find
+ * there), but it does walk into host functions whatever their decorators
+ * say, `@torch.jit.ignore` included, and finds launches, imports and
+ * kernels there. */
+static void test_launches_under_decorators(void **state)
+{
+    (void)state;
+    lowered *l = lower("import torch\nimport triton\nimport triton.language as tl\n"
+                       "@triton.jit(do_not_specialize=['n'])\n"
+                       "def k(x_ptr, n, BLOCK: tl.constexpr):\n"
+                       "    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)\n"
+                       "    tl.store(x_ptr + offs, 0, mask=offs < n)\n"
+                       "@torch.jit.ignore\n"
+                       "def run(x):\n"
+                       "    k[(1,)](x, x.numel(), BLOCK=128)\n"
+                       "class Op:\n"
+                       "    @staticmethod\n"
+                       "    def forward(x):\n"
+                       "        from triton import jit as J\n"
+                       "        @J\n"
+                       "        def inner(y_ptr, M: tl.constexpr):\n"
+                       "            tl.store(y_ptr + tl.arange(0, M), 1)\n"
+                       "        inner[(1,)](x, M=64)\n");
+    assert_non_null(l->m);
+    assert_int_equal(l->m->kernels.len, 2);
+    const kc_kernel *k = l->m->kernels.data[0], *inner = l->m->kernels.data[1];
+    assert_string_equal(k->name, "k");
+    assert_int_equal(symbol(k, "BLOCK")->value, 128);
+    assert_int_equal(k->accesses.len, 1);
+    assert_string_equal(inner->name, "inner");
+    assert_int_equal(symbol(inner, "M")->value, 64);
+    assert_int_equal(l->m->launches.len, 2);
+    done(l);
+}
+
 static void test_shapes_and_strides(void **state)
 {
     lowered *l = lower("import triton\nimport triton.language as tl\n"
@@ -355,6 +390,7 @@ int main(void)
         cmocka_unit_test(test_deep_nesting),
         cmocka_unit_test(test_scanner_state_per_file),
         cmocka_unit_test(test_launch_after_splat),
+        cmocka_unit_test(test_launches_under_decorators),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
