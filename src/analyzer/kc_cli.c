@@ -371,7 +371,9 @@ static double now_s(void)
 
 int kc_cli_main(int argc, char **argv, FILE *out, FILE *err)
 {
-    if (argc > 1 && strcmp(argv[1], "server") == 0)
+    /* `kcheck server start` and the like; `kcheck server kernels/` still
+     * checks a directory named server. */
+    if (argc > 2 && strcmp(argv[1], "server") == 0 && kc_server_is_command(argv[2]))
         return kc_server_command(argc - 1, argv + 1, out, err);
     /* --server, anywhere before "--": the check runs in the server, which
      * writes to this process's own standard streams (so only when `out`

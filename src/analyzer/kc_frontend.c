@@ -29,9 +29,9 @@ static pthread_once_t module_once = PTHREAD_ONCE_INIT;
 static const kc_cuda_ops *module_ops;
 static char module_error[PATH_MAX + 512];
 
-/* The module's file: next to the binary (the build tree), else
- * ../lib/kcheck (installed). False when neither exists (path then holds
- * the first candidate's message in `module_error` form). */
+/* The module's file into `path`: next to the binary (the build tree),
+ * else ../lib/kcheck (installed). False when neither exists, `path` then
+ * holding the message. */
 static bool module_file(char *path, size_t size)
 {
     char exe[PATH_MAX];

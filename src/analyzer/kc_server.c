@@ -611,6 +611,16 @@ static const char server_usage[] = "usage: kcheck server start|stop|status|run\n
                                    "  status  say whether it runs (exit status 0) or not (1)\n"
                                    "  run     serve in the foreground\n";
 
+static const char *const commands[] = {"start", "stop", "status", "run", "help", "--help"};
+
+bool kc_server_is_command(const char *word)
+{
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        if (strcmp(word, commands[i]) == 0)
+            return true;
+    return false;
+}
+
 int kc_server_command(int argc, char **argv, FILE *out, FILE *err)
 {
     const char *cmd = argc == 2 ? argv[1] : "";

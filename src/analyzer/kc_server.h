@@ -59,6 +59,10 @@ char *kc_server_encode(kc_server_kind kind, unsigned umask, int argc, char *cons
 bool kc_server_decode(char *buf, size_t len, kc_server_request *req);
 void kc_server_request_free(kc_server_request *req);
 
+/* Is `word` one of `kcheck server`'s commands (start, stop, status, run,
+ * help)? */
+bool kc_server_is_command(const char *word);
+
 /* `kcheck server run|start|stop|status`: argv[0] is "server". */
 int kc_server_command(int argc, char **argv, FILE *out, FILE *err);
 
