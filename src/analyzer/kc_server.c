@@ -465,8 +465,10 @@ static int serve(FILE *out, FILE *err)
         free(why);
         return 2;
     }
-    char *sock = socket_path(dir, ".sock"), *lockp = socket_path(dir, ".lock");
+    char *sock = socket_path(dir, ".sock");
     free(dir);
+    /* The lock beside the socket: the same name, another suffix. */
+    char *lockp = kc_xasprintf("%.*s.lock", (int)(strlen(sock) - strlen(".sock")), sock);
     int status = 2, lfd = -1;
     int lock = open(lockp, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
     struct sockaddr_un a;
