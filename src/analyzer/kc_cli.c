@@ -273,7 +273,7 @@ static void on_result(void *ud, kc_file_result *r)
         memset(r, 0, sizeof *r); /* ownership moved */
         return;
     }
-    s->rep->ops->file(s->rep, r);
+    kc_reporter_file(s->rep, r);
 }
 
 /* --dump-model: lower each file and print the model. */
@@ -440,16 +440,10 @@ int kc_cli_run(int argc, char **argv, FILE *out, FILE *err)
         switch (c) {
         case OPT_FORMAT:
             format_set = true;
-            if (strcmp(optarg, "text") == 0)
-                o.format = KC_FORMAT_TEXT;
-            else if (strcmp(optarg, "json") == 0)
-                o.format = KC_FORMAT_JSON;
-            else if (strcmp(optarg, "sarif") == 0)
-                o.format = KC_FORMAT_SARIF;
-            else if (strcmp(optarg, "github") == 0)
-                o.format = KC_FORMAT_GITHUB;
-            else {
-                fprintf(err, "kcheck: unknown --format '%s' (text, json, sarif, github)\n", optarg);
+            if (!kc_report_format_parse(optarg, &o.format)) {
+                char *names = kc_report_format_names(", ");
+                fprintf(err, "kcheck: unknown --format '%s' (%s)\n", optarg, names);
+                free(names);
                 goto done;
             }
             break;
@@ -755,7 +749,7 @@ int kc_cli_run(int argc, char **argv, FILE *out, FILE *err)
                 goto done;
             }
         }
-        kc_reporter *rep = o.format == KC_FORMAT_DIFF ? kc_report_diff_new(&o, out, err) : kc_reporter_new(&o, out);
+        kc_reporter *rep = kc_reporter_new(&o, out, err);
         report_sink sink = {.rep = rep, .collect = o.verify};
         if (write_baseline_path)
             sink.baseline = kc_baseline_writer_new();
@@ -769,13 +763,13 @@ int kc_cli_run(int argc, char **argv, FILE *out, FILE *err)
                     if (!strcmp(sink.kept.data[i].checks.data[k].status, "mismatch"))
                         totals.failing++;
             for (uint32_t i = 0; i < sink.kept.len; i++) {
-                rep->ops->file(rep, &sink.kept.data[i]);
+                kc_reporter_file(rep, &sink.kept.data[i]);
                 kc_file_result_free(&sink.kept.data[i]);
             }
             kc_vec_free(&sink.kept);
         }
         totals.seconds = now_s() - t0;
-        rep->ops->finish(rep, &totals);
+        kc_reporter_finish(rep, &totals);
         kc_reporter_delete(rep);
         kc_vec_free(&files.files);
         if (o.stats)

@@ -1,5 +1,11 @@
 /* kc_report.h — reporters turn file results into output. They are the only
- * code that prints diagnostics. */
+ * code that prints diagnostics.
+ *
+ * One reporter per run, made for the run's format (kc_options.format):
+ * compiler-style text, the JSON document, SARIF 2.1.0, GitHub Actions
+ * workflow commands, or --diff's unified diffs. It is handed each file's
+ * result in order, then the run's totals.
+ */
 #ifndef KC_REPORT_H
 #define KC_REPORT_H
 
@@ -9,41 +15,27 @@
 
 typedef struct kc_reporter kc_reporter;
 
-typedef struct kc_reporter_ops {
-    void (*file)(kc_reporter *r, const kc_file_result *res);
-    void (*finish)(kc_reporter *r, const kc_run_totals *t);
-    void (*destroy)(kc_reporter *r);
-} kc_reporter_ops;
+/* --format NAME: "text", "json", "sarif" or "github"; false for any
+ * other name. */
+bool kc_report_format_parse(const char *name, kc_format *out);
+/* The names kc_report_format_parse takes, joined by `sep`; caller frees. */
+char *kc_report_format_names(const char *sep);
 
-struct kc_reporter {
-    const kc_reporter_ops *ops;
-    const kc_options *opts;
-    FILE *out;
-};
-
-/* The reporter of opts->format, writing to `out` (--diff: messages on stderr). */
-kc_reporter *kc_reporter_new(const kc_options *opts, FILE *out);
+/* The reporter of opts->format, writing to `out`; messages that must not
+ * mix with the output (--diff's file errors and summary) go to `err`.
+ * Borrows opts, out and err. */
+kc_reporter *kc_reporter_new(const kc_options *opts, FILE *out, FILE *err);
+/* One file's result, in the run's file order. */
+void kc_reporter_file(kc_reporter *r, const kc_file_result *res);
+/* The end of the run: the summary, or the whole document for JSON and SARIF. */
+void kc_reporter_finish(kc_reporter *r, const kc_run_totals *t);
 void kc_reporter_delete(kc_reporter *r); /* NULL-safe */
-
-kc_reporter *kc_report_text_new(const kc_options *opts, FILE *out);
-kc_reporter *kc_report_json_new(const kc_options *opts, FILE *out);
-/* SARIF 2.1.0 (kc_report_sarif.c). */
-kc_reporter *kc_report_sarif_new(const kc_options *opts, FILE *out);
-/* GitHub Actions workflow commands (kc_report_github.c). */
-kc_reporter *kc_report_github_new(const kc_options *opts, FILE *out);
-/* --diff: the unified diffs of the fix-its on `out`; file errors and the
- * summary on `err`, so that `out` stays a patch. */
-kc_reporter *kc_report_diff_new(const kc_options *opts, FILE *out, FILE *err);
-
-/* The summary line ("kcheck: 2 warnings (3 files)"), with what --fix did
- * and what suppressions and the baseline hid. */
-void kc_report_text_summary(FILE *out, const kc_options *o, const kc_run_totals *t);
 
 /* --stats: files, time, findings per rule, what was hidden. */
 void kc_report_stats(FILE *out, const kc_run_totals *t);
 
 /* Writes the diagnostic in compiler style (used by the text reporter and by
- * tests): location, severity, message, [ID slug], source line, caret,
+ * the fuzzers): location, severity, message, [ID slug], source line, caret,
  * notes, fix-it. */
 void kc_report_text_diag(FILE *out, const kc_options *opts, const kc_source *src,
                          const char *path, const kc_diag *d);

@@ -9,7 +9,7 @@
  * the span is on one line (annotations support no other). Notes, the
  * fix-it and the verify verdict follow the message on further lines.
  */
-#include "kc_report.h"
+#include "kc_report_internal.h"
 
 #include "kc_fingerprint.h"
 
@@ -120,14 +120,14 @@ static void gh_file(kc_reporter *r, const kc_file_result *res)
 static void gh_finish(kc_reporter *r, const kc_run_totals *t)
 {
     if (!r->opts->quiet)
-        kc_report_text_summary(r->out, r->opts, t);
+        kc_report_summary(r->out, r->opts, t);
 }
 
 static void gh_destroy(kc_reporter *r) { free(r); }
 
 static const kc_reporter_ops gh_ops = {gh_file, gh_finish, gh_destroy};
 
-kc_reporter *kc_report_github_new(const kc_options *opts, FILE *out)
+kc_reporter *kc_report_github_new(const kc_options *opts, FILE *out, FILE *err)
 {
     kc_reporter *r = kc_xcalloc(1, sizeof *r);
     r->ops = &gh_ops;

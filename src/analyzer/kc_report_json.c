@@ -1,6 +1,6 @@
 /* The JSON document of DESIGN.md:
  * {"version": 1, "diagnostics": [...], "files": N, "errors": [...]} */
-#include "kc_report.h"
+#include "kc_report_internal.h"
 
 #include <jansson.h>
 #include <stdlib.h>
@@ -117,7 +117,7 @@ static void json_destroy(kc_reporter *r)
 
 static const kc_reporter_ops json_ops = {json_file, json_finish, json_destroy};
 
-kc_reporter *kc_report_json_new(const kc_options *opts, FILE *out)
+kc_reporter *kc_report_json_new(const kc_options *opts, FILE *out, FILE *err)
 {
     json_reporter *j = kc_xcalloc(1, sizeof *j);
     j->base.ops = &json_ops;

@@ -7,7 +7,7 @@
  * outside the BMP counts 2); the run states columnKind explicitly. End
  * columns are exclusive in both.
  */
-#include "kc_report.h"
+#include "kc_report_internal.h"
 
 #include "kc_fingerprint.h"
 #include "kc_suppress.h"
@@ -379,7 +379,7 @@ static void sarif_destroy(kc_reporter *r)
 
 static const kc_reporter_ops sarif_ops = {sarif_file, sarif_finish, sarif_destroy};
 
-kc_reporter *kc_report_sarif_new(const kc_options *opts, FILE *out)
+kc_reporter *kc_report_sarif_new(const kc_options *opts, FILE *out, FILE *err)
 {
     sarif_reporter *s = kc_xcalloc(1, sizeof *s);
     s->base.ops = &sarif_ops;
