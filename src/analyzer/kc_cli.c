@@ -369,12 +369,21 @@ static double now_s(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+static void load_frontends(void) { free(kc_frontend_versions()); }
+
+/* What the check server runs a client's check with. */
+static const kc_server_host server_host = {
+    .run = kc_cli_run,
+    .warm_up = load_frontends,
+    .module_file = kc_frontend_module_file,
+};
+
 int kc_cli_main(int argc, char **argv, FILE *out, FILE *err)
 {
     /* `kcheck server start` and the like; `kcheck server kernels/` still
      * checks a directory named server. */
     if (argc > 2 && strcmp(argv[1], "server") == 0 && kc_server_is_command(argv[2]))
-        return kc_server_command(argc - 1, argv + 1, out, err);
+        return kc_server_command(argc - 1, argv + 1, out, err, &server_host);
     /* --server, anywhere before "--": the check runs in the server, which
      * writes to this process's own standard streams (so only when `out`
      * and `err` are those); verify always runs here. */
@@ -390,7 +399,7 @@ int kc_cli_main(int argc, char **argv, FILE *out, FILE *err)
     }
     int status;
     if (!via_server || out != stdout || err != stderr || (n > 1 && strcmp(args[1], "verify") == 0) ||
-        !kc_server_try(n, args, err, &status))
+        !kc_server_try(n, args, err, &server_host, &status))
         status = kc_cli_run(n, args, out, err);
     free(args);
     return status;

@@ -2,8 +2,6 @@
 #include "kc_server.h"
 
 #include "kc_base.h"
-#include "kc_cli.h"
-#include "kc_frontend.h"
 #include "kc_hash.h"
 
 #include <errno.h>
@@ -150,7 +148,7 @@ static char *server_dir(char **why)
 
 /* The socket's path for this kcheck build: the binary and its CUDA module
  * (path, size, modification time, inode) name it. */
-static char *socket_path(const char *dir, const char *suffix)
+static char *socket_path(const char *dir, const char *suffix, const kc_server_host *host)
 {
     XXH3_state_t *st = XXH3_createState();
     XXH3_128bits_reset(st);
@@ -159,7 +157,7 @@ static char *socket_path(const char *dir, const char *suffix)
     ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
     exe[n > 0 ? n : 0] = '\0';
     kc_hash_stat(st, exe);
-    char *mod = kc_frontend_module_file();
+    char *mod = host->module_file ? host->module_file() : NULL;
     if (mod)
         kc_hash_stat(st, mod);
     free(mod);
@@ -306,6 +304,7 @@ static bool recv_message(int fd, char **buf, size_t *len, int *fds, int *nfds)
 /* ---- the server ------------------------------------------------------------------ */
 
 typedef struct server {
+    const kc_server_host *host;
     const char *socket;
     int home;     /* the server's own working directory */
     int keep[3];  /* its own standard streams */
@@ -373,7 +372,7 @@ static int run_check(server *sv, kc_server_request *req, const int *fds, int cli
         pthread_t watcher;
         bool watching = pipe2(w.done, O_CLOEXEC) == 0 && pthread_create(&watcher, NULL, watch_client, &w) == 0;
         if (out) {
-            status = kc_cli_run(req->argc, req->argv, out, stderr);
+            status = sv->host->run(req->argc, req->argv, out, stderr);
             fclose(out);
         } else {
             dprintf(2, "kcheck: the server cannot write to standard output: %s\n", strerror(errno));
@@ -457,7 +456,7 @@ static long idle_limit(void)
 /* `kcheck server run`: serves until idle, stopped or worn out. Returns 0,
  * or 2 with a message when it cannot listen; 0 also when another server
  * for this build already runs (it holds the lock). */
-static int serve(FILE *out, FILE *err)
+static int serve(FILE *out, FILE *err, const kc_server_host *host)
 {
     char *why = NULL, *dir = server_dir(&why);
     if (!dir) {
@@ -465,7 +464,7 @@ static int serve(FILE *out, FILE *err)
         free(why);
         return 2;
     }
-    char *sock = socket_path(dir, ".sock");
+    char *sock = socket_path(dir, ".sock", host);
     free(dir);
     /* The lock beside the socket: the same name, another suffix. */
     char *lockp = kc_xasprintf("%.*s.lock", (int)(strlen(sock) - strlen(".sock")), sock);
@@ -495,12 +494,13 @@ static int serve(FILE *out, FILE *err)
     if (stat(sock, &bound) != 0)
         memset(&bound, 0, sizeof bound);
     signal(SIGPIPE, SIG_IGN);
-    server sv = {.socket = sock, .start = time(NULL), .idle_s = idle_limit()};
+    server sv = {.host = host, .socket = sock, .start = time(NULL), .idle_s = idle_limit()};
     sv.home = open(".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     for (int i = 0; i < 3; i++)
         sv.keep[i] = fcntl(i, F_DUPFD_CLOEXEC, 3);
     /* What every CUDA check would load first: libclang and LLVM. */
-    free(kc_frontend_versions());
+    if (host->warm_up)
+        host->warm_up();
     fprintf(out, "kcheck server: pid %ld listening on %s\n", (long)getpid(), sock);
     fflush(out);
     for (;;) {
@@ -574,13 +574,13 @@ static void spawn(void)
 
 /* Sends a status or stop request; the answer goes to `out`. False when no
  * server answered. */
-static bool ask(kc_server_kind kind, FILE *out)
+static bool ask(kc_server_kind kind, FILE *out, const kc_server_host *host)
 {
     char *why = NULL, *dir = server_dir(&why);
     free(why);
     if (!dir)
         return false;
-    char *sock = socket_path(dir, ".sock");
+    char *sock = socket_path(dir, ".sock", host);
     free(dir);
     int fd = connect_to(sock);
     free(sock);
@@ -623,19 +623,19 @@ bool kc_server_is_command(const char *word)
     return false;
 }
 
-int kc_server_command(int argc, char **argv, FILE *out, FILE *err)
+int kc_server_command(int argc, char **argv, FILE *out, FILE *err, const kc_server_host *host)
 {
     const char *cmd = argc == 2 ? argv[1] : "";
     if (strcmp(cmd, "run") == 0)
-        return serve(out, err);
+        return serve(out, err, host);
     if (strcmp(cmd, "status") == 0) {
-        if (ask(KC_SERVER_STATUS, out))
+        if (ask(KC_SERVER_STATUS, out, host))
             return 0;
         fprintf(out, "kcheck server: not running\n");
         return 1;
     }
     if (strcmp(cmd, "stop") == 0) {
-        if (!ask(KC_SERVER_STOP, out))
+        if (!ask(KC_SERVER_STOP, out, host))
             fprintf(out, "kcheck server: not running\n");
         return 0;
     }
@@ -648,18 +648,18 @@ int kc_server_command(int argc, char **argv, FILE *out, FILE *err)
         }
         free(dir);
         FILE *nul = fopen("/dev/null", "w");
-        bool up = nul && ask(KC_SERVER_STATUS, nul);
+        bool up = nul && ask(KC_SERVER_STATUS, nul, host);
         if (!up)
             spawn();
         /* Up to 10 s for it to answer (it loads libclang first). */
         for (int i = 0; i < 200 && !up; i++) {
             struct timespec ts = {0, 50 * 1000 * 1000};
             nanosleep(&ts, NULL);
-            up = nul && ask(KC_SERVER_STATUS, nul);
+            up = nul && ask(KC_SERVER_STATUS, nul, host);
         }
         if (nul)
             fclose(nul);
-        if (up && ask(KC_SERVER_STATUS, out))
+        if (up && ask(KC_SERVER_STATUS, out, host))
             return 0;
         fprintf(err, "kcheck server: did not start\n");
         return 2;
@@ -670,7 +670,7 @@ int kc_server_command(int argc, char **argv, FILE *out, FILE *err)
 
 /* ---- the client ------------------------------------------------------------------ */
 
-bool kc_server_try(int argc, char **argv, FILE *err, int *status)
+bool kc_server_try(int argc, char **argv, FILE *err, const kc_server_host *host, int *status)
 {
     char *why = NULL, *dir = server_dir(&why);
     if (!dir) {
@@ -684,7 +684,7 @@ bool kc_server_try(int argc, char **argv, FILE *err, int *status)
             free(dir);
             return false;
         }
-    char *sock = socket_path(dir, ".sock");
+    char *sock = socket_path(dir, ".sock", host);
     free(dir);
     int fd = connect_to(sock);
     if (fd < 0) {

@@ -6,8 +6,9 @@
  * The client sends its arguments, environment and umask and passes its
  * standard input, output and error and its working directory as file
  * descriptors over a Unix socket; the server runs the check exactly as a
- * local run would (the same code, kc_cli_run, writing straight to the
- * client's terminal or pipe) and answers with the exit status. Requests are
+ * local run would (the same code, the run function its host hands it:
+ * the command line's, writing straight to the client's terminal or pipe)
+ * and answers with the exit status. Requests are
  * served one at a time. A client that cannot reach a server starts one in
  * the background and checks in its own process; one whose server stops
  * before answering checks again in its own process.
@@ -59,17 +60,32 @@ char *kc_server_encode(kc_server_kind kind, unsigned umask, int argc, char *cons
 bool kc_server_decode(char *buf, size_t len, kc_server_request *req);
 void kc_server_request_free(kc_server_request *req);
 
+/* What the server is handed by the program it serves (the command line):
+ * it knows nothing of checks itself. */
+typedef struct kc_server_host {
+    /* Runs one check in this process, as `kcheck ARGS...` would, on `out`
+     * and `err`; returns its exit status. */
+    int (*run)(int argc, char **argv, FILE *out, FILE *err);
+    /* Loads what a first check would otherwise load (libclang and LLVM),
+     * before the server answers anyone; may be NULL. */
+    void (*warm_up)(void);
+    /* A file beside the binary whose identity (path, size, modification
+     * time, inode) also names the build (the CUDA module): a malloc'd path,
+     * or NULL. May be NULL. */
+    char *(*module_file)(void);
+} kc_server_host;
+
 /* Is `word` one of `kcheck server`'s commands (start, stop, status, run,
  * help)? */
 bool kc_server_is_command(const char *word);
 
 /* `kcheck server run|start|stop|status`: argv[0] is "server". */
-int kc_server_command(int argc, char **argv, FILE *out, FILE *err);
+int kc_server_command(int argc, char **argv, FILE *out, FILE *err, const kc_server_host *host);
 
 /* `kcheck --server ARGS`, with --server already removed: runs the check
  * in the server and returns true with its exit status in *status; false
  * when no server could take it (one is then started for the next run,
  * and the caller checks in its own process). */
-bool kc_server_try(int argc, char **argv, FILE *err, int *status);
+bool kc_server_try(int argc, char **argv, FILE *err, const kc_server_host *host, int *status);
 
 #endif
