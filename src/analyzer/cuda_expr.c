@@ -1,7 +1,9 @@
-/* cuda_expr.c — expressions of the CUDA interpreter: arithmetic on
- * symbolic indices, subscripts and pointers (memory accesses), conditions
- * with their predicates, and calls (barriers, atomics, cache-hint loads,
- * cooperative groups, inlined device functions). */
+/* cuda_expr.c — expressions of the CUDA interpreter: subscripts and
+ * pointers (memory accesses), conditions with their predicates, variables
+ * declared outside the function and __shared__ arrays, and the evaluation
+ * of calls (barriers, atomics, cache-hint loads, cooperative groups,
+ * inlined device functions and lambdas; cuda_call.c says what a call is,
+ * cuda_value.c computes on the evaluated operands). */
 #include "cuda_walk.h"
 
 #include <inttypes.h>
@@ -279,21 +281,6 @@ static kc_cuda_val ev_member(kc_cuda_walk *w, CXCursor e, int mode)
     return v;
 }
 
-bool kc_cuda_is_incdec(enum CXUnaryOperatorKind op)
-{
-    return op == CXUnaryOperator_PostInc || op == CXUnaryOperator_PostDec || op == CXUnaryOperator_PreInc ||
-           op == CXUnaryOperator_PreDec;
-}
-
-static kc_cuda_val ptr_offset(kc_cuda_walk *w, kc_cuda_val p, int64_t delta)
-{
-    const kc_index *off = p.off ? kc_index_add(w->a, p.off, kc_cuda_ix_const(w, delta, 64)) : NULL;
-    p.off = off;
-    p.deps = off ? kc_index_deps(off) : p.deps;
-    p.load = KC_NONE;
-    return p;
-}
-
 static kc_cuda_val ev_incdec(kc_cuda_walk *w, CXCursor e, CXCursor operand, enum CXUnaryOperatorKind op)
 {
     int sign = op == CXUnaryOperator_PostInc || op == CXUnaryOperator_PreInc ? 1 : -1;
@@ -307,7 +294,7 @@ static kc_cuda_val ev_incdec(kc_cuda_walk *w, CXCursor e, CXCursor operand, enum
     kc_cuda_val old = b->val, nv;
     if (old.ptr) {
         int64_t unit = kc_cuda_ty_step_elems(clang_getCursorType(operand));
-        nv = ptr_offset(w, old, unit >= 0 ? sign * unit : 0);
+        nv = kc_cuda_ptr_offset(w, old, unit >= 0 ? sign * unit : 0);
         if (unit < 0)
             nv.off = kc_cuda_ix_opaque(w, e, old.deps, 64);
     } else if (old.ix) {
@@ -384,142 +371,6 @@ static kc_cuda_val ev_unary(kc_cuda_walk *w, CXCursor e, int mode)
     }
 }
 
-static bool ty_dependent(CXType t)
-{
-    CXType c = clang_getCanonicalType(t);
-    return c.kind == CXType_Unexposed || c.kind == CXType_Dependent || c.kind == CXType_Invalid;
-}
-
-/* `row * stride` as the source spells it, for KC304. */
-static void record_product(kc_cuda_walk *w, CXCursor e, const kc_index *value, const kc_index *a, CXCursor lc,
-                           const kc_index *b, CXCursor rc, uint8_t bits)
-{
-    kc_product p;
-    memset(&p, 0, sizeof p);
-    p.span = kc_cuda_span(w->t, e);
-    if (!kc_span_valid(p.span))
-        return;
-    p.text = kc_cuda_span_text(w->t, p.span);
-    p.value = value;
-    p.lhs = a;
-    p.rhs = b;
-    p.bits = bits;
-    if (!clang_Cursor_isNull(lc)) {
-        p.lhs_span = kc_cuda_span(w->t, lc);
-        p.lhs_text = kc_cuda_span_text(w->t, p.lhs_span);
-    }
-    if (!clang_Cursor_isNull(rc)) {
-        p.rhs_span = kc_cuda_span(w->t, rc);
-        p.rhs_text = kc_cuda_span_text(w->t, p.rhs_span);
-    }
-    /* Only where the operand is written in place (not inside a macro). */
-    if (kc_span_valid(p.lhs_span) && p.lhs_text[0]) {
-        bool simple = strspn(p.lhs_text, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.") ==
-                      strlen(p.lhs_text);
-        CXCursor ls = kc_cuda_strip(lc);
-        bool paren = ls.kind == CXCursor_ParenExpr;
-        p.lhs_widened = simple || paren ? kc_arena_printf(w->a, "(int64_t)%s", p.lhs_text)
-                                        : kc_arena_printf(w->a, "(int64_t)(%s)", p.lhs_text);
-    }
-    if (kc_span_valid(p.rhs_span) && p.rhs_text[0]) {
-        bool simple = strspn(p.rhs_text, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.") ==
-                      strlen(p.rhs_text);
-        CXCursor rs = kc_cuda_strip(rc);
-        bool paren = rs.kind == CXCursor_ParenExpr;
-        p.rhs_widened = simple || paren ? kc_arena_printf(w->a, "(int64_t)%s", p.rhs_text)
-                                        : kc_arena_printf(w->a, "(int64_t)(%s)", p.rhs_text);
-    }
-    kc_vec_push(&w->k->products, p);
-}
-
-/* l op r for the arithmetic operators (also the compound assignments). */
-static kc_cuda_val arith(kc_cuda_walk *w, CXCursor e, enum CXBinaryOperatorKind op, kc_cuda_val l, CXCursor lc,
-                         kc_cuda_val r, CXCursor rc)
-{
-    if ((op == CXBinaryOperator_Add || op == CXBinaryOperator_Sub) && l.ptr && !r.ptr) {
-        int64_t unit = kc_cuda_ty_step_elems(clang_getCursorType(lc));
-        return kc_cuda_ptr_add(w, l, &r, rc, unit, op == CXBinaryOperator_Sub ? -1 : 1);
-    }
-    if (op == CXBinaryOperator_Add && r.ptr && !l.ptr)
-        return kc_cuda_ptr_add(w, r, &l, lc, kc_cuda_ty_step_elems(clang_getCursorType(rc)), 1);
-    kc_deps ld = l.ptr && l.off ? kc_index_deps(l.off) : l.deps;
-    kc_deps d = kc_cuda_deps_or(ld, r.ptr && r.off ? kc_index_deps(r.off) : r.deps);
-    CXType t = clang_getCursorType(e);
-    bool integer = kc_cuda_ty_is_int(t) || (ty_dependent(t) && l.ix && r.ix);
-    if (!integer || l.ptr || r.ptr) {
-        if (integer)
-            return kc_cuda_v_index(kc_cuda_ix_opaque(w, e, d, kc_cuda_ty_bits(t) ? kc_cuda_ty_bits(t) : 64));
-        return kc_cuda_v_deps(d);
-    }
-    uint8_t bits = kc_cuda_ty_bits(t) ? kc_cuda_ty_bits(t) : 32;
-    const kc_index *a = kc_cuda_as_index(w, &l, lc), *b = kc_cuda_as_index(w, &r, rc);
-    int64_t ca, cb;
-    bool consts = kc_index_is_const(a, &ca) && kc_index_is_const(b, &cb);
-    const kc_index *res = NULL;
-    switch (op) {
-    case CXBinaryOperator_Add: res = kc_index_add(w->a, a, b); break;
-    case CXBinaryOperator_Sub: res = kc_index_sub(w->a, a, b); break;
-    case CXBinaryOperator_Mul: res = kc_index_mul(w->a, a, b); break;
-    case CXBinaryOperator_Shl:
-        if (kc_index_is_const(b, &cb) && cb >= 0 && cb < 62)
-            res = kc_index_scale(w->a, a, (int64_t)1 << cb);
-        break;
-    case CXBinaryOperator_Div:
-        if (consts && cb != 0 && !(ca == INT64_MIN && cb == -1))
-            res = kc_cuda_ix_const(w, ca / cb, bits);
-        break;
-    case CXBinaryOperator_Rem:
-        if (consts && cb != 0 && !(ca == INT64_MIN && cb == -1))
-            res = kc_cuda_ix_const(w, ca % cb, bits);
-        break;
-    case CXBinaryOperator_Shr:
-        if (consts && cb >= 0 && cb < 63)
-            res = kc_cuda_ix_const(w, ca >> cb, bits);
-        break;
-    case CXBinaryOperator_And:
-        if (consts)
-            res = kc_cuda_ix_const(w, ca & cb, bits);
-        break;
-    case CXBinaryOperator_Or:
-        if (consts)
-            res = kc_cuda_ix_const(w, ca | cb, bits);
-        break;
-    case CXBinaryOperator_Xor:
-        if (consts)
-            res = kc_cuda_ix_const(w, ca ^ cb, bits);
-        break;
-    default:
-        break;
-    }
-    if (!res) /* division, modulo, masks, shifts right, or too many terms */
-        res = kc_cuda_ix_opaque(w, e, d, bits);
-    if (op == CXBinaryOperator_Mul && !w->inline_depth && !kc_index_is_const(a, &ca) && !kc_index_is_const(b, &cb))
-        record_product(w, e, res, a, lc, b, rc, bits);
-    return kc_cuda_v_index(res);
-}
-
-static enum CXBinaryOperatorKind compound_base(enum CXBinaryOperatorKind op)
-{
-    switch (op) {
-    case CXBinaryOperator_MulAssign: return CXBinaryOperator_Mul;
-    case CXBinaryOperator_DivAssign: return CXBinaryOperator_Div;
-    case CXBinaryOperator_RemAssign: return CXBinaryOperator_Rem;
-    case CXBinaryOperator_AddAssign: return CXBinaryOperator_Add;
-    case CXBinaryOperator_SubAssign: return CXBinaryOperator_Sub;
-    case CXBinaryOperator_ShlAssign: return CXBinaryOperator_Shl;
-    case CXBinaryOperator_ShrAssign: return CXBinaryOperator_Shr;
-    case CXBinaryOperator_AndAssign: return CXBinaryOperator_And;
-    case CXBinaryOperator_XorAssign: return CXBinaryOperator_Xor;
-    case CXBinaryOperator_OrAssign: return CXBinaryOperator_Or;
-    default: return CXBinaryOperator_Invalid;
-    }
-}
-
-bool kc_cuda_is_assign(enum CXBinaryOperatorKind op)
-{
-    return op == CXBinaryOperator_Assign || compound_base(op) != CXBinaryOperator_Invalid;
-}
-
 void kc_cuda_name_load(kc_cuda_walk *w, const kc_cuda_val *v, const char *name)
 {
     if (v->load != KC_NONE && v->load < w->k->accesses.len && !w->k->accesses.data[v->load].value_name)
@@ -553,7 +404,7 @@ static kc_cuda_val assign_to(kc_cuda_walk *w, CXCursor e, CXCursor lc, CXCursor 
             nv = r;
             kc_cuda_name_load(w, &r, b->name);
         } else {
-            nv = arith(w, e, compound_base(op), b->val, lc, r, rc);
+            nv = kc_cuda_arith(w, e, kc_cuda_compound_base(op), b->val, lc, r, rc);
         }
         nv = settle(w, nv, decl, e);
         b = kc_cuda_env_find(w->fn, decl);
@@ -598,7 +449,7 @@ static kc_cuda_val ev_binary(kc_cuda_walk *w, CXCursor e, int mode)
     }
     kc_cuda_val l = kc_cuda_ev(w, lc, KC_CUDA_EV_LOAD);
     kc_cuda_val r = kc_cuda_ev(w, rc, KC_CUDA_EV_LOAD);
-    return arith(w, e, op, l, lc, r, rc);
+    return kc_cuda_arith(w, e, op, l, lc, r, rc);
 }
 
 static kc_cuda_val ev_conditional(kc_cuda_walk *w, CXCursor e, int mode)
@@ -687,154 +538,6 @@ static kc_cuda_val ev_unexposed(kc_cuda_walk *w, CXCursor e, int mode)
 
 /* ---- calls ------------------------------------------------------------------ */
 
-const char *kc_cuda_callee_name(kc_cuda_walk *w, CXCursor call, CXCursor ref)
-{
-    if (!clang_Cursor_isNull(ref))
-        return kc_cuda_spelling(w->t, ref);
-    kc_cuda_kids k;
-    kc_cuda_kids_get(call, &k);
-    const char *n = NULL;
-    if (k.n >= 1) {
-        CXCursor c = kc_cuda_strip(k.v[0]);
-        if (c.kind == CXCursor_OverloadedDeclRef || c.kind == CXCursor_DeclRefExpr ||
-            c.kind == CXCursor_MemberRefExpr) {
-            n = kc_cuda_spelling(w->t, c);
-            if (!n[0]) { /* an unresolved name: the overload set */
-                CXCursor r = clang_getCursorReferenced(c);
-                if (!clang_Cursor_isNull(r))
-                    n = kc_cuda_spelling(w->t, r);
-            }
-        }
-    }
-    kc_cuda_kids_free(&k);
-    return n && n[0] ? n : kc_cuda_spelling(w->t, call);
-}
-
-/* The class a cooperative-groups method or argument belongs to:
- * "thread_block", "grid_group", "thread_block_tile", ... or NULL. */
-static const char *cg_class_of_type(kc_cuda_walk *w, CXType t)
-{
-    CXString s = clang_getTypeSpelling(clang_getCanonicalType(clang_getNonReferenceType(t)));
-    const char *p = clang_getCString(s);
-    static const char *const names[] = {"thread_block_tile", "thread_block", "grid_group", "coalesced_group",
-                                        "thread_group", "cluster_group"};
-    const char *found = NULL;
-    if (p && strstr(p, "cooperative_groups::"))
-        for (size_t i = 0; i < sizeof names / sizeof names[0] && !found; i++)
-            if (strstr(p, names[i]))
-                found = names[i];
-    clang_disposeString(s);
-    (void)w;
-    return found;
-}
-
-/* N of a cooperative_groups::thread_block_tile<N> (from the type's
- * spelling: libclang does not expose non-type template arguments of
- * types), or -1. */
-static int64_t tile_size(CXType t)
-{
-    CXString s = clang_getTypeSpelling(clang_getCanonicalType(clang_getNonReferenceType(t)));
-    const char *p = clang_getCString(s);
-    const char *q = p ? strstr(p, "thread_block_tile<") : NULL;
-    int64_t n = q ? strtoll(q + strlen("thread_block_tile<"), NULL, 10) : -1;
-    clang_disposeString(s);
-    return n > 0 ? n : -1;
-}
-
-static bool in_cg_namespace(CXCursor decl)
-{
-    for (int i = 0; i < 8 && !clang_Cursor_isNull(decl); i++) {
-        decl = clang_getCursorSemanticParent(decl);
-        if (decl.kind == CXCursor_Namespace) {
-            CXString s = clang_getCursorSpelling(decl);
-            bool yes = clang_getCString(s) && strcmp(clang_getCString(s), "cooperative_groups") == 0;
-            clang_disposeString(s);
-            if (yes)
-                return true;
-        }
-        if (decl.kind == CXCursor_TranslationUnit)
-            break;
-    }
-    return false;
-}
-
-static bool starts_with(const char *s, const char *p) { return strncmp(s, p, strlen(p)) == 0; }
-
-/* The object of a member call `obj.f(...)`, or a null cursor. */
-static CXCursor member_object(CXCursor call)
-{
-    kc_cuda_kids k;
-    kc_cuda_kids_get(call, &k);
-    CXCursor obj = clang_getNullCursor();
-    if (k.n >= 1) {
-        CXCursor c = kc_cuda_strip(k.v[0]);
-        if (c.kind == CXCursor_MemberRefExpr) {
-            kc_cuda_kids m;
-            kc_cuda_kids_get(c, &m);
-            if (m.n >= 1)
-                obj = m.v[0];
-            kc_cuda_kids_free(&m);
-        }
-    }
-    kc_cuda_kids_free(&k);
-    return obj;
-}
-
-/* The function whose body a call to `ref` should inline, or a null cursor. */
-static CXCursor inline_target(kc_cuda_walk *w, CXCursor ref)
-{
-    CXCursor none = clang_getNullCursor();
-    if (clang_Cursor_isNull(ref) ||
-        (ref.kind != CXCursor_FunctionDecl && !(ref.kind == CXCursor_CXXMethod && clang_CXXMethod_isStatic(ref))))
-        return none; /* member functions would need `this` */
-    if (w->inline_depth >= KC_CUDA_MAX_INLINE || w->budget < 1000)
-        return none;
-    CXCursor def = clang_getCursorDefinition(ref);
-    if (clang_Cursor_isNull(def)) {
-        CXCursor tmpl = clang_getSpecializedCursorTemplate(ref);
-        if (!clang_Cursor_isNull(tmpl))
-            def = clang_getCursorDefinition(tmpl);
-    }
-    if (clang_Cursor_isNull(def) || !kc_cuda_in_user_code(def))
-        return none;
-    if (!kc_cuda_has_attr(def, CXCursor_CUDADeviceAttr) || kc_cuda_has_attr(def, CXCursor_CUDAGlobalAttr))
-        return none;
-    if (clang_equalCursors(def, w->fn->decl))
-        return none;
-    for (unsigned i = 0; i < w->inline_depth; i++)
-        if (clang_equalCursors(w->inline_stack[i], def))
-            return none;
-    return def;
-}
-
-/* Whether `method` is the call operator of a lambda. */
-static bool is_lambda_call(CXCursor method)
-{
-    if (method.kind != CXCursor_CXXMethod)
-        return false;
-    CXCursor cls = clang_getCursorSemanticParent(method);
-    CXString s = clang_getTypeSpelling(clang_getCursorType(cls));
-    const char *p = clang_getCString(s);
-    bool yes = p && strstr(p, "(lambda at ");
-    clang_disposeString(s);
-    return yes;
-}
-
-/* The body of a lambda called through `ref` (its operator()), or null. */
-static CXCursor lambda_target(kc_cuda_walk *w, CXCursor ref)
-{
-    if (clang_Cursor_isNull(ref) || !is_lambda_call(ref) || w->inline_depth >= KC_CUDA_MAX_INLINE ||
-        w->budget < 1000)
-        return clang_getNullCursor();
-    CXCursor def = clang_getCursorDefinition(ref);
-    if (clang_Cursor_isNull(def) || !kc_cuda_in_user_code(def))
-        return clang_getNullCursor();
-    for (unsigned i = 0; i < w->inline_depth; i++)
-        if (clang_equalCursors(w->inline_stack[i], def))
-            return clang_getNullCursor();
-    return def;
-}
-
 /* Walks the body of `def` for a call: arguments argv[0..na) (evaluated
  * here, in the caller) bound to its parameters. A lambda also sees the
  * caller's variables (what it captures). */
@@ -892,7 +595,7 @@ static kc_cuda_val inline_call(kc_cuda_walk *w, CXCursor call, CXCursor def, CXC
         if (w->inline_depth == 0)
             w->call_site = kc_cuda_span(w->t, call);
         w->inline_stack[w->inline_depth++] = def;
-        kc_cuda_walk_stmt(w, body);
+        w->stmt(w, body);
         w->inline_depth--;
         w->call_site = saved_site;
         w->fn = caller;
@@ -920,112 +623,11 @@ static kc_cuda_val arg_pointer(kc_cuda_walk *w, CXCursor a)
     return p;
 }
 
-/* Legacy warp intrinsics without a mask (removed for sm_70 and later):
- * the name of the _sync replacement, or NULL. */
-static const char *legacy_warp_sync_name(kc_cuda_walk *w, const char *name)
-{
-    static const char *const legacy[] = {"__shfl", "__shfl_up", "__shfl_down", "__shfl_xor",
-                                         "__any", "__all", "__ballot"};
-    for (size_t i = 0; i < sizeof legacy / sizeof legacy[0]; i++)
-        if (strcmp(name, legacy[i]) == 0)
-            return kc_arena_printf(w->a, "%s_sync", name);
-    return NULL;
-}
-
-/* Might a call that is not inlined synchronize the block inside? A call
- * into user code that was not inlined (a member function, too deep), into
- * CUB, libcu++ or cooperative groups, or to a function clang could not
- * resolve; not intrinsics, math, or operators. */
-static bool call_may_sync(kc_cuda_walk *w, CXCursor e, CXCursor ref, const char *name)
-{
-    (void)e;
-    if (!name[0] || starts_with(name, "__") || starts_with(name, "operator") || starts_with(name, "make_") ||
-        strcmp(name, "printf") == 0 || strcmp(name, "assert") == 0 || strcmp(name, "min") == 0 ||
-        strcmp(name, "max") == 0)
-        return false;
-    if (clang_Cursor_isNull(ref))
-        return true;
-    if (ref.kind == CXCursor_Constructor || ref.kind == CXCursor_Destructor || ref.kind == CXCursor_ConversionFunction)
-        return false;
-    CXCursor def = clang_getCursorDefinition(ref);
-    CXCursor where = clang_Cursor_isNull(def) ? ref : def;
-    if (kc_cuda_in_user_code(where))
-        return true;
-    for (CXCursor p = clang_getCursorSemanticParent(ref); !clang_Cursor_isNull(p) &&
-                                                         p.kind != CXCursor_TranslationUnit && p.kind != CXCursor_FirstInvalid;
-         p = clang_getCursorSemanticParent(p)) {
-        if (p.kind != CXCursor_Namespace)
-            continue;
-        const char *ns = kc_cuda_spelling(w->t, p);
-        if (strcmp(ns, "cub") == 0 || strcmp(ns, "cuda") == 0 || strcmp(ns, "cooperative_groups") == 0 ||
-            strncmp(ns, "CUB_", 4) == 0)
-            return true;
-    }
-    return false;
-}
-
-static void record_call(kc_cuda_walk *w, CXCursor e, const char *name, uint32_t flags, const char *fix,
-                        const CXCursor *args, int na)
-{
-    kc_call c;
-    memset(&c, 0, sizeof c);
-    c.span = kc_cuda_aspan(w, e);
-    if (!kc_span_valid(c.span))
-        return;
-    c.callee = kc_arena_strdup(w->a, name);
-    c.flags = flags | KC_CALL_DEVICE;
-    c.guard = w->guard;
-    c.loop = w->loop;
-    c.seq = w->seq++;
-    if (!w->inline_depth) {
-        kc_cuda_kids k;
-        kc_cuda_kids_get(e, &k);
-        if (k.n >= 1)
-            c.callee_span = kc_cuda_span(w->t, kc_cuda_strip(k.v[0]));
-        kc_cuda_kids_free(&k);
-        if (na >= 1)
-            c.arg0_span = kc_cuda_span(w->t, args[0]);
-        c.fix_text = fix;
-    }
-    kc_vec_push(&w->k->calls, c);
-}
-
-/* A call of `name` (resolved to `ref`, or null when clang could not
- * resolve it) with arguments args[0..na). `e` is the call expression. */
-/* `p == C` (and conjunctions of such) in a precondition: marks the kernel
- * parameter p as pinned (KC_SF_PINNED). */
-static void pin_params(kc_cuda_walk *w, CXCursor e, unsigned depth)
-{
-    e = kc_cuda_strip(e);
-    if (depth > 8 || e.kind != CXCursor_BinaryOperator)
-        return;
-    enum CXBinaryOperatorKind op = clang_getCursorBinaryOperatorKind(e);
-    if (op != CXBinaryOperator_EQ && op != CXBinaryOperator_LAnd)
-        return;
-    kc_cuda_kids k;
-    kc_cuda_kids_get(e, &k);
-    for (unsigned i = 0; i < k.n && i < 2; i++) {
-        CXCursor x = kc_cuda_strip(k.v[i]);
-        if (op == CXBinaryOperator_LAnd) {
-            pin_params(w, x, depth + 1);
-            continue;
-        }
-        CXCursor d = x.kind == CXCursor_DeclRefExpr ? clang_getCursorReferenced(x) : clang_getNullCursor();
-        if (d.kind != CXCursor_ParmDecl)
-            continue;
-        const char *pname = kc_cuda_spelling(w->t, d);
-        for (uint32_t s = 0; s < w->k->symbols.len; s++)
-            if (w->k->symbols.data[s].kind == KC_SYM_PARAM && strcmp(w->k->symbols.data[s].name, pname) == 0)
-                w->k->symbols.data[s].facts |= KC_SF_PINNED;
-    }
-    kc_cuda_kids_free(&k);
-}
-
 static kc_cuda_val call_named(kc_cuda_walk *w, CXCursor e, CXCursor ref, const char *name, const CXCursor *args, int na,
                               CXType rt)
 {
     /* Overloaded operators of class types (float4, __half, ...). */
-    if (starts_with(name, "operator") && na >= 1) {
+    if (kc_cuda_starts_with(name, "operator") && na >= 1) {
         const char *op = name + 8;
         CXCursor a0 = args[0];
         if (strcmp(op, "=") == 0 && na == 2)
@@ -1051,17 +653,17 @@ static kc_cuda_val call_named(kc_cuda_walk *w, CXCursor e, CXCursor ref, const c
     /* Verifier preconditions: the parameters they pin to a value. */
     if ((strcmp(name, "__requires") == 0 || strcmp(name, "__builtin_assume") == 0 || strcmp(name, "__assume") == 0) &&
         na == 1) {
-        pin_params(w, args[0], 0);
+        kc_cuda_pin_params(w, args[0], 0);
         return kc_cuda_v_none();
     }
     if (!clang_Cursor_isNull(ref) && (ref.kind == CXCursor_CXXMethod || ref.kind == CXCursor_FunctionDecl) &&
-        in_cg_namespace(ref)) {
-        CXCursor obj = member_object(e);
+        kc_cuda_in_cg_namespace(ref)) {
+        CXCursor obj = kc_cuda_member_object(e);
         const char *cls = NULL;
         if (!clang_Cursor_isNull(obj))
-            cls = cg_class_of_type(w, clang_getCursorType(obj));
+            cls = kc_cuda_cg_class_of_type(w, clang_getCursorType(obj));
         else if (na >= 1)
-            cls = cg_class_of_type(w, clang_getCursorType(args[0]));
+            cls = kc_cuda_cg_class_of_type(w, clang_getCursorType(args[0]));
         if (strcmp(name, "sync") == 0 || strcmp(name, "barrier_wait") == 0) {
             ev_children(w, e);
             kc_cuda_mk_barrier(w, e, kc_arena_printf(w->a, "cg::%s::sync", cls ? cls : "thread_group"));
@@ -1075,7 +677,7 @@ static kc_cuda_val call_named(kc_cuda_walk *w, CXCursor e, CXCursor ref, const c
         }
         if (cls && strcmp(cls, "thread_block_tile") == 0 &&
             (strcmp(name, "size") == 0 || strcmp(name, "num_threads") == 0) && !clang_Cursor_isNull(obj)) {
-            int64_t tile = tile_size(clang_getCursorType(obj));
+            int64_t tile = kc_cuda_tile_size(clang_getCursorType(obj));
             if (tile > 0)
                 return kc_cuda_v_index(kc_cuda_ix_const(w, tile, 32));
         }
@@ -1092,7 +694,7 @@ static kc_cuda_val call_named(kc_cuda_walk *w, CXCursor e, CXCursor ref, const c
     }
 
     /* Atomics: read-modify-write of the first argument. */
-    if (starts_with(name, "atomic") && na >= 2) {
+    if (kc_cuda_starts_with(name, "atomic") && na >= 2) {
         kc_cuda_val p = arg_pointer(w, args[0]);
         for (int i = 1; i < na; i++)
             kc_cuda_ev(w, args[i], KC_CUDA_EV_LOAD);
@@ -1115,10 +717,10 @@ static kc_cuda_val call_named(kc_cuda_walk *w, CXCursor e, CXCursor ref, const c
     }
 
     /* Device functions of the user, and lambdas: inlined. */
-    CXCursor def = inline_target(w, ref);
+    CXCursor def = kc_cuda_inline_target(w, ref);
     bool lambda = false;
     if (clang_Cursor_isNull(def) && !clang_Cursor_isNull(ref) && strcmp(name, "operator()") == 0 && na >= 1) {
-        def = lambda_target(w, ref);
+        def = kc_cuda_lambda_target(w, ref);
         lambda = !clang_Cursor_isNull(def);
     }
     if (!clang_Cursor_isNull(def)) {
@@ -1139,11 +741,11 @@ static kc_cuda_val call_named(kc_cuda_walk *w, CXCursor e, CXCursor ref, const c
     }
 
     /* Anything else: the result depends on the arguments. */
-    const char *legacy = legacy_warp_sync_name(w, name);
+    const char *legacy = kc_cuda_legacy_warp_sync_name(w, name);
     if (legacy && !w->inline_depth)
-        record_call(w, e, name, KC_CALL_LEGACY_SHFL, legacy, args, na);
-    else if (!legacy && call_may_sync(w, e, ref, name))
-        record_call(w, e, name, KC_CALL_MAY_SYNC, NULL, args, na);
+        kc_cuda_record_call(w, e, name, KC_CALL_LEGACY_SHFL, legacy, args, na);
+    else if (!legacy && kc_cuda_call_may_sync(w, e, ref, name))
+        kc_cuda_record_call(w, e, name, KC_CALL_MAY_SYNC, NULL, args, na);
     kc_cuda_val v = ev_children(w, e);
     if (kc_cuda_ty_is_int(rt))
         return kc_cuda_v_index(kc_cuda_ix_opaque(w, e, v.deps, kc_cuda_ty_bits(rt)));
@@ -1295,4 +897,149 @@ kc_cuda_val kc_cuda_ev(kc_cuda_walk *w, CXCursor e, int mode)
     }
     w->depth--;
     return v;
+}
+
+/* ---- variables declared outside the function ----------------------------------- */
+
+/* A variable declared outside the function (file scope, namespace, static
+ * member) used in it. */
+kc_cuda_val kc_cuda_global_value(kc_cuda_walk *w, CXCursor decl, CXCursor use, int mode)
+{
+    kc_cuda_bv_kind bv = kc_cuda_builtin_var(decl);
+    if (bv != KC_CUDA_BV_NONE)
+        return kc_cuda_builtin_value(w, bv, -1);
+    const char *name = kc_cuda_spelling(w->t, decl);
+    CXType t = clang_getCursorType(decl);
+    if (strcmp(name, "warpSize") == 0 && !kc_cuda_in_user_code(decl))
+        return kc_cuda_v_index(kc_cuda_ix_const(w, 32, 32));
+    int64_t value;
+    if (kc_cuda_ty_is_int(t) && clang_isConstQualifiedType(t) && kc_cuda_eval_int(decl, &value)) {
+        bool created;
+        uint32_t sym = kc_cuda_symbol_get(w, name, KC_SYM_CONSTEXPR, &created);
+        if (created) {
+            kc_symbol *s = &w->k->symbols.data[sym];
+            s->has_value = true;
+            s->value = value;
+            s->bits = kc_cuda_ty_bits(t);
+            s->span = kc_cuda_span(w->t, decl);
+            if (kc_span_valid(s->span))
+                s->value_origin = kc_arena_printf(w->a, "its declaration on line %u", s->span.line);
+        }
+        return kc_cuda_v_index(kc_cuda_ix_const(w, value, kc_cuda_ty_bits(t)));
+    }
+    bool device_var = kc_cuda_has_attr(decl, CXCursor_CUDADeviceAttr) ||
+                      kc_cuda_has_attr(decl, CXCursor_CUDASharedAttr) ||
+                      kc_cuda_has_attr(decl, CXCursor_CUDAConstantAttr);
+    if (kc_cuda_ty_is_array(t) || (device_var && (kc_cuda_ty_is_arith(t) || kc_cuda_ty_is_record(t)))) {
+        uint32_t sym = kc_cuda_symbol_get(w, name, KC_SYM_GLOBAL, NULL);
+        kc_space space = kc_cuda_decl_space(decl, KC_MEM_GLOBAL);
+        if (space == KC_MEM_SHARED)
+            kc_cuda_shared_array(w, decl, sym);
+        kc_cuda_val p = kc_cuda_mem_pointer(w, sym, w->k->symbols.data[sym].name, space, kc_cuda_ty_innermost(t));
+        if (kc_cuda_ty_is_array(t) || mode == KC_CUDA_EV_ADDR || !kc_cuda_ty_is_arith(t))
+            return p;
+        p.idx_expr = clang_getNullCursor();
+        return kc_cuda_deref(w, p, use, t, mode);
+    }
+    if (kc_cuda_ty_is_ptr(t)) {
+        uint32_t sym = kc_cuda_symbol_get(w, name, KC_SYM_GLOBAL, NULL);
+        return kc_cuda_mem_pointer(w, sym, w->k->symbols.data[sym].name, KC_MEM_GLOBAL, kc_cuda_ty_pointee(t));
+    }
+    if (kc_cuda_ty_is_int(t)) {
+        uint32_t sym = kc_cuda_symbol_get(w, name, KC_SYM_GLOBAL, NULL);
+        return kc_cuda_v_index(kc_cuda_ix_atom(w, KC_ATOM_SYMBOL, sym, (kc_deps){0}, kc_cuda_ty_bits(t)));
+    }
+    return kc_cuda_v_none();
+}
+
+/* ---- __shared__ arrays --------------------------------------------------------- */
+
+/* The span inside the last top-level `[...]` of the declaration. */
+static kc_span last_dim_span(kc_cuda_walk *w, CXCursor decl)
+{
+    kc_span none = {0};
+    kc_span ds = kc_cuda_span(w->t, decl);
+    if (!kc_span_valid(ds) || !w->t->main)
+        return none;
+    size_t da, db;
+    kc_cuda_span_offsets(w->t, ds, &da, &db);
+    kc_cuda_toks t;
+    kc_cuda_toks_get(w->t, clang_getLocationForOffset(w->t->tu, w->t->main, (unsigned)da),
+                     clang_getLocationForOffset(w->t->tu, w->t->main, (unsigned)db), &t);
+    int depth = 0;
+    unsigned open = 0, close = 0;
+    bool found = false;
+    for (unsigned i = 0; i < t.n; i++) {
+        if (kc_cuda_tok_is(&t, i, "=") && depth == 0)
+            break;
+        if (kc_cuda_tok_is(&t, i, "[")) {
+            if (depth++ == 0)
+                open = i;
+        } else if (kc_cuda_tok_is(&t, i, "]")) {
+            if (--depth == 0 && open + 1 < i) {
+                close = i;
+                found = true;
+            }
+        }
+    }
+    kc_span s = none;
+    if (found) {
+        CXSourceLocation a = clang_getTokenLocation(t.tu, t.v[open + 1]);
+        CXSourceLocation b = clang_getRangeEnd(clang_getTokenExtent(t.tu, t.v[close - 1]));
+        uint32_t l1, c1, o1, l2, c2, o2;
+        if (kc_cuda_loc_in_main(w->t, a, &l1, &c1, &o1) && kc_cuda_loc_in_main(w->t, b, &l2, &c2, &o2) && o2 > o1) {
+            s.line = l1;
+            s.col = c1;
+            s.end_line = l2;
+            s.end_col = c2;
+        }
+    }
+    kc_cuda_toks_free(&t);
+    return s;
+}
+
+void kc_cuda_shared_array(kc_cuda_walk *w, CXCursor decl, uint32_t sym)
+{
+    for (uint32_t i = 0; i < w->k->shared_arrays.len; i++)
+        if (w->k->shared_arrays.data[i].symbol == sym)
+            return;
+    CXType t = clang_getCursorType(decl);
+    if (!kc_cuda_ty_is_array(t))
+        return;
+    kc_shared_array s;
+    memset(&s, 0, sizeof s);
+    s.symbol = sym;
+    s.name = w->k->symbols.data[sym].name;
+    s.span = kc_cuda_span(w->t, decl);
+    /* Dimensions: constant ones from the type; dependent ones (a template
+     * parameter) from their size expressions, evaluated like any other. */
+    KC_VEC(CXCursor) sizes = {0};
+    kc_cuda_kids k;
+    kc_cuda_kids_get(decl, &k);
+    for (unsigned i = 0; i < k.n; i++)
+        if (clang_isExpression(k.v[i].kind))
+            kc_vec_push(&sizes, k.v[i]);
+    kc_cuda_kids_free(&k);
+    CXCursor init = clang_Cursor_getVarDeclInitializer(decl);
+    if (!clang_Cursor_isNull(init) && sizes.len && clang_equalCursors(sizes.data[sizes.len - 1], init))
+        sizes.len--;
+    CXType e = clang_getCanonicalType(t);
+    unsigned dep = 0;
+    for (int i = 0; i < KC_MAX_RANK && kc_cuda_ty_is_array(e); i++) {
+        long long d = clang_getArraySize(e);
+        if (d < 0 && e.kind == CXType_DependentSizedArray && dep < sizes.len) {
+            kc_cuda_val v = kc_cuda_ev(w, sizes.data[dep], KC_CUDA_EV_LOAD);
+            int64_t c;
+            if (v.ix && kc_index_is_const(v.ix, &c) && c > 0)
+                d = c;
+        }
+        if (e.kind == CXType_DependentSizedArray)
+            dep++;
+        s.dims[s.rank++] = d >= 0 ? d : -1;
+        e = clang_getCanonicalType(clang_getArrayElementType(e));
+    }
+    kc_vec_free(&sizes);
+    s.elem_bytes = kc_cuda_ty_size(kc_cuda_ty_innermost(t));
+    s.last_dim_span = last_dim_span(w, decl);
+    kc_vec_push(&w->k->shared_arrays, s);
 }

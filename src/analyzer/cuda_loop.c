@@ -457,7 +457,7 @@ static void for_parts(kc_cuda_walk *w, CXCursor s, CXCursor *init, CXCursor *con
         *inc = k.v[2];
     } else if (n > 0) {
         kc_cuda_toks t;
-        kc_cuda_toks_get(w, clang_getRangeStart(clang_getCursorExtent(s)),
+        kc_cuda_toks_get(w->t, clang_getRangeStart(clang_getCursorExtent(s)),
                          clang_getRangeStart(clang_getCursorExtent(*body)), &t);
         unsigned semi[2], ns = 0;
         int depth = 0;
@@ -684,7 +684,7 @@ bool kc_cuda_walk_loop(kc_cuda_walk *w, CXCursor s, const kc_cuda_pragma *pr)
 
     uint32_t env0 = w->fn->env.len;
     if (!clang_Cursor_isNull(init))
-        kc_cuda_walk_stmt(w, init);
+        w->stmt(w, init);
 
     uint32_t id = w->k->loops.len;
     kc_loop L;
@@ -904,7 +904,7 @@ bool kc_cuda_walk_loop(kc_cuda_walk *w, CXCursor s, const kc_cuda_pragma *pr)
     }
     kc_vec_push(&w->frames, fr);
     if (!clang_Cursor_isNull(body))
-        kc_cuda_walk_stmt(w, body);
+        w->stmt(w, body);
     if (!clang_Cursor_isNull(inc))
         kc_cuda_ev(w, inc, KC_CUDA_EV_LOAD);
     if (!clang_Cursor_isNull(cond) && s.kind == CXCursor_DoStmt) {

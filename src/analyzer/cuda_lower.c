@@ -1,260 +1,20 @@
-/* cuda_lower.c — from a libclang translation unit to the kernel model:
- * finding kernels, device functions and launches in the main file, and the
- * cursor/span/text helpers that the interpreter (cuda_walk.h) uses.
- *
- * Spans are taken at expansion locations, so `__global__ void f` (whose
- * spelling starts in the shim) and code written through user macros map to
- * where the user wrote them. Cursors outside the main file are not lowered,
+/* cuda_lower.c — the top of the CUDA front end's lowering: from a libclang
+ * translation unit to the kernel model. It finds the kernels, device
+ * functions and launches of the main file, records what launches and calls
+ * pass (template values, block sizes, local arrays), then hands each
+ * function to the interpreter (cuda_walk.h) and the host code to
+ * cuda_host.c. Cursors outside the main file are not lowered,
  * except device functions that main-file code calls (inlined by the
  * interpreter, with their accesses reported at the call).
  */
 #include "cuda_lower.h"
-#include "cuda_shim.h"
-#include "cuda_walk.h"
 
 #include <ctype.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* ---- children ------------------------------------------------------------ */
-
-static enum CXChildVisitResult kids_visit(CXCursor c, CXCursor parent, CXClientData data)
-{
-    (void)parent;
-    kc_cuda_kids *k = data;
-    if (k->n == k->cap) {
-        unsigned cap = k->cap * 2;
-        CXCursor *v = kc_xmalloc(cap * sizeof *v);
-        memcpy(v, k->v, k->n * sizeof *v);
-        if (k->v != k->inl)
-            free(k->v);
-        k->v = v;
-        k->cap = cap;
-    }
-    k->v[k->n++] = c;
-    return CXChildVisit_Continue;
-}
-
-void kc_cuda_kids_get(CXCursor c, kc_cuda_kids *out)
-{
-    out->v = out->inl;
-    out->n = 0;
-    out->cap = sizeof out->inl / sizeof out->inl[0];
-    clang_visitChildren(c, kids_visit, out);
-}
-
-void kc_cuda_kids_free(kc_cuda_kids *k)
-{
-    if (k->v != k->inl)
-        free(k->v);
-    k->v = k->inl;
-    k->n = 0;
-}
-
-/* ---- locations, spans, text -------------------------------------------- */
-
-bool kc_cuda_loc_in_main(const kc_cuda_tu *t, CXSourceLocation loc, uint32_t *line, uint32_t *col, uint32_t *off)
-{
-    CXFile f = NULL;
-    unsigned l = 0, c = 0, o = 0;
-    clang_getExpansionLocation(loc, &f, &l, &c, &o);
-    if (!f || l == 0)
-        return false;
-    if (t->main ? !clang_File_isEqual(f, t->main) : !clang_Location_isFromMainFile(loc))
-        return false;
-    if (o > t->src->len)
-        return false;
-    *line = l;
-    *col = c;
-    *off = o;
-    return true;
-}
-
-static bool is_ident_char(char c) { return isalnum((unsigned char)c) || c == '_' || c == '$'; }
-
-/* End offset of the token starting at `off` (identifiers, numbers, else one
- * byte); a function-like macro invocation `NAME(...)` extends to its `)`. */
-static size_t token_end(const kc_source *src, size_t off)
-{
-    const char *s = src->text;
-    size_t n = src->len, e = off;
-    if (e >= n)
-        return n;
-    if (is_ident_char(s[e])) {
-        while (e < n && is_ident_char(s[e]))
-            e++;
-        size_t p = e;
-        while (p < n && (s[p] == ' ' || s[p] == '\t'))
-            p++;
-        if (p < n && s[p] == '(' && !isdigit((unsigned char)s[off])) {
-            int depth = 0;
-            for (size_t q = p; q < n && q < p + 4096; q++) {
-                if (s[q] == '(')
-                    depth++;
-                else if (s[q] == ')' && --depth == 0)
-                    return q + 1;
-            }
-        }
-        return e;
-    }
-    return e + 1;
-}
-
-kc_span kc_cuda_span(const kc_cuda_tu *t, CXCursor c)
-{
-    kc_span sp = {0};
-    CXSourceRange r = clang_getCursorExtent(c);
-    if (clang_Range_isNull(r))
-        return sp;
-    uint32_t l1, c1, o1, l2, c2, o2;
-    if (!kc_cuda_loc_in_main(t, clang_getRangeStart(r), &l1, &c1, &o1))
-        return sp;
-    bool end_ok = kc_cuda_loc_in_main(t, clang_getRangeEnd(r), &l2, &c2, &o2);
-    if (!end_ok || o2 <= o1) {
-        size_t e = token_end(t->src, o1);
-        kc_source_position(t->src, e, &l2, &c2);
-    }
-    sp.line = l1;
-    sp.col = c1;
-    sp.end_line = l2;
-    sp.end_col = c2;
-    return sp;
-}
-
-void kc_cuda_span_offsets(const kc_cuda_tu *t, kc_span s, size_t *start, size_t *end)
-{
-    *start = kc_source_offset(t->src, s.line, s.col);
-    *end = kc_source_offset(t->src, s.end_line, s.end_col);
-    if (*end < *start)
-        *end = *start;
-}
-
-const char *kc_cuda_span_text(const kc_cuda_tu *t, kc_span s)
-{
-    if (!kc_span_valid(s))
-        return "";
-    size_t a, b;
-    kc_cuda_span_offsets(t, s, &a, &b);
-    if (b - a > 4096)
-        b = a + 4096;
-    char *out = kc_arena_alloc(t->m->arena, b - a + 1);
-    size_t n = 0;
-    bool space = false;
-    for (size_t i = a; i < b; i++) {
-        char ch = t->src->text[i];
-        if (ch == ' ' || ch == '\t' || ch == '\n' || ch == '\r' || ch == '\\') {
-            space = n > 0;
-            continue;
-        }
-        if (space)
-            out[n++] = ' ';
-        space = false;
-        out[n++] = ch;
-    }
-    out[n] = '\0';
-    return out;
-}
-
-const char *kc_cuda_text(const kc_cuda_tu *t, CXCursor c)
-{
-    kc_span s = kc_cuda_span(t, c);
-    if (kc_span_valid(s))
-        return kc_cuda_span_text(t, s);
-    CXString str = clang_getCursorPrettyPrinted(c, NULL);
-    const char *p = clang_getCString(str);
-    const char *out = kc_arena_strndup(t->m->arena, p ? p : "?", p ? (strlen(p) > 160 ? 160 : strlen(p)) : 1);
-    clang_disposeString(str);
-    return out;
-}
-
-const char *kc_cuda_spelling(const kc_cuda_tu *t, CXCursor c)
-{
-    CXString s = clang_getCursorSpelling(c);
-    const char *p = clang_getCString(s);
-    const char *out = kc_arena_strdup(t->m->arena, p ? p : "");
-    clang_disposeString(s);
-    return out;
-}
-
-bool kc_cuda_in_user_code(CXCursor c)
-{
-    CXSourceLocation loc = clang_getCursorLocation(c);
-    if (clang_Location_isFromMainFile(loc))
-        return true;
-    if (clang_Location_isInSystemHeader(loc))
-        return false;
-    CXFile f = NULL;
-    clang_getExpansionLocation(loc, &f, NULL, NULL, NULL);
-    if (!f)
-        return false;
-    CXString name = clang_getFileName(f);
-    const char *p = clang_getCString(name);
-    bool user = p && strncmp(p, KC_CUDA_SHIM_ROOT "/", strlen(KC_CUDA_SHIM_ROOT) + 1) != 0;
-    clang_disposeString(name);
-    return user;
-}
-
-typedef struct attr_find {
-    enum CXCursorKind kind;
-    bool found;
-} attr_find;
-
-static enum CXChildVisitResult attr_visit(CXCursor c, CXCursor parent, CXClientData data)
-{
-    (void)parent;
-    attr_find *f = data;
-    if (c.kind == f->kind) {
-        f->found = true;
-        return CXChildVisit_Break;
-    }
-    /* Attributes come before the parameters and the body. */
-    return c.kind == CXCursor_CompoundStmt ? CXChildVisit_Break : CXChildVisit_Continue;
-}
-
-bool kc_cuda_has_attr(CXCursor decl, enum CXCursorKind attr)
-{
-    attr_find f = {attr, false};
-    clang_visitChildren(decl, attr_visit, &f);
-    return f.found;
-}
-
-unsigned kc_cuda_tvals_for(const kc_cuda_tu *t, CXCursor tmpl, unsigned param, int64_t *vals, unsigned max,
-                           uint32_t *first_line)
-{
-    unsigned n = 0;
-    for (uint32_t i = 0; i < t->tvals.len; i++) {
-        const kc_cuda_tval *v = &t->tvals.data[i];
-        if (v->param != param || !clang_equalCursors(v->tmpl, tmpl))
-            continue;
-        bool dup = false;
-        for (unsigned j = 0; j < n; j++)
-            dup |= vals[j] == v->value;
-        if (dup)
-            continue;
-        if (n == 0 && first_line)
-            *first_line = v->line;
-        if (n < max)
-            vals[n++] = v->value;
-    }
-    return n;
-}
-
 /* ---- launches ------------------------------------------------------------ */
-
-static bool is_config_call(CXCursor c)
-{
-    if (c.kind != CXCursor_CallExpr)
-        return false;
-    CXCursor ref = clang_getCursorReferenced(c);
-    if (clang_Cursor_isNull(ref))
-        return false;
-    CXString s = clang_getCursorSpelling(ref);
-    const char *p = clang_getCString(s);
-    bool yes = p && (strcmp(p, "cudaConfigureCall") == 0 || strcmp(p, "__cudaPushCallConfiguration") == 0);
-    clang_disposeString(s);
-    return yes;
-}
 
 /* Finds the first reference to a function (the kernel) under `c`. */
 static CXCursor find_function_ref(CXCursor c, unsigned depth)
@@ -292,19 +52,6 @@ static void record_template_args(kc_cuda_tu *t, CXCursor spec, uint32_t line)
                      .value = clang_Cursor_getTemplateArgumentValue(spec, (unsigned)i), .line = line};
         kc_vec_push(&t->tvals, v);
     }
-}
-
-bool kc_cuda_eval_int(CXCursor c, int64_t *out)
-{
-    CXEvalResult r = clang_Cursor_Evaluate(c);
-    if (!r)
-        return false;
-    bool ok = clang_EvalResult_getKind(r) == CXEval_Int;
-    if (ok)
-        *out = clang_EvalResult_isUnsignedInt(r) ? (int64_t)clang_EvalResult_getAsUnsigned(r)
-                                                 : clang_EvalResult_getAsLongLong(r);
-    clang_EvalResult_dispose(r);
-    return ok;
 }
 
 /* Constant block sizes of a launch's block argument: an integer, a dim3
@@ -369,20 +116,10 @@ static bool block_dims(CXCursor e, int64_t out[3], unsigned depth)
     }
 }
 
-bool kc_cuda_is_launch(CXCursor call)
-{
-    if (call.kind != CXCursor_CallExpr)
-        return false;
-    kc_cuda_kids k;
-    kc_cuda_kids_get(call, &k);
-    bool yes = false;
-    for (unsigned i = 0; i < k.n && !yes; i++)
-        yes = is_config_call(k.v[i]);
-    kc_cuda_kids_free(&k);
-    return yes;
-}
-
-bool kc_cuda_record_launch(kc_cuda_tu *t, CXCursor call)
+/* Records a launch `kernel<<<...>>>(...)` (a CallExpr with an execution
+ * configuration) or a cudaLaunchKernel call; false when `call` is
+ * neither. */
+static bool record_launch(kc_cuda_tu *t, CXCursor call)
 {
     if (call.kind != CXCursor_CallExpr)
         return false;
@@ -390,7 +127,7 @@ bool kc_cuda_record_launch(kc_cuda_tu *t, CXCursor call)
     kc_cuda_kids_get(call, &k);
     CXCursor config = clang_getNullCursor();
     for (unsigned i = 0; i < k.n; i++)
-        if (is_config_call(k.v[i])) {
+        if (kc_cuda_is_config_call(k.v[i])) {
             config = k.v[i];
             break;
         }
@@ -568,27 +305,13 @@ static void record_call_args(kc_cuda_tu *t, CXCursor call)
     kc_cuda_kids_free(&k);
 }
 
-kc_space kc_cuda_param_space(const kc_cuda_tu *t, const char *fn, unsigned param)
-{
-    bool any = false;
-    for (uint32_t i = 0; i < t->argspaces.len; i++) {
-        const kc_cuda_argspace *a = &t->argspaces.data[i];
-        if (a->arg != param || strcmp(a->callee, fn) != 0)
-            continue;
-        if (!a->local)
-            return KC_MEM_GLOBAL;
-        any = true;
-    }
-    return any ? KC_MEM_LOCAL : KC_MEM_GLOBAL;
-}
-
 static enum CXChildVisitResult launch_visit(CXCursor c, CXCursor parent, CXClientData data)
 {
     (void)parent;
     launch_scan *ls = data;
     if (clang_isDeclaration(c.kind) && !clang_Location_isFromMainFile(clang_getCursorLocation(c)))
         return CXChildVisit_Continue;
-    if (c.kind == CXCursor_CallExpr && kc_cuda_record_launch(ls->t, c))
+    if (c.kind == CXCursor_CallExpr && record_launch(ls->t, c))
         return CXChildVisit_Continue; /* arguments hold no further launches */
     if (c.kind == CXCursor_CallExpr || c.kind == CXCursor_UnexposedExpr)
         record_call_args(ls->t, c);

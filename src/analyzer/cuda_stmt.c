@@ -24,6 +24,7 @@
  * Every recursion is bounded by KC_CUDA_MAX_DEPTH (a deeper subtree is opaque)
  * and all work by KC_CUDA_WORK_BUDGET, so any input terminates quickly.
  */
+#include "cuda_lower.h"
 #include "cuda_walk.h"
 
 #include <inttypes.h>
@@ -91,7 +92,7 @@ static CXCursor init_shared_memory(CXCursor e, unsigned depth)
     return found;
 }
 
-void kc_cuda_decl_var(kc_cuda_walk *w, CXCursor d)
+static void decl_var(kc_cuda_walk *w, CXCursor d)
 {
     const char *name = kc_cuda_spelling(w->t, d);
     CXType t = clang_getCursorType(d);
@@ -149,55 +150,13 @@ static void walk_decl_stmt(kc_cuda_walk *w, CXCursor s)
     kc_cuda_kids_get(s, &k);
     for (unsigned i = 0; i < k.n; i++) {
         if (k.v[i].kind == CXCursor_VarDecl)
-            kc_cuda_decl_var(w, k.v[i]);
+            decl_var(w, k.v[i]);
         /* type, struct and using declarations hold no code to run */
     }
     kc_cuda_kids_free(&k);
 }
 
-/* ---- tokens --------------------------------------------------------------------- */
-
-void kc_cuda_toks_get(kc_cuda_walk *w, CXSourceLocation a, CXSourceLocation b, kc_cuda_toks *out)
-{
-    out->tu = w->t->tu;
-    out->v = NULL;
-    out->n = 0;
-    clang_tokenize(out->tu, clang_getRange(a, b), &out->v, &out->n);
-}
-
-void kc_cuda_toks_free(kc_cuda_toks *t)
-{
-    if (t->v)
-        clang_disposeTokens(t->tu, t->v, t->n);
-    t->v = NULL;
-    t->n = 0;
-}
-
-bool kc_cuda_tok_is(kc_cuda_toks *t, unsigned i, const char *s)
-{
-    if (i >= t->n)
-        return false;
-    CXString sp = clang_getTokenSpelling(t->tu, t->v[i]);
-    bool yes = clang_getCString(sp) && strcmp(clang_getCString(sp), s) == 0;
-    clang_disposeString(sp);
-    return yes;
-}
-
-unsigned kc_cuda_tok_off(kc_cuda_toks *t, unsigned i, unsigned *line)
-{
-    unsigned off = 0, l = 0;
-    clang_getExpansionLocation(clang_getTokenLocation(t->tu, t->v[i]), NULL, &l, NULL, &off);
-    if (line)
-        *line = l;
-    return off;
-}
-
-unsigned kc_cuda_cursor_off(CXCursor c)
-{
-    unsigned off = 0;
-    clang_getExpansionLocation(clang_getRangeStart(clang_getCursorExtent(c)), NULL, NULL, NULL, &off);
-    return off;
-}
+/* ---- pragmas -------------------------------------------------------------------- */
 
 static bool tok_int(kc_cuda_walk *w, kc_cuda_toks *t, unsigned i, int64_t *v)
 {
@@ -219,7 +178,7 @@ static bool tok_int(kc_cuda_walk *w, kc_cuda_toks *t, unsigned i, int64_t *v)
 static bool parse_pragma(kc_cuda_walk *w, CXCursor wrapper, CXCursor loop, kc_cuda_pragma *out)
 {
     kc_cuda_toks t;
-    kc_cuda_toks_get(w, clang_getRangeStart(clang_getCursorExtent(wrapper)),
+    kc_cuda_toks_get(w->t, clang_getRangeStart(clang_getCursorExtent(wrapper)),
              clang_getRangeStart(clang_getCursorExtent(loop)), &t);
     bool found = false;
     for (unsigned i = 0; i + 2 < t.n; i++) {
@@ -699,6 +658,7 @@ void kc_cuda_lower_function(kc_cuda_tu *t, CXCursor fn, kc_kernel *k, bool devic
     w.guard = KC_NONE;
     w.loop = KC_NONE;
     w.budget = KC_CUDA_WORK_BUDGET;
+    w.stmt = kc_cuda_walk_stmt;
     k->is_device_function = device_fn;
     k->span = kc_cuda_span(t, fn);
     uint32_t l, c, o;

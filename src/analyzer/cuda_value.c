@@ -1,7 +1,8 @@
 /* cuda_value.c — the values of the CUDA interpreter: abstract values and
  * their environment, index atoms (lanes, programs, loops, symbols, data,
  * opaque sub-expressions), conditions, memory accesses, barriers, CUDA
- * built-in variables and type conversions. */
+ * built-in variables, type conversions, and arithmetic on evaluated
+ * operands. */
 #include "cuda_walk.h"
 
 #include <inttypes.h>
@@ -57,144 +58,7 @@ bool kc_cuda_budget_ok(kc_cuda_walk *w)
     return true;
 }
 
-/* Strips parentheses and single-child implicit nodes (casts, temporaries). */
-CXCursor kc_cuda_strip(CXCursor c)
-{
-    for (int i = 0; i < 64; i++) {
-        if (c.kind != CXCursor_ParenExpr && c.kind != CXCursor_UnexposedExpr)
-            break;
-        kc_cuda_kids k;
-        kc_cuda_kids_get(c, &k);
-        bool one = k.n == 1;
-        CXCursor next = one ? k.v[0] : c;
-        kc_cuda_kids_free(&k);
-        if (!one)
-            break;
-        c = next;
-    }
-    return c;
-}
-
-CXCursor kc_cuda_referenced_decl(CXCursor c)
-{
-    c = kc_cuda_strip(c);
-    if (c.kind != CXCursor_DeclRefExpr)
-        return clang_getNullCursor();
-    return clang_getCursorReferenced(c);
-}
-
-bool kc_cuda_same_decl(CXCursor a, CXCursor b)
-{
-    return !clang_Cursor_isNull(a) && !clang_Cursor_isNull(b) && clang_equalCursors(a, b);
-}
-
 /* ---- types -------------------------------------------------------------- */
-
-bool kc_cuda_ty_is_int(CXType t)
-{
-    switch (clang_getCanonicalType(t).kind) {
-    case CXType_Char_U: case CXType_UChar: case CXType_Char16: case CXType_Char32:
-    case CXType_UShort: case CXType_UInt: case CXType_ULong: case CXType_ULongLong:
-    case CXType_UInt128: case CXType_Char_S: case CXType_SChar: case CXType_WChar:
-    case CXType_Short: case CXType_Int: case CXType_Long: case CXType_LongLong:
-    case CXType_Int128: case CXType_Enum:
-        return true;
-    default:
-        return false;
-    }
-}
-
-bool kc_cuda_ty_is_ptr(CXType t) { return clang_getCanonicalType(t).kind == CXType_Pointer; }
-
-bool kc_cuda_ty_is_array(CXType t)
-{
-    switch (clang_getCanonicalType(t).kind) {
-    case CXType_ConstantArray: case CXType_IncompleteArray: case CXType_VariableArray:
-    case CXType_DependentSizedArray:
-        return true;
-    default:
-        return false;
-    }
-}
-
-bool kc_cuda_ty_is_record(CXType t) { return clang_getCanonicalType(t).kind == CXType_Record; }
-
-bool kc_cuda_ty_is_arith(CXType t)
-{
-    switch (clang_getCanonicalType(t).kind) {
-    case CXType_Bool: case CXType_Float: case CXType_Double: case CXType_LongDouble:
-    case CXType_Half: case CXType_Float16: case CXType_BFloat16:
-        return true;
-    default:
-        return kc_cuda_ty_is_int(t);
-    }
-}
-
-/* Width in which an integer of this type is computed: 32 or 64 (0 unknown). */
-uint8_t kc_cuda_ty_bits(CXType t)
-{
-    switch (clang_getCanonicalType(t).kind) {
-    case CXType_Bool: case CXType_Char_U: case CXType_UChar: case CXType_Char16:
-    case CXType_Char32: case CXType_UShort: case CXType_UInt: case CXType_Char_S:
-    case CXType_SChar: case CXType_WChar: case CXType_Short: case CXType_Int: case CXType_Enum:
-        return 32;
-    case CXType_Long: case CXType_ULong: case CXType_LongLong: case CXType_ULongLong:
-    case CXType_Int128: case CXType_UInt128: case CXType_Pointer:
-        return 64;
-    default:
-        return 0;
-    }
-}
-
-/* The pointee as written (`T` in a template), falling back to the
- * canonical type's pointee for typedefs of pointers. */
-CXType kc_cuda_ty_pointee(CXType t)
-{
-    CXType p = clang_getPointeeType(t);
-    if (p.kind == CXType_Invalid)
-        p = clang_getPointeeType(clang_getCanonicalType(t));
-    return p;
-}
-
-static CXType ty_elem(CXType t)
-{
-    CXType c = clang_getCanonicalType(t);
-    if (c.kind == CXType_Pointer)
-        return clang_getPointeeType(c);
-    if (kc_cuda_ty_is_array(c))
-        return clang_getArrayElementType(c);
-    return c;
-}
-
-/* Scalar elements per step of a pointer to / array of `t`'s element:
- * 1 for `float *`, 33 for `float (*)[33]`; -1 when unknown. */
-int64_t kc_cuda_ty_step_elems(CXType t)
-{
-    CXType e = ty_elem(t);
-    int64_t n = 1;
-    for (int i = 0; i < 16 && kc_cuda_ty_is_array(e); i++) {
-        long long d = clang_getArraySize(clang_getCanonicalType(e));
-        if (d < 0 || n > INT64_MAX / (d ? d : 1))
-            return -1;
-        n *= d;
-        e = clang_getArrayElementType(clang_getCanonicalType(e));
-    }
-    return n;
-}
-
-CXType kc_cuda_ty_innermost(CXType t)
-{
-    CXType e = clang_getCanonicalType(t);
-    for (int i = 0; i < 16 && kc_cuda_ty_is_array(e); i++)
-        e = clang_getArrayElementType(clang_getCanonicalType(e));
-    return e;
-}
-
-uint8_t kc_cuda_ty_size(CXType t)
-{
-    long long s = clang_Type_getSizeOf(t);
-    return s > 0 && s <= 255 ? (uint8_t)s : 0;
-}
 
 const char *kc_cuda_ty_name(kc_cuda_walk *w, CXType t)
 {
@@ -441,50 +305,6 @@ uint32_t kc_cuda_thread_cond(kc_cuda_walk *w, uint32_t from, uint32_t stop)
         if (deps_thread(w->k->conds.data[c].deps))
             return c;
     return KC_NONE;
-}
-
-kc_cmp kc_cuda_cmp_of(enum CXBinaryOperatorKind op)
-{
-    switch (op) {
-    case CXBinaryOperator_LT: return KC_CMP_LT;
-    case CXBinaryOperator_GT: return KC_CMP_GT;
-    case CXBinaryOperator_LE: return KC_CMP_LE;
-    case CXBinaryOperator_GE: return KC_CMP_GE;
-    case CXBinaryOperator_EQ: return KC_CMP_EQ;
-    case CXBinaryOperator_NE: return KC_CMP_NE;
-    default: return (kc_cmp)0;
-    }
-}
-
-kc_cmp kc_cuda_cmp_negate(kc_cmp c)
-{
-    switch (c) {
-    case KC_CMP_LT: return KC_CMP_GE;
-    case KC_CMP_GE: return KC_CMP_LT;
-    case KC_CMP_LE: return KC_CMP_GT;
-    case KC_CMP_GT: return KC_CMP_LE;
-    case KC_CMP_EQ: return KC_CMP_NE;
-    case KC_CMP_NE: return KC_CMP_EQ;
-    }
-    return c;
-}
-
-kc_cmp kc_cuda_cmp_mirror(kc_cmp c)
-{
-    switch (c) {
-    case KC_CMP_LT: return KC_CMP_GT;
-    case KC_CMP_GT: return KC_CMP_LT;
-    case KC_CMP_LE: return KC_CMP_GE;
-    case KC_CMP_GE: return KC_CMP_LE;
-    default: return c;
-    }
-}
-
-enum CXBinaryOperatorKind kc_cuda_binop_of(CXCursor c)
-{
-    if (c.kind != CXCursor_BinaryOperator && c.kind != CXCursor_CompoundAssignOperator)
-        return CXBinaryOperator_Invalid;
-    return clang_getCursorBinaryOperatorKind(c);
 }
 
 /* ---- accesses and barriers ------------------------------------------------- */
@@ -753,66 +573,6 @@ kc_cuda_val kc_cuda_mem_pointer(kc_cuda_walk *w, uint32_t sym, const char *name,
     return p;
 }
 
-kc_space kc_cuda_decl_space(CXCursor decl, kc_space otherwise)
-{
-    if (kc_cuda_has_attr(decl, CXCursor_CUDASharedAttr))
-        return KC_MEM_SHARED;
-    if (kc_cuda_has_attr(decl, CXCursor_CUDAConstantAttr))
-        return KC_MEM_CONSTANT;
-    return otherwise;
-}
-
-/* A variable declared outside the function (file scope, namespace, static
- * member) used in it. */
-kc_cuda_val kc_cuda_global_value(kc_cuda_walk *w, CXCursor decl, CXCursor use, int mode)
-{
-    kc_cuda_bv_kind bv = kc_cuda_builtin_var(decl);
-    if (bv != KC_CUDA_BV_NONE)
-        return kc_cuda_builtin_value(w, bv, -1);
-    const char *name = kc_cuda_spelling(w->t, decl);
-    CXType t = clang_getCursorType(decl);
-    if (strcmp(name, "warpSize") == 0 && !kc_cuda_in_user_code(decl))
-        return kc_cuda_v_index(kc_cuda_ix_const(w, 32, 32));
-    int64_t value;
-    if (kc_cuda_ty_is_int(t) && clang_isConstQualifiedType(t) && kc_cuda_eval_int(decl, &value)) {
-        bool created;
-        uint32_t sym = kc_cuda_symbol_get(w, name, KC_SYM_CONSTEXPR, &created);
-        if (created) {
-            kc_symbol *s = &w->k->symbols.data[sym];
-            s->has_value = true;
-            s->value = value;
-            s->bits = kc_cuda_ty_bits(t);
-            s->span = kc_cuda_span(w->t, decl);
-            if (kc_span_valid(s->span))
-                s->value_origin = kc_arena_printf(w->a, "its declaration on line %u", s->span.line);
-        }
-        return kc_cuda_v_index(kc_cuda_ix_const(w, value, kc_cuda_ty_bits(t)));
-    }
-    bool device_var = kc_cuda_has_attr(decl, CXCursor_CUDADeviceAttr) ||
-                      kc_cuda_has_attr(decl, CXCursor_CUDASharedAttr) ||
-                      kc_cuda_has_attr(decl, CXCursor_CUDAConstantAttr);
-    if (kc_cuda_ty_is_array(t) || (device_var && (kc_cuda_ty_is_arith(t) || kc_cuda_ty_is_record(t)))) {
-        uint32_t sym = kc_cuda_symbol_get(w, name, KC_SYM_GLOBAL, NULL);
-        kc_space space = kc_cuda_decl_space(decl, KC_MEM_GLOBAL);
-        if (space == KC_MEM_SHARED)
-            kc_cuda_shared_array(w, decl, sym);
-        kc_cuda_val p = kc_cuda_mem_pointer(w, sym, w->k->symbols.data[sym].name, space, kc_cuda_ty_innermost(t));
-        if (kc_cuda_ty_is_array(t) || mode == KC_CUDA_EV_ADDR || !kc_cuda_ty_is_arith(t))
-            return p;
-        p.idx_expr = clang_getNullCursor();
-        return kc_cuda_deref(w, p, use, t, mode);
-    }
-    if (kc_cuda_ty_is_ptr(t)) {
-        uint32_t sym = kc_cuda_symbol_get(w, name, KC_SYM_GLOBAL, NULL);
-        return kc_cuda_mem_pointer(w, sym, w->k->symbols.data[sym].name, KC_MEM_GLOBAL, kc_cuda_ty_pointee(t));
-    }
-    if (kc_cuda_ty_is_int(t)) {
-        uint32_t sym = kc_cuda_symbol_get(w, name, KC_SYM_GLOBAL, NULL);
-        return kc_cuda_v_index(kc_cuda_ix_atom(w, KC_ATOM_SYMBOL, sym, (kc_deps){0}, kc_cuda_ty_bits(t)));
-    }
-    return kc_cuda_v_none();
-}
-
 /* ---- conversions ------------------------------------------------------------ */
 
 /* The value `v` (of expression `from`) converted to type `t` by expression
@@ -878,4 +638,157 @@ kc_cuda_val kc_cuda_convert(kc_cuda_walk *w, kc_cuda_val v, CXType t, CXCursor e
         r.ncneg = v.ncneg;
     }
     return r;
+}
+
+bool kc_cuda_is_incdec(enum CXUnaryOperatorKind op)
+{
+    return op == CXUnaryOperator_PostInc || op == CXUnaryOperator_PostDec || op == CXUnaryOperator_PreInc ||
+           op == CXUnaryOperator_PreDec;
+}
+
+kc_cuda_val kc_cuda_ptr_offset(kc_cuda_walk *w, kc_cuda_val p, int64_t delta)
+{
+    const kc_index *off = p.off ? kc_index_add(w->a, p.off, kc_cuda_ix_const(w, delta, 64)) : NULL;
+    p.off = off;
+    p.deps = off ? kc_index_deps(off) : p.deps;
+    p.load = KC_NONE;
+    return p;
+}
+
+/* ---- arithmetic on evaluated operands --------------------------------------- */
+
+static bool ty_dependent(CXType t)
+{
+    CXType c = clang_getCanonicalType(t);
+    return c.kind == CXType_Unexposed || c.kind == CXType_Dependent || c.kind == CXType_Invalid;
+}
+
+/* `row * stride` as the source spells it, for KC304. */
+static void record_product(kc_cuda_walk *w, CXCursor e, const kc_index *value, const kc_index *a, CXCursor lc,
+                           const kc_index *b, CXCursor rc, uint8_t bits)
+{
+    kc_product p;
+    memset(&p, 0, sizeof p);
+    p.span = kc_cuda_span(w->t, e);
+    if (!kc_span_valid(p.span))
+        return;
+    p.text = kc_cuda_span_text(w->t, p.span);
+    p.value = value;
+    p.lhs = a;
+    p.rhs = b;
+    p.bits = bits;
+    if (!clang_Cursor_isNull(lc)) {
+        p.lhs_span = kc_cuda_span(w->t, lc);
+        p.lhs_text = kc_cuda_span_text(w->t, p.lhs_span);
+    }
+    if (!clang_Cursor_isNull(rc)) {
+        p.rhs_span = kc_cuda_span(w->t, rc);
+        p.rhs_text = kc_cuda_span_text(w->t, p.rhs_span);
+    }
+    /* Only where the operand is written in place (not inside a macro). */
+    if (kc_span_valid(p.lhs_span) && p.lhs_text[0]) {
+        bool simple = strspn(p.lhs_text, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.") ==
+                      strlen(p.lhs_text);
+        CXCursor ls = kc_cuda_strip(lc);
+        bool paren = ls.kind == CXCursor_ParenExpr;
+        p.lhs_widened = simple || paren ? kc_arena_printf(w->a, "(int64_t)%s", p.lhs_text)
+                                        : kc_arena_printf(w->a, "(int64_t)(%s)", p.lhs_text);
+    }
+    if (kc_span_valid(p.rhs_span) && p.rhs_text[0]) {
+        bool simple = strspn(p.rhs_text, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.") ==
+                      strlen(p.rhs_text);
+        CXCursor rs = kc_cuda_strip(rc);
+        bool paren = rs.kind == CXCursor_ParenExpr;
+        p.rhs_widened = simple || paren ? kc_arena_printf(w->a, "(int64_t)%s", p.rhs_text)
+                                        : kc_arena_printf(w->a, "(int64_t)(%s)", p.rhs_text);
+    }
+    kc_vec_push(&w->k->products, p);
+}
+
+/* l op r for the arithmetic operators (also the compound assignments). */
+kc_cuda_val kc_cuda_arith(kc_cuda_walk *w, CXCursor e, enum CXBinaryOperatorKind op, kc_cuda_val l, CXCursor lc,
+                         kc_cuda_val r, CXCursor rc)
+{
+    if ((op == CXBinaryOperator_Add || op == CXBinaryOperator_Sub) && l.ptr && !r.ptr) {
+        int64_t unit = kc_cuda_ty_step_elems(clang_getCursorType(lc));
+        return kc_cuda_ptr_add(w, l, &r, rc, unit, op == CXBinaryOperator_Sub ? -1 : 1);
+    }
+    if (op == CXBinaryOperator_Add && r.ptr && !l.ptr)
+        return kc_cuda_ptr_add(w, r, &l, lc, kc_cuda_ty_step_elems(clang_getCursorType(rc)), 1);
+    kc_deps ld = l.ptr && l.off ? kc_index_deps(l.off) : l.deps;
+    kc_deps d = kc_cuda_deps_or(ld, r.ptr && r.off ? kc_index_deps(r.off) : r.deps);
+    CXType t = clang_getCursorType(e);
+    bool integer = kc_cuda_ty_is_int(t) || (ty_dependent(t) && l.ix && r.ix);
+    if (!integer || l.ptr || r.ptr) {
+        if (integer)
+            return kc_cuda_v_index(kc_cuda_ix_opaque(w, e, d, kc_cuda_ty_bits(t) ? kc_cuda_ty_bits(t) : 64));
+        return kc_cuda_v_deps(d);
+    }
+    uint8_t bits = kc_cuda_ty_bits(t) ? kc_cuda_ty_bits(t) : 32;
+    const kc_index *a = kc_cuda_as_index(w, &l, lc), *b = kc_cuda_as_index(w, &r, rc);
+    int64_t ca, cb;
+    bool consts = kc_index_is_const(a, &ca) && kc_index_is_const(b, &cb);
+    const kc_index *res = NULL;
+    switch (op) {
+    case CXBinaryOperator_Add: res = kc_index_add(w->a, a, b); break;
+    case CXBinaryOperator_Sub: res = kc_index_sub(w->a, a, b); break;
+    case CXBinaryOperator_Mul: res = kc_index_mul(w->a, a, b); break;
+    case CXBinaryOperator_Shl:
+        if (kc_index_is_const(b, &cb) && cb >= 0 && cb < 62)
+            res = kc_index_scale(w->a, a, (int64_t)1 << cb);
+        break;
+    case CXBinaryOperator_Div:
+        if (consts && cb != 0 && !(ca == INT64_MIN && cb == -1))
+            res = kc_cuda_ix_const(w, ca / cb, bits);
+        break;
+    case CXBinaryOperator_Rem:
+        if (consts && cb != 0 && !(ca == INT64_MIN && cb == -1))
+            res = kc_cuda_ix_const(w, ca % cb, bits);
+        break;
+    case CXBinaryOperator_Shr:
+        if (consts && cb >= 0 && cb < 63)
+            res = kc_cuda_ix_const(w, ca >> cb, bits);
+        break;
+    case CXBinaryOperator_And:
+        if (consts)
+            res = kc_cuda_ix_const(w, ca & cb, bits);
+        break;
+    case CXBinaryOperator_Or:
+        if (consts)
+            res = kc_cuda_ix_const(w, ca | cb, bits);
+        break;
+    case CXBinaryOperator_Xor:
+        if (consts)
+            res = kc_cuda_ix_const(w, ca ^ cb, bits);
+        break;
+    default:
+        break;
+    }
+    if (!res) /* division, modulo, masks, shifts right, or too many terms */
+        res = kc_cuda_ix_opaque(w, e, d, bits);
+    if (op == CXBinaryOperator_Mul && !w->inline_depth && !kc_index_is_const(a, &ca) && !kc_index_is_const(b, &cb))
+        record_product(w, e, res, a, lc, b, rc, bits);
+    return kc_cuda_v_index(res);
+}
+
+enum CXBinaryOperatorKind kc_cuda_compound_base(enum CXBinaryOperatorKind op)
+{
+    switch (op) {
+    case CXBinaryOperator_MulAssign: return CXBinaryOperator_Mul;
+    case CXBinaryOperator_DivAssign: return CXBinaryOperator_Div;
+    case CXBinaryOperator_RemAssign: return CXBinaryOperator_Rem;
+    case CXBinaryOperator_AddAssign: return CXBinaryOperator_Add;
+    case CXBinaryOperator_SubAssign: return CXBinaryOperator_Sub;
+    case CXBinaryOperator_ShlAssign: return CXBinaryOperator_Shl;
+    case CXBinaryOperator_ShrAssign: return CXBinaryOperator_Shr;
+    case CXBinaryOperator_AndAssign: return CXBinaryOperator_And;
+    case CXBinaryOperator_XorAssign: return CXBinaryOperator_Xor;
+    case CXBinaryOperator_OrAssign: return CXBinaryOperator_Or;
+    default: return CXBinaryOperator_Invalid;
+    }
+}
+
+bool kc_cuda_is_assign(enum CXBinaryOperatorKind op)
+{
+    return op == CXBinaryOperator_Assign || kc_cuda_compound_base(op) != CXBinaryOperator_Invalid;
 }

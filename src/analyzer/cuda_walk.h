@@ -1,11 +1,22 @@
 /* cuda_walk.h — the abstract interpreter of CUDA function bodies (internal
  * to the CUDA front end). See cuda_stmt.c for the overview.
  *
- *   cuda_value.c  abstract values, environment, index atoms, conditions,
- *                 accesses, barriers, CUDA built-in variables, conversions
- *   cuda_expr.c   expressions and calls (inlining of device functions)
- *   cuda_loop.c   loops: what they assign, induction variables, bounds
+ * The files stack, each calling only those below it:
  *   cuda_stmt.c   statements, declarations, pragmas, the entry point
+ *   cuda_loop.c   loops: what they assign, induction variables, bounds
+ *   cuda_expr.c   expressions, variables declared outside the function,
+ *                 __shared__ arrays, and the evaluation of calls
+ *                 (arguments, inlined device functions and lambdas)
+ *   cuda_call.c   what a call is: callee, cooperative groups, inlining
+ *                 target, whether it may synchronize, its record
+ *   cuda_value.c  abstract values, arithmetic on them, environment, index
+ *                 atoms, conditions, accesses, barriers, CUDA built-in
+ *                 variables, conversions
+ *   cuda_facts.c  syntactic facts of device code, bounds checks
+ *   cuda_tu.c     cursors, spans, tokens, types (cuda_tu.h)
+ * An expression that inlines a function body, and a loop, walk statements
+ * again: through the walker's `stmt` (kc_cuda_walk_stmt, set by
+ * kc_cuda_lower_function), the one way back up.
  *
  * Everything lives in the model's arena or in the walker; nothing is
  * shared between threads.
@@ -13,7 +24,7 @@
 #ifndef KC_CUDA_WALK_H
 #define KC_CUDA_WALK_H
 
-#include "cuda_lower.h"
+#include "cuda_tu.h"
 
 /* How an lvalue expression is used. */
 enum { KC_CUDA_EV_LOAD = 0, KC_CUDA_EV_STORE, KC_CUDA_EV_RMW, KC_CUDA_EV_ADDR };
@@ -105,6 +116,9 @@ typedef struct kc_cuda_walk {
     uint32_t budget;
     bool in_loop_cond; /* evaluating a loop condition (evidence wording) */
     uint32_t seq;        /* program-order counter of accesses, barriers and calls */
+    /* Walks one statement (kc_cuda_walk_stmt): how inlined bodies and loop
+     * bodies re-enter the statement walk from below it. */
+    bool (*stmt)(struct kc_cuda_walk *w, CXCursor s);
 } kc_cuda_walk;
 
 /* The CUDA built-in variables. */
@@ -116,32 +130,12 @@ typedef enum kc_cuda_bv_kind {
     KC_CUDA_BV_GDIM,   /* gridDim */
 } kc_cuda_bv_kind;
 
-/* Tokens of a source range. */
-typedef struct kc_cuda_toks {
-    CXToken *v;
-    unsigned n;
-    CXTranslationUnit tu;
-} kc_cuda_toks;
-
 /* ---- cuda_value.c ---- */
 kc_cuda_val kc_cuda_v_none(void);
 kc_cuda_val kc_cuda_v_index(const kc_index *ix);
 kc_cuda_val kc_cuda_v_deps(kc_deps d);
 kc_deps kc_cuda_deps_or(kc_deps a, kc_deps b);
 bool kc_cuda_budget_ok(kc_cuda_walk *w);
-CXCursor kc_cuda_strip(CXCursor c);
-CXCursor kc_cuda_referenced_decl(CXCursor c);
-bool kc_cuda_same_decl(CXCursor a, CXCursor b);
-bool kc_cuda_ty_is_int(CXType t);
-bool kc_cuda_ty_is_ptr(CXType t);
-bool kc_cuda_ty_is_array(CXType t);
-bool kc_cuda_ty_is_record(CXType t);
-bool kc_cuda_ty_is_arith(CXType t);
-uint8_t kc_cuda_ty_bits(CXType t);
-CXType kc_cuda_ty_pointee(CXType t);
-int64_t kc_cuda_ty_step_elems(CXType t);
-CXType kc_cuda_ty_innermost(CXType t);
-uint8_t kc_cuda_ty_size(CXType t);
 const char *kc_cuda_ty_name(kc_cuda_walk *w, CXType t);
 kc_span kc_cuda_wspan(kc_cuda_walk *w, CXCursor c);
 kc_span kc_cuda_aspan(kc_cuda_walk *w, CXCursor c);
@@ -165,10 +159,6 @@ uint32_t kc_cuda_mk_cond(kc_cuda_walk *w, kc_span span, const char *text, kc_dep
 bool kc_cuda_chain_thread_dep(kc_cuda_walk *w, uint32_t from, uint32_t stop);
 /* The innermost thread-dependent condition from `from` up to `stop`, or KC_NONE. */
 uint32_t kc_cuda_thread_cond(kc_cuda_walk *w, uint32_t from, uint32_t stop);
-kc_cmp kc_cuda_cmp_of(enum CXBinaryOperatorKind op);
-kc_cmp kc_cuda_cmp_negate(kc_cmp c);
-kc_cmp kc_cuda_cmp_mirror(kc_cmp c);
-enum CXBinaryOperatorKind kc_cuda_binop_of(CXCursor c);
 uint32_t kc_cuda_mk_access(kc_cuda_walk *w, kc_access_kind kind, const kc_cuda_val *p, CXCursor whole, CXCursor addr,
                            bool via_ldg);
 kc_cuda_val kc_cuda_load_value(kc_cuda_walk *w, uint32_t acc, const kc_cuda_val *p, CXType t);
@@ -183,20 +173,45 @@ kc_cuda_val kc_cuda_builtin_value(kc_cuda_walk *w, kc_cuda_bv_kind k, int comp);
 kc_cuda_val kc_cuda_linear_thread(kc_cuda_walk *w);
 kc_cuda_val kc_cuda_block_size(kc_cuda_walk *w);
 kc_cuda_val kc_cuda_mem_pointer(kc_cuda_walk *w, uint32_t sym, const char *name, kc_space space, CXType elem);
-kc_space kc_cuda_decl_space(CXCursor decl, kc_space otherwise);
-kc_cuda_val kc_cuda_global_value(kc_cuda_walk *w, CXCursor decl, CXCursor use, int mode);
 kc_cuda_val kc_cuda_convert(kc_cuda_walk *w, kc_cuda_val v, CXType t, CXCursor e);
+/* Arithmetic on evaluated operands (`lc`, `rc` their expressions), with the
+ * products of runtime sizes recorded for KC304. */
+kc_cuda_val kc_cuda_arith(kc_cuda_walk *w, CXCursor e, enum CXBinaryOperatorKind op, kc_cuda_val l, CXCursor lc,
+                          kc_cuda_val r, CXCursor rc);
+/* `p` moved by `delta` elements. */
+kc_cuda_val kc_cuda_ptr_offset(kc_cuda_walk *w, kc_cuda_val p, int64_t delta);
+/* The arithmetic operator of a compound assignment (`+=` -> `+`). */
+enum CXBinaryOperatorKind kc_cuda_compound_base(enum CXBinaryOperatorKind op);
+bool kc_cuda_is_incdec(enum CXUnaryOperatorKind op);
+bool kc_cuda_is_assign(enum CXBinaryOperatorKind op);
+
+/* ---- cuda_call.c ---- */
+const char *kc_cuda_callee_name(kc_cuda_walk *w, CXCursor call, CXCursor ref);
+bool kc_cuda_starts_with(const char *s, const char *p);
+const char *kc_cuda_cg_class_of_type(kc_cuda_walk *w, CXType t);
+int64_t kc_cuda_tile_size(CXType t);
+bool kc_cuda_in_cg_namespace(CXCursor decl);
+CXCursor kc_cuda_member_object(CXCursor call);
+CXCursor kc_cuda_inline_target(kc_cuda_walk *w, CXCursor ref);
+CXCursor kc_cuda_lambda_target(kc_cuda_walk *w, CXCursor ref);
+const char *kc_cuda_legacy_warp_sync_name(kc_cuda_walk *w, const char *name);
+bool kc_cuda_call_may_sync(kc_cuda_walk *w, CXCursor e, CXCursor ref, const char *name);
+void kc_cuda_record_call(kc_cuda_walk *w, CXCursor e, const char *name, uint32_t flags, const char *fix,
+                         const CXCursor *args, int na);
+void kc_cuda_pin_params(kc_cuda_walk *w, CXCursor e, unsigned depth);
 
 /* ---- cuda_expr.c ---- */
 kc_cuda_val kc_cuda_ev_cond(kc_cuda_walk *w, CXCursor e, kc_cuda_preds *pos, kc_cuda_preds *neg);
-const char *kc_cuda_callee_name(kc_cuda_walk *w, CXCursor call, CXCursor ref);
-bool kc_cuda_is_incdec(enum CXUnaryOperatorKind op);
-bool kc_cuda_is_assign(enum CXBinaryOperatorKind op);
 void kc_cuda_name_load(kc_cuda_walk *w, const kc_cuda_val *v, const char *name);
 kc_cuda_val kc_cuda_ev(kc_cuda_walk *w, CXCursor e, int mode);
 /* A bool expression, with the comparisons that hold when it is true or
  * false kept in the value (cpos/cneg). */
 kc_cuda_val kc_cuda_ev_bool(kc_cuda_walk *w, CXCursor e);
+/* A variable declared outside the function (file scope, namespace, static
+ * member) used in it. */
+kc_cuda_val kc_cuda_global_value(kc_cuda_walk *w, CXCursor decl, CXCursor use, int mode);
+/* A __shared__ array declared by `decl`, used through symbol `sym`. */
+void kc_cuda_shared_array(kc_cuda_walk *w, CXCursor decl, uint32_t sym);
 
 /* ---- cuda_loop.c ---- */
 bool kc_cuda_walk_loop(kc_cuda_walk *w, CXCursor s, const kc_cuda_pragma *pr);
@@ -207,18 +222,10 @@ bool kc_cuda_walk_loop(kc_cuda_walk *w, CXCursor s, const kc_cuda_pragma *pr);
  * calls, legacy warp intrinsics, low-precision accumulators (KC403,
  * KC501, KC502). Loop ids come from the loops already lowered into k. */
 void kc_cuda_device_facts(kc_cuda_tu *t, CXCursor fn, kc_kernel *k);
-/* A __shared__ array declared by `decl`, used through symbol `sym`. */
-void kc_cuda_shared_array(kc_cuda_walk *w, CXCursor decl, uint32_t sym);
 /* Fills bounds_checked of every access of k from its guards. */
 void kc_cuda_bounds_checks(kc_kernel *k);
 
 /* ---- cuda_stmt.c ---- */
-void kc_cuda_decl_var(kc_cuda_walk *w, CXCursor d);
-void kc_cuda_toks_get(kc_cuda_walk *w, CXSourceLocation a, CXSourceLocation b, kc_cuda_toks *out);
-void kc_cuda_toks_free(kc_cuda_toks *t);
-bool kc_cuda_tok_is(kc_cuda_toks *t, unsigned i, const char *s);
-unsigned kc_cuda_tok_off(kc_cuda_toks *t, unsigned i, unsigned *line);
-unsigned kc_cuda_cursor_off(CXCursor c);
 bool kc_cuda_walk_stmt(kc_cuda_walk *w, CXCursor s);
 
 #endif

@@ -1,0 +1,261 @@
+/* cuda_call.c — what a call in device code is, before any of it is
+ * evaluated: the callee's name, cooperative-groups objects and tile sizes,
+ * the device function or lambda a call inlines, the legacy warp intrinsics,
+ * whether an unknown callee may synchronize, and the call's record in the
+ * kernel. The evaluation of calls (arguments, inlining) is in cuda_expr.c,
+ * which calls this file and is never called by it.
+ */
+#include "cuda_walk.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char *kc_cuda_callee_name(kc_cuda_walk *w, CXCursor call, CXCursor ref)
+{
+    if (!clang_Cursor_isNull(ref))
+        return kc_cuda_spelling(w->t, ref);
+    kc_cuda_kids k;
+    kc_cuda_kids_get(call, &k);
+    const char *n = NULL;
+    if (k.n >= 1) {
+        CXCursor c = kc_cuda_strip(k.v[0]);
+        if (c.kind == CXCursor_OverloadedDeclRef || c.kind == CXCursor_DeclRefExpr ||
+            c.kind == CXCursor_MemberRefExpr) {
+            n = kc_cuda_spelling(w->t, c);
+            if (!n[0]) { /* an unresolved name: the overload set */
+                CXCursor r = clang_getCursorReferenced(c);
+                if (!clang_Cursor_isNull(r))
+                    n = kc_cuda_spelling(w->t, r);
+            }
+        }
+    }
+    kc_cuda_kids_free(&k);
+    return n && n[0] ? n : kc_cuda_spelling(w->t, call);
+}
+
+/* The class a cooperative-groups method or argument belongs to:
+ * "thread_block", "grid_group", "thread_block_tile", ... or NULL. */
+const char *kc_cuda_cg_class_of_type(kc_cuda_walk *w, CXType t)
+{
+    CXString s = clang_getTypeSpelling(clang_getCanonicalType(clang_getNonReferenceType(t)));
+    const char *p = clang_getCString(s);
+    static const char *const names[] = {"thread_block_tile", "thread_block", "grid_group", "coalesced_group",
+                                        "thread_group", "cluster_group"};
+    const char *found = NULL;
+    if (p && strstr(p, "cooperative_groups::"))
+        for (size_t i = 0; i < sizeof names / sizeof names[0] && !found; i++)
+            if (strstr(p, names[i]))
+                found = names[i];
+    clang_disposeString(s);
+    (void)w;
+    return found;
+}
+
+/* N of a cooperative_groups::thread_block_tile<N> (from the type's
+ * spelling: libclang does not expose non-type template arguments of
+ * types), or -1. */
+int64_t kc_cuda_tile_size(CXType t)
+{
+    CXString s = clang_getTypeSpelling(clang_getCanonicalType(clang_getNonReferenceType(t)));
+    const char *p = clang_getCString(s);
+    const char *q = p ? strstr(p, "thread_block_tile<") : NULL;
+    int64_t n = q ? strtoll(q + strlen("thread_block_tile<"), NULL, 10) : -1;
+    clang_disposeString(s);
+    return n > 0 ? n : -1;
+}
+
+bool kc_cuda_in_cg_namespace(CXCursor decl)
+{
+    for (int i = 0; i < 8 && !clang_Cursor_isNull(decl); i++) {
+        decl = clang_getCursorSemanticParent(decl);
+        if (decl.kind == CXCursor_Namespace) {
+            CXString s = clang_getCursorSpelling(decl);
+            bool yes = clang_getCString(s) && strcmp(clang_getCString(s), "cooperative_groups") == 0;
+            clang_disposeString(s);
+            if (yes)
+                return true;
+        }
+        if (decl.kind == CXCursor_TranslationUnit)
+            break;
+    }
+    return false;
+}
+
+bool kc_cuda_starts_with(const char *s, const char *p) { return strncmp(s, p, strlen(p)) == 0; }
+
+/* The object of a member call `obj.f(...)`, or a null cursor. */
+CXCursor kc_cuda_member_object(CXCursor call)
+{
+    kc_cuda_kids k;
+    kc_cuda_kids_get(call, &k);
+    CXCursor obj = clang_getNullCursor();
+    if (k.n >= 1) {
+        CXCursor c = kc_cuda_strip(k.v[0]);
+        if (c.kind == CXCursor_MemberRefExpr) {
+            kc_cuda_kids m;
+            kc_cuda_kids_get(c, &m);
+            if (m.n >= 1)
+                obj = m.v[0];
+            kc_cuda_kids_free(&m);
+        }
+    }
+    kc_cuda_kids_free(&k);
+    return obj;
+}
+
+/* The function whose body a call to `ref` should inline, or a null cursor. */
+CXCursor kc_cuda_inline_target(kc_cuda_walk *w, CXCursor ref)
+{
+    CXCursor none = clang_getNullCursor();
+    if (clang_Cursor_isNull(ref) ||
+        (ref.kind != CXCursor_FunctionDecl && !(ref.kind == CXCursor_CXXMethod && clang_CXXMethod_isStatic(ref))))
+        return none; /* member functions would need `this` */
+    if (w->inline_depth >= KC_CUDA_MAX_INLINE || w->budget < 1000)
+        return none;
+    CXCursor def = clang_getCursorDefinition(ref);
+    if (clang_Cursor_isNull(def)) {
+        CXCursor tmpl = clang_getSpecializedCursorTemplate(ref);
+        if (!clang_Cursor_isNull(tmpl))
+            def = clang_getCursorDefinition(tmpl);
+    }
+    if (clang_Cursor_isNull(def) || !kc_cuda_in_user_code(def))
+        return none;
+    if (!kc_cuda_has_attr(def, CXCursor_CUDADeviceAttr) || kc_cuda_has_attr(def, CXCursor_CUDAGlobalAttr))
+        return none;
+    if (clang_equalCursors(def, w->fn->decl))
+        return none;
+    for (unsigned i = 0; i < w->inline_depth; i++)
+        if (clang_equalCursors(w->inline_stack[i], def))
+            return none;
+    return def;
+}
+
+/* Whether `method` is the call operator of a lambda. */
+static bool is_lambda_call(CXCursor method)
+{
+    if (method.kind != CXCursor_CXXMethod)
+        return false;
+    CXCursor cls = clang_getCursorSemanticParent(method);
+    CXString s = clang_getTypeSpelling(clang_getCursorType(cls));
+    const char *p = clang_getCString(s);
+    bool yes = p && strstr(p, "(lambda at ");
+    clang_disposeString(s);
+    return yes;
+}
+
+/* The body of a lambda called through `ref` (its operator()), or null. */
+CXCursor kc_cuda_lambda_target(kc_cuda_walk *w, CXCursor ref)
+{
+    if (clang_Cursor_isNull(ref) || !is_lambda_call(ref) || w->inline_depth >= KC_CUDA_MAX_INLINE ||
+        w->budget < 1000)
+        return clang_getNullCursor();
+    CXCursor def = clang_getCursorDefinition(ref);
+    if (clang_Cursor_isNull(def) || !kc_cuda_in_user_code(def))
+        return clang_getNullCursor();
+    for (unsigned i = 0; i < w->inline_depth; i++)
+        if (clang_equalCursors(w->inline_stack[i], def))
+            return clang_getNullCursor();
+    return def;
+}
+
+/* Legacy warp intrinsics without a mask (removed for sm_70 and later):
+ * the name of the _sync replacement, or NULL. */
+const char *kc_cuda_legacy_warp_sync_name(kc_cuda_walk *w, const char *name)
+{
+    static const char *const legacy[] = {"__shfl", "__shfl_up", "__shfl_down", "__shfl_xor",
+                                         "__any", "__all", "__ballot"};
+    for (size_t i = 0; i < sizeof legacy / sizeof legacy[0]; i++)
+        if (strcmp(name, legacy[i]) == 0)
+            return kc_arena_printf(w->a, "%s_sync", name);
+    return NULL;
+}
+
+/* Might a call that is not inlined synchronize the block inside? A call
+ * into user code that was not inlined (a member function, too deep), into
+ * CUB, libcu++ or cooperative groups, or to a function clang could not
+ * resolve; not intrinsics, math, or operators. */
+bool kc_cuda_call_may_sync(kc_cuda_walk *w, CXCursor e, CXCursor ref, const char *name)
+{
+    (void)e;
+    if (!name[0] || kc_cuda_starts_with(name, "__") || kc_cuda_starts_with(name, "operator") || kc_cuda_starts_with(name, "make_") ||
+        strcmp(name, "printf") == 0 || strcmp(name, "assert") == 0 || strcmp(name, "min") == 0 ||
+        strcmp(name, "max") == 0)
+        return false;
+    if (clang_Cursor_isNull(ref))
+        return true;
+    if (ref.kind == CXCursor_Constructor || ref.kind == CXCursor_Destructor || ref.kind == CXCursor_ConversionFunction)
+        return false;
+    CXCursor def = clang_getCursorDefinition(ref);
+    CXCursor where = clang_Cursor_isNull(def) ? ref : def;
+    if (kc_cuda_in_user_code(where))
+        return true;
+    for (CXCursor p = clang_getCursorSemanticParent(ref); !clang_Cursor_isNull(p) &&
+                                                         p.kind != CXCursor_TranslationUnit && p.kind != CXCursor_FirstInvalid;
+         p = clang_getCursorSemanticParent(p)) {
+        if (p.kind != CXCursor_Namespace)
+            continue;
+        const char *ns = kc_cuda_spelling(w->t, p);
+        if (strcmp(ns, "cub") == 0 || strcmp(ns, "cuda") == 0 || strcmp(ns, "cooperative_groups") == 0 ||
+            strncmp(ns, "CUB_", 4) == 0)
+            return true;
+    }
+    return false;
+}
+
+void kc_cuda_record_call(kc_cuda_walk *w, CXCursor e, const char *name, uint32_t flags, const char *fix,
+                        const CXCursor *args, int na)
+{
+    kc_call c;
+    memset(&c, 0, sizeof c);
+    c.span = kc_cuda_aspan(w, e);
+    if (!kc_span_valid(c.span))
+        return;
+    c.callee = kc_arena_strdup(w->a, name);
+    c.flags = flags | KC_CALL_DEVICE;
+    c.guard = w->guard;
+    c.loop = w->loop;
+    c.seq = w->seq++;
+    if (!w->inline_depth) {
+        kc_cuda_kids k;
+        kc_cuda_kids_get(e, &k);
+        if (k.n >= 1)
+            c.callee_span = kc_cuda_span(w->t, kc_cuda_strip(k.v[0]));
+        kc_cuda_kids_free(&k);
+        if (na >= 1)
+            c.arg0_span = kc_cuda_span(w->t, args[0]);
+        c.fix_text = fix;
+    }
+    kc_vec_push(&w->k->calls, c);
+}
+
+/* A call of `name` (resolved to `ref`, or null when clang could not
+ * resolve it) with arguments args[0..na). `e` is the call expression. */
+/* `p == C` (and conjunctions of such) in a precondition: marks the kernel
+ * parameter p as pinned (KC_SF_PINNED). */
+void kc_cuda_pin_params(kc_cuda_walk *w, CXCursor e, unsigned depth)
+{
+    e = kc_cuda_strip(e);
+    if (depth > 8 || e.kind != CXCursor_BinaryOperator)
+        return;
+    enum CXBinaryOperatorKind op = clang_getCursorBinaryOperatorKind(e);
+    if (op != CXBinaryOperator_EQ && op != CXBinaryOperator_LAnd)
+        return;
+    kc_cuda_kids k;
+    kc_cuda_kids_get(e, &k);
+    for (unsigned i = 0; i < k.n && i < 2; i++) {
+        CXCursor x = kc_cuda_strip(k.v[i]);
+        if (op == CXBinaryOperator_LAnd) {
+            kc_cuda_pin_params(w, x, depth + 1);
+            continue;
+        }
+        CXCursor d = x.kind == CXCursor_DeclRefExpr ? clang_getCursorReferenced(x) : clang_getNullCursor();
+        if (d.kind != CXCursor_ParmDecl)
+            continue;
+        const char *pname = kc_cuda_spelling(w->t, d);
+        for (uint32_t s = 0; s < w->k->symbols.len; s++)
+            if (w->k->symbols.data[s].kind == KC_SYM_PARAM && strcmp(w->k->symbols.data[s].name, pname) == 0)
+                w->k->symbols.data[s].facts |= KC_SF_PINNED;
+    }
+    kc_cuda_kids_free(&k);
+}

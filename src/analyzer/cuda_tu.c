@@ -1,0 +1,543 @@
+/* cuda_tu.c — the bottom of the CUDA front end: what every other file of
+ * it uses to read a libclang translation unit. Children of a cursor, spans
+ * and text in the main file, tokens, types, constant evaluation, and the
+ * facts the translation-unit walk (cuda_lower.c) recorded for the
+ * interpreter (template values at launches, the memory pointer arguments
+ * point to). Nothing here calls the walk or the interpreter.
+ *
+ * Spans are taken at expansion locations, so `__global__ void f` (whose
+ * spelling starts in the shim) and code written through user macros map to
+ * where the user wrote them.
+ */
+#include "cuda_tu.h"
+#include "cuda_shim.h"
+
+#include <ctype.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- children ---------------------------------------------------------------- */
+
+static enum CXChildVisitResult kids_visit(CXCursor c, CXCursor parent, CXClientData data)
+{
+    (void)parent;
+    kc_cuda_kids *k = data;
+    if (k->n == k->cap) {
+        unsigned cap = k->cap * 2;
+        CXCursor *v = kc_xmalloc(cap * sizeof *v);
+        memcpy(v, k->v, k->n * sizeof *v);
+        if (k->v != k->inl)
+            free(k->v);
+        k->v = v;
+        k->cap = cap;
+    }
+    k->v[k->n++] = c;
+    return CXChildVisit_Continue;
+}
+
+void kc_cuda_kids_get(CXCursor c, kc_cuda_kids *out)
+{
+    out->v = out->inl;
+    out->n = 0;
+    out->cap = sizeof out->inl / sizeof out->inl[0];
+    clang_visitChildren(c, kids_visit, out);
+}
+
+void kc_cuda_kids_free(kc_cuda_kids *k)
+{
+    if (k->v != k->inl)
+        free(k->v);
+    k->v = k->inl;
+    k->n = 0;
+}
+
+/* ---- locations, spans, text -------------------------------------------------- */
+
+bool kc_cuda_loc_in_main(const kc_cuda_tu *t, CXSourceLocation loc, uint32_t *line, uint32_t *col, uint32_t *off)
+{
+    CXFile f = NULL;
+    unsigned l = 0, c = 0, o = 0;
+    clang_getExpansionLocation(loc, &f, &l, &c, &o);
+    if (!f || l == 0)
+        return false;
+    if (t->main ? !clang_File_isEqual(f, t->main) : !clang_Location_isFromMainFile(loc))
+        return false;
+    if (o > t->src->len)
+        return false;
+    *line = l;
+    *col = c;
+    *off = o;
+    return true;
+}
+
+static bool is_ident_char(char c) { return isalnum((unsigned char)c) || c == '_' || c == '$'; }
+
+/* End offset of the token starting at `off` (identifiers, numbers, else one
+ * byte); a function-like macro invocation `NAME(...)` extends to its `)`. */
+static size_t token_end(const kc_source *src, size_t off)
+{
+    const char *s = src->text;
+    size_t n = src->len, e = off;
+    if (e >= n)
+        return n;
+    if (is_ident_char(s[e])) {
+        while (e < n && is_ident_char(s[e]))
+            e++;
+        size_t p = e;
+        while (p < n && (s[p] == ' ' || s[p] == '\t'))
+            p++;
+        if (p < n && s[p] == '(' && !isdigit((unsigned char)s[off])) {
+            int depth = 0;
+            for (size_t q = p; q < n && q < p + 4096; q++) {
+                if (s[q] == '(')
+                    depth++;
+                else if (s[q] == ')' && --depth == 0)
+                    return q + 1;
+            }
+        }
+        return e;
+    }
+    return e + 1;
+}
+
+kc_span kc_cuda_span(const kc_cuda_tu *t, CXCursor c)
+{
+    kc_span sp = {0};
+    CXSourceRange r = clang_getCursorExtent(c);
+    if (clang_Range_isNull(r))
+        return sp;
+    uint32_t l1, c1, o1, l2, c2, o2;
+    if (!kc_cuda_loc_in_main(t, clang_getRangeStart(r), &l1, &c1, &o1))
+        return sp;
+    bool end_ok = kc_cuda_loc_in_main(t, clang_getRangeEnd(r), &l2, &c2, &o2);
+    if (!end_ok || o2 <= o1) {
+        size_t e = token_end(t->src, o1);
+        kc_source_position(t->src, e, &l2, &c2);
+    }
+    sp.line = l1;
+    sp.col = c1;
+    sp.end_line = l2;
+    sp.end_col = c2;
+    return sp;
+}
+
+void kc_cuda_span_offsets(const kc_cuda_tu *t, kc_span s, size_t *start, size_t *end)
+{
+    *start = kc_source_offset(t->src, s.line, s.col);
+    *end = kc_source_offset(t->src, s.end_line, s.end_col);
+    if (*end < *start)
+        *end = *start;
+}
+
+const char *kc_cuda_span_text(const kc_cuda_tu *t, kc_span s)
+{
+    if (!kc_span_valid(s))
+        return "";
+    size_t a, b;
+    kc_cuda_span_offsets(t, s, &a, &b);
+    if (b - a > 4096)
+        b = a + 4096;
+    char *out = kc_arena_alloc(t->m->arena, b - a + 1);
+    size_t n = 0;
+    bool space = false;
+    for (size_t i = a; i < b; i++) {
+        char ch = t->src->text[i];
+        if (ch == ' ' || ch == '\t' || ch == '\n' || ch == '\r' || ch == '\\') {
+            space = n > 0;
+            continue;
+        }
+        if (space)
+            out[n++] = ' ';
+        space = false;
+        out[n++] = ch;
+    }
+    out[n] = '\0';
+    return out;
+}
+
+const char *kc_cuda_text(const kc_cuda_tu *t, CXCursor c)
+{
+    kc_span s = kc_cuda_span(t, c);
+    if (kc_span_valid(s))
+        return kc_cuda_span_text(t, s);
+    CXString str = clang_getCursorPrettyPrinted(c, NULL);
+    const char *p = clang_getCString(str);
+    const char *out = kc_arena_strndup(t->m->arena, p ? p : "?", p ? (strlen(p) > 160 ? 160 : strlen(p)) : 1);
+    clang_disposeString(str);
+    return out;
+}
+
+const char *kc_cuda_spelling(const kc_cuda_tu *t, CXCursor c)
+{
+    CXString s = clang_getCursorSpelling(c);
+    const char *p = clang_getCString(s);
+    const char *out = kc_arena_strdup(t->m->arena, p ? p : "");
+    clang_disposeString(s);
+    return out;
+}
+
+/* ---- declarations ------------------------------------------------------------ */
+
+bool kc_cuda_in_user_code(CXCursor c)
+{
+    CXSourceLocation loc = clang_getCursorLocation(c);
+    if (clang_Location_isFromMainFile(loc))
+        return true;
+    if (clang_Location_isInSystemHeader(loc))
+        return false;
+    CXFile f = NULL;
+    clang_getExpansionLocation(loc, &f, NULL, NULL, NULL);
+    if (!f)
+        return false;
+    CXString name = clang_getFileName(f);
+    const char *p = clang_getCString(name);
+    bool user = p && strncmp(p, KC_CUDA_SHIM_ROOT "/", strlen(KC_CUDA_SHIM_ROOT) + 1) != 0;
+    clang_disposeString(name);
+    return user;
+}
+
+typedef struct attr_find {
+    enum CXCursorKind kind;
+    bool found;
+} attr_find;
+
+static enum CXChildVisitResult attr_visit(CXCursor c, CXCursor parent, CXClientData data)
+{
+    (void)parent;
+    attr_find *f = data;
+    if (c.kind == f->kind) {
+        f->found = true;
+        return CXChildVisit_Break;
+    }
+    /* Attributes come before the parameters and the body. */
+    return c.kind == CXCursor_CompoundStmt ? CXChildVisit_Break : CXChildVisit_Continue;
+}
+
+bool kc_cuda_has_attr(CXCursor decl, enum CXCursorKind attr)
+{
+    attr_find f = {attr, false};
+    clang_visitChildren(decl, attr_visit, &f);
+    return f.found;
+}
+
+kc_space kc_cuda_decl_space(CXCursor decl, kc_space otherwise)
+{
+    if (kc_cuda_has_attr(decl, CXCursor_CUDASharedAttr))
+        return KC_MEM_SHARED;
+    if (kc_cuda_has_attr(decl, CXCursor_CUDAConstantAttr))
+        return KC_MEM_CONSTANT;
+    return otherwise;
+}
+
+/* ---- what the translation-unit walk recorded --------------------------------- */
+
+unsigned kc_cuda_tvals_for(const kc_cuda_tu *t, CXCursor tmpl, unsigned param, int64_t *vals, unsigned max,
+                           uint32_t *first_line)
+{
+    unsigned n = 0;
+    for (uint32_t i = 0; i < t->tvals.len; i++) {
+        const kc_cuda_tval *v = &t->tvals.data[i];
+        if (v->param != param || !clang_equalCursors(v->tmpl, tmpl))
+            continue;
+        bool dup = false;
+        for (unsigned j = 0; j < n; j++)
+            dup |= vals[j] == v->value;
+        if (dup)
+            continue;
+        if (n == 0 && first_line)
+            *first_line = v->line;
+        if (n < max)
+            vals[n++] = v->value;
+    }
+    return n;
+}
+
+/* The call of the execution configuration that clang puts under a
+ * `<<<...>>>` launch. */
+bool kc_cuda_is_config_call(CXCursor c)
+{
+    if (c.kind != CXCursor_CallExpr)
+        return false;
+    CXCursor ref = clang_getCursorReferenced(c);
+    if (clang_Cursor_isNull(ref))
+        return false;
+    CXString s = clang_getCursorSpelling(ref);
+    const char *p = clang_getCString(s);
+    bool yes = p && (strcmp(p, "cudaConfigureCall") == 0 || strcmp(p, "__cudaPushCallConfiguration") == 0);
+    clang_disposeString(s);
+    return yes;
+}
+
+/* ---- expressions ------------------------------------------------------------- */
+
+bool kc_cuda_eval_int(CXCursor c, int64_t *out)
+{
+    CXEvalResult r = clang_Cursor_Evaluate(c);
+    if (!r)
+        return false;
+    bool ok = clang_EvalResult_getKind(r) == CXEval_Int;
+    if (ok)
+        *out = clang_EvalResult_isUnsignedInt(r) ? (int64_t)clang_EvalResult_getAsUnsigned(r)
+                                                 : clang_EvalResult_getAsLongLong(r);
+    clang_EvalResult_dispose(r);
+    return ok;
+}
+
+bool kc_cuda_is_launch(CXCursor call)
+{
+    if (call.kind != CXCursor_CallExpr)
+        return false;
+    kc_cuda_kids k;
+    kc_cuda_kids_get(call, &k);
+    bool yes = false;
+    for (unsigned i = 0; i < k.n && !yes; i++)
+        yes = kc_cuda_is_config_call(k.v[i]);
+    kc_cuda_kids_free(&k);
+    return yes;
+}
+
+kc_space kc_cuda_param_space(const kc_cuda_tu *t, const char *fn, unsigned param)
+{
+    bool any = false;
+    for (uint32_t i = 0; i < t->argspaces.len; i++) {
+        const kc_cuda_argspace *a = &t->argspaces.data[i];
+        if (a->arg != param || strcmp(a->callee, fn) != 0)
+            continue;
+        if (!a->local)
+            return KC_MEM_GLOBAL;
+        any = true;
+    }
+    return any ? KC_MEM_LOCAL : KC_MEM_GLOBAL;
+}
+
+/* ---- implicit nodes ---------------------------------------------------------- */
+
+/* Strips parentheses and single-child implicit nodes (casts, temporaries). */
+CXCursor kc_cuda_strip(CXCursor c)
+{
+    for (int i = 0; i < 64; i++) {
+        if (c.kind != CXCursor_ParenExpr && c.kind != CXCursor_UnexposedExpr)
+            break;
+        kc_cuda_kids k;
+        kc_cuda_kids_get(c, &k);
+        bool one = k.n == 1;
+        CXCursor next = one ? k.v[0] : c;
+        kc_cuda_kids_free(&k);
+        if (!one)
+            break;
+        c = next;
+    }
+    return c;
+}
+
+CXCursor kc_cuda_referenced_decl(CXCursor c)
+{
+    c = kc_cuda_strip(c);
+    if (c.kind != CXCursor_DeclRefExpr)
+        return clang_getNullCursor();
+    return clang_getCursorReferenced(c);
+}
+
+bool kc_cuda_same_decl(CXCursor a, CXCursor b)
+{
+    return !clang_Cursor_isNull(a) && !clang_Cursor_isNull(b) && clang_equalCursors(a, b);
+}
+
+/* ---- types ------------------------------------------------------------------- */
+
+bool kc_cuda_ty_is_int(CXType t)
+{
+    switch (clang_getCanonicalType(t).kind) {
+    case CXType_Char_U: case CXType_UChar: case CXType_Char16: case CXType_Char32:
+    case CXType_UShort: case CXType_UInt: case CXType_ULong: case CXType_ULongLong:
+    case CXType_UInt128: case CXType_Char_S: case CXType_SChar: case CXType_WChar:
+    case CXType_Short: case CXType_Int: case CXType_Long: case CXType_LongLong:
+    case CXType_Int128: case CXType_Enum:
+        return true;
+    default:
+        return false;
+    }
+}
+
+bool kc_cuda_ty_is_ptr(CXType t) { return clang_getCanonicalType(t).kind == CXType_Pointer; }
+
+bool kc_cuda_ty_is_array(CXType t)
+{
+    switch (clang_getCanonicalType(t).kind) {
+    case CXType_ConstantArray: case CXType_IncompleteArray: case CXType_VariableArray:
+    case CXType_DependentSizedArray:
+        return true;
+    default:
+        return false;
+    }
+}
+
+bool kc_cuda_ty_is_record(CXType t) { return clang_getCanonicalType(t).kind == CXType_Record; }
+
+bool kc_cuda_ty_is_arith(CXType t)
+{
+    switch (clang_getCanonicalType(t).kind) {
+    case CXType_Bool: case CXType_Float: case CXType_Double: case CXType_LongDouble:
+    case CXType_Half: case CXType_Float16: case CXType_BFloat16:
+        return true;
+    default:
+        return kc_cuda_ty_is_int(t);
+    }
+}
+
+/* Width in which an integer of this type is computed: 32 or 64 (0 unknown). */
+uint8_t kc_cuda_ty_bits(CXType t)
+{
+    switch (clang_getCanonicalType(t).kind) {
+    case CXType_Bool: case CXType_Char_U: case CXType_UChar: case CXType_Char16:
+    case CXType_Char32: case CXType_UShort: case CXType_UInt: case CXType_Char_S:
+    case CXType_SChar: case CXType_WChar: case CXType_Short: case CXType_Int: case CXType_Enum:
+        return 32;
+    case CXType_Long: case CXType_ULong: case CXType_LongLong: case CXType_ULongLong:
+    case CXType_Int128: case CXType_UInt128: case CXType_Pointer:
+        return 64;
+    default:
+        return 0;
+    }
+}
+
+static CXType ty_elem(CXType t)
+{
+    CXType c = clang_getCanonicalType(t);
+    if (c.kind == CXType_Pointer)
+        return clang_getPointeeType(c);
+    if (kc_cuda_ty_is_array(c))
+        return clang_getArrayElementType(c);
+    return c;
+}
+
+/* Scalar elements per step of a pointer to / array of `t`'s element:
+ * 1 for `float *`, 33 for `float (*)[33]`; -1 when unknown. */
+int64_t kc_cuda_ty_step_elems(CXType t)
+{
+    CXType e = ty_elem(t);
+    int64_t n = 1;
+    for (int i = 0; i < 16 && kc_cuda_ty_is_array(e); i++) {
+        long long d = clang_getArraySize(clang_getCanonicalType(e));
+        if (d < 0 || n > INT64_MAX / (d ? d : 1))
+            return -1;
+        n *= d;
+        e = clang_getArrayElementType(clang_getCanonicalType(e));
+    }
+    return n;
+}
+
+CXType kc_cuda_ty_innermost(CXType t)
+{
+    CXType e = clang_getCanonicalType(t);
+    for (int i = 0; i < 16 && kc_cuda_ty_is_array(e); i++)
+        e = clang_getArrayElementType(clang_getCanonicalType(e));
+    return e;
+}
+
+uint8_t kc_cuda_ty_size(CXType t)
+{
+    long long s = clang_Type_getSizeOf(t);
+    return s > 0 && s <= 255 ? (uint8_t)s : 0;
+}
+
+/* The pointee as written (`T` in a template), falling back to the
+ * canonical type's pointee for typedefs of pointers. */
+CXType kc_cuda_ty_pointee(CXType t)
+{
+    CXType p = clang_getPointeeType(t);
+    if (p.kind == CXType_Invalid)
+        p = clang_getPointeeType(clang_getCanonicalType(t));
+    return p;
+}
+
+/* ---- operators --------------------------------------------------------------- */
+
+kc_cmp kc_cuda_cmp_of(enum CXBinaryOperatorKind op)
+{
+    switch (op) {
+    case CXBinaryOperator_LT: return KC_CMP_LT;
+    case CXBinaryOperator_GT: return KC_CMP_GT;
+    case CXBinaryOperator_LE: return KC_CMP_LE;
+    case CXBinaryOperator_GE: return KC_CMP_GE;
+    case CXBinaryOperator_EQ: return KC_CMP_EQ;
+    case CXBinaryOperator_NE: return KC_CMP_NE;
+    default: return (kc_cmp)0;
+    }
+}
+
+kc_cmp kc_cuda_cmp_negate(kc_cmp c)
+{
+    switch (c) {
+    case KC_CMP_LT: return KC_CMP_GE;
+    case KC_CMP_GE: return KC_CMP_LT;
+    case KC_CMP_LE: return KC_CMP_GT;
+    case KC_CMP_GT: return KC_CMP_LE;
+    case KC_CMP_EQ: return KC_CMP_NE;
+    case KC_CMP_NE: return KC_CMP_EQ;
+    }
+    return c;
+}
+
+kc_cmp kc_cuda_cmp_mirror(kc_cmp c)
+{
+    switch (c) {
+    case KC_CMP_LT: return KC_CMP_GT;
+    case KC_CMP_GT: return KC_CMP_LT;
+    case KC_CMP_LE: return KC_CMP_GE;
+    case KC_CMP_GE: return KC_CMP_LE;
+    default: return c;
+    }
+}
+
+enum CXBinaryOperatorKind kc_cuda_binop_of(CXCursor c)
+{
+    if (c.kind != CXCursor_BinaryOperator && c.kind != CXCursor_CompoundAssignOperator)
+        return CXBinaryOperator_Invalid;
+    return clang_getCursorBinaryOperatorKind(c);
+}
+
+/* ---- tokens ------------------------------------------------------------------ */
+
+void kc_cuda_toks_get(const kc_cuda_tu *t, CXSourceLocation a, CXSourceLocation b, kc_cuda_toks *out)
+{
+    out->tu = t->tu;
+    out->v = NULL;
+    out->n = 0;
+    clang_tokenize(out->tu, clang_getRange(a, b), &out->v, &out->n);
+}
+
+void kc_cuda_toks_free(kc_cuda_toks *t)
+{
+    if (t->v)
+        clang_disposeTokens(t->tu, t->v, t->n);
+    t->v = NULL;
+    t->n = 0;
+}
+
+bool kc_cuda_tok_is(kc_cuda_toks *t, unsigned i, const char *s)
+{
+    if (i >= t->n)
+        return false;
+    CXString sp = clang_getTokenSpelling(t->tu, t->v[i]);
+    bool yes = clang_getCString(sp) && strcmp(clang_getCString(sp), s) == 0;
+    clang_disposeString(sp);
+    return yes;
+}
+
+unsigned kc_cuda_tok_off(kc_cuda_toks *t, unsigned i, unsigned *line)
+{
+    unsigned off = 0, l = 0;
+    clang_getExpansionLocation(clang_getTokenLocation(t->tu, t->v[i]), NULL, &l, NULL, &off);
+    if (line)
+        *line = l;
+    return off;
+}
+
+unsigned kc_cuda_cursor_off(CXCursor c)
+{
+    unsigned off = 0;
+    clang_getExpansionLocation(clang_getRangeStart(clang_getCursorExtent(c)), NULL, NULL, NULL, &off);
+    return off;
+}

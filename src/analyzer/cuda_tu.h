@@ -1,0 +1,146 @@
+/* cuda_tu.h — the translation unit being lowered, and the helpers every
+ * file of the CUDA front end reads it with (cuda_tu.c): children, spans,
+ * text, tokens, types, constant evaluation. Internal to the CUDA front
+ * end; the bottom of it: cuda_tu.c calls nothing above it.
+ *
+ * Nothing here is shared between threads: a kc_cuda_tu lives for one call
+ * of kc_cuda_lower.
+ */
+#ifndef KC_CUDA_TU_H
+#define KC_CUDA_TU_H
+
+#include <clang-c/Index.h>
+
+#include "kc_model.h"
+
+/* Limits that keep every input finite (see cuda_stmt.c). */
+#define KC_CUDA_MAX_DEPTH 512        /* recursion over the AST; deeper is opaque */
+#define KC_CUDA_MAX_INLINE 4         /* nesting of inlined device functions */
+#define KC_CUDA_WORK_BUDGET 2000000u /* AST nodes visited per lowered function */
+
+/* A template argument value seen at a launch: kernel<128><<<...>>>. */
+typedef struct kc_cuda_tval {
+    CXCursor tmpl;    /* the primary FunctionTemplate */
+    unsigned param;   /* index among its template parameters */
+    int64_t value;
+    uint32_t line;    /* line of the launch */
+} kc_cuda_tval;
+
+/* What a call in the file passes to a pointer parameter of a function:
+ * the address of a local array of the caller, or anything else. */
+typedef struct kc_cuda_argspace {
+    const char *callee; /* the function's name (overloads share the record) */
+    unsigned arg;
+    bool local;
+} kc_cuda_argspace;
+
+/* One translation unit being lowered. Borrowed pointers; the model owns
+ * what is allocated for it. */
+typedef struct kc_cuda_tu {
+    CXTranslationUnit tu;
+    CXFile main;          /* the main file (may be NULL: then isFromMainFile) */
+    const kc_source *src; /* text of the main file */
+    kc_model *m;
+    KC_VEC(kc_cuda_tval) tvals;
+    KC_VEC(kc_cuda_argspace) argspaces;
+} kc_cuda_tu;
+
+/* ---- children ---- */
+
+/* Children of a cursor, in order. Small lists live in `inl`. */
+typedef struct kc_cuda_kids {
+    CXCursor *v;
+    unsigned n, cap;
+    CXCursor inl[8];
+} kc_cuda_kids;
+
+void kc_cuda_kids_get(CXCursor c, kc_cuda_kids *out);
+void kc_cuda_kids_free(kc_cuda_kids *k);
+
+/* ---- locations, spans, text ---- */
+
+/* Is the location in the main file (after macro expansion)? */
+bool kc_cuda_loc_in_main(const kc_cuda_tu *t, CXSourceLocation loc, uint32_t *line, uint32_t *col, uint32_t *off);
+/* Main-file span of a cursor (expansion locations; a span that collapses
+ * inside a macro argument widens to the macro invocation). Invalid when
+ * the cursor is not in the main file. */
+kc_span kc_cuda_span(const kc_cuda_tu *t, CXCursor c);
+/* Byte offsets of a span in the main file. */
+void kc_cuda_span_offsets(const kc_cuda_tu *t, kc_span s, size_t *start, size_t *end);
+/* Source text of a span, whitespace runs collapsed to one space (arena). */
+const char *kc_cuda_span_text(const kc_cuda_tu *t, kc_span s);
+/* Text of a cursor: its main-file source, else clang's pretty printing
+ * (arena; never NULL). */
+const char *kc_cuda_text(const kc_cuda_tu *t, CXCursor c);
+/* Spelling of a cursor (arena; "" for none). */
+const char *kc_cuda_spelling(const kc_cuda_tu *t, CXCursor c);
+
+/* ---- declarations ---- */
+
+/* Is the cursor in user code: the main file or a header that is neither a
+ * shim header nor a system header? */
+bool kc_cuda_in_user_code(CXCursor c);
+/* Does the declaration carry a CUDA attribute (CXCursor_CUDA*Attr)? */
+bool kc_cuda_has_attr(CXCursor decl, enum CXCursorKind attr);
+/* The memory space a declaration names (__shared__, __constant__,
+ * __device__), else `otherwise`. */
+kc_space kc_cuda_decl_space(CXCursor decl, kc_space otherwise);
+
+/* ---- what the translation-unit walk recorded (cuda_lower.c) ---- */
+
+/* Template values recorded for `tmpl`'s parameter `param`. */
+unsigned kc_cuda_tvals_for(const kc_cuda_tu *t, CXCursor tmpl, unsigned param, int64_t *vals, unsigned max,
+                           uint32_t *first_line);
+/* The memory a pointer parameter of a __device__ function, analysed on its
+ * own, points to: local when every call of it in the file passes a local
+ * array of the caller (helpers that fill a register array), else global. */
+kc_space kc_cuda_param_space(const kc_cuda_tu *t, const char *fn, unsigned param);
+
+/* ---- expressions ---- */
+
+/* Integer value of a constant expression, via clang's evaluator. */
+bool kc_cuda_eval_int(CXCursor c, int64_t *out);
+/* Is `call` a `<<<...>>>` launch (has an execution configuration)? */
+bool kc_cuda_is_launch(CXCursor call);
+/* Is `c` the execution configuration's call under such a launch? */
+bool kc_cuda_is_config_call(CXCursor c);
+/* Strips parentheses and single-child implicit nodes (casts, temporaries). */
+CXCursor kc_cuda_strip(CXCursor c);
+/* The declaration a (stripped) DeclRefExpr names, else a null cursor. */
+CXCursor kc_cuda_referenced_decl(CXCursor c);
+bool kc_cuda_same_decl(CXCursor a, CXCursor b);
+
+/* ---- types ---- */
+bool kc_cuda_ty_is_int(CXType t);
+bool kc_cuda_ty_is_ptr(CXType t);
+bool kc_cuda_ty_is_array(CXType t);
+bool kc_cuda_ty_is_record(CXType t);
+bool kc_cuda_ty_is_arith(CXType t);
+uint8_t kc_cuda_ty_bits(CXType t);
+CXType kc_cuda_ty_pointee(CXType t);
+int64_t kc_cuda_ty_step_elems(CXType t);
+CXType kc_cuda_ty_innermost(CXType t);
+uint8_t kc_cuda_ty_size(CXType t);
+
+/* ---- operators ---- */
+kc_cmp kc_cuda_cmp_of(enum CXBinaryOperatorKind op);
+kc_cmp kc_cuda_cmp_negate(kc_cmp c);
+kc_cmp kc_cuda_cmp_mirror(kc_cmp c);
+enum CXBinaryOperatorKind kc_cuda_binop_of(CXCursor c);
+
+/* ---- tokens ---- */
+
+/* Tokens of a source range. */
+typedef struct kc_cuda_toks {
+    CXToken *v;
+    unsigned n;
+    CXTranslationUnit tu;
+} kc_cuda_toks;
+
+void kc_cuda_toks_get(const kc_cuda_tu *t, CXSourceLocation a, CXSourceLocation b, kc_cuda_toks *out);
+void kc_cuda_toks_free(kc_cuda_toks *t);
+bool kc_cuda_tok_is(kc_cuda_toks *t, unsigned i, const char *s);
+unsigned kc_cuda_tok_off(kc_cuda_toks *t, unsigned i, unsigned *line);
+unsigned kc_cuda_cursor_off(CXCursor c);
+
+#endif
