@@ -28,7 +28,7 @@ static inline kc_options *fuzz_options(void)
     static int ready;
     if (!ready) {
         kc_options_init(&o);
-        o.rule_enabled_len = kc_all_rules_count();
+        o.rule_enabled_len = kc_rules_count();
         o.rule_enabled = kc_xcalloc(o.rule_enabled_len, 1);
         memset(o.rule_enabled, 1, o.rule_enabled_len);
         o.report_unused_suppressions = true;

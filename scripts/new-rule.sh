@@ -59,7 +59,8 @@ const kc_rule $sym = {
     .verify = KC_VERIFY_NONE, /* how verify mode confirms a finding (kc_rule.h) */
 };
 C
-echo "KC_RULE($sym)" >> src/rules/rules.def
+# before kcheck's own diagnostics (KC0xx), which rules.def lists last
+sed -i "/^KC_RULE(kc000_/i KC_RULE($sym)" src/rules/rules.def
 mkdir -p "tests/fixtures/${id}_$slug"
 for e in $exts; do
     c='#'; [ "$e" = cu ] && c='//'

@@ -172,7 +172,7 @@ static const struct option long_opts[] = {
 
 static bool check_rule_list(const char *list, FILE *err)
 {
-    uint8_t *scratch = kc_xcalloc(kc_all_rules_count(), 1);
+    uint8_t *scratch = kc_xcalloc(kc_rules_count(), 1);
     char *bad = NULL;
     bool ok = kc_rule_list_apply(list, scratch, 1, &bad);
     if (!ok)
@@ -207,8 +207,8 @@ static bool parse_rule_option(kc_options *o, const char *arg, FILE *err)
 
 static void list_rules(FILE *out)
 {
-    for (size_t i = 0; i < kc_all_rules_count(); i++) {
-        const kc_rule *r = kc_all_rules_get(i);
+    for (size_t i = 0; i < kc_rules_count(); i++) {
+        const kc_rule *r = kc_rules_get(i);
         const char *langs = r->langs == (KC_LANG_BIT_CUDA | KC_LANG_BIT_TRITON) ? "cuda,triton"
                             : r->langs == KC_LANG_BIT_CUDA                     ? "cuda"
                                                                                : "triton";
@@ -410,7 +410,7 @@ int kc_cli_run(int argc, char **argv, FILE *out, FILE *err)
     double t0 = now_s();
     kc_options o;
     kc_options_init(&o);
-    size_t nrules = kc_all_rules_count();
+    size_t nrules = kc_rules_count();
     o.rule_enabled = kc_xcalloc(nrules, 1);
     o.rule_enabled_len = nrules;
     memset(o.rule_enabled, 1, nrules);
@@ -671,7 +671,7 @@ int kc_cli_run(int argc, char **argv, FILE *out, FILE *err)
         goto done;
     }
     if (explain_id) {
-        const kc_rule *r = kc_all_rules_find(explain_id, NULL);
+        const kc_rule *r = kc_rules_find(explain_id, NULL);
         if (!r) {
             fprintf(err, "kcheck: unknown rule '%s' (see --list-rules)\n", explain_id);
             goto done;

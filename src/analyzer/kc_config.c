@@ -32,8 +32,8 @@ bool kc_rule_list_apply(const char *list, uint8_t *flags, uint8_t value, char **
         if (!*tok)
             continue;
         bool hit = false;
-        for (size_t i = 0; i < kc_all_rules_count(); i++) {
-            const kc_rule *r = kc_all_rules_get(i);
+        for (size_t i = 0; i < kc_rules_count(); i++) {
+            const kc_rule *r = kc_rules_get(i);
             bool match = strcasecmp(tok, "ALL") == 0 || strcmp(tok, r->slug) == 0 ||
                          (strncasecmp(tok, r->id, tl) == 0 && tl >= 2 && tl <= strlen(r->id));
             if (match) {
@@ -205,7 +205,7 @@ static bool rule_list(parser *p, yaml_node_t *n, const char *key, str_vec *out)
     uint32_t first = out->len;
     if (!string_list(p, n, key, out))
         return false;
-    uint8_t *scratch = kc_xcalloc(kc_all_rules_count(), 1);
+    uint8_t *scratch = kc_xcalloc(kc_rules_count(), 1);
     bool ok = true;
     for (uint32_t i = first; i < out->len && ok; i++) {
         char *bad = NULL;
@@ -693,7 +693,7 @@ static kc_options *build(kc_config_set *s, const kc_config *cfg, const char *mas
     const kc_options *b = s->base;
     kc_options *o = kc_xcalloc(1, sizeof *o);
     kc_options_copy(o, b);
-    size_t n = kc_all_rules_count();
+    size_t n = kc_rules_count();
     free(o->rule_enabled);
     o->rule_enabled = kc_xmalloc(n);
     o->rule_enabled_len = n;
@@ -918,10 +918,10 @@ void kc_config_dump(FILE *out, const kc_options *o, const char *path)
         fprintf(out, "# configuration file: none (defaults and the command line)\n");
     fputs("select: [", out);
     bool first = true;
-    for (size_t i = 0; i < kc_all_rules_count(); i++) {
-        if (!kc_rule_is_enabled(o, i))
+    for (size_t i = 0; i < kc_rules_count(); i++) {
+        if (!kc_rules_enabled(o, i))
             continue;
-        fprintf(out, "%s%s", first ? "" : ", ", kc_all_rules_get(i)->id);
+        fprintf(out, "%s%s", first ? "" : ", ", kc_rules_get(i)->id);
         first = false;
     }
     fputs("]\n", out);

@@ -64,7 +64,7 @@ void kc_config_set_delete(kc_config_set *s); /* NULL-safe */
 const kc_options *kc_config_options_for(kc_config_set *s, const char *path, bool is_dir, char **err);
 
 /* Applies one comma-separated rule list (IDs, ID prefixes such as KC1,
- * slugs, or ALL) to flags indexed like kc_all_rules_get. Returns false and
+ * slugs, or ALL) to flags indexed like kc_rules_get. Returns false and
  * sets *bad (malloc'd) to the first unknown name. */
 bool kc_rule_list_apply(const char *list, uint8_t *flags, uint8_t value, char **bad);
 

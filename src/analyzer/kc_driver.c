@@ -277,8 +277,8 @@ static void tally(const kc_options *opts, const kc_file_result *r, kc_run_totals
         t->diags[d->severity]++;
         if (d->severity >= opts->fail_on)
             t->failing++;
-        const kc_rule *rule = kc_all_rules_find(d->rule_id, NULL);
-        size_t idx = rule ? kc_all_rules_index(rule) : (size_t)-1;
+        const kc_rule *rule = kc_rules_find(d->rule_id, NULL);
+        size_t idx = rule ? kc_rules_index(rule) : (size_t)-1;
         if (idx < t->nrules)
             t->by_rule[idx]++;
     }
@@ -293,7 +293,7 @@ void kc_run_files(const kc_options *opts, kc_path_list *files, kc_result_fn fn, 
                   kc_run_totals *totals)
 {
     memset(totals, 0, sizeof *totals);
-    totals->nrules = kc_all_rules_count();
+    totals->nrules = kc_rules_count();
     totals->by_rule = kc_xcalloc(totals->nrules, sizeof *totals->by_rule);
     size_t n = files->files.len;
     if (n == 0)

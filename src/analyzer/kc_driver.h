@@ -94,7 +94,7 @@ typedef struct kc_run_totals {
     size_t below_severity; /* below --severity */
     size_t fixed;        /* fix-its applied (--fix) or shown (--diff) */
     size_t files_fixed;  /* files changed (--fix) or with a diff (--diff) */
-    size_t *by_rule;     /* reported findings per rule (kc_all_rules_get index); owned */
+    size_t *by_rule;     /* reported findings per rule (kc_rules_get index); owned */
     size_t nrules;
     double seconds;      /* wall time of the run, set by the caller for --stats */
 } kc_run_totals;

@@ -130,7 +130,7 @@ void kc_report_stats(FILE *out, const kc_run_totals *t)
     for (size_t i = 0; i < t->nrules; i++) {
         if (!t->by_rule[i])
             continue;
-        const kc_rule *r = kc_all_rules_get(i);
+        const kc_rule *r = kc_rules_get(i);
         fprintf(out, "  %6zu  %-6s %-28s %s\n", t->by_rule[i], r->id, r->slug, kc_severity_name(r->severity));
         total += t->by_rule[i];
     }

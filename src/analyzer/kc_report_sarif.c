@@ -204,10 +204,10 @@ static json_t *fix_json(const char *path, const kc_source *src, const kc_diag *d
 static json_t *result_json(const char *path, const kc_source *src, const kc_diag *d)
 {
     json_t *o = json_object();
-    const kc_rule *rule = kc_all_rules_find(d->rule_id, NULL);
+    const kc_rule *rule = kc_rules_find(d->rule_id, NULL);
     json_object_set_new(o, "ruleId", json_string(d->rule_id));
     if (rule)
-        json_object_set_new(o, "ruleIndex", json_integer((json_int_t)kc_all_rules_index(rule)));
+        json_object_set_new(o, "ruleIndex", json_integer((json_int_t)kc_rules_index(rule)));
     json_object_set_new(o, "level", json_string(level_of(d->severity)));
     kc_strbuf msg = {0};
     kc_sb_append(&msg, d->message);
@@ -322,8 +322,8 @@ static void sarif_finish(kc_reporter *r, const kc_run_totals *t)
     if (KCHECK_HOMEPAGE[0])
         json_object_set_new(driver, "informationUri", json_string(KCHECK_HOMEPAGE));
     json_t *rules = json_array();
-    for (size_t i = 0; i < kc_all_rules_count(); i++)
-        json_array_append_new(rules, rule_descriptor(kc_all_rules_get(i)));
+    for (size_t i = 0; i < kc_rules_count(); i++)
+        json_array_append_new(rules, rule_descriptor(kc_rules_get(i)));
     json_object_set_new(driver, "rules", rules);
     json_t *tool = json_object();
     json_object_set_new(tool, "driver", driver);

@@ -6,129 +6,11 @@
 #include <string.h>
 #include <strings.h>
 
-/* ---- kcheck's own diagnostics ----------------------------------------- */
-
-const kc_rule kc_rule_invalid_suppression = {
-    .id = "KC000",
-    .slug = "invalid-suppression",
-    .summary = "A `kcheck:` comment that kcheck cannot read: unknown rule, malformed list or unknown directive.",
-    .severity = KC_SEV_WARNING,
-    .langs = KC_LANG_BIT_CUDA | KC_LANG_BIT_TRITON,
-    .doc = "## What it does\n"
-           "Flags `kcheck:` comments that are not a valid directive: a rule name in\n"
-           "`kcheck: ignore[...]` or `kcheck: ignore-file[...]` that is neither a rule\n"
-           "ID (`KC101`) nor a slug (`uncoalesced-access`), an empty or unterminated\n"
-           "list, or a directive other than `ignore`, `ignore-file` and `verify`.\n"
-           "\n"
-           "## Why is this bad?\n"
-           "A suppression with a misspelt rule name suppresses nothing: the finding it\n"
-           "was meant to silence is still reported, or worse, a later finding of the\n"
-           "intended rule is not, and nobody notices why.\n"
-           "\n"
-           "## Example\n"
-           "```python\n"
-           "    x = tl.load(p + rows * N)  # kcheck: ignore[KC1O1]\n"
-           "```\n"
-           "\n"
-           "## Use instead\n"
-           "```python\n"
-           "    x = tl.load(p + rows * N)  # kcheck: ignore[KC101]\n"
-           "```\n"
-           "\n"
-           "## Fix\n"
-           "Correct the rule name (`kcheck --list-rules`). kcheck's own diagnostics\n"
-           "(KC0xx) cannot be suppressed by comments; `--ignore KC000` turns this one off.\n"
-           "\n"
-           "## References\n"
-           "- `docs/ci.md`, section \"Suppressing findings\".\n",
-    .options = NULL,
-    .check = NULL,
-    .verify = KC_VERIFY_NONE,
-};
-
-const kc_rule kc_rule_unused_suppression = {
-    .id = "KC001",
-    .slug = "unused-suppression",
-    .summary = "A suppression comment that matched no finding (reported with --report-unused-suppressions).",
-    .severity = KC_SEV_WARNING,
-    .langs = KC_LANG_BIT_CUDA | KC_LANG_BIT_TRITON,
-    .doc = "## What it does\n"
-           "With `--report-unused-suppressions`, flags `kcheck: ignore` and\n"
-           "`kcheck: ignore-file` comments, or single rule names in their lists, that\n"
-           "suppressed no finding. A rule that is not enabled for the file (by\n"
-           "`--select`, `--ignore` or configuration) is not reported: kcheck cannot\n"
-           "tell whether it would have matched.\n"
-           "\n"
-           "## Why is this bad?\n"
-           "A stale suppression hides the next real finding on that line. Suppressions\n"
-           "should be removed once the code they excused is fixed.\n"
-           "\n"
-           "## Example\n"
-           "```cuda\n"
-           "    y[i] = x[i];  // kcheck: ignore[KC101]   (the access is coalesced now)\n"
-           "```\n"
-           "\n"
-           "## Use instead\n"
-           "```cuda\n"
-           "    y[i] = x[i];\n"
-           "```\n"
-           "\n"
-           "## Fix\n"
-           "Delete the comment, or the rule name from its list.\n"
-           "\n"
-           "## References\n"
-           "- ruff's RUF100 (unused `noqa`), clang-tidy's `NOLINT` checks.\n",
-    .options = NULL,
-    .check = NULL,
-    .verify = KC_VERIFY_NONE,
-};
-
-static const kc_rule *const tool_rules[] = {&kc_rule_invalid_suppression, &kc_rule_unused_suppression};
-#define N_TOOL_RULES (sizeof tool_rules / sizeof tool_rules[0])
-
-size_t kc_all_rules_count(void) { return kc_rules_count() + N_TOOL_RULES; }
-
-const kc_rule *kc_all_rules_get(size_t i)
-{
-    size_t n = kc_rules_count();
-    if (i < n)
-        return kc_rules_get(i);
-    return i - n < N_TOOL_RULES ? tool_rules[i - n] : NULL;
-}
-
-const kc_rule *kc_all_rules_find(const char *id_or_slug, size_t *index)
-{
-    for (size_t i = 0; i < kc_all_rules_count(); i++) {
-        const kc_rule *r = kc_all_rules_get(i);
-        if (strcasecmp(r->id, id_or_slug) == 0 || strcmp(r->slug, id_or_slug) == 0) {
-            if (index)
-                *index = i;
-            return r;
-        }
-    }
-    return NULL;
-}
-
-size_t kc_all_rules_index(const kc_rule *r)
-{
-    for (size_t i = 0; i < kc_all_rules_count(); i++)
-        if (kc_all_rules_get(i) == r)
-            return i;
-    return (size_t)-1;
-}
-
-bool kc_rule_is_enabled(const kc_options *o, size_t index)
-{
-    if (!o->rule_enabled || index >= o->rule_enabled_len)
-        return true;
-    return o->rule_enabled[index] != 0;
-}
-
 /* ---- parsing suppression comments -------------------------------------- */
 
 typedef struct supp_name {
     const kc_rule *rule;
-    size_t index; /* in kc_all_rules */
+    size_t index; /* in the registry */
     uint32_t col, end_col;
     bool used;
 } supp_name;
@@ -157,13 +39,13 @@ static void invalid(parse_ctx *c, uint32_t line, uint32_t col, uint32_t end_col,
 
 static void invalid(parse_ctx *c, uint32_t line, uint32_t col, uint32_t end_col, const char *fmt, ...)
 {
-    size_t idx = kc_all_rules_index(&kc_rule_invalid_suppression);
-    if (!kc_rule_is_enabled(c->o, idx))
+    size_t idx = kc_rules_index(&kc000_invalid_suppression);
+    if (!kc_rules_enabled(c->o, idx))
         return;
     kc_diag *d = kc_diag_list_add(c->out);
-    d->rule_id = kc_rule_invalid_suppression.id;
-    d->rule_slug = kc_rule_invalid_suppression.slug;
-    d->severity = kc_rule_invalid_suppression.severity;
+    d->rule_id = kc000_invalid_suppression.id;
+    d->rule_slug = kc000_invalid_suppression.slug;
+    d->severity = kc000_invalid_suppression.severity;
     d->span = (kc_span){.line = line, .col = col, .end_line = line, .end_col = end_col > col ? end_col : col + 1};
     va_list ap;
     va_start(ap, fmt);
@@ -232,8 +114,8 @@ static void parse_directive(parse_ctx *c, const char *text, size_t len, size_t p
             bool bad_chars = false;
             for (size_t k = a; k < b; k++)
                 bad_chars |= !name_char(text[k]);
-            if (!r) {
-                const kc_rule *own = kc_all_rules_find(name, NULL);
+            if (!r || kc_rule_is_own(r)) {
+                const kc_rule *own = r;
                 if (own)
                     invalid(c, line, (uint32_t)a + 1, (uint32_t)b + 1,
                             "%s %s is kcheck's own diagnostic and cannot be suppressed by a comment "
@@ -316,9 +198,9 @@ static void unused(const kc_options *o, kc_diag_list *out, uint32_t line, uint32
                    const char *fmt, ...)
 {
     kc_diag *d = kc_diag_list_add(out);
-    d->rule_id = kc_rule_unused_suppression.id;
-    d->rule_slug = kc_rule_unused_suppression.slug;
-    d->severity = kc_rule_unused_suppression.severity;
+    d->rule_id = kc001_unused_suppression.id;
+    d->rule_slug = kc001_unused_suppression.slug;
+    d->severity = kc001_unused_suppression.severity;
     d->span = (kc_span){.line = line, .col = col, .end_line = line, .end_col = end_col};
     va_list ap;
     va_start(ap, fmt);
@@ -375,7 +257,7 @@ void kc_suppress_apply(const kc_source *src, kc_lang lang, const kc_options *o, 
     diags->items.len = kept;
 
     if (o->report_unused_suppressions &&
-        kc_rule_is_enabled(o, kc_all_rules_index(&kc_rule_unused_suppression))) {
+        kc_rules_enabled(o, kc_rules_index(&kc001_unused_suppression))) {
         for (uint32_t i = 0; i < supps.len; i++) {
             supp *s = &supps.data[i];
             const char *what = s->file ? "ignore-file" : "ignore";
@@ -387,7 +269,7 @@ void kc_suppress_apply(const kc_source *src, kc_lang lang, const kc_options *o, 
             }
             for (uint32_t k = 0; k < s->names.len; k++) {
                 supp_name *n = &s->names.data[k];
-                if (n->used || !kc_rule_is_enabled(o, n->index))
+                if (n->used || !kc_rules_enabled(o, n->index))
                     continue;
                 unused(o, &extra, s->line, n->col, n->end_col, "unused suppression: no %s %s finding %s",
                        n->rule->id, n->rule->slug, s->file ? "in this file" : "on its line");

@@ -9,8 +9,8 @@
  * is matched by the line it starts on.
  *
  * kcheck reports problems with suppressions as diagnostics of its own,
- * with the same metadata as the registry's rules and IDs in KC0xx (kept
- * out of rules.def because nothing in the kernel model produces them):
+ * rules of the registry with IDs in KC0xx that this pass reports
+ * (kc_rule_is_own: nothing in the kernel model produces them):
  *   KC000 invalid-suppression  unknown rule or malformed directive (always)
  *   KC001 unused-suppression   a suppression that matched nothing
  *                              (with --report-unused-suppressions)
@@ -24,20 +24,6 @@
 #include "kc_options.h"
 #include "kc_source.h"
 #include "../rules/kc_rule.h"
-
-extern const kc_rule kc_rule_invalid_suppression; /* KC000 */
-extern const kc_rule kc_rule_unused_suppression;  /* KC001 */
-
-/* Every rule: the registry's (indices below kc_rules_count()), then
- * kcheck's own. The index is the one of kc_options.rule_enabled. */
-size_t kc_all_rules_count(void);
-const kc_rule *kc_all_rules_get(size_t i);
-/* By ID (case-insensitive) or slug; NULL when unknown. */
-const kc_rule *kc_all_rules_find(const char *id_or_slug, size_t *index);
-/* Index of a rule of kc_all_rules_get by pointer; (size_t)-1 if unknown. */
-size_t kc_all_rules_index(const kc_rule *r);
-/* Is rule `index` enabled in these options? (NULL flags: all are.) */
-bool kc_rule_is_enabled(const kc_options *o, size_t index);
 
 typedef struct kc_suppress_counts {
     size_t suppressed; /* findings hidden by a suppression comment */

@@ -6,10 +6,6 @@
 #include <string.h>
 #include <strings.h>
 
-#define KC_RULE(sym) extern const kc_rule sym;
-#include "rules.def"
-#undef KC_RULE
-
 static const kc_rule *const all_rules[] = {
 #define KC_RULE(sym) &sym,
 #include "rules.def"
@@ -31,6 +27,21 @@ const kc_rule *kc_rules_find(const char *id_or_slug, size_t *index)
         }
     }
     return NULL;
+}
+
+size_t kc_rules_index(const kc_rule *r)
+{
+    for (size_t i = 0; i < kc_rules_count(); i++)
+        if (all_rules[i] == r)
+            return i;
+    return (size_t)-1;
+}
+
+bool kc_rules_enabled(const kc_options *o, size_t index)
+{
+    if (!o->rule_enabled || index >= o->rule_enabled_len)
+        return true;
+    return o->rule_enabled[index] != 0;
 }
 
 struct kc_rule_ctx {

@@ -63,11 +63,30 @@ kc_arena *kc_rule_arena(kc_rule_ctx *ctx);
 /* Source text of a span (for messages); arena string, "" when invalid. */
 const char *kc_rule_span_text(kc_rule_ctx *ctx, kc_span span);
 
+/* kcheck's own diagnostics (KC0xx, listed last in rules.def) are reported
+ * by the engine's passes over a file (suppression comments), not by a
+ * check of the kernel model: they have no check function, and comments
+ * cannot suppress them. */
+static inline bool kc_rule_is_own(const kc_rule *r) { return !r->check && !r->check_model; }
+
 /* ---- registry (generated from rules.def) ---- */
+
+/* Every rule by its symbol, e.g. kc101_uncoalesced_access. */
+#define KC_RULE(sym) extern const kc_rule sym;
+#include "rules.def"
+#undef KC_RULE
+
+/* The rules in rules.def order; an index is also the one of
+ * kc_options.rule_enabled. */
 size_t kc_rules_count(void);
 const kc_rule *kc_rules_get(size_t i);
-/* Finds a rule by ID ("KC101", case-insensitive) or slug. */
+/* Finds a rule by ID ("KC101", case-insensitive) or slug; NULL when
+ * unknown. */
 const kc_rule *kc_rules_find(const char *id_or_slug, size_t *index);
+/* The index of a rule of the registry; (size_t)-1 if it is not one. */
+size_t kc_rules_index(const kc_rule *r);
+/* Is rule `index` enabled in these options? (NULL flags: all are.) */
+bool kc_rules_enabled(const kc_options *o, size_t index);
 
 /* Runs every enabled rule for the model's language over every kernel and
  * appends the diagnostics to out (unsorted). */
