@@ -19,7 +19,7 @@
 #include "kc_report.h"
 #include "kc_source.h"
 #include "kc_suppress.h"
-#include "../src/rules/kc_rule.h"
+#include "kc_rule.h"
 
 /* Options of a plain run with every rule (and KC001) enabled. */
 static inline kc_options *fuzz_options(void)

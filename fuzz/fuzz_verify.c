@@ -8,7 +8,7 @@
 #define _GNU_SOURCE 1 /* nftw */
 #include "fuzz_common.h"
 
-#include "../src/verify/kc_verify.h"
+#include "kc_verify.h"
 #include "kc_driver.h"
 
 #include <ftw.h>

@@ -19,7 +19,7 @@ both) bits="KC_LANG_BIT_CUDA | KC_LANG_BIT_TRITON"; exts="cu py" ;;
 esac
 cat > "$file" <<C
 /* $id $slug: TODO one line. */
-#include "kc_rule_util.h"
+#include "rule_util.h"
 
 static const char doc[] =
     "## What it does\n"

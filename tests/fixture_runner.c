@@ -32,7 +32,7 @@
 
 #include "kc_driver.h"
 #include "kc_frontend.h"
-#include "../src/rules/kc_rule.h"
+#include "kc_rule.h"
 
 typedef struct expectation {
     uint32_t line, col; /* col 0: any */

@@ -4,6 +4,8 @@
  * from kcheck-cuda.so on the first CUDA file only. */
 #define _GNU_SOURCE 1 /* dladdr */
 #include "kc_frontend.h"
+#include "kc_cuda_frontend.h"
+#include "kc_triton_frontend.h"
 
 #include <stdlib.h>
 #include <string.h>

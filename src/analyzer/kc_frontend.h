@@ -1,8 +1,10 @@
 /* kc_frontend.h — the front ends: source text in, kernel model out.
  *
+ * The one door to the front ends (src/analyzer/cuda/ and
+ * src/analyzer/triton/, the only code that sees libclang or tree-sitter):
+ * the engine lowers every file through it and knows no front end by name.
  * A kc_frontend holds per-thread parser state (a libclang index, a
- * tree-sitter parser) and is not shared between threads. Only the
- * frontend_*.c files see libclang or tree-sitter.
+ * tree-sitter parser) and is not shared between threads.
  */
 #ifndef KC_FRONTEND_H
 #define KC_FRONTEND_H
@@ -46,37 +48,5 @@ kc_model *kc_frontend_lower(kc_frontend *fe, const kc_source *src, kc_lang lang,
  * clang, clang-tidy or clangd see what kcheck sees. Returns the exit
  * status (0, or 2 with a message on `err`). */
 int kc_frontend_dump_shim(const kc_options *opts, const char *dir, FILE *out, FILE *err);
-
-/* ---- per-language entry points (used by kc_frontend.c) ---- */
-typedef struct kc_cuda_frontend kc_cuda_frontend;
-kc_cuda_frontend *kc_cuda_frontend_new(const kc_options *opts);
-void kc_cuda_frontend_delete(kc_cuda_frontend *fe);
-kc_model *kc_cuda_lower(kc_cuda_frontend *fe, const kc_source *src, kc_file_errors *errs);
-int kc_cuda_dump_shim(const kc_options *opts, const char *dir, FILE *out, FILE *err);
-char *kc_cuda_version(void); /* libclang's version; caller frees */
-
-/* The CUDA front end as a table: linked in (tests, fuzzers), or loaded by
- * the kcheck binary from the module kcheck-cuda.so on the first CUDA file,
- * so that a run over Python files never maps libclang and LLVM (about 0.1 s
- * of every process). `check` guards against a module from another build. */
-typedef struct kc_cuda_ops {
-    size_t check;
-    kc_cuda_frontend *(*create)(const kc_options *opts);
-    void (*destroy)(kc_cuda_frontend *fe);
-    kc_model *(*lower)(kc_cuda_frontend *fe, const kc_source *src, kc_file_errors *errs);
-    int (*dump_shim)(const kc_options *opts, const char *dir, FILE *out, FILE *err);
-    char *(*version)(void);
-} kc_cuda_ops;
-#define KC_CUDA_OPS_CHECK                                                                                      \
-    (sizeof(kc_cuda_ops) * 1000003u + sizeof(kc_options) * 10007u + sizeof(kc_model) * 101u + sizeof(kc_kernel) + \
-     sizeof(kc_source) * 7u + sizeof(kc_file_errors) * 3u)
-/* The module's entry point (cuda_plugin.c). */
-const kc_cuda_ops *kc_cuda_plugin(void);
-
-typedef struct kc_triton_frontend kc_triton_frontend;
-kc_triton_frontend *kc_triton_frontend_new(const kc_options *opts);
-void kc_triton_frontend_delete(kc_triton_frontend *fe);
-kc_model *kc_triton_lower(kc_triton_frontend *fe, const kc_source *src, const kc_peers *peers,
-                          kc_file_errors *errs);
 
 #endif

@@ -1,6 +1,6 @@
 /* KC101 uncoalesced-access: a global access whose neighbouring lanes are
  * far apart in memory. */
-#include "kc_rule_util.h"
+#include "rule_util.h"
 
 #include <inttypes.h>
 #include <stdlib.h>

@@ -1,6 +1,6 @@
 /* KC102 loop-invariant-load: a load repeated in every pass of a loop
  * although its address does not change. */
-#include "kc_rule_util.h"
+#include "rule_util.h"
 
 #include <string.h>
 

@@ -1,6 +1,6 @@
 /* KC103 shared-bank-conflict: a __shared__ access whose 32 lanes fall into
  * few of the 32 banks. */
-#include "kc_rule_util.h"
+#include "rule_util.h"
 
 #include <inttypes.h>
 #include <stdlib.h>

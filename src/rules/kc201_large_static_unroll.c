@@ -1,6 +1,6 @@
 /* KC201 large-static-unroll: a loop fully unrolled at compile time whose
  * trip count is large or grows with a problem size. */
-#include "kc_rule_util.h"
+#include "rule_util.h"
 
 #include <inttypes.h>
 #include <string.h>

@@ -1,6 +1,6 @@
 /* KC202 static-range-runtime-bound: tl.static_range with a bound that is
  * not a compile-time constant. */
-#include "kc_rule_util.h"
+#include "rule_util.h"
 
 #include <string.h>
 

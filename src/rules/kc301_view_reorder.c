@@ -1,6 +1,6 @@
 /* KC301 view-reorder: tl.view / tl.reshape(can_reorder=True) whose element
  * order is then observed. */
-#include "kc_rule_util.h"
+#include "rule_util.h"
 
 #include <string.h>
 

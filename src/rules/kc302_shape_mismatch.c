@@ -5,7 +5,7 @@
  * Reads: kc_access.ptr_shape/mask_shape/other_shape/value_shape with their
  * _known flags (a front end sets a flag only when it is sure of the shape),
  * kc_access.block_ptr. */
-#include "kc_rule_util.h"
+#include "rule_util.h"
 
 #include <string.h>
 

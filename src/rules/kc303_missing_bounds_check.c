@@ -8,7 +8,7 @@
  * .guard/kc_cond (compile-time conditions), kc_kernel.compares (bounds the
  * kernel computed), kc_symbol facts and multiple_of (sizes asserted to be
  * multiples of the tile), kc_launch.grid_text. */
-#include "kc_rule_util.h"
+#include "rule_util.h"
 
 #include <inttypes.h>
 #include <string.h>

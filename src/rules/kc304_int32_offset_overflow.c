@@ -8,7 +8,7 @@
  * how to spell its operand in 64 bits (front ends that record them get a
  * precise location and a fix-it; without them the finding points at the
  * access). */
-#include "kc_rule_util.h"
+#include "rule_util.h"
 
 #include <inttypes.h>
 #include <stdlib.h>

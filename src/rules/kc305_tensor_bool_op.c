@@ -4,7 +4,7 @@
  * Reads: kc_kernel.block_logic (the front end records an and/or/not chain
  * only when its result is known to be a block, with the `&`/`|`/`~`
  * spelling when every operand is boolean). */
-#include "kc_rule_util.h"
+#include "rule_util.h"
 
 static const char doc[] =
     "## What it does\n"

@@ -1,6 +1,6 @@
 /* KC401 barrier-divergence: a block-wide barrier that some threads of the
  * block never reach. */
-#include "kc_rule_util.h"
+#include "rule_util.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,6 +1,6 @@
 /* KC402 shared-memory-race: a __shared__ element written by one thread and
  * read by another with no barrier in between. */
-#include "kc_rule_util.h"
+#include "rule_util.h"
 
 #include <inttypes.h>
 #include <stdlib.h>

@@ -1,7 +1,7 @@
 /* KC403 warp-synchronous: code that assumes the lanes of a warp run in
  * lockstep (legacy mask-less warp intrinsics, volatile shared-memory warp
  * reductions without __syncwarp). */
-#include "kc_rule_util.h"
+#include "rule_util.h"
 
 #include <inttypes.h>
 #include <stdlib.h>

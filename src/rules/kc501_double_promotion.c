@@ -1,6 +1,6 @@
 /* KC501 double-promotion: float device code silently computing in double
  * precision (unsuffixed literals, double math functions). */
-#include "kc_rule_util.h"
+#include "rule_util.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -4,7 +4,7 @@
  * Reads: kc_kernel.accums (front ends record loop-carried accumulators of a
  * narrow type, tl.dot(..., out_dtype=<narrow>) and reductions of narrow
  * blocks; decl_span/fix_text name the type to widen). */
-#include "kc_rule_util.h"
+#include "rule_util.h"
 
 #include <string.h>
 

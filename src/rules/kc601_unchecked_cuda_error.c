@@ -1,7 +1,7 @@
 /* KC601 unchecked-cuda-error: kernel launches with no error check after
  * them, and runtime API results thrown away in code that checks the
  * others. */
-#include "kc_rule_util.h"
+#include "rule_util.h"
 
 #include <stdlib.h>
 #include <string.h>

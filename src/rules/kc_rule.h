@@ -9,9 +9,9 @@
 #ifndef KC_RULE_H
 #define KC_RULE_H
 
-#include "../analyzer/kc_diag.h"
-#include "../analyzer/kc_model.h"
-#include "../analyzer/kc_options.h"
+#include "kc_diag.h"
+#include "kc_model.h"
+#include "kc_options.h"
 
 typedef struct kc_rule_ctx kc_rule_ctx;
 

@@ -1,6 +1,6 @@
 /* The CUDA harness: a host program that includes the user's file and the
  * reference, generates the op's inputs, runs both, and prints JSON. */
-#include "kc_verify_internal.h"
+#include "verify_internal.h"
 
 #include <ctype.h>
 #include <stdlib.h>

@@ -12,8 +12,8 @@
 
 #include <stdio.h>
 
-#include "../analyzer/kc_driver.h"
-#include "../analyzer/kc_options.h"
+#include "kc_driver.h"
+#include "kc_options.h"
 
 /* ---- bindings ---- */
 typedef struct kc_binding {

@@ -1,5 +1,5 @@
 /* Operation specs: kernels/reference/ops/<op>.json (docs/verify.md). */
-#include "kc_verify_internal.h"
+#include "verify_internal.h"
 
 #include <stdlib.h>
 #include <string.h>

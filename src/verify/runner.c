@@ -1,6 +1,6 @@
 /* Running tools and harnesses: own process group, time limits, no shell. */
 #define _GNU_SOURCE 1 /* execvpe */
-#include "kc_verify_internal.h"
+#include "verify_internal.h"
 
 #include <errno.h>
 #include <fcntl.h>

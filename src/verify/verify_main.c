@@ -1,8 +1,8 @@
 /* Verify mode: plan, build, run, judge. */
-#include "kc_verify_internal.h"
+#include "verify_internal.h"
 
-#include "../analyzer/kc_fixit.h"
-#include "../rules/kc_rule.h"
+#include "kc_fixit.h"
+#include "kc_rule.h"
 
 #include <ctype.h>
 #include <dirent.h>

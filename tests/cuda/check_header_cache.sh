@@ -1,5 +1,5 @@
 #!/bin/sh
-# The CUDA header cache (src/analyzer/cuda_pch.h) and toolkit mode, through
+# The CUDA header cache (src/analyzer/cuda/cuda_pch.h) and toolkit mode, through
 # the CLI, on the examples and every fixture:
 #   - shim mode (the default): the first run writes a precompiled header
 #     into the cache directory, the second reuses it (no new file, the same

@@ -21,8 +21,10 @@
 #include "kc_base.h"
 #include "kc_cli.h"
 #include "kc_fingerprint.h"
+#include "kc_hash.h"
+#include "kc_path.h"
 #include "kc_fixfile.h"
-#include "../../src/verify/kc_verify.h"
+#include "kc_verify.h"
 #include "cli_harness.h"
 
 static char tmpdir[256];

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "kc_frontend.h"
+#include "kc_cuda_frontend.h"
 
 typedef struct lowered {
     kc_options opts;

@@ -17,6 +17,7 @@
 
 #include "cuda_pch.h"
 #include "kc_frontend.h"
+#include "kc_cuda_frontend.h"
 
 /* ---- helpers ------------------------------------------------------------ */
 

@@ -13,7 +13,7 @@
 
 #include "kc_cli.h"
 #include "cli_harness.h"
-#include "../../src/verify/kc_verify_internal.h"
+#include "verify_internal.h"
 
 #define CASES KC_SOURCE_DIR "/tests/verify/cases"
 #define REF KC_SOURCE_DIR "/tests/verify/reference"

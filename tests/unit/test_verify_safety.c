@@ -22,6 +22,7 @@
 #include "kc_base.h"
 #include "kc_cli.h"
 #include "kc_fingerprint.h"
+#include "kc_hash.h"
 #include "cli_harness.h"
 
 #define REF KC_SOURCE_DIR "/tests/verify/reference"

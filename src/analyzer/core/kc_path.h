@@ -1,0 +1,16 @@
+/* kc_path.h — paths as kcheck reports and compares them (fingerprints,
+ * baselines, SARIF, the run's import linking). */
+#ifndef KC_PATH_H
+#define KC_PATH_H
+
+#include "kc_base.h"
+
+/* The path as a fingerprint and SARIF see it: lexically normalised ("./"
+ * and "x/.." segments removed), relative to the working directory when it
+ * lies under it, '/'-separated. Caller frees. */
+char *kc_path_normalize(const char *path);
+/* The same without the working directory: "./" and "x/.." segments
+ * removed, absolute paths stay absolute. Caller frees. */
+char *kc_path_lexical(const char *path);
+
+#endif

@@ -1,0 +1,1020 @@
+/* frontend_cuda.c — the CUDA front end: a .cu/.cuh file in, a kernel model
+ * out (libclang).
+ *
+ * Parsing:
+ *   - shim mode (default): `-x cuda -nocudainc -nocudalib` with a pinned,
+ *     nonexistent --cuda-path, device-only, and the in-memory shim headers
+ *     of cuda_shim.c (-include'd prelude, a virtual include directory).
+ *     The system and C++ library directories are left out (-nostdlibinc):
+ *     the parse reads nothing but the user's files and clang's own headers.
+ *   - toolkit mode: the real CUDA headers from --cuda-path (or
+ *     /usr/local/cuda), as clang's CUDA driver includes them.
+ *   In both modes every `#include` that the file (or a user header it
+ *   includes) names is looked up first; an unknown one gets an empty
+ *   stand-in in a directory searched last, so a missing header never stops
+ *   the parse. User flags come the clang-tidy way: the compile database
+ *   entry of the file (-p DIR), reduced to what matters for parsing, then
+ *   the extra arguments given after `--`.
+ *
+ * Errors: syntax errors (clang's "Parse Issue" and "Lexical or Preprocessor
+ * Issue" categories, except missing headers) in the main file make the file
+ * fail with the first five of them; semantic errors are tolerated (in shim
+ * mode they mostly come from headers the shim does not cover), and the
+ * model is built from what parsed.
+ *
+ * Threads: one kc_cuda_frontend per worker thread; each holds its own
+ * CXIndex. Nothing is shared between front end objects but immutable data.
+ */
+/* dladdr (to find the compiler's own headers next to libclang) */
+#define _GNU_SOURCE 1
+
+#include "cuda_lower.h"
+#include "cuda_pch.h"
+#include "cuda_shim.h"
+#include "kc_cuda_frontend.h"
+
+#include <clang-c/CXCompilationDatabase.h>
+#include <ctype.h>
+#include <dirent.h>
+#include <dlfcn.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#ifndef KCHECK_LLVM_MAJOR
+#define KCHECK_LLVM_MAJOR 22
+#endif
+
+#define KC_CUDA_MAX_ERRORS 5
+#define KC_CUDA_SCAN_MAX_FILES 64
+#define KC_CUDA_SCAN_MAX_DEPTH 8
+#define KC_CUDA_SCAN_MAX_BYTES (4u << 20)
+
+struct kc_cuda_frontend {
+    const kc_options *opts;     /* borrowed; outlives the front end */
+    CXIndex index;
+    kc_arena *arena;            /* strings that live as long as the front end */
+    kc_cuda_unsaved shim;       /* shim (or compat) headers; texts are static */
+    const char *cuda_path;      /* toolkit mode: the toolkit root, or NULL if none found */
+    const char *sdk_version;    /* toolkit mode: "13.0", from CUDA_VERSION in its cuda.h */
+    const char *builtin_inc;    /* clang's own include directory (stdint.h, ...), or NULL */
+    CXCompilationDatabase db;   /* -p DIR, or NULL */
+    char *db_error;             /* why -p DIR could not be used; owned */
+    char *pch_dir;              /* where the header cache lives, or NULL; owned */
+    bool pch_off;               /* the header cache failed once: parse without it from now on */
+};
+
+/* ---- small helpers ------------------------------------------------------ */
+
+static bool file_exists(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+static bool dir_exists(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+static bool valid_arch(const char *a)
+{
+    if (!a || strncmp(a, "sm_", 3) != 0 || !isdigit((unsigned char)a[3]))
+        return false;
+    for (const char *p = a + 3; *p; p++)
+        if (!isalnum((unsigned char)*p))
+            return false;
+    return strlen(a) < 16;
+}
+
+/* Directory part of a path ("." when there is none); arena string. */
+static const char *dir_of(kc_arena *a, const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    if (!slash)
+        return ".";
+    if (slash == path)
+        return "/";
+    return kc_arena_strndup(a, path, (size_t)(slash - path));
+}
+
+static const char *path_join(kc_arena *a, const char *dir, const char *name)
+{
+    if (name[0] == '/' || !dir || !dir[0])
+        return kc_arena_strdup(a, name);
+    size_t n = strlen(dir);
+    return kc_arena_printf(a, "%s%s%s", dir, n && dir[n - 1] == '/' ? "" : "/", name);
+}
+
+static char *read_small_file(const char *path, size_t max, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    char *buf = kc_xmalloc(max + 1);
+    size_t n = fread(buf, 1, max + 1, f);
+    fclose(f);
+    if (n > max) {
+        free(buf);
+        return NULL;
+    }
+    buf[n] = '\0';
+    *len = n;
+    return buf;
+}
+
+/* ---- arguments ------------------------------------------------------------ */
+
+typedef struct kc_cuda_args {
+    KC_VEC(const char *) v;   /* arena strings */
+    KC_VEC(const char *) dirs; /* user include directories, in search order */
+    const char *arch;         /* from the compile database, or NULL */
+} kc_cuda_args;
+
+static void arg(kc_cuda_args *a, const char *s) { kc_vec_push(&a->v, s); }
+
+/* Does a directory hold the CUDA toolkit headers? (Dropped in shim mode so
+ * that the shim, not the toolkit, answers #include <cuda_runtime.h>.) */
+static bool is_toolkit_include(kc_arena *ar, const char *dir)
+{
+    return file_exists(path_join(ar, dir, "cuda_runtime_api.h")) ||
+           file_exists(path_join(ar, dir, "crt/host_defines.h"));
+}
+
+/* `code=sm_80`, `arch=compute_80,code=[compute_80,sm_80]` -> "sm_80". */
+static const char *arch_from_gencode(kc_arena *ar, const char *s)
+{
+    const char *p = strstr(s, "sm_");
+    if (!p)
+        p = strstr(s, "compute_");
+    if (!p)
+        return NULL;
+    const char *digits = p[0] == 's' ? p + 3 : p + 8;
+    size_t n = 0;
+    while (isalnum((unsigned char)digits[n]) && n < 8)
+        n++;
+    if (!n)
+        return NULL;
+    return kc_arena_printf(ar, "sm_%.*s", (int)n, digits);
+}
+
+/* Keeps the flags of a compile command that change how the file parses
+ * (-I -isystem -iquote -idirafter -D -U -std -include), in clang's
+ * spelling, with relative directories made absolute; maps nvcc's
+ * -arch/-gencode to the GPU architecture; drops everything else. */
+static void filter_command(kc_arena *ar, kc_cuda_args *out, const char *const *argv, unsigned argc, const char *dir,
+                           bool shim)
+{
+    for (unsigned i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        const char *val = NULL;
+        const char *flag = NULL;
+        bool is_dir = false;
+        /* Options with a value, joined (-Ifoo, -I=foo, --include-path=foo) or separate. */
+        static const struct {
+            const char *name, *clang;
+            bool dir;
+        } opts[] = {
+            {"-I", "-I", true},
+            {"--include-path", "-I", true},
+            {"-isystem", "-isystem", true},
+            {"--system-include", "-isystem", true},
+            {"-iquote", "-iquote", true},
+            {"-idirafter", "-idirafter", true},
+            {"-D", "-D", false},
+            {"--define-macro", "-D", false},
+            {"-U", "-U", false},
+            {"--undefine-macro", "-U", false},
+            {"-include", "-include", false},
+            {"--pre-include", "-include", false},
+            {"-std", "-std", false},
+            {"--std", "-std", false},
+            {"-arch", "", false},
+            {"--gpu-architecture", "", false},
+            {"--cuda-gpu-arch", "", false},
+            {"--offload-arch", "", false},
+            {"-gencode", "", false},
+            {"--generate-code", "", false},
+            {"-code", "", false},
+            {"--gpu-code", "", false},
+        };
+        bool matched = false;
+        for (size_t k = 0; k < sizeof opts / sizeof opts[0] && !matched; k++) {
+            size_t n = strlen(opts[k].name);
+            if (strncmp(a, opts[k].name, n) != 0)
+                continue;
+            const char *rest = a + n;
+            if (*rest == '\0') {
+                if (i + 1 >= argc)
+                    break;
+                val = argv[++i];
+            } else if (*rest == '=') {
+                val = rest + 1;
+            } else if (opts[k].name[1] != '-' && (n == 2 || opts[k].dir)) { /* -Ifoo, -DFOO, -isystem/x */
+                val = rest;
+            } else {
+                continue; /* a longer option sharing the prefix */
+            }
+            flag = opts[k].clang;
+            is_dir = opts[k].dir;
+            matched = true;
+        }
+        if (!matched) {
+            /* Options whose value is a separate argument and that we drop. */
+            static const char *const with_value[] = {"-o", "-MF", "-MT", "-MQ", "-x", "-Xcompiler", "-Xptxas",
+                                                     "-Xlinker", "-Xnvlink", "-Xarchive", "-ccbin",
+                                                     "--compiler-bindir", "--options-file", "-L", "-l",
+                                                     "--output-file", "-maxrregcount", "-rdc", "-Xcudafe",
+                                                     "--compiler-options", "--linker-options", "-t", "--threads"};
+            for (size_t k = 0; k < sizeof with_value / sizeof with_value[0]; k++)
+                if (strcmp(a, with_value[k]) == 0) {
+                    i++;
+                    break;
+                }
+            continue;
+        }
+        if (!flag[0]) { /* architecture */
+            const char *arch = arch_from_gencode(ar, val);
+            if (arch && !out->arch)
+                out->arch = arch;
+            continue;
+        }
+        if (strcmp(flag, "-std") == 0) {
+            /* C++ standards the shim can be parsed with (C++11 on) */
+            if (strstr(val, "++") && !strstr(val, "++98") && !strstr(val, "++03"))
+                arg(out, kc_arena_printf(ar, "-std=%s", val));
+            continue;
+        }
+        if (is_dir) {
+            const char *d = path_join(ar, dir, val);
+            if (shim && is_toolkit_include(ar, d))
+                continue;
+            arg(out, flag);
+            arg(out, d);
+            if (strcmp(flag, "-idirafter") != 0)
+                kc_vec_push(&out->dirs, d);
+            continue;
+        }
+        if (strcmp(flag, "-include") == 0) {
+            arg(out, flag);
+            arg(out, path_join(ar, dir, val));
+            continue;
+        }
+        arg(out, kc_arena_printf(ar, "%s%s", flag, val));
+    }
+}
+
+static const char *absolute_path(kc_arena *ar, const char *path)
+{
+    char buf[PATH_MAX];
+    if (realpath(path, buf))
+        return kc_arena_strdup(ar, buf);
+    if (path[0] == '/')
+        return path;
+    if (getcwd(buf, sizeof buf))
+        return path_join(ar, buf, path);
+    return path;
+}
+
+/* The compile database's flags for `path`: its own entry, or for a file
+ * without one (a header, a new file) the entry of the closest neighbour. */
+static void db_flags(kc_cuda_frontend *fe, kc_arena *ar, const char *path, kc_cuda_args *out, bool shim)
+{
+    if (!fe->db)
+        return;
+    const char *abs = absolute_path(ar, path);
+    CXCompileCommands cmds = clang_CompilationDatabase_getCompileCommands(fe->db, abs);
+    bool own = cmds && clang_CompileCommands_getSize(cmds) > 0;
+    if (!own) {
+        if (cmds)
+            clang_CompileCommands_dispose(cmds);
+        cmds = clang_CompilationDatabase_getAllCompileCommands(fe->db);
+    }
+    if (!cmds)
+        return;
+    unsigned n = clang_CompileCommands_getSize(cmds);
+    unsigned best = 0;
+    size_t best_score = 0;
+    if (!own) {
+        /* The entry sharing the longest directory prefix; .cu preferred. */
+        const char *mydir = dir_of(ar, abs);
+        for (unsigned i = 0; i < n; i++) {
+            CXCompileCommand c = clang_CompileCommands_getCommand(cmds, i);
+            CXString f = clang_CompileCommand_getFilename(c);
+            const char *fn = clang_getCString(f);
+            size_t score = 0;
+            if (fn) {
+                while (mydir[score] && fn[score] == mydir[score])
+                    score++;
+                score = score * 2 + (strstr(fn, ".cu") ? 1 : 0);
+            }
+            clang_disposeString(f);
+            if (score > best_score) {
+                best_score = score;
+                best = i;
+            }
+        }
+    }
+    if (n > 0) {
+        CXCompileCommand c = clang_CompileCommands_getCommand(cmds, best);
+        unsigned argc = clang_CompileCommand_getNumArgs(c);
+        const char **argv = kc_xcalloc(argc ? argc : 1, sizeof *argv);
+        for (unsigned i = 0; i < argc; i++) {
+            CXString s = clang_CompileCommand_getArg(c, i);
+            argv[i] = kc_arena_strdup(ar, clang_getCString(s) ? clang_getCString(s) : "");
+            clang_disposeString(s);
+        }
+        CXString d = clang_CompileCommand_getDirectory(c);
+        const char *dir = kc_arena_strdup(ar, clang_getCString(d) ? clang_getCString(d) : ".");
+        clang_disposeString(d);
+        filter_command(ar, out, argv, argc, dir, shim);
+        free(argv);
+    }
+    clang_CompileCommands_dispose(cmds);
+}
+
+/* ---- include scan ------------------------------------------------------------ */
+
+typedef struct kc_cuda_scan_inc {
+    kc_cuda_frontend *fe;
+    kc_arena *ar;
+    kc_cuda_unsaved *unsaved;
+    const kc_cuda_args *args;
+    bool shim;
+    bool needs_cccl;  /* includes CUB, Thrust, libcu++ or cooperative groups */
+    KC_VEC(const char *) seen;
+    unsigned files;
+} kc_cuda_scan_inc;
+
+static bool seen_before(kc_cuda_scan_inc *s, const char *path)
+{
+    for (uint32_t i = 0; i < s->seen.len; i++)
+        if (strcmp(s->seen.data[i], path) == 0)
+            return true;
+    kc_vec_push(&s->seen, path);
+    return false;
+}
+
+static void scan_text(kc_cuda_scan_inc *s, const char *text, size_t len, const char *dir, unsigned depth);
+
+static void scan_file(kc_cuda_scan_inc *s, const char *path, unsigned depth)
+{
+    if (depth > KC_CUDA_SCAN_MAX_DEPTH || s->files >= KC_CUDA_SCAN_MAX_FILES || seen_before(s, path))
+        return;
+    size_t len;
+    char *text = read_small_file(path, KC_CUDA_SCAN_MAX_BYTES, &len);
+    if (!text)
+        return;
+    s->files++;
+    scan_text(s, text, len, dir_of(s->ar, path), depth);
+    free(text);
+}
+
+/* Where clang would find `name`, or NULL (user directories only). */
+static const char *find_header(kc_cuda_scan_inc *s, const char *name, bool quoted, const char *dir)
+{
+    if (name[0] == '/')
+        return file_exists(name) ? name : NULL;
+    if (quoted) {
+        const char *p = path_join(s->ar, dir, name);
+        if (file_exists(p))
+            return p;
+    }
+    for (uint32_t i = 0; i < s->args->dirs.len; i++) {
+        const char *p = path_join(s->ar, s->args->dirs.data[i], name);
+        if (file_exists(p))
+            return p;
+    }
+    return NULL;
+}
+
+static void on_include(kc_cuda_scan_inc *s, const char *name, bool quoted, const char *dir, unsigned depth)
+{
+    if (!name[0] || strstr(name, ".."))
+        return; /* a relative climb: found on disk or not, no stand-in */
+    if (strncmp(name, "cub/", 4) == 0 || strncmp(name, "thrust/", 7) == 0 || strncmp(name, "cuda/", 5) == 0 ||
+        strncmp(name, "nv/", 3) == 0 || strncmp(name, "cooperative_groups", 18) == 0)
+        s->needs_cccl = true;
+    if (s->shim && kc_cuda_shim_provides(name))
+        return;
+    const char *found = find_header(s, name, quoted, dir);
+    if (found) {
+        scan_file(s, found, depth + 1);
+        return;
+    }
+    if (name[0] == '/')
+        return;
+    /* clang's own headers (stdint.h, ...) #include_next the system ones
+     * when there are any: a stand-in would shadow their definitions. */
+    if (s->fe->builtin_inc && file_exists(path_join(s->ar, s->fe->builtin_inc, name)))
+        return;
+    /* Toolkit mode: the system's headers are real; only the user's missing
+     * ones get a stand-in. */
+    if (!s->shim && !quoted)
+        return;
+    char *stub = kc_xasprintf("%s/%s", KC_CUDA_SHIM_STUBS, name);
+    if (kc_cuda_unsaved_has(s->unsaved, stub)) {
+        free(stub);
+        return;
+    }
+    kc_cuda_unsaved_add_owned(s->unsaved, stub, NULL, 0);
+}
+
+/* Finds `#include <name>` / `#include "name"` lines (also include_next and
+ * import). Comments and conditionals are ignored: a stand-in too many is
+ * harmless because it is searched last. */
+static void scan_text(kc_cuda_scan_inc *s, const char *text, size_t len, const char *dir, unsigned depth)
+{
+    size_t i = 0;
+    while (i < len) {
+        size_t line_end = i;
+        while (line_end < len && text[line_end] != '\n')
+            line_end++;
+        size_t p = i;
+        while (p < line_end && (text[p] == ' ' || text[p] == '\t'))
+            p++;
+        if (p < line_end && text[p] == '#') {
+            p++;
+            while (p < line_end && (text[p] == ' ' || text[p] == '\t'))
+                p++;
+            size_t w = p;
+            while (w < line_end && isalpha((unsigned char)text[w]))
+                w++;
+            size_t wl = w - p;
+            bool inc = (wl == 7 && strncmp(text + p, "include", 7) == 0) ||
+                       (wl == 6 && strncmp(text + p, "import", 6) == 0);
+            if (!inc && w < line_end && text[w] == '_' && strncmp(text + p, "include_next", 12) == 0) {
+                inc = true;
+                w = p + 12;
+            }
+            if (inc) {
+                while (w < line_end && (text[w] == ' ' || text[w] == '\t'))
+                    w++;
+                char close = w < line_end && text[w] == '<' ? '>' : w < line_end && text[w] == '"' ? '"' : 0;
+                if (close) {
+                    size_t a = w + 1, b = a;
+                    while (b < line_end && text[b] != close)
+                        b++;
+                    if (b < line_end && b - a < 512) {
+                        char *name = kc_xstrndup(text + a, b - a);
+                        on_include(s, name, close == '"', dir, depth);
+                        free(name);
+                    }
+                }
+            }
+        }
+        i = line_end + 1;
+    }
+}
+
+/* ---- the front end object -------------------------------------------------------- */
+
+static const char *detect_cuda_path(kc_arena *ar, const char *given)
+{
+    if (given && given[0])
+        return dir_exists(given) ? kc_arena_strdup(ar, given) : NULL;
+    const char *env[] = {getenv("CUDA_PATH"), getenv("CUDA_HOME"), getenv("CUDA_ROOT")};
+    for (size_t i = 0; i < sizeof env / sizeof env[0]; i++)
+        if (env[i] && env[i][0] && file_exists(path_join(ar, env[i], "include/cuda_runtime.h")))
+            return kc_arena_strdup(ar, env[i]);
+    if (file_exists("/usr/local/cuda/include/cuda_runtime.h"))
+        return "/usr/local/cuda";
+    return NULL;
+}
+
+/* clang's resource include directory: <libdir>/clang/<version>/include
+ * next to the libclang in use (where libclang itself looks for it). */
+static const char *find_builtin_include(kc_arena *ar)
+{
+    Dl_info info;
+    void *sym = (void *)(uintptr_t)clang_createIndex;
+    char real[PATH_MAX];
+    if (dladdr(sym, &info) && info.dli_fname && realpath(info.dli_fname, real)) {
+        const char *libdir = dir_of(ar, real);
+        const char *direct = kc_arena_printf(ar, "%s/clang/%d/include", libdir, KCHECK_LLVM_MAJOR);
+        if (file_exists(path_join(ar, direct, "stdint.h")))
+            return direct;
+        const char *clangdir = path_join(ar, libdir, "clang");
+        DIR *d = opendir(clangdir);
+        const char *found = NULL;
+        for (struct dirent *e; d && !found && (e = readdir(d));) {
+            if (e->d_name[0] == '.')
+                continue;
+            const char *inc = kc_arena_printf(ar, "%s/%s/include", clangdir, e->d_name);
+            if (file_exists(path_join(ar, inc, "stdint.h")))
+                found = inc;
+        }
+        if (d)
+            closedir(d);
+        if (found)
+            return found;
+    }
+    const char *debian = kc_arena_printf(ar, "/usr/lib/llvm-%d/lib/clang/%d/include", KCHECK_LLVM_MAJOR,
+                                         KCHECK_LLVM_MAJOR);
+    return file_exists(path_join(ar, debian, "stdint.h")) ? debian : NULL;
+}
+
+/* The toolkit's version as clang's -target-sdk-version wants it ("13.0"),
+ * from `#define CUDA_VERSION 13000` in its cuda.h; "12.0" if unreadable. */
+static const char *toolkit_version(kc_arena *ar, const char *root)
+{
+    FILE *f = fopen(path_join(ar, root, "include/cuda.h"), "r");
+    char line[512];
+    long v = 0;
+    while (f && !v && fgets(line, sizeof line, f)) {
+        const char *p = line;
+        while (*p == ' ' || *p == '\t')
+            p++;
+        if (strncmp(p, "#define CUDA_VERSION", 20) == 0 && (p[20] == ' ' || p[20] == '\t'))
+            v = strtol(p + 20, NULL, 10);
+    }
+    if (f)
+        fclose(f);
+    if (v < 1000 || v > 99999)
+        return "12.0";
+    return kc_arena_printf(ar, "%ld.%ld", v / 1000, (v % 1000) / 10);
+}
+
+kc_cuda_frontend *kc_cuda_frontend_new(const kc_options *opts)
+{
+    /* Declarations from a precompiled header (the toolkit's) are not
+     * visited with the file's own: the lowering never looks at them. */
+    CXIndex index = clang_createIndex(1, 0);
+    if (!index)
+        return NULL;
+    kc_cuda_frontend *fe = kc_xcalloc(1, sizeof *fe);
+    fe->opts = opts;
+    fe->index = index;
+    fe->arena = kc_arena_new();
+    fe->builtin_inc = find_builtin_include(fe->arena);
+    if (opts->cuda_mode == KC_CUDA_TOOLKIT) {
+        fe->cuda_path = detect_cuda_path(fe->arena, opts->cuda_path);
+        fe->sdk_version = fe->cuda_path ? toolkit_version(fe->arena, fe->cuda_path) : NULL;
+        kc_cuda_shim_add_compat(&fe->shim, KCHECK_LLVM_MAJOR);
+    } else {
+        kc_cuda_shim_add(&fe->shim, fe->arena);
+    }
+    char *root = opts->no_header_cache ? NULL : kc_cache_root(opts);
+    if (root)
+        fe->pch_dir = kc_xasprintf("%s/headers-1", root);
+    free(root);
+    if (opts->compile_db_dir) {
+        /* Checked first: libclang prints its own complaint to stderr. */
+        bool present = file_exists(path_join(fe->arena, opts->compile_db_dir, "compile_commands.json")) ||
+                       file_exists(path_join(fe->arena, opts->compile_db_dir, "compile_flags.txt"));
+        CXCompilationDatabase_Error err = CXCompilationDatabase_CanNotLoadDatabase;
+        if (present)
+            fe->db = clang_CompilationDatabase_fromDirectory(opts->compile_db_dir, &err);
+        if (err != CXCompilationDatabase_NoError || !fe->db) {
+            if (fe->db)
+                clang_CompilationDatabase_dispose(fe->db);
+            fe->db = NULL;
+            fe->db_error = kc_xasprintf("cannot load compile_commands.json from '%s'", opts->compile_db_dir);
+        }
+    }
+    return fe;
+}
+
+void kc_cuda_frontend_delete(kc_cuda_frontend *fe)
+{
+    if (!fe)
+        return;
+    if (fe->db)
+        clang_CompilationDatabase_dispose(fe->db);
+    clang_disposeIndex(fe->index);
+    kc_cuda_unsaved_free(&fe->shim);
+    kc_arena_delete(fe->arena);
+    free(fe->db_error);
+    free(fe->pch_dir);
+    free(fe);
+}
+
+/* The full argument list for one file. */
+static void build_args(kc_cuda_frontend *fe, kc_arena *ar, const kc_source *src, kc_cuda_args *a)
+{
+    const kc_options *o = fe->opts;
+    bool shim = o->cuda_mode != KC_CUDA_TOOLKIT;
+    kc_cuda_args user = {0};
+    db_flags(fe, ar, src->path, &user, shim);
+    /* -I in the extra arguments count for the include scan too. */
+    for (uint32_t i = 0; i < o->extra_args.len; i++) {
+        const char *x = o->extra_args.data[i];
+        if (strncmp(x, "-I", 2) == 0 && x[2])
+            kc_vec_push(&user.dirs, path_join(ar, ".", x + 2));
+        else if ((strcmp(x, "-I") == 0 || strcmp(x, "-isystem") == 0) && i + 1 < o->extra_args.len)
+            kc_vec_push(&user.dirs, o->extra_args.data[i + 1]);
+    }
+    const char *arch = valid_arch(o->cuda_arch) ? o->cuda_arch : valid_arch(user.arch) ? user.arch : "sm_75";
+    arg(a, "-x");
+    arg(a, "cuda");
+    arg(a, "-std=c++17");
+    arg(a, "--cuda-device-only");
+    arg(a, kc_arena_printf(ar, "--cuda-gpu-arch=%s", arch));
+    arg(a, "-nocudalib");
+    arg(a, "-Wno-unknown-cuda-version");
+    arg(a, "-w");
+    arg(a, "-ferror-limit=0");
+    /* clang's own recursion over nested brackets overflows its 8 MiB parse
+     * thread before its default limit (2048) on pathological input. */
+    arg(a, "-fbracket-depth=256");
+    if (shim) {
+        arg(a, "-nocudainc");
+        arg(a, "--cuda-path=" KC_CUDA_SHIM_NO_TOOLKIT);
+        arg(a, "-nostdlibinc");
+        arg(a, "-I" KC_CUDA_SHIM_INCLUDE);
+        arg(a, "-include");
+        arg(a, KC_CUDA_SHIM_PRELUDE);
+    } else {
+        arg(a, kc_arena_printf(ar, "--cuda-path=%s", fe->cuda_path));
+        /* A clang that does not know the toolkit's version takes it for an
+         * old one in device-only mode and looks up the launch function that
+         * CUDA 9.2 replaced (cudaConfigureCall, gone from CUDA 13): every
+         * `kernel<<<...>>>(...)` would be an error and its shape lost. */
+        arg(a, "-Xclang");
+        arg(a, kc_arena_printf(ar, "-target-sdk-version=%s", fe->sdk_version));
+        if (KCHECK_LLVM_MAJOR < 22)
+            arg(a, "-I" KC_CUDA_SHIM_COMPAT);
+    }
+    for (uint32_t i = 0; i < user.v.len; i++)
+        arg(a, user.v.data[i]);
+    arg(a, "-idirafter");
+    arg(a, KC_CUDA_SHIM_STUBS);
+    for (uint32_t i = 0; i < o->extra_args.len; i++)
+        arg(a, o->extra_args.data[i]);
+    a->dirs = user.dirs;
+    kc_vec_free(&user.v);
+}
+
+/* ---- diagnostics ------------------------------------------------------------------- */
+
+static bool category_is(CXDiagnostic d, const char *name)
+{
+    CXString c = clang_getDiagnosticCategoryText(d);
+    bool yes = clang_getCString(c) && strcmp(clang_getCString(c), name) == 0;
+    clang_disposeString(c);
+    return yes;
+}
+
+/* Does a semantic error say that a name is unknown (in shim mode: most
+ * likely declared in a header that the shim does not cover)? */
+static bool unknown_name(const char *msg)
+{
+    static const char *const pats[] = {"undeclared identifier", "unknown type name", "no template named",
+                                       "no member named", "no type named", "is not a template",
+                                       "not a class, namespace, or enumeration", "unknown template name"};
+    for (size_t i = 0; i < sizeof pats / sizeof pats[0]; i++)
+        if (strstr(msg, pats[i]))
+            return true;
+    return false;
+}
+
+/* Adds the file's syntax errors to errs; true when there is any. */
+static bool syntax_errors(CXTranslationUnit tu, const kc_source *src, kc_file_errors *errs)
+{
+    unsigned n = clang_getNumDiagnostics(tu);
+    unsigned reported = 0, total = 0; /* the first KC_CUDA_MAX_ERRORS are reported */
+    /* Lines where a name could not be resolved (a header the shim does not
+     * cover, a third-party header that is missing): a parse error on the
+     * same line is its consequence (`std::foo<int> x;`), not a typo. */
+    KC_VEC(uint32_t) sema_lines = {0};
+    CXFile main = clang_getFile(tu, src->path);
+    for (unsigned i = 0; i < n; i++) {
+        CXDiagnostic d = clang_getDiagnostic(tu, i);
+        enum CXDiagnosticSeverity sev = clang_getDiagnosticSeverity(d);
+        if (sev < CXDiagnostic_Error) {
+            clang_disposeDiagnostic(d);
+            continue;
+        }
+        CXFile f = NULL;
+        unsigned line = 0, col = 0;
+        clang_getExpansionLocation(clang_getDiagnosticLocation(d), &f, &line, &col, NULL);
+        bool in_main = f && (main ? clang_File_isEqual(f, main)
+                                  : clang_Location_isFromMainFile(clang_getDiagnosticLocation(d)));
+        CXString msg = clang_getDiagnosticSpelling(d);
+        const char *m = clang_getCString(msg) ? clang_getCString(msg) : "";
+        bool fatal = false;
+        if (!f) {
+            fatal = true; /* a driver error: bad flag, unsupported architecture */
+        } else if (in_main && (category_is(d, "Parse Issue") || category_is(d, "Lexical or Preprocessor Issue")) &&
+                   !strstr(m, "file not found")) {
+            fatal = true;
+            for (uint32_t k = 0; k < sema_lines.len; k++)
+                if (sema_lines.data[k] == line)
+                    fatal = false;
+        } else if (in_main && unknown_name(m)) {
+            kc_vec_push(&sema_lines, (uint32_t)line);
+        }
+        if (fatal) {
+            total++;
+            if (reported < KC_CUDA_MAX_ERRORS) {
+                /* A location past the end of the file is not in it (an
+                 * `-include` that fails is reported inside the predefines
+                 * buffer): the error concerns the whole file. */
+                if (line > src->nlines)
+                    line = col = 0;
+                kc_file_errors_add(errs, line, col, "%s", m);
+                reported++;
+            }
+        }
+        clang_disposeString(msg);
+        clang_disposeDiagnostic(d);
+    }
+    kc_vec_free(&sema_lines);
+    return total > 0;
+}
+
+static const char *error_code_name(enum CXErrorCode e)
+{
+    switch (e) {
+    case CXError_Success: return "success";
+    case CXError_Failure: return "failure";
+    case CXError_Crashed: return "libclang crashed";
+    case CXError_InvalidArguments: return "invalid arguments";
+    case CXError_ASTReadError: return "AST read error";
+    }
+    return "unknown error";
+}
+
+/* ---- lowering one file ----------------------------------------------------------------- */
+
+/* Does the argument list -include a file of its own (which a precompiled
+ * prefix would put in the wrong place)? */
+static bool includes_files(const kc_cuda_args *a)
+{
+    for (uint32_t i = 0; i < a->v.len; i++)
+        if ((strncmp(a->v.data[i], "-include", 8) == 0 || strcmp(a->v.data[i], "--include") == 0) &&
+            !(i + 1 < a->v.len && strcmp(a->v.data[i + 1], KC_CUDA_SHIM_PRELUDE) == 0))
+            return true;
+    return false;
+}
+
+/* Did libclang refuse the precompiled header (stale, or from another
+ * build)? Its complaints name it. */
+static bool pch_rejected(CXTranslationUnit tu, const char *pch)
+{
+    bool bad = false;
+    for (unsigned i = 0, n = clang_getNumDiagnostics(tu); i < n && !bad; i++) {
+        CXDiagnostic d = clang_getDiagnostic(tu, i);
+        if (clang_getDiagnosticSeverity(d) >= CXDiagnostic_Error) {
+            CXString s = clang_getDiagnosticSpelling(d);
+            const char *m = clang_getCString(s);
+            bad = m && (strstr(m, pch) || strstr(m, "precompiled header") || strstr(m, "PCH file") ||
+                        strstr(m, "AST file"));
+            clang_disposeString(s);
+        }
+        clang_disposeDiagnostic(d);
+    }
+    return bad;
+}
+
+/* Keep going after fatal errors: a header missing deep inside another one
+ * must not cut the file short. (Safe with the bracket depth limit above:
+ * clang's error recovery recurses over open brackets.) */
+#define KC_CUDA_PARSE_FLAGS CXTranslationUnit_KeepGoing
+
+/* Parses with `-include-pch pch` (freed here): true, with *ec and *tu set,
+ * when that parse stands; false when libclang refused the header (stale,
+ * damaged, from another build), which is then removed so that the next
+ * request rebuilds it. */
+static bool parse_with_pch(kc_cuda_frontend *fe, const kc_source *src, kc_cuda_args *a, kc_cuda_unsaved *unsaved,
+                           char *pch, CXTranslationUnit *tu, enum CXErrorCode *ec)
+{
+    uint32_t n = a->v.len;
+    arg(a, "-include-pch");
+    arg(a, pch);
+    *ec = clang_parseTranslationUnit2(fe->index, src->path, a->v.data, (int)a->v.len, unsaved->files.data,
+                                      unsaved->files.len, KC_CUDA_PARSE_FLAGS, tu);
+    a->v.len = n;
+    bool ok = *ec == CXError_Success && *tu && !pch_rejected(*tu, pch);
+    if (!ok) {
+        if (*tu)
+            clang_disposeTranslationUnit(*tu);
+        *tu = NULL;
+        kc_cuda_pch_discard(pch);
+    }
+    free(pch);
+    return ok;
+}
+
+/* Parses the file in front of its own precompiled preamble (cuda_pch.h),
+ * the preamble's text blanked out in the in-memory copy (lines and columns
+ * unchanged; headers without include guards are not read twice). True
+ * when that parse stands, with *ec and *tu set; false when there is no
+ * such header yet or libclang refused it (a header it includes changed
+ * since: it is discarded, to be rebuilt on the next request). */
+static bool parse_with_preamble(kc_cuda_frontend *fe, kc_arena *ar, const kc_source *src, kc_cuda_args *a,
+                                kc_cuda_unsaved *unsaved, const char *shared, CXTranslationUnit *tu,
+                                enum CXErrorCode *ec)
+{
+    size_t len = kc_cuda_preamble_len(src->text, src->len);
+    uint32_t nu = unsaved->files.len;
+    if (!len || !nu || strcmp(unsaved->files.data[nu - 1].Filename, src->path) != 0)
+        return false;
+    const char *stand_in = "__kcheck_preamble__.cu";
+    kc_cuda_preamble pre = {
+        .main = strchr(src->path, '/') ? path_join(ar, dir_of(ar, src->path), stand_in) : stand_in,
+        .text = src->text,
+        .len = len,
+    };
+    /* The header may be written with errors in the headers it includes
+     * (cuda_pch.c says which), and read back. It is built on top of the
+     * shared header (a chained precompiled header: only what the preamble
+     * adds, a third of the size in toolkit mode, built in half the time),
+     * which libclang finds again through it when it is read; the shared
+     * header's path, hence its key, is part of the preamble's key. */
+    uint32_t n = a->v.len;
+    arg(a, "-Xclang");
+    arg(a, "-fallow-pch-with-compiler-errors");
+    uint32_t m = a->v.len;
+    arg(a, "-include-pch");
+    arg(a, shared);
+    char *why = NULL;
+    char *pch = kc_cuda_pch_get(fe->index, fe->pch_dir, fe->cuda_path, a->v.data, a->v.len, unsaved->files.data,
+                                nu - 1, &pre, &why);
+    free(why); /* whatever kept it from being built, the file parses without it */
+    a->v.len = m;
+    if (!pch) {
+        a->v.len = n;
+        return false;
+    }
+    char *blank = kc_arena_alloc(ar, src->len + 1);
+    memcpy(blank, src->text, src->len);
+    for (size_t i = 0; i < len; i++)
+        if (blank[i] != '\n' && blank[i] != '\r')
+            blank[i] = ' ';
+    struct CXUnsavedFile *mainf = &unsaved->files.data[nu - 1];
+    const char *text = mainf->Contents;
+    mainf->Contents = blank;
+    bool ok = parse_with_pch(fe, src, a, unsaved, pch, tu, ec);
+    mainf->Contents = text;
+    a->v.len = n;
+    return ok;
+}
+
+/* Parses the file in front of its precompiled preamble, or of the cached
+ * precompiled CUDA headers (the shim's or the toolkit's) when they can be
+ * had, and without them if libclang refuses them. */
+static enum CXErrorCode parse(kc_cuda_frontend *fe, kc_arena *ar, const kc_source *src, kc_cuda_args *a,
+                              kc_cuda_unsaved *unsaved, CXTranslationUnit *tu)
+{
+    if (fe->pch_dir && !fe->pch_off && !includes_files(a)) {
+        enum CXErrorCode ec;
+        char *why = NULL;
+        char *pch = kc_cuda_pch_get(fe->index, fe->pch_dir, fe->cuda_path, a->v.data, a->v.len,
+                                    fe->shim.files.data, fe->shim.files.len, NULL, &why);
+        free(why);
+        if (pch && parse_with_preamble(fe, ar, src, a, unsaved, pch, tu, &ec)) {
+            free(pch);
+            return ec;
+        }
+        if (pch && parse_with_pch(fe, src, a, unsaved, pch, tu, &ec))
+            return ec;
+        /* Whatever failed would fail again for the next file; a header
+         * libclang refused is rebuilt by the next run, not once per file. */
+        fe->pch_off = true;
+    }
+    return clang_parseTranslationUnit2(fe->index, src->path, a->v.data, (int)a->v.len, unsaved->files.data,
+                                       unsaved->files.len, KC_CUDA_PARSE_FLAGS, tu);
+}
+
+kc_model *kc_cuda_lower(kc_cuda_frontend *fe, const kc_source *src, kc_file_errors *errs)
+{
+    if (fe->db_error) {
+        kc_file_errors_add(errs, 0, 0, "%s", fe->db_error);
+        return NULL;
+    }
+    bool shim = fe->opts->cuda_mode != KC_CUDA_TOOLKIT;
+    if (!shim && !fe->cuda_path) {
+        kc_file_errors_add(errs, 0, 0,
+                           "CUDA toolkit not found (toolkit mode): pass --cuda-path or set CUDA_PATH, or use the "
+                           "default shim mode");
+        return NULL;
+    }
+    kc_arena *ar = kc_arena_new();
+    kc_cuda_args a = {0};
+    build_args(fe, ar, src, &a);
+
+    kc_cuda_unsaved unsaved = {0};
+    for (uint32_t i = 0; i < fe->shim.files.len; i++)
+        kc_vec_push(&unsaved.files, fe->shim.files.data[i]);
+    kc_cuda_scan_inc scan = {.fe = fe, .ar = ar, .unsaved = &unsaved, .args = &a, .shim = shim};
+    kc_vec_push(&scan.seen, src->path);
+    scan_text(&scan, src->text, src->len, dir_of(ar, src->path), 0);
+    kc_vec_free(&scan.seen);
+    kc_cuda_unsaved_add(&unsaved, src->path, src->text, src->len);
+    /* CUDA 13 keeps CUB, Thrust and libcu++ (CCCL) in include/cccl, which
+     * nvcc searches and clang's CUDA driver does not; searched only when the
+     * file needs them, since the toolkit's headers then pull in libcu++
+     * (twice the parse time). */
+    const char *cccl = shim ? NULL : path_join(ar, fe->cuda_path, "include/cccl");
+    if (cccl && scan.needs_cccl && dir_exists(cccl)) {
+        arg(&a, "-isystem");
+        arg(&a, cccl);
+    }
+
+    CXTranslationUnit tu = NULL;
+    enum CXErrorCode ec = parse(fe, ar, src, &a, &unsaved, &tu);
+    kc_model *m = NULL;
+    if (ec != CXError_Success || !tu) {
+        kc_file_errors_add(errs, 0, 0, "libclang could not parse the file (%s, code %d)", error_code_name(ec), (int)ec);
+    } else if (!syntax_errors(tu, src, errs)) {
+        m = kc_model_new(src, KC_LANG_CUDA);
+        kc_cuda_lower_tu(tu, src, m);
+    }
+    if (tu)
+        clang_disposeTranslationUnit(tu);
+    kc_cuda_unsaved_free(&unsaved);
+    kc_vec_free(&a.v);
+    kc_vec_free(&a.dirs);
+    kc_arena_delete(ar);
+    return m;
+}
+
+/* ---- --dump-shim ------------------------------------------------------------------------- */
+
+static bool write_file(const char *path, const char *text, size_t len)
+{
+    FILE *f = fopen(path, "wb");
+    if (!f)
+        return false;
+    bool ok = fwrite(text, 1, len, f) == len;
+    return fclose(f) == 0 && ok;
+}
+
+/* The virtual path rewritten into `dir`. */
+static const char *on_disk(kc_arena *ar, const char *dir, const char *s)
+{
+    const char *at = strstr(s, KC_CUDA_SHIM_ROOT);
+    if (!at)
+        return s;
+    return kc_arena_printf(ar, "%.*s%s%s", (int)(at - s), s, dir, at + strlen(KC_CUDA_SHIM_ROOT));
+}
+
+char *kc_cuda_version(void)
+{
+    CXString v = clang_getClangVersion();
+    char *s = kc_xstrdup(clang_getCString(v));
+    clang_disposeString(v);
+    return s;
+}
+
+int kc_cuda_dump_shim(const kc_options *opts, const char *dir, FILE *out, FILE *err)
+{
+    kc_cuda_frontend *fe = kc_cuda_frontend_new(opts);
+    if (!fe) {
+        fputs("kcheck: error: the CUDA front end could not start (libclang)\n", err);
+        return 2;
+    }
+    int status = 2;
+    kc_arena *ar = kc_arena_new();
+    char *abs = realpath(dir, NULL);
+    if (!kc_mkdir_p(dir, 0755) || !(abs = abs ? abs : realpath(dir, NULL))) {
+        fprintf(err, "kcheck: error: cannot create %s: %s\n", dir, strerror(errno));
+        goto out;
+    }
+    if (opts->cuda_mode == KC_CUDA_TOOLKIT && !fe->cuda_path) {
+        fputs("kcheck: error: CUDA toolkit not found (toolkit mode): pass --cuda-path or set CUDA_PATH\n", err);
+        goto out;
+    }
+    for (uint32_t i = 0; i < fe->shim.files.len; i++) {
+        const struct CXUnsavedFile *u = &fe->shim.files.data[i];
+        const char *path = on_disk(ar, abs, u->Filename);
+        if (!kc_mkdir_p(dir_of(ar, path), 0755) || !write_file(path, u->Contents, u->Length)) {
+            fprintf(err, "kcheck: error: cannot write %s: %s\n", path, strerror(errno));
+            goto out;
+        }
+    }
+    const char *stubs = on_disk(ar, abs, KC_CUDA_SHIM_STUBS);
+    if (!kc_mkdir_p(stubs, 0755)) {
+        fprintf(err, "kcheck: error: cannot create %s: %s\n", stubs, strerror(errno));
+        goto out;
+    }
+    kc_source none = {.path = "dump-shim.cu", .text = "", .len = 0};
+    kc_cuda_args a = {0};
+    build_args(fe, ar, &none, &a);
+    kc_strbuf sb = {0};
+    for (uint32_t i = 0; i < a.v.len; i++)
+        kc_sb_appendf(&sb, "%s\n", on_disk(ar, abs, a.v.data[i]));
+    kc_vec_free(&a.v);
+    kc_vec_free(&a.dirs);
+    const char *flags = kc_arena_printf(ar, "%s/compile_flags.txt", abs);
+    if (!write_file(flags, kc_sb_str(&sb), sb.len)) {
+        fprintf(err, "kcheck: error: cannot write %s: %s\n", flags, strerror(errno));
+        kc_sb_free(&sb);
+        goto out;
+    }
+    kc_sb_free(&sb);
+    fprintf(out, "kcheck: wrote %u header(s) under %s and the flags to %s\n", fe->shim.files.len, abs, flags);
+    fprintf(out, "  clang-tidy FILE.cu -- $(cat %s)\n", flags);
+    status = 0;
+out:
+    free(abs);
+    kc_arena_delete(ar);
+    kc_cuda_frontend_delete(fe);
+    return status;
+}

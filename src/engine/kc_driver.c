@@ -1,0 +1,358 @@
+#include "kc_driver.h"
+
+#include "kc_baseline.h"
+#include "kc_cache.h"
+#include "kc_fingerprint.h"
+#include "kc_hash.h"
+#include "kc_fixfile.h"
+#include "kc_frontend.h"
+#include "kc_project.h"
+#include "kc_suppress.h"
+#include "kc_rule.h"
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+
+void kc_file_result_free(kc_file_result *r)
+{
+    free(r->path);
+    kc_source_delete(r->src);
+    kc_diag_list_free(&r->diags);
+    kc_diag_list_free(&r->baselined);
+    kc_file_errors_free(&r->errors);
+    for (uint32_t i = 0; i < r->kernels.len; i++)
+        free(r->kernels.data[i].name);
+    kc_vec_free(&r->kernels);
+    for (uint32_t i = 0; i < r->checks.len; i++) {
+        free(r->checks.data[i].op);
+        free(r->checks.data[i].status);
+        free(r->checks.data[i].summary);
+    }
+    kc_vec_free(&r->checks);
+    free(r->diff);
+    memset(r, 0, sizeof *r);
+}
+
+void kc_run_totals_free(kc_run_totals *t)
+{
+    free(t->by_rule);
+    t->by_rule = NULL;
+    t->nrules = 0;
+}
+
+/* Lowers `src`, runs the rules and the filters; fills out->diags,
+ * out->baselined, out->errors, out->kernels and the counts. */
+static void analyze(struct kc_frontend *fe, const kc_options *o, const kc_source *src, kc_lang lang,
+                    const char *path, const kc_peers *peers, kc_file_result *out)
+{
+    /* The front end and the rules, or what they gave for the same input. */
+    char *cache = kc_cache_dir(o);
+    kc_cache_key key = {0, 0};
+    if (cache)
+        key = kc_cache_key_for(o, src, lang, peers);
+    if (!cache || !kc_cache_load(cache, key, &out->diags, &out->errors, &out->kernels)) {
+        kc_model *m = kc_frontend_lower(fe, src, lang, peers, &out->errors);
+        if (m) {
+            kc_rules_run(m, o, &out->diags);
+            for (uint32_t i = 0; i < m->kernels.len; i++) {
+                const kc_kernel *k = m->kernels.data[i];
+                kc_kernel_ref ref = {kc_xstrdup(k->name), k->span.line, k->span.end_line, k->lang};
+                kc_vec_push(&out->kernels, ref);
+            }
+            kc_model_delete(m);
+            kc_diag_list_sort_unique(&out->diags);
+        } else if (!out->errors.items.len) {
+            kc_file_errors_add(&out->errors, 0, 0, "internal error: the front end failed");
+        }
+        if (cache)
+            kc_cache_store(cache, key, &out->diags, &out->errors, &out->kernels);
+    }
+    free(cache);
+    if (out->errors.items.len)
+        return;
+    kc_suppress_counts sc = {0};
+    kc_suppress_apply(src, lang, o, &out->diags, &sc);
+    out->suppressed = sc.suppressed;
+    kc_diag_list_sort_unique(&out->diags);
+    kc_fingerprint_diags(src, path, &out->diags);
+    /* --severity, then --baseline. */
+    uint32_t kept = 0;
+    for (uint32_t i = 0; i < out->diags.items.len; i++) {
+        kc_diag *d = &out->diags.items.data[i];
+        if (d->severity < o->min_severity) {
+            out->below_severity++;
+            kc_diag_dispose(d);
+        } else if (o->baseline && kc_baseline_contains(o->baseline, d->fingerprint)) {
+            kc_vec_push(&out->baselined.items, *d);
+        } else {
+            out->diags.items.data[kept++] = *d;
+        }
+    }
+    out->diags.items.len = kept;
+}
+
+static bool any_fix(const kc_diag_list *l)
+{
+    for (uint32_t i = 0; i < l->items.len; i++)
+        if (l->items.data[i].fixes.len)
+            return true;
+    return false;
+}
+
+static void swap_analysis(kc_file_result *a, kc_file_result *b)
+{
+    kc_file_result t = *a;
+    a->diags = b->diags;
+    a->baselined = b->baselined;
+    a->kernels = b->kernels;
+    a->suppressed = b->suppressed;
+    a->below_severity = b->below_severity;
+    b->diags = t.diags;
+    b->baselined = t.baselined;
+    b->kernels = t.kernels;
+    b->suppressed = t.suppressed;
+    b->below_severity = t.below_severity;
+}
+
+/* --fix / --diff on a file that was analysed without errors. */
+static void fix_file(struct kc_frontend *fe, const kc_options *o, kc_lang lang, const kc_file_stamp *stamp,
+                     kc_file_result *r)
+{
+    size_t nlen = 0, nfixed = 0;
+    char *err = NULL;
+    char *text = kc_fix_text(r->src, &r->diags, &nlen, &nfixed, &err);
+    if (!text) {
+        kc_file_errors_add(&r->errors, 0, 0, "cannot apply the fix-its: %s; nothing written", err);
+        free(err);
+        return;
+    }
+    if (!nfixed) {
+        free(text);
+        return;
+    }
+    /* The fixed text must check without errors before it is written. */
+    kc_source *nsrc = kc_source_from_memory(r->path, text, nlen, (size_t)-1, &err);
+    kc_file_result after;
+    memset(&after, 0, sizeof after);
+    if (nsrc)
+        analyze(fe, o, nsrc, lang, r->path, &r->peers, &after);
+    if (!nsrc || after.errors.items.len) {
+        const kc_file_error *e = nsrc ? &after.errors.items.data[0] : NULL;
+        if (e && e->line)
+            kc_file_errors_add(&r->errors, 0, 0,
+                               "the fix-its would leave the file with errors (line %u: %s); nothing written",
+                               e->line, e->message);
+        else
+            kc_file_errors_add(&r->errors, 0, 0, "the fix-its would leave the file with errors (%s); nothing written",
+                               e ? e->message : err ? err : "?");
+    } else if (o->format == KC_FORMAT_DIFF) {
+        kc_strbuf sb = {0};
+        if (kc_diff_unified(&sb, r->path, r->src->text, r->src->len, text, nlen)) {
+            r->diff = kc_sb_take(&sb);
+            r->fixed = nfixed;
+        }
+        kc_sb_free(&sb);
+    } else {
+        char *werr = NULL;
+        if (!kc_file_replace(r->path, stamp, text, nlen, &werr)) {
+            kc_file_errors_add(&r->errors, 0, 0, "%s", werr);
+            free(werr);
+        } else {
+            kc_source *old = r->src;
+            r->src = nsrc;
+            nsrc = old;
+            swap_analysis(r, &after);
+            r->fixed = nfixed;
+        }
+    }
+    free(err);
+    kc_source_delete(nsrc);
+    kc_file_result_free(&after);
+    free(text);
+}
+
+void kc_check_file(struct kc_frontend *fe, const kc_options *opts, kc_file_result *r)
+{
+    if (r->errors.items.len)
+        return; /* the path itself was bad (kc_expand_paths) */
+    const kc_options *o = r->opts ? r->opts : opts;
+    kc_lang lang;
+    if (!kc_lang_for_path(r->path, &lang)) {
+        kc_file_errors_add(&r->errors, 0, 0,
+                           "not a CUDA (.cu, .cuh) or Python (.py) file");
+        return;
+    }
+    bool fixing = o->fix || o->format == KC_FORMAT_DIFF;
+    kc_file_stamp stamp;
+    memset(&stamp, 0, sizeof stamp);
+    if (fixing)
+        kc_file_stamp_take(r->path, &stamp);
+    char *err = NULL;
+    r->src = kc_source_load(r->path, o->max_file_size, &err);
+    if (!r->src) {
+        kc_file_errors_add(&r->errors, 0, 0, "%s", err ? err : "cannot read");
+        free(err);
+        return;
+    }
+    if (fixing) {
+        stamp.hash = kc_hash_bytes(r->src->text, r->src->len);
+        if (stamp.size != (off_t)r->src->len)
+            stamp.valid = false; /* it changed while being read */
+    }
+    analyze(fe, o, r->src, lang, r->path, &r->peers, r);
+    if (fixing && !r->errors.items.len && any_fix(&r->diags))
+        fix_file(fe, o, lang, &stamp, r);
+}
+
+/* ---- the worker pool ---- */
+
+typedef struct run_state {
+    const kc_options *opts;
+    kc_path_list *files;
+    atomic_size_t next;
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    uint8_t *done; /* one flag per file, under mu */
+} run_state;
+
+/* A thread's front ends, one per effective options (the CUDA front end
+ * reads its flags from the options it was made with). Files with the same
+ * configuration share one options object, so this stays small. */
+typedef struct fe_cache {
+    KC_VEC(const kc_options *) opts;
+    KC_VEC(kc_frontend *) fes;
+} fe_cache;
+
+static kc_frontend *fe_for(fe_cache *c, const kc_options *o)
+{
+    for (uint32_t i = 0; i < c->opts.len; i++)
+        if (c->opts.data[i] == o)
+            return c->fes.data[i];
+    kc_frontend *fe = kc_frontend_new(o);
+    kc_vec_push(&c->opts, o);
+    kc_vec_push(&c->fes, fe);
+    return fe;
+}
+
+static void fe_cache_free(fe_cache *c)
+{
+    for (uint32_t i = 0; i < c->fes.len; i++)
+        kc_frontend_delete(c->fes.data[i]);
+    kc_vec_free(&c->fes);
+    kc_vec_free(&c->opts);
+}
+
+static void check_one(fe_cache *c, const kc_options *run_opts, kc_file_result *r)
+{
+    const kc_options *o = r->opts ? r->opts : run_opts;
+    kc_check_file(fe_for(c, o), o, r);
+}
+
+static void *worker(void *arg)
+{
+    run_state *st = arg;
+    fe_cache fc = {0};
+    for (;;) {
+        size_t i = atomic_fetch_add(&st->next, 1);
+        if (i >= st->files->files.len)
+            break;
+        check_one(&fc, st->opts, &st->files->files.data[i]);
+        pthread_mutex_lock(&st->mu);
+        st->done[i] = 1;
+        pthread_cond_broadcast(&st->cv);
+        pthread_mutex_unlock(&st->mu);
+    }
+    fe_cache_free(&fc);
+    return NULL;
+}
+
+static void tally(const kc_options *opts, const kc_file_result *r, kc_run_totals *t)
+{
+    t->files++;
+    if (r->errors.items.len)
+        t->file_errors++;
+    for (uint32_t i = 0; i < r->diags.items.len; i++) {
+        const kc_diag *d = &r->diags.items.data[i];
+        t->diags[d->severity]++;
+        if (d->severity >= opts->fail_on)
+            t->failing++;
+        const kc_rule *rule = kc_rules_find(d->rule_id, NULL);
+        size_t idx = rule ? kc_rules_index(rule) : (size_t)-1;
+        if (idx < t->nrules)
+            t->by_rule[idx]++;
+    }
+    t->suppressed += r->suppressed;
+    t->baselined += r->baselined.items.len;
+    t->below_severity += r->below_severity;
+    t->fixed += r->fixed;
+    t->files_fixed += r->fixed > 0;
+}
+
+void kc_run_files(const kc_options *opts, kc_path_list *files, kc_result_fn fn, void *ud,
+                  kc_run_totals *totals)
+{
+    memset(totals, 0, sizeof *totals);
+    totals->nrules = kc_rules_count();
+    totals->by_rule = kc_xcalloc(totals->nrules, sizeof *totals->by_rule);
+    size_t n = files->files.len;
+    if (n == 0)
+        return;
+    unsigned jobs = opts->jobs ? opts->jobs : 1;
+    if (jobs > n)
+        jobs = (unsigned)n;
+    /* Which Python files import which (launches in other files). */
+    kc_project *proj = kc_project_link(files, opts->max_file_size, jobs);
+    run_state st = {.opts = opts, .files = files};
+    atomic_init(&st.next, 0);
+    pthread_mutex_init(&st.mu, NULL);
+    pthread_cond_init(&st.cv, NULL);
+    st.done = kc_xcalloc(n, 1);
+    pthread_t *th = kc_xcalloc(jobs, sizeof *th);
+    unsigned started = 0;
+    /* Files are checked on worker threads, even with -j 1, for their
+     * stack: libclang's parser and Sema recurse once per nesting level
+     * (up to ~4 KiB a level for `- - - x`), and its own parse thread has
+     * 8 MiB, which 10,000 nested `if`s or unary operators overflow
+     * (SIGSEGV, found by test_hostile). With LIBCLANG_NOTHREADS libclang
+     * parses on the calling thread, whose stack is reserved here (pages
+     * are only committed when touched). */
+    setenv("LIBCLANG_NOTHREADS", "1", 0);
+    pthread_attr_t attr;
+    pthread_attr_init(&attr);
+    size_t stack = (size_t)256 << 20;
+    pthread_attr_setstacksize(&attr, stack);
+    for (unsigned j = 0; j < jobs; j++) {
+        int rc = pthread_create(&th[j], &attr, worker, &st);
+        if (rc != 0 && stack > ((size_t)16 << 20)) {
+            stack = (size_t)16 << 20; /* no room for big stacks: the old size */
+            pthread_attr_setstacksize(&attr, stack);
+            rc = pthread_create(&th[j], &attr, worker, &st);
+        }
+        if (rc != 0)
+            break;
+        started++;
+    }
+    pthread_attr_destroy(&attr);
+    if (started == 0) /* no threads: do the work here */
+        worker(&st);
+    /* Report in file order as results arrive. */
+    for (size_t i = 0; i < n; i++) {
+        pthread_mutex_lock(&st.mu);
+        while (!st.done[i])
+            pthread_cond_wait(&st.cv, &st.mu);
+        pthread_mutex_unlock(&st.mu);
+        kc_file_result *r = &files->files.data[i];
+        tally(opts, r, totals);
+        fn(ud, r);
+        kc_file_result_free(r);
+    }
+    for (unsigned j = 0; j < started; j++)
+        pthread_join(th[j], NULL);
+    free(th);
+    free(st.done);
+    kc_project_free(proj);
+    pthread_cond_destroy(&st.cv);
+    pthread_mutex_destroy(&st.mu);
+}

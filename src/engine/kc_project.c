@@ -1,0 +1,312 @@
+/* kc_project.c — the import graph of the Python files of a run
+ * (kc_project.h). */
+#define _GNU_SOURCE 1 /* memmem, qsort_r */
+#include "kc_project.h"
+
+#include "kc_path.h"
+#include "kc_fingerprint.h"
+#include "kc_pyscan.h"
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* ---- resolving modules to the run's files ---- */
+
+typedef struct pyfile {
+    char *path;      /* absolute, normalized (kc_path_lexical) */
+    const char *base; /* its tail key (tail_key), in path */
+    size_t result;   /* index in the path list */
+    bool defines_kernels; /* mentions `jit` */
+    KC_VEC(const char *) peers;
+} pyfile;
+
+struct kc_project {
+    KC_VEC(pyfile) files;
+    uint32_t *by_path; /* indices sorted by path */
+    uint32_t *by_base; /* indices sorted by base name, then path */
+};
+
+/* The key a file is found by from a module's tail: its last component,
+ * or the last two for a package's __init__.py (there are many). */
+static const char *tail_key(const char *path)
+{
+    const char *s = strrchr(path, '/');
+    const char *base = s ? s + 1 : path;
+    if (s && strcmp(base, "__init__.py") == 0) {
+        const char *d = s;
+        while (d > path && d[-1] != '/')
+            d--;
+        return d;
+    }
+    return base;
+}
+
+static int cmp_path(const void *a, const void *b, void *ud)
+{
+    const kc_project *p = ud;
+    return strcmp(p->files.data[*(const uint32_t *)a].path, p->files.data[*(const uint32_t *)b].path);
+}
+
+static int cmp_base(const void *a, const void *b, void *ud)
+{
+    const kc_project *p = ud;
+    const pyfile *x = &p->files.data[*(const uint32_t *)a], *y = &p->files.data[*(const uint32_t *)b];
+    int c = strcmp(x->base, y->base);
+    return c ? c : strcmp(x->path, y->path);
+}
+
+/* First position in `ix` whose key is >= `key` (by path or by base name). */
+static uint32_t lower_bound(const kc_project *p, const uint32_t *ix, bool by_base, const char *key)
+{
+    uint32_t lo = 0, hi = p->files.len;
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        const pyfile *f = &p->files.data[ix[mid]];
+        if (strcmp(by_base ? f->base : f->path, key) < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* An import of one file that it launches through: `local[` for a member,
+ * `local.name[` for a module. */
+typedef struct pending {
+    uint32_t importer, target;
+} pending;
+typedef KC_VEC(pending) pending_vec;
+
+/* The imports of one file resolved to the run's files that are checked
+ * for a launch through them, at most. */
+#define KC_IMPORT_CHECKS 512
+
+typedef struct link_ctx {
+    const kc_project *p;
+    uint32_t importer;
+    const char *text;
+    size_t len;
+    pending_vec *out;
+    unsigned checks;
+    bool chains_ready;
+    kc_py_names chains;
+} link_ctx;
+
+static void add_edge(kc_project *p, uint32_t target, uint32_t importer)
+{
+    pyfile *t = &p->files.data[target];
+    if (target == importer || !t->defines_kernels)
+        return;
+    const char *ip = p->files.data[importer].path;
+    for (uint32_t i = 0; i < t->peers.len; i++)
+        if (t->peers.data[i] == ip)
+            return;
+    kc_vec_push(&t->peers, ip);
+}
+
+/* The run's file at exactly `path`. */
+static void find_exact(const kc_project *p, const char *path, uint32_t *out, uint32_t *n, uint32_t max)
+{
+    uint32_t i = lower_bound(p, p->by_path, false, path);
+    if (i < p->files.len && strcmp(p->files.data[p->by_path[i]].path, path) == 0 && *n < max)
+        out[(*n)++] = p->by_path[i];
+}
+
+/* The run's files whose path ends with `rel` ("a/b/c.py") at a component. */
+static void find_tail(const kc_project *p, const char *rel, uint32_t *out, uint32_t *n, uint32_t max)
+{
+    const char *base = tail_key(rel);
+    size_t rl = strlen(rel);
+    for (uint32_t i = lower_bound(p, p->by_base, true, base);
+         i < p->files.len && strcmp(p->files.data[p->by_base[i]].base, base) == 0 && *n < max; i++) {
+        const char *fp = p->files.data[p->by_base[i]].path;
+        size_t fl = strlen(fp);
+        if (fl >= rl && strcmp(fp + fl - rl, rel) == 0 && (fl == rl || fp[fl - rl - 1] == '/'))
+            out[(*n)++] = p->by_base[i];
+    }
+}
+
+/* The run's files a module names, seen from the importing file. */
+static uint32_t resolve(const kc_project *p, uint32_t importer, unsigned dots, const char *module, uint32_t *out,
+                        uint32_t max)
+{
+    /* on the stack: this runs for every import of every file */
+    char rel[600], cand[4096];
+    size_t rl = strlen(module);
+    if (rl + 16 > sizeof rel)
+        return 0;
+    for (size_t i = 0; i <= rl; i++)
+        rel[i] = module[i] == '.' ? '/' : module[i];
+    uint32_t n = 0;
+    if (dots == 0) {
+        snprintf(cand, sizeof cand, "%s.py", rel);
+        find_tail(p, cand, out, &n, max);
+        snprintf(cand, sizeof cand, "%s/__init__.py", rel);
+        find_tail(p, cand, out, &n, max);
+        return n;
+    }
+    /* the importer's package, then one level up per extra dot */
+    const char *path = p->files.data[importer].path;
+    const char *s = strrchr(path, '/');
+    size_t dl = s ? (size_t)(s - path) : 0;
+    if (dl + rl + 16 > sizeof cand)
+        return 0;
+    char dir[4096];
+    memcpy(dir, path, dl);
+    dir[dl] = '\0';
+    for (unsigned d = 1; d < dots; d++) {
+        char *up = strrchr(dir, '/');
+        if (up && up != dir)
+            *up = '\0';
+        else if (*dir && *dir != '/' && strcmp(dir, "..") != 0)
+            dir[0] = '\0';
+        else
+            return 0;
+    }
+    const char *sep = *dir ? "/" : "";
+    if (*rel) {
+        snprintf(cand, sizeof cand, "%s%s%s.py", dir, sep, rel);
+        find_exact(p, cand, out, &n, max);
+    }
+    snprintf(cand, sizeof cand, "%s%s%s%s__init__.py", dir, sep, rel, *rel ? "/" : "");
+    find_exact(p, cand, out, &n, max);
+    return n;
+}
+
+static void on_import(void *ud, unsigned dots, const char *module, const char *local, bool is_module)
+{
+    link_ctx *c = ud;
+    /* Each check reads the whole file: a file with thousands of imports
+     * of the run's modules would cost its size times their number. */
+    if (c->checks >= KC_IMPORT_CHECKS)
+        return;
+    uint32_t targets[16];
+    uint32_t n = resolve(c->p, c->importer, dots, module, targets, 16);
+    if (n == 0)
+        return;
+    c->checks++;
+    if (!c->chains_ready) {
+        kc_py_subscripts(c->text, c->len, &c->chains);
+        c->chains_ready = true;
+    }
+    if (!kc_py_subscripts_has(&c->chains, local, is_module))
+        return;
+    for (uint32_t i = 0; i < n; i++) {
+        pending pd = {c->importer, targets[i]};
+        kc_vec_push(c->out, pd);
+    }
+}
+
+/* The first pass, spread over threads: each Python file read (raw bytes,
+ * into the thread's buffer: its own check loads and validates it later,
+ * and reading twice costs less than holding every file of the run),
+ * whether it defines kernels, and the imports it launches through. */
+typedef struct load_state {
+    kc_project *p;
+    kc_path_list *files;
+    size_t max_file_size;
+    atomic_uint next;
+    pending_vec *pend; /* one per file */
+} load_state;
+
+static void *load_worker(void *arg)
+{
+    load_state *st = arg;
+    char *buf = NULL;
+    size_t cap = 0, len = 0;
+    for (;;) {
+        unsigned i = atomic_fetch_add(&st->next, 1);
+        if (i >= st->p->files.len)
+            break;
+        pyfile *f = &st->p->files.data[i];
+        const kc_file_result *r = &st->files->files.data[f->result];
+        if (!kc_read_regular(r->path, st->max_file_size, &buf, &cap, &len, NULL))
+            continue; /* the file's own check reports why */
+        f->defines_kernels = memmem(buf, len, "jit", 3) != NULL;
+        if (memchr(buf, '[', len)) {
+            link_ctx c = {st->p, i, buf, len, &st->pend[i], 0, false, {0}};
+            kc_scan_python_imports(buf, len, on_import, &c);
+            kc_vec_free(&c.chains);
+        }
+    }
+    free(buf);
+    return NULL;
+}
+
+kc_project *kc_project_link(kc_path_list *files, size_t max_file_size, unsigned jobs)
+{
+    kc_project *p = kc_xcalloc(1, sizeof *p);
+    /* Absolute paths, so that `pkg.ops.kernels` finds .../pkg/ops/kernels.py
+     * from wherever kcheck runs. */
+    char *cwd = getcwd(NULL, 0);
+    for (size_t i = 0; i < files->files.len; i++) {
+        const kc_file_result *r = &files->files.data[i];
+        size_t n = strlen(r->path);
+        if (r->errors.items.len || n < 3 || strcmp(r->path + n - 3, ".py") != 0)
+            continue;
+        pyfile f = {0};
+        char *joined = r->path[0] == '/' || !cwd ? kc_xstrdup(r->path) : kc_xasprintf("%s/%s", cwd, r->path);
+        f.path = kc_path_lexical(joined);
+        free(joined);
+        f.base = tail_key(f.path);
+        f.result = i;
+        kc_vec_push(&p->files, f);
+    }
+    free(cwd);
+    uint32_t n = p->files.len;
+    if (n < 2)
+        return p; /* nothing to link */
+    p->by_path = kc_xcalloc(n, sizeof *p->by_path);
+    p->by_base = kc_xcalloc(n, sizeof *p->by_base);
+    for (uint32_t i = 0; i < n; i++)
+        p->by_path[i] = p->by_base[i] = i;
+    qsort_r(p->by_path, n, sizeof *p->by_path, cmp_path, p);
+    qsort_r(p->by_base, n, sizeof *p->by_base, cmp_base, p);
+    load_state st = {.p = p, .files = files, .max_file_size = max_file_size};
+    atomic_init(&st.next, 0);
+    st.pend = kc_xcalloc(n, sizeof *st.pend);
+    if (jobs < 1)
+        jobs = 1;
+    if (jobs > n)
+        jobs = n;
+    pthread_t *th = kc_xcalloc(jobs, sizeof *th);
+    unsigned started = 0;
+    for (unsigned j = 1; j < jobs; j++)
+        if (pthread_create(&th[started], NULL, load_worker, &st) == 0)
+            started++;
+    load_worker(&st);
+    for (unsigned j = 0; j < started; j++)
+        pthread_join(th[j], NULL);
+    free(th);
+    /* Then the edges, to files that define kernels. */
+    for (uint32_t i = 0; i < n; i++) {
+        for (uint32_t k = 0; k < st.pend[i].len; k++)
+            add_edge(p, st.pend[i].data[k].target, i);
+        kc_vec_free(&st.pend[i]);
+    }
+    free(st.pend);
+    for (uint32_t i = 0; i < n; i++) {
+        pyfile *f = &p->files.data[i];
+        kc_file_result *r = &files->files.data[f->result];
+        r->peers.paths = f->peers.data;
+        r->peers.n = f->peers.len;
+    }
+    return p;
+}
+
+void kc_project_free(kc_project *p)
+{
+    if (!p)
+        return;
+    for (uint32_t i = 0; i < p->files.len; i++) {
+        free(p->files.data[i].path);
+        kc_vec_free(&p->files.data[i].peers);
+    }
+    kc_vec_free(&p->files);
+    free(p->by_path);
+    free(p->by_base);
+    free(p);
+}

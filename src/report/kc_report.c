@@ -1,0 +1,148 @@
+/* The reporters' common parts: the format table every reporter is made
+ * from, the summary line and --stats. */
+#include "report_internal.h"
+
+#include "kc_suppress.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* Every output format, once: --format's names, its error message and the
+ * factory come from this table. */
+static const struct {
+    const char *name; /* --format NAME; NULL: not selectable by name (--diff) */
+    kc_format format;
+    kc_reporter *(*create)(const kc_options *opts, FILE *out, FILE *err);
+} formats[] = {
+    {"text", KC_FORMAT_TEXT, kc_report_text_new},
+    {"json", KC_FORMAT_JSON, kc_report_json_new},
+    {"sarif", KC_FORMAT_SARIF, kc_report_sarif_new},
+    {"github", KC_FORMAT_GITHUB, kc_report_github_new},
+    {NULL, KC_FORMAT_DIFF, kc_report_diff_new},
+};
+#define N_FORMATS (sizeof formats / sizeof formats[0])
+
+bool kc_report_format_parse(const char *name, kc_format *out)
+{
+    for (size_t i = 0; i < N_FORMATS; i++)
+        if (formats[i].name && strcmp(formats[i].name, name) == 0) {
+            *out = formats[i].format;
+            return true;
+        }
+    return false;
+}
+
+char *kc_report_format_names(const char *sep)
+{
+    kc_strbuf sb = {0};
+    for (size_t i = 0; i < N_FORMATS; i++)
+        if (formats[i].name) {
+            if (sb.len)
+                kc_sb_append(&sb, sep);
+            kc_sb_append(&sb, formats[i].name);
+        }
+    return kc_sb_take(&sb);
+}
+
+kc_reporter *kc_reporter_new(const kc_options *opts, FILE *out, FILE *err)
+{
+    for (size_t i = 0; i < N_FORMATS; i++)
+        if (formats[i].format == opts->format)
+            return formats[i].create(opts, out, err);
+    return kc_report_text_new(opts, out, err);
+}
+
+void kc_reporter_file(kc_reporter *r, const kc_file_result *res) { r->ops->file(r, res); }
+
+void kc_reporter_finish(kc_reporter *r, const kc_run_totals *t) { r->ops->finish(r, t); }
+
+void kc_reporter_delete(kc_reporter *r)
+{
+    if (r)
+        r->ops->destroy(r);
+}
+
+/* ---- the summary line and --stats ----------------------------------------- */
+
+static void plural(FILE *out, size_t n, const char *one, const char *many)
+{
+    fprintf(out, "%zu %s", n, n == 1 ? one : many);
+}
+
+/* ", 3 suppressed, 2 in the baseline" */
+static void hidden(FILE *out, const kc_run_totals *t)
+{
+    if (t->suppressed)
+        fprintf(out, ", %zu suppressed", t->suppressed);
+    if (t->baselined)
+        fprintf(out, ", %zu in the baseline", t->baselined);
+    if (t->below_severity)
+        fprintf(out, ", %zu hidden by --severity", t->below_severity);
+}
+
+void kc_report_summary(FILE *out, const kc_options *o, const kc_run_totals *t)
+{
+    if (t->fixed) {
+        fprintf(out, "kcheck: fixed ");
+        plural(out, t->fixed, "finding", "findings");
+        fprintf(out, " in ");
+        plural(out, t->files_fixed, "file", "files");
+        fputc('\n', out);
+    }
+    size_t total = t->diags[0] + t->diags[1] + t->diags[2];
+    if (total == 0 && t->file_errors == 0) {
+        fprintf(out, "kcheck: no findings (");
+        plural(out, t->files, "file", "files");
+        fprintf(out, " checked");
+        hidden(out, t);
+        fprintf(out, ")\n");
+        return;
+    }
+    fprintf(out, "kcheck: ");
+    bool first = true;
+    static const char *const one[] = {"note", "warning", "error"};
+    static const char *const many[] = {"notes", "warnings", "errors"};
+    for (int s = 2; s >= 0; s--) {
+        if (!t->diags[s])
+            continue;
+        if (!first)
+            fprintf(out, ", ");
+        plural(out, t->diags[s], one[s], many[s]);
+        first = false;
+    }
+    if (t->file_errors) {
+        if (!first)
+            fprintf(out, ", ");
+        plural(out, t->file_errors, "file", "files");
+        fprintf(out, " not checked");
+    }
+    fprintf(out, " (");
+    plural(out, t->files, "file", "files");
+    hidden(out, t);
+    fprintf(out, ")\n");
+}
+
+
+void kc_report_stats(FILE *out, const kc_run_totals *t)
+{
+    fprintf(out, "kcheck statistics:\n");
+    size_t total = 0;
+    for (size_t i = 0; i < t->nrules; i++) {
+        if (!t->by_rule[i])
+            continue;
+        const kc_rule *r = kc_rules_get(i);
+        fprintf(out, "  %6zu  %-6s %-28s %s\n", t->by_rule[i], r->id, r->slug, kc_severity_name(r->severity));
+        total += t->by_rule[i];
+    }
+    fprintf(out, "  %6zu  findings reported\n", total);
+    fprintf(out, "  %6zu  suppressed by comments\n", t->suppressed);
+    fprintf(out, "  %6zu  hidden by the baseline\n", t->baselined);
+    fprintf(out, "  %6zu  hidden by --severity\n", t->below_severity);
+    if (t->fixed)
+        fprintf(out, "  %6zu  fixed, in %zu files\n", t->fixed, t->files_fixed);
+    fprintf(out, "  files: %zu checked, %zu not checked; time: %.3f s", t->files - t->file_errors,
+            t->file_errors, t->seconds);
+    if (t->seconds > 0 && t->files)
+        fprintf(out, " (%.1f ms per file)", 1000.0 * t->seconds / (double)t->files);
+    fputc('\n', out);
+}

@@ -1,0 +1,130 @@
+/* The JSON document of DESIGN.md:
+ * {"version": 1, "diagnostics": [...], "files": N, "errors": [...]} */
+#include "report_internal.h"
+
+#include <jansson.h>
+#include <stdlib.h>
+
+typedef struct json_reporter {
+    kc_reporter base;
+    json_t *diags;
+    json_t *errors;
+    json_t *checks;
+} json_reporter;
+
+static json_t *span_fields(json_t *o, kc_span s)
+{
+    json_object_set_new(o, "line", json_integer(s.line));
+    json_object_set_new(o, "column", json_integer(s.col));
+    json_object_set_new(o, "end_line", json_integer(s.end_line));
+    json_object_set_new(o, "end_column", json_integer(s.end_col));
+    return o;
+}
+
+static json_t *diag_json(const char *path, const kc_diag *d)
+{
+    json_t *o = json_object();
+    json_object_set_new(o, "file", json_string(path));
+    span_fields(o, d->span);
+    json_object_set_new(o, "rule", json_string(d->rule_id));
+    json_object_set_new(o, "name", json_string(d->rule_slug));
+    json_object_set_new(o, "severity", json_string(kc_severity_name(d->severity)));
+    json_object_set_new(o, "message", json_string(d->message));
+    if (d->kernel)
+        json_object_set_new(o, "kernel", json_string(d->kernel));
+    json_t *notes = json_array();
+    for (uint32_t i = 0; i < d->notes.len; i++)
+        json_array_append_new(notes, json_string(d->notes.data[i]));
+    json_object_set_new(o, "notes", notes);
+    if (d->fix_description) {
+        json_t *fix = json_object();
+        json_object_set_new(fix, "description", json_string(d->fix_description));
+        json_t *edits = json_array();
+        for (uint32_t i = 0; i < d->fixes.len; i++) {
+            json_t *e = span_fields(json_object(), d->fixes.data[i].span);
+            json_object_set_new(e, "replacement", json_string(d->fixes.data[i].replacement));
+            json_array_append_new(edits, e);
+        }
+        json_object_set_new(fix, "edits", edits);
+        json_object_set_new(o, "fix", fix);
+    } else {
+        json_object_set_new(o, "fix", json_null());
+    }
+    if (d->verdict) {
+        json_t *v = json_object();
+        json_object_set_new(v, "status", json_string(d->verdict->status));
+        if (d->verdict->summary)
+            json_object_set_new(v, "summary", json_string(d->verdict->summary));
+        if (d->verdict->evidence_json) {
+            json_t *ev = json_loads(d->verdict->evidence_json, 0, NULL);
+            if (ev)
+                json_object_set_new(v, "evidence", ev);
+        }
+        json_object_set_new(o, "verify", v);
+    }
+    return o;
+}
+
+static void json_file(kc_reporter *r, const kc_file_result *res)
+{
+    json_reporter *j = (json_reporter *)r;
+    for (uint32_t i = 0; i < res->errors.items.len; i++) {
+        const kc_file_error *e = &res->errors.items.data[i];
+        json_t *o = json_object();
+        json_object_set_new(o, "file", json_string(res->path));
+        json_object_set_new(o, "line", json_integer(e->line));
+        json_object_set_new(o, "column", json_integer(e->col));
+        json_object_set_new(o, "message", json_string(e->message));
+        json_array_append_new(j->errors, o);
+    }
+    for (uint32_t i = 0; i < res->diags.items.len; i++)
+        json_array_append_new(j->diags, diag_json(res->path, &res->diags.items.data[i]));
+    for (uint32_t i = 0; i < res->checks.len; i++) {
+        const kc_verify_check *c = &res->checks.data[i];
+        json_t *o = json_object();
+        json_object_set_new(o, "file", json_string(res->path));
+        json_object_set_new(o, "line", json_integer(c->line));
+        json_object_set_new(o, "op", json_string(c->op));
+        json_object_set_new(o, "status", json_string(c->status));
+        json_object_set_new(o, "summary", json_string(c->summary));
+        json_array_append_new(j->checks, o);
+    }
+}
+
+static void json_finish(kc_reporter *r, const kc_run_totals *t)
+{
+    json_reporter *j = (json_reporter *)r;
+    json_t *doc = json_object();
+    json_object_set_new(doc, "version", json_integer(1));
+    json_object_set(doc, "diagnostics", j->diags);
+    json_object_set_new(doc, "files", json_integer((json_int_t)t->files));
+    json_object_set(doc, "errors", j->errors);
+    if (r->opts->verify)
+        json_object_set(doc, "checks", j->checks);
+    json_dumpf(doc, r->out, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_ENSURE_ASCII);
+    fputc('\n', r->out);
+    json_decref(doc);
+}
+
+static void json_destroy(kc_reporter *r)
+{
+    json_reporter *j = (json_reporter *)r;
+    json_decref(j->diags);
+    json_decref(j->errors);
+    json_decref(j->checks);
+    free(j);
+}
+
+static const kc_reporter_ops json_ops = {json_file, json_finish, json_destroy};
+
+kc_reporter *kc_report_json_new(const kc_options *opts, FILE *out, FILE *err)
+{
+    json_reporter *j = kc_xcalloc(1, sizeof *j);
+    j->base.ops = &json_ops;
+    j->base.opts = opts;
+    j->base.out = out;
+    j->diags = json_array();
+    j->errors = json_array();
+    j->checks = json_array();
+    return &j->base;
+}

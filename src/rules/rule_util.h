@@ -1,0 +1,65 @@
+/* rule_util.h — small helpers shared by rules: model questions phrased
+ * the way diagnostics need them. Model-only: no front end headers. */
+#ifndef KC_RULE_UTIL_H
+#define KC_RULE_UTIL_H
+
+#include "kc_rule.h"
+
+/* The span a diagnostic about an access points at: its address expression
+ * when known, else the whole access. */
+kc_span kc_access_point(const kc_access *a);
+
+/* A symbol of the expression that is known to be large: a problem size or
+ * an outer stride (and not presumed to be an innermost stride of 1).
+ * Returns its id or KC_NONE. */
+uint32_t kc_index_large_symbol(const kc_kernel *k, const kc_index *x);
+
+/* Describes loop `l` for messages: "the loop over `index` (tl.static_range,
+ * line 25; ceil(N / BLOCK_SIZE_N) passes)". Arena string. */
+const char *kc_loop_describe(kc_rule_ctx *ctx, const kc_kernel *k, const kc_loop *l);
+
+/* "N = input.shape[1] at the launch on line 50" style text for a symbol;
+ * NULL when nothing is known. Arena string. */
+const char *kc_symbol_evidence(kc_rule_ctx *ctx, const kc_kernel *k, uint32_t sym);
+
+/* CUDA: the block width (blockDim.x) that every launch of the kernel in
+ * this file spells as a constant, or -1. */
+int64_t kc_launch_block_x(const kc_model *m, const kc_kernel *k);
+
+/* The symbol an index is exactly (`N`, not `2*N` or `N + 1`), or KC_NONE. */
+uint32_t kc_index_symbol(const kc_index *x);
+
+/* ---- shared memory: two accesses of one array across the threads ---- */
+
+/* How the element offsets of two accesses of one array relate: a write
+ * `w` and a read `r` (any two accesses), as r - w. */
+typedef struct kc_offset_delta {
+    bool known;         /* no thread-dependent unknown (loaded data, opaque terms) in either */
+    bool lanes_equal;   /* the lane terms cancel: each thread touches w's element + delta */
+    bool lanes_pure;    /* every lane term of both is a constant times one threadIdx component */
+    bool w_uniform, r_uniform; /* the offset has no lane term */
+    const kc_index *delta;     /* r - w, or NULL */
+    const kc_index *rest;      /* delta without its lane terms, or NULL when it has none */
+    bool rest_zero;
+    bool rest_const;
+    int64_t rest_value;
+    /* rest only holds constants, loop variables and compile-time constants
+     * (no kernel parameters, blockDim, blockIdx or opaque values, which may
+     * select another sub-buffer of the array) */
+    bool rest_clean;
+    int64_t lane_gcd;   /* gcd of the lane coefficients of w (0 when none) */
+} kc_offset_delta;
+
+void kc_offset_delta_of(kc_arena *a, const kc_kernel *k, const kc_index *w, const kc_index *r, kc_offset_delta *out);
+
+/* The lane terms of an offset as an index (NULL when none). */
+const kc_index *kc_index_lane_part(kc_arena *a, const kc_index *x);
+
+/* Does a condition from `guard` outwards depend on the thread? Returns
+ * the innermost such condition or KC_NONE. */
+uint32_t kc_guard_thread_cond(const kc_kernel *k, uint32_t guard);
+
+/* Is condition `c` on the guard chain of `guard`? */
+bool kc_guard_has(const kc_kernel *k, uint32_t guard, uint32_t c);
+
+#endif
