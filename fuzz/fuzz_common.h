@@ -1,6 +1,6 @@
 /* fuzz_common.h — what the libFuzzer harnesses share: run options with
  * every rule on, and the per-file pipeline of kc_check_file (lower, rules,
- * suppressions, fingerprints, the text reporter, --fix's fixed text and
+ * suppressions, fingerprints, every reporter, --fix's fixed text and
  * its re-check) on a source held in memory. */
 #ifndef KC_FUZZ_COMMON_H
 #define KC_FUZZ_COMMON_H
@@ -46,6 +46,31 @@ static inline FILE *fuzz_devnull(void)
     return f;
 }
 
+/* Renders the diagnostics of one file in every output format, through the
+ * reporters' own entry points (the file result is a view: nothing in it is
+ * freed here). */
+static inline void fuzz_report(const kc_options *o, const char *path, kc_source *src, const kc_diag_list *diags)
+{
+    static const kc_format formats[] = {KC_FORMAT_TEXT, KC_FORMAT_JSON, KC_FORMAT_SARIF, KC_FORMAT_GITHUB};
+    kc_file_result r;
+    memset(&r, 0, sizeof r);
+    r.path = (char *)path;
+    r.src = src;
+    r.diags = *diags;
+    kc_run_totals t;
+    memset(&t, 0, sizeof t);
+    t.files = 1;
+    t.diags[1] = diags->items.len;
+    for (size_t i = 0; i < sizeof formats / sizeof formats[0]; i++) {
+        kc_options fo = *o; /* a shallow copy: the reporter only reads it */
+        fo.format = formats[i];
+        kc_reporter *rep = kc_reporter_new(&fo, fuzz_devnull(), fuzz_devnull());
+        kc_reporter_file(rep, &r);
+        kc_reporter_finish(rep, &t);
+        kc_reporter_delete(rep);
+    }
+}
+
 /* Lowers and checks one text; returns the model-free diagnostics in *out
  * (caller frees) or false when the text did not lower. */
 static inline int fuzz_analyze(kc_frontend *fe, const kc_options *o, const kc_source *src, kc_lang lang, kc_diag_list *out)
@@ -78,8 +103,7 @@ static inline void fuzz_pipeline(kc_frontend *fe, kc_lang lang, const char *path
     }
     kc_diag_list diags = {0};
     if (fuzz_analyze(fe, o, src, lang, &diags)) {
-        for (uint32_t i = 0; i < diags.items.len; i++)
-            kc_report_text_diag(fuzz_devnull(), o, src, path, &diags.items.data[i]);
+        fuzz_report(o, path, src, &diags);
         /* --fix: the fixed text is checked again before it would be written. */
         size_t nlen = 0, nfixed = 0;
         char *text = kc_fix_text(src, &diags, &nlen, &nfixed, &err);

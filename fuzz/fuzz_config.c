@@ -96,8 +96,7 @@ static void fuzz_suppress(kc_lang lang, const uint8_t *data, size_t size)
     kc_suppress_apply(src, lang, o, &diags, &sc);
     kc_diag_list_sort_unique(&diags);
     kc_fingerprint_diags(src, path, &diags);
-    for (uint32_t i = 0; i < diags.items.len; i++)
-        kc_report_text_diag(fuzz_devnull(), o, src, path, &diags.items.data[i]);
+    fuzz_report(o, path, src, &diags);
     kc_diag_list_free(&diags);
     kc_source_delete(src);
 }

@@ -95,8 +95,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             kc_diag_fix(d, "fix", (kc_span){5 + (uint32_t)(i % 2), 9, 5 + (uint32_t)(i % 2), 10}, "w");
     }
     kc_verify_files(&o, &r, 1, fuzz_devnull());
-    for (uint32_t i = 0; i < r.diags.items.len; i++)
-        kc_report_text_diag(fuzz_devnull(), &o, r.src, r.path, &r.diags.items.data[i]);
+    fuzz_report(&o, r.path, r.src, &r.diags);
     kc_file_result_free(&r);
     kc_options_free(&o);
     return 0;

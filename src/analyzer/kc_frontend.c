@@ -94,7 +94,7 @@ static const kc_cuda_ops *cuda_ops(const char **why)
 #else
 char *kc_frontend_module_file(void) { return NULL; }
 
-/* Linked in: the module's own table (cuda_plugin.c). */
+/* Linked in: the front end's own table (kc_cuda_plugin). */
 static const kc_cuda_ops *cuda_ops(const char **why)
 {
     *why = "";

@@ -3,7 +3,6 @@
 #include "kc_baseline.h"
 #include "kc_config.h"
 #include "kc_driver.h"
-#include "kc_suppress.h"
 #include "kc_frontend.h"
 #include "kc_project.h"
 #include "kc_report.h"

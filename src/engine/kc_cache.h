@@ -16,7 +16,7 @@
 #ifndef KC_CACHE_H
 #define KC_CACHE_H
 
-#include "kc_driver.h"
+#include "kc_result.h"
 
 typedef struct kc_cache_key {
     uint64_t lo, hi;

@@ -2,7 +2,7 @@
  * directories, and the per-file effective options. */
 #include "kc_config.h"
 
-#include "kc_driver.h"
+#include "kc_walk.h"
 #include "kc_suppress.h"
 #include "kc_rule.h"
 

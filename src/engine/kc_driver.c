@@ -15,33 +15,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-void kc_file_result_free(kc_file_result *r)
-{
-    free(r->path);
-    kc_source_delete(r->src);
-    kc_diag_list_free(&r->diags);
-    kc_diag_list_free(&r->baselined);
-    kc_file_errors_free(&r->errors);
-    for (uint32_t i = 0; i < r->kernels.len; i++)
-        free(r->kernels.data[i].name);
-    kc_vec_free(&r->kernels);
-    for (uint32_t i = 0; i < r->checks.len; i++) {
-        free(r->checks.data[i].op);
-        free(r->checks.data[i].status);
-        free(r->checks.data[i].summary);
-    }
-    kc_vec_free(&r->checks);
-    free(r->diff);
-    memset(r, 0, sizeof *r);
-}
-
-void kc_run_totals_free(kc_run_totals *t)
-{
-    free(t->by_rule);
-    t->by_rule = NULL;
-    t->nrules = 0;
-}
-
 /* Lowers `src`, runs the rules and the filters; fills out->diags,
  * out->baselined, out->errors, out->kernels and the counts. */
 static void analyze(struct kc_frontend *fe, const kc_options *o, const kc_source *src, kc_lang lang,

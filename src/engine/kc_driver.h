@@ -1,57 +1,15 @@
-/* kc_driver.h — one kcheck run: expand the paths, check every file on a
- * pool of worker threads (one front end per thread), hand the results to a
- * reporter in a deterministic order.
+/* kc_driver.h — one kcheck run: check every file of a path list
+ * (kc_walk.h) on a pool of worker threads (one front end per thread), and
+ * hand the results (kc_result.h) to the caller in a deterministic order.
  */
 #ifndef KC_DRIVER_H
 #define KC_DRIVER_H
 
 #include <stdio.h>
 
-#include "kc_diag.h"
 #include "kc_options.h"
-#include "kc_source.h"
-
-/* Where a kernel of the file is, kept after the model is gone (verify
- * binds annotations to kernels by position). */
-typedef struct kc_kernel_ref {
-    char *name; /* owned */
-    uint32_t line, end_line;
-    kc_lang lang;
-} kc_kernel_ref;
-
-typedef KC_VEC(kc_kernel_ref) kc_kernel_ref_vec;
-
-/* Verify's check of a bound kernel that has no findings: do its outputs
- * match the reference? */
-typedef struct kc_verify_check {
-    uint32_t line;       /* of the binding */
-    char *op;            /* owned */
-    char *status;        /* "clean", "mismatch", "inconclusive"; owned */
-    char *summary;       /* owned */
-} kc_verify_check;
-
-typedef struct kc_file_result {
-    char *path;         /* as given or as found under a given directory; owned */
-    kc_source *src;     /* NULL when the file could not be read; owned (after --fix: the fixed text) */
-    kc_diag_list diags; /* reported: sorted, unique, fingerprinted; suppressed, below --severity and
-                           baselined findings removed */
-    kc_file_errors errors;
-    bool explicit_path; /* named on the command line (not found by a walk) */
-    kc_kernel_ref_vec kernels;
-    KC_VEC(kc_verify_check) checks; /* verify mode only */
-
-    /* The file's effective options (kc_config.h); borrowed from the
-     * configuration set, which outlives the run. NULL: the run's options. */
-    const kc_options *opts;
-    kc_diag_list baselined;  /* findings hidden by --baseline (kept for --write-baseline) */
-    size_t suppressed;       /* findings hidden by suppression comments */
-    size_t below_severity;   /* findings below --severity */
-    size_t fixed;            /* findings whose fix-it was applied (--fix) or shown (--diff) */
-    char *diff;              /* --diff: the unified diff of the fix-its, or NULL; owned */
-    kc_peers peers;          /* files of the run that import this one (kc_project.h); borrowed */
-} kc_file_result;
-
-void kc_file_result_free(kc_file_result *r);
+#include "kc_result.h"
+#include "kc_walk.h"
 
 /* Checks one file: read, lower, run the rules, apply suppression comments,
  * fingerprint, filter by --severity and --baseline, and with --fix or
@@ -62,44 +20,11 @@ void kc_file_result_free(kc_file_result *r);
 struct kc_frontend;
 void kc_check_file(struct kc_frontend *fe, const kc_options *opts, kc_file_result *r);
 
-/* ---- path expansion (kc_walk.c) ---- */
-typedef struct kc_path_list {
-    KC_VEC(kc_file_result) files; /* path and explicit_path set; errors for bad paths */
-} kc_path_list;
-
-/* Expands files and directories. Directories are walked recursively in
- * name order, skipping hidden entries, symlinked directories and what the
- * .gitignore files along the way exclude; only .cu, .cuh and .py files are
- * taken from walks. A path that does not exist, or an explicit file of
- * another type, becomes a result with an error. */
-void kc_expand_paths(const char *const *paths, size_t n, kc_path_list *out);
-
-/* Does a .gitignore-style pattern match `path` (relative, '/'-separated)?
- * Exposed for tests. */
-bool kc_gitignore_match(const char *pattern, const char *path, bool is_dir);
-
 /* ---- a whole run ---- */
 
 /* Called in file order as results become available; the callee may keep
  * nothing from r after returning (the driver frees it). */
 typedef void (*kc_result_fn)(void *ud, kc_file_result *r);
-
-typedef struct kc_run_totals {
-    size_t files;        /* files checked (including those with errors) */
-    size_t file_errors;  /* files that could not be checked */
-    size_t diags[3];     /* by severity */
-    size_t failing;      /* diagnostics at or above opts->fail_on */
-    size_t suppressed;   /* hidden by suppression comments */
-    size_t baselined;    /* hidden by --baseline */
-    size_t below_severity; /* below --severity */
-    size_t fixed;        /* fix-its applied (--fix) or shown (--diff) */
-    size_t files_fixed;  /* files changed (--fix) or with a diff (--diff) */
-    size_t *by_rule;     /* reported findings per rule (kc_rules_get index); owned */
-    size_t nrules;
-    double seconds;      /* wall time of the run, set by the caller for --stats */
-} kc_run_totals;
-
-void kc_run_totals_free(kc_run_totals *t);
 
 void kc_run_files(const kc_options *opts, kc_path_list *files, kc_result_fn fn, void *ud,
                   kc_run_totals *totals);

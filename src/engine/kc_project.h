@@ -18,7 +18,7 @@
 #ifndef KC_PROJECT_H
 #define KC_PROJECT_H
 
-#include "kc_driver.h"
+#include "kc_walk.h"
 #include "kc_pyscan.h"
 
 typedef struct kc_project kc_project;

@@ -1,5 +1,5 @@
 /* Path expansion: files, directories, .gitignore. */
-#include "kc_driver.h"
+#include "kc_walk.h"
 
 #include "kc_frontend.h"
 

@@ -11,7 +11,7 @@
 
 #include <stdio.h>
 
-#include "kc_driver.h"
+#include "kc_result.h"
 
 typedef struct kc_reporter kc_reporter;
 
@@ -33,11 +33,5 @@ void kc_reporter_delete(kc_reporter *r); /* NULL-safe */
 
 /* --stats: files, time, findings per rule, what was hidden. */
 void kc_report_stats(FILE *out, const kc_run_totals *t);
-
-/* Writes the diagnostic in compiler style (used by the text reporter and by
- * the fuzzers): location, severity, message, [ID slug], source line, caret,
- * notes, fix-it. */
-void kc_report_text_diag(FILE *out, const kc_options *opts, const kc_source *src,
-                         const char *path, const kc_diag *d);
 
 #endif

@@ -11,7 +11,6 @@
 
 #include "kc_path.h"
 #include "kc_fingerprint.h"
-#include "kc_suppress.h"
 #include "kc_rule.h"
 
 #include <jansson.h>

@@ -3,7 +3,12 @@
 #ifndef KC_REPORT_INTERNAL_H
 #define KC_REPORT_INTERNAL_H
 
-#include "kc_report.h"
+#include <stdio.h>
+
+#include "kc_result.h"
+
+/* Also declared by kc_report.h, which the formats do not need. */
+typedef struct kc_reporter kc_reporter;
 
 typedef struct kc_reporter_ops {
     void (*file)(kc_reporter *r, const kc_file_result *res);
@@ -30,5 +35,10 @@ kc_reporter *kc_report_diff_new(const kc_options *opts, FILE *out, FILE *err);
 /* The summary line ("kcheck: 2 warnings (3 files)"), with what --fix did
  * and what suppressions and the baseline hid. */
 void kc_report_summary(FILE *out, const kc_options *o, const kc_run_totals *t);
+
+/* Writes the diagnostic in compiler style (kc_report_text.c): location, severity, message, [ID slug], source line, caret,
+ * notes, fix-it. */
+void kc_report_text_diag(FILE *out, const kc_options *opts, const kc_source *src, const char *path,
+                         const kc_diag *d);
 
 #endif

@@ -12,7 +12,7 @@
 
 #include <stdio.h>
 
-#include "kc_driver.h"
+#include "kc_result.h"
 #include "kc_options.h"
 
 /* ---- bindings ---- */

@@ -8,7 +8,7 @@
  * called device functions not: they get their own pass), keeping the chain
  * of ancestors so that a literal can be judged by where its value goes.
  */
-#include "cuda_walk.h"
+#include "cuda_facts.h"
 
 #include <ctype.h>
 #include <float.h>

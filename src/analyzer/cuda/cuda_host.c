@@ -15,7 +15,7 @@
  * cudaCheck, gpuErrchk, getLastCudaError, C10_CUDA_KERNEL_LAUNCH_CHECK...);
  * a runtime API call whose result is used.
  */
-#include "cuda_lower.h"
+#include "cuda_host.h"
 
 #include <ctype.h>
 #include <stdlib.h>

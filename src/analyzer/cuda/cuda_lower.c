@@ -8,6 +8,8 @@
  * interpreter, with their accesses reported at the call).
  */
 #include "cuda_lower.h"
+#include "cuda_host.h"
+#include "cuda_walk.h"
 
 #include <ctype.h>
 #include <inttypes.h>

@@ -24,8 +24,8 @@
  * Every recursion is bounded by KC_CUDA_MAX_DEPTH (a deeper subtree is opaque)
  * and all work by KC_CUDA_WORK_BUDGET, so any input terminates quickly.
  */
-#include "cuda_lower.h"
 #include "cuda_walk.h"
+#include "cuda_facts.h"
 
 #include <inttypes.h>
 #include <stdlib.h>

@@ -216,16 +216,12 @@ void kc_cuda_shared_array(kc_cuda_walk *w, CXCursor decl, uint32_t sym);
 /* ---- cuda_loop.c ---- */
 bool kc_cuda_walk_loop(kc_cuda_walk *w, CXCursor s, const kc_cuda_pragma *pr);
 
-/* ---- cuda_facts.c ---- */
-/* Syntactic facts of one function definition in device code (its own
- * body, not the functions it calls): double-precision literals and math
- * calls, legacy warp intrinsics, low-precision accumulators (KC403,
- * KC501, KC502). Loop ids come from the loops already lowered into k. */
-void kc_cuda_device_facts(kc_cuda_tu *t, CXCursor fn, kc_kernel *k);
-/* Fills bounds_checked of every access of k from its guards. */
-void kc_cuda_bounds_checks(kc_kernel *k);
-
 /* ---- cuda_stmt.c ---- */
+
+/* Lowers function `fn` (a kernel, or a device function when `device_fn`)
+ * into `k`: parameters, symbols, loops, conditions, accesses, barriers. */
+void kc_cuda_lower_function(kc_cuda_tu *t, CXCursor fn, kc_kernel *k, bool device_fn);
+
 bool kc_cuda_walk_stmt(kc_cuda_walk *w, CXCursor s);
 
 #endif

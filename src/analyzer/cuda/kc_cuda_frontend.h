@@ -32,7 +32,7 @@ typedef struct kc_cuda_ops {
 #define KC_CUDA_OPS_CHECK                                                                                      \
     (sizeof(kc_cuda_ops) * 1000003u + sizeof(kc_options) * 10007u + sizeof(kc_model) * 101u + sizeof(kc_kernel) + \
      sizeof(kc_source) * 7u + sizeof(kc_file_errors) * 3u)
-/* The module's entry point (cuda_plugin.c). */
+/* The front end's table (frontend_cuda.c), which the module exports. */
 const kc_cuda_ops *kc_cuda_plugin(void);
 
 #endif

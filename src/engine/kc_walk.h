@@ -1,0 +1,24 @@
+/* kc_walk.h — the paths of a run: files and directories expanded into
+ * the list of files to check, the way git sees the tree (.gitignore).
+ */
+#ifndef KC_WALK_H
+#define KC_WALK_H
+
+#include "kc_result.h"
+
+typedef struct kc_path_list {
+    KC_VEC(kc_file_result) files; /* path and explicit_path set; errors for bad paths */
+} kc_path_list;
+
+/* Expands files and directories. Directories are walked recursively in
+ * name order, skipping hidden entries, symlinked directories and what the
+ * .gitignore files along the way exclude; only .cu, .cuh and .py files are
+ * taken from walks. A path that does not exist, or an explicit file of
+ * another type, becomes a result with an error. */
+void kc_expand_paths(const char *const *paths, size_t n, kc_path_list *out);
+
+/* Does a .gitignore-style pattern match `path` (relative, '/'-separated)?
+ * Exposed for tests. */
+bool kc_gitignore_match(const char *pattern, const char *path, bool is_dir);
+
+#endif
