@@ -68,6 +68,32 @@ static void feed_quoted_includes(XXH3_state_t *st, const kc_source *src)
     free(copy);
 }
 
+/* What of the options goes into a key: the fields marked KEY, and KEY_CUDA
+ * for CUDA files, in KC_OPTIONS_FIELDS (kc_options.h), fed by their kind.
+ * Used inside kc_cache_key_for (`st`, `o`, `lang`). */
+#define KC_KEY_NOKEY(kind, f)
+#define KC_KEY_KEY(kind, f) KC_KEY_FEED_##kind(f)
+#define KC_KEY_KEY_CUDA(kind, f)                                                                    \
+    if (lang == KC_LANG_CUDA) {                                                                     \
+        KC_KEY_FEED_##kind(f)                                                                       \
+    }
+#define KC_KEY_FEED_VALUE(f) XXH3_128bits_update(st, &o->f, sizeof o->f);
+#define KC_KEY_FEED_STRING(f) kc_hash_str(st, o->f);
+#define KC_KEY_FEED_FLAGS(f)                                                                        \
+    if (o->f)                                                                                       \
+        XXH3_128bits_update(st, o->f, o->f##_len);                                                  \
+    else                                                                                            \
+        kc_hash_str(st, "all rules");
+#define KC_KEY_FEED_RULE_OPTS(f)                                                                    \
+    for (uint32_t i = 0; i < o->f.len; i++) {                                                       \
+        kc_hash_str(st, o->f.data[i].rule);                                                         \
+        kc_hash_str(st, o->f.data[i].name);                                                         \
+        kc_hash_str(st, o->f.data[i].value);                                                        \
+    }
+#define KC_KEY_FEED_STRINGS(f)                                                                      \
+    for (uint32_t i = 0; i < o->f.len; i++)                                                         \
+        kc_hash_str(st, o->f.data[i]);
+
 kc_cache_key kc_cache_key_for(const kc_options *o, const kc_source *src, kc_lang lang, const kc_peers *peers)
 {
     XXH3_state_t *st = XXH3_createState();
@@ -76,26 +102,13 @@ kc_cache_key kc_cache_key_for(const kc_options *o, const kc_source *src, kc_lang
     feed_build(st);
     uint32_t l = (uint32_t)lang;
     XXH3_128bits_update(st, &l, sizeof l);
-    /* Options that change what the front ends and the rules produce. */
-    if (o->rule_enabled)
-        XXH3_128bits_update(st, o->rule_enabled, o->rule_enabled_len);
-    else
-        kc_hash_str(st, "all rules");
-    for (uint32_t i = 0; i < o->rule_options.len; i++) {
-        kc_hash_str(st, o->rule_options.data[i].rule);
-        kc_hash_str(st, o->rule_options.data[i].name);
-        kc_hash_str(st, o->rule_options.data[i].value);
-    }
-    if (lang == KC_LANG_CUDA) {
-        uint32_t mode = (uint32_t)o->cuda_mode;
-        XXH3_128bits_update(st, &mode, sizeof mode);
-        kc_hash_str(st, o->cuda_path);
-        kc_hash_str(st, o->cuda_arch);
-        kc_hash_str(st, o->compile_db_dir);
-        for (uint32_t i = 0; i < o->extra_args.len; i++)
-            kc_hash_str(st, o->extra_args.data[i]);
+    /* The options that change what the front ends and the rules produce. */
+#define KC_KEY_FIELD_(type, f, kind, key, conf, def) KC_KEY_##key(kind, f)
+    KC_OPTIONS_FIELDS(KC_KEY_FIELD_)
+#undef KC_KEY_FIELD_
+    /* A CUDA file's own headers, found next to it. */
+    if (lang == KC_LANG_CUDA)
         feed_quoted_includes(st, src);
-    }
     /* The files that import it: their launches bind its kernels. Their
      * identity on disk (size, modification time, inode), not their bytes:
      * a file imported by hundreds would be read hundreds of times. */

@@ -5,7 +5,8 @@
  * locations). The key is a 128-bit XXH3 hash of: the cache format, the
  * kcheck build (version and the executable's size and mtime, so a rebuild
  * invalidates everything), the language, the options that change analysis
- * (enabled rules, rule options, CUDA mode, path, arch and extra arguments),
+ * (those KC_OPTIONS_FIELDS marks KEY or KEY_CUDA: enabled rules, rule
+ * options; CUDA mode, path, arch, compile database and extra arguments),
  * the file's bytes, and for CUDA the bytes of the headers it includes with
  * quotes (direct includes that exist next to it), for Python the size,
  * modification time and inode of the files of the run that import it and
