@@ -1,5 +1,6 @@
 #include "kc_baseline.h"
 
+#include "kc_file.h"
 #include "kc_path.h"
 #include "kc_fingerprint.h"
 #include "kc_fixfile.h"

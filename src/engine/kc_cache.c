@@ -1,6 +1,7 @@
 /* The result cache (kc_cache.h). */
 #define _GNU_SOURCE 1 /* memmem */
 #include "kc_cache.h"
+#include "kc_file.h"
 #include "kc_hash.h"
 
 #include "kc_rule.h"
@@ -199,14 +200,19 @@ void kc_cache_store(const char *dir, kc_cache_key key, const kc_diag_list *diags
                                             (json_int_t)kernels->data[i].lang));
     json_object_set_new(doc, "kernels", ks);
     char *path = entry_path(dir, key, true);
-    char *tmp = kc_xasprintf("%s.%ld.tmp", path, (long)getpid());
-    if (json_dump_file(doc, tmp, JSON_COMPACT) == 0) {
-        if (rename(tmp, path) != 0)
-            unlink(tmp);
-    } else {
-        unlink(tmp);
+    char *text = json_dumps(doc, JSON_COMPACT);
+    if (text) {
+        /* A unique temporary name per store: two threads checking identical
+         * files store the same entry at once. Not durable: a lost entry
+         * costs one check. */
+        mode_t um = umask(0);
+        umask(um);
+        kc_file_how how = {.mode = 0666 & ~um, .durable = false};
+        char *err = NULL;
+        kc_file_write_replace(path, text, strlen(text), &how, &err);
+        free(err);
+        free(text);
     }
-    free(tmp);
     free(path);
     json_decref(doc);
 }

@@ -3,6 +3,7 @@
 #include "kc_path.h"
 #include "kc_fingerprint.h"
 #include "kc_hash.h"
+#include "kc_file.h"
 #include "kc_fixit.h"
 
 #include <errno.h>
@@ -77,61 +78,6 @@ char *kc_fix_text(const kc_source *src, const kc_diag_list *diags, size_t *len, 
 
 /* ---- writing ---------------------------------------------------------------- */
 
-/* Writes data to a new temporary file next to `target`, fsyncs it, gives
- * it `mode`, renames it over `target` and fsyncs the directory. */
-static bool write_replace(const char *target, const char *data, size_t len, mode_t mode, const struct stat *owner,
-                          char **err)
-{
-    char *dcopy = kc_xstrdup(target), *bcopy = kc_xstrdup(target);
-    const char *dir = dirname(dcopy), *base = basename(bcopy);
-    char *tmp = kc_xasprintf("%s/.%s.kcheck-XXXXXX", dir, base);
-    bool ok = false;
-    int fd = mkstemp(tmp);
-    if (fd < 0) {
-        *err = kc_xasprintf("cannot create a temporary file in %s: %s", dir, strerror(errno));
-        goto out;
-    }
-    size_t off = 0;
-    while (off < len) {
-        ssize_t w = write(fd, data + off, len - off);
-        if (w < 0) {
-            if (errno == EINTR)
-                continue;
-            *err = kc_xasprintf("cannot write %s: %s", tmp, strerror(errno));
-            break;
-        }
-        off += (size_t)w;
-    }
-    if (off == len) {
-        if (owner && fchown(fd, owner->st_uid, owner->st_gid) != 0) {
-            /* Not the owner: the file becomes ours, as with any editor. */
-        }
-        if (fchmod(fd, mode) != 0)
-            *err = kc_xasprintf("cannot set the mode of %s: %s", tmp, strerror(errno));
-        else if (fsync(fd) != 0)
-            *err = kc_xasprintf("cannot sync %s: %s", tmp, strerror(errno));
-    }
-    if (close(fd) != 0 && !*err)
-        *err = kc_xasprintf("cannot write %s: %s", tmp, strerror(errno));
-    if (!*err && rename(tmp, target) != 0)
-        *err = kc_xasprintf("cannot rename %s over %s: %s", tmp, target, strerror(errno));
-    if (*err) {
-        unlink(tmp);
-        goto out;
-    }
-    int dfd = open(dir, O_RDONLY | O_DIRECTORY);
-    if (dfd >= 0) {
-        (void)fsync(dfd);
-        close(dfd);
-    }
-    ok = true;
-out:
-    free(tmp);
-    free(dcopy);
-    free(bcopy);
-    return ok;
-}
-
 bool kc_file_replace(const char *path, const kc_file_stamp *expect, const char *data, size_t len, char **err)
 {
     *err = NULL;
@@ -154,30 +100,10 @@ bool kc_file_replace(const char *path, const kc_file_stamp *expect, const char *
         *err = kc_xstrdup("the file changed since kcheck read it; not fixed (run kcheck --fix again)");
         goto out;
     }
-    ok = write_replace(target, data, len, sb.st_mode & 07777, &sb, err);
+    kc_file_how how = {.mode = sb.st_mode & 07777, .durable = true, .owner = &sb};
+    ok = kc_file_write_replace(target, data, len, &how, err);
 out:
     free(now);
-    free(target);
-    return ok;
-}
-
-bool kc_file_write_atomic(const char *path, const char *data, size_t len, char **err)
-{
-    *err = NULL;
-    struct stat sb;
-    char *target = realpath(path, NULL);
-    bool exists = target && stat(target, &sb) == 0;
-    if (!target)
-        target = kc_xstrdup(path);
-    mode_t mode;
-    if (exists) {
-        mode = sb.st_mode & 07777;
-    } else {
-        mode_t um = umask(0);
-        umask(um);
-        mode = 0666 & ~um;
-    }
-    bool ok = write_replace(target, data, len, mode, NULL, err);
     free(target);
     return ok;
 }

@@ -38,10 +38,6 @@ char *kc_fix_text(const kc_source *src, const kc_diag_list *diags, size_t *len, 
  * still as `expect` says. Returns false with *err (malloc'd) otherwise. */
 bool kc_file_replace(const char *path, const kc_file_stamp *expect, const char *data, size_t len, char **err);
 
-/* Writes a new file (or replaces one) atomically with mode 0644 (less the
- * umask) for a new file, keeping the mode of an existing one. */
-bool kc_file_write_atomic(const char *path, const char *data, size_t len, char **err);
-
 /* Appends a unified diff (3 lines of context, `--- a/PATH`/`+++ b/PATH`
  * headers with PATH relative to the working directory, as `git apply` and
  * `patch -p1` take them; an absolute PATH outside it has no a/ b/) from a

@@ -1,6 +1,7 @@
 /* Verify mode: plan, build, run, judge. */
 #include "verify_internal.h"
 
+#include "kc_file.h"
 #include "kc_fixit.h"
 #include "kc_rule.h"
 

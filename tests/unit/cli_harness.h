@@ -19,6 +19,7 @@
 
 #include "kc_base.h"
 #include "kc_cli.h"
+#include "kc_file.h"
 
 /* The most arguments, "kcheck" included, that kh_run and kh_run_with pass. */
 #define KH_MAX_ARGS 63

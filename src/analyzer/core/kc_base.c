@@ -136,25 +136,6 @@ void kc_sb_free(kc_strbuf *sb)
     sb->len = sb->cap = 0;
 }
 
-bool kc_read_all(const char *path, char **data, size_t *len)
-{
-    *data = NULL;
-    *len = 0;
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return false;
-    kc_strbuf sb = {0};
-    char buf[65536];
-    size_t n;
-    while ((n = fread(buf, 1, sizeof buf, f)) > 0)
-        kc_sb_appendn(&sb, buf, n);
-    bool ok = !ferror(f);
-    fclose(f);
-    *len = sb.len;
-    *data = kc_sb_take(&sb);
-    return ok;
-}
-
 /* ---- arena ---- */
 
 typedef struct kc_arena_block {
@@ -222,25 +203,6 @@ char *kc_arena_printf(kc_arena *a, const char *fmt, ...)
     char *p = kc_arena_strdup(a, tmp);
     free(tmp);
     return p;
-}
-
-bool kc_mkdir_p(const char *dir, unsigned mode)
-{
-    char *p = kc_xstrdup(dir);
-    for (char *c = p + 1; *c; c++) {
-        if (*c != '/')
-            continue;
-        *c = '\0';
-        mkdir(p, (mode_t)mode);
-        *c = '/';
-    }
-    int made = mkdir(p, (mode_t)mode), saved = errno;
-    struct stat st;
-    bool ok = stat(p, &st) == 0 && S_ISDIR(st.st_mode);
-    free(p);
-    if (!ok)
-        errno = made == 0 || saved == EEXIST ? ENOTDIR : saved;
-    return ok;
 }
 
 int kc_strptr_cmp(const void *a, const void *b)

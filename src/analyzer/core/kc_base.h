@@ -31,8 +31,6 @@ char *kc_xstrndup(const char *s, size_t n);
 char *kc_xasprintf(const char *fmt, ...) KC_PRINTF(1, 2);
 char *kc_xvasprintf(const char *fmt, va_list ap) KC_PRINTF(1, 0);
 
-/* mkdir -p: true when `dir` is a directory afterwards (errno set if not). */
-bool kc_mkdir_p(const char *dir, unsigned mode);
 
 /* ---- typed growable arrays ------------------------------------------- */
 #define KC_VEC(T) struct { T *data; uint32_t len, cap; }
@@ -71,10 +69,6 @@ void kc_sb_putc(kc_strbuf *sb, char c);
 /* Returns the buffer's string (never NULL); ownership passes to the caller. */
 char *kc_sb_take(kc_strbuf *sb);
 void kc_sb_free(kc_strbuf *sb);
-/* The whole of the file at `path`, NUL-terminated, in *data (to free) and
- * its length in *len. False when it cannot be opened (*data NULL) or a read
- * failed (*data holds what was read). */
-bool kc_read_all(const char *path, char **data, size_t *len);
 static inline const char *kc_sb_str(const kc_strbuf *sb) { return sb->data ? sb->data : ""; }
 /* Empties the buffer, keeping its storage. */
 static inline void kc_sb_len_reset(kc_strbuf *sb)

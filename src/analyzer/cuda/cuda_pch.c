@@ -1,6 +1,7 @@
 /* The CUDA header cache (cuda_pch.h). */
 #define _GNU_SOURCE 1 /* O_CLOEXEC, dirent d_type */
 #include "cuda_pch.h"
+#include "kc_file.h"
 #include "kc_hash.h"
 
 #include <ctype.h>
@@ -12,13 +13,13 @@
 #include <string.h>
 #include <sys/file.h>
 #include <sys/stat.h>
-#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 #include <xxhash.h>
 
 #define KC_PCH_FORMAT "kcheck-cuda-pch-2"
 #define KC_PCH_MAX_AGE_S (14 * 24 * 3600)
+#define KC_PCH_STALE_TEMP_S 3600 /* a temporary header older than this was abandoned */
 /* A preamble that failed to precompile (an error in a header it includes)
  * is tried again after this long, when the header may have been fixed. */
 #define KC_PCH_RETRY_S 600
@@ -111,6 +112,16 @@ static void prune(const char *dir)
     KC_VEC(pch_entry) pre = {0};
     int64_t total = 0;
     for (struct dirent *e; (e = readdir(d));) {
+        if (e->d_name[0] == '.' && strstr(e->d_name, ".pch.kcheck-")) {
+            /* A header a builder that was killed left half written
+             * (kc_file_temp_next_to's name). */
+            char *p = kc_xasprintf("%s/%s", dir, e->d_name);
+            struct stat sb;
+            if (stat(p, &sb) == 0 && S_ISREG(sb.st_mode) && now - sb.st_mtim.tv_sec > KC_PCH_STALE_TEMP_S)
+                unlink(p);
+            free(p);
+            continue;
+        }
         bool preamble = strncmp(e->d_name, "pre-", 4) == 0;
         if (strncmp(e->d_name, "cuda-", 5) != 0 && !preamble)
             continue;
@@ -254,11 +265,16 @@ char *kc_cuda_pch_get(CXIndex index, const char *dir, const char *toolkit, const
     while (flock(fd, LOCK_EX) != 0 && errno == EINTR) {
     }
     if (!usable(path)) {
-        char *tmp = kc_xasprintf("%s.%ld.%ld.tmp", path, (long)getpid(), (long)syscall(SYS_gettid));
-        if (build(index, tmp, args, nargs, unsaved, nunsaved, preamble, why) && rename(tmp, path) != 0 && !*why)
-            *why = kc_xasprintf("cannot rename %s: %s", tmp, strerror(errno));
-        unlink(tmp);
-        free(tmp);
+        int tfd;
+        char *tmp = kc_file_temp_next_to(path, &tfd, why);
+        if (tmp) {
+            close(tfd);
+            if (build(index, tmp, args, nargs, unsaved, nunsaved, preamble, why) && rename(tmp, path) != 0 &&
+                !*why)
+                *why = kc_xasprintf("cannot rename %s: %s", tmp, strerror(errno));
+            unlink(tmp);
+            free(tmp);
+        }
         if (marker && *why)
             mark_failed(marker);
         else if (marker)

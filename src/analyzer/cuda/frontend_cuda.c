@@ -31,6 +31,7 @@
 #include "cuda_lower.h"
 #include "cuda_pch.h"
 #include "cuda_shim.h"
+#include "kc_file.h"
 #include "kc_cuda_frontend.h"
 
 #include <clang-c/CXCompilationDatabase.h>
