@@ -16,6 +16,7 @@
 
 #include "kc_frontend.h"
 #include "kc_cuda_frontend.h"
+#include "cuda_shim.h"
 
 typedef struct lowered {
     kc_options opts;
@@ -319,6 +320,36 @@ static void test_launch_checks(void **state)
     lowered_free(&L);
 }
 
+/* The shim headers (src/analyzer/cuda/shim/) and their table agree: every
+ * entry's file is built in, every file is used, the names are sorted for
+ * the search, and an alias includes what it says. */
+static void test_shim_table(void **state)
+{
+    (void)state;
+    char *why = NULL;
+    if (!kc_cuda_shim_check(&why))
+        fail_msg("%s", why);
+    assert_true(kc_cuda_shim_provides("cuda_runtime.h"));
+    assert_true(kc_cuda_shim_provides("./vector"));
+    assert_false(kc_cuda_shim_provides("thrust/device_vector.h"));
+    kc_cuda_unsaved u = {0};
+    kc_arena *names = kc_arena_new();
+    kc_cuda_shim_add(&u, names);
+    bool vector = false, runtime = false;
+    for (uint32_t i = 0; i < u.files.len; i++) {
+        const struct CXUnsavedFile *f = &u.files.data[i];
+        if (strcmp(f->Filename, KC_CUDA_SHIM_INCLUDE "/vector") == 0)
+            vector = f->Length == strlen("#include <__kcheck_cxx.h>\n") &&
+                     memcmp(f->Contents, "#include <__kcheck_cxx.h>\n", f->Length) == 0;
+        if (strcmp(f->Filename, KC_CUDA_SHIM_INCLUDE "/cuda_runtime.h") == 0)
+            runtime = strstr(f->Contents, "__KCHECK_CUDA_RUNTIME_H") != NULL;
+    }
+    assert_true(vector);
+    assert_true(runtime);
+    kc_cuda_unsaved_free(&u);
+    kc_arena_delete(names);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -330,6 +361,7 @@ int main(void)
         cmocka_unit_test(test_bounds_checks),
         cmocka_unit_test(test_divergent_exits),
         cmocka_unit_test(test_launch_checks),
+        cmocka_unit_test(test_shim_table),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

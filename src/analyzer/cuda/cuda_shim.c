@@ -1,1545 +1,158 @@
 /* cuda_shim.c — in-memory stand-ins for the CUDA headers.
  *
  * Shim mode parses a .cu file without the CUDA toolkit and without the C++
- * standard library: clang sees the headers below as unsaved files under
- * KC_CUDA_SHIM_INCLUDE (a directory that does not exist on disk), and
- * __kcheck_prelude.h is -include'd first, as nvcc does with cuda_runtime.h.
- * The headers only declare: enough for clang to resolve names, overloads and
- * types (sizes of vector and half types included) in kernel code, and for the
- * host code of typical .cu files (std::vector, iostream, chrono, <random>)
- * to parse. Definitions that matter for code generation are absent.
+ * standard library: clang sees the headers of the table below as unsaved
+ * files under KC_CUDA_SHIM_INCLUDE (a directory that does not exist on
+ * disk), and __kcheck_prelude.h is -include'd first, as nvcc does with
+ * cuda_runtime.h. The headers only declare: enough for clang to resolve
+ * names, overloads and types (sizes of vector and half types included) in
+ * kernel code, and for the host code of typical .cu files (std::vector,
+ * iostream, chrono, <random>) to parse. Definitions that matter for code
+ * generation are absent.
  *
- * The texts are data, not state: static, immutable, shared by every
- * front end object and thread. To edit a header, edit its literal here; a
- * header that only includes another one (an alias) shares that literal.
+ * The headers are the files of src/analyzer/cuda/shim/, compiled into the
+ * binary (kc_cuda_shim_texts, generated from them by the build); to edit
+ * one, edit its file. A header that only includes another one (an alias:
+ * <vector> is <__kcheck_cxx.h>) is one line of the table. The texts are
+ * data, not state: static, immutable, shared by every front end object and
+ * thread.
  */
 #include "cuda_shim.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-typedef struct kc_cuda_shim_file {
-    const char *name; /* relative to KC_CUDA_SHIM_INCLUDE */
+/* The files of shim/, by path relative to it, sorted (generated). */
+typedef struct kc_cuda_shim_text {
+    const char *name;
     const char *text;
     size_t len;
+} kc_cuda_shim_text;
+extern const kc_cuda_shim_text kc_cuda_shim_texts[];
+extern const size_t kc_cuda_shim_ntexts;
+
+/* One header clang can include: a file of shim/, or an alias. */
+typedef struct kc_cuda_shim_file {
+    const char *name;  /* as included, relative to KC_CUDA_SHIM_INCLUDE */
+    const char *file;  /* the file of shim/ that is its text, or NULL */
+    const char *alias; /* else its text: an include of another header */
 } kc_cuda_shim_file;
+
+#define KC_SHIM_INCLUDE(header) "#include <" header ">\n"
 
 /* clang 19 and older include "texture_fetch_functions.h" from the CUDA
  * runtime wrapper; CUDA 13 no longer ships it (toolkit mode only). */
 static const char compat_texture_fetch[] =
     "/* kcheck: empty stand-in; CUDA 13 dropped this header */\n";
 
-static const char shim_text_0[] =
-    "/* kcheck shim: the CUDA runtime, vector types, device intrinsics and math\n"
-    " * functions as declarations. Not the real toolkit: enough for clang to\n"
-    " * build an AST of kernel code quickly. */\n"
-    "#ifndef __KCHECK_CUDA_H\n"
-    "#define __KCHECK_CUDA_H\n"
-    "#include <stddef.h>\n"
-    "#include <stdint.h>\n"
-    "#include <float.h>\n"
-    "#include <limits.h>\n"
-    "#include <__clang_cuda_builtin_vars.h>\n"
-    "\n"
-    "#define __KC_HD __attribute__((host)) __attribute__((device))\n"
-    "#define __KC_D __attribute__((device))\n"
-    "#define __KC_H __attribute__((host))\n"
-    "\n"
-    "#define CUDA_VERSION 12080\n"
-    "#define CUDART_VERSION 12080\n"
-    "#define __CUDART_API_VERSION 12080\n"
-    "\n"
-    "/* ---- vector types ---- */\n"
-    "struct uint3 { unsigned int x, y, z; };\n"
-    "struct dim3 {\n"
-    "  unsigned int x, y, z;\n"
-    "  __KC_HD constexpr dim3(unsigned int vx = 1, unsigned int vy = 1, unsigned int vz = 1) : x(vx), y(vy), z(vz) {}\n"
-    "  __KC_HD constexpr dim3(uint3 v) : x(v.x), y(v.y), z(v.z) {}\n"
-    "  __KC_HD constexpr operator uint3() const { return uint3{x, y, z}; }\n"
-    "};\n"
-    "__KC_D inline __cuda_builtin_threadIdx_t::operator dim3() const { return dim3(x, y, z); }\n"
-    "__KC_D inline __cuda_builtin_threadIdx_t::operator uint3() const { return uint3{x, y, z}; }\n"
-    "__KC_D inline __cuda_builtin_blockIdx_t::operator dim3() const { return dim3(x, y, z); }\n"
-    "__KC_D inline __cuda_builtin_blockIdx_t::operator uint3() const { return uint3{x, y, z}; }\n"
-    "__KC_D inline __cuda_builtin_blockDim_t::operator dim3() const { return dim3(x, y, z); }\n"
-    "__KC_D inline __cuda_builtin_blockDim_t::operator uint3() const { return uint3{x, y, z}; }\n"
-    "__KC_D inline __cuda_builtin_gridDim_t::operator dim3() const { return dim3(x, y, z); }\n"
-    "__KC_D inline __cuda_builtin_gridDim_t::operator uint3() const { return uint3{x, y, z}; }\n"
-    "\n"
-    "#define __KC_VEC(P, T, A1, A2, A3, A4)                                         \\\n"
-    "  struct __attribute__((aligned(A1))) P##1 { T x; };                          \\\n"
-    "  struct __attribute__((aligned(A2))) P##2 { T x, y; };                       \\\n"
-    "  struct __attribute__((aligned(A3))) P##3 { T x, y, z; };                    \\\n"
-    "  struct __attribute__((aligned(A4))) P##4 { T x, y, z, w; };                 \\\n"
-    "  __KC_HD P##1 make_##P##1(T x);                                              \\\n"
-    "  __KC_HD P##2 make_##P##2(T x, T y);                                         \\\n"
-    "  __KC_HD P##3 make_##P##3(T x, T y, T z);                                    \\\n"
-    "  __KC_HD P##4 make_##P##4(T x, T y, T z, T w);\n"
-    "__KC_VEC(char, signed char, 1, 2, 1, 4)\n"
-    "__KC_VEC(uchar, unsigned char, 1, 2, 1, 4)\n"
-    "__KC_VEC(short, short, 2, 4, 2, 8)\n"
-    "__KC_VEC(ushort, unsigned short, 2, 4, 2, 8)\n"
-    "__KC_VEC(int, int, 4, 8, 4, 16)\n"
-    "__KC_VEC(long, long, 8, 16, 8, 16)\n"
-    "__KC_VEC(ulong, unsigned long, 8, 16, 8, 16)\n"
-    "__KC_VEC(longlong, long long, 8, 16, 8, 16)\n"
-    "__KC_VEC(ulonglong, unsigned long long, 8, 16, 8, 16)\n"
-    "__KC_VEC(float, float, 4, 8, 4, 16)\n"
-    "__KC_VEC(double, double, 8, 16, 8, 16)\n"
-    "#undef __KC_VEC\n"
-    "struct uint1 { unsigned int x; };\n"
-    "struct __attribute__((aligned(8))) uint2 { unsigned int x, y; };\n"
-    "struct __attribute__((aligned(16))) uint4 { unsigned int x, y, z, w; };\n"
-    "__KC_HD uint1 make_uint1(unsigned int x);\n"
-    "__KC_HD uint2 make_uint2(unsigned int x, unsigned int y);\n"
-    "__KC_HD uint3 make_uint3(unsigned int x, unsigned int y, unsigned int z);\n"
-    "__KC_HD uint4 make_uint4(unsigned int x, unsigned int y, unsigned int z, unsigned int w);\n"
-    "\n"
-    "/* ---- runtime API ---- */\n"
-    "enum cudaError {\n"
-    "  cudaSuccess = 0, cudaErrorInvalidValue = 1, cudaErrorMemoryAllocation = 2,\n"
-    "  cudaErrorInitializationError = 3, cudaErrorCudartUnloading = 4,\n"
-    "  cudaErrorProfilerDisabled = 5, cudaErrorInvalidConfiguration = 9,\n"
-    "  cudaErrorInvalidPitchValue = 12, cudaErrorInvalidSymbol = 13,\n"
-    "  cudaErrorInvalidHostPointer = 16, cudaErrorInvalidDevicePointer = 17,\n"
-    "  cudaErrorInvalidTexture = 18, cudaErrorInvalidMemcpyDirection = 21,\n"
-    "  cudaErrorInsufficientDriver = 35, cudaErrorNoKernelImageForDevice = 209,\n"
-    "  cudaErrorInvalidDeviceFunction = 98, cudaErrorNoDevice = 100,\n"
-    "  cudaErrorInvalidDevice = 101, cudaErrorStartupFailure = 127,\n"
-    "  cudaErrorInvalidKernelImage = 200, cudaErrorInvalidSource = 300,\n"
-    "  cudaErrorFileNotFound = 301, cudaErrorInvalidResourceHandle = 400,\n"
-    "  cudaErrorIllegalState = 401, cudaErrorNotFound = 500, cudaErrorNotReady = 600,\n"
-    "  cudaErrorIllegalAddress = 700, cudaErrorLaunchOutOfResources = 701,\n"
-    "  cudaErrorLaunchTimeout = 702, cudaErrorPeerAccessAlreadyEnabled = 704,\n"
-    "  cudaErrorPeerAccessNotEnabled = 705, cudaErrorAssert = 710,\n"
-    "  cudaErrorHardwareStackError = 714, cudaErrorIllegalInstruction = 715,\n"
-    "  cudaErrorMisalignedAddress = 716, cudaErrorInvalidAddressSpace = 717,\n"
-    "  cudaErrorInvalidPc = 718, cudaErrorLaunchFailure = 719,\n"
-    "  cudaErrorCooperativeLaunchTooLarge = 720, cudaErrorNotPermitted = 800,\n"
-    "  cudaErrorNotSupported = 801, cudaErrorUnknown = 999\n"
-    "};\n"
-    "typedef enum cudaError cudaError_t;\n"
-    "enum cudaMemcpyKind {\n"
-    "  cudaMemcpyHostToHost = 0, cudaMemcpyHostToDevice = 1,\n"
-    "  cudaMemcpyDeviceToHost = 2, cudaMemcpyDeviceToDevice = 3, cudaMemcpyDefault = 4\n"
-    "};\n"
-    "enum cudaFuncAttribute {\n"
-    "  cudaFuncAttributeMaxDynamicSharedMemorySize = 8,\n"
-    "  cudaFuncAttributePreferredSharedMemoryCarveout = 9\n"
-    "};\n"
-    "enum cudaFuncCache { cudaFuncCachePreferNone = 0, cudaFuncCachePreferShared = 1,\n"
-    "  cudaFuncCachePreferL1 = 2, cudaFuncCachePreferEqual = 3 };\n"
-    "enum cudaSharedMemConfig { cudaSharedMemBankSizeDefault = 0,\n"
-    "  cudaSharedMemBankSizeFourByte = 1, cudaSharedMemBankSizeEightByte = 2 };\n"
-    "enum cudaDeviceAttr { cudaDevAttrMaxThreadsPerBlock = 1, cudaDevAttrMaxSharedMemoryPerBlock = 8,\n"
-    "  cudaDevAttrWarpSize = 10, cudaDevAttrMultiProcessorCount = 16,\n"
-    "  cudaDevAttrComputeCapabilityMajor = 75, cudaDevAttrComputeCapabilityMinor = 76,\n"
-    "  cudaDevAttrMaxSharedMemoryPerBlockOptin = 97 };\n"
-    "enum cudaLimit { cudaLimitStackSize = 0, cudaLimitPrintfFifoSize = 1, cudaLimitMallocHeapSize = 2 };\n"
-    "enum cudaMemoryType { cudaMemoryTypeUnregistered = 0, cudaMemoryTypeHost = 1,\n"
-    "  cudaMemoryTypeDevice = 2, cudaMemoryTypeManaged = 3 };\n"
-    "#define cudaHostAllocDefault 0x00\n"
-    "#define cudaHostAllocPortable 0x01\n"
-    "#define cudaHostAllocMapped 0x02\n"
-    "#define cudaHostAllocWriteCombined 0x04\n"
-    "#define cudaMemAttachGlobal 0x01\n"
-    "#define cudaMemAttachHost 0x02\n"
-    "#define cudaStreamDefault 0x00\n"
-    "#define cudaStreamNonBlocking 0x01\n"
-    "#define cudaEventDefault 0x00\n"
-    "#define cudaEventBlockingSync 0x01\n"
-    "#define cudaEventDisableTiming 0x02\n"
-    "#define cudaDeviceScheduleAuto 0x00\n"
-    "#define cudaDeviceMapHost 0x08\n"
-    "#define cudaStreamLegacy ((cudaStream_t)0x1)\n"
-    "#define cudaStreamPerThread ((cudaStream_t)0x2)\n"
-    "#define cudaCpuDeviceId ((int)-1)\n"
-    "#define cudaInvalidDeviceId ((int)-2)\n"
-    "struct CUstream_st; typedef struct CUstream_st *cudaStream_t;\n"
-    "struct CUevent_st; typedef struct CUevent_st *cudaEvent_t;\n"
-    "struct CUgraph_st; typedef struct CUgraph_st *cudaGraph_t;\n"
-    "struct CUgraphExec_st; typedef struct CUgraphExec_st *cudaGraphExec_t;\n"
-    "typedef unsigned long long cudaTextureObject_t;\n"
-    "typedef unsigned long long cudaSurfaceObject_t;\n"
-    "struct cudaDeviceProp {\n"
-    "  char name[256]; size_t totalGlobalMem; size_t sharedMemPerBlock; int regsPerBlock;\n"
-    "  int warpSize; size_t memPitch; int maxThreadsPerBlock; int maxThreadsDim[3];\n"
-    "  int maxGridSize[3]; int clockRate; size_t totalConstMem; int major; int minor;\n"
-    "  size_t textureAlignment; int deviceOverlap; int multiProcessorCount;\n"
-    "  int kernelExecTimeoutEnabled; int integrated; int canMapHostMemory; int computeMode;\n"
-    "  int concurrentKernels; int ECCEnabled; int pciBusID; int pciDeviceID; int asyncEngineCount;\n"
-    "  int unifiedAddressing; int memoryClockRate; int memoryBusWidth; int l2CacheSize;\n"
-    "  int persistingL2CacheMaxSize; int maxThreadsPerMultiProcessor; int streamPrioritiesSupported;\n"
-    "  int globalL1CacheSupported; int localL1CacheSupported; size_t sharedMemPerMultiprocessor;\n"
-    "  int regsPerMultiprocessor; int managedMemory; int isMultiGpuBoard; int multiGpuBoardGroupID;\n"
-    "  int singleToDoublePrecisionPerfRatio; int pageableMemoryAccess; int concurrentManagedAccess;\n"
-    "  int computePreemptionSupported; int cooperativeLaunch; int cooperativeMultiDeviceLaunch;\n"
-    "  size_t sharedMemPerBlockOptin; int maxBlocksPerMultiProcessor; int accessPolicyMaxWindowSize;\n"
-    "  size_t reservedSharedMemPerBlock;\n"
-    "};\n"
-    "struct cudaFuncAttributes { size_t sharedSizeBytes; size_t constSizeBytes; size_t localSizeBytes;\n"
-    "  int maxThreadsPerBlock; int numRegs; int ptxVersion; int binaryVersion; int cacheModeCA;\n"
-    "  int maxDynamicSharedSizeBytes; int preferredShmemCarveout; };\n"
-    "struct cudaPointerAttributes { enum cudaMemoryType type; int device; void *devicePointer; void *hostPointer; };\n"
-    "struct cudaLaunchConfig_t { dim3 gridDim; dim3 blockDim; size_t dynamicSmemBytes; cudaStream_t stream; void *attrs; unsigned int numAttrs; };\n"
-    "typedef void (*cudaHostFn_t)(void *userData);\n"
-    "typedef void (*cudaStreamCallback_t)(cudaStream_t stream, cudaError_t status, void *userData);\n"
-    "\n"
-    "extern \"C\" {\n"
-    "__KC_HD cudaError_t cudaMalloc(void **devPtr, size_t size);\n"
-    "__KC_H cudaError_t cudaMallocHost(void **ptr, size_t size);\n"
-    "__KC_H cudaError_t cudaHostAlloc(void **pHost, size_t size, unsigned int flags);\n"
-    "__KC_H cudaError_t cudaMallocManaged(void **devPtr, size_t size, unsigned int flags = cudaMemAttachGlobal);\n"
-    "__KC_H cudaError_t cudaMallocPitch(void **devPtr, size_t *pitch, size_t width, size_t height);\n"
-    "__KC_H cudaError_t cudaMallocAsync(void **devPtr, size_t size, cudaStream_t stream);\n"
-    "__KC_HD cudaError_t cudaFree(void *devPtr);\n"
-    "__KC_H cudaError_t cudaFreeHost(void *ptr);\n"
-    "__KC_H cudaError_t cudaFreeAsync(void *devPtr, cudaStream_t stream);\n"
-    "__KC_H cudaError_t cudaMemcpy(void *dst, const void *src, size_t count, enum cudaMemcpyKind kind);\n"
-    "__KC_HD cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t count, enum cudaMemcpyKind kind, cudaStream_t stream = 0);\n"
-    "__KC_H cudaError_t cudaMemcpy2D(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width, size_t height, enum cudaMemcpyKind kind);\n"
-    "__KC_H cudaError_t cudaMemcpy2DAsync(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width, size_t height, enum cudaMemcpyKind kind, cudaStream_t stream = 0);\n"
-    "__KC_H cudaError_t cudaMemcpyPeer(void *dst, int dstDevice, const void *src, int srcDevice, size_t count);\n"
-    "__KC_H cudaError_t cudaMemset(void *devPtr, int value, size_t count);\n"
-    "__KC_HD cudaError_t cudaMemsetAsync(void *devPtr, int value, size_t count, cudaStream_t stream = 0);\n"
-    "__KC_H cudaError_t cudaMemset2D(void *devPtr, size_t pitch, int value, size_t width, size_t height);\n"
-    "__KC_H cudaError_t cudaMemGetInfo(size_t *free, size_t *total);\n"
-    "__KC_H cudaError_t cudaMemPrefetchAsync(const void *devPtr, size_t count, int dstDevice, cudaStream_t stream = 0);\n"
-    "__KC_H cudaError_t cudaPointerGetAttributes(struct cudaPointerAttributes *attributes, const void *ptr);\n"
-    "__KC_H cudaError_t cudaHostRegister(void *ptr, size_t size, unsigned int flags);\n"
-    "__KC_H cudaError_t cudaHostUnregister(void *ptr);\n"
-    "__KC_H cudaError_t cudaHostGetDevicePointer(void **pDevice, void *pHost, unsigned int flags);\n"
-    "__KC_H cudaError_t cudaMemcpyToSymbol(const void *symbol, const void *src, size_t count, size_t offset = 0, enum cudaMemcpyKind kind = cudaMemcpyHostToDevice);\n"
-    "__KC_H cudaError_t cudaMemcpyFromSymbol(void *dst, const void *symbol, size_t count, size_t offset = 0, enum cudaMemcpyKind kind = cudaMemcpyDeviceToHost);\n"
-    "__KC_H cudaError_t cudaMemcpyToSymbolAsync(const void *symbol, const void *src, size_t count, size_t offset, enum cudaMemcpyKind kind, cudaStream_t stream = 0);\n"
-    "__KC_H cudaError_t cudaGetSymbolAddress(void **devPtr, const void *symbol);\n"
-    "__KC_HD cudaError_t cudaDeviceSynchronize(void);\n"
-    "__KC_H cudaError_t cudaDeviceReset(void);\n"
-    "__KC_H cudaError_t cudaDeviceSetLimit(enum cudaLimit limit, size_t value);\n"
-    "__KC_HD cudaError_t cudaDeviceGetLimit(size_t *pValue, enum cudaLimit limit);\n"
-    "__KC_H cudaError_t cudaDeviceSetCacheConfig(enum cudaFuncCache cacheConfig);\n"
-    "__KC_H cudaError_t cudaDeviceSetSharedMemConfig(enum cudaSharedMemConfig config);\n"
-    "__KC_HD cudaError_t cudaDeviceGetAttribute(int *value, enum cudaDeviceAttr attr, int device);\n"
-    "__KC_H cudaError_t cudaDeviceCanAccessPeer(int *canAccessPeer, int device, int peerDevice);\n"
-    "__KC_H cudaError_t cudaDeviceEnablePeerAccess(int peerDevice, unsigned int flags);\n"
-    "__KC_HD cudaError_t cudaGetLastError(void);\n"
-    "__KC_HD cudaError_t cudaPeekAtLastError(void);\n"
-    "__KC_HD const char *cudaGetErrorString(cudaError_t error);\n"
-    "__KC_HD const char *cudaGetErrorName(cudaError_t error);\n"
-    "__KC_HD cudaError_t cudaGetDeviceCount(int *count);\n"
-    "__KC_HD cudaError_t cudaGetDevice(int *device);\n"
-    "__KC_H cudaError_t cudaSetDevice(int device);\n"
-    "__KC_H cudaError_t cudaSetDeviceFlags(unsigned int flags);\n"
-    "__KC_H cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp *prop, int device);\n"
-    "__KC_H cudaError_t cudaDriverGetVersion(int *driverVersion);\n"
-    "__KC_HD cudaError_t cudaRuntimeGetVersion(int *runtimeVersion);\n"
-    "__KC_H cudaError_t cudaStreamCreate(cudaStream_t *pStream);\n"
-    "__KC_HD cudaError_t cudaStreamCreateWithFlags(cudaStream_t *pStream, unsigned int flags);\n"
-    "__KC_H cudaError_t cudaStreamCreateWithPriority(cudaStream_t *pStream, unsigned int flags, int priority);\n"
-    "__KC_HD cudaError_t cudaStreamDestroy(cudaStream_t stream);\n"
-    "__KC_H cudaError_t cudaStreamSynchronize(cudaStream_t stream);\n"
-    "__KC_H cudaError_t cudaStreamQuery(cudaStream_t stream);\n"
-    "__KC_HD cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned int flags = 0);\n"
-    "__KC_H cudaError_t cudaStreamAddCallback(cudaStream_t stream, cudaStreamCallback_t callback, void *userData, unsigned int flags);\n"
-    "__KC_H cudaError_t cudaLaunchHostFunc(cudaStream_t stream, cudaHostFn_t fn, void *userData);\n"
-    "__KC_H cudaError_t cudaStreamBeginCapture(cudaStream_t stream, int mode);\n"
-    "__KC_H cudaError_t cudaStreamEndCapture(cudaStream_t stream, cudaGraph_t *pGraph);\n"
-    "__KC_H cudaError_t cudaGraphInstantiate(cudaGraphExec_t *pGraphExec, cudaGraph_t graph, unsigned long long flags = 0);\n"
-    "__KC_H cudaError_t cudaGraphLaunch(cudaGraphExec_t graphExec, cudaStream_t stream);\n"
-    "__KC_H cudaError_t cudaGraphDestroy(cudaGraph_t graph);\n"
-    "__KC_H cudaError_t cudaGraphExecDestroy(cudaGraphExec_t graphExec);\n"
-    "__KC_H cudaError_t cudaEventCreate(cudaEvent_t *event);\n"
-    "__KC_HD cudaError_t cudaEventCreateWithFlags(cudaEvent_t *event, unsigned int flags);\n"
-    "__KC_HD cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream = 0);\n"
-    "__KC_H cudaError_t cudaEventSynchronize(cudaEvent_t event);\n"
-    "__KC_H cudaError_t cudaEventQuery(cudaEvent_t event);\n"
-    "__KC_H cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t start, cudaEvent_t end);\n"
-    "__KC_HD cudaError_t cudaEventDestroy(cudaEvent_t event);\n"
-    "__KC_H cudaError_t cudaFuncSetAttribute(const void *func, enum cudaFuncAttribute attr, int value);\n"
-    "__KC_H cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes *attr, const void *func);\n"
-    "__KC_H cudaError_t cudaFuncSetCacheConfig(const void *func, enum cudaFuncCache cacheConfig);\n"
-    "__KC_H cudaError_t cudaLaunchKernel(const void *func, dim3 gridDim, dim3 blockDim, void **args, size_t sharedMem = 0, cudaStream_t stream = 0);\n"
-    "__KC_H cudaError_t cudaLaunchCooperativeKernel(const void *func, dim3 gridDim, dim3 blockDim, void **args, size_t sharedMem = 0, cudaStream_t stream = 0);\n"
-    "__KC_H cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *numBlocks, const void *func, int blockSize, size_t dynamicSMemSize);\n"
-    "__KC_H cudaError_t cudaOccupancyMaxPotentialBlockSize(int *minGridSize, int *blockSize, const void *func, size_t dynamicSMemSize = 0, int blockSizeLimit = 0);\n"
-    "__KC_H cudaError_t cudaProfilerStart(void);\n"
-    "__KC_H cudaError_t cudaProfilerStop(void);\n"
-    "__KC_H cudaError_t cudaThreadSynchronize(void);\n"
-    "__KC_H cudaError_t cudaConfigureCall(dim3 gridDim, dim3 blockDim, size_t sharedMem = 0, cudaStream_t stream = 0);\n"
-    "unsigned __cudaPushCallConfiguration(dim3 gridDim, dim3 blockDim, size_t sharedMem = 0, void *stream = 0);\n"
-    "}\n"
-    "/* C++ conveniences of cuda_runtime.h */\n"
-    "template <class T> __KC_H cudaError_t cudaMalloc(T **devPtr, size_t size);\n"
-    "template <class T> __KC_H cudaError_t cudaMallocManaged(T **devPtr, size_t size, unsigned int flags = cudaMemAttachGlobal);\n"
-    "template <class T> __KC_H cudaError_t cudaMallocHost(T **ptr, size_t size, unsigned int flags = 0);\n"
-    "template <class T> __KC_H cudaError_t cudaHostAlloc(T **ptr, size_t size, unsigned int flags);\n"
-    "template <class T> __KC_H cudaError_t cudaMallocPitch(T **devPtr, size_t *pitch, size_t width, size_t height);\n"
-    "template <class T> __KC_H cudaError_t cudaMallocAsync(T **devPtr, size_t size, cudaStream_t stream);\n"
-    "template <class T> __KC_H cudaError_t cudaFuncSetAttribute(T *entry, enum cudaFuncAttribute attr, int value);\n"
-    "template <class T> __KC_H cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes *attr, T *entry);\n"
-    "template <class T> __KC_H cudaError_t cudaFuncSetCacheConfig(T *func, enum cudaFuncCache cacheConfig);\n"
-    "template <class T> __KC_H cudaError_t cudaLaunchKernel(T *func, dim3 gridDim, dim3 blockDim, void **args, size_t sharedMem = 0, cudaStream_t stream = 0);\n"
-    "template <class T> __KC_H cudaError_t cudaLaunchCooperativeKernel(T *func, dim3 gridDim, dim3 blockDim, void **args, size_t sharedMem = 0, cudaStream_t stream = 0);\n"
-    "template <class T> __KC_H cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *numBlocks, T func, int blockSize, size_t dynamicSMemSize);\n"
-    "template <class T> __KC_H cudaError_t cudaOccupancyMaxPotentialBlockSize(int *minGridSize, int *blockSize, T func, size_t dynamicSMemSize = 0, int blockSizeLimit = 0);\n"
-    "template <class T> __KC_H cudaError_t cudaMemcpyToSymbol(const T &symbol, const void *src, size_t count, size_t offset = 0, enum cudaMemcpyKind kind = cudaMemcpyHostToDevice);\n"
-    "template <class T> __KC_H cudaError_t cudaMemcpyFromSymbol(void *dst, const T &symbol, size_t count, size_t offset = 0, enum cudaMemcpyKind kind = cudaMemcpyDeviceToHost);\n"
-    "template <class T> __KC_H cudaError_t cudaGetSymbolAddress(void **devPtr, const T &symbol);\n"
-    "\n"
-    "/* ---- driver API (cuda.h) ---- */\n"
-    "typedef int CUresult;\n"
-    "typedef int CUdevice;\n"
-    "typedef unsigned long long CUdeviceptr;\n"
-    "typedef struct CUctx_st *CUcontext;\n"
-    "typedef struct CUmod_st *CUmodule;\n"
-    "typedef struct CUfunc_st *CUfunction;\n"
-    "typedef struct CUstream_st *CUstream;\n"
-    "typedef struct CUevent_st *CUevent;\n"
-    "#define CUDA_SUCCESS 0\n"
-    "extern \"C\" {\n"
-    "__KC_H CUresult cuInit(unsigned int flags);\n"
-    "__KC_H CUresult cuDeviceGet(CUdevice *device, int ordinal);\n"
-    "__KC_H CUresult cuCtxCreate(CUcontext *pctx, unsigned int flags, CUdevice dev);\n"
-    "__KC_H CUresult cuCtxSynchronize(void);\n"
-    "__KC_H CUresult cuModuleLoad(CUmodule *module, const char *fname);\n"
-    "__KC_H CUresult cuModuleGetFunction(CUfunction *hfunc, CUmodule hmod, const char *name);\n"
-    "__KC_H CUresult cuLaunchKernel(CUfunction f, unsigned int gx, unsigned int gy, unsigned int gz, unsigned int bx, unsigned int by, unsigned int bz, unsigned int smem, CUstream stream, void **params, void **extra);\n"
-    "__KC_H CUresult cuMemAlloc(CUdeviceptr *dptr, size_t bytesize);\n"
-    "__KC_H CUresult cuMemFree(CUdeviceptr dptr);\n"
-    "__KC_H CUresult cuGetErrorString(CUresult error, const char **pStr);\n"
-    "}\n"
-    "\n"
-    "/* ---- C library pieces that CUDA device code may call ---- */\n"
-    "extern \"C\" {\n"
-    "__KC_HD int printf(const char *format, ...);\n"
-    "__KC_HD void *malloc(size_t size);\n"
-    "__KC_HD void free(void *ptr);\n"
-    "__KC_HD void *memcpy(void *dst, const void *src, size_t n);\n"
-    "__KC_HD void *memset(void *dst, int c, size_t n);\n"
-    "__KC_HD void __assertfail(const char *message, const char *file, unsigned int line, const char *function, size_t charSize);\n"
-    "__KC_HD void __assert_fail(const char *assertion, const char *file, unsigned int line, const char *function);\n"
-    "}\n"
-    "__KC_D long long clock64(void);\n"
-    "__KC_HD long clock(void);\n"
-    "__KC_D unsigned long long __globaltimer(void);\n"
-    "\n"
-    "/* ---- synchronisation, warp functions ---- */\n"
-    "#if !__has_builtin(__syncthreads)\n"
-    "__KC_D void __syncthreads(void);\n"
-    "#endif\n"
-    "__KC_D int __syncthreads_count(int predicate);\n"
-    "__KC_D int __syncthreads_and(int predicate);\n"
-    "__KC_D int __syncthreads_or(int predicate);\n"
-    "__KC_D void __syncwarp(unsigned int mask = 0xffffffffu);\n"
-    "__KC_D void __threadfence(void);\n"
-    "__KC_D void __threadfence_block(void);\n"
-    "__KC_D void __threadfence_system(void);\n"
-    "__KC_D void __nanosleep(unsigned int ns);\n"
-    "__KC_D void __trap(void);\n"
-    "__KC_D void __brkpt(void);\n"
-    "__KC_D unsigned int __activemask(void);\n"
-    "__KC_D unsigned int __ballot_sync(unsigned int mask, int predicate);\n"
-    "__KC_D int __any_sync(unsigned int mask, int predicate);\n"
-    "__KC_D int __all_sync(unsigned int mask, int predicate);\n"
-    "__KC_D unsigned int __uni_sync(unsigned int mask, int predicate);\n"
-    "__KC_D unsigned int __ballot(int predicate);\n"
-    "__KC_D int __any(int predicate);\n"
-    "__KC_D int __all(int predicate);\n"
-    "template <class T> __KC_D T __shfl_sync(unsigned int mask, T var, int srcLane, int width = 32);\n"
-    "template <class T> __KC_D T __shfl_up_sync(unsigned int mask, T var, unsigned int delta, int width = 32);\n"
-    "template <class T> __KC_D T __shfl_down_sync(unsigned int mask, T var, unsigned int delta, int width = 32);\n"
-    "template <class T> __KC_D T __shfl_xor_sync(unsigned int mask, T var, int laneMask, int width = 32);\n"
-    "template <class T> __KC_D T __shfl(T var, int srcLane, int width = 32);\n"
-    "template <class T> __KC_D T __shfl_up(T var, unsigned int delta, int width = 32);\n"
-    "template <class T> __KC_D T __shfl_down(T var, unsigned int delta, int width = 32);\n"
-    "template <class T> __KC_D T __shfl_xor(T var, int laneMask, int width = 32);\n"
-    "template <class T> __KC_D unsigned int __match_any_sync(unsigned int mask, T value);\n"
-    "template <class T> __KC_D unsigned int __match_all_sync(unsigned int mask, T value, int *pred);\n"
-    "__KC_D unsigned int __reduce_add_sync(unsigned int mask, unsigned int value);\n"
-    "__KC_D int __reduce_add_sync(unsigned int mask, int value);\n"
-    "__KC_D unsigned int __reduce_min_sync(unsigned int mask, unsigned int value);\n"
-    "__KC_D int __reduce_min_sync(unsigned int mask, int value);\n"
-    "__KC_D unsigned int __reduce_max_sync(unsigned int mask, unsigned int value);\n"
-    "__KC_D int __reduce_max_sync(unsigned int mask, int value);\n"
-    "__KC_D unsigned int __reduce_and_sync(unsigned int mask, unsigned int value);\n"
-    "__KC_D unsigned int __reduce_or_sync(unsigned int mask, unsigned int value);\n"
-    "__KC_D unsigned int __reduce_xor_sync(unsigned int mask, unsigned int value);\n"
-    "__KC_D unsigned int __lanemask_lt(void);\n"
-    "__KC_D unsigned int __lanemask_le(void);\n"
-    "__KC_D unsigned int __lanemask_eq(void);\n"
-    "__KC_D unsigned int __lanemask_gt(void);\n"
-    "__KC_D unsigned int __lanemask_ge(void);\n"
-    "\n"
-    "/* ---- memory access intrinsics ---- */\n"
-    "template <class T> __KC_D T __ldg(const T *ptr);\n"
-    "template <class T> __KC_D T __ldcg(const T *ptr);\n"
-    "template <class T> __KC_D T __ldca(const T *ptr);\n"
-    "template <class T> __KC_D T __ldcs(const T *ptr);\n"
-    "template <class T> __KC_D T __ldlu(const T *ptr);\n"
-    "template <class T> __KC_D T __ldcv(const T *ptr);\n"
-    "template <class T> __KC_D void __stwb(T *ptr, T value);\n"
-    "template <class T> __KC_D void __stcg(T *ptr, T value);\n"
-    "template <class T> __KC_D void __stcs(T *ptr, T value);\n"
-    "template <class T> __KC_D void __stwt(T *ptr, T value);\n"
-    "__KC_D unsigned int __cvta_generic_to_shared(const void *ptr);\n"
-    "__KC_D bool __isShared(const void *ptr);\n"
-    "__KC_D bool __isGlobal(const void *ptr);\n"
-    "__KC_D void __prefetch_global_l2(const void *ptr);\n"
-    "\n"
-    "/* ---- atomics ---- */\n"
-    "#define __KC_ATOMIC_ALL(name)                                                   \\\n"
-    "  __KC_D int name(int *address, int val);                                     \\\n"
-    "  __KC_D unsigned int name(unsigned int *address, unsigned int val);          \\\n"
-    "  __KC_D unsigned long long name(unsigned long long *address, unsigned long long val);\n"
-    "#define __KC_ATOMIC_SCOPES(M, name) M(name) M(name##_block) M(name##_system)\n"
-    "#define __KC_ATOMIC_ADD(name)                                                   \\\n"
-    "  __KC_ATOMIC_ALL(name)                                                         \\\n"
-    "  __KC_D float name(float *address, float val);                               \\\n"
-    "  __KC_D double name(double *address, double val);\n"
-    "#define __KC_ATOMIC_EXCH(name)                                                  \\\n"
-    "  __KC_ATOMIC_ALL(name)                                                         \\\n"
-    "  __KC_D float name(float *address, float val);\n"
-    "#define __KC_ATOMIC_MINMAX(name)                                                \\\n"
-    "  __KC_ATOMIC_ALL(name)                                                         \\\n"
-    "  __KC_D long long name(long long *address, long long val);\n"
-    "#define __KC_ATOMIC_SUB(name)                                                   \\\n"
-    "  __KC_D int name(int *address, int val);                                     \\\n"
-    "  __KC_D unsigned int name(unsigned int *address, unsigned int val);\n"
-    "#define __KC_ATOMIC_INC(name)                                                   \\\n"
-    "  __KC_D unsigned int name(unsigned int *address, unsigned int val);\n"
-    "#define __KC_ATOMIC_CAS(name)                                                   \\\n"
-    "  __KC_D int name(int *address, int compare, int val);                        \\\n"
-    "  __KC_D unsigned int name(unsigned int *address, unsigned int compare, unsigned int val); \\\n"
-    "  __KC_D unsigned long long name(unsigned long long *address, unsigned long long compare, unsigned long long val); \\\n"
-    "  __KC_D unsigned short name(unsigned short *address, unsigned short compare, unsigned short val);\n"
-    "__KC_ATOMIC_SCOPES(__KC_ATOMIC_ADD, atomicAdd)\n"
-    "__KC_ATOMIC_SCOPES(__KC_ATOMIC_SUB, atomicSub)\n"
-    "__KC_ATOMIC_SCOPES(__KC_ATOMIC_EXCH, atomicExch)\n"
-    "__KC_ATOMIC_SCOPES(__KC_ATOMIC_MINMAX, atomicMin)\n"
-    "__KC_ATOMIC_SCOPES(__KC_ATOMIC_MINMAX, atomicMax)\n"
-    "__KC_ATOMIC_SCOPES(__KC_ATOMIC_INC, atomicInc)\n"
-    "__KC_ATOMIC_SCOPES(__KC_ATOMIC_INC, atomicDec)\n"
-    "__KC_ATOMIC_SCOPES(__KC_ATOMIC_CAS, atomicCAS)\n"
-    "__KC_ATOMIC_SCOPES(__KC_ATOMIC_ALL, atomicAnd)\n"
-    "__KC_ATOMIC_SCOPES(__KC_ATOMIC_ALL, atomicOr)\n"
-    "__KC_ATOMIC_SCOPES(__KC_ATOMIC_ALL, atomicXor)\n"
-    "#undef __KC_ATOMIC_ALL\n"
-    "#undef __KC_ATOMIC_SCOPES\n"
-    "#undef __KC_ATOMIC_ADD\n"
-    "#undef __KC_ATOMIC_EXCH\n"
-    "#undef __KC_ATOMIC_MINMAX\n"
-    "#undef __KC_ATOMIC_SUB\n"
-    "#undef __KC_ATOMIC_INC\n"
-    "#undef __KC_ATOMIC_CAS\n"
-    "\n"
-    "/* ---- integer and bit intrinsics ---- */\n"
-    "__KC_D int __popc(unsigned int x);\n"
-    "__KC_D int __popcll(unsigned long long x);\n"
-    "__KC_D int __clz(int x);\n"
-    "__KC_D int __clzll(long long x);\n"
-    "__KC_D int __ffs(int x);\n"
-    "__KC_D int __ffsll(long long x);\n"
-    "__KC_D unsigned int __brev(unsigned int x);\n"
-    "__KC_D unsigned long long __brevll(unsigned long long x);\n"
-    "__KC_D unsigned int __byte_perm(unsigned int x, unsigned int y, unsigned int s);\n"
-    "__KC_D unsigned int __funnelshift_l(unsigned int lo, unsigned int hi, unsigned int shift);\n"
-    "__KC_D unsigned int __funnelshift_r(unsigned int lo, unsigned int hi, unsigned int shift);\n"
-    "__KC_D int __mul24(int x, int y);\n"
-    "__KC_D unsigned int __umul24(unsigned int x, unsigned int y);\n"
-    "__KC_D int __mulhi(int x, int y);\n"
-    "__KC_D unsigned int __umulhi(unsigned int x, unsigned int y);\n"
-    "__KC_D long long __mul64hi(long long x, long long y);\n"
-    "__KC_D unsigned long long __umul64hi(unsigned long long x, unsigned long long y);\n"
-    "__KC_D int __sad(int x, int y, unsigned int z);\n"
-    "__KC_D unsigned int __usad(unsigned int x, unsigned int y, unsigned int z);\n"
-    "__KC_D int __hadd(int x, int y);\n"
-    "__KC_D int __rhadd(int x, int y);\n"
-    "__KC_D unsigned int __uhadd(unsigned int x, unsigned int y);\n"
-    "__KC_D int __dp4a(int srcA, int srcB, int c);\n"
-    "__KC_D unsigned int __dp4a(unsigned int srcA, unsigned int srcB, unsigned int c);\n"
-    "\n"
-    "/* ---- float conversion and fast-math intrinsics ---- */\n"
-    "__KC_D int __float_as_int(float x);\n"
-    "__KC_D unsigned int __float_as_uint(float x);\n"
-    "__KC_D float __int_as_float(int x);\n"
-    "__KC_D float __uint_as_float(unsigned int x);\n"
-    "__KC_D long long __double_as_longlong(double x);\n"
-    "__KC_D double __longlong_as_double(long long x);\n"
-    "__KC_D int __double2hiint(double x);\n"
-    "__KC_D int __double2loint(double x);\n"
-    "__KC_D double __hiloint2double(int hi, int lo);\n"
-    "#define __KC_ROUNDED(M) M(rn) M(rz) M(ru) M(rd)\n"
-    "#define __KC_CVT(r)                                                             \\\n"
-    "  __KC_D int __float2int_##r(float x); __KC_D unsigned int __float2uint_##r(float x); \\\n"
-    "  __KC_D long long __float2ll_##r(float x); __KC_D unsigned long long __float2ull_##r(float x); \\\n"
-    "  __KC_D float __int2float_##r(int x); __KC_D float __uint2float_##r(unsigned int x); \\\n"
-    "  __KC_D float __ll2float_##r(long long x); __KC_D float __ull2float_##r(unsigned long long x); \\\n"
-    "  __KC_D int __double2int_##r(double x); __KC_D unsigned int __double2uint_##r(double x); \\\n"
-    "  __KC_D long long __double2ll_##r(double x); __KC_D float __double2float_##r(double x); \\\n"
-    "  __KC_D double __ll2double_##r(long long x); \\\n"
-    "  __KC_D float __fadd_##r(float x, float y); __KC_D float __fsub_##r(float x, float y); \\\n"
-    "  __KC_D float __fmul_##r(float x, float y); __KC_D float __fdiv_##r(float x, float y); \\\n"
-    "  __KC_D float __fmaf_##r(float x, float y, float z); __KC_D float __frcp_##r(float x); \\\n"
-    "  __KC_D float __fsqrt_##r(float x); \\\n"
-    "  __KC_D double __dadd_##r(double x, double y); __KC_D double __dsub_##r(double x, double y); \\\n"
-    "  __KC_D double __dmul_##r(double x, double y); __KC_D double __ddiv_##r(double x, double y); \\\n"
-    "  __KC_D double __fma_##r(double x, double y, double z); __KC_D double __drcp_##r(double x); \\\n"
-    "  __KC_D double __dsqrt_##r(double x);\n"
-    "__KC_ROUNDED(__KC_CVT)\n"
-    "#undef __KC_CVT\n"
-    "#undef __KC_ROUNDED\n"
-    "__KC_D float __frsqrt_rn(float x);\n"
-    "__KC_D float __saturatef(float x);\n"
-    "__KC_D float __fdividef(float x, float y);\n"
-    "__KC_D float __expf(float x);\n"
-    "__KC_D float __exp10f(float x);\n"
-    "__KC_D float __logf(float x);\n"
-    "__KC_D float __log2f(float x);\n"
-    "__KC_D float __log10f(float x);\n"
-    "__KC_D float __powf(float x, float y);\n"
-    "__KC_D float __sinf(float x);\n"
-    "__KC_D float __cosf(float x);\n"
-    "__KC_D float __tanf(float x);\n"
-    "__KC_D void __sincosf(float x, float *s, float *c);\n"
-    "__KC_D float __tanhf(float x);\n"
-    "\n"
-    "/* ---- math library: C functions (float and double) ---- */\n"
-    "#define INFINITY (__builtin_inff())\n"
-    "#define NAN (__builtin_nanf(\"\"))\n"
-    "#define HUGE_VALF (__builtin_huge_valf())\n"
-    "#define HUGE_VAL (__builtin_huge_val())\n"
-    "#define M_PI 3.14159265358979323846\n"
-    "#define M_E 2.7182818284590452354\n"
-    "#define M_LN2 0.69314718055994530942\n"
-    "#define M_SQRT2 1.41421356237309504880\n"
-    "#define M_PI_2 1.57079632679489661923\n"
-    "#define M_2_SQRTPI 1.12837916709551257390\n"
-    "#define M_SQRT1_2 0.70710678118654752440\n"
-    "#define M_LOG2E 1.4426950408889634074\n"
-    "template <class T> struct __kc_is_int { static const bool value = false; };\n"
-    "template <> struct __kc_is_int<bool> { static const bool value = true; };\n"
-    "template <> struct __kc_is_int<char> { static const bool value = true; };\n"
-    "template <> struct __kc_is_int<signed char> { static const bool value = true; };\n"
-    "template <> struct __kc_is_int<unsigned char> { static const bool value = true; };\n"
-    "template <> struct __kc_is_int<short> { static const bool value = true; };\n"
-    "template <> struct __kc_is_int<unsigned short> { static const bool value = true; };\n"
-    "template <> struct __kc_is_int<int> { static const bool value = true; };\n"
-    "template <> struct __kc_is_int<unsigned int> { static const bool value = true; };\n"
-    "template <> struct __kc_is_int<long> { static const bool value = true; };\n"
-    "template <> struct __kc_is_int<unsigned long> { static const bool value = true; };\n"
-    "template <> struct __kc_is_int<long long> { static const bool value = true; };\n"
-    "template <> struct __kc_is_int<unsigned long long> { static const bool value = true; };\n"
-    "template <bool B, class T = void> struct __kc_enable_if {};\n"
-    "template <class T> struct __kc_enable_if<true, T> { typedef T type; };\n"
-    "#define __KC_INTARG(T) typename __kc_enable_if<__kc_is_int<T>::value, double>::type\n"
-    "/* f(x): C double and float functions, C++ float overload, integral overload. */\n"
-    "#define __KC_M1(N)                                                              \\\n"
-    "  extern \"C\" __KC_HD double N(double x);                                      \\\n"
-    "  extern \"C\" __KC_HD float N##f(float x);                                     \\\n"
-    "  __KC_HD float N(float x);                                                   \\\n"
-    "  template <class T> __KC_HD __KC_INTARG(T) N(T x);\n"
-    "#define __KC_M2(N)                                                              \\\n"
-    "  extern \"C\" __KC_HD double N(double x, double y);                            \\\n"
-    "  extern \"C\" __KC_HD float N##f(float x, float y);                            \\\n"
-    "  __KC_HD float N(float x, float y);                                          \\\n"
-    "  template <class T> __KC_HD __KC_INTARG(T) N(T x, T y);\n"
-    "#define __KC_MX(r, f, a) extern \"C\" __KC_HD r f a;\n"
-    "__KC_M1(acos) __KC_M1(asin) __KC_M1(atan) __KC_M1(cos) __KC_M1(sin) __KC_M1(tan)\n"
-    "__KC_M1(acosh) __KC_M1(asinh) __KC_M1(atanh) __KC_M1(cosh) __KC_M1(sinh) __KC_M1(tanh)\n"
-    "__KC_M1(exp) __KC_M1(exp2) __KC_M1(exp10) __KC_M1(expm1) __KC_M1(log) __KC_M1(log10)\n"
-    "__KC_M1(log1p) __KC_M1(log2) __KC_M1(logb) __KC_M1(cbrt) __KC_M1(fabs) __KC_M1(sqrt)\n"
-    "__KC_M1(rsqrt) __KC_M1(rcbrt) __KC_M1(erf) __KC_M1(erfc) __KC_M1(erfinv) __KC_M1(erfcinv)\n"
-    "__KC_M1(erfcx) __KC_M1(lgamma) __KC_M1(tgamma) __KC_M1(ceil) __KC_M1(floor) __KC_M1(trunc)\n"
-    "__KC_M1(round) __KC_M1(rint) __KC_M1(nearbyint) __KC_M1(sinpi) __KC_M1(cospi)\n"
-    "__KC_M1(normcdf) __KC_M1(normcdfinv) __KC_M1(j0) __KC_M1(j1) __KC_M1(y0) __KC_M1(y1)\n"
-    "__KC_M2(atan2) __KC_M2(hypot) __KC_M2(pow) __KC_M2(fmod) __KC_M2(remainder)\n"
-    "__KC_M2(copysign) __KC_M2(nextafter) __KC_M2(fdim) __KC_M2(fmax) __KC_M2(fmin) __KC_M2(rhypot)\n"
-    "__KC_MX(double, fma, (double x, double y, double z)) __KC_MX(float, fmaf, (float x, float y, float z))\n"
-    "__KC_MX(double, frexp, (double x, int *e)) __KC_MX(float, frexpf, (float x, int *e))\n"
-    "__KC_MX(double, ldexp, (double x, int e)) __KC_MX(float, ldexpf, (float x, int e))\n"
-    "__KC_MX(double, modf, (double x, double *i)) __KC_MX(float, modff, (float x, float *i))\n"
-    "__KC_MX(double, scalbn, (double x, int n)) __KC_MX(float, scalbnf, (float x, int n))\n"
-    "__KC_MX(double, scalbln, (double x, long n)) __KC_MX(float, scalblnf, (float x, long n))\n"
-    "__KC_MX(int, ilogb, (double x)) __KC_MX(int, ilogbf, (float x))\n"
-    "__KC_MX(long, lround, (double x)) __KC_MX(long, lroundf, (float x))\n"
-    "__KC_MX(long long, llround, (double x)) __KC_MX(long long, llroundf, (float x))\n"
-    "__KC_MX(long, lrint, (double x)) __KC_MX(long, lrintf, (float x))\n"
-    "__KC_MX(long long, llrint, (double x)) __KC_MX(long long, llrintf, (float x))\n"
-    "__KC_MX(double, nan, (const char *t)) __KC_MX(float, nanf, (const char *t))\n"
-    "__KC_MX(double, remquo, (double x, double y, int *q)) __KC_MX(float, remquof, (float x, float y, int *q))\n"
-    "__KC_MX(void, sincos, (double x, double *s, double *c)) __KC_MX(void, sincosf, (float x, float *s, float *c))\n"
-    "__KC_MX(void, sincospi, (double x, double *s, double *c)) __KC_MX(void, sincospif, (float x, float *s, float *c))\n"
-    "__KC_MX(double, norm3d, (double a, double b, double c)) __KC_MX(float, norm3df, (float a, float b, float c))\n"
-    "__KC_MX(double, rnorm3d, (double a, double b, double c)) __KC_MX(float, rnorm3df, (float a, float b, float c))\n"
-    "__KC_MX(double, norm4d, (double a, double b, double c, double d)) __KC_MX(float, norm4df, (float a, float b, float c, float d))\n"
-    "__KC_MX(int, abs, (int x)) __KC_MX(long, labs, (long x)) __KC_MX(long long, llabs, (long long x))\n"
-    "__KC_HD float fma(float x, float y, float z);\n"
-    "__KC_HD float frexp(float x, int *e);\n"
-    "__KC_HD float ldexp(float x, int e);\n"
-    "__KC_HD float modf(float x, float *i);\n"
-    "__KC_HD float scalbn(float x, int n);\n"
-    "__KC_HD int ilogb(float x);\n"
-    "__KC_HD long lround(float x);\n"
-    "__KC_HD long long llround(float x);\n"
-    "__KC_HD long lrint(float x);\n"
-    "__KC_HD long long llrint(float x);\n"
-    "__KC_HD void sincos(float x, float *s, float *c);\n"
-    "__KC_HD long abs(long x);\n"
-    "__KC_HD long long abs(long long x);\n"
-    "__KC_HD float abs(float x);\n"
-    "__KC_HD double abs(double x);\n"
-    "__KC_HD bool isnan(float x);\n"
-    "__KC_HD bool isnan(double x);\n"
-    "__KC_HD bool isinf(float x);\n"
-    "__KC_HD bool isinf(double x);\n"
-    "__KC_HD bool isfinite(float x);\n"
-    "__KC_HD bool isfinite(double x);\n"
-    "__KC_HD bool signbit(float x);\n"
-    "__KC_HD bool signbit(double x);\n"
-    "extern \"C\" __KC_HD int __isnanf(float x);\n"
-    "extern \"C\" __KC_HD int __isinff(float x);\n"
-    "extern \"C\" __KC_HD int __finitef(float x);\n"
-    "/* CUDA min/max overloads (math_functions.hpp) */\n"
-    "#define __KC_MINMAX(T)                                                          \\\n"
-    "  __KC_HD T min(T a, T b); __KC_HD T max(T a, T b);\n"
-    "__KC_MINMAX(int) __KC_MINMAX(unsigned int) __KC_MINMAX(long) __KC_MINMAX(unsigned long)\n"
-    "__KC_MINMAX(long long) __KC_MINMAX(unsigned long long) __KC_MINMAX(float) __KC_MINMAX(double)\n"
-    "__KC_HD unsigned int min(int a, unsigned int b); __KC_HD unsigned int min(unsigned int a, int b);\n"
-    "__KC_HD unsigned int max(int a, unsigned int b); __KC_HD unsigned int max(unsigned int a, int b);\n"
-    "__KC_HD long long min(long long a, int b); __KC_HD long long min(int a, long long b);\n"
-    "__KC_HD long long max(long long a, int b); __KC_HD long long max(int a, long long b);\n"
-    "__KC_HD float min(float a, double b); __KC_HD float min(double a, float b);\n"
-    "__KC_HD float max(float a, double b); __KC_HD float max(double a, float b);\n"
-    "__KC_HD unsigned long umin(unsigned long a, unsigned long b);\n"
-    "__KC_HD unsigned long umax(unsigned long a, unsigned long b);\n"
-    "__KC_HD long long llmin(long long a, long long b);\n"
-    "__KC_HD long long llmax(long long a, long long b);\n"
-    "__KC_HD unsigned long long ullmin(unsigned long long a, unsigned long long b);\n"
-    "__KC_HD unsigned long long ullmax(unsigned long long a, unsigned long long b);\n"
-    "#undef __KC_MINMAX\n"
-    "namespace std {\n"
-    "using ::size_t; using ::ptrdiff_t;\n"
-    "using ::int8_t; using ::int16_t; using ::int32_t; using ::int64_t;\n"
-    "using ::uint8_t; using ::uint16_t; using ::uint32_t; using ::uint64_t;\n"
-    "using ::intptr_t; using ::uintptr_t;\n"
-    "#define __KC_STD1(N) using ::N; using ::N##f;\n"
-    "__KC_STD1(acos) __KC_STD1(asin) __KC_STD1(atan) __KC_STD1(cos) __KC_STD1(sin) __KC_STD1(tan)\n"
-    "__KC_STD1(acosh) __KC_STD1(asinh) __KC_STD1(atanh) __KC_STD1(cosh) __KC_STD1(sinh) __KC_STD1(tanh)\n"
-    "__KC_STD1(exp) __KC_STD1(exp2) __KC_STD1(expm1) __KC_STD1(log) __KC_STD1(log10)\n"
-    "__KC_STD1(log1p) __KC_STD1(log2) __KC_STD1(logb) __KC_STD1(cbrt) __KC_STD1(fabs) __KC_STD1(sqrt)\n"
-    "__KC_STD1(erf) __KC_STD1(erfc) __KC_STD1(lgamma) __KC_STD1(tgamma) __KC_STD1(ceil) __KC_STD1(floor)\n"
-    "__KC_STD1(trunc) __KC_STD1(round) __KC_STD1(rint) __KC_STD1(nearbyint)\n"
-    "__KC_STD1(atan2) __KC_STD1(hypot) __KC_STD1(pow) __KC_STD1(fmod) __KC_STD1(remainder)\n"
-    "__KC_STD1(copysign) __KC_STD1(nextafter) __KC_STD1(fdim) __KC_STD1(fmax) __KC_STD1(fmin)\n"
-    "__KC_STD1(fma) __KC_STD1(frexp) __KC_STD1(ldexp) __KC_STD1(modf) __KC_STD1(scalbn)\n"
-    "__KC_STD1(ilogb) __KC_STD1(lround) __KC_STD1(llround) __KC_STD1(lrint) __KC_STD1(llrint)\n"
-    "__KC_STD1(nan) __KC_STD1(remquo)\n"
-    "#undef __KC_STD1\n"
-    "using ::abs; using ::labs; using ::llabs;\n"
-    "using ::isnan; using ::isinf; using ::isfinite; using ::signbit;\n"
-    "using ::printf; using ::malloc; using ::free; using ::memcpy; using ::memset;\n"
-    "}\n"
-    "#undef __KC_M1\n"
-    "#undef __KC_M2\n"
-    "#undef __KC_MX\n"
-    "#undef __KC_INTARG\n"
-    "\n"
-    "#endif\n";
-static const char shim_text_1[] =
-    "/* kcheck shim: a very small C++ standard library, enough for the host code\n"
-    " * of typical .cu files to parse (declarations only). */\n"
-    "#ifndef __KCHECK_CXX_H\n"
-    "#define __KCHECK_CXX_H\n"
-    "#include <__kcheck_libc.h>\n"
-    "namespace std {\n"
-    "template <class E> class initializer_list {\n"
-    "  const E *__b; size_t __n;\n"
-    "public:\n"
-    "  constexpr initializer_list() noexcept : __b(0), __n(0) {}\n"
-    "  constexpr size_t size() const noexcept { return __n; }\n"
-    "  constexpr const E *begin() const noexcept { return __b; }\n"
-    "  constexpr const E *end() const noexcept { return __b + __n; }\n"
-    "};\n"
-    "typedef decltype(nullptr) nullptr_t;\n"
-    "template <class T, T v> struct integral_constant { static constexpr T value = v; typedef T value_type; constexpr operator T() const { return v; } };\n"
-    "typedef integral_constant<bool, true> true_type;\n"
-    "typedef integral_constant<bool, false> false_type;\n"
-    "template <bool B> using bool_constant = integral_constant<bool, B>;\n"
-    "template <class A, class B> struct is_same : false_type {};\n"
-    "template <class A> struct is_same<A, A> : true_type {};\n"
-    "template <class A, class B> inline constexpr bool is_same_v = is_same<A, B>::value;\n"
-    "template <bool B, class T = void> struct enable_if {};\n"
-    "template <class T> struct enable_if<true, T> { typedef T type; };\n"
-    "template <bool B, class T = void> using enable_if_t = typename enable_if<B, T>::type;\n"
-    "template <bool B, class T, class F> struct conditional { typedef T type; };\n"
-    "template <class T, class F> struct conditional<false, T, F> { typedef F type; };\n"
-    "template <bool B, class T, class F> using conditional_t = typename conditional<B, T, F>::type;\n"
-    "template <class T> struct remove_reference { typedef T type; };\n"
-    "template <class T> struct remove_reference<T &> { typedef T type; };\n"
-    "template <class T> struct remove_reference<T &&> { typedef T type; };\n"
-    "template <class T> using remove_reference_t = typename remove_reference<T>::type;\n"
-    "template <class T> struct remove_cv { typedef T type; };\n"
-    "template <class T> struct remove_cv<const T> { typedef T type; };\n"
-    "template <class T> struct remove_cv<volatile T> { typedef T type; };\n"
-    "template <class T> struct remove_cv<const volatile T> { typedef T type; };\n"
-    "template <class T> using remove_cv_t = typename remove_cv<T>::type;\n"
-    "template <class T> struct remove_pointer { typedef T type; };\n"
-    "template <class T> struct remove_pointer<T *> { typedef T type; };\n"
-    "template <class T> struct decay { typedef typename remove_cv<typename remove_reference<T>::type>::type type; };\n"
-    "template <class T> using decay_t = typename decay<T>::type;\n"
-    "template <class T> struct is_integral : integral_constant<bool, __kc_is_int<typename remove_cv<T>::type>::value> {};\n"
-    "template <class T> inline constexpr bool is_integral_v = is_integral<T>::value;\n"
-    "template <class T> struct is_floating_point : false_type {};\n"
-    "template <> struct is_floating_point<float> : true_type {};\n"
-    "template <> struct is_floating_point<double> : true_type {};\n"
-    "template <> struct is_floating_point<long double> : true_type {};\n"
-    "template <class T> inline constexpr bool is_floating_point_v = is_floating_point<T>::value;\n"
-    "template <class T> struct is_pointer : false_type {};\n"
-    "template <class T> struct is_pointer<T *> : true_type {};\n"
-    "template <class T> struct is_signed : integral_constant<bool, (T(-1) < T(0))> {};\n"
-    "template <class T> struct is_unsigned : integral_constant<bool, !(T(-1) < T(0))> {};\n"
-    "template <class T> struct is_arithmetic : integral_constant<bool, is_integral<T>::value || is_floating_point<T>::value> {};\n"
-    "template <class T> struct is_trivially_copyable : integral_constant<bool, __is_trivially_copyable(T)> {};\n"
-    "template <class T> struct make_unsigned { typedef unsigned int type; };\n"
-    "template <class T> T &&declval() noexcept;\n"
-    "template <class T> __KC_HD constexpr typename remove_reference<T>::type &&move(T &&t) noexcept { return static_cast<typename remove_reference<T>::type &&>(t); }\n"
-    "template <class T> __KC_HD constexpr T &&forward(typename remove_reference<T>::type &t) noexcept { return static_cast<T &&>(t); }\n"
-    "template <class T> __KC_HD void swap(T &a, T &b);\n"
-    "template <class T> __KC_HD constexpr const T &min(const T &a, const T &b);\n"
-    "template <class T> __KC_HD constexpr const T &max(const T &a, const T &b);\n"
-    "template <class T> __KC_HD constexpr T min(initializer_list<T> l);\n"
-    "template <class T> __KC_HD constexpr T max(initializer_list<T> l);\n"
-    "template <class T, class C> __KC_HD constexpr const T &min(const T &a, const T &b, C cmp);\n"
-    "template <class T, class C> __KC_HD constexpr const T &max(const T &a, const T &b, C cmp);\n"
-    "template <class T> __KC_HD constexpr const T &clamp(const T &v, const T &lo, const T &hi);\n"
-    "template <class A, class B> struct pair {\n"
-    "  A first; B second;\n"
-    "  pair(); pair(const A &a, const B &b);\n"
-    "  template <class U, class V> pair(U &&a, V &&b);\n"
-    "};\n"
-    "template <class A, class B> pair<A, B> make_pair(A a, B b);\n"
-    "template <class It> void sort(It first, It last);\n"
-    "template <class It, class C> void sort(It first, It last, C cmp);\n"
-    "template <class It> void stable_sort(It first, It last);\n"
-    "template <class It, class T> void fill(It first, It last, const T &v);\n"
-    "template <class It, class Size, class T> It fill_n(It first, Size n, const T &v);\n"
-    "template <class In, class Out> Out copy(In first, In last, Out out);\n"
-    "template <class In, class Size, class Out> Out copy_n(In first, Size n, Out out);\n"
-    "template <class In, class Out, class F> Out transform(In first, In last, Out out, F f);\n"
-    "template <class It, class F> F for_each(It first, It last, F f);\n"
-    "template <class It, class T> It find(It first, It last, const T &v);\n"
-    "template <class It> It max_element(It first, It last);\n"
-    "template <class It> It min_element(It first, It last);\n"
-    "template <class It, class T> T accumulate(It first, It last, T init);\n"
-    "template <class It, class T, class Op> T accumulate(It first, It last, T init, Op op);\n"
-    "template <class It, class T> void iota(It first, It last, T v);\n"
-    "template <class It> void reverse(It first, It last);\n"
-    "template <class It, class G> void shuffle(It first, It last, G &&g);\n"
-    "template <class It1, class It2> bool equal(It1 a, It1 b, It2 c);\n"
-    "template <class T> struct numeric_limits {\n"
-    "  static constexpr bool is_specialized = true;\n"
-    "  static constexpr bool is_integer = __kc_is_int<T>::value;\n"
-    "  static constexpr int digits = sizeof(T) * 8;\n"
-    "  __KC_HD static constexpr T min() noexcept { return T(); }\n"
-    "  __KC_HD static constexpr T max() noexcept { return T(); }\n"
-    "  __KC_HD static constexpr T lowest() noexcept { return T(); }\n"
-    "  __KC_HD static constexpr T epsilon() noexcept { return T(); }\n"
-    "  __KC_HD static constexpr T infinity() noexcept { return T(); }\n"
-    "  __KC_HD static constexpr T quiet_NaN() noexcept { return T(); }\n"
-    "  __KC_HD static constexpr T denorm_min() noexcept { return T(); }\n"
-    "};\n"
-    "template <> struct numeric_limits<int> {\n"
-    "  static constexpr bool is_integer = true; static constexpr int digits = 31;\n"
-    "  __KC_HD static constexpr int min() noexcept { return INT_MIN; }\n"
-    "  __KC_HD static constexpr int max() noexcept { return INT_MAX; }\n"
-    "  __KC_HD static constexpr int lowest() noexcept { return INT_MIN; }\n"
-    "};\n"
-    "template <> struct numeric_limits<unsigned int> {\n"
-    "  static constexpr bool is_integer = true; static constexpr int digits = 32;\n"
-    "  __KC_HD static constexpr unsigned int min() noexcept { return 0; }\n"
-    "  __KC_HD static constexpr unsigned int max() noexcept { return UINT_MAX; }\n"
-    "  __KC_HD static constexpr unsigned int lowest() noexcept { return 0; }\n"
-    "};\n"
-    "template <> struct numeric_limits<long long> {\n"
-    "  static constexpr bool is_integer = true; static constexpr int digits = 63;\n"
-    "  __KC_HD static constexpr long long min() noexcept { return LLONG_MIN; }\n"
-    "  __KC_HD static constexpr long long max() noexcept { return LLONG_MAX; }\n"
-    "  __KC_HD static constexpr long long lowest() noexcept { return LLONG_MIN; }\n"
-    "};\n"
-    "template <> struct numeric_limits<long> {\n"
-    "  static constexpr bool is_integer = true; static constexpr int digits = 63;\n"
-    "  __KC_HD static constexpr long min() noexcept { return LONG_MIN; }\n"
-    "  __KC_HD static constexpr long max() noexcept { return LONG_MAX; }\n"
-    "  __KC_HD static constexpr long lowest() noexcept { return LONG_MIN; }\n"
-    "};\n"
-    "template <> struct numeric_limits<float> {\n"
-    "  static constexpr bool is_integer = false; static constexpr int digits = 24;\n"
-    "  __KC_HD static constexpr float min() noexcept { return FLT_MIN; }\n"
-    "  __KC_HD static constexpr float max() noexcept { return FLT_MAX; }\n"
-    "  __KC_HD static constexpr float lowest() noexcept { return -FLT_MAX; }\n"
-    "  __KC_HD static constexpr float epsilon() noexcept { return FLT_EPSILON; }\n"
-    "  __KC_HD static constexpr float infinity() noexcept { return __builtin_inff(); }\n"
-    "  __KC_HD static constexpr float quiet_NaN() noexcept { return __builtin_nanf(\"\"); }\n"
-    "};\n"
-    "template <> struct numeric_limits<double> {\n"
-    "  static constexpr bool is_integer = false; static constexpr int digits = 53;\n"
-    "  __KC_HD static constexpr double min() noexcept { return DBL_MIN; }\n"
-    "  __KC_HD static constexpr double max() noexcept { return DBL_MAX; }\n"
-    "  __KC_HD static constexpr double lowest() noexcept { return -DBL_MAX; }\n"
-    "  __KC_HD static constexpr double epsilon() noexcept { return DBL_EPSILON; }\n"
-    "  __KC_HD static constexpr double infinity() noexcept { return __builtin_inf(); }\n"
-    "  __KC_HD static constexpr double quiet_NaN() noexcept { return __builtin_nan(\"\"); }\n"
-    "};\n"
-    "template <class T> class allocator {};\n"
-    "template <class T, class A = allocator<T>> class vector {\n"
-    "public:\n"
-    "  typedef T value_type; typedef size_t size_type; typedef T *iterator; typedef const T *const_iterator;\n"
-    "  typedef T &reference; typedef const T &const_reference;\n"
-    "  vector(); explicit vector(size_t n); vector(size_t n, const T &v);\n"
-    "  vector(initializer_list<T> l); template <class It> vector(It a, It b);\n"
-    "  vector(const vector &o); vector(vector &&o); ~vector();\n"
-    "  vector &operator=(const vector &o); vector &operator=(vector &&o);\n"
-    "  T &operator[](size_t i); const T &operator[](size_t i) const;\n"
-    "  T &at(size_t i); const T &at(size_t i) const;\n"
-    "  T *data(); const T *data() const; size_t size() const; bool empty() const;\n"
-    "  size_t capacity() const;\n"
-    "  void resize(size_t n); void resize(size_t n, const T &v); void reserve(size_t n); void clear();\n"
-    "  void push_back(const T &v); void push_back(T &&v);\n"
-    "  template <class... Args> T &emplace_back(Args &&...args); void pop_back();\n"
-    "  void assign(size_t n, const T &v);\n"
-    "  T &front(); T &back(); const T &front() const; const T &back() const;\n"
-    "  T *begin(); T *end(); const T *begin() const; const T *end() const;\n"
-    "  const T *cbegin() const; const T *cend() const;\n"
-    "  T *insert(const T *pos, const T &v); T *erase(const T *pos);\n"
-    "};\n"
-    "template <class T, size_t N> struct array {\n"
-    "  T __elems[N];\n"
-    "  typedef T value_type; typedef T *iterator;\n"
-    "  __KC_HD T &operator[](size_t i); __KC_HD const T &operator[](size_t i) const;\n"
-    "  __KC_HD T *data(); __KC_HD const T *data() const;\n"
-    "  __KC_HD constexpr size_t size() const { return N; }\n"
-    "  __KC_HD T *begin(); __KC_HD T *end(); __KC_HD const T *begin() const; __KC_HD const T *end() const;\n"
-    "  void fill(const T &v);\n"
-    "};\n"
-    "class string {\n"
-    "public:\n"
-    "  typedef char value_type; typedef size_t size_type;\n"
-    "  static const size_t npos = (size_t)-1;\n"
-    "  string(); string(const char *s); string(const char *s, size_t n); string(size_t n, char c);\n"
-    "  string(const string &o); string(string &&o); ~string();\n"
-    "  string &operator=(const string &o); string &operator=(const char *s);\n"
-    "  string &operator+=(const string &o); string &operator+=(const char *s); string &operator+=(char c);\n"
-    "  const char *c_str() const; const char *data() const; size_t size() const; size_t length() const;\n"
-    "  bool empty() const; char &operator[](size_t i); const char &operator[](size_t i) const;\n"
-    "  size_t find(const string &s, size_t pos = 0) const; size_t find(char c, size_t pos = 0) const;\n"
-    "  string substr(size_t pos = 0, size_t n = npos) const;\n"
-    "  int compare(const string &o) const;\n"
-    "  const char *begin() const; const char *end() const;\n"
-    "};\n"
-    "string operator+(const string &a, const string &b);\n"
-    "string operator+(const string &a, const char *b);\n"
-    "string operator+(const char *a, const string &b);\n"
-    "bool operator==(const string &a, const string &b);\n"
-    "bool operator==(const string &a, const char *b);\n"
-    "bool operator!=(const string &a, const string &b);\n"
-    "bool operator<(const string &a, const string &b);\n"
-    "string to_string(int v); string to_string(long v); string to_string(long long v);\n"
-    "string to_string(unsigned v); string to_string(unsigned long v); string to_string(unsigned long long v);\n"
-    "string to_string(float v); string to_string(double v);\n"
-    "int stoi(const string &s, size_t *pos = 0, int base = 10);\n"
-    "long stol(const string &s, size_t *pos = 0, int base = 10);\n"
-    "float stof(const string &s, size_t *pos = 0);\n"
-    "double stod(const string &s, size_t *pos = 0);\n"
-    "class ios_base { public: typedef unsigned fmtflags; static const fmtflags fixed = 4, scientific = 8; static const unsigned in = 1, out = 2, binary = 4, app = 8; };\n"
-    "class ostream;\n"
-    "typedef ostream &(*__kc_manip)(ostream &);\n"
-    "class ostream : public ios_base {\n"
-    "public:\n"
-    "  ostream &operator<<(const char *s); ostream &operator<<(const string &s); ostream &operator<<(char c);\n"
-    "  ostream &operator<<(bool v); ostream &operator<<(int v); ostream &operator<<(unsigned v);\n"
-    "  ostream &operator<<(long v); ostream &operator<<(unsigned long v); ostream &operator<<(long long v);\n"
-    "  ostream &operator<<(unsigned long long v); ostream &operator<<(float v); ostream &operator<<(double v);\n"
-    "  ostream &operator<<(const void *p); ostream &operator<<(__kc_manip m);\n"
-    "  ostream &write(const char *s, long n); ostream &flush(); unsigned precision(unsigned p);\n"
-    "  void setf(fmtflags f);\n"
-    "};\n"
-    "class istream : public ios_base {\n"
-    "public:\n"
-    "  istream &operator>>(int &v); istream &operator>>(float &v); istream &operator>>(double &v);\n"
-    "  istream &operator>>(string &s); istream &read(char *s, long n); explicit operator bool() const;\n"
-    "};\n"
-    "class ofstream : public ostream { public: ofstream(); ofstream(const char *p, unsigned m = ios_base::out); ofstream(const string &p, unsigned m = ios_base::out); void open(const char *p, unsigned m = ios_base::out); bool is_open() const; void close(); };\n"
-    "class ifstream : public istream { public: ifstream(); ifstream(const char *p, unsigned m = ios_base::in); ifstream(const string &p, unsigned m = ios_base::in); void open(const char *p, unsigned m = ios_base::in); bool is_open() const; void close(); };\n"
-    "class stringstream : public ostream { public: stringstream(); string str() const; };\n"
-    "class ostringstream : public ostream { public: ostringstream(); string str() const; };\n"
-    "extern ostream cout, cerr, clog;\n"
-    "extern istream cin;\n"
-    "ostream &endl(ostream &o); ostream &flush(ostream &o);\n"
-    "ostream &fixed(ostream &o); ostream &scientific(ostream &o);\n"
-    "struct __kc_iomanip { };\n"
-    "ostream &operator<<(ostream &o, __kc_iomanip m);\n"
-    "__kc_iomanip setprecision(int n); __kc_iomanip setw(int n); __kc_iomanip setfill(char c);\n"
-    "istream &getline(istream &in, string &s);\n"
-    "class exception { public: exception() noexcept; virtual ~exception(); virtual const char *what() const noexcept; };\n"
-    "class runtime_error : public exception { public: explicit runtime_error(const string &s); explicit runtime_error(const char *s); };\n"
-    "class logic_error : public exception { public: explicit logic_error(const string &s); explicit logic_error(const char *s); };\n"
-    "class invalid_argument : public logic_error { public: explicit invalid_argument(const string &s); explicit invalid_argument(const char *s); };\n"
-    "class out_of_range : public logic_error { public: explicit out_of_range(const string &s); explicit out_of_range(const char *s); };\n"
-    "class bad_alloc : public exception { public: bad_alloc() noexcept; };\n"
-    "template <class T> struct default_delete { void operator()(T *p) const; };\n"
-    "template <class T> struct default_delete<T[]> { void operator()(T *p) const; };\n"
-    "template <class T, class D = default_delete<T>> class unique_ptr {\n"
-    "public:\n"
-    "  unique_ptr(); explicit unique_ptr(T *p); unique_ptr(T *p, D d); unique_ptr(unique_ptr &&o); ~unique_ptr();\n"
-    "  unique_ptr &operator=(unique_ptr &&o);\n"
-    "  T *get() const; T *operator->() const; T &operator*() const; T *release(); void reset(T *p = nullptr);\n"
-    "  explicit operator bool() const;\n"
-    "};\n"
-    "template <class T, class D> class unique_ptr<T[], D> {\n"
-    "public:\n"
-    "  unique_ptr(); explicit unique_ptr(T *p); unique_ptr(T *p, D d); unique_ptr(unique_ptr &&o); ~unique_ptr();\n"
-    "  T *get() const; T &operator[](size_t i) const; void reset(T *p = nullptr);\n"
-    "};\n"
-    "template <class T> class shared_ptr {\n"
-    "public:\n"
-    "  shared_ptr(); explicit shared_ptr(T *p); template <class D> shared_ptr(T *p, D d);\n"
-    "  T *get() const; T *operator->() const; T &operator*() const; void reset(); explicit operator bool() const;\n"
-    "};\n"
-    "template <class T, class... A> unique_ptr<T> make_unique(A &&...a);\n"
-    "template <class T, class... A> shared_ptr<T> make_shared(A &&...a);\n"
-    "template <class F> class function;\n"
-    "template <class R, class... A> class function<R(A...)> {\n"
-    "public: function(); template <class F> function(F f); R operator()(A... a) const; explicit operator bool() const;\n"
-    "};\n"
-    "template <class T> struct less { bool operator()(const T &a, const T &b) const; };\n"
-    "template <class T> struct greater { bool operator()(const T &a, const T &b) const; };\n"
-    "template <class T = void> struct plus { T operator()(const T &a, const T &b) const; };\n"
-    "template <class T = void> struct multiplies { T operator()(const T &a, const T &b) const; };\n"
-    "template <class K, class V, class C = less<K>> class map {\n"
-    "public: map(); V &operator[](const K &k); size_t size() const; size_t count(const K &k) const;\n"
-    "  pair<const K, V> *begin(); pair<const K, V> *end(); pair<const K, V> *find(const K &k);\n"
-    "};\n"
-    "template <class K, class V> class unordered_map {\n"
-    "public: unordered_map(); V &operator[](const K &k); size_t size() const; size_t count(const K &k) const;\n"
-    "  pair<const K, V> *begin(); pair<const K, V> *end(); pair<const K, V> *find(const K &k);\n"
-    "};\n"
-    "template <class... T> class tuple { public: tuple(); tuple(const T &...v); };\n"
-    "template <class... T> tuple<T...> make_tuple(T... v);\n"
-    "template <size_t I, class... T> auto &get(tuple<T...> &t);\n"
-    "template <long long N, long long D = 1> struct ratio { static constexpr long long num = N, den = D; };\n"
-    "typedef ratio<1, 1000> milli; typedef ratio<1, 1000000> micro; typedef ratio<1, 1000000000> nano;\n"
-    "namespace chrono {\n"
-    "template <class Rep, class Period = void> class duration {\n"
-    "public: duration(); template <class R> duration(const R &r); Rep count() const;\n"
-    "  template <class R2, class P2> operator duration<R2, P2>() const;\n"
-    "};\n"
-    "typedef duration<long long> nanoseconds; typedef duration<long long> microseconds;\n"
-    "typedef duration<long long> milliseconds; typedef duration<long long> seconds;\n"
-    "template <class D, class R, class P> D duration_cast(const duration<R, P> &d);\n"
-    "template <class C> class time_point {\n"
-    "public: duration<double> operator-(const time_point &o) const; duration<long long> time_since_epoch() const;\n"
-    "};\n"
-    "struct steady_clock { typedef time_point<steady_clock> time_point_t; static time_point<steady_clock> now(); typedef chrono::time_point<steady_clock> time_point; };\n"
-    "struct system_clock { static chrono::time_point<system_clock> now(); typedef chrono::time_point<system_clock> time_point; };\n"
-    "typedef steady_clock high_resolution_clock;\n"
-    "}\n"
-    "class random_device { public: random_device(); unsigned operator()(); };\n"
-    "class mt19937 { public: typedef unsigned result_type; mt19937(); explicit mt19937(unsigned seed); unsigned operator()(); void seed(unsigned s); };\n"
-    "class mt19937_64 { public: typedef unsigned long long result_type; mt19937_64(); explicit mt19937_64(unsigned long long seed); unsigned long long operator()(); };\n"
-    "typedef mt19937 default_random_engine;\n"
-    "template <class T = double> class uniform_real_distribution { public: uniform_real_distribution(T a = 0, T b = 1); template <class G> T operator()(G &g); };\n"
-    "template <class T = int> class uniform_int_distribution { public: uniform_int_distribution(T a = 0, T b = 0x7fffffff); template <class G> T operator()(G &g); };\n"
-    "template <class T = double> class normal_distribution { public: normal_distribution(T m = 0, T s = 1); template <class G> T operator()(G &g); };\n"
-    "template <class T = int> class bernoulli_distribution { public: bernoulli_distribution(double p = 0.5); template <class G> bool operator()(G &g); };\n"
-    "class thread { public: template <class F, class... A> explicit thread(F &&f, A &&...a); void join(); };\n"
-    "class mutex { public: void lock(); void unlock(); };\n"
-    "template <class M> class lock_guard { public: explicit lock_guard(M &m); };\n"
-    "template <class T> class atomic { public: atomic(); atomic(T v); T load() const; void store(T v); T fetch_add(T v); operator T() const; T operator++(); T operator++(int); };\n"
-    "template <class T> class complex { public: __KC_HD complex(T re = T(), T im = T()); __KC_HD T real() const; __KC_HD T imag() const; };\n"
-    "template <class T> __KC_HD complex<T> operator+(const complex<T> &a, const complex<T> &b);\n"
-    "template <class T> __KC_HD complex<T> operator*(const complex<T> &a, const complex<T> &b);\n"
-    "template <class T> __KC_HD T abs(const complex<T> &z);\n"
-    "using ::min; using ::max;\n"
-    "}\n"
-    "inline void *operator new(size_t, void *p) noexcept { return p; }\n"
-    "inline void *operator new[](size_t, void *p) noexcept { return p; }\n"
-    "#endif\n";
-static const char shim_text_2[] =
-    "/* kcheck shim: __half, __nv_bfloat16 and their pairs (cuda_fp16.h, cuda_bf16.h). */\n"
-    "#ifndef __KCHECK_FP16_H\n"
-    "#define __KCHECK_FP16_H\n"
-    "#define __KC_LOWP(T, T2)                                                        \\\n"
-    "  struct __attribute__((aligned(2))) T {                                      \\\n"
-    "    unsigned short __x;                                                       \\\n"
-    "    T() = default;                                                            \\\n"
-    "    __KC_HD T(float f); __KC_HD T(double f); __KC_HD T(int i);                \\\n"
-    "    __KC_HD T(unsigned int i); __KC_HD T(long long i);                        \\\n"
-    "    __KC_HD T(unsigned long long i); __KC_HD T(short i);                      \\\n"
-    "    __KC_HD T(unsigned short i);                                              \\\n"
-    "    __KC_HD operator float() const;                                           \\\n"
-    "    __KC_HD T &operator=(float f); __KC_HD T &operator=(double f);            \\\n"
-    "  };                                                                          \\\n"
-    "  struct __attribute__((aligned(4))) T2 {                                     \\\n"
-    "    T x, y;                                                                   \\\n"
-    "    T2() = default;                                                           \\\n"
-    "    __KC_HD T2(T a, T b) : x(a), y(b) {}                                      \\\n"
-    "  };                                                                          \\\n"
-    "  __KC_HD T operator+(const T &a, const T &b); __KC_HD T operator-(const T &a, const T &b); \\\n"
-    "  __KC_HD T operator*(const T &a, const T &b); __KC_HD T operator/(const T &a, const T &b); \\\n"
-    "  __KC_HD T &operator+=(T &a, const T &b); __KC_HD T &operator-=(T &a, const T &b); \\\n"
-    "  __KC_HD T &operator*=(T &a, const T &b); __KC_HD T &operator/=(T &a, const T &b); \\\n"
-    "  __KC_HD T operator-(const T &a);                                            \\\n"
-    "  __KC_HD bool operator==(const T &a, const T &b); __KC_HD bool operator!=(const T &a, const T &b); \\\n"
-    "  __KC_HD bool operator<(const T &a, const T &b); __KC_HD bool operator>(const T &a, const T &b); \\\n"
-    "  __KC_HD bool operator<=(const T &a, const T &b); __KC_HD bool operator>=(const T &a, const T &b); \\\n"
-    "  __KC_HD T2 operator+(const T2 &a, const T2 &b); __KC_HD T2 operator-(const T2 &a, const T2 &b); \\\n"
-    "  __KC_HD T2 operator*(const T2 &a, const T2 &b); __KC_HD T2 operator/(const T2 &a, const T2 &b); \\\n"
-    "  __KC_HD T2 &operator+=(T2 &a, const T2 &b); __KC_HD T2 &operator*=(T2 &a, const T2 &b); \\\n"
-    "  __KC_D T __hadd(T a, T b); __KC_D T __hsub(T a, T b); __KC_D T __hmul(T a, T b); \\\n"
-    "  __KC_D T __hdiv(T a, T b); __KC_D T __hfma(T a, T b, T c); __KC_D T __hneg(T a); \\\n"
-    "  __KC_D T __hmax(T a, T b); __KC_D T __hmin(T a, T b); __KC_D T __habs(T a);     \\\n"
-    "  __KC_D T2 __hadd2(T2 a, T2 b); __KC_D T2 __hsub2(T2 a, T2 b);              \\\n"
-    "  __KC_D T2 __hmul2(T2 a, T2 b); __KC_D T2 __hfma2(T2 a, T2 b, T2 c);        \\\n"
-    "  __KC_D T2 __hmax2(T2 a, T2 b); __KC_D T2 __hmin2(T2 a, T2 b); __KC_D T2 __habs2(T2 a); \\\n"
-    "  __KC_D bool __hgt(T a, T b); __KC_D bool __hlt(T a, T b); __KC_D bool __hge(T a, T b); \\\n"
-    "  __KC_D bool __hle(T a, T b); __KC_D bool __heq(T a, T b); __KC_D bool __hne(T a, T b); \\\n"
-    "  __KC_D bool __hisnan(T a); __KC_D bool __hisinf(T a);                      \\\n"
-    "  __KC_D T hsqrt(T a); __KC_D T hrsqrt(T a); __KC_D T hexp(T a); __KC_D T hexp2(T a); \\\n"
-    "  __KC_D T hlog(T a); __KC_D T hlog2(T a); __KC_D T hrcp(T a); __KC_D T htanh(T a); \\\n"
-    "  __KC_D T hsin(T a); __KC_D T hcos(T a); __KC_D T hfloor(T a); __KC_D T hceil(T a); \\\n"
-    "  __KC_D T2 h2sqrt(T2 a); __KC_D T2 h2exp(T2 a); __KC_D T2 h2rcp(T2 a);     \\\n"
-    "  __KC_HD float __low2float(T2 h); __KC_HD float __high2float(T2 h);          \\\n"
-    "  __KC_HD T __low2half(T2 h); __KC_HD T __high2half(T2 h);                    \\\n"
-    "  __KC_D T __ldg(const T *p); __KC_D T2 __ldg(const T2 *p);                  \\\n"
-    "  __KC_D T atomicAdd(T *address, T val); __KC_D T2 atomicAdd(T2 *address, T2 val);\n"
-    "__KC_LOWP(__half, __half2)\n"
-    "__KC_LOWP(__nv_bfloat16, __nv_bfloat162)\n"
-    "#undef __KC_LOWP\n"
-    "typedef __half half;\n"
-    "typedef __half2 half2;\n"
-    "typedef __nv_bfloat16 nv_bfloat16;\n"
-    "typedef __nv_bfloat162 nv_bfloat162;\n"
-    "struct __half_raw { unsigned short x; };\n"
-    "struct __half2_raw { unsigned short x, y; };\n"
-    "__KC_HD __half __float2half(float f);\n"
-    "__KC_HD __half __float2half_rn(float f);\n"
-    "__KC_HD __half __float2half_rz(float f);\n"
-    "__KC_HD __half __double2half(double f);\n"
-    "__KC_HD float __half2float(__half h);\n"
-    "__KC_HD __half2 __float2half2_rn(float f);\n"
-    "__KC_HD __half2 __floats2half2_rn(float a, float b);\n"
-    "__KC_HD __half2 __float22half2_rn(float2 f);\n"
-    "__KC_HD float2 __half22float2(__half2 h);\n"
-    "__KC_HD __half2 __halves2half2(__half a, __half b);\n"
-    "__KC_HD __half2 __half2half2(__half a);\n"
-    "__KC_HD __half __int2half_rn(int i);\n"
-    "__KC_HD int __half2int_rn(__half h);\n"
-    "__KC_HD int __half2int_rz(__half h);\n"
-    "__KC_HD __half __ushort_as_half(unsigned short u);\n"
-    "__KC_HD unsigned short __half_as_ushort(__half h);\n"
-    "__KC_HD __half __short_as_half(short u);\n"
-    "__KC_HD short __half_as_short(__half h);\n"
-    "__KC_HD __nv_bfloat16 __float2bfloat16(float f);\n"
-    "__KC_HD __nv_bfloat16 __float2bfloat16_rn(float f);\n"
-    "__KC_HD __nv_bfloat16 __double2bfloat16(double f);\n"
-    "__KC_HD float __bfloat162float(__nv_bfloat16 h);\n"
-    "__KC_HD __nv_bfloat162 __float2bfloat162_rn(float f);\n"
-    "__KC_HD __nv_bfloat162 __floats2bfloat162_rn(float a, float b);\n"
-    "__KC_HD __nv_bfloat162 __float22bfloat162_rn(float2 f);\n"
-    "__KC_HD float2 __bfloat1622float2(__nv_bfloat162 h);\n"
-    "__KC_HD __nv_bfloat162 __halves2bfloat162(__nv_bfloat16 a, __nv_bfloat16 b);\n"
-    "__KC_HD __nv_bfloat162 __bfloat162bfloat162(__nv_bfloat16 a);\n"
-    "__KC_HD __nv_bfloat16 __ushort_as_bfloat16(unsigned short u);\n"
-    "__KC_HD unsigned short __bfloat16_as_ushort(__nv_bfloat16 h);\n"
-    "#endif\n";
-static const char shim_text_3[] =
-    "/* kcheck shim: the C library as host code in .cu files uses it. */\n"
-    "#ifndef __KCHECK_LIBC_H\n"
-    "#define __KCHECK_LIBC_H\n"
-    "#include <__kcheck_cuda.h>\n"
-    "#include <stdarg.h>\n"
-    "extern \"C\" {\n"
-    "typedef struct __kc_FILE FILE;\n"
-    "extern FILE *stdin, *stdout, *stderr;\n"
-    "#define EOF (-1)\n"
-    "#define SEEK_SET 0\n"
-    "#define SEEK_CUR 1\n"
-    "#define SEEK_END 2\n"
-    "#define EXIT_SUCCESS 0\n"
-    "#define EXIT_FAILURE 1\n"
-    "#define RAND_MAX 2147483647\n"
-    "__KC_H int fprintf(FILE *f, const char *fmt, ...);\n"
-    "__KC_H int sprintf(char *s, const char *fmt, ...);\n"
-    "__KC_H int snprintf(char *s, size_t n, const char *fmt, ...);\n"
-    "__KC_H int vfprintf(FILE *f, const char *fmt, va_list ap);\n"
-    "__KC_H int vsnprintf(char *s, size_t n, const char *fmt, va_list ap);\n"
-    "__KC_H int puts(const char *s);\n"
-    "__KC_H int fputs(const char *s, FILE *f);\n"
-    "__KC_H int putchar(int c);\n"
-    "__KC_H int fputc(int c, FILE *f);\n"
-    "__KC_H int fgetc(FILE *f);\n"
-    "__KC_H char *fgets(char *s, int n, FILE *f);\n"
-    "__KC_H int scanf(const char *fmt, ...);\n"
-    "__KC_H int sscanf(const char *s, const char *fmt, ...);\n"
-    "__KC_H int fscanf(FILE *f, const char *fmt, ...);\n"
-    "__KC_H FILE *fopen(const char *path, const char *mode);\n"
-    "__KC_H int fclose(FILE *f);\n"
-    "__KC_H int fflush(FILE *f);\n"
-    "__KC_H size_t fread(void *p, size_t size, size_t n, FILE *f);\n"
-    "__KC_H size_t fwrite(const void *p, size_t size, size_t n, FILE *f);\n"
-    "__KC_H int fseek(FILE *f, long off, int whence);\n"
-    "__KC_H long ftell(FILE *f);\n"
-    "__KC_H void perror(const char *s);\n"
-    "__KC_H void *calloc(size_t n, size_t size);\n"
-    "__KC_H void *realloc(void *p, size_t n);\n"
-    "__KC_H void *aligned_alloc(size_t align, size_t n);\n"
-    "__KC_H int posix_memalign(void **p, size_t align, size_t n);\n"
-    "__KC_H __attribute__((noreturn)) void exit(int status);\n"
-    "__KC_H __attribute__((noreturn)) void abort(void);\n"
-    "__KC_H int atexit(void (*f)(void));\n"
-    "__KC_H int atoi(const char *s);\n"
-    "__KC_H long atol(const char *s);\n"
-    "__KC_H double atof(const char *s);\n"
-    "__KC_H long strtol(const char *s, char **end, int base);\n"
-    "__KC_H unsigned long strtoul(const char *s, char **end, int base);\n"
-    "__KC_H long long strtoll(const char *s, char **end, int base);\n"
-    "__KC_H double strtod(const char *s, char **end);\n"
-    "__KC_H float strtof(const char *s, char **end);\n"
-    "__KC_H char *getenv(const char *name);\n"
-    "__KC_H int rand(void);\n"
-    "__KC_H void srand(unsigned int seed);\n"
-    "__KC_H void qsort(void *base, size_t n, size_t size, int (*cmp)(const void *, const void *));\n"
-    "__KC_H int system(const char *cmd);\n"
-    "__KC_HD void *memmove(void *dst, const void *src, size_t n);\n"
-    "__KC_HD int memcmp(const void *a, const void *b, size_t n);\n"
-    "__KC_HD size_t strlen(const char *s);\n"
-    "__KC_HD int strcmp(const char *a, const char *b);\n"
-    "__KC_HD int strncmp(const char *a, const char *b, size_t n);\n"
-    "__KC_HD char *strcpy(char *d, const char *s);\n"
-    "__KC_HD char *strncpy(char *d, const char *s, size_t n);\n"
-    "__KC_H char *strcat(char *d, const char *s);\n"
-    "__KC_H char *strdup(const char *s);\n"
-    "__KC_H char *strchr(const char *s, int c);\n"
-    "__KC_H char *strrchr(const char *s, int c);\n"
-    "__KC_H char *strstr(const char *s, const char *t);\n"
-    "__KC_H char *strerror(int e);\n"
-    "typedef long time_t;\n"
-    "typedef long clock_t;\n"
-    "#define CLOCKS_PER_SEC 1000000l\n"
-    "__KC_H time_t time(time_t *t);\n"
-    "struct timespec { time_t tv_sec; long tv_nsec; };\n"
-    "struct timeval { time_t tv_sec; long tv_usec; };\n"
-    "__KC_H int clock_gettime(int clk, struct timespec *ts);\n"
-    "__KC_H int gettimeofday(struct timeval *tv, void *tz);\n"
-    "#define CLOCK_REALTIME 0\n"
-    "#define CLOCK_MONOTONIC 1\n"
-    "extern int errno;\n"
-    "}\n"
-    "namespace std {\n"
-    "using ::FILE; using ::fprintf; using ::sprintf; using ::snprintf; using ::puts; using ::fopen;\n"
-    "using ::fclose; using ::fflush; using ::fread; using ::fwrite; using ::calloc; using ::realloc;\n"
-    "using ::exit; using ::abort; using ::atoi; using ::atof; using ::strtol; using ::strtod;\n"
-    "using ::getenv; using ::rand; using ::srand; using ::qsort; using ::memmove; using ::memcmp;\n"
-    "using ::strlen; using ::strcmp; using ::strncmp; using ::strcpy; using ::strncpy; using ::time;\n"
-    "using ::time_t; using ::clock_t; using ::perror;\n"
-    "}\n"
-    "#endif\n";
-static const char shim_text_4[] =
-    "/* kcheck shim prelude: -include'd before the user's file, as nvcc does\n"
-    " * with cuda_runtime.h. Stand-ins only: declarations, no definitions that\n"
-    " * matter for code generation. */\n"
-    "#ifndef __KCHECK_PRELUDE_H\n"
-    "#define __KCHECK_PRELUDE_H\n"
-    "#define __KCHECK_SHIM__ 1\n"
-    "#ifndef __CUDACC__\n"
-    "#define __CUDACC__ 1\n"
-    "#endif\n"
-    "#define __CUDACC_VER_MAJOR__ 12\n"
-    "#define __CUDACC_VER_MINOR__ 8\n"
-    "#define __CUDACC_VER_BUILD__ 0\n"
-    "#define __global__ __attribute__((global))\n"
-    "#define __device__ __attribute__((device))\n"
-    "#define __host__ __attribute__((host))\n"
-    "#define __shared__ __attribute__((shared))\n"
-    "#define __constant__ __attribute__((constant))\n"
-    "#define __managed__ __attribute__((managed))\n"
-    "#define __forceinline__ __inline__ __attribute__((always_inline))\n"
-    "#define __noinline__ __attribute__((noinline))\n"
-    "#define __launch_bounds__(...) __attribute__((launch_bounds(__VA_ARGS__)))\n"
-    "#define __restrict__ __restrict\n"
-    "#define __align__(n) __attribute__((aligned(n)))\n"
-    "#define __builtin_align__(n) __attribute__((aligned(n)))\n"
-    "#define __device_builtin__\n"
-    "#define __cudart_builtin__\n"
-    "#define __inline_hint__\n"
-    "#define __grid_constant__\n"
-    "#define __maxnreg__(n)\n"
-    "#define __cluster_dims__(...)\n"
-    "#define CUDARTAPI\n"
-    "#define CUDART_CB\n"
-    "#define CUDAAPI\n"
-    "#include <cuda_runtime.h>\n"
-    "#endif\n";
-static const char shim_text_5[] =
-    "#include <__kcheck_cxx.h>\n";
-static const char shim_text_6[] =
-    "#include <__kcheck_cuda.h>\n"
-    "#undef assert\n"
-    "#ifdef NDEBUG\n"
-    "#define assert(e) ((void)0)\n"
-    "#else\n"
-    "#define assert(e) ((e) ? (void)0 : __assert_fail(#e, __FILE__, __LINE__, __func__))\n"
-    "#endif\n";
-static const char shim_text_7[] =
-    "#include <__kcheck_cuda.h>\n";
-static const char shim_text_8[] =
-    "#include <__kcheck_libc.h>\n";
-static const char shim_text_9[] =
-    "#include <float.h>\n";
-static const char shim_text_10[] =
-    "#include <limits.h>\n";
-static const char shim_text_11[] =
-    "/* kcheck shim: cooperative groups (declarations only). */\n"
-    "#ifndef __KCHECK_COOPERATIVE_GROUPS_H\n"
-    "#define __KCHECK_COOPERATIVE_GROUPS_H\n"
-    "#include <__kcheck_cuda.h>\n"
-    "namespace cooperative_groups {\n"
-    "class thread_group {\n"
-    "public:\n"
-    "  __KC_D void sync() const;\n"
-    "  __KC_D unsigned long long size() const;\n"
-    "  __KC_D unsigned long long num_threads() const;\n"
-    "  __KC_D unsigned long long thread_rank() const;\n"
-    "  __KC_D bool is_valid() const;\n"
-    "};\n"
-    "class thread_block : public thread_group {\n"
-    "public:\n"
-    "  __KC_D void sync() const;\n"
-    "  __KC_D unsigned int size() const;\n"
-    "  __KC_D unsigned int num_threads() const;\n"
-    "  __KC_D unsigned int thread_rank() const;\n"
-    "  __KC_D dim3 group_index() const;\n"
-    "  __KC_D dim3 thread_index() const;\n"
-    "  __KC_D dim3 group_dim() const;\n"
-    "  __KC_D dim3 dim_threads() const;\n"
-    "};\n"
-    "class grid_group : public thread_group {\n"
-    "public:\n"
-    "  __KC_D void sync() const;\n"
-    "  __KC_D unsigned long long size() const;\n"
-    "  __KC_D unsigned long long num_threads() const;\n"
-    "  __KC_D unsigned long long thread_rank() const;\n"
-    "  __KC_D unsigned long long block_rank() const;\n"
-    "  __KC_D unsigned long long num_blocks() const;\n"
-    "  __KC_D dim3 group_dim() const;\n"
-    "  __KC_D dim3 dim_blocks() const;\n"
-    "  __KC_D dim3 block_index() const;\n"
-    "  __KC_D bool is_valid() const;\n"
-    "};\n"
-    "class coalesced_group : public thread_group {\n"
-    "public:\n"
-    "  __KC_D void sync() const;\n"
-    "  __KC_D unsigned int size() const;\n"
-    "  __KC_D unsigned int num_threads() const;\n"
-    "  __KC_D unsigned int thread_rank() const;\n"
-    "  __KC_D unsigned int meta_group_rank() const;\n"
-    "  __KC_D unsigned int meta_group_size() const;\n"
-    "  template <class T> __KC_D T shfl(T var, int srcRank) const;\n"
-    "  template <class T> __KC_D T shfl_down(T var, int delta) const;\n"
-    "  template <class T> __KC_D T shfl_up(T var, int delta) const;\n"
-    "  __KC_D int any(int predicate) const;\n"
-    "  __KC_D int all(int predicate) const;\n"
-    "  __KC_D unsigned int ballot(int predicate) const;\n"
-    "};\n"
-    "template <unsigned int Size, class ParentT = void>\n"
-    "class thread_block_tile : public thread_group {\n"
-    "public:\n"
-    "  __KC_D void sync() const;\n"
-    "  __KC_D unsigned int size() const;\n"
-    "  __KC_D unsigned int num_threads() const;\n"
-    "  __KC_D unsigned int thread_rank() const;\n"
-    "  __KC_D unsigned int meta_group_rank() const;\n"
-    "  __KC_D unsigned int meta_group_size() const;\n"
-    "  template <class T> __KC_D T shfl(T var, int srcRank) const;\n"
-    "  template <class T> __KC_D T shfl_down(T var, unsigned int delta) const;\n"
-    "  template <class T> __KC_D T shfl_up(T var, unsigned int delta) const;\n"
-    "  template <class T> __KC_D T shfl_xor(T var, unsigned int laneMask) const;\n"
-    "  __KC_D int any(int predicate) const;\n"
-    "  __KC_D int all(int predicate) const;\n"
-    "  __KC_D unsigned int ballot(int predicate) const;\n"
-    "  template <class T> __KC_D unsigned int match_any(T val) const;\n"
-    "  __KC_D operator thread_block_tile<Size, void>() const;\n"
-    "};\n"
-    "__KC_D thread_block this_thread_block();\n"
-    "__KC_D grid_group this_grid();\n"
-    "__KC_D coalesced_group coalesced_threads();\n"
-    "__KC_D thread_group tiled_partition(const thread_group &parent, unsigned int tilesz);\n"
-    "template <unsigned int Size, class ParentT>\n"
-    "__KC_D thread_block_tile<Size, ParentT> tiled_partition(const ParentT &g);\n"
-    "template <class Group> __KC_D void sync(const Group &g);\n"
-    "template <class Group> __KC_D unsigned long long thread_rank(const Group &g);\n"
-    "template <class Group> __KC_D unsigned long long group_size(const Group &g);\n"
-    "namespace details {}\n"
-    "template <class T> struct plus { __KC_HD T operator()(const T &a, const T &b) const; };\n"
-    "template <class T> struct less { __KC_HD T operator()(const T &a, const T &b) const; };\n"
-    "template <class T> struct greater { __KC_HD T operator()(const T &a, const T &b) const; };\n"
-    "template <class T> struct bit_and { __KC_HD T operator()(const T &a, const T &b) const; };\n"
-    "template <class T> struct bit_or { __KC_HD T operator()(const T &a, const T &b) const; };\n"
-    "template <class T> struct bit_xor { __KC_HD T operator()(const T &a, const T &b) const; };\n"
-    "template <class Group, class T, class Op> __KC_D T reduce(const Group &g, T val, Op op);\n"
-    "template <class Group, class T, class Op> __KC_D T inclusive_scan(const Group &g, T val, Op op);\n"
-    "template <class Group, class T> __KC_D T inclusive_scan(const Group &g, T val);\n"
-    "template <class Group, class T, class Op> __KC_D T exclusive_scan(const Group &g, T val, Op op);\n"
-    "template <class Group, class T> __KC_D T exclusive_scan(const Group &g, T val);\n"
-    "template <class Group> __KC_D void memcpy_async(const Group &g, void *dst, const void *src, size_t bytes);\n"
-    "template <class Group> __KC_D void wait(const Group &g);\n"
-    "template <unsigned int N, class Group> __KC_D void wait_prior(const Group &g);\n"
-    "} // namespace cooperative_groups\n"
-    "#endif\n";
-static const char shim_text_12[] =
-    "#include <cooperative_groups.h>\n";
-static const char shim_text_13[] =
-    "#include <stdarg.h>\n"
-    "namespace std { using ::va_list; }\n";
-static const char shim_text_14[] =
-    "#include <cub/cub.cuh>\n";
-static const char shim_text_15[] =
-    "/* kcheck shim: a small part of CUB (declarations only). */\n"
-    "#ifndef __KCHECK_CUB_CUH\n"
-    "#define __KCHECK_CUB_CUH\n"
-    "#include <__kcheck_cuda.h>\n"
-    "namespace cub {\n"
-    "struct Sum { template <class T> __KC_HD T operator()(const T &a, const T &b) const; };\n"
-    "struct Max { template <class T> __KC_HD T operator()(const T &a, const T &b) const; };\n"
-    "struct Min { template <class T> __KC_HD T operator()(const T &a, const T &b) const; };\n"
-    "template <class K, class V> struct KeyValuePair { K key; V value; };\n"
-    "enum BlockReduceAlgorithm { BLOCK_REDUCE_RAKING_COMMUTATIVE_ONLY, BLOCK_REDUCE_RAKING, BLOCK_REDUCE_WARP_REDUCTIONS };\n"
-    "enum BlockScanAlgorithm { BLOCK_SCAN_RAKING, BLOCK_SCAN_RAKING_MEMOIZE, BLOCK_SCAN_WARP_SCANS };\n"
-    "enum BlockLoadAlgorithm { BLOCK_LOAD_DIRECT, BLOCK_LOAD_STRIPED, BLOCK_LOAD_VECTORIZE, BLOCK_LOAD_TRANSPOSE, BLOCK_LOAD_WARP_TRANSPOSE };\n"
-    "enum BlockStoreAlgorithm { BLOCK_STORE_DIRECT, BLOCK_STORE_STRIPED, BLOCK_STORE_VECTORIZE, BLOCK_STORE_TRANSPOSE, BLOCK_STORE_WARP_TRANSPOSE };\n"
-    "template <class T, int BLOCK_DIM_X, BlockReduceAlgorithm ALGORITHM = BLOCK_REDUCE_WARP_REDUCTIONS, int BLOCK_DIM_Y = 1, int BLOCK_DIM_Z = 1, int ARCH = 0>\n"
-    "class BlockReduce {\n"
-    "public:\n"
-    "  struct TempStorage { char storage[BLOCK_DIM_X * BLOCK_DIM_Y * BLOCK_DIM_Z * sizeof(T) / 32 + sizeof(T)]; };\n"
-    "  __KC_D BlockReduce();\n"
-    "  __KC_D BlockReduce(TempStorage &temp);\n"
-    "  __KC_D T Sum(T input);\n"
-    "  __KC_D T Sum(T input, int num_valid);\n"
-    "  template <int N> __KC_D T Sum(T (&inputs)[N]);\n"
-    "  template <class Op> __KC_D T Reduce(T input, Op op);\n"
-    "  template <class Op> __KC_D T Reduce(T input, Op op, int num_valid);\n"
-    "};\n"
-    "template <class T, int LOGICAL_WARP_THREADS = 32, int ARCH = 0>\n"
-    "class WarpReduce {\n"
-    "public:\n"
-    "  struct TempStorage { T storage[LOGICAL_WARP_THREADS]; };\n"
-    "  __KC_D WarpReduce(TempStorage &temp);\n"
-    "  __KC_D T Sum(T input);\n"
-    "  __KC_D T Sum(T input, int valid_items);\n"
-    "  template <class Op> __KC_D T Reduce(T input, Op op);\n"
-    "  template <class Op> __KC_D T Reduce(T input, Op op, int valid_items);\n"
-    "};\n"
-    "template <class T, int BLOCK_DIM_X, BlockScanAlgorithm ALGORITHM = BLOCK_SCAN_RAKING, int BLOCK_DIM_Y = 1, int BLOCK_DIM_Z = 1, int ARCH = 0>\n"
-    "class BlockScan {\n"
-    "public:\n"
-    "  struct TempStorage { T storage[BLOCK_DIM_X * BLOCK_DIM_Y * BLOCK_DIM_Z]; };\n"
-    "  __KC_D BlockScan(TempStorage &temp);\n"
-    "  __KC_D void InclusiveSum(T input, T &output);\n"
-    "  __KC_D void InclusiveSum(T input, T &output, T &aggregate);\n"
-    "  __KC_D void ExclusiveSum(T input, T &output);\n"
-    "  __KC_D void ExclusiveSum(T input, T &output, T &aggregate);\n"
-    "  template <class Op> __KC_D void InclusiveScan(T input, T &output, Op op);\n"
-    "  template <class Op> __KC_D void ExclusiveScan(T input, T &output, T init, Op op);\n"
-    "};\n"
-    "template <class T, int BLOCK_DIM_X, int ITEMS_PER_THREAD, BlockLoadAlgorithm ALGORITHM = BLOCK_LOAD_DIRECT, int BLOCK_DIM_Y = 1, int BLOCK_DIM_Z = 1>\n"
-    "class BlockLoad {\n"
-    "public:\n"
-    "  struct TempStorage { T storage[BLOCK_DIM_X * ITEMS_PER_THREAD]; };\n"
-    "  __KC_D BlockLoad();\n"
-    "  __KC_D BlockLoad(TempStorage &temp);\n"
-    "  template <class It> __KC_D void Load(It block_itr, T (&items)[ITEMS_PER_THREAD]);\n"
-    "  template <class It> __KC_D void Load(It block_itr, T (&items)[ITEMS_PER_THREAD], int valid_items);\n"
-    "  template <class It, class D> __KC_D void Load(It block_itr, T (&items)[ITEMS_PER_THREAD], int valid_items, D oob_default);\n"
-    "};\n"
-    "template <class T, int BLOCK_DIM_X, int ITEMS_PER_THREAD, BlockStoreAlgorithm ALGORITHM = BLOCK_STORE_DIRECT, int BLOCK_DIM_Y = 1, int BLOCK_DIM_Z = 1>\n"
-    "class BlockStore {\n"
-    "public:\n"
-    "  struct TempStorage { T storage[BLOCK_DIM_X * ITEMS_PER_THREAD]; };\n"
-    "  __KC_D BlockStore();\n"
-    "  __KC_D BlockStore(TempStorage &temp);\n"
-    "  template <class It> __KC_D void Store(It block_itr, T (&items)[ITEMS_PER_THREAD]);\n"
-    "  template <class It> __KC_D void Store(It block_itr, T (&items)[ITEMS_PER_THREAD], int valid_items);\n"
-    "};\n"
-    "struct DeviceReduce {\n"
-    "  template <class In, class Out> __KC_H static cudaError_t Sum(void *d_temp, size_t &temp_bytes, In d_in, Out d_out, int num_items, cudaStream_t stream = 0);\n"
-    "  template <class In, class Out> __KC_H static cudaError_t Max(void *d_temp, size_t &temp_bytes, In d_in, Out d_out, int num_items, cudaStream_t stream = 0);\n"
-    "  template <class In, class Out> __KC_H static cudaError_t Min(void *d_temp, size_t &temp_bytes, In d_in, Out d_out, int num_items, cudaStream_t stream = 0);\n"
-    "  template <class In, class Out, class Op, class T> __KC_H static cudaError_t Reduce(void *d_temp, size_t &temp_bytes, In d_in, Out d_out, int num_items, Op op, T init, cudaStream_t stream = 0);\n"
-    "};\n"
-    "struct DeviceScan {\n"
-    "  template <class In, class Out> __KC_H static cudaError_t InclusiveSum(void *d_temp, size_t &temp_bytes, In d_in, Out d_out, int num_items, cudaStream_t stream = 0);\n"
-    "  template <class In, class Out> __KC_H static cudaError_t ExclusiveSum(void *d_temp, size_t &temp_bytes, In d_in, Out d_out, int num_items, cudaStream_t stream = 0);\n"
-    "};\n"
-    "struct DeviceRadixSort {\n"
-    "  template <class K> __KC_H static cudaError_t SortKeys(void *d_temp, size_t &temp_bytes, const K *d_keys_in, K *d_keys_out, int num_items, int begin_bit = 0, int end_bit = sizeof(K) * 8, cudaStream_t stream = 0);\n"
-    "  template <class K, class V> __KC_H static cudaError_t SortPairs(void *d_temp, size_t &temp_bytes, const K *d_keys_in, K *d_keys_out, const V *d_values_in, V *d_values_out, int num_items, int begin_bit = 0, int end_bit = sizeof(K) * 8, cudaStream_t stream = 0);\n"
-    "};\n"
-    "} // namespace cub\n"
-    "#endif\n";
-static const char shim_text_16[] =
-    "#include <__kcheck_cuda.h>\n"
-    "#include <__kcheck_fp16.h>\n";
-static const char shim_text_17[] =
-    "#ifndef __KCHECK_CUDA_RUNTIME_H\n"
-    "#define __KCHECK_CUDA_RUNTIME_H\n"
-    "#include <__kcheck_cuda.h>\n"
-    "#endif\n";
-static const char shim_text_18[] =
-    "#ifndef __KCHECK_MATH_CONSTANTS_H\n"
-    "#define __KCHECK_MATH_CONSTANTS_H\n"
-    "#define CUDART_INF_F __int_as_float(0x7f800000)\n"
-    "#define CUDART_NAN_F __int_as_float(0x7fffffff)\n"
-    "#define CUDART_MIN_DENORM_F __int_as_float(0x00000001)\n"
-    "#define CUDART_MAX_NORMAL_F __int_as_float(0x7f7fffff)\n"
-    "#define CUDART_NEG_ZERO_F __int_as_float(0x80000000)\n"
-    "#define CUDART_ZERO_F 0.0f\n"
-    "#define CUDART_ONE_F 1.0f\n"
-    "#define CUDART_SQRT_HALF_F 0.707106781f\n"
-    "#define CUDART_SQRT_TWO_F 1.414213562f\n"
-    "#define CUDART_PI_F 3.141592654f\n"
-    "#define CUDART_PIO2_F 1.570796327f\n"
-    "#define CUDART_2_OVER_PI_F 0.636619772f\n"
-    "#define CUDART_L2E_F 1.442695041f\n"
-    "#define CUDART_LN2_F 0.693147181f\n"
-    "#define CUDART_INF __longlong_as_double(0x7ff0000000000000ULL)\n"
-    "#define CUDART_NAN __longlong_as_double(0xfff8000000000000ULL)\n"
-    "#define CUDART_PI 3.1415926535897931e+0\n"
-    "#define CUDART_PIO2 1.5707963267948966e+0\n"
-    "#define CUDART_SQRT_2PI 2.5066282746310002e+0\n"
-    "#define CUDART_LN2 6.9314718055994529e-1\n"
-    "#define CUDART_L2E 1.4426950408889634e+0\n"
-    "#endif\n";
-
-/* cuBLAS: no declarations of its own (a call to it is an unresolved name,
- * read as `NAME(...)`), but its headers bring the half and bfloat16 types
- * with them, as the real cublas_api.h does: code that only includes
- * <cublas_v2.h> and names __nv_bfloat16 (llm.c's dev files) has 2-byte
- * elements. */
-static const char shim_text_cublas[] =
-    "#ifndef __KCHECK_CUBLAS_H\n"
-    "#define __KCHECK_CUBLAS_H\n"
-    "#include <cuda_runtime.h>\n"
-    "#include <cuda_fp16.h>\n"
-    "#include <cuda_bf16.h>\n"
-    "#endif\n";
-
-/* The shim headers by the name used in #include <...>, sorted by name. */
+/* Every header of shim mode, sorted by name (kc_cuda_shim_provides
+ * searches it). */
 static const kc_cuda_shim_file shim_files[] = {
-    {"__kcheck_cuda.h", shim_text_0, sizeof shim_text_0 - 1},
-    {"__kcheck_cxx.h", shim_text_1, sizeof shim_text_1 - 1},
-    {"__kcheck_fp16.h", shim_text_2, sizeof shim_text_2 - 1},
-    {"__kcheck_libc.h", shim_text_3, sizeof shim_text_3 - 1},
-    {"__kcheck_prelude.h", shim_text_4, sizeof shim_text_4 - 1},
-    {"algorithm", shim_text_5, sizeof shim_text_5 - 1},
-    {"array", shim_text_5, sizeof shim_text_5 - 1},
-    {"assert.h", shim_text_6, sizeof shim_text_6 - 1},
-    {"atomic", shim_text_5, sizeof shim_text_5 - 1},
-    {"bitset", shim_text_5, sizeof shim_text_5 - 1},
-    {"builtin_types.h", shim_text_7, sizeof shim_text_7 - 1},
-    {"cassert", shim_text_6, sizeof shim_text_6 - 1},
-    {"cerrno", shim_text_8, sizeof shim_text_8 - 1},
-    {"cfloat", shim_text_9, sizeof shim_text_9 - 1},
-    {"chrono", shim_text_5, sizeof shim_text_5 - 1},
-    {"cinttypes", shim_text_5, sizeof shim_text_5 - 1},
-    {"climits", shim_text_10, sizeof shim_text_10 - 1},
-    {"cmath", shim_text_7, sizeof shim_text_7 - 1},
-    {"complex", shim_text_5, sizeof shim_text_5 - 1},
-    {"cooperative_groups.h", shim_text_11, sizeof shim_text_11 - 1},
-    {"cooperative_groups/memcpy_async.h", shim_text_12, sizeof shim_text_12 - 1},
-    {"cooperative_groups/reduce.h", shim_text_12, sizeof shim_text_12 - 1},
-    {"cooperative_groups/scan.h", shim_text_12, sizeof shim_text_12 - 1},
-    {"crt/math_functions.h", shim_text_7, sizeof shim_text_7 - 1},
-    {"cstdarg", shim_text_13, sizeof shim_text_13 - 1},
-    {"cstdbool", shim_text_5, sizeof shim_text_5 - 1},
-    {"cstddef", shim_text_7, sizeof shim_text_7 - 1},
-    {"cstdint", shim_text_7, sizeof shim_text_7 - 1},
-    {"cstdio", shim_text_8, sizeof shim_text_8 - 1},
-    {"cstdlib", shim_text_8, sizeof shim_text_8 - 1},
-    {"cstring", shim_text_8, sizeof shim_text_8 - 1},
-    {"ctime", shim_text_8, sizeof shim_text_8 - 1},
-    {"cub/block/block_load.cuh", shim_text_14, sizeof shim_text_14 - 1},
-    {"cub/block/block_reduce.cuh", shim_text_14, sizeof shim_text_14 - 1},
-    {"cub/block/block_scan.cuh", shim_text_14, sizeof shim_text_14 - 1},
-    {"cub/block/block_store.cuh", shim_text_14, sizeof shim_text_14 - 1},
-    {"cub/cub.cuh", shim_text_15, sizeof shim_text_15 - 1},
-    {"cub/device/device_radix_sort.cuh", shim_text_14, sizeof shim_text_14 - 1},
-    {"cub/device/device_reduce.cuh", shim_text_14, sizeof shim_text_14 - 1},
-    {"cub/device/device_scan.cuh", shim_text_14, sizeof shim_text_14 - 1},
-    {"cub/warp/warp_reduce.cuh", shim_text_14, sizeof shim_text_14 - 1},
-    {"cublas.h", shim_text_cublas, sizeof shim_text_cublas - 1},
-    {"cublasLt.h", shim_text_cublas, sizeof shim_text_cublas - 1},
-    {"cublas_api.h", shim_text_cublas, sizeof shim_text_cublas - 1},
-    {"cublas_v2.h", shim_text_cublas, sizeof shim_text_cublas - 1},
-    {"cuda.h", shim_text_7, sizeof shim_text_7 - 1},
-    {"cuda_bf16.h", shim_text_16, sizeof shim_text_16 - 1},
-    {"cuda_bf16.hpp", shim_text_16, sizeof shim_text_16 - 1},
-    {"cuda_device_runtime_api.h", shim_text_7, sizeof shim_text_7 - 1},
-    {"cuda_fp16.h", shim_text_16, sizeof shim_text_16 - 1},
-    {"cuda_fp16.hpp", shim_text_16, sizeof shim_text_16 - 1},
-    {"cuda_runtime.h", shim_text_17, sizeof shim_text_17 - 1},
-    {"cuda_runtime_api.h", shim_text_7, sizeof shim_text_7 - 1},
-    {"deque", shim_text_5, sizeof shim_text_5 - 1},
-    {"device_functions.h", shim_text_7, sizeof shim_text_7 - 1},
-    {"device_launch_parameters.h", shim_text_7, sizeof shim_text_7 - 1},
-    {"driver_types.h", shim_text_7, sizeof shim_text_7 - 1},
-    {"errno.h", shim_text_8, sizeof shim_text_8 - 1},
-    {"exception", shim_text_5, sizeof shim_text_5 - 1},
-    {"fstream", shim_text_5, sizeof shim_text_5 - 1},
-    {"functional", shim_text_5, sizeof shim_text_5 - 1},
-    {"host_defines.h", shim_text_7, sizeof shim_text_7 - 1},
-    {"initializer_list", shim_text_5, sizeof shim_text_5 - 1},
-    {"iomanip", shim_text_5, sizeof shim_text_5 - 1},
-    {"iostream", shim_text_5, sizeof shim_text_5 - 1},
-    {"istream", shim_text_5, sizeof shim_text_5 - 1},
-    {"iterator", shim_text_5, sizeof shim_text_5 - 1},
-    {"limits", shim_text_5, sizeof shim_text_5 - 1},
-    {"list", shim_text_5, sizeof shim_text_5 - 1},
-    {"map", shim_text_5, sizeof shim_text_5 - 1},
-    {"math.h", shim_text_7, sizeof shim_text_7 - 1},
-    {"math_constants.h", shim_text_18, sizeof shim_text_18 - 1},
-    {"math_functions.h", shim_text_7, sizeof shim_text_7 - 1},
-    {"memory", shim_text_5, sizeof shim_text_5 - 1},
-    {"mutex", shim_text_5, sizeof shim_text_5 - 1},
-    {"new", shim_text_5, sizeof shim_text_5 - 1},
-    {"numeric", shim_text_5, sizeof shim_text_5 - 1},
-    {"optional", shim_text_5, sizeof shim_text_5 - 1},
-    {"ostream", shim_text_5, sizeof shim_text_5 - 1},
-    {"queue", shim_text_5, sizeof shim_text_5 - 1},
-    {"random", shim_text_5, sizeof shim_text_5 - 1},
-    {"set", shim_text_5, sizeof shim_text_5 - 1},
-    {"sm_20_atomic_functions.h", shim_text_7, sizeof shim_text_7 - 1},
-    {"sm_60_atomic_functions.h", shim_text_7, sizeof shim_text_7 - 1},
-    {"sstream", shim_text_5, sizeof shim_text_5 - 1},
-    {"stack", shim_text_5, sizeof shim_text_5 - 1},
-    {"stdexcept", shim_text_5, sizeof shim_text_5 - 1},
-    {"stdio.h", shim_text_8, sizeof shim_text_8 - 1},
-    {"stdlib.h", shim_text_8, sizeof shim_text_8 - 1},
-    {"string", shim_text_5, sizeof shim_text_5 - 1},
-    {"string.h", shim_text_8, sizeof shim_text_8 - 1},
-    {"string_view", shim_text_5, sizeof shim_text_5 - 1},
-    {"sys/time.h", shim_text_8, sizeof shim_text_8 - 1},
-    {"thread", shim_text_5, sizeof shim_text_5 - 1},
-    {"time.h", shim_text_8, sizeof shim_text_8 - 1},
-    {"tuple", shim_text_5, sizeof shim_text_5 - 1},
-    {"type_traits", shim_text_5, sizeof shim_text_5 - 1},
-    {"unistd.h", shim_text_8, sizeof shim_text_8 - 1},
-    {"unordered_map", shim_text_5, sizeof shim_text_5 - 1},
-    {"unordered_set", shim_text_5, sizeof shim_text_5 - 1},
-    {"utility", shim_text_5, sizeof shim_text_5 - 1},
-    {"variant", shim_text_5, sizeof shim_text_5 - 1},
-    {"vector", shim_text_5, sizeof shim_text_5 - 1},
-    {"vector_functions.h", shim_text_7, sizeof shim_text_7 - 1},
-    {"vector_types.h", shim_text_7, sizeof shim_text_7 - 1},
+    {"__kcheck_cuda.h", "__kcheck_cuda.h", NULL},
+    {"__kcheck_cxx.h", "__kcheck_cxx.h", NULL},
+    {"__kcheck_fp16.h", "__kcheck_fp16.h", NULL},
+    {"__kcheck_libc.h", "__kcheck_libc.h", NULL},
+    {"__kcheck_prelude.h", "__kcheck_prelude.h", NULL},
+    {"algorithm", NULL, KC_SHIM_INCLUDE("__kcheck_cxx.h")},
+    {"array", NULL, KC_SHIM_INCLUDE("__kcheck_cxx.h")},
+    {"assert.h", "assert.h", NULL},
+    {"atomic", NULL, KC_SHIM_INCLUDE("__kcheck_cxx.h")},
+    {"bitset", NULL, KC_SHIM_INCLUDE("__kcheck_cxx.h")},
+    {"builtin_types.h", NULL, KC_SHIM_INCLUDE("__kcheck_cuda.h")},
+    {"cassert", "assert.h", NULL},
+    {"cerrno", NULL, KC_SHIM_INCLUDE("__kcheck_libc.h")},
+    {"cfloat", NULL, KC_SHIM_INCLUDE("float.h")},
+    {"chrono", NULL, KC_SHIM_INCLUDE("__kcheck_cxx.h")},
+    {"cinttypes", NULL, KC_SHIM_INCLUDE("__kcheck_cxx.h")},
+    {"climits", NULL, KC_SHIM_INCLUDE("limits.h")},
+    {"cmath", NULL, KC_SHIM_INCLUDE("__kcheck_cuda.h")},
+    {"complex", NULL, KC_SHIM_INCLUDE("__kcheck_cxx.h")},
+    {"cooperative_groups.h", "cooperative_groups.h", NULL},
+    {"cooperative_groups/memcpy_async.h", NULL, KC_SHIM_INCLUDE("cooperative_groups.h")},
+    {"cooperative_groups/reduce.h", NULL, KC_SHIM_INCLUDE("cooperative_groups.h")},
+    {"cooperative_groups/scan.h", NULL, KC_SHIM_INCLUDE("cooperative_groups.h")},
+    {"crt/math_functions.h", NULL, KC_SHIM_INCLUDE("__kcheck_cuda.h")},
+    {"cstdarg", "cstdarg", NULL},
+    {"cstdbool", NULL, KC_SHIM_INCLUDE("__kcheck_cxx.h")},
+    {"cstddef", NULL, KC_SHIM_INCLUDE("__kcheck_cuda.h")},
+    {"cstdint", NULL, KC_SHIM_INCLUDE("__kcheck_cuda.h")},
+    {"cstdio", NULL, KC_SHIM_INCLUDE("__kcheck_libc.h")},
+    {"cstdlib", NULL, KC_SHIM_INCLUDE("__kcheck_libc.h")},
+    {"cstring", NULL, KC_SHIM_INCLUDE("__kcheck_libc.h")},
+    {"ctime", NULL, KC_SHIM_INCLUDE("__kcheck_libc.h")},
+    {"cub/block/block_load.cuh", NULL, KC_SHIM_INCLUDE("cub/cub.cuh")},
+    {"cub/block/block_reduce.cuh", NULL, KC_SHIM_INCLUDE("cub/cub.cuh")},
+    {"cub/block/block_scan.cuh", NULL, KC_SHIM_INCLUDE("cub/cub.cuh")},
+    {"cub/block/block_store.cuh", NULL, KC_SHIM_INCLUDE("cub/cub.cuh")},
+    {"cub/cub.cuh", "cub/cub.cuh", NULL},
+    {"cub/device/device_radix_sort.cuh", NULL, KC_SHIM_INCLUDE("cub/cub.cuh")},
+    {"cub/device/device_reduce.cuh", NULL, KC_SHIM_INCLUDE("cub/cub.cuh")},
+    {"cub/device/device_scan.cuh", NULL, KC_SHIM_INCLUDE("cub/cub.cuh")},
+    {"cub/warp/warp_reduce.cuh", NULL, KC_SHIM_INCLUDE("cub/cub.cuh")},
+    {"cublas.h", "cublas_api.h", NULL},
+    {"cublasLt.h", "cublas_api.h", NULL},
+    {"cublas_api.h", "cublas_api.h", NULL},
+    {"cublas_v2.h", "cublas_api.h", NULL},
+    {"cuda.h", NULL, KC_SHIM_INCLUDE("__kcheck_cuda.h")},
+    {"cuda_bf16.h", "cuda_fp16.h", NULL},
+    {"cuda_bf16.hpp", "cuda_fp16.h", NULL},
+    {"cuda_device_runtime_api.h", NULL, KC_SHIM_INCLUDE("__kcheck_cuda.h")},
+    {"cuda_fp16.h", "cuda_fp16.h", NULL},
+    {"cuda_fp16.hpp", "cuda_fp16.h", NULL},
+    {"cuda_runtime.h", "cuda_runtime.h", NULL},
+    {"cuda_runtime_api.h", NULL, KC_SHIM_INCLUDE("__kcheck_cuda.h")},
+    {"deque", NULL, KC_SHIM_INCLUDE("__kcheck_cxx.h")},
+    {"device_functions.h", NULL, KC_SHIM_INCLUDE("__kcheck_cuda.h")},
+    {"device_launch_parameters.h", NULL, KC_SHIM_INCLUDE("__kcheck_cuda.h")},
+    {"driver_types.h", NULL, KC_SHIM_INCLUDE("__kcheck_cuda.h")},
+    {"errno.h", NULL, KC_SHIM_INCLUDE("__kcheck_libc.h")},
+    {"exception", NULL, KC_SHIM_INCLUDE("__kcheck_cxx.h")},
+    {"fstream", NULL, KC_SHIM_INCLUDE("__kcheck_cxx.h")},
+    {"functional", NULL, KC_SHIM_INCLUDE("__kcheck_cxx.h")},
+    {"host_defines.h", NULL, KC_SHIM_INCLUDE("__kcheck_cuda.h")},
+    {"initializer_list", NULL, KC_SHIM_INCLUDE("__kcheck_cxx.h")},
+    {"iomanip", NULL, KC_SHIM_INCLUDE("__kcheck_cxx.h")},
+    {"iostream", NULL, KC_SHIM_INCLUDE("__kcheck_cxx.h")},
+    {"istream", NULL, KC_SHIM_INCLUDE("__kcheck_cxx.h")},
+    {"iterator", NULL, KC_SHIM_INCLUDE("__kcheck_cxx.h")},
+    {"limits", NULL, KC_SHIM_INCLUDE("__kcheck_cxx.h")},
+    {"list", NULL, KC_SHIM_INCLUDE("__kcheck_cxx.h")},
+    {"map", NULL, KC_SHIM_INCLUDE("__kcheck_cxx.h")},
+    {"math.h", NULL, KC_SHIM_INCLUDE("__kcheck_cuda.h")},
+    {"math_constants.h", "math_constants.h", NULL},
+    {"math_functions.h", NULL, KC_SHIM_INCLUDE("__kcheck_cuda.h")},
+    {"memory", NULL, KC_SHIM_INCLUDE("__kcheck_cxx.h")},
+    {"mutex", NULL, KC_SHIM_INCLUDE("__kcheck_cxx.h")},
+    {"new", NULL, KC_SHIM_INCLUDE("__kcheck_cxx.h")},
+    {"numeric", NULL, KC_SHIM_INCLUDE("__kcheck_cxx.h")},
+    {"optional", NULL, KC_SHIM_INCLUDE("__kcheck_cxx.h")},
+    {"ostream", NULL, KC_SHIM_INCLUDE("__kcheck_cxx.h")},
+    {"queue", NULL, KC_SHIM_INCLUDE("__kcheck_cxx.h")},
+    {"random", NULL, KC_SHIM_INCLUDE("__kcheck_cxx.h")},
+    {"set", NULL, KC_SHIM_INCLUDE("__kcheck_cxx.h")},
+    {"sm_20_atomic_functions.h", NULL, KC_SHIM_INCLUDE("__kcheck_cuda.h")},
+    {"sm_60_atomic_functions.h", NULL, KC_SHIM_INCLUDE("__kcheck_cuda.h")},
+    {"sstream", NULL, KC_SHIM_INCLUDE("__kcheck_cxx.h")},
+    {"stack", NULL, KC_SHIM_INCLUDE("__kcheck_cxx.h")},
+    {"stdexcept", NULL, KC_SHIM_INCLUDE("__kcheck_cxx.h")},
+    {"stdio.h", NULL, KC_SHIM_INCLUDE("__kcheck_libc.h")},
+    {"stdlib.h", NULL, KC_SHIM_INCLUDE("__kcheck_libc.h")},
+    {"string", NULL, KC_SHIM_INCLUDE("__kcheck_cxx.h")},
+    {"string.h", NULL, KC_SHIM_INCLUDE("__kcheck_libc.h")},
+    {"string_view", NULL, KC_SHIM_INCLUDE("__kcheck_cxx.h")},
+    {"sys/time.h", NULL, KC_SHIM_INCLUDE("__kcheck_libc.h")},
+    {"thread", NULL, KC_SHIM_INCLUDE("__kcheck_cxx.h")},
+    {"time.h", NULL, KC_SHIM_INCLUDE("__kcheck_libc.h")},
+    {"tuple", NULL, KC_SHIM_INCLUDE("__kcheck_cxx.h")},
+    {"type_traits", NULL, KC_SHIM_INCLUDE("__kcheck_cxx.h")},
+    {"unistd.h", NULL, KC_SHIM_INCLUDE("__kcheck_libc.h")},
+    {"unordered_map", NULL, KC_SHIM_INCLUDE("__kcheck_cxx.h")},
+    {"unordered_set", NULL, KC_SHIM_INCLUDE("__kcheck_cxx.h")},
+    {"utility", NULL, KC_SHIM_INCLUDE("__kcheck_cxx.h")},
+    {"variant", NULL, KC_SHIM_INCLUDE("__kcheck_cxx.h")},
+    {"vector", NULL, KC_SHIM_INCLUDE("__kcheck_cxx.h")},
+    {"vector_functions.h", NULL, KC_SHIM_INCLUDE("__kcheck_cuda.h")},
+    {"vector_types.h", NULL, KC_SHIM_INCLUDE("__kcheck_cuda.h")},
 };
 
 static int shim_cmp(const void *key, const void *elem)
@@ -1594,13 +207,53 @@ void kc_cuda_unsaved_free(kc_cuda_unsaved *u)
     kc_vec_free(&u->files);
 }
 
+static int text_cmp(const void *key, const void *elem)
+{
+    return strcmp((const char *)key, ((const kc_cuda_shim_text *)elem)->name);
+}
+
+static const kc_cuda_shim_text *file_text(const char *file)
+{
+    return bsearch(file, kc_cuda_shim_texts, kc_cuda_shim_ntexts, sizeof kc_cuda_shim_texts[0], text_cmp);
+}
+
 void kc_cuda_shim_add(kc_cuda_unsaved *u, kc_arena *names)
 {
     size_t n = sizeof shim_files / sizeof shim_files[0];
     for (size_t i = 0; i < n; i++) {
-        const char *path = kc_arena_printf(names, "%s/%s", KC_CUDA_SHIM_INCLUDE, shim_files[i].name);
-        unsaved_push(u, path, shim_files[i].text, shim_files[i].len);
+        const kc_cuda_shim_file *f = &shim_files[i];
+        const kc_cuda_shim_text *t = f->file ? file_text(f->file) : NULL;
+        const char *path = kc_arena_printf(names, "%s/%s", KC_CUDA_SHIM_INCLUDE, f->name);
+        if (t)
+            unsaved_push(u, path, t->text, t->len);
+        else if (f->alias)
+            unsaved_push(u, path, f->alias, strlen(f->alias));
     }
+}
+
+bool kc_cuda_shim_check(char **why)
+{
+    size_t n = sizeof shim_files / sizeof shim_files[0];
+    for (size_t i = 0; i < n; i++) {
+        if (i && strcmp(shim_files[i - 1].name, shim_files[i].name) >= 0) {
+            *why = kc_xasprintf("the shim table is not sorted at %s", shim_files[i].name);
+            return false;
+        }
+        if (shim_files[i].file && !file_text(shim_files[i].file)) {
+            *why = kc_xasprintf("%s names shim/%s, which is not in the build", shim_files[i].name, shim_files[i].file);
+            return false;
+        }
+    }
+    for (size_t k = 0; k < kc_cuda_shim_ntexts; k++) {
+        bool used = false;
+        for (size_t i = 0; i < n && !used; i++)
+            used = shim_files[i].file && strcmp(shim_files[i].file, kc_cuda_shim_texts[k].name) == 0;
+        if (!used) {
+            *why = kc_xasprintf("shim/%s is in no entry of the shim table", kc_cuda_shim_texts[k].name);
+            return false;
+        }
+    }
+    return true;
 }
 
 void kc_cuda_shim_add_compat(kc_cuda_unsaved *u, int llvm_major)

@@ -6,6 +6,7 @@
  * empty stand-ins for headers that cannot be found, and (toolkit mode, old
  * libclang) empty stand-ins for headers that the toolkit dropped.
  *
+ * The shim headers are the files of src/analyzer/cuda/shim/ (cuda_shim.c).
  * Ownership: a kc_cuda_unsaved borrows the static shim texts and owns the
  * names and texts passed to kc_cuda_unsaved_add_owned.
  */
@@ -45,6 +46,9 @@ bool kc_cuda_shim_provides(const char *name);
 /* Appends every shim header; the path strings are allocated in `names`,
  * which must outlive the list. */
 void kc_cuda_shim_add(kc_cuda_unsaved *u, kc_arena *names);
+/* Is the table of shim headers whole: sorted, every file it names built
+ * in, every file of shim/ named? (For the tests.) False with *why. */
+bool kc_cuda_shim_check(char **why);
 /* Appends the toolkit-mode stand-ins that libclang `llvm_major` needs; they
  * live under KC_CUDA_SHIM_COMPAT. */
 void kc_cuda_shim_add_compat(kc_cuda_unsaved *u, int llvm_major);

@@ -1,0 +1,28 @@
+# Turns the files of the CUDA shim directory into one C source: an array per
+# file (NUL-terminated) and kc_cuda_shim_texts, the files by their path
+# relative to the directory, sorted, for src/analyzer/cuda/cuda_shim.c.
+#   cmake -DDIR=src/analyzer/cuda/shim -DOUT=file.c -P embed_shim.cmake
+file(GLOB_RECURSE files RELATIVE "${DIR}" "${DIR}/*")
+list(SORT files)
+set(body "/* Generated from ${DIR}; do not edit. */\n#include <stddef.h>\n\n")
+set(table "")
+set(i 0)
+foreach(rel IN LISTS files)
+  file(READ "${DIR}/${rel}" hex HEX)
+  string(LENGTH "${hex}" n)
+  set(bytes "")
+  if(n GREATER 0)
+    string(REGEX REPLACE "([0-9a-f][0-9a-f])" "0x\\1," bytes "${hex}")
+    string(REGEX REPLACE "((0x..,){16})" "\\1\n    " bytes "${bytes}")
+  endif()
+  string(APPEND body "static const char text_${i}[] = {\n    ${bytes}0x00};\n")
+  string(APPEND table "    {\"${rel}\", text_${i}, sizeof text_${i} - 1},\n")
+  math(EXPR i "${i} + 1")
+endforeach()
+string(APPEND body "\ntypedef struct kc_cuda_shim_text {\n    const char *name;\n    const char *text;\n    size_t len;\n} kc_cuda_shim_text;\n\n")
+string(APPEND body "extern const kc_cuda_shim_text kc_cuda_shim_texts[];\nextern const size_t kc_cuda_shim_ntexts;\n\n")
+string(APPEND body "const kc_cuda_shim_text kc_cuda_shim_texts[] = {\n${table}};\n")
+string(APPEND body "const size_t kc_cuda_shim_ntexts = ${i};\n")
+file(WRITE "${OUT}.tmp" "${body}")
+file(COPY_FILE "${OUT}.tmp" "${OUT}" ONLY_IF_DIFFERENT)
+file(REMOVE "${OUT}.tmp")
