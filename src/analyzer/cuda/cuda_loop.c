@@ -200,108 +200,118 @@ static scan_ctx scan_under(kc_cuda_scan *sc, scan_ctx x, CXCursor cond)
     return y;
 }
 
-static void prescan(kc_cuda_scan *sc, CXCursor c, scan_ctx x)
+/* Whether an assignment to variable `j` shrinks it (v >>= c, v /= c,
+ * v = v >> c, v = v / c in the for increment: once per pass) or may grow it. */
+static void scan_direction(kc_cuda_scan *sc, int j, enum CXBinaryOperatorKind op, CXCursor r, const scan_ctx *x)
 {
-    if (clang_Cursor_isNull(c) || x.depth > KC_CUDA_MAX_DEPTH || !kc_cuda_budget_ok(sc->w))
-        return;
-    x.depth++;
-    switch (c.kind) {
-    case CXCursor_BinaryOperator:
-    case CXCursor_CompoundAssignOperator: {
-        enum CXBinaryOperatorKind op = kc_cuda_binop_of(c);
-        kc_cuda_kids k;
-        kc_cuda_kids_get(c, &k);
-        if (k.n != 2) {
-            kc_cuda_kids_free(&k);
-            prescan_kids(sc, c, x);
-            return;
+    CXCursor decl = sc->u.data[j].decl;
+    bool shr = op == CXBinaryOperator_ShrAssign || op == CXBinaryOperator_DivAssign;
+    if (op == CXBinaryOperator_Assign) {
+        CXCursor rs = kc_cuda_strip(r);
+        enum CXBinaryOperatorKind rop = kc_cuda_binop_of(rs);
+        if (rop == CXBinaryOperator_Shr || rop == CXBinaryOperator_Div) {
+            kc_cuda_kids rk;
+            kc_cuda_kids_get(rs, &rk);
+            shr = rk.n == 2 && kc_cuda_same_decl(kc_cuda_referenced_decl(rk.v[0]), decl);
+            kc_cuda_kids_free(&rk);
         }
-        CXCursor l = k.v[0], r = k.v[1];
-        kc_cuda_kids_free(&k);
-        if (kc_cuda_is_assign(op)) {
-            int j = upd_index(sc, kc_cuda_referenced_decl(l), true);
-            if (j >= 0) {
-                CXCursor decl = sc->u.data[j].decl;
-                {
-                    /* v >>= c, v /= c, v = v >> c, v = v / c */
-                    bool shr = op == CXBinaryOperator_ShrAssign || op == CXBinaryOperator_DivAssign;
-                    if (op == CXBinaryOperator_Assign) {
-                        CXCursor rs = kc_cuda_strip(r);
-                        enum CXBinaryOperatorKind rop = kc_cuda_binop_of(rs);
-                        if (rop == CXBinaryOperator_Shr || rop == CXBinaryOperator_Div) {
-                            kc_cuda_kids rk;
-                            kc_cuda_kids_get(rs, &rk);
-                            shr = rk.n == 2 && kc_cuda_same_decl(kc_cuda_referenced_decl(rk.v[0]), decl);
-                            kc_cuda_kids_free(&rk);
-                        }
-                    }
-                    if (shr && x.in_inc) /* in the for increment: once per pass */
-                        sc->u.data[j].shrink = true;
-                    else
-                        sc->u.data[j].grow = true;
-                }
-                if (op == CXBinaryOperator_AddAssign || op == CXBinaryOperator_SubAssign) {
-                    upd_add(sc, j, r, op == CXBinaryOperator_AddAssign ? 1 : -1, r, &x, true);
-                } else if (op == CXBinaryOperator_Assign) {
-                    CXCursor rs = kc_cuda_strip(r);
-                    enum CXBinaryOperatorKind rop = kc_cuda_binop_of(rs);
-                    bool done = false;
-                    if (rop == CXBinaryOperator_Add || rop == CXBinaryOperator_Sub) {
-                        kc_cuda_kids rk;
-                        kc_cuda_kids_get(rs, &rk);
-                        if (rk.n == 2) {
-                            if (kc_cuda_same_decl(kc_cuda_referenced_decl(rk.v[0]), decl)) {
-                                upd_add(sc, j, rk.v[1], rop == CXBinaryOperator_Add ? 1 : -1, rk.v[1], &x, true);
-                                done = true;
-                            } else if (rop == CXBinaryOperator_Add &&
-                                       kc_cuda_same_decl(kc_cuda_referenced_decl(rk.v[1]), decl)) {
-                                upd_add(sc, j, rk.v[0], 1, rk.v[0], &x, true);
-                                done = true;
-                            }
-                        }
-                        kc_cuda_kids_free(&rk);
-                    }
-                    if (!done)
-                        upd_add(sc, j, clang_getNullCursor(), 1, r, &x, false);
-                } else {
-                    /* *=, >>=, ...: depends on itself and the operand */
-                    upd_add(sc, j, clang_getNullCursor(), 1, r, &x, false);
-                }
-            } else {
-                prescan(sc, l, x);
-            }
-            prescan(sc, r, x);
-            return;
-        }
-        if (op == CXBinaryOperator_LAnd || op == CXBinaryOperator_LOr) {
-            prescan(sc, l, x);
-            prescan(sc, r, scan_under(sc, x, l));
-            return;
-        }
-        prescan(sc, l, x);
-        prescan(sc, r, x);
+    }
+    if (shr && x->in_inc)
+        sc->u.data[j].shrink = true;
+    else
+        sc->u.data[j].grow = true;
+}
+
+/* An assignment to variable `j`: a step when it is `v += e`, `v -= e`,
+ * `v = v + e`, `v = e + v` or `v = v - e`, else an update that depends on
+ * itself and the operand. */
+static void scan_assignment(kc_cuda_scan *sc, int j, enum CXBinaryOperatorKind op, CXCursor r, const scan_ctx *x)
+{
+    CXCursor decl = sc->u.data[j].decl;
+    scan_direction(sc, j, op, r, x);
+    if (op == CXBinaryOperator_AddAssign || op == CXBinaryOperator_SubAssign) {
+        upd_add(sc, j, r, op == CXBinaryOperator_AddAssign ? 1 : -1, r, x, true);
         return;
     }
-    case CXCursor_UnaryOperator: {
-        enum CXUnaryOperatorKind op = clang_getCursorUnaryOperatorKind(c);
-        if (kc_cuda_is_incdec(op)) {
-            kc_cuda_kids k;
-            kc_cuda_kids_get(c, &k);
-            CXCursor x0 = k.n == 1 ? k.v[0] : clang_getNullCursor();
-            kc_cuda_kids_free(&k);
-            int j = upd_index(sc, kc_cuda_referenced_decl(x0), true);
-            if (j >= 0) {
-                int sign = op == CXUnaryOperator_PostInc || op == CXUnaryOperator_PreInc ? 1 : -1;
-                upd_add(sc, j, clang_getNullCursor(), sign, clang_getNullCursor(), &x, true);
-                return;
+    if (op != CXBinaryOperator_Assign) {
+        /* *=, >>=, ...: depends on itself and the operand */
+        upd_add(sc, j, clang_getNullCursor(), 1, r, x, false);
+        return;
+    }
+    CXCursor rs = kc_cuda_strip(r);
+    enum CXBinaryOperatorKind rop = kc_cuda_binop_of(rs);
+    bool done = false;
+    if (rop == CXBinaryOperator_Add || rop == CXBinaryOperator_Sub) {
+        kc_cuda_kids rk;
+        kc_cuda_kids_get(rs, &rk);
+        if (rk.n == 2) {
+            if (kc_cuda_same_decl(kc_cuda_referenced_decl(rk.v[0]), decl)) {
+                upd_add(sc, j, rk.v[1], rop == CXBinaryOperator_Add ? 1 : -1, rk.v[1], x, true);
+                done = true;
+            } else if (rop == CXBinaryOperator_Add && kc_cuda_same_decl(kc_cuda_referenced_decl(rk.v[1]), decl)) {
+                upd_add(sc, j, rk.v[0], 1, rk.v[0], x, true);
+                done = true;
             }
         }
+        kc_cuda_kids_free(&rk);
+    }
+    if (!done)
+        upd_add(sc, j, clang_getNullCursor(), 1, r, x, false);
+}
+
+static void prescan_binary(kc_cuda_scan *sc, CXCursor c, scan_ctx x)
+{
+    enum CXBinaryOperatorKind op = kc_cuda_binop_of(c);
+    kc_cuda_kids k;
+    kc_cuda_kids_get(c, &k);
+    if (k.n != 2) {
+        kc_cuda_kids_free(&k);
         prescan_kids(sc, c, x);
         return;
     }
-    case CXCursor_ConditionalOperator: {
+    CXCursor l = k.v[0], r = k.v[1];
+    kc_cuda_kids_free(&k);
+    if (kc_cuda_is_assign(op)) {
+        int j = upd_index(sc, kc_cuda_referenced_decl(l), true);
+        if (j >= 0)
+            scan_assignment(sc, j, op, r, &x);
+        else
+            prescan(sc, l, x);
+        prescan(sc, r, x);
+        return;
+    }
+    prescan(sc, l, x);
+    if (op == CXBinaryOperator_LAnd || op == CXBinaryOperator_LOr)
+        prescan(sc, r, scan_under(sc, x, l));
+    else
+        prescan(sc, r, x);
+}
+
+static void prescan_unary(kc_cuda_scan *sc, CXCursor c, scan_ctx x)
+{
+    enum CXUnaryOperatorKind op = clang_getCursorUnaryOperatorKind(c);
+    if (kc_cuda_is_incdec(op)) {
         kc_cuda_kids k;
         kc_cuda_kids_get(c, &k);
+        CXCursor x0 = k.n == 1 ? k.v[0] : clang_getNullCursor();
+        kc_cuda_kids_free(&k);
+        int j = upd_index(sc, kc_cuda_referenced_decl(x0), true);
+        if (j >= 0) {
+            int sign = op == CXUnaryOperator_PostInc || op == CXUnaryOperator_PreInc ? 1 : -1;
+            upd_add(sc, j, clang_getNullCursor(), sign, clang_getNullCursor(), &x, true);
+            return;
+        }
+    }
+    prescan_kids(sc, c, x);
+}
+
+/* ?:, if and switch: what the branches assign happens under the
+ * condition. */
+static void prescan_branches(kc_cuda_scan *sc, CXCursor c, scan_ctx x)
+{
+    kc_cuda_kids k;
+    kc_cuda_kids_get(c, &k);
+    if (c.kind == CXCursor_ConditionalOperator) {
         if (k.n == 3) {
             prescan(sc, k.v[0], x);
             scan_ctx y = scan_under(sc, x, k.v[0]);
@@ -311,39 +321,58 @@ static void prescan(kc_cuda_scan *sc, CXCursor c, scan_ctx x)
         kc_cuda_kids_free(&k);
         return;
     }
-    case CXCursor_IfStmt:
-    case CXCursor_SwitchStmt: {
-        kc_cuda_kids k;
-        kc_cuda_kids_get(c, &k);
-        CXCursor cond = clang_getNullCursor();
-        for (unsigned i = 0; i < k.n; i++)
-            if (clang_isExpression(k.v[i].kind)) {
-                cond = k.v[i];
-                break;
-            }
-        scan_ctx y = scan_under(sc, x, cond);
-        for (unsigned i = 0; i < k.n; i++)
-            prescan(sc, k.v[i], clang_equalCursors(k.v[i], cond) ? x : y);
-        kc_cuda_kids_free(&k);
+    CXCursor cond = clang_getNullCursor();
+    for (unsigned i = 0; i < k.n; i++)
+        if (clang_isExpression(k.v[i].kind)) {
+            cond = k.v[i];
+            break;
+        }
+    scan_ctx y = scan_under(sc, x, cond);
+    for (unsigned i = 0; i < k.n; i++)
+        prescan(sc, k.v[i], clang_equalCursors(k.v[i], cond) ? x : y);
+    kc_cuda_kids_free(&k);
+}
+
+/* A nested loop: not once per pass, and under its own conditions. */
+static void prescan_nested_loop(kc_cuda_scan *sc, CXCursor c, scan_ctx x)
+{
+    scan_ctx y = x;
+    y.top = false;
+    y.nest++;
+    kc_cuda_kids k;
+    kc_cuda_kids_get(c, &k);
+    for (unsigned i = 0; i < k.n; i++)
+        if (clang_isExpression(k.v[i].kind))
+            y = scan_under(sc, y, k.v[i]);
+    for (unsigned i = 0; i < k.n; i++)
+        prescan(sc, k.v[i], y);
+    kc_cuda_kids_free(&k);
+}
+
+static void prescan(kc_cuda_scan *sc, CXCursor c, scan_ctx x)
+{
+    if (clang_Cursor_isNull(c) || x.depth > KC_CUDA_MAX_DEPTH || !kc_cuda_budget_ok(sc->w))
         return;
-    }
+    x.depth++;
+    switch (c.kind) {
+    case CXCursor_BinaryOperator:
+    case CXCursor_CompoundAssignOperator:
+        prescan_binary(sc, c, x);
+        return;
+    case CXCursor_UnaryOperator:
+        prescan_unary(sc, c, x);
+        return;
+    case CXCursor_ConditionalOperator:
+    case CXCursor_IfStmt:
+    case CXCursor_SwitchStmt:
+        prescan_branches(sc, c, x);
+        return;
     case CXCursor_ForStmt:
     case CXCursor_WhileStmt:
     case CXCursor_DoStmt:
-    case CXCursor_CXXForRangeStmt: {
-        scan_ctx y = x;
-        y.top = false;
-        y.nest++;
-        kc_cuda_kids k;
-        kc_cuda_kids_get(c, &k);
-        for (unsigned i = 0; i < k.n; i++)
-            if (clang_isExpression(k.v[i].kind))
-                y = scan_under(sc, y, k.v[i]);
-        for (unsigned i = 0; i < k.n; i++)
-            prescan(sc, k.v[i], y);
-        kc_cuda_kids_free(&k);
+    case CXCursor_CXXForRangeStmt:
+        prescan_nested_loop(sc, c, x);
         return;
-    }
     case CXCursor_ContinueStmt:
         if (x.nest == 0)
             sc->has_continue = true;
@@ -642,59 +671,81 @@ text:
         L->trip_text = kc_arena_printf(w->a, "ceil(%s / %" PRId64 ")", paren(w, span), as);
 }
 
-bool kc_cuda_walk_loop(kc_cuda_walk *w, CXCursor s, const kc_cuda_pragma *pr)
+/* One loop being walked: its parts, what the prescan found it assigns,
+ * and the values those variables take on entry. */
+typedef struct loop_walk {
+    CXCursor s, init, cond, inc, body;
+    CXCursor rvar; /* the variable of a range-based for */
+    kc_deps range_deps;
+    kc_loop_kind kind;
+    uint32_t id;
+    kc_deps loop_bit;
+    kc_cuda_scan sc;
+    uint32_t n;            /* variables it assigns (sc.u) */
+    bool *affine;          /* [n] advanced by a loop-invariant step once per pass */
+    kc_cuda_val *entry;    /* [n] their values on entry */
+    const kc_index **steps; /* [n] the steps of the affine ones */
+    const char **stexts;   /* [n] a step as written, when it is one expression */
+    int vi;                /* the loop variable among them, or -1 */
+    bool value_sem;        /* the loop variable is the loop atom itself */
+    const kc_index *pass;  /* the pass number other variables advance with */
+    const kc_index *var_step;
+    const char *var_step_text;
+    kc_cuda_preds pos;     /* what the condition says in every pass */
+} loop_walk;
+
+/* The init, condition, increment and body of a for, while, do or
+ * range-based for. */
+static void loop_parts(kc_cuda_walk *w, loop_walk *lw)
 {
-    CXCursor init = clang_getNullCursor(), cond = clang_getNullCursor(), inc = clang_getNullCursor(),
-             body = clang_getNullCursor(), rvar = clang_getNullCursor();
-    kc_deps range_deps = {0};
-    kc_loop_kind kind = KC_LOOP_WHILE;
+    CXCursor s = lw->s;
     kc_cuda_kids k;
     kc_cuda_kids_get(s, &k);
     switch (s.kind) {
     case CXCursor_ForStmt:
-        kind = KC_LOOP_FOR;
-        for_parts(w, s, &init, &cond, &inc, &body);
+        lw->kind = KC_LOOP_FOR;
+        for_parts(w, s, &lw->init, &lw->cond, &lw->inc, &lw->body);
         break;
     case CXCursor_WhileStmt:
         if (k.n >= 2) {
-            cond = k.v[k.n - 2];
-            body = k.v[k.n - 1];
+            lw->cond = k.v[k.n - 2];
+            lw->body = k.v[k.n - 1];
         }
         break;
     case CXCursor_DoStmt:
         if (k.n >= 2) {
-            body = k.v[0];
-            cond = k.v[1];
+            lw->body = k.v[0];
+            lw->cond = k.v[1];
         }
         break;
     default: /* CXXForRangeStmt */
-        kind = KC_LOOP_FOR;
+        lw->kind = KC_LOOP_FOR;
         for (unsigned i = 0; i < k.n; i++)
-            if (k.v[i].kind == CXCursor_VarDecl && clang_Cursor_isNull(rvar)) {
-                rvar = k.v[i];
+            if (k.v[i].kind == CXCursor_VarDecl && clang_Cursor_isNull(lw->rvar)) {
+                lw->rvar = k.v[i];
             } else if (clang_isExpression(k.v[i].kind)) {
                 kc_cuda_val rv = kc_cuda_ev(w, k.v[i], KC_CUDA_EV_LOAD);
-                range_deps = kc_cuda_deps_or(range_deps, rv.ix ? kc_index_deps(rv.ix) : rv.deps);
+                lw->range_deps = kc_cuda_deps_or(lw->range_deps, rv.ix ? kc_index_deps(rv.ix) : rv.deps);
             }
         if (k.n)
-            body = k.v[k.n - 1];
+            lw->body = k.v[k.n - 1];
         break;
     }
     kc_cuda_kids_free(&k);
+}
 
-    uint32_t env0 = w->fn->env.len;
-    if (!clang_Cursor_isNull(init))
-        w->stmt(w, init);
-
-    uint32_t id = w->k->loops.len;
+/* The loop's record in the kernel. */
+static void open_loop(kc_cuda_walk *w, loop_walk *lw, const kc_cuda_pragma *pr)
+{
+    lw->id = w->k->loops.len;
     kc_loop L;
     memset(&L, 0, sizeof L);
-    L.id = id;
+    L.id = lw->id;
     L.parent = w->loop;
-    L.kind = kind;
-    L.span = header_span(w, s, body);
+    L.kind = lw->kind;
+    L.span = header_span(w, lw->s, lw->body);
     L.header_text = kc_cuda_span_text(w->t, L.span);
-    L.range_span = clang_Cursor_isNull(cond) ? L.span : kc_cuda_wspan(w, cond);
+    L.range_span = clang_Cursor_isNull(lw->cond) ? L.span : kc_cuda_wspan(w, lw->cond);
     L.trip_count = -1;
     L.runtime_bound_symbol = KC_NONE;
     if (pr) {
@@ -703,55 +754,61 @@ bool kc_cuda_walk_loop(kc_cuda_walk *w, CXCursor s, const kc_cuda_pragma *pr)
         L.unroll_span = pr->span;
     }
     kc_vec_push(&w->k->loops, L);
-    const kc_deps loop_bit = {.loops = kc_loop_bit(id)};
+    lw->loop_bit = (kc_deps){.loops = kc_loop_bit(lw->id)};
+}
 
-    /* What the loop assigns. */
-    kc_cuda_scan sc;
-    memset(&sc, 0, sizeof sc);
-    sc.w = w;
+/* What the loop assigns, which of it is affine, and the loop variable:
+ * what the increment advances and the condition tests (for), or an
+ * induction variable the condition tests (while). */
+static void scan_assignments(kc_cuda_walk *w, loop_walk *lw)
+{
+    kc_cuda_scan *sc = &lw->sc;
+    memset(sc, 0, sizeof *sc);
+    sc->w = w;
     scan_ctx x0 = {0};
     x0.top = true;
-    if (!clang_Cursor_isNull(inc)) {
+    if (!clang_Cursor_isNull(lw->inc)) {
         scan_ctx xi = x0;
         xi.in_inc = true;
-        prescan(&sc, inc, xi);
+        prescan(sc, lw->inc, xi);
     }
-    if (!clang_Cursor_isNull(body))
-        prescan(&sc, body, x0);
-    if (!clang_Cursor_isNull(cond)) {
+    if (!clang_Cursor_isNull(lw->body))
+        prescan(sc, lw->body, x0);
+    if (!clang_Cursor_isNull(lw->cond)) {
         scan_ctx xc = x0;
         xc.top = false;
-        prescan(&sc, cond, xc);
-        scan_mark_cond(&sc, cond, 0);
+        prescan(sc, lw->cond, xc);
+        scan_mark_cond(sc, lw->cond, 0);
     }
-    uint32_t n = sc.u.len;
-    bool *affine = kc_xcalloc(n ? n : 1, sizeof *affine);
-    kc_cuda_val *entry = kc_xcalloc(n ? n : 1, sizeof *entry);
-    scan_resolve(&sc, id, affine);
+    uint32_t n = lw->n = sc->u.len;
+    lw->affine = kc_xcalloc(n ? n : 1, sizeof *lw->affine);
+    lw->entry = kc_xcalloc(n ? n : 1, sizeof *lw->entry);
+    scan_resolve(sc, lw->id, lw->affine);
+    lw->vi = -1;
+    for (uint32_t j = 0; j < n && lw->vi < 0 && lw->kind == KC_LOOP_FOR; j++)
+        if (sc->u.data[j].in_cond && sc->u.data[j].by_inc)
+            lw->vi = (int)j;
+    for (uint32_t j = 0; j < n && lw->vi < 0; j++)
+        if (sc->u.data[j].in_cond && lw->affine[j])
+            lw->vi = (int)j;
+    for (uint32_t j = 0; j < n && lw->vi < 0; j++) /* halving, data-driven */
+        if (sc->u.data[j].in_cond)
+            lw->vi = (int)j;
+}
 
-    /* The loop variable: what the increment advances and the condition
-     * tests (for), or an induction variable the condition tests (while). */
-    int vi = -1;
-    for (uint32_t j = 0; j < n && vi < 0 && kind == KC_LOOP_FOR; j++)
-        if (sc.u.data[j].in_cond && sc.u.data[j].by_inc)
-            vi = (int)j;
-    for (uint32_t j = 0; j < n && vi < 0; j++)
-        if (sc.u.data[j].in_cond && affine[j])
-            vi = (int)j;
-    for (uint32_t j = 0; j < n && vi < 0; j++) /* halving, data-driven */
-        if (sc.u.data[j].in_cond)
-            vi = (int)j;
-
-    /* Steps of the induction variables, evaluated on entry. */
-    const kc_index **steps = kc_xcalloc(n ? n : 1, sizeof *steps);
-    const char **stexts = kc_xcalloc(n ? n : 1, sizeof *stexts);
+/* Steps of the induction variables, evaluated on entry. */
+static void eval_steps(kc_cuda_walk *w, loop_walk *lw)
+{
+    uint32_t n = lw->n;
+    lw->steps = kc_xcalloc(n ? n : 1, sizeof *lw->steps);
+    lw->stexts = kc_xcalloc(n ? n : 1, sizeof *lw->stexts);
     for (uint32_t j = 0; j < n; j++) {
-        kc_cuda_upd *u = &sc.u.data[j];
+        kc_cuda_upd *u = &lw->sc.u.data[j];
         kc_cuda_bind *b = kc_cuda_env_find(w->fn, u->decl);
         if (!b)
             continue;
-        entry[j] = b->val;
-        if (!affine[j])
+        lw->entry[j] = b->val;
+        if (!lw->affine[j])
             continue;
         CXType t = clang_getCursorType(u->decl);
         uint8_t bits = kc_cuda_ty_is_int(t) ? kc_cuda_ty_bits(t) : 64;
@@ -760,196 +817,210 @@ bool kc_cuda_walk_loop(kc_cuda_walk *w, CXCursor s, const kc_cuda_pragma *pr)
             kc_cuda_val sv;
             if (clang_Cursor_isNull(u->step[q])) {
                 sv = kc_cuda_v_index(kc_cuda_ix_const(w, 1, bits));
-                stexts[j] = u->nstep == 1 ? (u->sign[q] > 0 ? "1" : "-1") : NULL;
+                lw->stexts[j] = u->nstep == 1 ? (u->sign[q] > 0 ? "1" : "-1") : NULL;
             } else {
                 sv = kc_cuda_ev(w, u->step[q], KC_CUDA_EV_LOAD);
                 const char *txt = kc_cuda_wtext(w, u->step[q]);
-                stexts[j] = u->nstep != 1       ? NULL
-                            : u->sign[q] > 0 ? txt
-                                             : kc_arena_printf(w->a, "-%s", paren(w, txt));
+                lw->stexts[j] = u->nstep != 1       ? NULL
+                                : u->sign[q] > 0 ? txt
+                                                 : kc_arena_printf(w->a, "-%s", paren(w, txt));
             }
             const kc_index *si = kc_cuda_as_index(w, &sv, u->step[q]);
             step = kc_index_add(w->a, step, u->sign[q] < 0 ? kc_index_scale(w->a, si, -1) : si);
         }
-        steps[j] = step;
+        lw->steps[j] = step;
         if (!step)
-            affine[j] = false;
+            lw->affine[j] = false;
     }
+}
 
-    /* The loop variable is the loop atom itself when its start and step
-     * are the same for all threads of a block; when they vary with the
-     * thread (a grid-stride loop) it is start + step * pass, so that the
-     * lane stride stays visible. Other induction variables advance with
-     * the pass number. */
-    bool value_sem = false;
-    const kc_index *pass = NULL;
-    if (vi >= 0 && affine[vi] && !entry[vi].ptr && entry[vi].ix) {
-        kc_deps d = kc_cuda_deps_or(kc_index_deps(entry[vi].ix), kc_index_deps(steps[vi]));
-        value_sem = d.axes == 0 && !(d.flags & KC_AF_THREAD);
+/* The loop variable is the loop atom itself when its start and step are
+ * the same for all threads of a block; when they vary with the thread (a
+ * grid-stride loop) it is start + step * pass, so that the lane stride
+ * stays visible. Other induction variables advance with the pass number. */
+static void choose_pass(kc_cuda_walk *w, loop_walk *lw)
+{
+    int vi = lw->vi;
+    lw->value_sem = false;
+    lw->pass = NULL;
+    if (vi >= 0 && lw->affine[vi] && !lw->entry[vi].ptr && lw->entry[vi].ix) {
+        kc_deps d = kc_cuda_deps_or(kc_index_deps(lw->entry[vi].ix), kc_index_deps(lw->steps[vi]));
+        lw->value_sem = d.axes == 0 && !(d.flags & KC_AF_THREAD);
         int64_t c0, c1;
-        if (value_sem && !(kc_index_is_const(entry[vi].ix, &c0) && c0 == 0 && kc_index_is_const(steps[vi], &c1) &&
-                           c1 == 1))
-            pass = kc_cuda_ix_opaque_text(
-                w, L.span, kc_arena_printf(w->a, "pass of the loop over %s", sc.u.data[vi].name), loop_bit, 32);
+        if (lw->value_sem && !(kc_index_is_const(lw->entry[vi].ix, &c0) && c0 == 0 &&
+                               kc_index_is_const(lw->steps[vi], &c1) && c1 == 1))
+            lw->pass = kc_cuda_ix_opaque_text(w, w->k->loops.data[lw->id].span,
+                                              kc_arena_printf(w->a, "pass of the loop over %s", lw->sc.u.data[vi].name),
+                                              lw->loop_bit, 32);
     }
-    if (!pass)
-        pass = kc_cuda_ix_atom(w, KC_ATOM_LOOP, id, loop_bit, 32);
+    if (!lw->pass)
+        lw->pass = kc_cuda_ix_atom(w, KC_ATOM_LOOP, lw->id, lw->loop_bit, 32);
+}
 
-    /* Rebind everything the loop assigns. */
-    for (uint32_t j = 0; j < n; j++) {
-        kc_cuda_upd *u = &sc.u.data[j];
-        kc_cuda_bind *b = kc_cuda_env_find(w->fn, u->decl);
-        if (!b)
-            continue;
-        kc_cuda_val e = entry[j];
-        CXType t = clang_getCursorType(u->decl);
-        uint8_t bits = kc_cuda_ty_is_int(t) ? kc_cuda_ty_bits(t) : 64;
-        kc_cuda_val nv = kc_cuda_v_none();
-        bool done = false;
-        if ((int)j == vi && value_sem) {
-            kc_deps d = kc_cuda_deps_or(kc_index_deps(e.ix), kc_index_deps(steps[j]));
-            d.flags &= (uint8_t)~KC_AF_THREAD;
-            d.axes = 0;
-            d.loops |= kc_loop_bit(id);
-            nv = kc_cuda_v_index(kc_cuda_ix_atom(w, KC_ATOM_LOOP, id, d, bits));
-            done = true;
-        } else if (affine[j] && e.ptr) {
-            int64_t unit = kc_cuda_ty_step_elems(t);
-            const kc_index *d =
-                unit >= 0 ? kc_index_mul(w->a, kc_index_scale(w->a, steps[j], unit), kc_index_cast(w->a, pass, 64))
-                          : NULL;
-            const kc_index *off = d && e.off ? kc_index_add(w->a, e.off, d) : NULL;
-            if (off) {
-                nv = e;
-                nv.off = off;
-                nv.deps = kc_index_deps(off);
-                nv.load = KC_NONE;
-                done = true;
-            }
-        } else if (affine[j]) {
-            const kc_index *ei = kc_cuda_as_index(w, &e, u->decl);
-            const kc_index *r =
-                kc_index_add(w->a, ei, kc_index_mul(w->a, steps[j], bits == 64 ? kc_index_cast(w->a, pass, 64) : pass));
-            if (r) {
-                nv = kc_cuda_v_index(r);
-                done = true;
-            }
-        }
-        if (!done) {
-            if ((int)j == vi)
-                affine[j] = false;
-            kc_deps d = kc_cuda_deps_or(u->deps, loop_bit);
-            if ((int)j == vi && kc_cuda_ty_is_int(t)) {
-                /* A variable that is not advanced by a constant step
-                 * (halving, doubling): the loop atom itself. */
-                kc_deps vd = kc_cuda_deps_or(d, e.deps);
-                nv = kc_cuda_v_index(kc_cuda_ix_atom(w, KC_ATOM_LOOP, id, vd, bits));
-            } else if (e.ptr) {
-                nv = e;
-                const char *what = kc_arena_printf(w->a, "%s in the loop", u->name);
-                const kc_index *o = kc_cuda_ix_opaque_text(w, L.span, what, d, 64);
-                nv.off = e.off ? kc_index_add(w->a, e.off, o) : NULL;
-                if (!nv.off)
-                    nv.off = o;
-                nv.deps = kc_index_deps(nv.off);
-                nv.load = KC_NONE;
-            } else if (kc_cuda_ty_is_int(t)) {
-                const kc_index *ei = kc_cuda_as_index(w, &e, u->decl);
-                const kc_index *o = kc_cuda_ix_opaque_text(w, L.span, u->name, d, bits);
-                const kc_index *r = kc_index_add(w->a, ei, o);
-                if (!r)
-                    r = kc_cuda_ix_opaque_text(w, L.span, u->name, kc_cuda_deps_or(d, e.deps), bits);
-                nv = kc_cuda_v_index(r);
-            } else {
-                nv = kc_cuda_v_deps(kc_cuda_deps_or(d, e.deps));
-            }
-        }
-        b = kc_cuda_env_find(w->fn, u->decl);
-        b->val = nv;
+/* Inside the loop: the value of variable `j` in a pass that is not
+ * expressed by a step (halving, data-driven updates, non-integers). */
+static kc_cuda_val opaque_in_loop(kc_cuda_walk *w, loop_walk *lw, uint32_t j, kc_cuda_val e, CXType t, uint8_t bits)
+{
+    kc_cuda_upd *u = &lw->sc.u.data[j];
+    kc_span span = w->k->loops.data[lw->id].span;
+    if ((int)j == lw->vi)
+        lw->affine[j] = false;
+    kc_deps d = kc_cuda_deps_or(u->deps, lw->loop_bit);
+    if ((int)j == lw->vi && kc_cuda_ty_is_int(t)) {
+        /* A variable that is not advanced by a constant step (halving,
+         * doubling): the loop atom itself. */
+        kc_deps vd = kc_cuda_deps_or(d, e.deps);
+        return kc_cuda_v_index(kc_cuda_ix_atom(w, KC_ATOM_LOOP, lw->id, vd, bits));
     }
-    const kc_index *var_step = vi >= 0 && affine[vi] ? steps[vi] : NULL;
-    const char *var_step_text = NULL;
+    if (e.ptr) {
+        kc_cuda_val nv = e;
+        const char *what = kc_arena_printf(w->a, "%s in the loop", u->name);
+        const kc_index *o = kc_cuda_ix_opaque_text(w, span, what, d, 64);
+        nv.off = e.off ? kc_index_add(w->a, e.off, o) : NULL;
+        if (!nv.off)
+            nv.off = o;
+        nv.deps = kc_index_deps(nv.off);
+        nv.load = KC_NONE;
+        return nv;
+    }
+    if (kc_cuda_ty_is_int(t)) {
+        const kc_index *ei = kc_cuda_as_index(w, &e, u->decl);
+        const kc_index *o = kc_cuda_ix_opaque_text(w, span, u->name, d, bits);
+        const kc_index *r = kc_index_add(w->a, ei, o);
+        if (!r)
+            r = kc_cuda_ix_opaque_text(w, span, u->name, kc_cuda_deps_or(d, e.deps), bits);
+        return kc_cuda_v_index(r);
+    }
+    return kc_cuda_v_deps(kc_cuda_deps_or(d, e.deps));
+}
+
+/* Inside the loop: the value of variable `j` in pass `pass`. */
+static kc_cuda_val value_in_loop(kc_cuda_walk *w, loop_walk *lw, uint32_t j)
+{
+    kc_cuda_upd *u = &lw->sc.u.data[j];
+    kc_cuda_val e = lw->entry[j];
+    CXType t = clang_getCursorType(u->decl);
+    uint8_t bits = kc_cuda_ty_is_int(t) ? kc_cuda_ty_bits(t) : 64;
+    const kc_index *step = lw->steps[j], *pass = lw->pass;
+    if ((int)j == lw->vi && lw->value_sem) {
+        kc_deps d = kc_cuda_deps_or(kc_index_deps(e.ix), kc_index_deps(step));
+        d.flags &= (uint8_t)~KC_AF_THREAD;
+        d.axes = 0;
+        d.loops |= kc_loop_bit(lw->id);
+        return kc_cuda_v_index(kc_cuda_ix_atom(w, KC_ATOM_LOOP, lw->id, d, bits));
+    }
+    if (lw->affine[j] && e.ptr) {
+        int64_t unit = kc_cuda_ty_step_elems(t);
+        const kc_index *d =
+            unit >= 0 ? kc_index_mul(w->a, kc_index_scale(w->a, step, unit), kc_index_cast(w->a, pass, 64)) : NULL;
+        const kc_index *off = d && e.off ? kc_index_add(w->a, e.off, d) : NULL;
+        if (off) {
+            kc_cuda_val nv = e;
+            nv.off = off;
+            nv.deps = kc_index_deps(off);
+            nv.load = KC_NONE;
+            return nv;
+        }
+    } else if (lw->affine[j]) {
+        const kc_index *ei = kc_cuda_as_index(w, &e, u->decl);
+        const kc_index *r =
+            kc_index_add(w->a, ei, kc_index_mul(w->a, step, bits == 64 ? kc_index_cast(w->a, pass, 64) : pass));
+        if (r)
+            return kc_cuda_v_index(r);
+    }
+    return opaque_in_loop(w, lw, j, e, t, bits);
+}
+
+/* Rebinds everything the loop assigns to its value in a pass, and binds the
+ * variable of a range-based for. */
+static void rebind_for_the_passes(kc_cuda_walk *w, loop_walk *lw)
+{
+    for (uint32_t j = 0; j < lw->n; j++) {
+        kc_cuda_upd *u = &lw->sc.u.data[j];
+        if (!kc_cuda_env_find(w->fn, u->decl))
+            continue;
+        kc_cuda_val nv = value_in_loop(w, lw, j);
+        kc_cuda_env_find(w->fn, u->decl)->val = nv;
+    }
+    int vi = lw->vi;
+    lw->var_step = vi >= 0 && lw->affine[vi] ? lw->steps[vi] : NULL;
+    lw->var_step_text = NULL;
     if (vi >= 0)
-        var_step_text = affine[vi] ? stexts[vi] : clang_Cursor_isNull(inc) ? NULL : kc_cuda_wtext(w, inc);
-    free(steps);
-    free(stexts);
-    if (!clang_Cursor_isNull(rvar)) {
+        lw->var_step_text = lw->affine[vi]              ? lw->stexts[vi]
+                            : clang_Cursor_isNull(lw->inc) ? NULL
+                                                          : kc_cuda_wtext(w, lw->inc);
+    if (!clang_Cursor_isNull(lw->rvar)) {
         /* The element of this pass: a value that changes with the loop
          * (its initializer reads the range through clang's hidden
          * `__begin` iterator, which is not an access of the kernel's). */
-        kc_deps d = kc_cuda_deps_or(range_deps, loop_bit);
-        CXType rt = clang_getCursorType(rvar);
-        kc_cuda_env_bind(w, rvar, kc_cuda_spelling(w->t, rvar),
-                         kc_cuda_ty_is_int(rt) ? kc_cuda_v_index(kc_cuda_ix_opaque(w, rvar, d, kc_cuda_ty_bits(rt)))
+        kc_deps d = kc_cuda_deps_or(lw->range_deps, lw->loop_bit);
+        CXType rt = clang_getCursorType(lw->rvar);
+        kc_cuda_env_bind(w, lw->rvar, kc_cuda_spelling(w->t, lw->rvar),
+                         kc_cuda_ty_is_int(rt) ? kc_cuda_v_index(kc_cuda_ix_opaque(w, lw->rvar, d, kc_cuda_ty_bits(rt)))
                                                : kc_cuda_v_deps(d));
     }
+}
 
-    /* The passes. */
-    kc_cuda_frame fr = {.loop = id, .body_guard = w->guard, .first_barrier = w->k->barriers.len};
+/* The loop's condition as a condition of the kernel (its own loop left
+ * out: it holds in every pass that runs the body); returns its id. */
+static uint32_t loop_condition(kc_cuda_walk *w, loop_walk *lw)
+{
+    w->in_loop_cond = true;
+    kc_cuda_val c = kc_cuda_ev_cond(w, lw->cond, &lw->pos, NULL);
+    w->in_loop_cond = false;
+    kc_deps d = c.deps;
+    d.loops &= ~kc_loop_bit(lw->id);
+    uint32_t np;
+    const kc_pred *pp = kc_cuda_preds_copy(w, &lw->pos, &np);
+    return kc_cuda_mk_cond(w, kc_cuda_wspan(w, lw->cond), kc_cuda_wtext(w, lw->cond), d, false, pp, np);
+}
+
+/* One abstract pass: the condition (before the body, except for do), the
+ * body, the increment; barriers a thread-dependent break skips. */
+static void walk_passes(kc_cuda_walk *w, loop_walk *lw)
+{
+    kc_cuda_frame fr = {.loop = lw->id, .body_guard = w->guard, .first_barrier = w->k->barriers.len};
     uint32_t saved_guard = w->guard, saved_loop = w->loop;
-    w->loop = id;
-    kc_cuda_preds pos = {0};
-    if (!clang_Cursor_isNull(cond) && s.kind != CXCursor_DoStmt) {
-        w->in_loop_cond = true;
-        kc_cuda_val c = kc_cuda_ev_cond(w, cond, &pos, NULL);
-        w->in_loop_cond = false;
-        /* The condition holds in every pass that runs the body: for the
-         * body it does not select passes, so its own loop is left out. */
-        kc_deps d = c.deps;
-        d.loops &= ~kc_loop_bit(id);
-        uint32_t np;
-        const kc_pred *pp = kc_cuda_preds_copy(w, &pos, &np);
-        w->guard = kc_cuda_mk_cond(w, kc_cuda_wspan(w, cond), kc_cuda_wtext(w, cond), d, false, pp, np);
+    w->loop = lw->id;
+    bool do_loop = lw->s.kind == CXCursor_DoStmt;
+    if (!clang_Cursor_isNull(lw->cond) && !do_loop) {
+        w->guard = loop_condition(w, lw);
         fr.body_guard = w->guard;
     }
     kc_vec_push(&w->frames, fr);
-    if (!clang_Cursor_isNull(body))
-        w->stmt(w, body);
-    if (!clang_Cursor_isNull(inc))
-        kc_cuda_ev(w, inc, KC_CUDA_EV_LOAD);
-    if (!clang_Cursor_isNull(cond) && s.kind == CXCursor_DoStmt) {
-        w->in_loop_cond = true;
-        kc_cuda_val c = kc_cuda_ev_cond(w, cond, &pos, NULL);
-        w->in_loop_cond = false;
-        kc_deps d = c.deps;
-        d.loops &= ~kc_loop_bit(id);
-        uint32_t np;
-        const kc_pred *pp = kc_cuda_preds_copy(w, &pos, &np);
-        kc_cuda_mk_cond(w, kc_cuda_wspan(w, cond), kc_cuda_wtext(w, cond), d, false, pp, np);
-    }
-    {
-        /* Threads that broke out skip every barrier of the later passes,
-         * also those written before the break. */
-        const kc_cuda_frame *done = kc_vec_last(&w->frames);
-        if (kc_span_valid(done->div_break))
-            for (uint32_t b = done->first_barrier; b < w->k->barriers.len; b++)
-                if (!kc_span_valid(w->k->barriers.data[b].divergent_exit)) {
-                    w->k->barriers.data[b].divergent_exit = done->div_break;
-                    w->k->barriers.data[b].exit_cond = done->div_break_cond;
-                }
-    }
+    if (!clang_Cursor_isNull(lw->body))
+        w->stmt(w, lw->body);
+    if (!clang_Cursor_isNull(lw->inc))
+        kc_cuda_ev(w, lw->inc, KC_CUDA_EV_LOAD);
+    if (!clang_Cursor_isNull(lw->cond) && do_loop)
+        loop_condition(w, lw);
+    /* Threads that broke out skip every barrier of the later passes, also
+     * those written before the break. */
+    const kc_cuda_frame *done = kc_vec_last(&w->frames);
+    if (kc_span_valid(done->div_break))
+        for (uint32_t b = done->first_barrier; b < w->k->barriers.len; b++)
+            if (!kc_span_valid(w->k->barriers.data[b].divergent_exit)) {
+                w->k->barriers.data[b].divergent_exit = done->div_break;
+                w->k->barriers.data[b].exit_cond = done->div_break_cond;
+            }
     w->frames.len--;
     w->guard = saved_guard;
     w->loop = saved_loop;
+}
 
-    /* Bounds and trip count. */
-    kc_loop *lp = &w->k->loops.data[id];
-    if (vi >= 0) {
-        loop_bounds(w, lp, &sc.u.data[vi], &entry[vi], var_step, var_step_text, &pos, init);
-        lp->shrinks = sc.u.data[vi].shrink && !sc.u.data[vi].grow;
-    } else if (!clang_Cursor_isNull(rvar))
-        lp->var = kc_cuda_spelling(w->t, rvar);
-
-    /* After the loop: values that no longer depend on it. */
-    for (uint32_t j = 0; j < n; j++) {
-        kc_cuda_upd *u = &sc.u.data[j];
+/* After the loop: the values of what it assigned no longer depend on it. */
+static void rebind_after(kc_cuda_walk *w, loop_walk *lw)
+{
+    const kc_loop *lp = &w->k->loops.data[lw->id];
+    for (uint32_t j = 0; j < lw->n; j++) {
+        kc_cuda_upd *u = &lw->sc.u.data[j];
         kc_cuda_bind *b = kc_cuda_env_find(w->fn, u->decl);
         if (!b)
             continue;
         kc_cuda_val cur = b->val;
         kc_deps d = cur.ptr && cur.off ? kc_index_deps(cur.off) : cur.deps;
         d = kc_cuda_deps_or(d, u->deps);
-        d.loops &= ~kc_loop_bit(id);
+        d.loops &= ~kc_loop_bit(lw->id);
         CXType t = clang_getCursorType(u->decl);
         kc_cuda_val nv;
         if (cur.ptr) {
@@ -958,18 +1029,50 @@ bool kc_cuda_walk_loop(kc_cuda_walk *w, CXCursor s, const kc_cuda_pragma *pr)
             nv.off = kc_cuda_ix_opaque_text(w, lp->span, what, d, 64);
             nv.deps = d;
         } else if (kc_cuda_ty_is_int(t)) {
-            nv = kc_cuda_v_index(kc_cuda_ix_opaque_text(w, w->k->loops.data[id].span, u->name, d, kc_cuda_ty_bits(t)));
+            nv = kc_cuda_v_index(kc_cuda_ix_opaque_text(w, lp->span, u->name, d, kc_cuda_ty_bits(t)));
         } else {
             nv = kc_cuda_v_deps(d);
         }
         b = kc_cuda_env_find(w->fn, u->decl);
         b->val = nv;
     }
+}
+
+bool kc_cuda_walk_loop(kc_cuda_walk *w, CXCursor s, const kc_cuda_pragma *pr)
+{
+    loop_walk lw;
+    memset(&lw, 0, sizeof lw);
+    lw.s = s;
+    lw.init = lw.cond = lw.inc = lw.body = lw.rvar = clang_getNullCursor();
+    lw.kind = KC_LOOP_WHILE;
+    loop_parts(w, &lw);
+
+    uint32_t env0 = w->fn->env.len;
+    if (!clang_Cursor_isNull(lw.init))
+        w->stmt(w, lw.init);
+    open_loop(w, &lw, pr);
+    scan_assignments(w, &lw);
+    eval_steps(w, &lw);
+    choose_pass(w, &lw);
+    rebind_for_the_passes(w, &lw);
+    free(lw.steps);
+    free(lw.stexts);
+    walk_passes(w, &lw);
+
+    /* Bounds and trip count. */
+    kc_loop *lp = &w->k->loops.data[lw.id];
+    if (lw.vi >= 0) {
+        loop_bounds(w, lp, &lw.sc.u.data[lw.vi], &lw.entry[lw.vi], lw.var_step, lw.var_step_text, &lw.pos, lw.init);
+        lp->shrinks = lw.sc.u.data[lw.vi].shrink && !lw.sc.u.data[lw.vi].grow;
+    } else if (!clang_Cursor_isNull(lw.rvar))
+        lp->var = kc_cuda_spelling(w->t, lw.rvar);
+
+    rebind_after(w, &lw);
     if (w->fn->env.len > env0)
         w->fn->env.len = env0;
-    kc_vec_free(&pos);
-    kc_vec_free(&sc.u);
-    free(affine);
-    free(entry);
+    kc_vec_free(&lw.pos);
+    kc_vec_free(&lw.sc.u);
+    free(lw.affine);
+    free(lw.entry);
     return false;
 }
