@@ -152,6 +152,83 @@ static bool covers_record(kc_arena *ar, const kc_kernel *k, const kc_access *a, 
     return false;
 }
 
+/* One uncoalesced access as the notes describe it. */
+typedef struct scatter {
+    const kc_access *a;
+    bool cuda;               /* lanes are threadIdx.x; else a Triton block */
+    const axis_stride *rs;   /* the axis reported */
+    const char *stride;      /* its stride, as text */
+    unsigned eb;             /* element bytes (4 when unknown) */
+    bool const_stride;
+    int64_t cst;             /* the stride when constant */
+    uint64_t sectors, ideal; /* CUDA, constant stride: 32-byte sectors per warp request, and contiguous */
+    int64_t bx;              /* the launches' blockDim.x, or -1 */
+} scatter;
+
+/* What a warp's request costs in 32-byte sectors. */
+static void cost_note(kc_diag *d, const scatter *s)
+{
+    if (s->cuda && s->const_stride) {
+        char rows[96] = "";
+        if (s->bx > 0 && s->bx < 32)
+            snprintf(rows, sizeof rows, "; the launch's blockDim.x of %lld makes a warp rows of %lld threads",
+                     (long long)s->bx, (long long)s->bx);
+        kc_diag_note(d, "a warp's request touches %llu 32-byte sectors where %llu would do (%u-byte elements%s%s)",
+                     (unsigned long long)s->sectors, (unsigned long long)s->ideal, s->eb,
+                     s->a->elem_bytes ? "" : ", assumed", rows);
+    } else if (s->cuda) {
+        kc_diag_note(d, "once %s >= %u, every lane of a warp needs its own 32-byte sector: 32 transactions "
+                     "per request where %u would do (%u-byte elements%s)",
+                     s->stride, 32u / s->eb ? 32u / s->eb : 1u, (32u * s->eb + 31) / 32, s->eb,
+                     s->a->elem_bytes ? "" : ", assumed");
+    } else {
+        /* Triton: for 4-byte elements when the element size is not known. */
+        unsigned ideal32 = (32u * s->eb + 31) / 32;
+        if (s->const_stride) {
+            uint64_t span = (uint64_t)(s->cst < 0 ? -s->cst : s->cst) * s->eb * 32u;
+            uint64_t sec = (span + 31) / 32;
+            if (sec > 32)
+                sec = 32;
+            kc_diag_note(d, "a warp's 32 lanes touch %llu 32-byte sectors per request where %u would do "
+                         "(%u-byte elements%s)",
+                         (unsigned long long)sec, ideal32, s->eb, s->a->elem_bytes ? "" : ", assumed");
+        } else {
+            kc_diag_note(d, "once %s >= %u, every lane of a warp needs its own 32-byte sector: 32 transactions "
+                         "per request where %u would do (%u-byte elements%s)",
+                         s->stride, 32u / s->eb ? 32u / s->eb : 1u, ideal32, s->eb,
+                         s->a->elem_bytes ? "" : ", assumed");
+        }
+    }
+}
+
+/* The gather, the loop that repeats the access, and the fix. */
+static void context_and_fix(kc_rule_ctx *ctx, const kc_kernel *k, kc_diag *d, const scatter *s)
+{
+    if (s->rs->gather) {
+        char buf[256];
+        kc_diag_note(d, "the address also adds `%s`, a value loaded from memory: a data-dependent gather",
+                     kc_atom_name(k, s->rs->gather, buf, sizeof buf));
+    }
+    if (s->a->loop != KC_NONE && s->a->loop < k->loops.len)
+        kc_diag_note(d, "it runs inside %s, so the scattered access is repeated every pass",
+                     kc_loop_describe(ctx, k, &k->loops.data[s->a->loop]));
+    int64_t step = s->cst < 0 ? -s->cst : s->cst;
+    if (s->cuda && s->const_stride && (uint64_t)step * s->eb <= 16)
+        kc_diag_note(d, "fix: when each thread handles these %lld consecutive elements itself, move them as one "
+                     "%llu-byte vector (`uchar4`, `float4`, a `uint32_t`), or let threadIdx.x index the stride-1 "
+                     "dimension",
+                     (long long)step, (unsigned long long)step * s->eb);
+    else if (s->cuda)
+        kc_diag_note(d, "fix: let threadIdx.x index the stride-1 dimension (e.g. one warp per row with lanes "
+                     "striding over columns), or stage a tile through shared memory");
+    else if (s->rs->gather)
+        kc_diag_note(d, "fix: read such per-row values once, outside any loop; give bulk loads a block axis "
+                     "that runs along the stride-1 dimension");
+    else
+        kc_diag_note(d, "fix: give the block an axis that runs along the stride-1 dimension of the tensor, or "
+                     "transpose the data");
+}
+
 static void check(const kc_model *m, const kc_kernel *k, kc_rule_ctx *ctx)
 {
     kc_arena *ar = kc_rule_arena(ctx);
@@ -251,57 +328,9 @@ static void check(const kc_model *m, const kc_kernel *k, kc_rule_ctx *ctx)
             if (ev)
                 kc_diag_note(d, "%s", ev);
         }
-        if (cuda && const_stride) {
-            char rows[96] = "";
-            if (bx > 0 && bx < 32)
-                snprintf(rows, sizeof rows, "; the launch's blockDim.x of %lld makes a warp rows of %lld threads",
-                         (long long)bx, (long long)bx);
-            kc_diag_note(d, "a warp's request touches %llu 32-byte sectors where %llu would do (%u-byte elements%s%s)",
-                         (unsigned long long)sectors, (unsigned long long)ideal, eb,
-                         a->elem_bytes ? "" : ", assumed", rows);
-        } else if (cuda) {
-            kc_diag_note(d, "once %s >= %u, every lane of a warp needs its own 32-byte sector: 32 transactions "
-                         "per request where %u would do (%u-byte elements%s)",
-                         stride, 32u / eb ? 32u / eb : 1u, (32u * eb + 31) / 32, eb, a->elem_bytes ? "" : ", assumed");
-        } else {
-            /* Triton: for 4-byte elements when the element size is not known. */
-            unsigned ideal32 = (32u * eb + 31) / 32;
-            if (const_stride) {
-                uint64_t span = (uint64_t)(cst < 0 ? -cst : cst) * eb * 32u;
-                uint64_t sec = (span + 31) / 32;
-                if (sec > 32)
-                    sec = 32;
-                kc_diag_note(d, "a warp's 32 lanes touch %llu 32-byte sectors per request where %u would do "
-                             "(%u-byte elements%s)",
-                             (unsigned long long)sec, ideal32, eb, a->elem_bytes ? "" : ", assumed");
-            } else {
-                kc_diag_note(d, "once %s >= %u, every lane of a warp needs its own 32-byte sector: 32 transactions "
-                             "per request where %u would do (%u-byte elements%s)",
-                             stride, 32u / eb ? 32u / eb : 1u, ideal32, eb, a->elem_bytes ? "" : ", assumed");
-            }
-        }
-        if (rs->gather) {
-            char buf[256];
-            kc_diag_note(d, "the address also adds `%s`, a value loaded from memory: a data-dependent gather",
-                         kc_atom_name(k, rs->gather, buf, sizeof buf));
-        }
-        if (a->loop != KC_NONE && a->loop < k->loops.len)
-            kc_diag_note(d, "it runs inside %s, so the scattered access is repeated every pass",
-                         kc_loop_describe(ctx, k, &k->loops.data[a->loop]));
-        if (cuda && const_stride && (uint64_t)(cst < 0 ? -cst : cst) * eb <= 16)
-            kc_diag_note(d, "fix: when each thread handles these %lld consecutive elements itself, move them as one "
-                         "%llu-byte vector (`uchar4`, `float4`, a `uint32_t`), or let threadIdx.x index the stride-1 "
-                         "dimension",
-                         (long long)(cst < 0 ? -cst : cst), (unsigned long long)(cst < 0 ? -cst : cst) * eb);
-        else if (cuda)
-            kc_diag_note(d, "fix: let threadIdx.x index the stride-1 dimension (e.g. one warp per row with lanes "
-                         "striding over columns), or stage a tile through shared memory");
-        else if (rs->gather)
-            kc_diag_note(d, "fix: read such per-row values once, outside any loop; give bulk loads a block axis "
-                         "that runs along the stride-1 dimension");
-        else
-            kc_diag_note(d, "fix: give the block an axis that runs along the stride-1 dimension of the tensor, or "
-                         "transpose the data");
+        scatter s = {a, cuda, rs, stride, eb, const_stride, cst, sectors, ideal, bx};
+        cost_note(d, &s);
+        context_and_fix(ctx, k, d, &s);
     }
 }
 

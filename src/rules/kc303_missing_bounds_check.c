@@ -390,25 +390,244 @@ static const char *what_of(const kc_access *a)
     return a->kind == KC_ACC_STORE ? "store to" : a->kind == KC_ACC_ATOMIC ? "atomic on" : "load from";
 }
 
-static void check(const kc_model *m, const kc_kernel *k, kc_rule_ctx *ctx)
+/* How the kernel's launches size its grid: a grid that rounds up
+ * (triton.cdiv, (n + B - 1) // B) runs a partial last tile; one written
+ * without rounding (n // B, (N,)) covers the size exactly. A grid named by
+ * a variable says nothing. */
+static void launch_grids(const kc_model *m, const kc_kernel *k, const char **cdiv_grid, bool *exact_grid)
 {
-    kc_arena *ar = kc_rule_arena(ctx);
-    /* Launch grids of this kernel. */
-    const char *cdiv_grid = NULL;
-    bool exact_grid = false;
+    *cdiv_grid = NULL;
+    *exact_grid = false;
     for (uint32_t i = 0; i < m->launches.len; i++) {
         const kc_launch *l = &m->launches.data[i];
         if (!l->kernel || strcmp(l->kernel, k->name) || !l->grid_text)
             continue;
-        /* A grid that rounds up (triton.cdiv, (n + B - 1) // B) runs a
-         * partial last tile; one written without rounding (n // B, (N,))
-         * covers the size exactly. A grid named by a variable says nothing. */
         bool literal = strchr(l->grid_text, '(') || strchr(l->grid_text, '[');
         if (strstr(l->grid_text, "cdiv") || strstr(l->grid_text, "+") || strstr(l->grid_text, "ceil"))
-            cdiv_grid = l->grid_text;
+            *cdiv_grid = l->grid_text;
         else if (literal)
-            exact_grid = true;
+            *exact_grid = true;
     }
+}
+
+/* An access whose guard or mask is known: does the mask leave the tile's
+ * axis unbounded (it bounds only other axes)? False also when it cannot
+ * tell (a predicate kcheck does not follow). */
+static bool mask_misses_tile(const kc_kernel *k, const kc_access *a, const tile *t)
+{
+    if (!a->masked || a->nmask_preds == 0)
+        return false;
+    bool all_known = true, covers = false;
+    for (uint32_t p = 0; p < a->nmask_preds; p++) {
+        const kc_pred *pr = &a->mask_preds[p];
+        if (!pr->lhs || !pr->rhs || pr->op == KC_CMP_EQ || pr->op == KC_CMP_NE || opaque_lanes(pr->lhs) ||
+            opaque_lanes(pr->rhs))
+            all_known = false;
+        else if (pred_bounds(k, pr, t))
+            covers = true;
+        else {
+            /* the row index itself is bounded (rows of full width) */
+            bool own = false;
+            foreign_step(pr->lhs, t, &own);
+            foreign_step(pr->rhs, t, &own);
+            covers |= own;
+        }
+    }
+    return !covers && all_known;
+}
+
+/* A tile stepped by a loop: does the loop run to a run-time size that is
+ * not known to be a multiple of the tile? The loop end must be a run-time
+ * size itself (range(0, N, BLOCK)) or a rounded-up tile count
+ * (range(0, tl.cdiv(K, BLOCK_K))): an end like `num_steps - 1` or
+ * `prev_multiple_of(K, BLOCK)` usually leaves the tail to separate code.
+ * *size: the size parameter that ends it, or KC_NONE. */
+static bool loop_reaches_size(const kc_kernel *k, const tile *t, uint32_t *size)
+{
+    *size = KC_NONE;
+    const kc_loop *lp = &k->loops.data[t->step->id];
+    if (!lp->end)
+        return false;
+    bool runtime_end = false, multiple = false;
+    if (lp->end->nmono == 1 && lp->end->mono[0].nfac == 1 && lp->end->mono[0].coef == 1) {
+        const kc_atom *x = &lp->end->mono[0].fac[0];
+        if (x->kind == KC_ATOM_SYMBOL && x->id < k->symbols.len) {
+            const kc_symbol *s = &k->symbols.data[x->id];
+            runtime_end = s->kind == KC_SYM_PARAM;
+            multiple = symbol_multiple(k, s, t);
+            if (runtime_end)
+                *size = x->id;
+        } else if (x->kind == KC_ATOM_OPAQUE && x->id < k->opaques.len && k->opaques.data[x->id].text &&
+                   strstr(k->opaques.data[x->id].text, "cdiv(") && !t->stepped) {
+            /* a count of tiles of this extent: cdiv(K, BLOCK_K) for k * BLOCK_K + arange */
+            const char *txt = k->opaques.data[x->id].text;
+            char num[32];
+            snprintf(num, sizeof num, "%" PRId64, t->extent);
+            runtime_end = (t->extent_symbol != KC_NONE && t->extent_symbol < k->symbols.len &&
+                           strstr(txt, k->symbols.data[t->extent_symbol].name)) ||
+                          (t->extent > 0 && strstr(txt, num));
+        }
+    }
+    return runtime_end && !multiple;
+}
+
+/* One access whose tiled index may run past a size. */
+typedef struct finding {
+    const kc_access *a;
+    uint32_t index;          /* of `a` among the kernel's accesses */
+    tile t;
+    bool uncovered_axis;     /* masked, but not along the tile's axis */
+    uint32_t size;           /* the size symbol it runs past, or KC_NONE */
+    const kc_pred *computed; /* a bound the kernel computed for this index */
+    const kc_access *twin;   /* an access with the same index that is masked */
+} finding;
+
+/* What ties the tile to a size: a bound the kernel computed for this
+ * index, another access with the same index that is masked, the loop's
+ * end, or a size argument that bounds nothing. False when nothing does. */
+static bool tie_to_size(const kc_kernel *k, finding *f)
+{
+    const tile *t = &f->t;
+    for (uint32_t p = 0; p < k->compares.len && !f->computed; p++)
+        if (pred_bounds(k, &k->compares.data[p], t))
+            f->computed = &k->compares.data[p];
+    for (uint32_t j = 0; j < k->accesses.len && !f->twin; j++) {
+        const kc_access *b = &k->accesses.data[j];
+        if (j == f->index || !b->masked || !b->bounds_checked || !b->offset || !b->mask_text ||
+            !kc_index_equal(b->offset, f->a->offset))
+            continue;
+        for (uint32_t p = 0; p < b->nmask_preds && !f->twin; p++)
+            if (pred_bounds(k, &b->mask_preds[p], t))
+                f->twin = b;
+    }
+    if (f->size == KC_NONE && f->computed) {
+        for (uint32_t s = 0; s < k->symbols.len && f->size == KC_NONE; s++)
+            if ((index_has_symbol(f->computed->lhs, s) || index_has_symbol(f->computed->rhs, s)) &&
+                k->symbols.data[s].kind != KC_SYM_LOCAL)
+                f->size = s;
+    }
+    bool other = !f->computed && !f->twin && !t->by_loop;
+    if (f->size == KC_NONE && other)
+        for (uint32_t s = 0; s < k->symbols.len && f->size == KC_NONE; s++)
+            if (unused_size(k, s))
+                f->size = s;
+    return !(f->size == KC_NONE && other);
+}
+
+/* Is the size asserted to be a multiple of the tile? */
+static bool asserted_multiple(const kc_kernel *k, const finding *f)
+{
+    for (uint32_t s = 0; s < k->symbols.len; s++)
+        if (is_size(&k->symbols.data[s]) && symbol_multiple(k, &k->symbols.data[s], &f->t) &&
+            (s == f->size || f->size == KC_NONE))
+            return true;
+    return false;
+}
+
+/* The fix: the twin's mask inserted before the call's closing
+ * parenthesis, or the advice. */
+static void add_fix(kc_rule_ctx *ctx, kc_diag *d, const finding *f, const char *ext)
+{
+    kc_arena *ar = kc_rule_arena(ctx);
+    const kc_access *a = f->a, *twin = f->twin;
+    if (twin && !f->uncovered_axis && a->masked == false) {
+        const char *call = kc_rule_span_text(ctx, a->span);
+        size_t n = strlen(call);
+        if (n >= 2 && call[n - 1] == ')' && !strchr(twin->mask_text, '\n')) {
+            size_t q = n - 1;
+            while (q > 0 && (call[q - 1] == ' ' || call[q - 1] == '\n' || call[q - 1] == '\t'))
+                q--;
+            bool comma = q > 0 && call[q - 1] == ',';
+            kc_span ins = {a->span.end_line, a->span.end_col - 1, a->span.end_line, a->span.end_col - 1};
+            const char *txt = kc_arena_printf(ar, "%smask=%s", comma ? " " : ", ", twin->mask_text);
+            kc_diag_fix(d,
+                        kc_arena_printf(ar, "pass `mask=%s`, the mask of the %s on line %u with the same index",
+                                        twin->mask_text, twin->kind == KC_ACC_LOAD ? "load" : "store",
+                                        twin->span.line),
+                        ins, txt);
+        }
+        return;
+    }
+    kc_diag_note(d, "fix: bound the index by the size (a mask `offs < n`%s, a guard `if (i < n)`), or assert "
+                 "that the size is a multiple of %s",
+                 a->kind == KC_ACC_LOAD ? " with `other=` for padding that is used" : "", ext);
+}
+
+/* The extent of the tile as the diagnostic names it. */
+static void tile_extent(const kc_kernel *k, const finding *f, kc_strbuf *ext)
+{
+    const tile *t = &f->t;
+    if (t->extent_symbol != KC_NONE && t->extent_symbol < k->symbols.len)
+        kc_sb_append(ext, k->symbols.data[t->extent_symbol].name);
+    else if (t->extent > 0)
+        kc_sb_appendf(ext, "%" PRId64, t->extent);
+    else if (t->lane->kind == KC_ATOM_LANE && f->a->offset->space == KC_SPACE_THREADS)
+        kc_sb_appendf(ext, "blockDim.%c", "xyz"[t->lane->id < 3 ? t->lane->id : 0]);
+    else
+        kc_sb_append(ext, "the tile");
+}
+
+static void report(kc_rule_ctx *ctx, const kc_kernel *k, const finding *f, const char *cdiv_grid)
+{
+    kc_arena *ar = kc_rule_arena(ctx);
+    const kc_access *a = f->a;
+    const tile *t = &f->t;
+    const char *base = a->base_name ? a->base_name : "memory";
+    char lb[256], sb[256];
+    const char *lane = kc_atom_name(k, t->lane, lb, sizeof lb);
+    const char *step = kc_atom_name(k, t->step, sb, sizeof sb);
+    kc_strbuf ext = {0};
+    tile_extent(k, f, &ext);
+    const char *sz = f->size != KC_NONE ? k->symbols.data[f->size].name : NULL;
+    const char *tix = t->stepped ? kc_arena_printf(ar, "%s + %s", step, lane)
+                                 : kc_arena_printf(ar, "%s*%s + %s", step, kc_sb_str(&ext), lane);
+    kc_diag *d;
+    if (f->uncovered_axis)
+        d = kc_report(ctx, k, kc_span_valid(a->mask_span) ? a->mask_span : kc_access_point(a),
+                      "%s `%s`: the mask `%s` does not bound the tiled index %s", what_of(a), base,
+                      a->mask_text ? a->mask_text : "", tix);
+    else
+        d = kc_report(ctx, k, kc_access_point(a), "%s `%s` is not bounds-checked: the tiled index %s runs "
+                      "past %s%s%s in the last %s",
+                      what_of(a), base, tix, sz ? "`" : "the end", sz ? sz : "", sz ? "`" : "",
+                      t->by_loop ? "pass" : "program");
+    kc_strbuf off = {0};
+    kc_model_format_index(k, a->offset, &off);
+    kc_diag_note(d, "element offset: %s", kc_sb_str(&off));
+    if (t->by_loop)
+        kc_diag_note(d, "%s steps by %s: its last pass covers the tail only when the bound is a multiple of %s",
+                     kc_loop_describe(ctx, k, &k->loops.data[t->step->id]), kc_sb_str(&ext), kc_sb_str(&ext));
+    else if (cdiv_grid)
+        kc_diag_note(d, "the launch grid `%s` rounds up, so the last program's lanes go past the end whenever the "
+                     "size is not a multiple of %s",
+                     cdiv_grid, kc_sb_str(&ext));
+    else
+        kc_diag_note(d, "unless %s is a multiple of %s (assumed not: nothing asserts it), the last %s reaches "
+                     "past the end",
+                     sz ? sz : "the size", kc_sb_str(&ext), t->by_loop ? "pass" : "program");
+    if (sz) {
+        const char *ev = kc_symbol_evidence(ctx, k, f->size);
+        if (ev)
+            kc_diag_note(d, "%s", ev);
+    }
+    if (f->computed)
+        kc_diag_note(d, "the kernel computes the bound `%s` on line %u, but this %s does not use it",
+                     kc_rule_span_text(ctx, f->computed->span), f->computed->span.line,
+                     a->kind == KC_ACC_LOAD ? "load" : "store");
+    if (a->kind == KC_ACC_STORE)
+        kc_diag_note(d, "an out-of-bounds store writes into the next row or the next allocation");
+    else if (a->kind == KC_ACC_LOAD)
+        kc_diag_note(d, "an out-of-bounds load reads garbage or faults (illegal memory access)");
+    add_fix(ctx, d, f, kc_sb_str(&ext));
+    kc_sb_free(&ext);
+    kc_sb_free(&off);
+}
+
+static void check(const kc_model *m, const kc_kernel *k, kc_rule_ctx *ctx)
+{
+    const char *cdiv_grid;
+    bool exact_grid;
+    launch_grids(m, k, &cdiv_grid, &exact_grid);
     /* CUDA code bounds its threads in more ways than kcheck follows (sizes
      * that are stage widths, launches that cover the data exactly or round
      * down, flags, preconditions): 50 of 51 findings on five CUDA code bases
@@ -418,187 +637,24 @@ static void check(const kc_model *m, const kc_kernel *k, kc_rule_ctx *ctx)
     if (m->lang == KC_LANG_CUDA && !cdiv_grid)
         return;
     for (uint32_t i = 0; i < k->accesses.len; i++) {
-        const kc_access *a = &k->accesses.data[i];
-        if (a->space != KC_MEM_GLOBAL || !a->offset || a->block_ptr)
+        finding f = {.a = &k->accesses.data[i], .index = i, .size = KC_NONE};
+        const kc_access *a = f.a;
+        if (a->space != KC_MEM_GLOBAL || !a->offset || a->block_ptr || !find_tile(k, a->offset, &f.t))
             continue;
-        tile t;
-        if (!find_tile(k, a->offset, &t))
-            continue;
-        bool uncovered_axis = false;
         if (a->bounds_checked) {
-            /* Does the mask bound this tile, or only other axes? */
-            if (!a->masked || a->nmask_preds == 0)
+            if (!mask_misses_tile(k, a, &f.t))
                 continue;
-            bool all_known = true, covers = false;
-            for (uint32_t p = 0; p < a->nmask_preds; p++) {
-                const kc_pred *pr = &a->mask_preds[p];
-                if (!pr->lhs || !pr->rhs || pr->op == KC_CMP_EQ || pr->op == KC_CMP_NE || opaque_lanes(pr->lhs) ||
-                    opaque_lanes(pr->rhs))
-                    all_known = false;
-                else if (pred_bounds(k, pr, &t))
-                    covers = true;
-                else {
-                    /* the row index itself is bounded (rows of full width) */
-                    bool own = false;
-                    foreign_step(pr->lhs, &t, &own);
-                    foreign_step(pr->rhs, &t, &own);
-                    covers |= own;
-                }
-            }
-            if (covers || !all_known)
-                continue;
-            uncovered_axis = true;
+            f.uncovered_axis = true;
         }
         if (in_specialized_branch(k, a->guard))
             continue;
-        uint32_t size_of_loop = KC_NONE;
-        if (t.by_loop) {
-            /* the loop must run to a run-time size that is not known to be a multiple */
-            const kc_loop *lp = &k->loops.data[t.step->id];
-            if (!lp->end)
-                continue;
-            /* The loop end must be a run-time size itself (range(0, N, BLOCK))
-             * or a rounded-up tile count (range(0, tl.cdiv(K, BLOCK_K))):
-             * an end like `num_steps - 1` or `prev_multiple_of(K, BLOCK)`
-             * usually leaves the tail to separate code. */
-            bool runtime_end = false, multiple = false;
-            if (lp->end->nmono == 1 && lp->end->mono[0].nfac == 1 && lp->end->mono[0].coef == 1) {
-                const kc_atom *x = &lp->end->mono[0].fac[0];
-                if (x->kind == KC_ATOM_SYMBOL && x->id < k->symbols.len) {
-                    const kc_symbol *s = &k->symbols.data[x->id];
-                    runtime_end = s->kind == KC_SYM_PARAM;
-                    multiple = symbol_multiple(k, s, &t);
-                    if (runtime_end && size_of_loop == KC_NONE)
-                        size_of_loop = x->id;
-                } else if (x->kind == KC_ATOM_OPAQUE && x->id < k->opaques.len && k->opaques.data[x->id].text &&
-                           strstr(k->opaques.data[x->id].text, "cdiv(") && !t.stepped) {
-                    /* a count of tiles of this extent: cdiv(K, BLOCK_K) for k * BLOCK_K + arange */
-                    const char *txt = k->opaques.data[x->id].text;
-                    char num[32];
-                    snprintf(num, sizeof num, "%" PRId64, t.extent);
-                    runtime_end = (t.extent_symbol != KC_NONE && t.extent_symbol < k->symbols.len &&
-                                   strstr(txt, k->symbols.data[t.extent_symbol].name)) ||
-                                  (t.extent > 0 && strstr(txt, num));
-                }
-            }
-            if (!runtime_end || multiple)
-                continue;
-        }
-        /* What ties the tile to a size: a bound the kernel computed for
-         * this index, another access with the same index that is masked,
-         * the loop's end, or a size argument that bounds nothing. */
-        const kc_pred *computed = NULL;
-        for (uint32_t p = 0; p < k->compares.len && !computed; p++)
-            if (pred_bounds(k, &k->compares.data[p], &t))
-                computed = &k->compares.data[p];
-        const kc_access *twin = NULL;
-        for (uint32_t j = 0; j < k->accesses.len && !twin; j++) {
-            const kc_access *b = &k->accesses.data[j];
-            if (j == i || !b->masked || !b->bounds_checked || !b->offset || !b->mask_text ||
-                !kc_index_equal(b->offset, a->offset))
-                continue;
-            for (uint32_t p = 0; p < b->nmask_preds && !twin; p++)
-                if (pred_bounds(k, &b->mask_preds[p], &t))
-                    twin = b;
-        }
-        uint32_t size = size_of_loop;
-        if (size == KC_NONE && computed) {
-            for (uint32_t s = 0; s < k->symbols.len && size == KC_NONE; s++)
-                if ((index_has_symbol(computed->lhs, s) || index_has_symbol(computed->rhs, s)) &&
-                    k->symbols.data[s].kind != KC_SYM_LOCAL)
-                    size = s;
-        }
-        if (size == KC_NONE && !computed && !twin && !t.by_loop)
-            for (uint32_t s = 0; s < k->symbols.len && size == KC_NONE; s++)
-                if (unused_size(k, s))
-                    size = s;
-        if (size == KC_NONE && !computed && !twin && !t.by_loop)
+        if (f.t.by_loop && !loop_reaches_size(k, &f.t, &f.size))
             continue;
-        /* Quiet when the size is asserted to be a multiple of the tile. */
-        bool asserted = false;
-        for (uint32_t s = 0; s < k->symbols.len; s++)
-            if (is_size(&k->symbols.data[s]) && symbol_multiple(k, &k->symbols.data[s], &t) &&
-                (s == size || size == KC_NONE))
-                asserted = true;
-        if (asserted || (!t.by_loop && exact_grid && !computed && !twin))
+        if (!tie_to_size(k, &f) || asserted_multiple(k, &f))
             continue;
-        const char *base = a->base_name ? a->base_name : "memory";
-        char lb[256], sb[256];
-        const char *lane = kc_atom_name(k, t.lane, lb, sizeof lb);
-        const char *step = kc_atom_name(k, t.step, sb, sizeof sb);
-        kc_strbuf ext = {0};
-        if (t.extent_symbol != KC_NONE && t.extent_symbol < k->symbols.len)
-            kc_sb_append(&ext, k->symbols.data[t.extent_symbol].name);
-        else if (t.extent > 0)
-            kc_sb_appendf(&ext, "%" PRId64, t.extent);
-        else if (t.lane->kind == KC_ATOM_LANE && a->offset->space == KC_SPACE_THREADS)
-            kc_sb_appendf(&ext, "blockDim.%c", "xyz"[t.lane->id < 3 ? t.lane->id : 0]);
-        else
-            kc_sb_append(&ext, "the tile");
-        const char *sz = size != KC_NONE ? k->symbols.data[size].name : NULL;
-        const char *tix = t.stepped ? kc_arena_printf(ar, "%s + %s", step, lane)
-                                    : kc_arena_printf(ar, "%s*%s + %s", step, kc_sb_str(&ext), lane);
-        kc_diag *d;
-        if (uncovered_axis)
-            d = kc_report(ctx, k, kc_span_valid(a->mask_span) ? a->mask_span : kc_access_point(a),
-                          "%s `%s`: the mask `%s` does not bound the tiled index %s", what_of(a), base,
-                          a->mask_text ? a->mask_text : "", tix);
-        else
-            d = kc_report(ctx, k, kc_access_point(a), "%s `%s` is not bounds-checked: the tiled index %s runs "
-                          "past %s%s%s in the last %s",
-                          what_of(a), base, tix, sz ? "`" : "the end", sz ? sz : "", sz ? "`" : "",
-                          t.by_loop ? "pass" : "program");
-        kc_strbuf off = {0};
-        kc_model_format_index(k, a->offset, &off);
-        kc_diag_note(d, "element offset: %s", kc_sb_str(&off));
-        if (t.by_loop)
-            kc_diag_note(d, "%s steps by %s: its last pass covers the tail only when the bound is a multiple of %s",
-                         kc_loop_describe(ctx, k, &k->loops.data[t.step->id]), kc_sb_str(&ext), kc_sb_str(&ext));
-        else if (cdiv_grid)
-            kc_diag_note(d, "the launch grid `%s` rounds up, so the last program's lanes go past the end whenever the "
-                         "size is not a multiple of %s",
-                         cdiv_grid, kc_sb_str(&ext));
-        else
-            kc_diag_note(d, "unless %s is a multiple of %s (assumed not: nothing asserts it), the last %s reaches "
-                         "past the end",
-                         sz ? sz : "the size", kc_sb_str(&ext), t.by_loop ? "pass" : "program");
-        if (sz) {
-            const char *ev = kc_symbol_evidence(ctx, k, size);
-            if (ev)
-                kc_diag_note(d, "%s", ev);
-        }
-        if (computed)
-            kc_diag_note(d, "the kernel computes the bound `%s` on line %u, but this %s does not use it",
-                         kc_rule_span_text(ctx, computed->span), computed->span.line,
-                         a->kind == KC_ACC_LOAD ? "load" : "store");
-        if (a->kind == KC_ACC_STORE)
-            kc_diag_note(d, "an out-of-bounds store writes into the next row or the next allocation");
-        else if (a->kind == KC_ACC_LOAD)
-            kc_diag_note(d, "an out-of-bounds load reads garbage or faults (illegal memory access)");
-        if (twin && !uncovered_axis && a->masked == false) {
-            /* Insert `mask=...` before the closing parenthesis. */
-            const char *call = kc_rule_span_text(ctx, a->span);
-            size_t n = strlen(call);
-            if (n >= 2 && call[n - 1] == ')' && !strchr(twin->mask_text, '\n')) {
-                size_t q = n - 1;
-                while (q > 0 && (call[q - 1] == ' ' || call[q - 1] == '\n' || call[q - 1] == '\t'))
-                    q--;
-                bool comma = q > 0 && call[q - 1] == ',';
-                kc_span ins = {a->span.end_line, a->span.end_col - 1, a->span.end_line, a->span.end_col - 1};
-                const char *txt = kc_arena_printf(ar, "%smask=%s", comma ? " " : ", ", twin->mask_text);
-                kc_diag_fix(d,
-                            kc_arena_printf(ar, "pass `mask=%s`, the mask of the %s on line %u with the same index",
-                                            twin->mask_text, twin->kind == KC_ACC_LOAD ? "load" : "store",
-                                            twin->span.line),
-                            ins, txt);
-            }
-        } else {
-            kc_diag_note(d, "fix: bound the index by the size (a mask `offs < n`%s, a guard `if (i < n)`), or assert "
-                         "that the size is a multiple of %s",
-                         a->kind == KC_ACC_LOAD ? " with `other=` for padding that is used" : "", kc_sb_str(&ext));
-        }
-        kc_sb_free(&ext);
-        kc_sb_free(&off);
+        if (!f.t.by_loop && exact_grid && !f.computed && !f.twin)
+            continue;
+        report(ctx, k, &f, cdiv_grid);
     }
 }
 
