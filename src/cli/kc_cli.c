@@ -737,6 +737,221 @@ static double now_s(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+/* Every file's options, before anything runs: a bad configuration file
+ * stops the run with no partial output (and frees the files). */
+static bool options_for_files(kc_config_set *set, kc_path_list *files, FILE *err)
+{
+    for (uint32_t i = 0; i < files->files.len; i++) {
+        kc_file_result *r = &files->files.data[i];
+        if (r->errors.items.len)
+            continue;
+        char *e = NULL;
+        r->opts = kc_config_options_for(set, r->path, false, &e);
+        if (!r->opts) {
+            fprintf(err, "%s\n", e);
+            free(e);
+            for (uint32_t k = 0; k < files->files.len; k++)
+                kc_file_result_free(&files->files.data[k]);
+            kc_vec_free(&files->files);
+            return false;
+        }
+    }
+    return true;
+}
+
+/* verify: the experiments on the results the run kept, then their report. */
+static void verify_kept(const kc_options *o, report_sink *sink, kc_run_totals *totals, FILE *err)
+{
+    kc_verify_files(o, sink->kept.data, sink->kept.len, err);
+    /* A bound kernel whose outputs differ from the reference fails the run too. */
+    for (uint32_t i = 0; i < sink->kept.len; i++)
+        for (uint32_t k = 0; k < sink->kept.data[i].checks.len; k++)
+            if (!strcmp(sink->kept.data[i].checks.data[k].status, "mismatch"))
+                totals->failing++;
+    for (uint32_t i = 0; i < sink->kept.len; i++) {
+        kc_reporter_file(sink->rep, &sink->kept.data[i]);
+        kc_file_result_free(&sink->kept.data[i]);
+    }
+    kc_vec_free(&sink->kept);
+}
+
+/* --write-baseline: saves and deletes the writer; false when it cannot be saved. */
+static bool save_baseline(kc_baseline_writer *w, const char *path, const kc_run_totals *totals,
+                          bool quiet, FILE *err)
+{
+    char *e = NULL;
+    bool ok = kc_baseline_writer_save(w, path, &e);
+    if (!ok) {
+        fprintf(err, "kcheck: error: %s\n", e);
+        free(e);
+    } else if (!quiet) {
+        size_t n = totals->diags[0] + totals->diags[1] + totals->diags[2] + totals->baselined;
+        fprintf(err, "kcheck: wrote %zu finding%s to the baseline %s\n", n, n == 1 ? "" : "s", path);
+    }
+    kc_baseline_writer_delete(w);
+    return ok;
+}
+
+/* The check (and verify's experiments) of every file under `paths`,
+ * reported in o->format; returns the exit status. */
+static int check_paths(const kc_options *o, kc_config_set *set, const char *const *paths, size_t npaths,
+                       const char *write_baseline_path, double t0, FILE *out, FILE *err)
+{
+    kc_path_list files = {0};
+    kc_expand_paths(paths, npaths, &files);
+    if (o->fix || o->format == KC_FORMAT_DIFF)
+        drop_duplicate_files(&files);
+    if (!options_for_files(set, &files, err))
+        return 2;
+    kc_reporter *rep = kc_reporter_new(o, out, err);
+    report_sink sink = {.rep = rep, .collect = o->verify};
+    if (write_baseline_path)
+        sink.baseline = kc_baseline_writer_new();
+    kc_run_totals totals;
+    kc_run_files(o, &files, on_result, &sink, &totals);
+    if (o->verify)
+        verify_kept(o, &sink, &totals, err);
+    totals.seconds = now_s() - t0;
+    kc_reporter_finish(rep, &totals);
+    kc_reporter_delete(rep);
+    kc_vec_free(&files.files);
+    if (o->stats)
+        kc_report_stats(o->format == KC_FORMAT_TEXT || o->format == KC_FORMAT_GITHUB ? out : err, &totals);
+    fflush(out);
+    bool write_failed = sink.baseline &&
+                        !save_baseline(sink.baseline, write_baseline_path, &totals, o->quiet, err);
+    int status;
+    if (totals.file_errors || write_failed)
+        status = 2;
+    else if (o->format == KC_FORMAT_DIFF)
+        status = totals.fixed ? 1 : 0;
+    else if (write_baseline_path)
+        status = 0; /* every finding is in the baseline now */
+    else
+        status = totals.failing ? 1 : 0;
+    kc_run_totals_free(&totals);
+    return status;
+}
+
+/* --select and --ignore: every list is checked (the selections first), then
+ * applied to the command line's rule flags; configuration files may change
+ * them per file (kc_config.h). */
+static int cli_rules(cli_args *a, FILE *err)
+{
+    for (uint32_t i = 0; i < a->selects.len; i++)
+        if (!check_rule_list(a->selects.data[i], err))
+            return 2;
+    for (uint32_t i = 0; i < a->ignores.len; i++)
+        if (!check_rule_list(a->ignores.data[i], err))
+            return 2;
+    a->cli.selects = a->selects.data;
+    a->cli.nselects = a->selects.len;
+    a->cli.ignores = a->ignores.data;
+    a->cli.nignores = a->ignores.len;
+    if (a->selects.len) {
+        memset(a->o.rule_enabled, 0, a->o.rule_enabled_len);
+        for (uint32_t i = 0; i < a->selects.len; i++) {
+            char *bad = NULL;
+            kc_rule_list_apply(a->selects.data[i], a->o.rule_enabled, 1, &bad);
+            free(bad);
+        }
+    }
+    for (uint32_t i = 0; i < a->ignores.len; i++) {
+        char *bad = NULL;
+        kc_rule_list_apply(a->ignores.data[i], a->o.rule_enabled, 0, &bad);
+        free(bad);
+    }
+    return CLI_GO_ON;
+}
+
+/* Options that exclude each other; --diff becomes the diff format. */
+static int cli_validate(cli_args *a, FILE *err)
+{
+    if (a->cli.config_file && a->cli.no_config) {
+        fputs("kcheck: --config and --no-config exclude each other\n", err);
+        return 2;
+    }
+    if (a->o.verify && (a->o.fix || a->want_diff)) {
+        fputs("kcheck: verify does not take --fix or --diff\n", err);
+        return 2;
+    }
+    if (a->want_diff) {
+        if (a->format_set && a->o.format != KC_FORMAT_TEXT) {
+            fputs("kcheck: --diff prints a patch; it does not combine with --format\n", err);
+            return 2;
+        }
+        a->o.format = KC_FORMAT_DIFF;
+    }
+    return CLI_GO_ON;
+}
+
+/* --color: always, never, or auto (text on a terminal). */
+static void cli_color(cli_args *a, FILE *out)
+{
+    if (a->color >= 0) {
+        a->o.color = a->color == 1;
+        return;
+    }
+    /* https://no-color.org: set and not empty. */
+    const char *nc = getenv("NO_COLOR"), *term = getenv("TERM");
+    a->o.color = a->o.format == KC_FORMAT_TEXT && isatty(fileno(out)) && !(nc && *nc) &&
+                 !(term && strcmp(term, "dumb") == 0);
+}
+
+static int mode_explain(const char *id, FILE *out, FILE *err)
+{
+    const kc_rule *r = kc_rules_find(id, NULL);
+    if (!r) {
+        fprintf(err, "kcheck: unknown rule '%s' (see --list-rules)\n", id);
+        return 2;
+    }
+    explain(out, r);
+    return 0;
+}
+
+/* What the options ask for, each mode after the checks that come before it. */
+static int cli_dispatch(cli_args *a, double t0, FILE *out, FILE *err)
+{
+    if (a->list_rules) {
+        list_rules(out);
+        return 0;
+    }
+    if (a->explain_id)
+        return mode_explain(a->explain_id, out, err);
+    if (cli_validate(a, err) != CLI_GO_ON)
+        return 2;
+    if (a->dump_shim_dir)
+        return kc_frontend_dump_shim(&a->o, a->dump_shim_dir, out, err);
+    if (a->npaths == 0 && !a->dump_config) {
+        fputs("kcheck: no paths given\n", err);
+        print_usage(err);
+        return 2;
+    }
+    cli_color(a, out);
+    kc_baseline *baseline = NULL;
+    if (a->baseline_path) {
+        char *e = NULL;
+        baseline = kc_baseline_load(a->baseline_path, &e);
+        if (!baseline) {
+            fprintf(err, "kcheck: error: cannot read the baseline: %s\n", e);
+            free(e);
+            return 2;
+        }
+        a->o.baseline = baseline;
+    }
+    kc_config_set *set = kc_config_set_new(&a->o, &a->cli);
+    int status;
+    if (a->dump_config)
+        status = dump_config(set, a->paths, a->npaths, out, err);
+    else if (a->dump_model)
+        status = dump_models(&a->o, a->paths, a->npaths, out, err);
+    else
+        status = check_paths(&a->o, set, a->paths, a->npaths, a->write_baseline_path, t0, out, err);
+    kc_config_set_delete(set);
+    kc_baseline_delete(baseline);
+    return status;
+}
+
 static void load_frontends(void) { free(kc_frontend_versions()); }
 
 /* What the check server runs a client's check with. */
@@ -779,187 +994,11 @@ int kc_cli_run(int argc, char **argv, FILE *out, FILE *err)
     double t0 = now_s();
     cli_args a;
     cli_args_init(&a);
-    size_t nrules = kc_rules_count();
-    kc_config_set *set = NULL;
-    kc_baseline *baseline = NULL;
     int status = cli_parse(&a, argc, argv, out, err);
-    if (status != CLI_GO_ON)
-        goto done;
-    status = 2;
-    for (uint32_t i = 0; i < a.selects.len; i++)
-        if (!check_rule_list(a.selects.data[i], err))
-            goto done;
-    for (uint32_t i = 0; i < a.ignores.len; i++)
-        if (!check_rule_list(a.ignores.data[i], err))
-            goto done;
-    /* The command line's own selection (configuration files may change it
-     * per file, kc_config.h). */
-    a.cli.selects = a.selects.data;
-    a.cli.nselects = a.selects.len;
-    a.cli.ignores = a.ignores.data;
-    a.cli.nignores = a.ignores.len;
-    if (a.selects.len) {
-        memset(a.o.rule_enabled, 0, nrules);
-        for (uint32_t i = 0; i < a.selects.len; i++) {
-            char *bad = NULL;
-            kc_rule_list_apply(a.selects.data[i], a.o.rule_enabled, 1, &bad);
-            free(bad);
-        }
-    }
-    for (uint32_t i = 0; i < a.ignores.len; i++) {
-        char *bad = NULL;
-        kc_rule_list_apply(a.ignores.data[i], a.o.rule_enabled, 0, &bad);
-        free(bad);
-    }
-
-    if (a.list_rules) {
-        list_rules(out);
-        status = 0;
-        goto done;
-    }
-    if (a.explain_id) {
-        const kc_rule *r = kc_rules_find(a.explain_id, NULL);
-        if (!r) {
-            fprintf(err, "kcheck: unknown rule '%s' (see --list-rules)\n", a.explain_id);
-            goto done;
-        }
-        explain(out, r);
-        status = 0;
-        goto done;
-    }
-    if (a.cli.config_file && a.cli.no_config) {
-        fputs("kcheck: --config and --no-config exclude each other\n", err);
-        goto done;
-    }
-    if (a.o.verify && (a.o.fix || a.want_diff)) {
-        fputs("kcheck: verify does not take --fix or --diff\n", err);
-        goto done;
-    }
-    if (a.want_diff) {
-        if (a.format_set && a.o.format != KC_FORMAT_TEXT) {
-            fputs("kcheck: --diff prints a patch; it does not combine with --format\n", err);
-            goto done;
-        }
-        a.o.format = KC_FORMAT_DIFF;
-    }
-    if (a.dump_shim_dir) {
-        status = kc_frontend_dump_shim(&a.o, a.dump_shim_dir, out, err);
-        goto done;
-    }
-    if (a.npaths == 0 && !a.dump_config) {
-        fputs("kcheck: no paths given\n", err);
-        print_usage(err);
-        goto done;
-    }
-
-    if (a.color < 0) {
-        /* https://no-color.org: set and not empty. */
-        const char *nc = getenv("NO_COLOR"), *term = getenv("TERM");
-        a.o.color = a.o.format == KC_FORMAT_TEXT && isatty(fileno(out)) && !(nc && *nc) &&
-                  !(term && strcmp(term, "dumb") == 0);
-    } else {
-        a.o.color = a.color == 1;
-    }
-
-    if (a.baseline_path) {
-        char *e = NULL;
-        baseline = kc_baseline_load(a.baseline_path, &e);
-        if (!baseline) {
-            fprintf(err, "kcheck: error: cannot read the baseline: %s\n", e);
-            free(e);
-            goto done;
-        }
-        a.o.baseline = baseline;
-    }
-
-    set = kc_config_set_new(&a.o, &a.cli);
-    const char *const *paths = a.paths;
-    size_t npaths = a.npaths;
-    if (a.dump_config) {
-        status = dump_config(set, paths, npaths, out, err);
-        goto done;
-    }
-    if (a.dump_model) {
-        status = dump_models(&a.o, paths, npaths, out, err);
-        goto done;
-    }
-    {
-        kc_path_list files = {0};
-        kc_expand_paths(paths, npaths, &files);
-        if (a.o.fix || a.o.format == KC_FORMAT_DIFF)
-            drop_duplicate_files(&files);
-        /* Every file's options, before anything runs: a bad configuration
-         * file stops the run with no partial output. */
-        for (uint32_t i = 0; i < files.files.len; i++) {
-            kc_file_result *r = &files.files.data[i];
-            if (r->errors.items.len)
-                continue;
-            char *e = NULL;
-            r->opts = kc_config_options_for(set, r->path, false, &e);
-            if (!r->opts) {
-                fprintf(err, "%s\n", e);
-                free(e);
-                for (uint32_t k = 0; k < files.files.len; k++)
-                    kc_file_result_free(&files.files.data[k]);
-                kc_vec_free(&files.files);
-                goto done;
-            }
-        }
-        kc_reporter *rep = kc_reporter_new(&a.o, out, err);
-        report_sink sink = {.rep = rep, .collect = a.o.verify};
-        if (a.write_baseline_path)
-            sink.baseline = kc_baseline_writer_new();
-        kc_run_totals totals;
-        kc_run_files(&a.o, &files, on_result, &sink, &totals);
-        if (a.o.verify) {
-            kc_verify_files(&a.o, sink.kept.data, sink.kept.len, err);
-            /* A bound kernel whose outputs differ from the reference fails the run too. */
-            for (uint32_t i = 0; i < sink.kept.len; i++)
-                for (uint32_t k = 0; k < sink.kept.data[i].checks.len; k++)
-                    if (!strcmp(sink.kept.data[i].checks.data[k].status, "mismatch"))
-                        totals.failing++;
-            for (uint32_t i = 0; i < sink.kept.len; i++) {
-                kc_reporter_file(rep, &sink.kept.data[i]);
-                kc_file_result_free(&sink.kept.data[i]);
-            }
-            kc_vec_free(&sink.kept);
-        }
-        totals.seconds = now_s() - t0;
-        kc_reporter_finish(rep, &totals);
-        kc_reporter_delete(rep);
-        kc_vec_free(&files.files);
-        if (a.o.stats)
-            kc_report_stats(a.o.format == KC_FORMAT_TEXT || a.o.format == KC_FORMAT_GITHUB ? out : err, &totals);
-        fflush(out);
-        bool write_failed = false;
-        if (sink.baseline) {
-            char *e = NULL;
-            if (!kc_baseline_writer_save(sink.baseline, a.write_baseline_path, &e)) {
-                fprintf(err, "kcheck: error: %s\n", e);
-                free(e);
-                write_failed = true;
-            } else if (!a.o.quiet) {
-                fprintf(err, "kcheck: wrote %zu finding%s to the baseline %s\n",
-                        totals.diags[0] + totals.diags[1] + totals.diags[2] + totals.baselined,
-                        totals.diags[0] + totals.diags[1] + totals.diags[2] + totals.baselined == 1 ? "" : "s",
-                        a.write_baseline_path);
-            }
-            kc_baseline_writer_delete(sink.baseline);
-        }
-        if (totals.file_errors || write_failed)
-            status = 2;
-        else if (a.o.format == KC_FORMAT_DIFF)
-            status = totals.fixed ? 1 : 0;
-        else if (a.write_baseline_path)
-            status = 0; /* every finding is in the baseline now */
-        else
-            status = totals.failing ? 1 : 0;
-        kc_run_totals_free(&totals);
-    }
-
-done:
-    kc_config_set_delete(set);
-    kc_baseline_delete(baseline);
+    if (status == CLI_GO_ON)
+        status = cli_rules(&a, err);
+    if (status == CLI_GO_ON)
+        status = cli_dispatch(&a, t0, out, err);
     cli_args_free(&a);
     return status;
 }
