@@ -429,9 +429,9 @@ static void option_left(const cli_row *r, char *buf, size_t size)
     size_t n = 0;
     if (r->short_name)
         n += (size_t)snprintf(buf, size, "-%c%s", r->short_name, r->long_name ? ", " : "");
-    if (r->long_name)
+    if (r->long_name && n < size)
         n += (size_t)snprintf(buf + n, size - n, "--%s", r->long_name);
-    if (!r->metavar)
+    if (!r->metavar || n >= size)
         return;
     if (r->arg != optional_argument)
         snprintf(buf + n, size - n, " %s", r->metavar);
@@ -442,8 +442,8 @@ static void option_left(const cli_row *r, char *buf, size_t size)
 }
 
 /* A line of the option summary: the left column padded to 22 characters
- * (two spaces after a longer one), then the text; a "\n" in the text
- * continues it under itself. */
+ * (followed by two spaces when it fills them), then the text; a "\n" in the
+ * text continues it under itself. */
 static void usage_line(FILE *f, const char *left, const char *text)
 {
     size_t n = strlen(left);
