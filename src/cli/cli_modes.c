@@ -1,0 +1,268 @@
+/* cli_modes.c — what the command line runs once its options are parsed
+ * (kc_cli.c): the listings, the dumps and the check itself. */
+#include "cli_modes.h"
+
+#include "kc_baseline.h"
+#include "kc_driver.h"
+#include "kc_frontend.h"
+#include "kc_project.h"
+#include "kc_report.h"
+#include "kc_rule.h"
+#include "kc_verify.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+int kc_cli_list_rules(FILE *out)
+{
+    for (size_t i = 0; i < kc_rules_count(); i++) {
+        const kc_rule *r = kc_rules_get(i);
+        const char *langs = r->langs == (KC_LANG_BIT_CUDA | KC_LANG_BIT_TRITON) ? "cuda,triton"
+                            : r->langs == KC_LANG_BIT_CUDA                     ? "cuda"
+                                                                               : "triton";
+        fprintf(out, "%-6s %-28s %-8s %-12s %s\n", r->id, r->slug, kc_severity_name(r->severity),
+                langs, r->summary);
+    }
+    return 0;
+}
+
+static void explain(FILE *out, const kc_rule *r)
+{
+    fprintf(out, "# %s %s\n\n%s\n\nDefault severity: %s. Languages: %s%s%s.\n\n%s", r->id, r->slug,
+            r->summary, kc_severity_name(r->severity),
+            (r->langs & KC_LANG_BIT_CUDA) ? "CUDA" : "",
+            (r->langs & KC_LANG_BIT_CUDA) && (r->langs & KC_LANG_BIT_TRITON) ? ", " : "",
+            (r->langs & KC_LANG_BIT_TRITON) ? "Triton" : "", r->doc);
+    size_t dl = strlen(r->doc);
+    if (dl && r->doc[dl - 1] != '\n')
+        fputc('\n', out);
+    if (r->options && r->options->name) {
+        fprintf(out, "\n## Options\n\n");
+        for (const kc_rule_option_doc *d = r->options; d->name; d++)
+            fprintf(out, "- `%s.%s` (default %s): %s\n", r->id, d->name, d->default_value, d->help);
+    }
+}
+
+int kc_cli_explain(const char *id, FILE *out, FILE *err)
+{
+    const kc_rule *r = kc_rules_find(id, NULL);
+    if (!r) {
+        fprintf(err, "kcheck: unknown rule '%s' (see --list-rules)\n", id);
+        return 2;
+    }
+    explain(out, r);
+    return 0;
+}
+
+typedef struct report_sink {
+    kc_reporter *rep;
+    bool collect; /* verify: keep the results until the experiments ran */
+    KC_VEC(kc_file_result) kept;
+    kc_baseline_writer *baseline; /* --write-baseline */
+} report_sink;
+
+static void on_result(void *ud, kc_file_result *r)
+{
+    report_sink *s = ud;
+    if (s->baseline) {
+        for (uint32_t i = 0; i < r->diags.items.len; i++)
+            kc_baseline_writer_add(s->baseline, r->path, &r->diags.items.data[i]);
+        for (uint32_t i = 0; i < r->baselined.items.len; i++)
+            kc_baseline_writer_add(s->baseline, r->path, &r->baselined.items.data[i]);
+    }
+    if (s->collect) {
+        kc_vec_push(&s->kept, *r);
+        memset(r, 0, sizeof *r); /* ownership moved */
+        return;
+    }
+    kc_reporter_file(s->rep, r);
+}
+
+/* --dump-model: lower each file and print the model. */
+int kc_cli_dump_model(const kc_options *o, const char *const *paths, size_t n, FILE *out, FILE *err)
+{
+    kc_path_list files = {0};
+    kc_expand_paths(paths, n, &files);
+    kc_project *proj = kc_project_link(&files, o->max_file_size, 1); /* launches in other files */
+    kc_frontend *fe = kc_frontend_new(o);
+    int status = 0;
+    for (uint32_t i = 0; i < files.files.len; i++) {
+        kc_file_result *r = &files.files.data[i];
+        kc_lang lang;
+        char *e = NULL;
+        if (!r->errors.items.len && kc_lang_for_path(r->path, &lang) &&
+            (r->src = kc_source_load(r->path, o->max_file_size, &e)) != NULL) {
+            kc_model *m = kc_frontend_lower(fe, r->src, lang, &r->peers, &r->errors);
+            if (m) {
+                fprintf(out, "== %s\n", r->path);
+                kc_model_dump(out, m);
+                kc_model_delete(m);
+            }
+        } else if (e) {
+            kc_file_errors_add(&r->errors, 0, 0, "%s", e);
+        }
+        free(e);
+        for (uint32_t k = 0; k < r->errors.items.len; k++) {
+            fprintf(err, "%s:%u:%u: error: %s\n", r->path, r->errors.items.data[k].line,
+                    r->errors.items.data[k].col, r->errors.items.data[k].message);
+            status = 2;
+        }
+        kc_file_result_free(r);
+    }
+    kc_frontend_delete(fe);
+    kc_vec_free(&files.files);
+    kc_project_free(proj);
+    return status;
+}
+
+/* --dump-config: the effective configuration of each path. */
+int kc_cli_dump_config(kc_config_set *set, const char *const *paths, size_t n, FILE *out, FILE *err)
+{
+    static const char *const here[] = {"."};
+    if (n == 0) {
+        paths = here;
+        n = 1;
+    }
+    for (size_t i = 0; i < n; i++) {
+        struct stat st;
+        bool is_dir = stat(paths[i], &st) == 0 && S_ISDIR(st.st_mode);
+        char *e = NULL;
+        const kc_options *fo = kc_config_options_for(set, paths[i], is_dir, &e);
+        if (!fo) {
+            fprintf(err, "%s\n", e);
+            free(e);
+            return 2;
+        }
+        if (i)
+            fputs("---\n", out);
+        kc_config_dump(out, fo, paths[i]);
+    }
+    return 0;
+}
+
+/* In --fix and --diff runs a file named twice would be fixed twice. */
+static void drop_duplicate_files(kc_path_list *files)
+{
+    KC_VEC(struct stat) seen = {0};
+    uint32_t kept = 0;
+    for (uint32_t i = 0; i < files->files.len; i++) {
+        kc_file_result *r = &files->files.data[i];
+        struct stat st;
+        bool dup = false;
+        if (!r->errors.items.len && stat(r->path, &st) == 0) {
+            for (uint32_t k = 0; k < seen.len && !dup; k++)
+                dup = seen.data[k].st_dev == st.st_dev && seen.data[k].st_ino == st.st_ino;
+            if (!dup)
+                kc_vec_push(&seen, st);
+        }
+        if (dup)
+            kc_file_result_free(r);
+        else
+            files->files.data[kept++] = *r;
+    }
+    files->files.len = kept;
+    kc_vec_free(&seen);
+}
+
+double kc_cli_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* Every file's options, before anything runs: a bad configuration file
+ * stops the run with no partial output (and frees the files). */
+static bool options_for_files(kc_config_set *set, kc_path_list *files, FILE *err)
+{
+    for (uint32_t i = 0; i < files->files.len; i++) {
+        kc_file_result *r = &files->files.data[i];
+        if (r->errors.items.len)
+            continue;
+        char *e = NULL;
+        r->opts = kc_config_options_for(set, r->path, false, &e);
+        if (!r->opts) {
+            fprintf(err, "%s\n", e);
+            free(e);
+            for (uint32_t k = 0; k < files->files.len; k++)
+                kc_file_result_free(&files->files.data[k]);
+            kc_vec_free(&files->files);
+            return false;
+        }
+    }
+    return true;
+}
+
+/* verify: the experiments on the results the run kept, then their report. */
+static void verify_kept(const kc_options *o, report_sink *sink, kc_run_totals *totals, FILE *err)
+{
+    kc_verify_files(o, sink->kept.data, sink->kept.len, err);
+    /* A bound kernel whose outputs differ from the reference fails the run too. */
+    for (uint32_t i = 0; i < sink->kept.len; i++)
+        for (uint32_t k = 0; k < sink->kept.data[i].checks.len; k++)
+            if (!strcmp(sink->kept.data[i].checks.data[k].status, "mismatch"))
+                totals->failing++;
+    for (uint32_t i = 0; i < sink->kept.len; i++) {
+        kc_reporter_file(sink->rep, &sink->kept.data[i]);
+        kc_file_result_free(&sink->kept.data[i]);
+    }
+    kc_vec_free(&sink->kept);
+}
+
+/* --write-baseline: saves and deletes the writer; false when it cannot be saved. */
+static bool save_baseline(kc_baseline_writer *w, const char *path, const kc_run_totals *totals,
+                          bool quiet, FILE *err)
+{
+    char *e = NULL;
+    bool ok = kc_baseline_writer_save(w, path, &e);
+    if (!ok) {
+        fprintf(err, "kcheck: error: %s\n", e);
+        free(e);
+    } else if (!quiet) {
+        size_t n = totals->diags[0] + totals->diags[1] + totals->diags[2] + totals->baselined;
+        fprintf(err, "kcheck: wrote %zu finding%s to the baseline %s\n", n, n == 1 ? "" : "s", path);
+    }
+    kc_baseline_writer_delete(w);
+    return ok;
+}
+
+int kc_cli_check(const kc_options *o, kc_config_set *set, const char *const *paths, size_t npaths,
+                 const char *write_baseline_path, double t0, FILE *out, FILE *err)
+{
+    kc_path_list files = {0};
+    kc_expand_paths(paths, npaths, &files);
+    if (o->fix || o->format == KC_FORMAT_DIFF)
+        drop_duplicate_files(&files);
+    if (!options_for_files(set, &files, err))
+        return 2;
+    kc_reporter *rep = kc_reporter_new(o, out, err);
+    report_sink sink = {.rep = rep, .collect = o->verify};
+    if (write_baseline_path)
+        sink.baseline = kc_baseline_writer_new();
+    kc_run_totals totals;
+    kc_run_files(o, &files, on_result, &sink, &totals);
+    if (o->verify)
+        verify_kept(o, &sink, &totals, err);
+    totals.seconds = kc_cli_now() - t0;
+    kc_reporter_finish(rep, &totals);
+    kc_reporter_delete(rep);
+    kc_vec_free(&files.files);
+    if (o->stats)
+        kc_report_stats(o->format == KC_FORMAT_TEXT || o->format == KC_FORMAT_GITHUB ? out : err, &totals);
+    fflush(out);
+    bool write_failed = sink.baseline &&
+                        !save_baseline(sink.baseline, write_baseline_path, &totals, o->quiet, err);
+    int status;
+    if (totals.file_errors || write_failed)
+        status = 2;
+    else if (o->format == KC_FORMAT_DIFF)
+        status = totals.fixed ? 1 : 0;
+    else if (write_baseline_path)
+        status = 0; /* every finding is in the baseline now */
+    else
+        status = totals.failing ? 1 : 0;
+    kc_run_totals_free(&totals);
+    return status;
+}
