@@ -35,7 +35,7 @@ typedef enum kc_cuda_mode {
 /* Every field of kc_options, once: the struct, its defaults, kc_options_free,
  * kc_options_copy and the result cache's key (kc_cache.c) are all made from
  * this list, so that a new setting cannot be left out of any of them
- * (tests/unit/test_options.c checks each field against its entry).
+ * (tests/unit/core/test_options.c checks each field against its entry).
  *
  *   X(type, name, kind, key, conf, default)
  *

@@ -8,46 +8,24 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kc_frontend.h"
+#include "frontend_harness.h"
 #include "triton_internal.h"
 
 const TSLanguage *tree_sitter_python(void);
 
-typedef struct lowered {
-    kc_options opts;
-    kc_frontend *fe;
-    kc_source *src;
-    kc_model *m;
-    kc_file_errors errs;
-} lowered;
+typedef fh_lowered lowered;
 
 static lowered *lower(const char *text)
 {
-    lowered *l = kc_xcalloc(1, sizeof *l);
-    kc_options_init(&l->opts);
-    l->fe = kc_frontend_new(&l->opts);
-    char *err = NULL;
-    l->src = kc_source_from_memory("t.py", text, strlen(text), 1u << 30, &err);
-    assert_non_null(l->src);
-    l->m = kc_frontend_lower(l->fe, l->src, KC_LANG_TRITON, NULL, &l->errs);
+    lowered *l = kc_xmalloc(sizeof *l);
+    fh_lower(l, "t.py", text, NULL);
     return l;
 }
 
 static void done(lowered *l)
 {
-    kc_model_delete(l->m);
-    kc_source_delete(l->src);
-    kc_file_errors_free(&l->errs);
-    kc_frontend_delete(l->fe);
-    kc_options_free(&l->opts);
+    fh_free(l);
     free(l);
-}
-
-static const kc_symbol *symbol(const kc_kernel *k, const char *name)
-{
-    uint32_t i = kc_kernel_find_symbol(k, name);
-    assert_int_not_equal(i, KC_NONE);
-    return &k->symbols.data[i];
 }
 
 static const char *stride_str(lowered *l, const kc_kernel *k, const kc_access *a)
@@ -75,14 +53,14 @@ static void test_aliases_and_stacked_decorators(void **state)
     const kc_kernel *k = l->m->kernels.data[0];
     assert_string_equal(k->name, "k");
     assert_true(k->autotuned);
-    const kc_symbol *b = symbol(k, "BLOCK");
+    const kc_symbol *b = fh_symbol(k, "BLOCK");
     assert_int_equal(b->kind, KC_SYM_CONSTEXPR);
     assert_int_equal(b->nvalues, 2);
     assert_int_equal(b->values[0], 64);
     assert_int_equal(b->values[1], 128);
     assert_false(b->has_value);
-    assert_true(symbol(k, "x_ptr")->facts & KC_SF_POINTER);
-    assert_true(symbol(k, "n")->facts & KC_SF_PROBLEM_SIZE);
+    assert_true(fh_symbol(k, "x_ptr")->facts & KC_SF_POINTER);
+    assert_true(fh_symbol(k, "n")->facts & KC_SF_PROBLEM_SIZE);
     assert_int_equal(k->accesses.len, 1);
     assert_int_equal(k->accesses.data[0].kind, KC_ACC_STORE);
     assert_true(k->accesses.data[0].masked);
@@ -101,13 +79,13 @@ static void test_launch_facts(void **state)
                        "    CH = 32\n"
                        "    k[(M,)](x, y, M, N, x.stride(0), x.stride(1), CH)\n");
     const kc_kernel *k = l->m->kernels.data[0];
-    assert_true(symbol(k, "M")->facts & KC_SF_SHAPE_ARG);
-    assert_non_null(strstr(symbol(k, "N")->size_evidence, "x.shape[1]"));
-    assert_true(symbol(k, "sxm")->facts & KC_SF_OUTER_STRIDE);
-    assert_true(symbol(k, "sxn")->facts & KC_SF_INNER_STRIDE);
-    assert_false(symbol(k, "sxn")->facts & KC_SF_OUTER_STRIDE);
-    assert_true(symbol(k, "CH")->has_value);
-    assert_int_equal(symbol(k, "CH")->value, 32);
+    assert_true(fh_symbol(k, "M")->facts & KC_SF_SHAPE_ARG);
+    assert_non_null(strstr(fh_symbol(k, "N")->size_evidence, "x.shape[1]"));
+    assert_true(fh_symbol(k, "sxm")->facts & KC_SF_OUTER_STRIDE);
+    assert_true(fh_symbol(k, "sxn")->facts & KC_SF_INNER_STRIDE);
+    assert_false(fh_symbol(k, "sxn")->facts & KC_SF_OUTER_STRIDE);
+    assert_true(fh_symbol(k, "CH")->has_value);
+    assert_int_equal(fh_symbol(k, "CH")->value, 32);
     assert_int_equal(l->m->launches.len, 1);
     assert_int_equal(l->m->launches.data[0].args.len, 7);
     done(l);
@@ -134,14 +112,14 @@ static void test_launch_after_splat(void **state)
     assert_non_null(l->m);
     assert_int_equal(l->m->kernels.len, 3);
     const kc_kernel *a = l->m->kernels.data[0], *b = l->m->kernels.data[1], *c = l->m->kernels.data[2];
-    assert_true(symbol(a, "N")->facts & KC_SF_SHAPE_ARG);
-    assert_false(symbol(a, "s1")->facts & KC_SF_SHAPE_ARG);
-    assert_int_equal(symbol(a, "BLOCK")->value, 64);
+    assert_true(fh_symbol(a, "N")->facts & KC_SF_SHAPE_ARG);
+    assert_false(fh_symbol(a, "s1")->facts & KC_SF_SHAPE_ARG);
+    assert_int_equal(fh_symbol(a, "BLOCK")->value, 64);
     /* b: M has a default, so the splat's length decides where x.shape[1] goes */
-    assert_false(symbol(b, "N")->facts & KC_SF_SHAPE_ARG);
-    assert_false(symbol(b, "M")->facts & KC_SF_SHAPE_ARG);
+    assert_false(fh_symbol(b, "N")->facts & KC_SF_SHAPE_ARG);
+    assert_false(fh_symbol(b, "M")->facts & KC_SF_SHAPE_ARG);
     /* c: **kw may bind anything */
-    assert_false(symbol(c, "N")->facts & KC_SF_SHAPE_ARG);
+    assert_false(fh_symbol(c, "N")->facts & KC_SF_SHAPE_ARG);
     done(l);
 }
 
@@ -172,10 +150,10 @@ static void test_launches_under_decorators(void **state)
     assert_int_equal(l->m->kernels.len, 2);
     const kc_kernel *k = l->m->kernels.data[0], *inner = l->m->kernels.data[1];
     assert_string_equal(k->name, "k");
-    assert_int_equal(symbol(k, "BLOCK")->value, 128);
+    assert_int_equal(fh_symbol(k, "BLOCK")->value, 128);
     assert_int_equal(k->accesses.len, 1);
     assert_string_equal(inner->name, "inner");
-    assert_int_equal(symbol(inner, "M")->value, 64);
+    assert_int_equal(fh_symbol(inner, "M")->value, 64);
     assert_int_equal(l->m->launches.len, 2);
     done(l);
 }

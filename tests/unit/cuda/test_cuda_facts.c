@@ -14,61 +14,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kc_frontend.h"
-#include "kc_cuda_frontend.h"
 #include "cuda_shim.h"
+#include "frontend_harness.h"
 
-typedef struct lowered {
-    kc_options opts;
-    kc_cuda_frontend *fe;
-    kc_source *src;
-    kc_model *m;
-    kc_file_errors errs;
-} lowered;
+typedef fh_lowered lowered;
 
 static void lower(lowered *L, const char *code)
 {
-    memset(L, 0, sizeof *L);
-    kc_options_init(&L->opts);
-    char *err = NULL;
-    L->src = kc_source_from_memory("facts.cu", code, strlen(code), 1u << 26, &err);
-    assert_non_null(L->src);
-    L->fe = kc_cuda_frontend_new(&L->opts);
-    assert_non_null(L->fe);
-    L->m = kc_cuda_lower(L->fe, L->src, &L->errs);
-    for (uint32_t i = 0; i < L->errs.items.len; i++)
-        fprintf(stderr, "unexpected error %u:%u %s\n", L->errs.items.data[i].line, L->errs.items.data[i].col,
-                L->errs.items.data[i].message);
-    assert_non_null(L->m);
-}
-
-static void lowered_free(lowered *L)
-{
-    kc_model_delete(L->m);
-    kc_file_errors_free(&L->errs);
-    kc_cuda_frontend_delete(L->fe);
-    kc_source_delete(L->src);
-    kc_options_free(&L->opts);
-}
-
-static const kc_kernel *kernel(const lowered *L, const char *name)
-{
-    for (uint32_t i = 0; i < L->m->kernels.len; i++)
-        if (strcmp(L->m->kernels.data[i]->name, name) == 0)
-            return L->m->kernels.data[i];
-    fail_msg("no kernel %s", name);
-    return NULL;
-}
-
-static const kc_access *access_on_line(const kc_kernel *k, const char *base, kc_access_kind kind, uint32_t line)
-{
-    for (uint32_t i = 0; i < k->accesses.len; i++) {
-        const kc_access *a = &k->accesses.data[i];
-        if (a->kind == kind && a->base_name && strcmp(a->base_name, base) == 0 && a->span.line == line)
-            return a;
-    }
-    fail_msg("no access to %s on line %u", base, line);
-    return NULL;
+    fh_lower(L, "facts.cu", code, NULL);
+    fh_expect_model(L);
 }
 
 /* ---- device code --------------------------------------------------------- */
@@ -85,19 +39,19 @@ static void test_program_order_and_volatile(void **state)
               "    if (threadIdx.x < 32) tail(s, threadIdx.x);\n"                           /* 6 */
               "    y[threadIdx.x] = s[0];\n"                                                /* 7 */
               "}\n");
-    const kc_kernel *k = kernel(&L, "k");
-    const kc_access *w = access_on_line(k, "s", KC_ACC_STORE, 4);
-    const kc_access *r = access_on_line(k, "s", KC_ACC_LOAD, 7);
+    const kc_kernel *k = fh_kernel(L.m, "k");
+    const kc_access *w = fh_access_on_line(k, "s", KC_ACC_STORE, 4);
+    const kc_access *r = fh_access_on_line(k, "s", KC_ACC_LOAD, 7);
     assert_int_equal(k->barriers.len, 1);
     assert_true(w->seq < k->barriers.data[0].seq);
     assert_true(k->barriers.data[0].seq < r->seq);
     assert_false(w->is_volatile);
     /* the inlined tail: volatile, reported at the call, written on line 1 */
-    const kc_access *v = access_on_line(k, "s", KC_ACC_LOAD, 6);
+    const kc_access *v = fh_access_on_line(k, "s", KC_ACC_LOAD, 6);
     assert_true(v->is_volatile);
     assert_int_equal(v->origin.line, 1);
     assert_int_equal(v->space, KC_MEM_SHARED);
-    lowered_free(&L);
+    fh_free(&L);
 }
 
 static void test_shared_arrays(void **state)
@@ -113,7 +67,7 @@ static void test_shared_arrays(void **state)
               "    x[threadIdx.x] = tile[threadIdx.x][threadIdx.y];\n"
               "}\n"
               "void launch(float *x) { k<128><<<1, dim3(32, 8)>>>(x); }\n");
-    const kc_kernel *k = kernel(&L, "k");
+    const kc_kernel *k = fh_kernel(L.m, "k");
     assert_int_equal(k->shared_arrays.len, 3);
     const kc_shared_array *t = NULL, *p = NULL, *s = NULL;
     for (uint32_t i = 0; i < k->shared_arrays.len; i++) {
@@ -140,7 +94,7 @@ static void test_shared_arrays(void **state)
     assert_int_equal(L.m->launches.len, 1);
     assert_int_equal(L.m->launches.data[0].block_dim[0], 32);
     assert_int_equal(L.m->launches.data[0].block_dim[1], 8);
-    lowered_free(&L);
+    fh_free(&L);
 }
 
 static void test_double_literals_and_math(void **state)
@@ -154,7 +108,7 @@ static void test_double_literals_and_math(void **state)
               "    d[threadIdx.x] = (double)v * 0.1;\n"
               "    if (v > 0.0) x[0] = expf(v);\n"
               "}\n");
-    const kc_kernel *k = kernel(&L, "k");
+    const kc_kernel *k = fh_kernel(L.m, "k");
     assert_int_equal(k->literals.len, 2);
     assert_string_equal(k->literals.data[0].text, "0.5");
     assert_string_equal(k->literals.data[0].fix_text, "0.5f");
@@ -168,7 +122,7 @@ static void test_double_literals_and_math(void **state)
             assert_string_equal(k->calls.data[i].fix_text, "expf");
         }
     assert_int_equal(math, 1);
-    lowered_free(&L);
+    fh_free(&L);
 }
 
 static void test_warp_calls_and_may_sync(void **state)
@@ -183,7 +137,7 @@ static void test_warp_calls_and_may_sync(void **state)
               "    v = r.sum(v);\n"
               "    x[threadIdx.x] = v;\n"
               "}\n");
-    const kc_kernel *k = kernel(&L, "k");
+    const kc_kernel *k = fh_kernel(L.m, "k");
     const kc_call *shfl = NULL, *sync = NULL;
     for (uint32_t i = 0; i < k->calls.len; i++) {
         if (k->calls.data[i].flags & KC_CALL_LEGACY_SHFL)
@@ -197,7 +151,7 @@ static void test_warp_calls_and_may_sync(void **state)
     assert_int_equal(shfl->arg0_span.col, 22);
     assert_non_null(sync); /* a member function kcheck does not inline */
     assert_string_equal(sync->callee, "sum");
-    lowered_free(&L);
+    fh_free(&L);
 }
 
 static void test_half_accumulators(void **state)
@@ -214,7 +168,7 @@ static void test_half_accumulators(void **state)
               "    }\n"
               "    y[threadIdx.x] = acc + dot;\n"
               "}\n");
-    const kc_kernel *k = kernel(&L, "k");
+    const kc_kernel *k = fh_kernel(L.m, "k");
     assert_int_equal(k->accums.len, 2);
     const kc_accum *a = &k->accums.data[0], *d = &k->accums.data[1];
     assert_string_equal(a->var, "acc");
@@ -227,7 +181,7 @@ static void test_half_accumulators(void **state)
     assert_string_equal(d->var, "dot");
     assert_int_equal(d->kind, KC_ACCUM_DOT);
     assert_null(d->fix_text); /* __hfma stays half whatever dot is declared */
-    lowered_free(&L);
+    fh_free(&L);
 }
 
 static void test_bounds_checks(void **state)
@@ -242,11 +196,11 @@ static void test_bounds_checks(void **state)
               "    if (i >= n) return;\n"
               "    y[i] *= 2.0f;\n"
               "}\n");
-    const kc_kernel *k = kernel(&L, "k");
-    assert_true(access_on_line(k, "y", KC_ACC_STORE, 4)->bounds_checked);
-    assert_false(access_on_line(k, "y", KC_ACC_STORE, 5)->bounds_checked); /* a lower bound only */
-    assert_true(access_on_line(k, "y", KC_ACC_STORE, 7)->bounds_checked);
-    lowered_free(&L);
+    const kc_kernel *k = fh_kernel(L.m, "k");
+    assert_true(fh_access_on_line(k, "y", KC_ACC_STORE, 4)->bounds_checked);
+    assert_false(fh_access_on_line(k, "y", KC_ACC_STORE, 5)->bounds_checked); /* a lower bound only */
+    assert_true(fh_access_on_line(k, "y", KC_ACC_STORE, 7)->bounds_checked);
+    fh_free(&L);
 }
 
 static void test_divergent_exits(void **state)
@@ -264,7 +218,7 @@ static void test_divergent_exits(void **state)
               "    __syncthreads();\n"
               "    x[threadIdx.x] = s[255 - threadIdx.x];\n"
               "}\n");
-    const kc_kernel *k = kernel(&L, "k");
+    const kc_kernel *k = fh_kernel(L.m, "k");
     assert_int_equal(k->barriers.len, 2);
     /* the barrier at the top of the loop is skipped in later passes by the
      * threads that broke out */
@@ -273,7 +227,7 @@ static void test_divergent_exits(void **state)
     uint32_t c = k->barriers.data[1].exit_cond;
     assert_true(c < k->conds.len);
     assert_string_equal(k->conds.data[c].text, "threadIdx.x >= n");
-    lowered_free(&L);
+    fh_free(&L);
 }
 
 /* ---- host code ---------------------------------------------------------- */
@@ -317,7 +271,7 @@ static void test_launch_checks(void **state)
     }
     assert_int_equal(ignored, 1);
     assert_int_equal(used, 2); /* cudaGetLastError, the (void) cast */
-    lowered_free(&L);
+    fh_free(&L);
 }
 
 /* The shim headers (src/analyzer/cuda/shim/) and their table agree: every
