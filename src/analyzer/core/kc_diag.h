@@ -9,7 +9,7 @@
 #define KC_DIAG_H
 
 #include "kc_base.h"
-#include "kc_model.h"
+#include "kc_span.h"
 
 typedef enum kc_severity { KC_SEV_NOTE = 0, KC_SEV_WARNING = 1, KC_SEV_ERROR = 2 } kc_severity;
 

@@ -15,17 +15,7 @@
 #include "kc_base.h"
 #include "kc_index.h"
 #include "kc_source.h"
-
-typedef enum kc_lang { KC_LANG_CUDA = 0, KC_LANG_TRITON = 1 } kc_lang;
-enum { KC_LANG_BIT_CUDA = 1u << KC_LANG_CUDA, KC_LANG_BIT_TRITON = 1u << KC_LANG_TRITON };
-
-/* A range of source text: 1-based lines, 1-based byte columns; the end is
- * exclusive (end_col is the column just past the last character). */
-typedef struct kc_span {
-    uint32_t line, col, end_line, end_col;
-} kc_span;
-
-static inline bool kc_span_valid(kc_span s) { return s.line != 0; }
+#include "kc_span.h"
 
 /* ---- symbols ---------------------------------------------------------- */
 

@@ -1,0 +1,20 @@
+/* kc_span.h — where in a source file, and in which language: what
+ * diagnostics and the kernel model both point with (diagnostics need
+ * nothing else of the model). */
+#ifndef KC_SPAN_H
+#define KC_SPAN_H
+
+#include "kc_base.h"
+
+typedef enum kc_lang { KC_LANG_CUDA = 0, KC_LANG_TRITON = 1 } kc_lang;
+enum { KC_LANG_BIT_CUDA = 1u << KC_LANG_CUDA, KC_LANG_BIT_TRITON = 1u << KC_LANG_TRITON };
+
+/* A range of source text: 1-based lines, 1-based byte columns; the end is
+ * exclusive (end_col is the column just past the last character). */
+typedef struct kc_span {
+    uint32_t line, col, end_line, end_col;
+} kc_span;
+
+static inline bool kc_span_valid(kc_span s) { return s.line != 0; }
+
+#endif
