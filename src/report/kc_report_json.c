@@ -1,4 +1,4 @@
-/* The JSON document of DESIGN.md:
+/* The JSON document of `--format json` (README.md, "JSON output"):
  * {"version": 1, "diagnostics": [...], "files": N, "errors": [...]} */
 #include "report_internal.h"
 

@@ -12,7 +12,7 @@
 
 typedef enum kc_format {
     KC_FORMAT_TEXT = 0, /* compiler style */
-    KC_FORMAT_JSON,     /* the JSON document of DESIGN.md */
+    KC_FORMAT_JSON,     /* the JSON document (README.md, "JSON output") */
     KC_FORMAT_SARIF,    /* SARIF 2.1.0 */
     KC_FORMAT_GITHUB,   /* GitHub Actions workflow commands */
     KC_FORMAT_DIFF,     /* --diff: unified diffs of the fix-its, nothing else */
