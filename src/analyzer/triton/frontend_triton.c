@@ -1645,275 +1645,357 @@ static tv expand_dims(tt_ctx *c, const tv *x, int64_t axis)
     return r;
 }
 
-static tv eval_tl_call(tt_ctx *c, TSNode call, const char *name)
+/* tl.program_id, tl.num_programs: the program's index in the grid, the grid's size. */
+static tv tl_program(tt_ctx *c, TSNode call, const char *name)
 {
     tt_module *md = c->mod;
-    if (!strcmp(name, "program_id") || !strcmp(name, "num_programs")) {
-        tv ax = eval_opt(c, call_arg(md, call, 0, "axis"));
-        int64_t axis = 0;
-        tv_const(&ax, &axis);
-        tv v = tv_unknown();
-        v.kind = TV_NUM;
-        kc_deps d = {0, KC_AF_PROGRAM, 0};
-        if (name[0] == 'n')
-            d.flags = 0;
-        v.idx = kc_index_atom(c->a, kc_atom_make(name[0] == 'p' ? KC_ATOM_PROGRAM : KC_ATOM_GRID_DIM,
-                                                 (uint32_t)(axis & 3), d),
-                              32, KC_SPACE_BLOCK, NULL);
-        v.elt = TT_ELT_INT;
-        return v;
-    }
-    if (!strcmp(name, "arange")) {
-        TSNode sn = call_arg(md, call, 0, "start"), en = call_arg(md, call, 1, "end");
-        tv s = eval_opt(c, sn), e = eval_opt(c, en);
-        int64_t sv = 0, ev;
-        kc_arange ar;
-        memset(&ar, 0, sizeof ar);
-        ar.span = tt_span(call);
-        ar.text = short_text(c, call);
-        ar.len.value = -1;
-        ar.len.symbol = KC_NONE;
-        bool s_const = tv_const(&s, &sv);
-        if (s_const && tv_const(&e, &ev))
-            ar.len.value = ev - sv;
-        if (s_const && sv == 0 && e.sym != KC_NONE)
-            ar.len.symbol = e.sym;
-        ar.start = s_const ? sv : 0;
-        kc_vec_push(&c->k->aranges, ar);
-        uint32_t id = c->k->aranges.len - 1;
-        kc_shape shp = {.rank = 1};
-        shp.dims[0] = ar.len;
-        tv v = tv_unknown();
-        v.kind = TV_NUM;
-        v.shape = shp;
-        kc_deps d = {1, KC_AF_THREAD, 0};
-        const kc_index *lane = kc_index_atom(c->a, kc_atom_make(KC_ATOM_LANE, id, d), 32, KC_SPACE_BLOCK, &shp);
-        v.idx = s_const ? (sv ? kc_index_add(c->a, lane, kc_index_const(c->a, sv, 32, KC_SPACE_BLOCK)) : lane)
-                        : kc_index_add(c->a, lane, num_of(c, &s, ts_node_is_null(sn) ? call : sn).idx);
-        if (!v.idx)
-            v.idx = lane;
-        v.elt = TT_ELT_INT;
-        return v;
-    }
-    if (!strcmp(name, "zeros") || !strcmp(name, "full") || !strcmp(name, "empty")) {
-        tv sv = eval_opt(c, call_arg(md, call, 0, "shape"));
-        tv dt = eval_opt(c, call_arg(md, call, !strcmp(name, "full") ? 2 : 1, "dtype"));
-        tv v = tv_unknown();
-        v.kind = TV_NUM;
-        if (!shape_from(&sv, &v.shape))
-            v.shape_unknown = true;
-        int64_t x = 0;
-        if (!strcmp(name, "full")) {
-            tv fv = eval_opt(c, call_arg(md, call, 1, "value"));
-            if (!tv_const(&fv, &x)) {
-                kc_shape sh = v.shape;
-                bool su = v.shape_unknown;
-                v = make_opaque(c, call, tv_deps(&fv), &sh, 32);
-                v.shape_unknown = su;
-                v.is_float = true;
-                v.elt = dt.kind == TV_DTYPE ? dt.elt : TT_ELT_UNKNOWN;
-                v.dtype_span = dt.dtype_span;
-                return v;
-            }
-        }
-        if (dt.kind == TV_DTYPE) {
-            v.elt = dt.elt;
+    tv ax = eval_opt(c, call_arg(md, call, 0, "axis"));
+    int64_t axis = 0;
+    tv_const(&ax, &axis);
+    tv v = tv_unknown();
+    v.kind = TV_NUM;
+    kc_deps d = {0, KC_AF_PROGRAM, 0};
+    if (name[0] == 'n')
+        d.flags = 0;
+    v.idx = kc_index_atom(c->a, kc_atom_make(name[0] == 'p' ? KC_ATOM_PROGRAM : KC_ATOM_GRID_DIM,
+                                             (uint32_t)(axis & 3), d),
+                          32, KC_SPACE_BLOCK, NULL);
+    v.elt = TT_ELT_INT;
+    return v;
+}
+
+/* tl.arange: a block of lanes, recorded with its length. */
+static tv tl_arange(tt_ctx *c, TSNode call, const char *name)
+{
+    tt_module *md = c->mod;
+    TSNode sn = call_arg(md, call, 0, "start"), en = call_arg(md, call, 1, "end");
+    tv s = eval_opt(c, sn), e = eval_opt(c, en);
+    int64_t sv = 0, ev;
+    kc_arange ar;
+    memset(&ar, 0, sizeof ar);
+    ar.span = tt_span(call);
+    ar.text = short_text(c, call);
+    ar.len.value = -1;
+    ar.len.symbol = KC_NONE;
+    bool s_const = tv_const(&s, &sv);
+    if (s_const && tv_const(&e, &ev))
+        ar.len.value = ev - sv;
+    if (s_const && sv == 0 && e.sym != KC_NONE)
+        ar.len.symbol = e.sym;
+    ar.start = s_const ? sv : 0;
+    kc_vec_push(&c->k->aranges, ar);
+    uint32_t id = c->k->aranges.len - 1;
+    kc_shape shp = {.rank = 1};
+    shp.dims[0] = ar.len;
+    tv v = tv_unknown();
+    v.kind = TV_NUM;
+    v.shape = shp;
+    kc_deps d = {1, KC_AF_THREAD, 0};
+    const kc_index *lane = kc_index_atom(c->a, kc_atom_make(KC_ATOM_LANE, id, d), 32, KC_SPACE_BLOCK, &shp);
+    v.idx = s_const ? (sv ? kc_index_add(c->a, lane, kc_index_const(c->a, sv, 32, KC_SPACE_BLOCK)) : lane)
+                    : kc_index_add(c->a, lane, num_of(c, &s, ts_node_is_null(sn) ? call : sn).idx);
+    if (!v.idx)
+        v.idx = lane;
+    v.elt = TT_ELT_INT;
+    return v;
+}
+
+/* tl.zeros, tl.full, tl.empty: a fresh block of a shape and dtype. */
+static tv tl_fill(tt_ctx *c, TSNode call, const char *name)
+{
+    tt_module *md = c->mod;
+    tv sv = eval_opt(c, call_arg(md, call, 0, "shape"));
+    tv dt = eval_opt(c, call_arg(md, call, !strcmp(name, "full") ? 2 : 1, "dtype"));
+    tv v = tv_unknown();
+    v.kind = TV_NUM;
+    if (!shape_from(&sv, &v.shape))
+        v.shape_unknown = true;
+    int64_t x = 0;
+    if (!strcmp(name, "full")) {
+        tv fv = eval_opt(c, call_arg(md, call, 1, "value"));
+        if (!tv_const(&fv, &x)) {
+            kc_shape sh = v.shape;
+            bool su = v.shape_unknown;
+            v = make_opaque(c, call, tv_deps(&fv), &sh, 32);
+            v.shape_unknown = su;
+            v.is_float = true;
+            v.elt = dt.kind == TV_DTYPE ? dt.elt : TT_ELT_UNKNOWN;
             v.dtype_span = dt.dtype_span;
-            v.is_float = dt.elt >= TT_ELT_FP8;
+            return v;
         }
-        v.idx = kc_index_const(c->a, x, 32, KC_SPACE_BLOCK);
-        kc_index *ix = kc_arena_alloc(c->a, sizeof *ix);
-        *ix = *v.idx;
-        ix->shape = v.shape;
-        v.idx = ix;
-        v.blank = true;
-        return v;
     }
-    if (!strcmp(name, "zeros_like") || !strcmp(name, "full_like") || !strcmp(name, "empty_like")) {
-        tv x = eval_opt(c, call_arg(md, call, 0, "input"));
-        tv v = tv_unknown();
-        v.kind = TV_NUM;
-        v.shape = x.shape;
-        v.shape_unknown = x.shape_unknown;
-        v.idx = make_opaque(c, call, (kc_deps){0}, &v.shape, 32).idx;
-        return v;
+    if (dt.kind == TV_DTYPE) {
+        v.elt = dt.elt;
+        v.dtype_span = dt.dtype_span;
+        v.is_float = dt.elt >= TT_ELT_FP8;
     }
-    if (!strcmp(name, "load"))
-        return do_load(c, call, false, NULL);
-    if (!strcmp(name, "store"))
-        return do_store(c, call, KC_ACC_STORE);
-    if (!strncmp(name, "atomic_", 7))
-        return do_store(c, call, KC_ACC_ATOMIC);
-    if (!strcmp(name, "make_block_ptr")) {
-        TSNode bn = call_arg(md, call, 0, "base");
-        tv b = eval_opt(c, bn);
-        tv bs = eval_opt(c, call_arg(md, call, 4, "block_shape"));
-        tv r = tv_unknown();
-        r.kind = TV_PTR;
-        r.block_ptr = true;
-        r.base = b.kind == TV_PTR ? b.base : KC_NONE;
-        if (!shape_from(&bs, &r.shape))
-            r.shape_unknown = true;
-        tv offs = eval_opt(c, call_arg(md, call, 3, "offsets"));
-        r.deps = tv_deps(&offs);
-        r.deps.axes = 0;
-        return r;
+    v.idx = kc_index_const(c->a, x, 32, KC_SPACE_BLOCK);
+    kc_index *ix = kc_arena_alloc(c->a, sizeof *ix);
+    *ix = *v.idx;
+    ix->shape = v.shape;
+    v.idx = ix;
+    v.blank = true;
+    return v;
+}
+
+/* tl.zeros_like, tl.full_like, tl.empty_like: a block of the shape of another. */
+static tv tl_fill_like(tt_ctx *c, TSNode call, const char *name)
+{
+    tt_module *md = c->mod;
+    tv x = eval_opt(c, call_arg(md, call, 0, "input"));
+    tv v = tv_unknown();
+    v.kind = TV_NUM;
+    v.shape = x.shape;
+    v.shape_unknown = x.shape_unknown;
+    v.idx = make_opaque(c, call, (kc_deps){0}, &v.shape, 32).idx;
+    return v;
+}
+
+/* tl.load, tl.store, tl.atomic_*: memory accesses. */
+static tv tl_load(tt_ctx *c, TSNode call, const char *name)
+{
+    return do_load(c, call, false, NULL);
+}
+
+static tv tl_store(tt_ctx *c, TSNode call, const char *name)
+{
+    return do_store(c, call, KC_ACC_STORE);
+}
+
+static tv tl_atomic(tt_ctx *c, TSNode call, const char *name)
+{
+    return do_store(c, call, KC_ACC_ATOMIC);
+}
+
+/* tl.make_block_ptr: a block pointer into a parameter. */
+static tv tl_make_block_ptr(tt_ctx *c, TSNode call, const char *name)
+{
+    tt_module *md = c->mod;
+    TSNode bn = call_arg(md, call, 0, "base");
+    tv b = eval_opt(c, bn);
+    tv bs = eval_opt(c, call_arg(md, call, 4, "block_shape"));
+    tv r = tv_unknown();
+    r.kind = TV_PTR;
+    r.block_ptr = true;
+    r.base = b.kind == TV_PTR ? b.base : KC_NONE;
+    if (!shape_from(&bs, &r.shape))
+        r.shape_unknown = true;
+    tv offs = eval_opt(c, call_arg(md, call, 3, "offsets"));
+    r.deps = tv_deps(&offs);
+    r.deps.axes = 0;
+    return r;
+}
+
+/* tl.advance: the block pointer moved by offsets. */
+static tv tl_advance(tt_ctx *c, TSNode call, const char *name)
+{
+    tt_module *md = c->mod;
+    tv p = eval_opt(c, call_arg(md, call, 0, "base"));
+    tv o = eval_opt(c, call_arg(md, call, 1, "offsets"));
+    kc_deps d = tv_deps(&o);
+    d.axes = 0;
+    p.deps = deps_or(p.deps, d);
+    return p;
+}
+
+/* tl.sum, tl.max, tl.min, tl.argmax, ...: a reduction along an axis or of the whole block. */
+static tv tl_reduce(tt_ctx *c, TSNode call, const char *name)
+{
+    tt_module *md = c->mod;
+    TSNode xn = call_arg(md, call, 0, "input");
+    tv x = eval_opt(c, xn);
+    if (!strcmp(name, "sum"))
+        check_narrow_sum(c, call, xn, &x);
+    return reduce(c, call, &x, call_arg(md, call, 1, "axis"), false);
+}
+
+/* tl.cumsum, tl.cumprod, tl.associative_scan: a scan along an axis. */
+static tv tl_scan(tt_ctx *c, TSNode call, const char *name)
+{
+    tt_module *md = c->mod;
+    tv x = eval_opt(c, call_arg(md, call, 0, "input"));
+    return reduce(c, call, &x, call_arg(md, call, 1, "axis"), true);
+}
+
+/* tl.dot, tl.dot_scaled: a matrix product, with its accumulator and output type. */
+static tv tl_dot(tt_ctx *c, TSNode call, const char *name)
+{
+    tt_module *md = c->mod;
+    TSNode an = call_arg(md, call, 0, "input"), bn = call_arg(md, call, 1, "other");
+    tv a = eval_opt(c, an), b = eval_opt(c, bn);
+    tv acc = eval_opt(c, call_arg(md, call, 2, "acc"));
+    if (a.taint)
+        observe(c, a.taint, an, "multiplied in tl.dot");
+    if (b.taint)
+        observe(c, b.taint, bn, "multiplied in tl.dot");
+    kc_shape s = {0};
+    bool su = true;
+    if (!a.shape_unknown && !b.shape_unknown && a.shape.rank >= 2 && b.shape.rank >= 2) {
+        s = a.shape;
+        s.dims[s.rank - 1] = b.shape.dims[b.shape.rank - 1];
+        su = false;
     }
-    if (!strcmp(name, "advance")) {
-        tv p = eval_opt(c, call_arg(md, call, 0, "base"));
-        tv o = eval_opt(c, call_arg(md, call, 1, "offsets"));
-        kc_deps d = tv_deps(&o);
-        d.axes = 0;
-        p.deps = deps_or(p.deps, d);
-        return p;
+    kc_deps d = deps_or(tv_deps(&a), tv_deps(&b));
+    if (acc.kind != TV_NONE)
+        d = deps_or(d, tv_deps(&acc));
+    d.axes = (uint8_t)(su ? 0 : (d.axes ? (1u << s.rank) - 1 : 0));
+    tv r = make_opaque(c, call, d, &s, 32);
+    r.shape_unknown = su;
+    r.from_dot = true;
+    r.is_float = true;
+    r.vague = is_vague(&a) || is_vague(&b);
+    TSNode odn = call_arg(md, call, 99, "out_dtype");
+    tv od = eval_opt(c, odn);
+    if (od.kind == TV_DTYPE) {
+        r.elt = od.elt;
+        r.dtype_span = od.dtype_span;
+        if (elt_low(od.elt))
+            record_accum(c, call, NULL, &od, KC_ACCUM_DOT);
+    } else {
+        r.elt = a.elt == TT_ELT_INT || b.elt == TT_ELT_INT ? TT_ELT_INT : TT_ELT_FP32;
     }
-    if (!strcmp(name, "sum") || !strcmp(name, "max") || !strcmp(name, "min") ||
-        !strcmp(name, "argmax") || !strcmp(name, "argmin") || !strcmp(name, "xor_sum") ||
-        !strcmp(name, "reduce") || !strcmp(name, "reduce_or") || !strcmp(name, "prod")) {
-        TSNode xn = call_arg(md, call, 0, "input");
-        tv x = eval_opt(c, xn);
-        if (!strcmp(name, "sum"))
-            check_narrow_sum(c, call, xn, &x);
-        return reduce(c, call, &x, call_arg(md, call, 1, "axis"), false);
-    }
-    if (!strcmp(name, "cumsum") || !strcmp(name, "cumprod") || !strcmp(name, "associative_scan")) {
-        tv x = eval_opt(c, call_arg(md, call, 0, "input"));
-        return reduce(c, call, &x, call_arg(md, call, 1, "axis"), true);
-    }
-    if (!strcmp(name, "dot") || !strcmp(name, "dot_scaled")) {
-        TSNode an = call_arg(md, call, 0, "input"), bn = call_arg(md, call, 1, "other");
-        tv a = eval_opt(c, an), b = eval_opt(c, bn);
-        tv acc = eval_opt(c, call_arg(md, call, 2, "acc"));
-        if (a.taint)
-            observe(c, a.taint, an, "multiplied in tl.dot");
-        if (b.taint)
-            observe(c, b.taint, bn, "multiplied in tl.dot");
-        kc_shape s = {0};
-        bool su = true;
-        if (!a.shape_unknown && !b.shape_unknown && a.shape.rank >= 2 && b.shape.rank >= 2) {
-            s = a.shape;
-            s.dims[s.rank - 1] = b.shape.dims[b.shape.rank - 1];
-            su = false;
-        }
-        kc_deps d = deps_or(tv_deps(&a), tv_deps(&b));
-        if (acc.kind != TV_NONE)
-            d = deps_or(d, tv_deps(&acc));
-        d.axes = (uint8_t)(su ? 0 : (d.axes ? (1u << s.rank) - 1 : 0));
-        tv r = make_opaque(c, call, d, &s, 32);
-        r.shape_unknown = su;
-        r.from_dot = true;
-        r.is_float = true;
-        r.vague = is_vague(&a) || is_vague(&b);
-        TSNode odn = call_arg(md, call, 99, "out_dtype");
-        tv od = eval_opt(c, odn);
-        if (od.kind == TV_DTYPE) {
-            r.elt = od.elt;
-            r.dtype_span = od.dtype_span;
-            if (elt_low(od.elt))
-                record_accum(c, call, NULL, &od, KC_ACCUM_DOT);
-        } else {
-            r.elt = a.elt == TT_ELT_INT || b.elt == TT_ELT_INT ? TT_ELT_INT : TT_ELT_FP32;
-        }
-        return r;
-    }
-    if (!strcmp(name, "view") || !strcmp(name, "reshape")) {
-        TSNode xn = call_arg(md, call, 0, "input"), sn = call_arg(md, call, 1, "shape");
-        tv x = eval_opt(c, xn);
-        TSNode crn = call_arg(md, call, 2, "can_reorder");
-        bool cr = !ts_node_is_null(crn) && TT_IS(tt_unparen(crn), true);
-        bool is_view = !strcmp(name, "view");
-        return reshape(c, call, name, xn, &x, sn, is_view || cr, cr);
-    }
-    if (!strcmp(name, "trans") || !strcmp(name, "permute")) {
-        tv x = eval_opt(c, call_arg(md, call, 0, "input"));
-        uint8_t perm[KC_MAX_RANK];
-        unsigned rank = x.shape.rank;
-        if (rank < 2 || x.shape_unknown)
-            return x;
-        for (unsigned i = 0; i < rank; i++)
-            perm[i] = (uint8_t)i;
-        if (call_nargs(call) > 1) {
-            tv dims = eval(c, call_arg(md, call, 1, "dims"));
-            if (dims.kind == TV_TUPLE && dims.ntuple == rank) {
-                for (unsigned i = 0; i < rank; i++) {
-                    int64_t p;
-                    if (!tv_const(&dims.tuple[i], &p) || p < 0 || (unsigned)p >= rank)
-                        return x;
-                    perm[i] = (uint8_t)p;
-                }
-            }
-        } else {
-            perm[rank - 2] = (uint8_t)(rank - 1);
-            perm[rank - 1] = (uint8_t)(rank - 2);
-        }
-        return permute(c, call, &x, perm, rank);
-    }
-    if (!strcmp(name, "expand_dims")) {
-        tv x = eval_opt(c, call_arg(md, call, 0, "input"));
-        tv ax = eval_opt(c, call_arg(md, call, 1, "axis"));
-        int64_t a;
-        return tv_const(&ax, &a) ? expand_dims(c, &x, a) : x;
-    }
-    if (!strcmp(name, "broadcast_to")) {
-        tv x = eval_opt(c, call_arg(md, call, 0, "input"));
-        tv sv = eval_opt(c, call_arg(md, call, 1, "shape"));
-        kc_shape s;
-        if (!shape_from(&sv, &s))
-            return x;
-        tv r = x;
-        r.shape = s;
-        if (x.idx && s.rank >= x.shape.rank)
-            r.idx = kc_index_broadcast(c->a, x.idx, &s);
-        r.deps = deps_to_rank(x.deps, x.shape.rank, s.rank);
-        return r;
-    }
-    if (!strcmp(name, "multiple_of") || !strcmp(name, "max_contiguous") ||
-        !strcmp(name, "max_constancy") || !strcmp(name, "constexpr")) {
-        tv x = eval_opt(c, call_arg(md, call, 0, "input"));
-        if (!strcmp(name, "constexpr"))
-            x.ce = true;
+    return r;
+}
+
+/* tl.view, tl.reshape: the block in another shape (a reorder unless guaranteed not to be). */
+static tv tl_reshape(tt_ctx *c, TSNode call, const char *name)
+{
+    tt_module *md = c->mod;
+    TSNode xn = call_arg(md, call, 0, "input"), sn = call_arg(md, call, 1, "shape");
+    tv x = eval_opt(c, xn);
+    TSNode crn = call_arg(md, call, 2, "can_reorder");
+    bool cr = !ts_node_is_null(crn) && TT_IS(tt_unparen(crn), true);
+    bool is_view = !strcmp(name, "view");
+    return reshape(c, call, name, xn, &x, sn, is_view || cr, cr);
+}
+
+/* tl.trans, tl.permute: the axes permuted. */
+static tv tl_permute(tt_ctx *c, TSNode call, const char *name)
+{
+    tt_module *md = c->mod;
+    tv x = eval_opt(c, call_arg(md, call, 0, "input"));
+    uint8_t perm[KC_MAX_RANK];
+    unsigned rank = x.shape.rank;
+    if (rank < 2 || x.shape_unknown)
         return x;
+    for (unsigned i = 0; i < rank; i++)
+        perm[i] = (uint8_t)i;
+    if (call_nargs(call) > 1) {
+        tv dims = eval(c, call_arg(md, call, 1, "dims"));
+        if (dims.kind == TV_TUPLE && dims.ntuple == rank) {
+            for (unsigned i = 0; i < rank; i++) {
+                int64_t p;
+                if (!tv_const(&dims.tuple[i], &p) || p < 0 || (unsigned)p >= rank)
+                    return x;
+                perm[i] = (uint8_t)p;
+            }
+        }
+    } else {
+        perm[rank - 2] = (uint8_t)(rank - 1);
+        perm[rank - 1] = (uint8_t)(rank - 2);
     }
-    if (!strcmp(name, "cast")) {
-        tv x = eval_opt(c, call_arg(md, call, 0, "input"));
-        tv dt = eval_opt(c, call_arg(md, call, 1, "dtype"));
-        return cast(c, call, &x, &dt);
-    }
-    if (!strcmp(name, "debug_barrier")) {
-        kc_barrier b = {.span = tt_span(call), .name = "tl.debug_barrier", .guard = c->cond, .loop = c->loop};
-        kc_vec_push(&c->k->barriers, b);
-        tv r = tv_unknown();
-        r.kind = TV_NONE;
-        return r;
-    }
-    if (!strcmp(name, "static_assert") || !strcmp(name, "static_print") ||
-        !strcmp(name, "device_print") || !strcmp(name, "device_assert") || !strcmp(name, "assume")) {
-        TSNode args = tt_field(call, "arguments");
-        uint32_t n = ts_node_named_child_count(args);
-        for (uint32_t i = 0; i < n; i++)
-            if (!TT_IS(ts_node_named_child(args, i), comment))
-                (void)eval(c, ts_node_named_child(args, i));
-        if (strcmp(name, "static_print") && strcmp(name, "device_print"))
-            note_multiple(c, call_arg(md, call, 0, "cond"), call);
-        tv r = tv_unknown();
-        r.kind = TV_NONE;
-        return r;
-    }
-    if (!strncmp(name, "rand", 4) || !strcmp(name, "philox")) {
-        tv r = elementwise(c, call, true);
-        r.random = true;
-        return r;
-    }
-    if (!strcmp(name, "cdiv")) {
-        tv r = elementwise(c, call, false);
-        return r;
-    }
-    if (!strcmp(name, "where")) {
-        return elementwise_x(c, call, false, true, EW_ELT_PROMOTE_BUT_FIRST);
-    }
-    /* Everything else element-wise: math, comparisons by name, casts.
-     * Builtins outside this list may change the shape (join, split, cat,
-     * gather, sort, histogram, ...): their shape is vague. */
+    return permute(c, call, &x, perm, rank);
+}
+
+/* tl.expand_dims: a unit axis inserted. */
+static tv tl_expand_dims(tt_ctx *c, TSNode call, const char *name)
+{
+    tt_module *md = c->mod;
+    tv x = eval_opt(c, call_arg(md, call, 0, "input"));
+    tv ax = eval_opt(c, call_arg(md, call, 1, "axis"));
+    int64_t a;
+    return tv_const(&ax, &a) ? expand_dims(c, &x, a) : x;
+}
+
+/* tl.broadcast_to: the block broadcast to a shape. */
+static tv tl_broadcast_to(tt_ctx *c, TSNode call, const char *name)
+{
+    tt_module *md = c->mod;
+    tv x = eval_opt(c, call_arg(md, call, 0, "input"));
+    tv sv = eval_opt(c, call_arg(md, call, 1, "shape"));
+    kc_shape s;
+    if (!shape_from(&sv, &s))
+        return x;
+    tv r = x;
+    r.shape = s;
+    if (x.idx && s.rank >= x.shape.rank)
+        r.idx = kc_index_broadcast(c->a, x.idx, &s);
+    r.deps = deps_to_rank(x.deps, x.shape.rank, s.rank);
+    return r;
+}
+
+/* tl.multiple_of, tl.max_contiguous, tl.max_constancy, tl.constexpr: the value itself. */
+static tv tl_hint(tt_ctx *c, TSNode call, const char *name)
+{
+    tt_module *md = c->mod;
+    tv x = eval_opt(c, call_arg(md, call, 0, "input"));
+    if (!strcmp(name, "constexpr"))
+        x.ce = true;
+    return x;
+}
+
+/* tl.cast: the value converted to a dtype. */
+static tv tl_cast(tt_ctx *c, TSNode call, const char *name)
+{
+    tt_module *md = c->mod;
+    tv x = eval_opt(c, call_arg(md, call, 0, "input"));
+    tv dt = eval_opt(c, call_arg(md, call, 1, "dtype"));
+    return cast(c, call, &x, &dt);
+}
+
+/* tl.debug_barrier: a barrier of the program's threads. */
+static tv tl_debug_barrier(tt_ctx *c, TSNode call, const char *name)
+{
+    kc_barrier b = {.span = tt_span(call), .name = "tl.debug_barrier", .guard = c->cond, .loop = c->loop};
+    kc_vec_push(&c->k->barriers, b);
+    tv r = tv_unknown();
+    r.kind = TV_NONE;
+    return r;
+}
+
+/* tl.static_assert, tl.static_print, tl.device_print, tl.device_assert, tl.assume: their
+ * arguments are evaluated, and an asserted `N % BLOCK == 0` noted (KC303). */
+static tv tl_assert(tt_ctx *c, TSNode call, const char *name)
+{
+    tt_module *md = c->mod;
+    TSNode args = tt_field(call, "arguments");
+    uint32_t n = ts_node_named_child_count(args);
+    for (uint32_t i = 0; i < n; i++)
+        if (!TT_IS(ts_node_named_child(args, i), comment))
+            (void)eval(c, ts_node_named_child(args, i));
+    if (strcmp(name, "static_print") && strcmp(name, "device_print"))
+        note_multiple(c, call_arg(md, call, 0, "cond"), call);
+    tv r = tv_unknown();
+    r.kind = TV_NONE;
+    return r;
+}
+
+/* tl.rand, tl.randn, tl.randint, tl.philox, ...: random numbers (their order carries no meaning). */
+static tv tl_random(tt_ctx *c, TSNode call, const char *name)
+{
+    tv r = elementwise(c, call, true);
+    r.random = true;
+    return r;
+}
+
+/* tl.cdiv: element-wise, an integer result. */
+static tv tl_cdiv(tt_ctx *c, TSNode call, const char *name)
+{
+    tv r = elementwise(c, call, false);
+    return r;
+}
+
+/* tl.where: element-wise; the type of the two values it selects between. */
+static tv tl_where(tt_ctx *c, TSNode call, const char *name)
+{
+    return elementwise_x(c, call, false, true, EW_ELT_PROMOTE_BUT_FIRST);
+}
+
+/* Every other tl.* call is element-wise: math, comparisons by name, casts.
+ * Builtins outside the list below may change the shape (join, split, cat,
+ * gather, sort, histogram, ...): their shape is vague. */
+static tv tl_elementwise(tt_ctx *c, TSNode call, const char *name)
+{
     static const char *const exact_ew[] = {
         "abs", "ceil", "clamp", "cos", "div_rn", "erf", "exp", "exp2", "fdiv", "floor", "fma", "log",
         "log2", "maximum", "minimum", "rsqrt", "sigmoid", "sin", "sqrt", "sqrt_rn", "umulhi", "softmax",
@@ -1926,6 +2008,77 @@ static tv eval_tl_call(tt_ctx *c, TSNode call, const char *name)
                       !strcmp(name, "abs");
     bool fl = !keeps_type && strcmp(name, "umulhi");
     return elementwise_x(c, call, fl, exact, keeps_type ? EW_ELT_PROMOTE : EW_ELT_UNKNOWN);
+}
+
+typedef tv (*tl_call_fn)(tt_ctx *c, TSNode call, const char *name);
+
+/* The tl.* calls by name, tried in this order; `prefix`: every name that
+ * starts with it (tl.atomic_add, tl.randint). */
+static const struct tl_call {
+    const char *name;
+    bool prefix;
+    tl_call_fn fn;
+} tl_calls[] = {
+    {"program_id", false, tl_program},
+    {"num_programs", false, tl_program},
+    {"arange", false, tl_arange},
+    {"zeros", false, tl_fill},
+    {"full", false, tl_fill},
+    {"empty", false, tl_fill},
+    {"zeros_like", false, tl_fill_like},
+    {"full_like", false, tl_fill_like},
+    {"empty_like", false, tl_fill_like},
+    {"load", false, tl_load},
+    {"store", false, tl_store},
+    {"atomic_", true, tl_atomic},
+    {"make_block_ptr", false, tl_make_block_ptr},
+    {"advance", false, tl_advance},
+    {"sum", false, tl_reduce},
+    {"max", false, tl_reduce},
+    {"min", false, tl_reduce},
+    {"argmax", false, tl_reduce},
+    {"argmin", false, tl_reduce},
+    {"xor_sum", false, tl_reduce},
+    {"reduce", false, tl_reduce},
+    {"reduce_or", false, tl_reduce},
+    {"prod", false, tl_reduce},
+    {"cumsum", false, tl_scan},
+    {"cumprod", false, tl_scan},
+    {"associative_scan", false, tl_scan},
+    {"dot", false, tl_dot},
+    {"dot_scaled", false, tl_dot},
+    {"view", false, tl_reshape},
+    {"reshape", false, tl_reshape},
+    {"trans", false, tl_permute},
+    {"permute", false, tl_permute},
+    {"expand_dims", false, tl_expand_dims},
+    {"broadcast_to", false, tl_broadcast_to},
+    {"multiple_of", false, tl_hint},
+    {"max_contiguous", false, tl_hint},
+    {"max_constancy", false, tl_hint},
+    {"constexpr", false, tl_hint},
+    {"cast", false, tl_cast},
+    {"debug_barrier", false, tl_debug_barrier},
+    {"static_assert", false, tl_assert},
+    {"static_print", false, tl_assert},
+    {"device_print", false, tl_assert},
+    {"device_assert", false, tl_assert},
+    {"assume", false, tl_assert},
+    {"rand", true, tl_random},
+    {"philox", false, tl_random},
+    {"cdiv", false, tl_cdiv},
+    {"where", false, tl_where},
+};
+
+/* A call of a triton.language function, `name` its name there ("load", "atomic_add"). */
+static tv eval_tl_call(tt_ctx *c, TSNode call, const char *name)
+{
+    for (size_t i = 0; i < sizeof tl_calls / sizeof *tl_calls; i++) {
+        const struct tl_call *e = &tl_calls[i];
+        if (e->prefix ? !strncmp(name, e->name, strlen(e->name)) : !strcmp(name, e->name))
+            return e->fn(c, call, name);
+    }
+    return tl_elementwise(c, call, name);
 }
 
 /* Method calls on values: x.to(...), x.sum(axis=1), x.reshape(...). */
@@ -2108,72 +2261,175 @@ static tv eval_tuple(tt_ctx *c, TSNode n)
     return v;
 }
 
-static tv eval_inner(tt_ctx *c, TSNode n)
+/* A name: a local, None, or a global of the module (a compile-time constant). */
+static tv eval_name(tt_ctx *c, TSNode n)
 {
     tt_module *md = c->mod;
+    const char *name = tt_text(md, n);
+    tv *v = env_get(&c->env, name);
+    if (v)
+        return *v;
+    if (!strcmp(name, "None")) {
+        tv r = tv_unknown();
+        r.kind = TV_NONE;
+        r.ce = true;
+        return r;
+    }
+    /* Globals used in a jit function are compile-time constants. */
+    tv r = tv_unknown();
+    r.ce = true;
+    int64_t gv;
+    TSNode def = {0};
+    for (uint32_t i = 0; i < ts_node_named_child_count(md->root); i++) {
+        TSNode st = ts_node_named_child(md->root, i);
+        if (!TT_IS(st, expression_statement) || ts_node_named_child_count(st) == 0)
+            continue;
+        TSNode as = ts_node_named_child(st, 0);
+        if (TT_IS(as, assignment) && tt_text_eq(md, tt_field(as, "left"), name))
+            def = tt_field(as, "right");
+    }
+    if (!ts_node_is_null(def)) {
+        TSNode d = tt_unparen(def);
+        if (TT_IS(d, call) && call_nargs(d) == 1) { /* tl.constexpr(128) */
+            const char *q = tt_qualify(md, tt_field(d, "function"));
+            if (q && tt_tl_name(q) && !strcmp(tt_tl_name(q), "constexpr"))
+                d = tt_unparen(call_arg(md, d, 0, NULL));
+        }
+        if (tt_int_literal(md, d, &gv))
+            return make_const(c, gv);
+    }
+    return r;
+}
+
+/* An integer literal (64 bits when it does not fit in 32). */
+static tv eval_integer(tt_ctx *c, TSNode n)
+{
+    tt_module *md = c->mod;
+    int64_t x;
+    if (tt_int_literal(md, n, &x)) {
+        tv v = make_const(c, x);
+        if (x > INT32_MAX || x < INT32_MIN)
+            v.bits = 64;
+        return v;
+    }
+    tv v = tv_unknown();
+    v.ce = true;
+    return v;
+}
+
+/* A float literal: a Python float, which takes the type of the block it meets. */
+static tv eval_float(tt_ctx *c, TSNode n)
+{
+    tv v = tv_unknown();
+    v.kind = TV_NUM;
+    v.ce = true;
+    v.is_float = true;
+    v.elt = TT_ELT_PYFLOAT;
+    v.idx = make_opaque(c, n, (kc_deps){0}, NULL, 32).idx;
+    return v;
+}
+
+/* -x, +x, ~x */
+static tv eval_unary(tt_ctx *c, TSNode n)
+{
+    TSNode an = tt_field(n, "argument");
+    tv a = eval(c, an);
+    const char *op = op_of(n);
+    if (!strcmp(op, "-") && a.kind == TV_NUM && a.idx) {
+        tv r = a;
+        r.idx = kc_index_scale(c->a, a.idx, -1);
+        if (!r.idx)
+            r = make_opaque(c, n, tv_deps(&a), &a.shape, a.bits);
+        r.ce = a.ce;
+        r.is_float = a.is_float;
+        r.taint = a.taint;
+        return r;
+    }
+    if (!strcmp(op, "+"))
+        return a;
+    if (a.kind == TV_BOOL) {
+        tv r = a;
+        r.npreds = 0;
+        r.preds = NULL;
+        return r;
+    }
+    tv r = num_of(c, &a, an);
+    tv o = make_opaque(c, n, tv_deps(&r), &r.shape, r.bits);
+    o.ce = a.ce;
+    o.taint = a.taint;
+    return o;
+}
+
+/* `not x`, on a block a KC305 candidate */
+static tv eval_not(tt_ctx *c, TSNode n)
+{
+    tv a = eval(c, tt_field(n, "argument"));
+    tv r = tv_unknown();
+    r.kind = TV_BOOL;
+    r.shape = a.shape;
+    r.deps = tv_deps(&a);
+    r.ce = a.ce;
+    r.taint = a.taint;
+    r.vague = is_vague(&a);
+    r.elt = TT_ELT_BOOL;
+    r.logic_nonbool = a.kind != TV_BOOL || a.logic_nonbool;
+    note_block_logic(c, n, &r);
+    return r;
+}
+
+/* `a and b`, `a or b`, on blocks a KC305 candidate */
+static tv eval_boolean(tt_ctx *c, TSNode n)
+{
+    TSNode l = tt_field(n, "left"), r = tt_field(n, "right");
+    tv a = eval(c, l), b = eval(c, r);
+    tv res = bool_combine(c, &a, &b, !strcmp(op_of(n), "and"));
+    res.logic_nonbool = a.kind != TV_BOOL || b.kind != TV_BOOL || a.logic_nonbool || b.logic_nonbool;
+    note_block_logic(c, n, &res);
+    return res;
+}
+
+/* a < b < c: pairwise, and-ed */
+static tv eval_comparison(tt_ctx *c, TSNode n)
+{
+    uint32_t cn = ts_node_child_count(n);
+    TSNode prev = {0};
+    tv pv = tv_unknown(), acc = tv_unknown();
+    bool have = false;
+    const char *op = NULL;
+    for (uint32_t i = 0; i < cn; i++) {
+        TSNode ch = ts_node_child(n, i);
+        if (!ts_node_is_named(ch)) {
+            op = ts_node_type(ch);
+            continue;
+        }
+        if (TT_IS(ch, comment))
+            continue;
+        tv cv = eval(c, ch);
+        if (!ts_node_is_null(prev) && op) {
+            tv cmp = compare(c, n, op, &pv, &cv, prev, ch);
+            acc = have ? bool_combine(c, &acc, &cmp, true) : cmp;
+            have = true;
+        }
+        prev = ch;
+        pv = cv;
+    }
+    return have ? acc : tv_unknown();
+}
+
+static tv eval_inner(tt_ctx *c, TSNode n)
+{
     if (TT_IS(n, parenthesized_expression)) {
         TSNode in = tt_unparen(n);
         if (ts_node_eq(in, n))
             return ts_node_named_child_count(n) ? eval(c, ts_node_named_child(n, 0)) : tv_unknown();
         return eval(c, in);
     }
-    if (TT_IS(n, identifier)) {
-        const char *name = tt_text(md, n);
-        tv *v = env_get(&c->env, name);
-        if (v)
-            return *v;
-        if (!strcmp(name, "None")) {
-            tv r = tv_unknown();
-            r.kind = TV_NONE;
-            r.ce = true;
-            return r;
-        }
-        /* Globals used in a jit function are compile-time constants. */
-        tv r = tv_unknown();
-        r.ce = true;
-        int64_t gv;
-        TSNode def = {0};
-        for (uint32_t i = 0; i < ts_node_named_child_count(md->root); i++) {
-            TSNode st = ts_node_named_child(md->root, i);
-            if (!TT_IS(st, expression_statement) || ts_node_named_child_count(st) == 0)
-                continue;
-            TSNode as = ts_node_named_child(st, 0);
-            if (TT_IS(as, assignment) && tt_text_eq(md, tt_field(as, "left"), name))
-                def = tt_field(as, "right");
-        }
-        if (!ts_node_is_null(def)) {
-            TSNode d = tt_unparen(def);
-            if (TT_IS(d, call) && call_nargs(d) == 1) { /* tl.constexpr(128) */
-                const char *q = tt_qualify(md, tt_field(d, "function"));
-                if (q && tt_tl_name(q) && !strcmp(tt_tl_name(q), "constexpr"))
-                    d = tt_unparen(call_arg(md, d, 0, NULL));
-            }
-            if (tt_int_literal(md, d, &gv))
-                return make_const(c, gv);
-        }
-        return r;
-    }
-    if (TT_IS(n, integer)) {
-        int64_t x;
-        if (tt_int_literal(md, n, &x)) {
-            tv v = make_const(c, x);
-            if (x > INT32_MAX || x < INT32_MIN)
-                v.bits = 64;
-            return v;
-        }
-        tv v = tv_unknown();
-        v.ce = true;
-        return v;
-    }
-    if (TT_IS(n, float)) {
-        tv v = tv_unknown();
-        v.kind = TV_NUM;
-        v.ce = true;
-        v.is_float = true;
-        v.elt = TT_ELT_PYFLOAT;
-        v.idx = make_opaque(c, n, (kc_deps){0}, NULL, 32).idx;
-        return v;
-    }
+    if (TT_IS(n, identifier))
+        return eval_name(c, n);
+    if (TT_IS(n, integer))
+        return eval_integer(c, n);
+    if (TT_IS(n, float))
+        return eval_float(c, n);
     if (TT_IS(n, true) || TT_IS(n, false)) {
         tv v = make_const(c, TT_IS(n, true));
         v.kind = TV_BOOL;
@@ -2196,82 +2452,14 @@ static tv eval_inner(tt_ctx *c, TSNode n)
         tv a = eval(c, l), b = eval(c, r);
         return binop(c, n, op_of(n), a, b, l, r);
     }
-    if (TT_IS(n, unary_operator)) {
-        TSNode an = tt_field(n, "argument");
-        tv a = eval(c, an);
-        const char *op = op_of(n);
-        if (!strcmp(op, "-") && a.kind == TV_NUM && a.idx) {
-            tv r = a;
-            r.idx = kc_index_scale(c->a, a.idx, -1);
-            if (!r.idx)
-                r = make_opaque(c, n, tv_deps(&a), &a.shape, a.bits);
-            r.ce = a.ce;
-            r.is_float = a.is_float;
-            r.taint = a.taint;
-            return r;
-        }
-        if (!strcmp(op, "+"))
-            return a;
-        if (a.kind == TV_BOOL) {
-            tv r = a;
-            r.npreds = 0;
-            r.preds = NULL;
-            return r;
-        }
-        tv r = num_of(c, &a, an);
-        tv o = make_opaque(c, n, tv_deps(&r), &r.shape, r.bits);
-        o.ce = a.ce;
-        o.taint = a.taint;
-        return o;
-    }
-    if (TT_IS(n, not_operator)) {
-        tv a = eval(c, tt_field(n, "argument"));
-        tv r = tv_unknown();
-        r.kind = TV_BOOL;
-        r.shape = a.shape;
-        r.deps = tv_deps(&a);
-        r.ce = a.ce;
-        r.taint = a.taint;
-        r.vague = is_vague(&a);
-        r.elt = TT_ELT_BOOL;
-        r.logic_nonbool = a.kind != TV_BOOL || a.logic_nonbool;
-        note_block_logic(c, n, &r);
-        return r;
-    }
-    if (TT_IS(n, boolean_operator)) {
-        TSNode l = tt_field(n, "left"), r = tt_field(n, "right");
-        tv a = eval(c, l), b = eval(c, r);
-        tv res = bool_combine(c, &a, &b, !strcmp(op_of(n), "and"));
-        res.logic_nonbool = a.kind != TV_BOOL || b.kind != TV_BOOL || a.logic_nonbool || b.logic_nonbool;
-        note_block_logic(c, n, &res);
-        return res;
-    }
-    if (TT_IS(n, comparison_operator)) {
-        /* a < b < c: pairwise, and-ed */
-        uint32_t cn = ts_node_child_count(n);
-        TSNode prev = {0};
-        tv pv = tv_unknown(), acc = tv_unknown();
-        bool have = false;
-        const char *op = NULL;
-        for (uint32_t i = 0; i < cn; i++) {
-            TSNode ch = ts_node_child(n, i);
-            if (!ts_node_is_named(ch)) {
-                op = ts_node_type(ch);
-                continue;
-            }
-            if (TT_IS(ch, comment))
-                continue;
-            tv cv = eval(c, ch);
-            if (!ts_node_is_null(prev) && op) {
-                tv cmp = compare(c, n, op, &pv, &cv, prev, ch);
-                acc = have ? bool_combine(c, &acc, &cmp, true) : cmp;
-                have = true;
-            }
-            prev = ch;
-            pv = cv;
-        }
-        return have ? acc : tv_unknown();
-    }
+    if (TT_IS(n, unary_operator))
+        return eval_unary(c, n);
+    if (TT_IS(n, not_operator))
+        return eval_not(c, n);
+    if (TT_IS(n, boolean_operator))
+        return eval_boolean(c, n);
+    if (TT_IS(n, comparison_operator))
+        return eval_comparison(c, n);
     if (TT_IS(n, conditional_expression)) {
         /* a if cond else b */
         TSNode an = ts_node_named_child(n, 0), cn = ts_node_named_child(n, 1), bn = ts_node_named_child(n, 2);
@@ -2537,6 +2725,160 @@ static void exec_if(tt_ctx *c, TSNode st)
 
 static int64_t ceil_div(int64_t a, int64_t b) { return b > 0 ? (a + b - 1) / b : 0; }
 
+/* The bounds of a `for` over range(...), tl.range(...) or
+ * tl.static_range(...): their expressions (null when not written) and
+ * values. */
+typedef struct range_bounds {
+    TSNode startn, endn, stepn;
+    tv start, end, step;
+} range_bounds;
+
+/* Is `right`, what a `for` iterates over, a call of range, tl.range or
+ * tl.static_range? Then sets the loop's kind, callee and unroll request
+ * in `lp` and evaluates its bounds into `rb`. */
+static bool range_header(tt_ctx *c, TSNode right, kc_loop *lp, range_bounds *rb)
+{
+    tt_module *md = c->mod;
+    if (!TT_IS(right, call))
+        return false;
+    TSNode f = tt_field(right, "function");
+    const char *q = tt_qualify(md, f);
+    const char *tl = tt_tl_name(q);
+    bool builtin_range = TT_IS(f, identifier) && tt_text_eq(md, f, "range");
+    if (!builtin_range && !(tl && (!strcmp(tl, "range") || !strcmp(tl, "static_range"))))
+        return false;
+    lp->callee_span = tt_span(f);
+    lp->callee_text = tt_text(md, f);
+    if (tl && !strcmp(tl, "static_range")) {
+        lp->kind = KC_LOOP_STATIC_RANGE;
+        lp->unroll = KC_UNROLL_FULL;
+    } else if (tl) {
+        lp->kind = KC_LOOP_TL_RANGE;
+        TSNode uf = call_arg(md, right, 99, "loop_unroll_factor");
+        int64_t u;
+        if (!ts_node_is_null(uf) && tt_int_literal(md, uf, &u)) {
+            lp->unroll = u <= 1 ? KC_UNROLL_DISABLE : KC_UNROLL_COUNT;
+            lp->unroll_count = u;
+            lp->unroll_span = tt_span(uf);
+        }
+    }
+    uint32_t na = 0;
+    TSNode args = tt_field(right, "arguments");
+    TSNode pos[3];
+    uint32_t cnt = ts_node_named_child_count(args);
+    for (uint32_t i = 0; i < cnt && na < 3; i++) {
+        TSNode a = ts_node_named_child(args, i);
+        if (TT_IS(a, keyword_argument) || TT_IS(a, comment))
+            continue;
+        pos[na++] = a;
+    }
+    if (na == 1) {
+        rb->endn = pos[0];
+    } else if (na >= 2) {
+        rb->startn = pos[0];
+        rb->endn = pos[1];
+        if (na == 3)
+            rb->stepn = pos[2];
+    }
+    if (!ts_node_is_null(rb->startn))
+        rb->start = eval(c, rb->startn);
+    if (!ts_node_is_null(rb->endn))
+        rb->end = eval(c, rb->endn);
+    if (!ts_node_is_null(rb->stepn))
+        rb->step = eval(c, rb->stepn);
+    return true;
+}
+
+/* What the bounds of a range loop say: its bounds and trip count (as a
+ * number when constant, and as a formula of the source names), the
+ * runtime parameter in a tl.static_range bound, and the end as a size
+ * (`line`: the loop's). */
+static void range_facts(tt_ctx *c, kc_loop *lp, const range_bounds *rb, uint32_t line)
+{
+    const tv *start = &rb->start, *end = &rb->end, *step = &rb->step;
+    lp->start = start->kind == TV_NUM ? start->idx : NULL;
+    lp->end = end->kind == TV_NUM ? end->idx : NULL;
+    lp->step = step->kind == TV_NUM ? step->idx : NULL;
+    lp->start_text = ts_node_is_null(rb->startn) ? "0" : short_text(c, rb->startn);
+    lp->end_text = ts_node_is_null(rb->endn) ? "?" : short_text(c, rb->endn);
+    lp->step_text = ts_node_is_null(rb->stepn) ? "1" : short_text(c, rb->stepn);
+    int64_t s0, e0, st0;
+    if (tv_const(start, &s0) && tv_const(end, &e0) && tv_const(step, &st0) && st0 != 0) {
+        lp->trip_count = st0 > 0 ? (e0 > s0 ? ceil_div(e0 - s0, st0) : 0)
+                                 : (s0 > e0 ? ceil_div(s0 - e0, -st0) : 0);
+    }
+    /* The trip count as a formula of the source names. */
+    bool zero_start = ts_node_is_null(rb->startn) || (tv_const(start, &s0) && s0 == 0);
+    bool unit_step = ts_node_is_null(rb->stepn) || (tv_const(step, &st0) && st0 == 1);
+    if (zero_start && unit_step)
+        lp->trip_text = lp->end_text;
+    else if (zero_start)
+        lp->trip_text = kc_arena_printf(c->a, "ceil(%s / %s)", paren_ops(c->a, lp->end_text),
+                                        paren_ops(c->a, lp->step_text));
+    else if (unit_step)
+        lp->trip_text = kc_arena_printf(c->a, "%s - %s", lp->end_text, paren_ops(c->a, lp->start_text));
+    else
+        lp->trip_text = kc_arena_printf(c->a, "ceil((%s - %s) / %s)", lp->end_text, paren_ops(c->a, lp->start_text),
+                                        paren_ops(c->a, lp->step_text));
+    /* static_range needs compile-time bounds. */
+    if (lp->kind == KC_LOOP_STATIC_RANGE) {
+        const tv *bv[3] = {start, end, step};
+        TSNode bn[3] = {rb->startn, rb->endn, rb->stepn};
+        for (int i = 0; i < 3; i++) {
+            if (ts_node_is_null(bn[i]) || bv[i]->ce)
+                continue;
+            lp->runtime_bound_span = tt_span(bn[i]);
+            /* name the runtime parameter in it */
+            if (bv[i]->idx)
+                for (unsigned mi = 0; mi < bv[i]->idx->nmono && lp->runtime_bound_symbol == KC_NONE; mi++)
+                    for (unsigned f = 0; f < bv[i]->idx->mono[mi].nfac; f++) {
+                        const kc_atom *at = &bv[i]->idx->mono[mi].fac[f];
+                        if (at->kind == KC_ATOM_SYMBOL && at->id < c->k->symbols.len &&
+                            c->k->symbols.data[at->id].kind == KC_SYM_PARAM) {
+                            lp->runtime_bound_symbol = at->id;
+                            break;
+                        }
+                    }
+            break;
+        }
+    }
+    char *ev = kc_xasprintf("it bounds the loop `%s` on line %u", lp->header_text, line);
+    mark_size(c, lp->end, ev, false);
+    free(ev);
+}
+
+/* Binds the target of the loop: the induction variable is a loop atom
+ * standing for its value (a scalar in Triton, so it carries no lane axes;
+ * its loop dependence is what matters); any other target an unknown value
+ * that depends on the loop. */
+static void bind_loop_target(tt_ctx *c, TSNode left, const kc_loop *lp, const range_bounds *rb)
+{
+    kc_deps loop_dep = {0, 0, kc_loop_bit(lp->id)};
+    if (lp->var) {
+        tv iv = tv_unknown();
+        iv.kind = TV_NUM;
+        iv.ce = lp->kind == KC_LOOP_STATIC_RANGE;
+        kc_deps d = loop_dep;
+        d.flags = (uint8_t)((tv_deps(&rb->start).flags | tv_deps(&rb->step).flags) & (KC_AF_PROGRAM | KC_AF_DATA));
+        d.loops |= tv_deps(&rb->start).loops | tv_deps(&rb->step).loops;
+        /* The induction variable takes the promoted type of the bounds:
+         * range(row_start, row_end) with an int64 start is an int64 loop. */
+        uint8_t ivb = 32;
+        const tv *bounds[3] = {&rb->start, &rb->end, &rb->step};
+        for (int i = 0; i < 3; i++)
+            if (bounds[i]->kind == TV_NUM && bounds[i]->bits > ivb)
+                ivb = bounds[i]->bits;
+        iv.bits = ivb;
+        iv.elt = TT_ELT_INT;
+        iv.idx = kc_index_atom(c->a, kc_atom_make(KC_ATOM_LOOP, lp->id, d), ivb, KC_SPACE_BLOCK, NULL);
+        env_set(c, lp->var, iv);
+    } else if (!ts_node_is_null(left)) {
+        tv unk = tv_unknown();
+        unk.deps = loop_dep;
+        assign_target(c, left, unk);
+    }
+}
+
 static void exec_for(tt_ctx *c, TSNode st)
 {
     tt_module *md = c->mod;
@@ -2554,138 +2896,17 @@ static void exec_for(tt_ctx *c, TSNode st)
     lp.header_text = short_text(c, right);
     lp.var = TT_IS(left, identifier) ? tt_text(md, left) : NULL;
     lp.kind = KC_LOOP_RANGE;
-    bool is_range = false;
-    tv start = make_const(c, 0), end = tv_unknown(), step = make_const(c, 1);
-    TSNode startn = {0}, endn = {0}, stepn = {0};
-    if (TT_IS(right, call)) {
-        TSNode f = tt_field(right, "function");
-        const char *q = tt_qualify(md, f);
-        const char *tl = tt_tl_name(q);
-        bool builtin_range = TT_IS(f, identifier) && tt_text_eq(md, f, "range");
-        if (builtin_range || (tl && (!strcmp(tl, "range") || !strcmp(tl, "static_range")))) {
-            is_range = true;
-            lp.callee_span = tt_span(f);
-            lp.callee_text = tt_text(md, f);
-            if (tl && !strcmp(tl, "static_range")) {
-                lp.kind = KC_LOOP_STATIC_RANGE;
-                lp.unroll = KC_UNROLL_FULL;
-            } else if (tl) {
-                lp.kind = KC_LOOP_TL_RANGE;
-                TSNode uf = call_arg(md, right, 99, "loop_unroll_factor");
-                int64_t u;
-                if (!ts_node_is_null(uf) && tt_int_literal(md, uf, &u)) {
-                    lp.unroll = u <= 1 ? KC_UNROLL_DISABLE : KC_UNROLL_COUNT;
-                    lp.unroll_count = u;
-                    lp.unroll_span = tt_span(uf);
-                }
-            }
-            uint32_t na = 0;
-            TSNode args = tt_field(right, "arguments");
-            TSNode pos[3];
-            uint32_t cnt = ts_node_named_child_count(args);
-            for (uint32_t i = 0; i < cnt && na < 3; i++) {
-                TSNode a = ts_node_named_child(args, i);
-                if (TT_IS(a, keyword_argument) || TT_IS(a, comment))
-                    continue;
-                pos[na++] = a;
-            }
-            if (na == 1) {
-                endn = pos[0];
-            } else if (na >= 2) {
-                startn = pos[0];
-                endn = pos[1];
-                if (na == 3)
-                    stepn = pos[2];
-            }
-            if (!ts_node_is_null(startn))
-                start = eval(c, startn);
-            if (!ts_node_is_null(endn))
-                end = eval(c, endn);
-            if (!ts_node_is_null(stepn))
-                step = eval(c, stepn);
-        }
-    }
-    kc_deps loop_dep = {0, 0, kc_loop_bit(lp.id)};
+    range_bounds rb;
+    memset(&rb, 0, sizeof rb);
+    rb.start = make_const(c, 0);
+    rb.end = tv_unknown();
+    rb.step = make_const(c, 1);
+    if (range_header(c, right, &lp, &rb))
+        range_facts(c, &lp, &rb, p0.row + 1);
     uint32_t saved_loop = c->loop;
-    if (is_range) {
-        lp.start = start.kind == TV_NUM ? start.idx : NULL;
-        lp.end = end.kind == TV_NUM ? end.idx : NULL;
-        lp.step = step.kind == TV_NUM ? step.idx : NULL;
-        lp.start_text = ts_node_is_null(startn) ? "0" : short_text(c, startn);
-        lp.end_text = ts_node_is_null(endn) ? "?" : short_text(c, endn);
-        lp.step_text = ts_node_is_null(stepn) ? "1" : short_text(c, stepn);
-        int64_t s0, e0, st0;
-        if (tv_const(&start, &s0) && tv_const(&end, &e0) && tv_const(&step, &st0) && st0 != 0) {
-            lp.trip_count = st0 > 0 ? (e0 > s0 ? ceil_div(e0 - s0, st0) : 0)
-                                    : (s0 > e0 ? ceil_div(s0 - e0, -st0) : 0);
-        }
-        /* The trip count as a formula of the source names. */
-        bool zero_start = ts_node_is_null(startn) || (tv_const(&start, &s0) && s0 == 0);
-        bool unit_step = ts_node_is_null(stepn) || (tv_const(&step, &st0) && st0 == 1);
-        if (zero_start && unit_step)
-            lp.trip_text = lp.end_text;
-        else if (zero_start)
-            lp.trip_text = kc_arena_printf(c->a, "ceil(%s / %s)", paren_ops(c->a, lp.end_text),
-                                           paren_ops(c->a, lp.step_text));
-        else if (unit_step)
-            lp.trip_text = kc_arena_printf(c->a, "%s - %s", lp.end_text, paren_ops(c->a, lp.start_text));
-        else
-            lp.trip_text = kc_arena_printf(c->a, "ceil((%s - %s) / %s)", lp.end_text, paren_ops(c->a, lp.start_text),
-                                           paren_ops(c->a, lp.step_text));
-        /* static_range needs compile-time bounds. */
-        if (lp.kind == KC_LOOP_STATIC_RANGE) {
-            const tv *bv[3] = {&start, &end, &step};
-            TSNode bn[3] = {startn, endn, stepn};
-            for (int i = 0; i < 3; i++) {
-                if (ts_node_is_null(bn[i]) || bv[i]->ce)
-                    continue;
-                lp.runtime_bound_span = tt_span(bn[i]);
-                /* name the runtime parameter in it */
-                if (bv[i]->idx)
-                    for (unsigned mi = 0; mi < bv[i]->idx->nmono && lp.runtime_bound_symbol == KC_NONE; mi++)
-                        for (unsigned f = 0; f < bv[i]->idx->mono[mi].nfac; f++) {
-                            const kc_atom *at = &bv[i]->idx->mono[mi].fac[f];
-                            if (at->kind == KC_ATOM_SYMBOL && at->id < c->k->symbols.len &&
-                                c->k->symbols.data[at->id].kind == KC_SYM_PARAM) {
-                                lp.runtime_bound_symbol = at->id;
-                                break;
-                            }
-                        }
-                break;
-            }
-        }
-        char *ev = kc_xasprintf("it bounds the loop `%s` on line %u", lp.header_text, p0.row + 1);
-        mark_size(c, lp.end, ev, false);
-        free(ev);
-    }
     kc_vec_push(&c->k->loops, lp);
     make_loop_carried(c, st, body, lp.id);
-    /* The induction variable is a loop atom standing for its value (a
-     * scalar in Triton, so it carries no lane axes; its loop dependence is
-     * what matters). */
-    if (lp.var) {
-        tv iv = tv_unknown();
-        iv.kind = TV_NUM;
-        iv.ce = lp.kind == KC_LOOP_STATIC_RANGE;
-        kc_deps d = loop_dep;
-        d.flags = (uint8_t)((tv_deps(&start).flags | tv_deps(&step).flags) & (KC_AF_PROGRAM | KC_AF_DATA));
-        d.loops |= tv_deps(&start).loops | tv_deps(&step).loops;
-        /* The induction variable takes the promoted type of the bounds:
-         * range(row_start, row_end) with an int64 start is an int64 loop. */
-        uint8_t ivb = 32;
-        const tv *bounds[3] = {&start, &end, &step};
-        for (int i = 0; i < 3; i++)
-            if (bounds[i]->kind == TV_NUM && bounds[i]->bits > ivb)
-                ivb = bounds[i]->bits;
-        iv.bits = ivb;
-        iv.elt = TT_ELT_INT;
-        iv.idx = kc_index_atom(c->a, kc_atom_make(KC_ATOM_LOOP, lp.id, d), ivb, KC_SPACE_BLOCK, NULL);
-        env_set(c, lp.var, iv);
-    } else if (!ts_node_is_null(left)) {
-        tv unk = tv_unknown();
-        unk.deps = loop_dep;
-        assign_target(c, left, unk);
-    }
+    bind_loop_target(c, left, &lp, &rb);
     c->loop = lp.id;
     exec_block(c, body);
     c->loop = saved_loop;
@@ -2975,29 +3196,14 @@ static void apply_host_value(tt_ctx *c, kc_symbol *s, const tt_host_value *hv, c
         s->arg_text = kc_arena_strdup(c->a, hv->text);
 }
 
-void tt_lower_kernel(tt_module *mod, kc_model *model, const tt_kernel_def *def)
+/* The kernel's parameters: their symbols, types, whether constexpr, their
+ * defaults; their names into `names`. */
+static void add_params(tt_ctx *c, const tt_kernel_def *def, tt_names *names)
 {
-    tt_ctx c;
-    memset(&c, 0, sizeof c);
-    c.stack_base = (uintptr_t)__builtin_frame_address(0);
-    c.mod = mod;
-    c.m = model;
-    c.a = model->arena;
-    c.loop = KC_NONE;
-    c.cond = KC_NONE;
-    c.k = kc_model_add_kernel(model, def->name);
-    c.tl_alias = "tl";
-    for (uint32_t i = 0; i < mod->aliases.len; i++)
-        if (!strcmp(mod->aliases.data[i].qualified, "triton.language"))
-            c.tl_alias = mod->aliases.data[i].local;
-    c.k->span = tt_span(ts_node_is_null(def->decorated) ? def->def : def->decorated);
-    c.k->name_span = tt_span(tt_field(def->def, "name"));
-    c.k->autotuned = def->autotuned;
-
+    tt_module *mod = c->mod;
+    kc_model *model = c->m;
     TSNode params = tt_field(def->def, "parameters");
-    TSNode body = tt_field(def->def, "body");
     uint32_t np = ts_node_named_child_count(params);
-    tt_names names = {0};
     for (uint32_t i = 0; i < np; i++) {
         TSNode p = ts_node_named_child(params, i);
         TSNode namen = {0}, typen = {0}, defn = {0};
@@ -3022,9 +3228,9 @@ void tt_lower_kernel(tt_module *mod, kc_model *model, const tt_kernel_def *def)
         kp.is_constexpr = (tq && tt_tl_name(tq) && !strcmp(tt_tl_name(tq), "constexpr")) ||
                           (kp.type && strstr(kp.type, "constexpr"));
         kp.default_text = ts_node_is_null(defn) ? NULL : tt_text(mod, defn);
-        kp.symbol = kc_kernel_add_symbol(model, c.k, kp.name, kp.is_constexpr ? KC_SYM_CONSTEXPR : KC_SYM_PARAM);
-        kc_symbol *s = &c.k->symbols.data[kp.symbol];
-        s->param = c.k->params.len;
+        kp.symbol = kc_kernel_add_symbol(model, c->k, kp.name, kp.is_constexpr ? KC_SYM_CONSTEXPR : KC_SYM_PARAM);
+        kc_symbol *s = &c->k->symbols.data[kp.symbol];
+        s->param = c->k->params.len;
         s->span = kp.span;
         /* Integer arguments are i32 unless the value passed needs 64 bits
          * (Triton specializes on it) or the parameter is annotated. */
@@ -3035,12 +3241,16 @@ void tt_lower_kernel(tt_module *mod, kc_model *model, const tt_kernel_def *def)
             snprintf(origin, sizeof origin, "the default on line %u", kp.span.line);
             add_value(model, s, dv, origin);
         }
-        kc_vec_push(&c.k->params, kp);
-        kc_vec_push(&names, kp.name);
+        kc_vec_push(&c->k->params, kp);
+        kc_vec_push(names, kp.name);
     }
-    find_pointer_params(&c, body, names.data, names.len);
-    /* Values and facts from launches and autotune configs; the launches in
-     * other files of the run when this file has none of the kernel. */
+}
+
+/* Values and facts from launches and autotune configs; the launches in
+ * other files of the run when this file has none of the kernel. */
+static void apply_launches(tt_ctx *c, const tt_kernel_def *def)
+{
+    tt_module *mod = c->mod;
     uint32_t llo, lhi;
     const uint32_t *lix = tt_launches_of(mod, false, def->name, &llo, &lhi);
     bool launched_here = false;
@@ -3048,22 +3258,22 @@ void tt_lower_kernel(tt_module *mod, kc_model *model, const tt_kernel_def *def)
         launched_here |= !mod->launches.data[lix[l]].from_autotune;
     /* per parameter: launches binding it, and of those, the ones whose
      * value covers the same other parameter (next_power_of_2 of it) */
-    uint32_t *nbound = kc_xcalloc(c.k->params.len + 1, sizeof *nbound);
-    uint32_t *ncover = kc_xcalloc(c.k->params.len + 1, sizeof *ncover);
+    uint32_t *nbound = kc_xcalloc(c->k->params.len + 1, sizeof *nbound);
+    uint32_t *ncover = kc_xcalloc(c->k->params.len + 1, sizeof *ncover);
     for (int pass = 0; pass < 2 && !(pass == 1 && launched_here); pass++) {
         const tt_launch *list = pass ? mod->peer_launches.data : mod->launches.data;
         uint32_t lo, hi;
         const uint32_t *ix = tt_launches_of(mod, pass == 1, def->name, &lo, &hi);
         for (uint32_t l = lo; l < hi; l++) {
             const tt_launch *ln = &list[ix[l]];
-            c.k->launches_seen += !ln->from_autotune;
+            c->k->launches_seen += !ln->from_autotune;
             for (uint32_t a = 0; a < ln->args.len; a++) {
                 const tt_binding *b = &ln->args.data[a];
-                uint32_t pi = bound_param(c.k, ln, b);
+                uint32_t pi = bound_param(c->k, ln, b);
                 if (pi == KC_NONE)
                     continue;
-                kc_symbol *s = &c.k->symbols.data[c.k->params.data[pi].symbol];
-                apply_host_value(&c, s, &b->v, ln, ln->from_autotune);
+                kc_symbol *s = &c->k->symbols.data[c->k->params.data[pi].symbol];
+                apply_host_value(c, s, &b->v, ln, ln->from_autotune);
                 if (ln->from_autotune)
                     continue;
                 nbound[pi]++;
@@ -3071,24 +3281,24 @@ void tt_lower_kernel(tt_module *mod, kc_model *model, const tt_kernel_def *def)
                 uint32_t ci = KC_NONE;
                 for (uint32_t o = 0; b->v.covers && o < ln->args.len && ci == KC_NONE; o++)
                     if (o != a && ln->args.data[o].v.text && !strcmp(ln->args.data[o].v.text, b->v.covers))
-                        ci = bound_param(c.k, ln, &ln->args.data[o]);
+                        ci = bound_param(c->k, ln, &ln->args.data[o]);
                 if (ci == KC_NONE || ci == pi)
                     continue;
-                uint32_t cs = c.k->params.data[ci].symbol;
+                uint32_t cs = c->k->params.data[ci].symbol;
                 if (ncover[pi] == 0 || s->at_least_symbol == cs) {
                     ncover[pi]++;
                     s->at_least_symbol = cs;
                     if (!s->at_least_evidence)
                         s->at_least_evidence = kc_arena_printf(
-                            c.a, "%s = %s at the launch %s%s%son line %u", s->name,
+                            c->a, "%s = %s at the launch %s%s%son line %u", s->name,
                             b->v.origin ? b->v.origin : b->v.text, ln->file ? "in " : "", ln->file ? ln->file : "",
                             ln->file ? " " : "", ln->line);
                 }
             }
         }
     }
-    for (uint32_t i = 0; i < c.k->params.len; i++) {
-        kc_symbol *s = &c.k->symbols.data[c.k->params.data[i].symbol];
+    for (uint32_t i = 0; i < c->k->params.len; i++) {
+        kc_symbol *s = &c->k->symbols.data[c->k->params.data[i].symbol];
         if (s->at_least_symbol != KC_NONE && ncover[i] != nbound[i]) {
             s->at_least_symbol = KC_NONE; /* some launch passes something else */
             s->at_least_evidence = NULL;
@@ -3096,34 +3306,66 @@ void tt_lower_kernel(tt_module *mod, kc_model *model, const tt_kernel_def *def)
     }
     free(nbound);
     free(ncover);
-    /* Bind the parameters. */
-    for (uint32_t i = 0; i < c.k->params.len; i++) {
-        kc_param *kp = &c.k->params.data[i];
-        kc_symbol *s = &c.k->symbols.data[kp->symbol];
+}
+
+/* Binds the parameters in the environment: pointers to their base, a
+ * constexpr with one known value to it, anything else to its symbol. */
+static void bind_params(tt_ctx *c)
+{
+    for (uint32_t i = 0; i < c->k->params.len; i++) {
+        kc_param *kp = &c->k->params.data[i];
+        kc_symbol *s = &c->k->symbols.data[kp->symbol];
         tv v = tv_unknown();
         v.sym = kp->symbol;
-        if (is_pointer_param(&c, kp->name) && !kp->is_constexpr) {
+        if (is_pointer_param(c, kp->name) && !kp->is_constexpr) {
             kp->is_pointer = true;
             s->facts |= KC_SF_POINTER;
             s->bits = 64;
             v.kind = TV_PTR;
             v.base = kp->symbol;
-            v.idx = kc_index_const(c.a, 0, 32, KC_SPACE_BLOCK);
+            v.idx = kc_index_const(c->a, 0, 32, KC_SPACE_BLOCK);
         } else {
             v.kind = TV_NUM;
             v.ce = kp->is_constexpr;
             if (s->has_value && kp->is_constexpr) {
                 /* A constexpr with one known value is that value, but keep
                  * the symbol for messages via v.sym. */
-                v.idx = kc_index_const(c.a, s->value, 32, KC_SPACE_BLOCK);
+                v.idx = kc_index_const(c->a, s->value, 32, KC_SPACE_BLOCK);
             } else {
                 v.bits = s->bits;
-                v.idx = kc_index_atom(c.a, kc_atom_make(KC_ATOM_SYMBOL, kp->symbol, (kc_deps){0}), s->bits,
+                v.idx = kc_index_atom(c->a, kc_atom_make(KC_ATOM_SYMBOL, kp->symbol, (kc_deps){0}), s->bits,
                                       KC_SPACE_BLOCK, NULL);
             }
         }
-        env_set(&c, kp->name, v);
+        env_set(c, kp->name, v);
     }
+}
+
+void tt_lower_kernel(tt_module *mod, kc_model *model, const tt_kernel_def *def)
+{
+    tt_ctx c;
+    memset(&c, 0, sizeof c);
+    c.stack_base = (uintptr_t)__builtin_frame_address(0);
+    c.mod = mod;
+    c.m = model;
+    c.a = model->arena;
+    c.loop = KC_NONE;
+    c.cond = KC_NONE;
+    c.k = kc_model_add_kernel(model, def->name);
+    c.tl_alias = "tl";
+    for (uint32_t i = 0; i < mod->aliases.len; i++)
+        if (!strcmp(mod->aliases.data[i].qualified, "triton.language"))
+            c.tl_alias = mod->aliases.data[i].local;
+    c.k->span = tt_span(ts_node_is_null(def->decorated) ? def->def : def->decorated);
+    c.k->name_span = tt_span(tt_field(def->def, "name"));
+    c.k->autotuned = def->autotuned;
+
+    TSNode body = tt_field(def->def, "body");
+    tt_names names = {0};
+    add_params(&c, def, &names);
+    find_pointer_params(&c, body, names.data, names.len);
+    apply_launches(&c, def);
+    bind_params(&c);
     kc_vec_free(&names);
     exec_block(&c, body);
     kc_vec_free(&c.env.vars);
