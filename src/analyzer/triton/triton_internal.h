@@ -1,5 +1,6 @@
-/* triton_internal.h — shared by the two files of the Triton front end
- * (triton_walk.c: module scan; frontend_triton.c: kernel interpretation).
+/* triton_internal.h — shared by the files of the Triton front end:
+ * triton_walk.c (node helpers, the module scan) and the interpreter of
+ * kernel bodies (the files listed under "kernel interpretation" below).
  * Only these files see tree-sitter. */
 #ifndef KC_TRITON_INTERNAL_H
 #define KC_TRITON_INTERNAL_H
@@ -178,7 +179,215 @@ const uint32_t *tt_launches_of(tt_module *m, bool peer, const char *kernel, uint
  * import K`), or `mod.K[grid](...)`. Appends them to g->launches. */
 void tt_scan_peer_launches(tt_module *g, const char *stem, const char *const *kernels, uint32_t nk);
 
-/* ---- kernel interpretation (frontend_triton.c) ---- */
-void tt_lower_kernel(tt_module *mod, kc_model *model, const tt_kernel_def *def);
+/* ---- kernel interpretation ----
+ *
+ * Each @triton.jit kernel is lowered into the kernel model by abstract
+ * interpretation of its body (frontend_triton.c). The files stack, each
+ * calling only those below it:
+ *   frontend_triton.c  the front end object (parsing, the run's other
+ *                      files) and the kernel entry: parameters, which of
+ *                      them are pointers, the values launches give them
+ *   triton_stmt.c      statements: assignments, if, for, while, asserts,
+ *                      values carried around loops
+ *   triton_expr.c      expressions: the evaluator (tt_eval), names,
+ *                      literals, operators, attributes, tuples
+ *   triton_call.c      calls: the tl.* builtins, methods on values,
+ *                      element-wise calls, other functions
+ *   triton_access.c    loads, stores, atomics, and what KC502, KC303 and
+ *                      KC305 need recorded
+ *   triton_shape.c     arithmetic, comparisons, block shapes,
+ *                      broadcasting, reductions, reshapes
+ *   triton_value.c     values, the environment, reorder observation
+ *                      (KC301), sizes, call arguments
+ *   triton_walk.c      node helpers and the module scan (above)
+ * Below triton_expr.c, the sub-expressions a file meets (arguments,
+ * subscripted values, asserted conditions) are evaluated through the
+ * context's `eval` (tt_eval, set by the kernel entry): the one way back up.
+ *
+ * Every Python value is a `tv`: a number block (a symbolic index
+ * expression over lanes, programs, loops, symbols, loaded data and opaque
+ * terms), a boolean block (comparisons, for masks), a pointer block (a base
+ * parameter plus an offset expression), a tuple, a dtype or unknown. Each
+ * value carries its block shape, whether it is a compile-time constant
+ * (constexpr), and the set of element reorders (tl.view) its element order
+ * depends on, so that the first use that observes that order is found.
+ * Everything lives in the model's arena or in the context; nothing is
+ * shared between threads.
+ */
+
+typedef enum tv_kind { TV_UNKNOWN = 0, TV_NUM, TV_BOOL, TV_PTR, TV_TUPLE, TV_DTYPE, TV_NONE, TV_STR } tv_kind;
+
+typedef struct tv tv;
+struct tv {
+    tv_kind kind;
+    bool ce;            /* compile-time constant (constexpr) */
+    bool is_float;
+    bool block_ptr;     /* from tl.make_block_ptr */
+    bool from_dot;
+    bool random;        /* random numbers (tl.rand*, philox): their order carries no meaning */
+    bool blank;         /* a fresh tl.empty/zeros/full block nothing was written into yet */
+    bool shape_unknown; /* rank and dims not known */
+    bool dtype_i64;     /* TV_DTYPE: an int64 type; TV_NUM: cast to int64 */
+    uint8_t bits;
+    const kc_index *idx; /* TV_NUM: value; TV_PTR: offset; NULL = unknown */
+    uint32_t base;       /* TV_PTR: symbol of the base parameter (KC_NONE unknown) */
+    kc_shape shape;
+    kc_deps deps;        /* extra dependences (all of them when idx is NULL) */
+    uint64_t taint;      /* reorders (bit r = kernel reorder r) the element order depends on */
+    uint32_t npreds;
+    const kc_pred *preds;
+    uint32_t ntuple;
+    const tv *tuple;
+    const char *dtype;   /* TV_DTYPE name */
+    uint32_t sym;        /* the symbol this value is, or KC_NONE */
+    /* The shape (and blockness) came through something the interpreter
+     * does not model exactly (an unknown value, a helper call, a
+     * shape-changing builtin): not to be trusted for KC302/KC305. */
+    bool vague;
+    bool logic_nonbool;  /* a Python and/or/not chain with a non-boolean operand (no `&`/`~` fix-it) */
+    uint8_t elt;         /* element type, TT_ELT_* (TV_DTYPE: the type it names) */
+    uint64_t prods;      /* kernel product records (bit id % 64) whose results flow into the value */
+    kc_span dtype_span;  /* the dtype argument that set elt (tl.zeros(..., dtype=X)), for fix-its */
+};
+
+/* Element types, as far as KC502 needs them. */
+enum {
+    TT_ELT_UNKNOWN = 0,
+    TT_ELT_PYFLOAT, /* a Python float scalar: takes the type of the block it meets */
+    TT_ELT_PYINT,
+    TT_ELT_BOOL,
+    TT_ELT_INT,
+    TT_ELT_FP8,
+    TT_ELT_FP16,
+    TT_ELT_BF16,
+    TT_ELT_FP32,
+    TT_ELT_FP64,
+};
+
+typedef struct tt_var {
+    const char *name;
+    uint32_t hash; /* name_hash(name): lookups compare it first */
+    tv v;
+} tt_var;
+
+typedef struct tt_env {
+    KC_VEC(tt_var) vars;
+} tt_env;
+
+typedef KC_VEC(const char *) tt_names;
+
+typedef struct tt_ctx {
+    tt_module *mod;
+    kc_model *m;
+    kc_kernel *k;
+    kc_arena *a;
+    tt_env env;
+    uint32_t loop; /* innermost loop or KC_NONE */
+    uint32_t cond; /* innermost condition or KC_NONE */
+    unsigned depth;
+    uintptr_t stack_base; /* frame address of the kernel entry */
+    tt_names pointer_params;
+    const char *tl_alias; /* the local name of triton.language ("tl"), for fix-its */
+    /* Evaluates an expression: tt_eval, set by the kernel entry. The files
+     * below triton_expr.c evaluate the sub-expressions they meet through
+     * it, the one way back up. */
+    tv (*eval)(struct tt_ctx *c, TSNode n);
+} tt_ctx;
+
+/* ---- triton_value.c ---- */
+bool tt_elt_low(uint8_t e); /* fp16, bf16 or fp8 */
+/* Triton's computation type of a binary arithmetic operation
+ * (semantic.computation_type_impl), for the float cases. */
+uint8_t tt_elt_promote(uint8_t a, uint8_t b, bool div);
+bool tt_is_vague(const tv *v); /* the shape of the value is not to be trusted */
+/* Past the stack budget of the kernel's interpretation (frames are much
+ * larger under sanitizers, and kernels are lowered on worker threads). */
+bool tt_stack_exhausted(const tt_ctx *c);
+tv tt_unknown(void);
+kc_deps tt_deps_or(kc_deps a, kc_deps b);
+kc_deps tt_deps(const tv *v); /* everything the value depends on */
+/* Moves lane-axis bits from a rank-`from` shape to a right-aligned rank-`to`. */
+kc_deps tt_deps_to_rank(kc_deps d, unsigned from, unsigned to);
+bool tt_has_extent(const tv *v); /* a dimension other than 1 (or unknown) */
+kc_shape tt_shape_of2(const tv *a, const tv *b); /* the broadcast shape */
+/* A number block whose value is an opaque term for node `n`. */
+tv tt_opaque(tt_ctx *c, TSNode n, kc_deps deps, const kc_shape *shape, uint8_t bits);
+tv tt_const(tt_ctx *c, int64_t x);
+bool tt_is_const(const tv *v, int64_t *x);
+/* The node's text on one line (white space collapsed), for messages. */
+const char *tt_short_text(tt_ctx *c, TSNode n);
+tv *tt_env_get(tt_env *e, const char *name);
+void tt_env_set(tt_ctx *c, const char *name, tv v);
+tt_env tt_env_copy(const tt_env *e);
+/* The value of a name after two branches: kept when equal, otherwise an
+ * opaque value depending on both and on the condition. */
+tv tt_merge(tt_ctx *c, TSNode at, const char *name, const tv *x, const tv *y, kc_deps cond);
+void tt_env_merge(tt_ctx *c, TSNode at, tt_env *into, const tt_env *other, kc_deps cond);
+/* `at` observes the element order of the reorders in `taint` (the first
+ * such use of each is recorded). */
+void tt_observe(tt_ctx *c, uint64_t taint, TSNode at, const char *what);
+/* Two blocks combined element by element observe the order of each other's
+ * elements when their reorders differ. */
+void tt_observe_combine(tt_ctx *c, const tv *a, const tv *b, TSNode at, const char *verb, TSNode an, TSNode bn);
+/* The parameters and constexprs in `x` are sizes (problem sizes when
+ * `problem`), with the evidence. */
+void tt_mark_size(tt_ctx *c, const kc_index *x, const char *evidence, bool problem);
+/* Argument `pos` of a call, or its keyword argument `kw` (null when absent). */
+TSNode tt_call_arg(tt_module *m, TSNode call, uint32_t pos, const char *kw);
+uint32_t tt_call_nargs(TSNode call);
+tv tt_eval_opt(tt_ctx *c, TSNode n); /* None for an absent argument */
+
+/* ---- triton_shape.c ---- */
+bool tt_shape_from(const tv *v, kc_shape *s); /* a shape written as a tuple (or one number) */
+const char *tt_op_of(TSNode n);               /* the operator of an operator node */
+/* The value as a number with an index (an opaque term for `at` when it
+ * has none). */
+tv tt_num_of(tt_ctx *c, const tv *v, TSNode at);
+tv tt_compare(tt_ctx *c, TSNode at, const char *op, const tv *a, const tv *b, TSNode an, TSNode bn);
+tv tt_bool_combine(tt_ctx *c, const tv *a, const tv *b, bool is_and);
+/* `a op b` (`an`, `bn` their expressions): arithmetic, comparisons, masks
+ * and pointer arithmetic. */
+tv tt_binop(tt_ctx *c, TSNode at, const char *op, tv a, tv b, TSNode an, TSNode bn);
+tv tt_subscript(tt_ctx *c, TSNode n); /* x[i], x[:, None] */
+/* A reduction (or a scan) of `x` along the axis `axisn`. */
+tv tt_reduce(tt_ctx *c, TSNode call, const tv *x, TSNode axisn, bool scan);
+/* tl.view / tl.reshape / x.reshape: the result shape; records a reorder
+ * when element order is not guaranteed. */
+tv tt_reshape(tt_ctx *c, TSNode call, const char *fname, TSNode xn, const tv *x, TSNode shapen, bool may_reorder,
+              bool can_reorder_kw);
+tv tt_permute(tt_ctx *c, TSNode call, const tv *x, const uint8_t *perm, unsigned rank);
+
+/* ---- triton_access.c ---- */
+/* tl.load(...), or x.load(...) when `method_form` (`self` the object). */
+tv tt_load(tt_ctx *c, TSNode call, bool method_form, const tv *self);
+tv tt_store(tt_ctx *c, TSNode call, kc_access_kind kind); /* a store or an atomic */
+/* A low-precision accumulation at `at`: `decl` is the value whose dtype
+ * argument made it narrow. */
+void tt_record_accum(tt_ctx *c, TSNode at, const char *var, const tv *decl, kc_accum_kind kind);
+/* A loop-carried low-precision block updated in the loop (`acc += x`,
+ * `acc = acc + x`, `acc = tl.dot(a, b, acc)`). */
+void tt_check_accumulation(tt_ctx *c, TSNode st, const char *var, const tv *before, kc_accum_kind kind);
+/* tl.sum of a block known to be fp16/bf16 (unless dtype= widens it). */
+void tt_check_narrow_sum(tt_ctx *c, TSNode call, TSNode xn, const tv *x);
+/* Is `n` a call of tl.dot whose accumulator argument is the name `var`? */
+bool tt_is_dot_into(tt_ctx *c, TSNode n, const char *var);
+/* `N % BLOCK == 0` (possibly and-ed with other conditions) in an assert,
+ * tl.static_assert, tl.device_assert or tl.assume. */
+void tt_note_multiple(tt_ctx *c, TSNode cond, TSNode at);
+/* A Python and/or/not chain `n` whose value `r` is a block (KC305). */
+void tt_note_block_logic(tt_ctx *c, TSNode n, const tv *r);
+
+/* ---- triton_call.c ---- */
+/* A call: a tl.* builtin, a method on a value, any other function. */
+tv tt_eval_call(tt_ctx *c, TSNode call);
+
+/* ---- triton_expr.c ---- */
+/* The value of expression `n` (unknown past TT_MAX_DEPTH nesting or the
+ * stack budget). */
+tv tt_eval(tt_ctx *c, TSNode n);
+
+/* ---- triton_stmt.c ---- */
+/* Interprets the statements of a block in order. */
+void tt_exec_block(tt_ctx *c, TSNode block);
 
 #endif

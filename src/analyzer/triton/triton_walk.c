@@ -1,6 +1,7 @@
-/* Triton front end, part 1: node helpers and the module scan — imports,
- * @triton.jit kernels, autotune configs and launches with the values their
- * arguments are known to have on the host side. */
+/* triton_walk.c — the Triton front end's node helpers and module scan:
+ * imports, @triton.jit kernels, autotune configs and launches with the
+ * values their arguments are known to have on the host side. The bottom
+ * of the front end: it calls no other file of it. */
 #define _GNU_SOURCE 1 /* qsort_r */
 #include "triton_internal.h"
 
@@ -669,7 +670,7 @@ static void scan_launch(tt_module *m, TSNode call, const char *kernel)
     TSNode args = tt_field(call, "arguments");
     uint32_t pos = 0;
     /* Positional arguments after one `*splat` are kept apart: where they
-     * land is known only from the kernel's parameters (tt_lower_kernel). A
+     * land is known only from the kernel's parameters (frontend_triton.c). A
      * second splat or a `**dict` leaves them unbound. */
     unsigned splats = 0;
     bool dict_splat = false;

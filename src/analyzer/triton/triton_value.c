@@ -1,0 +1,391 @@
+/* triton_value.c — the values of the Triton interpreter: element types,
+ * unknown, constant and opaque values, what a value depends on, its shape
+ * after broadcasting, the stack budget; the environment of names and how
+ * two branches' environments merge; where the element order of a
+ * reordered block is first observed (KC301); the sizes the kernel bounds
+ * indices with; a call's arguments. The bottom of the interpreter: it calls
+ * only triton_walk.c, and evaluates an argument through the context's
+ * `eval`.
+ */
+#include "triton_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <xxhash.h>
+
+/* ---- values ---- */
+
+bool tt_elt_low(uint8_t e) { return e == TT_ELT_FP16 || e == TT_ELT_BF16 || e == TT_ELT_FP8; }
+
+/* Triton's computation type of a binary arithmetic operation
+ * (semantic.computation_type_impl), for the float cases. */
+uint8_t tt_elt_promote(uint8_t a, uint8_t b, bool div)
+{
+    bool a_py = a == TT_ELT_PYFLOAT || a == TT_ELT_PYINT, b_py = b == TT_ELT_PYFLOAT || b == TT_ELT_PYINT;
+    if (a_py && b_py)
+        return a == TT_ELT_PYFLOAT || b == TT_ELT_PYFLOAT ? TT_ELT_PYFLOAT : TT_ELT_PYINT;
+    if (a == TT_ELT_UNKNOWN || b == TT_ELT_UNKNOWN)
+        return TT_ELT_UNKNOWN;
+    if (a_py || b_py) { /* a scalar of a lower or equal kind does not promote the tensor */
+        uint8_t t = a_py ? b : a, sc = a_py ? a : b;
+        if (t >= TT_ELT_FP8 || sc == TT_ELT_PYINT)
+            return div && (t == TT_ELT_FP16 || t == TT_ELT_BF16) ? TT_ELT_FP32 : t;
+        return TT_ELT_FP32; /* int tensor with a float scalar */
+    }
+    if (a == TT_ELT_FP64 || b == TT_ELT_FP64)
+        return TT_ELT_FP64;
+    if (a == TT_ELT_FP32 || b == TT_ELT_FP32)
+        return TT_ELT_FP32;
+    if (a == TT_ELT_FP16 || b == TT_ELT_FP16)
+        return div || (a == TT_ELT_BF16 || b == TT_ELT_BF16) ? TT_ELT_FP32 : TT_ELT_FP16;
+    if (a == TT_ELT_BF16 && b == TT_ELT_BF16)
+        return div ? TT_ELT_FP32 : TT_ELT_BF16;
+    if (a == TT_ELT_BF16 || b == TT_ELT_BF16)
+        return TT_ELT_FP32;
+    if (a == TT_ELT_FP8 || b == TT_ELT_FP8)
+        return TT_ELT_UNKNOWN;
+    return a == TT_ELT_BOOL && b == TT_ELT_BOOL ? TT_ELT_BOOL : TT_ELT_INT;
+}
+
+/* Is the shape of the value trustworthy? */
+bool tt_is_vague(const tv *v)
+{
+    return v->vague || v->shape_unknown || (v->kind == TV_UNKNOWN && !v->ce) || v->kind == TV_TUPLE;
+}
+
+/* Nesting is bounded by depth and by stack actually used: frames are much
+ * larger under sanitizers, and kernels are lowered on worker threads. */
+#define TT_STACK_BUDGET ((uintptr_t)1 << 20)
+
+bool tt_stack_exhausted(const tt_ctx *c)
+{
+    /* The frame address, not a local's: with ASan's use-after-return
+     * detection locals live in heap-allocated fake frames (clang's default),
+     * and their distance says nothing about the stack. */
+    uintptr_t here = (uintptr_t)__builtin_frame_address(0);
+    uintptr_t used = c->stack_base > here ? c->stack_base - here : here - c->stack_base;
+    return used > TT_STACK_BUDGET;
+}
+
+tv tt_unknown(void)
+{
+    tv v;
+    memset(&v, 0, sizeof v);
+    v.kind = TV_UNKNOWN;
+    v.base = KC_NONE;
+    v.sym = KC_NONE;
+    v.bits = 32;
+    return v;
+}
+
+kc_deps tt_deps_or(kc_deps a, kc_deps b)
+{
+    kc_deps d = {(uint8_t)(a.axes | b.axes), (uint8_t)(a.flags | b.flags), a.loops | b.loops};
+    return d;
+}
+
+kc_deps tt_deps(const tv *v)
+{
+    kc_deps d = v->deps;
+    if (v->idx)
+        d = tt_deps_or(d, kc_index_deps(v->idx));
+    for (uint32_t i = 0; i < v->ntuple; i++)
+        d = tt_deps_or(d, tt_deps(&v->tuple[i]));
+    return d;
+}
+
+/* Moves lane-axis bits from a rank-`from` shape to a right-aligned rank-`to`. */
+kc_deps tt_deps_to_rank(kc_deps d, unsigned from, unsigned to)
+{
+    if (to > from)
+        d.axes = (uint8_t)(d.axes << (to - from));
+    return d;
+}
+
+/* Is any dimension of the block other than 1 (or unknown)? */
+bool tt_has_extent(const tv *v)
+{
+    if (v->shape_unknown)
+        return true;
+    for (unsigned i = 0; i < v->shape.rank; i++)
+        if (v->shape.dims[i].value != 1)
+            return true;
+    return false;
+}
+
+kc_shape tt_shape_of2(const tv *a, const tv *b)
+{
+    kc_shape s;
+    if (!kc_shape_broadcast(&a->shape, &b->shape, &s))
+        s = a->shape.rank >= b->shape.rank ? a->shape : b->shape;
+    return s;
+}
+
+static tv make_opaque_text(tt_ctx *c, kc_span span, const char *text, kc_deps deps, const kc_shape *shape,
+                           uint8_t bits)
+{
+    tv v = tt_unknown();
+    v.kind = TV_NUM;
+    v.bits = bits ? bits : 32;
+    if (shape)
+        v.shape = *shape;
+    uint32_t id = kc_kernel_add_opaque(c->m, c->k, span, text);
+    v.idx = kc_index_atom(c->a, kc_atom_make(KC_ATOM_OPAQUE, id, deps), v.bits, KC_SPACE_BLOCK, &v.shape);
+    return v;
+}
+
+tv tt_opaque(tt_ctx *c, TSNode n, kc_deps deps, const kc_shape *shape, uint8_t bits)
+{
+    tv v = tt_unknown();
+    v.kind = TV_NUM;
+    v.bits = bits ? bits : 32;
+    if (shape)
+        v.shape = *shape;
+    uint32_t id = kc_kernel_add_opaque(c->m, c->k, tt_span(n), tt_text(c->mod, n));
+    v.idx = kc_index_atom(c->a, kc_atom_make(KC_ATOM_OPAQUE, id, deps), v.bits, KC_SPACE_BLOCK, &v.shape);
+    return v;
+}
+
+tv tt_const(tt_ctx *c, int64_t x)
+{
+    tv v = tt_unknown();
+    v.kind = TV_NUM;
+    v.ce = true;
+    v.elt = TT_ELT_PYINT;
+    v.idx = kc_index_const(c->a, x, 32, KC_SPACE_BLOCK);
+    return v;
+}
+
+bool tt_is_const(const tv *v, int64_t *x)
+{
+    return v->kind == TV_NUM && kc_index_is_const(v->idx, x);
+}
+
+/* The node's text on one line (white space collapsed), for messages. */
+const char *tt_short_text(tt_ctx *c, TSNode n)
+{
+    const char *t = tt_text(c->mod, n);
+    /* Collapse newlines and runs of spaces for messages. */
+    size_t len = strlen(t);
+    char *o = kc_arena_alloc(c->a, len + 1);
+    size_t k = 0;
+    bool sp = false;
+    for (size_t i = 0; i < len; i++) {
+        char ch = t[i];
+        if (ch == '\n' || ch == '\r' || ch == '\t' || ch == ' ') {
+            if (!sp && k > 0)
+                o[k++] = ' ';
+            sp = true;
+            continue;
+        }
+        sp = false;
+        o[k++] = ch;
+    }
+    o[k] = '\0';
+    return o;
+}
+
+/* ---- environment ---- */
+
+static uint32_t name_hash(const char *s)
+{
+    return (uint32_t)XXH3_64bits(s, strlen(s));
+}
+
+tv *tt_env_get(tt_env *e, const char *name)
+{
+    uint32_t h = name_hash(name);
+    for (uint32_t i = e->vars.len; i-- > 0;)
+        if (e->vars.data[i].hash == h && strcmp(e->vars.data[i].name, name) == 0)
+            return &e->vars.data[i].v;
+    return NULL;
+}
+
+void tt_env_set(tt_ctx *c, const char *name, tv v)
+{
+    tv *p = tt_env_get(&c->env, name);
+    if (p) {
+        *p = v;
+        return;
+    }
+    tt_var var = {kc_arena_strdup(c->a, name), name_hash(name), v};
+    kc_vec_push(&c->env.vars, var);
+}
+
+tt_env tt_env_copy(const tt_env *e)
+{
+    tt_env r = {0};
+    kc_vec_reserve(&r.vars, e->vars.len);
+    if (e->vars.len)
+        memcpy(r.vars.data, e->vars.data, e->vars.len * sizeof(tt_var));
+    r.vars.len = e->vars.len;
+    return r;
+}
+
+static bool tv_equal(const tv *a, const tv *b)
+{
+    return a->kind == b->kind && a->base == b->base && kc_index_equal(a->idx, b->idx) &&
+           a->taint == b->taint && a->ce == b->ce && a->shape.rank == b->shape.rank &&
+           a->deps.axes == b->deps.axes && a->deps.flags == b->deps.flags &&
+           a->deps.loops == b->deps.loops && a->npreds == b->npreds && a->preds == b->preds;
+}
+
+/* The value of a name after two branches: kept when equal, otherwise an
+ * opaque value depending on both and on the condition. */
+tv tt_merge(tt_ctx *c, TSNode at, const char *name, const tv *x, const tv *y, kc_deps cond)
+{
+    if (tv_equal(x, y))
+        return *x;
+    kc_shape s = tt_shape_of2(x, y);
+    kc_deps d = tt_deps_or(tt_deps_or(tt_deps_to_rank(tt_deps(x), x->shape.rank, s.rank),
+                                tt_deps_to_rank(tt_deps(y), y->shape.rank, s.rank)),
+                        cond);
+    d.axes &= (uint8_t)((1u << s.rank) - 1);
+    tv r;
+    const char *text = name ? kc_arena_printf(c->a, "%s as set on line %u", name, ts_node_start_point(at).row + 1)
+                            : tt_text(c->mod, at);
+    if (x->kind == TV_PTR && y->kind == TV_PTR && x->base == y->base) {
+        r = *x;
+        r.idx = make_opaque_text(c, tt_span(at), text, d, &s, 64).idx;
+        r.shape = s;
+    } else if (x->kind == TV_BOOL && y->kind == TV_BOOL) {
+        r = tt_unknown();
+        r.kind = TV_BOOL;
+        r.shape = s;
+        r.deps = d;
+    } else if (x->kind == TV_NUM && y->kind == TV_NUM) {
+        r = make_opaque_text(c, tt_span(at), text, d, &s, x->bits > y->bits ? x->bits : y->bits);
+        r.is_float = x->is_float || y->is_float;
+    } else {
+        r = tt_unknown();
+        r.shape = s;
+        r.deps = d;
+    }
+    r.ce = x->ce && y->ce;
+    r.taint = x->taint | y->taint;
+    r.shape_unknown = x->shape_unknown || y->shape_unknown;
+    r.vague = tt_is_vague(x) || tt_is_vague(y) || x->shape.rank != y->shape.rank;
+    r.prods = x->prods | y->prods;
+    r.elt = x->elt == y->elt ? x->elt : TT_ELT_UNKNOWN;
+    if (r.elt != TT_ELT_UNKNOWN)
+        r.dtype_span = kc_span_valid(x->dtype_span) ? x->dtype_span : y->dtype_span;
+    return r;
+}
+
+void tt_env_merge(tt_ctx *c, TSNode at, tt_env *into, const tt_env *other, kc_deps cond)
+{
+    /* Names only in `other` are taken as they are (Python has function scope). */
+    for (uint32_t i = 0; i < other->vars.len; i++) {
+        const tt_var *ov = &other->vars.data[i];
+        tv *p = tt_env_get(into, ov->name);
+        if (!p) {
+            kc_vec_push(&into->vars, *ov);
+            continue;
+        }
+        *p = tt_merge(c, at, ov->name, p, &ov->v, cond);
+    }
+}
+
+/* ---- reorder observation (KC301) ---- */
+
+void tt_observe(tt_ctx *c, uint64_t taint, TSNode at, const char *what)
+{
+    for (uint32_t r = 0; r < c->k->reorders.len && r < 64; r++) {
+        if (!(taint & (1ull << r)))
+            continue;
+        kc_reorder *ro = &c->k->reorders.data[r];
+        if (ro->use_kind)
+            continue;
+        ro->use_kind = kc_arena_strdup(c->a, what);
+        ro->use_span = tt_span(at);
+    }
+}
+
+/* Two blocks combined element by element observe the order of each other's
+ * elements when their reorders differ. */
+void tt_observe_combine(tt_ctx *c, const tv *a, const tv *b, TSNode at, const char *verb,
+                            TSNode an, TSNode bn)
+{
+    if (a->taint == b->taint || !tt_has_extent(a) || !tt_has_extent(b))
+        return;
+    if (a->taint & ~b->taint) {
+        char *w = kc_xasprintf("%s `%s`", verb, tt_text(c->mod, bn));
+        tt_observe(c, a->taint & ~b->taint, at, w);
+        free(w);
+    }
+    if (b->taint & ~a->taint) {
+        char *w = kc_xasprintf("%s `%s`", verb, tt_text(c->mod, an));
+        tt_observe(c, b->taint & ~a->taint, at, w);
+        free(w);
+    }
+}
+
+/* ---- symbols and facts ---- */
+
+void tt_mark_size(tt_ctx *c, const kc_index *x, const char *evidence, bool problem)
+{
+    if (!x)
+        return;
+    for (unsigned i = 0; i < x->nmono; i++)
+        for (unsigned f = 0; f < x->mono[i].nfac; f++) {
+            const kc_atom *at = &x->mono[i].fac[f];
+            if (at->kind != KC_ATOM_SYMBOL || at->id >= c->k->symbols.len)
+                continue;
+            kc_symbol *s = &c->k->symbols.data[at->id];
+            if (s->kind != KC_SYM_PARAM && s->kind != KC_SYM_CONSTEXPR)
+                continue;
+            if (problem && !(s->facts & KC_SF_PROBLEM_SIZE)) {
+                s->facts |= KC_SF_PROBLEM_SIZE | KC_SF_SIZE;
+                s->size_evidence = kc_arena_strdup(c->a, evidence);
+            } else if (!(s->facts & KC_SF_SIZE)) {
+                s->facts |= KC_SF_SIZE;
+                if (!s->size_evidence)
+                    s->size_evidence = kc_arena_strdup(c->a, evidence);
+            }
+        }
+}
+
+/* ---- call arguments ---- */
+
+TSNode tt_call_arg(tt_module *m, TSNode call, uint32_t pos, const char *kw)
+{
+    TSNode args = tt_field(call, "arguments");
+    uint32_t n = ts_node_named_child_count(args), p = 0;
+    TSNode null = {0};
+    for (uint32_t i = 0; i < n; i++) {
+        TSNode a = ts_node_named_child(args, i);
+        if (TT_IS(a, comment))
+            continue;
+        if (TT_IS(a, keyword_argument)) {
+            if (kw && tt_text_eq(m, tt_field(a, "name"), kw))
+                return tt_field(a, "value");
+            continue;
+        }
+        if (TT_IS(a, list_splat) || TT_IS(a, dictionary_splat))
+            return null;
+        if (p++ == pos)
+            return a;
+    }
+    return null;
+}
+
+uint32_t tt_call_nargs(TSNode call)
+{
+    TSNode args = tt_field(call, "arguments");
+    uint32_t n = ts_node_named_child_count(args), k = 0;
+    for (uint32_t i = 0; i < n; i++)
+        if (!TT_IS(ts_node_named_child(args, i), comment))
+            k++;
+    return k;
+}
+
+tv tt_eval_opt(tt_ctx *c, TSNode n)
+{
+    if (ts_node_is_null(n)) {
+        tv v = tt_unknown();
+        v.kind = TV_NONE;
+        v.ce = true;
+        return v;
+    }
+    return c->eval(c, n);
+}
