@@ -415,12 +415,17 @@ static bool serve_one(server *sv, int cfd)
         return true;
     struct timeval tv = {RECV_TIMEOUT_S, 0};
     setsockopt(cfd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
-    char *buf;
+    char *buf = NULL;
     size_t len = 0;
     int fds[NFDS], nfds = 0;
     kc_server_request req;
     bool keep_going = true;
-    if (recv_message(cfd, &buf, &len, fds, &nfds) && kc_server_decode(buf, len, &req)) {
+    /* kc_server_decode owns the message from the call on (it frees what it
+     * refuses); only a message that was not received whole is freed here. */
+    bool received = recv_message(cfd, &buf, &len, fds, &nfds);
+    if (!received)
+        free(buf);
+    if (received && kc_server_decode(buf, len, &req)) {
         switch (req.kind) {
         case KC_SERVER_STATUS:
             answer_status(sv, cfd);
@@ -438,8 +443,6 @@ static bool serve_one(server *sv, int cfd)
             break;
         }
         kc_server_request_free(&req);
-    } else {
-        free(buf);
     }
     for (int i = 0; i < nfds; i++)
         close(fds[i]);

@@ -9,9 +9,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
+#include <stdint.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/un.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
+#include "kc_cli.h"
 #include "kc_server.h"
 #include "cli_harness.h"
 
@@ -165,6 +171,107 @@ static void test_server_command(void **state)
     assert_int_equal(kh_tmpdir_remove(tmp), 0);
 }
 
+/* ---- a real server in a child process ------------------------------------ */
+
+static const kc_server_host test_host = {.run = kc_cli_run};
+
+static int connect_unix(const char *path)
+{
+    int fd = socket(AF_UNIX, SOCK_STREAM, 0);
+    struct sockaddr_un a = {.sun_family = AF_UNIX};
+    snprintf(a.sun_path, sizeof a.sun_path, "%s", path);
+    if (fd >= 0 && connect(fd, (struct sockaddr *)&a, sizeof a) != 0) {
+        close(fd);
+        fd = -1;
+    }
+    return fd;
+}
+
+/* Sends one framed message (the 8-byte length, then the body). */
+static bool send_framed(int fd, const char *body, size_t len)
+{
+    uint64_t n = len;
+    return write(fd, &n, sizeof n) == (ssize_t)sizeof n && write(fd, body, len) == (ssize_t)len;
+}
+
+/* A request with a valid length and a body the decoder refuses, then
+ * another malformed one, then a status request: the server answers the
+ * status (it neither crashed nor freed anything twice: the sanitizer leg
+ * aborts on that) and stops cleanly when asked. */
+static void test_bad_requests_keep_the_server(void **state)
+{
+    (void)state;
+    char tmp[64];
+    assert_non_null(kh_tmpdir_make(tmp, sizeof tmp, "server-loop"));
+    char *dir = kc_xasprintf("%s/s", tmp);
+    setenv("KCHECK_SERVER_DIR", dir, 1);
+    setenv("KCHECK_SERVER_IDLE", "30", 1);
+    int p[2];
+    assert_int_equal(pipe(p), 0);
+    fflush(NULL);
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        close(p[0]);
+        FILE *out = fdopen(p[1], "w");
+        char *argv[] = {"server", "run", NULL};
+        _exit(kc_server_command(2, argv, out, stderr, &test_host));
+    }
+    close(p[1]);
+    FILE *in = fdopen(p[0], "r");
+    char line[1024] = "";
+    assert_non_null(fgets(line, sizeof line, in));
+    char *sock = strstr(line, " listening on ");
+    assert_non_null(sock);
+    sock += strlen(" listening on ");
+    sock[strcspn(sock, "\n")] = '\0';
+
+    static const char bad1[] = "kcheck-server-1\0chek\0" "22\0" "1\0kcheck\0"; /* unknown kind */
+    static const char bad2[] = "not a request"; /* no final NUL */
+    const struct {
+        const char *b;
+        size_t n;
+    } bad[] = {{bad1, sizeof bad1 - 1}, {bad2, sizeof bad2 - 1}};
+    for (size_t i = 0; i < 2; i++) {
+        int fd = connect_unix(sock);
+        assert_true(fd >= 0);
+        assert_true(send_framed(fd, bad[i].b, bad[i].n));
+        char c;
+        assert_int_equal(read(fd, &c, 1), 0); /* closed without an answer */
+        close(fd);
+    }
+    char *argv[] = {"kcheck", NULL}, *envp[] = {NULL};
+    size_t len;
+    char *msg = kc_server_encode(KC_SERVER_STATUS, 0, 1, argv, envp, &len);
+    int fd = connect_unix(sock);
+    assert_true(fd >= 0);
+    assert_true(send_framed(fd, msg, len));
+    free(msg);
+    char answer[512] = "";
+    ssize_t r = read(fd, answer, sizeof answer - 1);
+    close(fd);
+    assert_true(r > 0);
+    assert_non_null(strstr(answer, "0 checks served"));
+
+    msg = kc_server_encode(KC_SERVER_STOP, 0, 1, argv, envp, &len);
+    fd = connect_unix(sock);
+    assert_true(fd >= 0);
+    assert_true(send_framed(fd, msg, len));
+    free(msg);
+    while (read(fd, answer, sizeof answer) > 0) {
+    }
+    close(fd);
+    int status = 0;
+    assert_int_equal(waitpid(pid, &status, 0), pid);
+    assert_true(WIFEXITED(status));
+    assert_int_equal(WEXITSTATUS(status), 0);
+    fclose(in);
+    unsetenv("KCHECK_SERVER_DIR");
+    unsetenv("KCHECK_SERVER_IDLE");
+    free(dir);
+    assert_int_equal(kh_tmpdir_remove(tmp), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -172,6 +279,7 @@ int main(void)
         cmocka_unit_test(test_malformed),
         cmocka_unit_test(test_server_flag_in_process),
         cmocka_unit_test(test_server_command),
+        cmocka_unit_test(test_bad_requests_keep_the_server),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
