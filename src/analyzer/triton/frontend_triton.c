@@ -25,10 +25,20 @@ static bool is_pointer_param(tt_ctx *c, const char *name)
     return false;
 }
 
-/* The right-hand sides of every `name = ...` in a body. */
+/* A local name already followed by one pointer_leaves search, and the
+ * shallowest depth it was followed at. */
+typedef struct leaf_seen {
+    const char *name;
+    int depth;
+} leaf_seen;
+
+typedef KC_VEC(leaf_seen) leaf_seen_vec;
+
 /* Collects the identifiers that are summands of a pointer expression,
- * following local assignments. */
-static void pointer_leaves(tt_ctx *c, TSNode body, TSNode e, tt_names *out, int depth)
+ * following local assignments. A name is followed again only from a
+ * shallower depth than before (which can reach further): `p = p + 1`
+ * written n times would otherwise be followed n^8 times. */
+static void pointer_leaves(tt_ctx *c, TSNode body, TSNode e, tt_names *out, leaf_seen_vec *seen, int depth)
 {
     e = tt_unparen(e);
     if (depth > 8 || ts_node_is_null(e))
@@ -36,6 +46,16 @@ static void pointer_leaves(tt_ctx *c, TSNode body, TSNode e, tt_names *out, int 
     if (TT_IS(e, identifier)) {
         const char *name = tt_text(c->mod, e);
         kc_vec_push(out, name);
+        leaf_seen *s = NULL;
+        for (uint32_t i = 0; i < seen->len && !s; i++)
+            if (!strcmp(seen->data[i].name, name))
+                s = &seen->data[i];
+        if (s && s->depth <= depth)
+            return; /* followed from here or higher up already: nothing new */
+        if (s)
+            s->depth = depth;
+        else
+            kc_vec_push(seen, ((leaf_seen){name, depth}));
         /* a local: follow its assignments */
         const tt_assign_index *ix = tt_assignments(c->mod, body);
         uint32_t lo, hi;
@@ -43,33 +63,33 @@ static void pointer_leaves(tt_ctx *c, TSNode body, TSNode e, tt_names *out, int 
         for (uint32_t i = lo; i < hi; i++) {
             const tt_assign *a = &ix->items.data[ix->by_name[i]];
             if (a->whole && !ts_node_is_null(a->right))
-                pointer_leaves(c, body, a->right, out, depth + 1);
+                pointer_leaves(c, body, a->right, out, seen, depth + 1);
         }
         return;
     }
     if (TT_IS(e, binary_operator)) {
         const char *op = tt_op_of(e);
         if (!strcmp(op, "+") || !strcmp(op, "-")) {
-            pointer_leaves(c, body, tt_field(e, "left"), out, depth + 1);
+            pointer_leaves(c, body, tt_field(e, "left"), out, seen, depth + 1);
             if (!strcmp(op, "+"))
-                pointer_leaves(c, body, tt_field(e, "right"), out, depth + 1);
+                pointer_leaves(c, body, tt_field(e, "right"), out, seen, depth + 1);
         }
         return;
     }
     if (TT_IS(e, augmented_assignment))
         return;
     if (TT_IS(e, subscript)) {
-        pointer_leaves(c, body, tt_field(e, "value"), out, depth + 1);
+        pointer_leaves(c, body, tt_field(e, "value"), out, seen, depth + 1);
         return;
     }
     if (TT_IS(e, call)) {
         TSNode f = tt_field(e, "function");
         if (TT_IS(f, attribute) && tt_text_eq(c->mod, tt_field(f, "attribute"), "to"))
-            pointer_leaves(c, body, tt_field(f, "object"), out, depth + 1);
+            pointer_leaves(c, body, tt_field(f, "object"), out, seen, depth + 1);
         const char *tl = tt_tl_name(tt_qualify(c->mod, f));
         if (tl && (!strcmp(tl, "multiple_of") || !strcmp(tl, "max_contiguous") || !strcmp(tl, "make_block_ptr") ||
                    !strcmp(tl, "advance")))
-            pointer_leaves(c, body, tt_call_arg(c->mod, e, 0, "base"), out, depth + 1);
+            pointer_leaves(c, body, tt_call_arg(c->mod, e, 0, "base"), out, seen, depth + 1);
     }
 }
 
@@ -110,8 +130,10 @@ static bool visit_pointer_use(TSNode n, void *ud)
                 strcmp(tl, "make_block_ptr")))
         return true;
     tt_names leaves = {0};
+    leaf_seen_vec seen = {0};
     pointer_leaves(c, ps->body, tt_call_arg(c->mod, n, 0, strcmp(tl, "make_block_ptr") ? "pointer" : "base"), &leaves,
-                   0);
+                   &seen, 0);
+    kc_vec_free(&seen);
     for (uint32_t l = 0; l < leaves.len; l++) {
         bool is_param = false, pointer_like = false;
         for (uint32_t p = 0; p < ps->nparams; p++)
