@@ -19,7 +19,7 @@
 
 /* --help: this, the option summary of cli_options.def, usage_tail. */
 static const char usage_head[] =
-    "usage: kcheck [options] PATH... [-- COMPILER-ARGS...]\n"
+    "usage: kcheck [options] PATH... [-- COMPILER-ARGS...] [--end-of-options PATH...]\n"
     "       kcheck verify [options] PATH...   (confirm findings on the GPU)\n"
     "       kcheck --dump-config [PATH...]   (the effective configuration for each path)\n"
     "       kcheck server start|stop|status|run   (the server of --server)\n"
@@ -43,7 +43,7 @@ typedef struct cli_args {
     const char *explain_id, *baseline_path, *write_baseline_path, *dump_shim_dir;
     KC_VEC(const char *) selects;
     KC_VEC(const char *) ignores;
-    const char *const *paths; /* the operands, before "--" */
+    const char **paths; /* the operands: before "--", and after "--end-of-options"; owned array */
     size_t npaths;
 } cli_args;
 
@@ -524,13 +524,15 @@ static void cli_args_init(cli_args *a)
 
 static void cli_args_free(cli_args *a)
 {
+    free(a->paths);
     kc_vec_free(&a->ignores);
     kc_vec_free(&a->selects);
     kc_options_free(&a->o);
 }
 
 /* The command line into `a`: "verify", the options (each through its
- * handler, in order), the paths, and after "--" the compiler's arguments.
+ * handler, in order), the paths, after "--" the compiler's arguments, and
+ * after "--end-of-options" paths only.
  * Returns CLI_GO_ON, or the exit status to stop with. */
 static int cli_parse(cli_args *a, int argc, char **argv, FILE *out, FILE *err)
 {
@@ -540,12 +542,22 @@ static int cli_parse(cli_args *a, int argc, char **argv, FILE *out, FILE *err)
         argv++;
         argc--;
     }
-    /* Everything after "--" is for the compiler, clang-tidy style. */
-    int nargs = argc;
+    /* After "--end-of-options" every argument is a path, whatever it looks
+     * like (a file named --fix.py, -o.cu): what a hook that passes file
+     * names puts before them. Before it, "--" starts the compiler's
+     * arguments, clang-tidy style, which run to "--end-of-options" or the
+     * end. */
+    int end_opts = argc;
     for (int i = 1; i < argc; i++)
+        if (strcmp(argv[i], KC_CLI_END_OF_OPTIONS) == 0) {
+            end_opts = i;
+            break;
+        }
+    int nargs = end_opts;
+    for (int i = 1; i < end_opts; i++)
         if (strcmp(argv[i], "--") == 0) {
             nargs = i;
-            for (int k = i + 1; k < argc; k++)
+            for (int k = i + 1; k < end_opts; k++)
                 kc_vec_push(&a->o.extra_args, kc_xstrdup(argv[k]));
             break;
         }
@@ -570,8 +582,12 @@ static int cli_parse(cli_args *a, int argc, char **argv, FILE *out, FILE *err)
         if (status != CLI_GO_ON)
             return status;
     }
-    a->paths = (const char *const *)argv + optind;
-    a->npaths = (size_t)(nargs - optind);
+    size_t before = (size_t)(nargs - optind), after = end_opts < argc ? (size_t)(argc - end_opts - 1) : 0;
+    a->paths = kc_xcalloc(before + after + 1, sizeof *a->paths);
+    for (size_t i = 0; i < before; i++)
+        a->paths[a->npaths++] = argv[optind + (int)i];
+    for (size_t i = 0; i < after; i++)
+        a->paths[a->npaths++] = argv[end_opts + 1 + (int)i];
     return CLI_GO_ON;
 }
 
@@ -708,14 +724,15 @@ int kc_cli_main(int argc, char **argv, FILE *out, FILE *err)
      * checks a directory named server. */
     if (argc > 2 && strcmp(argv[1], "server") == 0 && kc_server_is_command(argv[2]))
         return kc_server_command(argc - 1, argv + 1, out, err, &server_host);
-    /* --server, anywhere before "--": the check runs in the server, which
+    /* --server, anywhere before "--" and "--end-of-options": the check runs
+     * in the server, which
      * writes to this process's own standard streams (so only when `out`
      * and `err` are those); verify always runs here. */
     char **args = kc_xcalloc((size_t)argc + 1, sizeof *args);
     int n = 0;
     bool via_server = false, compiler_args = false;
     for (int i = 0; i < argc; i++) {
-        compiler_args |= i > 0 && strcmp(argv[i], "--") == 0;
+        compiler_args |= i > 0 && (strcmp(argv[i], "--") == 0 || strcmp(argv[i], KC_CLI_END_OF_OPTIONS) == 0);
         if (i > 0 && !compiler_args && strcmp(argv[i], "--server") == 0)
             via_server = true;
         else

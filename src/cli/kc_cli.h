@@ -4,6 +4,13 @@
 
 #include <stdio.h>
 
+/* kcheck [OPTIONS] [PATH...] [-- COMPILER-ARGS...] [--end-of-options PATH...]
+ * After this argument every argument is a path, whatever it looks like
+ * (a file named --fix.py or -o.cu); "--" before it starts the compiler's
+ * arguments, which run to it. Hooks that pass file names put it before
+ * them (.pre-commit-hooks.yaml). */
+#define KC_CLI_END_OF_OPTIONS "--end-of-options"
+
 /* Runs kcheck with the given arguments, writing results to `out` and
  * messages to `err`. Returns the exit status: 0 no findings at or above the
  * failing severity, 1 findings, 2 usage error / unreadable input / internal

@@ -1,7 +1,8 @@
 #!/bin/sh
 # The pre-commit hook of .pre-commit-hooks.yaml, run by pre-commit itself
 # (`pre-commit try-repo`) on a scratch repository: it checks the .py and
-# .cuh files it is given and nothing else, and fails on findings.
+# .cuh files it is given and nothing else, and fails on findings; files
+# whose names look like options are checked as files, never obeyed.
 #   check_hook.sh KCHECK SOURCE_DIR WORK_DIR
 set -eu
 kcheck=$1
@@ -14,7 +15,12 @@ git init -q .
 cp "$src/tests/fixtures/KC202_static-range-runtime-bound/bad_runtime_arg.py" k.py
 cp "$src/tests/fixtures/KC201_large-static-unroll/bad_pragma_unroll.cu" k.cuh
 printf 'not a kernel\n' > notes.txt
-git add .
+# Names that kcheck would otherwise read as options: one would overwrite
+# setup.py with a baseline, the others stop every commit with exit 2.
+cp k.py ./--write-baseline=setup.py
+printf 'print("setup")\n' > setup.py
+cp k.cuh ./-o.cuh
+git add -- .
 status=0
 PATH="$(dirname "$kcheck"):$PATH" PRE_COMMIT_HOME="$work/cache" \
     pre-commit try-repo "$src" kcheck --all-files > "$work/out.txt" 2>&1 || status=$?
@@ -23,4 +29,7 @@ cat "$work/out.txt"
 grep -q 'k.py:8:37: error:' "$work/out.txt"
 grep -q 'k.cuh:7:1: warning:' "$work/out.txt"
 if grep -q 'notes.txt' "$work/out.txt"; then echo "the hook was given notes.txt" >&2; exit 1; fi
+grep -q -- '--write-baseline=setup.py:8:37: error:' "$work/out.txt"
+grep -q -- '-o.cuh:7:1: warning:' "$work/out.txt"
+[ "$(cat setup.py)" = 'print("setup")' ] || { echo "setup.py was overwritten" >&2; exit 1; }
 echo "the pre-commit hook checks the files it is given"

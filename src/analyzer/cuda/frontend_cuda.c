@@ -897,6 +897,13 @@ kc_model *kc_cuda_lower(kc_cuda_frontend *fe, const kc_source *src, kc_file_erro
         return NULL;
     }
     kc_arena *ar = kc_arena_new();
+    /* clang reads a file name that begins with '-' as an option (a file
+     * named -o.cu): libclang is given ./NAME for it instead. */
+    kc_source named = *src;
+    if (src->path[0] == '-')
+        named.path = (char *)kc_arena_printf(ar, "./%s", src->path);
+    const kc_source *model_src = src;
+    src = &named;
     kc_cuda_args a = {0};
     build_args(fe, ar, src, &a);
 
@@ -924,7 +931,7 @@ kc_model *kc_cuda_lower(kc_cuda_frontend *fe, const kc_source *src, kc_file_erro
     if (ec != CXError_Success || !tu) {
         kc_file_errors_add(errs, 0, 0, "libclang could not parse the file (%s, code %d)", error_code_name(ec), (int)ec);
     } else if (!syntax_errors(tu, src, errs)) {
-        m = kc_model_new(src, KC_LANG_CUDA);
+        m = kc_model_new(model_src, KC_LANG_CUDA);
         kc_cuda_lower_tu(tu, src, m);
     }
     if (tu)

@@ -137,6 +137,45 @@ static void test_findings_and_exit_codes(void **state)
     free(clean);
 }
 
+/* After --end-of-options every argument is a path: files named like
+ * options are checked, not obeyed (a committed `--write-baseline=x` would
+ * otherwise overwrite x); `--` before it still gives compiler arguments,
+ * which end at it. */
+static void test_end_of_options(void **state)
+{
+    char *cwd = getcwd(NULL, 0);
+    assert_int_equal(chdir(tmpdir), 0);
+    write_file("--write-baseline=victim.py", bad_py, sizeof bad_py - 1);
+    write_file("victim.py", "print(1)\n", 9);
+    write_file("-o.cu", "__global__ void k(float *x) { x[threadIdx.x * N] = 0.0f; }\n", 59);
+    write_file("--server", clean_py, sizeof clean_py - 1);
+    kh_result r = kh_run("--no-cache", "--color", "never", "--end-of-options", "--write-baseline=victim.py", NULL);
+    assert_int_equal(r.status, 1);
+    assert_non_null(strstr(r.out, "--write-baseline=victim.py:5:33: error:"));
+    kh_result_free(&r);
+    /* Not kc_cli_main's --server either: a path, and not a kernel file. */
+    r = kh_run("--no-cache", "--end-of-options", "--server", NULL);
+    assert_int_equal(r.status, 2);
+    assert_non_null(strstr(r.out, "--server: error: not a CUDA"));
+    kh_result_free(&r);
+    char *data;
+    size_t len;
+    assert_true(kc_read_all("victim.py", &data, &len));
+    assert_string_equal(data, "print(1)\n");
+    free(data);
+    /* -o.cu names N, which only the compiler arguments before the marker define. */
+    r = kh_run("--no-cache", "--no-source", "--", "-DN=64", "--end-of-options", "-o.cu", NULL);
+    assert_int_equal(r.status, 1);
+    assert_non_null(strstr(r.out, "-o.cu:1:33: warning: uncoalesced store to `x`: consecutive threads (threadIdx.x) "
+                                  "are 64 elements apart"));
+    kh_result_free(&r);
+    r = kh_run("--no-cache", "--end-of-options", "-o.cu", NULL); /* without -DN the stride is not known */
+    assert_null(strstr(r.out, "64 elements apart"));
+    kh_result_free(&r);
+    assert_int_equal(chdir(cwd), 0);
+    free(cwd);
+}
+
 static void test_json(void **state)
 {
     char *bad = tmp_path("bad.py"), *broken = tmp_path("broken.py");
@@ -227,6 +266,7 @@ int main(void)
         cmocka_unit_test(test_version_help_list),
         cmocka_unit_test(test_usage_errors),
         cmocka_unit_test(test_findings_and_exit_codes),
+        cmocka_unit_test(test_end_of_options),
         cmocka_unit_test(test_json),
         cmocka_unit_test(test_bad_inputs_do_not_stop_others),
         cmocka_unit_test(test_directory_walk),
