@@ -9,6 +9,8 @@
 #     temporary file;
 #   - a file's own preamble (cuda_pch.h): built on its second request,
 #     reused, refused and rebuilt when a header it includes changes;
+#   - under `ulimit -f` too small for a header, the run gives the same
+#     output without the cache (libclang would abort writing one);
 #   - toolkit mode, where a CUDA toolkit is installed: the same diagnostics
 #     as shim mode, cold and warm, and with --no-header-cache.
 #   check_header_cache.sh KCHECK SOURCE_DIR WORK_DIR
@@ -116,6 +118,11 @@ done
 [ "$(prun 6)" = contiguous ] || fail "a damaged precompiled preamble changed the result"
 cmp -s "$work/pre5.txt" "$work/pre6.txt" || fail "a damaged precompiled preamble changed the output"
 echo "preamble: built on the second request, reused, rebuilt when a header changed, ignored when damaged"
+
+# ---- a file size limit a header cannot be written under ----
+(ulimit -f 200 && run "$work/limited.txt" "$work/c-limited") || fail "kcheck under ulimit -f 200"
+cmp -s "$work/cold.txt" "$work/limited.txt" || fail "under ulimit -f the output differs"
+[ -z "$(headers "$work/c-limited")" ] || fail "a header was written past the file size limit"
 
 # ---- toolkit mode ----
 cuda=${CUDA_PATH:-/usr/local/cuda}

@@ -12,7 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <time.h>
 #include <unistd.h>
 #include <xxhash.h>
@@ -20,6 +22,7 @@
 #define KC_PCH_FORMAT "kcheck-cuda-pch-2"
 #define KC_PCH_MAX_AGE_S (14 * 24 * 3600)
 #define KC_PCH_STALE_TEMP_S 3600 /* a temporary header older than this was abandoned */
+#define KC_PCH_ROOM (64 << 20)     /* bytes a header may need: toolkit headers with a file's preamble */
 /* A preamble that failed to precompile (an error in a header it includes)
  * is tried again after this long, when the header may have been fixed. */
 #define KC_PCH_RETRY_S 600
@@ -72,6 +75,33 @@ static char *key_hex(const char *toolkit, const char *const *args, size_t nargs,
     XXH128_hash_t h = XXH3_128bits_digest(st);
     XXH3_freeState(st);
     return kc_xasprintf("%016llx%016llx", (unsigned long long)h.high64, (unsigned long long)h.low64);
+}
+
+/* Room to save a header in `dir`: libclang aborts the whole process when
+ * it cannot write one out (a full disk, a quota, `ulimit -f`, read-only
+ * media), so it is asked only when there is room for the largest header
+ * kcheck makes. False with *why otherwise: the files then parse without
+ * the header cache. */
+static bool room_to_save(const char *dir, char **why)
+{
+    struct rlimit rl;
+    if (getrlimit(RLIMIT_FSIZE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY && rl.rlim_cur < KC_PCH_ROOM) {
+        *why = kc_xasprintf("the file size limit (ulimit -f) is below %d MiB: the CUDA header cache is off",
+                            KC_PCH_ROOM >> 20);
+        return false;
+    }
+    struct statvfs vs;
+    if (statvfs(dir, &vs) != 0)
+        return true; /* the save will say what is wrong */
+    if (vs.f_flag & ST_RDONLY) {
+        *why = kc_xasprintf("%s is read-only: the CUDA header cache is off", dir);
+        return false;
+    }
+    if ((uint64_t)vs.f_bavail * (uint64_t)vs.f_frsize < (uint64_t)KC_PCH_ROOM) {
+        *why = kc_xasprintf("less than %d MiB free in %s: the CUDA header cache is off", KC_PCH_ROOM >> 20, dir);
+        return false;
+    }
+    return true;
 }
 
 static bool usable(const char *path)
@@ -255,6 +285,8 @@ char *kc_cuda_pch_get(CXIndex index, const char *dir, const char *toolkit, const
     }
     if (marker && !second_request(marker))
         goto fail; /* not an error: built next time */
+    if (!room_to_save(dir, why))
+        goto fail;
     /* One builder per key, across processes and threads (each open file
      * description holds its own lock). */
     int fd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
