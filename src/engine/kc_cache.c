@@ -17,7 +17,7 @@
 #include <unistd.h>
 #include <xxhash.h>
 
-#define KC_CACHE_FORMAT "kcheck-results-1"
+#define KC_CACHE_FORMAT "kcheck-results-2"
 
 char *kc_cache_dir(const kc_options *o)
 {
@@ -124,17 +124,24 @@ kc_cache_key kc_cache_key_for(const kc_options *o, const kc_source *src, kc_lang
     return k;
 }
 
+static void key_hex(kc_cache_key k, char hex[33])
+{
+    snprintf(hex, 33, "%016llx%016llx", (unsigned long long)k.hi, (unsigned long long)k.lo);
+}
+
+/* The entry's path; with make_dirs its directories are made, private to
+ * the user (what they hold decides what a run reports). */
 static char *entry_path(const char *dir, kc_cache_key k, bool make_dirs)
 {
     char hex[33];
-    snprintf(hex, sizeof hex, "%016llx%016llx", (unsigned long long)k.hi, (unsigned long long)k.lo);
+    key_hex(k, hex);
     if (make_dirs) {
-        kc_mkdir_p(dir, 0755);
+        kc_mkdir_p(dir, 0700);
         char *sub = kc_xasprintf("%s/results-1", dir);
-        mkdir(sub, 0755);
+        mkdir(sub, 0700);
         free(sub);
         char *sub2 = kc_xasprintf("%s/results-1/%.2s", dir, hex);
-        mkdir(sub2, 0755);
+        mkdir(sub2, 0700);
         free(sub2);
     }
     return kc_xasprintf("%s/results-1/%.2s/%s.json", dir, hex, hex + 2);
@@ -161,6 +168,9 @@ void kc_cache_store(const char *dir, kc_cache_key key, const kc_diag_list *diags
 {
     json_t *doc = json_object();
     json_object_set_new(doc, "format", json_string(KC_CACHE_FORMAT));
+    char hex[33];
+    key_hex(key, hex);
+    json_object_set_new(doc, "key", json_string(hex));
     json_t *ds = json_array();
     for (uint32_t i = 0; i < diags->items.len; i++) {
         const kc_diag *d = &diags->items.data[i];
@@ -225,13 +235,22 @@ bool kc_cache_load(const char *dir, kc_cache_key key, kc_diag_list *diags, kc_fi
      * (a fifth of a warm run's time). */
     char *bytes = NULL;
     size_t nbytes = 0;
-    json_t *doc = kc_read_all(path, &bytes, &nbytes) ? json_loadb(bytes, nbytes, 0, NULL) : NULL;
+    /* Only what this user wrote is trusted: another user's entry in a
+     * shared cache directory could hide a finding or plant a fix-it. */
+    struct stat sb;
+    bool mine = stat(path, &sb) == 0 && S_ISREG(sb.st_mode) && sb.st_uid == geteuid();
+    json_t *doc = mine && kc_read_all(path, &bytes, &nbytes) ? json_loadb(bytes, nbytes, 0, NULL) : NULL;
     free(bytes);
     free(path);
     if (!doc)
         return false;
-    bool ok = json_is_string(json_object_get(doc, "format")) &&
-              !strcmp(json_string_value(json_object_get(doc, "format")), KC_CACHE_FORMAT);
+    char hex[33];
+    key_hex(key, hex);
+    /* An entry says which key it is for: another file's entry copied over
+     * this one is a miss. */
+    const char *format = json_string_value(json_object_get(doc, "format"));
+    const char *for_key = json_string_value(json_object_get(doc, "key"));
+    bool ok = format && !strcmp(format, KC_CACHE_FORMAT) && for_key && !strcmp(for_key, hex);
     size_t i;
     json_t *x;
     /* Validate everything before touching the outputs: a bad entry is a miss. */

@@ -12,7 +12,10 @@
  * modification time and inode of the files of the run that import it and
  * launch its kernels (kc_project.h). Entries are files under
  * the cache directory, written to a temporary name and renamed, so runs may
- * share a cache concurrently; a damaged entry is a miss.
+ * share a cache concurrently; a damaged entry is a miss. An entry names
+ * the key it was stored for, and only an entry the user owns is read: one
+ * copied over another's name, or written by another user into a shared
+ * cache directory, is a miss. The directories kcheck makes are 0700.
  */
 #ifndef KC_CACHE_H
 #define KC_CACHE_H

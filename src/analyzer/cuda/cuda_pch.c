@@ -279,7 +279,7 @@ char *kc_cuda_pch_get(CXIndex index, const char *dir, const char *toolkit, const
         free(marker);
         return path;
     }
-    if (!kc_mkdir_p(dir, 0755)) {
+    if (!kc_mkdir_p(dir, 0700)) {
         *why = kc_xasprintf("cannot create %s: %s", dir, strerror(errno));
         goto fail;
     }

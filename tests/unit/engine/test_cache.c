@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "kc_cache.h"
@@ -120,6 +121,59 @@ static void test_damaged_entry_is_a_miss(void **state)
     kc_options_free(&o);
 }
 
+/* An entry is trusted only for the key it was stored under and only from
+ * this user: another file's entry copied over it (two swapped entries),
+ * or one a different user wrote into a shared cache directory, is a miss.
+ * The planted entry says there is nothing to report; the real analysis,
+ * run after the miss, reports KC202. */
+static void test_foreign_entries_are_misses(void **state)
+{
+    char *cdir = kc_xasprintf("%s/f", dir);
+    char *cachearg = kc_xasprintf("--cache-dir=%s", cdir);
+    char *bad = kc_xasprintf("%s/bad.py", dir), *clean = kc_xasprintf("%s/clean.py", dir);
+    kh_write(bad, "import triton\nimport triton.language as tl\n@triton.jit\ndef k(x_ptr, N, B: tl.constexpr):\n"
+                  "    for s in tl.static_range(0, N, B):\n        tl.store(x_ptr + s + tl.arange(0, B), 0)\n");
+    kh_write(clean, "import triton\n");
+    int st;
+    free(run(cachearg, "--select=KC202", clean, NULL, &st));
+    assert_int_equal(count_entries(cdir), 1);
+    char *find = kc_xasprintf("find '%s' -name '*.json'", cdir);
+    FILE *p = popen(find, "r");
+    char clean_entry[1024] = "";
+    assert_non_null(fgets(clean_entry, sizeof clean_entry, p));
+    pclose(p);
+    clean_entry[strcspn(clean_entry, "\n")] = '\0';
+    free(run(cachearg, "--select=KC202", bad, NULL, &st));
+    assert_int_equal(st, 1);
+    /* the clean file's entry over the bad file's */
+    char *swap = kc_xasprintf("for e in $(find '%s' -name '*.json'); do [ \"$e\" = '%s' ] || cp '%s' \"$e\"; done",
+                              cdir, clean_entry, clean_entry);
+    assert_int_equal(system(swap), 0);
+    char *out = run(cachearg, "--select=KC202", bad, NULL, &st);
+    assert_int_equal(st, 1);
+    assert_non_null(strstr(out, "KC202"));
+    free(out);
+    /* an entry of another user (root can make one; others cannot test it) */
+    if (geteuid() == 0) {
+        char *chown_cmd = kc_xasprintf("find '%s' -name '*.json' -exec chown 4242 {} \\;", cdir);
+        assert_int_equal(system(chown_cmd), 0);
+        out = run(cachearg, "--select=KC202", clean, NULL, &st);
+        assert_int_equal(st, 0);
+        free(out);
+        free(chown_cmd);
+    }
+    /* the cache's own directories are private */
+    struct stat sb;
+    assert_int_equal(stat(cdir, &sb), 0);
+    assert_int_equal(sb.st_mode & 077, 0);
+    free(swap);
+    free(find);
+    free(bad);
+    free(clean);
+    free(cachearg);
+    free(cdir);
+}
+
 static int setup(void **state)
 {
     return kh_tmpdir_make(dir, sizeof dir, "cache") ? 0 : -1;
@@ -135,6 +189,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_second_run_reads_the_cache),
         cmocka_unit_test(test_damaged_entry_is_a_miss),
+        cmocka_unit_test(test_foreign_entries_are_misses),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
