@@ -278,262 +278,327 @@ static bool describe_mismatch(json_t *x, kc_strbuf *sb)
     return bad;
 }
 
-/* Judges one diagnostic from a results document. */
+/* One diagnostic being judged from a results document. */
+typedef struct judging {
+    kc_diag *d;
+    int diag_index;          /* its index in the file's diagnostics (fixed copies name it) */
+    kc_verify_kind kind;     /* its rule's experiment */
+    json_t *doc;             /* the results document */
+    const char *why_missing; /* why an experiment has no results, or NULL */
+    size_t unattributed;     /* rules whose performance findings no experiment tells apart */
+    const char *env;         /* the GPU and its software, as text */
+    json_t *ev;              /* the verdict's evidence */
+} judging;
+
+/* A compile error: does the kernel compile (and with its fix-it)? */
+static void judge_compile_error(const judging *j)
+{
+    json_t *x = find_exp(j->doc, "compile_error", "original", -1);
+    json_t *fx = find_exp(j->doc, "compile_error", "fixed", j->diag_index);
+    if (!x) {
+        set_verdict(j->d, "inconclusive", j->why_missing ? j->why_missing : "the compile experiment did not run",
+                    j->ev);
+        return;
+    }
+    json_object_set(j->ev, "original", x);
+    if (fx)
+        json_object_set(j->ev, "fixed", fx);
+    kc_strbuf sb = {0};
+    if (json_is_true(json_object_get(x, "raised"))) {
+        kc_sb_appendf(&sb, "the kernel does not compile: %s: %s (%s)",
+                      json_string_value(json_object_get(x, "error_type")),
+                      json_string_value(json_object_get(x, "error")), j->env);
+        if (fx && json_is_false(json_object_get(fx, "raised")))
+            kc_sb_append(&sb, "; with the fix-it applied it compiles and runs");
+        set_verdict(j->d, "confirmed", kc_sb_str(&sb), j->ev);
+    } else {
+        kc_sb_appendf(&sb, "the kernel compiled and ran (%s)", j->env);
+        set_verdict(j->d, "not-reproduced", kc_sb_str(&sb), j->ev);
+    }
+    kc_sb_free(&sb);
+}
+
+/* A wrong result: do the outputs differ from the reference (and match it
+ * with the fix-it applied)? */
+static void judge_wrong_result(const judging *j)
+{
+    json_t *x = find_exp(j->doc, "correctness", "original", -1);
+    if (!x) {
+        set_verdict(j->d, "inconclusive",
+                    j->why_missing ? j->why_missing : "the correctness experiment did not run", j->ev);
+        return;
+    }
+    json_object_set(j->ev, "original", x);
+    kc_strbuf sb = {0};
+    const char *e = json_string_value(json_object_get(x, "error"));
+    if (e) {
+        kc_sb_appendf(&sb, "the call failed: %s", e);
+        set_verdict(j->d, "inconclusive", kc_sb_str(&sb), j->ev);
+        kc_sb_free(&sb);
+        return;
+    }
+    bool bad = describe_mismatch(x, &sb);
+    kc_strbuf sz = {0};
+    sizes_text(x, &sz);
+    json_t *fx = find_exp(j->doc, "correctness", "fixed", j->diag_index);
+    if (fx) {
+        json_object_set(j->ev, "fixed", fx);
+        if (json_is_true(json_object_get(fx, "ok")))
+            kc_sb_append(&sb, bad ? "; with its fix-it applied the outputs match" : "");
+        else if (bad && !json_object_get(fx, "error"))
+            kc_sb_append(&sb, "; with its fix-it applied they still differ (another cause?)");
+    }
+    if (bad) {
+        kc_sb_appendf(&sb, " (%s; %s)", kc_sb_str(&sz), j->env);
+        set_verdict(j->d, "confirmed", kc_sb_str(&sb), j->ev);
+    } else {
+        kc_sb_appendf(&sb, "outputs match the reference at %s (%s); the hazard is real but did not show here",
+                      kc_sb_str(&sz), j->env);
+        set_verdict(j->d, "not-reproduced", kc_sb_str(&sb), j->ev);
+    }
+    kc_sb_free(&sz);
+    kc_sb_free(&sb);
+}
+
+/* A performance finding with a fix-it: its cost is the difference the
+ * fixed copy `ft` makes (ms, cs: the kernel's run and compile times,
+ * ratio: its run time over the reference's). Returns the status. */
+static const char *perf_with_fix(kc_strbuf *sb, json_t *ft, kc_verify_kind kind, double ms, double cs, double ratio)
+{
+    if (!json_is_number(json_object_get(ft, "ms"))) {
+        const char *e = json_string_value(json_object_get(ft, "error"));
+        kc_sb_appendf(sb, "; the fixed copy failed: %.200s", e ? e : "no timing");
+        return "not-reproduced";
+    }
+    bool confirmed = false;
+    double fms = json_number_value(json_object_get(ft, "ms"));
+    kc_sb_appendf(sb, "; with its fix-it applied: %.3g ms", fms);
+    if (kind == KC_VERIFY_PERF_COMPILE && json_is_number(json_object_get(ft, "compile_s"))) {
+        double fcs = json_number_value(json_object_get(ft, "compile_s"));
+        kc_sb_appendf(sb, ", %.1f s to compile", fcs);
+        if (cs >= 1.0 && cs >= 2 * fcs) {
+            kc_sb_appendf(sb, " (compiles %.1fx faster)", cs / (fcs > 0 ? fcs : 1e-3));
+            confirmed = true;
+        }
+    }
+    if (fms > 0 && ms / fms >= 1.2) {
+        kc_sb_appendf(sb, " (runs %.1fx faster)", ms / fms);
+        confirmed = true;
+    } else if (fms > 0) {
+        kc_sb_append(sb, confirmed && ratio >= 1.5 ? " (runs no faster: the gap to the reference lies elsewhere)"
+                                                   : " (runs no faster)");
+    }
+    return confirmed ? "confirmed" : "not-reproduced";
+}
+
+/* A performance finding without a fix-it of its own: what is left once the
+ * others are fixed (`ot`, when both it and the kernel as written ran), else
+ * the gap to the reference (ref: its time, ratio: the kernel's over it).
+ * Returns the status. */
+static const char *perf_without_fix(const judging *j, kc_strbuf *sb, json_t *ot, double ref, double ratio)
+{
+    if (ot) {
+        double oms = json_number_value(json_object_get(ot, "ms"));
+        double oratio = ref > 0 ? oms / ref : 0;
+        kc_sb_appendf(sb, "; with the other findings' fix-its applied: %.3g ms (%.1fx the reference)", oms, oratio);
+        if (oratio >= 1.5)
+            return "confirmed";
+        kc_sb_append(sb, ", so this finding costs little here");
+        return "not-reproduced";
+    }
+    if (j->unattributed > 1 && ratio >= 1.5) {
+        /* Several findings share the slowdown and none has a fix-it to
+         * measure it apart: the run cannot say whose it is. */
+        kc_sb_appendf(sb, "; findings of %zu rules in this kernel share the slowdown and none can be measured apart",
+                      j->unattributed);
+        return "inconclusive";
+    }
+    return ratio >= 1.5 ? "confirmed" : "not-reproduced";
+}
+
+/* Performance (run time, compile time): the kernel's timing against the
+ * reference's, its fixed copy's, or the one with the others fixed. */
+static void judge_perf(const judging *j)
+{
+    json_t *t = find_exp(j->doc, "timing", "original", -1);
+    json_t *ft = find_exp(j->doc, "timing", "fixed", j->diag_index);
+    json_t *ot = find_exp(j->doc, "timing", "others_fixed", -1);
+    json_t *c = find_exp(j->doc, "correctness", "original", -1);
+    bool t_ok = t && !json_object_get(t, "error") && json_is_number(json_object_get(t, "ms"));
+    bool ot_ok = ot && !json_object_get(ot, "error") && json_is_number(json_object_get(ot, "ms"));
+    if (t)
+        json_object_set(j->ev, "original", t);
+    if (ft)
+        json_object_set(j->ev, "fixed", ft);
+    if (ot)
+        json_object_set(j->ev, "others_fixed", ot);
+    if (c)
+        json_object_set(j->ev, "correctness", c);
+    kc_strbuf sb = {0};
+    if (!t_ok && !ot_ok) {
+        const char *e = t ? json_string_value(json_object_get(t, "error")) : NULL;
+        if (e)
+            kc_sb_appendf(&sb, "the timing run failed: %s", e);
+        else
+            kc_sb_append(&sb, j->why_missing ? j->why_missing : "the timing experiment did not run");
+        set_verdict(j->d, "inconclusive", kc_sb_str(&sb), j->ev);
+        kc_sb_free(&sb);
+        return;
+    }
+    json_t *base = t_ok ? t : ot; /* what the kernel as written (or as it compiles) costs */
+    double ms = json_number_value(json_object_get(base, "ms"));
+    double ref = json_number_value(json_object_get(base, "ref_ms"));
+    if (ref <= 0 && t)
+        ref = json_number_value(json_object_get(t, "ref_ms"));
+    double ratio = ref > 0 ? ms / ref : 0;
+    kc_strbuf sz = {0};
+    sizes_text(base, &sz);
+    if (!t_ok)
+        kc_sb_append(&sb, "as written the kernel does not run; with the other findings' fix-its applied it is ");
+    if (ref > 0)
+        kc_sb_appendf(&sb, "%.1fx %s than the reference (%.3g ms vs %.3g ms", ratio >= 1 ? ratio : 1 / ratio,
+                      ratio >= 1 ? "slower" : "faster", ms, ref);
+    else
+        kc_sb_appendf(&sb, "%.3g ms (", ms);
+    if (json_is_number(json_object_get(base, "gbps")))
+        kc_sb_appendf(&sb, ", %.0f GB/s", json_number_value(json_object_get(base, "gbps")));
+    kc_sb_appendf(&sb, " at %s)", kc_sb_str(&sz));
+    double cs = json_number_value(json_object_get(base, "compile_s"));
+    if (j->kind == KC_VERIFY_PERF_COMPILE && json_is_number(json_object_get(base, "compile_s")))
+        kc_sb_appendf(&sb, ", %.1f s to compile", cs);
+    const char *status = ft ? perf_with_fix(&sb, ft, j->kind, ms, cs, ratio)
+                            : perf_without_fix(j, &sb, ot_ok && t_ok ? ot : NULL, ref, ratio);
+    if (c && json_is_false(json_object_get(c, "ok")))
+        kc_sb_append(&sb, "; note: its outputs differ from the reference");
+    kc_sb_appendf(&sb, " (%s)", j->env);
+    set_verdict(j->d, status, kc_sb_str(&sb), j->ev);
+    kc_sb_free(&sz);
+    kc_sb_free(&sb);
+}
+
+/* Memory, overflow and races: what compute-sanitizer's memcheck (racecheck
+ * and synccheck) reported. */
+static void judge_sanitizer(const judging *j)
+{
+    bool mem = j->kind != KC_VERIFY_RACE;
+    /* An int32 offset overflows only past 2^31 elements, far beyond the
+     * op's verify sizes: a clean run there says nothing about it. */
+    const char *below = j->kind == KC_VERIFY_OVERFLOW
+                            ? "an int32 offset overflows only past 2^31 elements, and the verify sizes stay far "
+                              "below that; "
+                            : "";
+    const char *tools[2] = {mem ? "memcheck" : "racecheck", mem ? NULL : "synccheck"};
+    json_t *runs[2] = {find_exp(j->doc, tools[0], "original", -1),
+                       tools[1] ? find_exp(j->doc, tools[1], "original", -1) : NULL};
+    kc_strbuf sb = {0};
+    if (!runs[0] && !runs[1]) {
+        json_t *c = find_exp(j->doc, "correctness", "original", -1);
+        bool ok = c && json_is_true(json_object_get(c, "ok"));
+        if (*below)
+            kc_sb_appendf(&sb, "%s%s", below,
+                          ok ? "the outputs match the reference there" : "no sanitizer run for Triton kernels");
+        else
+            kc_sb_appendf(&sb, "compute-sanitizer runs are planned for CUDA harnesses only; %s",
+                          ok ? "the outputs match the reference" : "no sanitizer run here");
+        set_verdict(j->d, "inconclusive", kc_sb_str(&sb), j->ev);
+        kc_sb_free(&sb);
+        return;
+    }
+    long errors = 0;
+    bool ran = false;
+    kc_strbuf what = {0};
+    for (int t = 0; t < 2; t++) {
+        if (!runs[t])
+            continue;
+        json_object_set(j->ev, tools[t], runs[t]);
+        json_t *n = json_object_get(runs[t], "sanitizer_error_count");
+        if (!json_is_integer(n))
+            continue;
+        ran = true;
+        errors += (long)json_integer_value(n);
+        if (json_integer_value(n) > 0) {
+            json_t *first = json_array_get(json_object_get(runs[t], "sanitizer_errors"), 0);
+            kc_sb_appendf(&what, "%scompute-sanitizer %s: %lld error(s)%s%s", what.len ? "; " : "", tools[t],
+                          (long long)json_integer_value(n), first ? ", first: " : "",
+                          first ? json_string_value(first) : "");
+        }
+    }
+    kc_strbuf sz = {0};
+    sizes_text(runs[0] ? runs[0] : runs[1], &sz);
+    if (!ran) {
+        const char *e = json_string_value(json_object_get(runs[0] ? runs[0] : runs[1], "error"));
+        kc_sb_appendf(&sb, "compute-sanitizer did not report: %s", e ? e : "no summary in its output");
+        set_verdict(j->d, "inconclusive", kc_sb_str(&sb), j->ev);
+    } else if (errors > 0) {
+        kc_sb_appendf(&sb, "%s (at %s; %s)", kc_sb_str(&what), kc_sb_str(&sz), j->env);
+        set_verdict(j->d, "confirmed", kc_sb_str(&sb), j->ev);
+    } else {
+        kc_sb_appendf(&sb, "%scompute-sanitizer %s%s%s reported nothing at %s (%s)", below, tools[0],
+                      tools[1] ? " and " : "", tools[1] ? tools[1] : "", kc_sb_str(&sz), j->env);
+        set_verdict(j->d, *below ? "inconclusive" : "not-reproduced", kc_sb_str(&sb), j->ev);
+    }
+    kc_sb_free(&what);
+    kc_sb_free(&sz);
+    kc_sb_free(&sb);
+}
+
+/* The driver died during an experiment (time limit, GPU fault): what the
+ * experiments it did not finish say; NULL when it did not. Caller frees. */
+static char *killed_during(json_t *doc)
+{
+    json_t *running = json_object_get(doc, "running");
+    if (!json_is_object(running))
+        return NULL;
+    const char *killed = json_string_value(json_object_get(doc, "killed"));
+    const char *rk = json_string_value(json_object_get(running, "kind"));
+    char *during = rk && strcmp(rk, "setup") != 0
+                       ? kc_xasprintf("during the %s experiment (%s copy)", rk,
+                                      json_string_value(json_object_get(running, "variant")))
+                       : kc_xstrdup("before its first experiment");
+    char *died = kc_xasprintf("the run was killed %s: %s", during, killed ? killed : "time limit or GPU fault");
+    free(during);
+    return died;
+}
+
+/* Judges one diagnostic from a results document, by its rule's kind of
+ * experiment. */
 static void judge(kc_diag *d, int diag_index, json_t *doc, const char *why_missing, size_t unattributed)
 {
-    char *died = NULL;
-    kc_verify_kind kind = kind_of(d);
-    kc_strbuf env = {0}, sb = {0};
-    env_text(doc, &env);
-    json_t *ev = json_object();
-    json_object_set(ev, "env", json_object_get(doc, "env"));
+    kc_strbuf env = {0};
+    judging j = {.d = d, .diag_index = diag_index, .kind = kind_of(d), .doc = doc, .unattributed = unattributed};
+    j.env = env_text(doc, &env);
+    j.ev = json_object();
+    json_object_set(j.ev, "env", json_object_get(doc, "env"));
     const char *fatal = json_string_value(json_object_get(doc, "fatal"));
-    if (fatal) {
-        set_verdict(d, "inconclusive", fatal, ev);
-        goto out;
-    }
-    /* The driver died during an experiment (time limit, GPU fault): the
-     * experiments it did not finish say so. */
-    json_t *running = json_object_get(doc, "running");
-    if (json_is_object(running)) {
-        const char *killed = json_string_value(json_object_get(doc, "killed"));
-        const char *rk = json_string_value(json_object_get(running, "kind"));
-        char *during = rk && strcmp(rk, "setup") != 0
-                           ? kc_xasprintf("during the %s experiment (%s copy)", rk,
-                                          json_string_value(json_object_get(running, "variant")))
-                           : kc_xstrdup("before its first experiment");
-        died = kc_xasprintf("the run was killed %s: %s", during, killed ? killed : "time limit or GPU fault");
-        free(during);
-        if (!why_missing)
-            why_missing = died;
-    }
-    if (kind == KC_VERIFY_COMPILE_ERROR) {
-        json_t *x = find_exp(doc, "compile_error", "original", -1);
-        json_t *fx = find_exp(doc, "compile_error", "fixed", diag_index);
-        if (!x) {
-            set_verdict(d, "inconclusive", why_missing ? why_missing : "the compile experiment did not run", ev);
-            goto out;
+    char *died = fatal ? NULL : killed_during(doc);
+    j.why_missing = why_missing ? why_missing : died;
+    if (fatal)
+        set_verdict(d, "inconclusive", fatal, j.ev);
+    else
+        switch (j.kind) {
+        case KC_VERIFY_COMPILE_ERROR:
+            judge_compile_error(&j);
+            break;
+        case KC_VERIFY_WRONG_RESULT:
+            judge_wrong_result(&j);
+            break;
+        case KC_VERIFY_PERF_RUNTIME:
+        case KC_VERIFY_PERF_COMPILE:
+            judge_perf(&j);
+            break;
+        case KC_VERIFY_MEMORY:
+        case KC_VERIFY_RACE:
+        case KC_VERIFY_OVERFLOW:
+            judge_sanitizer(&j);
+            break;
+        case KC_VERIFY_NONE:
+        default:
+            set_verdict(d, "inconclusive", "this rule has no verify experiment yet", j.ev);
+            break;
         }
-        json_object_set(ev, "original", x);
-        if (fx)
-            json_object_set(ev, "fixed", fx);
-        if (json_is_true(json_object_get(x, "raised"))) {
-            kc_sb_appendf(&sb, "the kernel does not compile: %s: %s (%s)",
-                          json_string_value(json_object_get(x, "error_type")),
-                          json_string_value(json_object_get(x, "error")), kc_sb_str(&env));
-            if (fx && json_is_false(json_object_get(fx, "raised")))
-                kc_sb_append(&sb, "; with the fix-it applied it compiles and runs");
-            set_verdict(d, "confirmed", kc_sb_str(&sb), ev);
-        } else {
-            kc_sb_appendf(&sb, "the kernel compiled and ran (%s)", kc_sb_str(&env));
-            set_verdict(d, "not-reproduced", kc_sb_str(&sb), ev);
-        }
-        goto out;
-    }
-    if (kind == KC_VERIFY_WRONG_RESULT) {
-        json_t *x = find_exp(doc, "correctness", "original", -1);
-        if (!x) {
-            set_verdict(d, "inconclusive", why_missing ? why_missing : "the correctness experiment did not run", ev);
-            goto out;
-        }
-        json_object_set(ev, "original", x);
-        const char *e = json_string_value(json_object_get(x, "error"));
-        if (e) {
-            kc_sb_appendf(&sb, "the call failed: %s", e);
-            set_verdict(d, "inconclusive", kc_sb_str(&sb), ev);
-            goto out;
-        }
-        bool bad = describe_mismatch(x, &sb);
-        kc_strbuf sz = {0};
-        sizes_text(x, &sz);
-        json_t *fx = find_exp(doc, "correctness", "fixed", diag_index);
-        if (fx) {
-            json_object_set(ev, "fixed", fx);
-            if (json_is_true(json_object_get(fx, "ok")))
-                kc_sb_append(&sb, bad ? "; with its fix-it applied the outputs match" : "");
-            else if (bad && !json_object_get(fx, "error"))
-                kc_sb_append(&sb, "; with its fix-it applied they still differ (another cause?)");
-        }
-        if (bad) {
-            kc_sb_appendf(&sb, " (%s; %s)", kc_sb_str(&sz), kc_sb_str(&env));
-            set_verdict(d, "confirmed", kc_sb_str(&sb), ev);
-        } else {
-            kc_sb_appendf(&sb, "outputs match the reference at %s (%s); the hazard is real but did not show here",
-                          kc_sb_str(&sz), kc_sb_str(&env));
-            set_verdict(d, "not-reproduced", kc_sb_str(&sb), ev);
-        }
-        kc_sb_free(&sz);
-        goto out;
-    }
-    if (is_perf(kind)) {
-        json_t *t = find_exp(doc, "timing", "original", -1);
-        json_t *ft = find_exp(doc, "timing", "fixed", diag_index);
-        json_t *ot = find_exp(doc, "timing", "others_fixed", -1);
-        json_t *c = find_exp(doc, "correctness", "original", -1);
-        bool t_ok = t && !json_object_get(t, "error") && json_is_number(json_object_get(t, "ms"));
-        bool ot_ok = ot && !json_object_get(ot, "error") && json_is_number(json_object_get(ot, "ms"));
-        if (t)
-            json_object_set(ev, "original", t);
-        if (ft)
-            json_object_set(ev, "fixed", ft);
-        if (ot)
-            json_object_set(ev, "others_fixed", ot);
-        if (c)
-            json_object_set(ev, "correctness", c);
-        if (!t_ok && !ot_ok) {
-            const char *e = t ? json_string_value(json_object_get(t, "error")) : NULL;
-            if (e)
-                kc_sb_appendf(&sb, "the timing run failed: %s", e);
-            else
-                kc_sb_append(&sb, why_missing ? why_missing : "the timing experiment did not run");
-            set_verdict(d, "inconclusive", kc_sb_str(&sb), ev);
-            goto out;
-        }
-        json_t *base = t_ok ? t : ot; /* what the kernel as written (or as it compiles) costs */
-        double ms = json_number_value(json_object_get(base, "ms"));
-        double ref = json_number_value(json_object_get(t_ok ? t : ot, "ref_ms"));
-        if (ref <= 0 && t)
-            ref = json_number_value(json_object_get(t, "ref_ms"));
-        double ratio = ref > 0 ? ms / ref : 0;
-        kc_strbuf sz = {0};
-        sizes_text(base, &sz);
-        const char *status;
-        if (!t_ok)
-            kc_sb_append(&sb, "as written the kernel does not run; with the other findings' fix-its applied it is ");
-        if (ref > 0)
-            kc_sb_appendf(&sb, "%.1fx %s than the reference (%.3g ms vs %.3g ms", ratio >= 1 ? ratio : 1 / ratio,
-                          ratio >= 1 ? "slower" : "faster", ms, ref);
-        else
-            kc_sb_appendf(&sb, "%.3g ms (", ms);
-        if (json_is_number(json_object_get(base, "gbps")))
-            kc_sb_appendf(&sb, ", %.0f GB/s", json_number_value(json_object_get(base, "gbps")));
-        kc_sb_appendf(&sb, " at %s)", kc_sb_str(&sz));
-        double cs = json_number_value(json_object_get(base, "compile_s"));
-        if (kind == KC_VERIFY_PERF_COMPILE && json_is_number(json_object_get(base, "compile_s")))
-            kc_sb_appendf(&sb, ", %.1f s to compile", cs);
-        if (ft) {
-            /* This finding has a fix-it: its cost is the difference it makes. */
-            bool confirmed = false;
-            if (json_is_number(json_object_get(ft, "ms"))) {
-                double fms = json_number_value(json_object_get(ft, "ms"));
-                kc_sb_appendf(&sb, "; with its fix-it applied: %.3g ms", fms);
-                if (kind == KC_VERIFY_PERF_COMPILE && json_is_number(json_object_get(ft, "compile_s"))) {
-                    double fcs = json_number_value(json_object_get(ft, "compile_s"));
-                    kc_sb_appendf(&sb, ", %.1f s to compile", fcs);
-                    if (cs >= 1.0 && cs >= 2 * fcs) {
-                        kc_sb_appendf(&sb, " (compiles %.1fx faster)", cs / (fcs > 0 ? fcs : 1e-3));
-                        confirmed = true;
-                    }
-                }
-                if (fms > 0 && ms / fms >= 1.2) {
-                    kc_sb_appendf(&sb, " (runs %.1fx faster)", ms / fms);
-                    confirmed = true;
-                } else if (fms > 0) {
-                    kc_sb_append(&sb, confirmed && ratio >= 1.5
-                                          ? " (runs no faster: the gap to the reference lies elsewhere)"
-                                          : " (runs no faster)");
-                }
-            } else {
-                const char *e = json_string_value(json_object_get(ft, "error"));
-                kc_sb_appendf(&sb, "; the fixed copy failed: %.200s", e ? e : "no timing");
-            }
-            status = confirmed ? "confirmed" : "not-reproduced";
-        } else if (ot_ok && t_ok) {
-            /* No fix-it of its own: what is left once the others are fixed. */
-            double oms = json_number_value(json_object_get(ot, "ms"));
-            double oratio = ref > 0 ? oms / ref : 0;
-            kc_sb_appendf(&sb, "; with the other findings' fix-its applied: %.3g ms (%.1fx the reference)", oms,
-                          oratio);
-            if (oratio >= 1.5) {
-                status = "confirmed";
-            } else {
-                kc_sb_append(&sb, ", so this finding costs little here");
-                status = "not-reproduced";
-            }
-        } else if (unattributed > 1 && ratio >= 1.5) {
-            /* Several findings share the slowdown and none has a fix-it to
-             * measure it apart: the run cannot say whose it is. */
-            kc_sb_appendf(&sb, "; findings of %zu rules in this kernel share the slowdown and none can be "
-                               "measured apart",
-                          unattributed);
-            status = "inconclusive";
-        } else {
-            status = ratio >= 1.5 ? "confirmed" : "not-reproduced";
-        }
-        if (c && json_is_false(json_object_get(c, "ok")))
-            kc_sb_append(&sb, "; note: its outputs differ from the reference");
-        kc_sb_appendf(&sb, " (%s)", kc_sb_str(&env));
-        set_verdict(d, status, kc_sb_str(&sb), ev);
-        kc_sb_free(&sz);
-        goto out;
-    }
-    if (kind == KC_VERIFY_MEMORY || kind == KC_VERIFY_RACE || kind == KC_VERIFY_OVERFLOW) {
-        bool mem = kind != KC_VERIFY_RACE;
-        /* An int32 offset overflows only past 2^31 elements, far beyond the
-         * op's verify sizes: a clean run there says nothing about it. */
-        const char *below = kind == KC_VERIFY_OVERFLOW
-                                ? "an int32 offset overflows only past 2^31 elements, and the verify sizes stay far "
-                                  "below that; "
-                                : "";
-        const char *tools[2] = {mem ? "memcheck" : "racecheck", mem ? NULL : "synccheck"};
-        json_t *runs[2] = {find_exp(doc, tools[0], "original", -1), tools[1] ? find_exp(doc, tools[1], "original", -1)
-                                                                             : NULL};
-        if (!runs[0] && !runs[1]) {
-            json_t *c = find_exp(doc, "correctness", "original", -1);
-            if (*below)
-                kc_sb_appendf(&sb, "%s%s", below,
-                              c && json_is_true(json_object_get(c, "ok")) ? "the outputs match the reference there"
-                                                                          : "no sanitizer run for Triton kernels");
-            else
-                kc_sb_appendf(&sb, "compute-sanitizer runs are planned for CUDA harnesses only; %s",
-                              c && json_is_true(json_object_get(c, "ok")) ? "the outputs match the reference"
-                                                                          : "no sanitizer run here");
-            set_verdict(d, "inconclusive", kc_sb_str(&sb), ev);
-            goto out;
-        }
-        long errors = 0;
-        bool ran = false;
-        kc_strbuf what = {0};
-        for (int t = 0; t < 2; t++) {
-            if (!runs[t])
-                continue;
-            json_object_set(ev, tools[t], runs[t]);
-            json_t *n = json_object_get(runs[t], "sanitizer_error_count");
-            if (!json_is_integer(n))
-                continue;
-            ran = true;
-            errors += (long)json_integer_value(n);
-            if (json_integer_value(n) > 0) {
-                json_t *first = json_array_get(json_object_get(runs[t], "sanitizer_errors"), 0);
-                kc_sb_appendf(&what, "%scompute-sanitizer %s: %lld error(s)%s%s", what.len ? "; " : "", tools[t],
-                              (long long)json_integer_value(n), first ? ", first: " : "",
-                              first ? json_string_value(first) : "");
-            }
-        }
-        kc_strbuf sz = {0};
-        sizes_text(runs[0] ? runs[0] : runs[1], &sz);
-        if (!ran) {
-            const char *e = json_string_value(json_object_get(runs[0] ? runs[0] : runs[1], "error"));
-            kc_sb_appendf(&sb, "compute-sanitizer did not report: %s", e ? e : "no summary in its output");
-            set_verdict(d, "inconclusive", kc_sb_str(&sb), ev);
-        } else if (errors > 0) {
-            kc_sb_appendf(&sb, "%s (at %s; %s)", kc_sb_str(&what), kc_sb_str(&sz), kc_sb_str(&env));
-            set_verdict(d, "confirmed", kc_sb_str(&sb), ev);
-        } else {
-            kc_sb_appendf(&sb, "%scompute-sanitizer %s%s%s reported nothing at %s (%s)", below, tools[0],
-                          tools[1] ? " and " : "", tools[1] ? tools[1] : "", kc_sb_str(&sz), kc_sb_str(&env));
-            set_verdict(d, *below ? "inconclusive" : "not-reproduced", kc_sb_str(&sb), ev);
-        }
-        kc_sb_free(&what);
-        kc_sb_free(&sz);
-        goto out;
-    }
-    set_verdict(d, "inconclusive", "this rule has no verify experiment yet", ev);
-out:
     free(died);
-    json_decref(ev);
+    json_decref(j.ev);
     kc_sb_free(&env);
-    kc_sb_free(&sb);
 }
 
 /* ---- plans ---- */
