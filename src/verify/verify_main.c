@@ -792,6 +792,141 @@ static double plan_limit(const verify_env *e)
     return e->o->verify_timeout_s * (e->o->verify_no_run ? 2 : 4);
 }
 
+/* The experiments a binding's findings need. */
+typedef struct plan_needs {
+    bool compile, correct, timing, memcheck, race;
+} plan_needs;
+
+/* The CUDA part of a plan: the harness (harness_<id>.cu, including the
+ * user's file) and its experiments. False with *why when the harness
+ * cannot be generated. */
+static bool plan_cuda(verify_env *e, json_t *plan, json_t *exps, const kc_binding *b, const kc_opspec *spec,
+                      const char *user, const char *ref, unsigned id, plan_needs need, char **why)
+{
+    char *harness = kc_xasprintf("harness_%u.cu", id);
+    char *hpath = kc_xasprintf("%s/%s", e->workdir, harness);
+    char *err = NULL;
+    /* A header name cannot hold '"', '\\' or a newline: such a path is
+     * included through a symbolic link in the work directory. */
+    const char *inc = user;
+    char *link = NULL;
+    if (strpbrk(user, "\"\\\n")) {
+        link = kc_xasprintf("%s/user_%u.cu", e->workdir, id);
+        if (symlink(user, link) == 0)
+            inc = link;
+    }
+    bool ok = kc_cuda_harness_write(hpath, spec, b, inc, ref, &err);
+    free(link);
+    free(hpath);
+    if (!ok) {
+        *why = kc_xasprintf("cannot generate the harness: %s", err);
+        free(err);
+        free(harness);
+        return false;
+    }
+    json_object_set_new(plan, "lang", json_string("cuda"));
+    json_object_set_new(plan, "harness", json_string(harness));
+    json_object_set_new(plan, "arch", json_string(e->o->cuda_arch ? e->o->cuda_arch : "native"));
+    json_t *dirs = json_array();
+    if (!e->o->verify_export_dir) {
+        char *d = kc_xstrdup(user);
+        json_array_append_new(dirs, json_string(dirname(d)));
+        free(d);
+    }
+    json_object_set_new(plan, "include_dirs", dirs);
+    json_object_set(plan, "sizes", json_object_get(spec->root, "sizes"));
+    free(harness);
+    if (need.correct)
+        add_exp(exps, "correctness", "original", NULL, -1);
+    if (need.timing)
+        add_exp(exps, "timing", "original", NULL, -1);
+    if (need.memcheck)
+        add_exp(exps, "memcheck", "original", NULL, -1);
+    if (need.race) {
+        add_exp(exps, "racecheck", "original", NULL, -1);
+        add_exp(exps, "synccheck", "original", NULL, -1);
+    }
+    return true;
+}
+
+/* The experiments on fixed copies of a Triton file: each finding's own
+ * fix-it applied alone, and the kernel with every other fix-it applied. */
+static void plan_fixed_copies(verify_env *e, json_t *exps, kc_file_result *r, const int *idx, size_t n)
+{
+    kc_diag *diags = r->diags.items.data;
+    /* Each finding's own fix-it, applied alone: what this finding costs. */
+    size_t nfixable = 0;
+    bool perf_without_fix = false;
+    for (size_t i = 0; i < n; i++) {
+        kc_diag *d = &diags[idx[i]];
+        kc_verify_kind k = kind_of(d);
+        if (d->fixes.len)
+            nfixable++;
+        else if (is_perf(k))
+            perf_without_fix = true;
+        /* Memory and race findings are judged by compute-sanitizer, in
+         * CUDA harnesses only: a fixed copy would measure nothing. */
+        if (!d->fixes.len || (k != KC_VERIFY_COMPILE_ERROR && k != KC_VERIFY_WRONG_RESULT && !is_perf(k)))
+            continue;
+        char *fixed = write_fixed_copy(e, r, diags, &idx[i], 1, ".py");
+        if (!fixed)
+            continue;
+        add_exp(exps,
+                k == KC_VERIFY_COMPILE_ERROR ? "compile_error"
+                : k == KC_VERIFY_WRONG_RESULT ? "correctness"
+                                              : "timing",
+                "fixed", fixed, idx[i]);
+        free(fixed);
+    }
+    /* A finding without a fix-it is judged on the kernel with every
+     * other fix-it applied: the cost that is left is what could be its
+     * own (and a kernel that does not compile as written gets a chance
+     * to run). */
+    if (perf_without_fix && nfixable) {
+        char *all = write_fixed_copy(e, r, diags, idx, n, ".py");
+        if (all) {
+            add_exp(exps, "timing", "others_fixed", all, -1);
+            free(all);
+        }
+    }
+}
+
+/* The Triton part of a plan: the module, the call, the sizes and the
+ * experiments, fixed copies included. */
+static void plan_triton(verify_env *e, json_t *plan, json_t *exps, kc_file_result *r, const kc_binding *b,
+                        const kc_opspec *spec, const char *user, const char *ref, const int *idx, size_t n,
+                        plan_needs need)
+{
+    json_object_set_new(plan, "lang", json_string("triton"));
+    json_object_set_new(plan, "module", json_string(user));
+    char *spec_rel = kc_xasprintf("%s/ops/%s.json", ref, kc_opspec_name(spec));
+    json_object_set_new(plan, "spec", json_string(spec_rel));
+    free(spec_rel);
+    json_object_set_new(plan, "reference_dir", json_string(ref));
+    json_object_set_new(plan, "call", json_string(b->call));
+    json_object_set_new(plan, "seed", json_integer(1234));
+    json_object_set_new(plan, "sizes_override", sizes_override(b));
+    if (b->outputs) {
+        /* outputs=a,b: the names the call knows the output buffers by */
+        json_t *names = json_array();
+        char *copy = kc_xstrdup(b->outputs), *save = NULL;
+        for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+            while (*tok == ' ')
+                tok++;
+            json_array_append_new(names, json_string(tok));
+        }
+        free(copy);
+        json_object_set_new(plan, "output_names", names);
+    }
+    if (need.compile)
+        add_exp(exps, "compile_error", "original", NULL, -1);
+    if (need.timing)
+        add_exp(exps, "timing", "original", NULL, -1); /* first: it measures the cold compile */
+    if (need.correct)
+        add_exp(exps, "correctness", "original", NULL, -1);
+    plan_fixed_copies(e, exps, r, idx, n);
+}
+
 /* Builds the plan for one binding; writes it (and a CUDA harness) into the
  * work directory and returns the plan's file name, or NULL with *why. */
 static char *write_plan(verify_env *e, kc_file_result *r, const kc_binding *b, const kc_opspec *spec,
@@ -801,14 +936,14 @@ static char *write_plan(verify_env *e, kc_file_result *r, const kc_binding *b, c
     bool cuda = r->kernels.len && r->kernels.data[0].lang == KC_LANG_CUDA;
     /* Every binding's outputs are compared with the reference: that is the
      * binding's own check, findings or not. */
-    bool need_compile = false, need_correct = true, need_timing = false, need_memcheck = false, need_race = false;
+    plan_needs need = {.correct = true};
     for (size_t i = 0; i < n; i++) {
         kc_verify_kind k = kind_of(&diags[idx[i]]);
-        need_compile |= k == KC_VERIFY_COMPILE_ERROR;
-        need_correct |= k == KC_VERIFY_WRONG_RESULT || is_perf(k);
-        need_timing |= is_perf(k);
-        need_memcheck |= k == KC_VERIFY_MEMORY || k == KC_VERIFY_OVERFLOW;
-        need_race |= k == KC_VERIFY_RACE;
+        need.compile |= k == KC_VERIFY_COMPILE_ERROR;
+        need.correct |= k == KC_VERIFY_WRONG_RESULT || is_perf(k);
+        need.timing |= is_perf(k);
+        need.memcheck |= k == KC_VERIFY_MEMORY || k == KC_VERIFY_OVERFLOW;
+        need.race |= k == KC_VERIFY_RACE;
     }
     unsigned id = ++e->counter;
     json_t *plan = json_object();
@@ -821,115 +956,14 @@ static char *write_plan(verify_env *e, kc_file_result *r, const kc_binding *b, c
     json_object_set_new(plan, "timeout_s", json_real(e->o->verify_timeout_s));
     json_object_set_new(plan, "plan_limit_s", json_real(plan_limit(e)));
     if (cuda) {
-        char *harness = kc_xasprintf("harness_%u.cu", id);
-        char *hpath = kc_xasprintf("%s/%s", e->workdir, harness);
-        char *err = NULL;
-        /* A header name cannot hold '"', '\\' or a newline: such a path is
-         * included through a symbolic link in the work directory. */
-        const char *inc = user;
-        char *link = NULL;
-        if (strpbrk(user, "\"\\\n")) {
-            link = kc_xasprintf("%s/user_%u.cu", e->workdir, id);
-            if (symlink(user, link) == 0)
-                inc = link;
-        }
-        bool ok = kc_cuda_harness_write(hpath, spec, b, inc, ref, &err);
-        free(link);
-        free(hpath);
-        if (!ok) {
-            *why = kc_xasprintf("cannot generate the harness: %s", err);
-            free(err);
-            free(harness);
+        if (!plan_cuda(e, plan, exps, b, spec, user, ref, id, need, why)) {
             free(user);
             json_decref(plan);
             json_decref(exps);
             return NULL;
         }
-        json_object_set_new(plan, "lang", json_string("cuda"));
-        json_object_set_new(plan, "harness", json_string(harness));
-        json_object_set_new(plan, "arch", json_string(e->o->cuda_arch ? e->o->cuda_arch : "native"));
-        json_t *dirs = json_array();
-        if (!e->o->verify_export_dir) {
-            char *d = kc_xstrdup(user);
-            json_array_append_new(dirs, json_string(dirname(d)));
-            free(d);
-        }
-        json_object_set_new(plan, "include_dirs", dirs);
-        json_object_set(plan, "sizes", json_object_get(spec->root, "sizes"));
-        free(harness);
-        if (need_correct)
-            add_exp(exps, "correctness", "original", NULL, -1);
-        if (need_timing)
-            add_exp(exps, "timing", "original", NULL, -1);
-        if (need_memcheck)
-            add_exp(exps, "memcheck", "original", NULL, -1);
-        if (need_race) {
-            add_exp(exps, "racecheck", "original", NULL, -1);
-            add_exp(exps, "synccheck", "original", NULL, -1);
-        }
     } else {
-        json_object_set_new(plan, "lang", json_string("triton"));
-        json_object_set_new(plan, "module", json_string(user));
-        char *spec_rel = kc_xasprintf("%s/ops/%s.json", ref, kc_opspec_name(spec));
-        json_object_set_new(plan, "spec", json_string(spec_rel));
-        free(spec_rel);
-        json_object_set_new(plan, "reference_dir", json_string(ref));
-        json_object_set_new(plan, "call", json_string(b->call));
-        json_object_set_new(plan, "seed", json_integer(1234));
-        json_object_set_new(plan, "sizes_override", sizes_override(b));
-        if (b->outputs) {
-            /* outputs=a,b: the names the call knows the output buffers by */
-            json_t *names = json_array();
-            char *copy = kc_xstrdup(b->outputs), *save = NULL;
-            for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-                while (*tok == ' ')
-                    tok++;
-                json_array_append_new(names, json_string(tok));
-            }
-            free(copy);
-            json_object_set_new(plan, "output_names", names);
-        }
-        if (need_compile)
-            add_exp(exps, "compile_error", "original", NULL, -1);
-        if (need_timing)
-            add_exp(exps, "timing", "original", NULL, -1); /* first: it measures the cold compile */
-        if (need_correct)
-            add_exp(exps, "correctness", "original", NULL, -1);
-        /* Each finding's own fix-it, applied alone: what this finding costs. */
-        size_t nfixable = 0;
-        bool perf_without_fix = false;
-        for (size_t i = 0; i < n; i++) {
-            kc_diag *d = &diags[idx[i]];
-            kc_verify_kind k = kind_of(d);
-            if (d->fixes.len)
-                nfixable++;
-            else if (is_perf(k))
-                perf_without_fix = true;
-            /* Memory and race findings are judged by compute-sanitizer, in
-             * CUDA harnesses only: a fixed copy would measure nothing. */
-            if (!d->fixes.len || (k != KC_VERIFY_COMPILE_ERROR && k != KC_VERIFY_WRONG_RESULT && !is_perf(k)))
-                continue;
-            char *fixed = write_fixed_copy(e, r, diags, &idx[i], 1, ".py");
-            if (!fixed)
-                continue;
-            add_exp(exps,
-                    k == KC_VERIFY_COMPILE_ERROR ? "compile_error"
-                    : k == KC_VERIFY_WRONG_RESULT ? "correctness"
-                                                  : "timing",
-                    "fixed", fixed, idx[i]);
-            free(fixed);
-        }
-        /* A finding without a fix-it is judged on the kernel with every
-         * other fix-it applied: the cost that is left is what could be its
-         * own (and a kernel that does not compile as written gets a chance
-         * to run). */
-        if (perf_without_fix && nfixable) {
-            char *all = write_fixed_copy(e, r, diags, idx, n, ".py");
-            if (all) {
-                add_exp(exps, "timing", "others_fixed", all, -1);
-                free(all);
-            }
-        }
+        plan_triton(e, plan, exps, r, b, spec, user, ref, idx, n, need);
     }
     free(user);
     json_object_set_new(plan, "experiments", exps);
