@@ -14,24 +14,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#ifndef KCHECK_REFERENCE_DIR
-#define KCHECK_REFERENCE_DIR "kernels/reference"
-#endif
-
-typedef struct verify_env {
-    const kc_options *o;
-    FILE *err;
-    char *workdir;       /* temporary (removed unless --keep), or the --export directory */
-    char *workdir_why;   /* why there is none */
-    char *reference_dir; /* as configured */
-    char *reference_abs; /* resolved */
-    bool reference_copied;
-    FILE *run_sh;        /* --export: the bundle's run script */
-    char *gpu;           /* "NVIDIA H200, 580.159.04, 9.0" or NULL */
-    const char *python;
-    unsigned counter;
-} verify_env;
-
 /* ---- verdict helpers ---- */
 
 static void set_verdict(kc_diag *d, const char *status, const char *summary, json_t *evidence)
@@ -57,135 +39,6 @@ static kc_verify_kind kind_of(const kc_diag *d)
 }
 
 static bool is_perf(kc_verify_kind k) { return k == KC_VERIFY_PERF_RUNTIME || k == KC_VERIFY_PERF_COMPILE; }
-
-/* ---- the environment ---- */
-
-static char *find_in_path(const char *name)
-{
-    const char *path = getenv("PATH");
-    if (!path)
-        path = "/usr/bin:/bin";
-    char *copy = kc_xstrdup(path), *save = NULL;
-    for (char *d = strtok_r(copy, ":", &save); d; d = strtok_r(NULL, ":", &save)) {
-        char *p = kc_xasprintf("%s/%s", *d ? d : ".", name);
-        if (access(p, X_OK) == 0) {
-            free(copy);
-            return p;
-        }
-        free(p);
-    }
-    free(copy);
-    return NULL;
-}
-
-static const char run_sh_head[] =
-    "#!/bin/sh\n"
-    "# kcheck verify bundle. Run on a machine with an NVIDIA GPU, python3, and\n"
-    "# torch + triton (Triton plans) or nvcc (CUDA plans):\n"
-    "#     sh run.sh RESULTS_DIR\n"
-    "# then, where the sources are: kcheck verify --results RESULTS_DIR FILE...\n"
-    "set -u\n"
-    "# RESULTS_DIR is taken from the directory run.sh is called from.\n"
-    "out=${1:-results}\n"
-    "mkdir -p -- \"$out\" && out=$(cd -- \"$out\" && pwd) || exit 1\n"
-    "cd -- \"$(dirname -- \"$0\")\" || exit 1\n"
-    "# Triton's cache and the driver's temporary files: one directory, removed at exit.\n"
-    "tmp=$(mktemp -d) || exit 1\n"
-    "trap 'rm -rf \"$tmp\"' EXIT\n"
-    "trap 'exit 130' INT TERM\n"
-    "export TMPDIR=\"$tmp\" TRITON_CACHE_DIR=\"$tmp/triton-cache\" PYTHONUNBUFFERED=1 PYTHONDONTWRITEBYTECODE=1\n"
-    "# Each plan is killed (its whole process group) after KCHECK_PLAN_TIMEOUT seconds.\n"
-    "limit=${KCHECK_PLAN_TIMEOUT:-%.0f}\n"
-    "run() {\n"
-    "    [ -e \"$out/$2\" ] && return 0\n"
-    "    echo \"== $1 -> $out/$2\" >&2\n"
-    "    timeout -k 10 \"$limit\" python3 kcheck_verify_driver.py \"$1\" \"$out/$2\" ||\n"
-    "        echo \"   (driver exited with status $?; 124 means killed at the time limit)\" >&2\n"
-    "}\n";
-
-char *kc_verify_default_reference_dir(const char *compiled, const char *exe)
-{
-    struct stat st;
-    if (stat(compiled, &st) == 0 && S_ISDIR(st.st_mode))
-        return kc_xstrdup(compiled);
-    if (exe && *exe) {
-        /* <prefix>/bin/kcheck -> <prefix>/share/kcheck/reference */
-        char *bin = kc_xstrdup(exe);
-        char *slash = strrchr(bin, '/');
-        if (slash) {
-            *slash = '\0';
-            char *cand = kc_xasprintf("%s/../share/kcheck/reference", bin);
-            char *real = realpath(cand, NULL);
-            free(cand);
-            if (real && stat(real, &st) == 0 && S_ISDIR(st.st_mode)) {
-                free(bin);
-                return real;
-            }
-            free(real);
-        }
-        free(bin);
-    }
-    return kc_xstrdup(compiled);
-}
-
-/* mkdir -p; true when DIR is a directory afterwards. */
-static void env_init(verify_env *e)
-{
-    const kc_options *o = e->o;
-    if (o->reference_dir) {
-        e->reference_dir = kc_xstrdup(o->reference_dir);
-    } else {
-        char *exe = realpath("/proc/self/exe", NULL);
-        e->reference_dir = kc_verify_default_reference_dir(KCHECK_REFERENCE_DIR, exe);
-        free(exe);
-    }
-    e->reference_abs = realpath(e->reference_dir, NULL);
-    e->python = o->python ? o->python : "python3";
-    if (!o->verify_no_run && !o->verify_results_dir && !o->verify_export_dir) {
-        char *smi = find_in_path("nvidia-smi");
-        if (smi) {
-            char *argv[] = {smi, "--query-gpu=name,driver_version,compute_cap", "--format=csv,noheader", NULL};
-            e->gpu = kc_run_capture_line(argv, 20);
-            free(smi);
-        }
-    }
-    if (o->verify_export_dir) {
-        if (!kc_mkdir_p(o->verify_export_dir, 0755)) {
-            e->workdir_why = kc_xasprintf("cannot create %s: %s", o->verify_export_dir, strerror(errno));
-            fprintf(e->err, "kcheck verify: %s\n", e->workdir_why);
-            return;
-        }
-        e->workdir = kc_xstrdup(o->verify_export_dir);
-        char *p = kc_xasprintf("%s/run.sh", e->workdir);
-        e->run_sh = fopen(p, "w");
-        if (e->run_sh)
-            fprintf(e->run_sh, run_sh_head, o->verify_timeout_s * 4);
-        free(p);
-        return;
-    }
-    const char *tmpdir = getenv("TMPDIR");
-    char *t = kc_xasprintf("%s/kcheck-verify-XXXXXX", tmpdir && *tmpdir ? tmpdir : "/tmp");
-    e->workdir = mkdtemp(t) ? t : NULL;
-    if (!e->workdir) {
-        e->workdir_why = kc_xasprintf("cannot create the work directory %s: %s", t, strerror(errno));
-        free(t);
-    }
-}
-
-static void env_free(verify_env *e)
-{
-    if (e->run_sh)
-        fclose(e->run_sh);
-    if (e->workdir && !e->o->verify_keep && !e->o->verify_export_dir)
-        kc_rmtree(e->workdir);
-    else if (e->workdir && e->o->verify_keep)
-        fprintf(e->err, "kcheck verify: kept %s\n", e->workdir);
-    free(e->workdir);
-    free(e->workdir_why);
-    free(e->reference_dir);
-    free(e->reference_abs);
-    free(e->gpu);
-}
 
 /* ---- results documents ---- */
 
@@ -614,7 +467,7 @@ static int fixit_cmp(const void *a, const void *b)
 /* Writes a copy of the user's file with the fix-its of the listed
  * diagnostics applied (edits that would overlap an earlier one are left
  * out); returns its path relative to the work directory. */
-static char *write_fixed_copy(verify_env *e, const kc_file_result *r, const kc_diag *diags, const int *idx, size_t n,
+static char *write_fixed_copy(kc_verify_env *e, const kc_file_result *r, const kc_diag *diags, const int *idx, size_t n,
                               const char *ext)
 {
     KC_VEC(kc_fixit) edits = {0};
@@ -749,7 +602,7 @@ static void copy_tree(const char *from, const char *to, int depth)
 
 /* The user's file as the plan names it: its absolute path, or a copy in
  * the exported bundle. */
-static char *plan_user_file(verify_env *e, const kc_file_result *r)
+static char *plan_user_file(kc_verify_env *e, const kc_file_result *r)
 {
     if (!e->o->verify_export_dir) {
         char *abs = realpath(r->path, NULL);
@@ -771,7 +624,7 @@ static char *plan_user_file(verify_env *e, const kc_file_result *r)
     return rel;
 }
 
-static const char *plan_reference_dir(verify_env *e)
+static const char *plan_reference_dir(kc_verify_env *e)
 {
     if (e->o->verify_export_dir) {
         if (!e->reference_copied) {
@@ -787,7 +640,7 @@ static const char *plan_reference_dir(verify_env *e)
 
 /* How long one plan may run: the driver limits each experiment itself
  * (--timeout); this bounds the whole plan. */
-static double plan_limit(const verify_env *e)
+static double plan_limit(const kc_verify_env *e)
 {
     return e->o->verify_timeout_s * (e->o->verify_no_run ? 2 : 4);
 }
@@ -800,7 +653,7 @@ typedef struct plan_needs {
 /* The CUDA part of a plan: the harness (harness_<id>.cu, including the
  * user's file) and its experiments. False with *why when the harness
  * cannot be generated. */
-static bool plan_cuda(verify_env *e, json_t *plan, json_t *exps, const kc_binding *b, const kc_opspec *spec,
+static bool plan_cuda(kc_verify_env *e, json_t *plan, json_t *exps, const kc_binding *b, const kc_opspec *spec,
                       const char *user, const char *ref, unsigned id, plan_needs need, char **why)
 {
     char *harness = kc_xasprintf("harness_%u.cu", id);
@@ -851,7 +704,7 @@ static bool plan_cuda(verify_env *e, json_t *plan, json_t *exps, const kc_bindin
 
 /* The experiments on fixed copies of a Triton file: each finding's own
  * fix-it applied alone, and the kernel with every other fix-it applied. */
-static void plan_fixed_copies(verify_env *e, json_t *exps, kc_file_result *r, const int *idx, size_t n)
+static void plan_fixed_copies(kc_verify_env *e, json_t *exps, kc_file_result *r, const int *idx, size_t n)
 {
     kc_diag *diags = r->diags.items.data;
     /* Each finding's own fix-it, applied alone: what this finding costs. */
@@ -893,7 +746,7 @@ static void plan_fixed_copies(verify_env *e, json_t *exps, kc_file_result *r, co
 
 /* The Triton part of a plan: the module, the call, the sizes and the
  * experiments, fixed copies included. */
-static void plan_triton(verify_env *e, json_t *plan, json_t *exps, kc_file_result *r, const kc_binding *b,
+static void plan_triton(kc_verify_env *e, json_t *plan, json_t *exps, kc_file_result *r, const kc_binding *b,
                         const kc_opspec *spec, const char *user, const char *ref, const int *idx, size_t n,
                         plan_needs need)
 {
@@ -929,7 +782,7 @@ static void plan_triton(verify_env *e, json_t *plan, json_t *exps, kc_file_resul
 
 /* Builds the plan for one binding; writes it (and a CUDA harness) into the
  * work directory and returns the plan's file name, or NULL with *why. */
-static char *write_plan(verify_env *e, kc_file_result *r, const kc_binding *b, const kc_opspec *spec,
+static char *write_plan(kc_verify_env *e, kc_file_result *r, const kc_binding *b, const kc_opspec *spec,
                         const int *idx, size_t n, char **why)
 {
     kc_diag *diags = r->diags.items.data;
@@ -981,25 +834,12 @@ static char *write_plan(verify_env *e, kc_file_result *r, const kc_binding *b, c
 
 /* ---- running the plans ---- */
 
-/* One binding's plan and what came of it. */
-typedef struct verify_job {
-    kc_file_result *r;
-    const kc_binding *b;
-    int *idx;    /* the findings it judges; none for a binding's own check */
-    size_t n;
-    char *plan;  /* the plan's file name in the work directory, or NULL */
-    char *why;   /* why there is no results document */
-    json_t *doc; /* the results document */
-} verify_job;
-
-typedef KC_VEC(verify_job) verify_job_vec;
-
-static char *local_results(const verify_env *e, const verify_job *j)
+static char *local_results(const kc_verify_env *e, const kc_verify_job *j)
 {
     return kc_xasprintf("%s/%s.results.json", e->workdir, j->plan);
 }
 
-static void write_driver(const verify_env *e)
+static void write_driver(const kc_verify_env *e)
 {
     char *drv = kc_xasprintf("%s/kcheck_verify_driver.py", e->workdir);
     if (access(drv, F_OK) != 0)
@@ -1008,7 +848,7 @@ static void write_driver(const verify_env *e)
 }
 
 /* What --no-run and --save-results make of a results document. */
-static json_t *finish_doc(verify_env *e, const verify_job *j, json_t *doc, char **why)
+static json_t *finish_doc(kc_verify_env *e, const kc_verify_job *j, json_t *doc, char **why)
 {
     if (doc && e->o->verify_no_run) {
         json_t *build = json_object_get(doc, "build");
@@ -1037,7 +877,7 @@ static json_t *finish_doc(verify_env *e, const verify_job *j, json_t *doc, char 
 
 /* Runs one plan in a process of its own: what is left when the batch could
  * not run it, with the reason the process gave. */
-static void run_alone(verify_env *e, verify_job *j)
+static void run_alone(kc_verify_env *e, kc_verify_job *j)
 {
     char *drv = kc_xasprintf("%s/kcheck_verify_driver.py", e->workdir);
     char *plan_path = kc_xasprintf("%s/%s", e->workdir, j->plan);
@@ -1071,7 +911,7 @@ static void run_alone(verify_env *e, verify_job *j)
 
 /* Writes the batch file of the plans that have no results yet; returns how
  * many it lists. */
-static size_t write_batch(const verify_env *e, verify_job *jobs, size_t nj, const char *path)
+static size_t write_batch(const kc_verify_env *e, kc_verify_job *jobs, size_t nj, const char *path)
 {
     json_t *list = json_array();
     for (size_t i = 0; i < nj; i++) {
@@ -1100,7 +940,7 @@ static size_t write_batch(const verify_env *e, verify_job *jobs, size_t nj, cons
 /* Runs every plan in one Python process (one import of torch and Triton,
  * one CUDA context), again for the plans left when a plan ended it (a time
  * limit, a GPU fault); a plan the batch could not run at all runs alone. */
-static void run_local(verify_env *e, verify_job *jobs, size_t nj)
+void kc_verify_run_local(kc_verify_env *e, kc_verify_job *jobs, size_t nj)
 {
     write_driver(e);
     char *drv = kc_xasprintf("%s/kcheck_verify_driver.py", e->workdir);
@@ -1136,7 +976,7 @@ static void run_local(verify_env *e, verify_job *jobs, size_t nj)
             break; /* no progress: the plans left run alone */
     }
     for (size_t i = 0; i < nj; i++) {
-        verify_job *j = &jobs[i];
+        kc_verify_job *j = &jobs[i];
         if (!j->plan || j->why)
             continue;
         char *rp = local_results(e, j);
@@ -1163,7 +1003,7 @@ static void run_local(verify_env *e, verify_job *jobs, size_t nj)
 }
 
 /* --export: the bundle's batch file and its run.sh lines. */
-static void export_all(verify_env *e, verify_job *jobs, size_t nj)
+void kc_verify_export_all(kc_verify_env *e, kc_verify_job *jobs, size_t nj)
 {
     write_driver(e);
     json_t *list = json_array();
@@ -1223,10 +1063,10 @@ static void export_all(verify_env *e, verify_job *jobs, size_t nj)
 }
 
 /* --results: the recorded documents. */
-static void replay_all(verify_env *e, verify_job *jobs, size_t nj)
+void kc_verify_replay_all(kc_verify_env *e, kc_verify_job *jobs, size_t nj)
 {
     for (size_t i = 0; i < nj; i++) {
-        verify_job *j = &jobs[i];
+        kc_verify_job *j = &jobs[i];
         if (!j->plan || j->why)
             continue;
         char *rname = results_name(j->r, j->b);
@@ -1277,10 +1117,10 @@ static void record_check(kc_file_result *r, const kc_binding *b, json_t *doc, co
 
 /* Plans one binding's experiments: the findings idx[0..n) (none: the
  * binding's own check). */
-static void plan_job(verify_env *e, verify_job_vec *jobs, kc_file_result *r, const kc_binding *b, const int *idx,
+static void plan_job(kc_verify_env *e, kc_verify_job_vec *jobs, kc_file_result *r, const kc_binding *b, const int *idx,
                      size_t n)
 {
-    verify_job j = {.r = r, .b = b, .n = n};
+    kc_verify_job j = {.r = r, .b = b, .n = n};
     if (n) {
         j.idx = kc_xcalloc(n, sizeof *j.idx);
         memcpy(j.idx, idx, n * sizeof *idx);
@@ -1300,7 +1140,7 @@ static void plan_job(verify_env *e, verify_job_vec *jobs, kc_file_result *r, con
     kc_vec_push(jobs, j);
 }
 
-static void plan_file(verify_env *e, kc_file_result *r, kc_binding_list *bl, verify_job_vec *jobs)
+void kc_verify_plan_file(kc_verify_env *e, kc_file_result *r, kc_binding_list *bl, kc_verify_job_vec *jobs)
 {
     size_t nd = r->diags.items.len;
     kc_bindings_parse(r->src, bl);
@@ -1346,7 +1186,7 @@ static void plan_file(verify_env *e, kc_file_result *r, kc_binding_list *bl, ver
     free(done);
 }
 
-static void judge_job(verify_job *j)
+void kc_verify_judge_job(kc_verify_job *j)
 {
     kc_file_result *r = j->r;
     /* Rules whose performance findings no experiment can tell apart
@@ -1375,38 +1215,4 @@ static void judge_job(verify_job *j)
         else
             set_verdict(d, "inconclusive", j->why ? j->why : "no results", NULL);
     }
-}
-
-bool kc_verify_files(const kc_options *o, kc_file_result *files, size_t n, FILE *err)
-{
-    verify_env e = {.o = o, .err = err};
-    env_init(&e);
-    if (!o->verify_no_run && !o->verify_results_dir && !o->verify_export_dir && !e.gpu)
-        fprintf(err, "kcheck verify: no NVIDIA GPU found (nvidia-smi); experiments that need one will be "
-                     "inconclusive\n");
-    /* Plan everything, run it all at once, then judge. */
-    kc_binding_list *lists = kc_xcalloc(n ? n : 1, sizeof *lists);
-    verify_job_vec jobs = {0};
-    for (size_t i = 0; i < n; i++)
-        if (files[i].src)
-            plan_file(&e, &files[i], &lists[i], &jobs);
-    if (o->verify_results_dir)
-        replay_all(&e, jobs.data, jobs.len);
-    else if (o->verify_export_dir && e.workdir)
-        export_all(&e, jobs.data, jobs.len);
-    else if (e.workdir)
-        run_local(&e, jobs.data, jobs.len);
-    for (uint32_t i = 0; i < jobs.len; i++) {
-        judge_job(&jobs.data[i]);
-        json_decref(jobs.data[i].doc);
-        free(jobs.data[i].why);
-        free(jobs.data[i].plan);
-        free(jobs.data[i].idx);
-    }
-    kc_vec_free(&jobs);
-    for (size_t i = 0; i < n; i++)
-        kc_bindings_free(&lists[i]);
-    free(lists);
-    env_free(&e);
-    return true;
 }

@@ -21,4 +21,48 @@ bool kc_write_file(const char *path, const char *data, size_t len);
 /* The embedded Python driver (generated from kcheck_verify_driver.py). */
 extern const char kc_verify_driver_py[];
 
+/* ---- verify mode ---- */
+
+/* What one verify run works with. */
+typedef struct kc_verify_env {
+    const kc_options *o;
+    FILE *err;
+    char *workdir;       /* temporary (removed unless --keep), or the --export directory */
+    char *workdir_why;   /* why there is none */
+    char *reference_dir; /* as configured */
+    char *reference_abs; /* resolved */
+    bool reference_copied;
+    FILE *run_sh;        /* --export: the bundle's run script */
+    char *gpu;           /* "NVIDIA H200, 580.159.04, 9.0" or NULL */
+    const char *python;
+    unsigned counter;
+} kc_verify_env;
+
+/* One binding's plan and what came of it. */
+typedef struct kc_verify_job {
+    kc_file_result *r;
+    const kc_binding *b;
+    int *idx;    /* the findings it judges; none for a binding's own check */
+    size_t n;
+    char *plan;  /* the plan's file name in the work directory, or NULL */
+    char *why;   /* why there is no results document */
+    json_t *doc; /* the results document */
+} kc_verify_job;
+
+typedef KC_VEC(kc_verify_job) kc_verify_job_vec;
+
+/* ---- verdict.c ---- */
+
+/* Plans the experiments of a file's bindings (findings without an
+ * experiment or a binding get their verdict at once). */
+void kc_verify_plan_file(kc_verify_env *e, kc_file_result *r, kc_binding_list *bl, kc_verify_job_vec *jobs);
+/* Runs every plan here, one Python process for all where it can. */
+void kc_verify_run_local(kc_verify_env *e, kc_verify_job *jobs, size_t nj);
+/* --export: writes the bundle's batch file and run.sh lines. */
+void kc_verify_export_all(kc_verify_env *e, kc_verify_job *jobs, size_t nj);
+/* --results: reads the recorded results documents. */
+void kc_verify_replay_all(kc_verify_env *e, kc_verify_job *jobs, size_t nj);
+/* Judges a job's findings and records its binding's own check. */
+void kc_verify_judge_job(kc_verify_job *j);
+
 #endif
