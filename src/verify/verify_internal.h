@@ -53,16 +53,21 @@ typedef KC_VEC(kc_verify_job) kc_verify_job_vec;
 
 /* ---- verdict.c ---- */
 
+/* How long one plan may run (the driver limits each experiment itself). */
+double kc_verify_plan_limit(const kc_verify_env *e);
 /* Plans the experiments of a file's bindings (findings without an
  * experiment or a binding get their verdict at once). */
 void kc_verify_plan_file(kc_verify_env *e, kc_file_result *r, kc_binding_list *bl, kc_verify_job_vec *jobs);
+/* Judges a job's findings and records its binding's own check. */
+void kc_verify_judge_job(kc_verify_job *j);
+
+/* ---- run.c ---- */
+
 /* Runs every plan here, one Python process for all where it can. */
 void kc_verify_run_local(kc_verify_env *e, kc_verify_job *jobs, size_t nj);
 /* --export: writes the bundle's batch file and run.sh lines. */
 void kc_verify_export_all(kc_verify_env *e, kc_verify_job *jobs, size_t nj);
 /* --results: reads the recorded results documents. */
 void kc_verify_replay_all(kc_verify_env *e, kc_verify_job *jobs, size_t nj);
-/* Judges a job's findings and records its binding's own check. */
-void kc_verify_judge_job(kc_verify_job *j);
 
 #endif
