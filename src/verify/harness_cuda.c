@@ -285,6 +285,132 @@ static char *user_output_buffer(const kc_binding *b, size_t i, const char *spec_
     return kc_xstrndup(p, n);
 }
 
+/* The op's inputs: host data, then a device copy for the user and one for
+ * the reference. */
+static bool emit_inputs(kc_strbuf *sb, json_t *inputs, char **err)
+{
+    size_t i;
+    json_t *t;
+    json_array_foreach(inputs, i, t) {
+        const char *name = json_string_value(json_object_get(t, "name"));
+        const char *ct = ctype_of(json_string_value(json_object_get(t, "dtype")));
+        kc_sb_appendf(sb, "    const size_t kcv_n_%s = ", name);
+        if (!c_count(json_object_get(t, "shape"), sb)) {
+            *err = kc_xasprintf("input `%s`: malformed shape", name);
+            return false;
+        }
+        kc_sb_appendf(sb, ";\n    std::vector<%s> kcv_h_%s(kcv_n_%s);\n", ct, name, name);
+        if (!emit_init(sb, t, name, ct, err))
+            return false;
+        kc_sb_appendf(sb,
+                      "    %s *%s = nullptr, *kcv_ref_%s = nullptr;\n"
+                      "    KCV_CHECK(cudaMalloc(&%s, kcv_n_%s * sizeof(%s) + 16));\n"
+                      "    KCV_CHECK(cudaMalloc(&kcv_ref_%s, kcv_n_%s * sizeof(%s) + 16));\n"
+                      "    KCV_CHECK(cudaMemcpy(%s, kcv_h_%s.data(), kcv_n_%s * sizeof(%s), cudaMemcpyHostToDevice));\n"
+                      "    KCV_CHECK(cudaMemcpy(kcv_ref_%s, kcv_h_%s.data(), kcv_n_%s * sizeof(%s), cudaMemcpyHostToDevice));\n",
+                      ct, name, name, name, name, ct, name, name, ct, name, name, name, ct, name, name, name, ct);
+    }
+    return true;
+}
+
+/* The op's outputs: the user's buffers (or the inputs that outputs= names
+ * for them) and the reference's. */
+static bool emit_outputs(kc_strbuf *sb, const kc_binding *b, json_t *inputs, json_t *outputs, char **err)
+{
+    size_t i;
+    json_t *t;
+    json_array_foreach(outputs, i, t) {
+        const char *name = json_string_value(json_object_get(t, "name"));
+        const char *ct = ctype_of(json_string_value(json_object_get(t, "dtype")));
+        /* An output updated in place (same name as an input) reuses the
+         * input's buffers and count. */
+        bool is_input = false;
+        size_t k;
+        json_t *in;
+        json_array_foreach(inputs, k, in) {
+            if (!strcmp(json_string_value(json_object_get(in, "name")), name))
+                is_input = true;
+        }
+        if (!is_input) {
+            kc_sb_appendf(sb, "    const size_t kcv_n_%s = ", name);
+            if (!c_count(json_object_get(t, "shape"), sb)) {
+                *err = kc_xasprintf("output `%s`: malformed shape", name);
+                return false;
+            }
+            kc_sb_append(sb, ";\n");
+        }
+        /* The user's buffer, unless outputs= maps it onto an input. */
+        char *ub = user_output_buffer(b, i, name);
+        bool own = strcmp(ub, name) == 0;
+        if (own && !is_input)
+            kc_sb_appendf(sb,
+                          "    %s *%s = nullptr;\n"
+                          "    KCV_CHECK(cudaMalloc(&%s, kcv_n_%s * sizeof(%s) + 16));\n"
+                          "    KCV_CHECK(cudaMemset(%s, 0, kcv_n_%s * sizeof(%s)));\n",
+                          ct, name, name, name, ct, name, name, ct);
+        kc_sb_appendf(sb, "    %s *kcv_out_%s = (%s *)%s;\n", ct, name, ct, ub);
+        if (!is_input)
+            kc_sb_appendf(sb,
+                          "    %s *kcv_ref_%s = nullptr;\n"
+                          "    KCV_CHECK(cudaMalloc(&kcv_ref_%s, kcv_n_%s * sizeof(%s) + 16));\n"
+                          "    KCV_CHECK(cudaMemset(kcv_ref_%s, 0, kcv_n_%s * sizeof(%s)));\n",
+                          ct, name, name, name, ct, name, name, ct);
+        free(ub);
+    }
+    return true;
+}
+
+/* The two calls: the binding's and the reference function's. */
+static void emit_calls(kc_strbuf *sb, const kc_binding *b, const char *ref_func, json_t *inputs, json_t *outputs,
+                       json_t *scalars)
+{
+    size_t i;
+    json_t *t;
+    kc_sb_appendf(sb, "    auto kcv_user = [&]() {\n        %s;\n    };\n", b->call);
+    kc_sb_appendf(sb, "    auto kcv_ref = [&]() {\n        %s(", ref_func);
+    bool first = true;
+    json_array_foreach(inputs, i, t) {
+        kc_sb_appendf(sb, "%skcv_ref_%s", first ? "" : ", ", json_string_value(json_object_get(t, "name")));
+        first = false;
+    }
+    json_array_foreach(outputs, i, t) {
+        kc_sb_appendf(sb, "%skcv_ref_%s", first ? "" : ", ", json_string_value(json_object_get(t, "name")));
+        first = false;
+    }
+    json_array_foreach(scalars, i, t) {
+        kc_sb_appendf(sb, "%s%s", first ? "" : ", ", json_string_value(json_object_get(t, "name")));
+        first = false;
+    }
+    kc_sb_appendf(sb, "%s(cudaStream_t)0);\n    };\n", first ? "" : ", ");
+}
+
+/* The comparison of each output with the reference's, printed as JSON. */
+static void emit_compare(kc_strbuf *sb, json_t *outputs)
+{
+    size_t i;
+    json_t *t;
+    json_array_foreach(outputs, i, t) {
+        const char *name = json_string_value(json_object_get(t, "name"));
+        const char *ct = ctype_of(json_string_value(json_object_get(t, "dtype")));
+        json_t *shape = json_object_get(t, "shape");
+        kc_sb_appendf(sb, "        { const int64_t dims[] = {");
+        size_t k;
+        json_t *d;
+        json_array_foreach(shape, k, d) {
+            if (k)
+                kc_sb_append(sb, ", ");
+            kc_sb_append(sb, "(int64_t)");
+            c_term(d, sb);
+        }
+        if (json_array_size(shape) == 0)
+            kc_sb_append(sb, "1");
+        double atol = json_number_value(json_object_get(t, "atol")), rtol = json_number_value(json_object_get(t, "rtol"));
+        kc_sb_appendf(sb, "};\n          kcv::compare<%s>(\"%s\", kcv_out_%s, kcv_ref_%s, kcv_n_%s, dims, %zu, %.9g, %.9g, %s); }\n",
+                      ct, name, name, name, name, json_array_size(shape) ? json_array_size(shape) : 1,
+                      atol > 0 ? atol : 1e-5, rtol > 0 ? rtol : 1e-5, i == 0 ? "true" : "false");
+    }
+}
+
 bool kc_cuda_harness_write(const char *path, const kc_opspec *spec, const kc_binding *b, const char *user_file,
                            const char *reference_dir, char **err)
 {
@@ -315,81 +441,9 @@ bool kc_cuda_harness_write(const char *path, const kc_opspec *spec, const kc_bin
         if (!emit_scalar(&sb, t, corr, tim, b->sizes, err))
             goto fail;
     }
-    /* Inputs: host data, then a device copy for the user and one for the reference. */
-    json_array_foreach(inputs, i, t) {
-        const char *name = json_string_value(json_object_get(t, "name"));
-        const char *ct = ctype_of(json_string_value(json_object_get(t, "dtype")));
-        kc_sb_appendf(&sb, "    const size_t kcv_n_%s = ", name);
-        if (!c_count(json_object_get(t, "shape"), &sb)) {
-            *err = kc_xasprintf("input `%s`: malformed shape", name);
-            goto fail;
-        }
-        kc_sb_appendf(&sb, ";\n    std::vector<%s> kcv_h_%s(kcv_n_%s);\n", ct, name, name);
-        if (!emit_init(&sb, t, name, ct, err))
-            goto fail;
-        kc_sb_appendf(&sb,
-                      "    %s *%s = nullptr, *kcv_ref_%s = nullptr;\n"
-                      "    KCV_CHECK(cudaMalloc(&%s, kcv_n_%s * sizeof(%s) + 16));\n"
-                      "    KCV_CHECK(cudaMalloc(&kcv_ref_%s, kcv_n_%s * sizeof(%s) + 16));\n"
-                      "    KCV_CHECK(cudaMemcpy(%s, kcv_h_%s.data(), kcv_n_%s * sizeof(%s), cudaMemcpyHostToDevice));\n"
-                      "    KCV_CHECK(cudaMemcpy(kcv_ref_%s, kcv_h_%s.data(), kcv_n_%s * sizeof(%s), cudaMemcpyHostToDevice));\n",
-                      ct, name, name, name, name, ct, name, name, ct, name, name, name, ct, name, name, name, ct);
-    }
-    json_array_foreach(outputs, i, t) {
-        const char *name = json_string_value(json_object_get(t, "name"));
-        const char *ct = ctype_of(json_string_value(json_object_get(t, "dtype")));
-        /* An output updated in place (same name as an input) reuses the
-         * input's buffers and count. */
-        bool is_input = false;
-        size_t k;
-        json_t *in;
-        json_array_foreach(inputs, k, in) {
-            if (!strcmp(json_string_value(json_object_get(in, "name")), name))
-                is_input = true;
-        }
-        if (!is_input) {
-            kc_sb_appendf(&sb, "    const size_t kcv_n_%s = ", name);
-            if (!c_count(json_object_get(t, "shape"), &sb)) {
-                *err = kc_xasprintf("output `%s`: malformed shape", name);
-                goto fail;
-            }
-            kc_sb_append(&sb, ";\n");
-        }
-        /* The user's buffer, unless outputs= maps it onto an input. */
-        char *ub = user_output_buffer(b, i, name);
-        bool own = strcmp(ub, name) == 0;
-        if (own && !is_input)
-            kc_sb_appendf(&sb,
-                          "    %s *%s = nullptr;\n"
-                          "    KCV_CHECK(cudaMalloc(&%s, kcv_n_%s * sizeof(%s) + 16));\n"
-                          "    KCV_CHECK(cudaMemset(%s, 0, kcv_n_%s * sizeof(%s)));\n",
-                          ct, name, name, name, ct, name, name, ct);
-        kc_sb_appendf(&sb, "    %s *kcv_out_%s = (%s *)%s;\n", ct, name, ct, ub);
-        if (!is_input)
-            kc_sb_appendf(&sb,
-                          "    %s *kcv_ref_%s = nullptr;\n"
-                          "    KCV_CHECK(cudaMalloc(&kcv_ref_%s, kcv_n_%s * sizeof(%s) + 16));\n"
-                          "    KCV_CHECK(cudaMemset(kcv_ref_%s, 0, kcv_n_%s * sizeof(%s)));\n",
-                          ct, name, name, name, ct, name, name, ct);
-        free(ub);
-    }
-    /* The two calls. */
-    kc_sb_appendf(&sb, "    auto kcv_user = [&]() {\n        %s;\n    };\n", b->call);
-    kc_sb_appendf(&sb, "    auto kcv_ref = [&]() {\n        %s(", ref_func);
-    bool first = true;
-    json_array_foreach(inputs, i, t) {
-        kc_sb_appendf(&sb, "%skcv_ref_%s", first ? "" : ", ", json_string_value(json_object_get(t, "name")));
-        first = false;
-    }
-    json_array_foreach(outputs, i, t) {
-        kc_sb_appendf(&sb, "%skcv_ref_%s", first ? "" : ", ", json_string_value(json_object_get(t, "name")));
-        first = false;
-    }
-    json_array_foreach(scalars, i, t) {
-        kc_sb_appendf(&sb, "%s%s", first ? "" : ", ", json_string_value(json_object_get(t, "name")));
-        first = false;
-    }
-    kc_sb_appendf(&sb, "%s(cudaStream_t)0);\n    };\n", first ? "" : ", ");
+    if (!emit_inputs(&sb, inputs, err) || !emit_outputs(&sb, b, inputs, outputs, err))
+        goto fail;
+    emit_calls(&sb, b, ref_func, inputs, outputs, scalars);
     kc_sb_append(&sb, "    if (!timing) {\n"
                       "        kcv_user();\n"
                       "        KCV_CHECK(cudaGetLastError());\n"
@@ -398,26 +452,7 @@ bool kc_cuda_harness_write(const char *path, const kc_opspec *spec, const kc_bin
                       "        KCV_CHECK(cudaGetLastError());\n"
                       "        KCV_CHECK(cudaDeviceSynchronize());\n"
                       "        printf(\"{\\\"mode\\\": \\\"correctness\\\", \\\"outputs\\\": [\");\n");
-    json_array_foreach(outputs, i, t) {
-        const char *name = json_string_value(json_object_get(t, "name"));
-        const char *ct = ctype_of(json_string_value(json_object_get(t, "dtype")));
-        json_t *shape = json_object_get(t, "shape");
-        kc_sb_appendf(&sb, "        { const int64_t dims[] = {");
-        size_t k;
-        json_t *d;
-        json_array_foreach(shape, k, d) {
-            if (k)
-                kc_sb_append(&sb, ", ");
-            kc_sb_append(&sb, "(int64_t)");
-            c_term(d, &sb);
-        }
-        if (json_array_size(shape) == 0)
-            kc_sb_append(&sb, "1");
-        double atol = json_number_value(json_object_get(t, "atol")), rtol = json_number_value(json_object_get(t, "rtol"));
-        kc_sb_appendf(&sb, "};\n          kcv::compare<%s>(\"%s\", kcv_out_%s, kcv_ref_%s, kcv_n_%s, dims, %zu, %.9g, %.9g, %s); }\n",
-                      ct, name, name, name, name, json_array_size(shape) ? json_array_size(shape) : 1,
-                      atol > 0 ? atol : 1e-5, rtol > 0 ? rtol : 1e-5, i == 0 ? "true" : "false");
-    }
+    emit_compare(&sb, outputs);
     kc_sb_append(&sb, "        printf(\"]}\\n\");\n"
                       "    } else {\n"
                       "        const size_t flush_bytes = (size_t)256 << 20;\n"

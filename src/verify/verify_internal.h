@@ -1,9 +1,18 @@
-/* Private to src/verify. */
+/* Private to src/verify.
+ *
+ * Each of its files calls only files listed before it (no cycle;
+ * scripts/check-verify-layers.py checks it): bindings (binding.c), op
+ * specs (opspec.c), processes and files (runner.c), the CUDA harness
+ * (harness_cuda.c); then verdict.c (results documents into verdicts),
+ * plan.c (plans, fixed copies), run.c (running, exporting or replaying
+ * the plans) and, on top, verify_main.c (the environment and
+ * kc_verify_files). */
 #ifndef KC_VERIFY_INTERNAL_H
 #define KC_VERIFY_INTERNAL_H
 
 #include <jansson.h>
 
+#include "kc_rule.h"
 #include "kc_verify.h"
 
 struct kc_opspec {
@@ -11,6 +20,8 @@ struct kc_opspec {
     char *path;
 };
 
+/* The op's reference in `lang` ("cuda", "triton"): its file and function
+ * (caller frees); false when the spec names none. */
 bool kc_opspec_reference(const kc_opspec *s, const char *lang, char **file, char **func);
 
 /* Removes a directory tree (best effort). */
@@ -20,5 +31,63 @@ bool kc_write_file(const char *path, const char *data, size_t len);
 
 /* The embedded Python driver (generated from kcheck_verify_driver.py). */
 extern const char kc_verify_driver_py[];
+
+/* ---- a verify run ---- */
+
+/* What one verify run works with. */
+typedef struct kc_verify_env {
+    const kc_options *o;
+    FILE *err;
+    char *workdir;       /* temporary (removed unless --keep), or the --export directory */
+    char *workdir_why;   /* why there is none */
+    char *reference_dir; /* as configured */
+    char *reference_abs; /* resolved */
+    bool reference_copied;
+    FILE *run_sh;        /* --export: the bundle's run script */
+    char *gpu;           /* "NVIDIA H200, 580.159.04, 9.0" or NULL */
+    const char *python;
+    unsigned counter;
+} kc_verify_env;
+
+/* One binding's plan and what came of it. */
+typedef struct kc_verify_job {
+    kc_file_result *r;
+    const kc_binding *b;
+    int *idx;    /* the findings it judges; none for a binding's own check */
+    size_t n;
+    char *plan;  /* the plan's file name in the work directory, or NULL */
+    char *why;   /* why there is no results document */
+    json_t *doc; /* the results document */
+} kc_verify_job;
+
+typedef KC_VEC(kc_verify_job) kc_verify_job_vec;
+
+/* ---- verdict.c ---- */
+
+/* Sets (or replaces) a diagnostic's verdict; evidence may be NULL. */
+void kc_verify_set_verdict(kc_diag *d, const char *status, const char *summary, json_t *evidence);
+/* How the diagnostic's rule is verified (KC_VERIFY_NONE for an unknown rule). */
+kc_verify_kind kc_verify_kind_of(const kc_diag *d);
+/* Whether the kind is a performance one (run time, compile time). */
+bool kc_verify_is_perf(kc_verify_kind k);
+/* Judges a job's findings and records its binding's own check. */
+void kc_verify_judge_job(kc_verify_job *j);
+
+/* ---- plan.c ---- */
+
+/* How long one plan may run (the driver limits each experiment itself). */
+double kc_verify_plan_limit(const kc_verify_env *e);
+/* Plans the experiments of a file's bindings (findings without an
+ * experiment or a binding get their verdict at once). */
+void kc_verify_plan_file(kc_verify_env *e, kc_file_result *r, kc_binding_list *bl, kc_verify_job_vec *jobs);
+
+/* ---- run.c ---- */
+
+/* Runs every plan here, one Python process for all where it can. */
+void kc_verify_run_local(kc_verify_env *e, kc_verify_job *jobs, size_t nj);
+/* --export: writes the bundle's batch file and run.sh lines. */
+void kc_verify_export_all(kc_verify_env *e, kc_verify_job *jobs, size_t nj);
+/* --results: reads the recorded results documents. */
+void kc_verify_replay_all(kc_verify_env *e, kc_verify_job *jobs, size_t nj);
 
 #endif
