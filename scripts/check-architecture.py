@@ -14,7 +14,8 @@ the layers it may include, its public headers) and checks, for every .c and
     it (so no two folders can depend on each other);
   - with --build, every symbol an object file takes from an object of
     another folder (nm) is one it may take: a call without an include
-    breaks the layers as much as an include does;
+    breaks the layers as much as an include does; and inside a folder the
+    files do not call each other in a cycle;
   - no file is over 1,200 lines and no function over 150 lines, except the
     ones docs/architecture.md lists under "Sizes".
 Prints what it measured (folders, edges, the longest include chain between
@@ -202,6 +203,9 @@ def check_symbols(root, build, layers, errors, report):
         fail("no object files under %s/src: build first" % build)
     defined = {}
     undefined = collections.defaultdict(set)
+    obj_defined = {}  # symbol -> objects (per folder)
+    obj_undefined = collections.defaultdict(set)
+    obj_folder = {}
     for o in sorted(objects):
         rel = os.path.relpath(o, os.path.join(build))
         folder = rel.split("/CMakeFiles/")[0]
@@ -220,8 +224,12 @@ def check_symbols(root, build, layers, errors, report):
             sym, kind = parts[0], parts[1]
             if kind in "TDBRCGSV":
                 defined.setdefault(sym, set()).add(L["name"])
+                if kind == "T":  # functions: the calls between files
+                    obj_defined.setdefault(sym, set()).add(o)
             elif kind == "U":
                 undefined[L["name"]].add(sym)
+                obj_undefined[o].add(sym)
+        obj_folder[o] = L["name"]
     sym_edges = collections.defaultdict(set)
     for lname, syms in undefined.items():
         L = next(x for x in layers if x["name"] == lname)
@@ -235,6 +243,41 @@ def check_symbols(root, build, layers, errors, report):
                     errors.append("the %s layer uses %s, defined in the %s layer, which it may not use" %
                                   (lname, s, owner))
     report["sym_edges"] = sym_edges
+    # Inside a folder, the files call each other bottom-up too: no cycle of
+    # calls (a table that lists the rules refers to their data, not a call).
+    g = collections.defaultdict(set)
+    for o, syms in obj_undefined.items():
+        for s in syms:
+            for d in obj_defined.get(s, ()):
+                if d != o and obj_folder.get(d) == obj_folder[o] and source_of(d) != source_of(o):
+                    g[source_of(o)].add(source_of(d))
+    for cyc in file_cycles(g):
+        errors.append("files of one folder call each other in a cycle: %s" % " -> ".join(cyc))
+
+
+def source_of(obj):
+    """<folder>/<file>.c (under src/) of an object file of the build."""
+    name = os.path.basename(obj)[:-2]  # x.c.o -> x.c
+    return obj.split("/CMakeFiles/")[0].split("/src/", 1)[-1] + "/" + name
+
+
+def file_cycles(g):
+    """The cycles of a directed graph, each once (as found by a depth-first walk)."""
+    out, state = [], {}
+
+    def walk(u, stack):
+        state[u] = 1
+        for v in sorted(g.get(u, ())):
+            if state.get(v) == 1:
+                out.append(stack[stack.index(v):] + [v] if v in stack else [u, v])
+            elif not state.get(v):
+                walk(v, stack + [v])
+        state[u] = 2
+
+    for u in sorted(g):
+        if not state.get(u):
+            walk(u, [u])
+    return out
 
 
 def room(p):

@@ -1,7 +1,7 @@
 /* Private to src/verify.
  *
  * Each of its files calls only files listed before it (no cycle;
- * scripts/check-verify-layers.py checks it): bindings (binding.c), op
+ * the test arch.layers checks it): bindings (binding.c), op
  * specs (opspec.c), processes and files (runner.c), the CUDA harness
  * (harness_cuda.c); then verdict.c (results documents into verdicts),
  * plan.c (plans, fixed copies), run.c (running, exporting or replaying
