@@ -86,3 +86,4 @@ void kc_report_stats(FILE *out, const kc_run_totals *t)
         fprintf(out, " (%.1f ms per file)", 1000.0 * t->seconds / (double)t->files);
     fputc('\n', out);
 }
+

@@ -36,7 +36,13 @@ static void escape(FILE *out, const char *s, bool property)
             else
                 fputc(',', out);
             break;
-        default: fputc(*s, out);
+        default:
+            /* Other control bytes (an escape sequence in a file name) are
+             * written percent-encoded, never to the log as they are. */
+            if ((unsigned char)*s < 0x20 || *s == 0x7f)
+                fprintf(out, "%%%02X", (unsigned char)*s);
+            else
+                fputc(*s, out);
         }
     }
 }

@@ -24,25 +24,25 @@ static json_t *span_fields(json_t *o, kc_span s)
 static json_t *diag_json(const char *path, const kc_diag *d)
 {
     json_t *o = json_object();
-    json_object_set_new(o, "file", json_string(path));
+    json_object_set_new(o, "file", kc_report_json_text(path));
     span_fields(o, d->span);
-    json_object_set_new(o, "rule", json_string(d->rule_id));
-    json_object_set_new(o, "name", json_string(d->rule_slug));
-    json_object_set_new(o, "severity", json_string(kc_severity_name(d->severity)));
-    json_object_set_new(o, "message", json_string(d->message));
+    json_object_set_new(o, "rule", kc_report_json_text(d->rule_id));
+    json_object_set_new(o, "name", kc_report_json_text(d->rule_slug));
+    json_object_set_new(o, "severity", kc_report_json_text(kc_severity_name(d->severity)));
+    json_object_set_new(o, "message", kc_report_json_text(d->message));
     if (d->kernel)
-        json_object_set_new(o, "kernel", json_string(d->kernel));
+        json_object_set_new(o, "kernel", kc_report_json_text(d->kernel));
     json_t *notes = json_array();
     for (uint32_t i = 0; i < d->notes.len; i++)
-        json_array_append_new(notes, json_string(d->notes.data[i]));
+        json_array_append_new(notes, kc_report_json_text(d->notes.data[i]));
     json_object_set_new(o, "notes", notes);
     if (d->fix_description) {
         json_t *fix = json_object();
-        json_object_set_new(fix, "description", json_string(d->fix_description));
+        json_object_set_new(fix, "description", kc_report_json_text(d->fix_description));
         json_t *edits = json_array();
         for (uint32_t i = 0; i < d->fixes.len; i++) {
             json_t *e = span_fields(json_object(), d->fixes.data[i].span);
-            json_object_set_new(e, "replacement", json_string(d->fixes.data[i].replacement));
+            json_object_set_new(e, "replacement", kc_report_json_text(d->fixes.data[i].replacement));
             json_array_append_new(edits, e);
         }
         json_object_set_new(fix, "edits", edits);
@@ -52,9 +52,9 @@ static json_t *diag_json(const char *path, const kc_diag *d)
     }
     if (d->verdict) {
         json_t *v = json_object();
-        json_object_set_new(v, "status", json_string(d->verdict->status));
+        json_object_set_new(v, "status", kc_report_json_text(d->verdict->status));
         if (d->verdict->summary)
-            json_object_set_new(v, "summary", json_string(d->verdict->summary));
+            json_object_set_new(v, "summary", kc_report_json_text(d->verdict->summary));
         if (d->verdict->evidence_json) {
             json_t *ev = json_loads(d->verdict->evidence_json, 0, NULL);
             if (ev)
@@ -71,10 +71,10 @@ static void json_file(kc_reporter *r, const kc_file_result *res)
     for (uint32_t i = 0; i < res->errors.items.len; i++) {
         const kc_file_error *e = &res->errors.items.data[i];
         json_t *o = json_object();
-        json_object_set_new(o, "file", json_string(res->path));
+        json_object_set_new(o, "file", kc_report_json_text(res->path));
         json_object_set_new(o, "line", json_integer(e->line));
         json_object_set_new(o, "column", json_integer(e->col));
-        json_object_set_new(o, "message", json_string(e->message));
+        json_object_set_new(o, "message", kc_report_json_text(e->message));
         json_array_append_new(j->errors, o);
     }
     for (uint32_t i = 0; i < res->diags.items.len; i++)
@@ -82,11 +82,11 @@ static void json_file(kc_reporter *r, const kc_file_result *res)
     for (uint32_t i = 0; i < res->checks.len; i++) {
         const kc_verify_check *c = &res->checks.data[i];
         json_t *o = json_object();
-        json_object_set_new(o, "file", json_string(res->path));
+        json_object_set_new(o, "file", kc_report_json_text(res->path));
         json_object_set_new(o, "line", json_integer(c->line));
-        json_object_set_new(o, "op", json_string(c->op));
-        json_object_set_new(o, "status", json_string(c->status));
-        json_object_set_new(o, "summary", json_string(c->summary));
+        json_object_set_new(o, "op", kc_report_json_text(c->op));
+        json_object_set_new(o, "status", kc_report_json_text(c->status));
+        json_object_set_new(o, "summary", kc_report_json_text(c->summary));
         json_array_append_new(j->checks, o);
     }
 }

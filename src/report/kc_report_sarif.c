@@ -64,13 +64,13 @@ static json_t *artifact_location(const char *path)
         }
         char *enc_abs = abs ? uri_encode(abs) : NULL;
         char *uri = kc_xasprintf("file://%s", enc_abs ? enc_abs : enc);
-        json_object_set_new(o, "uri", json_string(uri));
+        json_object_set_new(o, "uri", kc_report_json_text(uri));
         free(uri);
         free(enc_abs);
         free(abs);
     } else {
-        json_object_set_new(o, "uri", json_string(enc));
-        json_object_set_new(o, "uriBaseId", json_string(SRCROOT));
+        json_object_set_new(o, "uri", kc_report_json_text(enc));
+        json_object_set_new(o, "uriBaseId", kc_report_json_text(SRCROOT));
     }
     free(enc);
     free(norm);
@@ -120,7 +120,7 @@ static const char *level_of(kc_severity s)
 static json_t *text_msg(const char *text)
 {
     json_t *m = json_object();
-    json_object_set_new(m, "text", json_string(text));
+    json_object_set_new(m, "text", kc_report_json_text(text));
     return m;
 }
 
@@ -144,23 +144,23 @@ static char *what_it_does(const kc_rule *r)
 static json_t *rule_descriptor(const kc_rule *r)
 {
     json_t *o = json_object();
-    json_object_set_new(o, "id", json_string(r->id));
-    json_object_set_new(o, "name", json_string(r->slug));
+    json_object_set_new(o, "id", kc_report_json_text(r->id));
+    json_object_set_new(o, "name", kc_report_json_text(r->slug));
     json_object_set_new(o, "shortDescription", text_msg(r->summary));
     char *what = what_it_does(r);
     json_t *full = json_object();
-    json_object_set_new(full, "text", json_string(what));
-    json_object_set_new(full, "markdown", json_string(what));
+    json_object_set_new(full, "text", kc_report_json_text(what));
+    json_object_set_new(full, "markdown", kc_report_json_text(what));
     json_object_set_new(o, "fullDescription", full);
     free(what);
     json_t *help = json_object();
     char *md = kc_xasprintf("# %s %s\n\n%s\n\n%s", r->id, r->slug, r->summary, r->doc);
-    json_object_set_new(help, "text", json_string(md));
-    json_object_set_new(help, "markdown", json_string(md));
+    json_object_set_new(help, "text", kc_report_json_text(md));
+    json_object_set_new(help, "markdown", kc_report_json_text(md));
     free(md);
     json_object_set_new(o, "help", help);
     json_t *cfg = json_object();
-    json_object_set_new(cfg, "level", json_string(level_of(r->severity)));
+    json_object_set_new(cfg, "level", kc_report_json_text(level_of(r->severity)));
     json_object_set_new(o, "defaultConfiguration", cfg);
     json_t *props = json_object();
     json_t *tags = json_array();
@@ -172,7 +172,7 @@ static json_t *rule_descriptor(const kc_rule *r)
     if (r->options && r->options->name) {
         json_t *opts = json_object();
         for (const kc_rule_option_doc *d = r->options; d->name; d++)
-            json_object_set_new(opts, d->name, json_string(d->default_value));
+            json_object_set_new(opts, d->name, kc_report_json_text(d->default_value));
         json_object_set_new(props, "options", opts);
     }
     json_object_set_new(o, "properties", props);
@@ -190,7 +190,7 @@ static json_t *fix_json(const char *path, const kc_source *src, const kc_diag *d
         json_t *rep = json_object();
         json_object_set_new(rep, "deletedRegion", region(src, d->fixes.data[i].span));
         json_t *ins = json_object();
-        json_object_set_new(ins, "text", json_string(d->fixes.data[i].replacement));
+        json_object_set_new(ins, "text", kc_report_json_text(d->fixes.data[i].replacement));
         json_object_set_new(rep, "insertedContent", ins);
         json_array_append_new(reps, rep);
     }
@@ -205,10 +205,10 @@ static json_t *result_json(const char *path, const kc_source *src, const kc_diag
 {
     json_t *o = json_object();
     const kc_rule *rule = kc_rules_find(d->rule_id, NULL);
-    json_object_set_new(o, "ruleId", json_string(d->rule_id));
+    json_object_set_new(o, "ruleId", kc_report_json_text(d->rule_id));
     if (rule)
         json_object_set_new(o, "ruleIndex", json_integer((json_int_t)kc_rules_index(rule)));
-    json_object_set_new(o, "level", json_string(level_of(d->severity)));
+    json_object_set_new(o, "level", kc_report_json_text(level_of(d->severity)));
     kc_strbuf msg = {0};
     kc_sb_append(&msg, d->message);
     for (uint32_t i = 0; i < d->notes.len; i++)
@@ -227,7 +227,7 @@ static json_t *result_json(const char *path, const kc_source *src, const kc_diag
     json_object_set_new(loc, "physicalLocation", phys);
     if (d->kernel) {
         json_t *ll = json_object();
-        json_object_set_new(ll, "name", json_string(d->kernel));
+        json_object_set_new(ll, "name", kc_report_json_text(d->kernel));
         json_object_set_new(ll, "kind", json_string("function"));
         json_t *lls = json_array();
         json_array_append_new(lls, ll);
@@ -240,7 +240,7 @@ static json_t *result_json(const char *path, const kc_source *src, const kc_diag
     char hex[17];
     kc_fingerprint_hex(d->fingerprint, hex);
     json_t *fps = json_object();
-    json_object_set_new(fps, "kcheckFingerprint/v1", json_string(hex));
+    json_object_set_new(fps, "kcheckFingerprint/v1", kc_report_json_text(hex));
     json_object_set_new(o, "partialFingerprints", fps);
 
     if (d->fixes.len) {
@@ -252,15 +252,15 @@ static json_t *result_json(const char *path, const kc_source *src, const kc_diag
     json_t *props = json_object();
     json_t *notes = json_array();
     for (uint32_t i = 0; i < d->notes.len; i++)
-        json_array_append_new(notes, json_string(d->notes.data[i]));
+        json_array_append_new(notes, kc_report_json_text(d->notes.data[i]));
     json_object_set_new(props, "notes", notes);
     if (d->kernel)
-        json_object_set_new(props, "kernel", json_string(d->kernel));
+        json_object_set_new(props, "kernel", kc_report_json_text(d->kernel));
     if (d->verdict) {
         json_t *v = json_object();
-        json_object_set_new(v, "status", json_string(d->verdict->status));
+        json_object_set_new(v, "status", kc_report_json_text(d->verdict->status));
         if (d->verdict->summary)
-            json_object_set_new(v, "summary", json_string(d->verdict->summary));
+            json_object_set_new(v, "summary", kc_report_json_text(d->verdict->summary));
         if (d->verdict->evidence_json) {
             json_t *ev = json_loads(d->verdict->evidence_json, 0, NULL);
             if (ev)
@@ -302,12 +302,12 @@ static void sarif_file(kc_reporter *r, const kc_file_result *res)
         const kc_verify_check *c = &res->checks.data[i];
         json_t *o = json_object();
         char *norm = kc_path_normalize(res->path);
-        json_object_set_new(o, "file", json_string(norm));
+        json_object_set_new(o, "file", kc_report_json_text(norm));
         free(norm);
         json_object_set_new(o, "line", json_integer(c->line));
-        json_object_set_new(o, "op", json_string(c->op));
-        json_object_set_new(o, "status", json_string(c->status));
-        json_object_set_new(o, "summary", json_string(c->summary));
+        json_object_set_new(o, "op", kc_report_json_text(c->op));
+        json_object_set_new(o, "status", kc_report_json_text(c->status));
+        json_object_set_new(o, "summary", kc_report_json_text(c->summary));
         json_array_append_new(s->checks, o);
     }
 }
@@ -317,10 +317,10 @@ static void sarif_finish(kc_reporter *r, const kc_run_totals *t)
     sarif_reporter *s = (sarif_reporter *)r;
     json_t *driver = json_object();
     json_object_set_new(driver, "name", json_string("kcheck"));
-    json_object_set_new(driver, "version", json_string(KCHECK_VERSION));
-    json_object_set_new(driver, "semanticVersion", json_string(KCHECK_VERSION));
+    json_object_set_new(driver, "version", kc_report_json_text(KCHECK_VERSION));
+    json_object_set_new(driver, "semanticVersion", kc_report_json_text(KCHECK_VERSION));
     if (KCHECK_HOMEPAGE[0])
-        json_object_set_new(driver, "informationUri", json_string(KCHECK_HOMEPAGE));
+        json_object_set_new(driver, "informationUri", kc_report_json_text(KCHECK_HOMEPAGE));
     json_t *rules = json_array();
     for (size_t i = 0; i < kc_rules_count(); i++)
         json_array_append_new(rules, rule_descriptor(kc_rules_get(i)));
@@ -341,7 +341,7 @@ static void sarif_finish(kc_reporter *r, const kc_run_totals *t)
         char *enc = uri_encode(base);
         char *uri = kc_xasprintf("file://%s", enc);
         json_t *root = json_object();
-        json_object_set_new(root, "uri", json_string(uri));
+        json_object_set_new(root, "uri", kc_report_json_text(uri));
         json_t *bases = json_object();
         json_object_set_new(bases, SRCROOT, root);
         json_object_set_new(run, "originalUriBaseIds", bases);

@@ -89,24 +89,27 @@ static void text_file(kc_reporter *r, const kc_file_result *res)
 {
     const kc_options *o = r->opts;
     const char *bold = o->color ? C_BOLD : "", *reset = o->color ? C_RESET : "";
+    /* A file name's newlines and escape sequences are shown, not obeyed. */
+    char *path = kc_report_printable(res->path);
     for (uint32_t i = 0; i < res->errors.items.len; i++) {
         const kc_file_error *e = &res->errors.items.data[i];
         if (e->line)
-            fprintf(r->out, "%s%s:%u:%u:%s %serror:%s %s [input]\n", bold, res->path, e->line,
+            fprintf(r->out, "%s%s:%u:%u:%s %serror:%s %s [input]\n", bold, path, e->line,
                     e->col, reset, o->color ? C_RED : "", reset, e->message);
         else
-            fprintf(r->out, "%s%s:%s %serror:%s %s [input]\n", bold, res->path, reset,
+            fprintf(r->out, "%s%s:%s %serror:%s %s [input]\n", bold, path, reset,
                     o->color ? C_RED : "", reset, e->message);
     }
     for (uint32_t i = 0; i < res->diags.items.len; i++)
-        kc_report_text_diag(r->out, o, res->src, res->path, &res->diags.items.data[i]);
+        kc_report_text_diag(r->out, o, res->src, path, &res->diags.items.data[i]);
     for (uint32_t i = 0; i < res->checks.len; i++) {
         const kc_verify_check *c = &res->checks.data[i];
         bool bad = !strcmp(c->status, "mismatch");
-        fprintf(r->out, "%s%s:%u:1:%s %s%s:%s verify op=%s: %s: %s\n", bold, res->path, c->line, reset,
+        fprintf(r->out, "%s%s:%u:1:%s %s%s:%s verify op=%s: %s: %s\n", bold, path, c->line, reset,
                 o->color ? (bad ? C_RED : C_CYAN) : "", bad ? "error" : "note", reset, c->op, c->status,
                 c->summary);
     }
+    free(path);
 }
 
 static void text_finish(kc_reporter *r, const kc_run_totals *t)
@@ -139,13 +142,15 @@ typedef struct diff_reporter {
 static void diff_file(kc_reporter *r, const kc_file_result *res)
 {
     diff_reporter *d = (diff_reporter *)r;
+    char *path = kc_report_printable(res->path);
     for (uint32_t i = 0; i < res->errors.items.len; i++) {
         const kc_file_error *e = &res->errors.items.data[i];
         if (e->line)
-            fprintf(d->err, "%s:%u:%u: error: %s [input]\n", res->path, e->line, e->col, e->message);
+            fprintf(d->err, "%s:%u:%u: error: %s [input]\n", path, e->line, e->col, e->message);
         else
-            fprintf(d->err, "%s: error: %s [input]\n", res->path, e->message);
+            fprintf(d->err, "%s: error: %s [input]\n", path, e->message);
     }
+    free(path);
     if (res->diff)
         fputs(res->diff, r->out);
 }

@@ -5,6 +5,8 @@
 
 #include <stdio.h>
 
+#include <jansson.h>
+
 #include "kc_result.h"
 
 /* Also declared by kc_report.h, which the formats do not need. */
@@ -31,6 +33,13 @@ kc_reporter *kc_report_github_new(const kc_options *opts, FILE *out, FILE *err);
 /* --diff: the unified diffs of the fix-its on `out`; file errors and the
  * summary on `err`, so that `out` stays a patch. */
 kc_reporter *kc_report_diff_new(const kc_options *opts, FILE *out, FILE *err);
+
+/* A JSON string of text that may not be valid UTF-8 (a file name, a
+ * source line): jansson refuses those, and the field would be lost. */
+json_t *kc_report_json_text(const char *s);
+/* `path` with what a terminal would act on (newlines, escape sequences,
+ * other control bytes) written as C escapes; malloc'd. */
+char *kc_report_printable(const char *path);
 
 /* The summary line ("kcheck: 2 warnings (3 files)"), with what --fix did
  * and what suppressions and the baseline hid. */

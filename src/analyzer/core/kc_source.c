@@ -51,6 +51,27 @@ size_t kc_utf8_invalid_at(const unsigned char *p, size_t n)
     return (size_t)-1;
 }
 
+char *kc_utf8_lenient(const char *s)
+{
+    const unsigned char *p = (const unsigned char *)s;
+    size_t n = strlen(s), bad = kc_utf8_invalid_at(p, n);
+    if (bad == (size_t)-1)
+        return NULL;
+    kc_strbuf sb = {0};
+    size_t i = 0;
+    while (i < n) {
+        bad = kc_utf8_invalid_at(p + i, n - i);
+        if (bad == (size_t)-1) {
+            kc_sb_appendn(&sb, s + i, n - i);
+            break;
+        }
+        kc_sb_appendn(&sb, s + i, bad);
+        kc_sb_append(&sb, "\xEF\xBF\xBD"); /* U+FFFD for the byte that is not */
+        i += bad + 1;
+    }
+    return kc_sb_take(&sb);
+}
+
 static kc_source *finish(char *path, char *text, size_t len, size_t max_bytes, char **err)
 {
     if (len > max_bytes) {

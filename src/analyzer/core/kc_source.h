@@ -54,5 +54,9 @@ void kc_source_position(const kc_source *s, size_t offset, uint32_t *line, uint3
 /* Validates UTF-8 (no overlongs, surrogates or values past U+10FFFF).
  * Returns the byte offset of the first bad byte, or (size_t)-1. */
 size_t kc_utf8_invalid_at(const unsigned char *p, size_t n);
+/* `s` as valid UTF-8: NULL when it is already (use `s`), else a malloc'd
+ * copy in which each byte that does not start or continue a valid
+ * sequence is U+FFFD (a file name in Latin-1, say). */
+char *kc_utf8_lenient(const char *s);
 
 #endif

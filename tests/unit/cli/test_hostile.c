@@ -649,7 +649,7 @@ static void test_odd_path_names(void **state)
      * files named pwned*. */
     const char *names[] = {"odd/with space.py", "odd/new\nline.py", "odd/$(touch pwned1).py", "odd/`touch pwned2`.cu",
                            "odd/semi;touch pwned3;.py", "odd/quote'\"q.py", "odd/-dash.py", "odd/\xc3\xa9t\xc3\xa9.py",
-                           "odd/back\\slash.cu", "odd/star*?[x].py"};
+                           "odd/back\\slash.cu", "odd/star*?[x].py", "odd/esc\033[31mred.py", "odd/caf\xe9.py"};
     enum { NN = sizeof names / sizeof names[0] };
     for (int i = 0; i < NN; i++)
         write_str(names[i], strstr(names[i], ".cu") ? bad_cu : bad_py);
@@ -663,8 +663,13 @@ static void test_odd_path_names(void **state)
     json_t *diags = json_object_get(doc, "diagnostics");
     for (int i = 0; i < NN; i++) {
         bool found = false;
-        for (size_t k = 0; k < json_array_size(diags); k++)
-            found |= !strcmp(json_string_value(json_object_get(json_array_get(diags, k), "file")), names[i]);
+        /* A name that is not UTF-8 is given with U+FFFD for the byte that is not. */
+        const char *want = strstr(names[i], "caf\xe9") ? "odd/caf\xef\xbf\xbd.py" : names[i];
+        for (size_t k = 0; k < json_array_size(diags); k++) {
+            const char *file = json_string_value(json_object_get(json_array_get(diags, k), "file"));
+            assert_non_null(file);
+            found |= !strcmp(file, want);
+        }
         if (!found)
             print_error("no finding for %s\n", names[i]);
         assert_true(found);
@@ -684,6 +689,16 @@ static void test_odd_path_names(void **state)
     assert_int_equal(r.status, 1);
     kh_expect_in(r.out, "file=odd/new%0Aline.py,line=5");
     kh_expect_in(r.out, "file=odd/semi;touch pwned3;.py,line=5");
+    kh_expect_in(r.out, "file=odd/esc%1B[31mred.py,line=5");
+    assert_null(strchr(r.out, '\033'));
+    kh_result_free(&r);
+    /* Text: a newline or an escape sequence in a name is shown, not obeyed. */
+    args[1] = "--no-source";
+    r = runv(argc, args);
+    assert_int_equal(r.status, 1);
+    kh_expect_in(r.out, "odd/new\\nline.py:5:");
+    kh_expect_in(r.out, "odd/esc\\x1b[31mred.py:5:");
+    assert_null(strchr(r.out, '\033'));
     kh_result_free(&r);
     args[1] = "--format=sarif";
     r = runv(argc, args);
