@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <libgen.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -78,6 +79,37 @@ char *kc_fix_text(const kc_source *src, const kc_diag_list *diags, size_t *len, 
 
 /* ---- writing ---------------------------------------------------------------- */
 
+/* Is the file at `target` still the one kcheck read (size, modification
+ * time, content)? */
+static bool unchanged(const char *target, const kc_file_stamp *expect, struct stat *sb)
+{
+    char *now = NULL;
+    size_t nlen = 0;
+    bool same = stat(target, sb) == 0 && S_ISREG(sb->st_mode) && sb->st_size == expect->size &&
+                sb->st_mtim.tv_sec == expect->mtime.tv_sec && sb->st_mtim.tv_nsec == expect->mtime.tv_nsec &&
+                kc_read_all(target, &now, &nlen) && (off_t)nlen == expect->size &&
+                kc_hash_bytes(now, nlen) == expect->hash;
+    free(now);
+    return same;
+}
+
+typedef struct recheck {
+    const char *target;
+    const kc_file_stamp *expect;
+} recheck;
+
+/* The last look before the rename: a save between the first check and now
+ * (the write and its fsync take time) must not be lost. */
+static bool still_unchanged(void *ud, char **err)
+{
+    recheck *r = ud;
+    struct stat sb;
+    if (unchanged(r->target, r->expect, &sb))
+        return true;
+    *err = kc_xstrdup("the file changed while kcheck wrote the fix; not fixed (run kcheck --fix again)");
+    return false;
+}
+
 bool kc_file_replace(const char *path, const kc_file_stamp *expect, const char *data, size_t len, char **err)
 {
     *err = NULL;
@@ -88,22 +120,29 @@ bool kc_file_replace(const char *path, const kc_file_stamp *expect, const char *
     }
     bool ok = false;
     struct stat sb;
-    char *now = NULL;
-    size_t nlen = 0;
     if (!expect || !expect->valid || stat(target, &sb) != 0 || !S_ISREG(sb.st_mode)) {
         *err = kc_xstrdup("the file is gone or is not a regular file; not fixed");
         goto out;
     }
-    if (sb.st_size != expect->size || sb.st_mtim.tv_sec != expect->mtime.tv_sec ||
-        sb.st_mtim.tv_nsec != expect->mtime.tv_nsec || !kc_read_all(target, &now, &nlen) ||
-        kc_hash_bytes(now, nlen) != expect->hash || (off_t)nlen != expect->size) {
+    if (!unchanged(target, expect, &sb)) {
         *err = kc_xstrdup("the file changed since kcheck read it; not fixed (run kcheck --fix again)");
         goto out;
     }
-    kc_file_how how = {.mode = sb.st_mode & 07777, .durable = true, .owner = &sb};
+    /* A rename gives the path a new file: other names of the old one (hard
+     * links) would keep the old text, and a read-only file would become
+     * writable. kcheck refuses both rather than do either silently. */
+    if (sb.st_nlink > 1) {
+        *err = kc_xasprintf("the file has %ju hard links, which a fix would split; not fixed", (uintmax_t)sb.st_nlink);
+        goto out;
+    }
+    if (access(target, W_OK) != 0 || !(sb.st_mode & S_IWUSR)) {
+        *err = kc_xstrdup("the file is read-only; not fixed");
+        goto out;
+    }
+    recheck rc = {target, expect};
+    kc_file_how how = {.mode = sb.st_mode & 07777, .durable = true, .owner = &sb, .still_ok = still_unchanged, .ud = &rc};
     ok = kc_file_write_replace(target, data, len, &how, err);
 out:
-    free(now);
     free(target);
     return ok;
 }

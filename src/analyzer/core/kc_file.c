@@ -107,6 +107,8 @@ bool kc_file_write_replace(const char *target, const void *data, size_t len, con
         *err = kc_xasprintf("cannot sync %s: %s", tmp, strerror(errno));
     if (close(fd) != 0 && !*err)
         *err = kc_xasprintf("cannot write %s: %s", tmp, strerror(errno));
+    if (!*err && how->still_ok && !how->still_ok(how->ud, err) && !*err)
+        *err = kc_xstrdup("the file changed while it was written; not replaced");
     if (!*err && rename(tmp, target) != 0)
         *err = kc_xasprintf("cannot rename %s over %s: %s", tmp, target, strerror(errno));
     if (*err)

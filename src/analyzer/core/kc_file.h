@@ -35,6 +35,11 @@ typedef struct kc_file_how {
     mode_t mode;              /* its permissions */
     bool durable;             /* fsync the file before the rename and the directory after it */
     const struct stat *owner; /* when not NULL, try to keep this owner and group */
+    /* When not NULL, asked after the new text is written (and synced),
+     * just before the rename: false leaves `target` as it is and fails
+     * with the message it sets in *err (a file an editor saved meanwhile). */
+    bool (*still_ok)(void *ud, char **err);
+    void *ud;
 } kc_file_how;
 
 /* Writes data[0..len) to a temporary file next to `target` (as

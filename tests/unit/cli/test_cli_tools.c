@@ -797,6 +797,28 @@ static void test_fix_safety(void **state)
     assert_string_equal(now, "x\n");
     free(now);
 
+    /* A read-only file, and a file with another name (a hard link), are
+     * refused with a reason: a fix would make one writable and split the
+     * other. */
+    kh_write("safe/ro.py", bad_py);
+    chmod("safe/ro.py", 0444);
+    r = kh_run("--fix", "--select", "KC202", "safe/ro.py", NULL);
+    assert_int_equal(r.status, 2);
+    assert_non_null(strstr(r.out, "safe/ro.py: error: the file is read-only; not fixed [input]"));
+    kh_result_free(&r);
+    now = kh_read("safe/ro.py");
+    assert_string_equal(now, bad_py);
+    free(now);
+    kh_write("safe/linked.py", bad_py);
+    assert_int_equal(link("safe/linked.py", "safe/other-name.py"), 0);
+    r = kh_run("--fix", "--select", "KC202", "safe/linked.py", NULL);
+    assert_int_equal(r.status, 2);
+    assert_non_null(strstr(r.out, "the file has 2 hard links, which a fix would split; not fixed [input]"));
+    kh_result_free(&r);
+    now = kh_read("safe/other-name.py");
+    assert_string_equal(now, bad_py);
+    free(now);
+
     /* --diff never writes; its exit status says whether there is a fix. */
     r = kh_run("--diff", "--select", "KC202", "bad.py", "clean.py", NULL);
     assert_int_equal(r.status, 1);

@@ -127,6 +127,37 @@ static void test_replace_fails_cleanly(void **state)
     free(target);
 }
 
+static bool changed_meanwhile(void *ud, char **err)
+{
+    (*(int *)ud)++;
+    *err = kc_xstrdup("changed meanwhile");
+    return false;
+}
+
+/* The last check before the rename says no (an editor saved the file while
+ * the new text was written): the target keeps its text, nothing is left. */
+static void test_replace_asks_before_the_rename(void **state)
+{
+    (void)state;
+    char *target = kc_xasprintf("%s/f.txt", dir), *err = NULL;
+    kc_file_how plain = {.mode = 0644};
+    assert_true(kc_file_write_replace(target, "saved\n", 6, &plain, &err));
+    int asked = 0;
+    kc_file_how how = {.mode = 0644, .still_ok = changed_meanwhile, .ud = &asked};
+    assert_false(kc_file_write_replace(target, "fixed\n", 6, &how, &err));
+    assert_int_equal(asked, 1);
+    assert_string_equal(err, "changed meanwhile");
+    free(err);
+    char *data;
+    size_t len;
+    assert_true(kc_read_all(target, &data, &len));
+    assert_string_equal(data, "saved\n");
+    assert_int_equal(entries(), 1);
+    free(data);
+    unlink(target);
+    free(target);
+}
+
 typedef struct writer {
     const char *target;
     int ok;
@@ -175,6 +206,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_replace_writes_and_leaves_no_temporary, setup, teardown),
         cmocka_unit_test_setup_teardown(test_replace_does_not_follow_a_link, setup, teardown),
         cmocka_unit_test_setup_teardown(test_replace_fails_cleanly, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_replace_asks_before_the_rename, setup, teardown),
         cmocka_unit_test_setup_teardown(test_concurrent_writers_of_one_entry, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
