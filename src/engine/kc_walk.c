@@ -270,8 +270,16 @@ static void walk(const char *dir, ignore_set *set, unsigned depth, kc_path_list 
         char *path = kc_xasprintf("%s/%s", dir, names.data[i]);
         struct stat lst, st;
         if (lstat(path, &lst) != 0) {
+            /* Gone since the directory was read: nothing to say. Anything
+             * else (a path longer than the system takes) is said: what is
+             * not analysed is never passed over in silence. */
+            if (errno != ENOENT) {
+                char *msg = kc_xasprintf("cannot open: %s; not checked, nor anything below it", strerror(errno));
+                add_error(out, path, msg);
+                free(msg);
+            }
             free(path);
-            continue; /* vanished */
+            continue;
         }
         bool is_link = S_ISLNK(lst.st_mode);
         bool have = is_link ? stat(path, &st) == 0 : (st = lst, true);

@@ -642,6 +642,37 @@ static void test_vanishing_files(void **state)
     alarm(0);
 }
 
+/* A tree deeper than PATH_MAX: the walk cannot name what is below it, and
+ * says so (it was "0 files checked" and exit 0, the kernel at the bottom
+ * never seen). */
+static void test_path_too_long(void **state)
+{
+    alarm(60);
+    char *top = tp("long");
+    assert_int_equal(mkdir(top, 0755), 0);
+    char *cwd = getcwd(NULL, 0);
+    assert_int_equal(chdir(top), 0);
+    char name[101];
+    memset(name, 'd', 100);
+    name[100] = '\0';
+    for (int i = 0; i < 45; i++) { /* 45 x 101 bytes: past PATH_MAX (4096) */
+        assert_int_equal(mkdir(name, 0755), 0);
+        assert_int_equal(chdir(name), 0);
+    }
+    FILE *f = fopen("k.py", "w");
+    fputs(bad_py, f);
+    fclose(f);
+    assert_int_equal(chdir(cwd), 0);
+    kh_result r = run("--no-source", top, NULL);
+    assert_int_equal(r.status, 2);
+    kh_expect_in(r.out, "error: cannot open: File name too long; not checked, nor anything below it [input]");
+    kh_expect_in(r.out, "1 file not checked");
+    kh_result_free(&r);
+    free(cwd);
+    free(top);
+    alarm(0);
+}
+
 static void test_odd_path_names(void **state)
 {
     alarm(120);
@@ -792,6 +823,7 @@ int main(void)
         cmocka_unit_test(test_deep_nesting),
         cmocka_unit_test(test_walk_unreadable_entries),
         cmocka_unit_test(test_vanishing_files),
+        cmocka_unit_test(test_path_too_long),
         cmocka_unit_test(test_odd_path_names),
         cmocka_unit_test(test_missing_include_dirs),
         cmocka_unit_test(test_fuzz_regressions),
