@@ -521,10 +521,23 @@ static int serve(FILE *out, FILE *err, const kc_server_host *host)
         if (!more || sv.served >= KC_SERVER_MAX_REQUESTS)
             break;
     }
-    /* Remove the socket unless a newer server already replaced it. */
+    /* Remove the socket unless a newer server already replaced it, so that
+     * no new client connects; then serve the clients already waiting to be
+     * accepted, which would otherwise be told the server stopped before
+     * answering (and check again in their own process). */
     struct stat now;
     if (stat(sock, &now) == 0 && now.st_ino == bound.st_ino && now.st_dev == bound.st_dev)
         unlink(sock);
+    for (;;) {
+        struct pollfd p = {.fd = lfd, .events = POLLIN};
+        if (poll(&p, 1, 0) <= 0)
+            break;
+        int cfd = accept4(lfd, NULL, NULL, SOCK_CLOEXEC);
+        if (cfd < 0)
+            break;
+        serve_one(&sv, cfd);
+        close(cfd);
+    }
     for (int i = 0; i < 3; i++)
         if (sv.keep[i] >= 0)
             close(sv.keep[i]);

@@ -253,14 +253,27 @@ static void test_bad_requests_keep_the_server(void **state)
     assert_true(r > 0);
     assert_non_null(strstr(answer, "0 checks served"));
 
-    msg = kc_server_encode(KC_SERVER_STOP, 0, 1, argv, envp, &len);
+    /* A stop, with another client already waiting behind it: the waiting
+     * one is still answered before the server exits. */
     fd = connect_unix(sock);
     assert_true(fd >= 0);
+    int waiting = connect_unix(sock);
+    assert_true(waiting >= 0);
+    char *status_msg = kc_server_encode(KC_SERVER_STATUS, 0, 1, argv, envp, &len);
+    size_t status_len = len;
+    msg = kc_server_encode(KC_SERVER_STOP, 0, 1, argv, envp, &len);
     assert_true(send_framed(fd, msg, len));
     free(msg);
+    assert_true(send_framed(waiting, status_msg, status_len));
+    free(status_msg);
     while (read(fd, answer, sizeof answer) > 0) {
     }
     close(fd);
+    memset(answer, 0, sizeof answer);
+    r = read(waiting, answer, sizeof answer - 1);
+    close(waiting);
+    assert_true(r > 0);
+    assert_non_null(strstr(answer, "checks served"));
     int status = 0;
     assert_int_equal(waitpid(pid, &status, 0), pid);
     assert_true(WIFEXITED(status));
