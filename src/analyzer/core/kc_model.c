@@ -46,6 +46,7 @@ void kc_model_delete(kc_model *m)
         kc_vec_free(&m->launches.data[i].args);
     kc_vec_free(&m->launches);
     kc_vec_free(&m->host_calls);
+    kc_vec_free(&m->gaps);
     kc_arena_delete(m->arena);
     free(m);
 }
@@ -57,6 +58,36 @@ kc_kernel *kc_model_add_kernel(kc_model *m, const char *name)
     k->lang = m->lang;
     kc_vec_push(&m->kernels, k);
     return k;
+}
+
+void kc_model_drop_kernel(kc_model *m, uint32_t i)
+{
+    if (i >= m->kernels.len)
+        return;
+    kernel_free(m->kernels.data[i]);
+    memmove(&m->kernels.data[i], &m->kernels.data[i + 1], (m->kernels.len - i - 1) * sizeof m->kernels.data[0]);
+    m->kernels.len--;
+}
+
+static bool same_str(const char *a, const char *b) { return a == b || (a && b && strcmp(a, b) == 0); }
+
+kc_gap *kc_model_add_gap(kc_model *m, kc_gap_kind kind, kc_span span, const char *what, const char *kernel)
+{
+    for (uint32_t i = 0; i < m->gaps.len; i++) {
+        kc_gap *g = &m->gaps.data[i];
+        if (g->kind == kind && same_str(g->what, what) && same_str(g->kernel, kernel)) {
+            if (span.line != g->last_line) {
+                g->lines++;
+                g->last_line = span.line;
+            }
+            return g;
+        }
+    }
+    kc_gap g = {.span = span, .kind = kind, .lines = 1, .last_line = span.line};
+    g.what = what ? kc_arena_strdup(m->arena, what) : NULL;
+    g.kernel = kernel ? kc_arena_strdup(m->arena, kernel) : NULL;
+    kc_vec_push(&m->gaps, g);
+    return kc_vec_last(&m->gaps);
 }
 
 uint32_t kc_kernel_add_symbol(kc_model *m, kc_kernel *k, const char *name, kc_symbol_kind kind)

@@ -358,6 +358,30 @@ typedef struct kc_block_logic {
     const char *fix_text;  /* `(a) & (b)` etc., or NULL */
 } kc_block_logic;
 
+/* ---- what the front end could not analyse (KC002) ---------------------- */
+
+/* Something the analysis of a file lacks: code that did not parse, a name
+ * that a header kcheck did not find would have declared, a kernel left out.
+ * Findings that depend on it may be missing; KC002 says so. */
+typedef enum kc_gap_kind {
+    KC_GAP_SYNTAX = 1, /* code that did not parse (the parser recovered past it) */
+    KC_GAP_TYPE,       /* an unknown type or template */
+    KC_GAP_NAME,       /* an unknown name: a macro, a constant, a variable, a member */
+    KC_GAP_CALLEE,     /* an unknown function: not looked into; it may synchronize or write memory */
+    KC_GAP_OTHER,      /* another error of the compiler's (its message is `what`) */
+    KC_GAP_UNSEEN,     /* a kernel the parse lost (`what` is its name or the text at `span`) */
+} kc_gap_kind;
+
+typedef struct kc_gap {
+    kc_span span;       /* the first place */
+    kc_gap_kind kind;
+    const char *what;   /* the unknown name (`c10::Half`) or the compiler's message */
+    const char *kernel; /* the kernel whose analysis it affects, or NULL (outside kernels) */
+    uint32_t lines;     /* distinct lines of that kernel it affects */
+    uint32_t last_line; /* (for counting distinct lines) */
+    bool dropped;       /* the kernel was left out of the analysis entirely */
+} kc_gap;
+
 /* ---- kernels and launches ---------------------------------------------- */
 
 typedef struct kc_kernel {
@@ -423,11 +447,18 @@ typedef struct kc_model {
     /* CUDA host code: runtime API calls returning cudaError_t (KC_CALL_RUNTIME_API,
      * with KC_CALL_RESULT_IGNORED when the result is discarded), in file order. */
     KC_VEC(kc_call) host_calls;
+    /* What the analysis of the file lacks, in file order (KC002). */
+    KC_VEC(kc_gap) gaps;
 } kc_model;
 
 kc_model *kc_model_new(const kc_source *src, kc_lang lang);
 void kc_model_delete(kc_model *m); /* NULL-safe */
 kc_kernel *kc_model_add_kernel(kc_model *m, const char *name);
+/* Removes kernel i (its analysis would rest on code that did not parse). */
+void kc_model_drop_kernel(kc_model *m, uint32_t i);
+/* Records a gap; one of the same kind, name and kernel grows instead
+ * (its line count, when `span` is on another line). */
+kc_gap *kc_model_add_gap(kc_model *m, kc_gap_kind kind, kc_span span, const char *what, const char *kernel);
 
 /* Adds a symbol and returns its id. */
 uint32_t kc_kernel_add_symbol(kc_model *m, kc_kernel *k, const char *name, kc_symbol_kind kind);

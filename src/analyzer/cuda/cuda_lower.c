@@ -386,9 +386,12 @@ static void lower_functions(kc_cuda_tu *t)
     kc_vec_free(&l.fns);
 }
 
-void kc_cuda_lower_tu(CXTranslationUnit tu, const kc_source *src, kc_model *m)
+void kc_cuda_lower_tu(CXTranslationUnit tu, const kc_source *src, kc_model *m, const kc_cuda_hole *holes,
+                      uint32_t nholes)
 {
     kc_cuda_tu t = {0};
+    t.holes = holes;
+    t.nholes = nholes;
     t.tu = tu;
     t.src = src;
     t.m = m;

@@ -19,6 +19,9 @@
 
 /* Walks the main file of `tu` and fills `m`: kernels (templates from their
  * primary template), device functions that access memory, launches. */
-void kc_cuda_lower_tu(CXTranslationUnit tu, const kc_source *src, kc_model *m);
+/* holes: statements the parse dropped (cuda_tu.h), recorded as calls that
+ * may synchronize where they stood. */
+void kc_cuda_lower_tu(CXTranslationUnit tu, const kc_source *src, kc_model *m, const kc_cuda_hole *holes,
+                      uint32_t nholes);
 
 #endif

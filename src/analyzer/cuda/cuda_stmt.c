@@ -328,13 +328,48 @@ static bool walk_if(kc_cuda_walk *w, CXCursor s, if_info *info)
     return ex1 && ex2;
 }
 
+static bool before(uint32_t l1, uint32_t c1, uint32_t l2, uint32_t c2) { return l1 < l2 || (l1 == l2 && c1 < c2); }
+
+/* Statements the parse dropped or kept only in part (a call of an unknown
+ * name) from (fl, fc) up to (tl, tc) inclusive: each is an unknown that
+ * may synchronize the block. */
+static void walk_holes(kc_cuda_walk *w, uint32_t fl, uint32_t fc, uint32_t tl, uint32_t tc)
+{
+    const kc_cuda_tu *t = w->t;
+    for (uint32_t i = 0; i < t->nholes; i++) {
+        const kc_cuda_hole *h = &t->holes[i];
+        if (!before(h->line, h->col, fl, fc) && !before(tl, tc, h->line, h->col)) {
+            kc_call c;
+            memset(&c, 0, sizeof c);
+            c.span = (kc_span){h->line, h->col, h->line, h->col + (uint32_t)strlen(h->name)};
+            c.callee_span = c.span;
+            c.callee = kc_arena_strdup(w->a, h->name);
+            c.flags = KC_CALL_MAY_SYNC | KC_CALL_DEVICE;
+            c.guard = w->guard;
+            c.loop = w->loop;
+            c.seq = w->seq++;
+            kc_vec_push(&w->k->calls, c);
+        }
+    }
+}
+
 static bool walk_compound(kc_cuda_walk *w, CXCursor s)
 {
     kc_cuda_kids k;
     kc_cuda_kids_get(s, &k);
     uint32_t n0 = w->fn->env.len, guard0 = w->guard;
     bool exits = false;
+    kc_span whole = w->t->nholes ? kc_cuda_span(w->t, s) : (kc_span){0};
+    uint32_t at_line = whole.line, at_col = whole.col;
     for (unsigned i = 0; i < k.n; i++) {
+        if (kc_span_valid(whole)) {
+            kc_span cs = kc_cuda_span(w->t, k.v[i]);
+            if (kc_span_valid(cs)) {
+                walk_holes(w, at_line, at_col, cs.line, cs.col);
+                at_line = cs.end_line;
+                at_col = cs.end_col;
+            }
+        }
         if (k.v[i].kind == CXCursor_IfStmt && w->depth < KC_CUDA_MAX_DEPTH) {
             if_info info;
             memset(&info, 0, sizeof info);
@@ -352,6 +387,8 @@ static bool walk_compound(kc_cuda_walk *w, CXCursor s)
         }
         exits |= kc_cuda_walk_stmt(w, k.v[i]);
     }
+    if (kc_span_valid(whole))
+        walk_holes(w, at_line, at_col, whole.end_line, whole.end_col);
     kc_cuda_kids_free(&k);
     w->guard = guard0;
     if (w->fn->env.len > n0)

@@ -36,6 +36,14 @@ typedef struct kc_cuda_argspace {
 
 /* One translation unit being lowered. Borrowed pointers; the model owns
  * what is allocated for it. */
+/* A statement the parse dropped because it names something no header
+ * declares (`SYNC;`, a barrier macro from a missing header): it may do
+ * anything, a barrier included. */
+typedef struct kc_cuda_hole {
+    uint32_t line, col;
+    const char *name;
+} kc_cuda_hole;
+
 typedef struct kc_cuda_tu {
     CXTranslationUnit tu;
     CXFile main;          /* the main file (may be NULL: then isFromMainFile) */
@@ -43,6 +51,8 @@ typedef struct kc_cuda_tu {
     kc_model *m;
     KC_VEC(kc_cuda_tval) tvals;
     KC_VEC(kc_cuda_argspace) argspaces;
+    const kc_cuda_hole *holes; /* in file order */
+    uint32_t nholes;
 } kc_cuda_tu;
 
 /* ---- children ---- */

@@ -16,11 +16,12 @@
  *   entry of the file (-p DIR), reduced to what matters for parsing, then
  *   the extra arguments given after `--`.
  *
- * Errors: syntax errors (clang's "Parse Issue" and "Lexical or Preprocessor
- * Issue" categories, except missing headers) in the main file make the file
- * fail with the first five of them; semantic errors are tolerated (in shim
- * mode they mostly come from headers the shim does not cover), and the
- * model is built from what parsed.
+ * Errors (cuda_gaps.h): a file is never dropped whole for one error. A
+ * kernel whose body holds a syntax error is left out, the others are
+ * analysed, and every error of the main file (syntax, unknown names from a
+ * header kcheck did not find) becomes a gap of the model, reported by
+ * KC002. Only a .cu file in which nothing could be analysed fails with its
+ * syntax errors.
  *
  * Threads: one kc_cuda_frontend per worker thread; each holds its own
  * CXIndex. Nothing is shared between front end objects but immutable data.
@@ -28,6 +29,7 @@
 /* dladdr (to find the compiler's own headers next to libclang) */
 #define _GNU_SOURCE 1
 
+#include "cuda_gaps.h"
 #include "cuda_lower.h"
 #include "cuda_pch.h"
 #include "cuda_shim.h"
@@ -50,7 +52,6 @@
 #define KCHECK_LLVM_MAJOR 22
 #endif
 
-#define KC_CUDA_MAX_ERRORS 5
 #define KC_CUDA_SCAN_MAX_FILES 64
 #define KC_CUDA_SCAN_MAX_DEPTH 8
 #define KC_CUDA_SCAN_MAX_BYTES (4u << 20)
@@ -653,82 +654,6 @@ static void build_args(kc_cuda_frontend *fe, kc_arena *ar, const kc_source *src,
 
 /* ---- diagnostics ------------------------------------------------------------------- */
 
-static bool category_is(CXDiagnostic d, const char *name)
-{
-    CXString c = clang_getDiagnosticCategoryText(d);
-    bool yes = clang_getCString(c) && strcmp(clang_getCString(c), name) == 0;
-    clang_disposeString(c);
-    return yes;
-}
-
-/* Does a semantic error say that a name is unknown (in shim mode: most
- * likely declared in a header that the shim does not cover)? */
-static bool unknown_name(const char *msg)
-{
-    static const char *const pats[] = {"undeclared identifier", "unknown type name", "no template named",
-                                       "no member named", "no type named", "is not a template",
-                                       "not a class, namespace, or enumeration", "unknown template name"};
-    for (size_t i = 0; i < sizeof pats / sizeof pats[0]; i++)
-        if (strstr(msg, pats[i]))
-            return true;
-    return false;
-}
-
-/* Adds the file's syntax errors to errs; true when there is any. */
-static bool syntax_errors(CXTranslationUnit tu, const kc_source *src, kc_file_errors *errs)
-{
-    unsigned n = clang_getNumDiagnostics(tu);
-    unsigned reported = 0, total = 0; /* the first KC_CUDA_MAX_ERRORS are reported */
-    /* Lines where a name could not be resolved (a header the shim does not
-     * cover, a third-party header that is missing): a parse error on the
-     * same line is its consequence (`std::foo<int> x;`), not a typo. */
-    KC_VEC(uint32_t) sema_lines = {0};
-    CXFile main = clang_getFile(tu, src->path);
-    for (unsigned i = 0; i < n; i++) {
-        CXDiagnostic d = clang_getDiagnostic(tu, i);
-        enum CXDiagnosticSeverity sev = clang_getDiagnosticSeverity(d);
-        if (sev < CXDiagnostic_Error) {
-            clang_disposeDiagnostic(d);
-            continue;
-        }
-        CXFile f = NULL;
-        unsigned line = 0, col = 0;
-        clang_getExpansionLocation(clang_getDiagnosticLocation(d), &f, &line, &col, NULL);
-        bool in_main = f && (main ? clang_File_isEqual(f, main)
-                                  : clang_Location_isFromMainFile(clang_getDiagnosticLocation(d)));
-        CXString msg = clang_getDiagnosticSpelling(d);
-        const char *m = clang_getCString(msg) ? clang_getCString(msg) : "";
-        bool fatal = false;
-        if (!f) {
-            fatal = true; /* a driver error: bad flag, unsupported architecture */
-        } else if (in_main && (category_is(d, "Parse Issue") || category_is(d, "Lexical or Preprocessor Issue")) &&
-                   !strstr(m, "file not found")) {
-            fatal = true;
-            for (uint32_t k = 0; k < sema_lines.len; k++)
-                if (sema_lines.data[k] == line)
-                    fatal = false;
-        } else if (in_main && unknown_name(m)) {
-            kc_vec_push(&sema_lines, (uint32_t)line);
-        }
-        if (fatal) {
-            total++;
-            if (reported < KC_CUDA_MAX_ERRORS) {
-                /* A location past the end of the file is not in it (an
-                 * `-include` that fails is reported inside the predefines
-                 * buffer): the error concerns the whole file. */
-                if (line > src->nlines)
-                    line = col = 0;
-                kc_file_errors_add(errs, line, col, "%s", m);
-                reported++;
-            }
-        }
-        clang_disposeString(msg);
-        clang_disposeDiagnostic(d);
-    }
-    kc_vec_free(&sema_lines);
-    return total > 0;
-}
-
 static const char *error_code_name(enum CXErrorCode e)
 {
     switch (e) {
@@ -883,6 +808,14 @@ static enum CXErrorCode parse(kc_cuda_frontend *fe, kc_arena *ar, const kc_sourc
                                        unsaved->files.len, KC_CUDA_PARSE_FLAGS, tu);
 }
 
+/* A header (anything but a .cu file) may need its includer's context: parsed
+ * on its own, what it lacks is reported as gaps, never as a failure. */
+static bool is_header(const char *path)
+{
+    size_t n = strlen(path);
+    return !(n >= 3 && strcmp(path + n - 3, ".cu") == 0);
+}
+
 kc_model *kc_cuda_lower(kc_cuda_frontend *fe, const kc_source *src, kc_file_errors *errs)
 {
     if (fe->db_error) {
@@ -930,9 +863,19 @@ kc_model *kc_cuda_lower(kc_cuda_frontend *fe, const kc_source *src, kc_file_erro
     kc_model *m = NULL;
     if (ec != CXError_Success || !tu) {
         kc_file_errors_add(errs, 0, 0, "libclang could not parse the file (%s, code %d)", error_code_name(ec), (int)ec);
-    } else if (!syntax_errors(tu, src, errs)) {
-        m = kc_model_new(model_src, KC_LANG_CUDA);
-        kc_cuda_lower_tu(tu, src, m);
+    } else {
+        kc_cuda_errors ce = {0};
+        if (kc_cuda_errors_collect(tu, src, ar, &ce, errs)) {
+            m = kc_model_new(model_src, KC_LANG_CUDA);
+            uint32_t nholes = 0;
+            kc_cuda_hole *holes = kc_cuda_errors_holes(&ce, ar, &nholes);
+            kc_cuda_lower_tu(tu, src, m, holes, nholes);
+            if (!kc_cuda_errors_apply(m, &ce, is_header(src->path), errs)) {
+                kc_model_delete(m);
+                m = NULL;
+            }
+        }
+        kc_cuda_errors_free(&ce);
     }
     if (tu)
         clang_disposeTranslationUnit(tu);

@@ -8,6 +8,9 @@
 #include <float.h>
 #include <limits.h>
 #include <__clang_cuda_builtin_vars.h>
+#ifdef __cplusplus
+#include <__kcheck_ilist.h>
+#endif
 
 #define __KC_HD __attribute__((host)) __attribute__((device))
 #define __KC_D __attribute__((device))

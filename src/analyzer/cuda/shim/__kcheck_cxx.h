@@ -3,15 +3,8 @@
 #ifndef __KCHECK_CXX_H
 #define __KCHECK_CXX_H
 #include <__kcheck_libc.h>
+#include <__kcheck_ilist.h>
 namespace std {
-template <class E> class initializer_list {
-  const E *__b; size_t __n;
-public:
-  constexpr initializer_list() noexcept : __b(0), __n(0) {}
-  constexpr size_t size() const noexcept { return __n; }
-  constexpr const E *begin() const noexcept { return __b; }
-  constexpr const E *end() const noexcept { return __b + __n; }
-};
 typedef decltype(nullptr) nullptr_t;
 template <class T, T v> struct integral_constant { static constexpr T value = v; typedef T value_type; constexpr operator T() const { return v; } };
 typedef integral_constant<bool, true> true_type;

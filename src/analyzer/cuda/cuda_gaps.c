@@ -1,0 +1,362 @@
+/* cuda_gaps.c — libclang's errors as gaps of the kernel model (cuda_gaps.h). */
+#include "cuda_gaps.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define KC_CUDA_MAX_ERRORS 5
+#define KC_GAP_TEXT_MAX 96
+
+static bool category_is(CXDiagnostic d, const char *name)
+{
+    CXString c = clang_getDiagnosticCategoryText(d);
+    bool yes = clang_getCString(c) && strcmp(clang_getCString(c), name) == 0;
+    clang_disposeString(c);
+    return yes;
+}
+
+/* Does a semantic error say that a name is unknown (most likely declared
+ * in a header that kcheck did not find or the shim does not cover)? Sets
+ * the kind of gap it leaves. */
+static bool unknown_name(const char *msg, kc_gap_kind *kind)
+{
+    static const struct {
+        const char *pat;
+        kc_gap_kind kind;
+    } pats[] = {
+        {"unknown type name", KC_GAP_TYPE},
+        {"no template named", KC_GAP_TYPE},
+        {"unknown template name", KC_GAP_TYPE},
+        {"no type named", KC_GAP_TYPE},
+        {"is not a template", KC_GAP_TYPE},
+        {"undeclared identifier", KC_GAP_NAME},
+        {"no member named", KC_GAP_NAME},
+        {"not a class, namespace, or enumeration", KC_GAP_NAME},
+        {"no namespace named", KC_GAP_NAME},
+    };
+    for (size_t i = 0; i < sizeof pats / sizeof pats[0]; i++)
+        if (strstr(msg, pats[i].pat)) {
+            *kind = pats[i].kind;
+            return true;
+        }
+    return false;
+}
+
+static bool ident_char(char c) { return isalnum((unsigned char)c) || c == '_'; }
+
+/* The name an unknown-name error is about, as the source spells it at the
+ * error (`c10::Half`, `GGML_RESTRICT`), and whether it is called. Falls
+ * back on the first quoted word of the message. */
+static const char *name_at(kc_arena *ar, const kc_source *src, uint32_t line, uint32_t col, const char *msg,
+                           kc_gap_kind *kind, bool *statement)
+{
+    if (line && line <= src->nlines && col) {
+        size_t at = kc_source_offset(src, line, col), end = at;
+        while (end < src->len && (ident_char(src->text[end]) ||
+                                  (src->text[end] == ':' && end + 1 < src->len && src->text[end + 1] == ':'))) {
+            end += src->text[end] == ':' ? 2 : 1;
+        }
+        while (end > at && src->text[end - 1] == ':')
+            end--;
+        if (end > at && end - at <= KC_GAP_TEXT_MAX && !isdigit((unsigned char)src->text[at])) {
+            const char *name = kc_arena_strndup(ar, src->text + at, end - at);
+            size_t k = end;
+            while (k < src->len && (src->text[k] == ' ' || src->text[k] == '\t'))
+                k++;
+            if (*kind == KC_GAP_NAME && strstr(name, "::"))
+                *kind = KC_GAP_TYPE; /* a namespace of a missing header: most often a type */
+            else if (*kind == KC_GAP_NAME && k < src->len && src->text[k] == '(')
+                *kind = KC_GAP_CALLEE;
+            /* A whole statement: `NAME;` or `NAME(...);` after a `;`, `{`, `}` or `)`. */
+            size_t p = at;
+            while (p > 0 && isspace((unsigned char)src->text[p - 1]))
+                p--;
+            bool starts = p == 0 || strchr(";{})", src->text[p - 1]);
+            if (k < src->len && src->text[k] == '(') {
+                int depth = 0;
+                do {
+                    depth += src->text[k] == '(';
+                    depth -= src->text[k] == ')';
+                    k++;
+                } while (k < src->len && depth > 0 && src->text[k] != ';');
+                while (k < src->len && isspace((unsigned char)src->text[k]))
+                    k++;
+            }
+            *statement = starts && k < src->len && src->text[k] == ';' && !strstr(name, "::");
+            return name;
+        }
+    }
+    const char *q = strchr(msg, '\'');
+    const char *e = q ? strchr(q + 1, '\'') : NULL;
+    if (q && e && e - q - 1 <= KC_GAP_TEXT_MAX)
+        return kc_arena_strndup(ar, q + 1, (size_t)(e - q - 1));
+    return kc_arena_strndup(ar, msg, strnlen(msg, KC_GAP_TEXT_MAX));
+}
+
+bool kc_cuda_errors_collect(CXTranslationUnit tu, const kc_source *src, kc_arena *ar, kc_cuda_errors *out,
+                            kc_file_errors *fatal)
+{
+    unsigned n = clang_getNumDiagnostics(tu);
+    bool ok = true;
+    /* Lines where a name could not be resolved: a parse error on the same
+     * line is its consequence (`std::foo<int> x;`), not a typo. */
+    KC_VEC(uint32_t) sema_lines = {0};
+    CXFile main = clang_getFile(tu, src->path);
+    for (unsigned i = 0; i < n; i++) {
+        CXDiagnostic d = clang_getDiagnostic(tu, i);
+        if (clang_getDiagnosticSeverity(d) < CXDiagnostic_Error) {
+            clang_disposeDiagnostic(d);
+            continue;
+        }
+        CXFile f = NULL;
+        unsigned line = 0, col = 0;
+        clang_getExpansionLocation(clang_getDiagnosticLocation(d), &f, &line, &col, NULL);
+        bool in_main = f && (main ? clang_File_isEqual(f, main)
+                                  : clang_Location_isFromMainFile(clang_getDiagnosticLocation(d)));
+        CXString s = clang_getDiagnosticSpelling(d);
+        const char *m = clang_getCString(s) ? clang_getCString(s) : "";
+        if (!f) {
+            /* A driver error: a bad flag, an unsupported architecture. */
+            kc_file_errors_add(fatal, 0, 0, "%s", m);
+            ok = false;
+        } else if (in_main) {
+            /* A location past the end of the file is not in it (an
+             * `-include` that fails is reported inside the predefines
+             * buffer): the error concerns the whole file. */
+            if (line > src->nlines)
+                line = col = 0;
+            kc_cuda_error e = {.line = line, .col = col, .msg = kc_arena_strdup(ar, m), .kind = KC_GAP_OTHER};
+            if ((category_is(d, "Parse Issue") || category_is(d, "Lexical or Preprocessor Issue")) &&
+                !strstr(m, "file not found")) {
+                e.syntax = true;
+                for (uint32_t k = 0; k < sema_lines.len; k++)
+                    if (sema_lines.data[k] == line)
+                        e.syntax = false;
+                e.kind = KC_GAP_SYNTAX;
+                e.what = kc_arena_strndup(ar, m, strnlen(m, KC_GAP_TEXT_MAX));
+            } else if (unknown_name(m, &e.kind)) {
+                kc_vec_push(&sema_lines, (uint32_t)line);
+                e.what = name_at(ar, src, line, col, m, &e.kind, &e.statement);
+                if (e.statement)
+                    e.kind = KC_GAP_CALLEE; /* `SYNC;`: a macro from a missing header, maybe a barrier */
+            } else if (strstr(m, "file not found")) {
+                e.kind = KC_GAP_OTHER; /* cannot happen: missing headers get empty stand-ins */
+                e.what = e.msg;
+            } else {
+                e.what = kc_arena_strndup(ar, m, strnlen(m, KC_GAP_TEXT_MAX));
+            }
+            out->nsyntax += e.syntax;
+            kc_vec_push(&out->v, e);
+        }
+        clang_disposeString(s);
+        clang_disposeDiagnostic(d);
+    }
+    kc_vec_free(&sema_lines);
+    return ok;
+}
+
+/* ---- kernels the parse lost ---- */
+
+/* Skips a comment, string or character literal at text[i]; returns the
+ * index after it, or i when there is none. */
+static size_t skip_noise(const char *t, size_t len, size_t i)
+{
+    if (t[i] == '/' && i + 1 < len && t[i + 1] == '/') {
+        while (i < len && t[i] != '\n')
+            i++;
+        return i;
+    }
+    if (t[i] == '/' && i + 1 < len && t[i + 1] == '*') {
+        const char *e = strstr(t + i + 2, "*/");
+        return e ? (size_t)(e - t) + 2 : len;
+    }
+    if (t[i] == '"' || t[i] == '\'') {
+        char q = t[i++];
+        while (i < len && t[i] != q && t[i] != '\n')
+            i += (t[i] == '\\') ? 2 : 1;
+        return i < len ? i + 1 : len;
+    }
+    return i;
+}
+
+static bool line_in_kernel(const kc_model *m, uint32_t line)
+{
+    for (uint32_t i = 0; i < m->kernels.len; i++)
+        if (m->kernels.data[i]->span.line <= line && line <= m->kernels.data[i]->span.end_line)
+            return true;
+    return false;
+}
+
+/* After `__global__` at t[i]: the kernel's name, when what follows is a
+ * definition (a `{` after the parameter list), else NULL. */
+static const char *defined_name(kc_arena *ar, const char *t, size_t len, size_t i)
+{
+    size_t paren = i;
+    for (;;) { /* the first '(' that is not __launch_bounds__'s */
+        while (paren < len && t[paren] != '(' && t[paren] != ';' && t[paren] != '{')
+            paren++;
+        if (paren >= len || t[paren] != '(')
+            return NULL;
+        size_t b = paren;
+        while (b > i && (t[b - 1] == ' ' || t[b - 1] == '\t' || t[b - 1] == '\n'))
+            b--;
+        size_t a = b;
+        while (a > i && ident_char(t[a - 1]))
+            a--;
+        if (b - a == 17 && strncmp(t + a, "__launch_bounds__", 17) == 0) {
+            int depth = 0;
+            do {
+                depth += t[paren] == '(';
+                depth -= t[paren] == ')';
+                paren++;
+            } while (paren < len && depth > 0);
+            continue;
+        }
+        if (a == b)
+            return NULL;
+        int depth = 0;
+        size_t k = paren;
+        do {
+            depth += t[k] == '(';
+            depth -= t[k] == ')';
+            k++;
+        } while (k < len && depth > 0);
+        while (k < len && t[k] != '{' && t[k] != ';') {
+            size_t j = skip_noise(t, len, k);
+            k = j != k ? j : k + 1;
+        }
+        return k < len && t[k] == '{' ? kc_arena_strndup(ar, t + a, b - a) : NULL;
+    }
+}
+
+static void note_lost_kernels(kc_model *m, kc_arena *ar)
+{
+    const kc_source *src = m->src;
+    const char *t = src->text;
+    size_t len = src->len;
+    uint32_t line = 1;
+    bool line_is_directive = false, at_line_start = true;
+    for (size_t i = 0; i < len;) {
+        size_t j = skip_noise(t, len, i);
+        if (j != i) {
+            for (size_t k = i; k < j; k++)
+                line += t[k] == '\n';
+            i = j;
+            continue;
+        }
+        char c = t[i];
+        if (c == '\n') {
+            bool continued = i > 0 && t[i - 1] == '\\';
+            line++;
+            at_line_start = true;
+            line_is_directive = line_is_directive && continued;
+            i++;
+            continue;
+        }
+        if (at_line_start && c == '#')
+            line_is_directive = true;
+        if (c != ' ' && c != '\t')
+            at_line_start = false;
+        if (!line_is_directive && c == '_' && strncmp(t + i, "__global__", 10) == 0 && (i == 0 || !ident_char(t[i - 1])) &&
+            !ident_char(t[i + 10]) && !line_in_kernel(m, line)) {
+            const char *name = defined_name(ar, t, len, i + 10);
+            if (name) {
+                uint32_t col = (uint32_t)(i - src->line_start[line - 1]) + 1;
+                kc_span sp = {line, col, line, col + 10};
+                kc_model_add_gap(m, KC_GAP_UNSEEN, sp, name, name);
+            }
+        }
+        i++;
+    }
+}
+
+/* ---- the gaps ---- */
+
+static int kernel_at(const kc_model *m, uint32_t line)
+{
+    for (uint32_t i = 0; i < m->kernels.len; i++)
+        if (m->kernels.data[i]->span.line <= line && line <= m->kernels.data[i]->span.end_line)
+            return (int)i;
+    return -1;
+}
+
+/* Is (line, col) inside the body of kernel k (from its `{`)? An error
+ * before it (a `;` missing after the declaration above, which clang
+ * inserted) leaves the body as written. */
+static bool in_body(const kc_model *m, const kc_kernel *k, uint32_t line, uint32_t col)
+{
+    const kc_source *src = m->src;
+    kc_span from = kc_span_valid(k->name_span) ? k->name_span : k->span;
+    size_t at = kc_source_offset(src, from.line, from.col), end = kc_source_offset(src, k->span.end_line, k->span.end_col);
+    int depth = 0;
+    while (at < end && at < src->len && !(src->text[at] == '{' && depth == 0)) {
+        depth += src->text[at] == '(';
+        depth -= src->text[at] == ')';
+        at++;
+    }
+    size_t err = line ? kc_source_offset(src, line, col ? col : 1) : 0;
+    return err >= at;
+}
+
+bool kc_cuda_errors_apply(kc_model *m, const kc_cuda_errors *e, bool header, kc_file_errors *errs)
+{
+    if (!e->v.len)
+        return true;
+    kc_arena *ar = m->arena;
+    uint8_t *drop = m->kernels.len ? kc_xcalloc(m->kernels.len, 1) : NULL;
+    for (uint32_t i = 0; i < e->v.len; i++) {
+        const kc_cuda_error *x = &e->v.data[i];
+        int k = kernel_at(m, x->line);
+        bool body = k >= 0 && in_body(m, m->kernels.data[k], x->line, x->col);
+        /* A syntax error before the body (clang inserted the `;` missing
+         * after the declaration above) is not the kernel's. */
+        const char *kname = k >= 0 && (body || !x->syntax) ? m->kernels.data[k]->name : NULL;
+        /* Host code outside kernels uses libraries kcheck does not model:
+         * only what did not parse there is said (it may hide a kernel). */
+        if (!kname && !x->syntax)
+            continue;
+        kc_span sp = {x->line, x->col, x->line, x->col};
+        if (!x->line) /* the whole file: the first line stands for it */
+            sp = (kc_span){1, 1, 1, 1};
+        kc_gap *g = kc_model_add_gap(m, x->syntax ? KC_GAP_SYNTAX : x->kind, sp, x->what, kname);
+        if (x->syntax && body) {
+            drop[k] = 1;
+            g->dropped = true;
+        }
+    }
+    if (e->nsyntax)
+        note_lost_kernels(m, ar);
+    for (uint32_t i = m->kernels.len; i-- > 0;)
+        if (drop && drop[i])
+            kc_model_drop_kernel(m, i);
+    free(drop);
+    bool nothing = !m->kernels.len && !m->launches.len && !m->host_calls.len;
+    if (!e->nsyntax || !nothing || header)
+        return true;
+    uint32_t reported = 0;
+    for (uint32_t i = 0; i < e->v.len && reported < KC_CUDA_MAX_ERRORS; i++)
+        if (e->v.data[i].syntax) {
+            kc_file_errors_add(errs, e->v.data[i].line, e->v.data[i].col, "%s", e->v.data[i].msg);
+            reported++;
+        }
+    return false;
+}
+
+kc_cuda_hole *kc_cuda_errors_holes(const kc_cuda_errors *e, kc_arena *ar, uint32_t *n)
+{
+    *n = 0;
+    for (uint32_t i = 0; i < e->v.len; i++)
+        *n += e->v.data[i].statement;
+    if (!*n)
+        return NULL;
+    kc_cuda_hole *h = kc_arena_alloc(ar, *n * sizeof *h);
+    uint32_t j = 0;
+    for (uint32_t i = 0; i < e->v.len; i++)
+        if (e->v.data[i].statement)
+            h[j++] = (kc_cuda_hole){e->v.data[i].line, e->v.data[i].col, e->v.data[i].what};
+    return h;
+}
+
+void kc_cuda_errors_free(kc_cuda_errors *e) { kc_vec_free(&e->v); }

@@ -1,0 +1,187 @@
+/* KC002 incomplete-analysis — kcheck's own note: what the front end could not
+ * analyse in a file (code that did not parse, names a missing header would
+ * have declared, kernels the parse lost), so that "no findings" is never
+ * read as "checked in full" when it was not. One note per file, from the
+ * model's gaps (kc_model.h). */
+#include "kc_rule.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static const char *kind_phrase(kc_gap_kind k)
+{
+    switch (k) {
+    case KC_GAP_SYNTAX: return "did not parse";
+    case KC_GAP_TYPE: return "unknown type";
+    case KC_GAP_NAME: return "unknown name";
+    case KC_GAP_CALLEE: return "unknown function or macro";
+    case KC_GAP_OTHER: return "compiler error";
+    case KC_GAP_UNSEEN: return "lost by the parse";
+    }
+    return "gap";
+}
+
+/* "unknown type `c10::Half`", "did not parse: expected ';'". */
+static void describe(kc_strbuf *sb, const kc_gap *g)
+{
+    switch (g->kind) {
+    case KC_GAP_TYPE:
+    case KC_GAP_NAME:
+    case KC_GAP_CALLEE: kc_sb_appendf(sb, "%s `%s`", kind_phrase(g->kind), g->what ? g->what : "?"); break;
+    case KC_GAP_UNSEEN: kc_sb_append(sb, "lost by the parse, after an error above it"); break;
+    default: kc_sb_appendf(sb, "%s (%s)", kind_phrase(g->kind), g->what ? g->what : "?"); break;
+    }
+}
+
+static bool dropped(const kc_gap *g) { return g->dropped || g->kind == KC_GAP_UNSEEN; }
+
+static bool same(const char *a, const char *b) { return a == b || (a && b && strcmp(a, b) == 0); }
+
+/* One clause of the message per kernel (and one for code outside kernels),
+ * in the order of their first gap: "`fill` not analysed (line 10 did not
+ * parse: expected expression)", "`scale` analysed without: unknown type
+ * `my_half`, unknown name `MY_ZERO`". */
+static void summarize(const kc_model *m, kc_strbuf *sb)
+{
+    enum { MAX_CLAUSES = 3, MAX_NAMES = 2 };
+    uint32_t clauses = 0, groups = 0;
+    for (uint32_t i = 0; i < m->gaps.len; i++) {
+        const kc_gap *g = &m->gaps.data[i];
+        bool first_of_group = true;
+        for (uint32_t j = 0; j < i && first_of_group; j++)
+            first_of_group = !same(m->gaps.data[j].kernel, g->kernel);
+        if (!first_of_group)
+            continue;
+        groups++;
+        if (clauses == MAX_CLAUSES)
+            continue;
+        kc_sb_append(sb, clauses++ ? "; " : "");
+        const kc_gap *lost = NULL;
+        for (uint32_t j = i; j < m->gaps.len && !lost; j++)
+            if (same(m->gaps.data[j].kernel, g->kernel) && dropped(&m->gaps.data[j]))
+                lost = &m->gaps.data[j];
+        if (lost && g->kernel) {
+            kc_sb_appendf(sb, "`%s` not analysed (line %u: ", g->kernel, lost->span.line);
+            describe(sb, lost);
+            kc_sb_append(sb, ")");
+            continue;
+        }
+        if (g->kernel)
+            kc_sb_appendf(sb, "`%s` analysed without ", g->kernel);
+        else
+            kc_sb_append(sb, "outside kernels: ");
+        uint32_t names = 0, more = 0;
+        for (uint32_t j = i; j < m->gaps.len; j++) {
+            const kc_gap *h = &m->gaps.data[j];
+            if (!same(h->kernel, g->kernel))
+                continue;
+            if (names == MAX_NAMES) {
+                more++;
+                continue;
+            }
+            kc_sb_append(sb, names++ ? ", " : "");
+            if (h->kind == KC_GAP_SYNTAX || h->kind == KC_GAP_OTHER)
+                kc_sb_appendf(sb, "line %u (%s)", h->span.line, h->what ? h->what : "?");
+            else
+                describe(sb, h);
+        }
+        if (more)
+            kc_sb_appendf(sb, " and %u more", more);
+    }
+    if (groups > clauses)
+        kc_sb_appendf(sb, "; %u more kernel%s", groups - clauses, groups - clauses == 1 ? "" : "s");
+}
+
+static void check_model(const kc_model *m, kc_rule_ctx *ctx)
+{
+    if (!m->gaps.len)
+        return;
+    const kc_gap *first = &m->gaps.data[0];
+    kc_strbuf sb = {0};
+    kc_sb_append(&sb, "analysis incomplete: ");
+    summarize(m, &sb);
+    kc_sb_append(&sb, "; findings that depend on what is missing may be missing too");
+    const kc_kernel *k = NULL;
+    for (uint32_t i = 0; first->kernel && i < m->kernels.len; i++)
+        if (strcmp(m->kernels.data[i]->name, first->kernel) == 0)
+            k = m->kernels.data[i];
+    kc_diag *d = kc_report(ctx, k, first->span, "%s", kc_sb_str(&sb));
+    if (!k && first->kernel)
+        d->kernel = kc_xstrdup(first->kernel); /* a kernel that was left out */
+    enum { MAX_NOTES = 8 };
+    for (uint32_t i = 0; i < m->gaps.len && i < MAX_NOTES; i++) {
+        const kc_gap *g = &m->gaps.data[i];
+        kc_sb_len_reset(&sb);
+        kc_sb_appendf(&sb, "line %u: ", g->span.line);
+        if (g->kind == KC_GAP_UNSEEN)
+            kc_sb_appendf(&sb, "`%s` ", g->what ? g->what : "?");
+        describe(&sb, g);
+        if (g->kind == KC_GAP_UNSEEN)
+            kc_sb_append(&sb, ": not analysed");
+        else if (g->kernel && g->dropped)
+            kc_sb_appendf(&sb, " in `%s`: the kernel is not analysed", g->kernel);
+        else if (g->kernel)
+            kc_sb_appendf(&sb, " in `%s` (%u line%s of it)", g->kernel, g->lines, g->lines == 1 ? "" : "s");
+        else
+            kc_sb_appendf(&sb, " outside kernels (%u line%s)", g->lines, g->lines == 1 ? "" : "s");
+        if (g->kind == KC_GAP_CALLEE)
+            kc_sb_append(&sb, "; not looked into: presumed that it may synchronize the block and access "
+                              "any memory, so races and accesses across it are not judged");
+        kc_diag_note(d, "%s", kc_sb_str(&sb));
+    }
+    if (m->gaps.len > MAX_NOTES)
+        kc_diag_note(d, "%u more not listed", m->gaps.len - MAX_NOTES);
+    if (m->lang == KC_LANG_CUDA)
+        kc_diag_note(d, "fix: give kcheck the include directories and macros of the build (`-p BUILD_DIR` with "
+                        "compile_commands.json, `-- -I DIR -D NAME=VALUE`, or `cuda.args` in .kcheck.yaml); "
+                        "a header that only compiles inside its includer is parsed on its own (docs/rules/KC002-incomplete-analysis.md)");
+    kc_sb_free(&sb);
+}
+
+const kc_rule kc002_incomplete_analysis = {
+    .id = "KC002",
+    .slug = "incomplete-analysis",
+    .summary = "Part of the file could not be analysed (code that did not parse, names from a header kcheck "
+               "did not find): findings that depend on it may be missing.",
+    .severity = KC_SEV_NOTE,
+    .langs = KC_LANG_BIT_CUDA, /* the Triton front end records no gaps yet */
+    .doc = "## What it does\n"
+           "Says what kcheck could not analyse in a file, once per file: kernels that\n"
+           "the parse lost or that contain code that did not parse (they are left out),\n"
+           "and lines that use a type, a macro, a constant or a function that no header\n"
+           "kcheck read declares (they are analysed without it). An unknown function\n"
+           "is presumed to do anything: synchronize the block, read and write any\n"
+           "memory; rules whose conclusion would depend on it stay quiet.\n"
+           "\n"
+           "The summary line of a run counts the files analysed in part at every\n"
+           "severity; the note itself shows with `--severity note`, and JSON and SARIF\n"
+           "list it always (`incomplete`, and SARIF's tool notifications).\n"
+           "\n"
+           "## Why is this bad?\n"
+           "\"No findings\" on a file whose kernels were not analysed is not a clean\n"
+           "bill of health. Most gaps come from headers kcheck was not told about.\n"
+           "\n"
+           "## Example\n"
+           "```cuda\n"
+           "#include \"my_types.h\"   // not on the include path given to kcheck\n"
+           "__global__ void k(my_half *out) { out[threadIdx.x] = MY_ZERO; }\n"
+           "```\n"
+           "\n"
+           "## Use instead\n"
+           "```sh\n"
+           "kcheck -p build/ src/      # the flags of compile_commands.json\n"
+           "kcheck src/k.cu -- -I include -DMY_ZERO=0\n"
+           "```\n"
+           "\n"
+           "## Fix\n"
+           "Give kcheck the build's include directories and macros. A header that\n"
+           "needs its includer's context (a `.cuh` that uses types declared before it\n"
+           "is included) is parsed on its own: what it lacks is reported here.\n"
+           "\n"
+           "## References\n"
+           "- clangd keeps going after errors in the same way; its diagnostics say what did not parse.\n",
+    .options = NULL,
+    .check = NULL,
+    .verify = KC_VERIFY_NONE,
+    .check_model = check_model,
+};
