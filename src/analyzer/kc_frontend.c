@@ -108,9 +108,27 @@ static bool ends_with(const char *s, const char *suffix)
     return n >= m && strcmp(s + n - m, suffix) == 0;
 }
 
+bool kc_path_is_plain_header(const char *path)
+{
+    static const char *const exts[] = {".h", ".hpp", ".hh", ".hxx", ".inl"};
+    for (size_t i = 0; i < sizeof exts / sizeof exts[0]; i++)
+        if (ends_with(path, exts[i]))
+            return true;
+    return false;
+}
+
+bool kc_source_has_device_code(const char *text, size_t len)
+{
+    static const char *const marks[] = {"__global__", "__device__", "__shared__"};
+    for (size_t i = 0; i < sizeof marks / sizeof marks[0]; i++)
+        if (memmem(text, len, marks[i], strlen(marks[i])))
+            return true;
+    return false;
+}
+
 bool kc_lang_for_path(const char *path, kc_lang *lang)
 {
-    if (ends_with(path, ".cu") || ends_with(path, ".cuh")) {
+    if (ends_with(path, ".cu") || ends_with(path, ".cuh") || kc_path_is_plain_header(path)) {
         *lang = KC_LANG_CUDA;
         return true;
     }

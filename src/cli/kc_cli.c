@@ -25,8 +25,9 @@ static const char usage_head[] =
     "       kcheck server start|stop|status|run   (the server of --server)\n"
     "       kcheck --list-rules | --explain RULE | --version | --help\n"
     "\n"
-    "Checks CUDA (.cu, .cuh) and Triton (.py) kernel sources. Directories are\n"
-    "walked recursively, honouring .gitignore and skipping hidden entries.\n"
+    "Checks CUDA (.cu, .cuh; .h, .hpp headers with device code) and Triton (.py)\n"
+    "kernel sources. Directories are walked recursively, honouring .gitignore and\n"
+    "skipping hidden entries.\n"
     "\n";
 
 static const char usage_tail[] =

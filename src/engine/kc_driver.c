@@ -56,7 +56,10 @@ static void analyze(struct kc_frontend *fe, const kc_options *o, const kc_source
         kc_diag *d = &out->diags.items.data[i];
         if (d->severity < o->min_severity) {
             out->below_severity++;
-            kc_diag_dispose(d);
+            if (kc_diag_is_incomplete(d))
+                kc_vec_push(&out->incomplete.items, *d);
+            else
+                kc_diag_dispose(d);
         } else if (o->baseline && kc_baseline_contains(o->baseline, d->fingerprint)) {
             kc_vec_push(&out->baselined.items, *d);
         } else {
@@ -82,6 +85,8 @@ static void swap_analysis(kc_file_result *a, kc_file_result *b)
     a->kernels = b->kernels;
     a->suppressed = b->suppressed;
     a->below_severity = b->below_severity;
+    a->incomplete = b->incomplete;
+    b->incomplete = t.incomplete;
     b->diags = t.diags;
     b->baselined = t.baselined;
     b->kernels = t.kernels;
@@ -154,7 +159,7 @@ void kc_check_file(struct kc_frontend *fe, const kc_options *opts, kc_file_resul
     kc_lang lang;
     if (!kc_lang_for_path(r->path, &lang)) {
         kc_file_errors_add(&r->errors, 0, 0,
-                           "not a CUDA (.cu, .cuh) or Python (.py) file");
+                           "not a CUDA (.cu, .cuh, or a header with device code) or Python (.py) file");
         return;
     }
     bool fixing = o->fix || o->format == KC_FORMAT_DIFF;
@@ -167,6 +172,10 @@ void kc_check_file(struct kc_frontend *fe, const kc_options *opts, kc_file_resul
     if (!r->src) {
         kc_file_errors_add(&r->errors, 0, 0, "%s", err ? err : "cannot read");
         free(err);
+        return;
+    }
+    if (kc_path_is_plain_header(r->path) && !kc_source_has_device_code(r->src->text, r->src->len)) {
+        r->skipped = true; /* a host or C header: nothing for kcheck */
         return;
     }
     if (fixing) {
@@ -243,7 +252,12 @@ static void *worker(void *arg)
 
 static void tally(const kc_options *opts, const kc_file_result *r, kc_run_totals *t)
 {
+    if (r->skipped) {
+        t->skipped++;
+        return;
+    }
     t->files++;
+    t->incomplete += kc_file_result_incomplete(r);
     if (r->errors.items.len)
         t->file_errors++;
     for (uint32_t i = 0; i < r->diags.items.len; i++) {

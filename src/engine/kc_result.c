@@ -1,5 +1,7 @@
 #include "kc_result.h"
 
+#include "kc_rule.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -9,6 +11,7 @@ void kc_file_result_free(kc_file_result *r)
     kc_source_delete(r->src);
     kc_diag_list_free(&r->diags);
     kc_diag_list_free(&r->baselined);
+    kc_diag_list_free(&r->incomplete);
     kc_file_errors_free(&r->errors);
     for (uint32_t i = 0; i < r->kernels.len; i++)
         free(r->kernels.data[i].name);
@@ -28,4 +31,19 @@ void kc_run_totals_free(kc_run_totals *t)
     free(t->by_rule);
     t->by_rule = NULL;
     t->nrules = 0;
+}
+
+bool kc_diag_is_incomplete(const kc_diag *d) { return d->rule_id && strcmp(d->rule_id, kc002_incomplete_analysis.id) == 0; }
+
+bool kc_file_result_incomplete(const kc_file_result *r)
+{
+    if (r->incomplete.items.len)
+        return true;
+    for (uint32_t i = 0; i < r->diags.items.len; i++)
+        if (kc_diag_is_incomplete(&r->diags.items.data[i]))
+            return true;
+    for (uint32_t i = 0; i < r->baselined.items.len; i++)
+        if (kc_diag_is_incomplete(&r->baselined.items.data[i]))
+            return true;
+    return false;
 }

@@ -47,7 +47,17 @@ typedef struct kc_file_result {
     size_t fixed;            /* findings whose fix-it was applied (--fix) or shown (--diff) */
     char *diff;              /* --diff: the unified diff of the fix-its, or NULL; owned */
     kc_peers peers;          /* files of the run that import this one (kc_project.h); borrowed */
+    /* KC002 notes (what could not be analysed) below --severity: not
+     * reported as findings, still listed by JSON and SARIF and counted by
+     * the summary line. */
+    kc_diag_list incomplete;
+    bool skipped;            /* a C/C++ header without device code: passed over, not checked */
 } kc_file_result;
+
+/* Is d a KC002 note on what the analysis of its file lacks? */
+bool kc_diag_is_incomplete(const kc_diag *d);
+/* Did the file's analysis lack something (a KC002 note, shown or not)? */
+bool kc_file_result_incomplete(const kc_file_result *r);
 
 void kc_file_result_free(kc_file_result *r);
 
@@ -62,6 +72,8 @@ typedef struct kc_run_totals {
     size_t below_severity; /* below --severity */
     size_t fixed;        /* fix-its applied (--fix) or shown (--diff) */
     size_t files_fixed;  /* files changed (--fix) or with a diff (--diff) */
+    size_t incomplete;   /* files checked whose analysis lacks something (KC002) */
+    size_t skipped;      /* headers without device code, passed over (not in `files`) */
     size_t *by_rule;     /* reported findings per rule (kc_rules_get index); owned */
     size_t nrules;
     double seconds;      /* wall time of the run, set by the caller for --stats */

@@ -80,8 +80,11 @@ void kc_report_stats(FILE *out, const kc_run_totals *t)
     fprintf(out, "  %6zu  hidden by --severity\n", t->below_severity);
     if (t->fixed)
         fprintf(out, "  %6zu  fixed, in %zu files\n", t->fixed, t->files_fixed);
-    fprintf(out, "  files: %zu checked, %zu not checked; time: %.3f s", t->files - t->file_errors,
-            t->file_errors, t->seconds);
+    fprintf(out, "  files: %zu checked (%zu analysed in part), %zu not checked", t->files - t->file_errors,
+            t->incomplete, t->file_errors);
+    if (t->skipped)
+        fprintf(out, ", %zu header%s without device code passed over", t->skipped, t->skipped == 1 ? "" : "s");
+    fprintf(out, "; time: %.3f s", t->seconds);
     if (t->seconds > 0 && t->files)
         fprintf(out, " (%.1f ms per file)", 1000.0 * t->seconds / (double)t->files);
     fputc('\n', out);

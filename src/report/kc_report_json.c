@@ -10,6 +10,7 @@ typedef struct json_reporter {
     json_t *diags;
     json_t *errors;
     json_t *checks;
+    json_t *incomplete; /* KC002 notes, at every severity */
 } json_reporter;
 
 static json_t *span_fields(json_t *o, kc_span s)
@@ -77,8 +78,14 @@ static void json_file(kc_reporter *r, const kc_file_result *res)
         json_object_set_new(o, "message", kc_report_json_text(e->message));
         json_array_append_new(j->errors, o);
     }
-    for (uint32_t i = 0; i < res->diags.items.len; i++)
-        json_array_append_new(j->diags, diag_json(res->path, &res->diags.items.data[i]));
+    for (uint32_t i = 0; i < res->diags.items.len; i++) {
+        const kc_diag *d = &res->diags.items.data[i];
+        json_array_append_new(j->diags, diag_json(res->path, d));
+        if (kc_diag_is_incomplete(d))
+            json_array_append_new(j->incomplete, diag_json(res->path, d));
+    }
+    for (uint32_t i = 0; i < res->incomplete.items.len; i++)
+        json_array_append_new(j->incomplete, diag_json(res->path, &res->incomplete.items.data[i]));
     for (uint32_t i = 0; i < res->checks.len; i++) {
         const kc_verify_check *c = &res->checks.data[i];
         json_t *o = json_object();
@@ -99,6 +106,7 @@ static void json_finish(kc_reporter *r, const kc_run_totals *t)
     json_object_set(doc, "diagnostics", j->diags);
     json_object_set_new(doc, "files", json_integer((json_int_t)t->files));
     json_object_set(doc, "errors", j->errors);
+    json_object_set(doc, "incomplete", j->incomplete);
     if (r->opts->verify)
         json_object_set(doc, "checks", j->checks);
     json_dumpf(doc, r->out, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_ENSURE_ASCII);
@@ -112,6 +120,7 @@ static void json_destroy(kc_reporter *r)
     json_decref(j->diags);
     json_decref(j->errors);
     json_decref(j->checks);
+    json_decref(j->incomplete);
     free(j);
 }
 
@@ -126,5 +135,6 @@ kc_reporter *kc_report_json_new(const kc_options *opts, FILE *out, FILE *err)
     j->diags = json_array();
     j->errors = json_array();
     j->checks = json_array();
+    j->incomplete = json_array();
     return &j->base;
 }

@@ -298,6 +298,28 @@ static void sarif_file(kc_reporter *r, const kc_file_result *res)
     }
     for (uint32_t i = 0; i < res->diags.items.len; i++)
         json_array_append_new(s->results, result_json(res->path, res->src, &res->diags.items.data[i]));
+    /* What could not be analysed, below --severity: a notification. */
+    for (uint32_t i = 0; i < res->incomplete.items.len; i++) {
+        const kc_diag *d = &res->incomplete.items.data[i];
+        json_t *n = json_object();
+        json_object_set_new(n, "level", json_string("note"));
+        json_object_set_new(n, "message", text_msg(d->message));
+        json_t *desc = json_object();
+        json_object_set_new(desc, "id", json_string(d->rule_id));
+        json_object_set_new(n, "descriptor", desc);
+        json_t *phys = json_object();
+        json_object_set_new(phys, "artifactLocation", artifact_location(res->path));
+        json_t *reg = json_object();
+        json_object_set_new(reg, "startLine", json_integer(d->span.line));
+        json_object_set_new(reg, "startColumn", json_integer(utf16_col(res->src, d->span.line, d->span.col)));
+        json_object_set_new(phys, "region", reg);
+        json_t *loc = json_object();
+        json_object_set_new(loc, "physicalLocation", phys);
+        json_t *locs = json_array();
+        json_array_append_new(locs, loc);
+        json_object_set_new(n, "locations", locs);
+        json_array_append_new(s->notifications, n);
+    }
     for (uint32_t i = 0; i < res->checks.len; i++) {
         const kc_verify_check *c = &res->checks.data[i];
         json_t *o = json_object();

@@ -22,6 +22,16 @@ static void hidden(FILE *out, const kc_run_totals *t)
         fprintf(out, ", %zu hidden by --severity", t->below_severity);
 }
 
+/* ", 2 analysed in part (KC002 notes say what is missing)" */
+static void partial(FILE *out, const kc_options *o, const kc_run_totals *t)
+{
+    if (!t->incomplete)
+        return;
+    fprintf(out, ", %zu analysed in part", t->incomplete);
+    if (o->min_severity > KC_SEV_NOTE)
+        fprintf(out, " (--severity note shows what is missing)");
+}
+
 void kc_report_summary(FILE *out, const kc_options *o, const kc_run_totals *t)
 {
     if (t->fixed) {
@@ -36,6 +46,7 @@ void kc_report_summary(FILE *out, const kc_options *o, const kc_run_totals *t)
         fprintf(out, "kcheck: no findings (");
         plural(out, t->files, "file", "files");
         fprintf(out, " checked");
+        partial(out, o, t);
         hidden(out, t);
         fprintf(out, ")\n");
         return;
@@ -60,6 +71,7 @@ void kc_report_summary(FILE *out, const kc_options *o, const kc_run_totals *t)
     }
     fprintf(out, " (");
     plural(out, t->files, "file", "files");
+    partial(out, o, t);
     hidden(out, t);
     fprintf(out, ")\n");
 }

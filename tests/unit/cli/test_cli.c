@@ -219,7 +219,7 @@ static void test_bad_inputs_do_not_stop_others(void **state)
     assert_non_null(strstr(r.out, "junk.py: error: binary file (NUL byte at offset 14)"));
     assert_non_null(strstr(r.out, "latin1.py: error: not valid UTF-8 (byte 0xe9 at line 1, column 6)"));
     assert_non_null(strstr(r.out, "broken.py:2:1: error: syntax error"));
-    assert_non_null(strstr(r.out, "notes.txt: error: not a CUDA (.cu, .cuh) or Python (.py) file"));
+    assert_non_null(strstr(r.out, "notes.txt: error: not a CUDA (.cu, .cuh, or a header with device code) or Python (.py) file"));
     assert_non_null(strstr(r.out, "missing.py: error: cannot open: No such file or directory"));
     /* the good file after them is still checked */
     assert_non_null(strstr(r.out, "bad.py:5:33: error:"));
@@ -244,6 +244,54 @@ static void test_directory_walk(void **state)
     assert_non_null(strstr(r.out, "(1 file)"));
     kh_result_free(&r);
     free(tree);
+}
+
+/* Headers: one with device code is checked as CUDA (given, or found by a
+ * walk); a host header is passed over without an error. A file whose
+ * kernels use names from a header kcheck did not find is analysed in part,
+ * and the summary line, --stats and JSON say so at the default severity. */
+static void test_headers_and_partial_analysis(void **state)
+{
+    (void)state;
+    static const char dev_h[] = "#pragma once\n"
+                                "__global__ void rev(float *out, const float *in)\n"
+                                "{\n"
+                                "    __shared__ float s[256];\n"
+                                "    s[threadIdx.x] = in[threadIdx.x];\n"
+                                "    out[threadIdx.x] = s[255 - threadIdx.x];\n"
+                                "}\n";
+    static const char host_h[] = "#pragma once\nint add(int a, int b);\n";
+    static const char partial_cu[] = "#include \"missing.h\"\n"
+                                     "__global__ void k(my_half *out) { out[threadIdx.x] = MY_ZERO; }\n";
+    write_file("hdr/dev.hpp", dev_h, sizeof dev_h - 1);
+    write_file("hdr/host.h", host_h, sizeof host_h - 1);
+    write_file("part/partial.cu", partial_cu, sizeof partial_cu - 1);
+    char *dir = tmp_path("hdr"), *host = tmp_path("hdr/host.h"), *part = tmp_path("part/partial.cu");
+    kh_result r = kh_run("--no-cache", "--color", "never", "--stats", dir, NULL);
+    assert_int_equal(r.status, 1);
+    assert_non_null(strstr(r.out, "dev.hpp:6:24: error:"));
+    assert_non_null(strstr(r.out, "KC402"));
+    assert_null(strstr(r.out, "host.h"));
+    assert_non_null(strstr(r.out, "(1 file)"));
+    assert_non_null(strstr(r.out, "1 header without device code passed over"));
+    kh_result_free(&r);
+    r = kh_run("--no-cache", host, NULL);
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "no findings (0 files checked)"));
+    kh_result_free(&r);
+    r = kh_run("--no-cache", "--color", "never", part, NULL);
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "1 analysed in part (--severity note shows what is missing)"));
+    kh_result_free(&r);
+    r = kh_run("--no-cache", "--format", "json", part, NULL);
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "\"diagnostics\": []"));
+    assert_non_null(strstr(r.out, "\"incomplete\": ["));
+    assert_non_null(strstr(r.out, "unknown type `my_half`"));
+    kh_result_free(&r);
+    free(dir);
+    free(host);
+    free(part);
 }
 
 static void test_jobs_output_is_deterministic(void **state)
@@ -271,6 +319,7 @@ int main(void)
         cmocka_unit_test(test_bad_inputs_do_not_stop_others),
         cmocka_unit_test(test_directory_walk),
         cmocka_unit_test(test_jobs_output_is_deterministic),
+        cmocka_unit_test(test_headers_and_partial_analysis),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
