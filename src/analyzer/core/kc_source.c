@@ -85,8 +85,16 @@ static kc_source *finish(char *path, char *text, size_t len, size_t max_bytes, c
         *err = kc_xasprintf("binary file (NUL byte at offset %zu); not a kernel source", off);
         goto fail;
     }
-    size_t bad = kc_utf8_invalid_at((const unsigned char *)text, len);
-    if (bad != (size_t)-1) {
+    /* A few bytes that are not UTF-8 (a Latin-1 `\xa9` or `\xe9` in a
+     * comment) are kept as they are: the front ends read them as opaque
+     * bytes, and lines and columns stay right. Many of them: not a source. */
+    size_t bad = kc_utf8_invalid_at((const unsigned char *)text, len), nbad = 0;
+    for (size_t at = bad; at != (size_t)-1 && nbad <= len / 64 + 4;) {
+        nbad++;
+        size_t next = kc_utf8_invalid_at((const unsigned char *)text + at + 1, len - at - 1);
+        at = next == (size_t)-1 ? next : at + 1 + next;
+    }
+    if (bad != (size_t)-1 && nbad > len / 64 + 4) {
         uint32_t line = 1;
         size_t ls = 0;
         for (size_t i = 0; i < bad; i++)
@@ -94,7 +102,7 @@ static kc_source *finish(char *path, char *text, size_t len, size_t max_bytes, c
                 line++;
                 ls = i + 1;
             }
-        *err = kc_xasprintf("not valid UTF-8 (byte 0x%02x at line %u, column %zu)",
+        *err = kc_xasprintf("not valid UTF-8 (byte 0x%02x at line %u, column %zu, and many more)",
                             (unsigned char)text[bad], line, bad - ls + 1);
         goto fail;
     }

@@ -1,8 +1,9 @@
 /* kc_source.h — one input file held in memory, with its line table.
  *
  * kc_source_load validates the bytes before any front end sees them:
- * no NUL bytes, valid UTF-8 (a leading BOM is accepted), at most
- * max_bytes. Lines are 1-based; columns are 1-based byte offsets within a
+ * no NUL bytes, UTF-8 (a leading BOM is accepted; a few stray bytes that
+ * are not, such as Latin-1 in a comment, are kept as they are: at most one
+ * in 64 bytes), at most max_bytes. Lines are 1-based; columns are 1-based byte offsets within a
  * line (the clang convention), with CR of a CRLF pair not part of the line.
  */
 #ifndef KC_SOURCE_H

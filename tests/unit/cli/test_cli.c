@@ -217,7 +217,7 @@ static void test_bad_inputs_do_not_stop_others(void **state)
     kh_result r = kh_run("--color", "never", junk, latin, broken, txt, missing, tmpdir, bad, NULL);
     assert_int_equal(r.status, 2);
     assert_non_null(strstr(r.out, "junk.py: error: binary file (NUL byte at offset 14)"));
-    assert_non_null(strstr(r.out, "latin1.py: error: not valid UTF-8 (byte 0xe9 at line 1, column 6)"));
+    assert_null(strstr(r.out, "latin1.py")); /* a Latin-1 byte in a comment: checked */
     assert_non_null(strstr(r.out, "broken.py:2:1: error: syntax error"));
     assert_non_null(strstr(r.out, "notes.txt: error: not a CUDA (.cu, .cuh, or a header with device code) or Python (.py) file"));
     assert_non_null(strstr(r.out, "missing.py: error: cannot open: No such file or directory"));
