@@ -59,6 +59,68 @@ static void record_template_args(kc_cuda_tu *t, CXCursor spec, uint32_t line)
 /* Constant block sizes of a launch's block argument: an integer, a dim3
  * built from constants (dim3(32, 8), {4, 8, 1}), or a local dim3 variable
  * initialized so. */
+/* Assignments to a dim3 variable after its declaration: `threads =
+ * dim3(16, 16)` (the last one seen is kept in *rhs) and `threads.x = 16`
+ * (members: the value is then not known from the source alone). */
+typedef struct dim3_writes {
+    CXCursor var;
+    CXCursor rhs;
+    unsigned whole, members;
+} dim3_writes;
+
+static bool refers_to(CXCursor e, CXCursor var)
+{
+    e = kc_cuda_strip(e);
+    return e.kind == CXCursor_DeclRefExpr && clang_equalCursors(clang_getCursorReferenced(e), var);
+}
+
+static enum CXChildVisitResult dim3_write_visit(CXCursor c, CXCursor parent, CXClientData data)
+{
+    (void)parent;
+    dim3_writes *w = data;
+    if (c.kind == CXCursor_CallExpr && clang_Cursor_getNumArguments(c) == 2) {
+        CXString s = clang_getCursorSpelling(c);
+        bool assign = clang_getCString(s) && strcmp(clang_getCString(s), "operator=") == 0;
+        clang_disposeString(s);
+        if (assign && refers_to(clang_Cursor_getArgument(c, 0), w->var)) {
+            w->whole++;
+            w->rhs = clang_Cursor_getArgument(c, 1);
+        }
+    } else if (c.kind == CXCursor_BinaryOperator || c.kind == CXCursor_CompoundAssignOperator) {
+        kc_cuda_kids k;
+        kc_cuda_kids_get(c, &k);
+        CXCursor lhs = k.n ? kc_cuda_strip(k.v[0]) : clang_getNullCursor();
+        if (lhs.kind == CXCursor_MemberRefExpr) {
+            kc_cuda_kids m;
+            kc_cuda_kids_get(lhs, &m);
+            if (m.n && refers_to(m.v[0], w->var))
+                w->members++;
+            kc_cuda_kids_free(&m);
+        } else if (c.kind == CXCursor_BinaryOperator && refers_to(lhs, w->var) && k.n == 2) {
+            w->whole++; /* a C-style struct assignment */
+            w->rhs = k.v[1];
+        }
+        kc_cuda_kids_free(&k);
+    }
+    return CXChildVisit_Recurse;
+}
+
+static bool block_dims(CXCursor e, int64_t out[3], unsigned depth);
+
+/* The block a dim3 variable holds at a launch: its initializer, or the one
+ * assignment that replaces it; unknown when members are assigned or it is
+ * assigned more than once. */
+static bool var_block_dims(CXCursor d, int64_t out[3], unsigned depth)
+{
+    CXCursor fn = clang_getCursorSemanticParent(d);
+    dim3_writes w = {.var = d, .rhs = clang_getNullCursor()};
+    if (fn.kind == CXCursor_FunctionDecl || fn.kind == CXCursor_CXXMethod || fn.kind == CXCursor_FunctionTemplate)
+        clang_visitChildren(fn, dim3_write_visit, &w);
+    if (w.members || w.whole > 1)
+        return false;
+    return block_dims(w.whole ? w.rhs : clang_Cursor_getVarDeclInitializer(d), out, depth + 1);
+}
+
 static bool block_dims(CXCursor e, int64_t out[3], unsigned depth)
 {
     if (depth > 8 || clang_Cursor_isNull(e))
@@ -74,7 +136,7 @@ static bool block_dims(CXCursor e, int64_t out[3], unsigned depth)
         CXCursor d = clang_getCursorReferenced(e);
         if (d.kind != CXCursor_VarDecl)
             return false;
-        return block_dims(clang_Cursor_getVarDeclInitializer(d), out, depth + 1);
+        return var_block_dims(d, out, depth);
     }
     case CXCursor_CallExpr:
     case CXCursor_InitListExpr:

@@ -154,6 +154,68 @@ static void test_warp_calls_and_may_sync(void **state)
     fh_free(&L);
 }
 
+/* A dim3 declared without sizes and assigned later holds the assigned
+ * block, not dim3's default of one thread; one whose members are assigned
+ * is unknown. */
+static void test_dim3_assigned_later(void **state)
+{
+    (void)state;
+    lowered L;
+    lower(&L, "__global__ void t(float *o) { o[threadIdx.x] = 0; }\n"
+              "void go(float *o, int n) {\n"
+              "    dim3 threads;\n"
+              "    threads = dim3(16, 16);\n"
+              "    t<<<n, threads>>>(o);\n"
+              "    dim3 b2;\n"
+              "    b2.x = 32;\n"
+              "    t<<<n, b2>>>(o);\n"
+              "    dim3 b3;\n"
+              "    t<<<n, b3>>>(o);\n"
+              "}\n");
+    assert_int_equal(L.m->launches.len, 3);
+    assert_int_equal(L.m->launches.data[0].block_dim[0], 16);
+    assert_int_equal(L.m->launches.data[0].block_dim[1], 16);
+    assert_int_equal(L.m->launches.data[1].block_dim[0], -1);
+    assert_int_equal(L.m->launches.data[2].block_dim[0], 1);
+    fh_free(&L);
+}
+
+/* Gaps: errors become the model's record of what was not analysed. */
+static void test_gaps(void **state)
+{
+    (void)state;
+    lowered L;
+    fh_lower(&L, "gaps.cu",
+             "#include \"nowhere.h\"\n"                                      /* 1 */
+             "__global__ void a(my_half *o) { o[0] = 0; }\n"                 /* 2 */
+             "__global__ void b(float *o) { o[0] = 1.0f +; }\n"              /* 3 */
+             "__global__ void c(float *s) { s[threadIdx.x] = 1; SYNC; }\n",  /* 4 */
+             NULL);
+    fh_expect_model(&L);
+    assert_non_null(fh_kernel(L.m, "a"));
+    assert_non_null(fh_kernel(L.m, "c"));
+    for (uint32_t i = 0; i < L.m->kernels.len; i++)
+        assert_string_not_equal(L.m->kernels.data[i]->name, "b"); /* left out: its body did not parse */
+    bool type = false, dropped = false, macro = false;
+    for (uint32_t i = 0; i < L.m->gaps.len; i++) {
+        const kc_gap *g = &L.m->gaps.data[i];
+        type |= g->kind == KC_GAP_TYPE && strcmp(g->what, "my_half") == 0 && strcmp(g->kernel, "a") == 0;
+        dropped |= g->kind == KC_GAP_SYNTAX && g->dropped && strcmp(g->kernel, "b") == 0 && g->span.line == 3;
+        macro |= g->kind == KC_GAP_CALLEE && strcmp(g->what, "SYNC") == 0 && g->span.line == 4;
+    }
+    assert_true(type);
+    assert_true(dropped);
+    assert_true(macro);
+    /* `SYNC;` may be a barrier: a call that may synchronize, after the store */
+    const kc_kernel *c = fh_kernel(L.m, "c");
+    bool may_sync = false;
+    for (uint32_t i = 0; i < c->calls.len; i++)
+        may_sync |= (c->calls.data[i].flags & KC_CALL_MAY_SYNC) && strcmp(c->calls.data[i].callee, "SYNC") == 0 &&
+                    c->calls.data[i].seq > c->accesses.data[0].seq;
+    assert_true(may_sync);
+    fh_free(&L);
+}
+
 static void test_half_accumulators(void **state)
 {
     (void)state;
@@ -312,6 +374,8 @@ int main(void)
         cmocka_unit_test(test_double_literals_and_math),
         cmocka_unit_test(test_warp_calls_and_may_sync),
         cmocka_unit_test(test_half_accumulators),
+        cmocka_unit_test(test_dim3_assigned_later),
+        cmocka_unit_test(test_gaps),
         cmocka_unit_test(test_bounds_checks),
         cmocka_unit_test(test_divergent_exits),
         cmocka_unit_test(test_launch_checks),
