@@ -390,7 +390,8 @@ typedef struct fn_list {
 } fn_list;
 
 /* Function definitions of the main file, in file order (namespaces and
- * extern "C" blocks included; class members are not kernels). */
+ * extern "C" blocks included); member functions of classes and class
+ * templates too (device helpers: a kernel is never a member). */
 static enum CXChildVisitResult fn_visit(CXCursor c, CXCursor parent, CXClientData data)
 {
     (void)parent;
@@ -399,12 +400,20 @@ static enum CXChildVisitResult fn_visit(CXCursor c, CXCursor parent, CXClientDat
     case CXCursor_Namespace:
     case CXCursor_LinkageSpec:
     case CXCursor_UnexposedDecl:
+    case CXCursor_StructDecl:
+    case CXCursor_ClassDecl:
+    case CXCursor_ClassTemplate:
+    case CXCursor_ClassTemplatePartialSpecialization:
         if (l->depth < 32) {
             l->depth++;
             clang_visitChildren(c, fn_visit, l);
             l->depth--;
         }
         break;
+    case CXCursor_CXXMethod:
+        if (!kc_cuda_has_attr(c, CXCursor_CUDADeviceAttr))
+            break;
+        /* fall through */
     case CXCursor_FunctionDecl:
     case CXCursor_FunctionTemplate:
         if (clang_Location_isFromMainFile(clang_getCursorLocation(c)) && clang_isCursorDefinition(c))
