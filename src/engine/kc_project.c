@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 /* ---- resolving modules to the run's files ---- */
@@ -24,8 +25,27 @@ typedef struct pyfile {
     KC_VEC(const char *) peers;
 } pyfile;
 
+/* `from X import name` in a kernel file, where `name` may be a Triton
+ * name X re-exports (`from vllm.triton_utils import tl, triton`). */
+typedef struct reexport {
+    uint32_t importer;
+    unsigned dots;
+    char *module; /* X */
+    char *name;   /* the name as X spells it */
+} reexport;
+typedef KC_VEC(reexport) reexport_vec;
+
+/* A module file read for its re-exports, once per run. */
+typedef struct module_text {
+    char *path;
+    char *text; /* NULL: not readable */
+    size_t len;
+} module_text;
+typedef KC_VEC(module_text) module_texts;
+
 struct kc_project {
     KC_VEC(pyfile) files;
+    KC_VEC(char *) extra; /* peers that are not files of the run (owned) */
     uint32_t *by_path; /* indices sorted by path */
     uint32_t *by_base; /* indices sorted by base name, then path */
 };
@@ -193,12 +213,129 @@ static void on_import(void *ud, unsigned dots, const char *module, const char *l
         kc_py_subscripts(c->text, c->len, &c->chains);
         c->chains_ready = true;
     }
-    if (!kc_py_subscripts_has(&c->chains, local, is_module))
+    if (!kc_py_subscripts_has(&c->chains, local, is_module) &&
+        !kc_py_assigned_to_subscripted(c->text, c->len, &c->chains, local, is_module))
         return;
     for (uint32_t i = 0; i < n; i++) {
         pending pd = {c->importer, targets[i]};
         kc_vec_push(c->out, pd);
     }
+}
+
+/* ---- modules that re-export Triton names ---- */
+
+static bool is_file(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+/* The file a module names seen from `importer`, on disk (the module is not
+ * a file of the run): a relative module from the importer's package; an
+ * absolute one from each enclosing package directory of the importer and
+ * the directory above the outermost one (where Python would find the
+ * top-level package). malloc'd, or NULL. */
+static char *find_on_disk(const char *importer, unsigned dots, const char *module)
+{
+    char rel[600], dir[4096], cand[4800];
+    size_t rl = strlen(module);
+    if (rl + 16 > sizeof rel)
+        return NULL;
+    for (size_t i = 0; i <= rl; i++)
+        rel[i] = module[i] == '.' ? '/' : module[i];
+    const char *s = strrchr(importer, '/');
+    size_t dl = s ? (size_t)(s - importer) : 0;
+    if (dl == 0 || dl >= sizeof dir)
+        return NULL;
+    memcpy(dir, importer, dl);
+    dir[dl] = '\0';
+    for (unsigned up = 0; up < 32; up++) {
+        if (up >= (dots ? dots - 1 : 0)) {
+            if (*rel) {
+                snprintf(cand, sizeof cand, "%s/%s.py", dir, rel);
+                if (is_file(cand))
+                    return kc_xstrdup(cand);
+            }
+            snprintf(cand, sizeof cand, "%s/%s%s__init__.py", dir, rel, *rel ? "/" : "");
+            if (is_file(cand))
+                return kc_xstrdup(cand);
+            if (dots)
+                return NULL;
+            snprintf(cand, sizeof cand, "%s/__init__.py", dir);
+            if (!is_file(cand))
+                return NULL; /* above the outermost package */
+        }
+        char *sl = strrchr(dir, '/');
+        if (!sl || sl == dir)
+            return NULL;
+        *sl = '\0';
+    }
+    return NULL;
+}
+
+static const module_text *module_read(module_texts *memo, const char *path, size_t max_file_size)
+{
+    for (uint32_t i = 0; i < memo->len; i++)
+        if (strcmp(memo->data[i].path, path) == 0)
+            return &memo->data[i];
+    module_text t = {kc_xstrdup(path), NULL, 0};
+    size_t cap = 0;
+    if (!kc_read_regular(path, max_file_size, &t.text, &cap, &t.len, NULL)) {
+        free(t.text);
+        t.text = NULL;
+    }
+    kc_vec_push(memo, t);
+    return &memo->data[memo->len - 1];
+}
+
+static void add_peer(pyfile *f, const char *path)
+{
+    for (uint32_t i = 0; i < f->peers.len; i++)
+        if (strcmp(f->peers.data[i], path) == 0)
+            return;
+    kc_vec_push(&f->peers, path);
+}
+
+/* A kernel file's peers get the module its Triton names come from
+ * (`from vllm.triton_utils import tl` and vllm/triton_utils/__init__.py
+ * binds `tl` by `import triton.language as tl`): a file of the run, or the
+ * file on disk where Python would find it. The Triton front end reads the
+ * binding there; the module's identity joins the file's cache key. */
+static void link_reexports(kc_project *p, reexport_vec *rex, size_t max_file_size)
+{
+    module_texts memo = {0};
+    for (uint32_t i = 0; i < p->files.len; i++) {
+        for (uint32_t k = 0; k < rex[i].len; k++) {
+            const reexport *r = &rex[i].data[k];
+            uint32_t targets[4];
+            uint32_t nt = p->by_path ? resolve(p, i, r->dots, r->module, targets, 4) : 0;
+            const char *path = nt ? p->files.data[targets[0]].path : NULL;
+            char *disk = path ? NULL : find_on_disk(p->files.data[i].path, r->dots, r->module);
+            if (disk)
+                path = disk;
+            const module_text *t = path ? module_read(&memo, path, max_file_size) : NULL;
+            char q[128];
+            if (t && t->text && kc_py_triton_binding(t->text, t->len, r->name, q, sizeof q)) {
+                if (disk) {
+                    kc_vec_push(&p->extra, disk);
+                    disk = NULL;
+                    path = p->extra.data[p->extra.len - 1];
+                }
+                add_peer(&p->files.data[i], path);
+            }
+            free(disk);
+        }
+        for (uint32_t k = 0; k < rex[i].len; k++) {
+            free(rex[i].data[k].module);
+            free(rex[i].data[k].name);
+        }
+        kc_vec_free(&rex[i]);
+    }
+    for (uint32_t i = 0; i < memo.len; i++) {
+        free(memo.data[i].path);
+        free(memo.data[i].text);
+    }
+    kc_vec_free(&memo);
 }
 
 /* The first pass, spread over threads: each Python file read (raw bytes,
@@ -211,7 +348,34 @@ typedef struct load_state {
     size_t max_file_size;
     atomic_uint next;
     pending_vec *pend; /* one per file */
+    reexport_vec *rex; /* one per file */
 } load_state;
+
+typedef struct rex_ctx {
+    uint32_t importer;
+    const char *text;
+    size_t len;
+    reexport_vec *out;
+} rex_ctx;
+
+/* Each `from X import name [as local]` of a kernel file with X outside
+ * triton, where the file uses `local` the Triton way. */
+static void on_reexport(void *ud, unsigned dots, const char *module, const char *local, bool is_module)
+{
+    rex_ctx *c = ud;
+    const char *dot = strrchr(module, '.');
+    /* the submodule form carries the imported name as its last component */
+    if (!is_module || strchr(local, '.') || (!dot && !dots) || c->out->len >= 64)
+        return;
+    const char *name = dot ? dot + 1 : module;
+    size_t ml = dot ? (size_t)(dot - module) : 0;
+    if ((ml == 6 || (ml > 6 && module[6] == '.')) && strncmp(module, "triton", 6) == 0)
+        return; /* triton itself */
+    if (!kc_py_triton_uses(c->text, c->len, local))
+        return;
+    reexport r = {c->importer, dots, kc_xstrndup(module, ml), kc_xstrdup(name)};
+    kc_vec_push(c->out, r);
+}
 
 static void *load_worker(void *arg)
 {
@@ -227,6 +391,10 @@ static void *load_worker(void *arg)
         if (!kc_read_regular(r->path, st->max_file_size, &buf, &cap, &len, NULL))
             continue; /* the file's own check reports why */
         f->defines_kernels = memmem(buf, len, "jit", 3) != NULL;
+        if (f->defines_kernels) {
+            rex_ctx rc = {i, buf, len, &st->rex[i]};
+            kc_scan_python_imports(buf, len, on_reexport, &rc);
+        }
         if (memchr(buf, '[', len)) {
             link_ctx c = {st->p, i, buf, len, &st->pend[i], 0, false, {0}};
             kc_scan_python_imports(buf, len, on_import, &c);
@@ -258,7 +426,7 @@ kc_project *kc_project_link(kc_path_list *files, size_t max_file_size, unsigned 
     }
     free(cwd);
     uint32_t n = p->files.len;
-    if (n < 2)
+    if (n == 0)
         return p; /* nothing to link */
     p->by_path = kc_xcalloc(n, sizeof *p->by_path);
     p->by_base = kc_xcalloc(n, sizeof *p->by_base);
@@ -269,6 +437,7 @@ kc_project *kc_project_link(kc_path_list *files, size_t max_file_size, unsigned 
     load_state st = {.p = p, .files = files, .max_file_size = max_file_size};
     atomic_init(&st.next, 0);
     st.pend = kc_xcalloc(n, sizeof *st.pend);
+    st.rex = kc_xcalloc(n, sizeof *st.rex);
     if (jobs < 1)
         jobs = 1;
     if (jobs > n)
@@ -289,6 +458,8 @@ kc_project *kc_project_link(kc_path_list *files, size_t max_file_size, unsigned 
         kc_vec_free(&st.pend[i]);
     }
     free(st.pend);
+    link_reexports(p, st.rex, max_file_size);
+    free(st.rex);
     for (uint32_t i = 0; i < n; i++) {
         pyfile *f = &p->files.data[i];
         kc_file_result *r = &files->files.data[f->result];
@@ -302,6 +473,9 @@ void kc_project_free(kc_project *p)
 {
     if (!p)
         return;
+    for (uint32_t i = 0; i < p->extra.len; i++)
+        free(p->extra.data[i]);
+    kc_vec_free(&p->extra);
     for (uint32_t i = 0; i < p->files.len; i++) {
         free(p->files.data[i].path);
         kc_vec_free(&p->files.data[i].peers);

@@ -10,10 +10,19 @@
  * absolute path
  * (`pkg.ops.kernels` -> `.../pkg/ops/kernels.py` or `.../kernels/__init__.py`).
  * Each kernel file (one that mentions `jit`) then knows which files import
- * it and subscript the import (`k[`, `mod.k[`): its peers
+ * it and subscript the import (`k[`, `mod.k[`, or a name assigned it:
+ * `fx = k if c else k2` ... `fx[`): its peers
  * (kc_file_result.peers), whose launches of its kernels the Triton front
  * end reads when the file does not launch them itself, and whose size,
  * mtime and inode are part of its result-cache key.
+ *
+ * A kernel file's peers also hold the modules its Triton names come from
+ * when they are the project's (`from vllm.triton_utils import tl, triton`,
+ * used as `@triton.jit`, `tl.load`): the module X, a file of the run or
+ * else the file where Python would find it (from the importer's package
+ * directories up to the directory above the outermost package), when its
+ * imports bind the name to triton (`import triton.language as tl`, also
+ * inside try/except or if). The Triton front end reads the binding there.
  */
 #ifndef KC_PROJECT_H
 #define KC_PROJECT_H

@@ -266,3 +266,126 @@ bool kc_py_subscripts_has(const kc_py_names *ch, const char *local, bool module)
     }
     return false;
 }
+
+bool kc_py_assigned_to_subscripted(const char *text, size_t len, const kc_py_names *names, const char *local,
+                                   bool module)
+{
+    size_t n = strlen(local);
+    const char *end = text + len;
+    unsigned seen = 0;
+    if (!n)
+        return false;
+    for (const char *p = text; p < end && seen < 256 && (p = memmem(p, (size_t)(end - p), local, n)) != NULL;
+         p += n) {
+        const char *q = p + n;
+        if ((p > text && (ident_char(p[-1]) || p[-1] == '.')) || (q < end && ident_char(*q)) ||
+            (module != (q < end && *q == '.')))
+            continue;
+        seen++;
+        const char *ls = p;
+        while (ls > text && ls[-1] != '\n')
+            ls--;
+        while (ls < p && (*ls == ' ' || *ls == '\t'))
+            ls++;
+        const char *id = ls;
+        while (ls < p && ident_char(*ls))
+            ls++;
+        size_t idn = (size_t)(ls - id);
+        while (ls < p && (*ls == ' ' || *ls == '\t'))
+            ls++;
+        if (!idn || idn > 255 || ls >= p || *ls != '=' || ls[1] == '=')
+            continue;
+        char target[256];
+        memcpy(target, id, idn);
+        target[idn] = '\0';
+        if (strcmp(target, local) != 0 && kc_py_subscripts_has(names, target, false))
+            return true;
+    }
+    return false;
+}
+
+/* ---- names bound to Triton ---- */
+
+typedef struct triton_bind {
+    const char *local;
+    char *out;
+    size_t outsz;
+    bool found;
+} triton_bind;
+
+static bool under_triton(const char *module)
+{
+    return strncmp(module, "triton", 6) == 0 && (module[6] == '\0' || module[6] == '.');
+}
+
+static void on_triton_import(void *ud, unsigned dots, const char *module, const char *local, bool is_module)
+{
+    triton_bind *b = ud;
+    /* `from triton import x as y` comes twice, as a member and as a
+     * submodule: both name "triton.x". */
+    if (dots || !is_module || !under_triton(module))
+        return;
+    const char *q = module;
+    char first[64];
+    const char *dot = strchr(local, '.');
+    if (dot) { /* `import triton.language` binds `triton` */
+        size_t n = (size_t)(dot - local);
+        if (n >= sizeof first)
+            return;
+        memcpy(first, local, n);
+        first[n] = '\0';
+        local = first;
+        q = "triton";
+    }
+    if (strcmp(local, b->local) != 0 || strlen(q) + 1 > b->outsz)
+        return;
+    strcpy(b->out, q);
+    b->found = true;
+}
+
+bool kc_py_triton_binding(const char *text, size_t len, const char *local, char *out, size_t outsz)
+{
+    triton_bind b = {local, out, outsz, false};
+    if (!outsz || !*local)
+        return false;
+    kc_scan_python_imports(text, len, on_triton_import, &b);
+    return b.found;
+}
+
+static bool word_follows(const char *p, const char *end, const char *w)
+{
+    size_t n = strlen(w);
+    return (size_t)(end - p) >= n && memcmp(p, w, n) == 0 && (p + n == end || !ident_char(p[n]));
+}
+
+unsigned kc_py_triton_uses(const char *text, size_t len, const char *local)
+{
+    static const char *const jit_attrs[] = {"jit", "autotune", "heuristics", NULL};
+    static const char *const tl_attrs[] = {"program_id", "arange", "load", "store", "constexpr", NULL};
+    size_t n = strlen(local);
+    const char *end = text + len;
+    unsigned uses = 0;
+    if (!n)
+        return 0;
+    for (const char *p = text; p < end && (p = memmem(p, (size_t)(end - p), local, n)) != NULL; p += n) {
+        if ((p > text && (ident_char(p[-1]) || p[-1] == '.')) || (p + n < end && ident_char(p[n])))
+            continue;
+        const char *q = p + n;
+        bool decorator = p > text && p[-1] == '@';
+        if (q < end && *q == '.') {
+            q++;
+            for (unsigned i = 0; jit_attrs[i]; i++)
+                if (word_follows(q, end, jit_attrs[i]) && (decorator || i == 0))
+                    uses |= KC_PY_USE_JIT;
+            for (unsigned i = 0; tl_attrs[i]; i++)
+                if (word_follows(q, end, tl_attrs[i]))
+                    uses |= KC_PY_USE_TL;
+        } else if (decorator) {
+            while (q < end && (*q == ' ' || *q == '\t' || *q == '\r'))
+                q++;
+            if (q == end || *q == '\n' || *q == '(' || *q == '#')
+                uses |= KC_PY_USE_DECORATOR;
+        }
+    }
+    return uses;
+}

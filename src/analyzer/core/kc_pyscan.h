@@ -34,5 +34,29 @@ void kc_py_subscripts(const char *text, size_t len, kc_py_names *out);
 /* Is `local` subscripted (is_module false: `local[`), or a name in it
  * (is_module true: `local.k[`)? */
 bool kc_py_subscripts_has(const kc_py_names *names, const char *local, bool is_module);
+/* Is `local` (is_module: a name in it, `local.k`) assigned, alone or in
+ * a conditional expression, to a name the text subscripts: `fx = local
+ * if c else other` ... `fx[grid](...)`? */
+bool kc_py_assigned_to_subscripted(const char *text, size_t len, const kc_py_names *names, const char *local,
+                                   bool is_module);
+
+/* ---- names bound to Triton ---- */
+
+/* What the text's imports bind `local` to under triton: `import triton`
+ * ("triton"), `import triton.language as tl` and `from triton import
+ * language as tl` ("triton.language"), `from triton import jit`
+ * ("triton.jit"), wherever the statement is (a try/except fallback, an
+ * if). Writes the qualified name into out (NUL-terminated) and returns
+ * true; false when no import binds `local` to a triton name. */
+bool kc_py_triton_binding(const char *text, size_t len, const char *local, char *out, size_t outsz);
+
+/* How the text uses the name `local` the Triton way (a mask of): */
+enum {
+    KC_PY_USE_JIT = 1u << 0,  /* `@local.jit`, `@local.autotune(`, `@local.heuristics(`, `local.jit(` */
+    KC_PY_USE_TL = 1u << 1,   /* `local.program_id(`, `local.arange(`, `local.load(`, `local.store(`,
+                                 `local.constexpr` */
+    KC_PY_USE_DECORATOR = 1u << 2, /* `@local` alone on its line (`@jit`) */
+};
+unsigned kc_py_triton_uses(const char *text, size_t len, const char *local);
 
 #endif

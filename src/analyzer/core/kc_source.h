@@ -21,9 +21,10 @@ typedef struct kc_source {
     uint32_t nlines;
 } kc_source;
 
-/* Other files of the run that the analysis of one file may read: for a
- * Python file, the files that import its module, whose launches of its
- * kernels bind their parameters (kc_project.h). Paths borrowed. */
+/* Other files that the analysis of one file may read: for a Python file,
+ * the files of the run that import its module, whose launches of its
+ * kernels bind their parameters, and the modules of the project its
+ * Triton names come from (kc_project.h). Paths borrowed. */
 typedef struct kc_peers {
     const char *const *paths;
     uint32_t n;

@@ -624,6 +624,9 @@ static bool mentions_launch(const kc_source *src, const char *const *names, uint
         found = bsearch(&key, names, n, sizeof *names, kc_strptr_cmp) != NULL;
     }
     kc_vec_free(&subs);
+    /* launched through an alias (`fx = ka if c else kb; fx[grid](...)`) */
+    for (uint32_t i = 0; i < n && !found && memchr(src->text, '[', src->len); i++)
+        found = memmem(src->text, src->len, names[i], strlen(names[i])) != NULL;
     return found;
 }
 
@@ -632,15 +635,17 @@ static bool mentions_launch(const kc_source *src, const char *const *names, uint
  * model's arena. A peer that cannot be read or parsed is passed over. */
 static void scan_peers(kc_triton_frontend *fe, tt_module *mod, const kc_peers *peers)
 {
+    /* by the names the module binds them to (`g = triton.jit(fn)`) */
     KC_VEC(const char *) names = {0};
-    for (uint32_t k = 0; k < mod->kernels.len; k++) {
+    for (uint32_t k = 0; k < mod->knames.len; k++) {
+        const char *kernel = mod->kernels.data[mod->knames.data[k].kernel].name;
         uint32_t lo, hi;
-        const uint32_t *ix = tt_launches_of(mod, false, mod->kernels.data[k].name, &lo, &hi);
+        const uint32_t *ix = tt_launches_of(mod, false, kernel, &lo, &hi);
         bool launched = false;
         for (uint32_t l = lo; l < hi && !launched; l++)
             launched = !mod->launches.data[ix[l]].from_autotune;
         if (!launched)
-            kc_vec_push(&names, mod->kernels.data[k].name);
+            kc_vec_push(&names, mod->knames.data[k].name);
     }
     if (names.len > 1)
         qsort(names.data, names.len, sizeof *names.data, kc_strptr_cmp);
@@ -678,6 +683,9 @@ static void scan_peers(kc_triton_frontend *fe, tt_module *mod, const kc_peers *p
             for (uint32_t l = 0; l < g.launches.len; l++) {
                 tt_launch ln = g.launches.data[l];
                 ln.file = file;
+                for (uint32_t k = 0; k < mod->knames.len; k++)
+                    if (!strcmp(mod->knames.data[k].name, ln.kernel))
+                        ln.kernel = mod->kernels.data[mod->knames.data[k].kernel].name;
                 memset(&ln.call, 0, sizeof ln.call);
                 kc_vec_push(&mod->peer_launches, ln);
             }
@@ -694,8 +702,10 @@ static void scan_peers(kc_triton_frontend *fe, tt_module *mod, const kc_peers *p
 kc_model *kc_triton_lower(kc_triton_frontend *fe, const kc_source *src, const kc_peers *peers, kc_file_errors *errs)
 {
     kc_model *model = kc_model_new(src, KC_LANG_TRITON);
-    /* Files that never mention triton cost a substring search. */
-    if (!memmem(src->text, src->len, "triton", 6))
+    /* Files that never mention triton cost a substring search (a file
+     * whose Triton names come from a module of the project, read from a
+     * peer, may only say `jit`). */
+    if (!memmem(src->text, src->len, "triton", 6) && !(peers && peers->n && memmem(src->text, src->len, "jit", 3)))
         return model;
     TSTree *tree = parse_file(fe, src, errs);
     if (!tree) {
@@ -708,6 +718,8 @@ kc_model *kc_triton_lower(kc_triton_frontend *fe, const kc_source *src, const kc
     mod.src = src;
     mod.arena = model->arena;
     mod.root = root;
+    mod.peers = peers;
+    mod.max_file_size = fe->opts ? fe->opts->max_file_size : 0;
     if (tt_scan_module(&mod)) {
         if (peers && peers->n)
             scan_peers(fe, &mod, peers);

@@ -17,6 +17,9 @@ const TSLanguage *tree_sitter_python(void);
 typedef struct tt_alias {
     const char *local;
     const char *qualified;
+    /* `from X import name [as local]`: X as written (leading dots kept)
+     * and name; NULL for `import X`. */
+    const char *from, *name;
 } tt_alias;
 
 /* A value a host-side name or a call-site argument is known to have. */
@@ -70,6 +73,13 @@ typedef struct tt_kernel_def {
     bool autotuned, heuristics;
 } tt_kernel_def;
 
+/* A name the module's code launches a kernel by: its definition's name,
+ * or a module-level binding of a wrapper (`g = triton.jit(fn)`). */
+typedef struct tt_kernel_name {
+    const char *name;
+    uint32_t kernel; /* index in tt_module.kernels */
+} tt_kernel_name;
+
 /* One binding made by an assignment under a scope: `name = right`, or one
  * element of `a, b = right` (elem = its index when `right` is not a literal
  * sequence of the same length; -1 otherwise). */
@@ -108,6 +118,12 @@ typedef struct tt_module {
     uint32_t *assign_slots;
     uint32_t assign_nslots; /* a power of two, or 0 */
     bool imports_triton;
+    KC_VEC(tt_kernel_name) knames; /* by source order of the bindings */
+    /* Other files the analysis may read (kc_peers: modules the file's
+     * Triton names come from, files that launch its kernels) and the size
+     * limit for reading them. */
+    const kc_peers *peers;
+    size_t max_file_size;
 } tt_module;
 
 /* ---- node helpers (triton_walk.c) ---- */
@@ -164,8 +180,26 @@ const char *tt_tl_name(const char *qualified);
 /* Integer literal value. */
 bool tt_int_literal(tt_module *m, TSNode n, int64_t *v);
 
-/* Scans the module: imports, @triton.jit kernels (with autotune configs),
- * launches. Returns false when the file has no Triton kernel. */
+/* The import statement `st` (import or from-import): its aliases. */
+void tt_scan_import(tt_module *m, TSNode st);
+/* The last `name = ...` in `scope` before byte `before` (null node when
+ * none, or when it unpacks a tuple). */
+TSNode tt_find_assignment(tt_module *m, TSNode scope, const char *name, uint32_t before);
+/* The function definition enclosing `n` (null node at module level). */
+TSNode tt_enclosing_function(TSNode n);
+/* The launch `call` (`K[grid](args)`) of `kernel`: its bindings, into
+ * m->launches. */
+void tt_scan_launch(tt_module *m, TSNode call, const char *kernel);
+/* The triton.Config(...) calls of an autotune config list, as launches of
+ * `kernel` marked from_autotune. */
+void tt_scan_configs(tt_module *m, const char *kernel, TSNode list, int depth);
+
+/* ---- the module scan (triton_module.c) ---- */
+/* Scans the module: imports (with the Triton names a module of the
+ * project re-exports, read from m->peers), @triton.jit kernels and
+ * module-level jit wrappers (with autotune configs), launches (through
+ * local aliases and conditional expressions). Returns false when the file
+ * has no Triton kernel. */
 bool tt_scan_module(tt_module *m);
 void tt_module_free(tt_module *m);
 /* The launches of `kernel` in m->launches (peer: m->peer_launches), in
@@ -178,6 +212,13 @@ const uint32_t *tt_launches_of(tt_module *m, bool peer, const char *kernel, uint
  * imported from it (`from pkg.fused_moe_kernels import K`, `from .fused_moe_kernels
  * import K`), or `mod.K[grid](...)`. Appends them to g->launches. */
 void tt_scan_peer_launches(tt_module *g, const char *stem, const char *const *kernels, uint32_t nk);
+
+/* The kernel names (tt_kernel_name) of m that the launch target `v` (a
+ * subscripted value `v[grid]`) may be: v itself or, for a local name, what
+ * its assignments before `at` in the enclosing function or the module
+ * bind (`fx = ka if c else kb`): up to `max` expression nodes, identifiers
+ * or attributes, into out. */
+uint32_t tt_launch_targets(tt_module *m, TSNode v, TSNode *out, uint32_t max);
 
 /* ---- kernel interpretation ----
  *

@@ -1,7 +1,8 @@
-/* triton_walk.c — the Triton front end's node helpers and module scan:
- * imports, @triton.jit kernels, autotune configs and launches with the
- * values their arguments are known to have on the host side. The bottom
- * of the front end: it calls no other file of it. */
+/* triton_walk.c — the Triton front end's node helpers and what the module
+ * scan (triton_module.c) is built from: imports, assignments, autotune
+ * configs and launches with the values their arguments are known to have
+ * on the host side. The bottom of the front end: it calls no other file
+ * of it. */
 #define _GNU_SOURCE 1 /* qsort_r */
 #include "triton_internal.h"
 
@@ -217,15 +218,15 @@ bool tt_int_literal(tt_module *m, TSNode n, int64_t *v)
 
 /* ---- imports ---- */
 
-static void add_alias(tt_module *m, const char *local, const char *qualified)
+static void add_alias(tt_module *m, const char *local, const char *qualified, const char *from, const char *name)
 {
-    tt_alias a = {kc_arena_strdup(m->arena, local), kc_arena_strdup(m->arena, qualified)};
+    tt_alias a = {kc_arena_strdup(m->arena, local), kc_arena_strdup(m->arena, qualified), from, name};
     kc_vec_push(&m->aliases, a);
     if (strncmp(qualified, "triton", 6) == 0 && (qualified[6] == '\0' || qualified[6] == '.'))
         m->imports_triton = true;
 }
 
-static void scan_import(tt_module *m, TSNode st)
+void tt_scan_import(tt_module *m, TSNode st)
 {
     bool from = TT_IS(st, import_from_statement);
     const char *module = NULL;
@@ -252,15 +253,15 @@ static void scan_import(tt_module *m, TSNode st)
         }
         if (from) {
             char *q = kc_xasprintf("%s.%s", module, name);
-            add_alias(m, alias ? alias : name, q);
+            add_alias(m, alias ? alias : name, q, module, name);
             free(q);
         } else if (alias) {
-            add_alias(m, alias, name);
+            add_alias(m, alias, name, NULL, NULL);
         } else {
             /* `import triton.language` binds `triton`. */
             const char *dot = strchr(name, '.');
             char *first = dot ? kc_xstrndup(name, (size_t)(dot - name)) : kc_xstrdup(name);
-            add_alias(m, first, first);
+            add_alias(m, first, first, NULL, NULL);
             free(first);
         }
     }
@@ -423,7 +424,7 @@ static TSNode find_assignment_at(tt_module *m, TSNode scope, const char *name, u
     return best;
 }
 
-static TSNode find_assignment(tt_module *m, TSNode scope, const char *name, uint32_t before)
+TSNode tt_find_assignment(tt_module *m, TSNode scope, const char *name, uint32_t before)
 {
     int elem;
     TSNode r = find_assignment_at(m, scope, name, before, &elem);
@@ -434,7 +435,7 @@ static TSNode find_assignment(tt_module *m, TSNode scope, const char *name, uint
     return r;
 }
 
-static TSNode enclosing_function(TSNode n)
+TSNode tt_enclosing_function(TSNode n)
 {
     for (TSNode p = ts_node_parent(n); !ts_node_is_null(p); p = ts_node_parent(p))
         if (TT_IS(p, function_definition))
@@ -660,13 +661,13 @@ static bool tensor_created_1d(tt_module *m, TSNode scope, const char *name, uint
            (TT_IS(first, subscript) && strstr(tt_text(m, first), "shape"));
 }
 
-static void scan_launch(tt_module *m, TSNode call, const char *kernel)
+void tt_scan_launch(tt_module *m, TSNode call, const char *kernel)
 {
     tt_launch l = {0};
     l.kernel = kernel;
     l.call = call;
     l.line = ts_node_start_point(call).row + 1;
-    TSNode scope = enclosing_function(call);
+    TSNode scope = tt_enclosing_function(call);
     TSNode args = tt_field(call, "arguments");
     uint32_t pos = 0;
     /* Positional arguments after one `*splat` are kept apart: where they
@@ -828,20 +829,20 @@ static void literal_ints(tt_module *m, TSNode list, comp_var *v)
     }
 }
 
-static void scan_configs(tt_module *m, const char *kernel, TSNode list, int depth)
+void tt_scan_configs(tt_module *m, const char *kernel, TSNode list, int depth)
 {
     list = tt_unparen(list);
     if (depth > 4)
         return;
     if (TT_IS(list, identifier)) {
-        TSNode r = find_assignment(m, m->root, tt_text(m, list), ts_node_start_byte(list));
+        TSNode r = tt_find_assignment(m, m->root, tt_text(m, list), ts_node_start_byte(list));
         if (!ts_node_is_null(r))
-            scan_configs(m, kernel, r, depth + 1);
+            tt_scan_configs(m, kernel, r, depth + 1);
         return;
     }
     if (TT_IS(list, binary_operator)) { /* configs_a + configs_b */
-        scan_configs(m, kernel, tt_field(list, "left"), depth + 1);
-        scan_configs(m, kernel, tt_field(list, "right"), depth + 1);
+        tt_scan_configs(m, kernel, tt_field(list, "left"), depth + 1);
+        tt_scan_configs(m, kernel, tt_field(list, "right"), depth + 1);
         return;
     }
     if (TT_IS(list, list)) {
@@ -884,169 +885,6 @@ static void scan_configs(tt_module *m, const char *kernel, TSNode list, int dept
         for (uint32_t k = 0; k < nv; k++)
             kc_vec_free(&vars[k].values);
     }
-}
-
-/* ---- the module scan ---- */
-
-typedef KC_VEC(TSNode) tt_nodes;
-
-typedef struct module_scan {
-    tt_module *m;
-    tt_nodes defs;  /* decorated definitions */
-    tt_nodes calls; /* calls of a subscript: kernel[grid](...) */
-} module_scan;
-
-/* Is a decorator of this definition a name that ends in `jit`
- * (`@triton.jit`, `@jit`, `@triton.jit(...)`)? Read from the text: names
- * are qualified later, once every import is known. `@torch.jit.ignore`
- * and the like do not count: their functions run as Python. */
-static bool decorated_with_jit(tt_module *m, TSNode dd)
-{
-    uint32_t n = ts_node_named_child_count(dd);
-    for (uint32_t i = 0; i < n; i++) {
-        TSNode d = ts_node_named_child(dd, i);
-        if (!TT_IS(d, decorator) || ts_node_named_child_count(d) == 0)
-            continue;
-        TSNode e = tt_unparen(ts_node_named_child(d, 0));
-        if (TT_IS(e, call))
-            e = tt_field(e, "function");
-        if (!TT_IS(e, identifier) && !TT_IS(e, attribute))
-            continue;
-        uint32_t a = ts_node_start_byte(e), b = ts_node_end_byte(e);
-        const char *t = m->src->text + a;
-        if (b <= m->src->len && b - a >= 3 && memcmp(t + (b - a) - 3, "jit", 3) == 0 &&
-            (b - a == 3 || t[b - a - 4] == '.'))
-            return true;
-    }
-    return false;
-}
-
-static bool visit_module(TSNode n, void *ud)
-{
-    module_scan *sc = ud;
-    if (TT_IS(n, import_statement) || TT_IS(n, import_from_statement)) {
-        scan_import(sc->m, n);
-    } else if (TT_IS(n, decorated_definition)) {
-        kc_vec_push(&sc->defs, n);
-        /* A jit function's body holds nothing this scan looks for (Triton
-         * compiles it: no imports, definitions or launches), and it is most
-         * of a kernel file's tree. */
-        return !decorated_with_jit(sc->m, n);
-    } else if (TT_IS(n, call) && TT_IS(tt_field(n, "function"), subscript)) {
-        kc_vec_push(&sc->calls, n);
-    }
-    return true;
-}
-
-static bool is_jit(tt_module *m, TSNode dec_expr, bool *autotune, bool *heuristics, TSNode *tune_call)
-{
-    dec_expr = tt_unparen(dec_expr);
-    TSNode f = dec_expr;
-    if (TT_IS(dec_expr, call))
-        f = tt_field(dec_expr, "function");
-    const char *q = tt_qualify(m, f);
-    if (!q)
-        return false;
-    if (strcmp(q, "triton.autotune") == 0) {
-        *autotune = true;
-        *tune_call = dec_expr;
-        return false;
-    }
-    if (strcmp(q, "triton.heuristics") == 0) {
-        *heuristics = true;
-        return false;
-    }
-    return strcmp(q, "triton.jit") == 0 || strcmp(q, "triton.runtime.jit.jit") == 0;
-}
-
-bool tt_scan_module(tt_module *m)
-{
-    /* Imports first (anywhere at top level or in try/if blocks), then
-     * kernels, then launches. */
-    module_scan sc = {.m = m};
-    tt_walk(m->root, visit_module, &sc);
-    tt_nodes defs = sc.defs, calls = sc.calls;
-    for (uint32_t i = 0; i < defs.len; i++) {
-        TSNode dd = defs.data[i];
-        TSNode def = tt_field(dd, "definition");
-        if (!TT_IS(def, function_definition))
-            continue;
-        bool jit = false, autotune = false, heur = false;
-        TSNode tune = {0};
-        uint32_t nc = ts_node_named_child_count(dd);
-        for (uint32_t k = 0; k < nc; k++) {
-            TSNode d = ts_node_named_child(dd, k);
-            if (TT_IS(d, decorator) && ts_node_named_child_count(d) > 0 &&
-                is_jit(m, ts_node_named_child(d, 0), &autotune, &heur, &tune))
-                jit = true;
-        }
-        if (!jit)
-            continue;
-        tt_kernel_def kd = {.def = def, .decorated = dd, .autotuned = autotune, .heuristics = heur};
-        kd.name = tt_text(m, tt_field(def, "name"));
-        kc_vec_push(&m->kernels, kd);
-        if (autotune) {
-            /* `@triton.autotune` without a call has no arguments. */
-            TSNode args = ts_node_is_null(tune) ? tune : tt_field(tune, "arguments");
-            uint32_t na = ts_node_is_null(args) ? 0 : ts_node_named_child_count(args);
-            for (uint32_t k = 0; k < na; k++) {
-                TSNode a = ts_node_named_child(args, k);
-                if (TT_IS(a, keyword_argument) && tt_text_eq(m, tt_field(a, "name"), "configs"))
-                    scan_configs(m, kd.name, tt_field(a, "value"), 0);
-                else if (k == 0 && !TT_IS(a, keyword_argument))
-                    scan_configs(m, kd.name, a, 0);
-            }
-        }
-    }
-    for (uint32_t i = 0; i < calls.len; i++) {
-        TSNode call = calls.data[i];
-        TSNode sub = tt_field(call, "function");
-        TSNode val = tt_field(sub, "value");
-        for (uint32_t k = 0; k < m->kernels.len; k++)
-            if (tt_text_eq(m, val, m->kernels.data[k].name) ||
-                (TT_IS(val, attribute) &&
-                 tt_text_eq(m, tt_field(val, "attribute"), m->kernels.data[k].name))) {
-                scan_launch(m, call, m->kernels.data[k].name);
-                break;
-            }
-    }
-    kc_vec_free(&defs);
-    kc_vec_free(&calls);
-    return m->kernels.len > 0;
-}
-
-/* Does the qualified name end with "<stem>.<kernel>", the stem a whole
- * dotted component? */
-static bool names_kernel_of(const char *q, const char *stem, const char *kernel)
-{
-    size_t lq = strlen(q), ls = strlen(stem), lk = strlen(kernel);
-    if (lq < ls + 1 + lk)
-        return false;
-    const char *k = q + lq - lk, *s = k - 1 - ls;
-    return strcmp(k, kernel) == 0 && k[-1] == '.' && memcmp(s, stem, ls) == 0 && (s == q || s[-1] == '.');
-}
-
-void tt_scan_peer_launches(tt_module *g, const char *stem, const char *const *kernels, uint32_t nk)
-{
-    module_scan sc = {.m = g};
-    tt_walk(g->root, visit_module, &sc);
-    for (uint32_t i = 0; i < sc.calls.len; i++) {
-        TSNode call = sc.calls.data[i];
-        TSNode val = tt_field(tt_field(call, "function"), "value");
-        if (!TT_IS(val, identifier) && !TT_IS(val, attribute))
-            continue;
-        const char *q = tt_qualify(g, val);
-        const char *last = q ? strrchr(q, '.') : NULL;
-        if (!last)
-            continue; /* a name defined here, not imported */
-        /* kernels is sorted: find the kernel by the name's last part */
-        const char *key = last + 1;
-        const char *const *hit = bsearch(&key, kernels, nk, sizeof *kernels, kc_strptr_cmp);
-        if (hit && names_kernel_of(q, stem, *hit))
-            scan_launch(g, call, *hit);
-    }
-    kc_vec_free(&sc.defs);
-    kc_vec_free(&sc.calls);
 }
 
 static int cmp_launch_ix(const void *a, const void *b, void *ud)
@@ -1101,6 +939,7 @@ void tt_module_free(tt_module *m)
     free(m->assign_slots);
     kc_vec_free(&m->aliases);
     kc_vec_free(&m->kernels);
+    kc_vec_free(&m->knames);
     for (uint32_t i = 0; i < m->launches.len; i++)
         kc_vec_free(&m->launches.data[i].args);
     kc_vec_free(&m->launches);

@@ -223,6 +223,77 @@ static void test_absolute_import_from_inside(void **state)
     free(ops);
 }
 
+/* `from vllm.triton_utils import tl, triton` in a kernel file: the module
+ * that binds them to triton becomes the file's peer, whether it is a file
+ * of the run or only on disk where Python finds it (the importer's
+ * package directories, up to the one above the outermost package); a
+ * module that binds them otherwise does not. */
+static void test_reexport_peers(void **state)
+{
+    (void)state;
+    const char *tu = "import os\nif os.environ.get('X'):\n    import triton\n    import triton.language as tl\n"
+                     "else:\n    triton = tl = None\n";
+    const char *user = "from vllm.triton_utils import tl, triton\nfrom vllm.other import tl as tl2\n"
+                       "@triton.jit\ndef k(p, B: tl.constexpr):\n    tl.store(p + tl.arange(0, B), tl2.load(p))\n";
+    const char *other = "tl = object()\n";
+    kh_write_at(dir, "repo/vllm/__init__.py", "", 0);
+    kh_write_at(dir, "repo/vllm/triton_utils/__init__.py", tu, strlen(tu));
+    kh_write_at(dir, "repo/vllm/other.py", other, strlen(other));
+    kh_write_at(dir, "repo/vllm/ops/__init__.py", "", 0);
+    kh_write_at(dir, "repo/vllm/ops/k.py", user, strlen(user));
+    for (int pass = 0; pass < 2; pass++) {
+        char *kp = kc_xasprintf("%s/repo/vllm/ops/k.py", dir), *whole = kc_xasprintf("%s/repo", dir);
+        const char *paths[] = {pass ? whole : kp};
+        kc_path_list l = {0};
+        kc_expand_paths(paths, 1, &l);
+        kc_project *p = kc_project_link(&l, 1 << 20, 2);
+        const kc_file_result *k = find(&l, "vllm/ops/k.py");
+        assert_int_equal(k->peers.n, 1);
+        assert_true(has_peer(k, "repo/vllm/triton_utils/__init__.py"));
+        for (uint32_t i = 0; i < l.files.len; i++)
+            kc_file_result_free(&l.files.data[i]);
+        kc_vec_free(&l.files);
+        kc_project_free(p);
+        free(kp);
+        free(whole);
+    }
+}
+
+/* A launch through a name assigned the imported kernel
+ * (`fx = ka if c else kb`, `fn = mod.ka`) links the files too. */
+static void test_launch_through_alias_links(void **state)
+{
+    (void)state;
+    write_tree();
+    const char *cond = "import triton\nfrom .kernels import prefix_kernel\n\n"
+                       "def run(c, o, E, other):\n"
+                       "    fx = prefix_kernel if E > 4 else other\n"
+                       "    fx[(1,)](c, o, E=E, BLOCK_N=triton.next_power_of_2(E))\n";
+    const char *mod = "import pkg.ops.kernels as K\n\ndef run(c, o, E):\n    fn = K.prefix_kernel\n"
+                      "    fn[(1,)](c, o, E=E, BLOCK_N=64)\n";
+    kh_write_at(dir, "pkg/ops/cond.py", cond, strlen(cond));
+    kh_write_at(dir, "pkg/ops/mod.py", mod, strlen(mod));
+    const char *paths[] = {dir};
+    kc_path_list l = {0};
+    kc_expand_paths(paths, 1, &l);
+    kc_project *p = kc_project_link(&l, 1 << 20, 2);
+    const kc_file_result *k = find(&l, "pkg/ops/kernels.py");
+    assert_true(has_peer(k, "pkg/ops/cond.py"));
+    assert_true(has_peer(k, "pkg/ops/mod.py"));
+    assert_false(has_peer(k, "pkg/ops/alias.py")); /* assigns it, launches nothing */
+    for (uint32_t i = 0; i < l.files.len; i++)
+        kc_file_result_free(&l.files.data[i]);
+    kc_vec_free(&l.files);
+    kc_project_free(p);
+    /* and the launch through the alias binds the kernel: one pass */
+    char *kern = kc_xasprintf("%s/pkg/ops/kernels.py", dir), *c = kc_xasprintf("%s/pkg/ops/cond.py", dir);
+    char *out = kc201(NULL, kern, c);
+    assert_null(strstr(out, "KC201"));
+    free(out);
+    free(kern);
+    free(c);
+}
+
 static int setup(void **state)
 {
     (void)state;
@@ -244,6 +315,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_peers, setup, teardown),
         cmocka_unit_test_setup_teardown(test_launch_in_another_file, setup, teardown),
         cmocka_unit_test_setup_teardown(test_absolute_import_from_inside, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_reexport_peers, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_launch_through_alias_links, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "frontend_harness.h"
@@ -379,6 +380,166 @@ static void test_unrolled_pointer_updates(void **state)
     kc_sb_free(&sb);
 }
 
+/* ---- which functions are kernels ---- */
+
+static lowered *lower_with_peers(const char *path, const char *text, const char *const *peers, uint32_t npeers)
+{
+    lowered *l = kc_xcalloc(1, sizeof *l);
+    kc_options_init(&l->opts);
+    char *err = NULL;
+    l->src = kc_source_from_memory(path, text, strlen(text), (size_t)1 << 30, &err);
+    assert_non_null(l->src);
+    l->fe = kc_frontend_new(&l->opts);
+    kc_peers p = {peers, npeers};
+    l->m = kc_frontend_lower(l->fe, l->src, KC_LANG_TRITON, &p, &l->errs);
+    return l;
+}
+
+static void write_file(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs(text, f);
+    fclose(f);
+}
+
+static const char reexport_user[] = "from .tu import tjit, tl\n"
+                                    "@tjit\n"
+                                    "def k(x_ptr, n, BLOCK: tl.constexpr):\n"
+                                    "    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)\n"
+                                    "    tl.store(x_ptr + offs, 0, mask=offs < n)\n";
+
+/* `from .tu import tjit, tl`: tu/__init__.py binds them to triton (in a
+ * try/except fallback); the kernel is seen through the peer that is the
+ * module, not without it (`tjit` is no name a Triton user writes). */
+static void test_triton_names_from_a_project_module(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/kc-reexport-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char *pkg = kc_xasprintf("%s/tu", dir), *init = kc_xasprintf("%s/tu/__init__.py", dir);
+    assert_int_equal(mkdir(pkg, 0700), 0);
+    write_file(init, "try:\n    from triton import jit as tjit\n    from triton import language as tl\n"
+                     "except ImportError:\n    tjit = tl = None\n");
+    char *user = kc_xasprintf("%s/user.py", dir);
+    const char *peers[] = {init};
+    lowered *l = lower_with_peers(user, reexport_user, peers, 1);
+    assert_non_null(l->m);
+    assert_int_equal(l->m->kernels.len, 1);
+    const kc_kernel *k = fh_kernel(l->m, "k");
+    assert_int_equal(fh_symbol(k, "BLOCK")->kind, KC_SYM_CONSTEXPR);
+    assert_int_equal(k->accesses.len, 1);
+    assert_true(k->accesses.data[0].masked);
+    done(l);
+    l = lower_with_peers(user, reexport_user, NULL, 0);
+    assert_non_null(l->m);
+    assert_int_equal(l->m->kernels.len, 0);
+    done(l);
+    /* a module that binds the name to something else */
+    write_file(init, "import triton.language as tl\ndef tjit(f):\n    return f\n");
+    l = lower_with_peers(user, reexport_user, peers, 1);
+    assert_int_equal(l->m->kernels.len, 0);
+    done(l);
+    unlink(init);
+    rmdir(pkg);
+    rmdir(dir);
+    free(pkg);
+    free(init);
+    free(user);
+}
+
+/* The module is not at hand: the names count as Triton's when the file
+ * uses them the Triton way, `@<a>.jit` together with `<b>.program_id` /
+ * `.arange` / `.load` / `.store` / `.constexpr`; one without the other
+ * does not. Also `from triton import jit` and `import triton as tr`. */
+static void test_triton_names_by_use(void **state)
+{
+    (void)state;
+    lowered *l = lower("from vllm.triton_utils import tl, triton\n"
+                       "@triton.jit\n"
+                       "def k(x_ptr, n, BLOCK: tl.constexpr):\n"
+                       "    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)\n"
+                       "    tl.store(x_ptr + offs, 0)\n"
+                       "def run(x):\n"
+                       "    k[(1,)](x, x.numel(), BLOCK=128)\n");
+    assert_int_equal(l->m->kernels.len, 1);
+    const kc_kernel *k = l->m->kernels.data[0];
+    assert_int_equal(k->launches_seen, 1);
+    assert_int_equal(fh_symbol(k, "BLOCK")->value, 128);
+    assert_true(fh_symbol(k, "x_ptr")->facts & KC_SF_POINTER);
+    done(l);
+    l = lower("from mylib import triton\nimport numpy as tl\n"
+              "@triton.jit\ndef k(x):\n    return tl.sum(x)\n");
+    assert_int_equal(l->m->kernels.len, 0); /* no Triton language in sight */
+    done(l);
+    l = lower("from numba import jit\nimport triton\n@jit\ndef f(x):\n    return x + 1\n");
+    assert_int_equal(l->m->kernels.len, 0);
+    done(l);
+    l = lower("from triton import jit\nimport triton as tr\n"
+              "@jit\ndef a(p):\n    tr.language.store(p + tr.language.arange(0, 16), 1)\n"
+              "@tr.jit\ndef b(p):\n    tr.language.store(p + tr.language.arange(0, 16), 1)\n");
+    assert_int_equal(l->m->kernels.len, 2);
+    assert_int_equal(fh_kernel(l->m, "a")->accesses.len, 1);
+    assert_int_equal(fh_kernel(l->m, "b")->accesses.len, 1);
+    done(l);
+}
+
+/* Kernels made at module level by calling the decorators: the function
+ * is the kernel, launched by the name it is bound to; autotune configs
+ * and heuristics wrapped around it count. */
+static void test_module_level_jit_wrappers(void **state)
+{
+    (void)state;
+    lowered *l = lower("import triton\nimport triton.language as tl\n"
+                       "def f(p, BLOCK: tl.constexpr):\n    tl.store(p + tl.arange(0, BLOCK), 1)\n"
+                       "def fn(p, BLOCK: tl.constexpr):\n    tl.store(p + tl.arange(0, BLOCK), 2)\n"
+                       "def h(p, BLOCK: tl.constexpr):\n    tl.store(p + tl.arange(0, BLOCK), 3)\n"
+                       "def e(p, BLOCK: tl.constexpr):\n    tl.store(p + tl.arange(0, BLOCK), 4)\n"
+                       "def python_only(x):\n    return x\n"
+                       "f = triton.jit(f)\n"
+                       "g = triton.jit(fn)\n"
+                       "k = triton.autotune(configs=[triton.Config({'BLOCK': 32}), triton.Config({'BLOCK': 64})],"
+                       " key=['n'])(triton.jit(h))\n"
+                       "w = triton.heuristics({'BLOCK': lambda a: 16})(triton.jit(do_not_specialize=['p'])(e))\n"
+                       "def run(x):\n"
+                       "    g[(1,)](x, BLOCK=128)\n"
+                       "    f[(1,)](x, BLOCK=256)\n");
+    assert_int_equal(l->m->kernels.len, 4);
+    for (uint32_t i = 0; i < l->m->kernels.len; i++)
+        assert_string_not_equal(l->m->kernels.data[i]->name, "python_only");
+    assert_int_equal(fh_symbol(fh_kernel(l->m, "fn"), "BLOCK")->value, 128);
+    assert_int_equal(fh_symbol(fh_kernel(l->m, "f"), "BLOCK")->value, 256);
+    const kc_kernel *h = fh_kernel(l->m, "h");
+    assert_true(h->autotuned);
+    assert_int_equal(fh_symbol(h, "BLOCK")->nvalues, 2);
+    assert_non_null(fh_kernel(l->m, "e"));
+    assert_int_equal(l->m->launches.len, 2);
+    assert_string_equal(l->m->launches.data[0].kernel, "fn");
+    done(l);
+}
+
+/* A launch through a local name binds every kernel the name may be: both
+ * operands of a conditional expression, and a plain alias. */
+static void test_launch_through_aliases(void **state)
+{
+    (void)state;
+    lowered *l = lower("import triton\nimport triton.language as tl\n"
+                       "@triton.jit\ndef ka(p, BLOCK: tl.constexpr):\n    tl.store(p + tl.arange(0, BLOCK), 1)\n"
+                       "@triton.jit\ndef kb(p, BLOCK: tl.constexpr):\n    tl.store(p + tl.arange(0, BLOCK), 2)\n"
+                       "@triton.jit\ndef kc(p, BLOCK: tl.constexpr):\n    tl.store(p + tl.arange(0, BLOCK), 3)\n"
+                       "def run(x, fast):\n"
+                       "    fx = ka if fast else kb\n"
+                       "    fx[(1,)](x, BLOCK=64)\n"
+                       "    fn = kc\n"
+                       "    fn[(1,)](x, BLOCK=32)\n");
+    assert_int_equal(fh_symbol(fh_kernel(l->m, "ka"), "BLOCK")->value, 64);
+    assert_int_equal(fh_symbol(fh_kernel(l->m, "kb"), "BLOCK")->value, 64);
+    assert_int_equal(fh_symbol(fh_kernel(l->m, "kc"), "BLOCK")->value, 32);
+    assert_int_equal(fh_kernel(l->m, "kc")->launches_seen, 1);
+    assert_int_equal(l->m->launches.len, 3);
+    done(l);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -395,6 +556,10 @@ int main(void)
         cmocka_unit_test(test_launch_after_splat),
         cmocka_unit_test(test_launches_under_decorators),
         cmocka_unit_test(test_unrolled_pointer_updates),
+        cmocka_unit_test(test_triton_names_from_a_project_module),
+        cmocka_unit_test(test_triton_names_by_use),
+        cmocka_unit_test(test_module_level_jit_wrappers),
+        cmocka_unit_test(test_launch_through_aliases),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,494 @@
+/* triton_module.c — the module scan of the Triton front end: which names
+ * are Triton's (imports, and the Triton names a module of the project
+ * re-exports), which functions are kernels (`@triton.jit`, and module-level
+ * wrappers: `g = triton.jit(fn)`, `k = triton.autotune(...)(triton.jit(f))`),
+ * and the launches of each kernel, also through local aliases and
+ * conditional expressions (`fx = ka if c else kb; fx[grid](...)`). Built
+ * on triton_walk.c. */
+#include "triton_internal.h"
+
+#include "kc_pyscan.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+typedef KC_VEC(TSNode) tt_nodes;
+
+typedef struct module_scan {
+    tt_module *m;
+    tt_nodes defs;  /* decorated definitions */
+    tt_nodes plain; /* function definitions without a decorator, outside functions */
+    tt_nodes calls; /* calls of a subscript: kernel[grid](...) */
+} module_scan;
+
+/* ---- re-exported Triton names ---- */
+
+static bool under_triton(const char *q)
+{
+    return q && strncmp(q, "triton", 6) == 0 && (q[6] == '\0' || q[6] == '.');
+}
+
+/* Does the peer path name the module `from` (as written, leading dots
+ * kept: only its tail is compared; the engine resolved it)? */
+static bool path_is_module(const char *path, const char *from)
+{
+    while (*from == '.')
+        from++;
+    char rel[512];
+    size_t n = strlen(from);
+    if (n + 16 > sizeof rel)
+        return false;
+    for (size_t i = 0; i <= n; i++)
+        rel[i] = from[i] == '.' ? '/' : from[i];
+    char a[540], b[540];
+    snprintf(a, sizeof a, "/%s.py", rel);
+    snprintf(b, sizeof b, "/%s%s__init__.py", rel, n ? "/" : "");
+    size_t pl = strlen(path), al = strlen(a), bl = strlen(b);
+    return (*rel && pl >= al && strcmp(path + pl - al, a) == 0) || (pl >= bl && strcmp(path + pl - bl, b) == 0);
+}
+
+/* The alias `a` as the peer module it comes from binds it: true when a
+ * peer is that module (whatever it binds). */
+static bool resolve_from_peer(tt_module *m, tt_alias *a)
+{
+    bool found = false;
+    for (uint32_t p = 0; m->peers && p < m->peers->n; p++) {
+        const char *path = m->peers->paths[p];
+        if (!path_is_module(path, a->from))
+            continue;
+        found = true;
+        char *buf = NULL;
+        size_t cap = 0, len = 0;
+        char q[128];
+        if (kc_read_regular(path, m->max_file_size, &buf, &cap, &len, NULL) &&
+            kc_py_triton_binding(buf, len, a->name, q, sizeof q)) {
+            a->qualified = kc_arena_strdup(m->arena, q);
+            m->imports_triton = true;
+            free(buf);
+            return true;
+        }
+        free(buf);
+    }
+    return found;
+}
+
+/* `from X import tl, triton` where X is a module of the project: the
+ * names are Triton's when X binds them so (read from the peer that is X),
+ * or, when X is not at hand, when this file uses them the Triton way:
+ * `@<a>.jit` (or `@jit`) decorators together with `<b>.program_id`,
+ * `.arange`, `.load`, `.store` or `.constexpr`. */
+static void resolve_reexports(tt_module *m)
+{
+    uint32_t n = m->aliases.len;
+    unsigned *uses = kc_xcalloc(n ? n : 1, sizeof *uses);
+    bool jit_ok = false, tl_ok = false, any = false;
+    for (uint32_t i = 0; i < n; i++) {
+        tt_alias *a = &m->aliases.data[i];
+        if (under_triton(a->qualified) || !a->from || !a->name || resolve_from_peer(m, a))
+            continue;
+        uses[i] = kc_py_triton_uses(m->src->text, m->src->len, a->local);
+        if (strcmp(a->name, "jit") != 0)
+            uses[i] &= ~(unsigned)KC_PY_USE_DECORATOR;
+        jit_ok |= (uses[i] & (KC_PY_USE_JIT | KC_PY_USE_DECORATOR)) != 0;
+        tl_ok |= (uses[i] & KC_PY_USE_TL) != 0;
+        any |= uses[i] != 0;
+    }
+    /* the other half may be Triton's own names, used so */
+    for (uint32_t i = 0; any && i < n && !(jit_ok && tl_ok); i++) {
+        const tt_alias *a = &m->aliases.data[i];
+        if (!under_triton(a->qualified))
+            continue;
+        bool whole = strcmp(a->qualified, "triton") == 0;
+        unsigned u = kc_py_triton_uses(m->src->text, m->src->len, a->local);
+        if (whole || strcmp(a->qualified, "triton.jit") == 0)
+            jit_ok |= (u & (KC_PY_USE_JIT | KC_PY_USE_DECORATOR)) != 0;
+        if (strcmp(a->qualified, "triton.language") == 0)
+            tl_ok |= (u & KC_PY_USE_TL) != 0;
+        if (whole) {
+            char *lang = kc_xasprintf("%s.language", a->local);
+            tl_ok |= (kc_py_triton_uses(m->src->text, m->src->len, lang) & KC_PY_USE_TL) != 0;
+            free(lang);
+        }
+    }
+    if (any && jit_ok && tl_ok) {
+        for (uint32_t i = 0; i < n; i++) {
+            tt_alias *a = &m->aliases.data[i];
+            if (uses[i] & KC_PY_USE_DECORATOR)
+                a->qualified = "triton.jit";
+            else if (uses[i] & KC_PY_USE_JIT)
+                a->qualified = "triton";
+            else if (uses[i] & KC_PY_USE_TL)
+                a->qualified = "triton.language";
+            else
+                continue;
+            m->imports_triton = true;
+        }
+    }
+    free(uses);
+}
+
+/* ---- kernels ---- */
+
+/* Is a decorator of this definition a name that ends in `jit`
+ * (`@triton.jit`, `@jit`, `@triton.jit(...)`)? Read from the text: names
+ * are qualified later, once every import is known. `@torch.jit.ignore`
+ * and the like do not count: their functions run as Python. */
+static bool decorated_with_jit(tt_module *m, TSNode dd)
+{
+    uint32_t n = ts_node_named_child_count(dd);
+    for (uint32_t i = 0; i < n; i++) {
+        TSNode d = ts_node_named_child(dd, i);
+        if (!TT_IS(d, decorator) || ts_node_named_child_count(d) == 0)
+            continue;
+        TSNode e = tt_unparen(ts_node_named_child(d, 0));
+        if (TT_IS(e, call))
+            e = tt_field(e, "function");
+        if (!TT_IS(e, identifier) && !TT_IS(e, attribute))
+            continue;
+        uint32_t a = ts_node_start_byte(e), b = ts_node_end_byte(e);
+        const char *t = m->src->text + a;
+        if (b <= m->src->len && b - a >= 3 && memcmp(t + (b - a) - 3, "jit", 3) == 0 &&
+            (b - a == 3 || t[b - a - 4] == '.'))
+            return true;
+    }
+    return false;
+}
+
+static bool visit_module(TSNode n, void *ud)
+{
+    module_scan *sc = ud;
+    if (TT_IS(n, import_statement) || TT_IS(n, import_from_statement)) {
+        tt_scan_import(sc->m, n);
+    } else if (TT_IS(n, decorated_definition)) {
+        kc_vec_push(&sc->defs, n);
+        /* A jit function's body holds nothing this scan looks for (Triton
+         * compiles it: no imports, definitions or launches), and it is most
+         * of a kernel file's tree. */
+        return !decorated_with_jit(sc->m, n);
+    } else if (TT_IS(n, function_definition)) {
+        if (!TT_IS(ts_node_parent(n), decorated_definition) && ts_node_is_null(tt_enclosing_function(n)))
+            kc_vec_push(&sc->plain, n);
+    } else if (TT_IS(n, call) && TT_IS(tt_field(n, "function"), subscript)) {
+        kc_vec_push(&sc->calls, n);
+    }
+    return true;
+}
+
+/* What a decorator or wrapper call names: triton.jit, or a wrapper that
+ * marks the kernel (triton.autotune, triton.heuristics). */
+typedef enum tt_wrap { TT_WRAP_NONE, TT_WRAP_JIT, TT_WRAP_AUTOTUNE, TT_WRAP_HEURISTICS } tt_wrap;
+
+static tt_wrap wrap_of(tt_module *m, TSNode f)
+{
+    const char *q = tt_qualify(m, f);
+    if (!q)
+        return TT_WRAP_NONE;
+    if (strcmp(q, "triton.autotune") == 0)
+        return TT_WRAP_AUTOTUNE;
+    if (strcmp(q, "triton.heuristics") == 0)
+        return TT_WRAP_HEURISTICS;
+    if (strcmp(q, "triton.jit") == 0 || strcmp(q, "triton.runtime.jit.jit") == 0)
+        return TT_WRAP_JIT;
+    return TT_WRAP_NONE;
+}
+
+static bool is_jit(tt_module *m, TSNode dec_expr, bool *autotune, bool *heuristics, TSNode *tune_call)
+{
+    dec_expr = tt_unparen(dec_expr);
+    TSNode f = dec_expr;
+    if (TT_IS(dec_expr, call))
+        f = tt_field(dec_expr, "function");
+    switch (wrap_of(m, f)) {
+    case TT_WRAP_AUTOTUNE:
+        *autotune = true;
+        *tune_call = dec_expr;
+        return false;
+    case TT_WRAP_HEURISTICS:
+        *heuristics = true;
+        return false;
+    case TT_WRAP_JIT:
+        return true;
+    default:
+        return false;
+    }
+}
+
+static void add_kname(tt_module *m, const char *name, uint32_t kernel)
+{
+    for (uint32_t i = 0; i < m->knames.len; i++)
+        if (strcmp(m->knames.data[i].name, name) == 0)
+            return; /* the first binding keeps the name */
+    tt_kernel_name kn = {name, kernel};
+    kc_vec_push(&m->knames, kn);
+}
+
+static uint32_t kname_find(tt_module *m, const char *name, size_t len)
+{
+    for (uint32_t i = 0; i < m->knames.len; i++)
+        if (strlen(m->knames.data[i].name) == len && memcmp(m->knames.data[i].name, name, len) == 0)
+            return i;
+    return KC_NONE;
+}
+
+/* The autotune configs of a `triton.autotune(...)` call, for `kernel`. */
+static void tune_configs(tt_module *m, const char *kernel, TSNode tune)
+{
+    /* `@triton.autotune` without a call has no arguments. */
+    TSNode args = ts_node_is_null(tune) || !TT_IS(tune, call) ? (TSNode){0} : tt_field(tune, "arguments");
+    uint32_t na = ts_node_is_null(args) ? 0 : ts_node_named_child_count(args);
+    for (uint32_t k = 0; k < na; k++) {
+        TSNode a = ts_node_named_child(args, k);
+        if (TT_IS(a, keyword_argument) && tt_text_eq(m, tt_field(a, "name"), "configs"))
+            tt_scan_configs(m, kernel, tt_field(a, "value"), 0);
+        else if (k == 0 && !TT_IS(a, keyword_argument))
+            tt_scan_configs(m, kernel, a, 0);
+    }
+}
+
+static uint32_t add_kernel(tt_module *m, TSNode def, TSNode decorated, bool autotune, bool heur)
+{
+    tt_kernel_def kd = {.def = def, .decorated = decorated, .autotuned = autotune, .heuristics = heur};
+    kd.name = tt_text(m, tt_field(def, "name"));
+    kc_vec_push(&m->kernels, kd);
+    add_kname(m, kd.name, m->kernels.len - 1);
+    return m->kernels.len - 1;
+}
+
+static void scan_decorated(tt_module *m, const tt_nodes *defs)
+{
+    for (uint32_t i = 0; i < defs->len; i++) {
+        TSNode dd = defs->data[i];
+        TSNode def = tt_field(dd, "definition");
+        if (!TT_IS(def, function_definition))
+            continue;
+        bool jit = false, autotune = false, heur = false;
+        TSNode tune = {0};
+        uint32_t nc = ts_node_named_child_count(dd);
+        for (uint32_t k = 0; k < nc; k++) {
+            TSNode d = ts_node_named_child(dd, k);
+            if (TT_IS(d, decorator) && ts_node_named_child_count(d) > 0 &&
+                is_jit(m, ts_node_named_child(d, 0), &autotune, &heur, &tune))
+                jit = true;
+        }
+        if (!jit)
+            continue;
+        uint32_t ki = add_kernel(m, def, dd, autotune, heur);
+        if (autotune)
+            tune_configs(m, m->kernels.data[ki].name, tune);
+    }
+}
+
+/* The kernel a module-level expression makes, or KC_NONE: `triton.jit(f)`
+ * or `triton.jit(...)(f)` of a function `f` defined in the module (which
+ * becomes a kernel), a kernel's name, or one of them wrapped by
+ * `triton.autotune(...)(...)` / `triton.heuristics(...)(...)`. */
+static uint32_t wrapped_kernel(tt_module *m, const tt_nodes *plain, TSNode e, int depth)
+{
+    e = tt_unparen(e);
+    if (depth > 8)
+        return KC_NONE;
+    if (TT_IS(e, identifier)) {
+        uint32_t a = ts_node_start_byte(e), b = ts_node_end_byte(e);
+        uint32_t kn = kname_find(m, m->src->text + a, b - a);
+        return kn == KC_NONE ? KC_NONE : m->knames.data[kn].kernel;
+    }
+    if (!TT_IS(e, call))
+        return KC_NONE;
+    TSNode f = tt_unparen(tt_field(e, "function"));
+    TSNode wrapper = TT_IS(f, call) ? tt_field(f, "function") : f; /* triton.autotune(...)(x) */
+    tt_wrap w = wrap_of(m, wrapper);
+    TSNode arg = tt_call_arg(m, e, 0, w == TT_WRAP_JIT ? "fn" : NULL);
+    if (w == TT_WRAP_NONE || (w != TT_WRAP_JIT && !TT_IS(f, call)) || ts_node_is_null(arg))
+        return KC_NONE;
+    if (w == TT_WRAP_JIT) {
+        arg = tt_unparen(arg);
+        uint32_t known = wrapped_kernel(m, plain, arg, depth + 1);
+        if (known != KC_NONE || !TT_IS(arg, identifier))
+            return known;
+        for (uint32_t i = 0; i < plain->len; i++)
+            if (tt_text_eq(m, tt_field(plain->data[i], "name"), tt_text(m, arg)))
+                return add_kernel(m, plain->data[i], (TSNode){0}, false, false);
+        return KC_NONE;
+    }
+    uint32_t k = wrapped_kernel(m, plain, arg, depth + 1);
+    if (k == KC_NONE)
+        return KC_NONE;
+    if (w == TT_WRAP_AUTOTUNE) {
+        m->kernels.data[k].autotuned = true;
+        tune_configs(m, m->kernels.data[k].name, f);
+    } else {
+        m->kernels.data[k].heuristics = true;
+    }
+    return k;
+}
+
+/* Module-level bindings of jit wrappers, in source order:
+ * `f = triton.jit(f)`, `g = triton.autotune(configs=..., key=...)(triton.jit(f))`. */
+static void scan_wrapped(tt_module *m, const tt_nodes *plain)
+{
+    if (!m->imports_triton)
+        return;
+    const tt_assign_index *ix = tt_assignments(m, m->root);
+    for (uint32_t i = 0; i < ix->items.len; i++) {
+        const tt_assign *a = &ix->items.data[i];
+        if (!a->ident || ts_node_is_null(a->right) || !TT_IS(tt_unparen(a->right), call))
+            continue;
+        uint32_t k = wrapped_kernel(m, plain, a->right, 0);
+        if (k != KC_NONE)
+            add_kname(m, a->left, k);
+    }
+}
+
+/* ---- launch targets ---- */
+
+static void targets_of(tt_module *m, TSNode v, TSNode scope, uint32_t before, TSNode *out, uint32_t *n,
+                       uint32_t max, int depth)
+{
+    v = tt_unparen(v);
+    if (depth > 4 || *n >= max || ts_node_is_null(v))
+        return;
+    if (TT_IS(v, conditional_expression)) { /* a if c else b: its first and last operands */
+        uint32_t nc = ts_node_named_child_count(v);
+        if (nc == 3) {
+            targets_of(m, ts_node_named_child(v, 0), scope, before, out, n, max, depth + 1);
+            targets_of(m, ts_node_named_child(v, 2), scope, before, out, n, max, depth + 1);
+        }
+        return;
+    }
+    if (TT_IS(v, attribute)) {
+        out[(*n)++] = v;
+        return;
+    }
+    if (!TT_IS(v, identifier))
+        return;
+    const char *name = tt_text(m, v);
+    uint32_t a = ts_node_start_byte(v), b = ts_node_end_byte(v);
+    if (kname_find(m, m->src->text + a, b - a) != KC_NONE) {
+        out[(*n)++] = v;
+        return;
+    }
+    /* A local alias: every binding of the name in its function (or the
+     * module) before the launch, as branches may bind it differently. */
+    for (int level = 0; level < 2; level++) {
+        TSNode sc = level == 0 ? scope : m->root;
+        if (ts_node_is_null(sc))
+            continue;
+        const tt_assign_index *ix = tt_assignments(m, sc);
+        uint32_t lo, hi, seen = 0;
+        tt_assign_range(ix, name, &lo, &hi);
+        for (uint32_t i = lo; i < hi; i++) {
+            const tt_assign *as = &ix->items.data[ix->by_name[i]];
+            if (as->start >= before || !as->ident)
+                continue;
+            seen++;
+            targets_of(m, as->right, sc, as->start, out, n, max, depth + 1);
+        }
+        if (seen)
+            return;
+    }
+    out[(*n)++] = v; /* bound elsewhere: an import */
+}
+
+uint32_t tt_launch_targets(tt_module *m, TSNode v, TSNode *out, uint32_t max)
+{
+    uint32_t n = 0;
+    targets_of(m, v, tt_enclosing_function(v), ts_node_start_byte(v), out, &n, max, 0);
+    return n;
+}
+
+/* The kernel (its kname index) a launch target node names, or KC_NONE. */
+static uint32_t target_kname(tt_module *m, TSNode t)
+{
+    if (TT_IS(t, attribute))
+        t = tt_field(t, "attribute");
+    uint32_t a = ts_node_start_byte(t), b = ts_node_end_byte(t);
+    return kname_find(m, m->src->text + a, b - a);
+}
+
+static void scan_launches(tt_module *m, const tt_nodes *calls)
+{
+    for (uint32_t i = 0; i < calls->len; i++) {
+        TSNode call = calls->data[i];
+        TSNode val = tt_field(tt_field(call, "function"), "value");
+        TSNode t[8];
+        uint32_t nt = tt_launch_targets(m, val, t, 8);
+        uint32_t done[8], nd = 0;
+        for (uint32_t k = 0; k < nt; k++) {
+            uint32_t kn = target_kname(m, t[k]);
+            if (kn == KC_NONE)
+                continue;
+            uint32_t kernel = m->knames.data[kn].kernel;
+            bool dup = false;
+            for (uint32_t d = 0; d < nd; d++)
+                dup |= done[d] == kernel;
+            if (dup)
+                continue;
+            done[nd++] = kernel;
+            tt_scan_launch(m, call, m->kernels.data[kernel].name);
+        }
+    }
+}
+
+bool tt_scan_module(tt_module *m)
+{
+    /* Imports first (anywhere at top level or in try/if blocks), then
+     * kernels, then launches. */
+    module_scan sc = {.m = m};
+    tt_walk(m->root, visit_module, &sc);
+    resolve_reexports(m);
+    scan_decorated(m, &sc.defs);
+    scan_wrapped(m, &sc.plain);
+    scan_launches(m, &sc.calls);
+    kc_vec_free(&sc.defs);
+    kc_vec_free(&sc.plain);
+    kc_vec_free(&sc.calls);
+    return m->kernels.len > 0;
+}
+
+/* ---- launches in other files ---- */
+
+/* Does the qualified name end with "<stem>.<kernel>", the stem a whole
+ * dotted component? */
+static bool names_kernel_of(const char *q, const char *stem, const char *kernel)
+{
+    size_t lq = strlen(q), ls = strlen(stem), lk = strlen(kernel);
+    if (lq < ls + 1 + lk)
+        return false;
+    const char *k = q + lq - lk, *s = k - 1 - ls;
+    return strcmp(k, kernel) == 0 && k[-1] == '.' && memcmp(s, stem, ls) == 0 && (s == q || s[-1] == '.');
+}
+
+void tt_scan_peer_launches(tt_module *g, const char *stem, const char *const *kernels, uint32_t nk)
+{
+    module_scan sc = {.m = g};
+    tt_walk(g->root, visit_module, &sc);
+    for (uint32_t i = 0; i < sc.calls.len; i++) {
+        TSNode call = sc.calls.data[i];
+        TSNode val = tt_field(tt_field(call, "function"), "value");
+        TSNode t[8];
+        uint32_t nt = tt_launch_targets(g, val, t, 8);
+        const char *done[8];
+        uint32_t nd = 0;
+        for (uint32_t k = 0; k < nt; k++) {
+            const char *q = tt_qualify(g, t[k]);
+            const char *last = q ? strrchr(q, '.') : NULL;
+            if (!last)
+                continue; /* a name defined here, not imported */
+            /* kernels is sorted: find the kernel by the name's last part */
+            const char *key = last + 1;
+            const char *const *hit = bsearch(&key, kernels, nk, sizeof *kernels, kc_strptr_cmp);
+            if (!hit || !names_kernel_of(q, stem, *hit))
+                continue;
+            bool dup = false;
+            for (uint32_t d = 0; d < nd; d++)
+                dup |= done[d] == *hit;
+            if (!dup) {
+                done[nd++] = *hit;
+                tt_scan_launch(g, call, *hit);
+            }
+        }
+    }
+    kc_vec_free(&sc.defs);
+    kc_vec_free(&sc.plain);
+    kc_vec_free(&sc.calls);
+}

@@ -1,0 +1,88 @@
+/* The Python text scans of kc_pyscan.h that say which names are Triton's
+ * and which names a file launches through. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "kc_pyscan.h"
+
+static const char *binding(const char *text, const char *local)
+{
+    static char out[128];
+    if (!kc_py_triton_binding(text, strlen(text), local, out, sizeof out))
+        return "-";
+    return out;
+}
+
+static void test_triton_binding(void **state)
+{
+    (void)state;
+    const char *t = "import triton\n"
+                    "try:\n    import triton.language as tl\nexcept ImportError:\n    tl = None\n"
+                    "from triton import language as lang, jit\n"
+                    "from triton.language import core as tlc\n"
+                    "import torch as triton_like\n"
+                    "from .local import tx\n";
+    assert_string_equal(binding(t, "triton"), "triton");
+    assert_string_equal(binding(t, "tl"), "triton.language");
+    assert_string_equal(binding(t, "lang"), "triton.language");
+    assert_string_equal(binding(t, "jit"), "triton.jit");
+    assert_string_equal(binding(t, "tlc"), "triton.language.core");
+    assert_string_equal(binding(t, "triton_like"), "-");
+    assert_string_equal(binding(t, "tx"), "-");
+    assert_string_equal(binding("import triton.language\n", "triton"), "triton");
+    assert_string_equal(binding("import tritonx as t\n", "t"), "-");
+}
+
+static unsigned uses(const char *text, const char *local) { return kc_py_triton_uses(text, strlen(text), local); }
+
+static void test_triton_uses(void **state)
+{
+    (void)state;
+    assert_int_equal(uses("@tr.jit\ndef k(p):\n    pass\n", "tr"), KC_PY_USE_JIT);
+    assert_int_equal(uses("@tr.autotune(configs=[], key=[])\n", "tr"), KC_PY_USE_JIT);
+    assert_int_equal(uses("k = tr.jit(f)\n", "tr"), KC_PY_USE_JIT);
+    assert_int_equal(uses("x = tr.autotune\n", "tr"), 0); /* not applied as a decorator */
+    assert_int_equal(uses("    pid = tl.program_id(0)\n    b: tl.constexpr\n", "tl"), KC_PY_USE_TL);
+    assert_int_equal(uses("@jit\ndef f(x):\n", "jit"), KC_PY_USE_DECORATOR);
+    assert_int_equal(uses("@jit(nopython=True)\n", "jit"), KC_PY_USE_DECORATOR);
+    /* other names that contain it, attributes of something else */
+    assert_int_equal(uses("mytl.load(x)\nnp.tl.load(y)\ntlx.arange(3)\n@jitted\n", "tl"), 0);
+    assert_int_equal(uses("tl.loader(x)\n", "tl"), 0);
+    assert_int_equal(uses("", "tl"), 0);
+}
+
+static void test_assigned_to_subscripted(void **state)
+{
+    (void)state;
+    const char *t = "from .k import ka, kb, kc\nimport m\n"
+                    "def run(c):\n"
+                    "    fx = ka if c else kb\n"
+                    "    fx[(1,)](c)\n"
+                    "    y = kc\n"
+                    "    g = m.k1\n"
+                    "    g[(2,)](c)\n"
+                    "    z == ka\n";
+    kc_py_names names = {0};
+    kc_py_subscripts(t, strlen(t), &names);
+    assert_true(kc_py_assigned_to_subscripted(t, strlen(t), &names, "ka", false));
+    assert_true(kc_py_assigned_to_subscripted(t, strlen(t), &names, "kb", false));
+    assert_false(kc_py_assigned_to_subscripted(t, strlen(t), &names, "kc", false)); /* y is not launched */
+    assert_true(kc_py_assigned_to_subscripted(t, strlen(t), &names, "m", true));
+    assert_false(kc_py_assigned_to_subscripted(t, strlen(t), &names, "m", false));
+    kc_vec_free(&names);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_triton_binding),
+        cmocka_unit_test(test_triton_uses),
+        cmocka_unit_test(test_assigned_to_subscripted),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
