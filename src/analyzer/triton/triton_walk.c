@@ -587,56 +587,56 @@ static tt_host_value host_value(tt_module *m, TSNode expr, TSNode scope, int dep
     return v;
 }
 
-/* Marks which stride arguments of one launch are the innermost of their
- * tensor and which are outer ones, from the strides passed for the same
- * tensor. A lone x.stride(0) stays unknown: x may be 1-D. */
-static void mark_strides(tt_launch *l)
+/* The number of elements of a tuple or list literal, or of the targets of
+ * `a, b = ...` written as text ("M, N", "(M, N)"); 0 otherwise. */
+static int pattern_len(const char *left)
 {
-    for (uint32_t i = 0; i < l->args.len; i++) {
-        tt_host_value *v = &l->args.data[i].v;
-        if (v->kind != TT_HOST_STRIDE || v->value == INT64_MIN)
-            continue;
-        if (v->value < 0) {
-            v->stride_rank_hint = 1;
-            continue;
-        }
-        int64_t maxd = v->value;
-        for (uint32_t j = 0; j < l->args.len; j++) {
-            const tt_host_value *w = &l->args.data[j].v;
-            if (w->kind == TT_HOST_STRIDE && w->tensor && v->tensor && strcmp(w->tensor, v->tensor) == 0 &&
-                w->value > maxd)
-                maxd = w->value;
-        }
-        if (v->value < maxd)
-            v->stride_rank_hint = -1;
-        else if (maxd >= 1)
-            v->stride_rank_hint = 1;
-        else
-            v->stride_rank_hint = 0;
+    int n = 1;
+    for (const char *p = left; *p; p++) {
+        if (*p == '*' || *p == '[')
+            return 0; /* a starred target, a subscript */
+        n += *p == ',';
     }
+    return n;
 }
 
-/* `name = torch.empty(n, ...)` / `torch.zeros((n,), ...)` / `.new_empty(n)`
- * before `before` in `scope`: a 1-D tensor. */
-static bool tensor_created_1d(tt_module *m, TSNode scope, const char *name, uint32_t before)
+/* The rank of the tensor `name` in `scope` before byte `before`, when the
+ * host code says it (0 when it does not): `M, N = name.shape` (or
+ * `name.size()`) unpacks it; `name = torch.empty((M, N), ...)` (zeros,
+ * ones, full, new_empty, randn, ...) or `name = x.view(M, N)` /
+ * `.reshape(M, N)` makes it. */
+static int tensor_rank(tt_module *m, TSNode scope, const char *name, uint32_t before)
 {
-    if (ts_node_is_null(scope) || !name || strchr(name, '.') || strchr(name, '['))
-        return false;
+    if (ts_node_is_null(scope) || !name || strchr(name, '[') || strchr(name, '('))
+        return 0;
+    const tt_assign_index *ix = tt_assignments(m, scope);
+    char *shape = kc_xasprintf("%s.shape", name), *size = kc_xasprintf("%s.size()", name);
+    int rank = 0;
+    for (uint32_t i = 0; i < ix->items.len && !rank; i++) {
+        const tt_assign *a = &ix->items.data[i];
+        if (a->start < before && a->whole && !a->ident && !ts_node_is_null(a->right) &&
+            (tt_text_eq(m, a->right, shape) || tt_text_eq(m, a->right, size)) && strchr(a->left, ','))
+            rank = pattern_len(a->left);
+    }
+    free(shape);
+    free(size);
+    if (rank || strchr(name, '.'))
+        return rank;
     int elem;
     TSNode r = tt_unparen(find_assignment_at(m, scope, name, before, &elem));
     if (ts_node_is_null(r) || elem >= 0 || !TT_IS(r, call))
-        return false;
+        return 0;
     TSNode f = tt_field(r, "function");
     if (!TT_IS(f, attribute))
-        return false;
+        return 0;
     TSNode attr = tt_field(f, "attribute");
     static const char *const makers[] = {"empty", "zeros", "ones", "full", "new_empty", "new_zeros", "new_full",
-                                         "randn", "rand", NULL};
+                                         "randn", "rand", "view", "reshape", NULL};
     bool maker = false;
     for (unsigned i = 0; makers[i]; i++)
         maker |= tt_text_eq(m, attr, makers[i]);
     if (!maker)
-        return false;
+        return 0;
     TSNode args = tt_field(r, "arguments");
     uint32_t npos = 0;
     TSNode first = {0};
@@ -645,20 +645,77 @@ static bool tensor_created_1d(tt_module *m, TSNode scope, const char *name, uint
         if (TT_IS(a, comment) || TT_IS(a, keyword_argument))
             continue;
         if (TT_IS(a, list_splat))
-            return false;
+            return 0;
         if (npos++ == 0)
             first = a;
     }
     bool is_full = tt_text_eq(m, attr, "full") || tt_text_eq(m, attr, "new_full");
-    if (ts_node_is_null(first) || (!is_full && npos != 1))
-        return false;
+    if (ts_node_is_null(first))
+        return 0;
     first = tt_unparen(first);
-    if (TT_IS(first, tuple) || TT_IS(first, list))
-        return ts_node_named_child_count(first) == 1;
+    if (TT_IS(first, tuple) || TT_IS(first, list)) {
+        for (uint32_t i = 0; i < ts_node_named_child_count(first); i++)
+            if (TT_IS(ts_node_named_child(first, i), list_splat))
+                return 0;
+        return (int)ts_node_named_child_count(first);
+    }
+    if (is_full)
+        return 0;
+    if (npos > 1)
+        return (int)npos;
     /* a single extent: an integer expression, not a size tuple variable */
     return TT_IS(first, integer) || TT_IS(first, binary_operator) ||
-           (TT_IS(first, identifier) && !strstr(tt_text(m, first), "shape") && !strstr(tt_text(m, first), "size")) ||
-           (TT_IS(first, subscript) && strstr(tt_text(m, first), "shape"));
+                   (TT_IS(first, identifier) && !strstr(tt_text(m, first), "shape") &&
+                    !strstr(tt_text(m, first), "size")) ||
+                   (TT_IS(first, subscript) && strstr(tt_text(m, first), "shape"))
+               ? 1
+               : 0;
+}
+
+/* Marks which stride arguments of one launch are the innermost of their
+ * tensor (+1) and which are outer ones (-1); 0 unknown. x.stride(-1) is
+ * the innermost, x.stride(-2) and below outer ones. With the tensor's
+ * rank known (tensor_rank), stride(rank - 1) is the innermost and the
+ * others outer. Without it, a stride below another one the launch passes
+ * for the same tensor is an outer one, and the highest one is presumed the
+ * innermost only when the launch passes every stride below it as well
+ * (x.stride(0), x.stride(1): the convention of kernels that take all
+ * strides); a lone x.stride(1) or x.stride(0) stays unknown (x may have
+ * more dimensions, or one). */
+static void mark_strides(tt_module *m, tt_launch *l, TSNode scope, uint32_t before)
+{
+    for (uint32_t i = 0; i < l->args.len; i++) {
+        tt_host_value *v = &l->args.data[i].v;
+        if (v->kind != TT_HOST_STRIDE || v->value == INT64_MIN)
+            continue;
+        if (v->value < 0) {
+            v->stride_rank_hint = v->value == -1 ? 1 : -1;
+            continue;
+        }
+        int rank = tensor_rank(m, scope, v->tensor, before);
+        if (rank > 0) {
+            v->stride_rank_hint = v->value == rank - 1 ? 1 : v->value < rank - 1 ? -1 : 0;
+            continue;
+        }
+        int64_t maxd = v->value;
+        uint64_t below = 0; /* the dimensions under 64 passed for the tensor */
+        for (uint32_t j = 0; j < l->args.len; j++) {
+            const tt_host_value *w = &l->args.data[j].v;
+            if (w->kind != TT_HOST_STRIDE || !w->tensor || !v->tensor || strcmp(w->tensor, v->tensor) != 0)
+                continue;
+            if (w->value > maxd)
+                maxd = w->value;
+            if (w->value >= 0 && w->value < 64)
+                below |= 1ull << w->value;
+        }
+        uint64_t all_below = v->value >= 1 && v->value < 64 ? (1ull << v->value) - 1 : 0;
+        if (v->value < maxd)
+            v->stride_rank_hint = -1;
+        else if (all_below && (below & all_below) == all_below)
+            v->stride_rank_hint = 1;
+        else
+            v->stride_rank_hint = 0;
+    }
 }
 
 void tt_scan_launch(tt_module *m, TSNode call, const char *kernel)
@@ -712,15 +769,7 @@ void tt_scan_launch(tt_module *m, TSNode call, const char *kernel)
         l.args.len = kept;
         l.after_splat = 0;
     }
-    mark_strides(&l);
-    /* A lone t.stride(0) of a tensor created 1-D in this function
-     * (torch.empty(n), torch.zeros((n,), ...)) is its innermost stride. */
-    for (uint32_t i = 0; i < l.args.len; i++) {
-        tt_host_value *v = &l.args.data[i].v;
-        if (v->kind == TT_HOST_STRIDE && v->value == 0 && v->stride_rank_hint == 0 && v->tensor &&
-            tensor_created_1d(m, scope, v->tensor, ts_node_start_byte(call)))
-            v->stride_rank_hint = 1;
-    }
+    mark_strides(m, &l, scope, ts_node_start_byte(call));
     kc_vec_push(&m->launches, l);
 }
 

@@ -540,6 +540,36 @@ static void test_launch_through_aliases(void **state)
     done(l);
 }
 
+/* Which stride arguments are the innermost of their tensor: only the last
+ * dimension (stride(-1), or stride(rank - 1) with the rank known); a lone
+ * stride(1) of a tensor of unknown rank is unknown. */
+static void test_stride_facts(void **state)
+{
+    (void)state;
+    lowered *l = lower("import torch\nimport triton\nimport triton.language as tl\n"
+                       "@triton.jit\n"
+                       "def k(p, a2, a1, b1, c0, c1, d1, d2, e1, f0):\n"
+                       "    tl.store(p + tl.arange(0, 16), 0)\n"
+                       "def run(x, y, z, w, n):\n"
+                       "    B, M, N = w.shape\n"
+                       "    v = torch.empty((n, n), device=x.device)\n"
+                       "    u = torch.empty(n)\n"
+                       "    k[(1,)](x, x.stride(-2), x.stride(-1), y.stride(1), z.stride(0), z.stride(1),\n"
+                       "            w.stride(1), w.stride(2), v.stride(1), u.stride(0))\n");
+    const kc_kernel *k = fh_kernel(l->m, "k");
+    const uint32_t both = KC_SF_INNER_STRIDE | KC_SF_OUTER_STRIDE;
+    assert_int_equal(fh_symbol(k, "a2")->facts & both, KC_SF_OUTER_STRIDE);
+    assert_int_equal(fh_symbol(k, "a1")->facts & both, KC_SF_INNER_STRIDE);
+    assert_int_equal(fh_symbol(k, "b1")->facts & both, 0); /* lone, rank unknown */
+    assert_int_equal(fh_symbol(k, "c0")->facts & both, KC_SF_OUTER_STRIDE);
+    assert_int_equal(fh_symbol(k, "c1")->facts & both, KC_SF_INNER_STRIDE);
+    assert_int_equal(fh_symbol(k, "d1")->facts & both, KC_SF_OUTER_STRIDE); /* w is 3-D */
+    assert_int_equal(fh_symbol(k, "d2")->facts & both, KC_SF_INNER_STRIDE);
+    assert_int_equal(fh_symbol(k, "e1")->facts & both, KC_SF_INNER_STRIDE); /* v is 2-D */
+    assert_int_equal(fh_symbol(k, "f0")->facts & both, KC_SF_INNER_STRIDE); /* u is 1-D */
+    done(l);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -560,6 +590,7 @@ int main(void)
         cmocka_unit_test(test_triton_names_by_use),
         cmocka_unit_test(test_module_level_jit_wrappers),
         cmocka_unit_test(test_launch_through_aliases),
+        cmocka_unit_test(test_stride_facts),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
