@@ -426,7 +426,7 @@ void kc_verify_plan_file(kc_verify_env *e, kc_file_result *r, kc_binding_list *b
     uint8_t *done = kc_xcalloc(nd ? nd : 1, 1);
     for (size_t i = 0; i < nd; i++) {
         kc_diag *d = &r->diags.items.data[i];
-        if (strcmp(d->rule_id, kc002_incomplete_analysis.id) == 0) {
+        if (kc_diag_is_incomplete(d)) {
             kc_verify_set_verdict(d, "inconclusive", "a note on what kcheck could not analyse: nothing to run", NULL);
             done[i] = 1;
         } else if (kc_verify_kind_of(d) == KC_VERIFY_NONE) {

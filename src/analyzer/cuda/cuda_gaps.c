@@ -2,7 +2,6 @@
 #include "cuda_gaps.h"
 
 #include <ctype.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -141,10 +140,7 @@ bool kc_cuda_errors_collect(CXTranslationUnit tu, const kc_source *src, kc_arena
                 e.what = name_at(ar, src, line, col, m, &e.kind, &e.statement);
                 if (e.statement)
                     e.kind = KC_GAP_CALLEE; /* `SYNC;`: a macro from a missing header, maybe a barrier */
-            } else if (strstr(m, "file not found")) {
-                e.kind = KC_GAP_OTHER; /* cannot happen: missing headers get empty stand-ins */
-                e.what = e.msg;
-            } else {
+            } else { /* (a missing header cannot be one: it gets an empty stand-in) */
                 e.what = kc_arena_strndup(ar, m, strnlen(m, KC_GAP_TEXT_MAX));
             }
             out->nsyntax += e.syntax;
@@ -181,12 +177,25 @@ static size_t skip_noise(const char *t, size_t len, size_t i)
     return i;
 }
 
-static bool line_in_kernel(const kc_model *m, uint32_t line)
+/* The kernel whose definition holds `line`, or -1. */
+static int kernel_at(const kc_model *m, uint32_t line)
 {
     for (uint32_t i = 0; i < m->kernels.len; i++)
         if (m->kernels.data[i]->span.line <= line && line <= m->kernels.data[i]->span.end_line)
-            return true;
-    return false;
+            return (int)i;
+    return -1;
+}
+
+/* Past the balanced parentheses that open at t[k] == '('. */
+static size_t past_parens(const char *t, size_t len, size_t k)
+{
+    int depth = 0;
+    do {
+        depth += t[k] == '(';
+        depth -= t[k] == ')';
+        k++;
+    } while (k < len && depth > 0);
+    return k;
 }
 
 /* After `__global__` at t[i]: the kernel's name, when what follows is a
@@ -206,23 +215,12 @@ static const char *defined_name(kc_arena *ar, const char *t, size_t len, size_t 
         while (a > i && ident_char(t[a - 1]))
             a--;
         if (b - a == 17 && strncmp(t + a, "__launch_bounds__", 17) == 0) {
-            int depth = 0;
-            do {
-                depth += t[paren] == '(';
-                depth -= t[paren] == ')';
-                paren++;
-            } while (paren < len && depth > 0);
+            paren = past_parens(t, len, paren);
             continue;
         }
         if (a == b)
             return NULL;
-        int depth = 0;
-        size_t k = paren;
-        do {
-            depth += t[k] == '(';
-            depth -= t[k] == ')';
-            k++;
-        } while (k < len && depth > 0);
+        size_t k = past_parens(t, len, paren);
         while (k < len && t[k] != '{' && t[k] != ';') {
             size_t j = skip_noise(t, len, k);
             k = j != k ? j : k + 1;
@@ -260,7 +258,7 @@ static void note_lost_kernels(kc_model *m, kc_arena *ar)
         if (c != ' ' && c != '\t')
             at_line_start = false;
         if (!line_is_directive && c == '_' && strncmp(t + i, "__global__", 10) == 0 && (i == 0 || !ident_char(t[i - 1])) &&
-            !ident_char(t[i + 10]) && !line_in_kernel(m, line)) {
+            !ident_char(t[i + 10]) && kernel_at(m, line) < 0) {
             const char *name = defined_name(ar, t, len, i + 10);
             if (name) {
                 uint32_t col = (uint32_t)(i - src->line_start[line - 1]) + 1;
@@ -273,14 +271,6 @@ static void note_lost_kernels(kc_model *m, kc_arena *ar)
 }
 
 /* ---- the gaps ---- */
-
-static int kernel_at(const kc_model *m, uint32_t line)
-{
-    for (uint32_t i = 0; i < m->kernels.len; i++)
-        if (m->kernels.data[i]->span.line <= line && line <= m->kernels.data[i]->span.end_line)
-            return (int)i;
-    return -1;
-}
 
 /* Is (line, col) inside the body of kernel k (from its `{`)? An error
  * before it (a `;` missing after the declaration above, which clang
