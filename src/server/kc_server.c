@@ -28,6 +28,7 @@ extern char **environ;
 #define NFDS 4
 #define IDLE_DEFAULT_S 900
 #define RECV_TIMEOUT_S 10
+#define LOCK_WAIT_MS 10000 /* for a server on its way out to release the lock */
 
 static const char *const kind_names[] = {"check", "status", "stop"};
 
@@ -456,6 +457,28 @@ static long idle_limit(void)
     return s && parse_uint(s, 10, 86400L * 365, &v) && v > 0 ? (long)v : IDLE_DEFAULT_S;
 }
 
+/* The server lock. A holder that takes no connection is a server on its
+ * way out (it stops listening, or unlinks its socket, before it exits; one
+ * ended by its client leaves a stale socket): wait for it, up to
+ * LOCK_WAIT_MS, rather than answer "already running" for a server that no
+ * longer accepts anyone. */
+static bool take_lock(int lock, const char *sock)
+{
+    for (int waited = 0;; waited += 20) {
+        if (flock(lock, LOCK_EX | LOCK_NB) == 0)
+            return true;
+        if (waited >= LOCK_WAIT_MS)
+            return false;
+        int fd = connect_to(sock);
+        if (fd >= 0) {
+            close(fd);
+            return false;
+        }
+        struct timespec ts = {0, 20 * 1000000L};
+        nanosleep(&ts, NULL);
+    }
+}
+
 /* `kcheck server run`: serves until idle, stopped or worn out. Returns 0,
  * or 2 with a message when it cannot listen; 0 also when another server
  * for this build already runs (it holds the lock). */
@@ -478,7 +501,7 @@ static int serve(FILE *out, FILE *err, const kc_server_host *host)
         fprintf(err, "kcheck server: cannot open %s: %s\n", lockp, strerror(errno));
         goto done;
     }
-    if (flock(lock, LOCK_EX | LOCK_NB) != 0) {
+    if (!take_lock(lock, sock)) {
         fprintf(out, "kcheck server: already running (socket %s)\n", sock);
         status = 0;
         goto done;

@@ -102,6 +102,8 @@ i=0
 while [ $i -lt 15 ]; do cat "$work/unit.py" "$work/unit.py" >"$work/unit2.py" && mv "$work/unit2.py" "$work/unit.py"; i=$((i + 1)); done
 cat "$work/unit.py" >>"$work/big.py"
 "$kcheck" server start >/dev/null || fail "server start"
+wait_up || fail "server start did not listen"
+spid=$("$kcheck" server status | sed -n 's/.*pid \([0-9]*\),.*/\1/p')
 "$kcheck" --server --no-cache "$work/big.py" >/dev/null 2>&1 &
 client=$!
 sleep 0.5
@@ -110,10 +112,21 @@ wait "$client" 2>/dev/null
 i=0
 while "$kcheck" server status >/dev/null 2>&1 && [ $i -lt 40 ]; do sleep 0.05; i=$((i + 1)); done
 "$kcheck" server status >/dev/null && fail "the server went on checking for an interrupted client"
+# Gone, not only silent: its lock is free for the next server.
+i=0
+while kill -0 "$spid" 2>/dev/null && [ $i -lt 100 ]; do sleep 0.05; i=$((i + 1)); done
+kill -0 "$spid" 2>/dev/null && fail "the server of the interrupted client did not exit"
 
 # In the foreground: what it prints, nothing else (no sanitizer report).
+# The lock is still held, with the socket gone, as by a server on its way
+# out: the new server waits for it rather than say "already running".
+lock=$(ls "$sdir"/*.lock | head -n 1)
+flock "$lock" sleep 1 &
+holder=$!
+sleep 0.2
 "$kcheck" server run >"$work/run.out" 2>"$work/run.err" &
 bg=$!
+wait "$holder"
 wait_up || fail "server run did not listen"
 same foreground --no-cache "$src/tests/fixtures/seeds"
 "$kcheck" server start >"$work/start.out" 2>&1 || fail "server start with a server running"
