@@ -31,7 +31,15 @@ static const char doc[] =
     "\n"
     "Severity: a warning where the same file already computes such an offset in\n"
     "64 bits (the author expects tensors past 2^31 elements and missed this\n"
-    "one); a note elsewhere: a size limit of the code as a whole, shown with\n"
+    "one), and in Triton where the launch shows the product spanning a tensor\n"
+    "with every leading dimension flattened into its rows: the grid counts the\n"
+    "rows of `x.view(-1, N)`, `x.reshape(-1, x.shape[-1])`, `x.flatten(0, -2)`,\n"
+    "`x.numel() // N` or `batch * seq_len` (one call level up too), and the\n"
+    "factor is that tensor's row stride or row length: the token count of a\n"
+    "batch of activations, which passes 2^31 elements in long-context training\n"
+    "(the Triton layer-norm tutorial's pattern, fixed in the libraries that\n"
+    "copied it; `-o KC304.flattened-rows=0` turns this off). A note elsewhere:\n"
+    "a size limit of the code as a whole, shown with\n"
     "`--severity note` (notes are not shown by default). In CUDA code\n"
     "it is always a note: CUDA code widens the offsets of the tensors it expects\n"
     "to be large and leaves the others (activations bounded by the batch, small\n"
@@ -78,6 +86,10 @@ static const char doc[] =
     "## References\n"
     "- linkedin/Liger-Kernel PR #251 (cross-entropy), PR #804 (RMSNorm, RoPE), issue #1335.\n"
     "- sgl-project/sglang PR #4727; vllm-project/vllm PR #34279; karpathy/llm.c PR #155.\n"
+    "- Row kernels over flattened activations: Liger-Kernel issue #803 (seq_len * hidden > 2^31)\n"
+    "  and #1483, pytorch/pytorch issue #181555 (layer_norm past 2^32 elements),\n"
+    "  PaddlePaddle/Paddle PR #79528 (rms_norm on [1, 1048576, 7168]); the xformers and mamba\n"
+    "  fixes in bench/realbugs/manifest.tsv.\n"
     "- Triton `semantic.py`: `program_id` is `int32`; integer products keep the operand width.\n";
 
 /* A factor that grows with the problem: it selects a row, a tile or an
@@ -302,6 +314,16 @@ static void match_products(const kc_kernel *k, hazard *h)
     }
 }
 
+/* A program id of a grid axis that counts the rows of a flattened tensor
+ * times that tensor's row stride or length (kc_kernel.grid_rows,
+ * kc_symbol.row_axes): the product spans the whole tensor. */
+static bool spans_rows(const kc_kernel *k, const hazard *h)
+{
+    return h->index->kind == KC_ATOM_PROGRAM && h->index->id < 3 && k->grid_rows[h->index->id] &&
+           h->runtime->kind == KC_ATOM_SYMBOL && h->runtime->id < k->symbols.len &&
+           (k->symbols.data[h->runtime->id].row_axes & (1u << h->index->id));
+}
+
 static const char *index_kind(const kc_kernel *k, const kc_atom *a)
 {
     switch ((kc_atom_kind)a->kind) {
@@ -372,7 +394,21 @@ static void report(const kc_model *mdl, const kc_kernel *k, kc_rule_ctx *ctx, co
     kc_diag_note(d, "once `%s` exceeds 2147483647 (a tensor of more than 2^31 elements: 8 GiB of fp32, 4 GiB of "
                  "bf16) the offset wraps negative and the access goes out of bounds",
                  prod);
-    if (widened_elsewhere && k->lang == KC_LANG_CUDA) {
+    /* The launch runs one program per row of a tensor with its leading
+     * dimensions flattened (the token count of a batch): the row index
+     * times the row stride spans the whole tensor. */
+    const hazard *row = NULL;
+    for (uint32_t i = 0; i < n && !row && kc_rule_option_int(ctx, "flattened-rows", 1) != 0; i++)
+        if (spans_rows(k, &hs[i]))
+            row = &hs[i];
+    if (row) {
+        char rb2[256];
+        const kc_symbol *rs = &k->symbols.data[row->runtime->id];
+        kc_diag_note(d, "reported as a warning: %s, and `%s` is its row %s at that launch: `%s` spans the whole "
+                     "tensor, which passes 2^31 elements as the rows grow (65536 rows of 32768)",
+                     k->grid_rows[row->index->id], kc_atom_name(k, row->runtime, rb2, sizeof rb2),
+                     (rs->facts & KC_SF_OUTER_STRIDE) ? "stride" : "stride or length", prod);
+    } else if (widened_elsewhere && k->lang == KC_LANG_CUDA) {
         /* CUDA code widens offsets for some tensors and not for others on
          * purpose (activations bounded by the batch, small dimensions):
          * 60 of 68 such warnings on five CUDA code bases were false. */
@@ -542,6 +578,13 @@ static void check(const kc_model *m, const kc_kernel *k, kc_rule_ctx *ctx)
     kc_vec_free(&hs);
 }
 
+static const kc_rule_option_doc options[] = {
+    {"flattened-rows", "1",
+     "1: a program id over the rows of a tensor with every leading dimension flattened, times that tensor's row "
+     "stride or length, is a warning (the product spans the tensor); 0: it is judged like any other product"},
+    {NULL, NULL, NULL},
+};
+
 const kc_rule kc304_int32_offset_overflow = {
     .id = "KC304",
     .slug = "int32-offset-overflow",
@@ -550,7 +593,7 @@ const kc_rule kc304_int32_offset_overflow = {
     .severity = KC_SEV_WARNING,
     .langs = KC_LANG_BIT_CUDA | KC_LANG_BIT_TRITON,
     .doc = doc,
-    .options = NULL,
+    .options = options,
     .check = check,
     .verify = KC_VERIFY_OVERFLOW,
 };

@@ -72,6 +72,11 @@ typedef struct kc_symbol {
      * nothing is known. */
     uint32_t at_least_symbol;
     const char *at_least_evidence; /* e.g. "BLOCK_N = triton.next_power_of_2(E) at the launch on line 82" */
+    /* Grid axes (bits) along which every launch binding it runs one
+     * program per row of a flattened tensor (kc_kernel.grid_rows) and
+     * passes, for it, that tensor's row stride or row length: a program id
+     * of such an axis times it spans the whole tensor. */
+    uint8_t row_axes;
 } kc_symbol;
 
 typedef struct kc_param {
@@ -413,6 +418,12 @@ typedef struct kc_kernel {
     /* Triton: launches read for it (in the file, or in the files of the run
      * that import it when the file has none). */
     uint32_t launches_seen;
+    /* Triton: per grid axis, why every launch read runs one program (or
+     * one tile of programs) per row of a tensor with every leading
+     * dimension flattened into its rows (the token count of a model's
+     * activations), e.g. "the launch on line 74 runs `n_rows` programs
+     * along axis 0: ..."; NULL when a launch does not show it. */
+    const char *grid_rows[3];
 } kc_kernel;
 
 typedef struct kc_launch_arg {

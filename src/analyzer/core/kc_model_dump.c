@@ -225,6 +225,9 @@ void kc_model_dump(FILE *out, const kc_model *m)
         fprintf(out, "kernel %s%s at ", k->name, k->is_device_function ? " (device function)" : "");
         dump_span(out, k->span);
         fputc('\n', out);
+        for (unsigned ax = 0; ax < 3; ax++)
+            if (k->grid_rows[ax])
+                fprintf(out, "  grid axis %u: rows: %s\n", ax, k->grid_rows[ax]);
         dump_symbols(out, k);
         dump_loops(out, k);
         dump_conds(out, k);

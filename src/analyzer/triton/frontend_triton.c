@@ -310,7 +310,9 @@ static void apply_launches(tt_ctx *c, const tt_kernel_def *def)
         launched_here |= !mod->launches.data[lix[l]].from_autotune;
     /* per parameter: launches binding it, and of those, the ones whose
      * value covers the same other parameter (next_power_of_2 of it) */
+    uint32_t nrows[3] = {0}, nlaunch = 0;
     uint32_t *nbound = kc_xcalloc(c->k->params.len + 1, sizeof *nbound);
+    uint8_t *rowbits = kc_xcalloc(c->k->params.len + 1, sizeof *rowbits);
     uint32_t *ncover = kc_xcalloc(c->k->params.len + 1, sizeof *ncover);
     for (int pass = 0; pass < 2 && !(pass == 1 && launched_here); pass++) {
         const tt_launch *list = pass ? mod->peer_launches.data : mod->launches.data;
@@ -319,6 +321,15 @@ static void apply_launches(tt_ctx *c, const tt_kernel_def *def)
         for (uint32_t l = lo; l < hi; l++) {
             const tt_launch *ln = &list[ix[l]];
             c->k->launches_seen += !ln->from_autotune;
+            for (unsigned ax = 0; ax < 3 && !ln->from_autotune; ax++)
+                if (ln->grid_rows[ax] && nrows[ax]++ == 0)
+                    c->k->grid_rows[ax] = kc_arena_printf(c->a, "the launch %s%s%son line %u sizes grid axis %u by "
+                                                          "the rows of a tensor with every leading dimension "
+                                                          "flattened: %s",
+                                                          ln->file ? "in " : "", ln->file ? ln->file : "",
+                                                          ln->file ? " " : "", ln->line, ax,
+                                                          ln->grid_rows[ax]);
+            nlaunch += !ln->from_autotune;
             for (uint32_t a = 0; a < ln->args.len; a++) {
                 const tt_binding *b = &ln->args.data[a];
                 uint32_t pi = bound_param(c->k, ln, b);
@@ -328,6 +339,7 @@ static void apply_launches(tt_ctx *c, const tt_kernel_def *def)
                 apply_host_value(c, s, &b->v, ln, ln->from_autotune);
                 if (ln->from_autotune)
                     continue;
+                rowbits[pi] = nbound[pi] ? (uint8_t)(rowbits[pi] & b->row_axes) : b->row_axes;
                 nbound[pi]++;
                 /* BLOCK_N=triton.next_power_of_2(E) next to E=E */
                 uint32_t ci = KC_NONE;
@@ -349,6 +361,12 @@ static void apply_launches(tt_ctx *c, const tt_kernel_def *def)
             }
         }
     }
+    for (unsigned ax = 0; ax < 3; ax++)
+        if (nrows[ax] != nlaunch)
+            c->k->grid_rows[ax] = NULL; /* some launch sizes the axis otherwise */
+    for (uint32_t i = 0; i < c->k->params.len; i++)
+        if (nbound[i] == nlaunch && nlaunch)
+            c->k->symbols.data[c->k->params.data[i].symbol].row_axes = rowbits[i];
     for (uint32_t i = 0; i < c->k->params.len; i++) {
         kc_symbol *s = &c->k->symbols.data[c->k->params.data[i].symbol];
         if (s->at_least_symbol != KC_NONE && ncover[i] != nbound[i]) {
@@ -358,6 +376,7 @@ static void apply_launches(tt_ctx *c, const tt_kernel_def *def)
     }
     free(nbound);
     free(ncover);
+    free(rowbits);
 }
 
 /* Binds the parameters in the environment: pointers to their base, a

@@ -54,6 +54,9 @@ typedef struct tt_binding {
                            UINT32_MAX for keywords */
     bool after_splat;   /* a positional argument after `*t.stride()`: its index depends on the splat */
     tt_host_value v;
+    /* grid axes (bits) whose rows it scales: the row stride or the row
+     * length of the flattened tensor the axis counts rows of (triton_grid.c) */
+    uint8_t row_axes;
 } tt_binding;
 
 typedef struct tt_launch {
@@ -64,6 +67,10 @@ typedef struct tt_launch {
     bool from_autotune; /* a triton.Config, not a launch */
     const char *file;   /* a launch in another file of the run (its name); NULL: this file */
     uint32_t before_splat, after_splat; /* positional arguments around one `*splat` */
+    /* Per grid axis: why the launch runs one program (or one tile) per row
+     * of a tensor with every leading dimension flattened into its rows
+     * (triton_grid.c); NULL when it does not say so. */
+    const char *grid_rows[3];
 } tt_launch;
 
 typedef struct tt_kernel_def {
@@ -185,11 +192,19 @@ void tt_scan_import(tt_module *m, TSNode st);
 /* The last `name = ...` in `scope` before byte `before` (null node when
  * none, or when it unpacks a tuple). */
 TSNode tt_find_assignment(tt_module *m, TSNode scope, const char *name, uint32_t before);
+/* The same with unpacking: *elem is the element's index when the binding
+ * is one element of `a, b = right` (right: the unpacked expression), -1
+ * otherwise. */
+TSNode tt_find_binding(tt_module *m, TSNode scope, const char *name, uint32_t before, int *elem);
 /* The function definition enclosing `n` (null node at module level). */
 TSNode tt_enclosing_function(TSNode n);
 /* The launch `call` (`K[grid](args)`) of `kernel`: its bindings, into
  * m->launches. */
 void tt_scan_launch(tt_module *m, TSNode call, const char *kernel);
+/* ---- launch grids (triton_grid.c) ---- */
+/* Reads the grid of launch `l` (in function `scope`, or null at module
+ * level) into l->grid_rows. */
+void tt_scan_grid(tt_module *m, tt_launch *l, TSNode scope);
 /* The triton.Config(...) calls of an autotune config list, as launches of
  * `kernel` marked from_autotune. */
 void tt_scan_configs(tt_module *m, const char *kernel, TSNode list, int depth);
@@ -241,6 +256,7 @@ uint32_t tt_launch_targets(tt_module *m, TSNode v, TSNode *out, uint32_t max);
  *   triton_value.c     values, the environment, reorder observation
  *                      (KC301), sizes, call arguments
  *   triton_walk.c      node helpers and the module scan (above)
+ *   triton_grid.c      what launch grids say about program ids (above)
  * Below triton_expr.c, the sub-expressions a file meets (arguments,
  * subscripted values, asserted conditions) are evaluated through the
  * context's `eval` (tt_eval, set by the kernel entry): the one way back up.

@@ -425,6 +425,7 @@ static void scan_launches(tt_module *m, const tt_nodes *calls)
                 continue;
             done[nd++] = kernel;
             tt_scan_launch(m, call, m->kernels.data[kernel].name);
+            tt_scan_grid(m, &m->launches.data[m->launches.len - 1], tt_enclosing_function(call));
         }
     }
 }
@@ -485,6 +486,7 @@ void tt_scan_peer_launches(tt_module *g, const char *stem, const char *const *ke
             if (!dup) {
                 done[nd++] = *hit;
                 tt_scan_launch(g, call, *hit);
+                tt_scan_grid(g, &g->launches.data[g->launches.len - 1], tt_enclosing_function(call));
             }
         }
     }

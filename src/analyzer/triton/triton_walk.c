@@ -435,6 +435,11 @@ TSNode tt_find_assignment(tt_module *m, TSNode scope, const char *name, uint32_t
     return r;
 }
 
+TSNode tt_find_binding(tt_module *m, TSNode scope, const char *name, uint32_t before, int *elem)
+{
+    return find_assignment_at(m, scope, name, before, elem);
+}
+
 TSNode tt_enclosing_function(TSNode n)
 {
     for (TSNode p = ts_node_parent(n); !ts_node_is_null(p); p = ts_node_parent(p))

@@ -570,6 +570,41 @@ static void test_stride_facts(void **state)
     done(l);
 }
 
+/* Grid axes that count the rows of a flattened tensor, and the arguments
+ * that are that tensor's row stride or row length. */
+static void test_flattened_rows(void **state)
+{
+    (void)state;
+    lowered *l = lower("import torch\nimport triton\nimport triton.language as tl\n"
+                       "@triton.jit\n"
+                       "def k(p, s_row, s_col, n, other, BLOCK: tl.constexpr):\n"
+                       "    tl.store(p + tl.arange(0, BLOCK), 0)\n"
+                       "@triton.jit\n"
+                       "def plain(p, s_row):\n"
+                       "    tl.store(p + tl.arange(0, 16), 0)\n"
+                       "def run(x, y, m):\n"
+                       "    n_cols = x.shape[-1]\n"
+                       "    x = x.view(-1, n_cols)\n"
+                       "    x = x.contiguous()\n"
+                       "    n_rows = x.shape[0]\n"
+                       "    grid = lambda META: (triton.cdiv(n_rows, META['BLOCK']), 1)\n"
+                       "    k[grid](x, x.stride(0), x.stride(1), n_cols, m, BLOCK=16)\n"
+                       "    M, N = y.shape\n"
+                       "    plain[(M,)](y, y.stride(0))\n");
+    const kc_kernel *k = fh_kernel(l->m, "k");
+    assert_non_null(k->grid_rows[0]);
+    assert_non_null(strstr(k->grid_rows[0], "`n_rows` is the row count of `x`, made by `x.view(-1, n_cols)`"));
+    assert_null(k->grid_rows[1]);
+    assert_int_equal(fh_symbol(k, "s_row")->row_axes, 1);
+    assert_int_equal(fh_symbol(k, "n")->row_axes, 1);
+    assert_int_equal(fh_symbol(k, "s_col")->row_axes, 0); /* the innermost stride */
+    assert_int_equal(fh_symbol(k, "other")->row_axes, 0);
+    const kc_kernel *p = fh_kernel(l->m, "plain"); /* y is not flattened */
+    assert_null(p->grid_rows[0]);
+    assert_int_equal(fh_symbol(p, "s_row")->row_axes, 0);
+    done(l);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -591,6 +626,7 @@ int main(void)
         cmocka_unit_test(test_module_level_jit_wrappers),
         cmocka_unit_test(test_launch_through_aliases),
         cmocka_unit_test(test_stride_facts),
+        cmocka_unit_test(test_flattened_rows),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,468 @@
+/* triton_grid.c — what a launch's grid says about the kernel's program
+ * ids: the axes along which the launch runs one program (or one tile of
+ * programs) per row of a tensor whose leading dimensions are all flattened
+ * into its rows. That is how kernels over a model's activations are
+ * launched (`x = x.view(-1, N)`, `x.reshape(-1, x.shape[-1])`, a grid of
+ * `batch * seq_len` programs): the row count is the token count of the
+ * batch, and a row index times the row stride spans the whole tensor, so
+ * the product passes 2^31 once the tensor does (KC304's warning line).
+ *
+ * Host code is read the way triton_walk.c reads launch arguments: names
+ * are followed to their last assignment before the use, in the enclosing
+ * function and then at module level, a few steps deep. Anything else (a
+ * grid function, a computed tuple, a tensor of unknown making) says
+ * nothing.
+ */
+#include "triton_internal.h"
+
+#include <string.h>
+
+#define GRID_DEPTH 6
+
+/* Where a name used at `n` was last bound: before the assignment that
+ * holds the use (`a = a.contiguous()` reads the earlier `a`). */
+static uint32_t use_point(TSNode n)
+{
+    uint32_t at = ts_node_start_byte(n);
+    for (TSNode p = ts_node_parent(n); !ts_node_is_null(p) && !TT_IS(p, block) && !TT_IS(p, module);
+         p = ts_node_parent(p))
+        if (TT_IS(p, assignment) || TT_IS(p, augmented_assignment))
+            at = ts_node_start_byte(p);
+    return at;
+}
+
+/* The last binding of the name `n` before its use: in `scope`, then at module level. */
+static TSNode binding(tt_module *m, TSNode scope, TSNode n, int *elem)
+{
+    const char *name = tt_text(m, n);
+    uint32_t before = use_point(n);
+    TSNode r = {0};
+    *elem = -1;
+    if (!ts_node_is_null(scope))
+        r = tt_find_binding(m, scope, name, before, elem);
+    if (ts_node_is_null(r))
+        r = tt_find_binding(m, m->root, name, before, elem);
+    return r;
+}
+
+/* A positional argument list's first argument and how many there are. */
+static uint32_t positional(TSNode args, TSNode *first)
+{
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < ts_node_named_child_count(args); i++) {
+        TSNode a = ts_node_named_child(args, i);
+        if (TT_IS(a, comment) || TT_IS(a, keyword_argument))
+            continue;
+        if (TT_IS(a, list_splat) || TT_IS(a, dictionary_splat))
+            return 0;
+        if (n++ == 0)
+            *first = a;
+    }
+    return n;
+}
+
+static bool is_minus_one(tt_module *m, TSNode n)
+{
+    int64_t v;
+    return tt_int_literal(m, n, &v) && v == -1;
+}
+
+static bool method(tt_module *m, TSNode n, TSNode *object, TSNode *args, const char *const *names)
+{
+    n = tt_unparen(n);
+    if (!TT_IS(n, call))
+        return false;
+    TSNode f = tt_field(n, "function");
+    if (!TT_IS(f, attribute))
+        return false;
+    TSNode attr = tt_field(f, "attribute");
+    for (unsigned i = 0; names[i]; i++)
+        if (tt_text_eq(m, attr, names[i])) {
+            *object = tt_field(f, "object");
+            *args = tt_field(n, "arguments");
+            return true;
+        }
+    return false;
+}
+
+/* Methods and functions that keep a tensor's rows (an element-wise copy,
+ * a split along the last dimension). */
+static const char *const keeps_rows[] = {"contiguous", "chunk", "split", "to", "float", "half", "bfloat16",
+                                         "clone", "detach", "empty_like", "zeros_like", "ones_like", NULL};
+
+static const char *flattened(tt_module *m, TSNode t, TSNode scope, int depth, TSNode *row_len);
+
+/* The position of parameter `name` of function `fn` (-1: not one, or a
+ * method, whose calls this does not follow). */
+static int param_position(tt_module *m, TSNode fn, const char *name)
+{
+    TSNode params = tt_field(fn, "parameters");
+    int pos = 0;
+    for (uint32_t i = 0; i < ts_node_named_child_count(params); i++) {
+        TSNode p = ts_node_named_child(params, i);
+        TSNode id = TT_IS(p, identifier) ? p
+                    : TT_IS(p, typed_parameter) ? ts_node_named_child(p, 0)
+                    : TT_IS(p, default_parameter) || TT_IS(p, typed_default_parameter) ? tt_field(p, "name")
+                                                                                       : (TSNode){0};
+        if (!TT_IS(id, identifier))
+            return -1; /* *args, keyword-only marker: positions past it are not followed */
+        if (pos == 0 && (tt_text_eq(m, id, "self") || tt_text_eq(m, id, "cls")))
+            return -1;
+        if (tt_text_eq(m, id, name))
+            return pos;
+        pos++;
+    }
+    return -1;
+}
+
+typedef struct caller_search {
+    tt_module *m;
+    const char *fn;
+    KC_VEC(TSNode) calls;
+} caller_search;
+
+static bool visit_caller(TSNode n, void *ud)
+{
+    caller_search *cs = ud;
+    if (TT_IS(n, call) && tt_text_eq(cs->m, tt_field(n, "function"), cs->fn) && cs->calls.len < 16)
+        kc_vec_push(&cs->calls, n);
+    return true;
+}
+
+/* A parameter `name` of the function `scope`: flattened when every call of
+ * the function in the module passes a flattened tensor for it (one call
+ * level, the launcher's caller reshaping its input). */
+static const char *flattened_by_callers(tt_module *m, TSNode scope, const char *name, int depth)
+{
+    if (ts_node_is_null(scope))
+        return NULL;
+    int pos = param_position(m, scope, name);
+    if (pos < 0)
+        return NULL;
+    caller_search cs = {.m = m, .fn = tt_text(m, tt_field(scope, "name"))};
+    tt_walk(m->root, visit_caller, &cs);
+    const char *how = NULL;
+    for (uint32_t i = 0; i < cs.calls.len; i++) {
+        TSNode args = tt_field(cs.calls.data[i], "arguments"), arg = {0};
+        int at = 0;
+        for (uint32_t j = 0; j < ts_node_named_child_count(args); j++) {
+            TSNode a = ts_node_named_child(args, j);
+            if (TT_IS(a, comment))
+                continue;
+            if (TT_IS(a, keyword_argument)) {
+                if (tt_text_eq(m, tt_field(a, "name"), name))
+                    arg = tt_field(a, "value");
+                continue;
+            }
+            if (TT_IS(a, list_splat) || TT_IS(a, dictionary_splat))
+                break;
+            if (at++ == pos)
+                arg = a;
+        }
+        const char *h = ts_node_is_null(arg) ? NULL
+                                             : flattened(m, arg, tt_enclosing_function(cs.calls.data[i]), depth + 1, NULL);
+        if (!h) {
+            how = NULL;
+            break;
+        }
+        if (!how)
+            how = kc_arena_printf(m->arena, "%s in the call on line %u", h, ts_node_start_point(cs.calls.data[i]).row + 1);
+    }
+    kc_vec_free(&cs.calls);
+    return how;
+}
+
+/* Is `t` (a tensor expression) made by flattening every leading dimension
+ * into the rows? Returns the making expression, quoted, NULL when not;
+ * *row_len (when asked) the row length it gives (`N` of x.view(-1, N)),
+ * a null node when it gives none. */
+static const char *flattened(tt_module *m, TSNode t, TSNode scope, int depth, TSNode *row_len)
+{
+    t = tt_unparen(t);
+    if (depth > GRID_DEPTH || ts_node_is_null(t))
+        return NULL;
+    TSNode obj, args, first = {0};
+    static const char *const reshapes[] = {"view", "reshape", NULL};
+    static const char *const flattens[] = {"flatten", NULL};
+    if (method(m, t, &obj, &args, reshapes)) {
+        /* x.view(-1, N) or x.view((-1, N)): the first extent -1, one more */
+        TSNode dims = args;
+        if (positional(args, &first) == 1 && (TT_IS(tt_unparen(first), tuple) || TT_IS(tt_unparen(first), list)))
+            dims = tt_unparen(first);
+        if (positional(dims, &first) != 2 || !is_minus_one(m, first))
+            return NULL;
+        if (row_len) {
+            *row_len = ts_node_next_named_sibling(first);
+            while (!ts_node_is_null(*row_len) && TT_IS(*row_len, comment))
+                *row_len = ts_node_next_named_sibling(*row_len);
+        }
+        return kc_arena_printf(m->arena, "`%s`", tt_text(m, t));
+    }
+    if (method(m, t, &obj, &args, flattens)) {
+        /* x.flatten(0, -2) */
+        if (positional(args, &first) != 2 || !tt_text_eq(m, first, "0"))
+            return NULL;
+        TSNode second = ts_node_next_named_sibling(first);
+        while (!ts_node_is_null(second) && TT_IS(second, comment))
+            second = ts_node_next_named_sibling(second);
+        return tt_text_eq(m, second, "-2") ? kc_arena_printf(m->arena, "`%s`", tt_text(m, t)) : NULL;
+    }
+    if (method(m, t, &obj, &args, keeps_rows)) {
+        /* torch.empty_like(x) is a call of an attribute of `torch`: its argument is the tensor */
+        if (TT_IS(obj, identifier) && tt_text_eq(m, obj, "torch") && positional(args, &first) >= 1)
+            return flattened(m, first, scope, depth + 1, row_len);
+        /* chunk/split divide the row: their row length is not the input's */
+        bool divides = tt_text_eq(m, tt_field(tt_field(t, "function"), "attribute"), "chunk") ||
+                       tt_text_eq(m, tt_field(tt_field(t, "function"), "attribute"), "split");
+        return flattened(m, obj, scope, depth + 1, divides ? NULL : row_len);
+    }
+    if (TT_IS(t, subscript)) /* x[:, :N]: a column slice keeps the rows */
+        return flattened(m, tt_field(t, "value"), scope, depth + 1, NULL);
+    if (TT_IS(t, identifier)) {
+        int elem;
+        TSNode r = binding(m, scope, t, &elem);
+        if (ts_node_is_null(r))
+            return flattened_by_callers(m, scope, tt_text(m, t), depth);
+        if (elem >= 0) /* x, y = xy.chunk(2, dim=-1) */
+            return flattened(m, r, scope, depth + 1, NULL);
+        return flattened(m, r, scope, depth + 1, row_len);
+    }
+    return NULL;
+}
+
+/* An extent `t.shape[d]` / `t.size(d)` / an element of `a, b, ... = t.shape`:
+ * the tensor node and the dimension (negative from the end; INT32_MIN unknown). */
+static bool extent(tt_module *m, TSNode e, TSNode scope, int depth, TSNode *tensor, int *dim, uint32_t *targets)
+{
+    e = tt_unparen(e);
+    if (depth > GRID_DEPTH || ts_node_is_null(e))
+        return false;
+    *targets = 0;
+    int64_t d;
+    TSNode obj, args, first = {0};
+    static const char *const sizes[] = {"size", NULL};
+    if (TT_IS(e, subscript)) {
+        TSNode val = tt_field(e, "value"), ix = tt_field(e, "subscript");
+        if (!TT_IS(val, attribute) || !tt_text_eq(m, tt_field(val, "attribute"), "shape") || !tt_int_literal(m, ix, &d))
+            return false;
+        *tensor = tt_field(val, "object");
+        *dim = (int)d;
+        return true;
+    }
+    if (method(m, e, &obj, &args, sizes)) {
+        if (positional(args, &first) != 1 || !tt_int_literal(m, first, &d))
+            return false;
+        *tensor = obj;
+        *dim = (int)d;
+        return true;
+    }
+    if (!TT_IS(e, identifier))
+        return false;
+    int elem;
+    TSNode r = binding(m, scope, e, &elem);
+    if (ts_node_is_null(r))
+        return false;
+    if (elem < 0)
+        return extent(m, r, scope, depth + 1, tensor, dim, targets);
+    r = tt_unparen(r);
+    if (TT_IS(r, attribute) && tt_text_eq(m, tt_field(r, "attribute"), "shape"))
+        *tensor = tt_field(r, "object");
+    else if (method(m, r, &obj, &args, sizes) && positional(args, &first) == 0)
+        *tensor = obj;
+    else
+        return false;
+    *dim = elem;
+    /* how many names the unpacking binds: its targets' commas */
+    TSNode asg = ts_node_parent(r);
+    TSNode left = TT_IS(asg, assignment) ? tt_field(asg, "left") : (TSNode){0};
+    *targets = ts_node_is_null(left) ? 0 : ts_node_named_child_count(left);
+    return true;
+}
+
+/* How a grid axis counts rows (flat_rows). */
+typedef enum rows_kind { ROWS_NONE, ROWS_FLAT, ROWS_NUMEL, ROWS_LEADING2 } rows_kind;
+typedef struct rows_info {
+    rows_kind kind;
+    const char *why;
+    TSNode divisor; /* ROWS_NUMEL: N of x.numel() // N */
+} rows_info;
+
+/* Is `e` the row count of a tensor whose leading dimensions are flattened
+ * into its rows? The reason as text in ri->why (NULL when it is not). */
+static void flat_rows(tt_module *m, TSNode e, TSNode scope, int depth, rows_info *ri)
+{
+    e = tt_unparen(e);
+    ri->kind = ROWS_NONE;
+    ri->why = NULL;
+    if (depth > GRID_DEPTH || ts_node_is_null(e))
+        return;
+    const char *text = tt_text(m, e);
+    TSNode t;
+    int dim;
+    uint32_t targets;
+    if (extent(m, e, scope, depth, &t, &dim, &targets)) {
+        const char *how = dim == 0 ? flattened(m, t, scope, depth + 1, NULL) : NULL;
+        if (how) {
+            ri->kind = ROWS_FLAT;
+            ri->why = kc_arena_printf(m->arena, "`%s` is the row count of `%s`, made by %s", text, tt_text(m, t), how);
+        }
+        return;
+    }
+    if (TT_IS(e, identifier)) {
+        int elem;
+        TSNode r = binding(m, scope, e, &elem);
+        if (ts_node_is_null(r) || elem >= 0)
+            return;
+        flat_rows(m, r, scope, depth + 1, ri);
+        if (ri->why)
+            ri->why = kc_arena_printf(m->arena, "`%s` = %s", text, ri->why);
+        return;
+    }
+    if (TT_IS(e, binary_operator)) {
+        TSNode op = tt_field(e, "operator"), l = tt_field(e, "left"), r = tt_field(e, "right");
+        if (tt_is(op, "//")) {
+            /* x.numel() // N: every dimension but the last */
+            TSNode obj, args;
+            static const char *const numel[] = {"numel", NULL};
+            if (method(m, l, &obj, &args, numel)) {
+                ri->kind = ROWS_NUMEL;
+                ri->divisor = r;
+                ri->why = kc_arena_printf(m->arena, "`%s` is every element of `%s` in rows of `%s`", text,
+                                          tt_text(m, obj), tt_text(m, r));
+            }
+            return;
+        }
+        if (!tt_is(op, "*"))
+            return;
+        /* batch * seq_len: the first two extents of one tensor */
+        TSNode tl_, tr;
+        int dl, dr;
+        uint32_t nl, nr;
+        if (extent(m, l, scope, depth + 1, &tl_, &dl, &nl) && extent(m, r, scope, depth + 1, &tr, &dr, &nr) &&
+            tt_text_eq(m, tl_, tt_text(m, tr)) && ((dl == 0 && dr == 1) || (dl == 1 && dr == 0)) &&
+            (nl >= 3 || nr >= 3)) {
+            ri->kind = ROWS_LEADING2;
+            ri->why = kc_arena_printf(m->arena, "`%s` is the two leading dimensions of `%s` (%u-D) multiplied", text,
+                                      tt_text(m, tl_), nl > nr ? nl : nr);
+        }
+        return;
+    }
+    if (TT_IS(e, call)) {
+        /* triton.cdiv(rows, BLOCK_M): a tile of rows per program */
+        const char *q = tt_qualify(m, tt_field(e, "function"));
+        TSNode first = {0};
+        if (q && (!strcmp(q, "triton.cdiv") || !strcmp(q, "triton.language.cdiv")) &&
+            positional(tt_field(e, "arguments"), &first) == 2) {
+            flat_rows(m, first, scope, depth + 1, ri);
+            if (ri->why)
+                ri->why = kc_arena_printf(m->arena, "a tile of rows per program: %s", ri->why);
+        }
+    }
+}
+
+/* Does launch argument `e` scale the rows that axis `ri` counts: the row
+ * stride of a flattened tensor (x.stride(0) / x.stride(-2) of x.view(-1,
+ * N), q.stride(1) for batch * seq_len rows of q) or its row length (N,
+ * one of `lens`: the row lengths of the flattened tensors the launch passes)? */
+static bool row_factor(tt_module *m, TSNode e, TSNode scope, const rows_info *ri, const char *const *lens,
+                       uint32_t nlens)
+{
+    e = tt_unparen(e);
+    TSNode obj, args, first = {0};
+    int64_t d;
+    static const char *const strides[] = {"stride", NULL};
+    if (method(m, e, &obj, &args, strides)) {
+        if (positional(args, &first) != 1 || !tt_int_literal(m, first, &d))
+            return false;
+        if (ri->kind == ROWS_LEADING2)
+            return d == 1;
+        return (d == 0 || d == -2) && flattened(m, obj, scope, 0, NULL);
+    }
+    if (ri->kind == ROWS_NUMEL)
+        return tt_text_eq(m, e, tt_text(m, ri->divisor));
+    if (ri->kind != ROWS_FLAT)
+        return false;
+    TSNode t;
+    int dim;
+    uint32_t targets;
+    /* N of `M, N = x.shape`, x.shape[-1], x.size(1) of a flattened x */
+    if (extent(m, e, scope, 0, &t, &dim, &targets) && (dim == -1 || dim == 1) && flattened(m, t, scope, 0, NULL))
+        return true;
+    /* n_cols of `x = x.view(-1, n_cols)`, x passed to the same launch */
+    for (uint32_t i = 0; i < nlens; i++)
+        if (tt_text_eq(m, e, lens[i]))
+            return true;
+    return false;
+}
+
+/* The grid's axis expressions (a tuple or list literal, through names and
+ * `lambda META: (...)`): up to 3 into axes; their count. */
+static uint32_t grid_axes(tt_module *m, TSNode g, TSNode scope, int depth, TSNode *axes)
+{
+    g = tt_unparen(g);
+    if (depth > GRID_DEPTH || ts_node_is_null(g))
+        return 0;
+    if (TT_IS(g, tuple) || TT_IS(g, list)) {
+        uint32_t n = 0;
+        for (uint32_t i = 0; i < ts_node_named_child_count(g) && n < 3; i++) {
+            TSNode a = ts_node_named_child(g, i);
+            if (TT_IS(a, comment))
+                continue;
+            if (TT_IS(a, list_splat))
+                return 0;
+            axes[n++] = a;
+        }
+        return n;
+    }
+    if (TT_IS(g, lambda))
+        return grid_axes(m, tt_field(g, "body"), scope, depth + 1, axes);
+    if (TT_IS(g, identifier)) {
+        int elem;
+        TSNode r = binding(m, scope, g, &elem);
+        return ts_node_is_null(r) || elem >= 0 ? 0 : grid_axes(m, r, scope, depth + 1, axes);
+    }
+    return 0;
+}
+
+/* Marks the launch's arguments that scale the rows of axis `ax`. */
+static void mark_row_factors(tt_module *m, tt_launch *l, TSNode scope, unsigned ax, const rows_info *ri)
+{
+    TSNode args = tt_field(l->call, "arguments");
+    const char *lens[8];
+    uint32_t nlens = 0;
+    for (uint32_t i = 0; i < ts_node_named_child_count(args) && nlens < 8; i++) {
+        TSNode a = ts_node_named_child(args, i), rl = {0};
+        if (TT_IS(a, keyword_argument))
+            a = tt_field(a, "value");
+        if (!TT_IS(a, comment) && flattened(m, a, scope, 0, &rl) && !ts_node_is_null(rl))
+            lens[nlens++] = tt_text(m, rl);
+    }
+    uint32_t b = 0;
+    for (uint32_t i = 0; i < ts_node_named_child_count(args) && b < l->args.len; i++) {
+        TSNode a = ts_node_named_child(args, i);
+        if (TT_IS(a, comment))
+            continue;
+        if (TT_IS(a, list_splat) || TT_IS(a, dictionary_splat))
+            return; /* the bindings after it may have been dropped: stop matching */
+        TSNode v = TT_IS(a, keyword_argument) ? tt_field(a, "value") : a;
+        if (row_factor(m, v, scope, ri, lens, nlens))
+            l->args.data[b].row_axes |= (uint8_t)(1u << ax);
+        b++;
+    }
+}
+
+void tt_scan_grid(tt_module *m, tt_launch *l, TSNode scope)
+{
+    TSNode f = tt_field(l->call, "function");
+    if (!TT_IS(f, subscript))
+        return;
+    TSNode axes[3];
+    uint32_t n = grid_axes(m, tt_field(f, "subscript"), scope, 0, axes);
+    for (uint32_t i = 0; i < n; i++) {
+        rows_info ri;
+        flat_rows(m, axes[i], scope, 0, &ri);
+        l->grid_rows[i] = ri.why;
+        if (ri.why)
+            mark_row_factors(m, l, scope, i, &ri);
+    }
+}
