@@ -250,7 +250,7 @@ static bool hazardous(const kc_kernel *k, const kc_mono *m, bool scalar, const k
     if (m->bits != 32 || m->nfac < 2)
         return false;
     *ix = *rt = NULL;
-    const kc_atom *ct = NULL;
+    const kc_atom *ct = NULL, *ct_row = NULL;
     irange range = IR_UNKNOWN;
     for (unsigned f = 0; f < m->nfac; f++) {
         if (!*ix && index_atom(k, &m->fac[f])) {
@@ -271,9 +271,17 @@ static bool hazardous(const kc_kernel *k, const kc_mono *m, bool scalar, const k
         }
         if (!ct)
             ct = &m->fac[f];
+        /* a compile-time row length (`pid * (n_heads * head_dim)` with both
+         * constexpr) of the tensor whose rows the program id's axis counts */
+        if (!ct_row && (*ix)->kind == KC_ATOM_PROGRAM && (*ix)->id < 3 && k->grid_rows[(*ix)->id] &&
+            m->fac[f].kind == KC_ATOM_SYMBOL && m->fac[f].id < k->symbols.len &&
+            (k->symbols.data[m->fac[f].id].row_axes & (1u << (*ix)->id)))
+            ct_row = &m->fac[f];
     }
     if (!*rt && ct && range == IR_LARGE)
         *rt = ct;
+    if (!*rt && ct_row)
+        *rt = ct_row;
     return *ix && *rt;
 }
 
@@ -384,10 +392,17 @@ static void report(const kc_model *mdl, const kc_kernel *k, kc_rule_ctx *ctx, co
         ishown = kc_arena_printf(ar, "%s` (%s)", cast_text, iname);
     else
         ishown = kc_arena_printf(ar, "%s`", cast_text);
-    kc_diag_note(d, "`%s is %s and `%s` a run-time integer argument; both are 32-bit (an argument is 64-bit only "
-                 "when declared so or, in Triton, when a value of 2^31 or more is passed), so `%s` is computed in 32 "
-                 "bits before it is added to the pointer",
-                 ishown, index_kind(k, h->index), rname, prod);
+    bool ce = h->runtime->kind == KC_ATOM_SYMBOL && h->runtime->id < k->symbols.len &&
+              k->symbols.data[h->runtime->id].kind == KC_SYM_CONSTEXPR;
+    if (ce)
+        kc_diag_note(d, "`%s is %s and `%s` a `tl.constexpr` integer below 2^31; both are 32-bit, so `%s` is "
+                     "computed in 32 bits before it is added to the pointer",
+                     ishown, index_kind(k, h->index), rname, prod);
+    else
+        kc_diag_note(d, "`%s is %s and `%s` a run-time integer argument; both are 32-bit (an argument is 64-bit "
+                     "only when declared so or, in Triton, when a value of 2^31 or more is passed), so `%s` is "
+                     "computed in 32 bits before it is added to the pointer",
+                     ishown, index_kind(k, h->index), rname, prod);
     kc_strbuf off = {0};
     kc_model_format_index(k, a->offset, &off);
     kc_diag_note(d, "element offset of %s: %s", access_desc(ctx, a), kc_sb_str(&off));
@@ -404,10 +419,10 @@ static void report(const kc_model *mdl, const kc_kernel *k, kc_rule_ctx *ctx, co
     if (row) {
         char rb2[256];
         const kc_symbol *rs = &k->symbols.data[row->runtime->id];
-        kc_diag_note(d, "reported as a warning: %s, and `%s` is its row %s at that launch: `%s` spans the whole "
+        kc_diag_note(d, "reported as a warning: %s, and `%s` is its %s at that launch: `%s` spans the whole "
                      "tensor, which passes 2^31 elements as the rows grow (65536 rows of 32768)",
                      k->grid_rows[row->index->id], kc_atom_name(k, row->runtime, rb2, sizeof rb2),
-                     (rs->facts & KC_SF_OUTER_STRIDE) ? "stride" : "stride or length", prod);
+                     (rs->facts & KC_SF_OUTER_STRIDE) ? "row stride" : "row stride or a row extent", prod);
     } else if (widened_elsewhere && k->lang == KC_LANG_CUDA) {
         /* CUDA code widens offsets for some tensors and not for others on
          * purpose (activations bounded by the batch, small dimensions):

@@ -363,7 +363,8 @@ static void flat_rows(tt_module *m, TSNode e, TSNode scope, int depth, rows_info
 /* Does launch argument `e` scale the rows that axis `ri` counts: the row
  * stride of a flattened tensor (x.stride(0) / x.stride(-2) of x.view(-1,
  * N), q.stride(1) for batch * seq_len rows of q) or its row length (N,
- * one of `lens`: the row lengths of the flattened tensors the launch passes)? */
+ * one of `lens`: the row lengths of the flattened tensors the launch passes;
+ * n_heads and head_dim of a (batch, seq, n_heads, head_dim) tensor)? */
 static bool row_factor(tt_module *m, TSNode e, TSNode scope, const rows_info *ri, const char *const *lens,
                        uint32_t nlens)
 {
@@ -380,11 +381,15 @@ static bool row_factor(tt_module *m, TSNode e, TSNode scope, const rows_info *ri
     }
     if (ri->kind == ROWS_NUMEL)
         return tt_text_eq(m, e, tt_text(m, ri->divisor));
-    if (ri->kind != ROWS_FLAT)
-        return false;
     TSNode t;
     int dim;
     uint32_t targets;
+    if (ri->kind == ROWS_LEADING2)
+        /* n_heads, head_dim of `batch, seq, n_heads, head_dim = q.shape`: a
+         * trailing extent of a tensor whose two leading dimensions are the rows */
+        return extent(m, e, scope, 0, &t, &dim, &targets) && targets >= 3 && dim >= 2;
+    if (ri->kind != ROWS_FLAT)
+        return false;
     /* N of `M, N = x.shape`, x.shape[-1], x.size(1) of a flattened x */
     if (extent(m, e, scope, 0, &t, &dim, &targets) && (dim == -1 || dim == 1) && flattened(m, t, scope, 0, NULL))
         return true;
