@@ -166,6 +166,15 @@ static irange index_range(const kc_kernel *k, const kc_atom *a)
     return r;
 }
 
+/* Every value the launches pass is 0 or 1 (a unit stride, a broadcast). */
+static bool tiny_values(const kc_symbol *s)
+{
+    bool tiny = s->nvalues > 0;
+    for (uint32_t i = 0; i < s->nvalues; i++)
+        tiny &= s->values[i] == 0 || s->values[i] == 1;
+    return tiny;
+}
+
 /* A size or stride only known at run time and not known to be tiny
  * (any_width: also one declared 64-bit). A compile-time problem size
  * (a tl.constexpr the launch sets from a tensor extent) counts only with
@@ -185,14 +194,7 @@ static bool runtime_atom_w(const kc_kernel *k, const kc_atom *a, bool any_width)
         return false;
     if (s->bits == 64 && !any_width)
         return false;
-    if (s->nvalues > 0) {
-        bool tiny = true;
-        for (uint32_t i = 0; i < s->nvalues; i++)
-            tiny &= s->values[i] == 0 || s->values[i] == 1;
-        if (tiny)
-            return false;
-    }
-    return true;
+    return !tiny_values(s);
 }
 
 static bool runtime_atom(const kc_kernel *k, const kc_atom *a) { return runtime_atom_w(k, a, false); }
@@ -261,6 +263,13 @@ static bool hazardous(const kc_kernel *k, const kc_mono *m, bool scalar, const k
     if (!*ix || range == IR_SMALL)
         return false;
     for (unsigned f = 0; f < m->nfac; f++) {
+        /* a row length (`pid * (n_heads * head_dim)`, constexpr or not) of
+         * the tensor whose rows the program id's axis counts */
+        if (!ct_row && &m->fac[f] != *ix && (*ix)->kind == KC_ATOM_PROGRAM && (*ix)->id < 3 &&
+            k->grid_rows[(*ix)->id] && m->fac[f].kind == KC_ATOM_SYMBOL && m->fac[f].id < k->symbols.len &&
+            (k->symbols.data[m->fac[f].id].row_axes & (1u << (*ix)->id)) &&
+            !tiny_values(&k->symbols.data[m->fac[f].id]))
+            ct_row = &m->fac[f];
         if (&m->fac[f] == *ix || !runtime_atom(k, &m->fac[f]))
             continue;
         if (is_runtime_param(k, m->fac[f].id)) {
@@ -271,12 +280,6 @@ static bool hazardous(const kc_kernel *k, const kc_mono *m, bool scalar, const k
         }
         if (!ct)
             ct = &m->fac[f];
-        /* a compile-time row length (`pid * (n_heads * head_dim)` with both
-         * constexpr) of the tensor whose rows the program id's axis counts */
-        if (!ct_row && (*ix)->kind == KC_ATOM_PROGRAM && (*ix)->id < 3 && k->grid_rows[(*ix)->id] &&
-            m->fac[f].kind == KC_ATOM_SYMBOL && m->fac[f].id < k->symbols.len &&
-            (k->symbols.data[m->fac[f].id].row_axes & (1u << (*ix)->id)))
-            ct_row = &m->fac[f];
     }
     if (!*rt && ct && range == IR_LARGE)
         *rt = ct;

@@ -265,6 +265,27 @@ static bool extent(tt_module *m, TSNode e, TSNode scope, int depth, TSNode *tens
     if (elem < 0)
         return extent(m, r, scope, depth + 1, tensor, dim, targets);
     r = tt_unparen(r);
+    /* T, D, G = *x.shape, groups: the splat's elements come first */
+    if ((TT_IS(r, expression_list) || TT_IS(r, tuple)) && ts_node_named_child_count(r) >= 1 &&
+        tt_starts_with_splat(m, r)) {
+        TSNode asg = ts_node_parent(r);
+        TSNode left = TT_IS(asg, assignment) ? tt_field(asg, "left") : (TSNode){0};
+        uint32_t nt = ts_node_is_null(left) ? 0 : ts_node_named_child_count(left);
+        uint32_t rest = ts_node_named_child_count(r) - 1;
+        TSNode sp = ts_node_named_child(r, 0);
+        sp = tt_unparen(TT_IS(sp, list_splat) ? ts_node_named_child(sp, 0) : sp);
+        if (nt <= rest || (uint32_t)elem >= nt - rest || !TT_IS(sp, attribute) ||
+            !tt_text_eq(m, tt_field(sp, "attribute"), "shape"))
+            return false;
+        /* tree-sitter-python 0.23 parses `*x.shape` there as the attribute
+         * `shape` of the splat `*x` */
+        *tensor = tt_field(sp, "object");
+        if (TT_IS(*tensor, list_splat))
+            *tensor = ts_node_named_child(*tensor, 0);
+        *dim = elem;
+        *targets = nt - rest;
+        return true;
+    }
     if (TT_IS(r, attribute) && tt_text_eq(m, tt_field(r, "attribute"), "shape"))
         *tensor = tt_field(r, "object");
     else if (method(m, r, &obj, &args, sizes) && positional(args, &first) == 0)
@@ -400,6 +421,40 @@ static bool row_factor(tt_module *m, TSNode e, TSNode scope, const rows_info *ri
     return false;
 }
 
+/* The function named like `name` defined before the use in a block that
+ * holds it (the launching function's body, an `if` inside it). */
+static TSNode local_def(tt_module *m, TSNode name)
+{
+    TSNode none = {0};
+    for (TSNode p = ts_node_parent(name); !ts_node_is_null(p); p = ts_node_parent(p)) {
+        if (TT_IS(p, function_definition) || TT_IS(p, module))
+            break;
+        if (!TT_IS(p, block))
+            continue;
+        for (uint32_t i = 0; i < ts_node_named_child_count(p); i++) {
+            TSNode st = ts_node_named_child(p, i);
+            if (ts_node_start_byte(st) >= ts_node_start_byte(name))
+                break;
+            if (TT_IS(st, function_definition) && tt_text_eq(m, tt_field(st, "name"), tt_text(m, name)))
+                return st;
+        }
+    }
+    return none;
+}
+
+/* What a one-statement function returns (`def grid(meta): return (...)`), or a null node. */
+static TSNode returned(TSNode fn)
+{
+    TSNode body = tt_field(fn, "body"), none = {0};
+    for (uint32_t i = 0; i < ts_node_named_child_count(body); i++) {
+        TSNode st = ts_node_named_child(body, i);
+        if (TT_IS(st, comment))
+            continue;
+        return TT_IS(st, return_statement) && ts_node_named_child_count(st) == 1 ? ts_node_named_child(st, 0) : none;
+    }
+    return none;
+}
+
 /* The grid's axis expressions (a tuple or list literal, through names and
  * `lambda META: (...)`): up to 3 into axes; their count. */
 static uint32_t grid_axes(tt_module *m, TSNode g, TSNode scope, int depth, TSNode *axes)
@@ -424,7 +479,12 @@ static uint32_t grid_axes(tt_module *m, TSNode g, TSNode scope, int depth, TSNod
     if (TT_IS(g, identifier)) {
         int elem;
         TSNode r = binding(m, scope, g, &elem);
-        return ts_node_is_null(r) || elem >= 0 ? 0 : grid_axes(m, r, scope, depth + 1, axes);
+        if (ts_node_is_null(r)) {
+            /* def grid(meta): return (...) in the launching function */
+            TSNode fn = local_def(m, g);
+            return ts_node_is_null(fn) ? 0 : grid_axes(m, returned(fn), scope, depth + 1, axes);
+        }
+        return elem >= 0 ? 0 : grid_axes(m, r, scope, depth + 1, axes);
     }
     return 0;
 }

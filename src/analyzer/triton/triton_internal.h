@@ -89,7 +89,8 @@ typedef struct tt_kernel_name {
 
 /* One binding made by an assignment under a scope: `name = right`, or one
  * element of `a, b = right` (elem = its index when `right` is not a literal
- * sequence of the same length; -1 otherwise). */
+ * sequence of the same length; -1 otherwise), or an augmented assignment
+ * `name *= k` (right: a null node, the value is not known from there on). */
 typedef struct tt_assign {
     const char *left;  /* text of the target (arena) */
     uint32_t start;    /* start byte of the assignment */
@@ -196,6 +197,8 @@ TSNode tt_find_assignment(tt_module *m, TSNode scope, const char *name, uint32_t
  * is one element of `a, b = right` (right: the unpacked expression), -1
  * otherwise. */
 TSNode tt_find_binding(tt_module *m, TSNode scope, const char *name, uint32_t before, int *elem);
+/* Does the expression list or tuple start with a `*splat`? */
+bool tt_starts_with_splat(tt_module *m, TSNode seq);
 /* The function definition enclosing `n` (null node at module level). */
 TSNode tt_enclosing_function(TSNode n);
 /* The launch `call` (`K[grid](args)`) of `kernel`: its bindings, into

@@ -277,12 +277,39 @@ typedef struct assign_collect {
     tt_assign_index *ix;
 } assign_collect;
 
+bool tt_starts_with_splat(tt_module *m, TSNode seq)
+{
+    /* `*x.shape, g`: a list_splat, or (as tree-sitter-python 0.23 parses an
+     * assignment's right side) a `*` just before the list's span */
+    if (ts_node_child_count(seq) == 0)
+        return false;
+    TSNode c = ts_node_child(seq, 0);
+    if (TT_IS(c, list_splat))
+        return true;
+    uint32_t at = ts_node_start_byte(seq);
+    while (at > 0 && at <= m->src->len && (m->src->text[at - 1] == ' ' || m->src->text[at - 1] == '\t'))
+        at--;
+    return (at > 0 && at <= m->src->len && m->src->text[at - 1] == '*') ||
+           (at < m->src->len && m->src->text[ts_node_start_byte(seq)] == '*');
+}
+
 static bool collect_assignment(TSNode n, void *ud)
 {
     assign_collect *ac = ud;
     tt_module *m = ac->m;
     if (!ts_node_eq(n, ac->scope) && (TT_IS(n, function_definition) || TT_IS(n, class_definition)))
         return false;
+    if (TT_IS(n, augmented_assignment)) {
+        /* `N *= shape[i]`: from here on the name's value is not what its
+         * last assignment says (a binding with no right side) */
+        TSNode l = tt_field(n, "left");
+        if (TT_IS(l, identifier)) {
+            tt_assign a = {.left = tt_text(m, l), .start = ts_node_start_byte(n), .elem = -1, .whole = true,
+                           .ident = true};
+            kc_vec_push(&ac->ix->items, a);
+        }
+        return true;
+    }
     if (!TT_IS(n, assignment))
         return true;
     TSNode l = tt_field(n, "left"), r = tt_field(n, "right");
@@ -299,8 +326,8 @@ static bool collect_assignment(TSNode n, void *ud)
             if (seq && k == ts_node_named_child_count(r)) {
                 e.right = ts_node_named_child(r, i);
                 e.elem = -1;
-            } else if (!seq) {
-                e.right = r; /* M, N = x.shape */
+            } else if (!seq || tt_starts_with_splat(m, r)) {
+                e.right = r; /* M, N = x.shape; T, D, G = *x.shape, groups */
                 e.elem = (int)i;
             } else {
                 continue;

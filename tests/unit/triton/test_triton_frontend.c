@@ -605,6 +605,27 @@ static void test_flattened_rows(void **state)
     done(l);
 }
 
+/* `N = 1` then `N *= shape[i]`: the launch does not pass 1. */
+static void test_augmented_assignment(void **state)
+{
+    (void)state;
+    lowered *l = lower("import triton\nimport triton.language as tl\n"
+                       "@triton.jit\n"
+                       "def k(p, N, B):\n"
+                       "    tl.store(p + tl.arange(0, 16) * N, 0)\n"
+                       "def run(x, dims):\n"
+                       "    shape = list(x.shape)\n"
+                       "    N = 1\n"
+                       "    for i in dims:\n"
+                       "        N *= shape[i]\n"
+                       "    B = 4\n"
+                       "    k[(1,)](x, N, B)\n");
+    const kc_kernel *k = fh_kernel(l->m, "k");
+    assert_int_equal(fh_symbol(k, "N")->nvalues, 0);
+    assert_int_equal(fh_symbol(k, "B")->nvalues, 1);
+    done(l);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -627,6 +648,7 @@ int main(void)
         cmocka_unit_test(test_launch_through_aliases),
         cmocka_unit_test(test_stride_facts),
         cmocka_unit_test(test_flattened_rows),
+        cmocka_unit_test(test_augmented_assignment),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
