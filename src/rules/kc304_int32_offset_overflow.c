@@ -79,6 +79,11 @@ static const char doc[] =
     "## Fix\n"
     "Widen the index factor to 64 bits before the multiplication: the fix-it\n"
     "rewrites the operand as `row.to(tl.int64)` (Triton) or `(int64_t)row` (CUDA).\n"
+    "Where the product initializes a 32-bit CUDA variable (`int row = blockIdx.x\n"
+    "* n;`) the cast alone would be narrowed straight back, so the fix-it also\n"
+    "declares the variable `int64_t` (`uint64_t` for an unsigned one); where the\n"
+    "declaration is not spelled with plain integer words (a macro, a typedef, a\n"
+    "second declarator) there is no fix-it, only the advice.\n"
     "Casting the program id once where it is defined widens every product that\n"
     "uses it; casting the result of the product is too late. The cost is nil on\n"
     "memory-bound kernels.\n"
@@ -469,9 +474,26 @@ static void report(const kc_model *mdl, const kc_kernel *k, kc_rule_ctx *ctx, co
         kc_diag_note(d, "`%s` comes from `%s` on line %u, where the cast belongs", cast_text, inner->text,
                      inner->span.line);
     const char *widened = inner ? (inner_lhs ? inner->lhs_widened : inner->rhs_widened) : NULL;
-    if (inner && widened)
+    /* `int row = (int64_t)blockIdx.x * n;` narrows the product back */
+    const kc_product *narrow = outer && outer->narrow_decl ? outer : inner && inner->narrow_decl ? inner : NULL;
+    if (narrow && !kc_span_valid(narrow->narrow_span))
+        widened = NULL; /* a cast alone would fix nothing */
+    if (inner && widened && narrow) {
+        kc_diag_fix(d,
+                    kc_arena_printf(ar, "compute `%s` in 64 bits: `%s`, and declare `%s` as `%s`", inner->text,
+                                    widened, narrow->narrow_decl, narrow->narrow_widened),
+                    inner_lhs ? inner->lhs_span : inner->rhs_span, widened);
+        kc_diag_fix_edit(d, narrow->narrow_span, narrow->narrow_widened);
+        kc_diag_note(d, "the product initializes `%s`, a 32-bit variable: widening the product alone would be "
+                     "narrowed back to 32 bits there, so the fix widens the declaration too",
+                     narrow->narrow_decl);
+    } else if (inner && widened)
         kc_diag_fix(d, kc_arena_printf(ar, "compute `%s` in 64 bits: `%s`", inner->text, widened),
                     inner_lhs ? inner->lhs_span : inner->rhs_span, widened);
+    else if (narrow)
+        kc_diag_note(d, "fix: widen `%s` to 64 bits before the multiplication, and declare `%s` with a 64-bit "
+                     "type (`%s`): it holds the product",
+                     cast_text, narrow->narrow_decl, narrow->narrow_widened);
     else
         kc_diag_note(d, "fix: widen `%s` to 64 bits before the multiplication (where it is defined, so that every "
                      "product using it is widened)",

@@ -296,6 +296,14 @@ typedef struct kc_product {
      * no mechanical spelling exists. */
     const char *lhs_widened, *rhs_widened;
     uint8_t bits;               /* width the product is computed in */
+    /* CUDA: the product initializes a 32-bit integer variable (`int row =
+     * blockIdx.x * n;`), which narrows a widened product straight back:
+     * the declaration as written ("int row"), and where its type is spelled
+     * with the 64-bit spelling to put there (narrow_span invalid when the
+     * type cannot be replaced mechanically). */
+    const char *narrow_decl;
+    kc_span narrow_span;
+    const char *narrow_widened;
 } kc_product;
 
 /* ---- calls (CUDA intrinsics, math, runtime API) -------------------------- */

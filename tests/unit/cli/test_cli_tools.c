@@ -565,7 +565,7 @@ typedef struct edit_lines {
  * a fix-it and `lines` collects the lines their edits touch. */
 static json_t *findings(const char *rule, const char *path, size_t *fixable, edit_lines *lines)
 {
-    kh_result r = kh_run("--format", "json", "--select", rule, "--no-config", path, NULL);
+    kh_result r = kh_run("--format", "json", "--severity", "note", "--select", rule, "--no-config", path, NULL);
     json_t *doc = json_loads(r.out, 0, NULL);
     if (!doc)
         fail_msg("%s: no JSON (%s)", path, r.err);
@@ -629,7 +629,7 @@ static void diff_lines(const char *a, const char *b, edit_lines *removed, edit_l
     kc_sb_free(&sb);
 }
 
-/* Every bad fixture of every rule: --fix changes exactly the lines of the
+/* Every bad fixture of every rule, notes included: --fix changes exactly the lines of the
  * fix-its, the fixed file re-checks with no fixable finding of that rule,
  * the findings without a fix-it remain, and --diff is the same change. */
 static void test_fix_fixtures(void **state)
@@ -664,7 +664,7 @@ static void test_fix_fixtures(void **state)
             edit_lines el = {0};
             json_t *before = findings(rule, a, &fixable, &el);
             char *old = kh_read(a);
-            kh_result r = kh_run("--fix", "--select", rule, "--no-config", "--no-source", a, NULL);
+            kh_result r = kh_run("--fix", "--severity", "note", "--select", rule, "--no-config", "--no-source", a, NULL);
             assert_true(r.status <= 1);
             char *now = kh_read(a);
             if (fixable) {
@@ -697,7 +697,7 @@ static void test_fix_fixtures(void **state)
             json_decref(before);
             kh_result_free(&r);
             /* --diff leaves the file alone; its patch gives the same text. */
-            r = kh_run("--diff", "--select", rule, "--no-config", b, NULL);
+            r = kh_run("--diff", "--severity", "note", "--select", rule, "--no-config", b, NULL);
             assert_int_equal(r.status, fixable ? 1 : 0);
             char *b_now = kh_read(b);
             assert_string_equal(b_now, old);
@@ -727,6 +727,45 @@ static void test_fix_fixtures(void **state)
     kc_vec_free(&dirs);
     free(fixtures);
     assert_true(files_fixed >= 4); /* KC201 and KC202 fixtures at least */
+}
+
+/* What the KC304 fix-its produce, as text: a product that initializes a
+ * 32-bit variable gets the variable widened too (a cast alone would be
+ * narrowed straight back), and a declaration that cannot be rewritten
+ * mechanically gets no edit at all. */
+static void test_fix_widens_declaration(void **state)
+{
+    (void)state;
+    kh_write("fixwiden/k.cu", "__global__ void k(float *x, const float *y, int n, int stride) {\n"
+                              "    int row = blockIdx.x * stride;\n"
+                              "    const unsigned col = blockIdx.y * n;\n"
+                              "    x[row + threadIdx.x] = y[col + threadIdx.x];\n"
+                              "}\n");
+    kh_result r = kh_run("--fix", "--severity", "note", "--select", "KC304", "--no-config", "--no-cache",
+                         "fixwiden/k.cu", NULL);
+    assert_non_null(strstr(r.out, "kcheck: fixed 2"));
+    kh_result_free(&r);
+    char *now = kh_read("fixwiden/k.cu");
+    assert_string_equal(now, "__global__ void k(float *x, const float *y, int n, int stride) {\n"
+                             "    int64_t row = (int64_t)blockIdx.x * stride;\n"
+                             "    const uint64_t col = (int64_t)blockIdx.y * n;\n"
+                             "    x[row + threadIdx.x] = y[col + threadIdx.x];\n"
+                             "}\n");
+    free(now);
+    r = kh_run("--format", "json", "--severity", "note", "--select", "KC304", "--no-config", "--no-cache",
+               "fixwiden/k.cu", NULL);
+    assert_int_equal(r.status, 0); /* nothing left to report */
+    kh_result_free(&r);
+    /* int a = ..., b = blockIdx.x * n: the second declarator's type is shared */
+    kh_write("fixwiden/m.cu", "__global__ void m(float *x, int n) {\n"
+                              "    int a = 0, row = blockIdx.x * n;\n"
+                              "    x[row + a + threadIdx.x] = 0.f;\n"
+                              "}\n");
+    r = kh_run("--format", "json", "--severity", "note", "--select", "KC304", "--no-config", "--no-cache",
+               "fixwiden/m.cu", NULL);
+    assert_non_null(strstr(r.out, "KC304"));
+    assert_null(strstr(r.out, "\"edits\""));
+    kh_result_free(&r);
 }
 
 static void test_fix_safety(void **state)
@@ -963,6 +1002,7 @@ int main(void)
         cmocka_unit_test(test_config_errors),
         cmocka_unit_test(test_baseline_line_moves),
         cmocka_unit_test(test_fix_fixtures),
+        cmocka_unit_test(test_fix_widens_declaration),
         cmocka_unit_test(test_fix_safety),
         cmocka_unit_test(test_unified_diff),
         cmocka_unit_test(test_severity_quiet_stats),
