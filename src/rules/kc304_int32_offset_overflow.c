@@ -476,9 +476,8 @@ static void report(const kc_model *mdl, const kc_kernel *k, kc_rule_ctx *ctx, co
     const char *widened = inner ? (inner_lhs ? inner->lhs_widened : inner->rhs_widened) : NULL;
     /* `int row = (int64_t)blockIdx.x * n;` narrows the product back */
     const kc_product *narrow = outer && outer->narrow_decl ? outer : inner && inner->narrow_decl ? inner : NULL;
-    if (narrow && !kc_span_valid(narrow->narrow_span))
-        widened = NULL; /* a cast alone would fix nothing */
-    if (inner && widened && narrow) {
+    bool mechanical = !narrow || kc_span_valid(narrow->narrow_span); /* a cast alone would fix nothing */
+    if (inner && widened && narrow && mechanical) {
         kc_diag_fix(d,
                     kc_arena_printf(ar, "compute `%s` in 64 bits: `%s`, and declare `%s` as `%s`", inner->text,
                                     widened, narrow->narrow_decl, narrow->narrow_widened),
@@ -487,13 +486,17 @@ static void report(const kc_model *mdl, const kc_kernel *k, kc_rule_ctx *ctx, co
         kc_diag_note(d, "the product initializes `%s`, a 32-bit variable: widening the product alone would be "
                      "narrowed back to 32 bits there, so the fix widens the declaration too",
                      narrow->narrow_decl);
-    } else if (inner && widened)
+    } else if (inner && widened && narrow) {
+        kc_diag_note(d, "fix: compute `%s` in 64 bits (`%s`) and declare `%s` (line %u) with a 64-bit type (`%s`): "
+                     "the product is stored there, and a cast alone would be narrowed back",
+                     inner->text, widened, narrow->narrow_decl, narrow->narrow_line, narrow->narrow_widened);
+    } else if (inner && widened && !narrow)
         kc_diag_fix(d, kc_arena_printf(ar, "compute `%s` in 64 bits: `%s`", inner->text, widened),
                     inner_lhs ? inner->lhs_span : inner->rhs_span, widened);
     else if (narrow)
-        kc_diag_note(d, "fix: widen `%s` to 64 bits before the multiplication, and declare `%s` with a 64-bit "
-                     "type (`%s`): it holds the product",
-                     cast_text, narrow->narrow_decl, narrow->narrow_widened);
+        kc_diag_note(d, "fix: widen `%s` to 64 bits before the multiplication, and declare `%s` (line %u) with a "
+                     "64-bit type (`%s`): it holds the product",
+                     cast_text, narrow->narrow_decl, narrow->narrow_line, narrow->narrow_widened);
     else
         kc_diag_note(d, "fix: widen `%s` to 64 bits before the multiplication (where it is defined, so that every "
                      "product using it is widened)",

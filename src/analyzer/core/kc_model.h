@@ -296,12 +296,14 @@ typedef struct kc_product {
      * no mechanical spelling exists. */
     const char *lhs_widened, *rhs_widened;
     uint8_t bits;               /* width the product is computed in */
-    /* CUDA: the product initializes a 32-bit integer variable (`int row =
-     * blockIdx.x * n;`), which narrows a widened product straight back:
+    /* CUDA: the product is stored in a 32-bit integer variable (`int row =
+     * blockIdx.x * n;`, or `row = ...` later), which narrows a widened
+     * product straight back:
      * the declaration as written ("int row"), and where its type is spelled
      * with the 64-bit spelling to put there (narrow_span invalid when the
      * type cannot be replaced mechanically). */
     const char *narrow_decl;
+    uint32_t narrow_line;       /* the declaration's line */
     kc_span narrow_span;
     const char *narrow_widened;
 } kc_product;

@@ -396,8 +396,12 @@ static kc_cuda_val assign_to(kc_cuda_walk *w, CXCursor e, CXCursor lc, CXCursor 
     /* flag = i < n: the comparisons travel with the flag */
     bool flag = op == CXBinaryOperator_Assign && !clang_Cursor_isNull(decl) &&
                 clang_getCanonicalType(clang_getCursorType(decl)).kind == CXType_Bool;
+    uint32_t products = w->k->products.len;
     kc_cuda_val r = flag ? kc_cuda_ev_bool(w, rc) : kc_cuda_ev(w, rc, KC_CUDA_EV_LOAD);
     kc_cuda_bind *b = kc_cuda_env_find(w->fn, decl);
+    if (b && !b->in_memory && op == CXBinaryOperator_Assign && decl.kind == CXCursor_VarDecl &&
+        kc_cuda_ty_is_int(clang_getCursorType(decl)) && kc_cuda_ty_bits(clang_getCursorType(decl)) == 32)
+        kc_cuda_mark_narrowing(w, decl, products, false);
     if (b && !b->in_memory) {
         kc_cuda_val nv;
         if (op == CXBinaryOperator_Assign) {

@@ -92,66 +92,6 @@ static CXCursor init_shared_memory(CXCursor e, unsigned depth)
     return found;
 }
 
-/* The products recorded from `first` on initialize the 32-bit variable
- * `d`: a 64-bit product would be narrowed back (KC304's fix-it widens the
- * declaration too). The type is replaced where it is spelled before the
- * name with 32-bit integer words only (`int row`, `const unsigned col`,
- * `uint32_t i`); `auto` takes the product's width and needs nothing. */
-static void mark_narrowing(kc_cuda_walk *w, CXCursor d, uint32_t first)
-{
-    if (first >= w->k->products.len)
-        return;
-    kc_span ds = kc_cuda_span(w->t, d);
-    const char *text = kc_span_valid(ds) ? kc_cuda_span_text(w->t, ds) : NULL;
-    const char *eq = text ? strchr(text, '=') : NULL;
-    if (!text || !eq)
-        return;
-    size_t dl = (size_t)(eq - text);
-    while (dl > 0 && (text[dl - 1] == ' ' || text[dl - 1] == '\t'))
-        dl--;
-    const char *vname = kc_cuda_spelling(w->t, d);
-    size_t vl = vname ? strlen(vname) : 0;
-    if (!vl || dl < vl || strncmp(text + dl - vl, vname, vl) != 0)
-        return; /* not `TYPE name = ...` as written (a macro, a second declarator) */
-    size_t tl = dl - vl;
-    while (tl > 0 && (text[tl - 1] == ' ' || text[tl - 1] == '\t'))
-        tl--;
-    /* the words of the spelled type */
-    static const char *const words[] = {"const", "unsigned", "signed", "int", "int32_t", "uint32_t", NULL};
-    bool mechanical = tl > 0 && ds.line == ds.end_line, is_unsigned = false, is_const = false;
-    for (size_t i = 0; i < tl && mechanical;) {
-        while (i < tl && (text[i] == ' ' || text[i] == '\t'))
-            i++;
-        size_t j = i;
-        while (j < tl && text[j] != ' ' && text[j] != '\t')
-            j++;
-        bool known = false;
-        for (unsigned k = 0; words[k] && !known; k++)
-            known = strlen(words[k]) == j - i && strncmp(text + i, words[k], j - i) == 0;
-        if (j - i == 4 && strncmp(text + i, "auto", 4) == 0)
-            return; /* auto: the declaration follows the product */
-        mechanical = known;
-        is_unsigned |= (j - i == 8 && strncmp(text + i, "unsigned", 8) == 0) ||
-                       (j - i == 8 && strncmp(text + i, "uint32_t", 8) == 0);
-        is_const |= j - i == 5 && strncmp(text + i, "const", 5) == 0;
-        i = j;
-    }
-    kc_span span = {0};
-    if (mechanical) {
-        span.line = span.end_line = ds.line;
-        span.col = ds.col;
-        span.end_col = ds.col + (uint32_t)tl;
-    }
-    const char *decl = kc_arena_printf(w->a, "%.*s", (int)dl, text);
-    for (uint32_t i = first; i < w->k->products.len; i++) {
-        kc_product *p = &w->k->products.data[i];
-        p->narrow_decl = decl;
-        p->narrow_span = span;
-        p->narrow_widened = is_const ? (is_unsigned ? "const uint64_t" : "const int64_t")
-                                     : (is_unsigned ? "uint64_t" : "int64_t");
-    }
-}
-
 static void decl_var(kc_cuda_walk *w, CXCursor d)
 {
     const char *name = kc_cuda_spelling(w->t, d);
@@ -187,7 +127,7 @@ static void decl_var(kc_cuda_walk *w, CXCursor d)
         uint32_t products = w->k->products.len;
         v = kc_cuda_ev(w, init, KC_CUDA_EV_LOAD);
         if (kc_cuda_ty_is_int(t) && kc_cuda_ty_bits(t) == 32)
-            mark_narrowing(w, d, products);
+            kc_cuda_mark_narrowing(w, d, products, true);
         kc_cuda_name_load(w, &v, name);
         v = kc_cuda_convert(w, v, t, init);
         if (kc_cuda_ty_is_ptr(t) && (!v.ptr || v.space == KC_MEM_UNKNOWN)) {

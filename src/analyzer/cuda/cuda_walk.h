@@ -185,6 +185,11 @@ enum CXBinaryOperatorKind kc_cuda_compound_base(enum CXBinaryOperatorKind op);
 bool kc_cuda_is_incdec(enum CXUnaryOperatorKind op);
 bool kc_cuda_is_assign(enum CXBinaryOperatorKind op);
 
+/* The products recorded from index `first` on are stored in the 32-bit
+ * integer variable `decl` (its declaration's initializer when
+ * at_declaration, else a later assignment): kc_product.narrow_*. */
+void kc_cuda_mark_narrowing(kc_cuda_walk *w, CXCursor decl, uint32_t first, bool at_declaration);
+
 /* ---- cuda_call.c ---- */
 const char *kc_cuda_callee_name(kc_cuda_walk *w, CXCursor call, CXCursor ref);
 bool kc_cuda_starts_with(const char *s, const char *p);

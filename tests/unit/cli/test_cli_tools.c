@@ -766,6 +766,17 @@ static void test_fix_widens_declaration(void **state)
     assert_non_null(strstr(r.out, "KC304"));
     assert_null(strstr(r.out, "\"edits\""));
     kh_result_free(&r);
+    /* int row; ... row = blockIdx.x * n: the declaration may hold other values, advice only */
+    kh_write("fixwiden/a.cu", "__global__ void a(float *x, int n) {\n"
+                              "    int row;\n"
+                              "    row = blockIdx.x * n;\n"
+                              "    x[row + threadIdx.x] = 0.f;\n"
+                              "}\n");
+    r = kh_run("--format", "json", "--severity", "note", "--select", "KC304", "--no-config", "--no-cache",
+               "fixwiden/a.cu", NULL);
+    assert_non_null(strstr(r.out, "declare `int row` (line 2) with a 64-bit type (`int64_t`)"));
+    assert_null(strstr(r.out, "\"edits\""));
+    kh_result_free(&r);
 }
 
 static void test_fix_safety(void **state)
