@@ -198,7 +198,16 @@ static bool options_for_files(kc_config_set *set, kc_path_list *files, FILE *err
 /* verify: the experiments on the results the run kept, then their report. */
 static void verify_kept(const kc_options *o, report_sink *sink, kc_run_totals *totals, FILE *err)
 {
+    size_t *had = kc_xcalloc(sink->kept.len + 1, sizeof *had);
+    for (uint32_t i = 0; i < sink->kept.len; i++)
+        had[i] = sink->kept.data[i].errors.items.len;
     kc_verify_files(o, sink->kept.data, sink->kept.len, err);
+    /* A binding verify cannot read (an unknown op or key) is an input error
+     * of its file: exit 2. */
+    for (uint32_t i = 0; i < sink->kept.len; i++)
+        if (!had[i] && sink->kept.data[i].errors.items.len)
+            totals->file_errors++;
+    free(had);
     /* A bound kernel whose outputs differ from the reference fails the run too. */
     for (uint32_t i = 0; i < sink->kept.len; i++)
         for (uint32_t k = 0; k < sink->kept.data[i].checks.len; k++)

@@ -7,7 +7,7 @@
 
 static void add_error(kc_binding_list *l, uint32_t line, const char *msg)
 {
-    kc_vec_push(&l->errors, kc_xasprintf("line %u: %s", line, msg));
+    kc_file_errors_add(&l->errors, line, 1, "%s", msg);
 }
 
 /* Parses key=value pairs (values may be "quoted" with \" escapes). */
@@ -123,9 +123,7 @@ void kc_bindings_free(kc_binding_list *l)
     for (uint32_t i = 0; i < l->items.len; i++)
         binding_free(&l->items.data[i]);
     kc_vec_free(&l->items);
-    for (uint32_t i = 0; i < l->errors.len; i++)
-        free(l->errors.data[i]);
-    kc_vec_free(&l->errors);
+    kc_file_errors_free(&l->errors);
 }
 
 const kc_binding *kc_binding_for(const kc_binding_list *l, const kc_file_result *r, const char *kernel)

@@ -27,7 +27,7 @@ typedef struct kc_binding {
 
 typedef struct kc_binding_list {
     KC_VEC(kc_binding) items;
-    KC_VEC(char *) errors; /* malformed annotations: "line 3: ..." (owned) */
+    kc_file_errors errors; /* malformed annotations, at their lines */
 } kc_binding_list;
 
 void kc_bindings_parse(const kc_source *src, kc_binding_list *out);

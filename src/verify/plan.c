@@ -391,6 +391,48 @@ static char *write_plan(kc_verify_env *e, kc_file_result *r, const kc_binding *b
     return name;
 }
 
+/* "bundled ops: a, b, c" from the reference directory's ops/, or NULL. */
+static char *bundled_ops(const char *reference_dir)
+{
+    char *dir = kc_xasprintf("%s/ops", reference_dir);
+    DIR *d = opendir(dir);
+    free(dir);
+    if (!d)
+        return NULL;
+    KC_VEC(char *) names = {0};
+    struct dirent *de;
+    while ((de = readdir(d)) != NULL) {
+        size_t l = strlen(de->d_name);
+        if (l > 5 && strcmp(de->d_name + l - 5, ".json") == 0)
+            kc_vec_push(&names, kc_xstrndup(de->d_name, l - 5));
+    }
+    closedir(d);
+    if (names.len > 1)
+        qsort(names.data, names.len, sizeof *names.data, kc_strptr_cmp);
+    kc_strbuf sb = {0};
+    kc_sb_appendf(&sb, "bundled ops:");
+    for (uint32_t i = 0; i < names.len; i++) {
+        kc_sb_appendf(&sb, "%s %s", i ? "," : "", names.data[i]);
+        free(names.data[i]);
+    }
+    bool any = names.len > 0;
+    kc_vec_free(&names);
+    if (!any) {
+        kc_sb_free(&sb);
+        return NULL;
+    }
+    return kc_sb_take(&sb);
+}
+
+/* An input error at `line` of the file, once however many jobs find it. */
+static void add_error_once(kc_file_result *r, uint32_t line, const char *msg)
+{
+    for (uint32_t i = 0; i < r->errors.items.len; i++)
+        if (r->errors.items.data[i].line == line && !strcmp(r->errors.items.data[i].message, msg))
+            return;
+    kc_file_errors_add(&r->errors, line, 1, "%s", msg);
+}
+
 /* Plans one binding's experiments: the findings idx[0..n) (none: the
  * binding's own check). */
 static void plan_job(kc_verify_env *e, kc_verify_job_vec *jobs, kc_file_result *r, const kc_binding *b, const int *idx,
@@ -401,12 +443,21 @@ static void plan_job(kc_verify_env *e, kc_verify_job_vec *jobs, kc_file_result *
         j.idx = kc_xcalloc(n, sizeof *j.idx);
         memcpy(j.idx, idx, n * sizeof *idx);
     }
+    /* an op is a file name under ops/: letters, digits and underscores only */
+    bool name_ok = b->op[0] != '\0' && strspn(b->op, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") ==
+                                           strlen(b->op);
     char *spec_path = kc_xasprintf("%s/ops/%s.json", e->reference_dir, b->op);
     char *err = NULL;
-    kc_opspec *spec = kc_opspec_load(spec_path, &err);
-    if (!spec)
-        j.why = kc_xasprintf("unknown op `%s`: %s", b->op, err);
-    else if (!e->workdir)
+    kc_opspec *spec = name_ok ? kc_opspec_load(spec_path, &err) : NULL;
+    if (!spec) {
+        j.why = kc_xasprintf("unknown op `%s`", b->op);
+        char *ops = bundled_ops(e->reference_dir);
+        char *msg = kc_xasprintf("`kcheck: verify` binding names the unknown op `%s` (%s)", b->op,
+                                 ops ? ops : err ? err : "no bundled ops found");
+        add_error_once(r, b->line, msg);
+        free(msg);
+        free(ops);
+    } else if (!e->workdir)
         j.why = kc_xstrdup(e->workdir_why ? e->workdir_why : "no work directory");
     else
         j.plan = write_plan(e, r, b, spec, idx, n, &j.why);
@@ -420,8 +471,11 @@ void kc_verify_plan_file(kc_verify_env *e, kc_file_result *r, kc_binding_list *b
 {
     size_t nd = r->diags.items.len;
     kc_bindings_parse(r->src, bl);
-    for (uint32_t i = 0; i < bl->errors.len; i++)
-        fprintf(e->err, "kcheck verify: %s: malformed binding, %s\n", r->path, bl->errors.data[i]);
+    /* A binding kcheck cannot read is an input error at its line (exit 2),
+     * not an inconclusive verdict that passes a run. */
+    for (uint32_t i = 0; i < bl->errors.items.len; i++)
+        kc_file_errors_add(&r->errors, bl->errors.items.data[i].line, bl->errors.items.data[i].col,
+                           "malformed `kcheck: verify` binding: %s", bl->errors.items.data[i].message);
     int *idx = kc_xcalloc(nd ? nd : 1, sizeof *idx);
     uint8_t *done = kc_xcalloc(nd ? nd : 1, 1);
     for (size_t i = 0; i < nd; i++) {

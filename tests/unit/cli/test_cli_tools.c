@@ -779,6 +779,42 @@ static void test_fix_widens_declaration(void **state)
     kh_result_free(&r);
 }
 
+/* Verify bindings kcheck cannot read are input errors at their lines
+ * (exit 2), not inconclusive verdicts that pass the run. */
+static void test_verify_binding_mistakes(void **state)
+{
+    (void)state;
+    kh_write("vbind/k.py", "import triton\nimport triton.language as tl\n\n"
+                           "# kcheck: verify op=softmaxx call=\"k[(1,)](x, y, n, BLOCK=1024)\"\n"
+                           "@triton.jit\n"
+                           "def k(x, y, n, BLOCK: tl.constexpr):\n"
+                           "    o = tl.arange(0, BLOCK)\n"
+                           "    tl.store(y + o, tl.load(x + o, mask=o < n), mask=o < n)\n\n"
+                           "# kcheck: verify op=softmax_rows colour=red call=\"k2[(1,)](x)\"\n"
+                           "@triton.jit\n"
+                           "def k2(x):\n"
+                           "    tl.store(x, 0)\n");
+    kh_result r = kh_run("verify", "--no-run", "--no-config", "--fail-on", "error", "vbind/k.py", NULL);
+    assert_int_equal(r.status, 2);
+    assert_non_null(strstr(r.out, "k.py:4:1: error: `kcheck: verify` binding names the unknown op `softmaxx` "
+                                  "(bundled ops: "));
+    assert_non_null(strstr(r.out, "softmax_rows"));
+    assert_non_null(strstr(r.out, "k.py:10:1: error: malformed `kcheck: verify` binding: unknown key 'colour'"));
+    assert_null(strstr(r.out, ":-1:"));
+    assert_null(strstr(r.err, ":-1:"));
+    kh_result_free(&r);
+    /* an op is a name, not a path */
+    kh_write("vbind/p.py", "import triton\nimport triton.language as tl\n\n"
+                           "# kcheck: verify op=../ops/softmax_rows call=\"k[(1,)](x)\"\n"
+                           "@triton.jit\n"
+                           "def k(x):\n"
+                           "    tl.store(x, 0)\n");
+    r = kh_run("verify", "--no-run", "--no-config", "vbind/p.py", NULL);
+    assert_int_equal(r.status, 2);
+    assert_non_null(strstr(r.out, "unknown op `../ops/softmax_rows`"));
+    kh_result_free(&r);
+}
+
 static void test_fix_safety(void **state)
 {
     /* A file that does not parse is never written: byte-identical. */
@@ -1014,6 +1050,7 @@ int main(void)
         cmocka_unit_test(test_baseline_line_moves),
         cmocka_unit_test(test_fix_fixtures),
         cmocka_unit_test(test_fix_widens_declaration),
+        cmocka_unit_test(test_verify_binding_mistakes),
         cmocka_unit_test(test_fix_safety),
         cmocka_unit_test(test_unified_diff),
         cmocka_unit_test(test_severity_quiet_stats),

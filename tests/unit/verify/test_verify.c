@@ -48,9 +48,9 @@ static void test_bindings(void **state)
     assert_int_equal(l.items.data[0].line, 1);
     assert_string_equal(l.items.data[1].kernel, "other");
     assert_string_equal(l.items.data[1].outputs, "y");
-    assert_int_equal(l.errors.len, 3); /* no call=, unknown key, unterminated quote */
-    assert_non_null(strstr(l.errors.data[0], "line 3"));
-    assert_non_null(strstr(l.errors.data[1], "unknown key 'colour'"));
+    assert_int_equal(l.errors.items.len, 3); /* no call=, unknown key, unterminated quote */
+    assert_int_equal(l.errors.items.data[0].line, 3);
+    assert_non_null(strstr(l.errors.items.data[1].message, "unknown key 'colour'"));
     /* which kernel a binding applies to */
     kc_file_result r;
     memset(&r, 0, sizeof r);
