@@ -35,6 +35,20 @@ static void feed_build(XXH3_state_t *st)
 
 /* Headers a CUDA file includes with quotes that exist next to it: their
  * bytes are part of what its analysis depends on. */
+/* The bytes of a file (nothing when it cannot be read), after its name. */
+static void feed_file(XXH3_state_t *st, const char *path)
+{
+    kc_hash_str(st, path);
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return;
+    char buf[65536];
+    ssize_t r;
+    while ((r = read(fd, buf, sizeof buf)) > 0)
+        XXH3_128bits_update(st, buf, (size_t)r);
+    close(fd);
+}
+
 static void feed_quoted_includes(XXH3_state_t *st, const kc_source *src)
 {
     char *copy = kc_xstrdup(src->path);
@@ -107,9 +121,17 @@ kc_cache_key kc_cache_key_for(const kc_options *o, const kc_source *src, kc_lang
 #define KC_KEY_FIELD_(type, f, kind, key, conf, def) KC_KEY_##key(kind, f)
     KC_OPTIONS_FIELDS(KC_KEY_FIELD_)
 #undef KC_KEY_FIELD_
-    /* A CUDA file's own headers, found next to it. */
-    if (lang == KC_LANG_CUDA)
+    /* A CUDA file's own headers, found next to it (every other header the
+     * parse reads is a dependency the entry checks on load), and the
+     * compile database its flags come from. */
+    if (lang == KC_LANG_CUDA) {
         feed_quoted_includes(st, src);
+        if (o->compile_db_dir) {
+            char *db = kc_xasprintf("%s/compile_commands.json", o->compile_db_dir);
+            feed_file(st, db);
+            free(db);
+        }
+    }
     /* The files that import it: their launches bind its kernels. Their
      * identity on disk (size, modification time, inode), not their bytes:
      * a file imported by hundreds would be read hundreds of times. */
@@ -163,8 +185,44 @@ static bool span_from(json_t *j, kc_span *s)
     return true;
 }
 
+/* A file's identity on disk as 16 hex digits: size, modification time,
+ * inode and device ("missing" when it cannot be stat'ed). */
+static void file_identity(const char *path, char out[17])
+{
+    struct stat sb;
+    if (stat(path, &sb) != 0) {
+        snprintf(out, 17, "missing");
+        return;
+    }
+    int64_t v[5] = {(int64_t)sb.st_size, (int64_t)sb.st_mtim.tv_sec, (int64_t)sb.st_mtim.tv_nsec,
+                    (int64_t)sb.st_ino, (int64_t)sb.st_dev};
+    snprintf(out, 17, "%016llx", (unsigned long long)kc_hash_bytes(v, sizeof v));
+}
+
+/* Are the entry's dependencies as they were when it was stored? */
+static bool deps_unchanged(json_t *deps)
+{
+    if (!deps)
+        return true; /* an entry of a file that read nothing else */
+    if (!json_is_array(deps))
+        return false;
+    size_t i;
+    json_t *x;
+    json_array_foreach(deps, i, x) {
+        const char *path = json_string_value(json_array_get(x, 0));
+        const char *was = json_string_value(json_array_get(x, 1));
+        char now[17];
+        if (!path || !was)
+            return false;
+        file_identity(path, now);
+        if (strcmp(now, was) != 0)
+            return false;
+    }
+    return true;
+}
+
 void kc_cache_store(const char *dir, kc_cache_key key, const kc_diag_list *diags, const kc_file_errors *errors,
-                    const kc_kernel_ref_vec *kernels)
+                    const kc_kernel_ref_vec *kernels, const char *const *deps, uint32_t ndeps)
 {
     json_t *doc = json_object();
     json_object_set_new(doc, "format", json_string(KC_CACHE_FORMAT));
@@ -209,6 +267,15 @@ void kc_cache_store(const char *dir, kc_cache_key key, const kc_diag_list *diags
                                             (json_int_t)kernels->data[i].end_line, "lang",
                                             (json_int_t)kernels->data[i].lang));
     json_object_set_new(doc, "kernels", ks);
+    if (ndeps) {
+        json_t *dj = json_array();
+        for (uint32_t i = 0; i < ndeps; i++) {
+            char id[17];
+            file_identity(deps[i], id);
+            json_array_append_new(dj, json_pack("[ss]", deps[i], id));
+        }
+        json_object_set_new(doc, "deps", dj);
+    }
     char *path = entry_path(dir, key, true);
     char *text = json_dumps(doc, JSON_COMPACT);
     if (text) {
@@ -250,7 +317,8 @@ bool kc_cache_load(const char *dir, kc_cache_key key, kc_diag_list *diags, kc_fi
      * this one is a miss. */
     const char *format = json_string_value(json_object_get(doc, "format"));
     const char *for_key = json_string_value(json_object_get(doc, "key"));
-    bool ok = format && !strcmp(format, KC_CACHE_FORMAT) && for_key && !strcmp(for_key, hex);
+    bool ok = format && !strcmp(format, KC_CACHE_FORMAT) && for_key && !strcmp(for_key, hex) &&
+              deps_unchanged(json_object_get(doc, "deps"));
     size_t i;
     json_t *x;
     /* Validate everything before touching the outputs: a bad entry is a miss. */

@@ -36,11 +36,15 @@ char *kc_cache_dir(const kc_options *o);
 kc_cache_key kc_cache_key_for(const kc_options *o, const kc_source *src, kc_lang lang, const kc_peers *peers);
 
 /* Fills diags, errors and kernels from the entry; false on a miss. The
- * vectors are appended to (expected empty). */
+ * vectors are appended to (expected empty). An entry whose dependencies
+ * (below) changed on disk since it was stored is a miss. */
 bool kc_cache_load(const char *dir, kc_cache_key key, kc_diag_list *diags, kc_file_errors *errors,
                    kc_kernel_ref_vec *kernels);
-/* Stores an entry (best effort: a failure only costs the next run). */
+/* Stores an entry (best effort: a failure only costs the next run), with
+ * the other files the analysis read (deps[0..ndeps): the headers a CUDA
+ * parse included) and their identity on disk now (size, modification
+ * time, inode; a missing file is recorded as missing). */
 void kc_cache_store(const char *dir, kc_cache_key key, const kc_diag_list *diags, const kc_file_errors *errors,
-                    const kc_kernel_ref_vec *kernels);
+                    const kc_kernel_ref_vec *kernels, const char *const *deps, uint32_t ndeps);
 
 #endif

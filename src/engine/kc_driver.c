@@ -34,13 +34,14 @@ static void analyze(struct kc_frontend *fe, const kc_options *o, const kc_source
                 kc_kernel_ref ref = {kc_xstrdup(k->name), k->span.line, k->span.end_line, k->lang};
                 kc_vec_push(&out->kernels, ref);
             }
-            kc_model_delete(m);
             kc_diag_list_sort_unique(&out->diags);
         } else if (!out->errors.items.len) {
             kc_file_errors_add(&out->errors, 0, 0, "internal error: the front end failed");
         }
         if (cache)
-            kc_cache_store(cache, key, &out->diags, &out->errors, &out->kernels);
+            kc_cache_store(cache, key, &out->diags, &out->errors, &out->kernels, m ? m->deps.data : NULL,
+                           m ? m->deps.len : 0);
+        kc_model_delete(m);
     }
     free(cache);
     if (out->errors.items.len)

@@ -470,6 +470,10 @@ typedef struct kc_model {
     KC_VEC(kc_call) host_calls;
     /* What the analysis of the file lacks, in file order (KC002). */
     KC_VEC(kc_gap) gaps;
+    /* Every other file the analysis read (CUDA: the headers the parse
+     * included, found through -I, <...> or other headers), arena strings:
+     * a cached result holds only while they are unchanged. */
+    KC_VEC(const char *) deps;
 } kc_model;
 
 kc_model *kc_model_new(const kc_source *src, kc_lang lang);

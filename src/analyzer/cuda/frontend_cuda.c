@@ -816,6 +816,55 @@ static bool is_header(const char *path)
     return !(n >= 3 && strcmp(path + n - 3, ".cu") == 0);
 }
 
+typedef struct dep_visit {
+    kc_model *m;
+    const char *main;
+    const kc_cuda_frontend *fe;
+} dep_visit;
+
+static void add_dep(const dep_visit *v, const char *path)
+{
+    kc_model *m = v->m;
+    if (!path || !*path || !strcmp(path, v->main))
+        return;
+    /* the built-in stand-in headers: part of kcheck's build, in every key */
+    for (uint32_t i = 0; i < v->fe->shim.files.len; i++)
+        if (!strcmp(v->fe->shim.files.data[i].Filename, path))
+            return;
+    /* absolute, so that a run from another directory checks the same file */
+    char *abs = realpath(path, NULL);
+    const char *p = abs ? abs : path;
+    for (uint32_t i = 0; i < m->deps.len; i++)
+        if (!strcmp(m->deps.data[i], p)) {
+            free(abs);
+            return;
+        }
+    kc_vec_push(&m->deps, kc_arena_strdup(m->arena, p));
+    free(abs);
+}
+
+static void visit_inclusion(CXFile file, CXSourceLocation *stack, unsigned depth, CXClientData data)
+{
+    (void)stack;
+    (void)depth;
+    dep_visit *v = data;
+    CXString n = clang_getFileName(file);
+    add_dep(v, clang_getCString(n));
+    clang_disposeString(n);
+}
+
+/* The files the parse read besides the source: every inclusion libclang
+ * made (through -I, <...>, other headers, precompiled ones included) and
+ * the headers the include scan found; not the built-in stand-in headers. */
+static void record_deps(const kc_cuda_frontend *fe, CXTranslationUnit tu, kc_model *m, const char *main,
+                        const kc_cuda_scan_inc *scan)
+{
+    dep_visit v = {m, main, fe};
+    clang_getInclusions(tu, visit_inclusion, &v);
+    for (uint32_t i = 0; i < scan->seen.len; i++)
+        add_dep(&v, scan->seen.data[i]);
+}
+
 kc_model *kc_cuda_lower(kc_cuda_frontend *fe, const kc_source *src, kc_file_errors *errs)
 {
     if (fe->db_error) {
@@ -846,7 +895,6 @@ kc_model *kc_cuda_lower(kc_cuda_frontend *fe, const kc_source *src, kc_file_erro
     kc_cuda_scan_inc scan = {.fe = fe, .ar = ar, .unsaved = &unsaved, .args = &a, .shim = shim};
     kc_vec_push(&scan.seen, src->path);
     scan_text(&scan, src->text, src->len, dir_of(ar, src->path), 0);
-    kc_vec_free(&scan.seen);
     kc_cuda_unsaved_add(&unsaved, src->path, src->text, src->len);
     /* CUDA 13 keeps CUB, Thrust and libcu++ (CCCL) in include/cccl, which
      * nvcc searches and clang's CUDA driver does not; searched only when the
@@ -870,6 +918,7 @@ kc_model *kc_cuda_lower(kc_cuda_frontend *fe, const kc_source *src, kc_file_erro
             uint32_t nholes = 0;
             kc_cuda_hole *holes = kc_cuda_errors_holes(&ce, ar, &nholes);
             kc_cuda_lower_tu(tu, src, m, holes, nholes);
+            record_deps(fe, tu, m, src->path, &scan);
             if (!kc_cuda_errors_apply(m, &ce, is_header(src->path), errs)) {
                 kc_model_delete(m);
                 m = NULL;
@@ -879,6 +928,7 @@ kc_model *kc_cuda_lower(kc_cuda_frontend *fe, const kc_source *src, kc_file_erro
     }
     if (tu)
         clang_disposeTranslationUnit(tu);
+    kc_vec_free(&scan.seen);
     kc_cuda_unsaved_free(&unsaved);
     kc_vec_free(&a.v);
     kc_vec_free(&a.dirs);

@@ -815,6 +815,53 @@ static void test_verify_binding_mistakes(void **state)
     kh_result_free(&r);
 }
 
+/* A cached result is not reused once a file it depends on changes: a
+ * header found through -I, one it includes (nested, <...>), the compile
+ * database the flags come from. Each change flips a KC501 finding. */
+static void test_cache_dependencies(void **state)
+{
+    (void)state;
+    setenv("KCHECK_CACHE_DIR", "cachedeps/cache", 1);
+    kh_write("cachedeps/inc/a.h", "#include \"sub/b.h\"\n");
+    kh_write("cachedeps/inc/sub/b.h", "#define SCALE 2.0\n");
+    kh_write("cachedeps/k.cu", "#include <a.h>\n"
+                               "__global__ void k(float *x, int n) {\n"
+                               "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                               "    if (i < n) x[i] = x[i] * SCALE;\n"
+                               "}\n");
+    kh_result r = kh_run("--no-config", "cachedeps/k.cu", "--", "-Icachedeps/inc", NULL);
+    assert_int_equal(r.status, 1); /* 2.0 in float code */
+    kh_result_free(&r);
+    kh_write("cachedeps/inc/sub/b.h", "#define SCALE 2.0f\n"); /* same size would do: identity, not length */
+    r = kh_run("--no-config", "cachedeps/k.cu", "--", "-Icachedeps/inc", NULL);
+    assert_int_equal(r.status, 0); /* the nested header changed: not the cached warning */
+    kh_result_free(&r);
+    /* the flags from compile_commands.json */
+    char *cwd = getcwd(NULL, 0);
+    char *db = kc_xasprintf("[{\"directory\": \"%s/cachedeps\", \"file\": \"k2.cu\", "
+                            "\"arguments\": [\"clang++\", \"-DSCALE=2.0\", \"-c\", \"k2.cu\"]}]\n",
+                            cwd);
+    kh_write("cachedeps/compile_commands.json", db);
+    kh_write("cachedeps/k2.cu", "__global__ void k(float *x, int n) {\n"
+                                "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                                "    if (i < n) x[i] = x[i] * SCALE;\n"
+                                "}\n");
+    r = kh_run("--no-config", "-p", "cachedeps", "cachedeps/k2.cu", NULL);
+    assert_int_equal(r.status, 1);
+    kh_result_free(&r);
+    char *db2 = kc_xasprintf("[{\"directory\": \"%s/cachedeps\", \"file\": \"k2.cu\", "
+                             "\"arguments\": [\"clang++\", \"-DSCALE=2.0f\", \"-c\", \"k2.cu\"]}]\n",
+                             cwd);
+    kh_write("cachedeps/compile_commands.json", db2);
+    r = kh_run("--no-config", "-p", "cachedeps", "cachedeps/k2.cu", NULL);
+    assert_int_equal(r.status, 0);
+    kh_result_free(&r);
+    free(db);
+    free(db2);
+    free(cwd);
+    unsetenv("KCHECK_CACHE_DIR");
+}
+
 static void test_fix_safety(void **state)
 {
     /* A file that does not parse is never written: byte-identical. */
@@ -1051,6 +1098,7 @@ int main(void)
         cmocka_unit_test(test_fix_fixtures),
         cmocka_unit_test(test_fix_widens_declaration),
         cmocka_unit_test(test_verify_binding_mistakes),
+        cmocka_unit_test(test_cache_dependencies),
         cmocka_unit_test(test_fix_safety),
         cmocka_unit_test(test_unified_diff),
         cmocka_unit_test(test_severity_quiet_stats),
