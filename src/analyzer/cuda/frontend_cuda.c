@@ -136,6 +136,7 @@ typedef struct kc_cuda_args {
     KC_VEC(const char *) v;   /* arena strings */
     KC_VEC(const char *) dirs; /* user include directories, in search order */
     const char *arch;         /* from the compile database, or NULL */
+    KC_VEC(const char *) rsp; /* response files read (@file, --options-file): dependencies */
 } kc_cuda_args;
 
 static void arg(kc_cuda_args *a, const char *s) { kc_vec_push(&a->v, s); }
@@ -165,15 +166,91 @@ static const char *arch_from_gencode(kc_arena *ar, const char *s)
     return kc_arena_printf(ar, "sm_%.*s", (int)n, digits);
 }
 
+static void filter_command(kc_arena *ar, kc_cuda_args *out, const char *const *argv, unsigned argc, const char *dir,
+                           bool shim, int depth);
+
+#define RSP_MAX_BYTES (1u << 20)
+#define RSP_MAX_DEPTH 4
+
+/* The arguments of a response file (`@file`, nvcc's `--options-file` /
+ * `-optf`, which CMake writes for CUDA include directories): split at
+ * white space, with '...' and "..." quoting and backslash escapes as GCC
+ * and nvcc read them; then filtered like the command's own. */
+static void expand_response(kc_arena *ar, kc_cuda_args *out, const char *file, const char *dir, bool shim, int depth)
+{
+    if (depth >= RSP_MAX_DEPTH || !file || !*file)
+        return;
+    const char *path = file[0] == '/' ? file : path_join(ar, dir, file);
+    char *data = NULL;
+    size_t len = 0;
+    if (!kc_read_all(path, &data, &len) || len > RSP_MAX_BYTES) {
+        free(data);
+        return;
+    }
+    kc_vec_push(&out->rsp, path);
+    KC_VEC(const char *) args = {0};
+    kc_vec_push(&args, ""); /* filter_command skips the program name */
+    kc_strbuf cur = {0};
+    bool in_arg = false;
+    char quote = 0;
+    for (size_t i = 0; i < len; i++) {
+        char c = data[i];
+        if (quote) {
+            if (c == quote)
+                quote = 0;
+            else if (c == '\\' && quote == '"' && i + 1 < len)
+                kc_sb_putc(&cur, data[++i]);
+            else
+                kc_sb_putc(&cur, c);
+        } else if (c == '\'' || c == '"') {
+            quote = c;
+            in_arg = true;
+        } else if (c == '\\' && i + 1 < len) {
+            kc_sb_putc(&cur, data[++i]);
+            in_arg = true;
+        } else if (c == ' ' || c == '\t' || c == '\n' || c == '\r') {
+            if (in_arg)
+                kc_vec_push(&args, kc_arena_strdup(ar, kc_sb_str(&cur)));
+            cur.len = 0;
+            if (cur.data)
+                cur.data[0] = '\0';
+            in_arg = false;
+        } else {
+            kc_sb_putc(&cur, c);
+            in_arg = true;
+        }
+    }
+    if (in_arg)
+        kc_vec_push(&args, kc_arena_strdup(ar, kc_sb_str(&cur)));
+    kc_sb_free(&cur);
+    free(data);
+    filter_command(ar, out, args.data, args.len, dir, shim, depth + 1);
+    kc_vec_free(&args);
+}
+
 /* Keeps the flags of a compile command that change how the file parses
  * (-I -isystem -iquote -idirafter -D -U -std -include), in clang's
  * spelling, with relative directories made absolute; maps nvcc's
- * -arch/-gencode to the GPU architecture; drops everything else. */
+ * -arch/-gencode to the GPU architecture; reads response files; drops
+ * everything else. */
 static void filter_command(kc_arena *ar, kc_cuda_args *out, const char *const *argv, unsigned argc, const char *dir,
-                           bool shim)
+                           bool shim, int depth)
 {
     for (unsigned i = 1; i < argc; i++) {
         const char *a = argv[i];
+        if (a[0] == '@') {
+            expand_response(ar, out, a + 1, dir, shim, depth);
+            continue;
+        }
+        if (!strcmp(a, "--options-file") || !strcmp(a, "-optf")) {
+            if (i + 1 < argc)
+                expand_response(ar, out, argv[++i], dir, shim, depth);
+            continue;
+        }
+        if (!strncmp(a, "--options-file=", 15) || !strncmp(a, "-optf=", 6)) {
+            expand_response(ar, out, strchr(a, '=') + 1, dir, shim, depth);
+            continue;
+        }
         const char *val = NULL;
         const char *flag = NULL;
         bool is_dir = false;
@@ -230,7 +307,7 @@ static void filter_command(kc_arena *ar, kc_cuda_args *out, const char *const *a
             /* Options whose value is a separate argument and that we drop. */
             static const char *const with_value[] = {"-o", "-MF", "-MT", "-MQ", "-x", "-Xcompiler", "-Xptxas",
                                                      "-Xlinker", "-Xnvlink", "-Xarchive", "-ccbin",
-                                                     "--compiler-bindir", "--options-file", "-L", "-l",
+                                                     "--compiler-bindir", "-L", "-l",
                                                      "--output-file", "-maxrregcount", "-rdc", "-Xcudafe",
                                                      "--compiler-options", "--linker-options", "-t", "--threads"};
             for (size_t k = 0; k < sizeof with_value / sizeof with_value[0]; k++)
@@ -334,7 +411,7 @@ static void db_flags(kc_cuda_frontend *fe, kc_arena *ar, const char *path, kc_cu
         CXString d = clang_CompileCommand_getDirectory(c);
         const char *dir = kc_arena_strdup(ar, clang_getCString(d) ? clang_getCString(d) : ".");
         clang_disposeString(d);
-        filter_command(ar, out, argv, argc, dir, shim);
+        filter_command(ar, out, argv, argc, dir, shim, 0);
         free(argv);
     }
     clang_CompileCommands_dispose(cmds);
@@ -649,6 +726,7 @@ static void build_args(kc_cuda_frontend *fe, kc_arena *ar, const kc_source *src,
     for (uint32_t i = 0; i < o->extra_args.len; i++)
         arg(a, o->extra_args.data[i]);
     a->dirs = user.dirs;
+    a->rsp = user.rsp;
     kc_vec_free(&user.v);
 }
 
@@ -857,12 +935,14 @@ static void visit_inclusion(CXFile file, CXSourceLocation *stack, unsigned depth
  * made (through -I, <...>, other headers, precompiled ones included) and
  * the headers the include scan found; not the built-in stand-in headers. */
 static void record_deps(const kc_cuda_frontend *fe, CXTranslationUnit tu, kc_model *m, const char *main,
-                        const kc_cuda_scan_inc *scan)
+                        const kc_cuda_scan_inc *scan, const kc_cuda_args *a)
 {
     dep_visit v = {m, main, fe};
     clang_getInclusions(tu, visit_inclusion, &v);
     for (uint32_t i = 0; i < scan->seen.len; i++)
         add_dep(&v, scan->seen.data[i]);
+    for (uint32_t i = 0; i < a->rsp.len; i++)
+        add_dep(&v, a->rsp.data[i]);
 }
 
 kc_model *kc_cuda_lower(kc_cuda_frontend *fe, const kc_source *src, kc_file_errors *errs)
@@ -918,7 +998,7 @@ kc_model *kc_cuda_lower(kc_cuda_frontend *fe, const kc_source *src, kc_file_erro
             uint32_t nholes = 0;
             kc_cuda_hole *holes = kc_cuda_errors_holes(&ce, ar, &nholes);
             kc_cuda_lower_tu(tu, src, m, holes, nholes);
-            record_deps(fe, tu, m, src->path, &scan);
+            record_deps(fe, tu, m, src->path, &scan, &a);
             if (!kc_cuda_errors_apply(m, &ce, is_header(src->path), errs)) {
                 kc_model_delete(m);
                 m = NULL;
@@ -932,6 +1012,7 @@ kc_model *kc_cuda_lower(kc_cuda_frontend *fe, const kc_source *src, kc_file_erro
     kc_cuda_unsaved_free(&unsaved);
     kc_vec_free(&a.v);
     kc_vec_free(&a.dirs);
+    kc_vec_free(&a.rsp);
     kc_arena_delete(ar);
     return m;
 }
@@ -1003,6 +1084,7 @@ int kc_cuda_dump_shim(const kc_options *opts, const char *dir, FILE *out, FILE *
         kc_sb_appendf(&sb, "%s\n", on_disk(ar, abs, a.v.data[i]));
     kc_vec_free(&a.v);
     kc_vec_free(&a.dirs);
+    kc_vec_free(&a.rsp);
     const char *flags = kc_arena_printf(ar, "%s/compile_flags.txt", abs);
     if (!write_file(flags, kc_sb_str(&sb), sb.len)) {
         fprintf(err, "kcheck: error: cannot write %s: %s\n", flags, strerror(errno));

@@ -858,6 +858,36 @@ static void test_cache_dependencies(void **state)
     kh_result_free(&r);
     free(db);
     free(db2);
+    /* CMake 3.25+ passes CUDA include directories to nvcc in a response
+     * file (`--options-file CMakeFiles/<t>.dir/includes_CUDA.rsp`, quoted
+     * paths): read, and a dependency of the cached result */
+    kh_write("cachedeps/rsp/inc/scale.h", "#define SCALE 2.0\n");
+    kh_write("cachedeps/rsp/other/scale.h", "#define SCALE 2.0f\n");
+    kh_write("cachedeps/rsp/k3.cu", "#include \"scale.h\"\n"
+                                    "__global__ void k(float *x, int n) {\n"
+                                    "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                                    "    if (i < n) x[i] = x[i] * SCALE;\n"
+                                    "}\n");
+    char *rsp = kc_xasprintf("-I\"%s/cachedeps/rsp/inc\"\n", cwd);
+    kh_write("cachedeps/rsp/build/CMakeFiles/k.dir/includes_CUDA.rsp", rsp);
+    char *db3 = kc_xasprintf("[{\"directory\": \"%s/cachedeps/rsp/build\", \"file\": \"%s/cachedeps/rsp/k3.cu\", "
+                             "\"command\": \"/usr/bin/nvcc -forward-unknown-to-host-compiler "
+                             "--options-file CMakeFiles/k.dir/includes_CUDA.rsp -O3 -x cu -c %s/cachedeps/rsp/k3.cu "
+                             "-o CMakeFiles/k.dir/k3.cu.o\"}]\n",
+                             cwd, cwd, cwd);
+    kh_write("cachedeps/rsp/build/compile_commands.json", db3);
+    r = kh_run("--no-config", "-p", "cachedeps/rsp/build", "cachedeps/rsp/k3.cu", NULL);
+    assert_int_equal(r.status, 1); /* scale.h found through the response file: 2.0 in float code */
+    assert_non_null(strstr(r.out, "KC501"));
+    kh_result_free(&r);
+    char *rsp2 = kc_xasprintf("-I\"%s/cachedeps/rsp/other\"\n", cwd);
+    kh_write("cachedeps/rsp/build/CMakeFiles/k.dir/includes_CUDA.rsp", rsp2);
+    r = kh_run("--no-config", "-p", "cachedeps/rsp/build", "cachedeps/rsp/k3.cu", NULL);
+    assert_int_equal(r.status, 0); /* the response file changed */
+    kh_result_free(&r);
+    free(rsp);
+    free(rsp2);
+    free(db3);
     free(cwd);
     unsetenv("KCHECK_CACHE_DIR");
 }
