@@ -44,7 +44,8 @@ typedef struct module_text {
 typedef KC_VEC(module_text) module_texts;
 
 struct kc_project {
-    KC_VEC(pyfile) files;
+    KC_VEC(pyfile) files; /* the run's Python files, then importers found outside the run */
+    uint32_t nindexed;    /* files[0 .. nindexed): the run's, in by_path and by_base */
     KC_VEC(char *) extra; /* peers that are not files of the run (owned) */
     uint32_t *by_path; /* indices sorted by path */
     uint32_t *by_base; /* indices sorted by base name, then path */
@@ -82,7 +83,7 @@ static int cmp_base(const void *a, const void *b, void *ud)
 /* First position in `ix` whose key is >= `key` (by path or by base name). */
 static uint32_t lower_bound(const kc_project *p, const uint32_t *ix, bool by_base, const char *key)
 {
-    uint32_t lo = 0, hi = p->files.len;
+    uint32_t lo = 0, hi = p->nindexed;
     while (lo < hi) {
         uint32_t mid = lo + (hi - lo) / 2;
         const pyfile *f = &p->files.data[ix[mid]];
@@ -132,7 +133,7 @@ static void add_edge(kc_project *p, uint32_t target, uint32_t importer)
 static void find_exact(const kc_project *p, const char *path, uint32_t *out, uint32_t *n, uint32_t max)
 {
     uint32_t i = lower_bound(p, p->by_path, false, path);
-    if (i < p->files.len && strcmp(p->files.data[p->by_path[i]].path, path) == 0 && *n < max)
+    if (i < p->nindexed && strcmp(p->files.data[p->by_path[i]].path, path) == 0 && *n < max)
         out[(*n)++] = p->by_path[i];
 }
 
@@ -142,7 +143,7 @@ static void find_tail(const kc_project *p, const char *rel, uint32_t *out, uint3
     const char *base = tail_key(rel);
     size_t rl = strlen(rel);
     for (uint32_t i = lower_bound(p, p->by_base, true, base);
-         i < p->files.len && strcmp(p->files.data[p->by_base[i]].base, base) == 0 && *n < max; i++) {
+         i < p->nindexed && strcmp(p->files.data[p->by_base[i]].base, base) == 0 && *n < max; i++) {
         const char *fp = p->files.data[p->by_base[i]].path;
         size_t fl = strlen(fp);
         if (fl >= rl && strcmp(fp + fl - rl, rel) == 0 && (fl == rl || fp[fl - rl - 1] == '/'))
@@ -304,7 +305,7 @@ static void add_peer(pyfile *f, const char *path)
 static void link_reexports(kc_project *p, reexport_vec *rex, size_t max_file_size)
 {
     module_texts memo = {0};
-    for (uint32_t i = 0; i < p->files.len; i++) {
+    for (uint32_t i = 0; i < p->nindexed; i++) {
         for (uint32_t k = 0; k < rex[i].len; k++) {
             const reexport *r = &rex[i].data[k];
             uint32_t targets[4];
@@ -405,6 +406,135 @@ static void *load_worker(void *arg)
     return NULL;
 }
 
+/* ---- importers outside the run ---- */
+
+#define OUTSIDE_MAX_FILES 20000
+
+/* The repository a file lives in: the nearest directory above it holding
+ * .git. malloc'd, or NULL (not in a repository: nothing is searched). */
+static char *repo_root(const char *path)
+{
+    char *d = kc_xstrdup(path);
+    for (char *slash = strrchr(d, '/'); slash && slash > d; slash = strrchr(d, '/')) {
+        *slash = '\0';
+        char *git = kc_xasprintf("%s/.git", d);
+        struct stat st;
+        bool found = stat(git, &st) == 0;
+        free(git);
+        if (found)
+            return d;
+    }
+    free(d);
+    return NULL;
+}
+
+/* Whether the file's text names one of the stems as a whole word. */
+static bool names_stem(const char *buf, size_t len, const char *const *stems, uint32_t nstems)
+{
+    for (uint32_t i = 0; i < nstems; i++) {
+        size_t sl = strlen(stems[i]);
+        for (const char *q = buf; (q = memmem(q, (size_t)(buf + len - q), stems[i], sl)) != NULL; q += sl) {
+            bool before = q == buf || !(q[-1] == '_' || (q[-1] >= 'a' && q[-1] <= 'z') ||
+                                        (q[-1] >= 'A' && q[-1] <= 'Z') || (q[-1] >= '0' && q[-1] <= '9'));
+            char c = q + sl < buf + len ? q[sl] : ' ';
+            bool after = !(c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9'));
+            if (before && after)
+                return true;
+        }
+    }
+    return false;
+}
+
+/* A kernel file of the run that no file of the run launches through is
+ * often launched from a file the run does not hold (pre-commit gives only
+ * the changed files, an editor one): the Python files of its repository
+ * that name its module and subscript something are read for imports of it,
+ * as the run's own are, so that `kcheck k.py` and `kcheck k.py launch.py`
+ * agree on k.py. The walk follows kc_expand_paths (.gitignore, hidden
+ * entries skipped), once per repository; files of the run are not read
+ * again. */
+static void link_outside(kc_project *p, size_t max_file_size)
+{
+    uint32_t n = p->nindexed;
+    KC_VEC(char *) roots = {0};
+    for (uint32_t i = 0; i < n; i++) {
+        pyfile *f = &p->files.data[i];
+        if (!f->defines_kernels || f->peers.len)
+            continue;
+        char *root = repo_root(f->path);
+        if (!root)
+            continue;
+        bool seen = false;
+        for (uint32_t r = 0; r < roots.len && !seen; r++)
+            seen = strcmp(roots.data[r], root) == 0;
+        if (seen) {
+            free(root);
+            continue;
+        }
+        kc_vec_push(&roots, root);
+        /* the stems of the run's kernel files without importers in this repository */
+        KC_VEC(const char *) stems = {0};
+        for (uint32_t k = 0; k < n; k++) {
+            pyfile *g = &p->files.data[k];
+            size_t rl = strlen(root);
+            if (!g->defines_kernels || g->peers.len || strncmp(g->path, root, rl) != 0 || g->path[rl] != '/')
+                continue;
+            const char *b = strrchr(g->path, '/') + 1;
+            if (strcmp(b, "__init__.py") == 0)
+                continue;
+            kc_vec_push(&stems, kc_xstrndup(b, strlen(b) - 3));
+        }
+        kc_path_list found = {0};
+        const char *rp = root;
+        kc_expand_paths(&rp, 1, &found);
+        char *buf = NULL;
+        size_t cap = 0, len = 0;
+        uint32_t looked = 0;
+        for (uint32_t j = 0; j < found.files.len && looked < OUTSIDE_MAX_FILES && stems.len; j++) {
+            const char *path = found.files.data[j].path;
+            size_t pl = strlen(path);
+            if (found.files.data[j].errors.items.len || pl < 3 || strcmp(path + pl - 3, ".py") != 0)
+                continue;
+            char *norm = kc_path_lexical(path);
+            uint32_t hit = 0, cnt = 0;
+            find_exact(p, norm, &hit, &cnt, 1);
+            if (cnt) { /* a file of the run: already linked */
+                free(norm);
+                continue;
+            }
+            looked++;
+            if (!kc_read_regular(norm, max_file_size, &buf, &cap, &len, NULL) || !memchr(buf, '[', len) ||
+                !names_stem(buf, len, (const char *const *)stems.data, stems.len)) {
+                free(norm);
+                continue;
+            }
+            pyfile g = {0};
+            g.path = norm;
+            g.base = tail_key(g.path);
+            g.result = SIZE_MAX;
+            kc_vec_push(&p->files, g);
+            uint32_t gi = p->files.len - 1;
+            pending_vec pend = {0};
+            link_ctx c = {p, gi, buf, len, &pend, 0, false, {0}};
+            kc_scan_python_imports(buf, len, on_import, &c);
+            kc_vec_free(&c.chains);
+            for (uint32_t k = 0; k < pend.len; k++)
+                add_edge(p, pend.data[k].target, gi);
+            kc_vec_free(&pend);
+        }
+        free(buf);
+        for (uint32_t j = 0; j < found.files.len; j++)
+            kc_file_result_free(&found.files.data[j]);
+        kc_vec_free(&found.files);
+        for (uint32_t k = 0; k < stems.len; k++)
+            free((char *)stems.data[k]);
+        kc_vec_free(&stems);
+    }
+    for (uint32_t r = 0; r < roots.len; r++)
+        free(roots.data[r]);
+    kc_vec_free(&roots);
+}
+
 kc_project *kc_project_link(kc_path_list *files, size_t max_file_size, unsigned jobs)
 {
     kc_project *p = kc_xcalloc(1, sizeof *p);
@@ -426,6 +556,7 @@ kc_project *kc_project_link(kc_path_list *files, size_t max_file_size, unsigned 
     }
     free(cwd);
     uint32_t n = p->files.len;
+    p->nindexed = n;
     if (n == 0)
         return p; /* nothing to link */
     p->by_path = kc_xcalloc(n, sizeof *p->by_path);
@@ -458,9 +589,10 @@ kc_project *kc_project_link(kc_path_list *files, size_t max_file_size, unsigned 
         kc_vec_free(&st.pend[i]);
     }
     free(st.pend);
+    link_outside(p, max_file_size);
     link_reexports(p, st.rex, max_file_size);
     free(st.rex);
-    for (uint32_t i = 0; i < n; i++) {
+    for (uint32_t i = 0; i < n; i++) { /* the run's files (importers found outside it come after) */
         pyfile *f = &p->files.data[i];
         kc_file_result *r = &files->files.data[f->result];
         r->peers.paths = f->peers.data;

@@ -23,6 +23,13 @@
  * directories up to the directory above the outermost package), when its
  * imports bind the name to triton (`import triton.language as tl`, also
  * inside try/except or if). The Triton front end reads the binding there.
+ *
+ * A kernel file that no file of the run imports is looked for outside the
+ * run too: the Python files of its repository (the nearest directory above
+ * it with .git, walked as kc_expand_paths walks, .gitignore honoured, up to
+ * 20000 files) that name its module and subscript something are read for
+ * imports of it like the run's own, so a run of one file finds the file
+ * that launches its kernels (pre-commit on a commit, an editor).
  */
 #ifndef KC_PROJECT_H
 #define KC_PROJECT_H

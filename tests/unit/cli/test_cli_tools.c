@@ -892,6 +892,50 @@ static void test_cache_dependencies(void **state)
     unsetenv("KCHECK_CACHE_DIR");
 }
 
+/* A kernel file's findings do not depend on which other files the run
+ * names: the file that launches it is found in the repository (pre-commit
+ * gives only the changed files, an editor one). */
+static void test_batch_independence(void **state)
+{
+    (void)state;
+    kh_write("batch/pkg/kern.py", "import triton\nimport triton.language as tl\n\n\n"
+                                  "@triton.jit\n"
+                                  "def row_copy(x_ptr, y_ptr, stride, n_cols, BLOCK: tl.constexpr):\n"
+                                  "    row = tl.program_id(0)\n"
+                                  "    cols = tl.arange(0, BLOCK)\n"
+                                  "    v = tl.load(x_ptr + row * stride + cols, mask=cols < n_cols)\n"
+                                  "    tl.store(y_ptr + row * stride + cols, v, mask=cols < n_cols)\n");
+    kh_write("batch/pkg/launch.py", "import torch\nimport triton\nfrom .kern import row_copy\n\n\n"
+                                    "def copy_rows(x):\n"
+                                    "    x = x.view(-1, x.shape[-1])\n"
+                                    "    y = torch.empty_like(x)\n"
+                                    "    n_rows, n_cols = x.shape\n"
+                                    "    row_copy[(n_rows,)](x, y, x.stride(0), n_cols, BLOCK=1024)\n"
+                                    "    return y\n");
+    kh_write("batch/pkg/__init__.py", "");
+    kh_result alone = kh_run("--no-config", "--no-cache", "--format", "json", "batch/pkg/kern.py", NULL);
+    kh_result both = kh_run("--no-config", "--no-cache", "--format", "json", "batch/pkg/kern.py",
+                            "batch/pkg/launch.py", NULL);
+    assert_int_equal(alone.status, 1);
+    assert_int_equal(both.status, 1);
+    json_t *a = json_loads(alone.out, 0, NULL), *b = json_loads(both.out, 0, NULL);
+    assert_non_null(a);
+    assert_non_null(b);
+    json_t *da = json_object_get(a, "diagnostics"), *db = json_object_get(b, "diagnostics");
+    assert_int_equal(json_array_size(da), 2); /* the two row offsets, warnings by launch.py's flattened rows */
+    assert_int_equal(json_array_size(da), json_array_size(db));
+    for (size_t i = 0; i < json_array_size(da); i++) {
+        json_t *x = json_array_get(da, i), *y = json_array_get(db, i);
+        assert_string_equal(json_string_value(json_object_get(x, "message")),
+                            json_string_value(json_object_get(y, "message")));
+        assert_int_equal(json_integer_value(json_object_get(x, "line")), json_integer_value(json_object_get(y, "line")));
+    }
+    json_decref(a);
+    json_decref(b);
+    kh_result_free(&alone);
+    kh_result_free(&both);
+}
+
 static void test_fix_safety(void **state)
 {
     /* A file that does not parse is never written: byte-identical. */
@@ -1129,6 +1173,7 @@ int main(void)
         cmocka_unit_test(test_fix_widens_declaration),
         cmocka_unit_test(test_verify_binding_mistakes),
         cmocka_unit_test(test_cache_dependencies),
+        cmocka_unit_test(test_batch_independence),
         cmocka_unit_test(test_fix_safety),
         cmocka_unit_test(test_unified_diff),
         cmocka_unit_test(test_severity_quiet_stats),
