@@ -31,6 +31,7 @@
 #include <sys/stat.h>
 
 #include "kc_driver.h"
+#include "kc_project.h"
 #include "kc_frontend.h"
 #include "kc_rule.h"
 
@@ -172,9 +173,17 @@ static void run_fixture(void **state)
     o.min_severity = KC_SEV_NOTE; /* fixtures pin notes too */
     o.report_unused_suppressions = true; /* KC001 runs like every rule */
     kc_frontend *fe = kc_frontend_new(&o);
-    kc_file_result r;
-    memset(&r, 0, sizeof r);
-    r.path = kc_xstrdup(path);
+    /* As a run of kcheck on this one file: linked to the files of its
+     * repository that launch its kernels (kc_project.h). */
+    kc_path_list list = {0};
+    kc_file_result one;
+    memset(&one, 0, sizeof one);
+    one.path = kc_xstrdup(path);
+    one.explicit_path = true;
+    kc_vec_push(&list.files, one);
+    kc_project *proj = kc_project_link(&list, o.max_file_size, 1);
+    kc_file_result r = list.files.data[0];
+    kc_vec_free(&list.files);
     kc_check_file(fe, &o, &r);
 
     char *err = NULL;
@@ -247,6 +256,7 @@ static void run_fixture(void **state)
     free(err);
     kc_source_delete(src);
     kc_file_result_free(&r);
+    kc_project_free(proj);
     kc_frontend_delete(fe);
     kc_options_free(&o);
     assert_int_equal(failures, 0);
