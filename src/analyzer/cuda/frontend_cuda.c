@@ -30,6 +30,7 @@
 #define _GNU_SOURCE 1
 
 #include "cuda_gaps.h"
+#include "cuda_macros.h"
 #include "cuda_lower.h"
 #include "cuda_pch.h"
 #include "cuda_shim.h"
@@ -959,6 +960,17 @@ kc_model *kc_cuda_lower(kc_cuda_frontend *fe, const kc_source *src, kc_file_erro
         return NULL;
     }
     kc_arena *ar = kc_arena_new();
+    const char *bomb;
+    uint32_t bomb_line;
+    uint64_t bomb_tokens;
+    if (kc_cuda_macro_bomb(ar, src->text, src->len, &bomb, &bomb_line, &bomb_tokens)) {
+        kc_file_errors_add(errs, bomb_line, 1,
+                           "macro `%s` expands to %s%llu tokens (more than %llu): the file is not parsed", bomb,
+                           bomb_tokens >= (1ull << 40) ? "over " : "about ", (unsigned long long)bomb_tokens,
+                           (unsigned long long)KC_CUDA_MACRO_MAX_TOKENS);
+        kc_arena_delete(ar);
+        return NULL;
+    }
     /* clang reads a file name that begins with '-' as an option (a file
      * named -o.cu): libclang is given ./NAME for it instead. */
     kc_source named = *src;

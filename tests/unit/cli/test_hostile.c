@@ -351,6 +351,47 @@ static void test_large_files(void **state)
     alarm(0);
 }
 
+/* A 600-byte macro bomb (each macro twice the one before) is refused
+ * before libclang sees it: it took over 60 s and 6 GB, and a file beside
+ * it is still checked. Function-like doubling too; ordinary macros pass. */
+static void test_macro_bomb(void **state)
+{
+    (void)state;
+    alarm(60);
+    kc_strbuf sb = {0};
+    kc_sb_appendf(&sb, "#define A0 1+\n");
+    for (int i = 1; i < 34; i++)
+        kc_sb_appendf(&sb, "#define A%d A%d A%d\n", i, i - 1, i - 1);
+    kc_sb_appendf(&sb, "__global__ void k(int *x) { x[0] = A33 1; }\n");
+    write_file("bomb.cu", sb.data, sb.len);
+    kc_sb_free(&sb);
+    kc_sb_appendf(&sb, "#define F0(x) x x\n");
+    for (int i = 1; i < 30; i++)
+        kc_sb_appendf(&sb, "#define F%d(x) F%d(x) F%d(x)\n", i, i - 1, i - 1);
+    kc_sb_appendf(&sb, "__global__ void k(int *x) { x[0] = F29(1) 1; }\n");
+    write_file("fbomb.cu", sb.data, sb.len);
+    kc_sb_free(&sb);
+    static const char fine[] = "#define MAX(a, b) ((a) > (b) ? (a) : (b))\n#define N 256\n#define TWO_N (N + N)\n"
+                               "__global__ void k(float *x, int n) {\n"
+                               "    int i = blockIdx.x * N + threadIdx.x;\n"
+                               "    if (i < MAX(n, TWO_N)) x[i] = 0.f;\n"
+                               "}\n";
+    write_file("fine.cu", fine, sizeof fine - 1);
+    char *a = tp("bomb.cu"), *b = tp("fbomb.cu"), *c = tp("fine.cu");
+    kh_result r = run("--no-source", "--no-cache", a, b, c, NULL);
+    assert_int_equal(r.status, 2);
+    kh_expect_in(r.out, "bomb.cu:25:1: error: macro `A24` expands to about 33554432 tokens (more than 16777216)");
+    kh_expect_in(r.out, "fbomb.cu:");
+    kh_expect_in(r.out, "the file is not parsed");
+    assert_null(strstr(r.out, "fine.cu:"));
+    assert_true(r.seconds < 30);
+    kh_result_free(&r);
+    free(a);
+    free(b);
+    free(c);
+    alarm(0);
+}
+
 static void test_deep_nesting(void **state)
 {
     alarm(600);
@@ -824,6 +865,7 @@ int main(void)
         cmocka_unit_test(test_crlf_and_tabs_columns),
         cmocka_unit_test(test_import_scan_shapes),
         cmocka_unit_test(test_large_files),
+        cmocka_unit_test(test_macro_bomb),
         cmocka_unit_test(test_deep_nesting),
         cmocka_unit_test(test_walk_unreadable_entries),
         cmocka_unit_test(test_vanishing_files),
