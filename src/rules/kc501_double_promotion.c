@@ -53,6 +53,12 @@ static const char doc[] =
     "  precision kernels\": 1.0 instead of 1.0f).\n"
     "- CUDA C++ Best Practices Guide, \"Promotions to Doubles and Truncations to Floats\".\n";
 
+/* The literal as the message shows it: `0.5`, or `0.5` (from `SCALE`). */
+static const char *shown(kc_arena *ar, const kc_literal *l)
+{
+    return l->macro ? kc_arena_printf(ar, "`%s` (from `%s`)", l->text, l->macro) : kc_arena_printf(ar, "`%s`", l->text);
+}
+
 static void literals(const kc_kernel *k, kc_rule_ctx *ctx)
 {
     kc_arena *ar = kc_rule_arena(ctx);
@@ -70,7 +76,7 @@ static void literals(const kc_kernel *k, kc_rule_ctx *ctx)
                 continue;
             done[j] = true;
             if (n < 6)
-                kc_sb_appendf(&names, "%s`%s`", n ? ", " : "", o->text);
+                kc_sb_appendf(&names, "%s%s", n ? ", " : "", shown(ar, o));
             n++;
             fixable += o->fix_text != NULL;
         }
@@ -81,9 +87,9 @@ static void literals(const kc_kernel *k, kc_rule_ctx *ctx)
         kc_diag *d;
         if (n == 1)
             d = kc_report(ctx, k, l->span,
-                          "double-precision literal `%s` promotes `%s` to double: the float operand is converted "
+                          "double-precision literal %s promotes `%s` to double: the float operand is converted "
                           "and the arithmetic runs in fp64",
-                          l->text, ctxt);
+                          shown(ar, l), ctxt);
         else
             d = kc_report(ctx, k, l->span,
                           "%u double-precision literals (%s) promote float arithmetic on this line to fp64, "

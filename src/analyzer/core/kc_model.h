@@ -345,7 +345,8 @@ typedef struct kc_call {
 /* A floating literal of double type in float code (0.5 instead of 0.5f). */
 typedef struct kc_literal {
     kc_span span;
-    const char *text;
+    const char *text;      /* as spelled: "0.5" */
+    const char *macro;     /* the macro it comes from ("SCALE"), or NULL */
     const char *context;   /* what it is combined with, e.g. "x * 0.5" */
     kc_span context_span;  /* the expression `context` */
     const char *fix_text;  /* the literal in float ("0.5f"), or NULL when it is spelled in a macro */

@@ -309,9 +309,10 @@ static void add_literal(facts_ctx *x, CXCursor lit, CXCursor context)
                    (isalnum((unsigned char)text[e]) || text[e] == '.' || text[e] == '\'' ||
                     ((text[e] == '+' || text[e] == '-') && e > off && (text[e - 1] == 'e' || text[e - 1] == 'E'))))
                 e++;
-            if (e > off)
-                L.text = kc_arena_printf(x->a, "%.*s (from `%s`)", (int)(e - off), text + off,
-                                         kc_cuda_span_text(x->t, L.span));
+            if (e > off) {
+                L.text = kc_arena_printf(x->a, "%.*s", (int)(e - off), text + off);
+                L.macro = kc_cuda_span_text(x->t, L.span);
+            }
         }
     }
     L.context_span = kc_cuda_span(x->t, context);
