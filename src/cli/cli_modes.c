@@ -10,13 +10,41 @@
 #include "kc_rule.h"
 #include "kc_verify.h"
 
+#include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
 
-int kc_cli_list_rules(FILE *out)
+int kc_cli_list_rules(FILE *out, bool json)
 {
+    if (json) {
+        /* id, slug, default severity, languages, summary, options */
+        json_t *rules = json_array();
+        for (size_t i = 0; i < kc_rules_count(); i++) {
+            const kc_rule *r = kc_rules_get(i);
+            json_t *langs = json_array();
+            if (r->langs & KC_LANG_BIT_CUDA)
+                json_array_append_new(langs, json_string("cuda"));
+            if (r->langs & KC_LANG_BIT_TRITON)
+                json_array_append_new(langs, json_string("triton"));
+            json_t *opts = json_array();
+            for (const kc_rule_option_doc *d = r->options; d && d->name; d++)
+                json_array_append_new(opts, json_pack("{s:s,s:s,s:s}", "name", d->name, "default",
+                                                      d->default_value ? d->default_value : "", "help",
+                                                      d->help ? d->help : ""));
+            json_array_append_new(rules, json_pack("{s:s,s:s,s:s,s:o,s:s,s:o}", "id", r->id, "name", r->slug,
+                                                   "severity", kc_severity_name(r->severity), "languages", langs,
+                                                   "summary", r->summary, "options", opts));
+        }
+        char *text = json_dumps(rules, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+        json_decref(rules);
+        if (!text)
+            return 2;
+        fprintf(out, "%s\n", text);
+        free(text);
+        return 0;
+    }
     for (size_t i = 0; i < kc_rules_count(); i++) {
         const kc_rule *r = kc_rules_get(i);
         const char *langs = r->langs == (KC_LANG_BIT_CUDA | KC_LANG_BIT_TRITON) ? "cuda,triton"

@@ -10,7 +10,8 @@
 #include "kc_options.h"
 
 /* --list-rules */
-int kc_cli_list_rules(FILE *out);
+/* The rule table, as text or (json) as a JSON array. */
+int kc_cli_list_rules(FILE *out, bool json);
 /* --explain RULE: the rule's documentation; 2 for an unknown rule. */
 int kc_cli_explain(const char *rule, FILE *out, FILE *err);
 /* --dump-config: the effective configuration of each path (none: "."). */

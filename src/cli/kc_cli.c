@@ -488,6 +488,59 @@ static const cli_row *row_of(int c)
 
 /* getopt_long's long options (`longs`, CLI_NROWS + 1 entries) and short
  * options (`shorts`, 3 * CLI_NROWS + 1 bytes) from the table. */
+/* Edit distance of a and b (insertions, deletions, substitutions, and
+ * swaps of neighbours), up to 64 characters each; larger: a large value. */
+static unsigned edit_distance(const char *a, const char *b)
+{
+    size_t la = strlen(a), lb = strlen(b);
+    if (la > 64 || lb > 64)
+        return 1000;
+    unsigned d[65][65];
+    for (size_t i = 0; i <= la; i++)
+        d[i][0] = (unsigned)i;
+    for (size_t j = 0; j <= lb; j++)
+        d[0][j] = (unsigned)j;
+    for (size_t i = 1; i <= la; i++)
+        for (size_t j = 1; j <= lb; j++) {
+            unsigned best = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
+            if (d[i - 1][j] + 1 < best)
+                best = d[i - 1][j] + 1;
+            if (d[i][j - 1] + 1 < best)
+                best = d[i][j - 1] + 1;
+            if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] && d[i - 2][j - 2] + 1 < best)
+                best = d[i - 2][j - 2] + 1;
+            d[i][j] = best;
+        }
+    return d[la][lb];
+}
+
+/* The long option an unknown `--word[=value]` most likely meant: within
+ * two edits (one for short words), or NULL. */
+static const char *nearest_option(const char *arg)
+{
+    if (!arg || strncmp(arg, "--", 2) != 0)
+        return NULL;
+    char word[65];
+    size_t n = strcspn(arg + 2, "=");
+    if (n == 0 || n >= sizeof word)
+        return NULL;
+    memcpy(word, arg + 2, n);
+    word[n] = '\0';
+    const char *best = NULL;
+    unsigned bd = n <= 4 ? 2 : 3;
+    for (size_t i = 0; i < CLI_NROWS; i++) {
+        const cli_row *r = &cli_rows[i];
+        if (!r->handler || !r->long_name)
+            continue;
+        unsigned d = edit_distance(word, r->long_name);
+        if (d < bd) {
+            bd = d;
+            best = r->long_name;
+        }
+    }
+    return best;
+}
+
 static void getopt_tables(struct option *longs, char *shorts)
 {
     size_t nl = 0, ns = 0;
@@ -576,6 +629,9 @@ static int cli_parse(cli_args *a, int argc, char **argv, FILE *out, FILE *err)
                 fprintf(err, "kcheck: option -%c needs a value or is unknown\n", optopt);
             else
                 fprintf(err, "kcheck: unknown option or missing value: '%s'\n", argv[optind - 1]);
+            const char *near = optopt && optopt < 256 ? NULL : nearest_option(argv[optind - 1]);
+            if (near)
+                fprintf(err, "kcheck: did you mean '--%s'?\n", near);
             fputs("Try 'kcheck --help'.\n", err);
             return 2;
         }
@@ -646,6 +702,10 @@ static int cli_validate(cli_args *a, FILE *err)
         fputs("kcheck: verify does not take --fix or --diff\n", err);
         return 2;
     }
+    if (a->o.fix && a->want_diff) {
+        fputs("kcheck: --fix and --diff exclude each other (--diff shows the fixes without writing them)\n", err);
+        return 2;
+    }
     if (a->want_diff) {
         if (a->format_set && a->o.format != KC_FORMAT_TEXT) {
             fputs("kcheck: --diff prints a patch; it does not combine with --format\n", err);
@@ -672,8 +732,13 @@ static void cli_color(cli_args *a, FILE *out)
 /* What the options ask for, each mode after the checks that come before it. */
 static int cli_dispatch(cli_args *a, double t0, FILE *out, FILE *err)
 {
-    if (a->list_rules)
-        return kc_cli_list_rules(out);
+    if (a->list_rules) {
+        if (a->format_set && a->o.format != KC_FORMAT_TEXT && a->o.format != KC_FORMAT_JSON) {
+            fputs("kcheck: --list-rules prints text or JSON (--format json)\n", err);
+            return 2;
+        }
+        return kc_cli_list_rules(out, a->format_set && a->o.format == KC_FORMAT_JSON);
+    }
     if (a->explain_id)
         return kc_cli_explain(a->explain_id, out, err);
     if (cli_validate(a, err) != CLI_GO_ON)

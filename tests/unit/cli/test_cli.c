@@ -15,6 +15,7 @@
 #include "kc_cli.h"
 #include "kc_base.h"
 #include "cli_harness.h"
+#include "kc_rule.h"
 
 static char tmpdir[256];
 
@@ -105,6 +106,41 @@ static void test_usage_errors(void **state)
     assert_int_equal(r.status, 2);
     kh_result_free(&r);
     r = kh_run("-o", "KC201.nonexistent=3", "x.py", NULL);
+    assert_int_equal(r.status, 2);
+    kh_result_free(&r);
+    /* a typo gets the option it most likely meant; a far one none */
+    r = kh_run("--severty", "note", "x.py", NULL);
+    assert_int_equal(r.status, 2);
+    assert_non_null(strstr(r.err, "did you mean '--severity'?"));
+    kh_result_free(&r);
+    r = kh_run("--zzzzzzzz", "x.py", NULL);
+    assert_int_equal(r.status, 2);
+    assert_null(strstr(r.err, "did you mean"));
+    kh_result_free(&r);
+    /* --fix and --diff together: refused, not one of them silently */
+    r = kh_run("--fix", "--diff", "x.py", NULL);
+    assert_int_equal(r.status, 2);
+    assert_non_null(strstr(r.err, "--fix and --diff exclude each other"));
+    kh_result_free(&r);
+}
+
+/* --list-rules --format json: the rule table as JSON, every rule once. */
+static void test_list_rules_json(void **state)
+{
+    (void)state;
+    kh_result r = kh_run("--list-rules", "--format", "json", NULL);
+    assert_int_equal(r.status, 0);
+    json_t *doc = json_loads(r.out, 0, NULL);
+    assert_non_null(doc);
+    assert_true(json_is_array(doc));
+    assert_int_equal(json_array_size(doc), kc_rules_count());
+    json_t *first = json_array_get(doc, 0);
+    assert_non_null(json_string_value(json_object_get(first, "id")));
+    assert_non_null(json_string_value(json_object_get(first, "severity")));
+    assert_true(json_is_array(json_object_get(first, "languages")));
+    json_decref(doc);
+    kh_result_free(&r);
+    r = kh_run("--list-rules", "--format", "sarif", NULL);
     assert_int_equal(r.status, 2);
     kh_result_free(&r);
 }
@@ -320,6 +356,7 @@ int main(void)
         cmocka_unit_test(test_directory_walk),
         cmocka_unit_test(test_jobs_output_is_deterministic),
         cmocka_unit_test(test_headers_and_partial_analysis),
+        cmocka_unit_test(test_list_rules_json),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
