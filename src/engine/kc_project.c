@@ -462,6 +462,14 @@ static void link_outside(kc_project *p, size_t max_file_size)
         if (!f->defines_kernels || f->peers.len)
             continue;
         char *root = repo_root(f->path);
+        /* a home directory kept in git is not a project to walk */
+        const char *home = getenv("HOME");
+        char *home_abs = home && *home ? realpath(home, NULL) : NULL;
+        if (root && home_abs && strcmp(root, home_abs) == 0) {
+            free(root);
+            root = NULL;
+        }
+        free(home_abs);
         if (!root)
             continue;
         bool seen = false;
