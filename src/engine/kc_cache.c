@@ -35,10 +35,9 @@ static void feed_build(XXH3_state_t *st)
 
 /* Headers a CUDA file includes with quotes that exist next to it: their
  * bytes are part of what its analysis depends on. */
-/* The bytes of a file (nothing when it cannot be read), after its name. */
-static void feed_file(XXH3_state_t *st, const char *path)
+/* The bytes of a file (nothing when it cannot be read). */
+static void feed_bytes(XXH3_state_t *st, const char *path)
 {
-    kc_hash_str(st, path);
     int fd = open(path, O_RDONLY | O_CLOEXEC);
     if (fd < 0)
         return;
@@ -69,14 +68,7 @@ static void feed_quoted_includes(XXH3_state_t *st, const kc_source *src)
         char *name = kc_xstrndup(q + 1, (size_t)(e - q - 1));
         char *path = name[0] == '/' ? kc_xstrdup(name) : kc_xasprintf("%s/%s", dir, name);
         kc_hash_str(st, name);
-        int fd = open(path, O_RDONLY | O_CLOEXEC);
-        if (fd >= 0) {
-            char buf[65536];
-            ssize_t r;
-            while ((r = read(fd, buf, sizeof buf)) > 0)
-                XXH3_128bits_update(st, buf, (size_t)r);
-            close(fd);
-        }
+        feed_bytes(st, path);
         free(name);
         free(path);
     }
@@ -128,7 +120,8 @@ kc_cache_key kc_cache_key_for(const kc_options *o, const kc_source *src, kc_lang
         feed_quoted_includes(st, src);
         if (o->compile_db_dir) {
             char *db = kc_xasprintf("%s/compile_commands.json", o->compile_db_dir);
-            feed_file(st, db);
+            kc_hash_str(st, db);
+            feed_bytes(st, db);
             free(db);
         }
     }
@@ -185,18 +178,16 @@ static bool span_from(json_t *j, kc_span *s)
     return true;
 }
 
-/* A file's identity on disk as 16 hex digits: size, modification time,
- * inode and device ("missing" when it cannot be stat'ed). */
-static void file_identity(const char *path, char out[17])
+/* A file's identity on disk (kc_hash_stat: size, modification time,
+ * inode; a missing file hashes as missing) as 32 hex digits. */
+static void file_identity(const char *path, char out[33])
 {
-    struct stat sb;
-    if (stat(path, &sb) != 0) {
-        snprintf(out, 17, "missing");
-        return;
-    }
-    int64_t v[5] = {(int64_t)sb.st_size, (int64_t)sb.st_mtim.tv_sec, (int64_t)sb.st_mtim.tv_nsec,
-                    (int64_t)sb.st_ino, (int64_t)sb.st_dev};
-    snprintf(out, 17, "%016llx", (unsigned long long)kc_hash_bytes(v, sizeof v));
+    XXH3_state_t *st = XXH3_createState();
+    XXH3_128bits_reset(st);
+    kc_hash_stat(st, path);
+    XXH128_hash_t h = XXH3_128bits_digest(st);
+    XXH3_freeState(st);
+    snprintf(out, 33, "%016llx%016llx", (unsigned long long)h.high64, (unsigned long long)h.low64);
 }
 
 /* Are the entry's dependencies as they were when it was stored? */
@@ -211,7 +202,7 @@ static bool deps_unchanged(json_t *deps)
     json_array_foreach(deps, i, x) {
         const char *path = json_string_value(json_array_get(x, 0));
         const char *was = json_string_value(json_array_get(x, 1));
-        char now[17];
+        char now[33];
         if (!path || !was)
             return false;
         file_identity(path, now);
@@ -270,7 +261,7 @@ void kc_cache_store(const char *dir, kc_cache_key key, const kc_diag_list *diags
     if (ndeps) {
         json_t *dj = json_array();
         for (uint32_t i = 0; i < ndeps; i++) {
-            char id[17];
+            char id[33];
             file_identity(deps[i], id);
             json_array_append_new(dj, json_pack("[ss]", deps[i], id));
         }

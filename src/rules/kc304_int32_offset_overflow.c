@@ -171,6 +171,15 @@ static irange index_range(const kc_kernel *k, const kc_atom *a)
     return r;
 }
 
+/* Is `ix` the program id of a grid axis that counts the rows of a
+ * flattened tensor, and `f` that tensor's row stride or row extent at
+ * every launch (kc_kernel.grid_rows, kc_symbol.row_axes)? */
+static bool scales_rows(const kc_kernel *k, const kc_atom *ix, const kc_atom *f)
+{
+    return ix->kind == KC_ATOM_PROGRAM && ix->id < 3 && k->grid_rows[ix->id] && f->kind == KC_ATOM_SYMBOL &&
+           f->id < k->symbols.len && (k->symbols.data[f->id].row_axes & (1u << ix->id));
+}
+
 /* Every value the launches pass is 0 or 1 (a unit stride, a broadcast). */
 static bool tiny_values(const kc_symbol *s)
 {
@@ -270,9 +279,7 @@ static bool hazardous(const kc_kernel *k, const kc_mono *m, bool scalar, const k
     for (unsigned f = 0; f < m->nfac; f++) {
         /* a row length (`pid * (n_heads * head_dim)`, constexpr or not) of
          * the tensor whose rows the program id's axis counts */
-        if (!ct_row && &m->fac[f] != *ix && (*ix)->kind == KC_ATOM_PROGRAM && (*ix)->id < 3 &&
-            k->grid_rows[(*ix)->id] && m->fac[f].kind == KC_ATOM_SYMBOL && m->fac[f].id < k->symbols.len &&
-            (k->symbols.data[m->fac[f].id].row_axes & (1u << (*ix)->id)) &&
+        if (!ct_row && &m->fac[f] != *ix && scales_rows(k, *ix, &m->fac[f]) &&
             !tiny_values(&k->symbols.data[m->fac[f].id]))
             ct_row = &m->fac[f];
         if (&m->fac[f] == *ix || !runtime_atom(k, &m->fac[f]))
@@ -328,16 +335,6 @@ static void match_products(const kc_kernel *k, hazard *h)
             }
         }
     }
-}
-
-/* A program id of a grid axis that counts the rows of a flattened tensor
- * times that tensor's row stride or length (kc_kernel.grid_rows,
- * kc_symbol.row_axes): the product spans the whole tensor. */
-static bool spans_rows(const kc_kernel *k, const hazard *h)
-{
-    return h->index->kind == KC_ATOM_PROGRAM && h->index->id < 3 && k->grid_rows[h->index->id] &&
-           h->runtime->kind == KC_ATOM_SYMBOL && h->runtime->id < k->symbols.len &&
-           (k->symbols.data[h->runtime->id].row_axes & (1u << h->index->id));
 }
 
 static const char *index_kind(const kc_kernel *k, const kc_atom *a)
@@ -422,7 +419,7 @@ static void report(const kc_model *mdl, const kc_kernel *k, kc_rule_ctx *ctx, co
      * times the row stride spans the whole tensor. */
     const hazard *row = NULL;
     for (uint32_t i = 0; i < n && !row && kc_rule_option_int(ctx, "flattened-rows", 1) != 0; i++)
-        if (spans_rows(k, &hs[i]))
+        if (scales_rows(k, hs[i].index, hs[i].runtime))
             row = &hs[i];
     if (row) {
         char rb2[256];

@@ -67,24 +67,6 @@ static bool is_minus_one(tt_module *m, TSNode n)
     return tt_int_literal(m, n, &v) && v == -1;
 }
 
-static bool method(tt_module *m, TSNode n, TSNode *object, TSNode *args, const char *const *names)
-{
-    n = tt_unparen(n);
-    if (!TT_IS(n, call))
-        return false;
-    TSNode f = tt_field(n, "function");
-    if (!TT_IS(f, attribute))
-        return false;
-    TSNode attr = tt_field(f, "attribute");
-    for (unsigned i = 0; names[i]; i++)
-        if (tt_text_eq(m, attr, names[i])) {
-            *object = tt_field(f, "object");
-            *args = tt_field(n, "arguments");
-            return true;
-        }
-    return false;
-}
-
 /* Methods and functions that keep a tensor's rows (an element-wise copy,
  * a split along the last dimension). */
 static const char *const keeps_rows[] = {"contiguous", "chunk", "split", "to", "float", "half", "bfloat16",
@@ -184,7 +166,7 @@ static const char *flattened(tt_module *m, TSNode t, TSNode scope, int depth, TS
     TSNode obj, args, first = {0};
     static const char *const reshapes[] = {"view", "reshape", NULL};
     static const char *const flattens[] = {"flatten", NULL};
-    if (method(m, t, &obj, &args, reshapes)) {
+    if (tt_method_call(m, t, reshapes, &obj, &args)) {
         /* x.view(-1, N) or x.view((-1, N)): the first extent -1, one more */
         TSNode dims = args;
         if (positional(args, &first) == 1 && (TT_IS(tt_unparen(first), tuple) || TT_IS(tt_unparen(first), list)))
@@ -198,7 +180,7 @@ static const char *flattened(tt_module *m, TSNode t, TSNode scope, int depth, TS
         }
         return kc_arena_printf(m->arena, "`%s`", tt_text(m, t));
     }
-    if (method(m, t, &obj, &args, flattens)) {
+    if (tt_method_call(m, t, flattens, &obj, &args)) {
         /* x.flatten(0, -2) */
         if (positional(args, &first) != 2 || !tt_text_eq(m, first, "0"))
             return NULL;
@@ -207,7 +189,7 @@ static const char *flattened(tt_module *m, TSNode t, TSNode scope, int depth, TS
             second = ts_node_next_named_sibling(second);
         return tt_text_eq(m, second, "-2") ? kc_arena_printf(m->arena, "`%s`", tt_text(m, t)) : NULL;
     }
-    if (method(m, t, &obj, &args, keeps_rows)) {
+    if (tt_method_call(m, t, keeps_rows, &obj, &args)) {
         /* torch.empty_like(x) is a call of an attribute of `torch`: its argument is the tensor */
         if (TT_IS(obj, identifier) && tt_text_eq(m, obj, "torch") && positional(args, &first) >= 1)
             return flattened(m, first, scope, depth + 1, row_len);
@@ -249,7 +231,7 @@ static bool extent(tt_module *m, TSNode e, TSNode scope, int depth, TSNode *tens
         *dim = (int)d;
         return true;
     }
-    if (method(m, e, &obj, &args, sizes)) {
+    if (tt_method_call(m, e, sizes, &obj, &args)) {
         if (positional(args, &first) != 1 || !tt_int_literal(m, first, &d))
             return false;
         *tensor = obj;
@@ -288,7 +270,7 @@ static bool extent(tt_module *m, TSNode e, TSNode scope, int depth, TSNode *tens
     }
     if (TT_IS(r, attribute) && tt_text_eq(m, tt_field(r, "attribute"), "shape"))
         *tensor = tt_field(r, "object");
-    else if (method(m, r, &obj, &args, sizes) && positional(args, &first) == 0)
+    else if (tt_method_call(m, r, sizes, &obj, &args) && positional(args, &first) == 0)
         *tensor = obj;
     else
         return false;
@@ -345,7 +327,7 @@ static void flat_rows(tt_module *m, TSNode e, TSNode scope, int depth, rows_info
             /* x.numel() // N: every dimension but the last */
             TSNode obj, args;
             static const char *const numel[] = {"numel", NULL};
-            if (method(m, l, &obj, &args, numel)) {
+            if (tt_method_call(m, l, numel, &obj, &args)) {
                 ri->kind = ROWS_NUMEL;
                 ri->divisor = r;
                 ri->why = kc_arena_printf(m->arena, "`%s` is every element of `%s` in rows of `%s`", text,
@@ -393,7 +375,7 @@ static bool row_factor(tt_module *m, TSNode e, TSNode scope, const rows_info *ri
     TSNode obj, args, first = {0};
     int64_t d;
     static const char *const strides[] = {"stride", NULL};
-    if (method(m, e, &obj, &args, strides)) {
+    if (tt_method_call(m, e, strides, &obj, &args)) {
         if (positional(args, &first) != 1 || !tt_int_literal(m, first, &d))
             return false;
         if (ri->kind == ROWS_LEADING2)

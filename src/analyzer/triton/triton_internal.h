@@ -197,6 +197,8 @@ TSNode tt_find_assignment(tt_module *m, TSNode scope, const char *name, uint32_t
  * is one element of `a, b = right` (right: the unpacked expression), -1
  * otherwise. */
 TSNode tt_find_binding(tt_module *m, TSNode scope, const char *name, uint32_t before, int *elem);
+/* Is `n` a call `object.method(args)` of one of `methods` (NULL-ended)? */
+bool tt_method_call(tt_module *m, TSNode n, const char *const *methods, TSNode *object, TSNode *args);
 /* Does the expression list or tuple start with a `*splat`? */
 bool tt_starts_with_splat(tt_module *m, TSNode seq);
 /* The function definition enclosing `n` (null node at module level). */

@@ -476,17 +476,28 @@ TSNode tt_enclosing_function(TSNode n)
     return null;
 }
 
-static bool method_call(tt_module *m, TSNode n, const char *method, TSNode *object, TSNode *args)
+bool tt_method_call(tt_module *m, TSNode n, const char *const *methods, TSNode *object, TSNode *args)
 {
     n = tt_unparen(n);
     if (!TT_IS(n, call))
         return false;
     TSNode f = tt_field(n, "function");
-    if (!TT_IS(f, attribute) || !tt_text_eq(m, tt_field(f, "attribute"), method))
+    if (!TT_IS(f, attribute))
         return false;
-    *object = tt_field(f, "object");
-    *args = tt_field(n, "arguments");
-    return true;
+    TSNode attr = tt_field(f, "attribute");
+    for (unsigned i = 0; methods[i]; i++)
+        if (tt_text_eq(m, attr, methods[i])) {
+            *object = tt_field(f, "object");
+            *args = tt_field(n, "arguments");
+            return true;
+        }
+    return false;
+}
+
+static bool method_call(tt_module *m, TSNode n, const char *method, TSNode *object, TSNode *args)
+{
+    const char *const one[] = {method, NULL};
+    return tt_method_call(m, n, one, object, args);
 }
 
 static tt_host_value host_value(tt_module *m, TSNode expr, TSNode scope, int depth)
