@@ -23,31 +23,8 @@ cp k.cuh ./-o.cuh
 # A kernel and the file that launches it: its warning needs the launch
 # (rows of a flattened tensor), so both must reach one kcheck process;
 # more files than cores make pre-commit split a run that is not serial.
-cat > kern.py <<'PY'
-import triton
-import triton.language as tl
-
-
-@triton.jit
-def row_copy(x_ptr, y_ptr, stride, n_cols, BLOCK: tl.constexpr):
-    row = tl.program_id(0)
-    cols = tl.arange(0, BLOCK)
-    v = tl.load(x_ptr + row * stride + cols, mask=cols < n_cols)
-    tl.store(y_ptr + row * stride + cols, v, mask=cols < n_cols)
-PY
-cat > launch.py <<'PY'
-import torch
-import triton
-from kern import row_copy
-
-
-def copy_rows(x):
-    x = x.view(-1, x.shape[-1])
-    y = torch.empty_like(x)
-    n_rows, n_cols = x.shape
-    row_copy[(n_rows,)](x, y, x.stride(0), n_cols, BLOCK=triton.next_power_of_2(n_cols))
-    return y
-PY
+f=$src/tests/fixtures/KC304_int32-offset-overflow
+cp "$f/bad_row_kernel_launched_elsewhere.py" "$f/ok_launcher_of_row_kernel.py" .
 i=0
 while [ $i -lt 40 ]; do printf 'x = %d\n' $i > "pad_$i.py"; i=$((i + 1)); done
 git add -- .
@@ -62,6 +39,6 @@ if grep -q 'notes.txt' "$work/out.txt"; then echo "the hook was given notes.txt"
 grep -q -- '--write-baseline=setup.py:8:37: error:' "$work/out.txt"
 grep -q -- '-o.cuh:7:1: warning:' "$work/out.txt"
 [ "$(cat setup.py)" = 'print("setup")' ] || { echo "setup.py was overwritten" >&2; exit 1; }
-grep -q 'kern.py:9:[0-9]*: warning: `row \* stride` is int32' "$work/out.txt" ||
+grep -q 'bad_row_kernel_launched_elsewhere.py:13:[0-9]*: warning: `row \* stride` is int32' "$work/out.txt" ||
     { echo "the kernel and its launching file were checked apart" >&2; exit 1; }
 echo "the pre-commit hook checks the files it is given"
