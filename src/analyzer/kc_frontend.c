@@ -206,3 +206,12 @@ char *kc_frontend_versions(void)
     free(clang);
     return s;
 }
+
+int kc_frontend_db_report(const kc_options *opts, const char *const *paths, size_t n, FILE *err)
+{
+    if (!opts->compile_db_dir || !n)
+        return 0;
+    const char *why = NULL;
+    const kc_cuda_ops *ops = cuda_ops(&why);
+    return ops ? ops->db_report(opts, paths, n, err) : 0; /* the check says why it is missing */
+}

@@ -33,6 +33,12 @@ char *kc_frontend_module_file(void);
  * caller frees. */
 char *kc_frontend_versions(void);
 
+/* Warns once on `err` about each flag of the compile database (`-p`) that
+ * applies to one of the CUDA files `paths` and that the CUDA front end
+ * neither translates nor knows to be irrelevant to parsing (the file is
+ * parsed without it). Returns how many were named. */
+int kc_frontend_db_report(const kc_options *opts, const char *const *paths, size_t n, FILE *err);
+
 typedef struct kc_frontend kc_frontend;
 
 kc_frontend *kc_frontend_new(const kc_options *opts);

@@ -223,6 +223,38 @@ static bool options_for_files(kc_config_set *set, kc_path_list *files, FILE *err
     return true;
 }
 
+/* Each compile database's flags that the CUDA front end does not translate,
+ * named once per run (not per file, and on cached results too). */
+static void report_compile_flags(const kc_options *o, const kc_path_list *files, FILE *err)
+{
+    KC_VEC(const kc_options *) done = {0};
+    KC_VEC(const char *) paths = {0};
+    for (uint32_t i = 0; i < files->files.len; i++) {
+        const kc_options *fo = files->files.data[i].opts ? files->files.data[i].opts : o;
+        if (!fo->compile_db_dir)
+            continue;
+        bool seen = false;
+        for (uint32_t k = 0; k < done.len && !seen; k++)
+            seen = done.data[k] == fo || (done.data[k]->compile_db_dir &&
+                                          strcmp(done.data[k]->compile_db_dir, fo->compile_db_dir) == 0);
+        if (seen)
+            continue;
+        kc_vec_push(&done, fo);
+        paths.len = 0;
+        for (uint32_t k = i; k < files->files.len; k++) {
+            const kc_file_result *r = &files->files.data[k];
+            const kc_options *ko = r->opts ? r->opts : o;
+            kc_lang lang;
+            if (!r->errors.items.len && ko->compile_db_dir && strcmp(ko->compile_db_dir, fo->compile_db_dir) == 0 &&
+                kc_lang_for_path(r->path, &lang) && lang == KC_LANG_CUDA)
+                kc_vec_push(&paths, r->path);
+        }
+        kc_frontend_db_report(fo, paths.data, paths.len, err);
+    }
+    kc_vec_free(&done);
+    kc_vec_free(&paths);
+}
+
 /* verify: the experiments on the results the run kept, then their report. */
 static void verify_kept(const kc_options *o, report_sink *sink, kc_run_totals *totals, FILE *err)
 {
@@ -274,6 +306,8 @@ int kc_cli_check(const kc_options *o, kc_config_set *set, const char *const *pat
         drop_duplicate_files(&files);
     if (!options_for_files(set, &files, err))
         return 2;
+    if (!o->quiet)
+        report_compile_flags(o, &files, err);
     kc_reporter *rep = kc_reporter_new(o, out, err);
     report_sink sink = {.rep = rep, .collect = o->verify};
     if (write_baseline_path)

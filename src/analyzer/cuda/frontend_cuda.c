@@ -138,6 +138,7 @@ typedef struct kc_cuda_args {
     KC_VEC(const char *) dirs; /* user include directories, in search order */
     const char *arch;         /* from the compile database, or NULL */
     KC_VEC(const char *) rsp; /* response files read (@file, --options-file): dependencies */
+    KC_VEC(const char *) ignored; /* compile-database flags not understood (kc_cuda_db_report) */
 } kc_cuda_args;
 
 static void arg(kc_cuda_args *a, const char *s) { kc_vec_push(&a->v, s); }
@@ -229,6 +230,67 @@ static void expand_response(kc_arena *ar, kc_cuda_args *out, const char *file, c
     kc_vec_free(&args);
 }
 
+/* A flag of a compile command that does not change how the file parses
+ * (optimisation, code generation, warnings, linking, the host compiler's
+ * -f and -m options, nvcc's -X pass-throughs): 1 when its value is the
+ * next argument, 0 when it has none or carries it; -1 for a flag kcheck
+ * does not know, which kc_cuda_db_report names. Arguments that are not
+ * flags (the input file, a value) are 0. */
+static int dropped_flag(const char *a)
+{
+    if (a[0] != '-' || !a[1])
+        return 0;
+    /* Separate values. */
+    static const char *const with_value[] = {
+        "-o", "-MF", "-MT", "-MQ", "-x", "-Xcompiler", "-Xptxas", "-Xlinker", "-Xnvlink", "-Xarchive",
+        "-Xfatbin", "-Xcudafe", "-Xclang", "-Xopenmp", "-ccbin", "--compiler-bindir", "-L", "-l", "--library",
+        "--library-path", "--output-file", "-maxrregcount", "--maxrregcount", "-rdc", "--compiler-options",
+        "--linker-options", "--ptxas-options", "--nvlink-options", "--archive-options", "--fatbin-options",
+        "-t", "--threads", "--keep-dir", "-keep-dir", "-odir", "--output-directory", "-cudart", "--cudart",
+        "-cudadevrt", "--cudadevrt", "-target", "--target", "-isysroot", "--sysroot", "-split-compile",
+        "--split-compile", "-diag-suppress", "--diag-suppress", "--diag_suppress", "-dopt", "--dopt",
+        "--relocatable-device-code", "-ftz", "-prec-div", "-prec-sqrt", "-fmad", "--ftz", "--prec-div",
+        "--prec-sqrt", "--fmad", "-time", "--time", "--machine", "-m",
+    };
+    for (size_t k = 0; k < sizeof with_value / sizeof with_value[0]; k++)
+        if (strcmp(a, with_value[k]) == 0)
+            return 1;
+    /* The same with the value joined (`-rdc=true`, `-Xcompiler=-fPIC`, `-ftz=true`). */
+    for (size_t k = 0; k < sizeof with_value / sizeof with_value[0]; k++) {
+        size_t n = strlen(with_value[k]);
+        if (n > 2 && strncmp(a, with_value[k], n) == 0 && a[n] == '=')
+            return 0;
+    }
+    /* Whole families: optimisation, debug info, warnings, the host
+     * compiler's -f/-m, dependency output, linking. */
+    static const char *const prefixes[] = {"-O", "-g", "-W", "-f", "-m", "-M", "-L", "-l", "-Xptxas",
+                                           "-Xcompiler", "-Xlinker", "-Xnvlink", "-Xcudafe", "-Xfatbin",
+                                           "--ptxas-options=", "--compiler-options=", "--linker-options=",
+                                           "--nvlink-options=", "--diag-", "--diag_", "-diag-", "--Wno-",
+                                           "--Werror", "--expt-", "-expt-", "-forward-unknown-",
+                                           "--forward-unknown-", "--cuda-path=", "--offload-", "-stdlib"};
+    for (size_t k = 0; k < sizeof prefixes / sizeof prefixes[0]; k++)
+        if (strncmp(a, prefixes[k], strlen(prefixes[k])) == 0)
+            return 0;
+    static const char *const alone[] = {
+        "-c", "-E", "-S", "-G", "-v", "-w", "-pg", "-pipe", "-shared", "-static", "-pthread", "-lineinfo",
+        "--generate-line-info", "--device-debug", "--debug", "-dc", "-dw", "-dlink", "--device-c", "--device-w",
+        "--device-link", "-use_fast_math", "--use_fast_math", "-extended-lambda", "--extended-lambda", "-keep",
+        "--keep", "-res-usage", "--resource-usage", "--display-error-number", "--no-display-error-number",
+        "-allow-unsupported-compiler", "--allow-unsupported-compiler", "-nocudainc", "-nocudalib",
+        "-nogpuinc", "-nogpulib", "-restrict", "--restrict", "-lto", "-dlto", "--dlink-time-opt", "-ptx", "--ptx",
+        "-cubin", "--cubin", "-fatbin", "--fatbin", "-cuda", "--cuda", "-dryrun", "--dryrun", "--save-temps",
+        "-save-temps", "-src-in-ptx", "--source-in-ptx", "-noprof", "--dont-use-profile", "-err-no",
+        "--disable-warnings", "-pedantic", "-pedantic-errors", "-ansi", "-nostdinc", "-nostdinc++",
+        "--no-host-device-initializer-list", "--no-host-device-move-forward", "-rdynamic",
+        "-static-libstdc++", "-static-libgcc", "-shared-libgcc", "-H", "-P", "-C", "-Qunused-arguments",
+    };
+    for (size_t k = 0; k < sizeof alone / sizeof alone[0]; k++)
+        if (strcmp(a, alone[k]) == 0)
+            return 0;
+    return -1;
+}
+
 /* Keeps the flags of a compile command that change how the file parses
  * (-I -isystem -iquote -idirafter -D -U -std -include), in clang's
  * spelling, with relative directories made absolute; maps nvcc's
@@ -272,6 +334,7 @@ static void filter_command(kc_arena *ar, kc_cuda_args *out, const char *const *a
             {"--undefine-macro", "-U", false},
             {"-include", "-include", false},
             {"--pre-include", "-include", false},
+            {"-imacros", "-imacros", false},
             {"-std", "-std", false},
             {"--std", "-std", false},
             {"-arch", "", false},
@@ -305,17 +368,21 @@ static void filter_command(kc_arena *ar, kc_cuda_args *out, const char *const *a
             matched = true;
         }
         if (!matched) {
-            /* Options whose value is a separate argument and that we drop. */
-            static const char *const with_value[] = {"-o", "-MF", "-MT", "-MQ", "-x", "-Xcompiler", "-Xptxas",
-                                                     "-Xlinker", "-Xnvlink", "-Xarchive", "-ccbin",
-                                                     "--compiler-bindir", "-L", "-l",
-                                                     "--output-file", "-maxrregcount", "-rdc", "-Xcudafe",
-                                                     "--compiler-options", "--linker-options", "-t", "--threads"};
-            for (size_t k = 0; k < sizeof with_value / sizeof with_value[0]; k++)
-                if (strcmp(a, with_value[k]) == 0) {
-                    i++;
-                    break;
-                }
+            if (strcmp(a, "--default-stream") == 0 || strncmp(a, "--default-stream=", 17) == 0 ||
+                strcmp(a, "-default-stream") == 0) {
+                /* nvcc defines this macro for `per-thread`; the runtime headers read it. */
+                const char *v = strchr(a, '=') ? strchr(a, '=') + 1 : i + 1 < argc ? argv[++i] : "";
+                if (strcmp(v, "per-thread") == 0)
+                    arg(out, "-DCUDA_API_PER_THREAD_DEFAULT_STREAM=1");
+                continue;
+            }
+            int skip = dropped_flag(a);
+            if (skip < 0) {
+                kc_vec_push(&out->ignored, a);
+                continue;
+            }
+            if (skip && i + 1 < argc)
+                i++;
             continue;
         }
         if (!flag[0]) { /* architecture */
@@ -340,7 +407,7 @@ static void filter_command(kc_arena *ar, kc_cuda_args *out, const char *const *a
                 kc_vec_push(&out->dirs, d);
             continue;
         }
-        if (strcmp(flag, "-include") == 0) {
+        if (strcmp(flag, "-include") == 0 || strcmp(flag, "-imacros") == 0) {
             arg(out, flag);
             arg(out, path_join(ar, dir, val));
             continue;
@@ -363,17 +430,17 @@ static const char *absolute_path(kc_arena *ar, const char *path)
 
 /* The compile database's flags for `path`: its own entry, or for a file
  * without one (a header, a new file) the entry of the closest neighbour. */
-static void db_flags(kc_cuda_frontend *fe, kc_arena *ar, const char *path, kc_cuda_args *out, bool shim)
+static void db_flags(CXCompilationDatabase db, kc_arena *ar, const char *path, kc_cuda_args *out, bool shim)
 {
-    if (!fe->db)
+    if (!db)
         return;
     const char *abs = absolute_path(ar, path);
-    CXCompileCommands cmds = clang_CompilationDatabase_getCompileCommands(fe->db, abs);
+    CXCompileCommands cmds = clang_CompilationDatabase_getCompileCommands(db, abs);
     bool own = cmds && clang_CompileCommands_getSize(cmds) > 0;
     if (!own) {
         if (cmds)
             clang_CompileCommands_dispose(cmds);
-        cmds = clang_CompilationDatabase_getAllCompileCommands(fe->db);
+        cmds = clang_CompilationDatabase_getAllCompileCommands(db);
     }
     if (!cmds)
         return;
@@ -680,7 +747,7 @@ static void build_args(kc_cuda_frontend *fe, kc_arena *ar, const kc_source *src,
     const kc_options *o = fe->opts;
     bool shim = o->cuda_mode != KC_CUDA_TOOLKIT;
     kc_cuda_args user = {0};
-    db_flags(fe, ar, src->path, &user, shim);
+    db_flags(fe->db, ar, src->path, &user, shim);
     /* -I in the extra arguments count for the include scan too. */
     for (uint32_t i = 0; i < o->extra_args.len; i++) {
         const char *x = o->extra_args.data[i];
@@ -729,6 +796,71 @@ static void build_args(kc_cuda_frontend *fe, kc_arena *ar, const kc_source *src,
     a->dirs = user.dirs;
     a->rsp = user.rsp;
     kc_vec_free(&user.v);
+    kc_vec_free(&user.ignored);
+}
+
+/* ---- the compile database's flags that are not understood ---------------------------- */
+
+int kc_cuda_db_report(const kc_options *opts, const char *const *paths, size_t n, FILE *err)
+{
+    if (!opts->compile_db_dir || !n)
+        return 0;
+    kc_arena *ar = kc_arena_new();
+    int reported = 0;
+    CXCompilationDatabase db = NULL;
+    if (file_exists(path_join(ar, opts->compile_db_dir, "compile_commands.json"))) {
+        CXCompilationDatabase_Error e = CXCompilationDatabase_CanNotLoadDatabase;
+        db = clang_CompilationDatabase_fromDirectory(opts->compile_db_dir, &e);
+        if (e != CXCompilationDatabase_NoError && db) {
+            clang_CompilationDatabase_dispose(db);
+            db = NULL;
+        }
+    }
+    if (db) {
+        /* Each flag once, with how many of the files it applies to and the first. */
+        KC_VEC(const char *) flags = {0};
+        KC_VEC(size_t) count = {0};
+        KC_VEC(const char *) first = {0};
+        for (size_t i = 0; i < n; i++) {
+            kc_cuda_args a = {0};
+            db_flags(db, ar, paths[i], &a, opts->cuda_mode != KC_CUDA_TOOLKIT);
+            for (uint32_t k = 0; k < a.ignored.len; k++) {
+                bool again = false;
+                for (uint32_t j = 0; j < k && !again; j++)
+                    again = strcmp(a.ignored.data[j], a.ignored.data[k]) == 0;
+                if (again)
+                    continue;
+                uint32_t f = 0;
+                while (f < flags.len && strcmp(flags.data[f], a.ignored.data[k]) != 0)
+                    f++;
+                if (f == flags.len) {
+                    kc_vec_push(&flags, a.ignored.data[k]);
+                    kc_vec_push(&count, 0);
+                    kc_vec_push(&first, paths[i]);
+                }
+                count.data[f]++;
+            }
+            kc_vec_free(&a.v);
+            kc_vec_free(&a.dirs);
+            kc_vec_free(&a.rsp);
+            kc_vec_free(&a.ignored);
+        }
+        for (uint32_t f = 0; f < flags.len; f++)
+            fprintf(err,
+                    "kcheck: warning: %s/compile_commands.json: compile flag '%s' (%s%s) is not understood; "
+                    "parsed without it (give any macros or include directories it adds after `--`)\n",
+                    opts->compile_db_dir, flags.data[f], first.data[f],
+                    count.data[f] > 1 ? kc_arena_printf(ar, " and %zu other file%s", count.data[f] - 1,
+                                                       count.data[f] > 2 ? "s" : "")
+                                      : "");
+        reported = (int)flags.len;
+        kc_vec_free(&flags);
+        kc_vec_free(&count);
+        kc_vec_free(&first);
+        clang_CompilationDatabase_dispose(db);
+    }
+    kc_arena_delete(ar);
+    return reported;
 }
 
 /* ---- diagnostics ------------------------------------------------------------------- */
@@ -1120,6 +1252,7 @@ out:
 const kc_cuda_ops *kc_cuda_plugin(void)
 {
     static const kc_cuda_ops ops = {KC_CUDA_OPS_CHECK, kc_cuda_frontend_new, kc_cuda_frontend_delete,
-                                    kc_cuda_lower,     kc_cuda_dump_shim,     kc_cuda_version};
+                                    kc_cuda_lower,     kc_cuda_dump_shim,     kc_cuda_version,
+                                    kc_cuda_db_report};
     return &ops;
 }

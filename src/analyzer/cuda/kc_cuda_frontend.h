@@ -16,6 +16,10 @@ void kc_cuda_frontend_delete(kc_cuda_frontend *fe);
 kc_model *kc_cuda_lower(kc_cuda_frontend *fe, const kc_source *src, kc_file_errors *errs);
 int kc_cuda_dump_shim(const kc_options *opts, const char *dir, FILE *out, FILE *err);
 char *kc_cuda_version(void); /* libclang's version; caller frees */
+/* Names once on `err` each flag of the compile database (-p) that applies
+ * to one of `paths` and that kcheck neither translates nor knows to be
+ * irrelevant to parsing; returns how many. */
+int kc_cuda_db_report(const kc_options *opts, const char *const *paths, size_t n, FILE *err);
 
 /* The CUDA front end as a table: linked in (tests, fuzzers), or loaded by
  * the kcheck binary from the module kcheck-cuda.so on the first CUDA file,
@@ -28,6 +32,7 @@ typedef struct kc_cuda_ops {
     kc_model *(*lower)(kc_cuda_frontend *fe, const kc_source *src, kc_file_errors *errs);
     int (*dump_shim)(const kc_options *opts, const char *dir, FILE *out, FILE *err);
     char *(*version)(void);
+    int (*db_report)(const kc_options *opts, const char *const *paths, size_t n, FILE *err);
 } kc_cuda_ops;
 #define KC_CUDA_OPS_CHECK                                                                                      \
     (sizeof(kc_cuda_ops) * 1000003u + sizeof(kc_options) * 10007u + sizeof(kc_model) * 101u + sizeof(kc_kernel) + \
