@@ -47,13 +47,25 @@ static const char doc[] =
     "```\n"
     "\n"
     "## Fix\n"
-    "Accumulate in fp32 and convert once when storing. The fix-it changes the\n"
-    "accumulator's dtype argument (or `out_dtype`) to `float32`; Triton's store\n"
-    "converts to the output's type.\n"
+    "Accumulate in fp32 and convert once when storing. In Triton the fix-it\n"
+    "changes the accumulator's dtype argument (or `out_dtype`) to `float32`;\n"
+    "the store converts to the output's type. In CUDA it declares a `__half` or\n"
+    "`__nv_bfloat16` accumulator `float` and converts what each `+=` or\n"
+    "`acc = acc + x` adds (`static_cast<float>(x)`): these types convert to\n"
+    "several built-in types, so `float += __half` alone is ambiguous and does\n"
+    "not compile (nvcc 13.0). An accumulator also updated through an intrinsic\n"
+    "(`__hadd`, `__hfma`) gets no fix-it: the intrinsic takes 16-bit operands.\n"
     "\n"
     "## References\n"
     "- linkedin/Liger-Kernel PR #950 (fp32 accumulation).\n"
     "- pytorch/pytorch PR #188998; PR #60387 (\"Accumulate 16-bit float sums in 32-bit accumulators\").\n";
+
+/* Two statements of one accumulator: the same variable, declared at the same place. */
+static bool same_accumulator(const kc_accum *p, const kc_accum *q)
+{
+    return p->var && q->var && !strcmp(p->var, q->var) && p->decl_span.line == q->decl_span.line &&
+           p->decl_span.col == q->decl_span.col;
+}
 
 static void check(const kc_model *m, const kc_kernel *k, kc_rule_ctx *ctx)
 {
@@ -64,12 +76,9 @@ static void check(const kc_model *m, const kc_kernel *k, kc_rule_ctx *ctx)
         /* One finding per declaration: later updates of the same
          * accumulator become a note of the first. */
         bool seen = false;
-        for (uint32_t j = 0; j < i && !seen; j++) {
-            const kc_accum *p = &k->accums.data[j];
-            seen = kc_span_valid(ac->decl_span) && p->kind == ac->kind && p->var && ac->var &&
-                   !strcmp(p->var, ac->var) && p->decl_span.line == ac->decl_span.line &&
-                   p->decl_span.col == ac->decl_span.col;
-        }
+        for (uint32_t j = 0; j < i && !seen; j++)
+            seen = kc_span_valid(ac->decl_span) && k->accums.data[j].kind == ac->kind &&
+                   same_accumulator(&k->accums.data[j], ac);
         if (seen)
             continue;
         const char *dt = ac->dtype ? ac->dtype : "a 16-bit type";
@@ -92,22 +101,43 @@ static void check(const kc_model *m, const kc_kernel *k, kc_rule_ctx *ctx)
                 kc_diag_note(d, "`%s` is declared %s on line %u (`%s`)", ac->var, dt, ac->decl_span.line, decl);
             if (ac->loop != KC_NONE && ac->loop < k->loops.len)
                 kc_diag_note(d, "it is updated in %s", kc_loop_describe(ctx, k, &k->loops.data[ac->loop]));
-            for (uint32_t j = i + 1; j < k->accums.len; j++) {
-                const kc_accum *p = &k->accums.data[j];
-                if (p->var && !strcmp(p->var, ac->var) && p->decl_span.line == ac->decl_span.line &&
-                    p->decl_span.col == ac->decl_span.col)
-                    kc_diag_note(d, "it is also updated on line %u", p->span.line);
-            }
+            for (uint32_t j = i + 1; j < k->accums.len; j++)
+                if (same_accumulator(&k->accums.data[j], ac))
+                    kc_diag_note(d, "it is also updated on line %u", k->accums.data[j].span.line);
         }
         kc_diag_note(d, "%s keeps %s significant bits: once the sum is that many powers of two larger than a term, "
                      "the term is mostly rounded away, and the error grows with the reduction length",
                      dt, !strcmp(dt, "bf16") || strstr(dt, "bfloat16") || strstr(dt, "BFloat16") ? "8"
                          : !strcmp(dt, "fp8")                                                ? "3 or 4"
                                                                                              : "11");
-        if (ac->fix_text && kc_span_valid(ac->decl_span))
-            kc_diag_fix(d, kc_arena_printf(ar, "accumulate in fp32: `%s`", ac->fix_text), ac->decl_span, ac->fix_text);
-        else
+        /* The widening is one fix-it: the declaration and what each
+         * statement of the accumulator needs with it, or nothing. */
+        bool fixable = ac->fix_text && kc_span_valid(ac->decl_span);
+        for (uint32_t j = i; j < k->accums.len && fixable; j++) {
+            const kc_accum *p = &k->accums.data[j];
+            if (same_accumulator(p, ac))
+                fixable = !(p->operand_fix && !*p->operand_fix);
+        }
+        if (fixable) {
+            size_t edits = 0;
+            for (uint32_t j = i; j < k->accums.len; j++) {
+                const kc_accum *p = &k->accums.data[j];
+                edits += same_accumulator(p, ac) && p->operand_fix && kc_span_valid(p->operand_span);
+            }
+            kc_diag_fix(d,
+                        edits ? kc_arena_printf(ar, "accumulate in fp32: declare `%s` as `%s` and convert what is "
+                                                    "added to it (%zu statement%s)",
+                                                ac->var, ac->fix_text, edits, edits == 1 ? "" : "s")
+                              : kc_arena_printf(ar, "accumulate in fp32: `%s`", ac->fix_text),
+                        ac->decl_span, ac->fix_text);
+            for (uint32_t j = i; j < k->accums.len; j++) {
+                const kc_accum *p = &k->accums.data[j];
+                if (same_accumulator(p, ac) && p->operand_fix && kc_span_valid(p->operand_span))
+                    kc_diag_fix_edit(d, p->operand_span, p->operand_fix);
+            }
+        } else {
             kc_diag_note(d, "fix: accumulate in fp32 and convert once at the end");
+        }
     }
 }
 

@@ -362,11 +362,18 @@ static bool emit_outputs(kc_strbuf *sb, const kc_binding *b, json_t *inputs, jso
 
 /* The two calls: the binding's and the reference function's. */
 static void emit_calls(kc_strbuf *sb, const kc_binding *b, const char *ref_func, json_t *inputs, json_t *outputs,
-                       json_t *scalars)
+                       json_t *scalars, const char *harness_name)
 {
     size_t i;
     json_t *t;
-    kc_sb_appendf(sb, "    auto kcv_user = [&]() {\n        %s;\n    };\n", b->call);
+    /* nvcc reports an error in the binding's call at the binding's line of
+     * KC_VERIFY_CALL_FILE (the driver and verdict.c tell a call that does
+     * not compile, a mistake of the binding, from a kernel that does not). */
+    size_t line = 1;
+    for (size_t k = 0; k < sb->len; k++)
+        line += sb->data[k] == '\n';
+    kc_sb_appendf(sb, "    auto kcv_user = [&]() {\n#line %u \"" KC_VERIFY_CALL_FILE "\"\n        %s;\n#line %zu \"%s\"\n    };\n",
+                  b->line, b->call, line + 4, harness_name);
     kc_sb_appendf(sb, "    auto kcv_ref = [&]() {\n        %s(", ref_func);
     bool first = true;
     json_array_foreach(inputs, i, t) {
@@ -443,7 +450,8 @@ bool kc_cuda_harness_write(const char *path, const kc_opspec *spec, const kc_bin
     }
     if (!emit_inputs(&sb, inputs, err) || !emit_outputs(&sb, b, inputs, outputs, err))
         goto fail;
-    emit_calls(&sb, b, ref_func, inputs, outputs, scalars);
+    const char *slash = strrchr(path, '/');
+    emit_calls(&sb, b, ref_func, inputs, outputs, scalars, slash ? slash + 1 : path);
     kc_sb_append(&sb, "    if (!timing) {\n"
                       "        kcv_user();\n"
                       "        KCV_CHECK(cudaGetLastError());\n"

@@ -174,17 +174,39 @@ def as_list(result, spec, outs):
     return [outs[o["name"]] for o in spec["outputs"]]
 
 
+CALL_FILE = "kcheck-binding-call"  # the plan's call_file (KC_VERIFY_CALL_FILE) replaces it
+
+
 def call_user(mod, call, env, outs, names=None):
     """Evaluates the binding's call in the user's module with the inputs,
     sizes and output buffers bound (outputs under `names` when the binding
-    gives them: outputs=out)."""
+    gives them: outputs=out). Compiled under CALL_FILE, so that an error of
+    the call itself (binding_error) is told from one of the kernel."""
     ns = dict(vars(mod))
     ns.update(env)
     if names:
         ns.update({n: t for n, t in zip(names, outs.values())})
     else:
         ns.update(outs)
-    return eval(call, ns)  # noqa: S307 - the user's own binding
+    return eval(compile(call, CALL_FILE, "eval"), ns)  # noqa: S307 - the user's own binding
+
+
+def binding_error(e):
+    """The message when exception e is the binding's own mistake: the call
+    does not parse, or it failed in the call expression itself (a name it
+    uses is not defined, an attribute is missing, the arguments do not fit
+    a Python function's signature), not somewhere below it."""
+    if isinstance(e, SyntaxError) and e.filename == CALL_FILE:
+        return "call= is not a Python expression: %s" % (e.msg or "invalid syntax")
+    tb = e.__traceback__
+    last = None
+    while tb is not None:
+        last = tb
+        tb = tb.tb_next
+    if last is not None and last.tb_frame.f_code.co_filename == CALL_FILE and \
+            isinstance(e, (NameError, AttributeError, TypeError)):
+        return "call= failed: %s: %s" % (type(e).__name__, e)
+    return None
 
 
 def compare(spec, got, want):
@@ -284,6 +306,9 @@ def run_experiment(plan, spec, exp, modules, ref):
             out["raised"] = True
             out["error_type"] = type(e).__name__
             out["error"] = short_error(e)
+            why = binding_error(e)
+            if why and variant == "original":
+                RESULTS["binding_error"] = why
         return out
     if exp["kind"] == "correctness":
         got = as_list(call_user(mod, plan["call"], env, outs, plan.get("output_names")), spec, outs)
@@ -375,6 +400,11 @@ def cuda_plan(plan, results_path, build_only):
                         "log": "\n".join([l for l in log.splitlines() if "error" in l][:8]) or log[-2000:]}
     if not build_ok:
         RESULTS["fatal"] = "the harness does not compile (%s): %s" % (arch, RESULTS["build"]["log"][:600])
+        # Errors nvcc places in the binding's call (the harness's `#line`).
+        mine = [l.split("error:", 1)[1].strip() for l in log.splitlines()
+                if l.startswith(CALL_FILE + "(") and "error:" in l]
+        if mine:
+            RESULTS["binding_error"] = "call= does not compile: " + " | ".join(mine[:3])
     flush(results_path)
     if build_only or not build_ok:
         return 0
@@ -429,6 +459,8 @@ def run_plan(plan_path, results_path, build_only):
     with open(plan_path) as f:
         plan = json.load(f)
     resolve_paths(plan, os.path.dirname(os.path.abspath(plan_path)))
+    global CALL_FILE
+    CALL_FILE = plan.get("call_file", CALL_FILE)
     if plan.get("lang") == "cuda":
         return cuda_plan(plan, results_path, build_only)
     if build_only:
@@ -477,6 +509,9 @@ def run_plan(plan_path, results_path, build_only):
                  "error": short_error(e), "error_type": type(e).__name__}
             if "diag" in exp:
                 r["diag"] = exp["diag"]
+            why = binding_error(e)
+            if why and exp.get("variant", "original") == "original":
+                RESULTS["binding_error"] = why
         r["wall_s"] = time.perf_counter() - t0
         RESULTS["experiments"].append(r)
         RESULTS.pop("running", None)

@@ -364,6 +364,7 @@ static char *write_plan(kc_verify_env *e, kc_file_result *r, const kc_binding *b
     const char *ref = plan_reference_dir(e);
     json_object_set_new(plan, "file", json_string(r->path));
     json_object_set_new(plan, "binding_line", json_integer(b->line));
+    json_object_set_new(plan, "call_file", json_string(KC_VERIFY_CALL_FILE));
     json_object_set_new(plan, "op", json_string(kc_opspec_name(spec)));
     json_object_set_new(plan, "timeout_s", json_real(e->o->verify_timeout_s));
     json_object_set_new(plan, "plan_limit_s", json_real(kc_verify_plan_limit(e)));

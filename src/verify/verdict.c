@@ -498,6 +498,12 @@ void kc_verify_judge_job(kc_verify_job *j)
     if (any_fix && r->kernels.len && r->kernels.data[0].lang == KC_LANG_TRITON)
         unattributed = 0; /* the others_fixed run separates them */
     record_check(r, j->b, j->doc, j->why);
+    /* A call that does not compile or fails in itself (a misspelled name,
+     * wrong arguments) is the binding's mistake: an input error at its
+     * line (exit status 2), besides the inconclusive verdicts. */
+    const char *bad_call = j->doc ? json_string_value(json_object_get(j->doc, "binding_error")) : NULL;
+    if (bad_call)
+        kc_file_errors_add(&r->errors, j->b->line, 1, "verify binding (op=%s): %s", j->b->op, bad_call);
     for (size_t k = 0; k < j->n; k++) {
         kc_diag *d = &r->diags.items.data[j->idx[k]];
         if (j->doc)

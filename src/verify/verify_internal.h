@@ -10,6 +10,12 @@
 #ifndef KC_VERIFY_INTERNAL_H
 #define KC_VERIFY_INTERNAL_H
 
+/* The file name a binding's call= is compiled under (nvcc's `#line` in the
+ * CUDA harness, Python's compile() in the driver): an error located there
+ * is the binding's mistake, reported at its line with exit status 2, not
+ * a verdict on the kernel. The plan carries it to the driver. */
+#define KC_VERIFY_CALL_FILE "kcheck-binding-call"
+
 #include <jansson.h>
 
 #include "kc_rule.h"

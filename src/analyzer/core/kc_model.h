@@ -274,7 +274,18 @@ typedef struct kc_accum {
     kc_accum_kind kind;
     uint32_t loop;        /* loop it accumulates across, or KC_NONE */
     const char *fix_text; /* replacement for decl_span that widens it, or NULL */
+    /* What else the widening must change in this statement: the added
+     * operand converted (`sum += x` -> `sum += static_cast<float>(x)`, where
+     * CUDA's __half/__nv_bfloat16 convert to several built-in types and
+     * `float += __half` would be ambiguous); no span when nothing. A
+     * widening fix-it applies fix_text and every statement's edit, or none:
+     * a statement of the accumulator with neither (KC_ACCUM_UNFIXABLE in
+     * operand_fix) keeps the whole fix-it back. */
+    kc_span operand_span;
+    const char *operand_fix;
 } kc_accum;
+/* kc_accum.operand_fix of a statement the widening cannot rewrite. */
+#define KC_ACCUM_UNFIXABLE ""
 
 /* ---- integer products (KC304) -------------------------------------------- */
 

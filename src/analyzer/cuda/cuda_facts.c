@@ -508,7 +508,23 @@ static kc_span decl_type_span(facts_ctx *x, CXCursor var)
     return s;
 }
 
-static void add_accum(facts_ctx *x, CXCursor stmt, CXCursor var, kc_accum_kind kind, bool operator_form)
+/* The operand's text converted to float for a widened accumulator, or
+ * KC_ACCUM_UNFIXABLE when it is not spelled in the file (a macro). */
+static const char *float_operand(facts_ctx *x, CXCursor operand, kc_span *span)
+{
+    *span = kc_cuda_span(x->t, operand);
+    if (clang_Cursor_isNull(operand) || !kc_span_valid(*span) || !spelled_in_place(operand))
+        return KC_ACCUM_UNFIXABLE;
+    const char *t = kc_cuda_span_text(x->t, *span);
+    if (!t || !*t)
+        return KC_ACCUM_UNFIXABLE;
+    return kc_arena_printf(x->a, "static_cast<float>(%s)", t);
+}
+
+/* `operand`: in operator form, what the statement adds to the accumulator
+ * (null cursor otherwise). */
+static void add_accum(facts_ctx *x, CXCursor stmt, CXCursor var, kc_accum_kind kind, bool operator_form,
+                      CXCursor operand)
 {
     const char *lp = lowp_name(clang_getCursorType(var));
     if (!lp || x->nloops == 0)
@@ -530,14 +546,6 @@ static void add_accum(facts_ctx *x, CXCursor stmt, CXCursor var, kc_accum_kind k
     if (li < 0)
         return;
     const char *name = kc_cuda_spelling(x->t, var);
-    for (uint32_t i = 0; i < x->k->accums.len; i++) {
-        kc_accum *q = &x->k->accums.data[i];
-        if (q->var && strcmp(q->var, name) == 0 && q->decl_span.line == kc_cuda_span(x->t, var).line) {
-            if (!operator_form)
-                q->fix_text = NULL; /* __hadd(acc, x) stays half whatever acc is */
-            return;
-        }
-    }
     kc_accum A;
     memset(&A, 0, sizeof A);
     A.span = kc_cuda_span(x->t, stmt);
@@ -548,6 +556,20 @@ static void add_accum(facts_ctx *x, CXCursor stmt, CXCursor var, kc_accum_kind k
     A.dtype = lp;
     A.kind = kind;
     A.loop = x->loop_id[li];
+    /* __hadd(acc, x) stays half whatever acc is: no widening fix-it. */
+    A.operand_fix = operator_form ? float_operand(x, operand, &A.operand_span) : KC_ACCUM_UNFIXABLE;
+    for (uint32_t i = 0; i < x->k->accums.len; i++) {
+        kc_accum *q = &x->k->accums.data[i];
+        if (q->var && strcmp(q->var, name) == 0 && q->decl_span.line == kc_cuda_span(x->t, var).line &&
+            q->decl_span.col == A.decl_span.col) {
+            /* Another statement of the same accumulator: the rule notes it
+             * and its edit joins the first one's fix-it. */
+            if (q->span.line == A.span.line && q->span.col == A.span.col)
+                return;
+            kc_vec_push(&x->k->accums, A);
+            return;
+        }
+    }
     const char *tt = kc_span_valid(A.decl_span) ? kc_cuda_span_text(x->t, A.decl_span) : "";
     bool scalar_type = strcmp(tt, "__half") == 0 || strcmp(tt, "half") == 0 || strcmp(tt, "__nv_bfloat16") == 0 ||
                        strcmp(tt, "nv_bfloat16") == 0;
@@ -596,7 +618,7 @@ static void check_accum(facts_ctx *x, CXCursor e)
     if (clang_Cursor_isNull(var))
         return;
     if (compound) {
-        add_accum(x, e, var, KC_ACCUM_SUM, true);
+        add_accum(x, e, var, KC_ACCUM_SUM, true, rhs);
         return;
     }
     /* acc = <something of acc> */
@@ -606,7 +628,7 @@ static void check_accum(facts_ctx *x, CXCursor e)
         CXCursor a, b;
         if ((op == CXBinaryOperator_Add || op == CXBinaryOperator_Sub) && two_kids(r, &a, &b) &&
             (refers_to(a, var) || (op == CXBinaryOperator_Add && refers_to(b, var))))
-            add_accum(x, e, var, KC_ACCUM_SUM, true);
+            add_accum(x, e, var, KC_ACCUM_SUM, true, refers_to(a, var) ? b : a);
         return;
     }
     if (r.kind != CXCursor_CallExpr)
@@ -624,7 +646,9 @@ static void check_accum(facts_ctx *x, CXCursor e)
     int na = clang_Cursor_getNumArguments(r);
     for (int i = 0; i < na; i++)
         if (refers_to(clang_Cursor_getArgument(r, (unsigned)i), var)) {
-            add_accum(x, e, var, dot ? KC_ACCUM_DOT : KC_ACCUM_SUM, strncmp(n, "operator", 8) == 0);
+            /* operator+(acc, x): the other argument is what is added. */
+            CXCursor other = na == 2 ? clang_Cursor_getArgument(r, i == 0 ? 1u : 0u) : clang_getNullCursor();
+            add_accum(x, e, var, dot ? KC_ACCUM_DOT : KC_ACCUM_SUM, strncmp(n, "operator", 8) == 0, other);
             return;
         }
 }

@@ -29,6 +29,7 @@
 /* dladdr (to find the compiler's own headers next to libclang) */
 #define _GNU_SOURCE 1
 
+#include "cuda_flags.h"
 #include "cuda_gaps.h"
 #include "cuda_macros.h"
 #include "cuda_lower.h"
@@ -73,11 +74,6 @@ struct kc_cuda_frontend {
 
 /* ---- small helpers ------------------------------------------------------ */
 
-static bool file_exists(const char *path)
-{
-    struct stat st;
-    return stat(path, &st) == 0 && S_ISREG(st.st_mode);
-}
 
 static bool dir_exists(const char *path)
 {
@@ -95,24 +91,7 @@ static bool valid_arch(const char *a)
     return strlen(a) < 16;
 }
 
-/* Directory part of a path ("." when there is none); arena string. */
-static const char *dir_of(kc_arena *a, const char *path)
-{
-    const char *slash = strrchr(path, '/');
-    if (!slash)
-        return ".";
-    if (slash == path)
-        return "/";
-    return kc_arena_strndup(a, path, (size_t)(slash - path));
-}
 
-static const char *path_join(kc_arena *a, const char *dir, const char *name)
-{
-    if (name[0] == '/' || !dir || !dir[0])
-        return kc_arena_strdup(a, name);
-    size_t n = strlen(dir);
-    return kc_arena_printf(a, "%s%s%s", dir, n && dir[n - 1] == '/' ? "" : "/", name);
-}
 
 static char *read_small_file(const char *path, size_t max, size_t *len)
 {
@@ -129,360 +108,6 @@ static char *read_small_file(const char *path, size_t max, size_t *len)
     buf[n] = '\0';
     *len = n;
     return buf;
-}
-
-/* ---- arguments ------------------------------------------------------------ */
-
-typedef struct kc_cuda_args {
-    KC_VEC(const char *) v;   /* arena strings */
-    KC_VEC(const char *) dirs; /* user include directories, in search order */
-    const char *arch;         /* from the compile database, or NULL */
-    KC_VEC(const char *) rsp; /* response files read (@file, --options-file): dependencies */
-    KC_VEC(const char *) ignored; /* compile-database flags not understood (kc_cuda_db_report) */
-} kc_cuda_args;
-
-static void arg(kc_cuda_args *a, const char *s) { kc_vec_push(&a->v, s); }
-
-/* Does a directory hold the CUDA toolkit headers? (Dropped in shim mode so
- * that the shim, not the toolkit, answers #include <cuda_runtime.h>.) */
-static bool is_toolkit_include(kc_arena *ar, const char *dir)
-{
-    return file_exists(path_join(ar, dir, "cuda_runtime_api.h")) ||
-           file_exists(path_join(ar, dir, "crt/host_defines.h"));
-}
-
-/* `code=sm_80`, `arch=compute_80,code=[compute_80,sm_80]` -> "sm_80". */
-static const char *arch_from_gencode(kc_arena *ar, const char *s)
-{
-    const char *p = strstr(s, "sm_");
-    if (!p)
-        p = strstr(s, "compute_");
-    if (!p)
-        return NULL;
-    const char *digits = p[0] == 's' ? p + 3 : p + 8;
-    size_t n = 0;
-    while (isalnum((unsigned char)digits[n]) && n < 8)
-        n++;
-    if (!n)
-        return NULL;
-    return kc_arena_printf(ar, "sm_%.*s", (int)n, digits);
-}
-
-static void filter_command(kc_arena *ar, kc_cuda_args *out, const char *const *argv, unsigned argc, const char *dir,
-                           bool shim, int depth);
-
-#define RSP_MAX_BYTES (1u << 20)
-#define RSP_MAX_DEPTH 4
-
-/* The arguments of a response file (`@file`, nvcc's `--options-file` /
- * `-optf`, which CMake writes for CUDA include directories): split at
- * white space, with '...' and "..." quoting and backslash escapes as GCC
- * and nvcc read them; then filtered like the command's own. */
-static void expand_response(kc_arena *ar, kc_cuda_args *out, const char *file, const char *dir, bool shim, int depth)
-{
-    if (depth >= RSP_MAX_DEPTH || !file || !*file)
-        return;
-    const char *path = file[0] == '/' ? file : path_join(ar, dir, file);
-    char *data = NULL;
-    size_t len = 0;
-    if (!kc_read_all(path, &data, &len) || len > RSP_MAX_BYTES) {
-        free(data);
-        return;
-    }
-    kc_vec_push(&out->rsp, path);
-    KC_VEC(const char *) args = {0};
-    kc_vec_push(&args, ""); /* filter_command skips the program name */
-    kc_strbuf cur = {0};
-    bool in_arg = false;
-    char quote = 0;
-    for (size_t i = 0; i < len; i++) {
-        char c = data[i];
-        if (quote) {
-            if (c == quote)
-                quote = 0;
-            else if (c == '\\' && quote == '"' && i + 1 < len)
-                kc_sb_putc(&cur, data[++i]);
-            else
-                kc_sb_putc(&cur, c);
-        } else if (c == '\'' || c == '"') {
-            quote = c;
-            in_arg = true;
-        } else if (c == '\\' && i + 1 < len) {
-            kc_sb_putc(&cur, data[++i]);
-            in_arg = true;
-        } else if (c == ' ' || c == '\t' || c == '\n' || c == '\r') {
-            if (in_arg)
-                kc_vec_push(&args, kc_arena_strdup(ar, kc_sb_str(&cur)));
-            cur.len = 0;
-            if (cur.data)
-                cur.data[0] = '\0';
-            in_arg = false;
-        } else {
-            kc_sb_putc(&cur, c);
-            in_arg = true;
-        }
-    }
-    if (in_arg)
-        kc_vec_push(&args, kc_arena_strdup(ar, kc_sb_str(&cur)));
-    kc_sb_free(&cur);
-    free(data);
-    filter_command(ar, out, args.data, args.len, dir, shim, depth + 1);
-    kc_vec_free(&args);
-}
-
-/* A flag of a compile command that does not change how the file parses
- * (optimisation, code generation, warnings, linking, the host compiler's
- * -f and -m options, nvcc's -X pass-throughs): 1 when its value is the
- * next argument, 0 when it has none or carries it; -1 for a flag kcheck
- * does not know, which kc_cuda_db_report names. Arguments that are not
- * flags (the input file, a value) are 0. */
-static int dropped_flag(const char *a)
-{
-    if (a[0] != '-' || !a[1])
-        return 0;
-    /* Separate values. */
-    static const char *const with_value[] = {
-        "-o", "-MF", "-MT", "-MQ", "-x", "-Xcompiler", "-Xptxas", "-Xlinker", "-Xnvlink", "-Xarchive",
-        "-Xfatbin", "-Xcudafe", "-Xclang", "-Xopenmp", "-ccbin", "--compiler-bindir", "-L", "-l", "--library",
-        "--library-path", "--output-file", "-maxrregcount", "--maxrregcount", "-rdc", "--compiler-options",
-        "--linker-options", "--ptxas-options", "--nvlink-options", "--archive-options", "--fatbin-options",
-        "-t", "--threads", "--keep-dir", "-keep-dir", "-odir", "--output-directory", "-cudart", "--cudart",
-        "-cudadevrt", "--cudadevrt", "-target", "--target", "-isysroot", "--sysroot", "-split-compile",
-        "--split-compile", "-diag-suppress", "--diag-suppress", "--diag_suppress", "-dopt", "--dopt",
-        "--relocatable-device-code", "-ftz", "-prec-div", "-prec-sqrt", "-fmad", "--ftz", "--prec-div",
-        "--prec-sqrt", "--fmad", "-time", "--time", "--machine", "-m",
-    };
-    for (size_t k = 0; k < sizeof with_value / sizeof with_value[0]; k++)
-        if (strcmp(a, with_value[k]) == 0)
-            return 1;
-    /* The same with the value joined (`-rdc=true`, `-Xcompiler=-fPIC`, `-ftz=true`). */
-    for (size_t k = 0; k < sizeof with_value / sizeof with_value[0]; k++) {
-        size_t n = strlen(with_value[k]);
-        if (n > 2 && strncmp(a, with_value[k], n) == 0 && a[n] == '=')
-            return 0;
-    }
-    /* Whole families: optimisation, debug info, warnings, the host
-     * compiler's -f/-m, dependency output, linking. */
-    static const char *const prefixes[] = {"-O", "-g", "-W", "-f", "-m", "-M", "-L", "-l", "-Xptxas",
-                                           "-Xcompiler", "-Xlinker", "-Xnvlink", "-Xcudafe", "-Xfatbin",
-                                           "--ptxas-options=", "--compiler-options=", "--linker-options=",
-                                           "--nvlink-options=", "--diag-", "--diag_", "-diag-", "--Wno-",
-                                           "--Werror", "--expt-", "-expt-", "-forward-unknown-",
-                                           "--forward-unknown-", "--cuda-path=", "--offload-", "-stdlib"};
-    for (size_t k = 0; k < sizeof prefixes / sizeof prefixes[0]; k++)
-        if (strncmp(a, prefixes[k], strlen(prefixes[k])) == 0)
-            return 0;
-    static const char *const alone[] = {
-        "-c", "-E", "-S", "-G", "-v", "-w", "-pg", "-pipe", "-shared", "-static", "-pthread", "-lineinfo",
-        "--generate-line-info", "--device-debug", "--debug", "-dc", "-dw", "-dlink", "--device-c", "--device-w",
-        "--device-link", "-use_fast_math", "--use_fast_math", "-extended-lambda", "--extended-lambda", "-keep",
-        "--keep", "-res-usage", "--resource-usage", "--display-error-number", "--no-display-error-number",
-        "-allow-unsupported-compiler", "--allow-unsupported-compiler", "-nocudainc", "-nocudalib",
-        "-nogpuinc", "-nogpulib", "-restrict", "--restrict", "-lto", "-dlto", "--dlink-time-opt", "-ptx", "--ptx",
-        "-cubin", "--cubin", "-fatbin", "--fatbin", "-cuda", "--cuda", "-dryrun", "--dryrun", "--save-temps",
-        "-save-temps", "-src-in-ptx", "--source-in-ptx", "-noprof", "--dont-use-profile", "-err-no",
-        "--disable-warnings", "-pedantic", "-pedantic-errors", "-ansi", "-nostdinc", "-nostdinc++",
-        "--no-host-device-initializer-list", "--no-host-device-move-forward", "-rdynamic",
-        "-static-libstdc++", "-static-libgcc", "-shared-libgcc", "-H", "-P", "-C", "-Qunused-arguments",
-    };
-    for (size_t k = 0; k < sizeof alone / sizeof alone[0]; k++)
-        if (strcmp(a, alone[k]) == 0)
-            return 0;
-    return -1;
-}
-
-/* Keeps the flags of a compile command that change how the file parses
- * (-I -isystem -iquote -idirafter -D -U -std -include), in clang's
- * spelling, with relative directories made absolute; maps nvcc's
- * -arch/-gencode to the GPU architecture; reads response files; drops
- * everything else. */
-static void filter_command(kc_arena *ar, kc_cuda_args *out, const char *const *argv, unsigned argc, const char *dir,
-                           bool shim, int depth)
-{
-    for (unsigned i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (a[0] == '@') {
-            expand_response(ar, out, a + 1, dir, shim, depth);
-            continue;
-        }
-        if (!strcmp(a, "--options-file") || !strcmp(a, "-optf")) {
-            if (i + 1 < argc)
-                expand_response(ar, out, argv[++i], dir, shim, depth);
-            continue;
-        }
-        if (!strncmp(a, "--options-file=", 15) || !strncmp(a, "-optf=", 6)) {
-            expand_response(ar, out, strchr(a, '=') + 1, dir, shim, depth);
-            continue;
-        }
-        const char *val = NULL;
-        const char *flag = NULL;
-        bool is_dir = false;
-        /* Options with a value, joined (-Ifoo, -I=foo, --include-path=foo) or separate. */
-        static const struct {
-            const char *name, *clang;
-            bool dir;
-        } opts[] = {
-            {"-I", "-I", true},
-            {"--include-path", "-I", true},
-            {"-isystem", "-isystem", true},
-            {"--system-include", "-isystem", true},
-            {"-iquote", "-iquote", true},
-            {"-idirafter", "-idirafter", true},
-            {"-D", "-D", false},
-            {"--define-macro", "-D", false},
-            {"-U", "-U", false},
-            {"--undefine-macro", "-U", false},
-            {"-include", "-include", false},
-            {"--pre-include", "-include", false},
-            {"-imacros", "-imacros", false},
-            {"-std", "-std", false},
-            {"--std", "-std", false},
-            {"-arch", "", false},
-            {"--gpu-architecture", "", false},
-            {"--cuda-gpu-arch", "", false},
-            {"--offload-arch", "", false},
-            {"-gencode", "", false},
-            {"--generate-code", "", false},
-            {"-code", "", false},
-            {"--gpu-code", "", false},
-        };
-        bool matched = false;
-        for (size_t k = 0; k < sizeof opts / sizeof opts[0] && !matched; k++) {
-            size_t n = strlen(opts[k].name);
-            if (strncmp(a, opts[k].name, n) != 0)
-                continue;
-            const char *rest = a + n;
-            if (*rest == '\0') {
-                if (i + 1 >= argc)
-                    break;
-                val = argv[++i];
-            } else if (*rest == '=') {
-                val = rest + 1;
-            } else if (opts[k].name[1] != '-' && (n == 2 || opts[k].dir)) { /* -Ifoo, -DFOO, -isystem/x */
-                val = rest;
-            } else {
-                continue; /* a longer option sharing the prefix */
-            }
-            flag = opts[k].clang;
-            is_dir = opts[k].dir;
-            matched = true;
-        }
-        if (!matched) {
-            if (strcmp(a, "--default-stream") == 0 || strncmp(a, "--default-stream=", 17) == 0 ||
-                strcmp(a, "-default-stream") == 0) {
-                /* nvcc defines this macro for `per-thread`; the runtime headers read it. */
-                const char *v = strchr(a, '=') ? strchr(a, '=') + 1 : i + 1 < argc ? argv[++i] : "";
-                if (strcmp(v, "per-thread") == 0)
-                    arg(out, "-DCUDA_API_PER_THREAD_DEFAULT_STREAM=1");
-                continue;
-            }
-            int skip = dropped_flag(a);
-            if (skip < 0) {
-                kc_vec_push(&out->ignored, a);
-                continue;
-            }
-            if (skip && i + 1 < argc)
-                i++;
-            continue;
-        }
-        if (!flag[0]) { /* architecture */
-            const char *arch = arch_from_gencode(ar, val);
-            if (arch && !out->arch)
-                out->arch = arch;
-            continue;
-        }
-        if (strcmp(flag, "-std") == 0) {
-            /* C++ standards the shim can be parsed with (C++11 on) */
-            if (strstr(val, "++") && !strstr(val, "++98") && !strstr(val, "++03"))
-                arg(out, kc_arena_printf(ar, "-std=%s", val));
-            continue;
-        }
-        if (is_dir) {
-            const char *d = path_join(ar, dir, val);
-            if (shim && is_toolkit_include(ar, d))
-                continue;
-            arg(out, flag);
-            arg(out, d);
-            if (strcmp(flag, "-idirafter") != 0)
-                kc_vec_push(&out->dirs, d);
-            continue;
-        }
-        if (strcmp(flag, "-include") == 0 || strcmp(flag, "-imacros") == 0) {
-            arg(out, flag);
-            arg(out, path_join(ar, dir, val));
-            continue;
-        }
-        arg(out, kc_arena_printf(ar, "%s%s", flag, val));
-    }
-}
-
-static const char *absolute_path(kc_arena *ar, const char *path)
-{
-    char buf[PATH_MAX];
-    if (realpath(path, buf))
-        return kc_arena_strdup(ar, buf);
-    if (path[0] == '/')
-        return path;
-    if (getcwd(buf, sizeof buf))
-        return path_join(ar, buf, path);
-    return path;
-}
-
-/* The compile database's flags for `path`: its own entry, or for a file
- * without one (a header, a new file) the entry of the closest neighbour. */
-static void db_flags(CXCompilationDatabase db, kc_arena *ar, const char *path, kc_cuda_args *out, bool shim)
-{
-    if (!db)
-        return;
-    const char *abs = absolute_path(ar, path);
-    CXCompileCommands cmds = clang_CompilationDatabase_getCompileCommands(db, abs);
-    bool own = cmds && clang_CompileCommands_getSize(cmds) > 0;
-    if (!own) {
-        if (cmds)
-            clang_CompileCommands_dispose(cmds);
-        cmds = clang_CompilationDatabase_getAllCompileCommands(db);
-    }
-    if (!cmds)
-        return;
-    unsigned n = clang_CompileCommands_getSize(cmds);
-    unsigned best = 0;
-    size_t best_score = 0;
-    if (!own) {
-        /* The entry sharing the longest directory prefix; .cu preferred. */
-        const char *mydir = dir_of(ar, abs);
-        for (unsigned i = 0; i < n; i++) {
-            CXCompileCommand c = clang_CompileCommands_getCommand(cmds, i);
-            CXString f = clang_CompileCommand_getFilename(c);
-            const char *fn = clang_getCString(f);
-            size_t score = 0;
-            if (fn) {
-                while (mydir[score] && fn[score] == mydir[score])
-                    score++;
-                score = score * 2 + (strstr(fn, ".cu") ? 1 : 0);
-            }
-            clang_disposeString(f);
-            if (score > best_score) {
-                best_score = score;
-                best = i;
-            }
-        }
-    }
-    if (n > 0) {
-        CXCompileCommand c = clang_CompileCommands_getCommand(cmds, best);
-        unsigned argc = clang_CompileCommand_getNumArgs(c);
-        const char **argv = kc_xcalloc(argc ? argc : 1, sizeof *argv);
-        for (unsigned i = 0; i < argc; i++) {
-            CXString s = clang_CompileCommand_getArg(c, i);
-            argv[i] = kc_arena_strdup(ar, clang_getCString(s) ? clang_getCString(s) : "");
-            clang_disposeString(s);
-        }
-        CXString d = clang_CompileCommand_getDirectory(c);
-        const char *dir = kc_arena_strdup(ar, clang_getCString(d) ? clang_getCString(d) : ".");
-        clang_disposeString(d);
-        filter_command(ar, out, argv, argc, dir, shim, 0);
-        free(argv);
-    }
-    clang_CompileCommands_dispose(cmds);
 }
 
 /* ---- include scan ------------------------------------------------------------ */
@@ -518,7 +143,7 @@ static void scan_file(kc_cuda_scan_inc *s, const char *path, unsigned depth)
     if (!text)
         return;
     s->files++;
-    scan_text(s, text, len, dir_of(s->ar, path), depth);
+    scan_text(s, text, len, kc_cuda_dir_of(s->ar, path), depth);
     free(text);
 }
 
@@ -526,15 +151,15 @@ static void scan_file(kc_cuda_scan_inc *s, const char *path, unsigned depth)
 static const char *find_header(kc_cuda_scan_inc *s, const char *name, bool quoted, const char *dir)
 {
     if (name[0] == '/')
-        return file_exists(name) ? name : NULL;
+        return kc_cuda_file_exists(name) ? name : NULL;
     if (quoted) {
-        const char *p = path_join(s->ar, dir, name);
-        if (file_exists(p))
+        const char *p = kc_cuda_path_join(s->ar, dir, name);
+        if (kc_cuda_file_exists(p))
             return p;
     }
     for (uint32_t i = 0; i < s->args->dirs.len; i++) {
-        const char *p = path_join(s->ar, s->args->dirs.data[i], name);
-        if (file_exists(p))
+        const char *p = kc_cuda_path_join(s->ar, s->args->dirs.data[i], name);
+        if (kc_cuda_file_exists(p))
             return p;
     }
     return NULL;
@@ -558,7 +183,7 @@ static void on_include(kc_cuda_scan_inc *s, const char *name, bool quoted, const
         return;
     /* clang's own headers (stdint.h, ...) #include_next the system ones
      * when there are any: a stand-in would shadow their definitions. */
-    if (s->fe->builtin_inc && file_exists(path_join(s->ar, s->fe->builtin_inc, name)))
+    if (s->fe->builtin_inc && kc_cuda_file_exists(kc_cuda_path_join(s->ar, s->fe->builtin_inc, name)))
         return;
     /* Toolkit mode: the system's headers are real; only the user's missing
      * ones get a stand-in. */
@@ -627,9 +252,9 @@ static const char *detect_cuda_path(kc_arena *ar, const char *given)
         return dir_exists(given) ? kc_arena_strdup(ar, given) : NULL;
     const char *env[] = {getenv("CUDA_PATH"), getenv("CUDA_HOME"), getenv("CUDA_ROOT")};
     for (size_t i = 0; i < sizeof env / sizeof env[0]; i++)
-        if (env[i] && env[i][0] && file_exists(path_join(ar, env[i], "include/cuda_runtime.h")))
+        if (env[i] && env[i][0] && kc_cuda_file_exists(kc_cuda_path_join(ar, env[i], "include/cuda_runtime.h")))
             return kc_arena_strdup(ar, env[i]);
-    if (file_exists("/usr/local/cuda/include/cuda_runtime.h"))
+    if (kc_cuda_file_exists("/usr/local/cuda/include/cuda_runtime.h"))
         return "/usr/local/cuda";
     return NULL;
 }
@@ -642,18 +267,18 @@ static const char *find_builtin_include(kc_arena *ar)
     void *sym = (void *)(uintptr_t)clang_createIndex;
     char real[PATH_MAX];
     if (dladdr(sym, &info) && info.dli_fname && realpath(info.dli_fname, real)) {
-        const char *libdir = dir_of(ar, real);
+        const char *libdir = kc_cuda_dir_of(ar, real);
         const char *direct = kc_arena_printf(ar, "%s/clang/%d/include", libdir, KCHECK_LLVM_MAJOR);
-        if (file_exists(path_join(ar, direct, "stdint.h")))
+        if (kc_cuda_file_exists(kc_cuda_path_join(ar, direct, "stdint.h")))
             return direct;
-        const char *clangdir = path_join(ar, libdir, "clang");
+        const char *clangdir = kc_cuda_path_join(ar, libdir, "clang");
         DIR *d = opendir(clangdir);
         const char *found = NULL;
         for (struct dirent *e; d && !found && (e = readdir(d));) {
             if (e->d_name[0] == '.')
                 continue;
             const char *inc = kc_arena_printf(ar, "%s/%s/include", clangdir, e->d_name);
-            if (file_exists(path_join(ar, inc, "stdint.h")))
+            if (kc_cuda_file_exists(kc_cuda_path_join(ar, inc, "stdint.h")))
                 found = inc;
         }
         if (d)
@@ -663,14 +288,14 @@ static const char *find_builtin_include(kc_arena *ar)
     }
     const char *debian = kc_arena_printf(ar, "/usr/lib/llvm-%d/lib/clang/%d/include", KCHECK_LLVM_MAJOR,
                                          KCHECK_LLVM_MAJOR);
-    return file_exists(path_join(ar, debian, "stdint.h")) ? debian : NULL;
+    return kc_cuda_file_exists(kc_cuda_path_join(ar, debian, "stdint.h")) ? debian : NULL;
 }
 
 /* The toolkit's version as clang's -target-sdk-version wants it ("13.0"),
  * from `#define CUDA_VERSION 13000` in its cuda.h; "12.0" if unreadable. */
 static const char *toolkit_version(kc_arena *ar, const char *root)
 {
-    FILE *f = fopen(path_join(ar, root, "include/cuda.h"), "r");
+    FILE *f = fopen(kc_cuda_path_join(ar, root, "include/cuda.h"), "r");
     char line[512];
     long v = 0;
     while (f && !v && fgets(line, sizeof line, f)) {
@@ -712,8 +337,8 @@ kc_cuda_frontend *kc_cuda_frontend_new(const kc_options *opts)
     free(root);
     if (opts->compile_db_dir) {
         /* Checked first: libclang prints its own complaint to stderr. */
-        bool present = file_exists(path_join(fe->arena, opts->compile_db_dir, "compile_commands.json")) ||
-                       file_exists(path_join(fe->arena, opts->compile_db_dir, "compile_flags.txt"));
+        bool present = kc_cuda_file_exists(kc_cuda_path_join(fe->arena, opts->compile_db_dir, "compile_commands.json")) ||
+                       kc_cuda_file_exists(kc_cuda_path_join(fe->arena, opts->compile_db_dir, "compile_flags.txt"));
         CXCompilationDatabase_Error err = CXCompilationDatabase_CanNotLoadDatabase;
         if (present)
             fe->db = clang_CompilationDatabase_fromDirectory(opts->compile_db_dir, &err);
@@ -747,120 +372,56 @@ static void build_args(kc_cuda_frontend *fe, kc_arena *ar, const kc_source *src,
     const kc_options *o = fe->opts;
     bool shim = o->cuda_mode != KC_CUDA_TOOLKIT;
     kc_cuda_args user = {0};
-    db_flags(fe->db, ar, src->path, &user, shim);
+    kc_cuda_db_flags(fe->db, ar, src->path, &user, shim);
     /* -I in the extra arguments count for the include scan too. */
     for (uint32_t i = 0; i < o->extra_args.len; i++) {
         const char *x = o->extra_args.data[i];
         if (strncmp(x, "-I", 2) == 0 && x[2])
-            kc_vec_push(&user.dirs, path_join(ar, ".", x + 2));
+            kc_vec_push(&user.dirs, kc_cuda_path_join(ar, ".", x + 2));
         else if ((strcmp(x, "-I") == 0 || strcmp(x, "-isystem") == 0) && i + 1 < o->extra_args.len)
             kc_vec_push(&user.dirs, o->extra_args.data[i + 1]);
     }
     const char *arch = valid_arch(o->cuda_arch) ? o->cuda_arch : valid_arch(user.arch) ? user.arch : "sm_75";
-    arg(a, "-x");
-    arg(a, "cuda");
-    arg(a, "-std=c++17");
-    arg(a, "--cuda-device-only");
-    arg(a, kc_arena_printf(ar, "--cuda-gpu-arch=%s", arch));
-    arg(a, "-nocudalib");
-    arg(a, "-Wno-unknown-cuda-version");
-    arg(a, "-w");
-    arg(a, "-ferror-limit=0");
+    kc_cuda_arg(a, "-x");
+    kc_cuda_arg(a, "cuda");
+    kc_cuda_arg(a, "-std=c++17");
+    kc_cuda_arg(a, "--cuda-device-only");
+    kc_cuda_arg(a, kc_arena_printf(ar, "--cuda-gpu-arch=%s", arch));
+    kc_cuda_arg(a, "-nocudalib");
+    kc_cuda_arg(a, "-Wno-unknown-cuda-version");
+    kc_cuda_arg(a, "-w");
+    kc_cuda_arg(a, "-ferror-limit=0");
     /* clang's own recursion over nested brackets overflows its 8 MiB parse
      * thread before its default limit (2048) on pathological input. */
-    arg(a, "-fbracket-depth=256");
+    kc_cuda_arg(a, "-fbracket-depth=256");
     if (shim) {
-        arg(a, "-nocudainc");
-        arg(a, "--cuda-path=" KC_CUDA_SHIM_NO_TOOLKIT);
-        arg(a, "-nostdlibinc");
-        arg(a, "-I" KC_CUDA_SHIM_INCLUDE);
-        arg(a, "-include");
-        arg(a, KC_CUDA_SHIM_PRELUDE);
+        kc_cuda_arg(a, "-nocudainc");
+        kc_cuda_arg(a, "--cuda-path=" KC_CUDA_SHIM_NO_TOOLKIT);
+        kc_cuda_arg(a, "-nostdlibinc");
+        kc_cuda_arg(a, "-I" KC_CUDA_SHIM_INCLUDE);
+        kc_cuda_arg(a, "-include");
+        kc_cuda_arg(a, KC_CUDA_SHIM_PRELUDE);
     } else {
-        arg(a, kc_arena_printf(ar, "--cuda-path=%s", fe->cuda_path));
+        kc_cuda_arg(a, kc_arena_printf(ar, "--cuda-path=%s", fe->cuda_path));
         /* A clang that does not know the toolkit's version takes it for an
          * old one in device-only mode and looks up the launch function that
          * CUDA 9.2 replaced (cudaConfigureCall, gone from CUDA 13): every
          * `kernel<<<...>>>(...)` would be an error and its shape lost. */
-        arg(a, "-Xclang");
-        arg(a, kc_arena_printf(ar, "-target-sdk-version=%s", fe->sdk_version));
+        kc_cuda_arg(a, "-Xclang");
+        kc_cuda_arg(a, kc_arena_printf(ar, "-target-sdk-version=%s", fe->sdk_version));
         if (KCHECK_LLVM_MAJOR < 22)
-            arg(a, "-I" KC_CUDA_SHIM_COMPAT);
+            kc_cuda_arg(a, "-I" KC_CUDA_SHIM_COMPAT);
     }
     for (uint32_t i = 0; i < user.v.len; i++)
-        arg(a, user.v.data[i]);
-    arg(a, "-idirafter");
-    arg(a, KC_CUDA_SHIM_STUBS);
+        kc_cuda_arg(a, user.v.data[i]);
+    kc_cuda_arg(a, "-idirafter");
+    kc_cuda_arg(a, KC_CUDA_SHIM_STUBS);
     for (uint32_t i = 0; i < o->extra_args.len; i++)
-        arg(a, o->extra_args.data[i]);
+        kc_cuda_arg(a, o->extra_args.data[i]);
     a->dirs = user.dirs;
     a->rsp = user.rsp;
     kc_vec_free(&user.v);
     kc_vec_free(&user.ignored);
-}
-
-/* ---- the compile database's flags that are not understood ---------------------------- */
-
-int kc_cuda_db_report(const kc_options *opts, const char *const *paths, size_t n, FILE *err)
-{
-    if (!opts->compile_db_dir || !n)
-        return 0;
-    kc_arena *ar = kc_arena_new();
-    int reported = 0;
-    CXCompilationDatabase db = NULL;
-    if (file_exists(path_join(ar, opts->compile_db_dir, "compile_commands.json"))) {
-        CXCompilationDatabase_Error e = CXCompilationDatabase_CanNotLoadDatabase;
-        db = clang_CompilationDatabase_fromDirectory(opts->compile_db_dir, &e);
-        if (e != CXCompilationDatabase_NoError && db) {
-            clang_CompilationDatabase_dispose(db);
-            db = NULL;
-        }
-    }
-    if (db) {
-        /* Each flag once, with how many of the files it applies to and the first. */
-        KC_VEC(const char *) flags = {0};
-        KC_VEC(size_t) count = {0};
-        KC_VEC(const char *) first = {0};
-        for (size_t i = 0; i < n; i++) {
-            kc_cuda_args a = {0};
-            db_flags(db, ar, paths[i], &a, opts->cuda_mode != KC_CUDA_TOOLKIT);
-            for (uint32_t k = 0; k < a.ignored.len; k++) {
-                bool again = false;
-                for (uint32_t j = 0; j < k && !again; j++)
-                    again = strcmp(a.ignored.data[j], a.ignored.data[k]) == 0;
-                if (again)
-                    continue;
-                uint32_t f = 0;
-                while (f < flags.len && strcmp(flags.data[f], a.ignored.data[k]) != 0)
-                    f++;
-                if (f == flags.len) {
-                    kc_vec_push(&flags, a.ignored.data[k]);
-                    kc_vec_push(&count, 0);
-                    kc_vec_push(&first, paths[i]);
-                }
-                count.data[f]++;
-            }
-            kc_vec_free(&a.v);
-            kc_vec_free(&a.dirs);
-            kc_vec_free(&a.rsp);
-            kc_vec_free(&a.ignored);
-        }
-        for (uint32_t f = 0; f < flags.len; f++)
-            fprintf(err,
-                    "kcheck: warning: %s/compile_commands.json: compile flag '%s' (%s%s) is not understood; "
-                    "parsed without it (give any macros or include directories it adds after `--`)\n",
-                    opts->compile_db_dir, flags.data[f], first.data[f],
-                    count.data[f] > 1 ? kc_arena_printf(ar, " and %zu other file%s", count.data[f] - 1,
-                                                       count.data[f] > 2 ? "s" : "")
-                                      : "");
-        reported = (int)flags.len;
-        kc_vec_free(&flags);
-        kc_vec_free(&count);
-        kc_vec_free(&first);
-        clang_CompilationDatabase_dispose(db);
-    }
-    kc_arena_delete(ar);
-    return reported;
 }
 
 /* ---- diagnostics ------------------------------------------------------------------- */
@@ -922,8 +483,8 @@ static bool parse_with_pch(kc_cuda_frontend *fe, const kc_source *src, kc_cuda_a
                            char *pch, CXTranslationUnit *tu, enum CXErrorCode *ec)
 {
     uint32_t n = a->v.len;
-    arg(a, "-include-pch");
-    arg(a, pch);
+    kc_cuda_arg(a, "-include-pch");
+    kc_cuda_arg(a, pch);
     *ec = clang_parseTranslationUnit2(fe->index, src->path, a->v.data, (int)a->v.len, unsaved->files.data,
                                       unsaved->files.len, KC_CUDA_PARSE_FLAGS, tu);
     a->v.len = n;
@@ -954,7 +515,7 @@ static bool parse_with_preamble(kc_cuda_frontend *fe, kc_arena *ar, const kc_sou
         return false;
     const char *stand_in = "__kcheck_preamble__.cu";
     kc_cuda_preamble pre = {
-        .main = strchr(src->path, '/') ? path_join(ar, dir_of(ar, src->path), stand_in) : stand_in,
+        .main = strchr(src->path, '/') ? kc_cuda_path_join(ar, kc_cuda_dir_of(ar, src->path), stand_in) : stand_in,
         .text = src->text,
         .len = len,
     };
@@ -965,11 +526,11 @@ static bool parse_with_preamble(kc_cuda_frontend *fe, kc_arena *ar, const kc_sou
      * which libclang finds again through it when it is read; the shared
      * header's path, hence its key, is part of the preamble's key. */
     uint32_t n = a->v.len;
-    arg(a, "-Xclang");
-    arg(a, "-fallow-pch-with-compiler-errors");
+    kc_cuda_arg(a, "-Xclang");
+    kc_cuda_arg(a, "-fallow-pch-with-compiler-errors");
     uint32_t m = a->v.len;
-    arg(a, "-include-pch");
-    arg(a, shared);
+    kc_cuda_arg(a, "-include-pch");
+    kc_cuda_arg(a, shared);
     char *why = NULL;
     char *pch = kc_cuda_pch_get(fe->index, fe->pch_dir, fe->cuda_path, a->v.data, a->v.len, unsaved->files.data,
                                 nu - 1, &pre, &why);
@@ -1118,16 +679,16 @@ kc_model *kc_cuda_lower(kc_cuda_frontend *fe, const kc_source *src, kc_file_erro
         kc_vec_push(&unsaved.files, fe->shim.files.data[i]);
     kc_cuda_scan_inc scan = {.fe = fe, .ar = ar, .unsaved = &unsaved, .args = &a, .shim = shim};
     kc_vec_push(&scan.seen, src->path);
-    scan_text(&scan, src->text, src->len, dir_of(ar, src->path), 0);
+    scan_text(&scan, src->text, src->len, kc_cuda_dir_of(ar, src->path), 0);
     kc_cuda_unsaved_add(&unsaved, src->path, src->text, src->len);
     /* CUDA 13 keeps CUB, Thrust and libcu++ (CCCL) in include/cccl, which
      * nvcc searches and clang's CUDA driver does not; searched only when the
      * file needs them, since the toolkit's headers then pull in libcu++
      * (twice the parse time). */
-    const char *cccl = shim ? NULL : path_join(ar, fe->cuda_path, "include/cccl");
+    const char *cccl = shim ? NULL : kc_cuda_path_join(ar, fe->cuda_path, "include/cccl");
     if (cccl && scan.needs_cccl && dir_exists(cccl)) {
-        arg(&a, "-isystem");
-        arg(&a, cccl);
+        kc_cuda_arg(&a, "-isystem");
+        kc_cuda_arg(&a, cccl);
     }
 
     CXTranslationUnit tu = NULL;
@@ -1154,9 +715,7 @@ kc_model *kc_cuda_lower(kc_cuda_frontend *fe, const kc_source *src, kc_file_erro
         clang_disposeTranslationUnit(tu);
     kc_vec_free(&scan.seen);
     kc_cuda_unsaved_free(&unsaved);
-    kc_vec_free(&a.v);
-    kc_vec_free(&a.dirs);
-    kc_vec_free(&a.rsp);
+    kc_cuda_args_free(&a);
     kc_arena_delete(ar);
     return m;
 }
@@ -1210,7 +769,7 @@ int kc_cuda_dump_shim(const kc_options *opts, const char *dir, FILE *out, FILE *
     for (uint32_t i = 0; i < fe->shim.files.len; i++) {
         const struct CXUnsavedFile *u = &fe->shim.files.data[i];
         const char *path = on_disk(ar, abs, u->Filename);
-        if (!kc_mkdir_p(dir_of(ar, path), 0755) || !write_file(path, u->Contents, u->Length)) {
+        if (!kc_mkdir_p(kc_cuda_dir_of(ar, path), 0755) || !write_file(path, u->Contents, u->Length)) {
             fprintf(err, "kcheck: error: cannot write %s: %s\n", path, strerror(errno));
             goto out;
         }
@@ -1226,9 +785,7 @@ int kc_cuda_dump_shim(const kc_options *opts, const char *dir, FILE *out, FILE *
     kc_strbuf sb = {0};
     for (uint32_t i = 0; i < a.v.len; i++)
         kc_sb_appendf(&sb, "%s\n", on_disk(ar, abs, a.v.data[i]));
-    kc_vec_free(&a.v);
-    kc_vec_free(&a.dirs);
-    kc_vec_free(&a.rsp);
+    kc_cuda_args_free(&a);
     const char *flags = kc_arena_printf(ar, "%s/compile_flags.txt", abs);
     if (!write_file(flags, kc_sb_str(&sb), sb.len)) {
         fprintf(err, "kcheck: error: cannot write %s: %s\n", flags, strerror(errno));

@@ -653,7 +653,8 @@ static void test_fix_fixtures(void **state)
         DIR *dd = opendir(dir);
         assert_non_null(dd);
         while ((e = readdir(dd)) != NULL) {
-            if (strncmp(e->d_name, "bad_", 4) != 0)
+            size_t nl = strlen(e->d_name);
+            if (strncmp(e->d_name, "bad_", 4) != 0 || (nl > 6 && strcmp(e->d_name + nl - 6, ".fixed") == 0))
                 continue;
             char *from = kc_xasprintf("%s/%s", dir, e->d_name);
             char *a = kc_xasprintf("fix/%s/a/%s", rule, e->d_name); /* --fix */
@@ -667,12 +668,28 @@ static void test_fix_fixtures(void **state)
             kh_result r = kh_run("--fix", "--severity", "note", "--select", rule, "--no-config", "--no-source", a, NULL);
             assert_true(r.status <= 1);
             char *now = kh_read(a);
+            /* The fixed text is pinned next to the fixture (NAME.fixed, the
+             * file after `kcheck --fix --select RULE`), like clang-tidy's
+             * CHECK-FIXES: a fix-it that starts producing other text fails.
+             * KCHECK_UPDATE_FIXED=1 rewrites the pins (review the diff). */
+            char *pin = kc_xasprintf("%s.fixed", from);
             if (fixable) {
                 files_fixed++;
                 assert_non_null(strstr(r.out, "kcheck: fixed "));
+                if (getenv("KCHECK_UPDATE_FIXED"))
+                    kh_write(pin, now);
+                if (access(pin, R_OK) != 0)
+                    fail_msg("%s has fix-its: pin the fixed text in %s (KCHECK_UPDATE_FIXED=1)", from, pin);
+                char *want = kh_read(pin);
+                if (strcmp(want, now) != 0)
+                    fail_msg("%s: --fix no longer gives %s:\n%s", from, pin, now);
+                free(want);
             } else {
                 assert_string_equal(old, now);
+                if (access(pin, F_OK) == 0)
+                    fail_msg("%s has no fix-it, but %s pins one", from, pin);
             }
+            free(pin);
             /* Exactly the lines of the edits changed: the old lines the
              * diff removes are edit lines, and every edit line was removed
              * or has an insertion right before or after it. */

@@ -122,6 +122,23 @@ static void test_recorded_results_become_verdicts(void **state)
     free(out);
 }
 
+/* A call= that does not compile (CUDA: nvcc's error at the binding's
+ * `#line`) or that fails in itself (Triton: NameError in the expression) is
+ * the binding's mistake: an input error at its line, exit status 2; the
+ * findings stay inconclusive. Results recorded on an H200. */
+static void test_binding_call_errors(void **state)
+{
+    int st;
+    char *out = run_cli(&st, "--results", RESULTS, "--no-source", "--color=never", "--reference-dir", REF,
+                        CASES "/misspelled_call.cu", CASES "/misspelled_call.py", NULL);
+    assert_int_equal(st, 2);
+    assert_non_null(strstr(out, "misspelled_call.cu:15:1: error: verify binding (op=scale_rows): call= does not "
+                                "compile: identifier \"launch_scael\" is undefined"));
+    assert_non_null(strstr(out, "misspelled_call.py:7:1: error: verify binding (op=scale_rows): call= failed: "
+                                "NameError: name 'outt' is not defined"));
+    free(out);
+}
+
 static void test_export_bundle(void **state)
 {
     char dir[] = "/tmp/kcheck-export-XXXXXX";
@@ -315,6 +332,19 @@ static void test_cuda_harness_compiles(void **state)
     fclose(f);
     assert_non_null(strstr(buf, "#define main kcheck_user_main"));
     assert_non_null(strstr(buf, "launch_scale(x, out, (int)M, (int)N);"));
+    /* The call is compiled at the binding's line of KC_VERIFY_CALL_FILE,
+     * and the harness's own numbering resumes right after it. */
+    const char *at = strstr(buf, "#line 15 \"" KC_VERIFY_CALL_FILE "\"\n        launch_scale(");
+    assert_non_null(at);
+    const char *back = strstr(at, "\n#line ");
+    assert_non_null(back);
+    unsigned resume = (unsigned)strtoul(back + 7, NULL, 10);
+    unsigned line_of_next = 1;
+    const char *next = strchr(back + 1, '\n') + 1;
+    for (const char *p = buf; p < next; p++)
+        line_of_next += *p == '\n';
+    assert_int_equal(resume, line_of_next);
+    assert_non_null(strstr(back, "h.cu\"\n    };\n"));
     assert_non_null(strstr(buf, "kcref_scale_rows(kcv_ref_x, kcv_ref_out, M, N, (cudaStream_t)0);"));
     assert_non_null(strstr(buf, "const int64_t M = timing ? (int64_t)(int64_t)1024 : (int64_t)(int64_t)33;"));
     char *nvcc = find_nvcc();
@@ -375,6 +405,7 @@ int main(void)
         cmocka_unit_test(test_cuda_no_run_builds_the_harness),
         cmocka_unit_test(test_bound_kernel_without_findings_is_checked),
         cmocka_unit_test(test_recorded_results_become_verdicts),
+        cmocka_unit_test(test_binding_call_errors),
         cmocka_unit_test(test_export_bundle),
         cmocka_unit_test(test_plans_run_in_one_batch),
         cmocka_unit_test(test_unknown_op),
