@@ -5,7 +5,11 @@ as pre-commit makes when a hook is not serial), the union of the batches'
 findings equals the findings of one run over all the files. Also a batch of
 one file each.
 
-    check_batches.py KCHECK SOURCE_DIR
+    check_batches.py KCHECK SOURCE_DIR [TREE...]
+
+With TREE arguments (checkouts of public projects, for a manual run; see
+docs/coverage.md) their .py/.cu/.cuh files are split instead, and the
+repository walk finds launchers from each file's own repository.
 """
 import json
 import os
@@ -25,10 +29,11 @@ def findings(kcheck, files):
 
 
 def main():
-    kcheck, src = sys.argv[1], sys.argv[2]
+    kcheck, src = os.path.abspath(sys.argv[1]), sys.argv[2]
+    trees = [os.path.abspath(t) for t in sys.argv[3:]]
     os.chdir(src)
     files = []
-    for top in ("tests/fixtures", "examples"):
+    for top in trees or ("tests/fixtures", "examples"):
         for root, dirs, names in os.walk(top):
             dirs.sort()
             for n in sorted(names):
