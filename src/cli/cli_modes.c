@@ -321,7 +321,7 @@ int kc_cli_check(const kc_options *o, kc_config_set *set, const char *const *pat
     kc_reporter_delete(rep);
     kc_vec_free(&files.files);
     if (o->stats)
-        kc_report_stats(o->format == KC_FORMAT_TEXT || o->format == KC_FORMAT_GITHUB ? out : err, &totals);
+        kc_report_stats(o->format == KC_FORMAT_TEXT || o->format == KC_FORMAT_CONCISE || o->format == KC_FORMAT_GITHUB ? out : err, &totals);
     fflush(out);
     bool write_failed = sink.baseline &&
                         !save_baseline(sink.baseline, write_baseline_path, &totals, o->quiet, err);

@@ -725,7 +725,7 @@ static void cli_color(cli_args *a, FILE *out)
     }
     /* https://no-color.org: set and not empty. */
     const char *nc = getenv("NO_COLOR"), *term = getenv("TERM");
-    a->o.color = a->o.format == KC_FORMAT_TEXT && isatty(fileno(out)) && !(nc && *nc) &&
+    a->o.color = (a->o.format == KC_FORMAT_TEXT || a->o.format == KC_FORMAT_CONCISE) && isatty(fileno(out)) && !(nc && *nc) &&
                  !(term && strcmp(term, "dumb") == 0);
 }
 

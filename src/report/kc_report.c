@@ -16,6 +16,7 @@ static const struct {
     kc_reporter *(*create)(const kc_options *opts, FILE *out, FILE *err);
 } formats[] = {
     {"text", KC_FORMAT_TEXT, kc_report_text_new},
+    {"concise", KC_FORMAT_CONCISE, kc_report_concise_new},
     {"json", KC_FORMAT_JSON, kc_report_json_new},
     {"sarif", KC_FORMAT_SARIF, kc_report_sarif_new},
     {"github", KC_FORMAT_GITHUB, kc_report_github_new},

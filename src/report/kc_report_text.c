@@ -12,6 +12,7 @@
 
 typedef struct text_reporter {
     kc_reporter base;
+    bool concise; /* --format concise: the first line of each finding */
 } text_reporter;
 
 static const char *sev_color(kc_severity s)
@@ -100,8 +101,20 @@ static void text_file(kc_reporter *r, const kc_file_result *res)
             fprintf(r->out, "%s%s:%s %serror:%s %s [input]\n", bold, path, reset,
                     o->color ? C_RED : "", reset, e->message);
     }
-    for (uint32_t i = 0; i < res->diags.items.len; i++)
-        kc_report_text_diag(r->out, o, res->src, path, &res->diags.items.data[i]);
+    for (uint32_t i = 0; i < res->diags.items.len; i++) {
+        const kc_diag *d = &res->diags.items.data[i];
+        if (!((text_reporter *)r)->concise) {
+            kc_report_text_diag(r->out, o, res->src, path, d);
+            continue;
+        }
+        /* ruff's concise output: [*] marks a finding --fix can fix. */
+        fprintf(r->out, "%s%s:%u:%u:%s %s%s:%s %s [%s %s]%s", bold, path, d->span.line, d->span.col, reset,
+                o->color ? sev_color(d->severity) : "", kc_severity_name(d->severity), reset, d->message,
+                d->rule_id, d->rule_slug, d->fixes.len ? " [*]" : "");
+        if (d->verdict)
+            fprintf(r->out, " (verify: %s)", d->verdict->status);
+        fputc('\n', r->out);
+    }
     for (uint32_t i = 0; i < res->checks.len; i++) {
         const kc_verify_check *c = &res->checks.data[i];
         bool bad = !strcmp(c->status, "mismatch");
@@ -130,6 +143,13 @@ kc_reporter *kc_report_text_new(const kc_options *opts, FILE *out, FILE *err)
     t->base.opts = opts;
     t->base.out = out;
     return &t->base;
+}
+
+kc_reporter *kc_report_concise_new(const kc_options *opts, FILE *out, FILE *err)
+{
+    kc_reporter *r = kc_report_text_new(opts, out, err);
+    ((text_reporter *)r)->concise = true;
+    return r;
 }
 
 /* ---- --diff --------------------------------------------------------------- */

@@ -27,6 +27,9 @@ struct kc_reporter {
 
 /* One constructor per format (the table in kc_report.c lists them). */
 kc_reporter *kc_report_text_new(const kc_options *opts, FILE *out, FILE *err);
+/* The text format's first lines only: one line per finding, file error and
+ * verify check, then the summary. */
+kc_reporter *kc_report_concise_new(const kc_options *opts, FILE *out, FILE *err);
 kc_reporter *kc_report_json_new(const kc_options *opts, FILE *out, FILE *err);
 kc_reporter *kc_report_sarif_new(const kc_options *opts, FILE *out, FILE *err);
 kc_reporter *kc_report_github_new(const kc_options *opts, FILE *out, FILE *err);

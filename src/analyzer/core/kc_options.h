@@ -16,6 +16,7 @@ typedef enum kc_format {
     KC_FORMAT_SARIF,    /* SARIF 2.1.0 */
     KC_FORMAT_GITHUB,   /* GitHub Actions workflow commands */
     KC_FORMAT_DIFF,     /* --diff: unified diffs of the fix-its, nothing else */
+    KC_FORMAT_CONCISE,  /* one line per finding (compiler style, no source, notes or fix-it) */
 } kc_format;
 
 struct kc_baseline;

@@ -179,6 +179,30 @@ static void test_github(void **state)
     kh_result_free(&r);
 }
 
+/* ---- one line per finding --------------------------------------------------------- */
+
+static void test_concise(void **state)
+{
+    kh_write("concise/k.py", bad_py);
+    kh_write("concise/broken.py", "import triton\ndef (:\n");
+    kh_result r = kh_run("--format", "concise", "--no-config", "concise/k.py", "concise/broken.py", NULL);
+    assert_int_equal(r.status, 2);
+    /* the finding, fixable ([*]), on one line: no source, notes or fix-it lines */
+    assert_non_null(strstr(r.out, "concise/k.py:5:33: error: `tl.static_range` needs compile-time bounds, but `N` "
+                                  "is not a tl.constexpr: the kernel does not compile "
+                                  "[KC202 static-range-runtime-bound] [*]\n"));
+    assert_non_null(strstr(r.out, "concise/broken.py:2:1: error: syntax error"));
+    assert_null(strstr(r.out, " = note:"));
+    assert_null(strstr(r.out, " | "));
+    assert_int_equal(count(r.out, "\n"), count(r.out, "concise/") + 1); /* + the summary line */
+    assert_non_null(strstr(r.out, "\nkcheck: "));
+    kh_result_free(&r);
+    r = kh_run("--format", "concise", "--no-config", "-q", "concise/k.py", NULL);
+    assert_int_equal(r.status, 1);
+    assert_int_equal(count(r.out, "\n"), count(r.out, "concise/k.py:")); /* no summary with -q */
+    kh_result_free(&r);
+}
+
 /* ---- colour ---------------------------------------------------------------------- */
 
 /* Runs kcheck with stdout on a pseudo-terminal; returns what it printed. */
@@ -1179,6 +1203,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_sarif),
         cmocka_unit_test(test_github),
+        cmocka_unit_test(test_concise),
         cmocka_unit_test(test_color),
         cmocka_unit_test(test_suppressions),
         cmocka_unit_test(test_config_walk_up),
