@@ -297,11 +297,45 @@ static bool save_baseline(kc_baseline_writer *w, const char *path, const kc_run_
     return ok;
 }
 
+/* --stdin-filename: standard input as the one file of the run, read and
+ * validated like a file (size limit, UTF-8, binary); kc_check_file takes a
+ * result whose source is already there. */
+static void stdin_file(const kc_options *o, const char *path, kc_path_list *files)
+{
+    kc_file_result r;
+    memset(&r, 0, sizeof r);
+    r.path = kc_xstrdup(path);
+    r.explicit_path = true;
+    kc_strbuf sb = {0};
+    char buf[65536];
+    size_t n;
+    bool too_big = false;
+    while (!too_big && (n = fread(buf, 1, sizeof buf, stdin)) > 0) {
+        kc_sb_appendn(&sb, buf, n);
+        too_big = sb.len > o->max_file_size;
+    }
+    char *e = NULL;
+    if (ferror(stdin))
+        kc_file_errors_add(&r.errors, 0, 0, "cannot read standard input");
+    else if (too_big)
+        kc_file_errors_add(&r.errors, 0, 0, "standard input is larger than --max-file-size (%zu bytes)",
+                           o->max_file_size);
+    else if (!(r.src = kc_source_from_memory(path, sb.data ? sb.data : "", sb.len, o->max_file_size, &e))) {
+        kc_file_errors_add(&r.errors, 0, 0, "%s", e ? e : "cannot read standard input");
+        free(e);
+    }
+    kc_sb_free(&sb);
+    kc_vec_push(&files->files, r);
+}
+
 int kc_cli_check(const kc_options *o, kc_config_set *set, const char *const *paths, size_t npaths,
-                 const char *write_baseline_path, double t0, FILE *out, FILE *err)
+                 const char *stdin_filename, const char *write_baseline_path, double t0, FILE *out, FILE *err)
 {
     kc_path_list files = {0};
-    kc_expand_paths(paths, npaths, &files);
+    if (stdin_filename)
+        stdin_file(o, stdin_filename, &files);
+    else
+        kc_expand_paths(paths, npaths, &files);
     if (o->fix || o->format == KC_FORMAT_DIFF)
         drop_duplicate_files(&files);
     if (!options_for_files(set, &files, err))

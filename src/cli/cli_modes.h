@@ -20,10 +20,12 @@ int kc_cli_dump_config(kc_config_set *set, const char *const *paths, size_t n, F
 int kc_cli_dump_model(const kc_options *o, const char *const *paths, size_t n, FILE *out, FILE *err);
 /* The check, and verify's experiments when o->verify: every file under
  * `paths` with its options from `set`, reported in o->format; the findings
- * also go to write_baseline_path unless it is NULL. t0 (kc_cli_now) is when
- * the run began, for the time the reports give. */
+ * also go to write_baseline_path unless it is NULL. With stdin_filename
+ * (and no paths) the one file checked is the text of standard input, as if
+ * it were that file. t0 (kc_cli_now) is when the run began, for the time
+ * the reports give. */
 int kc_cli_check(const kc_options *o, kc_config_set *set, const char *const *paths, size_t n,
-                 const char *write_baseline_path, double t0, FILE *out, FILE *err);
+                 const char *stdin_filename, const char *write_baseline_path, double t0, FILE *out, FILE *err);
 
 /* Monotonic seconds. */
 double kc_cli_now(void);

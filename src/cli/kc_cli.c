@@ -42,6 +42,7 @@ typedef struct cli_args {
     int color; /* --color: -1 auto, 0 never, 1 always */
     bool format_set, want_diff, list_rules, dump_config, dump_model;
     const char *explain_id, *baseline_path, *write_baseline_path, *dump_shim_dir;
+    const char *stdin_filename; /* --stdin-filename: the path the text on stdin is checked as */
     KC_VEC(const char *) selects;
     KC_VEC(const char *) ignores;
     const char **paths; /* the operands: before "--", and after "--end-of-options"; owned array */
@@ -235,6 +236,16 @@ static int cli_opt_baseline(cli_args *a, const char *arg, FILE *out, FILE *err)
 static int cli_opt_write_baseline(cli_args *a, const char *arg, FILE *out, FILE *err)
 {
     a->write_baseline_path = arg;
+    return CLI_GO_ON;
+}
+
+static int cli_opt_stdin_filename(cli_args *a, const char *arg, FILE *out, FILE *err)
+{
+    if (!*arg) {
+        fputs("kcheck: --stdin-filename expects the path the text is checked as\n", err);
+        return 2;
+    }
+    a->stdin_filename = arg;
     return CLI_GO_ON;
 }
 
@@ -702,6 +713,17 @@ static int cli_validate(cli_args *a, FILE *err)
         fputs("kcheck: verify does not take --fix or --diff\n", err);
         return 2;
     }
+    if (a->stdin_filename && (a->o.fix || a->write_baseline_path || a->o.verify || a->dump_config)) {
+        fprintf(err, "kcheck: --stdin-filename checks text that is not in a file: it does not take %s "
+                     "(--diff shows the fixes)\n",
+                a->o.fix ? "--fix" : a->write_baseline_path ? "--write-baseline" : a->o.verify ? "verify"
+                                                                                           : "--dump-config");
+        return 2;
+    }
+    if (a->stdin_filename && a->npaths) {
+        fprintf(err, "kcheck: --stdin-filename checks standard input; it takes no paths (got '%s')\n", a->paths[0]);
+        return 2;
+    }
     if (a->o.fix && a->want_diff) {
         fputs("kcheck: --fix and --diff exclude each other (--diff shows the fixes without writing them)\n", err);
         return 2;
@@ -745,7 +767,7 @@ static int cli_dispatch(cli_args *a, double t0, FILE *out, FILE *err)
         return 2;
     if (a->dump_shim_dir)
         return kc_frontend_dump_shim(&a->o, a->dump_shim_dir, out, err);
-    if (a->npaths == 0 && !a->dump_config) {
+    if (a->npaths == 0 && !a->dump_config && !a->stdin_filename) {
         fputs("kcheck: no paths given\n", err);
         print_usage(err);
         return 2;
@@ -769,7 +791,8 @@ static int cli_dispatch(cli_args *a, double t0, FILE *out, FILE *err)
     else if (a->dump_model)
         status = kc_cli_dump_model(&a->o, a->paths, a->npaths, out, err);
     else
-        status = kc_cli_check(&a->o, set, a->paths, a->npaths, a->write_baseline_path, t0, out, err);
+        status = kc_cli_check(&a->o, set, a->paths, a->npaths, a->stdin_filename, a->write_baseline_path, t0, out,
+                              err);
     kc_config_set_delete(set);
     kc_baseline_delete(baseline);
     return status;
@@ -796,16 +819,19 @@ int kc_cli_main(int argc, char **argv, FILE *out, FILE *err)
      * and `err` are those); verify always runs here. */
     char **args = kc_xcalloc((size_t)argc + 1, sizeof *args);
     int n = 0;
-    bool via_server = false, compiler_args = false;
+    bool via_server = false, compiler_args = false, stdin_text = false;
     for (int i = 0; i < argc; i++) {
         compiler_args |= i > 0 && (strcmp(argv[i], "--") == 0 || strcmp(argv[i], KC_CLI_END_OF_OPTIONS) == 0);
         if (i > 0 && !compiler_args && strcmp(argv[i], "--server") == 0)
             via_server = true;
+        /* The server cannot read this process's standard input. */
+        else if (i > 0 && !compiler_args && strncmp(argv[i], "--stdin-filename", 16) == 0)
+            stdin_text = true, args[n++] = argv[i];
         else
             args[n++] = argv[i];
     }
     int status;
-    if (!via_server || out != stdout || err != stderr || (n > 1 && strcmp(args[1], "verify") == 0) ||
+    if (!via_server || stdin_text || out != stdout || err != stderr || (n > 1 && strcmp(args[1], "verify") == 0) ||
         !kc_server_try(n, args, err, &server_host, &status))
         status = kc_cli_run(n, args, out, err);
     free(args);

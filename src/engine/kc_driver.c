@@ -169,7 +169,8 @@ void kc_check_file(struct kc_frontend *fe, const kc_options *opts, kc_file_resul
     if (fixing)
         kc_file_stamp_take(r->path, &stamp);
     char *err = NULL;
-    r->src = kc_source_load(r->path, o->max_file_size, &err);
+    if (!r->src) /* else given (standard input) */
+        r->src = kc_source_load(r->path, o->max_file_size, &err);
     if (!r->src) {
         kc_file_errors_add(&r->errors, 0, 0, "%s", err ? err : "cannot read");
         free(err);

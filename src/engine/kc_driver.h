@@ -15,7 +15,8 @@
  * fingerprint, filter by --severity and --baseline, and with --fix or
  * --diff apply the fix-its (writing the file only when the fixed text
  * re-checks without errors and the file did not change meanwhile). Fills
- * r->src, r->diags, r->errors and the counts. `fe` is the calling thread's
+ * r->src (unless the caller gave it: standard input), r->diags, r->errors
+ * and the counts. `fe` is the calling thread's
  * front end, made for the file's options (r->opts, else `opts`). */
 struct kc_frontend;
 void kc_check_file(struct kc_frontend *fe, const kc_options *opts, kc_file_result *r);

@@ -203,6 +203,63 @@ static void test_concise(void **state)
     kh_result_free(&r);
 }
 
+/* ---- --stdin-filename ----------------------------------------------------------- */
+
+/* Runs kcheck with `text` on standard input. */
+static kh_result run_stdin(const char *text, const char *first, ...)
+{
+    kh_write("stdin/.input", text);
+    assert_non_null(freopen("stdin/.input", "r", stdin));
+    va_list ap;
+    va_start(ap, first);
+    kh_result r = kh_run_with(NULL, first, ap);
+    va_end(ap);
+    assert_non_null(freopen("/dev/null", "r", stdin));
+    return r;
+}
+
+static void test_stdin(void **state)
+{
+    /* A file that exists only in the editor: checked as PATH. */
+    kh_result r = run_stdin(bad_py, "--no-config", "--no-cache", "--format", "concise", "--stdin-filename",
+                            "stdin/new/k.py", NULL);
+    assert_int_equal(r.status, 1);
+    assert_non_null(strstr(r.out, "stdin/new/k.py:5:33: error: `tl.static_range` needs compile-time bounds"));
+    kh_result_free(&r);
+    /* The unsaved text wins over the file on disk. */
+    kh_write("stdin/k.py", bad_py);
+    r = run_stdin(clean_py, "--no-config", "--stdin-filename", "stdin/k.py", NULL);
+    assert_int_equal(r.status, 0);
+    kh_result_free(&r);
+    /* CUDA: a quoted include is found next to PATH. */
+    kh_write("stdin/cu/scale.h", "#define SCALE 0.5\n");
+    r = run_stdin("#include \"scale.h\"\n__global__ void k(float *x, int n) {\n"
+                  "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                  "    if (i < n) x[i] = x[i] * SCALE;\n}\n",
+                  "--no-config", "--no-cache", "--format", "concise", "--stdin-filename", "stdin/cu/k.cu", NULL);
+    assert_int_equal(r.status, 1);
+    assert_non_null(strstr(r.out, "stdin/cu/k.cu:4:30: warning: double-precision literal `0.5` (from `SCALE`)"));
+    kh_result_free(&r);
+    /* Input errors as for a file; what needs a file is refused. */
+    r = run_stdin("import triton\ndef (:\n", "--no-config", "--stdin-filename", "stdin/bad.py", NULL);
+    assert_int_equal(r.status, 2);
+    assert_non_null(strstr(r.out, "stdin/bad.py:2:1: error: syntax error"));
+    kh_result_free(&r);
+    r = run_stdin(bad_py, "--no-config", "--fix", "--stdin-filename", "stdin/k.py", NULL);
+    assert_int_equal(r.status, 2);
+    assert_non_null(strstr(r.err, "does not take --fix"));
+    kh_result_free(&r);
+    r = run_stdin(bad_py, "--no-config", "--stdin-filename", "stdin/k.py", "stdin/k.py", NULL);
+    assert_int_equal(r.status, 2);
+    assert_non_null(strstr(r.err, "it takes no paths"));
+    kh_result_free(&r);
+    /* --diff shows the fix of the unsaved text. */
+    r = run_stdin(bad_py, "--no-config", "--diff", "--stdin-filename", "stdin/new/k.py", NULL);
+    assert_int_equal(r.status, 1);
+    assert_non_null(strstr(r.out, "+    for s in tl.range(0, N, B):"));
+    kh_result_free(&r);
+}
+
 /* ---- colour ---------------------------------------------------------------------- */
 
 /* Runs kcheck with stdout on a pseudo-terminal; returns what it printed. */
@@ -1204,6 +1261,7 @@ int main(void)
         cmocka_unit_test(test_sarif),
         cmocka_unit_test(test_github),
         cmocka_unit_test(test_concise),
+        cmocka_unit_test(test_stdin),
         cmocka_unit_test(test_color),
         cmocka_unit_test(test_suppressions),
         cmocka_unit_test(test_config_walk_up),
