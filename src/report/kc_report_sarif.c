@@ -14,6 +14,7 @@
 #include "kc_rule.h"
 
 #include <jansson.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -334,6 +335,44 @@ static void sarif_file(kc_reporter *r, const kc_file_result *res)
     }
 }
 
+/* tool.driver.informationUri: the build's KCHECK_HOMEPAGE, else the rule
+ * catalog of this installation (../share/doc/kcheck/rules.md from the
+ * binary, wherever the prefix or the package put it), else the source
+ * tree's (a binary in its build tree), else none. Malloc'd or NULL. */
+static char *information_uri(void)
+{
+    if (KCHECK_HOMEPAGE[0])
+        return kc_xstrdup(KCHECK_HOMEPAGE);
+    char exe[PATH_MAX];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (n <= 0)
+        return NULL;
+    exe[n] = '\0';
+    char *slash = strrchr(exe, '/');
+    if (!slash)
+        return NULL;
+    *slash = '\0';
+    char *cat = kc_xasprintf("%s/../%s/rules.md", exe, KCHECK_DOCDIR_REL);
+    char *real = realpath(cat, NULL);
+    free(cat);
+    if (!real)
+        real = realpath(KCHECK_SOURCE_RULES, NULL);
+    if (!real)
+        return NULL;
+    /* RFC 3986: bytes other than unreserved ones and '/' percent-encoded. */
+    kc_strbuf sb = {0};
+    kc_sb_append(&sb, "file://");
+    for (const unsigned char *p = (const unsigned char *)real; *p; p++) {
+        if ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
+            strchr("-._~/", *p))
+            kc_sb_appendn(&sb, (const char *)p, 1);
+        else
+            kc_sb_appendf(&sb, "%%%02X", *p);
+    }
+    free(real);
+    return kc_sb_take(&sb);
+}
+
 static void sarif_finish(kc_reporter *r, const kc_run_totals *t)
 {
     sarif_reporter *s = (sarif_reporter *)r;
@@ -341,8 +380,10 @@ static void sarif_finish(kc_reporter *r, const kc_run_totals *t)
     json_object_set_new(driver, "name", json_string("kcheck"));
     json_object_set_new(driver, "version", kc_report_json_text(KCHECK_VERSION));
     json_object_set_new(driver, "semanticVersion", kc_report_json_text(KCHECK_VERSION));
-    if (KCHECK_HOMEPAGE[0])
-        json_object_set_new(driver, "informationUri", kc_report_json_text(KCHECK_HOMEPAGE));
+    char *home = information_uri();
+    if (home)
+        json_object_set_new(driver, "informationUri", kc_report_json_text(home));
+    free(home);
     json_t *rules = json_array();
     for (size_t i = 0; i < kc_rules_count(); i++)
         json_array_append_new(rules, rule_descriptor(kc_rules_get(i)));

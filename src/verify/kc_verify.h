@@ -41,10 +41,11 @@ kc_opspec *kc_opspec_load(const char *path, char **err);
 void kc_opspec_delete(kc_opspec *s);
 const char *kc_opspec_name(const kc_opspec *s);
 
-/* The default reference directory: `compiled` (the build tree's
- * kernels/reference, KCHECK_REFERENCE_DIR) when it exists, else
- * ../share/kcheck/reference next to the directory of `exe` (where
- * `cmake --install` puts it), else `compiled`. Caller frees. */
+/* The default reference directory: ../share/kcheck/reference next to the
+ * directory of `exe` when it exists (where `cmake --install` and the
+ * package put it), else `compiled` (the source tree's kernels/reference,
+ * KCHECK_REFERENCE_DIR, for a binary run from its build tree). Caller
+ * frees. */
 char *kc_verify_default_reference_dir(const char *compiled, const char *exe);
 
 /* ---- processes ---- */

@@ -62,10 +62,10 @@ static const char run_sh_head[] =
 char *kc_verify_default_reference_dir(const char *compiled, const char *exe)
 {
     struct stat st;
-    if (stat(compiled, &st) == 0 && S_ISDIR(st.st_mode))
-        return kc_xstrdup(compiled);
     if (exe && *exe) {
-        /* <prefix>/bin/kcheck -> <prefix>/share/kcheck/reference */
+        /* <prefix>/bin/kcheck -> <prefix>/share/kcheck/reference: an
+         * installed kcheck (cmake --install, the package) uses its own,
+         * even where the build tree it came from still exists. */
         char *bin = kc_xstrdup(exe);
         char *slash = strrchr(bin, '/');
         if (slash) {

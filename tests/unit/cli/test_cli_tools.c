@@ -91,9 +91,18 @@ static void test_sarif(void **state)
     json_t *runp = json_array_get(json_object_get(doc, "runs"), 0);
     json_t *driver = json_object_get(json_object_get(runp, "tool"), "driver");
     assert_string_equal(json_string_value(json_object_get(driver, "name")), "kcheck");
-    /* informationUri only when the build names a home page (KCHECK_HOMEPAGE) */
-    assert_true(KCHECK_HOMEPAGE_SET ? json_string_value(json_object_get(driver, "informationUri")) != NULL
-                                    : json_object_get(driver, "informationUri") == NULL);
+    /* informationUri: the build's home page (KCHECK_HOMEPAGE), else the rule
+     * catalog this binary has: here, in its build tree, the source tree's
+     * (an installed binary's is checked by install.package) */
+    const char *info = json_string_value(json_object_get(driver, "informationUri"));
+    assert_non_null(info);
+    if (!KCHECK_HOMEPAGE_SET) {
+        char *real = realpath(KC_SOURCE_DIR "/docs/rules.md", NULL);
+        char *want = kc_xasprintf("file://%s", real);
+        assert_string_equal(info, want);
+        free(want);
+        free(real);
+    }
     json_t *rules = json_object_get(driver, "rules");
     bool found = false;
     size_t i;
@@ -1235,7 +1244,8 @@ static void test_fingerprint_paths(void **state)
 
 static void test_reference_dir_fallback(void **state)
 {
-    /* The build tree's directory when it exists, else the installed one. */
+    /* The installed directory next to the binary when there is one (even
+     * where the source tree still exists), else the compiled-in one. */
     kh_mkdirs_for("prefix/bin/kcheck");
     kh_mkdirs_for("prefix/share/kcheck/reference/ops/x.json");
     char *here = realpath(".", NULL);
@@ -1245,8 +1255,13 @@ static void test_reference_dir_fallback(void **state)
     assert_string_equal(got, want);
     free(got);
     got = kc_verify_default_reference_dir(here, exe);
+    assert_string_equal(got, want);
+    free(got);
+    char *bare = kc_xasprintf("%s/prefix/kcheck", here); /* no ../share next to it */
+    got = kc_verify_default_reference_dir(here, bare);
     assert_string_equal(got, here);
     free(got);
+    free(bare);
     got = kc_verify_default_reference_dir("/nonexistent/ref", "/nonexistent/bin/kcheck");
     assert_string_equal(got, "/nonexistent/ref");
     free(got);
