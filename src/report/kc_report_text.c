@@ -63,13 +63,22 @@ static void print_snippet(FILE *out, const kc_options *o, const kc_source *src, 
     fputc('\n', out);
 }
 
+/* A finding's first line, without its newline: location, severity,
+ * message, [ID slug] (the whole of it in --format concise). */
+static void diag_header(FILE *out, const kc_options *o, const char *path, const kc_diag *d)
+{
+    const char *bold = o->color ? C_BOLD : "", *reset = o->color ? C_RESET : "";
+    fprintf(out, "%s%s:%u:%u:%s %s%s:%s %s%s%s [%s %s]", bold, path, d->span.line, d->span.col, reset,
+            o->color ? sev_color(d->severity) : "", kc_severity_name(d->severity), reset, bold, d->message, reset,
+            d->rule_id, d->rule_slug);
+}
+
 void kc_report_text_diag(FILE *out, const kc_options *o, const kc_source *src, const char *path,
                          const kc_diag *d)
 {
-    const char *bold = o->color ? C_BOLD : "", *reset = o->color ? C_RESET : "";
-    fprintf(out, "%s%s:%u:%u:%s %s%s:%s %s%s%s [%s %s]\n", bold, path, d->span.line, d->span.col,
-            reset, o->color ? sev_color(d->severity) : "", kc_severity_name(d->severity), reset,
-            bold, d->message, reset, d->rule_id, d->rule_slug);
+    const char *reset = o->color ? C_RESET : "";
+    diag_header(out, o, path, d);
+    fputc('\n', out);
     unsigned gutter = digits(d->span.line) + 1;
     if (gutter < 4)
         gutter = 4;
@@ -108,9 +117,9 @@ static void text_file(kc_reporter *r, const kc_file_result *res)
             continue;
         }
         /* ruff's concise output: [*] marks a finding --fix can fix. */
-        fprintf(r->out, "%s%s:%u:%u:%s %s%s:%s %s [%s %s]%s", bold, path, d->span.line, d->span.col, reset,
-                o->color ? sev_color(d->severity) : "", kc_severity_name(d->severity), reset, d->message,
-                d->rule_id, d->rule_slug, d->fixes.len ? " [*]" : "");
+        diag_header(r->out, o, path, d);
+        if (d->fixes.len)
+            fputs(" [*]", r->out);
         if (d->verdict)
             fprintf(r->out, " (verify: %s)", d->verdict->status);
         fputc('\n', r->out);

@@ -337,6 +337,22 @@ static const char *absolute_path(kc_arena *ar, const char *path)
     return path;
 }
 
+CXCompilationDatabase kc_cuda_db_open(const char *dir)
+{
+    kc_arena *ar = kc_arena_new();
+    /* Checked first: libclang prints its own complaint to stderr. */
+    bool present = kc_cuda_file_exists(kc_cuda_path_join(ar, dir, "compile_commands.json")) ||
+                   kc_cuda_file_exists(kc_cuda_path_join(ar, dir, "compile_flags.txt"));
+    kc_arena_delete(ar);
+    CXCompilationDatabase_Error err = CXCompilationDatabase_CanNotLoadDatabase;
+    CXCompilationDatabase db = present ? clang_CompilationDatabase_fromDirectory(dir, &err) : NULL;
+    if (db && err != CXCompilationDatabase_NoError) {
+        clang_CompilationDatabase_dispose(db);
+        db = NULL;
+    }
+    return db;
+}
+
 /* The compile database's flags for `path`: its own entry, or for a file
  * without one (a header, a new file) the entry of the closest neighbour. */
 void kc_cuda_db_flags(CXCompilationDatabase db, kc_arena *ar, const char *path, kc_cuda_args *out, bool shim)
@@ -394,7 +410,6 @@ void kc_cuda_db_flags(CXCompilationDatabase db, kc_arena *ar, const char *path, 
     clang_CompileCommands_dispose(cmds);
 }
 
-
 /* ---- the compile database's flags that are not understood ---------------------------- */
 
 int kc_cuda_db_report(const kc_options *opts, const char *const *paths, size_t n, FILE *err)
@@ -403,15 +418,11 @@ int kc_cuda_db_report(const kc_options *opts, const char *const *paths, size_t n
         return 0;
     kc_arena *ar = kc_arena_new();
     int reported = 0;
-    CXCompilationDatabase db = NULL;
-    if (kc_cuda_file_exists(kc_cuda_path_join(ar, opts->compile_db_dir, "compile_commands.json"))) {
-        CXCompilationDatabase_Error e = CXCompilationDatabase_CanNotLoadDatabase;
-        db = clang_CompilationDatabase_fromDirectory(opts->compile_db_dir, &e);
-        if (e != CXCompilationDatabase_NoError && db) {
-            clang_CompilationDatabase_dispose(db);
-            db = NULL;
-        }
-    }
+    CXCompilationDatabase db = kc_cuda_db_open(opts->compile_db_dir);
+    const char *source =
+        kc_cuda_file_exists(kc_cuda_path_join(ar, opts->compile_db_dir, "compile_commands.json"))
+            ? "compile_commands.json"
+            : "compile_flags.txt";
     if (db) {
         /* Each flag once, with how many of the files it applies to and the first. */
         KC_VEC(const char *) flags = {0};
@@ -440,9 +451,9 @@ int kc_cuda_db_report(const kc_options *opts, const char *const *paths, size_t n
         }
         for (uint32_t f = 0; f < flags.len; f++)
             fprintf(err,
-                    "kcheck: warning: %s/compile_commands.json: compile flag '%s' (%s%s) is not understood; "
+                    "kcheck: warning: %s/%s: compile flag '%s' (%s%s) is not understood; "
                     "parsed without it (give any macros or include directories it adds after `--`)\n",
-                    opts->compile_db_dir, flags.data[f], first.data[f],
+                    opts->compile_db_dir, source, flags.data[f], first.data[f],
                     count.data[f] > 1 ? kc_arena_printf(ar, " and %zu other file%s", count.data[f] - 1,
                                                        count.data[f] > 2 ? "s" : "")
                                       : "");
@@ -455,4 +466,3 @@ int kc_cuda_db_report(const kc_options *opts, const char *const *paths, size_t n
     kc_arena_delete(ar);
     return reported;
 }
-

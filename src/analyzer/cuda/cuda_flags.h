@@ -20,6 +20,11 @@ typedef struct kc_cuda_args {
 void kc_cuda_arg(kc_cuda_args *a, const char *s);
 void kc_cuda_args_free(kc_cuda_args *a); /* the vectors; the strings are the arena's */
 
+/* The compile database of `dir` (-p): compile_commands.json or
+ * compile_flags.txt there, or NULL when there is none or it cannot be
+ * loaded. The caller disposes of it. */
+CXCompilationDatabase kc_cuda_db_open(const char *dir);
+
 /* The compile database's flags for `path` into `out`: its own entry, or
  * for a file without one (a header, a new file) the entry of the closest
  * neighbour; only those that change parsing, relative directories made

@@ -74,7 +74,6 @@ struct kc_cuda_frontend {
 
 /* ---- small helpers ------------------------------------------------------ */
 
-
 static bool dir_exists(const char *path)
 {
     struct stat st;
@@ -90,8 +89,6 @@ static bool valid_arch(const char *a)
             return false;
     return strlen(a) < 16;
 }
-
-
 
 static char *read_small_file(const char *path, size_t max, size_t *len)
 {
@@ -335,20 +332,8 @@ kc_cuda_frontend *kc_cuda_frontend_new(const kc_options *opts)
     if (root)
         fe->pch_dir = kc_xasprintf("%s/headers-1", root);
     free(root);
-    if (opts->compile_db_dir) {
-        /* Checked first: libclang prints its own complaint to stderr. */
-        bool present = kc_cuda_file_exists(kc_cuda_path_join(fe->arena, opts->compile_db_dir, "compile_commands.json")) ||
-                       kc_cuda_file_exists(kc_cuda_path_join(fe->arena, opts->compile_db_dir, "compile_flags.txt"));
-        CXCompilationDatabase_Error err = CXCompilationDatabase_CanNotLoadDatabase;
-        if (present)
-            fe->db = clang_CompilationDatabase_fromDirectory(opts->compile_db_dir, &err);
-        if (err != CXCompilationDatabase_NoError || !fe->db) {
-            if (fe->db)
-                clang_CompilationDatabase_dispose(fe->db);
-            fe->db = NULL;
-            fe->db_error = kc_xasprintf("cannot load compile_commands.json from '%s'", opts->compile_db_dir);
-        }
-    }
+    if (opts->compile_db_dir && !(fe->db = kc_cuda_db_open(opts->compile_db_dir)))
+        fe->db_error = kc_xasprintf("cannot load compile_commands.json from '%s'", opts->compile_db_dir);
     return fe;
 }
 
