@@ -12,6 +12,7 @@
 
 #include <inttypes.h>
 #include <string.h>
+#include <strings.h>
 
 static const char doc[] =
     "## What it does\n"
@@ -471,6 +472,33 @@ static bool loop_reaches_size(const kc_kernel *k, const tile *t, uint32_t *size)
     return runtime_end && !multiple;
 }
 
+/* The size the tile's extent is named after, by the convention kernels
+ * follow (`BLOCK_M` / `BLOCK_SIZE_M` / `block_m` tiles `M` / `m` /
+ * `size_m`), or KC_NONE. */
+static uint32_t paired_size(const kc_kernel *k, const tile *t)
+{
+    if (t->extent_symbol == KC_NONE || t->extent_symbol >= k->symbols.len)
+        return KC_NONE;
+    const char *e = k->symbols.data[t->extent_symbol].name;
+    static const char *const prefixes[] = {"BLOCK_SIZE_", "block_size_", "BLOCK_", "block_", "BLOCK", "block", NULL};
+    const char *axis = NULL;
+    for (unsigned i = 0; prefixes[i] && !axis; i++)
+        if (!strncmp(e, prefixes[i], strlen(prefixes[i])) && e[strlen(prefixes[i])])
+            axis = e + strlen(prefixes[i]);
+    if (!axis || strlen(axis) > 8)
+        return KC_NONE;
+    for (uint32_t sym = 0; sym < k->symbols.len; sym++) {
+        const kc_symbol *s = &k->symbols.data[sym];
+        if (sym == t->extent_symbol || s->kind != KC_SYM_PARAM || (s->facts & KC_SF_POINTER) || !param_is_integer(k, s))
+            continue;
+        const char *n = s->name;
+        if (!strcasecmp(n, axis) ||
+            ((!strncasecmp(n, "size_", 5) || !strncasecmp(n, "num_", 4)) && !strcasecmp(strchr(n, '_') + 1, axis)))
+            return sym;
+    }
+    return KC_NONE;
+}
+
 /* One access whose tiled index may run past a size. */
 typedef struct finding {
     const kc_access *a;
@@ -507,10 +535,17 @@ static bool tie_to_size(const kc_kernel *k, finding *f)
                 f->size = s;
     }
     bool other = !f->computed && !f->twin && !t->by_loop;
-    if (f->size == KC_NONE && other)
+    if (f->size == KC_NONE && other) {
         for (uint32_t s = 0; s < k->symbols.len && f->size == KC_NONE; s++)
             if (unused_size(k, s))
                 f->size = s;
+        /* Some size bounds nothing, so the tile is unguarded; the one it
+         * runs past is the size its extent is named after, when there is
+         * one (`m` for `block_m`), not the first unused argument. */
+        uint32_t named = f->size != KC_NONE ? paired_size(k, t) : (uint32_t)KC_NONE;
+        if (named != KC_NONE)
+            f->size = named;
+    }
     return !(f->size == KC_NONE && other);
 }
 

@@ -38,7 +38,12 @@ static const char doc[] =
     "factor is that tensor's row stride or row length: the token count of a\n"
     "batch of activations, which passes 2^31 elements in long-context training\n"
     "(the Triton layer-norm tutorial's pattern, fixed in the libraries that\n"
-    "copied it; `-o KC304.flattened-rows=0` turns this off). A note elsewhere:\n"
+    "copied it; `-o KC304.flattened-rows=0` turns this off), or where the grid\n"
+    "counts every row of a tensor's first dimension (`M, K = a.shape` and a grid\n"
+    "of `M` or `cdiv(M, BLOCK_M)`) and the factor is that same tensor's\n"
+    "`stride(0)` (or `K` of a 2-D tensor), passed at run time: the product spans that whole tensor\n"
+    "(logits of a vocabulary, a KV cache, an activation matrix);\n"
+    "`-o KC304.first-dim-rows=0` turns off this second case. A note elsewhere:\n"
     "a size limit of the code as a whole, shown with\n"
     "`--severity note` (notes are not shown by default). In CUDA code\n"
     "it is always a note: CUDA code widens the offsets of the tensors it expects\n"
@@ -280,7 +285,8 @@ static bool hazardous(const kc_kernel *k, const kc_mono *m, bool scalar, const k
         /* a row length (`pid * (n_heads * head_dim)`, constexpr or not) of
          * the tensor whose rows the program id's axis counts */
         if (!ct_row && &m->fac[f] != *ix && scales_rows(k, *ix, &m->fac[f]) &&
-            !tiny_values(&k->symbols.data[m->fac[f].id]))
+            !tiny_values(&k->symbols.data[m->fac[f].id]) &&
+            (!(k->grid_rows_dim0 & (1u << (*ix)->id)) || k->symbols.data[m->fac[f].id].kind != KC_SYM_CONSTEXPR))
             ct_row = &m->fac[f];
         if (&m->fac[f] == *ix || !runtime_atom(k, &m->fac[f]))
             continue;
@@ -361,6 +367,67 @@ static const char *access_desc(kc_rule_ctx *ctx, const kc_access *a)
                            a->span.line);
 }
 
+/* A tensor's first dimension counted by the grid (not shown flattened)
+ * counts when its factor is a run-time stride or length: a compile-time
+ * row length is a model dimension (heads, a head size), and a tensor of
+ * such rows passes 2^31 elements only with tens of millions of them. */
+static bool first_dim_rows(kc_rule_ctx *ctx, const kc_kernel *k, const kc_atom *f)
+{
+    return kc_rule_option_int(ctx, "first-dim-rows", 1) != 0 && f->kind == KC_ATOM_SYMBOL &&
+           f->id < k->symbols.len && k->symbols.data[f->id].kind != KC_SYM_CONSTEXPR;
+}
+
+/* Why the finding is a warning or a note: the launch shows the product
+ * spanning a whole tensor, the file widens other offsets, or neither (a
+ * note: a size limit of the code as a whole). */
+static void explain_severity(kc_rule_ctx *ctx, const kc_kernel *k, kc_diag *d, const hazard *hs, uint32_t n,
+                             const char *prod, const char *widened_elsewhere, uint32_t widened_line)
+{
+    /* The launch runs one program per row of a tensor with its leading
+     * dimensions flattened (the token count of a batch): the row index
+     * times the row stride spans the whole tensor. */
+    const hazard *row = NULL;
+    for (uint32_t i = 0; i < n && !row && kc_rule_option_int(ctx, "flattened-rows", 1) != 0; i++)
+        if (scales_rows(k, hs[i].index, hs[i].runtime) &&
+            (!(k->grid_rows_dim0 & (1u << hs[i].index->id)) || first_dim_rows(ctx, k, hs[i].runtime)))
+            row = &hs[i];
+    if (row) {
+        char rb2[256];
+        const kc_symbol *rs = &k->symbols.data[row->runtime->id];
+        bool dim0 = k->grid_rows_dim0 & (1u << row->index->id);
+        kc_diag_note(d, "reported as a warning: %s, and `%s` is its %s at that launch: `%s` spans the whole "
+                     "tensor, %s",
+                     k->grid_rows[row->index->id], kc_atom_name(k, row->runtime, rb2, sizeof rb2),
+                     (rs->facts & KC_SF_OUTER_STRIDE) ? "row stride" : "row stride or a row extent", prod,
+                     dim0 ? "so it wraps once the tensor holds 2^31 elements (a 32768-token batch of 65536-wide "
+                            "logits)"
+                          : "which passes 2^31 elements as the rows grow (65536 rows of 32768)");
+    }
+    if (row) {
+        if (widened_elsewhere && k->lang != KC_LANG_CUDA)
+            kc_diag_note(d, "this file computes such offsets in 64 bits elsewhere (%s, line %u): this product was "
+                         "missed",
+                         widened_elsewhere, widened_line);
+    } else if (widened_elsewhere && k->lang == KC_LANG_CUDA) {
+        /* CUDA code widens offsets for some tensors and not for others on
+         * purpose (activations bounded by the batch, small dimensions):
+         * 60 of 68 such warnings on five CUDA code bases were false. */
+        d->severity = KC_SEV_NOTE;
+        kc_diag_note(d, "reported as a note: this file computes other offsets in 64 bits (%s, line %u), but CUDA code "
+                     "widens only the tensors it expects to be large, and kcheck cannot tell whether this one can "
+                     "pass 2^31 elements",
+                     widened_elsewhere, widened_line);
+    } else if (widened_elsewhere)
+        kc_diag_note(d, "this file computes such offsets in 64 bits elsewhere (%s, line %u): this product was missed",
+                     widened_elsewhere, widened_line);
+    else {
+        d->severity = KC_SEV_NOTE;
+        kc_diag_note(d, "reported as a note: no offset in this file is widened to 64 bits, so this is a size limit "
+                     "of the code as a whole (kernels written for tensors below 2^31 elements); it is a warning "
+                     "where the file widens other offsets and misses this one");
+    }
+}
+
 static void report(const kc_model *mdl, const kc_kernel *k, kc_rule_ctx *ctx, const hazard *hs, uint32_t n,
                    const char *widened_elsewhere, uint32_t widened_line)
 {
@@ -414,38 +481,7 @@ static void report(const kc_model *mdl, const kc_kernel *k, kc_rule_ctx *ctx, co
     kc_diag_note(d, "once `%s` exceeds 2147483647 (a tensor of more than 2^31 elements: 8 GiB of fp32, 4 GiB of "
                  "bf16) the offset wraps negative and the access goes out of bounds",
                  prod);
-    /* The launch runs one program per row of a tensor with its leading
-     * dimensions flattened (the token count of a batch): the row index
-     * times the row stride spans the whole tensor. */
-    const hazard *row = NULL;
-    for (uint32_t i = 0; i < n && !row && kc_rule_option_int(ctx, "flattened-rows", 1) != 0; i++)
-        if (scales_rows(k, hs[i].index, hs[i].runtime))
-            row = &hs[i];
-    if (row) {
-        char rb2[256];
-        const kc_symbol *rs = &k->symbols.data[row->runtime->id];
-        kc_diag_note(d, "reported as a warning: %s, and `%s` is its %s at that launch: `%s` spans the whole "
-                     "tensor, which passes 2^31 elements as the rows grow (65536 rows of 32768)",
-                     k->grid_rows[row->index->id], kc_atom_name(k, row->runtime, rb2, sizeof rb2),
-                     (rs->facts & KC_SF_OUTER_STRIDE) ? "row stride" : "row stride or a row extent", prod);
-    } else if (widened_elsewhere && k->lang == KC_LANG_CUDA) {
-        /* CUDA code widens offsets for some tensors and not for others on
-         * purpose (activations bounded by the batch, small dimensions):
-         * 60 of 68 such warnings on five CUDA code bases were false. */
-        d->severity = KC_SEV_NOTE;
-        kc_diag_note(d, "reported as a note: this file computes other offsets in 64 bits (%s, line %u), but CUDA code "
-                     "widens only the tensors it expects to be large, and kcheck cannot tell whether this one can "
-                     "pass 2^31 elements",
-                     widened_elsewhere, widened_line);
-    } else if (widened_elsewhere)
-        kc_diag_note(d, "this file computes such offsets in 64 bits elsewhere (%s, line %u): this product was missed",
-                     widened_elsewhere, widened_line);
-    else {
-        d->severity = KC_SEV_NOTE;
-        kc_diag_note(d, "reported as a note: no offset in this file is widened to 64 bits, so this is a size limit "
-                     "of the code as a whole (kernels written for tensors below 2^31 elements); it is a warning "
-                     "where the file widens other offsets and misses this one");
-    }
+    explain_severity(ctx, k, d, hs, n, prod, widened_elsewhere, widened_line);
     const char *ev = kc_symbol_evidence(ctx, k, h->runtime->id);
     if (ev)
         kc_diag_note(d, "%s", ev);
@@ -622,6 +658,9 @@ static const kc_rule_option_doc options[] = {
     {"flattened-rows", "1",
      "1: a program id over the rows of a tensor with every leading dimension flattened, times that tensor's row "
      "stride or length, is a warning (the product spans the tensor); 0: it is judged like any other product"},
+    {"first-dim-rows", "1",
+     "1: so is a program id over every row of a tensor's first dimension (`M, K = a.shape`, a grid of "
+     "`cdiv(M, BLOCK_M)`) times that tensor's own row stride; 0: only flattened tensors count"},
     {NULL, NULL, NULL},
 };
 

@@ -446,6 +446,11 @@ typedef struct kc_kernel {
      * activations), e.g. "the launch on line 74 runs `n_rows` programs
      * along axis 0: ..."; NULL when a launch does not show it. */
     const char *grid_rows[3];
+    /* Axes (bits) of grid_rows whose rows some launch takes from a tensor's
+     * first dimension rather than from a tensor shown to have every leading
+     * dimension flattened: the product spans that whole tensor, which need
+     * not be a batch of activations. */
+    uint8_t grid_rows_dim0;
 } kc_kernel;
 
 typedef struct kc_launch_arg {

@@ -34,6 +34,11 @@ static bool unknown_name(const char *msg, kc_gap_kind *kind)
         {"no member named", KC_GAP_NAME},
         {"not a class, namespace, or enumeration", KC_GAP_NAME},
         {"no namespace named", KC_GAP_NAME},
+        /* Parse issues that only say a name is not what the syntax needs
+         * there: `using namespace cute;`, `struct K : public T {}` with cute
+         * or T from a header that was not found. */
+        {"expected namespace name", KC_GAP_NAME},
+        {"expected class name", KC_GAP_TYPE},
     };
     for (size_t i = 0; i < sizeof pats / sizeof pats[0]; i++)
         if (strstr(msg, pats[i].pat)) {
@@ -112,11 +117,15 @@ bool kc_cuda_errors_collect(CXTranslationUnit tu, const kc_source *src, kc_arena
         CXFile f = NULL;
         unsigned line = 0, col = 0;
         clang_getExpansionLocation(clang_getDiagnosticLocation(d), &f, &line, &col, NULL);
-        bool in_main = f && (main ? clang_File_isEqual(f, main)
-                                  : clang_Location_isFromMainFile(clang_getDiagnosticLocation(d)));
+        /* A parse error without a location (one at the end of the file, as
+         * clang's recovery from an unbalanced brace leaves some) is the
+         * file's, not the driver's. */
+        bool placeless = !f && (category_is(d, "Parse Issue") || category_is(d, "Semantic Issue"));
+        bool in_main = placeless || (f && (main ? clang_File_isEqual(f, main)
+                                                : clang_Location_isFromMainFile(clang_getDiagnosticLocation(d))));
         CXString s = clang_getDiagnosticSpelling(d);
         const char *m = clang_getCString(s) ? clang_getCString(s) : "";
-        if (!f) {
+        if (!f && !placeless) {
             /* A driver error: a bad flag, an unsupported architecture. */
             kc_file_errors_add(fatal, 0, 0, "%s", m);
             ok = false;
@@ -127,8 +136,9 @@ bool kc_cuda_errors_collect(CXTranslationUnit tu, const kc_source *src, kc_arena
             if (line > src->nlines)
                 line = col = 0;
             kc_cuda_error e = {.line = line, .col = col, .msg = kc_arena_strdup(ar, m), .kind = KC_GAP_OTHER};
+            kc_gap_kind unknown_kind = KC_GAP_OTHER;
             if ((category_is(d, "Parse Issue") || category_is(d, "Lexical or Preprocessor Issue")) &&
-                !strstr(m, "file not found")) {
+                !strstr(m, "file not found") && !unknown_name(m, &unknown_kind)) {
                 e.syntax = true;
                 for (uint32_t k = 0; k < sema_lines.len; k++)
                     if (sema_lines.data[k] == line)

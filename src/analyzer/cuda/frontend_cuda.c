@@ -624,6 +624,42 @@ static void record_deps(const kc_cuda_frontend *fe, CXTranslationUnit tu, kc_mod
         add_dep(&v, a->rsp.data[i]);
 }
 
+/* A file that failed to parse while headers it includes were not found:
+ * most often the errors are theirs (a type, a template or a macro they
+ * define), so the error names them and how to supply them. */
+static void note_missing_headers(const kc_cuda_unsaved *u, const kc_cuda_errors *ce, kc_file_errors *errs)
+{
+    size_t pre = strlen(KC_CUDA_SHIM_STUBS "/");
+    kc_strbuf names = {0};
+    uint32_t n = 0;
+    /* given an empty stand-in (shim mode, or a quoted include) */
+    for (uint32_t i = 0; i < u->files.len; i++) {
+        const char *f = u->files.data[i].Filename;
+        if (strncmp(f, KC_CUDA_SHIM_STUBS "/", pre) != 0)
+            continue;
+        if (n < 3)
+            kc_sb_appendf(&names, "%s`%s`", n ? ", " : "", f + pre);
+        n++;
+    }
+    /* not found (toolkit mode): "'cute/tensor.hpp' file not found" */
+    for (uint32_t i = 0; i < ce->v.len; i++) {
+        const char *msg = ce->v.data[i].msg, *q = msg ? strchr(msg, '\'') : NULL;
+        const char *e = q ? strchr(q + 1, '\'') : NULL;
+        if (!e || !strstr(e, "file not found"))
+            continue;
+        if (n < 3)
+            kc_sb_appendf(&names, "%s`%.*s`", n ? ", " : "", (int)(e - q - 1), q + 1);
+        n++;
+    }
+    if (n)
+        kc_file_errors_add(errs, 0, 0,
+                           "%u included header%s not found (%s%s): the errors above are most likely theirs; give "
+                           "their directories after `--` (`kcheck FILE -- -I DIR`) or through `-p DIR` "
+                           "(compile_commands.json)",
+                           n, n == 1 ? " was" : "s were", kc_sb_str(&names), n > 3 ? ", ..." : "");
+    kc_sb_free(&names);
+}
+
 kc_model *kc_cuda_lower(kc_cuda_frontend *fe, const kc_source *src, kc_file_errors *errs)
 {
     if (fe->db_error) {
@@ -692,6 +728,7 @@ kc_model *kc_cuda_lower(kc_cuda_frontend *fe, const kc_source *src, kc_file_erro
             if (!kc_cuda_errors_apply(m, &ce, is_header(src->path), errs)) {
                 kc_model_delete(m);
                 m = NULL;
+                note_missing_headers(&unsaved, &ce, errs);
             }
         }
         kc_cuda_errors_free(&ce);

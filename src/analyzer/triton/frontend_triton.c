@@ -321,14 +321,20 @@ static void apply_launches(tt_ctx *c, const tt_kernel_def *def)
         for (uint32_t l = lo; l < hi; l++) {
             const tt_launch *ln = &list[ix[l]];
             c->k->launches_seen += !ln->from_autotune;
-            for (unsigned ax = 0; ax < 3 && !ln->from_autotune; ax++)
+            for (unsigned ax = 0; ax < 3 && !ln->from_autotune; ax++) {
+                bool dim0 = ln->grid_rows_dim0 & (1u << ax);
                 if (ln->grid_rows[ax] && nrows[ax]++ == 0)
                     c->k->grid_rows[ax] = kc_arena_printf(c->a, "the launch %s%s%son line %u sizes grid axis %u by "
-                                                          "the rows of a tensor with every leading dimension "
-                                                          "flattened: %s",
+                                                          "%s: %s",
                                                           ln->file ? "in " : "", ln->file ? ln->file : "",
                                                           ln->file ? " " : "", ln->line, ax,
+                                                          dim0 ? "every row of a tensor"
+                                                               : "the rows of a tensor with every leading "
+                                                                 "dimension flattened",
                                                           ln->grid_rows[ax]);
+                if (ln->grid_rows[ax] && dim0)
+                    c->k->grid_rows_dim0 |= (uint8_t)(1u << ax);
+            }
             nlaunch += !ln->from_autotune;
             for (uint32_t a = 0; a < ln->args.len; a++) {
                 const tt_binding *b = &ln->args.data[a];

@@ -283,12 +283,37 @@ static bool extent(tt_module *m, TSNode e, TSNode scope, int depth, TSNode *tens
 }
 
 /* How a grid axis counts rows (flat_rows). */
-typedef enum rows_kind { ROWS_NONE, ROWS_FLAT, ROWS_NUMEL, ROWS_LEADING2 } rows_kind;
+typedef enum rows_kind { ROWS_NONE, ROWS_FLAT, ROWS_NUMEL, ROWS_LEADING2, ROWS_DIM0 } rows_kind;
 typedef struct rows_info {
     rows_kind kind;
     const char *why;
-    TSNode divisor; /* ROWS_NUMEL: N of x.numel() // N */
+    TSNode divisor;   /* ROWS_NUMEL: N of x.numel() // N */
+    TSNode tensor;    /* ROWS_DIM0: the tensor whose first dimension the axis counts */
+    uint32_t targets; /* ROWS_DIM0: names bound by `M, N = x.shape` (0: not unpacked) */
 } rows_info;
+
+/* Is `t` the tensor `tensor` or one made from it row for row
+ * (`y = torch.empty_like(x)`, `x.contiguous()`)? */
+static bool same_rows(tt_module *m, TSNode t, TSNode tensor, TSNode scope, int depth)
+{
+    t = tt_unparen(t);
+    if (depth > GRID_DEPTH || ts_node_is_null(t))
+        return false;
+    if (tt_text_eq(m, t, tt_text(m, tensor)))
+        return true;
+    TSNode obj, args, first = {0};
+    if (tt_method_call(m, t, keeps_rows, &obj, &args)) {
+        if (TT_IS(obj, identifier) && tt_text_eq(m, obj, "torch"))
+            return positional(args, &first) >= 1 && same_rows(m, first, tensor, scope, depth + 1);
+        return same_rows(m, obj, tensor, scope, depth + 1);
+    }
+    if (TT_IS(t, identifier)) {
+        int elem;
+        TSNode r = binding(m, scope, t, &elem);
+        return !ts_node_is_null(r) && elem < 0 && same_rows(m, r, tensor, scope, depth + 1);
+    }
+    return false;
+}
 
 /* Is `e` the row count of a tensor whose leading dimensions are flattened
  * into its rows? The reason as text in ri->why (NULL when it is not). */
@@ -308,6 +333,12 @@ static void flat_rows(tt_module *m, TSNode e, TSNode scope, int depth, rows_info
         if (how) {
             ri->kind = ROWS_FLAT;
             ri->why = kc_arena_printf(m->arena, "`%s` is the row count of `%s`, made by %s", text, tt_text(m, t), how);
+        } else if (dim == 0 && TT_IS(t, identifier)) {
+            /* M of `M, K = a.shape`: every row of `a`, whatever its making */
+            ri->kind = ROWS_DIM0;
+            ri->tensor = t;
+            ri->targets = targets;
+            ri->why = kc_arena_printf(m->arena, "`%s` is the first dimension of `%s`", text, tt_text(m, t));
         }
         return;
     }
@@ -369,9 +400,11 @@ static void flat_rows(tt_module *m, TSNode e, TSNode scope, int depth, rows_info
  * one of `lens`: the row lengths of the flattened tensors the launch passes;
  * n_heads and head_dim of a (batch, seq, n_heads, head_dim) tensor)? */
 static bool row_factor(tt_module *m, TSNode e, TSNode scope, const rows_info *ri, const char *const *lens,
-                       uint32_t nlens)
+                       uint32_t nlens, int depth)
 {
     e = tt_unparen(e);
+    if (depth > GRID_DEPTH || ts_node_is_null(e))
+        return false;
     TSNode obj, args, first = {0};
     int64_t d;
     static const char *const strides[] = {"stride", NULL};
@@ -380,6 +413,9 @@ static bool row_factor(tt_module *m, TSNode e, TSNode scope, const rows_info *ri
             return false;
         if (ri->kind == ROWS_LEADING2)
             return d == 1;
+        if (ri->kind == ROWS_DIM0)
+            /* the row stride of the very tensor whose rows the axis counts */
+            return d == 0 && same_rows(m, obj, ri->tensor, scope, 0);
         return (d == 0 || d == -2) && flattened(m, obj, scope, 0, NULL);
     }
     if (ri->kind == ROWS_NUMEL)
@@ -391,6 +427,20 @@ static bool row_factor(tt_module *m, TSNode e, TSNode scope, const rows_info *ri
         /* n_heads, head_dim of `batch, seq, n_heads, head_dim = q.shape`: a
          * trailing extent of a tensor whose two leading dimensions are the rows */
         return extent(m, e, scope, 0, &t, &dim, &targets) && targets >= 3 && dim >= 2;
+    if (ri->kind == ROWS_DIM0) {
+        /* N of `M, N = x.shape` (two dimensions: N is the row length) */
+        if (extent(m, e, scope, 0, &t, &dim, &targets) && dim == 1 && targets == 2 && ri->targets == 2 &&
+            same_rows(m, t, ri->tensor, scope, 0))
+            return true;
+    }
+    if (TT_IS(e, identifier)) {
+        /* stride_m = x.stride(0), passed by name */
+        int elem;
+        TSNode r = binding(m, scope, e, &elem);
+        if (!ts_node_is_null(r) && elem < 0 &&
+            row_factor(m, r, scope, ri, lens, nlens, depth + 1))
+            return true;
+    }
     if (ri->kind != ROWS_FLAT)
         return false;
     /* N of `M, N = x.shape`, x.shape[-1], x.size(1) of a flattened x */
@@ -492,7 +542,7 @@ static void mark_row_factors(tt_module *m, tt_launch *l, TSNode scope, unsigned 
         if (TT_IS(a, list_splat) || TT_IS(a, dictionary_splat))
             return; /* the bindings after it may have been dropped: stop matching */
         TSNode v = TT_IS(a, keyword_argument) ? tt_field(a, "value") : a;
-        if (row_factor(m, v, scope, ri, lens, nlens))
+        if (row_factor(m, v, scope, ri, lens, nlens, 0))
             l->args.data[b].row_axes |= (uint8_t)(1u << ax);
         b++;
     }
@@ -509,6 +559,8 @@ void tt_scan_grid(tt_module *m, tt_launch *l, TSNode scope)
         rows_info ri;
         flat_rows(m, axes[i], scope, 0, &ri);
         l->grid_rows[i] = ri.why;
+        if (ri.kind == ROWS_DIM0)
+            l->grid_rows_dim0 |= (uint8_t)(1u << i);
         if (ri.why)
             mark_row_factors(m, l, scope, i, &ri);
     }

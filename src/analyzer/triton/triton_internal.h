@@ -71,6 +71,9 @@ typedef struct tt_launch {
      * of a tensor with every leading dimension flattened into its rows
      * (triton_grid.c); NULL when it does not say so. */
     const char *grid_rows[3];
+    /* Axes (bits) of grid_rows that count the first dimension of a tensor
+     * not shown to be flattened (`M, K = a.shape`, grid `cdiv(M, BLOCK_M)`). */
+    uint8_t grid_rows_dim0;
 } tt_launch;
 
 typedef struct tt_kernel_def {

@@ -41,6 +41,44 @@ static void test_syntax_error(void **state)
     fh_free(&L);
 }
 
+/* A file that fails while headers it includes were not found says which,
+ * and how to give them; one without missing headers does not. */
+static void test_failure_names_missing_headers(void **state)
+{
+    (void)state;
+    lowered L;
+    fh_lower_cuda_mode(&L, "#include \"tiles.cuh\"\n#include \"more.cuh\"\n__global__ void k( { int x = ; }\n",
+                       KC_CUDA_SHIM);
+    assert_null(L.m);
+    const char *last = L.errs.items.data[L.errs.items.len - 1].message;
+    assert_non_null(strstr(last, "2 included headers were not found (`tiles.cuh`, `more.cuh`)"));
+    assert_non_null(strstr(last, "kcheck FILE -- -I DIR"));
+    fh_free(&L);
+    fh_lower_cuda_mode(&L, "__global__ void k( { int x = ; }\n", KC_CUDA_SHIM);
+    for (uint32_t i = 0; i < L.errs.items.len; i++)
+        assert_null(strstr(L.errs.items.data[i].message, "not found"));
+    fh_free(&L);
+}
+
+/* `using namespace X;` and a base class from a header that was not found
+ * are unknown names (clang reports them as parse errors): the kernels of
+ * the file are still analysed. */
+static void test_unknown_namespace_and_base(void **state)
+{
+    (void)state;
+    lowered L;
+    fh_lower_cuda_mode(&L, "#include <cute/tensor.hpp>\n"
+                           "using namespace cute;\n"
+                           "struct Kernel : public cutlass::GemmUniversal {};\n"
+                           "__global__ void k(float *x) { x[threadIdx.x] = 0.0f; }\n",
+                       KC_CUDA_SHIM);
+    assert_non_null(L.m);
+    assert_int_equal(fh_kernel(L.m, "k")->accesses.len, 1);
+    for (uint32_t i = 0; i < L.m->gaps.len; i++)
+        assert_int_not_equal(L.m->gaps.data[i].kind, KC_GAP_SYNTAX); /* nothing did not parse */
+    fh_free(&L);
+}
+
 static void test_unknown_header(void **state)
 {
     (void)state;
@@ -441,6 +479,8 @@ int main(void)
         cmocka_unit_test(test_preamble),
         cmocka_unit_test(test_syntax_error),
         cmocka_unit_test(test_unknown_header),
+        cmocka_unit_test(test_failure_names_missing_headers),
+        cmocka_unit_test(test_unknown_namespace_and_base),
         cmocka_unit_test(test_builtin_c_headers),
         cmocka_unit_test(test_deep_nesting),
         cmocka_unit_test(test_300_lines_timing),

@@ -580,9 +580,9 @@ static void test_flattened_rows(void **state)
                        "def k(p, s_row, s_col, n, other, BLOCK: tl.constexpr):\n"
                        "    tl.store(p + tl.arange(0, BLOCK), 0)\n"
                        "@triton.jit\n"
-                       "def plain(p, s_row):\n"
+                       "def plain(p, s_row, s_other, w):\n"
                        "    tl.store(p + tl.arange(0, 16), 0)\n"
-                       "def run(x, y, m):\n"
+                       "def run(x, y, m, z):\n"
                        "    n_cols = x.shape[-1]\n"
                        "    x = x.view(-1, n_cols)\n"
                        "    x = x.contiguous()\n"
@@ -590,7 +590,8 @@ static void test_flattened_rows(void **state)
                        "    grid = lambda META: (triton.cdiv(n_rows, META['BLOCK']), 1)\n"
                        "    k[grid](x, x.stride(0), x.stride(1), n_cols, m, BLOCK=16)\n"
                        "    M, N = y.shape\n"
-                       "    plain[(M,)](y, y.stride(0))\n");
+                       "    out = torch.empty_like(y)\n"
+                       "    plain[(M,)](y, out.stride(0), z.stride(0), N)\n");
     const kc_kernel *k = fh_kernel(l->m, "k");
     assert_non_null(k->grid_rows[0]);
     assert_non_null(strstr(k->grid_rows[0], "`n_rows` is the row count of `x`, made by `x.view(-1, n_cols)`"));
@@ -599,9 +600,15 @@ static void test_flattened_rows(void **state)
     assert_int_equal(fh_symbol(k, "n")->row_axes, 1);
     assert_int_equal(fh_symbol(k, "s_col")->row_axes, 0); /* the innermost stride */
     assert_int_equal(fh_symbol(k, "other")->row_axes, 0);
-    const kc_kernel *p = fh_kernel(l->m, "plain"); /* y is not flattened */
-    assert_null(p->grid_rows[0]);
-    assert_int_equal(fh_symbol(p, "s_row")->row_axes, 0);
+    assert_int_equal(k->grid_rows_dim0, 0);
+    /* y is not flattened: the grid counts every row of its first dimension */
+    const kc_kernel *p = fh_kernel(l->m, "plain");
+    assert_non_null(p->grid_rows[0]);
+    assert_non_null(strstr(p->grid_rows[0], "every row of a tensor: `M` is the first dimension of `y`"));
+    assert_int_equal(p->grid_rows_dim0, 1);
+    assert_int_equal(fh_symbol(p, "s_row")->row_axes, 1);   /* empty_like(y): y's rows */
+    assert_int_equal(fh_symbol(p, "s_other")->row_axes, 0); /* another tensor's stride */
+    assert_int_equal(fh_symbol(p, "w")->row_axes, 1);       /* N of the 2-D `M, N = y.shape` */
     done(l);
 }
 
