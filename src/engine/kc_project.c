@@ -323,6 +323,24 @@ static void link_reexports(kc_project *p, reexport_vec *rex, size_t max_file_siz
                     path = p->extra.data[p->extra.len - 1];
                 }
                 add_peer(&p->files.data[i], path);
+            } else {
+                /* `from pkg.utils import ext` where `ext` is a module of its
+                 * own used the Triton way (`ext.program_id(0)`): its
+                 * wrappers say what those calls return. */
+                free(disk);
+                disk = NULL;
+                char *sub = kc_xasprintf("%s%s%s", r->module, *r->module ? "." : "", r->name);
+                nt = p->by_path ? resolve(p, i, r->dots, sub, targets, 4) : 0;
+                path = nt ? p->files.data[targets[0]].path : NULL;
+                disk = path ? NULL : find_on_disk(p->files.data[i].path, r->dots, sub);
+                free(sub);
+                if (disk && strcmp(disk + strlen(disk) - strlen("__init__.py"), "__init__.py") != 0) {
+                    kc_vec_push(&p->extra, disk);
+                    path = p->extra.data[p->extra.len - 1];
+                    disk = NULL;
+                }
+                if (path && (!disk))
+                    add_peer(&p->files.data[i], path);
             }
             free(disk);
         }

@@ -38,12 +38,13 @@ static const char doc[] =
     "factor is that tensor's row stride or row length: the token count of a\n"
     "batch of activations, which passes 2^31 elements in long-context training\n"
     "(the Triton layer-norm tutorial's pattern, fixed in the libraries that\n"
-    "copied it; `-o KC304.flattened-rows=0` turns this off), or where the grid\n"
+    "copied it; `-o KC304.flattened-rows=0` turns this off). Where the grid\n"
     "counts every row of a tensor's first dimension (`M, K = a.shape` and a grid\n"
     "of `M` or `cdiv(M, BLOCK_M)`) and the factor is that same tensor's\n"
-    "`stride(0)` (or `K` of a 2-D tensor), passed at run time: the product spans that whole tensor\n"
-    "(logits of a vocabulary, a KV cache, an activation matrix);\n"
-    "`-o KC304.first-dim-rows=0` turns off this second case. A note elsewhere:\n"
+    "`stride(0)` (or `K` of a 2-D tensor), passed at run time, the product spans\n"
+    "that whole tensor too, but the tensor may be anything (logits of a\n"
+    "vocabulary, or a small weight): the note says so, and\n"
+    "`-o KC304.first-dim-rows=1` makes these warnings. A note elsewhere:\n"
     "a size limit of the code as a whole, shown with\n"
     "`--severity note` (notes are not shown by default). In CUDA code\n"
     "it is always a note: CUDA code widens the offsets of the tensors it expects\n"
@@ -371,10 +372,9 @@ static const char *access_desc(kc_rule_ctx *ctx, const kc_access *a)
  * counts when its factor is a run-time stride or length: a compile-time
  * row length is a model dimension (heads, a head size), and a tensor of
  * such rows passes 2^31 elements only with tens of millions of them. */
-static bool first_dim_rows(kc_rule_ctx *ctx, const kc_kernel *k, const kc_atom *f)
+static bool first_dim_rows(const kc_kernel *k, const kc_atom *f)
 {
-    return kc_rule_option_int(ctx, "first-dim-rows", 1) != 0 && f->kind == KC_ATOM_SYMBOL &&
-           f->id < k->symbols.len && k->symbols.data[f->id].kind != KC_SYM_CONSTEXPR;
+    return f->kind == KC_ATOM_SYMBOL && f->id < k->symbols.len && k->symbols.data[f->id].kind != KC_SYM_CONSTEXPR;
 }
 
 /* Why the finding is a warning or a note: the launch shows the product
@@ -386,11 +386,20 @@ static void explain_severity(kc_rule_ctx *ctx, const kc_kernel *k, kc_diag *d, c
     /* The launch runs one program per row of a tensor with its leading
      * dimensions flattened (the token count of a batch): the row index
      * times the row stride spans the whole tensor. */
-    const hazard *row = NULL;
-    for (uint32_t i = 0; i < n && !row && kc_rule_option_int(ctx, "flattened-rows", 1) != 0; i++)
-        if (scales_rows(k, hs[i].index, hs[i].runtime) &&
-            (!(k->grid_rows_dim0 & (1u << hs[i].index->id)) || first_dim_rows(ctx, k, hs[i].runtime)))
+    const hazard *row = NULL, *span = NULL;
+    bool dim0_warns = kc_rule_option_int(ctx, "first-dim-rows", 0) != 0;
+    for (uint32_t i = 0; i < n && !row && kc_rule_option_int(ctx, "flattened-rows", 1) != 0; i++) {
+        if (!scales_rows(k, hs[i].index, hs[i].runtime))
+            continue;
+        if (!(k->grid_rows_dim0 & (1u << hs[i].index->id)))
             row = &hs[i];
+        else if (first_dim_rows(k, hs[i].runtime)) {
+            if (dim0_warns)
+                row = &hs[i];
+            else if (!span)
+                span = &hs[i];
+        }
+    }
     if (row) {
         char rb2[256];
         const kc_symbol *rs = &k->symbols.data[row->runtime->id];
@@ -425,6 +434,14 @@ static void explain_severity(kc_rule_ctx *ctx, const kc_kernel *k, kc_diag *d, c
         kc_diag_note(d, "reported as a note: no offset in this file is widened to 64 bits, so this is a size limit "
                      "of the code as a whole (kernels written for tensors below 2^31 elements); it is a warning "
                      "where the file widens other offsets and misses this one");
+    }
+    if (!row && span) {
+        char rb2[256];
+        kc_diag_note(d, "%s, and `%s` is its row stride or row length: `%s` spans that whole tensor and wraps once "
+                     "it holds 2^31 elements; whether it gets that large is not known here (logits of a vocabulary "
+                     "or a batch of activations do; a small weight or a per-request buffer does not): "
+                     "`-o KC304.first-dim-rows=1` reports such products as warnings",
+                     k->grid_rows[span->index->id], kc_atom_name(k, span->runtime, rb2, sizeof rb2), prod);
     }
 }
 
@@ -658,9 +675,10 @@ static const kc_rule_option_doc options[] = {
     {"flattened-rows", "1",
      "1: a program id over the rows of a tensor with every leading dimension flattened, times that tensor's row "
      "stride or length, is a warning (the product spans the tensor); 0: it is judged like any other product"},
-    {"first-dim-rows", "1",
+    {"first-dim-rows", "0",
      "1: so is a program id over every row of a tensor's first dimension (`M, K = a.shape`, a grid of "
-     "`cdiv(M, BLOCK_M)`) times that tensor's own row stride; 0: only flattened tensors count"},
+     "`cdiv(M, BLOCK_M)`) times that tensor's own run-time row stride; 0 (the default): a note that says the "
+     "product spans the tensor (only a third of such tensors reach 2^31 elements in real workloads)"},
     {NULL, NULL, NULL},
 };
 

@@ -431,10 +431,19 @@ static void lower_kernel(tt_module *mod, kc_model *model, const tt_kernel_def *d
     c.cond = KC_NONE;
     c.eval = tt_eval;
     c.k = kc_model_add_kernel(model, def->name);
+    /* The name fix-its spell `tl.int64` with: Triton's own import when
+     * there is one (a project module taken for triton.language by use,
+     * `ext.program_id`, need not have `ext.int64`). */
     c.tl_alias = "tl";
-    for (uint32_t i = 0; i < mod->aliases.len; i++)
-        if (!strcmp(mod->aliases.data[i].qualified, "triton.language"))
-            c.tl_alias = mod->aliases.data[i].local;
+    bool own = false;
+    for (uint32_t i = 0; i < mod->aliases.len; i++) {
+        const tt_alias *al = &mod->aliases.data[i];
+        bool mine = !al->from || (!strncmp(al->from, "triton", 6) && (al->from[6] == '\0' || al->from[6] == '.'));
+        if (strcmp(al->qualified, "triton.language") != 0 || (own && !mine))
+            continue;
+        c.tl_alias = al->local;
+        own |= mine;
+    }
     c.k->span = tt_span(ts_node_is_null(def->decorated) ? def->def : def->decorated);
     c.k->name_span = tt_span(tt_field(def->def, "name"));
     c.k->autotuned = def->autotuned;

@@ -164,9 +164,21 @@ static tv tl_program(tt_ctx *c, TSNode call, const char *name)
     kc_deps d = {0, KC_AF_PROGRAM, 0};
     if (name[0] == 'n')
         d.flags = 0;
+    /* `ext.program_id(0)` through a project module whose wrapper returns
+     * it `.to(tl.int64)` (FlagGems' triton_lang_extension) */
+    unsigned bits = 32;
+    TSNode f = tt_field(call, "function");
+    if (TT_IS(f, attribute)) {
+        TSNode obj = tt_field(f, "object");
+        for (uint32_t i = 0; TT_IS(obj, identifier) && i < md->aliases.len; i++)
+            if (md->aliases.data[i].widened && tt_text_eq(md, obj, md->aliases.data[i].local) &&
+                (md->aliases.data[i].widened & (name[0] == 'p' ? TT_WIDE_PROGRAM_ID : TT_WIDE_NUM_PROGRAMS)))
+                bits = 64;
+    }
+    v.bits = (uint8_t)bits;
     v.idx = kc_index_atom(c->a, kc_atom_make(name[0] == 'p' ? KC_ATOM_PROGRAM : KC_ATOM_GRID_DIM,
                                              (uint32_t)(axis & 3), d),
-                          32, KC_SPACE_BLOCK, NULL);
+                          bits, KC_SPACE_BLOCK, NULL);
     v.elt = TT_ELT_INT;
     return v;
 }

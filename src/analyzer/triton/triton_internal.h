@@ -20,7 +20,13 @@ typedef struct tt_alias {
     /* `from X import name [as local]`: X as written (leading dots kept)
      * and name; NULL for `import X`. */
     const char *from, *name;
+    /* A module of the project taken for triton.language (`tle.program_id`)
+     * whose own wrappers of these builtins return them widened to int64
+     * (`return tl.program_id(axis).to(tl.int64)`): TT_WIDE_* bits. */
+    uint8_t widened;
 } tt_alias;
+
+enum { TT_WIDE_PROGRAM_ID = 1, TT_WIDE_NUM_PROGRAMS = 2 };
 
 /* A value a host-side name or a call-site argument is known to have. */
 typedef enum tt_host_kind {

@@ -9,6 +9,7 @@
 
 #include "kc_pyscan.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -72,6 +73,84 @@ static bool resolve_from_peer(tt_module *m, tt_alias *a)
     return found;
 }
 
+/* The wrappers `def program_id(...)` / `def num_programs(...)` of a module
+ * text that return the builtin widened to int64 (`return
+ * tl.program_id(axis).to(tl.int64)`): TT_WIDE_* bits. A text scan: the
+ * first `return` of the definition decides. */
+static uint8_t widened_wrappers(const char *t, size_t len)
+{
+    static const struct {
+        const char *def, *builtin;
+        uint8_t bit;
+    } w[] = {{"def program_id(", "program_id(", TT_WIDE_PROGRAM_ID},
+             {"def num_programs(", "num_programs(", TT_WIDE_NUM_PROGRAMS}};
+    uint8_t bits = 0;
+    for (size_t i = 0; i < sizeof w / sizeof w[0]; i++) {
+        size_t dl = strlen(w[i].def);
+        for (size_t at = 0; at + dl <= len; at++) {
+            if (memcmp(t + at, w[i].def, dl) != 0 || (at > 0 && t[at - 1] != '\n'))
+                continue;
+            const char *end = t + len, *r = t + at + dl;
+            const char *next = NULL;
+            for (const char *q = r; q + 5 <= end && !next; q++)
+                if (q[0] == '\n' && (q[1] == 'd' || q[1] == '@') && (!strncmp(q + 1, "def ", 4) || q[1] == '@'))
+                    next = q;
+            const char *stop = next ? next : end;
+            const char *ret = NULL;
+            for (const char *q = r; q + 7 <= stop && !ret; q++)
+                if (!strncmp(q, "return ", 7) && (q[-1] == ' ' || q[-1] == '\t'))
+                    ret = q;
+            if (!ret)
+                break;
+            const char *eol = memchr(ret, '\n', (size_t)(stop - ret));
+            size_t rl = (size_t)((eol ? eol : stop) - ret);
+            char line[256];
+            if (rl >= sizeof line)
+                break;
+            memcpy(line, ret, rl);
+            line[rl] = '\0';
+            if (strstr(line, w[i].builtin) && strstr(line, ".to(") && strstr(line, "int64"))
+                bits |= w[i].bit;
+            break;
+        }
+    }
+    return bits;
+}
+
+/* The module `from.name` as a file: a peer that is it, or `name.py` beside
+ * the peer that is the package `from` (`from pkg.utils import ext`). */
+static uint8_t module_wrappers(tt_module *m, const tt_alias *a)
+{
+    char full[512];
+    if (!a->from || !a->name || snprintf(full, sizeof full, "%s.%s", a->from, a->name) >= (int)sizeof full)
+        return 0;
+    for (uint32_t p = 0; m->peers && p < m->peers->n; p++) {
+        const char *path = m->peers->paths[p];
+        char sib[4096];
+        const char *file = NULL;
+        if (path_is_module(path, full))
+            file = path;
+        else if (path_is_module(path, a->from)) {
+            const char *slash = strrchr(path, '/');
+            size_t dl = slash ? (size_t)(slash - path) : 0;
+            if (slash && !strcmp(slash, "/__init__.py") &&
+                snprintf(sib, sizeof sib, "%.*s/%s.py", (int)dl, path, a->name) < (int)sizeof sib)
+                file = sib;
+        }
+        if (!file)
+            continue;
+        char *buf = NULL;
+        size_t cap = 0, len = 0;
+        uint8_t bits = 0;
+        if (kc_read_regular(file, m->max_file_size, &buf, &cap, &len, NULL))
+            bits = widened_wrappers(buf, len);
+        free(buf);
+        if (bits)
+            return bits;
+    }
+    return 0;
+}
+
 /* `from X import tl, triton` where X is a module of the project: the
  * names are Triton's when X binds them so (read from the peer that is X),
  * or, when X is not at hand, when this file uses them the Triton way:
@@ -117,9 +196,10 @@ static void resolve_reexports(tt_module *m)
                 a->qualified = "triton.jit";
             else if (uses[i] & KC_PY_USE_JIT)
                 a->qualified = "triton";
-            else if (uses[i] & KC_PY_USE_TL)
+            else if (uses[i] & KC_PY_USE_TL) {
                 a->qualified = "triton.language";
-            else
+                a->widened = module_wrappers(m, a);
+            } else
                 continue;
             m->imports_triton = true;
         }

@@ -220,7 +220,7 @@ bool tt_int_literal(tt_module *m, TSNode n, int64_t *v)
 
 static void add_alias(tt_module *m, const char *local, const char *qualified, const char *from, const char *name)
 {
-    tt_alias a = {kc_arena_strdup(m->arena, local), kc_arena_strdup(m->arena, qualified), from, name};
+    tt_alias a = {kc_arena_strdup(m->arena, local), kc_arena_strdup(m->arena, qualified), from, name, 0};
     kc_vec_push(&m->aliases, a);
     if (strncmp(qualified, "triton", 6) == 0 && (qualified[6] == '\0' || qualified[6] == '.'))
         m->imports_triton = true;

@@ -124,6 +124,26 @@ static void test_usage_errors(void **state)
     kh_result_free(&r);
 }
 
+/* -o KC304.first-dim-rows=1: a grid over every row of a tensor's first
+ * dimension times its own row stride is a warning; by default a note that
+ * says the product spans the tensor. */
+static void test_first_dim_rows_option(void **state)
+{
+    (void)state;
+    char *fx = kc_xasprintf("%s/tests/fixtures/KC304_int32-offset-overflow/bad_first_dim_rows.py", KC_SOURCE_DIR);
+    kh_result r = kh_run("--no-cache", "--no-config", "--select", "KC304", "--format", "concise", fx, NULL);
+    assert_int_equal(r.status, 0);
+    assert_null(strstr(r.out, "warning:"));
+    kh_result_free(&r);
+    r = kh_run("--no-cache", "--no-config", "--select", "KC304", "--format", "concise", "-o",
+               "KC304.first-dim-rows=1", fx, NULL);
+    assert_int_equal(r.status, 1);
+    assert_non_null(strstr(r.out, "bad_first_dim_rows.py:21:25: warning: `row * x_row_stride` is int32"));
+    assert_non_null(strstr(r.out, "bad_first_dim_rows.py:60:17: warning:"));
+    kh_result_free(&r);
+    free(fx);
+}
+
 /* --list-rules --format json: the rule table as JSON, every rule once. */
 static void test_list_rules_json(void **state)
 {
@@ -349,6 +369,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_version_help_list),
         cmocka_unit_test(test_usage_errors),
+        cmocka_unit_test(test_first_dim_rows_option),
         cmocka_unit_test(test_findings_and_exit_codes),
         cmocka_unit_test(test_end_of_options),
         cmocka_unit_test(test_json),

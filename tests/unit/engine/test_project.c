@@ -259,6 +259,38 @@ static void test_reexport_peers(void **state)
     }
 }
 
+/* `from pkg.utils import ext` where ext is a module of its own, used the
+ * Triton way (`ext.program_id`): that module is a peer (its wrappers say
+ * what the calls return); a package of that name is not. */
+static void test_wrapper_module_peer(void **state)
+{
+    (void)state;
+    const char *ext = "import triton.language as tl\n@triton.jit\ndef program_id(axis):\n"
+                      "    return tl.program_id(axis).to(tl.int64)\n";
+    const char *user = "import triton\nimport triton.language as tl\nfrom pkg.utils import ext\n"
+                       "from pkg.utils import sub\n"
+                       "@triton.jit\ndef k(p, B: tl.constexpr):\n"
+                       "    tl.store(p + ext.program_id(0) + sub.program_id(0) + tl.arange(0, B), 0)\n";
+    kh_write_at(dir, "w/pkg/__init__.py", "", 0);
+    kh_write_at(dir, "w/pkg/utils/__init__.py", "", 0);
+    kh_write_at(dir, "w/pkg/utils/ext.py", ext, strlen(ext));
+    kh_write_at(dir, "w/pkg/utils/sub/__init__.py", ext, strlen(ext));
+    kh_write_at(dir, "w/pkg/k.py", user, strlen(user));
+    char *kp = kc_xasprintf("%s/w/pkg/k.py", dir);
+    const char *paths[] = {kp};
+    kc_path_list l = {0};
+    kc_expand_paths(paths, 1, &l);
+    kc_project *p = kc_project_link(&l, 1 << 20, 1);
+    const kc_file_result *k = find(&l, "pkg/k.py");
+    assert_true(has_peer(k, "w/pkg/utils/ext.py"));
+    assert_false(has_peer(k, "sub/__init__.py"));
+    for (uint32_t i = 0; i < l.files.len; i++)
+        kc_file_result_free(&l.files.data[i]);
+    kc_vec_free(&l.files);
+    kc_project_free(p);
+    free(kp);
+}
+
 /* A launch through a name assigned the imported kernel
  * (`fx = ka if c else kb`, `fn = mod.ka`) links the files too. */
 static void test_launch_through_alias_links(void **state)
@@ -316,6 +348,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_launch_in_another_file, setup, teardown),
         cmocka_unit_test_setup_teardown(test_absolute_import_from_inside, setup, teardown),
         cmocka_unit_test_setup_teardown(test_reexport_peers, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_wrapper_module_peer, setup, teardown),
         cmocka_unit_test_setup_teardown(test_launch_through_alias_links, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -448,6 +448,53 @@ static void test_triton_names_from_a_project_module(void **state)
     free(user);
 }
 
+/* `from pkg.utils import ext` with `ext.program_id(0)`: a project module
+ * taken for triton.language by use, whose own `program_id` returns
+ * `tl.program_id(axis).to(tl.int64)` (FlagGems' triton_lang_extension):
+ * the program id is 64-bit when the module is at hand, 32-bit (as
+ * tl.program_id) when it is not or when its wrapper does not widen. */
+static void test_widening_program_id_wrapper(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/kc-wrapper-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char *pkg = kc_xasprintf("%s/pkg", dir), *utils = kc_xasprintf("%s/pkg/utils", dir);
+    assert_int_equal(mkdir(pkg, 0700), 0);
+    assert_int_equal(mkdir(utils, 0700), 0);
+    char *ext = kc_xasprintf("%s/pkg/utils/ext.py", dir), *user = kc_xasprintf("%s/user.py", dir);
+    write_file(ext, "import triton\nimport triton.language as tl\n\n@triton.jit\n"
+                    "def program_id(axis: int) -> tl.tensor:\n    return tl.program_id(axis).to(tl.int64)\n");
+    const char *text = "import triton\nimport triton.language as tl\nfrom pkg.utils import ext\n"
+                       "@triton.jit\n"
+                       "def k(x_ptr, stride, BLOCK: tl.constexpr):\n"
+                       "    row = ext.program_id(0)\n"
+                       "    tl.store(x_ptr + row * stride + tl.arange(0, BLOCK), 0)\n";
+    const char *peers[] = {ext};
+    for (int pass = 0; pass < 3; pass++) {
+        if (pass == 2)
+            write_file(ext, "import triton\nimport triton.language as tl\n\n@triton.jit\n"
+                            "def program_id(axis: int) -> tl.tensor:\n    return tl.program_id(axis)\n");
+        lowered *l = lower_with_peers(user, text, pass == 1 ? NULL : peers, pass == 1 ? 0 : 1);
+        const kc_kernel *k = fh_kernel(l->m, "k");
+        const kc_index *off = k->accesses.data[0].offset;
+        unsigned bits = 0;
+        for (unsigned i = 0; i < off->nmono; i++)
+            for (unsigned f = 0; f < off->mono[i].nfac; f++)
+                if (off->mono[i].fac[f].kind == KC_ATOM_PROGRAM)
+                    bits = off->mono[i].bits;
+        assert_int_equal(bits, pass == 0 ? 64 : 32);
+        done(l);
+    }
+    unlink(ext);
+    rmdir(utils);
+    rmdir(pkg);
+    rmdir(dir);
+    free(ext);
+    free(user);
+    free(utils);
+    free(pkg);
+}
+
 /* The module is not at hand: the names count as Triton's when the file
  * uses them the Triton way, `@<a>.jit` together with `<b>.program_id` /
  * `.arange` / `.load` / `.store` / `.constexpr`; one without the other
@@ -655,6 +702,7 @@ int main(void)
         cmocka_unit_test(test_launch_through_aliases),
         cmocka_unit_test(test_stride_facts),
         cmocka_unit_test(test_flattened_rows),
+        cmocka_unit_test(test_widening_program_id_wrapper),
         cmocka_unit_test(test_augmented_assignment),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
