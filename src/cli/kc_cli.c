@@ -9,6 +9,7 @@
 #include "kc_config.h"
 #include "kc_frontend.h"
 #include "kc_report.h"
+#include "kc_lsp.h"
 #include "kc_server.h"
 #include "kc_rule.h"
 
@@ -23,6 +24,7 @@ static const char usage_head[] =
     "       kcheck verify [options] PATH...   (confirm findings on the GPU)\n"
     "       kcheck --dump-config [PATH...]   (the effective configuration for each path)\n"
     "       kcheck server start|stop|status|run   (the server of --server)\n"
+    "       kcheck lsp [options]   (a Language Server Protocol server for editors, on stdin/stdout)\n"
     "       kcheck --list-rules | --explain RULE | --version | --help\n"
     "\n"
     "Checks CUDA (.cu, .cuh; .h, .hpp headers with device code) and Triton (.py)\n"
@@ -41,6 +43,7 @@ typedef struct cli_args {
     kc_config_cli cli;
     int color; /* --color: -1 auto, 0 never, 1 always */
     bool format_set, want_diff, list_rules, dump_config, dump_model;
+    bool lsp; /* `kcheck lsp`: serve the Language Server Protocol on stdin/stdout */
     const char *explain_id, *baseline_path, *write_baseline_path, *dump_shim_dir;
     const char *stdin_filename; /* --stdin-filename: the path the text on stdin is checked as */
     KC_VEC(const char *) selects;
@@ -606,6 +609,11 @@ static int cli_parse(cli_args *a, int argc, char **argv, FILE *out, FILE *err)
         argv[1] = argv[0];
         argv++;
         argc--;
+    } else if (argc > 1 && strcmp(argv[1], "lsp") == 0) {
+        a->lsp = true;
+        argv[1] = argv[0];
+        argv++;
+        argc--;
     }
     /* After "--end-of-options" every argument is a path, whatever it looks
      * like (a file named --fix.py, -o.cu): what a hook that passes file
@@ -720,6 +728,13 @@ static int cli_validate(cli_args *a, FILE *err)
                                                                                            : "--dump-config");
         return 2;
     }
+    if (a->lsp && (a->npaths || a->o.fix || a->want_diff || a->write_baseline_path || a->stdin_filename ||
+                   a->dump_config || a->dump_model || a->format_set)) {
+        fputs("kcheck: lsp serves an editor on standard input and output: it takes rule, configuration and CUDA "
+              "options, not paths, --fix, --diff, --format, --stdin-filename, --write-baseline or --dump-*\n",
+              err);
+        return 2;
+    }
     if (a->stdin_filename && a->npaths) {
         fprintf(err, "kcheck: --stdin-filename checks standard input; it takes no paths (got '%s')\n", a->paths[0]);
         return 2;
@@ -767,7 +782,7 @@ static int cli_dispatch(cli_args *a, double t0, FILE *out, FILE *err)
         return 2;
     if (a->dump_shim_dir)
         return kc_frontend_dump_shim(&a->o, a->dump_shim_dir, out, err);
-    if (a->npaths == 0 && !a->dump_config && !a->stdin_filename) {
+    if (a->npaths == 0 && !a->dump_config && !a->stdin_filename && !a->lsp) {
         fputs("kcheck: no paths given\n", err);
         print_usage(err);
         return 2;
@@ -786,7 +801,9 @@ static int cli_dispatch(cli_args *a, double t0, FILE *out, FILE *err)
     }
     kc_config_set *set = kc_config_set_new(&a->o, &a->cli);
     int status;
-    if (a->dump_config)
+    if (a->lsp)
+        status = kc_lsp_serve(&a->o, set, stdin, out, err);
+    else if (a->dump_config)
         status = kc_cli_dump_config(set, a->paths, a->npaths, out, err);
     else if (a->dump_model)
         status = kc_cli_dump_model(&a->o, a->paths, a->npaths, out, err);
@@ -831,7 +848,7 @@ int kc_cli_main(int argc, char **argv, FILE *out, FILE *err)
             args[n++] = argv[i];
     }
     int status;
-    if (!via_server || stdin_text || out != stdout || err != stderr || (n > 1 && strcmp(args[1], "verify") == 0) ||
+    if (!via_server || stdin_text || out != stdout || err != stderr || (n > 1 && (strcmp(args[1], "verify") == 0 || strcmp(args[1], "lsp") == 0)) ||
         !kc_server_try(n, args, err, &server_host, &status))
         status = kc_cli_run(n, args, out, err);
     free(args);

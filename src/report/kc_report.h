@@ -9,6 +9,7 @@
 #ifndef KC_REPORT_H
 #define KC_REPORT_H
 
+#include <jansson.h>
 #include <stdio.h>
 
 #include "kc_result.h"
@@ -33,5 +34,22 @@ void kc_reporter_delete(kc_reporter *r); /* NULL-safe */
 
 /* --stats: files, time, findings per rule, what was hidden. */
 void kc_report_stats(FILE *out, const kc_run_totals *t);
+
+/* ---- the Language Server Protocol (kcheck lsp) ----
+ * Positions are LSP's: 0-based lines, characters in UTF-16 code units. */
+
+/* A file's input errors and findings as the `diagnostics` array of
+ * textDocument/publishDiagnostics; each finding carries `data.index`, its
+ * index in r->diags. */
+json_t *kc_report_lsp_diagnostics(const kc_file_result *r);
+/* One finding as an LSP Diagnostic. */
+json_t *kc_report_lsp_diagnostic(const kc_source *src, const kc_diag *d, size_t index);
+/* The edits of d's fix-it as TextEdit[]; NULL when it has none. */
+json_t *kc_report_lsp_edits(const kc_source *src, const kc_diag *d);
+/* The hover text of a finding: its rule, summary and documentation
+ * (Markdown, malloc'd). */
+char *kc_report_lsp_hover(const kc_diag *d);
+/* An LSP position as a 1-based line and byte column of src. */
+void kc_report_lsp_to_source(const kc_source *src, uint32_t line0, uint32_t ch16, uint32_t *line, uint32_t *col);
 
 #endif
