@@ -9,6 +9,7 @@
 #include "kc_config.h"
 #include "kc_frontend.h"
 #include "kc_report.h"
+#include "kc_changed.h"
 #include "kc_lsp.h"
 #include "kc_server.h"
 #include "kc_rule.h"
@@ -46,6 +47,7 @@ typedef struct cli_args {
     bool lsp; /* `kcheck lsp`: serve the Language Server Protocol on stdin/stdout */
     const char *explain_id, *baseline_path, *write_baseline_path, *dump_shim_dir;
     const char *stdin_filename; /* --stdin-filename: the path the text on stdin is checked as */
+    const char *diff_base;      /* --diff-base: the git revision whose lines are not reported */
     KC_VEC(const char *) selects;
     KC_VEC(const char *) ignores;
     const char **paths; /* the operands: before "--", and after "--end-of-options"; owned array */
@@ -233,6 +235,17 @@ static int cli_opt_report_unused(cli_args *a, const char *arg, FILE *out, FILE *
 static int cli_opt_baseline(cli_args *a, const char *arg, FILE *out, FILE *err)
 {
     a->baseline_path = arg;
+    return CLI_GO_ON;
+}
+
+static int cli_opt_diff_base(cli_args *a, const char *arg, FILE *out, FILE *err)
+{
+    (void)out;
+    if (!*arg || arg[0] == '-') {
+        fprintf(err, "kcheck: --diff-base expects a git revision, got '%s'\n", arg);
+        return 2;
+    }
+    a->diff_base = arg;
     return CLI_GO_ON;
 }
 
@@ -728,6 +741,10 @@ static int cli_validate(cli_args *a, FILE *err)
                                                                                            : "--dump-config");
         return 2;
     }
+    if (a->diff_base && (a->write_baseline_path || a->lsp)) {
+        fprintf(err, "kcheck: --diff-base does not combine with %s\n", a->lsp ? "lsp" : "--write-baseline");
+        return 2;
+    }
     if (a->lsp && (a->npaths || a->o.fix || a->want_diff || a->write_baseline_path || a->stdin_filename ||
                    a->dump_config || a->dump_model || a->format_set)) {
         fputs("kcheck: lsp serves an editor on standard input and output: it takes rule, configuration and CUDA "
@@ -799,6 +816,8 @@ static int cli_dispatch(cli_args *a, double t0, FILE *out, FILE *err)
         }
         a->o.baseline = baseline;
     }
+    kc_changed *changed = a->diff_base ? kc_changed_new(a->diff_base) : NULL;
+    a->o.changed = changed;
     kc_config_set *set = kc_config_set_new(&a->o, &a->cli);
     int status;
     if (a->lsp)
@@ -811,6 +830,8 @@ static int cli_dispatch(cli_args *a, double t0, FILE *out, FILE *err)
         status = kc_cli_check(&a->o, set, a->paths, a->npaths, a->stdin_filename, a->write_baseline_path, t0, out,
                               err);
     kc_config_set_delete(set);
+    kc_changed_delete(changed);
+    a->o.changed = NULL;
     kc_baseline_delete(baseline);
     return status;
 }
@@ -842,8 +863,9 @@ int kc_cli_main(int argc, char **argv, FILE *out, FILE *err)
         if (i > 0 && !compiler_args && strcmp(argv[i], "--server") == 0)
             via_server = true;
         /* The server cannot read this process's standard input. */
-        else if (i > 0 && !compiler_args && strncmp(argv[i], "--stdin-filename", 16) == 0)
-            stdin_text = true, args[n++] = argv[i];
+        else if (i > 0 && !compiler_args &&
+                 (strncmp(argv[i], "--stdin-filename", 16) == 0 || strncmp(argv[i], "--diff-base", 11) == 0))
+            stdin_text = true, args[n++] = argv[i]; /* read here: stdin, the working tree's git state */
         else
             args[n++] = argv[i];
     }

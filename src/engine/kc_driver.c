@@ -6,6 +6,7 @@
 #include "kc_hash.h"
 #include "kc_fixfile.h"
 #include "kc_frontend.h"
+#include "kc_changed.h"
 #include "kc_project.h"
 #include "kc_suppress.h"
 #include "kc_rule.h"
@@ -68,6 +69,32 @@ static void analyze(struct kc_frontend *fe, const kc_options *o, const kc_source
         }
     }
     out->diags.items.len = kept;
+    /* --diff-base: the findings on lines changed since the revision */
+    kept = 0;
+    for (uint32_t i = 0; o->changed && i < out->diags.items.len; i++) {
+        kc_diag *d = &out->diags.items.data[i];
+        char *err = NULL;
+        uint32_t last = d->span.end_line > d->span.line ? d->span.end_line : d->span.line;
+        bool meets = kc_changed_meets(o->changed, path, d->span.line, last, &err);
+        if (err) {
+            kc_file_errors_add(&out->errors, 0, 0, "%s", err);
+            free(err);
+            for (uint32_t k = i; k < out->diags.items.len; k++)
+                kc_diag_dispose(&out->diags.items.data[k]);
+            for (uint32_t k = 0; k < kept; k++)
+                kc_diag_dispose(&out->diags.items.data[k]);
+            kept = 0;
+            break;
+        }
+        if (meets)
+            out->diags.items.data[kept++] = *d;
+        else {
+            out->unchanged++;
+            kc_diag_dispose(d);
+        }
+    }
+    if (o->changed)
+        out->diags.items.len = kept;
 }
 
 static bool any_fix(const kc_diag_list *l)
@@ -86,6 +113,7 @@ static void swap_analysis(kc_file_result *a, kc_file_result *b)
     a->kernels = b->kernels;
     a->suppressed = b->suppressed;
     a->below_severity = b->below_severity;
+    a->unchanged = b->unchanged;
     a->incomplete = b->incomplete;
     b->incomplete = t.incomplete;
     b->diags = t.diags;
@@ -93,6 +121,7 @@ static void swap_analysis(kc_file_result *a, kc_file_result *b)
     b->kernels = t.kernels;
     b->suppressed = t.suppressed;
     b->below_severity = t.below_severity;
+    b->unchanged = t.unchanged;
 }
 
 /* --fix / --diff on a file that was analysed without errors. */
@@ -275,6 +304,7 @@ static void tally(const kc_options *opts, const kc_file_result *r, kc_run_totals
     t->suppressed += r->suppressed;
     t->baselined += r->baselined.items.len;
     t->below_severity += r->below_severity;
+    t->unchanged += r->unchanged;
     t->fixed += r->fixed;
     t->files_fixed += r->fixed > 0;
 }

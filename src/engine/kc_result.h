@@ -44,6 +44,7 @@ typedef struct kc_file_result {
     kc_diag_list baselined;  /* findings hidden by --baseline (kept for --write-baseline) */
     size_t suppressed;       /* findings hidden by suppression comments */
     size_t below_severity;   /* findings below --severity */
+    size_t unchanged;        /* findings on lines --diff-base's revision already had */
     size_t fixed;            /* findings whose fix-it was applied (--fix) or shown (--diff) */
     char *diff;              /* --diff: the unified diff of the fix-its, or NULL; owned */
     kc_peers peers;          /* files of the run that import this one (kc_project.h); borrowed */
@@ -70,6 +71,7 @@ typedef struct kc_run_totals {
     size_t suppressed;   /* hidden by suppression comments */
     size_t baselined;    /* hidden by --baseline */
     size_t below_severity; /* below --severity */
+    size_t unchanged;      /* on lines unchanged since --diff-base */
     size_t fixed;        /* fix-its applied (--fix) or shown (--diff) */
     size_t files_fixed;  /* files changed (--fix) or with a diff (--diff) */
     size_t incomplete;   /* files checked whose analysis lacks something (KC002) */

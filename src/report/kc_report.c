@@ -79,6 +79,7 @@ void kc_report_stats(FILE *out, const kc_run_totals *t)
     fprintf(out, "  %6zu  suppressed by comments\n", t->suppressed);
     fprintf(out, "  %6zu  hidden by the baseline\n", t->baselined);
     fprintf(out, "  %6zu  hidden by --severity\n", t->below_severity);
+    fprintf(out, "  %6zu  on lines unchanged since --diff-base\n", t->unchanged);
     if (t->fixed)
         fprintf(out, "  %6zu  fixed, in %zu files\n", t->fixed, t->files_fixed);
     fprintf(out, "  files: %zu checked (%zu analysed in part), %zu not checked", t->files - t->file_errors,

@@ -20,6 +20,8 @@ static void hidden(FILE *out, const kc_run_totals *t)
         fprintf(out, ", %zu in the baseline", t->baselined);
     if (t->below_severity)
         fprintf(out, ", %zu hidden by --severity", t->below_severity);
+    if (t->unchanged)
+        fprintf(out, ", %zu on unchanged lines (--diff-base)", t->unchanged);
 }
 
 /* ", 2 analysed in part (KC002 notes say what is missing)" */

@@ -20,6 +20,7 @@ typedef enum kc_format {
 } kc_format;
 
 struct kc_baseline;
+struct kc_changed;
 
 /* A per-rule option such as KC201.max-trip-count=64. */
 typedef struct kc_rule_option {
@@ -98,6 +99,8 @@ typedef enum kc_cuda_mode {
     X(char *, python, STRING, NOKEY, NULL, NULL)             /* interpreter for Triton harnesses */ \
     /* --baseline: findings to hide (applied after the cache) */                                    \
     X(const struct kc_baseline *, baseline, BORROWED, NOKEY, NULL, NULL)                            \
+    /* --diff-base: the lines changed since a revision (applied after the cache) */                  \
+    X(struct kc_changed *, changed, BORROWED, NOKEY, NULL, NULL)                                    \
     /* the .kcheck.yaml these options came from, or NULL (its settings are the fields above) */     \
     X(char *, config_path, STRING, NOKEY, NULL, NULL)
 

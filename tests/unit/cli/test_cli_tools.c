@@ -227,6 +227,69 @@ static kh_result run_stdin(const char *text, const char *first, ...)
     return r;
 }
 
+/* --diff-base REV: only findings on lines changed since REV (edited lines,
+ * new files); a file outside a repository and an unknown revision are
+ * input errors. */
+static void test_diff_base(void **state)
+{
+    (void)state;
+    const char *two = "import triton\nimport triton.language as tl\n"
+                      "@triton.jit\n"
+                      "def k(x_ptr, N, B: tl.constexpr):\n"
+                      "    for s in tl.static_range(0, N, B):\n"
+                      "        tl.store(x_ptr + s + tl.arange(0, B), 0)\n"
+                      "@triton.jit\n"
+                      "def k2(x_ptr, N, B: tl.constexpr):\n"
+                      "    for s in tl.static_range(0, N, B):\n"
+                      "        tl.store(x_ptr + s + tl.arange(0, B), 0)\n";
+    kh_write("db/repo/a.py", two);
+    assert_int_equal(system("cd db/repo && git init -q && git add a.py && git -c user.email=k@k -c user.name=k "
+                            "commit -qm one"),
+                     0);
+    char *edited = kc_xstrdup(two);
+    char *second = strstr(strstr(edited, "def k2"), "    for s");
+    memcpy(second, "    for t", 9); /* line 9 changes, line 5 does not */
+    memcpy(strstr(second, "x_ptr + s"), "x_ptr + t", 9);
+    kh_write("db/repo/a.py", edited);
+    free(edited);
+    kh_write("db/repo/new/b.py", bad_py);
+    kh_result r = kh_run("--no-config", "--no-cache", "--format", "concise", "--diff-base", "HEAD", "db/repo", NULL);
+    assert_int_equal(r.status, 1);
+    kh_expect_in(r.out, "db/repo/a.py:9:33: error:");
+    kh_expect_in(r.out, "db/repo/a.py:10:18: warning:"); /* edited too */
+    assert_null(strstr(r.out, "db/repo/a.py:5:"));
+    kh_expect_in(r.out, "db/repo/new/b.py:5:33: error:"); /* untracked: every line is new */
+    kh_expect_in(r.out, "2 on unchanged lines (--diff-base)");
+    kh_result_free(&r);
+    /* nothing changed since the working tree's own state: nothing */
+    assert_int_equal(system("cd db/repo && git add -A && git -c user.email=k@k -c user.name=k commit -qm two"), 0);
+    r = kh_run("--no-config", "--no-cache", "-q", "--diff-base", "HEAD", "db/repo", NULL);
+    assert_int_equal(r.status, 0);
+    kh_result_free(&r);
+    r = kh_run("--no-config", "--no-cache", "--format", "concise", "--diff-base", "HEAD~1", "db/repo", NULL);
+    assert_int_equal(r.status, 1);
+    kh_expect_in(r.out, "a.py:9:33");
+    kh_result_free(&r);
+    /* an unknown revision, a file outside any repository */
+    r = kh_run("--no-config", "--no-cache", "--diff-base", "no-such-rev", "db/repo/a.py", NULL);
+    assert_int_equal(r.status, 2);
+    kh_expect_in(r.out, "--diff-base: `no-such-rev` is not a commit of the repository");
+    kh_result_free(&r);
+    char outside[64];
+    assert_non_null(kh_tmpdir_make(outside, sizeof outside, "nogit"));
+    char *f = kc_xasprintf("%s/k.py", outside);
+    kh_write(f, bad_py);
+    r = kh_run("--no-config", "--no-cache", "--diff-base", "HEAD", f, NULL);
+    assert_int_equal(r.status, 2);
+    kh_expect_in(r.out, "not in a git repository");
+    kh_result_free(&r);
+    free(f);
+    kh_tmpdir_remove(outside);
+    r = kh_run("--diff-base", "HEAD", "--write-baseline", "x.json", "db", NULL);
+    assert_int_equal(r.status, 2);
+    kh_result_free(&r);
+}
+
 static void test_stdin(void **state)
 {
     /* A file that exists only in the editor: checked as PATH. */
@@ -1277,6 +1340,7 @@ int main(void)
         cmocka_unit_test(test_github),
         cmocka_unit_test(test_concise),
         cmocka_unit_test(test_stdin),
+        cmocka_unit_test(test_diff_base),
         cmocka_unit_test(test_color),
         cmocka_unit_test(test_suppressions),
         cmocka_unit_test(test_config_walk_up),

@@ -21,7 +21,7 @@ static const int borrowed_target = 1;
 
 /* Gives field `f` of kind `kind` a value other than its default. */
 #define SET_VALUE(o, f) memset(&(o)->f, 0x01, sizeof(o)->f);
-#define SET_BORROWED(o, f) (o)->f = (const void *)&borrowed_target;
+#define SET_BORROWED(o, f) (o)->f = (void *)(uintptr_t)&borrowed_target;
 #define SET_STRING(o, f)                                                                            \
     free((o)->f);                                                                                   \
     (o)->f = kc_xstrdup("kcheck-test-" #f);
