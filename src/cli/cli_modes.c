@@ -89,6 +89,7 @@ typedef struct report_sink {
     bool collect; /* verify: keep the results until the experiments ran */
     KC_VEC(kc_file_result) kept;
     kc_baseline_writer *baseline; /* --write-baseline */
+    const char *root;             /* --root: what the baseline names files relative to */
 } report_sink;
 
 static void on_result(void *ud, kc_file_result *r)
@@ -96,9 +97,9 @@ static void on_result(void *ud, kc_file_result *r)
     report_sink *s = ud;
     if (s->baseline) {
         for (uint32_t i = 0; i < r->diags.items.len; i++)
-            kc_baseline_writer_add(s->baseline, r->path, &r->diags.items.data[i]);
+            kc_baseline_writer_add(s->baseline, r->path, s->root, &r->diags.items.data[i]);
         for (uint32_t i = 0; i < r->baselined.items.len; i++)
-            kc_baseline_writer_add(s->baseline, r->path, &r->baselined.items.data[i]);
+            kc_baseline_writer_add(s->baseline, r->path, s->root, &r->baselined.items.data[i]);
     }
     if (s->collect) {
         kc_vec_push(&s->kept, *r);
@@ -343,7 +344,7 @@ int kc_cli_check(const kc_options *o, kc_config_set *set, const char *const *pat
     if (!o->quiet)
         report_compile_flags(o, &files, err);
     kc_reporter *rep = kc_reporter_new(o, out, err);
-    report_sink sink = {.rep = rep, .collect = o->verify};
+    report_sink sink = {.rep = rep, .collect = o->verify, .root = o->root};
     if (write_baseline_path)
         sink.baseline = kc_baseline_writer_new();
     kc_run_totals totals;

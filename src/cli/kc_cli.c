@@ -17,6 +17,7 @@
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 /* --help: this, the option summary of cli_options.def, usage_tail. */
@@ -229,6 +230,19 @@ static int cli_opt_dump_shim(cli_args *a, const char *arg, FILE *out, FILE *err)
 static int cli_opt_report_unused(cli_args *a, const char *arg, FILE *out, FILE *err)
 {
     a->o.report_unused_suppressions = true;
+    return CLI_GO_ON;
+}
+
+static int cli_opt_root(cli_args *a, const char *arg, FILE *out, FILE *err)
+{
+    (void)out;
+    struct stat st;
+    if (stat(arg, &st) != 0 || !S_ISDIR(st.st_mode)) {
+        fprintf(err, "kcheck: --root %s: not a directory\n", arg);
+        return 2;
+    }
+    free(a->o.root);
+    a->o.root = kc_xstrdup(arg);
     return CLI_GO_ON;
 }
 

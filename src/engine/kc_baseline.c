@@ -84,11 +84,11 @@ kc_baseline_writer *kc_baseline_writer_new(void)
     return w;
 }
 
-void kc_baseline_writer_add(kc_baseline_writer *w, const char *path, const kc_diag *d)
+void kc_baseline_writer_add(kc_baseline_writer *w, const char *path, const char *root, const kc_diag *d)
 {
     char hex[17];
     kc_fingerprint_hex(d->fingerprint, hex);
-    char *norm = kc_path_normalize(path);
+    char *norm = kc_path_project(path, root); /* as the fingerprint counts it */
     json_t *o = json_object();
     json_object_set_new(o, "fingerprint", json_string(hex));
     json_object_set_new(o, "rule", json_string(d->rule_id));

@@ -26,7 +26,7 @@ size_t kc_baseline_size(const kc_baseline *b);
 /* Collects findings, in order, and writes them as a baseline. */
 typedef struct kc_baseline_writer kc_baseline_writer;
 kc_baseline_writer *kc_baseline_writer_new(void);
-void kc_baseline_writer_add(kc_baseline_writer *w, const char *path, const kc_diag *d);
+void kc_baseline_writer_add(kc_baseline_writer *w, const char *path, const char *root, const kc_diag *d);
 /* Writes the file atomically; false with *err (malloc'd). */
 bool kc_baseline_writer_save(kc_baseline_writer *w, const char *path, char **err);
 void kc_baseline_writer_delete(kc_baseline_writer *w); /* NULL-safe */

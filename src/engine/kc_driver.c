@@ -51,7 +51,7 @@ static void analyze(struct kc_frontend *fe, const kc_options *o, const kc_source
     kc_suppress_apply(src, lang, o, &out->diags, &sc);
     out->suppressed = sc.suppressed;
     kc_diag_list_sort_unique(&out->diags);
-    kc_fingerprint_diags(src, path, &out->diags);
+    kc_fingerprint_diags(src, path, o->root, &out->diags);
     /* --severity, then --baseline. */
     uint32_t kept = 0;
     for (uint32_t i = 0; i < out->diags.items.len; i++) {

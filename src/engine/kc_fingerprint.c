@@ -51,9 +51,9 @@ static int fp_key_cmp(const void *a, const void *b)
     return c;
 }
 
-void kc_fingerprint_diags(const kc_source *src, const char *path, kc_diag_list *l)
+void kc_fingerprint_diags(const kc_source *src, const char *path, const char *root, kc_diag_list *l)
 {
-    char *norm = kc_path_normalize(path);
+    char *norm = kc_path_project(path, root);
     kc_strbuf sb = {0};
     /* Occurrence of each finding: earlier findings of the same rule on a
      * line with the same text. Counted by sorting (rule, text, index), not

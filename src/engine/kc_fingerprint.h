@@ -2,7 +2,7 @@
  * partialFingerprints and baselines.
  *
  * A fingerprint is XXH3-64 (libxxhash) of: a format tag, the rule ID, the
- * normalised path (kc_path_normalize), the text of the finding's first line
+ * file's path relative to the project root (kc_path_project), the text of the finding's first line
  * with leading and trailing white space removed, and the occurrence index
  * of that (rule, line text) pair among the file's findings in order. It
  * does not contain the line number, so a finding keeps its fingerprint
@@ -14,8 +14,10 @@
 #include "kc_diag.h"
 #include "kc_source.h"
 
-/* Sets d->fingerprint of every diagnostic of the list (sorted by line). */
-void kc_fingerprint_diags(const kc_source *src, const char *path, kc_diag_list *l);
+/* Sets d->fingerprint of every diagnostic of the list (sorted by line).
+ * The path counts relative to the project root (kc_path_project: `root`,
+ * else the file's repository), so a baseline holds from any directory. */
+void kc_fingerprint_diags(const kc_source *src, const char *path, const char *root, kc_diag_list *l);
 
 /* 16 lowercase hex digits and a NUL. */
 void kc_fingerprint_hex(uint64_t fp, char out[17]);

@@ -52,9 +52,11 @@ static const char *command_of(kc_severity s)
     return s == KC_SEV_ERROR ? "error" : s == KC_SEV_WARNING ? "warning" : "notice";
 }
 
-static void file_prop(FILE *out, const char *path)
+/* GitHub resolves `file=` against the repository (the workspace): the
+ * path relative to the project root, wherever kcheck runs. */
+static void file_prop(FILE *out, const char *path, const char *root)
 {
-    char *norm = kc_path_normalize(path);
+    char *norm = kc_path_project(path, root);
     fputs(" file=", out);
     escape(out, norm, true);
     free(norm);
@@ -66,7 +68,7 @@ static void gh_file(kc_reporter *r, const kc_file_result *res)
     for (uint32_t i = 0; i < res->errors.items.len; i++) {
         const kc_file_error *e = &res->errors.items.data[i];
         fputs("::error", out);
-        file_prop(out, res->path);
+        file_prop(out, res->path, r->opts->root);
         if (e->line)
             fprintf(out, ",line=%u", e->line);
         if (e->line && e->col)
@@ -78,7 +80,7 @@ static void gh_file(kc_reporter *r, const kc_file_result *res)
     for (uint32_t i = 0; i < res->diags.items.len; i++) {
         const kc_diag *d = &res->diags.items.data[i];
         fprintf(out, "::%s", command_of(d->severity));
-        file_prop(out, res->path);
+        file_prop(out, res->path, r->opts->root);
         fprintf(out, ",line=%u", d->span.line);
         bool one_line = d->span.end_line == d->span.line || d->span.end_line == 0;
         if (d->span.col) {
@@ -111,7 +113,7 @@ static void gh_file(kc_reporter *r, const kc_file_result *res)
         const kc_verify_check *c = &res->checks.data[i];
         bool bad = !strcmp(c->status, "mismatch");
         fprintf(out, "::%s", bad ? "error" : "notice");
-        file_prop(out, res->path);
+        file_prop(out, res->path, r->opts->root);
         fprintf(out, ",line=%u,title=", c->line);
         char *title = kc_xasprintf("kcheck verify op=%s", c->op);
         escape(out, title, true);

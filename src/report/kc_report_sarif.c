@@ -30,7 +30,7 @@ typedef struct sarif_reporter {
     json_t *results;
     json_t *notifications; /* files that could not be checked */
     json_t *checks;        /* verify: bound kernels without findings */
-    char *cwd;
+    char *cwd;             /* %SRCROOT%: the project root (kc_path_project_root of the working directory) */
 } sarif_reporter;
 
 /* RFC 3986: keep unreserved characters and '/', percent-encode the rest. */
@@ -47,38 +47,43 @@ static char *uri_encode(const char *path)
     return kc_sb_take(&sb);
 }
 
-/* artifactLocation: relative to %SRCROOT% (the working directory) when the
- * file is under it, else an absolute file: URI. */
-static json_t *artifact_location(const char *path)
+/* artifactLocation: relative to %SRCROOT% (the project root: --root, else
+ * the repository of the working directory, else the working directory)
+ * when the file is under it, else an absolute file: URI. */
+static json_t *artifact_location(const char *root, const char *path)
 {
-    char *norm = kc_path_normalize(path);
+    char *abs = NULL;
+    if (path[0] == '/')
+        abs = kc_path_lexical(path);
+    else {
+        char *cwd = getcwd(NULL, 0);
+        char *joined = kc_xasprintf("%s/%s", cwd ? cwd : "", path);
+        free(cwd);
+        abs = kc_path_lexical(joined);
+        free(joined);
+    }
     json_t *o = json_object();
-    char *enc = uri_encode(norm);
-    if (norm[0] == '/' || strncmp(norm, "../", 3) == 0 || strcmp(norm, "..") == 0) {
-        char *abs = NULL;
-        if (norm[0] != '/') {
-            char *cwd = getcwd(NULL, 0);
-            char *joined = kc_xasprintf("%s/%s", cwd ? cwd : "", norm);
-            free(cwd);
-            abs = kc_path_normalize(joined);
-            free(joined);
-        }
-        char *enc_abs = abs ? uri_encode(abs) : NULL;
-        char *uri = kc_xasprintf("file://%s", enc_abs ? enc_abs : enc);
-        json_object_set_new(o, "uri", kc_report_json_text(uri));
-        free(uri);
-        free(enc_abs);
-        free(abs);
-    } else {
+    size_t rl = root ? strlen(root) : 0;
+    const char *rel = !root                                   ? NULL
+                      : !strcmp(root, "/")                    ? abs + 1
+                      : !strncmp(abs, root, rl) && abs[rl] == '/' ? abs + rl + 1
+                                                              : NULL;
+    if (rel && *rel) {
+        char *enc = uri_encode(rel);
         json_object_set_new(o, "uri", kc_report_json_text(enc));
         json_object_set_new(o, "uriBaseId", kc_report_json_text(SRCROOT));
+        free(enc);
+    } else {
+        char *enc = uri_encode(abs);
+        char *uri = kc_xasprintf("file://%s", enc);
+        json_object_set_new(o, "uri", kc_report_json_text(uri));
+        free(uri);
+        free(enc);
     }
-    free(enc);
-    free(norm);
+    free(abs);
     return o;
 }
 
-/* 1-based UTF-16 column of the 1-based byte column `col` on `line`. */
 static uint32_t utf16_col(const kc_source *src, uint32_t line, uint32_t col)
 {
     size_t len = 0;
@@ -180,12 +185,12 @@ static json_t *rule_descriptor(const kc_rule *r)
     return o;
 }
 
-static json_t *fix_json(const char *path, const kc_source *src, const kc_diag *d)
+static json_t *fix_json(const char *root, const char *path, const kc_source *src, const kc_diag *d)
 {
     json_t *fix = json_object();
     json_object_set_new(fix, "description", text_msg(d->fix_description ? d->fix_description : "apply the fix-it"));
     json_t *change = json_object();
-    json_object_set_new(change, "artifactLocation", artifact_location(path));
+    json_object_set_new(change, "artifactLocation", artifact_location(root, path));
     json_t *reps = json_array();
     for (uint32_t i = 0; i < d->fixes.len; i++) {
         json_t *rep = json_object();
@@ -202,7 +207,7 @@ static json_t *fix_json(const char *path, const kc_source *src, const kc_diag *d
     return fix;
 }
 
-static json_t *result_json(const char *path, const kc_source *src, const kc_diag *d)
+static json_t *result_json(const char *root, const char *path, const kc_source *src, const kc_diag *d)
 {
     json_t *o = json_object();
     const kc_rule *rule = kc_rules_find(d->rule_id, NULL);
@@ -222,7 +227,7 @@ static json_t *result_json(const char *path, const kc_source *src, const kc_diag
     kc_sb_free(&msg);
 
     json_t *phys = json_object();
-    json_object_set_new(phys, "artifactLocation", artifact_location(path));
+    json_object_set_new(phys, "artifactLocation", artifact_location(root, path));
     json_object_set_new(phys, "region", region(src, d->span));
     json_t *loc = json_object();
     json_object_set_new(loc, "physicalLocation", phys);
@@ -246,7 +251,7 @@ static json_t *result_json(const char *path, const kc_source *src, const kc_diag
 
     if (d->fixes.len) {
         json_t *fixes = json_array();
-        json_array_append_new(fixes, fix_json(path, src, d));
+        json_array_append_new(fixes, fix_json(root, path, src, d));
         json_object_set_new(o, "fixes", fixes);
     }
 
@@ -282,7 +287,7 @@ static void sarif_file(kc_reporter *r, const kc_file_result *res)
         json_object_set_new(n, "level", json_string("error"));
         json_object_set_new(n, "message", text_msg(e->message));
         json_t *phys = json_object();
-        json_object_set_new(phys, "artifactLocation", artifact_location(res->path));
+        json_object_set_new(phys, "artifactLocation", artifact_location(s->cwd, res->path));
         if (e->line) {
             json_t *reg = json_object();
             json_object_set_new(reg, "startLine", json_integer(e->line));
@@ -298,7 +303,7 @@ static void sarif_file(kc_reporter *r, const kc_file_result *res)
         json_array_append_new(s->notifications, n);
     }
     for (uint32_t i = 0; i < res->diags.items.len; i++)
-        json_array_append_new(s->results, result_json(res->path, res->src, &res->diags.items.data[i]));
+        json_array_append_new(s->results, result_json(s->cwd, res->path, res->src, &res->diags.items.data[i]));
     /* What could not be analysed, below --severity: a notification. */
     for (uint32_t i = 0; i < res->incomplete.items.len; i++) {
         const kc_diag *d = &res->incomplete.items.data[i];
@@ -309,7 +314,7 @@ static void sarif_file(kc_reporter *r, const kc_file_result *res)
         json_object_set_new(desc, "id", json_string(d->rule_id));
         json_object_set_new(n, "descriptor", desc);
         json_t *phys = json_object();
-        json_object_set_new(phys, "artifactLocation", artifact_location(res->path));
+        json_object_set_new(phys, "artifactLocation", artifact_location(s->cwd, res->path));
         json_t *reg = json_object();
         json_object_set_new(reg, "startLine", json_integer(d->span.line));
         json_object_set_new(reg, "startColumn", json_integer(utf16_col(res->src, d->span.line, d->span.col)));
@@ -451,6 +456,6 @@ kc_reporter *kc_report_sarif_new(const kc_options *opts, FILE *out, FILE *err)
     s->results = json_array();
     s->notifications = json_array();
     s->checks = json_array();
-    s->cwd = getcwd(NULL, 0);
+    s->cwd = kc_path_project_root(".", opts->root);
     return &s->base;
 }

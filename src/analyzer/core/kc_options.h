@@ -102,7 +102,9 @@ typedef enum kc_cuda_mode {
     /* --diff-base: the lines changed since a revision (applied after the cache) */                  \
     X(struct kc_changed *, changed, BORROWED, NOKEY, NULL, NULL)                                    \
     /* the .kcheck.yaml these options came from, or NULL (its settings are the fields above) */     \
-    X(char *, config_path, STRING, NOKEY, NULL, NULL)
+    X(char *, config_path, STRING, NOKEY, NULL, NULL)                                               \
+    /* --root: what fingerprints, baselines and SARIF name files relative to (NULL: the repository) */ \
+    X(char *, root, STRING, NOKEY, NULL, NULL)
 
 typedef KC_VEC(kc_rule_option) kc_rule_option_vec;
 typedef KC_VEC(char *) kc_string_vec;

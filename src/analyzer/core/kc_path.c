@@ -2,6 +2,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 char *kc_path_lexical(const char *path)
@@ -58,4 +59,66 @@ char *kc_path_normalize(const char *path)
         norm = kc_xstrdup(".");
     }
     return norm;
+}
+
+/* `path` absolute and lexically normalized (against the working directory). */
+static char *absolute(const char *path)
+{
+    if (path[0] == '/')
+        return kc_path_lexical(path);
+    char *cwd = getcwd(NULL, 0);
+    char *joined = kc_xasprintf("%s/%s", cwd ? cwd : "", path);
+    free(cwd);
+    char *norm = kc_path_lexical(joined);
+    free(joined);
+    return norm;
+}
+
+char *kc_path_project_root(const char *path, const char *root)
+{
+    if (root && *root)
+        return absolute(root);
+    char *dir = absolute(path);
+    struct stat st;
+    if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
+        char *slash = strrchr(dir, '/');
+        if (slash)
+            slash[slash == dir] = '\0';
+    }
+    for (;;) {
+        char *git = kc_xasprintf("%s%s.git", dir, strcmp(dir, "/") ? "/" : "");
+        bool found = stat(git, &st) == 0;
+        free(git);
+        if (found)
+            return dir;
+        char *slash = strrchr(dir, '/');
+        if (!slash || slash == dir)
+            break;
+        *slash = '\0';
+    }
+    free(dir);
+    char *cwd = getcwd(NULL, 0);
+    char *norm = cwd ? kc_path_lexical(cwd) : kc_xstrdup("/");
+    free(cwd);
+    return norm;
+}
+
+char *kc_path_project(const char *path, const char *root)
+{
+    char *top = kc_path_project_root(path, root);
+    char *abs = absolute(path);
+    size_t tl = strlen(top);
+    char *rel = NULL;
+    if (!strcmp(top, "/"))
+        rel = kc_xstrdup(abs + 1);
+    else if (!strncmp(abs, top, tl) && abs[tl] == '/')
+        rel = kc_xstrdup(abs + tl + 1);
+    else if (!strcmp(abs, top))
+        rel = kc_xstrdup(".");
+    free(top);
+    free(abs);
+    if (rel && *rel)
+        return rel;
+    free(rel);
+    return kc_path_normalize(path);
 }

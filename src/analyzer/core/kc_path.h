@@ -13,4 +13,14 @@ char *kc_path_normalize(const char *path);
  * removed, absolute paths stay absolute. Caller frees. */
 char *kc_path_lexical(const char *path);
 
+/* The directory that fingerprints, baselines and SARIF name files
+ * relative to: `root` when given (--root), else the nearest directory at
+ * or above `path` that holds `.git` (the repository), else the working
+ * directory. Absolute, lexically normalized, malloc'd. */
+char *kc_path_project_root(const char *path, const char *root);
+/* `path` relative to kc_path_project_root(path, root), lexically (the
+ * same from whichever directory kcheck runs); kc_path_normalize(path) when
+ * it is not under that directory. malloc'd. */
+char *kc_path_project(const char *path, const char *root);
+
 #endif

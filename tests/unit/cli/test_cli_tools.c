@@ -290,6 +290,46 @@ static void test_diff_base(void **state)
     kh_result_free(&r);
 }
 
+/* Baselines, fingerprints and SARIF name files relative to the repository
+ * (or --root), so a baseline written at the top holds in a subdirectory. */
+static void test_repository_relative_paths(void **state)
+{
+    (void)state;
+    kh_write("rr/repo/sub/k.py", bad_py);
+    assert_int_equal(system("cd rr/repo && git init -q"), 0);
+    kh_result r = kh_run("--no-config", "--no-cache", "--write-baseline", "rr/repo/base.json", "rr/repo/sub/k.py", NULL);
+    assert_int_equal(r.status, 0);
+    kh_result_free(&r);
+    char *base = kh_read("rr/repo/base.json");
+    kh_expect_in(base, "\"file\": \"sub/k.py\"");
+    free(base);
+    char *top = getcwd(NULL, 0);
+    assert_int_equal(chdir("rr/repo/sub"), 0);
+    r = kh_run("--no-config", "--no-cache", "--baseline", "../base.json", "k.py", NULL);
+    int st_sub = r.status;
+    char *out_sub = kc_xstrdup(r.out);
+    kh_result_free(&r);
+    r = kh_run("--no-config", "--no-cache", "--format", "sarif", "k.py", NULL);
+    char *sarif = kc_xstrdup(r.out);
+    kh_result_free(&r);
+    assert_int_equal(chdir(top), 0);
+    assert_int_equal(st_sub, 0); /* every finding is in the baseline */
+    kh_expect_in(out_sub, "in the baseline");
+    free(out_sub);
+    kh_expect_in(sarif, "\"uri\": \"sub/k.py\"");
+    kh_expect_in(sarif, "rr/repo/\"");
+    free(sarif);
+    /* --root names them relative to the directory given */
+    r = kh_run("--no-config", "--no-cache", "--format", "sarif", "--root", "rr/repo/sub", "rr/repo/sub/k.py", NULL);
+    kh_expect_in(r.out, "\"uri\": \"k.py\"");
+    kh_result_free(&r);
+    r = kh_run("--root", "rr/nowhere", "rr/repo/sub/k.py", NULL);
+    assert_int_equal(r.status, 2);
+    kh_expect_in(r.err, "--root rr/nowhere: not a directory");
+    kh_result_free(&r);
+    free(top);
+}
+
 static void test_stdin(void **state)
 {
     /* A file that exists only in the editor: checked as PATH. */
@@ -1341,6 +1381,7 @@ int main(void)
         cmocka_unit_test(test_concise),
         cmocka_unit_test(test_stdin),
         cmocka_unit_test(test_diff_base),
+        cmocka_unit_test(test_repository_relative_paths),
         cmocka_unit_test(test_color),
         cmocka_unit_test(test_suppressions),
         cmocka_unit_test(test_config_walk_up),
