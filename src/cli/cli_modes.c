@@ -171,6 +171,29 @@ int kc_cli_dump_config(kc_config_set *set, const char *const *paths, size_t n, F
     return 0;
 }
 
+int kc_cli_show_files(const char *const *paths, size_t n, FILE *out, FILE *err)
+{
+    static const char *const here[] = {"."};
+    if (n == 0) {
+        paths = here;
+        n = 1;
+    }
+    kc_path_list files = {0};
+    kc_expand_paths(paths, n, &files);
+    int status = 0;
+    for (uint32_t i = 0; i < files.files.len; i++) {
+        kc_file_result *r = &files.files.data[i];
+        if (r->errors.items.len) {
+            fprintf(err, "%s: %s\n", r->path, r->errors.items.data[0].message);
+            status = 2;
+        } else
+            fprintf(out, "%s\n", r->path);
+        kc_file_result_free(r);
+    }
+    kc_vec_free(&files.files);
+    return status;
+}
+
 /* In --fix and --diff runs a file named twice would be fixed twice. */
 static void drop_duplicate_files(kc_path_list *files)
 {

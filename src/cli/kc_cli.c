@@ -44,7 +44,7 @@ typedef struct cli_args {
     kc_options o;
     kc_config_cli cli;
     int color; /* --color: -1 auto, 0 never, 1 always */
-    bool format_set, want_diff, list_rules, dump_config, dump_model;
+    bool format_set, want_diff, list_rules, dump_config, dump_model, show_files;
     bool lsp; /* `kcheck lsp`: serve the Language Server Protocol on stdin/stdout */
     const char *explain_id, *baseline_path, *write_baseline_path, *dump_shim_dir;
     const char *stdin_filename; /* --stdin-filename: the path the text on stdin is checked as */
@@ -212,6 +212,15 @@ static int cli_opt_config(cli_args *a, const char *arg, FILE *out, FILE *err)
 static int cli_opt_no_config(cli_args *a, const char *arg, FILE *out, FILE *err)
 {
     a->cli.no_config = true;
+    return CLI_GO_ON;
+}
+
+static int cli_opt_show_files(cli_args *a, const char *arg, FILE *out, FILE *err)
+{
+    (void)arg;
+    (void)out;
+    (void)err;
+    a->show_files = true;
     return CLI_GO_ON;
 }
 
@@ -813,6 +822,8 @@ static int cli_dispatch(cli_args *a, double t0, FILE *out, FILE *err)
         return 2;
     if (a->dump_shim_dir)
         return kc_frontend_dump_shim(&a->o, a->dump_shim_dir, out, err);
+    if (a->show_files)
+        return kc_cli_show_files(a->paths, a->npaths, out, err);
     if (a->npaths == 0 && !a->dump_config && !a->stdin_filename && !a->lsp) {
         fputs("kcheck: no paths given\n", err);
         print_usage(err);

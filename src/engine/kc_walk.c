@@ -3,6 +3,7 @@
 
 #include "kc_frontend.h"
 
+#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -32,6 +33,28 @@ static bool class_match(const char **pp, char c)
     bool first = true;
     while (*p && (*p != ']' || first)) {
         first = false;
+        if (p[0] == '[' && p[1] == ':') {
+            /* [:digit:] and the other POSIX classes git's wildmatch takes */
+            static const struct {
+                const char *name;
+                int (*fn)(int);
+            } classes[] = {{"alnum", isalnum}, {"alpha", isalpha}, {"blank", isblank}, {"cntrl", iscntrl},
+                           {"digit", isdigit}, {"graph", isgraph}, {"lower", islower}, {"print", isprint},
+                           {"punct", ispunct}, {"space", isspace}, {"upper", isupper}, {"xdigit", isxdigit}};
+            const char *end = strstr(p + 2, ":]");
+            if (!end)
+                return false; /* malformed: git matches nothing */
+            bool known = false;
+            for (size_t i = 0; i < sizeof classes / sizeof classes[0]; i++)
+                if (strlen(classes[i].name) == (size_t)(end - p - 2) && !strncmp(classes[i].name, p + 2, (size_t)(end - p - 2))) {
+                    known = true;
+                    hit |= classes[i].fn((unsigned char)c) != 0;
+                }
+            if (!known)
+                return false;
+            p = end + 2;
+            continue;
+        }
         char lo = *p;
         if (lo == '\\' && p[1])
             lo = *++p;
@@ -141,14 +164,14 @@ typedef struct ignore_set {
     KC_VEC(char *) bases;
 } ignore_set;
 
-/* Loads `dir`/.gitignore; its patterns apply to walked paths under
- * `walk_dir`, seen from `dir` through `rel` ("" when walk_dir is dir). */
-static void ignore_load_for(ignore_set *set, const char *dir, const char *walk_dir, const char *rel)
+/* Loads the ignore file `path` (a .gitignore, .git/info/exclude, git's
+ * global ignore file); its patterns apply to walked paths under
+ * `walk_dir`, seen from the directory the patterns are relative to
+ * through `rel` ("" when walk_dir is that directory). */
+static void ignore_load_file(ignore_set *set, const char *path, const char *walk_dir, const char *rel)
 {
-    char *path = kc_xasprintf("%s/.gitignore", dir);
     /* Only a regular file: a FIFO named .gitignore must not block the walk. */
     int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
-    free(path);
     struct stat st;
     if (fd >= 0 && (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))) {
         close(fd);
@@ -188,7 +211,32 @@ static void ignore_load_for(ignore_set *set, const char *dir, const char *walk_d
     fclose(f);
 }
 
+static void ignore_load_for(ignore_set *set, const char *dir, const char *walk_dir, const char *rel)
+{
+    char *path = kc_xasprintf("%s/.gitignore", dir);
+    ignore_load_file(set, path, walk_dir, rel);
+    free(path);
+}
+
 static void ignore_load(ignore_set *set, const char *dir) { ignore_load_for(set, dir, dir, ""); }
+
+/* The patterns git applies below every .gitignore of the work tree at
+ * `root`: the global ignore file ($XDG_CONFIG_HOME/git/ignore, else
+ * ~/.config/git/ignore; core.excludesFile is not read) and
+ * `root`/.git/info/exclude, in that order (later rules win). */
+static void load_repo_excludes(ignore_set *set, const char *root, const char *walk_dir, const char *rel)
+{
+    const char *xdg = getenv("XDG_CONFIG_HOME"), *home = getenv("HOME");
+    char *global = xdg && *xdg ? kc_xasprintf("%s/git/ignore", xdg)
+                   : home && *home ? kc_xasprintf("%s/.config/git/ignore", home)
+                                   : NULL;
+    if (global)
+        ignore_load_file(set, global, walk_dir, rel);
+    free(global);
+    char *info = kc_xasprintf("%s/.git/info/exclude", root);
+    ignore_load_file(set, info, walk_dir, rel);
+    free(info);
+}
 
 static void ignore_free(ignore_set *set)
 {
@@ -345,7 +393,13 @@ static void load_ancestors(ignore_set *set, const char *dir)
     struct stat st;
     bool own_root = stat(own, &st) == 0;
     free(own);
+    if (own_root)
+        load_repo_excludes(set, abs, dir, "");
     if (found_root && !own_root) {
+        const char *top = chain.data[chain.len - 1];
+        char *toprel = kc_xasprintf("%s/", abs + strlen(top) + 1);
+        load_repo_excludes(set, top, dir, toprel);
+        free(toprel);
         for (uint32_t i = chain.len; i-- > 0;) {
             /* abs = chain[i] + "/" + rel */
             const char *rel = abs + strlen(chain.data[i]) + 1;
