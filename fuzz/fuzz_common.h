@@ -86,7 +86,7 @@ static inline int fuzz_analyze(kc_frontend *fe, const kc_options *o, const kc_so
         kc_suppress_counts sc = {0};
         kc_suppress_apply(src, lang, o, out, &sc);
         kc_diag_list_sort_unique(out);
-        kc_fingerprint_diags(src, src->path, out);
+        kc_fingerprint_diags(src, src->path, NULL, out);
     }
     kc_file_errors_free(&errs);
     return ok;

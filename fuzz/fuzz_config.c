@@ -1,4 +1,5 @@
-/* libFuzzer: the configuration file parser (.kcheck.yaml through libyaml,
+/* libFuzzer: the configuration file parsers (.kcheck.yaml through libyaml,
+ * pyproject.toml's [tool.kcheck] through kc_toml.c,
  * overrides matched with .gitignore patterns, --dump-config) and the
  * suppression comment parser (kcheck: ignore[...], ignore-file, KC000 and
  * KC001, drawn by the text reporter). The first byte picks the parser and
@@ -22,13 +23,18 @@ static void cleanup(void)
     char *p = kc_xasprintf("%s/%s", dir, KC_CONFIG_NAME);
     unlink(p);
     free(p);
+    p = kc_xasprintf("%s/%s", dir, KC_PYPROJECT_NAME);
+    unlink(p);
+    free(p);
     p = kc_xasprintf("%s/.git", dir);
     rmdir(p);
     free(p);
     rmdir(dir);
 }
 
-static void fuzz_config(const uint8_t *data, size_t size)
+/* toml: the input as a pyproject.toml ([tool.kcheck] through kc_toml.c)
+ * instead of a .kcheck.yaml. */
+static void fuzz_config(const uint8_t *data, size_t size, bool toml)
 {
     if (!dir[0]) {
         strcpy(dir, "/tmp/kcheck-fuzz-config-XXXXXX");
@@ -39,7 +45,10 @@ static void fuzz_config(const uint8_t *data, size_t size)
         free(git);
         atexit(cleanup);
     }
-    char *path = kc_xasprintf("%s/%s", dir, KC_CONFIG_NAME);
+    char *other = kc_xasprintf("%s/%s", dir, toml ? KC_CONFIG_NAME : KC_PYPROJECT_NAME);
+    unlink(other);
+    free(other);
+    char *path = kc_xasprintf("%s/%s", dir, toml ? KC_PYPROJECT_NAME : KC_CONFIG_NAME);
     FILE *f = fopen(path, "wb");
     if (!f)
         abort();
@@ -95,7 +104,7 @@ static void fuzz_suppress(kc_lang lang, const uint8_t *data, size_t size)
     kc_suppress_counts sc = {0};
     kc_suppress_apply(src, lang, o, &diags, &sc);
     kc_diag_list_sort_unique(&diags);
-    kc_fingerprint_diags(src, path, &diags);
+    kc_fingerprint_diags(src, path, NULL, &diags);
     fuzz_report(o, path, src, &diags);
     kc_diag_list_free(&diags);
     kc_source_delete(src);
@@ -126,9 +135,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     fuzz_server_request(data, size);
     if (size < 1)
         return 0;
-    uint8_t mode = data[0] % 3;
-    if (mode == 0)
-        fuzz_config(data + 1, size - 1);
+    uint8_t mode = data[0] % 4;
+    if (mode == 0 || mode == 3)
+        fuzz_config(data + 1, size - 1, mode == 3);
     else
         fuzz_suppress(mode == 1 ? KC_LANG_TRITON : KC_LANG_CUDA, data + 1, size - 1);
     return 0;

@@ -171,7 +171,21 @@ int kc_cli_dump_config(kc_config_set *set, const char *const *paths, size_t n, F
     return 0;
 }
 
-int kc_cli_show_files(const char *const *paths, size_t n, FILE *out, FILE *err)
+/* Drops the files an `exclude` of their configuration names. */
+static void drop_excluded(kc_config_set *set, kc_path_list *files)
+{
+    uint32_t kept = 0;
+    for (uint32_t i = 0; i < files->files.len; i++) {
+        kc_file_result *r = &files->files.data[i];
+        if (!r->errors.items.len && kc_config_excluded(set, r->path, false))
+            kc_file_result_free(r);
+        else
+            files->files.data[kept++] = *r;
+    }
+    files->files.len = kept;
+}
+
+int kc_cli_show_files(kc_config_set *set, const char *const *paths, size_t n, FILE *out, FILE *err)
 {
     static const char *const here[] = {"."};
     if (n == 0) {
@@ -180,6 +194,7 @@ int kc_cli_show_files(const char *const *paths, size_t n, FILE *out, FILE *err)
     }
     kc_path_list files = {0};
     kc_expand_paths(paths, n, &files);
+    drop_excluded(set, &files);
     int status = 0;
     for (uint32_t i = 0; i < files.files.len; i++) {
         kc_file_result *r = &files.files.data[i];
@@ -229,6 +244,7 @@ double kc_cli_now(void)
  * stops the run with no partial output (and frees the files). */
 static bool options_for_files(kc_config_set *set, kc_path_list *files, FILE *err)
 {
+    drop_excluded(set, files);
     for (uint32_t i = 0; i < files->files.len; i++) {
         kc_file_result *r = &files->files.data[i];
         if (r->errors.items.len)

@@ -17,8 +17,9 @@ int kc_cli_explain(const char *rule, FILE *out, FILE *err);
 /* --dump-config: the effective configuration of each path (none: "."). */
 int kc_cli_dump_config(kc_config_set *set, const char *const *paths, size_t n, FILE *out, FILE *err);
 /* --show-files: the files a run over `paths` (default .) would check, one
- * a line, after the walk's .gitignore rules; exit status 2 for bad paths. */
-int kc_cli_show_files(const char *const *paths, size_t n, FILE *out, FILE *err);
+ * a line, after what git ignores and the configurations' `exclude`; exit
+ * status 2 for bad paths. */
+int kc_cli_show_files(kc_config_set *set, const char *const *paths, size_t n, FILE *out, FILE *err);
 /* --dump-model: what the front ends inferred from each file under `paths`. */
 int kc_cli_dump_model(const kc_options *o, const char *const *paths, size_t n, FILE *out, FILE *err);
 /* The check, and verify's experiments when o->verify: every file under

@@ -822,9 +822,8 @@ static int cli_dispatch(cli_args *a, double t0, FILE *out, FILE *err)
         return 2;
     if (a->dump_shim_dir)
         return kc_frontend_dump_shim(&a->o, a->dump_shim_dir, out, err);
-    if (a->show_files)
-        return kc_cli_show_files(a->paths, a->npaths, out, err);
-    if (a->npaths == 0 && !a->dump_config && !a->stdin_filename && !a->lsp) {
+
+    if (a->npaths == 0 && !a->dump_config && !a->stdin_filename && !a->lsp && !a->show_files) {
         fputs("kcheck: no paths given\n", err);
         print_usage(err);
         return 2;
@@ -845,7 +844,9 @@ static int cli_dispatch(cli_args *a, double t0, FILE *out, FILE *err)
     a->o.changed = changed;
     kc_config_set *set = kc_config_set_new(&a->o, &a->cli);
     int status;
-    if (a->lsp)
+    if (a->show_files)
+        status = kc_cli_show_files(set, a->paths, a->npaths, out, err);
+    else if (a->lsp)
         status = kc_lsp_serve(&a->o, set, stdin, out, err);
     else if (a->dump_config)
         status = kc_cli_dump_config(set, a->paths, a->npaths, out, err);

@@ -3,7 +3,9 @@
 #include "kc_config.h"
 
 #include "kc_walk.h"
+#include "kc_file.h"
 #include "kc_suppress.h"
+#include "kc_toml.h"
 #include "kc_rule.h"
 
 #include <ctype.h>
@@ -97,13 +99,22 @@ typedef struct cfg_layer {
 typedef struct cfg_override {
     str_vec files;
     cfg_layer layer;
+    char *dir; /* what `files` are relative to: the file that wrote it (an `extend` base), NULL: this one's */
 } cfg_override;
+
+/* An `exclude` pattern and the directory it is relative to. */
+typedef struct cfg_exclude {
+    char *pattern;
+    char *dir;
+} cfg_exclude;
 
 typedef struct kc_config {
     char *path; /* as found (absolute) */
     char *dir;  /* its directory, absolute */
     cfg_layer top;
     KC_VEC(cfg_override) overrides;
+    KC_VEC(cfg_exclude) excludes;
+    char *extend; /* `extend`: the configuration this one builds on (absolute), until merged */
 } kc_config;
 
 static void strs_free(str_vec *v)
@@ -137,8 +148,15 @@ static void config_delete(kc_config *c)
     for (uint32_t i = 0; i < c->overrides.len; i++) {
         strs_free(&c->overrides.data[i].files);
         layer_free(&c->overrides.data[i].layer);
+        free(c->overrides.data[i].dir);
     }
     kc_vec_free(&c->overrides);
+    for (uint32_t i = 0; i < c->excludes.len; i++) {
+        free(c->excludes.data[i].pattern);
+        free(c->excludes.data[i].dir);
+    }
+    kc_vec_free(&c->excludes);
+    free(c->extend);
     free(c->path);
     free(c->dir);
     free(c);
@@ -463,6 +481,32 @@ static bool parse_root(parser *p, yaml_node_t *root, kc_config *c)
         const char *key = scalar(k);
         if (!key)
             return fail(p, k, "keys are strings");
+        if (strcmp(key, "exclude") == 0) {
+            str_vec pats = {0};
+            if (!string_list(p, v, "exclude", &pats))
+                return false;
+            for (uint32_t i = 0; i < pats.len; i++) {
+                char *f = pats.data[i];
+                if (strncmp(f, "./", 2) == 0)
+                    memmove(f, f + 2, strlen(f + 2) + 1);
+                cfg_exclude e = {f, kc_xstrdup(p->dir)};
+                if (!*f) {
+                    strs_free(&pats);
+                    free(e.dir);
+                    return fail(p, v, "empty pattern in 'exclude'");
+                }
+                kc_vec_push(&c->excludes, e);
+            }
+            kc_vec_free(&pats);
+            continue;
+        }
+        if (strcmp(key, "extend") == 0) {
+            const char *f = v->type == YAML_SCALAR_NODE ? scalar(v) : NULL;
+            if (!f || !*f)
+                return fail(p, v, "'extend' expects the path of another configuration file");
+            c->extend = resolve_path(p, f);
+            continue;
+        }
         if (strcmp(key, "overrides") == 0) {
             if (v->type != YAML_SEQUENCE_NODE)
                 return fail(p, v, "'overrides' expects a list of {files: [...], ...}");
@@ -475,30 +519,213 @@ static bool parse_root(parser *p, yaml_node_t *root, kc_config *c)
         if (!parse_layer_key(p, key, v, &c->top, &known))
             return false;
         if (!known)
-            return fail(p, k, "unknown key '%s' (expected select, ignore, options, cuda, overrides)", key);
+            return fail(p, k, "unknown key '%s' (expected select, ignore, options, cuda, overrides, exclude, extend)",
+                        key);
     }
+    return true;
+}
+
+/* The files an `extend` chain went through (cycles, depth). */
+typedef struct extend_chain {
+    const char *paths[8];
+    unsigned n;
+} extend_chain;
+
+static kc_config *config_load_at(const char *path, const char *dir, extend_chain *chain, char **err);
+
+/* Moves the strings of `from` after those of `into`'s front: into = from + into. */
+static void strs_prepend(str_vec *into, str_vec *from)
+{
+    str_vec all = {0};
+    for (uint32_t i = 0; i < from->len; i++)
+        kc_vec_push(&all, from->data[i]);
+    for (uint32_t i = 0; i < into->len; i++)
+        kc_vec_push(&all, into->data[i]);
+    kc_vec_free(from);
+    kc_vec_free(into);
+    *into = all;
+}
+
+/* `l` over `base` (an `extend`): what l sets wins, lists add up, l's last. */
+static void layer_over(cfg_layer *l, cfg_layer *base)
+{
+    if (!l->has_select && base->has_select) {
+        strs_free(&l->select);
+        l->select = base->select;
+        base->select = (str_vec){0};
+        l->has_select = true;
+    }
+    strs_prepend(&l->ignore, &base->ignore);
+    KC_VEC(kc_rule_option) opts = {0};
+    for (uint32_t i = 0; i < base->options.len; i++)
+        kc_vec_push(&opts, base->options.data[i]);
+    for (uint32_t i = 0; i < l->options.len; i++)
+        kc_vec_push(&opts, l->options.data[i]);
+    kc_vec_free(&base->options);
+    kc_vec_free(&l->options);
+    l->options.data = opts.data;
+    l->options.len = opts.len;
+    l->options.cap = opts.cap;
+    if (!l->arch) {
+        l->arch = base->arch;
+        base->arch = NULL;
+    }
+    if (l->toolkit < 0)
+        l->toolkit = base->toolkit;
+    if (!l->cuda_path) {
+        l->cuda_path = base->cuda_path;
+        base->cuda_path = NULL;
+    }
+    if (!l->compile_db) {
+        l->compile_db = base->compile_db;
+        base->compile_db = NULL;
+    }
+    strs_prepend(&l->args, &base->args);
+}
+
+/* Puts the configuration that `c` extends under it: its settings first,
+ * its overrides and excludes before c's (each relative to its own file). */
+static bool merge_extend(kc_config *c, extend_chain *chain, char **err)
+{
+    if (!c->extend)
+        return true;
+    char *abs = realpath(c->extend, NULL);
+    if (!abs) {
+        *err = kc_xasprintf("%s: error: 'extend': cannot open %s: %s", c->path, c->extend, strerror(errno));
+        return false;
+    }
+    for (unsigned i = 0; i < chain->n; i++)
+        if (!strcmp(chain->paths[i], abs)) {
+            *err = kc_xasprintf("%s: error: 'extend' makes a cycle through %s", c->path, abs);
+            free(abs);
+            return false;
+        }
+    if (chain->n >= 8) {
+        *err = kc_xasprintf("%s: error: 'extend' nests more than 8 deep", c->path);
+        free(abs);
+        return false;
+    }
+    char *dir = kc_xstrdup(abs);
+    char *slash = strrchr(dir, '/');
+    if (slash == dir)
+        slash[1] = '\0';
+    else
+        *slash = '\0';
+    char *e = NULL;
+    chain->paths[chain->n++] = abs;
+    kc_config *base = config_load_at(abs, dir, chain, &e);
+    chain->n--;
+    free(dir);
+    free(abs);
+    if (!base) {
+        *err = e ? e : kc_xasprintf("%s: error: 'extend' failed", c->path); /* the base's own error */
+        return false;
+    }
+    layer_over(&c->top, &base->top);
+    KC_VEC(cfg_override) ov = {0};
+    for (uint32_t i = 0; i < base->overrides.len; i++) {
+        cfg_override o = base->overrides.data[i];
+        if (!o.dir)
+            o.dir = kc_xstrdup(base->dir);
+        kc_vec_push(&ov, o);
+    }
+    for (uint32_t i = 0; i < c->overrides.len; i++)
+        kc_vec_push(&ov, c->overrides.data[i]);
+    kc_vec_free(&base->overrides);
+    kc_vec_free(&c->overrides);
+    c->overrides.data = ov.data;
+    c->overrides.len = ov.len;
+    c->overrides.cap = ov.cap;
+    KC_VEC(cfg_exclude) ex = {0};
+    for (uint32_t i = 0; i < base->excludes.len; i++)
+        kc_vec_push(&ex, base->excludes.data[i]);
+    for (uint32_t i = 0; i < c->excludes.len; i++)
+        kc_vec_push(&ex, c->excludes.data[i]);
+    kc_vec_free(&base->excludes);
+    kc_vec_free(&c->excludes);
+    c->excludes.data = ex.data;
+    c->excludes.len = ex.len;
+    c->excludes.cap = ex.cap;
+    config_delete(base);
+    free(c->extend);
+    c->extend = NULL;
     return true;
 }
 
 static kc_config *config_load(const char *path, const char *dir, char **err)
 {
+    char *abs = realpath(path, NULL);
+    extend_chain chain = {{abs ? abs : path}, 1};
+    kc_config *c = config_load_at(path, dir, &chain, err);
+    free(abs);
+    return c;
+}
+
+/* Is `path` a pyproject.toml (read for its [tool.kcheck] table)? */
+static bool is_pyproject(const char *path)
+{
+    const char *b = strrchr(path, '/');
+    return !strcmp(b ? b + 1 : path, KC_PYPROJECT_NAME);
+}
+
+/* The [tool.kcheck] table of a pyproject.toml as a YAML document: false
+ * with *err on a TOML error or when the file has no such table. */
+static bool load_pyproject(const char *path, yaml_document_t *doc, char **err)
+{
+    char *text = NULL;
+    size_t len = 0;
+    if (!kc_read_all(path, &text, &len)) {
+        *err = kc_xasprintf("%s: error: cannot open: %s", path, strerror(errno));
+        return false;
+    }
+    bool found = false;
+    char *e = NULL;
+    bool ok = kc_toml_table(text, len, "tool.kcheck", doc, &found, &e);
+    free(text);
+    if (!ok) {
+        /* "line N: message" as "path:N: error: TOML: message" */
+        unsigned line = e && !strncmp(e, "line ", 5) ? (unsigned)strtoul(e + 5, NULL, 10) : 1;
+        const char *msg = e ? strchr(e, ':') : NULL;
+        *err = kc_xasprintf("%s:%u: error: TOML: %s", path, line, msg ? msg + 2 : "syntax error");
+        free(e);
+        return false;
+    }
+    if (!found) {
+        yaml_document_delete(doc);
+        *err = kc_xasprintf("%s: error: no [tool.kcheck] table", path);
+        return false;
+    }
+    return true;
+}
+
+static kc_config *config_load_at(const char *path, const char *dir, extend_chain *chain, char **err)
+{
     *err = NULL;
-    FILE *f = fopen(path, "rb");
-    if (!f) {
+    bool toml = is_pyproject(path);
+    FILE *f = toml ? NULL : fopen(path, "rb");
+    if (!toml && !f) {
         *err = kc_xasprintf("%s: error: cannot open: %s", path, strerror(errno));
         return NULL;
     }
     yaml_parser_t yp;
     yaml_document_t doc;
     yaml_parser_initialize(&yp);
-    yaml_parser_set_input_file(&yp, f);
-    if (!yaml_parser_load(&yp, &doc)) {
-        const char *ctx = yp.context ? yp.context : NULL;
-        *err = kc_xasprintf("%s:%zu:%zu: error: YAML: %s%s%s", path, yp.problem_mark.line + 1, yp.problem_mark.column + 1,
-                            yp.problem ? yp.problem : "syntax error", ctx ? " " : "", ctx ? ctx : "");
-        yaml_parser_delete(&yp);
-        fclose(f);
-        return NULL;
+    if (toml) {
+        if (!load_pyproject(path, &doc, err)) {
+            yaml_parser_delete(&yp);
+            return NULL;
+        }
+    } else {
+        yaml_parser_set_input_file(&yp, f);
+        if (!yaml_parser_load(&yp, &doc)) {
+            const char *ctx = yp.context ? yp.context : NULL;
+            *err = kc_xasprintf("%s:%zu:%zu: error: YAML: %s%s%s", path, yp.problem_mark.line + 1,
+                                yp.problem_mark.column + 1, yp.problem ? yp.problem : "syntax error", ctx ? " " : "",
+                                ctx ? ctx : "");
+            yaml_parser_delete(&yp);
+            fclose(f);
+            return NULL;
+        }
     }
     kc_config *c = kc_xcalloc(1, sizeof *c);
     c->path = kc_xstrdup(path);
@@ -507,7 +734,7 @@ static kc_config *config_load(const char *path, const char *dir, char **err)
     parser p = {.doc = &doc, .path = path, .dir = dir};
     bool ok = parse_root(&p, yaml_document_get_root_node(&doc), c);
     /* A second document in the file is a mistake worth reporting. */
-    if (ok) {
+    if (ok && !toml) {
         yaml_document_t more;
         if (yaml_parser_load(&yp, &more)) {
             if (yaml_document_get_root_node(&more))
@@ -517,9 +744,14 @@ static kc_config *config_load(const char *path, const char *dir, char **err)
     }
     yaml_document_delete(&doc);
     yaml_parser_delete(&yp);
-    fclose(f);
+    if (f)
+        fclose(f);
     if (!ok) {
         *err = p.err;
+        config_delete(c);
+        return NULL;
+    }
+    if (!merge_extend(c, chain, err)) {
         config_delete(c);
         return NULL;
     }
@@ -617,6 +849,27 @@ void kc_config_set_delete(kc_config_set *s)
 }
 
 /* The configuration for an absolute directory: walk up. */
+/* Does the pyproject.toml at `path` have a [tool.kcheck] table (or a
+ * `[tool.kcheck.` subtable)? A text search: a file that has one and does
+ * not parse is then reported, one without it is passed over, as ruff does. */
+static bool has_tool_table(const char *path)
+{
+    char *text = NULL;
+    size_t len = 0;
+    if (!kc_read_all(path, &text, &len))
+        return false;
+    bool has = false;
+    for (const char *q = text; !has && (q = strstr(q, "tool.kcheck")) != NULL; q++) {
+        const char *b = q;
+        while (b > text && (b[-1] == ' ' || b[-1] == '\t' || b[-1] == '['))
+            b--;
+        const char *a = q + 11;
+        has = (b == text || b[-1] == '\n') && *b == '[' && (*a == ']' || *a == '.' || *a == ' ');
+    }
+    free(text);
+    return has;
+}
+
 static bool config_for_dir(kc_config_set *s, const char *absdir, kc_config **out, char **err)
 {
     KC_VEC(char *) visited = {0};
@@ -636,6 +889,15 @@ static bool config_for_dir(kc_config_set *s, const char *absdir, kc_config **out
         kc_vec_push(&visited, kc_xstrdup(d));
         char *cand = kc_xasprintf("%s%s%s", d, strcmp(d, "/") ? "/" : "", KC_CONFIG_NAME);
         if (is_file(cand)) {
+            found = load_cached(s, cand, d, err);
+            free(cand);
+            ok = found != NULL;
+            break;
+        }
+        free(cand);
+        /* a pyproject.toml counts when it has a [tool.kcheck] table */
+        cand = kc_xasprintf("%s%s%s", d, strcmp(d, "/") ? "/" : "", KC_PYPROJECT_NAME);
+        if (is_file(cand) && has_tool_table(cand)) {
             found = load_cached(s, cand, d, err);
             free(cand);
             ok = found != NULL;
@@ -829,33 +1091,79 @@ static bool locate(const char *path, bool is_dir, char **absdir, char **abspath)
     return true;
 }
 
+/* `abspath` relative to the directory `dir`, or NULL when it is not under it. */
+static const char *relative_to(const char *abspath, const char *dir)
+{
+    size_t dl = strlen(dir);
+    if (strcmp(dir, "/") == 0)
+        return abspath + 1;
+    if (strncmp(abspath, dir, dl) == 0 && abspath[dl] == '/')
+        return abspath + dl + 1;
+    return NULL;
+}
+
+/* The configuration that applies to `path` (NULL: none; false on an
+ * invalid one, *err set), with the path located. */
+static bool config_of(kc_config_set *s, const char *path, bool is_dir, kc_config **cfg, char **absdir,
+                      char **abspath, bool *located, char **err)
+{
+    *cfg = NULL;
+    *located = locate(path, is_dir, absdir, abspath);
+    if (s->cli.no_config)
+        return true;
+    if (s->cli.config_file) {
+        if (!s->fixed) {
+            *err = kc_xstrdup(s->fixed_err ? s->fixed_err : "cannot read the configuration");
+            return false;
+        }
+        *cfg = s->fixed;
+        return true;
+    }
+    return !*located || config_for_dir(s, *absdir, cfg, err);
+}
+
+bool kc_config_excluded(kc_config_set *s, const char *path, bool is_dir)
+{
+    kc_config *cfg = NULL;
+    char *absdir = NULL, *abspath = NULL, *err = NULL;
+    bool located = false, hit = false;
+    if (config_of(s, path, is_dir, &cfg, &absdir, &abspath, &located, &err) && cfg && located) {
+        for (uint32_t i = 0; i < cfg->excludes.len && !hit; i++) {
+            const char *rel = relative_to(abspath, cfg->excludes.data[i].dir);
+            if (!rel)
+                continue;
+            /* the path itself, or a directory above it (git's rule: what
+             * is under an excluded directory is excluded with it) */
+            char *r = kc_xstrdup(rel);
+            hit = kc_gitignore_match(cfg->excludes.data[i].pattern, r, is_dir);
+            for (char *sl = strrchr(r, '/'); !hit && sl; sl = strrchr(r, '/')) {
+                *sl = '\0';
+                hit = kc_gitignore_match(cfg->excludes.data[i].pattern, r, true);
+            }
+            free(r);
+        }
+    }
+    free(err);
+    free(absdir);
+    free(abspath);
+    return hit;
+}
+
 const kc_options *kc_config_options_for(kc_config_set *s, const char *path, bool is_dir, char **err)
 {
     *err = NULL;
     kc_config *cfg = NULL;
     char *absdir = NULL, *abspath = NULL;
-    bool located = locate(path, is_dir, &absdir, &abspath);
-    if (s->cli.no_config) {
-        cfg = NULL;
-    } else if (s->cli.config_file) {
-        if (!s->fixed) {
-            *err = kc_xstrdup(s->fixed_err ? s->fixed_err : "cannot read the configuration");
-            goto out;
-        }
-        cfg = s->fixed;
-    } else if (located) {
-        if (!config_for_dir(s, absdir, &cfg, err))
-            goto out;
-    }
+    bool located = false;
+    if (!config_of(s, path, is_dir, &cfg, &absdir, &abspath, &located, err))
+        goto out;
     /* Which overrides match: the path relative to the configuration's
      * directory. */
     char *mask = kc_xcalloc(cfg ? cfg->overrides.len + 1 : 1, 1);
     if (cfg) {
-        const char *rel = NULL;
-        size_t dl = strlen(cfg->dir);
-        if (located && strncmp(abspath, cfg->dir, dl) == 0 && (abspath[dl] == '/' || strcmp(cfg->dir, "/") == 0))
-            rel = abspath + dl + (abspath[dl] == '/');
         for (uint32_t i = 0; i < cfg->overrides.len; i++) {
+            const char *odir = cfg->overrides.data[i].dir ? cfg->overrides.data[i].dir : cfg->dir;
+            const char *rel = located ? relative_to(abspath, odir) : NULL;
             bool hit = false;
             for (uint32_t k = 0; rel && k < cfg->overrides.data[i].files.len && !hit; k++)
                 hit = kc_gitignore_match(cfg->overrides.data[i].files.data[k], rel, is_dir);
@@ -880,85 +1188,4 @@ out:
     free(absdir);
     free(abspath);
     return NULL;
-}
-
-/* ---- --dump-config -------------------------------------------------------------- */
-
-static void yaml_scalar_out(FILE *out, const char *s)
-{
-    static const char *const special[] = {"true", "false", "yes", "no", "on", "off", "null", "~", ""};
-    bool plain = isalnum((unsigned char)s[0]) || s[0] == '_' || s[0] == '/' || s[0] == '.';
-    for (const char *p = s; *p && plain; p++)
-        plain = isalnum((unsigned char)*p) || strchr("_./+=-", *p);
-    for (size_t i = 0; i < sizeof special / sizeof special[0] && plain; i++)
-        if (strcasecmp(s, special[i]) == 0)
-            plain = false;
-    if (plain) {
-        fputs(s, out);
-        return;
-    }
-    fputc('"', out);
-    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-        if (*p == '"' || *p == '\\')
-            fprintf(out, "\\%c", *p);
-        else if (*p < 0x20)
-            fprintf(out, "\\x%02x", *p);
-        else
-            fputc(*p, out);
-    }
-    fputc('"', out);
-}
-
-void kc_config_dump(FILE *out, const kc_options *o, const char *path)
-{
-    fprintf(out, "# kcheck --dump-config: the effective configuration for %s\n", path);
-    if (o->config_path)
-        fprintf(out, "# configuration file: %s\n", o->config_path);
-    else
-        fprintf(out, "# configuration file: none (defaults and the command line)\n");
-    fputs("select: [", out);
-    bool first = true;
-    for (size_t i = 0; i < kc_rules_count(); i++) {
-        if (!kc_rules_enabled(o, i))
-            continue;
-        fprintf(out, "%s%s", first ? "" : ", ", kc_rules_get(i)->id);
-        first = false;
-    }
-    fputs("]\n", out);
-    fputs("options:", out);
-    bool any = false;
-    for (size_t i = 0; i < kc_rules_count(); i++) {
-        const kc_rule *r = kc_rules_get(i);
-        for (const kc_rule_option_doc *d = r->options; d && d->name; d++) {
-            const char *v = kc_options_rule_option(o, r->id, d->name);
-            fprintf(out, "%s  %s.%s: ", any ? "" : "\n", r->id, d->name);
-            yaml_scalar_out(out, v ? v : d->default_value);
-            fprintf(out, "%s\n", v ? "" : "  # default");
-            any = true;
-        }
-    }
-    if (!any)
-        fputs(" {}\n", out);
-    fputs("cuda:\n", out);
-    fprintf(out, "  toolkit: %s\n", o->cuda_mode == KC_CUDA_TOOLKIT ? "true" : "false");
-    fputs("  arch: ", out);
-    yaml_scalar_out(out, o->cuda_arch ? o->cuda_arch : "sm_75");
-    fputs(o->cuda_arch ? "\n" : "  # default (or the -arch of the arguments)\n", out);
-    if (o->cuda_path) {
-        fputs("  path: ", out);
-        yaml_scalar_out(out, o->cuda_path);
-        fputc('\n', out);
-    }
-    if (o->compile_db_dir) {
-        fputs("  compile-commands: ", out);
-        yaml_scalar_out(out, o->compile_db_dir);
-        fputc('\n', out);
-    }
-    fputs("  args: [", out);
-    for (uint32_t i = 0; i < o->extra_args.len; i++) {
-        if (i)
-            fputs(", ", out);
-        yaml_scalar_out(out, o->extra_args.data[i]);
-    }
-    fputs("]\n", out);
 }

@@ -15,6 +15,8 @@
  *   overrides:
  *     - files: ["*.cuh", "kernels/legacy"]  # .gitignore-style, relative to this file
  *       ignore: [KC101]                # select enables more rules here
+ *   exclude: [third_party/, "*_generated.py"]  # .gitignore-style: not checked at all
+ *   extend: ../common.kcheck.yaml      # settings of another file, under these
  *
  * The command line wins: --select replaces the files' selection (the top
  * level's, and the `select` of overrides), though the `ignore` of a
@@ -37,6 +39,7 @@
 #include "kc_options.h"
 
 #define KC_CONFIG_NAME ".kcheck.yaml"
+#define KC_PYPROJECT_NAME "pyproject.toml" /* its [tool.kcheck] table, where no .kcheck.yaml is */
 
 /* What the command line said; it wins over configuration files. */
 typedef struct kc_config_cli {
@@ -63,6 +66,12 @@ void kc_config_set_delete(kc_config_set *s); /* NULL-safe */
  * the configuration file that applies is invalid. */
 const kc_options *kc_config_options_for(kc_config_set *s, const char *path, bool is_dir, char **err);
 
+/* Does an `exclude` pattern of the configuration that applies to `path`
+ * (relative to the file that wrote it, an `extend` base included) match
+ * it or a directory above it? Such files are not checked, walked or named
+ * on the command line. False also when the configuration is invalid (the
+ * options say why). */
+bool kc_config_excluded(kc_config_set *s, const char *path, bool is_dir);
 /* Applies one comma-separated rule list (IDs, ID prefixes such as KC1,
  * slugs, or ALL) to flags indexed like kc_rules_get. Returns false and
  * sets *bad (malloc'd) to the first unknown name. */

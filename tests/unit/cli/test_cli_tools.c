@@ -545,6 +545,78 @@ static void test_config_walk_up(void **state)
     kh_result_free(&r);
 }
 
+/* `exclude` (a file or a directory above it, walked or named), `extend`
+ * (the base's settings under this file's, its patterns relative to the
+ * base), cycles; and pyproject.toml's [tool.kcheck] where no .kcheck.yaml
+ * is, a pyproject without it passed over. */
+static void test_config_exclude_extend_pyproject(void **state)
+{
+    (void)state;
+    kh_write("ex/.kcheck.yaml", "exclude: [vendor/, \"*_gen.py\"]\nignore: [KC303]\n"
+                                "overrides:\n  - files: [\"legacy/**\"]\n    ignore: [KC202]\n");
+    kh_write("ex/sub/.kcheck.yaml", "extend: ../.kcheck.yaml\nexclude: [skip.py]\n");
+    kh_write("ex/vendor/x/v.py", bad_py);
+    kh_write("ex/k_gen.py", bad_py);
+    kh_write("ex/k.py", bad_py);
+    kh_write("ex/sub/k.py", bad_py);
+    kh_write("ex/sub/skip.py", bad_py);
+    kh_write("ex/legacy/k.py", bad_py);
+    kh_result r = kh_run("--show-files", "ex", NULL);
+    assert_int_equal(r.status, 0);
+    assert_string_equal(r.out, "ex/k.py\nex/legacy/k.py\nex/sub/k.py\n");
+    kh_result_free(&r);
+    r = kh_run("--no-cache", "--format", "concise", "ex/k.py", "ex/vendor/x/v.py", "ex/sub/k.py", "ex/legacy/k.py",
+               NULL);
+    assert_int_equal(r.status, 1);
+    kh_expect_in(r.out, "ex/k.py:5:33: error:");
+    kh_expect_in(r.out, "ex/sub/k.py:5:33: error:"); /* the base's settings, through extend */
+    assert_null(strstr(r.out, "KC303"));              /* ignored by the base */
+    assert_null(strstr(r.out, "vendor"));             /* excluded even when named */
+    assert_null(strstr(r.out, "legacy"));             /* the base's override */
+    kh_result_free(&r);
+    kh_write("ex/cyc/.kcheck.yaml", "extend: ../cyc2/.kcheck.yaml\n");
+    kh_write("ex/cyc2/.kcheck.yaml", "extend: ../cyc/.kcheck.yaml\n");
+    kh_write("ex/cyc/k.py", bad_py);
+    r = kh_run("ex/cyc/k.py", NULL);
+    assert_int_equal(r.status, 2);
+    kh_expect_in(r.err, "'extend' makes a cycle through");
+    kh_result_free(&r);
+    /* pyproject.toml */
+    kh_write("pp/pyproject.toml", "[project]\nname = \"x\"\ndescription = \"\"\"two\n[not.a.table]\nlines\"\"\"\n"
+                                  "[tool.kcheck]\nignore = ['KC202', \"KC303\"] # a comment\nexclude = [\"gen/\"]\n"
+                                  "[tool.kcheck.options]\n\"KC201.max-trip-count\" = 64\n");
+    kh_write("pp/k.py", bad_py);
+    kh_write("pp/gen/k.py", bad_py);
+    r = kh_run("--no-cache", "--format", "concise", "pp", NULL);
+    assert_int_equal(r.status, 0);
+    assert_null(strstr(r.out, "KC202"));
+    kh_result_free(&r);
+    r = kh_run("--dump-config", "pp/k.py", NULL);
+    kh_expect_in(r.out, "pp/pyproject.toml");
+    kh_expect_in(r.out, "KC201.max-trip-count: 64");
+    kh_result_free(&r);
+    r = kh_run("--show-files", "pp", NULL);
+    assert_string_equal(r.out, "pp/k.py\n");
+    kh_result_free(&r);
+    /* a .kcheck.yaml beside it wins; one without [tool.kcheck] is passed over */
+    kh_write("pp/.kcheck.yaml", "select: [KC202]\n");
+    r = kh_run("--no-cache", "--format", "concise", "pp/k.py", NULL);
+    assert_int_equal(r.status, 1);
+    kh_result_free(&r);
+    kh_write("pq/pyproject.toml", "[tool.ruff]\nline-length = 100\n");
+    kh_write("pq/k.py", bad_py);
+    r = kh_run("--no-cache", "--format", "concise", "pq/k.py", NULL);
+    assert_int_equal(r.status, 1);
+    kh_result_free(&r);
+    /* a TOML error in the table: the file and line */
+    kh_write("pr/pyproject.toml", "[tool.kcheck]\n\nselect = [\"KC2\"\n");
+    kh_write("pr/k.py", bad_py);
+    r = kh_run("pr/k.py", NULL);
+    assert_int_equal(r.status, 2);
+    kh_expect_in(r.err, "pr/pyproject.toml:4: error: TOML: expected `,` or `]` in an array");
+    kh_result_free(&r);
+}
+
 static void test_config_overrides_and_options(void **state)
 {
     kh_write("ov/.kcheck.yaml", "# per-path settings\n"
@@ -1385,6 +1457,7 @@ int main(void)
         cmocka_unit_test(test_color),
         cmocka_unit_test(test_suppressions),
         cmocka_unit_test(test_config_walk_up),
+        cmocka_unit_test(test_config_exclude_extend_pyproject),
         cmocka_unit_test(test_config_overrides_and_options),
         cmocka_unit_test(test_dump_config),
         cmocka_unit_test(test_config_errors),
