@@ -30,7 +30,7 @@ while [ $i -lt 40 ]; do printf 'x = %d\n' $i > "pad_$i.py"; i=$((i + 1)); done
 git add -- .
 status=0
 PATH="$(dirname "$kcheck"):$PATH" PRE_COMMIT_HOME="$work/cache" \
-    pre-commit try-repo "$src" kcheck --all-files > "$work/out.txt" 2>&1 || status=$?
+    pre-commit try-repo "$src" kcheck-system --all-files > "$work/out.txt" 2>&1 || status=$?
 cat "$work/out.txt"
 [ "$status" -eq 1 ] || { echo "expected the hook to fail (status $status)" >&2; exit 1; }
 grep -q 'k.py:8:37: error:' "$work/out.txt"
