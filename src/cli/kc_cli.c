@@ -802,7 +802,11 @@ static void cli_color(cli_args *a, FILE *out)
     }
     /* https://no-color.org: set and not empty. */
     const char *nc = getenv("NO_COLOR"), *term = getenv("TERM");
-    a->o.color = (a->o.format == KC_FORMAT_TEXT || a->o.format == KC_FORMAT_CONCISE) && isatty(fileno(out)) && !(nc && *nc) &&
+    /* through --server the output goes into a pipe: the client says whether
+     * its own standard output is a terminal */
+    const char *client_tty = getenv(KC_SERVER_TTY_ENV);
+    bool tty = isatty(fileno(out)) || (client_tty && strcmp(client_tty, "1") == 0);
+    a->o.color = (a->o.format == KC_FORMAT_TEXT || a->o.format == KC_FORMAT_CONCISE) && tty && !(nc && *nc) &&
                  !(term && strcmp(term, "dumb") == 0);
 }
 

@@ -26,6 +26,8 @@ extern char **environ;
 #define MAGIC "kcheck-server-1"
 /* Passed with a check: standard input, output, error, working directory. */
 #define NFDS 4
+/* What the client holds of the server's output before it answers. */
+#define OUTPUT_HOLD_MAX ((size_t)64 << 20)
 #define IDLE_DEFAULT_S 900
 #define RECV_TIMEOUT_S 10
 #define LOCK_WAIT_MS 10000 /* for a server on its way out to release the lock */
@@ -214,6 +216,20 @@ static bool write_all(int fd, const void *buf, size_t len)
         len -= (size_t)w;
     }
     return true;
+}
+
+/* Writes to a stream that is not a socket (this process's output). */
+static void write_out(int fd, const char *p, size_t len)
+{
+    while (len) {
+        ssize_t w = write(fd, p, len);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0)
+            return;
+        p += w;
+        len -= (size_t)w;
+    }
 }
 
 static bool read_all(int fd, void *buf, size_t len)
@@ -735,28 +751,116 @@ bool kc_server_try(int argc, char **argv, FILE *err, const kc_server_host *host,
         return false;
     }
     free(sock);
-    int fds[NFDS] = {0, 1, 2, open(".", O_RDONLY | O_DIRECTORY | O_CLOEXEC)};
-    if (fds[3] < 0) {
-        fprintf(err, "kcheck: --server: cannot open the working directory: %s; checking in this process\n",
+    /* The server writes into pipes, not into this process's streams: what
+     * it wrote is passed on once it answered, so a server that dies
+     * mid-check leaves nothing behind and the check runs here instead
+     * (no finding printed twice). Past OUTPUT_HOLD_MAX bytes the output
+     * is passed on as it comes, and a server that dies after that is an
+     * error, not a second run. */
+    int po[2] = {-1, -1}, pe[2] = {-1, -1};
+    int cwd = open(".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (cwd < 0 || pipe2(po, O_CLOEXEC) != 0 || pipe2(pe, O_CLOEXEC) != 0) {
+        fprintf(err, "kcheck: --server: cannot pass the working directory or the output: %s; checking in this "
+                     "process\n",
                 strerror(errno));
+        for (int i = 0; i < 2; i++) {
+            if (po[i] >= 0)
+                close(po[i]);
+            if (pe[i] >= 0)
+                close(pe[i]);
+        }
+        if (cwd >= 0)
+            close(cwd);
         close(fd);
         return false;
     }
+    int fds[NFDS] = {0, po[1], pe[1], cwd};
     bool ok = true;
     mode_t mask = umask(0);
     umask(mask);
     size_t len = 0;
-    char *msg = ok ? kc_server_encode(KC_SERVER_CHECK, (unsigned)mask, argc, argv, environ, &len) : NULL;
-    ok = ok && len <= KC_SERVER_MAX_MESSAGE && send_message(fd, msg, len, fds, NFDS);
+    /* Colour is decided on the server from its standard output, which is a
+     * pipe now: it is told whether this one is a terminal. */
+    size_t nenv = 0;
+    while (environ[nenv])
+        nenv++;
+    char **env = kc_xcalloc(nenv + 2, sizeof *env);
+    memcpy(env, environ, nenv * sizeof *env);
+    if (isatty(1))
+        env[nenv] = KC_SERVER_TTY_ENV "=1";
+    char *msg = kc_server_encode(KC_SERVER_CHECK, (unsigned)mask, argc, argv, env, &len);
+    free(env);
+    ok = len <= KC_SERVER_MAX_MESSAGE && send_message(fd, msg, len, fds, NFDS);
     free(msg);
-    close(fds[3]);
-    int32_t answer;
-    if (ok && read_all(fd, &answer, sizeof answer)) {
-        close(fd);
+    close(cwd);
+    close(po[1]);
+    close(pe[1]);
+    int32_t answer = 0;
+    size_t got = 0;
+    bool answered = false, passed_on = false;
+    kc_strbuf held[2] = {{0}, {0}};
+    struct pollfd pf[3] = {{po[0], POLLIN, 0}, {pe[0], POLLIN, 0}, {fd, POLLIN, 0}};
+    int open_pipes = 2;
+    char buf[65536];
+    while (ok && (open_pipes > 0 || (!answered && pf[2].fd >= 0))) {
+        if (poll(pf, 3, -1) < 0) {
+            if (errno == EINTR)
+                continue;
+            break;
+        }
+        for (int i = 0; i < 2; i++) {
+            if (pf[i].fd < 0 || !(pf[i].revents & (POLLIN | POLLHUP | POLLERR)))
+                continue;
+            ssize_t n = read(pf[i].fd, buf, sizeof buf);
+            if (n < 0 && errno == EINTR)
+                continue;
+            if (n <= 0) {
+                close(pf[i].fd);
+                pf[i].fd = -1;
+                open_pipes--;
+                continue;
+            }
+            kc_sb_appendn(&held[i], buf, (size_t)n);
+            if (held[0].len + held[1].len > OUTPUT_HOLD_MAX) {
+                passed_on = true; /* too much to hold: pass it on as it comes */
+                for (int k = 0; k < 2; k++) {
+                    write_out(k + 1, held[k].data ? held[k].data : "", held[k].len);
+                    kc_sb_len_reset(&held[k]);
+                }
+            }
+        }
+        if (pf[2].fd >= 0 && (pf[2].revents & (POLLIN | POLLHUP | POLLERR))) {
+            ssize_t n = read(fd, (char *)&answer + got, sizeof answer - got);
+            if (n < 0 && errno == EINTR)
+                continue;
+            if (n <= 0) {
+                pf[2].fd = -1; /* closed: answered or not */
+            } else if ((got += (size_t)n) == sizeof answer) {
+                answered = true;
+                pf[2].fd = -1;
+            }
+        }
+    }
+    for (int i = 0; i < 2; i++)
+        if (pf[i].fd >= 0)
+            close(pf[i].fd);
+    close(fd);
+    if (answered || passed_on) {
+        for (int k = 0; k < 2; k++)
+            write_out(k + 1, held[k].data ? held[k].data : "", held[k].len);
+    }
+    kc_sb_free(&held[0]);
+    kc_sb_free(&held[1]);
+    if (answered) {
         *status = answer;
         return true;
     }
-    close(fd);
+    if (passed_on) {
+        fprintf(err, "kcheck: the kcheck server stopped in the middle of its output; the output above is "
+                     "incomplete\n");
+        *status = 2;
+        return true;
+    }
     fprintf(err, "kcheck: the kcheck server stopped before answering; checking in this process\n");
     return false;
 }

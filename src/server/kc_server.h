@@ -29,6 +29,10 @@
 
 #define KC_SERVER_MAX_REQUESTS 1000
 #define KC_SERVER_MAX_MESSAGE ((size_t)64 << 20)
+/* Set (to 1) in a check's environment when the client's standard output is
+ * a terminal: the server writes into a pipe, and colour follows the
+ * client's terminal. */
+#define KC_SERVER_TTY_ENV "KCHECK_STDOUT_IS_TTY"
 
 /* What a client asks. */
 typedef enum kc_server_kind {

@@ -117,6 +117,32 @@ i=0
 while kill -0 "$spid" 2>/dev/null && [ $i -lt 100 ]; do sleep 0.05; i=$((i + 1)); done
 kill -0 "$spid" 2>/dev/null && fail "the server of the interrupted client did not exit"
 
+# A server killed in the middle of a check, after it wrote the first
+# file's findings: the client checks in process and prints them once.
+"$kcheck" server start >/dev/null || fail "server start"
+wait_up || fail "server start did not listen"
+spid=$("$kcheck" server status | sed -n 's/.*pid \([0-9]*\),.*/\1/p')
+# 60 findings first: more output than a stdio buffer holds, so some of it
+# has left the server when it dies
+printf 'import triton\nimport triton.language as tl\n' >"$work/many.py"
+i=0
+while [ $i -lt 60 ]; do
+    printf '@triton.jit\ndef k%d(x_ptr, N, B: tl.constexpr):\n    for s in tl.static_range(0, N, B):\n        tl.store(x_ptr + s + tl.arange(0, B), 0, mask=s + tl.arange(0, B) < N)\n' $i >>"$work/many.py"
+    i=$((i + 1))
+done
+"$kcheck" --server --no-cache -j 1 "$work/many.py" "$work/big.py" >"$work/mid.out" 2>"$work/mid.err" &
+client=$!
+sleep 0.5
+kill -9 "$spid"
+wait "$client"
+n=$(grep -c 'many.py:5:[0-9]*: error' "$work/mid.out")
+[ "$n" = 1 ] || fail "a server killed mid-check: the first file's first finding printed $n times"
+grep -q 'stopped before answering; checking in this process' "$work/mid.err" ||
+    fail "a server killed mid-check: the client did not say it checked in process"
+"$kcheck" server stop >/dev/null 2>&1
+i=0
+while "$kcheck" server status >/dev/null 2>&1 && [ $i -lt 40 ]; do sleep 0.05; i=$((i + 1)); done
+
 # In the foreground: what it prints, nothing else (no sanitizer report).
 # The lock is still held, with the socket gone, as by a server on its way
 # out: the new server waits for it rather than say "already running".
