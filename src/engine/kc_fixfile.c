@@ -139,6 +139,12 @@ bool kc_file_replace(const char *path, const kc_file_stamp *expect, const char *
         *err = kc_xstrdup("the file is read-only; not fixed");
         goto out;
     }
+    /* Another user's file (root may write it): the fix would be made in
+     * their name, by whoever ran kcheck. */
+    if (sb.st_uid != geteuid()) {
+        *err = kc_xasprintf("the file belongs to another user (uid %ju); not fixed", (uintmax_t)sb.st_uid);
+        goto out;
+    }
     recheck rc = {target, expect};
     kc_file_how how = {.mode = sb.st_mode & 07777, .durable = true, .owner = &sb, .still_ok = still_unchanged, .ud = &rc};
     ok = kc_file_write_replace(target, data, len, &how, err);

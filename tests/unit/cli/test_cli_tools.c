@@ -1307,6 +1307,18 @@ static void test_fix_safety(void **state)
     now = kh_read("safe/other-name.py");
     assert_string_equal(now, bad_py);
     free(now);
+    /* Another user's file: refused (the suite runs as root in CI, which
+     * could write it; elsewhere the chown fails and this part is skipped). */
+    kh_write("safe/theirs.py", bad_py);
+    if (chown("safe/theirs.py", 65534, 65534) == 0) {
+        r = kh_run("--fix", "--select", "KC202", "safe/theirs.py", NULL);
+        assert_int_equal(r.status, 2);
+        kh_expect_in(r.out, "the file belongs to another user (uid 65534); not fixed [input]");
+        kh_result_free(&r);
+        now = kh_read("safe/theirs.py");
+        assert_string_equal(now, bad_py);
+        free(now);
+    }
 
     /* --diff never writes; its exit status says whether there is a fix. */
     r = kh_run("--diff", "--select", "KC202", "bad.py", "clean.py", NULL);
