@@ -30,6 +30,9 @@ extern char **environ;
 #define OUTPUT_HOLD_MAX ((size_t)64 << 20)
 #define IDLE_DEFAULT_S 900
 #define RECV_TIMEOUT_S 10
+/* How long a client waits for the server to take its check (it runs one
+ * at a time) before it checks in its own process. */
+#define QUEUE_WAIT_MS 2000
 #define LOCK_WAIT_MS 10000 /* for a server on its way out to release the lock */
 
 static const char *const kind_names[] = {"check", "status", "stop"};
@@ -232,10 +235,24 @@ static void write_out(int fd, const char *p, size_t len)
     }
 }
 
-static bool read_all(int fd, void *buf, size_t len)
+/* Reads len bytes, with a deadline for the whole of it (CLOCK_MONOTONIC): a
+ * client that sends a byte now and then cannot hold the server longer
+ * than the deadline. */
+static bool read_all_by(int fd, void *buf, size_t len, const struct timespec *deadline)
 {
     char *p = buf;
     while (len) {
+        struct timespec now;
+        clock_gettime(CLOCK_MONOTONIC, &now);
+        long ms = (long)(deadline->tv_sec - now.tv_sec) * 1000 + (deadline->tv_nsec - now.tv_nsec) / 1000000;
+        if (ms <= 0)
+            return false;
+        struct pollfd pf = {fd, POLLIN, 0};
+        int pr = poll(&pf, 1, (int)(ms > 60000 ? 60000 : ms));
+        if (pr < 0 && errno == EINTR)
+            continue;
+        if (pr <= 0)
+            continue; /* the deadline is checked above */
         ssize_t r = read(fd, p, len);
         if (r < 0 && errno == EINTR)
             continue;
@@ -279,7 +296,7 @@ static bool send_message(int fd, const char *buf, size_t len, const int *fds, in
 
 /* Reads a message and the descriptors that came with it (at most NFDS
  * kept, the rest closed); *nfds says how many. */
-static bool recv_message(int fd, char **buf, size_t *len, int *fds, int *nfds)
+static bool recv_message(int fd, char **buf, size_t *len, int *fds, int *nfds, const struct timespec *deadline)
 {
     *nfds = 0;
     *buf = NULL;
@@ -309,13 +326,22 @@ static bool recv_message(int fd, char **buf, size_t *len, int *fds, int *nfds)
         }
     if (r <= 0 || (m.msg_flags & MSG_CTRUNC))
         return false;
-    if ((size_t)r < sizeof n && !read_all(fd, (char *)&n + r, sizeof n - (size_t)r))
+    if ((size_t)r < sizeof n && !read_all_by(fd, (char *)&n + r, sizeof n - (size_t)r, deadline))
         return false;
     if (n == 0 || n > KC_SERVER_MAX_MESSAGE)
         return false;
     *buf = kc_xmalloc((size_t)n);
     *len = (size_t)n;
-    return read_all(fd, *buf, (size_t)n);
+    return read_all_by(fd, *buf, (size_t)n, deadline);
+}
+
+/* Seconds a client has to send its whole request (KCHECK_SERVER_RECV_S,
+ * else RECV_TIMEOUT_S). */
+static long recv_limit(void)
+{
+    const char *s = getenv("KCHECK_SERVER_RECV_S");
+    unsigned long v;
+    return s && parse_uint(s, 10, 3600, &v) && v > 0 ? (long)v : RECV_TIMEOUT_S;
 }
 
 /* ---- the server ------------------------------------------------------------------ */
@@ -430,8 +456,12 @@ static bool serve_one(server *sv, int cfd)
     socklen_t cl = sizeof cred;
     if (getsockopt(cfd, SOL_SOCKET, SO_PEERCRED, &cred, &cl) != 0 || cred.uid != geteuid())
         return true;
-    struct timeval tv = {RECV_TIMEOUT_S, 0};
+    long limit = recv_limit();
+    struct timeval tv = {limit, 0};
     setsockopt(cfd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+    struct timespec deadline;
+    clock_gettime(CLOCK_MONOTONIC, &deadline);
+    deadline.tv_sec += limit;
     char *buf = NULL;
     size_t len = 0;
     int fds[NFDS], nfds = 0;
@@ -439,7 +469,7 @@ static bool serve_one(server *sv, int cfd)
     bool keep_going = true;
     /* kc_server_decode owns the message from the call on (it frees what it
      * refuses); only a message that was not received whole is freed here. */
-    bool received = recv_message(cfd, &buf, &len, fds, &nfds);
+    bool received = recv_message(cfd, &buf, &len, fds, &nfds, &deadline);
     if (!received)
         free(buf);
     if (received && kc_server_decode(buf, len, &req)) {
@@ -452,7 +482,9 @@ static bool serve_one(server *sv, int cfd)
             keep_going = false;
             break;
         case KC_SERVER_CHECK:
-            if (nfds == NFDS) {
+            /* taken: the client, which waits a bounded time for this
+             * byte while another check runs, now waits for the answer */
+            if (nfds == NFDS && write_all(cfd, "A", 1)) {
                 int32_t status = run_check(sv, &req, fds, cfd);
                 sv->served++;
                 (void)write_all(cfd, &status, sizeof status);
@@ -725,6 +757,15 @@ int kc_server_command(int argc, char **argv, FILE *out, FILE *err, const kc_serv
 
 /* ---- the client ------------------------------------------------------------------ */
 
+/* How long a client waits for a busy server to take its check
+ * (KCHECK_SERVER_WAIT_MS, else QUEUE_WAIT_MS). */
+static long queue_wait_ms(void)
+{
+    const char *s = getenv("KCHECK_SERVER_WAIT_MS");
+    unsigned long v;
+    return s && parse_uint(s, 10, 3600L * 1000, &v) ? (long)v : QUEUE_WAIT_MS;
+}
+
 bool kc_server_try(int argc, char **argv, FILE *err, const kc_server_host *host, int *status)
 {
     char *why = NULL, *dir = server_dir(&why);
@@ -795,6 +836,26 @@ bool kc_server_try(int argc, char **argv, FILE *err, const kc_server_host *host,
     close(cwd);
     close(po[1]);
     close(pe[1]);
+    /* The server takes one check at a time: wait a bounded time for it to
+     * take this one (its acknowledgement byte), else check here. */
+    long wait_ms = queue_wait_ms();
+    struct pollfd ack = {fd, POLLIN, 0};
+    char a = 0;
+    int pr;
+    while ((pr = poll(&ack, 1, (int)wait_ms)) < 0 && errno == EINTR) {
+    }
+    if (ok && (pr <= 0 || read(fd, &a, 1) != 1 || a != 'A')) {
+        close(po[0]);
+        close(pe[0]);
+        close(fd);
+        if (pr == 0)
+            fprintf(err, "kcheck: the kcheck server is busy with another check (waited %ld ms); checking in this "
+                         "process\n",
+                    wait_ms);
+        else
+            fprintf(err, "kcheck: the kcheck server stopped before answering; checking in this process\n");
+        return false;
+    }
     int32_t answer = 0;
     size_t got = 0;
     bool answered = false, passed_on = false;

@@ -143,6 +143,46 @@ grep -q 'stopped before answering; checking in this process' "$work/mid.err" ||
 i=0
 while "$kcheck" server status >/dev/null 2>&1 && [ $i -lt 40 ]; do sleep 0.05; i=$((i + 1)); done
 
+# One client does not hold the others: while the server runs a long
+# check, another client waits a bounded time for it, then checks in its
+# own process (same output); and a client that sends its request a byte
+# at a time is cut off at the request deadline, so the next one is served.
+KCHECK_SERVER_RECV_S=1 "$kcheck" server start >/dev/null || fail "server start"
+wait_up || fail "server start did not listen"
+"$kcheck" --server --no-cache -j 1 "$work/big.py" >/dev/null 2>&1 &
+long=$!
+sleep 0.3
+small="$src/tests/fixtures/KC202_static-range-runtime-bound/bad_runtime_arg.py"
+"$kcheck" --no-cache "$small" >"$work/busy.local.out" 2>/dev/null
+KCHECK_SERVER_WAIT_MS=300 "$kcheck" --server --no-cache "$small" >"$work/busy.out" 2>"$work/busy.err"
+grep -q 'the kcheck server is busy with another check' "$work/busy.err" ||
+    fail "a client behind a long check did not fall back (stderr: $(cat "$work/busy.err"))"
+cmp -s "$work/busy.local.out" "$work/busy.out" || fail "a client behind a long check: output differs"
+kill -0 "$long" 2>/dev/null || fail "the long check ended before the second client (the test proves nothing)"
+wait "$long"
+sock=$("$kcheck" server status | sed -n 's/^socket: //p')
+python3 - "$sock" <<'PY' &
+import socket, sys, time
+s = socket.socket(socket.AF_UNIX)
+s.connect(sys.argv[1])
+for _ in range(20):          # 8 bytes of a length, one every 0.25 s: 5 s
+    try:
+        s.send(b"\x01")
+    except OSError:
+        break
+    time.sleep(0.25)
+PY
+drip=$!
+sleep 0.2
+KCHECK_SERVER_WAIT_MS=2500 "$kcheck" --server --no-cache "$small" >"$work/drip.out" 2>"$work/drip.err"
+if grep -q 'busy' "$work/drip.err"; then fail "a client that drips its request held the server"; fi
+cmp -s "$work/busy.local.out" "$work/drip.out" || fail "the client after a dripping one: output differs"
+kill "$drip" 2>/dev/null
+wait "$drip" 2>/dev/null
+"$kcheck" server stop >/dev/null 2>&1
+i=0
+while "$kcheck" server status >/dev/null 2>&1 && [ $i -lt 40 ]; do sleep 0.05; i=$((i + 1)); done
+
 # In the foreground: what it prints, nothing else (no sanitizer report).
 # The lock is still held, with the socket gone, as by a server on its way
 # out: the new server waits for it rather than say "already running".
