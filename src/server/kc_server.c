@@ -757,6 +757,68 @@ int kc_server_command(int argc, char **argv, FILE *out, FILE *err, const kc_serv
 
 /* ---- the client ------------------------------------------------------------------ */
 
+/* Reads the server's output (the pipes out_fd and err_fd) and its answer
+ * (on `fd`) until both pipes end; holds the output and writes it to this
+ * process's streams once answered (or as it comes past OUTPUT_HOLD_MAX,
+ * *passed_on set). Closes the pipes and `fd`. */
+static void relay(int fd, int out_fd, int err_fd, bool ok, int32_t *answer, bool *answered, bool *passed_on)
+{
+    size_t got = 0;
+    kc_strbuf held[2] = {{0}, {0}};
+    struct pollfd pf[3] = {{out_fd, POLLIN, 0}, {err_fd, POLLIN, 0}, {fd, POLLIN, 0}};
+    int open_pipes = 2;
+    char buf[65536];
+    while (ok && (open_pipes > 0 || (!*answered && pf[2].fd >= 0))) {
+        if (poll(pf, 3, -1) < 0) {
+            if (errno == EINTR)
+                continue;
+            break;
+        }
+        for (int i = 0; i < 2; i++) {
+            if (pf[i].fd < 0 || !(pf[i].revents & (POLLIN | POLLHUP | POLLERR)))
+                continue;
+            ssize_t n = read(pf[i].fd, buf, sizeof buf);
+            if (n < 0 && errno == EINTR)
+                continue;
+            if (n <= 0) {
+                close(pf[i].fd);
+                pf[i].fd = -1;
+                open_pipes--;
+                continue;
+            }
+            kc_sb_appendn(&held[i], buf, (size_t)n);
+            if (held[0].len + held[1].len > OUTPUT_HOLD_MAX) {
+                *passed_on = true; /* too much to hold: pass it on as it comes */
+                for (int k = 0; k < 2; k++) {
+                    write_out(k + 1, held[k].data ? held[k].data : "", held[k].len);
+                    kc_sb_len_reset(&held[k]);
+                }
+            }
+        }
+        if (pf[2].fd >= 0 && (pf[2].revents & (POLLIN | POLLHUP | POLLERR))) {
+            ssize_t n = read(fd, (char *)answer + got, sizeof *answer - got);
+            if (n < 0 && errno == EINTR)
+                continue;
+            if (n <= 0) {
+                pf[2].fd = -1; /* closed: answered or not */
+            } else if ((got += (size_t)n) == sizeof *answer) {
+                *answered = true;
+                pf[2].fd = -1;
+            }
+        }
+    }
+    for (int i = 0; i < 2; i++)
+        if (pf[i].fd >= 0)
+            close(pf[i].fd);
+    close(fd);
+    if (*answered || *passed_on) {
+        for (int k = 0; k < 2; k++)
+            write_out(k + 1, held[k].data ? held[k].data : "", held[k].len);
+    }
+    kc_sb_free(&held[0]);
+    kc_sb_free(&held[1]);
+}
+
 /* How long a client waits for a busy server to take its check
  * (KCHECK_SERVER_WAIT_MS, else QUEUE_WAIT_MS). */
 static long queue_wait_ms(void)
@@ -841,8 +903,8 @@ bool kc_server_try(int argc, char **argv, FILE *err, const kc_server_host *host,
     long wait_ms = queue_wait_ms();
     struct pollfd ack = {fd, POLLIN, 0};
     char a = 0;
-    int pr;
-    while ((pr = poll(&ack, 1, (int)wait_ms)) < 0 && errno == EINTR) {
+    int pr = 0;
+    while (ok && (pr = poll(&ack, 1, (int)wait_ms)) < 0 && errno == EINTR) {
     }
     if (ok && (pr <= 0 || read(fd, &a, 1) != 1 || a != 'A')) {
         close(po[0]);
@@ -857,61 +919,8 @@ bool kc_server_try(int argc, char **argv, FILE *err, const kc_server_host *host,
         return false;
     }
     int32_t answer = 0;
-    size_t got = 0;
     bool answered = false, passed_on = false;
-    kc_strbuf held[2] = {{0}, {0}};
-    struct pollfd pf[3] = {{po[0], POLLIN, 0}, {pe[0], POLLIN, 0}, {fd, POLLIN, 0}};
-    int open_pipes = 2;
-    char buf[65536];
-    while (ok && (open_pipes > 0 || (!answered && pf[2].fd >= 0))) {
-        if (poll(pf, 3, -1) < 0) {
-            if (errno == EINTR)
-                continue;
-            break;
-        }
-        for (int i = 0; i < 2; i++) {
-            if (pf[i].fd < 0 || !(pf[i].revents & (POLLIN | POLLHUP | POLLERR)))
-                continue;
-            ssize_t n = read(pf[i].fd, buf, sizeof buf);
-            if (n < 0 && errno == EINTR)
-                continue;
-            if (n <= 0) {
-                close(pf[i].fd);
-                pf[i].fd = -1;
-                open_pipes--;
-                continue;
-            }
-            kc_sb_appendn(&held[i], buf, (size_t)n);
-            if (held[0].len + held[1].len > OUTPUT_HOLD_MAX) {
-                passed_on = true; /* too much to hold: pass it on as it comes */
-                for (int k = 0; k < 2; k++) {
-                    write_out(k + 1, held[k].data ? held[k].data : "", held[k].len);
-                    kc_sb_len_reset(&held[k]);
-                }
-            }
-        }
-        if (pf[2].fd >= 0 && (pf[2].revents & (POLLIN | POLLHUP | POLLERR))) {
-            ssize_t n = read(fd, (char *)&answer + got, sizeof answer - got);
-            if (n < 0 && errno == EINTR)
-                continue;
-            if (n <= 0) {
-                pf[2].fd = -1; /* closed: answered or not */
-            } else if ((got += (size_t)n) == sizeof answer) {
-                answered = true;
-                pf[2].fd = -1;
-            }
-        }
-    }
-    for (int i = 0; i < 2; i++)
-        if (pf[i].fd >= 0)
-            close(pf[i].fd);
-    close(fd);
-    if (answered || passed_on) {
-        for (int k = 0; k < 2; k++)
-            write_out(k + 1, held[k].data ? held[k].data : "", held[k].len);
-    }
-    kc_sb_free(&held[0]);
-    kc_sb_free(&held[1]);
+    relay(fd, po[0], pe[0], ok, &answer, &answered, &passed_on);
     if (answered) {
         *status = answer;
         return true;
