@@ -294,6 +294,15 @@ static int cli_opt_fix(cli_args *a, const char *arg, FILE *out, FILE *err)
     return CLI_GO_ON;
 }
 
+static int cli_opt_fix_any_owner(cli_args *a, const char *arg, FILE *out, FILE *err)
+{
+    (void)arg;
+    (void)out;
+    (void)err;
+    a->o.fix_any_owner = true;
+    return CLI_GO_ON;
+}
+
 static int cli_opt_diff(cli_args *a, const char *arg, FILE *out, FILE *err)
 {
     a->want_diff = true;

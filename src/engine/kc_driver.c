@@ -195,8 +195,10 @@ void kc_check_file(struct kc_frontend *fe, const kc_options *opts, kc_file_resul
     bool fixing = o->fix || o->format == KC_FORMAT_DIFF;
     kc_file_stamp stamp;
     memset(&stamp, 0, sizeof stamp);
-    if (fixing)
+    if (fixing) {
         kc_file_stamp_take(r->path, &stamp);
+        stamp.any_owner = o->fix_any_owner;
+    }
     char *err = NULL;
     if (!r->src) /* else given (standard input) */
         r->src = kc_source_load(r->path, o->max_file_size, &err);

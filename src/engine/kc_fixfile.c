@@ -141,8 +141,9 @@ bool kc_file_replace(const char *path, const kc_file_stamp *expect, const char *
     }
     /* Another user's file (root may write it): the fix would be made in
      * their name, by whoever ran kcheck. */
-    if (sb.st_uid != geteuid()) {
-        *err = kc_xasprintf("the file belongs to another user (uid %ju); not fixed", (uintmax_t)sb.st_uid);
+    if (sb.st_uid != geteuid() && !expect->any_owner) {
+        *err = kc_xasprintf("the file belongs to another user (uid %ju); not fixed (--fix-any-owner fixes it)",
+                            (uintmax_t)sb.st_uid);
         goto out;
     }
     recheck rc = {target, expect};

@@ -23,6 +23,7 @@ typedef struct kc_file_stamp {
     struct timespec mtime;
     mode_t mode;
     uint64_t hash; /* of the content that was analysed */
+    bool any_owner; /* --fix-any-owner: a file of another user may be replaced */
 } kc_file_stamp;
 
 /* Stats `path` (following symlinks). False when it cannot. */

@@ -68,6 +68,7 @@ typedef enum kc_cuda_mode {
     X(bool, quiet, VALUE, NOKEY, NULL, false)       /* --quiet: no summary line, nothing on success */ \
     X(bool, stats, VALUE, NOKEY, NULL, false)       /* --stats: per-rule counts, files, time */     \
     X(bool, fix, VALUE, NOKEY, NULL, false)         /* --fix: apply the fix-its to the files */     \
+    X(bool, fix_any_owner, VALUE, NOKEY, NULL, false) /* --fix-any-owner: also other users' files */ \
     /* the run */                                                                                   \
     X(unsigned, jobs, VALUE, NOKEY, NULL, 1)        /* worker threads, >= 1 */                      \
     X(bool, no_cache, VALUE, NOKEY, NULL, false)    /* --no-cache: no result cache */               \

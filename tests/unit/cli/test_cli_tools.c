@@ -1313,11 +1313,17 @@ static void test_fix_safety(void **state)
     if (chown("safe/theirs.py", 65534, 65534) == 0) {
         r = kh_run("--fix", "--select", "KC202", "safe/theirs.py", NULL);
         assert_int_equal(r.status, 2);
-        kh_expect_in(r.out, "the file belongs to another user (uid 65534); not fixed [input]");
+        kh_expect_in(r.out, "the file belongs to another user (uid 65534); not fixed (--fix-any-owner fixes it) [input]");
         kh_result_free(&r);
         now = kh_read("safe/theirs.py");
         assert_string_equal(now, bad_py);
         free(now);
+        r = kh_run("--fix", "--fix-any-owner", "--select", "KC202", "safe/theirs.py", NULL);
+        assert_int_equal(r.status, 0);
+        kh_result_free(&r);
+        struct stat ts;
+        assert_int_equal(stat("safe/theirs.py", &ts), 0);
+        assert_int_equal(ts.st_uid, 65534); /* fixed, and still theirs */
     }
 
     /* --diff never writes; its exit status says whether there is a fix. */
