@@ -549,6 +549,23 @@ static bool tie_to_size(const kc_kernel *k, finding *f)
     return !(f->size == KC_NONE && other);
 }
 
+/* Is the tile one element wide at every launch and autotune config
+ * (`XBLOCK: tl.constexpr` = 1 in each)? Then `pid * 1 + arange(0, 1)`
+ * visits one element per program, and a grid of cdiv(n, 1) = n programs
+ * covers the size exactly: any size is a multiple of 1. */
+static bool tile_of_one(const kc_kernel *k, const tile *t)
+{
+    if (t->extent == 1)
+        return true;
+    if (t->extent_symbol == KC_NONE || t->extent_symbol >= k->symbols.len)
+        return false;
+    const kc_symbol *s = &k->symbols.data[t->extent_symbol];
+    bool all = s->nvalues > 0;
+    for (uint32_t i = 0; i < s->nvalues; i++)
+        all &= s->values[i] == 1;
+    return all;
+}
+
 /* Is the size asserted to be a multiple of the tile? */
 static bool asserted_multiple(const kc_kernel *k, const finding *f)
 {
@@ -685,7 +702,7 @@ static void check(const kc_model *m, const kc_kernel *k, kc_rule_ctx *ctx)
             continue;
         if (f.t.by_loop && !loop_reaches_size(k, &f.t, &f.size))
             continue;
-        if (!tie_to_size(k, &f) || asserted_multiple(k, &f))
+        if (tile_of_one(k, &f.t) || !tie_to_size(k, &f) || asserted_multiple(k, &f))
             continue;
         if (!f.t.by_loop && exact_grid && !f.computed && !f.twin)
             continue;
