@@ -652,7 +652,15 @@ static kc_cuda_val call_named(kc_cuda_walk *w, CXCursor e, CXCursor ref, const c
         strcmp(name, "__syncwarp") == 0 || strcmp(name, "__barrier_sync") == 0) {
         kc_cuda_val v = ev_children(w, e);
         kc_cuda_mk_barrier(w, e, name);
-        return kc_cuda_ty_is_int(rt) ? kc_cuda_v_index(kc_cuda_ix_opaque(w, e, v.deps, 32)) : kc_cuda_v_deps(v.deps);
+        /* __syncthreads_count/_and/_or reduce their argument over the whole
+         * block and give every thread of it the same result: block-uniform
+         * (it still varies between blocks, and with loaded data). */
+        kc_deps d = v.deps;
+        if (strncmp(name, "__syncthreads_", 14) == 0) {
+            d.axes = 0;
+            d.flags = (uint8_t)(d.flags & ~KC_AF_THREAD);
+        }
+        return kc_cuda_ty_is_int(rt) ? kc_cuda_v_index(kc_cuda_ix_opaque(w, e, d, 32)) : kc_cuda_v_deps(d);
     }
     /* Verifier preconditions: the parameters they pin to a value. */
     if ((strcmp(name, "__requires") == 0 || strcmp(name, "__builtin_assume") == 0 || strcmp(name, "__assume") == 0) &&
