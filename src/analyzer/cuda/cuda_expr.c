@@ -158,6 +158,33 @@ static kc_cuda_val ev_declref(kc_cuda_walk *w, CXCursor e, int mode)
 
 /* ---- expressions -------------------------------------------------------------- */
 
+static kc_cuda_val ev_children(kc_cuda_walk *w, CXCursor e);
+
+/* A GNU statement expression `({ stmt; ...; value; })` (macros such as a
+ * file-name scan in a print): its statements are walked as statements
+ * (loops are loops), its last expression is its value. */
+static kc_cuda_val ev_stmt_expr(kc_cuda_walk *w, CXCursor e, int mode)
+{
+    kc_cuda_kids k;
+    kc_cuda_kids_get(e, &k);
+    kc_cuda_val v = kc_cuda_v_none();
+    if (k.n == 1 && clang_getCursorKind(k.v[0]) == CXCursor_CompoundStmt && w->stmt) {
+        kc_cuda_kids st;
+        kc_cuda_kids_get(k.v[0], &st);
+        for (unsigned i = 0; i < st.n; i++) {
+            if (i + 1 == st.n && clang_isExpression(clang_getCursorKind(st.v[i])))
+                v = kc_cuda_ev(w, st.v[i], mode);
+            else
+                w->stmt(w, st.v[i]);
+        }
+        kc_cuda_kids_free(&st);
+    } else {
+        v = ev_children(w, e);
+    }
+    kc_cuda_kids_free(&k);
+    return v;
+}
+
 /* Generic: evaluates every child; the result depends on all of them. */
 static kc_cuda_val ev_children(kc_cuda_walk *w, CXCursor e)
 {
@@ -897,6 +924,9 @@ kc_cuda_val kc_cuda_ev(kc_cuda_walk *w, CXCursor e, int mode)
         v = kc_cuda_eval_int(e, &c) ? kc_cuda_v_index(kc_cuda_ix_const(w, c, kc_cuda_ty_bits(t))) : kc_cuda_v_none();
         break;
     }
+    case CXCursor_StmtExpr:
+        v = ev_stmt_expr(w, e, mode);
+        break;
     default:
         v = ev_children(w, e);
         break;
