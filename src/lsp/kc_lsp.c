@@ -195,6 +195,10 @@ static void publish(lsp *s, const lsp_doc *d, json_t *diags)
 static void check_doc(lsp *s, lsp_doc *d)
 {
     doc_forget_result(d);
+    if (kc_config_excluded(s->set, d->path, false)) {
+        publish(s, d, json_array()); /* its configuration's `exclude` names it: not checked, as on the CLI */
+        return;
+    }
     kc_path_list one = {0};
     kc_file_result r;
     memset(&r, 0, sizeof r);

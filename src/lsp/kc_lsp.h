@@ -5,7 +5,8 @@
  * file's configuration, language, quoted includes, peers), on open, on
  * every change and on save, and publishes the findings; code actions are
  * the fix-its of the findings in the range asked about, hover over a
- * finding shows its rule's documentation. One front end per effective
+ * finding shows its rule's documentation. A file its configuration's
+ * `exclude` names gets no findings, as on the command line. One front end per effective
  * options is kept for the whole session, so the CUDA front end's libclang
  * and precompiled headers stay warm between edits.
  *
