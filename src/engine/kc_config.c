@@ -4,6 +4,7 @@
 
 #include "kc_walk.h"
 #include "kc_file.h"
+#include "kc_path.h"
 #include "kc_suppress.h"
 #include "kc_toml.h"
 #include "kc_rule.h"
@@ -533,18 +534,17 @@ typedef struct extend_chain {
 
 static kc_config *config_load_at(const char *path, const char *dir, extend_chain *chain, char **err);
 
-/* Moves the strings of `from` after those of `into`'s front: into = from + into. */
-static void strs_prepend(str_vec *into, str_vec *from)
-{
-    str_vec all = {0};
-    for (uint32_t i = 0; i < from->len; i++)
-        kc_vec_push(&all, from->data[i]);
-    for (uint32_t i = 0; i < into->len; i++)
-        kc_vec_push(&all, into->data[i]);
-    kc_vec_free(from);
-    kc_vec_free(into);
-    *into = all;
-}
+/* into = from + into, for two vectors of the same type (the same member of
+ * an extend's base and of the file over it): the items move, `from` is left
+ * empty. */
+#define VEC_PREPEND(into, from)                                                                 \
+    do {                                                                                        \
+        for (uint32_t i_ = 0; i_ < (into)->len; i_++)                                           \
+            kc_vec_push((from), (into)->data[i_]);                                              \
+        kc_vec_free(into);                                                                      \
+        *(into) = *(from);                                                                      \
+        memset((from), 0, sizeof *(from));                                                      \
+    } while (0)
 
 /* `l` over `base` (an `extend`): what l sets wins, lists add up, l's last. */
 static void layer_over(cfg_layer *l, cfg_layer *base)
@@ -555,17 +555,8 @@ static void layer_over(cfg_layer *l, cfg_layer *base)
         base->select = (str_vec){0};
         l->has_select = true;
     }
-    strs_prepend(&l->ignore, &base->ignore);
-    KC_VEC(kc_rule_option) opts = {0};
-    for (uint32_t i = 0; i < base->options.len; i++)
-        kc_vec_push(&opts, base->options.data[i]);
-    for (uint32_t i = 0; i < l->options.len; i++)
-        kc_vec_push(&opts, l->options.data[i]);
-    kc_vec_free(&base->options);
-    kc_vec_free(&l->options);
-    l->options.data = opts.data;
-    l->options.len = opts.len;
-    l->options.cap = opts.cap;
+    VEC_PREPEND(&l->ignore, &base->ignore);
+    VEC_PREPEND(&l->options, &base->options);
     if (!l->arch) {
         l->arch = base->arch;
         base->arch = NULL;
@@ -580,7 +571,7 @@ static void layer_over(cfg_layer *l, cfg_layer *base)
         l->compile_db = base->compile_db;
         base->compile_db = NULL;
     }
-    strs_prepend(&l->args, &base->args);
+    VEC_PREPEND(&l->args, &base->args);
 }
 
 /* Puts the configuration that `c` extends under it: its settings first,
@@ -622,30 +613,11 @@ static bool merge_extend(kc_config *c, extend_chain *chain, char **err)
         return false;
     }
     layer_over(&c->top, &base->top);
-    KC_VEC(cfg_override) ov = {0};
-    for (uint32_t i = 0; i < base->overrides.len; i++) {
-        cfg_override o = base->overrides.data[i];
-        if (!o.dir)
-            o.dir = kc_xstrdup(base->dir);
-        kc_vec_push(&ov, o);
-    }
-    for (uint32_t i = 0; i < c->overrides.len; i++)
-        kc_vec_push(&ov, c->overrides.data[i]);
-    kc_vec_free(&base->overrides);
-    kc_vec_free(&c->overrides);
-    c->overrides.data = ov.data;
-    c->overrides.len = ov.len;
-    c->overrides.cap = ov.cap;
-    KC_VEC(cfg_exclude) ex = {0};
-    for (uint32_t i = 0; i < base->excludes.len; i++)
-        kc_vec_push(&ex, base->excludes.data[i]);
-    for (uint32_t i = 0; i < c->excludes.len; i++)
-        kc_vec_push(&ex, c->excludes.data[i]);
-    kc_vec_free(&base->excludes);
-    kc_vec_free(&c->excludes);
-    c->excludes.data = ex.data;
-    c->excludes.len = ex.len;
-    c->excludes.cap = ex.cap;
+    for (uint32_t i = 0; i < base->overrides.len; i++)
+        if (!base->overrides.data[i].dir) /* its patterns stay relative to the base */
+            base->overrides.data[i].dir = kc_xstrdup(base->dir);
+    VEC_PREPEND(&c->overrides, &base->overrides);
+    VEC_PREPEND(&c->excludes, &base->excludes);
     config_delete(base);
     free(c->extend);
     c->extend = NULL;
@@ -1091,17 +1063,6 @@ static bool locate(const char *path, bool is_dir, char **absdir, char **abspath)
     return true;
 }
 
-/* `abspath` relative to the directory `dir`, or NULL when it is not under it. */
-static const char *relative_to(const char *abspath, const char *dir)
-{
-    size_t dl = strlen(dir);
-    if (strcmp(dir, "/") == 0)
-        return abspath + 1;
-    if (strncmp(abspath, dir, dl) == 0 && abspath[dl] == '/')
-        return abspath + dl + 1;
-    return NULL;
-}
-
 /* The configuration that applies to `path` (NULL: none; false on an
  * invalid one, *err set), with the path located. */
 static bool config_of(kc_config_set *s, const char *path, bool is_dir, kc_config **cfg, char **absdir,
@@ -1129,7 +1090,7 @@ bool kc_config_excluded(kc_config_set *s, const char *path, bool is_dir)
     bool located = false, hit = false;
     if (config_of(s, path, is_dir, &cfg, &absdir, &abspath, &located, &err) && cfg && located) {
         for (uint32_t i = 0; i < cfg->excludes.len && !hit; i++) {
-            const char *rel = relative_to(abspath, cfg->excludes.data[i].dir);
+            const char *rel = kc_path_under(abspath, cfg->excludes.data[i].dir);
             if (!rel)
                 continue;
             /* the path itself, or a directory above it (git's rule: what
@@ -1163,7 +1124,7 @@ const kc_options *kc_config_options_for(kc_config_set *s, const char *path, bool
     if (cfg) {
         for (uint32_t i = 0; i < cfg->overrides.len; i++) {
             const char *odir = cfg->overrides.data[i].dir ? cfg->overrides.data[i].dir : cfg->dir;
-            const char *rel = located ? relative_to(abspath, odir) : NULL;
+            const char *rel = located ? kc_path_under(abspath, odir) : NULL;
             bool hit = false;
             for (uint32_t k = 0; rel && k < cfg->overrides.data[i].files.len && !hit; k++)
                 hit = kc_gitignore_match(cfg->overrides.data[i].files.data[k], rel, is_dir);

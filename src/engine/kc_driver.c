@@ -232,15 +232,7 @@ typedef struct run_state {
     uint8_t *done; /* one flag per file, under mu */
 } run_state;
 
-/* A thread's front ends, one per effective options (the CUDA front end
- * reads its flags from the options it was made with). Files with the same
- * configuration share one options object, so this stays small. */
-typedef struct fe_cache {
-    KC_VEC(const kc_options *) opts;
-    KC_VEC(kc_frontend *) fes;
-} fe_cache;
-
-static kc_frontend *fe_for(fe_cache *c, const kc_options *o)
+kc_frontend *kc_frontend_cache_get(kc_frontend_cache *c, const kc_options *o)
 {
     for (uint32_t i = 0; i < c->opts.len; i++)
         if (c->opts.data[i] == o)
@@ -251,7 +243,7 @@ static kc_frontend *fe_for(fe_cache *c, const kc_options *o)
     return fe;
 }
 
-static void fe_cache_free(fe_cache *c)
+void kc_frontend_cache_free(kc_frontend_cache *c)
 {
     for (uint32_t i = 0; i < c->fes.len; i++)
         kc_frontend_delete(c->fes.data[i]);
@@ -259,16 +251,16 @@ static void fe_cache_free(fe_cache *c)
     kc_vec_free(&c->opts);
 }
 
-static void check_one(fe_cache *c, const kc_options *run_opts, kc_file_result *r)
+static void check_one(kc_frontend_cache *c, const kc_options *run_opts, kc_file_result *r)
 {
     const kc_options *o = r->opts ? r->opts : run_opts;
-    kc_check_file(fe_for(c, o), o, r);
+    kc_check_file(kc_frontend_cache_get(c, o), o, r);
 }
 
 static void *worker(void *arg)
 {
     run_state *st = arg;
-    fe_cache fc = {0};
+    kc_frontend_cache fc = {0};
     for (;;) {
         size_t i = atomic_fetch_add(&st->next, 1);
         if (i >= st->files->files.len)
@@ -279,7 +271,7 @@ static void *worker(void *arg)
         pthread_cond_broadcast(&st->cv);
         pthread_mutex_unlock(&st->mu);
     }
-    fe_cache_free(&fc);
+    kc_frontend_cache_free(&fc);
     return NULL;
 }
 

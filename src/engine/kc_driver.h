@@ -21,6 +21,17 @@
 struct kc_frontend;
 void kc_check_file(struct kc_frontend *fe, const kc_options *opts, kc_file_result *r);
 
+/* One front end per effective options (the CUDA front end reads its flags
+ * from the options it was made with): a worker thread's, or the LSP
+ * session's, kept while it checks. Files with the same configuration
+ * share one options object, so this stays small. Zero-initialise. */
+typedef struct kc_frontend_cache {
+    KC_VEC(const kc_options *) opts;
+    KC_VEC(struct kc_frontend *) fes;
+} kc_frontend_cache;
+struct kc_frontend *kc_frontend_cache_get(kc_frontend_cache *c, const kc_options *o);
+void kc_frontend_cache_free(kc_frontend_cache *c);
+
 /* ---- a whole run ---- */
 
 /* Called in file order as results become available; the callee may keep

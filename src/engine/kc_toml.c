@@ -296,6 +296,35 @@ static tnode *subtable(tp *p, tnode *t, const char *key)
 
 static tnode *parse_value(tp *p, int depth);
 
+/* `key = value` into `table` (dotted keys make the subtables); `where`
+ * completes the message for a missing `=`. */
+static bool parse_keyval(tp *p, tnode *table, int depth, const char *where)
+{
+    key_path k = {0};
+    bool ok = parse_key(p, &k);
+    tnode *into = table;
+    for (uint32_t i = 0; ok && i + 1 < k.len; i++)
+        ok = (into = subtable(p, into, k.data[i])) != NULL;
+    skip_ws(p);
+    if (ok && (p->s >= p->e || *p->s != '='))
+        ok = perr(p, "expected `=` %s", where);
+    tnode *v = NULL;
+    if (ok) {
+        p->s++;
+        skip_ws(p);
+        v = parse_value(p, depth);
+        ok = v != NULL;
+    }
+    if (ok && table_get(into, k.data[k.len - 1]))
+        ok = perr(p, "duplicate key `%s`", k.data[k.len - 1]);
+    if (ok)
+        table_put(into, k.data[k.len - 1], v);
+    else
+        tfree(v);
+    key_path_free(&k);
+    return ok;
+}
+
 static tnode *parse_inline_table(tp *p, int depth)
 {
     tnode *t = tnew(T_TABLE, p->line);
@@ -306,29 +335,7 @@ static tnode *parse_inline_table(tp *p, int depth)
         return t;
     }
     for (;;) {
-        key_path k = {0};
-        bool ok = parse_key(p, &k);
-        tnode *into = t;
-        for (uint32_t i = 0; ok && i + 1 < k.len; i++)
-            ok = (into = subtable(p, into, k.data[i])) != NULL;
-        skip_ws(p);
-        if (ok && (p->s >= p->e || *p->s != '='))
-            ok = perr(p, "expected `=` in an inline table");
-        tnode *v = NULL;
-        if (ok) {
-            p->s++;
-            skip_ws(p);
-            v = parse_value(p, depth + 1);
-            ok = v != NULL;
-        }
-        if (ok && table_get(into, k.data[k.len - 1]))
-            ok = perr(p, "duplicate key `%s`", k.data[k.len - 1]);
-        if (ok)
-            table_put(into, k.data[k.len - 1], v);
-        else
-            tfree(v);
-        key_path_free(&k);
-        if (!ok) {
+        if (!parse_keyval(p, t, depth + 1, "in an inline table")) {
             tfree(t);
             return NULL;
         }
@@ -469,29 +476,7 @@ static bool parse_doc(tp *p, tnode *root)
             if (!ok)
                 return false;
         } else {
-            key_path k = {0};
-            bool ok = parse_key(p, &k);
-            tnode *into = cur;
-            for (uint32_t i = 0; ok && i + 1 < k.len; i++)
-                ok = (into = subtable(p, into, k.data[i])) != NULL;
-            skip_ws(p);
-            if (ok && (p->s >= p->e || *p->s != '='))
-                ok = perr(p, "expected `=` after a key");
-            tnode *v = NULL;
-            if (ok) {
-                p->s++;
-                skip_ws(p);
-                v = parse_value(p, 0);
-                ok = v != NULL;
-            }
-            if (ok && table_get(into, k.data[k.len - 1]))
-                ok = perr(p, "duplicate key `%s`", k.data[k.len - 1]);
-            if (ok)
-                table_put(into, k.data[k.len - 1], v);
-            else
-                tfree(v);
-            key_path_free(&k);
-            if (!ok)
+            if (!parse_keyval(p, cur, 0, "after a key"))
                 return false;
         }
         /* the rest of the line: white space and a comment */

@@ -37,8 +37,7 @@ typedef struct lsp {
     kc_config_set *set;
     FILE *in, *out, *log;
     KC_VEC(lsp_doc *) docs;
-    KC_VEC(const kc_options *) fe_opts; /* one front end per effective options */
-    KC_VEC(kc_frontend *) fes;
+    kc_frontend_cache fes; /* kept for the session: libclang stays warm */
     bool initialized, shutdown;
     int status;
 } lsp;
@@ -172,17 +171,6 @@ static void doc_free(lsp_doc *d)
     free(d);
 }
 
-static kc_frontend *frontend_for(lsp *s, const kc_options *o)
-{
-    for (uint32_t i = 0; i < s->fe_opts.len; i++)
-        if (s->fe_opts.data[i] == o)
-            return s->fes.data[i];
-    kc_frontend *fe = kc_frontend_new(o);
-    kc_vec_push(&s->fe_opts, o);
-    kc_vec_push(&s->fes, fe);
-    return fe;
-}
-
 static void publish(lsp *s, const lsp_doc *d, json_t *diags)
 {
     json_t *params = json_pack("{s:s, s:o}", "uri", d->uri, "diagnostics", diags);
@@ -222,7 +210,7 @@ static void check_doc(lsp *s, lsp_doc *d)
     if (!one.files.data[0].errors.items.len)
         d->proj = kc_project_link(&one, o->max_file_size, 1);
     if (!one.files.data[0].errors.items.len)
-        kc_check_file(frontend_for(s, o), o, &one.files.data[0]);
+        kc_check_file(kc_frontend_cache_get(&s->fes, o), o, &one.files.data[0]);
     d->res = one.files.data[0];
     d->checked = true;
     kc_vec_free(&one.files);
@@ -498,9 +486,6 @@ int kc_lsp_serve(const kc_options *base, kc_config_set *set, FILE *in, FILE *out
     for (uint32_t i = 0; i < s.docs.len; i++)
         doc_free(s.docs.data[i]);
     kc_vec_free(&s.docs);
-    for (uint32_t i = 0; i < s.fes.len; i++)
-        kc_frontend_delete(s.fes.data[i]);
-    kc_vec_free(&s.fes);
-    kc_vec_free(&s.fe_opts);
+    kc_frontend_cache_free(&s.fes);
     return s.status;
 }

@@ -52,22 +52,9 @@ static char *uri_encode(const char *path)
  * when the file is under it, else an absolute file: URI. */
 static json_t *artifact_location(const char *root, const char *path)
 {
-    char *abs = NULL;
-    if (path[0] == '/')
-        abs = kc_path_lexical(path);
-    else {
-        char *cwd = getcwd(NULL, 0);
-        char *joined = kc_xasprintf("%s/%s", cwd ? cwd : "", path);
-        free(cwd);
-        abs = kc_path_lexical(joined);
-        free(joined);
-    }
+    char *abs = kc_path_absolute(path);
     json_t *o = json_object();
-    size_t rl = root ? strlen(root) : 0;
-    const char *rel = !root                                   ? NULL
-                      : !strcmp(root, "/")                    ? abs + 1
-                      : !strncmp(abs, root, rl) && abs[rl] == '/' ? abs + rl + 1
-                                                              : NULL;
+    const char *rel = root ? kc_path_under(abs, root) : NULL;
     if (rel && *rel) {
         char *enc = uri_encode(rel);
         json_object_set_new(o, "uri", kc_report_json_text(enc));

@@ -61,8 +61,7 @@ char *kc_path_normalize(const char *path)
     return norm;
 }
 
-/* `path` absolute and lexically normalized (against the working directory). */
-static char *absolute(const char *path)
+char *kc_path_absolute(const char *path)
 {
     if (path[0] == '/')
         return kc_path_lexical(path);
@@ -77,8 +76,8 @@ static char *absolute(const char *path)
 char *kc_path_project_root(const char *path, const char *root)
 {
     if (root && *root)
-        return absolute(root);
-    char *dir = absolute(path);
+        return kc_path_absolute(root);
+    char *dir = kc_path_absolute(path);
     struct stat st;
     if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
         char *slash = strrchr(dir, '/');
@@ -106,19 +105,20 @@ char *kc_path_project_root(const char *path, const char *root)
 char *kc_path_project(const char *path, const char *root)
 {
     char *top = kc_path_project_root(path, root);
-    char *abs = absolute(path);
-    size_t tl = strlen(top);
-    char *rel = NULL;
-    if (!strcmp(top, "/"))
-        rel = kc_xstrdup(abs + 1);
-    else if (!strncmp(abs, top, tl) && abs[tl] == '/')
-        rel = kc_xstrdup(abs + tl + 1);
-    else if (!strcmp(abs, top))
-        rel = kc_xstrdup(".");
+    char *abs = kc_path_absolute(path);
+    const char *under = kc_path_under(abs, top);
+    char *rel = under && *under ? kc_xstrdup(under) : !strcmp(abs, top) ? kc_xstrdup(".") : NULL;
     free(top);
     free(abs);
-    if (rel && *rel)
-        return rel;
-    free(rel);
-    return kc_path_normalize(path);
+    return rel ? rel : kc_path_normalize(path);
+}
+
+const char *kc_path_under(const char *abspath, const char *dir)
+{
+    size_t dl = strlen(dir);
+    if (strcmp(dir, "/") == 0)
+        return abspath[0] == '/' ? abspath + 1 : NULL;
+    if (strncmp(abspath, dir, dl) == 0 && abspath[dl] == '/')
+        return abspath + dl + 1;
+    return NULL;
 }

@@ -13,6 +13,12 @@ char *kc_path_normalize(const char *path);
  * removed, absolute paths stay absolute. Caller frees. */
 char *kc_path_lexical(const char *path);
 
+/* `path` absolute (against the working directory) and lexically
+ * normalized, symbolic links kept. malloc'd. */
+char *kc_path_absolute(const char *path);
+/* The part of the absolute path `abspath` below the directory `dir`
+ * (a pointer into abspath), or NULL when it is not under it. */
+const char *kc_path_under(const char *abspath, const char *dir);
 /* The directory that fingerprints, baselines and SARIF name files
  * relative to: `root` when given (--root), else the nearest directory at
  * or above `path` that holds `.git` (the repository), else the working
