@@ -438,6 +438,12 @@ static int cli_opt_export(cli_args *a, const char *arg, FILE *out, FILE *err)
     return CLI_GO_ON;
 }
 
+static int cli_opt_run_cmd(cli_args *a, const char *arg, FILE *out, FILE *err)
+{
+    set_string(&a->o.verify_run_cmd, arg);
+    return CLI_GO_ON;
+}
+
 static int cli_opt_reference_dir(cli_args *a, const char *arg, FILE *out, FILE *err)
 {
     set_string(&a->o.reference_dir, arg);
@@ -760,6 +766,10 @@ static int cli_validate(cli_args *a, FILE *err)
 {
     if (a->cli.config_file && a->cli.no_config) {
         fputs("kcheck: --config and --no-config exclude each other\n", err);
+        return 2;
+    }
+    if (a->o.verify_run_cmd && !a->o.verify) {
+        fputs("kcheck: --run is an option of `kcheck verify`\n", err);
         return 2;
     }
     if (a->o.verify && (a->o.fix || a->want_diff)) {

@@ -23,10 +23,7 @@ static int fixit_cmp(const void *a, const void *b)
     return x->col < y->col ? -1 : x->col > y->col;
 }
 
-/* Writes a copy of the user's file with the fix-its of the listed
- * diagnostics applied (edits that would overlap an earlier one are left
- * out); returns its path relative to the work directory. */
-static char *write_fixed_copy(kc_verify_env *e, const kc_file_result *r, const kc_diag *diags, const int *idx, size_t n,
+char *kc_verify_fixed_copy(kc_verify_env *e, const kc_file_result *r, const kc_diag *diags, const int *idx, size_t n,
                               const char *ext)
 {
     KC_VEC(kc_fixit) edits = {0};
@@ -280,7 +277,7 @@ static void plan_fixed_copies(kc_verify_env *e, json_t *exps, kc_file_result *r,
          * CUDA harnesses only: a fixed copy would measure nothing. */
         if (!d->fixes.len || (k != KC_VERIFY_COMPILE_ERROR && k != KC_VERIFY_WRONG_RESULT && !kc_verify_is_perf(k)))
             continue;
-        char *fixed = write_fixed_copy(e, r, diags, &idx[i], 1, ".py");
+        char *fixed = kc_verify_fixed_copy(e, r, diags, &idx[i], 1, ".py");
         if (!fixed)
             continue;
         add_exp(exps,
@@ -295,7 +292,7 @@ static void plan_fixed_copies(kc_verify_env *e, json_t *exps, kc_file_result *r,
      * own (and a kernel that does not compile as written gets a chance
      * to run). */
     if (perf_without_fix && nfixable) {
-        char *all = write_fixed_copy(e, r, diags, idx, n, ".py");
+        char *all = kc_verify_fixed_copy(e, r, diags, idx, n, ".py");
         if (all) {
             add_exp(exps, "timing", "others_fixed", all, -1);
             free(all);
@@ -468,6 +465,20 @@ static void plan_job(kc_verify_env *e, kc_verify_job_vec *jobs, kc_file_result *
     kc_vec_push(jobs, j);
 }
 
+bool kc_verify_recorded(const kc_verify_env *e, const kc_file_result *r, const kc_diag *d)
+{
+    if (!e->o->verify_run_cmd || !d->kernel)
+        return false;
+    /* CUDA: compute-sanitizer's runs of the command judge memory and race
+     * findings (the recorder watches Triton launches only). */
+    kc_verify_kind k = kc_verify_kind_of(d);
+    bool sanitized = k == KC_VERIFY_MEMORY || k == KC_VERIFY_RACE || k == KC_VERIFY_OVERFLOW;
+    for (uint32_t i = 0; i < r->kernels.len; i++)
+        if (!strcmp(r->kernels.data[i].name, d->kernel) && (r->kernels.data[i].lang == KC_LANG_TRITON || sanitized))
+            return true;
+    return false;
+}
+
 void kc_verify_plan_file(kc_verify_env *e, kc_file_result *r, kc_binding_list *bl, kc_verify_job_vec *jobs)
 {
     size_t nd = r->diags.items.len;
@@ -487,6 +498,8 @@ void kc_verify_plan_file(kc_verify_env *e, kc_file_result *r, kc_binding_list *b
         } else if (kc_verify_kind_of(d) == KC_VERIFY_NONE) {
             kc_verify_set_verdict(d, "inconclusive", "this rule has no verify experiment yet", NULL);
             done[i] = 1;
+        } else if (!kc_binding_for(bl, r, d->kernel) && kc_verify_recorded(e, r, d)) {
+            done[i] = 1; /* judged on the command's launches (record.c) */
         } else if (!kc_binding_for(bl, r, d->kernel)) {
             char *msg = kc_xasprintf("no `kcheck: verify op=... call=...` binding for kernel `%s` (docs/verify.md)",
                                      d->kernel ? d->kernel : "?");

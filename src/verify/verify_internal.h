@@ -3,9 +3,10 @@
  * Each of its files calls only files listed before it (no cycle;
  * the test arch.layers checks it): bindings (binding.c), op
  * specs (opspec.c), processes and files (runner.c), the CUDA harness
- * (harness_cuda.c); then verdict.c (results documents into verdicts),
+ * (harness_cuda.c), compute-sanitizer's logs (sanitizer_log.c); then verdict.c (results documents into verdicts),
  * plan.c (plans, fixed copies), run.c (running, exporting or replaying
- * the plans) and, on top, verify_main.c (the environment and
+ * the plans), record.c (--run: the user's command and its recorded
+ * launches) and, on top, verify_main.c (the environment and
  * kc_verify_files). */
 #ifndef KC_VERIFY_INTERNAL_H
 #define KC_VERIFY_INTERNAL_H
@@ -68,6 +69,24 @@ typedef struct kc_verify_job {
 
 typedef KC_VEC(kc_verify_job) kc_verify_job_vec;
 
+/* ---- sanitizer_log.c ---- */
+
+/* One report of compute-sanitizer's text log. */
+typedef struct kc_sanitizer_where {
+    char *file;     /* as the log names it */
+    uint32_t line;
+    char *function; /* the kernel or device function, or NULL */
+} kc_sanitizer_where;
+typedef struct kc_sanitizer_report {
+    char *what; /* "Invalid __global__ read of size 4 bytes" */
+    char *who;  /* "by thread (96,0,0) in block (976,0,0)", or NULL */
+    KC_VEC(kc_sanitizer_where) where; /* the device frames with a source line */
+} kc_sanitizer_report;
+typedef KC_VEC(kc_sanitizer_report) kc_sanitizer_report_vec;
+
+void kc_sanitizer_parse(const char *text, size_t len, kc_sanitizer_report_vec *out);
+void kc_sanitizer_reports_free(kc_sanitizer_report_vec *v);
+
 /* ---- verdict.c ---- */
 
 /* Sets (or replaces) a diagnostic's verdict; evidence may be NULL. */
@@ -81,6 +100,17 @@ void kc_verify_judge_job(kc_verify_job *j);
 
 /* ---- plan.c ---- */
 
+/* Writes a copy of the user's file with the fix-its of the listed
+ * diagnostics applied (an edit that would overlap an earlier one is left
+ * out); returns its path relative to the work directory, or NULL (no
+ * fix-it, or it could not be written: said on e->err). */
+char *kc_verify_fixed_copy(kc_verify_env *e, const kc_file_result *r, const kc_diag *diags, const int *idx, size_t n,
+                           const char *ext);
+
+/* Whether --run confirms this diagnostic on the user's own run (a finding
+ * in a Triton kernel that no binding covers, or a memory or race finding
+ * in a CUDA one) instead of calling it `no binding`. */
+bool kc_verify_recorded(const kc_verify_env *e, const kc_file_result *r, const kc_diag *d);
 /* How long one plan may run (the driver limits each experiment itself). */
 double kc_verify_plan_limit(const kc_verify_env *e);
 /* Plans the experiments of a file's bindings (findings without an
@@ -95,5 +125,16 @@ void kc_verify_run_local(kc_verify_env *e, kc_verify_job *jobs, size_t nj);
 void kc_verify_export_all(kc_verify_env *e, kc_verify_job *jobs, size_t nj);
 /* --results: reads the recorded results documents. */
 void kc_verify_replay_all(kc_verify_env *e, kc_verify_job *jobs, size_t nj);
+
+/* ---- record.c ---- */
+
+/* The embedded launch recorder of --run and its sitecustomize. */
+extern const char kc_recorder_py[];
+extern const char kc_sitecustomize_py[];
+
+/* --run CMD: runs the user's command with the launch recorder, and
+ * judges every finding kc_verify_recorded() took from the launches it
+ * recorded. */
+void kc_verify_run_command(kc_verify_env *e, kc_file_result *files, size_t n);
 
 #endif

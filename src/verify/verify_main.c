@@ -171,6 +171,8 @@ bool kc_verify_files(const kc_options *o, kc_file_result *files, size_t n, FILE 
         free(jobs.data[i].idx);
     }
     kc_vec_free(&jobs);
+    /* --run: what no binding covers, on the user's own launches */
+    kc_verify_run_command(&e, files, n);
     for (size_t i = 0; i < n; i++)
         kc_bindings_free(&lists[i]);
     free(lists);

@@ -96,6 +96,7 @@ typedef enum kc_cuda_mode {
     X(char *, verify_results_dir, STRING, NOKEY, NULL, NULL) /* read recorded results instead */    \
     X(char *, verify_save_dir, STRING, NOKEY, NULL, NULL)    /* copy raw results here */            \
     X(char *, verify_export_dir, STRING, NOKEY, NULL, NULL)  /* a bundle to run elsewhere */        \
+    X(char *, verify_run_cmd, STRING, NOKEY, NULL, NULL)     /* --run: the user's command */        \
     X(char *, reference_dir, STRING, NOKEY, NULL, NULL)      /* kernels/reference */                \
     X(char *, python, STRING, NOKEY, NULL, NULL)             /* interpreter for Triton harnesses */ \
     /* --baseline: findings to hide (applied after the cache) */                                    \
