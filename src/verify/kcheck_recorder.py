@@ -155,12 +155,13 @@ def _copy_args(args, kwargs, storages):
     return new_args, new_kwargs
 
 
-def _compare(names, got, want):
-    """First difference between the tensors of two launches, or None."""
+def _compare(names, got, want, only=None):
+    """The largest difference between the tensors of two launches (those
+    named in `only`, when given), or None."""
     import torch
     worst = None
     for name, a, b in zip(names, got, want):
-        if not (_is_tensor(a) and _is_tensor(b)):
+        if not (_is_tensor(a) and _is_tensor(b)) or (only is not None and name not in only):
             continue
         if a.is_floating_point():
             x, y = a.float(), b.float()
@@ -185,6 +186,23 @@ def _compare(names, got, want):
         if worst is None or rec["elements_differ"] > worst["elements_differ"]:
             worst = rec
     return worst
+
+
+def _checksum(storages):
+    """A sum of the bytes of each storage, by 32-bit words: whether
+    anything wrote into them since."""
+    import torch
+    sums = []
+    for s in storages.values():
+        t = torch.empty((0,), dtype=torch.uint8, device=s.device).set_(s, 0, (s.nbytes(),), (1,))
+        n4 = t.numel() // 4 * 4
+        w = t[:n4].view(torch.int32)
+        total = int(t[n4:].to(torch.int64).sum().item())
+        step = 1 << 27
+        for i in range(0, w.numel(), step):
+            total += int(w[i:i + step].to(torch.int64).sum().item())
+        sums.append(total)
+    return sums
 
 
 def _flat(args, kwargs):
@@ -278,6 +296,13 @@ def _prepare(rec, jit, finding, args, kwargs, grid, exp):
         _sync()
         exp["fixed_first_s"] = time.perf_counter() - t0
         exp["fixed_ok"] = True
+        # before the launch as written runs: a wild write of it may land
+        # in these copies
+        names = [d["name"] for d in exp["args"]]
+        fixd, before = _flat(*fixed), _flat(*pristine)
+        exp["written_fixed"] = [n for n, a, b in zip(names, fixd, before)
+                                if _is_tensor(a) and _compare([n], [a], [b])]
+        exp["_sums"] = _checksum(_storages(*pristine)) + _checksum(_storages(*fixed))
     except Exception as e:  # noqa: BLE001
         exp["fixed_ok"] = False
         exp["fixed_error"] = "%s: %s" % (type(e).__name__, str(e)[:2000])
@@ -323,19 +348,40 @@ def _experiment(rec, jit, orig_run, finding, args, kwargs, grid):
         exp["step"] = "comparing"
         rec.flush()
         if exp.get("fixed_ok"):
-            diff = _compare(names, _flat(args, kwargs), _flat(fargs, fkwargs))
-            exp["outputs_equal"] = diff is None
+            user, fixd, before = _flat(args, kwargs), _flat(fargs, fkwargs), _flat(*pristine)
+            sums = exp.pop("_sums")
+            if _checksum(_storages(*pristine)) + _checksum(_storages(*fixed)) != sums:
+                # the launch as written changed memory that is not its
+                # own: kcheck's copies of its arguments
+                exp["wrote_outside"] = True
+            # which tensors each launch wrote
+            wrote_fixed = exp["written_fixed"]
+            wrote_orig = [n for n, a, b in zip(names, user, before) if _is_tensor(a) and _compare([n], [a], [b])]
+            exp["written_as_written"] = wrote_orig
+            stray = [n for n in wrote_orig if n not in wrote_fixed]
+            if exp.get("wrote_outside"):
+                stray = stray or ["(kcheck's copies)"]
+            elif stray:
+                # the launch as written changed a tensor the fixed kernel
+                # leaves alone: a write out of bounds (an int32 offset that
+                # wrapped lands in a neighbouring allocation)
+                exp["stray_write"] = _compare(names, user, before, only=stray)
+            diff = None if exp.get("wrote_outside") else _compare(names, user, fixd, only=wrote_fixed or None)
+            exp["outputs_equal"] = diff is None and not stray
             if diff is not None:
                 exp["difference"] = diff
-                # Once more on a fresh copy: does the original agree with itself?
+            if diff is not None and not stray:
+                # Once more on a fresh copy: does the original agree with
+                # itself on what the fixed kernel writes?
                 aargs, akwargs = _copy_args(pristine[0], pristine[1], _storages(*pristine))
                 orig_run(jit, *aargs, grid=grid, warmup=False, **akwargs)
                 _sync()
-                noise = _compare(names, _flat(args, kwargs), _flat(aargs, akwargs))
+                noise = _compare(names, user, _flat(aargs, akwargs), only=wrote_fixed or None)
                 exp["original_repeatable"] = noise is None
                 if noise is not None:
                     exp["noise"] = noise
                 del aargs, akwargs
+            del user, fixd, before
             if finding["kind"] in ("timing", "compile_time"):
                 exp["step"] = "timing"
                 rec.flush()

@@ -236,7 +236,8 @@ static const char run_command_sh[] =
     "    rm -f -- \"$out/$tool.log\" \"$out/$tool.status\" \"$out/$tool.skipped\"\n"
     "    if [ \"${KCHECK_RUN_SANITIZER:-1}\" = 0 ]; then echo 'KCHECK_RUN_SANITIZER=0' >\"$out/$tool.skipped\"; continue; fi\n"
     "    if [ ! -x \"$cs\" ]; then echo 'compute-sanitizer not found' >\"$out/$tool.skipped\"; continue; fi\n"
-    "    TRITON_CACHE_DIR=\"$out/triton-cache\" \"$cs\" --tool \"$tool\" --target-processes all --print-limit 200 \\\n"
+    "    # PyTorch's caching allocator hides an access past a tensor inside its block\n"
+    "    PYTORCH_NO_CUDA_MEMORY_CACHING=1 TRITON_CACHE_DIR=\"$out/triton-cache\" \"$cs\" --tool \"$tool\" --target-processes all --print-limit 200 \\\n"
     "        --log-file \"$out/$tool.log\" sh \"$b/command.sh\" >\"$out/$tool-command.log\" 2>&1\n"
     "    echo $? >\"$out/$tool.status\"\n"
     "done\n"
@@ -466,11 +467,13 @@ static void judge_same(const rec_item *it, json_t *x, const char *launch, json_i
         double of = json_number_value(json_object_get(x, "original_first_s"));
         double ff = json_number_value(json_object_get(x, "fixed_first_s"));
         double ratio = f > 0 ? o / f : 0, cratio = ff > 0 ? of / ff : 0;
-        bool slow = ratio >= 1.10 || (k == KC_VERIFY_PERF_COMPILE && cratio >= 1.5);
+        /* the thresholds of bound experiments (docs/verify.md) */
+        bool slow = ratio >= 1.2 || (k == KC_VERIFY_PERF_COMPILE && cratio >= 2 && of > 1);
         *status = slow ? "confirmed" : "not-reproduced";
-        kc_sb_appendf(sb, "%s on the command's own launch (%s): %.3f ms as written vs %.3f ms with the fix-it (%.2fx); "
-                          "first launch, compile included, %.2f s vs %.2f s; outputs identical",
-                      slow ? "slower" : "no slower", launch, o, f, ratio, of, ff);
+        kc_sb_appendf(sb, "on the command's own launch (%s): as written, the first launch (compile included) takes "
+                          "%.2f s and a launch then %.3f ms; with the fix-it %.2f s and %.3f ms (compiles %.1fx, runs "
+                          "%.2fx faster); outputs identical",
+                      launch, of, o, ff, f, cratio, ratio);
         return;
     }
     if (k == KC_VERIFY_OVERFLOW && max_numel < ((json_int_t)1 << 31)) {
@@ -594,8 +597,10 @@ static void judge_item(const rec_item *it, const rec_item *lead, const rec_item_
     } else if (!x) {
         size_t nproc = json_array_size(run->docs);
         kc_sb_appendf(&sb, "not executed by the command: no launch of `%s` from this file was seen (%zu Python "
-                           "process%s watched; %s)",
-                      it->d->kernel, nproc, nproc == 1 ? "" : "es", kc_sb_str(&st));
+                           "process%s watched; %s)%s",
+                      it->d->kernel, nproc, nproc == 1 ? "" : "es", kc_sb_str(&st),
+                      nproc ? "" : "; the recorder was never loaded: a command that sets PYTHONPATH must keep "
+                                   "$PYTHONPATH in it");
     } else {
         kc_strbuf launch = {0};
         json_int_t max_numel = 0;
@@ -628,6 +633,24 @@ static void judge_item(const rec_item *it, const rec_item *lead, const rec_item_
             status = kc_verify_kind_of(it->d) == KC_VERIFY_COMPILE_ERROR ? "confirmed" : "inconclusive";
             kc_sb_appendf(&sb, "the command's launch (%s) failed as written and ran with the fix-it: %s",
                           kc_sb_str(&launch), str(x, "original_error"));
+        } else if (json_is_true(json_object_get(x, "wrote_outside"))) {
+            status = "confirmed";
+            kc_sb_appendf(&sb, "the command's own launch (%s) writes out of bounds: it changed GPU memory outside its "
+                               "arguments (kcheck's copies of them, which no kernel was given), while the kernel with "
+                               "the fix-it, on the same inputs, wrote only %s",
+                          kc_sb_str(&launch), json_array_size(json_object_get(x, "written_fixed")) ? "its outputs"
+                                                                                                 : "nothing");
+        } else if (json_object_get(x, "stray_write")) {
+            json_t *sw = json_object_get(x, "stray_write"), *df = json_object_get(x, "difference");
+            status = "confirmed";
+            kc_sb_appendf(&sb, "the command's own launch (%s) writes out of bounds: `%s`, which the kernel with the "
+                               "fix-it leaves unchanged, changed in %lld of %lld elements",
+                          kc_sb_str(&launch), str(sw, "tensor"),
+                          (long long)json_integer_value(json_object_get(sw, "elements_differ")),
+                          (long long)json_integer_value(json_object_get(sw, "numel")));
+            if (df)
+                kc_sb_appendf(&sb, "; `%s` differs from the fixed kernel's in %lld elements", str(df, "tensor"),
+                              (long long)json_integer_value(json_object_get(df, "elements_differ")));
         } else if (json_is_false(json_object_get(x, "outputs_equal"))) {
             judge_difference(it, x, kc_sb_str(&launch), &sb, &status);
         } else {
@@ -641,7 +664,7 @@ static void judge_item(const rec_item *it, const rec_item *lead, const rec_item_
     size_t members = 0;
     for (uint32_t i = 0; i < items->len; i++)
         members += items->data[i].group == lead->group;
-    if (members > 1 && !run->why_none) {
+    if (members > 1 && x) {
         kc_sb_appendf(&sb, " (the fixed kernel has the fix-its of this kernel's %zu findings applied together: lines",
                       members);
         json_t *lines = json_array();

@@ -32,6 +32,13 @@ void kc_sanitizer_reports_free(kc_sanitizer_report_vec *v)
  * the function and the file:line at the end of the line. */
 static bool parse_where(const char *s, size_t len, kc_sanitizer_where *w)
 {
+    /* racecheck ends an access with " [2048 hazards]" */
+    if (len && s[len - 1] == ']')
+        for (size_t i = len; i > 1; i--)
+            if (s[i - 1] == '[' && s[i - 2] == ' ') {
+                len = i - 2;
+                break;
+            }
     /* FILE:LINE at the end, after the last " in " */
     const char *in = NULL;
     for (size_t i = 0; i + 4 <= len; i++)

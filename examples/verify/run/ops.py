@@ -1,6 +1,6 @@
-# Kernels with no `kcheck: verify` binding, confirmed on the launches of the
-# user's own command (docs/verify.md, "Verify on your own run"):
-#     kcheck verify --run "python3 examples/verify/run/run_ops.py" examples/verify/run/ops.py
+# Kernels bound to no reference op, confirmed on the launches of the user's own command
+# (docs/verify.md, "Verify on your own run"), from the top of the repository:
+#   kcheck verify --run "python3 examples/verify/run/run_ops.py" examples/verify/run/ops.py
 import torch
 import triton
 import triton.language as tl

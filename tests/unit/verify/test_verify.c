@@ -432,6 +432,48 @@ static void test_on_gpu(void **state)
     free(out);
 }
 
+/* compute-sanitizer's text log: reports with their device frames (a
+ * Triton kernel names its .py line, CUDA with -lineinfo its .cu line;
+ * racecheck's headline holds an access), host frames and summaries left
+ * out. */
+static void test_sanitizer_log(void **state)
+{
+    (void)state;
+    static const char log[] =
+        "========= COMPUTE-SANITIZER\n"
+        "========= Invalid __global__ read of size 4 bytes\n"
+        "=========     at add_kernel+0x1c0 in /home/u/proj/ops.py:23\n"
+        "=========     by thread (96,0,0) in block (976,0,0)\n"
+        "=========     Address 0x7f3a00f42400 is out of bounds\n"
+        "=========     Saved host backtrace up to driver entry point at kernel launch time\n"
+        "=========         Host Frame: cuLaunchKernel in /lib/x86_64-linux-gnu/libcuda.so.1:12\n"
+        "=========\n"
+        "========= Error: Race reported between Write access at void tile<(int)16>(float *, int)+0x90 in "
+        "/src/t.cu:14\n"
+        "=========     and Read access at void tile<(int)16>(float *, int)+0xc0 in /src/t.cu:17 [2048 hazards]\n"
+        "=========\n"
+        "========= Program hit cudaErrorLaunchFailure (error 719) due to \"unspecified launch failure\"\n"
+        "========= ERROR SUMMARY: 2 errors\n";
+    kc_sanitizer_report_vec v = {0};
+    kc_sanitizer_parse(log, sizeof log - 1, &v);
+    assert_int_equal(v.len, 2);
+    assert_string_equal(v.data[0].what, "Invalid __global__ read of size 4 bytes");
+    assert_string_equal(v.data[0].who, "by thread (96,0,0) in block (976,0,0)");
+    assert_int_equal(v.data[0].where.len, 1); /* not the host frame */
+    assert_string_equal(v.data[0].where.data[0].file, "/home/u/proj/ops.py");
+    assert_int_equal(v.data[0].where.data[0].line, 23);
+    assert_string_equal(v.data[0].where.data[0].function, "add_kernel");
+    assert_int_equal(v.data[1].where.len, 2); /* both accesses of the race */
+    assert_int_equal(v.data[1].where.data[0].line, 14);
+    assert_int_equal(v.data[1].where.data[1].line, 17);
+    assert_string_equal(v.data[1].where.data[0].function, "void tile<(int)16>(float *, int)");
+    kc_sanitizer_reports_free(&v);
+    /* not a log: nothing, and no crash */
+    kc_sanitizer_parse("garbage\n=========", 17, &v);
+    assert_int_equal(v.len, 0);
+    kc_sanitizer_reports_free(&v);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -447,6 +489,7 @@ int main(void)
         cmocka_unit_test(test_cuda_harness_compiles),
         cmocka_unit_test(test_runner_time_limit),
         cmocka_unit_test(test_on_gpu),
+        cmocka_unit_test(test_sanitizer_log),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

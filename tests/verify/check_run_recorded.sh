@@ -1,0 +1,29 @@
+#!/bin/sh
+# The verdicts of `kcheck verify --run` from what the recorder and
+# compute-sanitizer wrote on an H200 (tests/verify/recorded/run/, from
+# `sh BUNDLE/run-command.sh` of an --export bundle; docs/verify-results.md):
+# the int32 offset below 2^31 is inconclusive, past it confirmed as a write
+# out of bounds; the unmasked load confirmed by memcheck at its line; the
+# full unroll confirmed by its compile time; kernels the command did not
+# launch say so.
+#     check_run_recorded.sh KCHECK SOURCE_DIR
+set -u
+kcheck=$1 src=$2
+cd "$src" || exit 1
+fail=0
+expect() { # OUTPUT LINE-PREFIX TEXT
+    if ! printf '%s\n' "$1" | grep -A12 -F "$2" | grep -m1 -F "= verify:" | grep -qF "$3"; then
+        echo "FAIL: $2: expected a verdict with '$3'"; fail=1
+    fi
+}
+small=$("$kcheck" verify --no-config --no-cache --severity note --color=never --run "python3 examples/verify/run/run_ops.py" \
+        --results tests/verify/recorded/run/small examples/verify/run/ops.py 2>&1)
+expect "$small" "ops.py:14:25: note" "inconclusive: the command's launches stay below 2^31 elements"
+expect "$small" "ops.py:23:17: warning" "confirmed: compute-sanitizer memcheck, on the command: \"Invalid __global__ read of size 16 bytes\" at ops.py:23 in add_kernel"
+expect "$small" "ops.py:31:18: warning" "confirmed: on the command's own launch (grid (64,)"
+big=$("$kcheck" verify --no-config --no-cache --severity note --color=never --run "python3 examples/verify/run/run_ops.py big" \
+      --results tests/verify/recorded/run/big examples/verify/run/ops.py 2>&1)
+expect "$big" "ops.py:15:22: note" "confirmed: the command's own launch (grid (40000,), \`x_ptr\` [40000, 65536] bfloat16"
+expect "$big" "ops.py:23:17: warning" "inconclusive: not executed by the command: no launch of \`add_kernel\`"
+[ $fail = 0 ] && echo "ok: verify --run verdicts from the recorded H200 run"
+exit $fail
