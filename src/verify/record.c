@@ -67,6 +67,16 @@ static char *absolute(const char *path)
     return real ? real : kc_xstrdup(path);
 }
 
+/* Whether the finding's kernel is a Triton one (the recorder watches those;
+ * CUDA findings are judged by compute-sanitizer alone). */
+static bool in_triton(const kc_file_result *r, const kc_diag *d)
+{
+    for (uint32_t i = 0; i < r->kernels.len; i++)
+        if (r->kernels.data[i].lang == KC_LANG_TRITON && d->kernel && !strcmp(r->kernels.data[i].name, d->kernel))
+            return true;
+    return false;
+}
+
 /* Whether the finding is about what the kernel computes (its outputs, its
  * memory, whether it compiles) rather than its speed. */
 static bool is_correctness(const kc_diag *d) { return !kc_verify_is_perf(kc_verify_kind_of(d)); }
@@ -108,7 +118,7 @@ static void collect(kc_verify_env *e, kc_file_result *files, size_t n, rec_item_
         for (uint32_t j = i; j < items->len; j++)
             if (items->data[j].group == it->group && items->data[j].d->fixes.len)
                 idx[m++] = items->data[j].index;
-        it->fixed = m ? kc_verify_fixed_copy(e, it->r, it->r->diags.items.data, idx, m, ".py") : NULL;
+        it->fixed = m && in_triton(it->r, it->d) ? kc_verify_fixed_copy(e, it->r, it->r->diags.items.data, idx, m, ".py") : NULL;
     }
     free(idx);
 }
@@ -553,11 +563,12 @@ static bool judge_by_sanitizer(const rec_item *it, const rec_run *run, json_t *x
     }
     if (k == KC_VERIFY_OVERFLOW)
         return false; /* the recorder's copies say more at these sizes */
-    bool triton = false;
-    for (uint32_t i = 0; i < it->r->kernels.len; i++)
-        triton |= it->r->kernels.data[i].lang == KC_LANG_TRITON;
+    bool triton = in_triton(it->r, it->d);
     if (triton && !x)
         return false; /* not launched: the silence says nothing */
+    if (x && (json_object_get(x, "stray_write") || json_is_true(json_object_get(x, "wrote_outside")) ||
+              json_is_false(json_object_get(x, "outputs_equal"))))
+        return false; /* the recorder's copies showed more than the silence */
     *status = "not-reproduced";
     kc_sb_appendf(sb, "compute-sanitizer %s reported nothing at this line while the command ran (%zu report%s "
                       "elsewhere)%s",
@@ -594,6 +605,11 @@ static void judge_item(const rec_item *it, const rec_item *lead, const rec_item_
     } else if (!x && judge_by_sanitizer(it, run, NULL, NULL, &sb, &status, ev)) {
         /* a CUDA finding (the recorder watches Triton only), or a report
          * from a kernel the recorder did not see launched */
+    } else if (!x && !in_triton(it->r, it->d)) {
+        kc_verify_kind k = kc_verify_kind_of(it->d);
+        int t = k == KC_VERIFY_RACE ? 1 : 0;
+        kc_sb_appendf(&sb, "kcheck does not record CUDA launches, and compute-sanitizer %s did not run (%s)", tools[t],
+                      run->tool_why[t] ? run->tool_why[t] : "no log");
     } else if (!x) {
         size_t nproc = json_array_size(run->docs);
         kc_sb_appendf(&sb, "not executed by the command: no launch of `%s` from this file was seen (%zu Python "
@@ -693,7 +709,9 @@ void kc_verify_run_command(kc_verify_env *e, kc_file_result *files, size_t n)
     collect(e, files, n, &items);
     rec_run run = {.cmd = e->o->verify_run_cmd};
     if (!items.len) {
-        fprintf(e->err, "kcheck verify: --run: no finding in a Triton kernel without a binding; `%s` not run\n",
+        fprintf(e->err,
+                "kcheck verify: --run: no finding it judges (in a Triton kernel, or a memory or race finding in a "
+                "CUDA kernel, without a binding); `%s` not run\n",
                 run.cmd);
         kc_vec_free(&items);
         return;

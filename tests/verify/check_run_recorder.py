@@ -183,6 +183,16 @@ else:
     sums = [(d.get("verify") or {}).get("summary", "") for d in jd.get("diagnostics", [])]
     check(sums and all(s.startswith("not run (--no-run)") for s in sums), "--no-run verdicts: %s" % sums)
 
+# a CUDA race finding: judged by compute-sanitizer racecheck alone, and it says when that did not run
+cu = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "fixtures", "KC402_shared-memory-race",
+                  "bad_broadcast_after_reduction.cu")
+q = subprocess.run([kcheck, "verify", "--no-config", "--format", "json", "--run", "true", cu], capture_output=True,
+                   text=True, env=env)
+sums = [(d.get("verify") or {}).get("summary", "") for d in json.loads(q.stdout or "{}").get("diagnostics", [])
+        if d["rule"] == "KC402"]
+check(sums and all("compute-sanitizer racecheck did not run (KCHECK_RUN_SANITIZER=0)" in x for x in sums),
+      "CUDA KC402 under --run: %s" % sums)
+
 if failures:
     print("FAIL:\n  " + "\n  ".join(failures))
     sys.exit(1)
