@@ -408,6 +408,8 @@ static void judge(kc_diag *d, int diag_index, json_t *doc, const char *why_missi
         .d = d, .diag_index = diag_index, .kind = kc_verify_kind_of(d), .doc = doc, .unattributed = unattributed};
     j.env = env_text(doc, &env);
     j.ev = json_object();
+    /* where the inputs came from (--run's verdicts say "recorded launch") */
+    json_object_set_new(j.ev, "inputs", json_string("op spec"));
     json_object_set(j.ev, "env", json_object_get(doc, "env"));
     const char *fatal = json_string_value(json_object_get(doc, "fatal"));
     char *died = fatal ? NULL : killed_during(doc);
