@@ -68,6 +68,10 @@ static bool ci_contains(const char *s, const char *pat)
 /* A function or macro name that says it checks CUDA errors. */
 static bool checker_name(const char *n)
 {
+    /* libclang's "(unnamed struct at /path/...)" is no name: its path
+     * may hold anything ("unchecked") */
+    if (n[0] == '(')
+        return false;
     static const char *const pats[] = {"check", "chk", "lasterror", "lastcudaerror", "safe_call", "safecall",
                                        "handle_error", "handleerror", "cuda_call", "cudacall", "cuda_try",
                                        "rt_call"};
@@ -120,11 +124,14 @@ static const char *recovered_call(host_ctx *x, CXCursor c)
     kc_cuda_kids k;
     kc_cuda_kids_get(c, &k);
     bool callee = false;
+    CXString fname = {0};
     if (k.n >= 1) {
         CXCursor f = k.v[0];
         kc_span cs = kc_cuda_span(x->t, f);
         callee = (f.kind == CXCursor_DeclRefExpr || f.kind == CXCursor_OverloadedDeclRef) && kc_span_valid(cs) &&
                  cs.line == sp.line && cs.col == sp.col;
+        if (callee)
+            fname = clang_getCursorSpelling(f);
     }
     kc_cuda_kids_free(&k);
     if (!callee)
@@ -135,7 +142,13 @@ static const char *recovered_call(host_ctx *x, CXCursor c)
     size_t e = a;
     while (e < b && (isalnum((unsigned char)s[e]) || s[e] == '_'))
         e++;
-    if (e == a || e - a > 128 || isdigit((unsigned char)s[a]))
+    /* the text there must be the name the child refers to: inside a macro
+     * every node maps to the macro's name (`cudaCheck(` for the `buf` of
+     * `cudaCheck(cudaMemset(buf, 0, n))`) */
+    const char *fn = clang_getCString(fname);
+    bool same = !fn || !*fn || (strlen(fn) == e - a && !strncmp(fn, s + a, e - a)); /* unresolved: no spelling */
+    clang_disposeString(fname);
+    if (e == a || e - a > 128 || isdigit((unsigned char)s[a]) || !same)
         return NULL;
     size_t p = e;
     while (p < b && (s[p] == ' ' || s[p] == '\t'))
@@ -282,6 +295,46 @@ static bool args_call(CXCursor c, unsigned depth)
     return yes;
 }
 
+/* Does the subtree call cudaGetLastError() or cudaPeekAtLastError()? */
+static enum CXChildVisitResult find_last_error(CXCursor c, CXCursor parent, CXClientData data)
+{
+    (void)parent;
+    if (c.kind == CXCursor_CallExpr || c.kind == CXCursor_DeclRefExpr) {
+        CXString sp = clang_getCursorSpelling(c);
+        const char *n = clang_getCString(sp);
+        bool hit = n && (!strcmp(n, "cudaGetLastError") || !strcmp(n, "cudaPeekAtLastError"));
+        clang_disposeString(sp);
+        if (hit) {
+            *(bool *)data = true;
+            return CXChildVisit_Break;
+        }
+    }
+    return CXChildVisit_Recurse;
+}
+
+/* Does a checker call with no call in its arguments check the last error
+ * (`CUDA_CHECK_LAST()`, `cudaCheckError()`)? Where the checker's body is
+ * visible it says (llm.c's `cudaFreeCheck(&p)` frees and checks its own
+ * result); where it is not, a checker given nothing but the call is taken
+ * for one, and one given a value (`CUDA_CHECK(err)`, `FREE_CHECK(&p)`)
+ * checks that value. The name decides first (`...LastError`). */
+static bool checks_last_error(CXCursor c, const char *name, const char *macro, bool has_args)
+{
+    if (last_error_name(name) || (macro && last_error_name(macro)))
+        return true;
+    if (args_call(c, 0))
+        return false;
+    if (c.kind == CXCursor_CallExpr) {
+        CXCursor def = clang_getCursorDefinition(clang_getCursorReferenced(c));
+        if (!clang_Cursor_isNull(def) && !clang_isInvalid(def.kind)) {
+            bool found = false;
+            clang_visitChildren(def, find_last_error, &found);
+            return found;
+        }
+    }
+    return !has_args;
+}
+
 static void on_call(host_ctx *x, CXCursor c)
 {
     if (kc_cuda_is_launch(c)) {
@@ -313,9 +366,13 @@ static void on_call(host_ctx *x, CXCursor c)
         e.kind = EV_CHECK;
         e.last_error = true;
         push_ev(x, &e);
-    } else if (checker_name(name) || (macro && checker_name(macro))) {
+    } else if (checker_name(name) ||
+               (macro && checker_name(macro) && !(strncmp(name, "cuda", 4) == 0 && returns_cuda_error(c)))) {
+        /* the checker itself; not the API call it is given, which starts
+         * at the macro's expansion too (`cudaCheck(cudaDeviceSynchronize())`
+         * checks that call's result, not the last error) */
         e.kind = EV_CHECK;
-        e.last_error = last_error_name(name) || (macro && last_error_name(macro)) || !args_call(c, 0);
+        e.last_error = checks_last_error(c, name, macro, clang_Cursor_getNumArguments(c) > 0);
         push_ev(x, &e);
     }
     if (strncmp(name, "cuda", 4) == 0 && returns_cuda_error(c)) {
@@ -357,14 +414,21 @@ static void visit(host_ctx *x, CXCursor c)
     x->stack[x->depth++] = c;
     if (c.kind == CXCursor_CallExpr) {
         on_call(x, c);
-    } else if (c.kind == CXCursor_UnexposedExpr) {
+    } else if (c.kind == CXCursor_UnexposedExpr &&
+               !(x->depth >= 2 && x->stack[x->depth - 2].kind == CXCursor_CallExpr)) {
+        /* (the callee of a parsed call, an implicit cast of its name, is
+         * no recovered call: inside a macro its span is the whole
+         * `cudaCheck(cudaMalloc(...))`) */
         const char *name = recovered_call(x, c);
         if (name && checker_name(name)) {
             host_ev e;
             memset(&e, 0, sizeof e);
             e.kind = EV_CHECK;
             e.span = kc_cuda_span(x->t, c);
-            e.last_error = last_error_name(name) || !args_call(c, 0);
+            kc_cuda_kids ak;
+            kc_cuda_kids_get(c, &ak); /* the callee, then the arguments */
+            e.last_error = checks_last_error(c, name, NULL, ak.n > 1);
+            kc_cuda_kids_free(&ak);
             push_ev(x, &e);
         }
     }
