@@ -417,13 +417,16 @@ def _make_run(rec, orig_run):
         key = "%s::%s" % (found[0]["file"], self.fn.__name__)
         with _LOCK:
             rec.doc["launches"][key] = rec.doc["launches"].get(key, 0) + 1
+            # the experiment with the fewest launches so far: one launch
+            # serves one experiment, so a kernel launched once with a
+            # correctness and a performance experiment serves the first
             todo = None
             for f in found:
                 n = rec.seen.get(f["diag"], 0)
-                if n < rec.max_launches:
-                    rec.seen[f["diag"]] = n + 1
+                if n < rec.max_launches and (todo is None or n < rec.seen.get(todo["diag"], 0)):
                     todo = f
-                    break
+            if todo is not None:
+                rec.seen[todo["diag"]] = rec.seen.get(todo["diag"], 0) + 1
         if todo is None:
             rec.flush()
             return orig_run(self, *args, **kwargs)

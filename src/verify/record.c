@@ -580,6 +580,22 @@ static bool judge_by_sanitizer(const rec_item *it, const rec_run *run, json_t *x
     return true;
 }
 
+/* How many launches of the finding's kernel from its file the recorder
+ * counted, over all the command's processes. */
+static json_int_t launches_of(const rec_run *run, const rec_item *it)
+{
+    char *file = absolute(it->r->path);
+    char *key = kc_xasprintf("%s::%s", file, it->d->kernel);
+    json_int_t n = 0;
+    size_t i;
+    json_t *doc;
+    json_array_foreach(run->docs, i, doc)
+        n += json_integer_value(json_object_get(json_object_get(doc, "launches"), key));
+    free(key);
+    free(file);
+    return n;
+}
+
 /* Finding `id` from what the recorder wrote. */
 static void judge_item(const rec_item *it, const rec_item *lead, const rec_item_vec *items, const rec_run *run)
 {
@@ -610,6 +626,11 @@ static void judge_item(const rec_item *it, const rec_item *lead, const rec_item_
         int t = k == KC_VERIFY_RACE ? 1 : 0;
         kc_sb_appendf(&sb, "kcheck does not record CUDA launches, and compute-sanitizer %s did not run (%s)", tools[t],
                       run->tool_why[t] ? run->tool_why[t] : "no log");
+    } else if (!x && launches_of(run, it) > 0) {
+        kc_sb_appendf(&sb, "launched %lld times by the command, but each launch served the experiment of another "
+                           "finding of this kernel (one experiment a launch); a command that launches it more often "
+                           "judges this one too",
+                      (long long)launches_of(run, it));
     } else if (!x) {
         size_t nproc = json_array_size(run->docs);
         kc_sb_appendf(&sb, "not executed by the command: no launch of `%s` from this file was seen (%zu Python "
