@@ -385,6 +385,54 @@ typedef struct kc_block_logic {
     const char *fix_text;  /* `(a) & (b)` etc., or NULL */
 } kc_block_logic;
 
+/* ---- masked-out lanes reaching a reduction (KC306) ---------------------- */
+
+/* What the lanes a load's mask turns off hold when they reach a use: the
+ * load's `other=` (undefined without one) carried through the element-wise
+ * operations in between. */
+typedef enum kc_fill {
+    KC_FILL_NONE = 0, /* not tracked (no masked-out lanes, or lost) */
+    KC_FILL_UNDEF,    /* undefined: the load has no other= */
+    KC_FILL_ZERO,
+    KC_FILL_POS,      /* finite and positive (exp of a finite value, 1.0) */
+    KC_FILL_NEG,      /* finite and negative */
+    KC_FILL_NONZERO,  /* finite, generally nonzero (0 - mean: the other operand's value) */
+    KC_FILL_NEG_BIG,  /* a large negative stand-in for -inf (-1e30): exp gives 0 */
+    KC_FILL_POS_BIG,
+    KC_FILL_NEG_INF,
+    KC_FILL_POS_INF,
+    KC_FILL_NAN,      /* NaN or an infinity of either sign (0/0, x/0, -inf - -inf) */
+    KC_FILL_ANY,      /* defined but not known: no judgement */
+} kc_fill;
+
+/* The hypotheses a flow is evaluated under: the load as written, and with
+ * its other= set to each neutral element (for the fix-it). */
+enum { KC_FILL_AS_WRITTEN = 0, KC_FILL_IF_ZERO, KC_FILL_IF_NEG_INF, KC_FILL_IF_POS_INF, KC_FILL_NHYP };
+
+typedef enum kc_sink_kind {
+    KC_SINK_SUM = 1, /* tl.sum, tl.cumsum, the K axis of tl.dot: needs 0 */
+    KC_SINK_MAX,     /* tl.max, tl.argmax: needs -inf */
+    KC_SINK_MIN,     /* tl.min, tl.argmin: needs +inf */
+    KC_SINK_OTHER,   /* tl.reduce, tl.prod, xor_sum, a scan: only undefined or NaN lanes are judged */
+} kc_sink_kind;
+
+/* One use that combines lanes (a reduction along an axis, a scan, the K
+ * axis of tl.dot) reached by lanes that the mask of a load turned off. */
+typedef struct kc_lane_flow {
+    kc_span span;         /* the reduction / tl.dot call */
+    const char *sink;     /* "tl.sum", "tl.dot", "x.max" as written */
+    kc_sink_kind kind;
+    int axis;             /* reduced axis of the operand, -1 the whole block */
+    bool dot;             /* the K axis of a tl.dot operand */
+    uint32_t load;        /* kc_access id of the masked load */
+    uint8_t fill[KC_FILL_NHYP]; /* kc_fill at the use under each hypothesis */
+    /* The last operation that changed what the lanes hold as written
+     * (`tl.exp(x - m)`), or NULL when they arrive as loaded. */
+    const char *via;
+    kc_span via_span;
+    uint32_t loop;        /* innermost loop of the use, or KC_NONE */
+} kc_lane_flow;
+
 /* ---- what the front end could not analyse (KC002) ---------------------- */
 
 /* Something the analysis of a file lacks: code that did not parse, a name
@@ -431,6 +479,7 @@ typedef struct kc_kernel {
     KC_VEC(kc_shared_array) shared_arrays;
     KC_VEC(kc_block_logic) block_logic;
     KC_VEC(kc_product) products;
+    KC_VEC(kc_lane_flow) lane_flows; /* KC306 */
     /* Every ordering comparison of integer index values the kernel
      * evaluates (masks, guards, tl.where conditions), in program order:
      * KC303 names a bound that was computed but not applied. */

@@ -215,6 +215,14 @@ static void dump_facts(FILE *out, const kc_kernel *k)
         fprintf(out, "  product `%s` bits=%u widened=%s\n", pr->text ? pr->text : "", pr->bits,
                 pr->lhs_widened ? pr->lhs_widened : "-");
     }
+    for (uint32_t i = 0; i < k->lane_flows.len; i++) {
+        const kc_lane_flow *f = &k->lane_flows.data[i];
+        fprintf(out, "  masked lanes of access %u reach %s (kind %d, axis %d) at ", f->load, f->sink ? f->sink : "?",
+                (int)f->kind, f->axis);
+        dump_span(out, f->span);
+        fprintf(out, " fill=%u/%u/%u/%u via=%s\n", f->fill[0], f->fill[1], f->fill[2], f->fill[3],
+                f->via ? f->via : "-");
+    }
 }
 
 void kc_model_dump(FILE *out, const kc_model *m)

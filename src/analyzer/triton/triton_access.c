@@ -142,7 +142,9 @@ tv tt_load(tt_ctx *c, TSNode call, bool method_form, const tv *self)
             tt_observe(c, ptr.taint & ~mask.taint, ptrn, "used as a load address with another mask");
     }
     uint32_t id = record_access(c, KC_ACC_LOAD, call, ptrn, &ptr, maskn, &mask, othern, &other, (TSNode){0}, NULL);
-    return loaded_value(c, id, &ptr, &mask);
+    tv v = loaded_value(c, id, &ptr, &mask);
+    tt_junk_load(c, &v, id, &mask, othern);
+    return v;
 }
 
 tv tt_store(tt_ctx *c, TSNode call, kc_access_kind kind)

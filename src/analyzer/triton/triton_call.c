@@ -18,7 +18,14 @@ typedef enum ew_elt { EW_ELT_UNKNOWN = 0, EW_ELT_PROMOTE, EW_ELT_PROMOTE_BUT_FIR
 /* A call whose result has the broadcast shape of its arguments when
  * `exact` (tl.where, tl.maximum, math); a helper or builtin we do not model
  * gets that shape too, but marked vague. */
-static tv elementwise_x(tt_ctx *c, TSNode call, bool float_result, bool exact, ew_elt eltmode)
+/* The value arguments an element-wise call was given (for KC306). */
+typedef struct ew_args {
+    tv vals[4];
+    TSNode nodes[4];
+    uint32_t n;
+} ew_args;
+
+static tv elementwise_args(tt_ctx *c, TSNode call, bool float_result, bool exact, ew_elt eltmode, ew_args *out)
 {
     TSNode args = tt_field(call, "arguments");
     bool vague = !exact;
@@ -56,6 +63,10 @@ static tv elementwise_x(tt_ctx *c, TSNode call, bool float_result, bool exact, e
         argi++;
         if (nv < 8)
             vals[nv++] = v;
+        if (out && out->n < 4) {
+            out->vals[out->n] = v;
+            out->nodes[out->n++] = a;
+        }
         if (!first)
             tt_observe_combine(c, &acc, &v, call, "combined element-wise with", first_node, a);
         kc_shape s = tt_shape_of2(&acc, &v);
@@ -84,6 +95,26 @@ static tv elementwise_x(tt_ctx *c, TSNode call, bool float_result, bool exact, e
     r.vague = vague;
     r.prods = prods;
     r.elt = eltmode == EW_ELT_UNKNOWN ? TT_ELT_UNKNOWN : elt;
+    return r;
+}
+
+static tv elementwise_x(tt_ctx *c, TSNode call, bool float_result, bool exact, ew_elt eltmode)
+{
+    return elementwise_args(c, call, float_result, exact, eltmode, NULL);
+}
+
+/* An element-wise function `fn` of the arguments: what masked-out lanes of
+ * a load among them hold after it (KC306). */
+static tv elementwise_fn(tt_ctx *c, TSNode call, bool float_result, bool exact, ew_elt eltmode, const char *fn)
+{
+    ew_args args;
+    args.n = 0;
+    tv r = elementwise_args(c, call, float_result, exact, eltmode, &args);
+    for (uint32_t i = 0; i < args.n; i++)
+        if (tt_junk(&args.vals[i])) {
+            tt_junk_unary(c, &r, args.n == 1 ? fn : "", &args.vals[i], call);
+            break;
+        }
     return r;
 }
 
@@ -147,6 +178,7 @@ static tv expand_dims(tt_ctx *c, const tv *x, int64_t axis)
     r.shape = s;
     if (x->idx)
         r.idx = kc_index_remap(c->a, x->idx, &s, map);
+    tt_junk_remap(&r, x, map);
     return r;
 }
 
@@ -325,7 +357,9 @@ static tv tl_reduce(tt_ctx *c, TSNode call, const char *name)
     tv x = tt_eval_opt(c, xn);
     if (!strcmp(name, "sum"))
         tt_check_narrow_sum(c, call, xn, &x);
-    return tt_reduce(c, call, &x, tt_call_arg(md, call, 1, "axis"), false);
+    TSNode axisn = tt_call_arg(md, call, 1, "axis");
+    tt_junk_reduce(c, call, tt_field(call, "function"), name, &x, axisn);
+    return tt_reduce(c, call, &x, axisn, false);
 }
 
 /* tl.cumsum, tl.cumprod, tl.associative_scan: a scan along an axis. */
@@ -343,6 +377,7 @@ static tv tl_dot(tt_ctx *c, TSNode call, const char *name)
     TSNode an = tt_call_arg(md, call, 0, "input"), bn = tt_call_arg(md, call, 1, "other");
     tv a = tt_eval_opt(c, an), b = tt_eval_opt(c, bn);
     tv acc = tt_eval_opt(c, tt_call_arg(md, call, 2, "acc"));
+    tt_junk_dot(c, call, tt_field(call, "function"), &a, &b);
     if (a.taint)
         tt_observe(c, a.taint, an, "multiplied in tl.dot");
     if (b.taint)
@@ -440,6 +475,7 @@ static tv tl_broadcast_to(tt_ctx *c, TSNode call, const char *name)
     if (x.idx && s.rank >= x.shape.rank)
         r.idx = kc_index_broadcast(c->a, x.idx, &s);
     r.deps = tt_deps_to_rank(x.deps, x.shape.rank, s.rank);
+    tt_junk_to_rank(&r, &x);
     return r;
 }
 
@@ -507,7 +543,12 @@ static tv tl_cdiv(tt_ctx *c, TSNode call, const char *name)
 /* tl.where: element-wise; the type of the two values it selects between. */
 static tv tl_where(tt_ctx *c, TSNode call, const char *name)
 {
-    return elementwise_x(c, call, false, true, EW_ELT_PROMOTE_BUT_FIRST);
+    ew_args args;
+    args.n = 0;
+    tv r = elementwise_args(c, call, false, true, EW_ELT_PROMOTE_BUT_FIRST, &args);
+    if (args.n == 3)
+        tt_junk_where(c, &r, &args.vals[0], &args.vals[1], &args.vals[2], args.nodes[1], args.nodes[2]);
+    return r;
 }
 
 /* Every other tl.* call is element-wise: math, comparisons by name, casts.
@@ -526,7 +567,7 @@ static tv tl_elementwise(tt_ctx *c, TSNode call, const char *name)
     bool keeps_type = !strcmp(name, "maximum") || !strcmp(name, "minimum") || !strcmp(name, "clamp") ||
                       !strcmp(name, "abs");
     bool fl = !keeps_type && strcmp(name, "umulhi");
-    return elementwise_x(c, call, fl, exact, keeps_type ? EW_ELT_PROMOTE : EW_ELT_UNKNOWN);
+    return elementwise_fn(c, call, fl, exact, keeps_type ? EW_ELT_PROMOTE : EW_ELT_UNKNOWN, exact ? name : "");
 }
 
 typedef tv (*tl_call_fn)(tt_ctx *c, TSNode call, const char *name);
@@ -615,7 +656,9 @@ static tv eval_method(tt_ctx *c, TSNode call, TSNode objn, const char *meth)
         !strcmp(meth, "argmax") || !strcmp(meth, "argmin") || !strcmp(meth, "reduce")) {
         if (!strcmp(meth, "sum"))
             tt_check_narrow_sum(c, call, objn, &x);
-        return tt_reduce(c, call, &x, tt_call_arg(md, call, 0, "axis"), false);
+        TSNode axisn = tt_call_arg(md, call, 0, "axis");
+        tt_junk_reduce(c, call, tt_field(call, "function"), meth, &x, axisn);
+        return tt_reduce(c, call, &x, axisn, false);
     }
     if (!strcmp(meth, "cumsum") || !strcmp(meth, "cumprod"))
         return tt_reduce(c, call, &x, tt_call_arg(md, call, 0, "axis"), true);
@@ -646,6 +689,7 @@ static tv eval_method(tt_ctx *c, TSNode call, TSNode objn, const char *meth)
     }
     if (!strcmp(meth, "broadcast_to")) {
         tv r = x;
+        tt_junk_clear(&r); /* its shape is not read */
         return r;
     }
     if (!strcmp(meth, "__getitem__"))
@@ -665,8 +709,8 @@ tv tt_eval_call(tt_ctx *c, TSNode call)
     if (tl) {
         /* tl.math.exp, tl.extra.cuda.libdevice.x: element-wise */
         if (strchr(tl, '.')) {
-            tv r = elementwise(c, call, true);
             const char *last = strrchr(tl, '.') + 1;
+            tv r = elementwise_fn(c, call, true, true, EW_ELT_UNKNOWN, last);
             if (strstr(last, "philox") || !strncmp(last, "rand", 4))
                 r.random = true;
             return r;

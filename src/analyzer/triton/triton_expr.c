@@ -205,6 +205,7 @@ static tv eval_unary(tt_ctx *c, TSNode n)
         r.ce = a.ce;
         r.is_float = a.is_float;
         r.taint = a.taint;
+        tt_junk_unary(c, &r, "neg", &a, n);
         return r;
     }
     if (!strcmp(op, "+"))

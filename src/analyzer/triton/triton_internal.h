@@ -267,6 +267,8 @@ uint32_t tt_launch_targets(tt_module *m, TSNode v, TSNode *out, uint32_t max);
  *                      KC305 need recorded
  *   triton_shape.c     arithmetic, comparisons, block shapes,
  *                      broadcasting, reductions, reshapes
+ *   triton_fill.c      what masked-out lanes of loads hold as they flow
+ *                      into reductions and tl.dot (KC306)
  *   triton_value.c     values, the environment, reorder observation
  *                      (KC301), sizes, call arguments
  *   triton_walk.c      node helpers and the module scan (above)
@@ -319,6 +321,15 @@ struct tv {
     uint8_t elt;         /* element type, TT_ELT_* (TV_DTYPE: the type it names) */
     uint64_t prods;      /* kernel product records (bit id % 64) whose results flow into the value */
     kc_span dtype_span;  /* the dtype argument that set elt (tl.zeros(..., dtype=X)), for fix-its */
+    /* KC306: lane axes along which the value holds lanes that the mask of
+     * load `junk_load` turned off, and what they hold (kc_fill) as written
+     * and under each neutral other= (KC_FILL_IF_*); junk_via: the last
+     * operation that changed what they hold as written. */
+    uint8_t junk_axes;
+    uint8_t fill[KC_MAX_RANK][KC_FILL_NHYP]; /* per axis: lanes masked out along it, in rows live along the others */
+    uint32_t junk_load;
+    const char *junk_via;
+    kc_span junk_via_span;
 };
 
 /* Element types, as far as KC502 needs them. */
@@ -394,6 +405,15 @@ tt_env tt_env_copy(const tt_env *e);
  * opaque value depending on both and on the condition. */
 tv tt_merge(tt_ctx *c, TSNode at, const char *name, const tv *x, const tv *y, kc_deps cond);
 void tt_env_merge(tt_ctx *c, TSNode at, tt_env *into, const tt_env *other, kc_deps cond);
+/* Does the value carry masked-out lanes of a load (KC306)? */
+bool tt_junk(const tv *v);
+void tt_junk_clear(tv *v);
+/* `r` is `x` with its axes moved: x's axis i is r's axis map[i] (0xFF: gone). */
+void tt_junk_remap(tv *r, const tv *x, const uint8_t *map);
+/* `r` is `x` broadcast (right-aligned) to r's rank. */
+void tt_junk_to_rank(tv *r, const tv *x);
+/* What the masked-out lanes of a name hold after two branches. */
+void tt_junk_merge(tv *r, const tv *x, const tv *y);
 /* `at` observes the element order of the reorders in `taint` (the first
  * such use of each is recorded). */
 void tt_observe(tt_ctx *c, uint64_t taint, TSNode at, const char *what);
@@ -407,6 +427,26 @@ void tt_mark_size(tt_ctx *c, const kc_index *x, const char *evidence, bool probl
 TSNode tt_call_arg(tt_module *m, TSNode call, uint32_t pos, const char *kw);
 uint32_t tt_call_nargs(TSNode call);
 tv tt_eval_opt(tt_ctx *c, TSNode n); /* None for an absent argument */
+
+/* ---- triton_fill.c: masked-out lanes of loads (KC306) ---- */
+/* What a literal written at `n` is (0.0, -float("inf"), 1e30), or
+ * KC_FILL_NONE when `n` is not a numeric literal. */
+uint8_t tt_fill_literal(tt_ctx *c, TSNode n);
+/* The value `v` of load `acc` under `mask`, with `other=` at othern (null
+ * node when absent): its masked-out lanes. */
+void tt_junk_load(tt_ctx *c, tv *v, uint32_t acc, const tv *mask, TSNode othern);
+/* `r = a op b` (an element-wise operator). */
+void tt_junk_binop(tt_ctx *c, tv *r, const char *op, const tv *a, const tv *b, TSNode an, TSNode bn, TSNode at);
+/* `r = fn(x)` for an element-wise function of one block ("neg", "exp",
+ * "log", "sqrt", ...; anything else keeps only undefined lanes). */
+void tt_junk_unary(tt_ctx *c, tv *r, const char *fn, const tv *x, TSNode at);
+/* `r = tl.where(cond, a, b)`. */
+void tt_junk_where(tt_ctx *c, tv *r, const tv *cond, const tv *a, const tv *b, TSNode an, TSNode bn);
+/* A reduction `name` ("sum", "max", "argmin", "reduce", ...) of `x` along
+ * axis `axisn` (null: the whole block) at `call`. */
+void tt_junk_reduce(tt_ctx *c, TSNode call, TSNode calleen, const char *name, const tv *x, TSNode axisn);
+/* tl.dot(a, b) at `call`: the K axis of each operand. */
+void tt_junk_dot(tt_ctx *c, TSNode call, TSNode calleen, const tv *a, const tv *b);
 
 /* ---- triton_shape.c ---- */
 bool tt_shape_from(const tv *v, kc_shape *s); /* a shape written as a tuple (or one number) */

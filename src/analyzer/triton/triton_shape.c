@@ -310,6 +310,7 @@ tv tt_binop(tt_ctx *c, TSNode at, const char *op, tv a, tv b, TSNode an, TSNode 
         r.elt = tt_elt_promote(a.elt, b.elt, !strcmp(op, "/") || !strcmp(op, "%") || !strcmp(op, "//"));
     if (!strcmp(op, "*"))
         record_product(c, at, an, bn, &x, &y, &r);
+    tt_junk_binop(c, &r, op, &a, &b, an, bn, at);
     return r;
 }
 
@@ -390,6 +391,7 @@ tv tt_subscript(tt_ctx *c, TSNode n)
     for (unsigned i = 0; i < v.shape.rank; i++)
         if (v.deps.axes & (1u << i))
             r.deps.axes |= (uint8_t)(1u << map[i]);
+    tt_junk_remap(&r, &v, map);
     return r;
 }
 
@@ -458,6 +460,7 @@ tv tt_reshape(tt_ctx *c, TSNode call, const char *fname, TSNode xn, const tv *x,
     bool known = tt_shape_from(&sv, &to);
     tv r = *x;
     r.ce = false;
+    tt_junk_clear(&r); /* where the masked-out lanes go in the new shape is not tracked */
     if (!known) {
         r.shape_unknown = true;
         r.idx = tt_opaque(c, call, tt_deps(x), NULL, x->bits).idx;
@@ -576,6 +579,7 @@ tv tt_permute(tt_ctx *c, TSNode call, const tv *x, const uint8_t *perm, unsigned
     r.shape = s;
     if (x->idx)
         r.idx = kc_index_remap(c->a, x->idx, &s, map);
+    tt_junk_remap(&r, x, map);
     (void)call;
     return r;
 }

@@ -269,6 +269,7 @@ tv tt_merge(tt_ctx *c, TSNode at, const char *name, const tv *x, const tv *y, kc
     r.elt = x->elt == y->elt ? x->elt : TT_ELT_UNKNOWN;
     if (r.elt != TT_ELT_UNKNOWN)
         r.dtype_span = kc_span_valid(x->dtype_span) ? x->dtype_span : y->dtype_span;
+    tt_junk_merge(&r, x, y);
     return r;
 }
 
@@ -284,6 +285,91 @@ void tt_env_merge(tt_ctx *c, TSNode at, tt_env *into, const tt_env *other, kc_de
         }
         *p = tt_merge(c, at, ov->name, p, &ov->v, cond);
     }
+}
+
+/* ---- masked-out lanes of loads (KC306; the algebra is triton_fill.c's) ---- */
+
+bool tt_junk(const tv *v)
+{
+    for (unsigned a = 0; a < KC_MAX_RANK; a++)
+        if ((v->junk_axes >> a) & 1) {
+            /* ANY too: lanes that hold something unknown are still masked-out
+             * lanes, which a tl.where can replace */
+            if (v->fill[a][KC_FILL_AS_WRITTEN] != KC_FILL_NONE)
+                return true;
+        }
+    return false;
+}
+
+void tt_junk_clear(tv *v)
+{
+    v->junk_axes = 0;
+    memset(v->fill, 0, sizeof v->fill);
+    v->junk_load = 0;
+    v->junk_via = NULL;
+    v->junk_via_span = (kc_span){0};
+}
+
+void tt_junk_remap(tv *r, const tv *x, const uint8_t *map)
+{
+    uint8_t fill[KC_MAX_RANK][KC_FILL_NHYP];
+    memset(fill, 0, sizeof fill);
+    uint8_t axes = 0;
+    bool junk = tt_junk(x);
+    for (unsigned i = 0; junk && i < x->shape.rank && i < KC_MAX_RANK; i++)
+        if (((x->junk_axes >> i) & 1) && map[i] < KC_MAX_RANK) {
+            axes |= (uint8_t)(1u << map[i]);
+            memcpy(fill[map[i]], x->fill[i], sizeof fill[0]);
+        }
+    uint32_t load = x->junk_load;
+    const char *via = x->junk_via;
+    kc_span vs = x->junk_via_span;
+    tt_junk_clear(r);
+    if (!axes)
+        return;
+    r->junk_axes = axes;
+    memcpy(r->fill, fill, sizeof fill);
+    r->junk_load = load;
+    r->junk_via = via;
+    r->junk_via_span = vs;
+}
+
+void tt_junk_to_rank(tv *r, const tv *x)
+{
+    unsigned from = x->shape.rank, to = r->shape.rank;
+    uint8_t map[KC_MAX_RANK];
+    for (unsigned i = 0; i < KC_MAX_RANK; i++)
+        map[i] = (i < from && to >= from && !r->shape_unknown) ? (uint8_t)(i + to - from) : 0xFF;
+    tt_junk_remap(r, x, map);
+}
+
+void tt_junk_merge(tv *r, const tv *x, const tv *y)
+{
+    tv xs = *r, ys = *r;
+    tt_junk_to_rank(&xs, x);
+    tt_junk_to_rank(&ys, y);
+    bool jx = tt_junk(&xs), jy = tt_junk(&ys);
+    const tv *j = jx ? &xs : &ys;
+    tv out = *j;
+    if (jx && jy && x->junk_load == y->junk_load) {
+        out.junk_axes = xs.junk_axes | ys.junk_axes;
+        for (unsigned a = 0; a < KC_MAX_RANK; a++) {
+            bool inx = (xs.junk_axes >> a) & 1, iny = (ys.junk_axes >> a) & 1;
+            for (unsigned h = 0; h < KC_FILL_NHYP; h++) {
+                uint8_t fx = inx ? xs.fill[a][h] : KC_FILL_ANY, fy = iny ? ys.fill[a][h] : KC_FILL_ANY;
+                out.fill[a][h] = fx == fy ? fx : (fx == KC_FILL_UNDEF || fy == KC_FILL_UNDEF ? KC_FILL_UNDEF
+                                                                                         : KC_FILL_ANY);
+            }
+        }
+    }
+    tt_junk_clear(r);
+    if (!(jx || jy) || r->shape_unknown)
+        return;
+    r->junk_axes = out.junk_axes;
+    memcpy(r->fill, out.fill, sizeof r->fill);
+    r->junk_load = out.junk_load;
+    r->junk_via = out.junk_via;
+    r->junk_via_span = out.junk_via_span;
 }
 
 /* ---- reorder observation (KC301) ---- */
