@@ -509,6 +509,23 @@ typedef struct kc_launch_arg {
     int64_t value;
 } kc_launch_arg;
 
+/* What one axis of a launch's grid is, as far as its hardware limit goes
+ * (grid x: 2^31-1 blocks; y and z, Triton's axes 1 and 2: 65535). */
+typedef enum kc_grid_hazard {
+    KC_GRID_UNKNOWN = 0, /* nothing known, or known to stay small */
+    KC_GRID_CONST,       /* a constant (value) */
+    KC_GRID_ROWS,        /* one program per row of a tensor with its leading dimensions flattened (tokens) */
+    KC_GRID_PRODUCT,     /* a product of two or more run-time extents (batch x heads), not clamped */
+} kc_grid_hazard;
+
+typedef struct kc_grid_axis {
+    kc_span span;        /* the axis expression at the launch (invalid when not written there) */
+    const char *text;    /* the axis expression as written */
+    kc_grid_hazard hazard;
+    int64_t value;       /* KC_GRID_CONST */
+    const char *why;     /* what the extent is made of, e.g. "`N * HQ`: `N` = len(cu_seqlens) - 1, `HQ` = q.shape[2]" */
+} kc_grid_axis;
+
 typedef struct kc_launch {
     const char *kernel;
     kc_span span;
@@ -522,6 +539,8 @@ typedef struct kc_launch {
     /* CUDA: the block's x, y, z sizes where the launch spells constants
      * (`256`, `dim3(32, 8)`, a dim3 variable initialized so); -1 unknown. */
     int64_t block_dim[3];
+    kc_span block_span;   /* the block argument (CUDA), for messages */
+    kc_grid_axis grid[3]; /* per axis of the grid (KC602) */
     KC_VEC(kc_launch_arg) args;
 } kc_launch;
 

@@ -180,6 +180,128 @@ static bool block_dims(CXCursor e, int64_t out[3], unsigned depth)
     }
 }
 
+/* ---- grid limits (KC602) ---- */
+
+/* Is `e` a product of two or more operands that are not constants, with
+ * nothing that clamps it (`min`, `MIN`, a division)? */
+static bool runtime_product(kc_cuda_tu *t, CXCursor e, unsigned *nonconst, unsigned depth)
+{
+    e = kc_cuda_strip(e);
+    if (depth > 8 || clang_Cursor_isNull(e))
+        return false;
+    int64_t v;
+    if (kc_cuda_eval_int(e, &v))
+        return true;
+    if (e.kind == CXCursor_BinaryOperator && kc_cuda_binop_of(e) == CXBinaryOperator_Mul) {
+        kc_cuda_kids k;
+        kc_cuda_kids_get(e, &k);
+        bool ok = k.n == 2 && runtime_product(t, k.v[0], nonconst, depth + 1) &&
+                  runtime_product(t, k.v[1], nonconst, depth + 1);
+        kc_cuda_kids_free(&k);
+        return ok;
+    }
+    if (depth == 0)
+        return false;
+    const char *text = kc_cuda_text(t, e);
+    if (!text || strstr(text, "min") || strstr(text, "MIN") || strchr(text, '/') || strchr(text, '%') ||
+        strchr(text, '?'))
+        return false;
+    (*nonconst)++;
+    return true;
+}
+
+static void grid_axis(kc_cuda_tu *t, CXCursor e, unsigned ax, kc_grid_axis *g)
+{
+    g->span = kc_cuda_span(t, e);
+    g->text = kc_cuda_text(t, e);
+    int64_t v;
+    if (kc_cuda_eval_int(e, &v)) {
+        g->hazard = KC_GRID_CONST;
+        g->value = v;
+        return;
+    }
+    unsigned n = 0;
+    if (ax > 0 && runtime_product(t, e, &n, 0) && n >= 2) {
+        g->hazard = KC_GRID_PRODUCT;
+        g->why = kc_arena_printf(t->m->arena, "`%s` is a product of %u run-time values", g->text, n);
+    }
+}
+
+/* The grid's axes at a launch: an integer, a dim3 built in place (dim3(x,
+ * y), {x, y, z}) or a local dim3 variable initialized so and not written
+ * again. */
+static void grid_axes(kc_cuda_tu *t, CXCursor e, kc_grid_axis out[3], unsigned depth)
+{
+    if (depth > 8 || clang_Cursor_isNull(e))
+        return;
+    int64_t v;
+    if (kc_cuda_eval_int(e, &v)) {
+        grid_axis(t, e, 0, &out[0]);
+        return;
+    }
+    switch (e.kind) {
+    case CXCursor_DeclRefExpr: {
+        CXCursor d = clang_getCursorReferenced(e);
+        if (d.kind != CXCursor_VarDecl)
+            return;
+        CXCursor fn = clang_getCursorSemanticParent(d);
+        dim3_writes w = {.var = d, .rhs = clang_getNullCursor()};
+        if (fn.kind == CXCursor_FunctionDecl || fn.kind == CXCursor_CXXMethod || fn.kind == CXCursor_FunctionTemplate)
+            clang_visitChildren(fn, dim3_write_visit, &w);
+        if (w.members || w.whole > 1)
+            return;
+        CXCursor init = w.whole ? w.rhs : clang_Cursor_getVarDeclInitializer(d);
+        if (clang_Cursor_isNull(init)) {
+            /* `dim3 g(x, y);`: the constructor call is the variable's child */
+            kc_cuda_kids k;
+            kc_cuda_kids_get(d, &k);
+            for (unsigned i = 0; i < k.n; i++)
+                if (k.v[i].kind == CXCursor_CallExpr)
+                    init = k.v[i];
+            kc_cuda_kids_free(&k);
+        }
+        grid_axes(t, init, out, depth + 1);
+        return;
+    }
+    case CXCursor_CallExpr:
+    case CXCursor_InitListExpr:
+    case CXCursor_UnexposedExpr:
+    case CXCursor_CXXFunctionalCastExpr: {
+        kc_cuda_kids k;
+        kc_cuda_kids_get(e, &k);
+        CXCursor kids[3];
+        unsigned n = 0;
+        for (unsigned i = 0; i < k.n; i++) {
+            if (k.v[i].kind == CXCursor_TypeRef || k.v[i].kind == CXCursor_TemplateRef)
+                continue;
+            if (n < 3)
+                kids[n] = k.v[i];
+            n++;
+        }
+        kc_cuda_kids_free(&k);
+        if (n == 1 && e.kind != CXCursor_InitListExpr && e.kind != CXCursor_CallExpr) {
+            grid_axes(t, kids[0], out, depth + 1); /* a copy of another dim3 */
+            return;
+        }
+        if (n == 1 && e.kind == CXCursor_CallExpr) {
+            /* dim3(x) or a copy constructor: try the argument as a dim3 first */
+            kc_grid_axis inner[3];
+            memset(inner, 0, sizeof inner);
+            grid_axes(t, kids[0], inner, depth + 1);
+            if (inner[1].text || inner[2].text) {
+                memcpy(out, inner, sizeof inner);
+                return;
+            }
+        }
+        for (unsigned i = 0; i < n && i < 3; i++)
+            grid_axis(t, kids[i], i, &out[i]);
+        return;
+    }
+    default:
+        return;
+    }
+}
+
 /* Records a launch `kernel<<<...>>>(...)` (a CallExpr with an execution
  * configuration) or a cudaLaunchKernel call; false when `call` is
  * neither. */
@@ -209,6 +331,10 @@ static bool record_launch(kc_cuda_tu *t, CXCursor call)
             L.block_text = kc_cuda_text(t, clang_Cursor_getArgument(config, 1));
         if (nc < 2 || !block_dims(clang_Cursor_getArgument(config, 1), L.block_dim, 0))
             L.block_dim[0] = L.block_dim[1] = L.block_dim[2] = -1;
+        if (nc >= 1)
+            grid_axes(t, clang_Cursor_getArgument(config, 0), L.grid, 0);
+        if (nc >= 2)
+            L.block_span = kc_cuda_span(t, clang_Cursor_getArgument(config, 1));
         int na = clang_Cursor_getNumArguments(call);
         int np = clang_Cursor_isNull(callee) ? -1 : clang_Cursor_getNumArguments(callee);
         for (int i = 0; i < na; i++) {
@@ -244,6 +370,8 @@ static bool record_launch(kc_cuda_tu *t, CXCursor call)
             L.block_text = kc_cuda_text(t, clang_Cursor_getArgument(call, 2));
             if (!block_dims(clang_Cursor_getArgument(call, 2), L.block_dim, 0))
                 L.block_dim[0] = L.block_dim[1] = L.block_dim[2] = -1;
+            grid_axes(t, clang_Cursor_getArgument(call, 1), L.grid, 0);
+            L.block_span = kc_cuda_span(t, clang_Cursor_getArgument(call, 2));
         }
         if (!clang_Cursor_isNull(fnref) && fnref.kind == CXCursor_FunctionDecl)
             record_template_args(t, fnref, L.span.line);

@@ -768,6 +768,7 @@ kc_model *kc_triton_lower(kc_triton_frontend *fe, const kc_source *src, const kc
             kl.kernel = l->kernel;
             kl.span = tt_span(l->call);
             kl.grid_text = tt_text(&mod, tt_field(tt_field(l->call, "function"), "subscript"));
+            memcpy(kl.grid, l->grid, sizeof kl.grid);
             for (uint32_t a = 0; a < l->args.len; a++) {
                 kc_launch_arg la = {.param = l->args.data[a].param, .text = l->args.data[a].v.text,
                                     .has_value = l->args.data[a].v.kind == TT_HOST_INT,

@@ -290,6 +290,7 @@ typedef struct rows_info {
     TSNode divisor;   /* ROWS_NUMEL: N of x.numel() // N */
     TSNode tensor;    /* ROWS_DIM0: the tensor whose first dimension the axis counts */
     uint32_t targets; /* ROWS_DIM0: names bound by `M, N = x.shape` (0: not unpacked) */
+    bool tiled;       /* a tile of rows per program (triton.cdiv(rows, BLOCK)) */
 } rows_info;
 
 /* Is `t` the tensor `tensor` or one made from it row for row
@@ -322,6 +323,7 @@ static void flat_rows(tt_module *m, TSNode e, TSNode scope, int depth, rows_info
     e = tt_unparen(e);
     ri->kind = ROWS_NONE;
     ri->why = NULL;
+    ri->tiled = false;
     if (depth > GRID_DEPTH || ts_node_is_null(e))
         return;
     const char *text = tt_text(m, e);
@@ -388,8 +390,10 @@ static void flat_rows(tt_module *m, TSNode e, TSNode scope, int depth, rows_info
         if (q && (!strcmp(q, "triton.cdiv") || !strcmp(q, "triton.language.cdiv")) &&
             positional(tt_field(e, "arguments"), &first) == 2) {
             flat_rows(m, first, scope, depth + 1, ri);
-            if (ri->why)
+            if (ri->why) {
                 ri->why = kc_arena_printf(m->arena, "a tile of rows per program: %s", ri->why);
+                ri->tiled = true;
+            }
         }
     }
 }
@@ -548,6 +552,109 @@ static void mark_row_factors(tt_module *m, tt_launch *l, TSNode scope, unsigned 
     }
 }
 
+/* ---- grid limits (KC602) ---- */
+
+/* Is `e` a tensor extent, or a name bound to one: x.shape[i], x.size(i),
+ * an element of `B, T, H = x.shape`, len(x) (less or more a constant),
+ * x.numel(), either value of a conditional expression? */
+static bool is_extent(tt_module *m, TSNode e, TSNode scope, int depth)
+{
+    e = tt_unparen(e);
+    if (depth > GRID_DEPTH || ts_node_is_null(e))
+        return false;
+    TSNode t, obj, args;
+    int dim;
+    uint32_t targets;
+    static const char *const numel[] = {"numel", NULL};
+    if (extent(m, e, scope, depth, &t, &dim, &targets) || tt_method_call(m, e, numel, &obj, &args))
+        return true;
+    if (TT_IS(e, call)) {
+        TSNode f = tt_field(e, "function");
+        return TT_IS(f, identifier) && tt_text_eq(m, f, "len");
+    }
+    if (TT_IS(e, binary_operator)) {
+        TSNode op = tt_field(e, "operator");
+        int64_t v;
+        return (tt_is(op, "-") || tt_is(op, "+")) && tt_int_literal(m, tt_field(e, "right"), &v) &&
+               is_extent(m, tt_field(e, "left"), scope, depth + 1);
+    }
+    if (TT_IS(e, conditional_expression))
+        return is_extent(m, ts_node_named_child(e, 0), scope, depth + 1) ||
+               is_extent(m, ts_node_named_child(e, 2), scope, depth + 1);
+    if (TT_IS(e, identifier)) {
+        int elem;
+        TSNode r = binding(m, scope, e, &elem);
+        return !ts_node_is_null(r) && elem < 0 && is_extent(m, r, scope, depth + 1);
+    }
+    return false;
+}
+
+/* The factors of a product `a * b * c` (through names bound to one): how
+ * many are tensor extents, how many are not literals; false when `e` is
+ * not a product or something in it clamps or divides it (`min`, `//`). */
+static bool product_factors(tt_module *m, TSNode e, TSNode scope, int depth, unsigned *extents, unsigned *runtime,
+                            kc_strbuf *names)
+{
+    e = tt_unparen(e);
+    if (depth > GRID_DEPTH || ts_node_is_null(e))
+        return false;
+    if (TT_IS(e, binary_operator) && tt_is(tt_field(e, "operator"), "*")) {
+        return product_factors(m, tt_field(e, "left"), scope, depth + 1, extents, runtime, names) &&
+               product_factors(m, tt_field(e, "right"), scope, depth + 1, extents, runtime, names);
+    }
+    if (depth == 0 && TT_IS(e, identifier)) {
+        int elem;
+        TSNode r = binding(m, scope, e, &elem);
+        return !ts_node_is_null(r) && elem < 0 && TT_IS(tt_unparen(r), binary_operator) &&
+               product_factors(m, r, scope, depth, extents, runtime, names);
+    }
+    int64_t v;
+    if (tt_int_literal(m, e, &v))
+        return true;
+    const char *t = tt_text(m, e);
+    if (strstr(t, "min(") || strstr(t, "//") || strstr(t, "%"))
+        return false;
+    (*runtime)++;
+    if (is_extent(m, e, scope, 0)) {
+        (*extents)++;
+        kc_sb_appendf(names, "%s`%s`", names->len ? ", " : "", t);
+    }
+    return true;
+}
+
+static void scan_grid_limit(tt_module *m, tt_launch *l, TSNode scope, unsigned ax, TSNode e, const rows_info *ri)
+{
+    kc_grid_axis *g = &l->grid[ax];
+    g->span = tt_span(e);
+    g->text = tt_text(m, e);
+    int64_t v;
+    if (tt_int_literal(m, tt_unparen(e), &v)) {
+        g->hazard = KC_GRID_CONST;
+        g->value = v;
+        return;
+    }
+    if (strstr(g->text, "min(") || ax == 0)
+        return;
+    /* One program per row of a tensor flattened into rows (x.view(-1, N),
+     * x.numel() // N): the token count (a tile of rows per program needs
+     * 65535 tiles, far more rows). Two leading extents multiplied
+     * (`B * T`, but as often `batch * heads`) are a product below. */
+    if (ri->why && !ri->tiled && (ri->kind == ROWS_FLAT || ri->kind == ROWS_NUMEL)) {
+        g->hazard = KC_GRID_ROWS;
+        g->why = ri->why;
+        return;
+    }
+    if (ri->why && ri->tiled)
+        return;
+    unsigned extents = 0, runtime = 0;
+    kc_strbuf names = {0};
+    if (product_factors(m, e, scope, 0, &extents, &runtime, &names) && runtime >= 2 && extents >= 2) {
+        g->hazard = KC_GRID_PRODUCT;
+        g->why = kc_arena_printf(m->arena, "%s %s tensor extents", kc_sb_str(&names), extents > 2 ? "are" : "are both");
+    }
+    kc_sb_free(&names);
+}
+
 void tt_scan_grid(tt_module *m, tt_launch *l, TSNode scope)
 {
     TSNode f = tt_field(l->call, "function");
@@ -563,5 +670,6 @@ void tt_scan_grid(tt_module *m, tt_launch *l, TSNode scope)
             l->grid_rows_dim0 |= (uint8_t)(1u << i);
         if (ri.why)
             mark_row_factors(m, l, scope, i, &ri);
+        scan_grid_limit(m, l, scope, i, axes[i], &ri);
     }
 }

@@ -80,6 +80,9 @@ typedef struct tt_launch {
     /* Axes (bits) of grid_rows that count the first dimension of a tensor
      * not shown to be flattened (`M, K = a.shape`, grid `cdiv(M, BLOCK_M)`). */
     uint8_t grid_rows_dim0;
+    /* Per grid axis: what its extent is as far as the hardware limit goes
+     * (KC602, triton_grid.c). */
+    kc_grid_axis grid[3];
 } tt_launch;
 
 typedef struct tt_kernel_def {
