@@ -65,6 +65,17 @@ def softmax_zero_pad(x_ptr, y_ptr, n, BLOCK: tl.constexpr):
 
 
 @triton.jit
+def raw_tile(x_ptr, out_ptr, n_cols, stride, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, PASSES: tl.constexpr):
+    rows = tl.arange(0, BLOCK_M)
+    cols = tl.arange(0, BLOCK_N)
+    acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
+    for p in tl.range(0, PASSES, num_stages=3):
+        x = tl.load(x_ptr + p * BLOCK_M * stride + rows[:, None] * stride + cols[None, :], mask=cols[None, :] < n_cols)
+        acc += x.to(tl.float32)
+    tl.store(out_ptr + rows[:, None] * BLOCK_N + cols[None, :], acc)
+
+
+@triton.jit
 def touch(out_ptr):
     tl.store(out_ptr + tl.program_id(1) * 0, 1)
 
@@ -82,6 +93,22 @@ def kc306():
         print(f"KC306 raw num_warps={warps}: masked lanes hold {sorted(set(tail.tolist()))[:4]} "
               f"(nan={int(torch.isnan(tail).sum())}, zero={int((tail == 0).sum())} of 28); "
               f"tl.sum={s.item()} expected={float(x[:100].sum())}")
+    # 2-D tiles of each dtype, loaded in a pipelined loop (cp.async), masked
+    # along the columns at 100 of 128, the memory behind filled with NaN
+    for dt in (torch.float32, torch.float16, torch.bfloat16):
+        for warps in (4, 8):
+            x = torch.full((4 * 64, 128), float("nan"), device=dev, dtype=dt)
+            x[:, :100] = 1
+            out = torch.empty(64, 128, device=dev)
+            raw_tile[(1,)](x, out, 100, x.stride(0), BLOCK_M=64, BLOCK_N=128, PASSES=4, num_warps=warps)
+            tail = out[:, 100:]
+            print(f"KC306 tile {str(dt)[6:]} num_warps={warps}: sum of 4 masked-out lanes per position: "
+                  f"nonzero={int((tail != 0).sum())} nan={int(torch.isnan(tail).sum())} of {tail.numel()}")
+    ptx = raw_lanes.warmup(torch.empty(128, device=dev), torch.empty(128, device=dev), 100, BLOCK=128,
+                           grid=(1,)).asm["ptx"]
+    lds = [l.strip() for l in ptx.splitlines() if "ld.global" in l]
+    movs = [l.strip() for l in ptx.splitlines() if l.strip().startswith("mov.") and ("0x0" in l or ", 0;" in l)]
+    print(f"KC306 ptx of raw_lanes: loads {lds[:2]}; zero moves {movs[:3]}")
     M, N, K = 64, 64, 100
     a = torch.full((M, 128), float("nan"), device=dev, dtype=torch.float16)
     b = torch.full((128, N), float("nan"), device=dev, dtype=torch.float16)

@@ -36,6 +36,17 @@ static const char doc[] =
     "too: a softmax that loads with `other=0.0` sums `exp(0 - max)` for every\n"
     "masked-out lane.\n"
     "\n"
+    "On NVIDIA GPUs Triton 3.6 sets the register of a masked-out lane to 0\n"
+    "before the predicated load (`mov.u32 %r, 0x0`, measured on an H200 for\n"
+    "fp32, fp16 and bf16 blocks, pipelined or not:\n"
+    "`bench/premise/lanes_grid_premises.py`,\n"
+    "`docs/measurements/kc306-kc602-premises-h200.txt`): a load without\n"
+    "`other=` reads 0 there today. So a finding is a **warning** when the\n"
+    "result is wrong on NVIDIA too (an `other=` that is not neutral, or lanes\n"
+    "for which 0 is not neutral: a softmax sum of `exp(0 - max)`), and a\n"
+    "**note** when it is right on NVIDIA and wrong only where a backend\n"
+    "leaves the lanes undefined (a sum or a dot of lanes without `other=`).\n"
+    "\n"
     "kcheck judges a sum or a dot as needing 0, a max -inf and a min +inf;\n"
     "`other=0.0` into a max (right for non-negative data) is not reported, and\n"
     "the values of the block's own lanes are taken to be finite.\n"
@@ -170,8 +181,18 @@ static const char *where_text(kc_rule_ctx *ctx, const kc_lane_flow *f)
     return kc_arena_printf(ar, "`%s` (line %u) along axis %d", f->sink, f->span.line, f->axis);
 }
 
+/* Is the use wrong on the NVIDIA backend, which loads 0 into the
+ * masked-out lanes of a load without other= (Triton 3.6 on an H200 emits
+ * `mov.u32 %r, 0x0` before the predicated load; bench/premise)? */
+static bool wrong_on_nvidia(const kc_lane_flow *f)
+{
+    if (f->fill[KC_FILL_AS_WRITTEN] != KC_FILL_UNDEF)
+        return true;
+    return judge(f->kind, f->fill[KC_FILL_IF_ZERO]) == J_BAD;
+}
+
 static void report_load(kc_rule_ctx *ctx, const kc_kernel *k, const kc_access *ld, const kc_lane_flow *first,
-                        uint32_t nbad)
+                        uint32_t nbad, bool nvidia)
 {
     kc_arena *ar = kc_rule_arena(ctx);
     uint8_t fill = first->fill[KC_FILL_AS_WRITTEN];
@@ -187,6 +208,16 @@ static void report_load(kc_rule_ctx *ctx, const kc_kernel *k, const kc_access *l
                       fill_name(fill), other, first->via ? " through `" : "", first->via ? first->via : "",
                       first->via ? "`" : "");
     const char *mask = ld->mask_text ? ld->mask_text : "the mask";
+    if (!nvidia) {
+        d->severity = KC_SEV_NOTE;
+        kc_diag_note(d, "right on NVIDIA GPUs today, wrong where a backend leaves the lanes undefined: Triton 3.6 "
+                     "loads 0 into them (it sets the register to 0 before the predicated load; measured on an "
+                     "H200), and 0 is neutral here, but Triton's contract leaves them undefined and other backends "
+                     "differ (flagos-ai/FlagGems#969: wrong on CPU)");
+    } else if (!ld->has_other) {
+        kc_diag_note(d, "wrong on NVIDIA GPUs too: Triton 3.6 loads 0 into the masked-out lanes of a load "
+                     "without `other=` (measured on an H200), and 0 is not neutral for this use");
+    }
     if (!ld->has_other)
         kc_diag_note(d, "the mask `%s` turns lanes off along the axis that `%s` combines, and Triton leaves a "
                      "masked-out element of a load without `other=` undefined (whatever the register held, NaN "
@@ -234,10 +265,19 @@ static void check(const kc_model *m, const kc_kernel *k, kc_rule_ctx *ctx)
         if (seen)
             continue;
         uint32_t nbad = 0;
-        for (uint32_t j = i; j < k->lane_flows.len; j++)
-            nbad += k->lane_flows.data[j].load == f->load &&
-                    judge(k->lane_flows.data[j].kind, k->lane_flows.data[j].fill[KC_FILL_AS_WRITTEN]) == J_BAD;
-        report_load(ctx, k, &k->accesses.data[f->load], f, nbad);
+        const kc_lane_flow *shown = f;
+        bool nvidia = false;
+        for (uint32_t j = i; j < k->lane_flows.len; j++) {
+            const kc_lane_flow *g = &k->lane_flows.data[j];
+            if (g->load != f->load || judge(g->kind, g->fill[KC_FILL_AS_WRITTEN]) != J_BAD)
+                continue;
+            nbad++;
+            if (!nvidia && wrong_on_nvidia(g)) {
+                nvidia = true;
+                shown = g; /* the use that is wrong on NVIDIA too */
+            }
+        }
+        report_load(ctx, k, &k->accesses.data[f->load], shown, nbad, nvidia);
     }
 }
 

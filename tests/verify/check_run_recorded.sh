@@ -5,7 +5,7 @@
 # the int32 offset below 2^31 is inconclusive, past it confirmed as a write
 # out of bounds; the unmasked load confirmed by memcheck at its line; the
 # full unroll confirmed by its compile time; kernels the command did not
-# launch say so.
+# launch say so; KC306's padded softmax confirmed against its fix-it.
 #     check_run_recorded.sh KCHECK SOURCE_DIR
 set -u
 kcheck=$1 src=$2
@@ -25,5 +25,12 @@ big=$("$kcheck" verify --no-config --no-cache --severity note --color=never --ru
       --results tests/verify/recorded/run/big examples/verify/run/ops.py 2>&1)
 expect "$big" "ops.py:15:22: note" "confirmed: the command's own launch (grid (40000,), \`x_ptr\` [40000, 65536] bfloat16"
 expect "$big" "ops.py:23:17: warning" "inconclusive: not executed by the command: no launch of \`add_kernel\`"
+# KC306 (lanes.py): the softmax padded with 0.0 confirmed by its fix-it on the
+# command's launch; the matmul's loads without other= not reproduced (the
+# NVIDIA backend loads 0 there, as the notes say).
+lanes=$("$kcheck" verify --no-config --no-cache --severity note --color=never --run "python3 run_lanes.py" \
+        --results tests/verify/recorded/run/lanes examples/verify/run/lanes.py 2>&1)
+expect "$lanes" "lanes.py:40:72: warning" "confirmed: on the command's own launch (grid (64,)"
+expect "$lanes" "lanes.py:20:13: note" "not-reproduced: outputs identical with and without the fix-it"
 [ $fail = 0 ] && echo "ok: verify --run verdicts from the recorded H200 run"
 exit $fail
