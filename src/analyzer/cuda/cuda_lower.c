@@ -302,6 +302,46 @@ static void grid_axes(kc_cuda_tu *t, CXCursor e, kc_grid_axis out[3], unsigned d
     }
 }
 
+static const char *callee_name(kc_cuda_tu *t, CXCursor first);
+
+/* The kernel a launch names when clang did not resolve it (a launch in a
+ * template, `k<T, 4><<<g, b>>>(x)`): the callee's name, else the text
+ * before `<<<` without its template arguments. */
+static const char *launch_name(kc_cuda_tu *t, CXCursor call, const kc_cuda_kids *k)
+{
+    for (unsigned i = 0; i < k->n; i++) {
+        if (kc_cuda_is_config_call(k->v[i]))
+            continue;
+        const char *n = callee_name(t, k->v[i]);
+        if (n[0])
+            return n;
+        break;
+    }
+    const char *text = kc_cuda_text(t, call);
+    const char *lt = text ? strstr(text, "<<<") : NULL;
+    if (!lt)
+        return "";
+    size_t n = (size_t)(lt - text);
+    /* strip `<...>` template arguments and white space at the end */
+    while (n > 0 && (text[n - 1] == ' ' || text[n - 1] == '\t' || text[n - 1] == '\n'))
+        n--;
+    if (n > 0 && text[n - 1] == '>') {
+        int depth = 0;
+        size_t i = n;
+        while (i > 0) {
+            char ch = text[--i];
+            depth += ch == '>' ? 1 : ch == '<' ? -1 : 0;
+            if (depth == 0)
+                break;
+        }
+        n = i;
+    }
+    size_t b = n;
+    while (b > 0 && (isalnum((unsigned char)text[b - 1]) || text[b - 1] == '_' || text[b - 1] == ':'))
+        b--;
+    return n > b ? kc_arena_strndup(t->m->arena, text + b, n - b) : "";
+}
+
 /* Records a launch `kernel<<<...>>>(...)` (a CallExpr with an execution
  * configuration) or a cudaLaunchKernel call; false when `call` is
  * neither. */
@@ -324,6 +364,8 @@ static bool record_launch(kc_cuda_tu *t, CXCursor call)
     if (!clang_Cursor_isNull(config)) {
         /* kernel<<<grid, block, smem, stream>>>(args) */
         L.kernel = clang_Cursor_isNull(callee) ? kc_cuda_spelling(t, call) : kc_cuda_spelling(t, callee);
+        if (!L.kernel || !L.kernel[0])
+            L.kernel = launch_name(t, call, &k);
         int nc = clang_Cursor_getNumArguments(config);
         if (nc >= 1)
             L.grid_text = kc_cuda_text(t, clang_Cursor_getArgument(config, 0));
@@ -377,6 +419,17 @@ static bool record_launch(kc_cuda_tu *t, CXCursor call)
             record_template_args(t, fnref, L.span.line);
     }
     kc_cuda_kids_free(&k);
+    /* one launch, one record (a launch in a template can be met twice) */
+    for (uint32_t i = 0; i < t->m->launches.len; i++) {
+        kc_launch *o = &t->m->launches.data[i];
+        if (o->span.line == L.span.line && o->span.col == L.span.col && o->span.end_line == L.span.end_line &&
+            o->span.end_col == L.span.end_col) {
+            if ((!o->kernel || !o->kernel[0]) && L.kernel && L.kernel[0])
+                o->kernel = L.kernel;
+            kc_vec_free(&L.args);
+            return true;
+        }
+    }
     kc_vec_push(&t->m->launches, L);
     return true;
 }
