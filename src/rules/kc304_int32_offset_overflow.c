@@ -254,6 +254,7 @@ typedef struct hazard {
     const kc_atom *index;   /* the factor that grows with the problem */
     const kc_atom *runtime; /* the run-time size or stride */
     uint32_t outer, inner;  /* product records: where to report, where to widen (KC_NONE: none) */
+    bool branch;            /* read from a product record: the access's offset was merged from branches */
 } hazard;
 
 /* A run-time factor known to be large: a size, or an outer stride. */
@@ -499,6 +500,15 @@ static void report(const kc_model *mdl, const kc_kernel *k, kc_rule_ctx *ctx, co
                  "bf16) the offset wraps negative and the access goes out of bounds",
                  prod);
     explain_severity(ctx, k, d, hs, n, prod, widened_elsewhere, widened_line);
+    bool rows = false;
+    for (uint32_t i = 0; i < n; i++)
+        rows |= scales_rows(k, hs[i].index, hs[i].runtime);
+    if (h->branch && !rows && d->severity == KC_SEV_WARNING) {
+        d->severity = KC_SEV_NOTE;
+        kc_diag_note(d, "reported as a note: the pointer is advanced differently in the branches of an `if` "
+                     "(`%s` is what one branch adds), and kcheck judges the branch's product alone",
+                     prod);
+    }
     const char *ev = kc_symbol_evidence(ctx, k, h->runtime->id);
     if (ev)
         kc_diag_note(d, "%s", ev);
@@ -617,6 +627,33 @@ static bool single_stride(const kc_kernel *k, const kc_index *off)
     return sym != KC_NONE;
 }
 
+/* Is monomial m of product record p a factor of a larger product that
+ * flows into the same access (`i_n * T` inside `i_n * T*H*D`)? */
+static bool within_larger(const kc_kernel *k, const kc_access *a, uint32_t p, const kc_mono *m)
+{
+    for (uint32_t qi = 0; qi < a->nproducts; qi++) {
+        uint32_t q = a->products[qi];
+        if (q == p || q >= k->products.len || !k->products.data[q].value)
+            continue;
+        const kc_index *v = k->products.data[q].value;
+        for (unsigned i = 0; i < v->nmono; i++)
+            if (v->mono[i].nfac > m->nfac && mono_divides(m, &v->mono[i]))
+                return true;
+    }
+    return false;
+}
+
+/* Has the offset a term kcheck could not express (a value merged from two
+ * branches)? */
+static bool opaque_offset(const kc_index *off)
+{
+    for (unsigned i = 0; i < off->nmono; i++)
+        for (unsigned f = 0; f < off->mono[i].nfac; f++)
+            if (off->mono[i].fac[f].kind == KC_ATOM_OPAQUE)
+                return true;
+    return false;
+}
+
 static void check(const kc_model *m, const kc_kernel *k, kc_rule_ctx *ctx)
 {
     KC_VEC(hazard) hs = {0};
@@ -627,13 +664,32 @@ static void check(const kc_model *m, const kc_kernel *k, kc_rule_ctx *ctx)
         const kc_access *a = &k->accesses.data[i];
         if (a->space != KC_MEM_GLOBAL || !a->offset || single_stride(k, a->offset))
             continue;
+        uint32_t before = hs.len;
+        bool scalar = !(kc_index_deps(a->offset).flags & KC_AF_THREAD);
         for (unsigned mi = 0; mi < a->offset->nmono; mi++) {
             hazard h = {.access = i, .mono = &a->offset->mono[mi]};
-            bool scalar = !(kc_index_deps(a->offset).flags & KC_AF_THREAD);
             if (!hazardous(k, h.mono, scalar, &h.index, &h.runtime))
                 continue;
             match_products(k, &h);
             kc_vec_push(&hs, h);
+        }
+        if (hs.len > before || !opaque_offset(a->offset))
+            continue;
+        /* The offset lost its terms (a pointer advanced differently in the
+         * two branches of an `if`, merged): the products that flow into it
+         * still say what each branch computes. */
+        for (uint32_t pi = 0; pi < a->nproducts; pi++) {
+            uint32_t p = a->products[pi];
+            const kc_product *pr = p < k->products.len ? &k->products.data[p] : NULL;
+            if (!pr || pr->bits != 32 || !pr->value)
+                continue;
+            for (unsigned mi = 0; mi < pr->value->nmono; mi++) {
+                hazard h = {.access = i, .mono = &pr->value->mono[mi], .branch = true};
+                if (!hazardous(k, h.mono, scalar, &h.index, &h.runtime) || within_larger(k, a, p, h.mono))
+                    continue;
+                match_products(k, &h);
+                kc_vec_push(&hs, h);
+            }
         }
     }
     /* One finding per product expression (or per access when no product
