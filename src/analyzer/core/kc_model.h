@@ -143,6 +143,12 @@ typedef struct kc_pred {
     kc_span span;
 } kc_pred;
 
+/* A comparison and the condition it is evaluated under (KC_NONE: none). */
+typedef struct kc_test {
+    kc_pred pred;
+    uint32_t cond;
+} kc_test;
+
 /* A condition guarding code (if / while / ternary), or the mask of a load. */
 typedef struct kc_cond {
     uint32_t id;
@@ -154,6 +160,11 @@ typedef struct kc_cond {
     bool negated;        /* code is on the else branch */
     uint32_t npreds;
     const kc_pred *preds; /* the conjunction, where it is one */
+    /* The comparisons the condition is made of, whatever the polarity (on
+     * the else branch, or after `if c: return`, the code runs when they
+     * fail): which values it tests (KC307). */
+    uint32_t ntested;
+    const kc_pred *tested;
 } kc_cond;
 
 /* ---- memory accesses --------------------------------------------------- */
@@ -484,6 +495,10 @@ typedef struct kc_kernel {
      * evaluates (masks, guards, tl.where conditions), in program order:
      * KC303 names a bound that was computed but not applied. */
     KC_VEC(kc_pred) compares;
+    /* Every comparison of an integer value loaded from memory (a sentinel
+     * test `label == ignore_index`, a bound `idx < n`), with the condition
+     * it is evaluated under, in program order (KC307). */
+    KC_VEC(kc_test) data_tests;
     bool is_device_function; /* CUDA __device__ helper, analysed in place */
     bool autotuned;
     /* Triton: launches read for it (in the file, or in the files of the run

@@ -125,6 +125,11 @@ tv tt_compare(tt_ctx *c, TSNode at, const char *op, const tv *a, const tv *b, TS
         r.npreds = 1;
         if (cmp != KC_CMP_EQ && cmp != KC_CMP_NE && p->lhs && p->rhs && !a->is_float && !b->is_float)
             kc_vec_push(&c->k->compares, *p);
+        if (p->lhs && p->rhs && !a->is_float && !b->is_float &&
+            ((kc_index_deps(p->lhs).flags | kc_index_deps(p->rhs).flags) & KC_AF_DATA)) {
+            kc_test t = {.pred = *p, .cond = c->cond};
+            kc_vec_push(&c->k->data_tests, t);
+        }
         if (cmp != KC_CMP_EQ && cmp != KC_CMP_NE) {
             char *ev = kc_xasprintf("it bounds `%s` on line %u", tt_text(c->mod, at),
                                     ts_node_start_point(at).row + 1);

@@ -214,11 +214,31 @@ static uint32_t add_cond(tt_ctx *c, TSNode n, const tv *cv, bool negated)
         cd.npreds = cv->npreds;
         cd.preds = cv->preds;
     }
+    cd.ntested = cv->npreds;
+    cd.tested = cv->preds;
     kc_vec_push(&c->k->conds, cd);
     return cd.id;
 }
 
-static void exec_if(tt_ctx *c, TSNode st)
+/* Does the block end in `return` (its last statement)? */
+static bool block_returns(TSNode block)
+{
+    if (ts_node_is_null(block))
+        return false;
+    for (uint32_t i = ts_node_named_child_count(block); i > 0; i--) {
+        TSNode st = ts_node_named_child(block, i - 1);
+        if (TT_IS(st, comment))
+            continue;
+        return TT_IS(st, return_statement);
+    }
+    return false;
+}
+
+/* Interprets an `if`; returns the condition the rest of the enclosing
+ * block runs under when the `if` has no else and its body returns
+ * (`if label == ignore_index: ...; return` at the kernel's top level: the
+ * code after it runs when the condition fails), else KC_NONE. */
+static uint32_t exec_if(tt_ctx *c, TSNode st)
 {
     TSNode condn = tt_field(st, "condition");
     tv cv = tt_eval(c, condn);
@@ -251,10 +271,15 @@ static void exec_if(tt_ctx *c, TSNode st)
             had_else = true;
         }
     }
-    (void)had_else;
     tt_env_merge(c, st, &c->env, &then_env, cd);
     kc_vec_free(&then_env.vars);
     c->cond = saved;
+    bool elif = false;
+    for (uint32_t i = 0; i < n; i++)
+        elif |= TT_IS(ts_node_named_child(st, i), elif_clause);
+    if (had_else || elif || c->loop != KC_NONE || !block_returns(tt_field(st, "consequence")))
+        return KC_NONE;
+    return add_cond(c, condn, &cv, true);
 }
 
 static int64_t ceil_div(int64_t a, int64_t b) { return b > 0 ? (a + b - 1) / b : 0; }
@@ -491,7 +516,7 @@ static void exec_stmt(tt_ctx *c, TSNode st)
                 (void)tt_eval(c, e);
         }
     } else if (TT_IS(st, if_statement)) {
-        exec_if(c, st);
+        (void)exec_if(c, st);
     } else if (TT_IS(st, for_statement)) {
         exec_for(c, st);
     } else if (TT_IS(st, while_statement)) {
@@ -519,10 +544,22 @@ void tt_exec_block(tt_ctx *c, TSNode block)
 {
     if (ts_node_is_null(block))
         return;
+    uint32_t saved = c->cond;
     uint32_t n = ts_node_named_child_count(block);
     for (uint32_t i = 0; i < n; i++) {
         TSNode st = ts_node_named_child(block, i);
-        if (!TT_IS(st, comment))
-            exec_stmt(c, st);
+        if (TT_IS(st, comment))
+            continue;
+        if (TT_IS(st, if_statement) && c->depth < TT_MAX_DEPTH && !tt_stack_exhausted(c)) {
+            /* an early return: what follows runs under the negated condition */
+            c->depth++;
+            uint32_t rest = exec_if(c, st);
+            c->depth--;
+            if (rest != KC_NONE)
+                c->cond = rest;
+            continue;
+        }
+        exec_stmt(c, st);
     }
+    c->cond = saved;
 }

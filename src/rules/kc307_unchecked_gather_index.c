@@ -1,0 +1,275 @@
+/* KC307 unchecked-gather-index: an index loaded from memory used in an
+ * address with no mask or guard that tests it, while the kernel itself
+ * shows the index can be out of range: it compares it with a sentinel
+ * (`label == ignore_index`, `idx != -1`) or bounds it for another access.
+ *
+ * Reads: kc_access.offset (KC_ATOM_DATA atoms: values other loads
+ * produced), the access's mask comparisons and its guards' tested
+ * comparisons (kc_cond.tested), and the kernel's comparisons
+ * (kc_kernel.data_tests) and other accesses' masks. An index
+ * nothing in the kernel questions (token ids below the vocabulary by
+ * contract) is not reported. */
+#include "rule_util.h"
+
+#include <string.h>
+
+static const char doc[] =
+    "## What it does\n"
+    "Flags a load or store whose address is computed from an index the\n"
+    "kernel loaded from memory (a label, a token id, a page of a block\n"
+    "table, an expert id) when nothing masks or guards that access by the\n"
+    "index, although the kernel itself shows the index may be out of range:\n"
+    "it compares the index with a sentinel (`label == ignore_index`,\n"
+    "`expert != -1`), or it bounds it (`idx < n`) for another access but\n"
+    "not for this one. An index the kernel never questions is not reported\n"
+    "(gathers by token id are in range by contract).\n"
+    "\n"
+    "## Why is this bad?\n"
+    "A sentinel is an index that points at nothing: `-100` as a label, `-1`\n"
+    "as a free slot of a page table or a dropped token of a mixture of\n"
+    "experts. Used as an address it reads or writes outside the tensor\n"
+    "(`logits[row * V - 100]`): an illegal memory access, or silently the\n"
+    "neighbouring row's data and a wrong loss or NaN (flagos-ai/FlagGems\n"
+    "d24ef2cb: a KV-cache page index without a mask gave NaN outputs;\n"
+    "linkedin/Liger-Kernel#588: `ignore_index` rows in cross entropy).\n"
+    "\n"
+    "## Example\n"
+    "```python\n"
+    "label = tl.load(labels + row)\n"
+    "x_y = tl.load(logits + row * V + label)           # label may be ignore_index\n"
+    "loss = tl.where(label == ignore_index, 0.0, lse - x_y)\n"
+    "```\n"
+    "\n"
+    "## Use instead\n"
+    "```python\n"
+    "label = tl.load(labels + row)\n"
+    "valid = label != ignore_index\n"
+    "x_y = tl.load(logits + row * V + label, mask=valid, other=0.0)\n"
+    "loss = tl.where(valid, lse - x_y, 0.0)\n"
+    "```\n"
+    "\n"
+    "## Fix\n"
+    "Mask the access with the test the kernel already makes (`mask=label !=\n"
+    "ignore_index`, `mask=(idx >= 0) & (idx < n)`), return early for the\n"
+    "sentinel before the access (`if label == ignore_index: return`), or\n"
+    "clamp the index (`tl.where(idx < 0, 0, idx)`) when the result is\n"
+    "discarded anyway.\n"
+    "\n"
+    "## References\n"
+    "- flagos-ai/FlagGems d24ef2cb (KV-cache page index without a mask, NaN output).\n"
+    "- linkedin/Liger-Kernel#588 (cross entropy and `ignore_index`).\n"
+    "- Dao-AILab/flash-attention #2755, #2711 (indices from memory used unchecked).\n";
+
+static bool index_has_data(const kc_index *x, uint32_t load)
+{
+    if (!x)
+        return false;
+    for (unsigned i = 0; i < x->nmono; i++)
+        for (unsigned f = 0; f < x->mono[i].nfac; f++)
+            if (x->mono[i].fac[f].kind == KC_ATOM_DATA && x->mono[i].fac[f].id == load)
+                return true;
+    return false;
+}
+
+static bool pred_tests(const kc_pred *p, uint32_t load)
+{
+    return index_has_data(p->lhs, load) || index_has_data(p->rhs, load);
+}
+
+/* Does the access's mask or a guard around it test the value of `load`? */
+static bool access_tests(const kc_kernel *k, const kc_access *a, uint32_t load)
+{
+    for (uint32_t i = 0; i < a->nmask_preds; i++)
+        if (pred_tests(&a->mask_preds[i], load))
+            return true;
+    /* a mask kcheck could not split into comparisons, or one on loaded data
+     * whose test it lost (`not (tgt == ignore_index) and m`): taken to test it */
+    if (a->masked && (a->nmask_preds == 0 || (a->mask_deps.flags & KC_AF_DATA)))
+        return true;
+    uint32_t hops = 0;
+    for (uint32_t c = a->guard; c != KC_NONE && c < k->conds.len && hops++ < 10000; c = k->conds.data[c].parent) {
+        const kc_cond *cd = &k->conds.data[c];
+        if (cd->deps.flags & KC_AF_DATA)
+            return true; /* a guard on loaded data (this index, or one kcheck cannot read) */
+        for (uint32_t i = 0; i < cd->ntested; i++)
+            if (pred_tests(&cd->tested[i], load))
+                return true;
+    }
+    return false;
+}
+
+/* Is the other side of a comparison of the index a sentinel: a negative
+ * constant, or a run-time value compared for equality (ignore_index)? */
+static bool sentinel_side(const kc_kernel *k, const kc_index *x, kc_cmp op)
+{
+    int64_t v;
+    if (!x)
+        return false;
+    if (kc_index_is_const(x, &v))
+        return v < 0 || (v == 0 && (op == KC_CMP_LT || op == KC_CMP_GE));
+    if (op != KC_CMP_EQ && op != KC_CMP_NE)
+        return false;
+    uint32_t s = kc_index_symbol(x);
+    return s != KC_NONE && s < k->symbols.len && k->symbols.data[s].kind == KC_SYM_PARAM;
+}
+
+typedef struct evidence {
+    const kc_pred *pred;
+    bool bound;     /* an ordering bound (`idx < n`) rather than a sentinel test */
+    bool index_lhs; /* the index is on the left of the comparison */
+} evidence;
+
+/* Does `p` bound the value of `load` itself: it is on the smaller side of
+ * an ordering (`idx < n`, `n > idx`), not part of the bound (`offs <
+ * end - start` bounds `offs`, not `start`)? */
+static bool bounds_index(const kc_pred *p, uint32_t load)
+{
+    bool l = index_has_data(p->lhs, load), r = index_has_data(p->rhs, load);
+    if (l == r)
+        return false;
+    if (p->op == KC_CMP_LT || p->op == KC_CMP_LE)
+        return l;
+    if (p->op == KC_CMP_GT || p->op == KC_CMP_GE)
+        return r;
+    return false;
+}
+
+/* Are conditions `a` and `b` (from the innermost outwards) in the two
+ * branches of one compile-time `if` (never both run in one compile)? */
+static bool exclusive(const kc_kernel *k, uint32_t a, uint32_t b)
+{
+    uint32_t ha = 0;
+    for (uint32_t x = a; x != KC_NONE && x < k->conds.len && ha++ < 1000; x = k->conds.data[x].parent) {
+        const kc_cond *cx = &k->conds.data[x];
+        if (cx->deps.axes || cx->deps.flags || cx->deps.loops)
+            continue;
+        uint32_t hb = 0;
+        for (uint32_t y = b; y != KC_NONE && y < k->conds.len && hb++ < 1000; y = k->conds.data[y].parent) {
+            const kc_cond *cy = &k->conds.data[y];
+            if (cy->span.line == cx->span.line && cy->span.col == cx->span.col && cy->negated != cx->negated)
+                return true;
+        }
+    }
+    return false;
+}
+
+/* A comparison of the value of `load` in the kernel that shows it can be
+ * out of range: a sentinel test, or a bound applied to another access, in
+ * code that can run with the access. */
+static bool find_evidence(const kc_kernel *k, uint32_t load, uint32_t access, evidence *ev)
+{
+    const kc_access *a = &k->accesses.data[access];
+    for (uint32_t i = 0; i < k->data_tests.len; i++) {
+        const kc_test *t = &k->data_tests.data[i];
+        const kc_pred *p = &t->pred;
+        bool l = index_has_data(p->lhs, load), r = index_has_data(p->rhs, load);
+        if (l != r && sentinel_side(k, l ? p->rhs : p->lhs, p->op) && !exclusive(k, t->cond, a->guard)) {
+            ev->pred = p;
+            ev->bound = false;
+            ev->index_lhs = l;
+            return true;
+        }
+    }
+    /* bounded in the mask of another access that uses it */
+    for (uint32_t i = 0; i < k->accesses.len; i++) {
+        const kc_access *o = &k->accesses.data[i];
+        if (i == access || i == load || !index_has_data(o->offset, load) || exclusive(k, o->guard, a->guard))
+            continue;
+        for (uint32_t j = 0; j < o->nmask_preds; j++)
+            if (bounds_index(&o->mask_preds[j], load)) {
+                ev->pred = &o->mask_preds[j];
+                ev->bound = true;
+                return true;
+            }
+    }
+    return false;
+}
+
+/* The test a mask needs: the comparison as written for a bound, its
+ * complement for a sentinel test (`label == ignore_index` ->
+ * `label != ignore_index`), or NULL when it cannot be spelled. */
+static const char *mask_text(kc_rule_ctx *ctx, const evidence *ev)
+{
+    const char *t = kc_rule_span_text(ctx, ev->pred->span);
+    kc_cmp op = ev->pred->op;
+    /* true on the valid indices as written: `!= -1`, `>= 0` */
+    bool valid_side = op == KC_CMP_NE || (ev->index_lhs ? (op == KC_CMP_GE || op == KC_CMP_GT)
+                                                         : (op == KC_CMP_LE || op == KC_CMP_LT));
+    if (ev->bound || valid_side)
+        return t;
+    static const struct { const char *from, *to; } swap[] = {
+        {"==", "!="}, {">=", "<"}, {"<=", ">"}, {"<", ">="}, {">", "<="},
+    };
+    for (unsigned i = 0; i < sizeof swap / sizeof *swap; i++) {
+        const char *at = strstr(t, swap[i].from);
+        if (at && !strstr(at + strlen(swap[i].from), swap[i].from))
+            return kc_arena_printf(kc_rule_arena(ctx), "%.*s%s%s", (int)(at - t), t, swap[i].to,
+                                   at + strlen(swap[i].from));
+    }
+    return NULL;
+}
+
+static void check(const kc_model *m, const kc_kernel *k, kc_rule_ctx *ctx)
+{
+    (void)m;
+    for (uint32_t i = 0; i < k->accesses.len; i++) {
+        const kc_access *a = &k->accesses.data[i];
+        if (a->space != KC_MEM_GLOBAL || !a->offset)
+            continue;
+        /* each loaded value the address is computed from, once */
+        uint32_t seen[8];
+        unsigned nseen = 0;
+        for (unsigned mi = 0; mi < a->offset->nmono; mi++)
+            for (unsigned f = 0; f < a->offset->mono[mi].nfac; f++) {
+                const kc_atom *at = &a->offset->mono[mi].fac[f];
+                if (at->kind != KC_ATOM_DATA || at->id >= k->accesses.len || at->id == i)
+                    continue;
+                bool dup = false;
+                for (unsigned s = 0; s < nseen; s++)
+                    dup |= seen[s] == at->id;
+                if (dup || nseen == 8)
+                    continue;
+                seen[nseen++] = at->id;
+                const kc_access *src = &k->accesses.data[at->id];
+                if (src->kind != KC_ACC_LOAD || access_tests(k, a, at->id))
+                    continue;
+                evidence ev = {0};
+                if (!find_evidence(k, at->id, i, &ev))
+                    continue;
+                const char *name = src->value_name ? src->value_name : "the loaded index";
+                kc_diag *d = kc_report(ctx, k, kc_access_point(a),
+                                       "%s at an address computed from `%s`, which the kernel %s on line %u, but "
+                                       "nothing masks or guards this access by it",
+                                       a->kind == KC_ACC_STORE ? "store" : a->kind == KC_ACC_ATOMIC ? "atomic" : "load",
+                                       name, ev.bound ? "bounds for another access" : "tests for a sentinel",
+                                       ev.pred->span.line);
+                kc_diag_note(d, "`%s` comes from the load on line %u; `%s` (line %u) shows it can be %s, and then "
+                             "this access reads or writes outside the tensor (an illegal address, or another "
+                             "row's data)",
+                             name, src->span.line, kc_rule_span_text(ctx, ev.pred->span), ev.pred->span.line,
+                             ev.bound ? "past the bound" : "a sentinel that points at nothing");
+                const char *mt = mask_text(ctx, &ev);
+                if (mt)
+                    kc_diag_note(d, "mask this access by it (`mask=%s`), return before it for the sentinel, or "
+                                 "clamp `%s` where the result is discarded anyway",
+                                 mt, name);
+                else
+                    kc_diag_note(d, "mask this access by that test, return before it for the sentinel, or clamp "
+                                 "`%s` where the result is discarded anyway",
+                                 name);
+            }
+    }
+}
+
+const kc_rule kc307_unchecked_gather_index = {
+    .id = "KC307",
+    .slug = "unchecked-gather-index",
+    .summary = "An index loaded from memory used in an address unmasked, though the kernel tests it for a sentinel "
+               "or bounds it elsewhere.",
+    .severity = KC_SEV_WARNING,
+    .langs = KC_LANG_BIT_TRITON,
+    .doc = doc,
+    .options = NULL,
+    .check = check,
+    .verify = KC_VERIFY_MEMORY,
+};
