@@ -32,5 +32,11 @@ lanes=$("$kcheck" verify --no-config --no-cache --severity note --color=never --
         --results tests/verify/recorded/run/lanes examples/verify/run/lanes.py 2>&1)
 expect "$lanes" "lanes.py:40:72: warning" "confirmed: on the command's own launch (grid (64,)"
 expect "$lanes" "lanes.py:20:13: note" "not-reproduced: outputs identical with and without the fix-it"
+# KC307 (gather.py): the target logit read at `label = -100` confirmed by
+# memcheck at its line (the output is right: only the sanitizer shows it);
+# memcheck.log is cut to its first two reports and the summary.
+gather=$("$kcheck" verify --no-config --no-cache --severity note --color=never --run "python3 run_gather.py" \
+        --results tests/verify/recorded/run/gather examples/verify/run/gather.py 2>&1)
+expect "$gather" "gather.py:14:19: warning" "confirmed: compute-sanitizer memcheck, on the command: \"Invalid __global__ read of size 4 bytes\" at gather.py:14"
 [ $fail = 0 ] && echo "ok: verify --run verdicts from the recorded H200 run"
 exit $fail
