@@ -88,7 +88,7 @@ const kc_index *kc_index_const(kc_arena *a, int64_t v, uint8_t bits, kc_lane_spa
 kc_atom kc_atom_make(kc_atom_kind kind, uint32_t id, kc_deps deps)
 {
     kc_atom at = {.kind = (uint8_t)kind, .axes = deps.axes, .flags = deps.flags, .id = id,
-                  .loops = deps.loops};
+                  .loops = deps.loops, .programs = deps.programs};
     return at;
 }
 
@@ -270,6 +270,7 @@ kc_deps kc_index_deps(const kc_index *x)
             d.axes |= at->axes;
             d.flags |= at->flags;
             d.loops |= at->loops;
+            d.programs |= at->programs;
         }
     return d;
 }

@@ -48,7 +48,7 @@ typedef struct kc_atom {
     uint8_t kind;  /* kc_atom_kind */
     uint8_t axes;  /* block axes along which it varies, in the expression's shape */
     uint8_t flags; /* KC_AF_* */
-    uint8_t reserved;
+    uint8_t programs; /* grid axes of the program ids it depends on (kc_deps.programs) */
     uint32_t id;
     uint64_t loops; /* bit l: depends on loop l (loops >= 63 share bit 63) */
 } kc_atom;
@@ -87,6 +87,9 @@ typedef struct kc_deps {
     uint8_t axes;  /* lane axes it varies along */
     uint8_t flags; /* KC_AF_* */
     uint64_t loops;
+    /* Grid axes (bits) of the program / block ids it depends on, where
+     * known: KC_AF_PROGRAM with no bit here means "some axis". */
+    uint8_t programs;
 } kc_deps;
 
 static inline uint64_t kc_loop_bit(uint32_t loop) { return 1ull << (loop < 63 ? loop : 63); }

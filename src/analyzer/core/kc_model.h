@@ -203,6 +203,9 @@ typedef struct kc_access {
     bool ptr_shape_known, mask_shape_known, other_shape_known, value_shape_known;
     bool has_other;
     kc_span other_span, value_span;
+    /* What the stored value depends on (stores and atomics; zero when not
+     * known): which program ids, through kc_deps.programs (KC404). */
+    kc_deps value_deps;
     /* The guard of a CUDA access / the mask of a Triton one compares the
      * index with a size (i < n, offs < N): a bounds check is present. */
     bool bounds_checked;

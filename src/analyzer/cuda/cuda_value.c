@@ -39,7 +39,7 @@ kc_cuda_val kc_cuda_v_deps(kc_deps d)
 kc_deps kc_cuda_deps_or(kc_deps a, kc_deps b)
 {
     kc_deps d = {.axes = (uint8_t)(a.axes | b.axes), .flags = (uint8_t)(a.flags | b.flags),
-                 .loops = a.loops | b.loops};
+                 .loops = a.loops | b.loops, .programs = (uint8_t)(a.programs | b.programs)};
     return d;
 }
 
@@ -364,7 +364,8 @@ uint32_t kc_cuda_mk_access(kc_cuda_walk *w, kc_access_kind kind, const kc_cuda_v
 kc_cuda_val kc_cuda_load_value(kc_cuda_walk *w, uint32_t acc, const kc_cuda_val *p, CXType t)
 {
     kc_deps ad = p->off ? kc_index_deps(p->off) : p->deps;
-    kc_deps d = {.axes = ad.axes, .flags = (uint8_t)(KC_AF_DATA | ad.flags), .loops = ad.loops};
+    kc_deps d = {.axes = ad.axes, .flags = (uint8_t)(KC_AF_DATA | ad.flags), .loops = ad.loops,
+                 .programs = ad.programs};
     kc_cuda_val v = kc_cuda_v_deps(d);
     v.load = acc;
     if (kc_cuda_ty_is_int(t))
@@ -526,6 +527,7 @@ kc_deps kc_cuda_builtin_deps(kc_cuda_bv_kind k, int comp)
         d.flags = KC_AF_THREAD;
     } else if (k == KC_CUDA_BV_BLOCK) {
         d.flags = KC_AF_PROGRAM;
+        d.programs = (uint8_t)(comp >= 0 ? 1u << comp : 7u);
     }
     return d;
 }

@@ -99,6 +99,7 @@ static uint32_t record_access(tt_ctx *c, kc_access_kind kind, TSNode call, TSNod
     if (val && val->kind != TV_NONE) {
         a.value_span = tt_span(valn);
         a.value_shape_known = operand_shape(val, false, &a.value_shape);
+        a.value_deps = tt_deps(val);
     }
     kc_vec_push(&c->k->accesses, a);
     return a.id;

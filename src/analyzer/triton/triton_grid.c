@@ -486,6 +486,10 @@ static TSNode returned(TSNode fn)
         TSNode st = ts_node_named_child(body, i);
         if (TT_IS(st, comment))
             continue;
+        /* a docstring first */
+        if (TT_IS(st, expression_statement) && ts_node_named_child_count(st) == 1 &&
+            TT_IS(ts_node_named_child(st, 0), string))
+            continue;
         return TT_IS(st, return_statement) && ts_node_named_child_count(st) == 1 ? ts_node_named_child(st, 0) : none;
     }
     return none;
@@ -622,6 +626,94 @@ static bool product_factors(tt_module *m, TSNode e, TSNode scope, int depth, uns
     return true;
 }
 
+typedef struct assert_scan {
+    tt_module *m;
+    const char *name;
+    uint32_t before;
+    bool found;
+} assert_scan;
+
+static bool visit_assert(TSNode n, void *ud)
+{
+    assert_scan *as = ud;
+    if (as->found || ts_node_start_byte(n) >= as->before)
+        return false;
+    if (TT_IS(n, function_definition) || TT_IS(n, lambda))
+        return false; /* another function's asserts */
+    if (!TT_IS(n, assert_statement))
+        return true;
+    TSNode c = tt_unparen(ts_node_named_child(n, 0));
+    if (!TT_IS(c, comparison_operator) || ts_node_named_child_count(c) != 2)
+        return false;
+    TSNode l = ts_node_named_child(c, 0), r = ts_node_named_child(c, 1);
+    int64_t v;
+    const char *op = tt_text(as->m, c);
+    if (strstr(op, "==") && tt_text_eq(as->m, l, as->name) && tt_int_literal(as->m, r, &v) && v == 1)
+        as->found = true;
+    return false;
+}
+
+/* `assert NAME == 1` in the launching function before the launch: the
+ * axis has one program. */
+static bool asserted_one(tt_module *m, TSNode scope, TSNode e, uint32_t before)
+{
+    e = tt_unparen(e);
+    if (!TT_IS(e, identifier) || ts_node_is_null(scope))
+        return false;
+    assert_scan as = {.m = m, .name = tt_text(m, e), .before = before, .found = false};
+    tt_walk(tt_field(scope, "body"), visit_assert, &as);
+    return as.found;
+}
+
+/* Does `b` (through its binding) cover `a`: triton.next_power_of_2(a), or
+ * max() of it and other values? */
+static bool covers(tt_module *m, TSNode scope, TSNode b, const char *a, int depth)
+{
+    b = tt_unparen(b);
+    if (depth > GRID_DEPTH || ts_node_is_null(b))
+        return false;
+    if (TT_IS(b, identifier)) {
+        int elem;
+        TSNode r = binding(m, scope, b, &elem);
+        return !ts_node_is_null(r) && elem < 0 && covers(m, scope, r, a, depth + 1);
+    }
+    if (!TT_IS(b, call))
+        return false;
+    TSNode f = tt_field(b, "function"), args = tt_field(b, "arguments");
+    const char *q = tt_qualify(m, f);
+    if (q && !strcmp(q, "triton.next_power_of_2")) {
+        TSNode first = {0};
+        return positional(args, &first) == 1 && tt_text_eq(m, tt_unparen(first), a);
+    }
+    if (TT_IS(f, identifier) && tt_text_eq(m, f, "max")) {
+        for (uint32_t i = 0; i < ts_node_named_child_count(args); i++)
+            if (covers(m, scope, ts_node_named_child(args, i), a, depth + 1))
+                return true;
+    }
+    return false;
+}
+
+/* `triton.cdiv(X, B)` (through a name) with B covering X: one. */
+static bool cdiv_of_cover(tt_module *m, TSNode scope, TSNode e, int depth)
+{
+    e = tt_unparen(e);
+    if (depth > GRID_DEPTH || ts_node_is_null(e))
+        return false;
+    if (TT_IS(e, identifier)) {
+        int elem;
+        TSNode r = binding(m, scope, e, &elem);
+        return !ts_node_is_null(r) && elem < 0 && cdiv_of_cover(m, scope, r, depth + 1);
+    }
+    if (!TT_IS(e, call))
+        return false;
+    const char *q = tt_qualify(m, tt_field(e, "function"));
+    TSNode args = tt_field(e, "arguments"), first = {0};
+    if (!q || (strcmp(q, "triton.cdiv") && strcmp(q, "triton.language.cdiv")) || positional(args, &first) != 2)
+        return false;
+    TSNode second = ts_node_named_child(args, 1);
+    return covers(m, scope, second, tt_text(m, tt_unparen(first)), 0);
+}
+
 static void scan_grid_limit(tt_module *m, tt_launch *l, TSNode scope, unsigned ax, TSNode e, const rows_info *ri)
 {
     kc_grid_axis *g = &l->grid[ax];
@@ -631,6 +723,18 @@ static void scan_grid_limit(tt_module *m, tt_launch *l, TSNode scope, unsigned a
     if (tt_int_literal(m, tt_unparen(e), &v)) {
         g->hazard = KC_GRID_CONST;
         g->value = v;
+        return;
+    }
+    if (cdiv_of_cover(m, scope, e, 0)) {
+        g->hazard = KC_GRID_CONST;
+        g->value = 1;
+        g->why = kc_arena_printf(m->arena, "`%s` divides by a block that covers the size", g->text);
+        return;
+    }
+    if (asserted_one(m, scope, e, ts_node_start_byte(l->call))) {
+        g->hazard = KC_GRID_CONST;
+        g->value = 1;
+        g->why = kc_arena_printf(m->arena, "`assert %s == 1` before the launch", g->text);
         return;
     }
     if (strstr(g->text, "min(") || ax == 0)

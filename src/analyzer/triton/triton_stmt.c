@@ -180,7 +180,7 @@ static void make_loop_carried(tt_ctx *c, TSNode loopn, TSNode body, uint32_t loo
 {
     tt_names names = {0};
     collect_assigned(c, body, &names, 0);
-    kc_deps ld = {0, 0, kc_loop_bit(loop)};
+    kc_deps ld = {0, 0, kc_loop_bit(loop), 0};
     for (uint32_t i = 0; i < names.len; i++) {
         tv *v = tt_env_get(&c->env, names.data[i]);
         if (!v)
@@ -412,7 +412,7 @@ static void range_facts(tt_ctx *c, kc_loop *lp, const range_bounds *rb, uint32_t
  * that depends on the loop. */
 static void bind_loop_target(tt_ctx *c, TSNode left, const kc_loop *lp, const range_bounds *rb)
 {
-    kc_deps loop_dep = {0, 0, kc_loop_bit(lp->id)};
+    kc_deps loop_dep = {0, 0, kc_loop_bit(lp->id), 0};
     if (lp->var) {
         tv iv = tt_unknown();
         iv.kind = TV_NUM;
@@ -420,6 +420,7 @@ static void bind_loop_target(tt_ctx *c, TSNode left, const kc_loop *lp, const ra
         kc_deps d = loop_dep;
         d.flags = (uint8_t)((tt_deps(&rb->start).flags | tt_deps(&rb->step).flags) & (KC_AF_PROGRAM | KC_AF_DATA));
         d.loops |= tt_deps(&rb->start).loops | tt_deps(&rb->step).loops;
+        d.programs = (uint8_t)(tt_deps(&rb->start).programs | tt_deps(&rb->step).programs);
         /* The induction variable takes the promoted type of the bounds:
          * range(row_start, row_end) with an int64 start is an int64 loop. */
         uint8_t ivb = 32;

@@ -8,10 +8,10 @@
 
 #include "kc_index.h"
 
-static kc_atom lane(uint32_t id, uint8_t axes) { return kc_atom_make(KC_ATOM_LANE, id, (kc_deps){axes, KC_AF_THREAD, 0}); }
+static kc_atom lane(uint32_t id, uint8_t axes) { return kc_atom_make(KC_ATOM_LANE, id, (kc_deps){axes, KC_AF_THREAD, 0, 0}); }
 static kc_atom sym(uint32_t id) { return kc_atom_make(KC_ATOM_SYMBOL, id, (kc_deps){0}); }
-static kc_atom prog(uint32_t id) { return kc_atom_make(KC_ATOM_PROGRAM, id, (kc_deps){0, KC_AF_PROGRAM, 0}); }
-static kc_atom loopv(uint32_t id) { return kc_atom_make(KC_ATOM_LOOP, id, (kc_deps){0, 0, kc_loop_bit(id)}); }
+static kc_atom prog(uint32_t id) { return kc_atom_make(KC_ATOM_PROGRAM, id, (kc_deps){0, KC_AF_PROGRAM, 0, (uint8_t)(1u << (id & 7))}); }
+static kc_atom loopv(uint32_t id) { return kc_atom_make(KC_ATOM_LOOP, id, (kc_deps){0, 0, kc_loop_bit(id), 0}); }
 
 static kc_shape shape1(int64_t n)
 {
@@ -128,7 +128,7 @@ static void test_gather_and_nonaffine(void **state)
     kc_arena *a = kc_arena_new();
     kc_shape s = shape1(128);
     const kc_index *rows = kc_index_atom(a, lane(0, 1), 32, KC_SPACE_BLOCK, &s);
-    kc_atom data = kc_atom_make(KC_ATOM_DATA, 0, (kc_deps){1, KC_AF_DATA, 0});
+    kc_atom data = kc_atom_make(KC_ATOM_DATA, 0, (kc_deps){1, KC_AF_DATA, 0, 0});
     const kc_index *target = kc_index_atom(a, data, 32, KC_SPACE_BLOCK, &s);
     const kc_index *addr = kc_index_add(a, kc_index_mul(a, rows, kc_index_atom(a, sym(2), 32, KC_SPACE_BLOCK, NULL)), target);
     kc_stride st;
