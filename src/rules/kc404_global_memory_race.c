@@ -9,8 +9,7 @@
  * the launches' grids (an axis every launch makes one program wide is
  * not a race; a kernel kcheck saw no launch of is not judged). Reported where kcheck can tell: the address does not
  * depend on a grid axis the kernel spreads work over, and the value does.
- * Triton for now: the CUDA front end does not record what a stored value
- * depends on. */
+ * CUDA: blocks (blockIdx), for stores by assignment (`out[i] = v`). */
 #include "rule_util.h"
 
 #include <string.h>
@@ -161,9 +160,12 @@ static bool guarded_single(const kc_model *m, const kc_kernel *k, const kc_acces
 static void check(const kc_model *m, const kc_kernel *k, kc_rule_ctx *ctx)
 {
     uint8_t used = used_axes(k);
+    bool launched = k->launches_seen > 0;
+    for (uint32_t i = 0; i < m->launches.len && !launched; i++)
+        launched = m->launches.data[i].kernel && !strcmp(m->launches.data[i].kernel, k->name);
     /* Without a launch kcheck cannot tell how many programs an axis has
      * (a kernel written for a grid one program wide along it is fine). */
-    if (!used || k->is_device_function || k->launches_seen == 0)
+    if (!used || k->is_device_function || !launched)
         return;
     for (uint32_t i = 0; i < k->accesses.len; i++) {
         const kc_access *a = &k->accesses.data[i];
@@ -174,9 +176,16 @@ static void check(const kc_model *m, const kc_kernel *k, kc_rule_ctx *ctx)
         if (a->masked)
             addr |= deps_programs(a->mask_deps, &unknown);
         uint32_t hops = 0;
-        for (uint32_t c = a->guard; c != KC_NONE && c < k->conds.len && hops++ < 10000; c = k->conds.data[c].parent)
-            addr |= deps_programs(k->conds.data[c].deps, &unknown);
-        if (unknown)
+        bool specialized = false;
+        for (uint32_t c = a->guard; c != KC_NONE && c < k->conds.len && hops++ < 10000; c = k->conds.data[c].parent) {
+            kc_deps cd = k->conds.data[c].deps;
+            addr |= deps_programs(cd, &unknown);
+            /* a compile-time branch (`if constexpr (!UseAuxBuffer)`, a
+             * tl.constexpr flag): its launches may make the axis one wide
+             * (llm.c launches that variant only when gridDim.y is 1) */
+            specialized |= !cd.axes && !cd.flags && !cd.loops;
+        }
+        if (unknown || specialized)
             continue;
         uint8_t free_axes = (uint8_t)(used & ~addr);
         uint8_t racing = (uint8_t)(free_axes & a->value_deps.programs);
@@ -195,19 +204,26 @@ static void check(const kc_model *m, const kc_kernel *k, kc_rule_ctx *ctx)
             rmw = r->kind == KC_ACC_LOAD && r->base == a->base && j < i &&
                   kc_index_equal(r->offset, a->offset);
         }
+        bool cuda = m->lang == KC_LANG_CUDA;
+        static const char *const bid[] = {"blockIdx.x", "blockIdx.y", "blockIdx.z"};
+        kc_arena *ar = kc_rule_arena(ctx);
+        const char *id = cuda ? bid[ax < 3 ? ax : 0] : kc_arena_printf(ar, "tl.program_id(%u)", ax);
         kc_diag *d = kc_report(ctx, k, kc_access_point(a),
-                               "every program along grid axis %u %s the same addresses of `%s`, and the value "
-                               "stored differs between them: the programs race",
-                               ax, rmw ? "reads, updates and stores back" : "stores to",
-                               a->base_name ? a->base_name : "?");
-        kc_diag_note(d, "the address `%s` does not depend on `tl.program_id(%u)`, which this kernel splits its work "
-                     "by (its other accesses index by it), and nothing chooses one program of that axis; the value "
-                     "does depend on it, so the location keeps whichever program wrote last%s",
-                     a->addr_text ? a->addr_text : "", ax, rmw ? ", and updates of the others are lost" : "");
-        kc_diag_note(d, "make the address depend on `tl.program_id(%u)` (one slot per program, reduced after), "
-                     "accumulate with `tl.atomic_add`, or store from one program (`if tl.program_id(%u) == 0:`) "
-                     "when they all compute the same value",
-                     ax, ax);
+                               "every %s along %s %s the same addresses of `%s`, and the value stored differs "
+                               "between them: the %ss race",
+                               cuda ? "block" : "program", cuda ? kc_arena_printf(ar, "`%s`", id)
+                                                               : kc_arena_printf(ar, "grid axis %u", ax),
+                               rmw ? "reads, updates and stores back" : "stores to", a->base_name ? a->base_name : "?",
+                               cuda ? "block" : "program");
+        kc_diag_note(d, "the address `%s` does not depend on `%s`, which this kernel splits its work by (its other "
+                     "accesses index by it), and nothing chooses one %s; the value does depend on it, so the "
+                     "location keeps whichever wrote last%s",
+                     a->addr_text ? a->addr_text : "", id, cuda ? "block" : "program of that axis",
+                     rmw ? ", and updates of the others are lost" : "");
+        kc_diag_note(d, "make the address depend on `%s` (one slot per %s, reduced after), accumulate with `%s`, or "
+                     "store from one %s (`%s`) when they all compute the same value",
+                     id, cuda ? "block" : "program", cuda ? "atomicAdd" : "tl.atomic_add", cuda ? "block" : "program",
+                     kc_arena_printf(ar, cuda ? "if (%s == 0)" : "if %s == 0:", id));
     }
 }
 
@@ -216,7 +232,7 @@ const kc_rule kc404_global_memory_race = {
     .slug = "global-memory-race",
     .summary = "Programs of one launch storing different values to the same global location without an atomic.",
     .severity = KC_SEV_WARNING,
-    .langs = KC_LANG_BIT_TRITON,
+    .langs = KC_LANG_BIT_TRITON | KC_LANG_BIT_CUDA,
     .doc = doc,
     .options = NULL,
     .check = check,

@@ -442,7 +442,13 @@ static kc_cuda_val assign_to(kc_cuda_walk *w, CXCursor e, CXCursor lc, CXCursor 
         b->val = nv;
         return nv;
     }
+    uint32_t before = w->k->accesses.len;
     kc_cuda_ev(w, lc, op == CXBinaryOperator_Assign ? KC_CUDA_EV_STORE : KC_CUDA_EV_RMW);
+    /* what the stored value depends on (KC404) */
+    kc_deps vd = r.ix ? kc_cuda_deps_or(r.deps, kc_index_deps(r.ix)) : r.deps;
+    for (uint32_t i = before; i < w->k->accesses.len; i++)
+        if (w->k->accesses.data[i].kind == KC_ACC_STORE)
+            w->k->accesses.data[i].value_deps = vd;
     return r;
 }
 

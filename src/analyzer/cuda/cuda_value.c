@@ -366,6 +366,10 @@ kc_cuda_val kc_cuda_load_value(kc_cuda_walk *w, uint32_t acc, const kc_cuda_val 
     kc_deps ad = p->off ? kc_index_deps(p->off) : p->deps;
     kc_deps d = {.axes = ad.axes, .flags = (uint8_t)(KC_AF_DATA | ad.flags), .loops = ad.loops,
                  .programs = ad.programs};
+    /* Shared memory is the block's own: what it holds is taken to differ
+     * from block to block (KC404; the writes that filled it are not followed). */
+    if (p->space == KC_MEM_SHARED)
+        d.programs = 7;
     kc_cuda_val v = kc_cuda_v_deps(d);
     v.load = acc;
     if (kc_cuda_ty_is_int(t))
