@@ -392,6 +392,18 @@ tv tt_subscript(tt_ctx *c, TSNode n)
     r.shape = s;
     if (v.idx)
         r.idx = kc_index_remap(c->a, v.idx, &s, map);
+    if (v.kind == TV_BOOL && v.npreds && v.preds) {
+        /* the comparisons move with the block: `m[:, None]` tests along axis 0 */
+        kc_pred *np = kc_arena_alloc(c->a, v.npreds * sizeof *np);
+        for (uint32_t i = 0; i < v.npreds; i++) {
+            np[i] = v.preds[i];
+            if (np[i].lhs && np[i].lhs->shape.rank == v.shape.rank)
+                np[i].lhs = kc_index_remap(c->a, np[i].lhs, &s, map);
+            if (np[i].rhs && np[i].rhs->shape.rank == v.shape.rank)
+                np[i].rhs = kc_index_remap(c->a, np[i].rhs, &s, map);
+        }
+        r.preds = np;
+    }
     r.deps.axes = 0;
     for (unsigned i = 0; i < v.shape.rank; i++)
         if (v.deps.axes & (1u << i))
