@@ -7,7 +7,7 @@
  * under `if i_v == 0` is one program's), what the stored value depends on
  * (kc_access.value_deps), the program ids the kernel uses elsewhere, and
  * the launches' grids (an axis every launch makes one program wide is
- * not a race; a kernel kcheck saw no launch of is not judged). Reported where kcheck can tell: the address does not
+ * not a race; a kernel not launched in the file is not judged). Reported where kcheck can tell: the address does not
  * depend on a grid axis the kernel spreads work over, and the value does.
  * CUDA: blocks (blockIdx), for stores by assignment (`out[i] = v`). */
 #include "rule_util.h"
@@ -23,9 +23,8 @@ static const char doc[] =
     "and no guard choosing one program (`if i_v == 0:`). A read-modify-write\n"
     "of such a location (`acc = tl.load(p); tl.store(p, acc + x)`) is the\n"
     "same race: updates are lost. Stores of one value by every program,\n"
-    "axes that every launch makes one program wide, and kernels kcheck saw no\n"
-    "launch of (in the file or the files of the run that import it) are not\n"
-    "reported, nor stores in a compile-time branch (`if constexpr`, a\n"
+    "axes that every launch makes one program wide, and kernels with no launch\n"
+    "in the file (whose grid kcheck does not read) are not reported, nor stores in a compile-time branch (`if constexpr`, a\n"
     "`tl.constexpr` flag), whose launches may make the axis one wide. In\n"
     "CUDA the programs are blocks (`blockIdx`), stores are followed where they\n"
     "are assignments (`out[0] = v`), and a value read from shared memory is\n"
@@ -164,11 +163,13 @@ static bool guarded_single(const kc_model *m, const kc_kernel *k, const kc_acces
 static void check(const kc_model *m, const kc_kernel *k, kc_rule_ctx *ctx)
 {
     uint8_t used = used_axes(k);
-    bool launched = k->launches_seen > 0;
+    bool launched = false;
     for (uint32_t i = 0; i < m->launches.len && !launched; i++)
         launched = m->launches.data[i].kernel && !strcmp(m->launches.data[i].kernel, k->name);
-    /* Without a launch kcheck cannot tell how many programs an axis has
-     * (a kernel written for a grid one program wide along it is fine). */
+    /* Without a launch in the file kcheck cannot read the grid, so it cannot
+     * tell how many programs an axis has (a kernel written for a grid one
+     * program wide along it is fine; the launches other files make are read
+     * for their arguments, not their grids). */
     if (!used || k->is_device_function || !launched)
         return;
     for (uint32_t i = 0; i < k->accesses.len; i++) {
