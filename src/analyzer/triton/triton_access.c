@@ -144,7 +144,7 @@ tv tt_load(tt_ctx *c, TSNode call, bool method_form, const tv *self)
     }
     uint32_t id = record_access(c, KC_ACC_LOAD, call, ptrn, &ptr, maskn, &mask, othern, &other, (TSNode){0}, NULL);
     tv v = loaded_value(c, id, &ptr, &mask);
-    tt_junk_load(c, &v, id, &mask, othern);
+    tt_junk_load(c, &v, id, &mask, othern, &other);
     return v;
 }
 

@@ -272,7 +272,7 @@ static uint8_t apply_fn(const char *fn, uint8_t f)
 
 /* ---- propagation ---- */
 
-void tt_junk_load(tt_ctx *c, tv *v, uint32_t acc, const tv *mask, TSNode othern)
+void tt_junk_load(tt_ctx *c, tv *v, uint32_t acc, const tv *mask, TSNode othern, const tv *other)
 {
     tt_junk_clear(v);
     if (!mask || mask->kind == TV_NONE || v->shape_unknown || v->shape.rank == 0)
@@ -285,10 +285,9 @@ void tt_junk_load(tt_ctx *c, tv *v, uint32_t acc, const tv *mask, TSNode othern)
     if (!ts_node_is_null(othern)) {
         as_written = tt_fill_literal(c, othern);
         if (as_written == KC_FILL_NONE) {
-            tv o = c->eval(c, othern);
             int64_t x;
-            as_written = tt_is_const(&o, &x) ? (x == 0 ? KC_FILL_ZERO : x > 0 ? KC_FILL_POS : KC_FILL_NEG)
-                                             : KC_FILL_ANY;
+            as_written = other && tt_is_const(other, &x) ? (x == 0 ? KC_FILL_ZERO : x > 0 ? KC_FILL_POS : KC_FILL_NEG)
+                                                         : KC_FILL_ANY;
         }
     }
     v->junk_axes = axes;

@@ -436,8 +436,8 @@ tv tt_eval_opt(tt_ctx *c, TSNode n); /* None for an absent argument */
  * KC_FILL_NONE when `n` is not a numeric literal. */
 uint8_t tt_fill_literal(tt_ctx *c, TSNode n);
 /* The value `v` of load `acc` under `mask`, with `other=` at othern (null
- * node when absent): its masked-out lanes. */
-void tt_junk_load(tt_ctx *c, tv *v, uint32_t acc, const tv *mask, TSNode othern);
+ * node when absent) evaluated to `other`: its masked-out lanes. */
+void tt_junk_load(tt_ctx *c, tv *v, uint32_t acc, const tv *mask, TSNode othern, const tv *other);
 /* `r = a op b` (an element-wise operator). */
 void tt_junk_binop(tt_ctx *c, tv *r, const char *op, const tv *a, const tv *b, TSNode an, TSNode bn, TSNode at);
 /* `r = fn(x)` for an element-wise function of one block ("neg", "exp",
