@@ -105,20 +105,46 @@ static enum CXChildVisitResult dim3_write_visit(CXCursor c, CXCursor parent, CXC
     return CXChildVisit_Recurse;
 }
 
-static bool block_dims(CXCursor e, int64_t out[3], unsigned depth);
-
-/* The block a dim3 variable holds at a launch: its initializer, or the one
- * assignment that replaces it; unknown when members are assigned or it is
- * assigned more than once. */
-static bool var_block_dims(CXCursor d, int64_t out[3], unsigned depth)
+/* What a dim3 variable holds at a launch: its initializer, or the one
+ * assignment that replaces it; *known false when members are assigned or it
+ * is assigned more than once. */
+static CXCursor dim3_value(CXCursor d, bool *known)
 {
     CXCursor fn = clang_getCursorSemanticParent(d);
     dim3_writes w = {.var = d, .rhs = clang_getNullCursor()};
     if (fn.kind == CXCursor_FunctionDecl || fn.kind == CXCursor_CXXMethod || fn.kind == CXCursor_FunctionTemplate)
         clang_visitChildren(fn, dim3_write_visit, &w);
-    if (w.members || w.whole > 1)
-        return false;
-    return block_dims(w.whole ? w.rhs : clang_Cursor_getVarDeclInitializer(d), out, depth + 1);
+    *known = !w.members && w.whole <= 1;
+    return w.whole ? w.rhs : clang_Cursor_getVarDeclInitializer(d);
+}
+
+/* The operands of a dim3 built in place (`dim3(x, y)`, `{x, y, z}`), type
+ * references left out: up to `max` of them into kids; how many there are. */
+static unsigned dim3_operands(CXCursor e, CXCursor *kids, unsigned max)
+{
+    kc_cuda_kids k;
+    kc_cuda_kids_get(e, &k);
+    unsigned n = 0;
+    for (unsigned i = 0; i < k.n; i++) {
+        if (k.v[i].kind == CXCursor_TypeRef || k.v[i].kind == CXCursor_TemplateRef)
+            continue;
+        if (n < max)
+            kids[n] = k.v[i];
+        n++;
+    }
+    kc_cuda_kids_free(&k);
+    return n;
+}
+
+static bool block_dims(CXCursor e, int64_t out[3], unsigned depth);
+
+/* The block a dim3 variable holds at a launch; unknown when it is written
+ * more than once or member by member. */
+static bool var_block_dims(CXCursor d, int64_t out[3], unsigned depth)
+{
+    bool known;
+    CXCursor v = dim3_value(d, &known);
+    return known && block_dims(v, out, depth + 1);
 }
 
 static bool block_dims(CXCursor e, int64_t out[3], unsigned depth)
@@ -142,19 +168,9 @@ static bool block_dims(CXCursor e, int64_t out[3], unsigned depth)
     case CXCursor_InitListExpr:
     case CXCursor_UnexposedExpr:
     case CXCursor_CXXFunctionalCastExpr: {
-        kc_cuda_kids k;
-        kc_cuda_kids_get(e, &k);
         CXCursor kids[4];
-        unsigned n = 0;
+        unsigned n = dim3_operands(e, kids, 4);
         bool ok = true;
-        for (unsigned i = 0; i < k.n; i++) {
-            if (k.v[i].kind == CXCursor_TypeRef || k.v[i].kind == CXCursor_TemplateRef)
-                continue;
-            if (n < 4)
-                kids[n] = k.v[i];
-            n++;
-        }
-        kc_cuda_kids_free(&k);
         int64_t d[3] = {1, 1, 1};
         if (n >= 1 && n <= 3) {
             /* the sizes that are constants; -1 for the others */
@@ -244,13 +260,10 @@ static void grid_axes(kc_cuda_tu *t, CXCursor e, kc_grid_axis out[3], unsigned d
         CXCursor d = clang_getCursorReferenced(e);
         if (d.kind != CXCursor_VarDecl)
             return;
-        CXCursor fn = clang_getCursorSemanticParent(d);
-        dim3_writes w = {.var = d, .rhs = clang_getNullCursor()};
-        if (fn.kind == CXCursor_FunctionDecl || fn.kind == CXCursor_CXXMethod || fn.kind == CXCursor_FunctionTemplate)
-            clang_visitChildren(fn, dim3_write_visit, &w);
-        if (w.members || w.whole > 1)
+        bool known;
+        CXCursor init = dim3_value(d, &known);
+        if (!known)
             return;
-        CXCursor init = w.whole ? w.rhs : clang_Cursor_getVarDeclInitializer(d);
         if (clang_Cursor_isNull(init)) {
             /* `dim3 g(x, y);`: the constructor call is the variable's child */
             kc_cuda_kids k;
@@ -267,18 +280,8 @@ static void grid_axes(kc_cuda_tu *t, CXCursor e, kc_grid_axis out[3], unsigned d
     case CXCursor_InitListExpr:
     case CXCursor_UnexposedExpr:
     case CXCursor_CXXFunctionalCastExpr: {
-        kc_cuda_kids k;
-        kc_cuda_kids_get(e, &k);
         CXCursor kids[3];
-        unsigned n = 0;
-        for (unsigned i = 0; i < k.n; i++) {
-            if (k.v[i].kind == CXCursor_TypeRef || k.v[i].kind == CXCursor_TemplateRef)
-                continue;
-            if (n < 3)
-                kids[n] = k.v[i];
-            n++;
-        }
-        kc_cuda_kids_free(&k);
+        unsigned n = dim3_operands(e, kids, 3);
         if (n == 1 && e.kind != CXCursor_InitListExpr && e.kind != CXCursor_CallExpr) {
             grid_axes(t, kids[0], out, depth + 1); /* a copy of another dim3 */
             return;
