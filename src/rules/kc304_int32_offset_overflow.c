@@ -238,13 +238,7 @@ static bool mono_divides(const kc_mono *small, const kc_mono *big)
 
 static bool index_has_atom(const kc_index *x, const kc_atom *a)
 {
-    if (!x)
-        return false;
-    for (unsigned i = 0; i < x->nmono; i++)
-        for (unsigned f = 0; f < x->mono[i].nfac; f++)
-            if (atom_same(&x->mono[i].fac[f], a))
-                return true;
-    return false;
+    return kc_index_has_atom(x, (kc_atom_kind)a->kind, a->id);
 }
 
 /* A hazardous monomial of an access offset. */

@@ -62,13 +62,7 @@ static const char doc[] =
 
 static bool index_has_data(const kc_index *x, uint32_t load)
 {
-    if (!x)
-        return false;
-    for (unsigned i = 0; i < x->nmono; i++)
-        for (unsigned f = 0; f < x->mono[i].nfac; f++)
-            if (x->mono[i].fac[f].kind == KC_ATOM_DATA && x->mono[i].fac[f].id == load)
-                return true;
-    return false;
+    return kc_index_has_atom(x, KC_ATOM_DATA, load);
 }
 
 static bool pred_tests(const kc_pred *p, uint32_t load)

@@ -229,3 +229,14 @@ uint32_t kc_index_symbol(const kc_index *x)
         return KC_NONE;
     return x->mono[0].fac[0].id;
 }
+
+bool kc_index_has_atom(const kc_index *x, kc_atom_kind kind, uint32_t id)
+{
+    if (!x)
+        return false;
+    for (unsigned i = 0; i < x->nmono; i++)
+        for (unsigned f = 0; f < x->mono[i].nfac; f++)
+            if (x->mono[i].fac[f].kind == kind && x->mono[i].fac[f].id == id)
+                return true;
+    return false;
+}

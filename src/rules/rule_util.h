@@ -26,6 +26,10 @@ const char *kc_symbol_evidence(kc_rule_ctx *ctx, const kc_kernel *k, uint32_t sy
  * this file spells as a constant, or -1. */
 int64_t kc_launch_block_x(const kc_model *m, const kc_kernel *k);
 
+/* Does the index have a factor of atom kind `kind` and id `id` (the program
+ * id of an axis, the value of load `id`)? */
+bool kc_index_has_atom(const kc_index *x, kc_atom_kind kind, uint32_t id);
+
 /* The symbol an index is exactly (`N`, not `2*N` or `N + 1`), or KC_NONE. */
 uint32_t kc_index_symbol(const kc_index *x);
 
