@@ -45,7 +45,7 @@ char *kc_fix_text(const kc_source *src, const kc_diag_list *diags, size_t *len, 
         const kc_diag *d = &diags->items.data[i];
         if (!d->fixes.len)
             continue;
-        bool clash = false, bad = false;
+        bool clash = false, bad = false, dup = true;
         for (uint32_t k = 0; k < d->fixes.len && !clash && !bad; k++) {
             kc_span s = d->fixes.data[k].span;
             if (!kc_span_valid(s) || s.end_line > src->nlines) {
@@ -53,6 +53,15 @@ char *kc_fix_text(const kc_source *src, const kc_diag_list *diags, size_t *len, 
                 break;
             }
             size_t a = kc_source_offset(src, s.line, s.col), b = kc_source_offset(src, s.end_line, s.end_col);
+            /* The same edit as one taken already (two findings that one
+             * change fixes): nothing more to apply. */
+            bool same = false;
+            for (uint32_t t = 0; t < edits.len && !same; t++)
+                same = taken.data[t].a == a && taken.data[t].b == b && edits.data[t].replacement && d->fixes.data[k].replacement &&
+                       !strcmp(edits.data[t].replacement, d->fixes.data[k].replacement);
+            dup &= same;
+            if (same)
+                continue;
             for (uint32_t t = 0; t < taken.len; t++) {
                 /* Overlap, or two insertions at one point (order unknown). */
                 if ((a < taken.data[t].b && taken.data[t].a < b) || (a == taken.data[t].a && (a == b || taken.data[t].a == taken.data[t].b)))
@@ -61,6 +70,10 @@ char *kc_fix_text(const kc_source *src, const kc_diag_list *diags, size_t *len, 
         }
         if (clash || bad)
             continue;
+        if (dup) {
+            ++*nfixed;
+            continue;
+        }
         for (uint32_t k = 0; k < d->fixes.len; k++) {
             kc_span s = d->fixes.data[k].span;
             range r = {kc_source_offset(src, s.line, s.col), kc_source_offset(src, s.end_line, s.end_col)};

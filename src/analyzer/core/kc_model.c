@@ -33,6 +33,7 @@ static void kernel_free(kc_kernel *k)
     kc_vec_free(&k->products);
     kc_vec_free(&k->lane_flows);
     kc_vec_free(&k->data_tests);
+    kc_vec_free(&k->fp64_uses);
     kc_vec_free(&k->compares);
     free(k);
 }

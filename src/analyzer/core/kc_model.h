@@ -41,6 +41,9 @@ enum {
      * 65536)`, `__builtin_assume`): conditions on it may be uniform for
      * reasons kcheck does not evaluate. */
     KC_SF_PINNED = 1u << 6,
+    /* Triton: a launch passes a Python float for it (`1e-6`, `float(x)`,
+     * `1.0 / math.sqrt(d)`, a `float` parameter of the launching function). */
+    KC_SF_FLOAT_ARG = 1u << 7,
 };
 
 typedef struct kc_symbol {
@@ -56,6 +59,7 @@ typedef struct kc_symbol {
     const char *value_origin; /* where the value came from, e.g. "call site on line 40" */
     const char *size_evidence; /* why it is a size, e.g. "compared in the mask on line 22" */
     const char *arg_text;     /* what a call site passes, e.g. "input.shape[1]" */
+    const char *float_evidence; /* KC_SF_FLOAT_ARG: e.g. "the launch on line 88 passes `eps` = `1e-6`" */
     kc_span span;             /* declaration */
     /* The kernel or its launch guarantees the value is a multiple of
      * `multiple_of` (a constant) or of symbol `multiple_of_symbol`:
@@ -447,6 +451,22 @@ typedef struct kc_lane_flow {
     uint32_t loop;        /* innermost loop of the use, or KC_NONE */
 } kc_lane_flow;
 
+/* Triton: an operation where a float scalar parameter (KC_SF_FLOAT_ARG)
+ * meets other data without a cast. Eager Triton types a Python-float
+ * argument fp32, Inductor (a launch traced by torch.compile) fp64, and an
+ * fp64 scalar promotes what it meets: the operation, and everything
+ * computed from it until a cast, then runs in fp64 (KC501). */
+typedef struct kc_fp64_use {
+    uint32_t symbol;     /* the parameter's symbol */
+    kc_span span;        /* the operation */
+    const char *text;    /* as written */
+    const char *with;    /* the eager type of what it meets ("fp32", "bf16", "int32"); NULL for a math call */
+    const char *callee;  /* a math function that then runs in fp64 ("tl.rsqrt"), or NULL */
+    bool block;          /* the operation runs over a block, not one scalar */
+    uint32_t loop;       /* innermost loop, or KC_NONE */
+    const char *fix_text; /* the statement that pins the parameter: "eps = eps.to(tl.float32)" */
+} kc_fp64_use;
+
 /* ---- what the front end could not analyse (KC002) ---------------------- */
 
 /* Something the analysis of a file lacks: code that did not parse, a name
@@ -502,6 +522,21 @@ typedef struct kc_kernel {
      * test `label == ignore_index`, a bound `idx < n`), with the condition
      * it is evaluated under, in program order (KC307). */
     KC_VEC(kc_test) data_tests;
+    KC_VEC(kc_fp64_use) fp64_uses; /* KC501, Triton: in program order */
+    /* Triton: an empty span at the first statement of the body after its
+     * docstring, and that statement's indentation: where a statement can
+     * be inserted (fix-its). */
+    kc_span body_start;
+    const char *body_indent;
+    /* Triton: how its launches run, as the host code shows it. traced_by:
+     * a launch is reached from code torch.compile traces (a
+     * torch.autograd.Function, an nn.Module's forward, a torch.compile or
+     * triton_op function), e.g. "`_swiglu` is called by
+     * `SiLUMulFunction.forward`, a torch.autograd.Function"; eager_by:
+     * every launch runs outside tracing (torch.compiler.disable, a
+     * torch.library.custom_op); NULL when not shown. */
+    const char *traced_by;
+    const char *eager_by;
     bool is_device_function; /* CUDA __device__ helper, analysed in place */
     bool autotuned;
     /* Triton: launches read for it (in the file, or in the files of the run

@@ -47,6 +47,8 @@ static void dump_symbols(FILE *out, const kc_kernel *k)
         }
         if (s->size_evidence)
             fprintf(out, " (size: %s)", s->size_evidence);
+        if (s->float_evidence)
+            fprintf(out, " (float: %s)", s->float_evidence);
         if (s->arg_text)
             fprintf(out, " arg=`%s`", s->arg_text);
         if (s->at_least_symbol < k->symbols.len)
@@ -222,6 +224,14 @@ static void dump_facts(FILE *out, const kc_kernel *k)
         dump_span(out, f->span);
         fprintf(out, " fill=%u/%u/%u/%u via=%s\n", f->fill[0], f->fill[1], f->fill[2], f->fill[3],
                 f->via ? f->via : "-");
+    }
+    for (uint32_t i = 0; i < k->fp64_uses.len; i++) {
+        const kc_fp64_use *u = &k->fp64_uses.data[i];
+        const char *p = u->symbol < k->symbols.len ? k->symbols.data[u->symbol].name : "?";
+        fprintf(out, "  fp64 from %s at ", p);
+        dump_span(out, u->span);
+        fprintf(out, " %s (with %s%s%s%s)\n", u->text ? u->text : "?", u->with ? u->with : "-",
+                u->callee ? ", runs " : "", u->callee ? u->callee : "", u->block ? ", block" : "");
     }
 }
 

@@ -235,6 +235,12 @@ static void apply_host_value(tt_ctx *c, kc_symbol *s, const tt_host_value *hv, c
             s->size_evidence = hv->origin ? kc_arena_printf(c->a, "%s passes `%s` = %s", origin, hv->text, hv->origin)
                                           : kc_arena_printf(c->a, "%s passes %s", origin, hv->text);
         break;
+    case TT_HOST_FLOAT:
+        s->facts |= KC_SF_FLOAT_ARG;
+        if (!s->float_evidence)
+            s->float_evidence = hv->origin ? kc_arena_printf(c->a, "%s passes `%s`: %s", origin, hv->text, hv->origin)
+                                           : kc_arena_printf(c->a, "%s passes `%s`", origin, hv->text);
+        break;
     case TT_HOST_STRIDE:
         if (hv->stride_rank_hint > 0)
             s->facts |= KC_SF_INNER_STRIDE;
@@ -310,7 +316,8 @@ static void apply_launches(tt_ctx *c, const tt_kernel_def *def)
         launched_here |= !mod->launches.data[lix[l]].from_autotune;
     /* per parameter: launches binding it, and of those, the ones whose
      * value covers the same other parameter (next_power_of_2 of it) */
-    uint32_t nrows[3] = {0}, nlaunch = 0;
+    uint32_t nrows[3] = {0}, nlaunch = 0, neager = 0;
+    const char *eager_by = NULL;
     uint32_t *nbound = kc_xcalloc(c->k->params.len + 1, sizeof *nbound);
     uint8_t *rowbits = kc_xcalloc(c->k->params.len + 1, sizeof *rowbits);
     uint32_t *ncover = kc_xcalloc(c->k->params.len + 1, sizeof *ncover);
@@ -336,6 +343,14 @@ static void apply_launches(tt_ctx *c, const tt_kernel_def *def)
                     c->k->grid_rows_dim0 |= (uint8_t)(1u << ax);
             }
             nlaunch += !ln->from_autotune;
+            if (!ln->from_autotune) {
+                if (ln->traced_by && !c->k->traced_by)
+                    c->k->traced_by = ln->file ? kc_arena_printf(c->a, "%s (in %s)", ln->traced_by, ln->file)
+                                               : ln->traced_by;
+                neager += ln->eager_by != NULL;
+                if (ln->eager_by && !eager_by)
+                    eager_by = ln->eager_by;
+            }
             for (uint32_t a = 0; a < ln->args.len; a++) {
                 const tt_binding *b = &ln->args.data[a];
                 uint32_t pi = bound_param(c->k, ln, b);
@@ -370,6 +385,8 @@ static void apply_launches(tt_ctx *c, const tt_kernel_def *def)
     for (unsigned ax = 0; ax < 3; ax++)
         if (nrows[ax] != nlaunch)
             c->k->grid_rows[ax] = NULL; /* some launch sizes the axis otherwise */
+    if (nlaunch && neager == nlaunch && !c->k->traced_by)
+        c->k->eager_by = eager_by;
     for (uint32_t i = 0; i < c->k->params.len; i++)
         if (nbound[i] == nlaunch && nlaunch)
             c->k->symbols.data[c->k->params.data[i].symbol].row_axes = rowbits[i];
@@ -412,6 +429,14 @@ static void bind_params(tt_ctx *c)
                 v.bits = s->bits;
                 v.idx = kc_index_atom(c->a, kc_atom_make(KC_ATOM_SYMBOL, kp->symbol, (kc_deps){0}), s->bits,
                                       KC_SPACE_BLOCK, NULL);
+                /* A Python float, its type not pinned by an annotation; or
+                 * a scalar no launch shows to be an integer (KC501 decides
+                 * from its uses whether it may be a float). */
+                bool ints = s->nvalues || (s->facts & (KC_SF_SHAPE_ARG | KC_SF_INNER_STRIDE | KC_SF_OUTER_STRIDE));
+                if (!kp->is_constexpr && !*kp->type && ((s->facts & KC_SF_FLOAT_ARG) || !ints))
+                    tt_fp64_param(&v, kp->symbol, s->facts & KC_SF_FLOAT_ARG);
+                else if (ints && !(s->facts & KC_SF_FLOAT_ARG) && !kp->is_constexpr)
+                    v.elt = TT_ELT_INT; /* an integer argument: i32 or i64 */
             }
         }
         tt_env_set(c, kp->name, v);
@@ -419,6 +444,29 @@ static void bind_params(tt_ctx *c)
 }
 
 /* Lowers kernel `def` of `mod` into `model`. */
+/* Where a statement can go at the top of the body: before its first
+ * statement after the docstring, with that statement's indentation. */
+static void body_start(tt_ctx *c, TSNode body)
+{
+    uint32_t n = ts_node_named_child_count(body);
+    for (uint32_t i = 0; i < n; i++) {
+        TSNode st = ts_node_named_child(body, i);
+        if (TT_IS(st, comment))
+            continue;
+        if (i + 1 < n && TT_IS(st, expression_statement) && ts_node_named_child_count(st) == 1 &&
+            TT_IS(ts_node_named_child(st, 0), string))
+            continue; /* the docstring */
+        TSPoint p = ts_node_start_point(st);
+        const char *line = c->mod->src->text + ts_node_start_byte(st) - p.column;
+        for (uint32_t j = 0; j < p.column; j++)
+            if (line[j] != ' ' && line[j] != '\t')
+                return; /* `def f(x): return x`: the body on the def's line */
+        c->k->body_start = (kc_span){p.row + 1, p.column + 1, p.row + 1, p.column + 1};
+        c->k->body_indent = kc_arena_strndup(c->a, line, p.column);
+        return;
+    }
+}
+
 static void lower_kernel(tt_module *mod, kc_model *model, const tt_kernel_def *def)
 {
     tt_ctx c;
@@ -449,6 +497,7 @@ static void lower_kernel(tt_module *mod, kc_model *model, const tt_kernel_def *d
     c.k->autotuned = def->autotuned;
 
     TSNode body = tt_field(def->def, "body");
+    body_start(&c, body);
     tt_names names = {0};
     add_params(&c, def, &names);
     find_pointer_params(&c, body, names.data, names.len);

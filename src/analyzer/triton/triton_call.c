@@ -84,7 +84,6 @@ static tv elementwise_args(tt_ctx *c, TSNode call, bool float_result, bool exact
             first_node = a;
         first = false;
     }
-    (void)vals;
     tv r = tt_opaque(c, call, d, &acc.shape, bits);
     r.shape_unknown = acc.shape_unknown;
     r.taint = acc.taint;
@@ -95,6 +94,7 @@ static tv elementwise_args(tt_ctx *c, TSNode call, bool float_result, bool exact
     r.vague = vague;
     r.prods = prods;
     r.elt = eltmode == EW_ELT_UNKNOWN ? TT_ELT_UNKNOWN : elt;
+    tt_fp64_call(c, &r, vals, nv, call, exact && float_result);
     return r;
 }
 
@@ -138,6 +138,7 @@ static tv cast(tt_ctx *c, TSNode call, const tv *x, const tv *dt)
 {
     (void)call;
     tv r = *x;
+    r.f64_from = 0; /* the cast's type, whatever came in */
     if (dt->kind == TV_DTYPE) {
         r.elt = dt->elt;
         r.dtype_span = dt->dtype_span;

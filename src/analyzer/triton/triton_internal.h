@@ -34,6 +34,7 @@ typedef enum tt_host_kind {
     TT_HOST_INT,    /* an integer constant */
     TT_HOST_SHAPE,  /* a tensor extent: x.shape[i], x.size(i), x.numel(), len(x) */
     TT_HOST_STRIDE, /* x.stride(i) */
+    TT_HOST_FLOAT,  /* a Python float: 1e-6, float(x), 1 / math.sqrt(d), a `float` parameter */
 } tt_host_kind;
 
 typedef struct tt_host_value {
@@ -83,6 +84,9 @@ typedef struct tt_launch {
     /* Per grid axis: what its extent is as far as the hardware limit goes
      * (KC602, triton_grid.c). */
     kc_grid_axis grid[3];
+    /* Whether torch.compile traces the code that launches it
+     * (kc_kernel.traced_by / eager_by), and why; NULL when not shown. */
+    const char *traced_by, *eager_by;
 } tt_launch;
 
 typedef struct tt_kernel_def {
@@ -138,6 +142,10 @@ typedef struct tt_module {
     uint32_t *assign_slots;
     uint32_t assign_nslots; /* a power of two, or 0 */
     bool imports_triton;
+    /* Every call outside the kernels (built on first use): where the
+     * callers of a launching function pass its parameters. */
+    KC_VEC(TSNode) host_calls;
+    bool host_calls_built;
     KC_VEC(tt_kernel_name) knames; /* by source order of the bindings */
     /* Other files the analysis may read (kc_peers: modules the file's
      * Triton names come from, files that launch its kernels) and the size
@@ -333,6 +341,10 @@ struct tv {
     uint32_t junk_load;
     const char *junk_via;
     kc_span junk_via_span;
+    /* KC501: the float scalar parameter (symbol + 1; 0 none) this value is
+     * computed from without a cast, which makes it fp64 under Inductor
+     * (triton_fp64.c). */
+    uint32_t f64_from;
 };
 
 /* Element types, as far as KC502 needs them. */
@@ -450,6 +462,19 @@ void tt_junk_where(tt_ctx *c, tv *r, const tv *cond, const tv *a, const tv *b, T
 void tt_junk_reduce(tt_ctx *c, TSNode call, TSNode calleen, const char *name, const tv *x, TSNode axisn);
 /* tl.dot(a, b) at `call`: the K axis of each operand. */
 void tt_junk_dot(tt_ctx *c, TSNode call, TSNode calleen, const tv *a, const tv *b);
+
+/* ---- triton_fp64.c ---- */
+/* A scalar parameter that is a Python float: fp32 in eager mode, fp64
+ * under Inductor. `known`: a launch shows it is (KC_SF_FLOAT_ARG), and it
+ * takes the type fp32; otherwise it may be one (nothing shows it is an
+ * integer), and only its uses are recorded. */
+void tt_fp64_param(tv *v, uint32_t symbol, bool known);
+/* After a binary operation `at` of a and b computed r: the mark of r, and
+ * a kc_fp64_use where a marked value meets one of a known type. */
+void tt_fp64_binop(tt_ctx *c, tv *r, const tv *a, const tv *b, TSNode at);
+/* The same for an element-wise call of the `n` values `args`; `math`: a
+ * float math function (its result has its argument's type). */
+void tt_fp64_call(tt_ctx *c, tv *r, const tv *args, uint32_t n, TSNode call, bool math);
 
 /* ---- triton_shape.c ---- */
 bool tt_shape_from(const tv *v, kc_shape *s); /* a shape written as a tuple (or one number) */

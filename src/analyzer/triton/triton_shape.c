@@ -313,6 +313,7 @@ tv tt_binop(tt_ctx *c, TSNode at, const char *op, tv a, tv b, TSNode an, TSNode 
         r.elt = tt_elt_promote(a.elt, b.elt, false) == TT_ELT_UNKNOWN ? TT_ELT_UNKNOWN : TT_ELT_INT;
     else
         r.elt = tt_elt_promote(a.elt, b.elt, !strcmp(op, "/") || !strcmp(op, "%") || !strcmp(op, "//"));
+    tt_fp64_binop(c, &r, &a, &b, at);
     if (!strcmp(op, "*"))
         record_product(c, at, an, bn, &x, &y, &r);
     tt_junk_binop(c, &r, op, &a, &b, an, bn, at);
@@ -422,6 +423,7 @@ tv tt_reduce(tt_ctx *c, TSNode call, const tv *x, TSNode axisn, bool scan)
     r.ce = false;
     r.vague = tt_is_vague(x);
     r.elt = x->elt;
+    r.f64_from = x->f64_from; /* a reduction of fp64 values runs in fp64 */
     kc_deps d = tt_deps(x);
     if (scan) {
         tt_observe(c, x->taint, call, "scanned (its order decides the result)");

@@ -228,7 +228,8 @@ static bool tv_equal(const tv *a, const tv *b)
     return a->kind == b->kind && a->base == b->base && kc_index_equal(a->idx, b->idx) &&
            a->taint == b->taint && a->ce == b->ce && a->shape.rank == b->shape.rank &&
            a->deps.axes == b->deps.axes && a->deps.flags == b->deps.flags &&
-           a->deps.loops == b->deps.loops && a->npreds == b->npreds && a->preds == b->preds;
+           a->deps.loops == b->deps.loops && a->npreds == b->npreds && a->preds == b->preds &&
+           a->f64_from == b->f64_from;
 }
 
 /* The value of a name after two branches: kept when equal, otherwise an
@@ -271,6 +272,10 @@ tv tt_merge(tt_ctx *c, TSNode at, const char *name, const tv *x, const tv *y, kc
     if (r.elt != TT_ELT_UNKNOWN)
         r.dtype_span = kc_span_valid(x->dtype_span) ? x->dtype_span : y->dtype_span;
     tt_junk_merge(&r, x, y);
+    /* fp64 after the merge only when both are: a branch that pins the
+     * value to fp32 (often under the compile-time flag that guards its
+     * uses) is the author's intent. */
+    r.f64_from = x->f64_from == y->f64_from ? x->f64_from : 0;
     return r;
 }
 

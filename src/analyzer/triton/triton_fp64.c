@@ -1,0 +1,123 @@
+/* triton_fp64.c — KC501 in Triton kernels: where a float scalar parameter
+ * brings fp64 into fp32 arithmetic.
+ *
+ * A Python-float argument is typed fp32 by eager Triton and fp64 by
+ * Inductor (a launch that torch.compile traces). An fp64 scalar is not a
+ * Python literal, so it takes part in type promotion: `x * eps` over an
+ * fp32 block is computed in fp64, and so is everything computed from the
+ * result until a cast. A value carries `f64_from`, the parameter (symbol +
+ * 1) it is computed from in that way; the operations where such a value
+ * first meets data of a known non-fp64 type are recorded as kc_fp64_use.
+ * A value whose eager type is not known (a raw load, which may hold fp64
+ * data) drops the mark: the kernel may compute in fp64 on purpose. */
+#include "triton_internal.h"
+
+#include <string.h>
+
+/* A type a runtime value has that an fp64 scalar promotes: fp32 and
+ * narrower floats, integers. Python literals take no part in promotion,
+ * and an unknown type may be fp64 already. */
+static const char *promoted_type(uint8_t elt, uint8_t bits)
+{
+    switch (elt) {
+    case TT_ELT_FP32: return "fp32";
+    case TT_ELT_FP16: return "fp16";
+    case TT_ELT_BF16: return "bf16";
+    case TT_ELT_FP8: return "fp8";
+    case TT_ELT_INT: return bits == 64 ? "int64" : "int32";
+    default: return NULL;
+    }
+}
+
+/* Keeps the mark only where the eager type is known and not fp64. */
+static bool keeps_mark(uint8_t elt)
+{
+    return elt == TT_ELT_FP32 || tt_elt_low(elt);
+}
+
+static void record(tt_ctx *c, uint32_t from, TSNode at, const char *with, const char *callee, bool block)
+{
+    kc_span sp = tt_span(at);
+    for (uint32_t i = 0; i < c->k->fp64_uses.len; i++) {
+        const kc_fp64_use *u = &c->k->fp64_uses.data[i];
+        if (u->symbol == from - 1 && u->span.line == sp.line && u->span.col == sp.col)
+            return; /* the same operation again (a loop body evaluated twice, a helper inlined twice) */
+    }
+    kc_fp64_use u = {.symbol = from - 1,
+                     .span = sp,
+                     .text = tt_short_text(c, at),
+                     .with = with,
+                     .callee = callee,
+                     .block = block,
+                     .loop = c->loop};
+    const char *name = c->k->symbols.data[from - 1].name;
+    u.fix_text = kc_arena_printf(c->a, "%s = %s.to(%s.float32)", name, name, c->tl_alias ? c->tl_alias : "tl");
+    kc_vec_push(&c->k->fp64_uses, u);
+}
+
+void tt_fp64_param(tv *v, uint32_t symbol, bool known)
+{
+    if (known) {
+        v->elt = TT_ELT_FP32;
+        v->is_float = true;
+    }
+    v->f64_from = symbol + 1;
+}
+
+/* The eager type of an operand, a marked one taken as fp32 (what eager
+ * Triton makes of a Python float). */
+static uint8_t eager_elt(const tv *v)
+{
+    return v->f64_from && !keeps_mark(v->elt) ? TT_ELT_FP32 : v->elt;
+}
+
+void tt_fp64_binop(tt_ctx *c, tv *r, const tv *a, const tv *b, TSNode at)
+{
+    uint32_t from = a->f64_from ? a->f64_from : b->f64_from;
+    r->f64_from = 0;
+    if (!from || !keeps_mark(tt_elt_promote(eager_elt(a), eager_elt(b), false)))
+        return;
+    r->f64_from = from;
+    const tv *other = a->f64_from ? b : a;
+    if (a->f64_from && b->f64_from)
+        return; /* both fp64 already */
+    const char *with = promoted_type(other->elt, other->bits);
+    if (with)
+        record(c, from, at, with, NULL, tt_has_extent(r));
+}
+
+void tt_fp64_call(tt_ctx *c, tv *r, const tv *args, uint32_t n, TSNode call, bool math)
+{
+    uint32_t from = 0;
+    for (uint32_t i = 0; i < n && !from; i++)
+        from = args[i].f64_from;
+    r->f64_from = 0;
+    if (!from)
+        return;
+    /* Every other argument of a known type (a condition aside): an
+     * unknown one may be fp64 data. */
+    const char *with = NULL;
+    for (uint32_t i = 0; i < n; i++) {
+        if (args[i].f64_from || args[i].elt == TT_ELT_BOOL || args[i].kind == TV_BOOL ||
+            args[i].elt == TT_ELT_PYFLOAT || args[i].elt == TT_ELT_PYINT)
+            continue;
+        const char *t = promoted_type(args[i].elt, args[i].bits);
+        if (!t)
+            return;
+        if (!with)
+            with = t;
+    }
+    /* A math function of an fp32 value is fp32 in eager mode; tl.where,
+     * tl.maximum: the promoted type of their values. */
+    uint8_t e = TT_ELT_FP32;
+    for (uint32_t i = 0; i < n && !math; i++)
+        if (args[i].elt != TT_ELT_BOOL && args[i].kind != TV_BOOL)
+            e = tt_elt_promote(e, eager_elt(&args[i]), false);
+    if (!keeps_mark(e))
+        return;
+    r->f64_from = from;
+    if (with)
+        record(c, from, call, with, NULL, tt_has_extent(r));
+    else if (math)
+        record(c, from, call, NULL, tt_short_text(c, tt_field(call, "function")), tt_has_extent(r));
+}

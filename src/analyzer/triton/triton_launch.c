@@ -1,0 +1,599 @@
+/* triton_launch.c — launches as the host code writes them: the values
+ * their arguments are known to have on the host side (integer constants,
+ * tensor extents, strides, Python floats), followed through assignments,
+ * the launching function's parameters and, for floats, its callers in the
+ * file. Above triton_walk.c, below triton_grid.c. */
+#include "triton_internal.h"
+
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define TT_HOST_DEPTH 6
+
+static bool method_call(tt_module *m, TSNode n, const char *method, TSNode *object, TSNode *args)
+{
+    const char *const one[] = {method, NULL};
+    return tt_method_call(m, n, one, object, args);
+}
+
+/* ---- Python floats on the host side (KC501) ---- */
+
+static tt_host_value host_value(tt_module *m, TSNode expr, TSNode scope, int depth);
+
+static bool float_literal(TSNode n)
+{
+    n = tt_unparen(n);
+    if (TT_IS(n, unary_operator))
+        n = tt_unparen(tt_field(n, "argument"));
+    return TT_IS(n, float);
+}
+
+/* A `float` annotation (float, Optional[float], float | None), not a
+ * dtype (torch.float32). */
+static bool float_annotation(tt_module *m, TSNode t)
+{
+    if (ts_node_is_null(t))
+        return false;
+    const char *s = tt_text(m, t);
+    for (const char *p = strstr(s, "float"); p; p = strstr(p + 1, "float")) {
+        bool before = p > s && (isalnum((unsigned char)p[-1]) || p[-1] == '_' || p[-1] == '.');
+        bool after = isalnum((unsigned char)p[5]) || p[5] == '_';
+        if (!before && !after)
+            return true;
+    }
+    return false;
+}
+
+static bool collect_call(TSNode n, void *ud)
+{
+    tt_module *m = ud;
+    if (TT_IS(n, call))
+        kc_vec_push(&m->host_calls, n);
+    return true;
+}
+
+/* Parameter `name` of function `fn`: its position as written, its
+ * annotation and its default (null nodes when absent). */
+static bool fn_param(tt_module *m, TSNode fn, const char *name, uint32_t *pos, TSNode *type, TSNode *def)
+{
+    TSNode params = tt_field(fn, "parameters");
+    uint32_t np = ts_node_named_child_count(params), at = 0;
+    for (uint32_t i = 0; i < np; i++) {
+        TSNode p = ts_node_named_child(params, i), namen = {0}, t = {0}, d = {0};
+        if (TT_IS(p, comment))
+            continue;
+        if (TT_IS(p, identifier))
+            namen = p;
+        else if (TT_IS(p, typed_parameter))
+            namen = ts_node_named_child(p, 0), t = tt_field(p, "type");
+        else if (TT_IS(p, default_parameter) || TT_IS(p, typed_default_parameter))
+            namen = tt_field(p, "name"), t = tt_field(p, "type"), d = tt_field(p, "value");
+        if (TT_IS(namen, identifier) && tt_text_eq(m, namen, name)) {
+            *pos = at;
+            *type = t;
+            *def = d;
+            return true;
+        }
+        at++;
+    }
+    return false;
+}
+
+/* Calls of function `fn` in the file (by name; through an object for a
+ * method): into `out`, at most `max`. */
+static uint32_t calls_of(tt_module *m, TSNode fn, TSNode *out, uint32_t max)
+{
+    TSNode fname = tt_field(fn, "name");
+    if (!TT_IS(fname, identifier))
+        return 0;
+    if (!m->host_calls_built) {
+        m->host_calls_built = true;
+        tt_walk(m->root, collect_call, m);
+    }
+    bool method = TT_IS(ts_node_parent(ts_node_parent(fn)), class_definition);
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < m->host_calls.len && n < max; i++) {
+        TSNode call = m->host_calls.data[i], f = tt_field(call, "function");
+        if (method ? TT_IS(f, attribute) && tt_text_eq(m, tt_field(f, "attribute"), tt_text(m, fname))
+                   : TT_IS(f, identifier) && tt_text_eq(m, f, tt_text(m, fname)))
+            out[n++] = call;
+    }
+    return n;
+}
+
+/* What the calls of `fn` in the file pass for its parameter `name` at
+ * `pos`: the first Python float among them. */
+static tt_host_value callers_pass(tt_module *m, TSNode fn, const char *name, uint32_t pos, int depth)
+{
+    tt_host_value none = {0};
+    /* A method is called through an object: `self` is not an argument. */
+    uint32_t shift = TT_IS(ts_node_parent(ts_node_parent(fn)), class_definition) ? 1 : 0;
+    TSNode calls[64];
+    uint32_t ncalls = calls_of(m, fn, calls, 64);
+    for (uint32_t i = 0; i < ncalls && pos >= shift; i++) {
+        TSNode call = calls[i];
+        TSNode args = tt_field(call, "arguments"), arg = {0};
+        uint32_t n = ts_node_named_child_count(args), at = 0;
+        for (uint32_t j = 0; j < n && ts_node_is_null(arg); j++) {
+            TSNode a = ts_node_named_child(args, j);
+            if (TT_IS(a, keyword_argument)) {
+                if (tt_text_eq(m, tt_field(a, "name"), name))
+                    arg = tt_field(a, "value");
+            } else if (TT_IS(a, list_splat) || TT_IS(a, dictionary_splat)) {
+                break;
+            } else if (!TT_IS(a, comment) && at++ == pos - shift) {
+                arg = a;
+            }
+        }
+        if (ts_node_is_null(arg))
+            continue;
+        tt_host_value v = host_value(m, arg, tt_enclosing_function(call), depth + 1);
+        if (v.kind == TT_HOST_FLOAT) {
+            unsigned line = ts_node_start_point(call).row + 1;
+            v.origin = v.origin ? kc_arena_printf(m->arena, "%s, passed by the call on line %u", v.origin, line)
+                                : kc_arena_printf(m->arena, "`%s` at the call on line %u", v.text, line);
+            return v;
+        }
+    }
+    return none;
+}
+
+enum { CTX_UNKNOWN = 0, CTX_TRACED, CTX_EAGER };
+
+/* Does torch.compile trace function `fn` when it runs: a method of a
+ * torch.autograd.Function or an nn.Module's forward, a function compiled
+ * or registered with triton_op (traced), one under torch.compiler.disable
+ * or registered as a custom_op (eager), or called only from such code in
+ * the file. */
+static int trace_context(tt_module *m, TSNode fn, int depth, const char **why)
+{
+    if (ts_node_is_null(fn) || depth > 4)
+        return CTX_UNKNOWN;
+    const char *name = tt_text(m, tt_field(fn, "name"));
+    TSNode dd = ts_node_parent(fn);
+    for (uint32_t i = 0; TT_IS(dd, decorated_definition) && i < ts_node_named_child_count(dd); i++) {
+        TSNode dec = ts_node_named_child(dd, i);
+        if (!TT_IS(dec, decorator))
+            continue;
+        const char *t = tt_text(m, dec);
+        if (strstr(t, "compiler.disable") || strstr(t, "dynamo.disable") || strstr(t, "custom_op")) {
+            *why = kc_arena_printf(m->arena, "`%s` is decorated `%s`", name, t);
+            return CTX_EAGER;
+        }
+        if (strstr(t, "triton_op") || strstr(t, "torch.compile")) {
+            *why = kc_arena_printf(m->arena, "`%s` is decorated `%s`", name, t);
+            return CTX_TRACED;
+        }
+    }
+    TSNode cls = ts_node_parent(ts_node_parent(TT_IS(dd, decorated_definition) ? dd : fn));
+    if (TT_IS(cls, class_definition)) {
+        TSNode sup = tt_field(cls, "superclasses");
+        const char *st = ts_node_is_null(sup) ? "" : tt_text(m, sup);
+        const char *cname = tt_text(m, tt_field(cls, "name"));
+        if (strstr(st, "autograd.Function") || !strcmp(st, "(Function)")) {
+            *why = kc_arena_printf(m->arena, "`%s.%s`, a torch.autograd.Function", cname, name);
+            return CTX_TRACED;
+        }
+        if ((strstr(st, "nn.Module") || !strcmp(st, "(Module)")) && !strcmp(name, "forward")) {
+            *why = kc_arena_printf(m->arena, "`%s.forward`, an nn.Module", cname);
+            return CTX_TRACED;
+        }
+    }
+    TSNode calls[16];
+    uint32_t n = calls_of(m, fn, calls, 16), eager = 0;
+    const char *ewhy = NULL;
+    for (uint32_t i = 0; i < n; i++) {
+        const char *w = NULL;
+        TSNode caller = tt_enclosing_function(calls[i]);
+        int r = trace_context(m, caller, depth + 1, &w);
+        if (r == CTX_TRACED) {
+            *why = kc_arena_printf(m->arena, "`%s` is called by %s", name, w);
+            return CTX_TRACED;
+        }
+        if (r == CTX_EAGER) {
+            eager++;
+            ewhy = w;
+        }
+    }
+    if (n && eager == n) {
+        *why = kc_arena_printf(m->arena, "`%s` is called only from %s", name, ewhy);
+        return CTX_EAGER;
+    }
+    return CTX_UNKNOWN;
+}
+
+/* A parameter `name` of the launching function `scope` that is a Python
+ * float: annotated `float`, defaulting to a float, or passed one by a
+ * call in the file. */
+static bool param_float(tt_module *m, TSNode scope, const char *name, int depth, tt_host_value *v)
+{
+    uint32_t pos;
+    TSNode type, def;
+    if (ts_node_is_null(scope) || !fn_param(m, scope, name, &pos, &type, &def))
+        return false;
+    const char *fn = tt_text(m, tt_field(scope, "name"));
+    if (float_annotation(m, type) || (!ts_node_is_null(def) && float_literal(def))) {
+        v->kind = TT_HOST_FLOAT;
+        v->origin = kc_arena_printf(m->arena, "the parameter `%s` of `%s`",
+                                    tt_text(m, ts_node_parent(ts_node_is_null(def) ? type : def)), fn);
+        return true;
+    }
+    tt_host_value c = callers_pass(m, scope, name, pos, depth);
+    if (c.kind != TT_HOST_FLOAT)
+        return false;
+    v->kind = TT_HOST_FLOAT;
+    v->origin = c.origin;
+    return true;
+}
+
+/* Python floats that are not names: float(x), math.sqrt(d), x / y, an
+ * operation on a float, `a if c else 1e-6`. */
+static bool expr_float(tt_module *m, TSNode expr, TSNode scope, int depth)
+{
+    if (float_literal(expr))
+        return true;
+    if (TT_IS(expr, call)) {
+        TSNode f = tt_field(expr, "function");
+        const char *q = tt_qualify(m, f);
+        if (TT_IS(f, identifier) && tt_text_eq(m, f, "float"))
+            return true;
+        static const char *const ints[] = {"ceil", "floor", "trunc", "gcd", "lcm", "isqrt", "comb", "perm",
+                                           "factorial", "prod", NULL};
+        if (q && !strncmp(q, "math.", 5)) {
+            for (unsigned i = 0; ints[i]; i++)
+                if (!strcmp(q + 5, ints[i]))
+                    return false;
+            return true;
+        }
+        return false;
+    }
+    if (TT_IS(expr, binary_operator)) {
+        TSNode op = tt_field(expr, "operator"), l = tt_field(expr, "left"), r = tt_field(expr, "right");
+        if (tt_is(op, "/"))
+            return true;
+        if (tt_is(op, "**") && (float_literal(r) || TT_IS(tt_unparen(r), unary_operator)))
+            return true;
+        if (!tt_is(op, "+") && !tt_is(op, "-") && !tt_is(op, "*") && !tt_is(op, "%") && !tt_is(op, "//") &&
+            !tt_is(op, "**"))
+            return false;
+        return host_value(m, l, scope, depth + 1).kind == TT_HOST_FLOAT ||
+               host_value(m, r, scope, depth + 1).kind == TT_HOST_FLOAT;
+    }
+    if (TT_IS(expr, conditional_expression) && ts_node_named_child_count(expr) == 3) {
+        bool fl = false, in = false;
+        for (uint32_t i = 0; i < 3; i += 2) {
+            tt_host_kind k = host_value(m, ts_node_named_child(expr, i), scope, depth + 1).kind;
+            fl |= k == TT_HOST_FLOAT;
+            in |= k == TT_HOST_INT || k == TT_HOST_SHAPE;
+        }
+        return fl && !in;
+    }
+    return false;
+}
+
+static tt_host_value host_value(tt_module *m, TSNode expr, TSNode scope, int depth)
+{
+    tt_host_value v = {0};
+    v.text = tt_text(m, expr);
+    if (depth > TT_HOST_DEPTH || ts_node_is_null(expr))
+        return v;
+    expr = tt_unparen(expr);
+    int64_t iv;
+    TSNode obj, args;
+    if (tt_int_literal(m, expr, &iv)) {
+        v.kind = TT_HOST_INT;
+        v.value = iv;
+    } else if (expr_float(m, expr, scope, depth)) {
+        v.kind = TT_HOST_FLOAT;
+    } else if (TT_IS(expr, identifier)) {
+        const char *name = tt_text(m, expr);
+        TSNode r = {0};
+        int elem = -1;
+        if (!ts_node_is_null(scope))
+            r = tt_find_binding(m, scope, name, ts_node_start_byte(expr), &elem);
+        if (ts_node_is_null(r))
+            r = tt_find_binding(m, m->root, name, ts_node_start_byte(expr), &elem);
+        if (!ts_node_is_null(r) && elem >= 0) {
+            /* M, N = x.shape  /  M, N = x.size() */
+            TSNode rr = tt_unparen(r), o2, a2;
+            if (TT_IS(rr, attribute) && tt_text_eq(m, tt_field(rr, "attribute"), "shape")) {
+                v.kind = TT_HOST_SHAPE;
+                v.tensor = tt_text(m, tt_field(rr, "object"));
+                v.origin = kc_arena_printf(m->arena, "%s.shape[%d]", v.tensor, elem);
+            } else if (method_call(m, rr, "size", &o2, &a2)) {
+                v.kind = TT_HOST_SHAPE;
+                v.tensor = tt_text(m, o2);
+                v.origin = kc_arena_printf(m->arena, "%s.size(%d)", v.tensor, elem);
+            }
+            return v;
+        }
+        if (!ts_node_is_null(r)) {
+            tt_host_value inner = host_value(m, r, scope, depth + 1);
+            if (!inner.origin)
+                inner.origin = inner.text;
+            inner.text = v.text;
+            return inner;
+        }
+        param_float(m, scope, name, depth, &v);
+    } else if (TT_IS(expr, subscript)) {
+        /* x.shape[i] */
+        TSNode val = tt_field(expr, "value");
+        if (TT_IS(val, attribute) && tt_text_eq(m, tt_field(val, "attribute"), "shape")) {
+            v.kind = TT_HOST_SHAPE;
+            v.tensor = tt_text(m, tt_field(val, "object"));
+        }
+    } else if (method_call(m, expr, "stride", &obj, &args)) {
+        v.kind = TT_HOST_STRIDE;
+        v.tensor = tt_text(m, obj);
+        v.value = INT64_MIN;
+        if (ts_node_named_child_count(args) == 1 &&
+            tt_int_literal(m, ts_node_named_child(args, 0), &iv))
+            v.value = iv;
+    } else if (method_call(m, expr, "size", &obj, &args) ||
+               method_call(m, expr, "numel", &obj, &args)) {
+        v.kind = TT_HOST_SHAPE;
+        v.tensor = tt_text(m, obj);
+    } else if (TT_IS(expr, call)) {
+        TSNode f = tt_field(expr, "function");
+        TSNode a = tt_field(expr, "arguments");
+        const char *q = tt_qualify(m, f);
+        uint32_t na = ts_node_named_child_count(a);
+        if (q && na == 1 && TT_IS(a, argument_list) &&
+            (!strcmp(q, "triton.next_power_of_2") || !strcmp(q, "triton.runtime.next_power_of_2") ||
+             !strcmp(q, "triton.language.next_power_of_2"))) {
+            /* at least its argument */
+            TSNode x = tt_unparen(ts_node_named_child(a, 0));
+            if (TT_IS(x, identifier))
+                v.covers = tt_text(m, x);
+            return v;
+        }
+        if (TT_IS(f, identifier) && tt_text_eq(m, f, "max") && na >= 2 && TT_IS(a, argument_list)) {
+            /* max(next_power_of_2(E), 16): at least E */
+            for (uint32_t i = 0; i < na; i++) {
+                TSNode x = ts_node_named_child(a, i);
+                if (TT_IS(x, comment))
+                    continue;
+                if (TT_IS(x, keyword_argument) || TT_IS(x, list_splat))
+                    return v;
+                tt_host_value xv = host_value(m, x, scope, depth + 1);
+                if (xv.covers && !v.covers)
+                    v.covers = xv.covers;
+            }
+            return v;
+        }
+        if (TT_IS(f, identifier) && (tt_text_eq(m, f, "len") || tt_text_eq(m, f, "int")) &&
+            ts_node_named_child_count(a) == 1) {
+            tt_host_value inner = host_value(m, ts_node_named_child(a, 0), scope, depth + 1);
+            if (tt_text_eq(m, f, "len")) {
+                inner.kind = TT_HOST_SHAPE;
+                inner.tensor = tt_text(m, ts_node_named_child(a, 0));
+            }
+            inner.text = v.text;
+            return inner;
+        }
+    } else if (TT_IS(expr, binary_operator)) {
+        tt_host_value l = host_value(m, tt_field(expr, "left"), scope, depth + 1);
+        tt_host_value r = host_value(m, tt_field(expr, "right"), scope, depth + 1);
+        TSNode op = tt_field(expr, "operator");
+        if (l.kind == TT_HOST_INT && r.kind == TT_HOST_INT) {
+            int64_t res;
+            bool ok = true;
+            if (tt_is(op, "+"))
+                ok = !__builtin_add_overflow(l.value, r.value, &res);
+            else if (tt_is(op, "-"))
+                ok = !__builtin_sub_overflow(l.value, r.value, &res);
+            else if (tt_is(op, "*"))
+                ok = !__builtin_mul_overflow(l.value, r.value, &res);
+            else if (tt_is(op, "//") && r.value > 0)
+                res = l.value / r.value;
+            else
+                ok = false;
+            if (ok) {
+                v.kind = TT_HOST_INT;
+                v.value = res;
+            }
+        } else if (l.kind == TT_HOST_SHAPE || r.kind == TT_HOST_SHAPE) {
+            /* A product of extents is an extent; a quotient (numel() // M // N,
+             * the trailing dims) may well be 1, so it says nothing. */
+            if (tt_is(op, "*")) {
+                v.kind = TT_HOST_SHAPE;
+                v.tensor = l.kind == TT_HOST_SHAPE ? l.tensor : r.tensor;
+            }
+        }
+    }
+    return v;
+}
+
+/* The number of elements of a tuple or list literal, or of the targets of
+ * `a, b = ...` written as text ("M, N", "(M, N)"); 0 otherwise. */
+static int pattern_len(const char *left)
+{
+    int n = 1;
+    for (const char *p = left; *p; p++) {
+        if (*p == '*' || *p == '[')
+            return 0; /* a starred target, a subscript */
+        n += *p == ',';
+    }
+    return n;
+}
+
+/* The rank of the tensor `name` in `scope` before byte `before`, when the
+ * host code says it (0 when it does not): `M, N = name.shape` (or
+ * `name.size()`) unpacks it; `name = torch.empty((M, N), ...)` (zeros,
+ * ones, full, new_empty, randn, ...) or `name = x.view(M, N)` /
+ * `.reshape(M, N)` makes it. */
+static int tensor_rank(tt_module *m, TSNode scope, const char *name, uint32_t before)
+{
+    if (ts_node_is_null(scope) || !name || strchr(name, '[') || strchr(name, '('))
+        return 0;
+    const tt_assign_index *ix = tt_assignments(m, scope);
+    char *shape = kc_xasprintf("%s.shape", name), *size = kc_xasprintf("%s.size()", name);
+    int rank = 0;
+    for (uint32_t i = 0; i < ix->items.len && !rank; i++) {
+        const tt_assign *a = &ix->items.data[i];
+        if (a->start < before && a->whole && !a->ident && !ts_node_is_null(a->right) &&
+            (tt_text_eq(m, a->right, shape) || tt_text_eq(m, a->right, size)) && strchr(a->left, ','))
+            rank = pattern_len(a->left);
+    }
+    free(shape);
+    free(size);
+    if (rank || strchr(name, '.'))
+        return rank;
+    int elem;
+    TSNode r = tt_unparen(tt_find_binding(m, scope, name, before, &elem));
+    if (ts_node_is_null(r) || elem >= 0 || !TT_IS(r, call))
+        return 0;
+    TSNode f = tt_field(r, "function");
+    if (!TT_IS(f, attribute))
+        return 0;
+    TSNode attr = tt_field(f, "attribute");
+    static const char *const makers[] = {"empty", "zeros", "ones", "full", "new_empty", "new_zeros", "new_full",
+                                         "randn", "rand", "view", "reshape", NULL};
+    bool maker = false;
+    for (unsigned i = 0; makers[i]; i++)
+        maker |= tt_text_eq(m, attr, makers[i]);
+    if (!maker)
+        return 0;
+    TSNode args = tt_field(r, "arguments");
+    uint32_t npos = 0;
+    TSNode first = {0};
+    for (uint32_t i = 0; i < ts_node_named_child_count(args); i++) {
+        TSNode a = ts_node_named_child(args, i);
+        if (TT_IS(a, comment) || TT_IS(a, keyword_argument))
+            continue;
+        if (TT_IS(a, list_splat))
+            return 0;
+        if (npos++ == 0)
+            first = a;
+    }
+    bool is_full = tt_text_eq(m, attr, "full") || tt_text_eq(m, attr, "new_full");
+    if (ts_node_is_null(first))
+        return 0;
+    first = tt_unparen(first);
+    if (TT_IS(first, tuple) || TT_IS(first, list)) {
+        for (uint32_t i = 0; i < ts_node_named_child_count(first); i++)
+            if (TT_IS(ts_node_named_child(first, i), list_splat))
+                return 0;
+        return (int)ts_node_named_child_count(first);
+    }
+    if (is_full)
+        return 0;
+    if (npos > 1)
+        return (int)npos;
+    /* a single extent: an integer expression, not a size tuple variable */
+    return TT_IS(first, integer) || TT_IS(first, binary_operator) ||
+                   (TT_IS(first, identifier) && !strstr(tt_text(m, first), "shape") &&
+                    !strstr(tt_text(m, first), "size")) ||
+                   (TT_IS(first, subscript) && strstr(tt_text(m, first), "shape"))
+               ? 1
+               : 0;
+}
+
+/* Marks which stride arguments of one launch are the innermost of their
+ * tensor (+1) and which are outer ones (-1); 0 unknown. x.stride(-1) is
+ * the innermost, x.stride(-2) and below outer ones. With the tensor's
+ * rank known (tensor_rank), stride(rank - 1) is the innermost and the
+ * others outer. Without it, a stride below another one the launch passes
+ * for the same tensor is an outer one, and the highest one is presumed the
+ * innermost only when the launch passes every stride below it as well
+ * (x.stride(0), x.stride(1): the convention of kernels that take all
+ * strides); a lone x.stride(1) or x.stride(0) stays unknown (x may have
+ * more dimensions, or one). */
+static void mark_strides(tt_module *m, tt_launch *l, TSNode scope, uint32_t before)
+{
+    for (uint32_t i = 0; i < l->args.len; i++) {
+        tt_host_value *v = &l->args.data[i].v;
+        if (v->kind != TT_HOST_STRIDE || v->value == INT64_MIN)
+            continue;
+        if (v->value < 0) {
+            v->stride_rank_hint = v->value == -1 ? 1 : -1;
+            continue;
+        }
+        int rank = tensor_rank(m, scope, v->tensor, before);
+        if (rank > 0) {
+            v->stride_rank_hint = v->value == rank - 1 ? 1 : v->value < rank - 1 ? -1 : 0;
+            continue;
+        }
+        int64_t maxd = v->value;
+        uint64_t below = 0; /* the dimensions under 64 passed for the tensor */
+        for (uint32_t j = 0; j < l->args.len; j++) {
+            const tt_host_value *w = &l->args.data[j].v;
+            if (w->kind != TT_HOST_STRIDE || !w->tensor || !v->tensor || strcmp(w->tensor, v->tensor) != 0)
+                continue;
+            if (w->value > maxd)
+                maxd = w->value;
+            if (w->value >= 0 && w->value < 64)
+                below |= 1ull << w->value;
+        }
+        uint64_t all_below = v->value >= 1 && v->value < 64 ? (1ull << v->value) - 1 : 0;
+        if (v->value < maxd)
+            v->stride_rank_hint = -1;
+        else if (all_below && (below & all_below) == all_below)
+            v->stride_rank_hint = 1;
+        else
+            v->stride_rank_hint = 0;
+    }
+}
+
+void tt_scan_launch(tt_module *m, TSNode call, const char *kernel)
+{
+    tt_launch l = {0};
+    l.kernel = kernel;
+    l.call = call;
+    l.line = ts_node_start_point(call).row + 1;
+    TSNode scope = tt_enclosing_function(call);
+    TSNode args = tt_field(call, "arguments");
+    uint32_t pos = 0;
+    /* Positional arguments after one `*splat` are kept apart: where they
+     * land is known only from the kernel's parameters (frontend_triton.c). A
+     * second splat or a `**dict` leaves them unbound. */
+    unsigned splats = 0;
+    bool dict_splat = false;
+    uint32_t n = ts_node_named_child_count(args);
+    for (uint32_t i = 0; i < n; i++) {
+        TSNode a = ts_node_named_child(args, i);
+        if (TT_IS(a, comment))
+            continue;
+        tt_binding b = {0};
+        if (TT_IS(a, keyword_argument)) {
+            b.param = tt_text(m, tt_field(a, "name"));
+            b.position = UINT32_MAX;
+            b.v = host_value(m, tt_field(a, "value"), scope, 0);
+        } else if (TT_IS(a, list_splat)) {
+            splats++;
+            continue;
+        } else if (TT_IS(a, dictionary_splat)) {
+            dict_splat = true;
+            continue;
+        } else if (splats == 0) {
+            b.position = pos++;
+            b.v = host_value(m, a, scope, 0);
+        } else if (splats == 1) {
+            b.after_splat = true;
+            b.position = l.after_splat++;
+            b.v = host_value(m, a, scope, 0);
+        } else {
+            continue;
+        }
+        kc_vec_push(&l.args, b);
+    }
+    l.before_splat = pos;
+    if (dict_splat || splats > 1) { /* drop what follows the splat */
+        uint32_t kept = 0;
+        for (uint32_t i = 0; i < l.args.len; i++)
+            if (!l.args.data[i].after_splat)
+                l.args.data[kept++] = l.args.data[i];
+        l.args.len = kept;
+        l.after_splat = 0;
+    }
+    mark_strides(m, &l, scope, ts_node_start_byte(call));
+    const char *why = NULL;
+    int ctx = trace_context(m, scope, 0, &why);
+    if (ctx == CTX_TRACED)
+        l.traced_by = why;
+    else if (ctx == CTX_EAGER)
+        l.eager_by = why;
+    kc_vec_push(&m->launches, l);
+}
+
