@@ -433,7 +433,16 @@ static void bind_params(tt_ctx *c)
                  * a scalar no launch shows to be an integer (KC501 decides
                  * from its uses whether it may be a float). */
                 bool ints = s->nvalues || (s->facts & (KC_SF_SHAPE_ARG | KC_SF_INNER_STRIDE | KC_SF_OUTER_STRIDE));
-                if (!kp->is_constexpr && !*kp->type && ((s->facts & KC_SF_FLOAT_ARG) || !ints))
+                /* An fp32 annotation does not pin it: Inductor passes fp64
+                 * all the same (measured, bench/premise/fp64_scalar_premises.py). */
+                bool fl_annot = *kp->type && (strstr(kp->type, "float") || strstr(kp->type, "fp32") ||
+                                              strstr(kp->type, "fp16") || strstr(kp->type, "bf16"));
+                if (fl_annot && !(s->facts & KC_SF_FLOAT_ARG)) {
+                    s->facts |= KC_SF_FLOAT_ARG;
+                    s->float_evidence = kc_arena_printf(c->a, "annotated `%s`, which Inductor does not follow",
+                                                        kp->type);
+                }
+                if (!kp->is_constexpr && (!*kp->type || fl_annot) && ((s->facts & KC_SF_FLOAT_ARG) || !ints))
                     tt_fp64_param(&v, kp->symbol, s->facts & KC_SF_FLOAT_ARG);
                 else if (ints && !(s->facts & KC_SF_FLOAT_ARG) && !kp->is_constexpr)
                     v.elt = TT_ELT_INT; /* an integer argument: i32 or i64 */

@@ -139,6 +139,7 @@ static tv cast(tt_ctx *c, TSNode call, const tv *x, const tv *dt)
     (void)call;
     tv r = *x;
     r.f64_from = 0; /* the cast's type, whatever came in */
+    r.f32_some = false;
     if (dt->kind == TV_DTYPE) {
         r.elt = dt->elt;
         r.dtype_span = dt->dtype_span;

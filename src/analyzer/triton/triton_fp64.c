@@ -68,20 +68,91 @@ void tt_fp64_param(tv *v, uint32_t symbol, bool known)
  * Triton makes of a Python float). */
 static uint8_t eager_elt(const tv *v)
 {
-    return v->f64_from && !keeps_mark(v->elt) ? TT_ELT_FP32 : v->elt;
+    return (v->f64_from || v->f32_some) && !keeps_mark(v->elt) ? TT_ELT_FP32 : v->elt;
+}
+
+/* fp32 or narrower, or so in some specialization. */
+static bool some_f32(const tv *v)
+{
+    return keeps_mark(v->elt) || v->f32_some;
+}
+
+/* A type that keeps a value fp32 in the specializations where it is. */
+static bool keeps_some(const tv *v)
+{
+    return some_f32(v) || v->elt == TT_ELT_PYFLOAT || v->elt == TT_ELT_PYINT || v->elt == TT_ELT_INT || v->f64_from;
+}
+
+/* The mark of `v` where it is used: none under the condition of the
+ * branch that pinned it (the same compile-time condition tested again). */
+static uint32_t live(const tt_ctx *c, const tv *v)
+{
+    if (!v->f64_from || !v->f64_pin || v->f64_pin - 1 >= c->k->conds.len)
+        return v->f64_from;
+    const kc_cond *pin = &c->k->conds.data[v->f64_pin - 1];
+    bool neg = pin->negated ^ v->f64_pin_neg;
+    for (uint32_t id = c->cond, depth = 0; id != KC_NONE && id < c->k->conds.len && depth < 64; depth++) {
+        const kc_cond *k = &c->k->conds.data[id];
+        if (k->negated == neg && k->text && pin->text && !strcmp(k->text, pin->text))
+            return 0;
+        id = k->parent;
+    }
+    return v->f64_from;
+}
+
+void tt_fp64_merge(tt_ctx *c, tv *r, const tv *x, const tv *y)
+{
+    r->f32_some = !keeps_mark(r->elt) && (some_f32(x) || some_f32(y));
+    r->f64_pin = 0;
+    r->f64_pin_neg = false;
+    r->f64_from = x->f64_from ? x->f64_from : y->f64_from;
+    if (!r->f64_from)
+        return;
+    if (x->f64_from && y->f64_from) {
+        /* both marked: pinned only where both are */
+        if (x->f64_pin == y->f64_pin && x->f64_pin_neg == y->f64_pin_neg) {
+            r->f64_pin = x->f64_pin;
+            r->f64_pin_neg = x->f64_pin_neg;
+        }
+        return;
+    }
+    /* One branch of an `if` pinned it: `x` is the value after the else
+     * branch (or none), `y` after the then branch. */
+    if (c->merge_then_cond && !y->f64_from && !y->f64_pin) {
+        r->f64_pin = c->merge_then_cond; /* pinned where the then branch ran */
+        r->f64_pin_neg = false;
+    } else if (c->merge_then_cond && !x->f64_from && !x->f64_pin) {
+        r->f64_pin = c->merge_then_cond; /* pinned where it did not */
+        r->f64_pin_neg = true;
+    }
 }
 
 void tt_fp64_binop(tt_ctx *c, tv *r, const tv *a, const tv *b, TSNode at)
 {
+    tv la = *a, lb = *b;
+    la.f64_from = live(c, a);
+    lb.f64_from = live(c, b);
+    a = &la;
+    b = &lb;
+    r->f32_some = !keeps_mark(r->elt) && keeps_some(a) && keeps_some(b) && (some_f32(a) || some_f32(b));
+    r->f64_pin = 0;
     uint32_t from = a->f64_from ? a->f64_from : b->f64_from;
     r->f64_from = 0;
     if (!from || !keeps_mark(tt_elt_promote(eager_elt(a), eager_elt(b), false)))
         return;
     r->f64_from = from;
+    /* computed from a value pinned under some condition: pinned there too */
+    const tv *m = a->f64_from ? a : b;
+    if (!(a->f64_from && b->f64_from)) {
+        r->f64_pin = m->f64_pin;
+        r->f64_pin_neg = m->f64_pin_neg;
+    }
     const tv *other = a->f64_from ? b : a;
     if (a->f64_from && b->f64_from)
         return; /* both fp64 already */
     const char *with = promoted_type(other->elt, other->bits);
+    if (!with && other->f32_some)
+        with = "fp32";
     if (with)
         record(c, from, at, with, NULL, tt_has_extent(r));
 }
@@ -89,8 +160,24 @@ void tt_fp64_binop(tt_ctx *c, tv *r, const tv *a, const tv *b, TSNode at)
 void tt_fp64_call(tt_ctx *c, tv *r, const tv *args, uint32_t n, TSNode call, bool math)
 {
     uint32_t from = 0;
-    for (uint32_t i = 0; i < n && !from; i++)
-        from = args[i].f64_from;
+    tv live_args[8];
+    n = n > 8 ? 8 : n;
+    for (uint32_t i = 0; i < n; i++) {
+        live_args[i] = args[i];
+        live_args[i].f64_from = live(c, &args[i]);
+        if (!from)
+            from = live_args[i].f64_from;
+    }
+    args = live_args;
+    bool any = false, all = true;
+    for (uint32_t i = 0; i < n; i++) {
+        if (args[i].elt == TT_ELT_BOOL || args[i].kind == TV_BOOL)
+            continue;
+        any |= some_f32(&args[i]);
+        all &= keeps_some(&args[i]);
+    }
+    r->f32_some = !keeps_mark(r->elt) && any && all;
+    r->f64_pin = 0;
     r->f64_from = 0;
     if (!from)
         return;
@@ -102,6 +189,8 @@ void tt_fp64_call(tt_ctx *c, tv *r, const tv *args, uint32_t n, TSNode call, boo
             args[i].elt == TT_ELT_PYFLOAT || args[i].elt == TT_ELT_PYINT)
             continue;
         const char *t = promoted_type(args[i].elt, args[i].bits);
+        if (!t && args[i].f32_some)
+            t = "fp32";
         if (!t)
             return;
         if (!with)
@@ -116,6 +205,12 @@ void tt_fp64_call(tt_ctx *c, tv *r, const tv *args, uint32_t n, TSNode call, boo
     if (!keeps_mark(e))
         return;
     r->f64_from = from;
+    for (uint32_t i = 0; i < n; i++)
+        if (args[i].f64_from) {
+            r->f64_pin = args[i].f64_pin;
+            r->f64_pin_neg = args[i].f64_pin_neg;
+            break;
+        }
     if (with)
         record(c, from, call, with, NULL, tt_has_extent(r));
     else if (math)

@@ -345,6 +345,16 @@ struct tv {
      * computed from without a cast, which makes it fp64 under Inductor
      * (triton_fp64.c). */
     uint32_t f64_from;
+    /* ...except where condition f64_pin - 1 holds (negated when
+     * f64_pin_neg): a branch under it pinned the value (`if FLAG: x =
+     * x.to(tl.float32)`), and a use under the same compile-time condition
+     * sees the pinned value. 0: no such condition. */
+    uint32_t f64_pin;
+    bool f64_pin_neg;
+    /* Its type is not known here, but it is fp32 or narrower in some
+     * specialization: a branch under a compile-time condition cast it
+     * (`if CASTING == LLAMA: x = x.to(tl.float32)`), KC501. */
+    bool f32_some;
 };
 
 /* Element types, as far as KC502 needs them. */
@@ -389,6 +399,9 @@ typedef struct tt_ctx {
      * below triton_expr.c evaluate the sub-expressions they meet through
      * it, the one way back up. */
     tv (*eval)(struct tt_ctx *c, TSNode n);
+    /* While an `if` merges its branches (KC501): the condition of its
+     * `then` branch + 1 (0: another merge). */
+    uint32_t merge_then_cond;
 } tt_ctx;
 
 /* ---- triton_value.c ---- */
@@ -475,6 +488,9 @@ void tt_fp64_binop(tt_ctx *c, tv *r, const tv *a, const tv *b, TSNode at);
 /* The same for an element-wise call of the `n` values `args`; `math`: a
  * float math function (its result has its argument's type). */
 void tt_fp64_call(tt_ctx *c, tv *r, const tv *args, uint32_t n, TSNode call, bool math);
+/* The mark of r, the merge of x (after the else branch, or before the
+ * `if`) and y (after the then branch). */
+void tt_fp64_merge(tt_ctx *c, tv *r, const tv *x, const tv *y);
 
 /* ---- triton_shape.c ---- */
 bool tt_shape_from(const tv *v, kc_shape *s); /* a shape written as a tuple (or one number) */

@@ -424,6 +424,9 @@ tv tt_reduce(tt_ctx *c, TSNode call, const tv *x, TSNode axisn, bool scan)
     r.vague = tt_is_vague(x);
     r.elt = x->elt;
     r.f64_from = x->f64_from; /* a reduction of fp64 values runs in fp64 */
+    r.f64_pin = x->f64_pin;
+    r.f64_pin_neg = x->f64_pin_neg;
+    r.f32_some = x->f32_some;
     kc_deps d = tt_deps(x);
     if (scan) {
         tt_observe(c, x->taint, call, "scanned (its order decides the result)");

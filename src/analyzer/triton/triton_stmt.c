@@ -246,6 +246,7 @@ static uint32_t exec_if(tt_ctx *c, TSNode st)
     uint32_t saved = c->cond;
     tt_env before = tt_env_copy(&c->env);
     c->cond = add_cond(c, condn, &cv, false);
+    uint32_t then_cond = c->cond;
     tt_exec_block(c, tt_field(st, "consequence"));
     tt_env then_env = c->env;
     c->env = before;
@@ -271,7 +272,9 @@ static uint32_t exec_if(tt_ctx *c, TSNode st)
             had_else = true;
         }
     }
+    c->merge_then_cond = then_cond + 1;
     tt_env_merge(c, st, &c->env, &then_env, cd);
+    c->merge_then_cond = 0;
     kc_vec_free(&then_env.vars);
     c->cond = saved;
     bool elif = false;

@@ -229,15 +229,18 @@ static bool tv_equal(const tv *a, const tv *b)
            a->taint == b->taint && a->ce == b->ce && a->shape.rank == b->shape.rank &&
            a->deps.axes == b->deps.axes && a->deps.flags == b->deps.flags &&
            a->deps.loops == b->deps.loops && a->npreds == b->npreds && a->preds == b->preds &&
-           a->f64_from == b->f64_from;
+           a->f64_from == b->f64_from && a->f64_pin == b->f64_pin && a->f64_pin_neg == b->f64_pin_neg;
 }
 
 /* The value of a name after two branches: kept when equal, otherwise an
  * opaque value depending on both and on the condition. */
 tv tt_merge(tt_ctx *c, TSNode at, const char *name, const tv *x, const tv *y, kc_deps cond)
 {
-    if (tv_equal(x, y))
-        return *x;
+    if (tv_equal(x, y)) {
+        tv r = *x; /* the same value (a cast may differ: KC501 keeps what it needs of it) */
+        tt_fp64_merge(c, &r, x, y);
+        return r;
+    }
     kc_shape s = tt_shape_of2(x, y);
     kc_deps d = tt_deps_or(tt_deps_or(tt_deps_to_rank(tt_deps(x), x->shape.rank, s.rank),
                                 tt_deps_to_rank(tt_deps(y), y->shape.rank, s.rank)),
@@ -272,10 +275,7 @@ tv tt_merge(tt_ctx *c, TSNode at, const char *name, const tv *x, const tv *y, kc
     if (r.elt != TT_ELT_UNKNOWN)
         r.dtype_span = kc_span_valid(x->dtype_span) ? x->dtype_span : y->dtype_span;
     tt_junk_merge(&r, x, y);
-    /* fp64 after the merge only when both are: a branch that pins the
-     * value to fp32 (often under the compile-time flag that guards its
-     * uses) is the author's intent. */
-    r.f64_from = x->f64_from == y->f64_from ? x->f64_from : 0;
+    tt_fp64_merge(c, &r, x, y);
     return r;
 }
 
