@@ -32,7 +32,7 @@ static const char *promoted_type(uint8_t elt, uint8_t bits)
 /* Keeps the mark only where the eager type is known and not fp64. */
 static bool keeps_mark(uint8_t elt)
 {
-    return elt == TT_ELT_FP32 || tt_elt_low(elt);
+    return tt_elt_f32_or_narrower(elt);
 }
 
 static void record(tt_ctx *c, uint32_t from, TSNode at, const char *with, const char *callee, bool block)
@@ -71,10 +71,9 @@ static uint8_t eager_elt(const tv *v)
     return (v->f64_from || v->f32_some) && !keeps_mark(v->elt) ? TT_ELT_FP32 : v->elt;
 }
 
-/* fp32 or narrower, or so in some specialization. */
 static bool some_f32(const tv *v)
 {
-    return keeps_mark(v->elt) || v->f32_some;
+    return tt_some_f32(v);
 }
 
 /* A type that keeps a value fp32 in the specializations where it is. */
@@ -98,33 +97,6 @@ static uint32_t live(const tt_ctx *c, const tv *v)
         id = k->parent;
     }
     return v->f64_from;
-}
-
-void tt_fp64_merge(tt_ctx *c, tv *r, const tv *x, const tv *y)
-{
-    r->f32_some = !keeps_mark(r->elt) && (some_f32(x) || some_f32(y));
-    r->f64_pin = 0;
-    r->f64_pin_neg = false;
-    r->f64_from = x->f64_from ? x->f64_from : y->f64_from;
-    if (!r->f64_from)
-        return;
-    if (x->f64_from && y->f64_from) {
-        /* both marked: pinned only where both are */
-        if (x->f64_pin == y->f64_pin && x->f64_pin_neg == y->f64_pin_neg) {
-            r->f64_pin = x->f64_pin;
-            r->f64_pin_neg = x->f64_pin_neg;
-        }
-        return;
-    }
-    /* One branch of an `if` pinned it: `x` is the value after the else
-     * branch (or none), `y` after the then branch. */
-    if (c->merge_then_cond && !y->f64_from && !y->f64_pin) {
-        r->f64_pin = c->merge_then_cond; /* pinned where the then branch ran */
-        r->f64_pin_neg = false;
-    } else if (c->merge_then_cond && !x->f64_from && !x->f64_pin) {
-        r->f64_pin = c->merge_then_cond; /* pinned where it did not */
-        r->f64_pin_neg = true;
-    }
 }
 
 void tt_fp64_binop(tt_ctx *c, tv *r, const tv *a, const tv *b, TSNode at)

@@ -406,6 +406,8 @@ typedef struct tt_ctx {
 
 /* ---- triton_value.c ---- */
 bool tt_elt_low(uint8_t e); /* fp16, bf16 or fp8 */
+bool tt_elt_f32_or_narrower(uint8_t e);
+bool tt_some_f32(const tv *v); /* fp32 or narrower, or so in some specialization (f32_some) */
 /* Triton's computation type of a binary arithmetic operation
  * (semantic.computation_type_impl), for the float cases. */
 uint8_t tt_elt_promote(uint8_t a, uint8_t b, bool div);
@@ -488,9 +490,7 @@ void tt_fp64_binop(tt_ctx *c, tv *r, const tv *a, const tv *b, TSNode at);
 /* The same for an element-wise call of the `n` values `args`; `math`: a
  * float math function (its result has its argument's type). */
 void tt_fp64_call(tt_ctx *c, tv *r, const tv *args, uint32_t n, TSNode call, bool math);
-/* The mark of r, the merge of x (after the else branch, or before the
- * `if`) and y (after the then branch). */
-void tt_fp64_merge(tt_ctx *c, tv *r, const tv *x, const tv *y);
+
 
 /* ---- triton_shape.c ---- */
 bool tt_shape_from(const tv *v, kc_shape *s); /* a shape written as a tuple (or one number) */

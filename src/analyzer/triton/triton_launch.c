@@ -368,6 +368,9 @@ static tt_host_value host_value(tt_module *m, TSNode expr, TSNode scope, int dep
             if (tt_text_eq(m, f, "len")) {
                 inner.kind = TT_HOST_SHAPE;
                 inner.tensor = tt_text(m, ts_node_named_child(a, 0));
+            } else if (inner.kind == TT_HOST_FLOAT) {
+                inner.kind = TT_HOST_UNKNOWN; /* int() of a float is an integer */
+                inner.origin = NULL;
             }
             inner.text = v.text;
             return inner;

@@ -421,6 +421,39 @@ static void scan_wrapped(tt_module *m, const tt_nodes *plain)
 
 /* ---- launch targets ---- */
 
+static bool contains(TSNode outer, TSNode n)
+{
+    if (ts_node_is_null(outer))
+        return false;
+    return ts_node_start_byte(outer) <= ts_node_start_byte(n) && ts_node_end_byte(n) <= ts_node_end_byte(outer);
+}
+
+/* The block (or module) the statement of an assignment's value is in. */
+static TSNode block_of(TSNode right)
+{
+    TSNode p = ts_node_parent(right);
+    while (!ts_node_is_null(p) && !TT_IS(p, block) && !TT_IS(p, module))
+        p = ts_node_parent(p);
+    return p;
+}
+
+/* Can the binding whose value is `right` reach `use`: not when it is in a
+ * branch of an `if` whose other branch holds the use. */
+static bool reaches(TSNode right, TSNode use)
+{
+    for (TSNode b = block_of(right); !ts_node_is_null(b) && !contains(b, use);) {
+        TSNode st = ts_node_parent(b);
+        if (TT_IS(st, elif_clause) || TT_IS(st, else_clause))
+            st = ts_node_parent(st);
+        if (TT_IS(st, if_statement) && contains(st, use))
+            return false;
+        b = ts_node_is_null(st) ? st : ts_node_parent(st);
+        while (!ts_node_is_null(b) && !TT_IS(b, block) && !TT_IS(b, module))
+            b = ts_node_parent(b);
+    }
+    return true;
+}
+
 static void targets_of(tt_module *m, TSNode v, TSNode scope, uint32_t before, TSNode *out, uint32_t *n,
                        uint32_t max, int depth)
 {
@@ -448,7 +481,9 @@ static void targets_of(tt_module *m, TSNode v, TSNode scope, uint32_t before, TS
         return;
     }
     /* A local alias: every binding of the name in its function (or the
-     * module) before the launch, as branches may bind it differently. */
+     * module) before the launch that can reach it, as branches may bind it
+     * differently: not one in another branch of an `if` the launch is in,
+     * nor one that a later binding on the launch's own path replaces. */
     for (int level = 0; level < 2; level++) {
         TSNode sc = level == 0 ? scope : m->root;
         if (ts_node_is_null(sc))
@@ -458,7 +493,15 @@ static void targets_of(tt_module *m, TSNode v, TSNode scope, uint32_t before, TS
         tt_assign_range(ix, name, &lo, &hi);
         for (uint32_t i = lo; i < hi; i++) {
             const tt_assign *as = &ix->items.data[ix->by_name[i]];
-            if (as->start >= before || !as->ident)
+            if (as->start >= before || !as->ident || !reaches(as->right, v))
+                continue;
+            bool replaced = false;
+            for (uint32_t j = lo; j < hi && !replaced; j++) {
+                const tt_assign *bs = &ix->items.data[ix->by_name[j]];
+                replaced = bs->ident && bs->start > as->start && bs->start < before &&
+                           contains(block_of(bs->right), v);
+            }
+            if (replaced)
                 continue;
             seen++;
             targets_of(m, as->right, sc, as->start, out, n, max, depth + 1);

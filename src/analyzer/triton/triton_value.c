@@ -17,6 +17,10 @@
 
 bool tt_elt_low(uint8_t e) { return e == TT_ELT_FP16 || e == TT_ELT_BF16 || e == TT_ELT_FP8; }
 
+bool tt_elt_f32_or_narrower(uint8_t e) { return e == TT_ELT_FP32 || tt_elt_low(e); }
+
+bool tt_some_f32(const tv *v) { return tt_elt_f32_or_narrower(v->elt) || v->f32_some; }
+
 /* Triton's computation type of a binary arithmetic operation
  * (semantic.computation_type_impl), for the float cases. */
 uint8_t tt_elt_promote(uint8_t a, uint8_t b, bool div)
@@ -232,13 +236,43 @@ static bool tv_equal(const tv *a, const tv *b)
            a->f64_from == b->f64_from && a->f64_pin == b->f64_pin && a->f64_pin_neg == b->f64_pin_neg;
 }
 
+/* KC501's marks (triton_fp64.c) after two branches: the mark of r, the
+ * merge of x (after the else branch, or before the `if`) and y (after the
+ * then branch). */
+static void fp64_merge(tt_ctx *c, tv *r, const tv *x, const tv *y)
+{
+    r->f32_some = !tt_elt_f32_or_narrower(r->elt) && (tt_some_f32(x) || tt_some_f32(y));
+    r->f64_pin = 0;
+    r->f64_pin_neg = false;
+    r->f64_from = x->f64_from ? x->f64_from : y->f64_from;
+    if (!r->f64_from)
+        return;
+    if (x->f64_from && y->f64_from) {
+        /* both marked: pinned only where both are */
+        if (x->f64_pin == y->f64_pin && x->f64_pin_neg == y->f64_pin_neg) {
+            r->f64_pin = x->f64_pin;
+            r->f64_pin_neg = x->f64_pin_neg;
+        }
+        return;
+    }
+    /* One branch of an `if` pinned it: `x` is the value after the else
+     * branch (or none), `y` after the then branch. */
+    if (c->merge_then_cond && !y->f64_from && !y->f64_pin) {
+        r->f64_pin = c->merge_then_cond; /* pinned where the then branch ran */
+        r->f64_pin_neg = false;
+    } else if (c->merge_then_cond && !x->f64_from && !x->f64_pin) {
+        r->f64_pin = c->merge_then_cond; /* pinned where it did not */
+        r->f64_pin_neg = true;
+    }
+}
+
 /* The value of a name after two branches: kept when equal, otherwise an
  * opaque value depending on both and on the condition. */
 tv tt_merge(tt_ctx *c, TSNode at, const char *name, const tv *x, const tv *y, kc_deps cond)
 {
     if (tv_equal(x, y)) {
         tv r = *x; /* the same value (a cast may differ: KC501 keeps what it needs of it) */
-        tt_fp64_merge(c, &r, x, y);
+        fp64_merge(c, &r, x, y);
         return r;
     }
     kc_shape s = tt_shape_of2(x, y);
@@ -275,7 +309,7 @@ tv tt_merge(tt_ctx *c, TSNode at, const char *name, const tv *x, const tv *y, kc
     if (r.elt != TT_ELT_UNKNOWN)
         r.dtype_span = kc_span_valid(x->dtype_span) ? x->dtype_span : y->dtype_span;
     tt_junk_merge(&r, x, y);
-    tt_fp64_merge(c, &r, x, y);
+    fp64_merge(c, &r, x, y);
     return r;
 }
 
