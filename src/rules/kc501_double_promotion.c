@@ -328,10 +328,10 @@ static void fp64_param(const kc_kernel *k, kc_rule_ctx *ctx, uint32_t sym, const
         kc_diag_note(d, "measured on an H200 (torch 2.11, Triton 3.6): a SwiGLU whose sigmoid ran in fp64 this way "
                      "took 157 us compiled against 44 us eager, and 49 us with the scalar pinned (8192 x 3072 bf16)");
     else
-        kc_diag_note(d, "fp64 multiplies over a block cost little where fp64 runs at half rate (an RMSNorm like this "
-                     "was not measurably slower compiled on an H200; Liger-Kernel measured 0.848 ms -> 0.655 ms "
-                     "pinning its RMSNorm on an H100) and much more on GPUs with 1/32 to 1/64 of the fp32 rate; "
-                     "the compiled result also differs from eager (one bf16 ulp on the H200)");
+        kc_diag_note(d, "fp64 arithmetic over a block without transcendental functions costs little where fp64 runs "
+                     "at half rate (an RMSNorm was not measurably slower compiled on an H200; Liger-Kernel measured "
+                     "0.848 ms -> 0.655 ms pinning its RMSNorm on an H100) and much more on GPUs with 1/32 to 1/64 "
+                     "of the fp32 rate; the compiled result also differs from eager (one bf16 ulp on the H200)");
     if (kc_span_valid(k->body_start) && pins)
         kc_diag_fix(d, kc_arena_printf(ar, "pin `%s` to fp32 at the top of the kernel (a no-op in eager mode)", s->name),
                     k->body_start, pins);

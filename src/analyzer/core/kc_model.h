@@ -531,8 +531,8 @@ typedef struct kc_kernel {
     /* Triton: how its launches run, as the host code shows it. traced_by:
      * a launch is reached from code torch.compile traces (a
      * torch.autograd.Function, an nn.Module's forward, a torch.compile or
-     * triton_op function), e.g. "`_swiglu` is called by
-     * `SiLUMulFunction.forward`, a torch.autograd.Function"; eager_by:
+     * triton_op function), e.g. "`_swiglu`, called by
+     * `SiLUMulFunction.forward` (a torch.autograd.Function)"; eager_by:
      * every launch runs outside tracing (torch.compiler.disable, a
      * torch.library.custom_op); NULL when not shown. */
     const char *traced_by;

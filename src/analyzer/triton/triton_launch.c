@@ -172,11 +172,11 @@ static int trace_context(tt_module *m, TSNode fn, int depth, const char **why)
         const char *st = ts_node_is_null(sup) ? "" : tt_text(m, sup);
         const char *cname = tt_text(m, tt_field(cls, "name"));
         if (strstr(st, "autograd.Function") || !strcmp(st, "(Function)")) {
-            *why = kc_arena_printf(m->arena, "`%s.%s`, a torch.autograd.Function", cname, name);
+            *why = kc_arena_printf(m->arena, "`%s.%s` (a torch.autograd.Function)", cname, name);
             return CTX_TRACED;
         }
         if ((strstr(st, "nn.Module") || !strcmp(st, "(Module)")) && !strcmp(name, "forward")) {
-            *why = kc_arena_printf(m->arena, "`%s.forward`, an nn.Module", cname);
+            *why = kc_arena_printf(m->arena, "`%s.forward` (an nn.Module)", cname);
             return CTX_TRACED;
         }
     }
@@ -188,7 +188,7 @@ static int trace_context(tt_module *m, TSNode fn, int depth, const char **why)
         TSNode caller = tt_enclosing_function(calls[i]);
         int r = trace_context(m, caller, depth + 1, &w);
         if (r == CTX_TRACED) {
-            *why = kc_arena_printf(m->arena, "`%s` is called by %s", name, w);
+            *why = kc_arena_printf(m->arena, "`%s`, called by %s", name, w);
             return CTX_TRACED;
         }
         if (r == CTX_EAGER) {
@@ -197,7 +197,7 @@ static int trace_context(tt_module *m, TSNode fn, int depth, const char **why)
         }
     }
     if (n && eager == n) {
-        *why = kc_arena_printf(m->arena, "`%s` is called only from %s", name, ewhy);
+        *why = kc_arena_printf(m->arena, "`%s`, called only from %s", name, ewhy);
         return CTX_EAGER;
     }
     return CTX_UNKNOWN;
