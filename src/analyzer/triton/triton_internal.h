@@ -124,6 +124,12 @@ typedef struct tt_assign_index {
     uint32_t *by_name; /* indices of items, sorted by target name, then in source order */
 } tt_assign_index;
 
+typedef struct tt_named_call {
+    const char *name; /* the called name: `f` of `f(...)` or `obj.f(...)` (arena) */
+    bool method;      /* called through an object */
+    TSNode call;
+} tt_named_call;
+
 typedef struct tt_module {
     const kc_source *src;
     kc_arena *arena; /* the model's */
@@ -142,10 +148,16 @@ typedef struct tt_module {
     uint32_t *assign_slots;
     uint32_t assign_nslots; /* a power of two, or 0 */
     bool imports_triton;
-    /* Every call outside the kernels (built on first use): where the
-     * callers of a launching function pass its parameters. */
-    KC_VEC(TSNode) host_calls;
+    /* Every call of a function by name (`f(...)`, `obj.f(...)`), sorted by
+     * that name (built on first use): where the callers of a launching
+     * function pass its parameters. */
+    KC_VEC(tt_named_call) host_calls;
     bool host_calls_built;
+    /* Calls of launching functions the launch being read may still
+     * follow (its callers' arguments, whether tracing reaches it): a
+     * function calling itself, or many callers, must not make the walk
+     * exponential (triton_launch.c). */
+    uint32_t caller_budget;
     KC_VEC(tt_kernel_name) knames; /* by source order of the bindings */
     /* Other files the analysis may read (kc_peers: modules the file's
      * Triton names come from, files that launch its kernels) and the size

@@ -48,9 +48,24 @@ static bool float_annotation(tt_module *m, TSNode t)
 static bool collect_call(TSNode n, void *ud)
 {
     tt_module *m = ud;
-    if (TT_IS(n, call))
-        kc_vec_push(&m->host_calls, n);
+    if (!TT_IS(n, call))
+        return true;
+    TSNode f = tt_field(n, "function");
+    if (TT_IS(f, identifier))
+        kc_vec_push(&m->host_calls, ((tt_named_call){tt_text(m, f), false, n}));
+    else if (TT_IS(f, attribute) && TT_IS(tt_field(f, "attribute"), identifier))
+        kc_vec_push(&m->host_calls, ((tt_named_call){tt_text(m, tt_field(f, "attribute")), true, n}));
     return true;
+}
+
+static int cmp_named_call(const void *a, const void *b)
+{
+    const tt_named_call *x = a, *y = b;
+    int c = strcmp(x->name, y->name);
+    if (c)
+        return c;
+    return ts_node_start_byte(x->call) < ts_node_start_byte(y->call) ? -1
+           : ts_node_start_byte(x->call) > ts_node_start_byte(y->call) ? 1 : 0;
 }
 
 /* Parameter `name` of function `fn`: its position as written, its
@@ -90,15 +105,26 @@ static uint32_t calls_of(tt_module *m, TSNode fn, TSNode *out, uint32_t max)
     if (!m->host_calls_built) {
         m->host_calls_built = true;
         tt_walk(m->root, collect_call, m);
+        if (m->host_calls.len)
+            qsort(m->host_calls.data, m->host_calls.len, sizeof *m->host_calls.data, cmp_named_call);
     }
     bool method = TT_IS(ts_node_parent(ts_node_parent(fn)), class_definition);
     uint32_t n = 0;
-    for (uint32_t i = 0; i < m->host_calls.len && n < max; i++) {
-        TSNode call = m->host_calls.data[i], f = tt_field(call, "function");
-        if (method ? TT_IS(f, attribute) && tt_text_eq(m, tt_field(f, "attribute"), tt_text(m, fname))
-                   : TT_IS(f, identifier) && tt_text_eq(m, f, tt_text(m, fname)))
-            out[n++] = call;
+    if (m->caller_budget == 0)
+        return 0;
+    m->caller_budget--;
+    const char *name = tt_text(m, fname);
+    uint32_t lo = 0, hi = m->host_calls.len;
+    while (lo < hi) { /* the first call of `name` */
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (strcmp(m->host_calls.data[mid].name, name) < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
     }
+    for (uint32_t i = lo; i < m->host_calls.len && n < max && !strcmp(m->host_calls.data[i].name, name); i++)
+        if (m->host_calls.data[i].method == method)
+            out[n++] = m->host_calls.data[i].call;
     return n;
 }
 
@@ -539,8 +565,12 @@ static void mark_strides(tt_module *m, tt_launch *l, TSNode scope, uint32_t befo
     }
 }
 
+/* Lookups of callers one launch may make (calls_of). */
+#define TT_CALLER_BUDGET 256
+
 void tt_scan_launch(tt_module *m, TSNode call, const char *kernel)
 {
+    m->caller_budget = TT_CALLER_BUDGET;
     tt_launch l = {0};
     l.kernel = kernel;
     l.call = call;
