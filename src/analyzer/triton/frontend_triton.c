@@ -215,29 +215,6 @@ static uint32_t bound_param(const kc_kernel *k, const tt_launch *ln, const tt_bi
     return e - ln->after_splat + b->position;
 }
 
-/* Host code as a message quotes it: on one line, white space collapsed,
- * at most 80 characters. */
-static const char *one_line(tt_ctx *c, const char *t)
-{
-    size_t n = strlen(t), k = 0;
-    char *o = kc_arena_alloc(c->a, n + 4);
-    bool sp = false;
-    size_t i = 0;
-    for (; i < n && k < 77; i++) {
-        bool w = t[i] == ' ' || t[i] == '\n' || t[i] == '\r' || t[i] == '\t';
-        if (w && (sp || k == 0))
-            continue;
-        sp = w;
-        o[k++] = w ? ' ' : t[i];
-    }
-    if (i < n) {
-        memcpy(o + k, "...", 3);
-        k += 3;
-    }
-    o[k] = '\0';
-    return o;
-}
-
 static void apply_host_value(tt_ctx *c, kc_symbol *s, const tt_host_value *hv, const tt_launch *ln, bool autotune)
 {
     char origin[160];
@@ -261,9 +238,9 @@ static void apply_host_value(tt_ctx *c, kc_symbol *s, const tt_host_value *hv, c
     case TT_HOST_FLOAT:
         s->facts |= KC_SF_FLOAT_ARG;
         if (!s->float_evidence)
-            s->float_evidence = hv->origin ? kc_arena_printf(c->a, "%s passes `%s`: %s", origin, one_line(c, hv->text),
-                                                             one_line(c, hv->origin))
-                                           : kc_arena_printf(c->a, "%s passes `%s`", origin, one_line(c, hv->text));
+            s->float_evidence = hv->origin ? kc_arena_printf(c->a, "%s passes `%s`: %s", origin, tt_one_line(c->a, hv->text, 80),
+                                                             tt_one_line(c->a, hv->origin, 80))
+                                           : kc_arena_printf(c->a, "%s passes `%s`", origin, tt_one_line(c->a, hv->text, 80));
         break;
     case TT_HOST_STRIDE:
         if (hv->stride_rank_hint > 0)
@@ -288,18 +265,8 @@ static void add_params(tt_ctx *c, const tt_kernel_def *def, tt_names *names)
     uint32_t np = ts_node_named_child_count(params);
     for (uint32_t i = 0; i < np; i++) {
         TSNode p = ts_node_named_child(params, i);
-        TSNode namen = {0}, typen = {0}, defn = {0};
-        if (TT_IS(p, identifier)) {
-            namen = p;
-        } else if (TT_IS(p, typed_parameter)) {
-            namen = ts_node_named_child(p, 0);
-            typen = tt_field(p, "type");
-        } else if (TT_IS(p, default_parameter) || TT_IS(p, typed_default_parameter)) {
-            namen = tt_field(p, "name");
-            typen = tt_field(p, "type");
-            defn = tt_field(p, "value");
-        }
-        if (!TT_IS(namen, identifier))
+        TSNode namen, typen, defn;
+        if (!tt_param_parts(p, &namen, &typen, &defn))
             continue;
         kc_param kp;
         memset(&kp, 0, sizeof kp);

@@ -29,10 +29,19 @@ static const char *promoted_type(uint8_t elt, uint8_t bits)
     }
 }
 
-/* Keeps the mark only where the eager type is known and not fp64. */
-static bool keeps_mark(uint8_t elt)
+/* What a promoted value is called in messages: its type, or fp32 where
+ * some specialization casts it so; NULL when it may be fp64. */
+static const char *with_type(const tv *v)
 {
-    return tt_elt_f32_or_narrower(elt);
+    const char *t = promoted_type(v->elt, v->bits);
+    return t ? t : v->f32_some ? "fp32" : NULL;
+}
+
+/* r is computed from marked `m`: pinned where m is. */
+static void take_pin(tv *r, const tv *m)
+{
+    r->f64_pin = m->f64_pin;
+    r->f64_pin_neg = m->f64_pin_neg;
 }
 
 static void record(tt_ctx *c, uint32_t from, TSNode at, const char *with, const char *callee, bool block)
@@ -68,18 +77,13 @@ void tt_fp64_param(tv *v, uint32_t symbol, bool known)
  * Triton makes of a Python float). */
 static uint8_t eager_elt(const tv *v)
 {
-    return (v->f64_from || v->f32_some) && !keeps_mark(v->elt) ? TT_ELT_FP32 : v->elt;
-}
-
-static bool some_f32(const tv *v)
-{
-    return tt_some_f32(v);
+    return (v->f64_from || v->f32_some) && !tt_elt_f32_or_narrower(v->elt) ? TT_ELT_FP32 : v->elt;
 }
 
 /* A type that keeps a value fp32 in the specializations where it is. */
 static bool keeps_some(const tv *v)
 {
-    return some_f32(v) || v->elt == TT_ELT_PYFLOAT || v->elt == TT_ELT_PYINT || v->elt == TT_ELT_INT || v->f64_from;
+    return tt_some_f32(v) || v->elt == TT_ELT_PYFLOAT || v->elt == TT_ELT_PYINT || v->elt == TT_ELT_INT || v->f64_from;
 }
 
 /* The mark of `v` where it is used: none under the condition of the
@@ -106,25 +110,18 @@ void tt_fp64_binop(tt_ctx *c, tv *r, const tv *a, const tv *b, TSNode at)
     lb.f64_from = live(c, b);
     a = &la;
     b = &lb;
-    r->f32_some = !keeps_mark(r->elt) && keeps_some(a) && keeps_some(b) && (some_f32(a) || some_f32(b));
+    r->f32_some = !tt_elt_f32_or_narrower(r->elt) && keeps_some(a) && keeps_some(b) && (tt_some_f32(a) || tt_some_f32(b));
     r->f64_pin = 0;
     uint32_t from = a->f64_from ? a->f64_from : b->f64_from;
     r->f64_from = 0;
-    if (!from || !keeps_mark(tt_elt_promote(eager_elt(a), eager_elt(b), false)))
+    if (!from || !tt_elt_f32_or_narrower(tt_elt_promote(eager_elt(a), eager_elt(b), false)))
         return;
     r->f64_from = from;
-    /* computed from a value pinned under some condition: pinned there too */
-    const tv *m = a->f64_from ? a : b;
-    if (!(a->f64_from && b->f64_from)) {
-        r->f64_pin = m->f64_pin;
-        r->f64_pin_neg = m->f64_pin_neg;
-    }
-    const tv *other = a->f64_from ? b : a;
     if (a->f64_from && b->f64_from)
         return; /* both fp64 already */
-    const char *with = promoted_type(other->elt, other->bits);
-    if (!with && other->f32_some)
-        with = "fp32";
+    /* computed from a value pinned under some condition: pinned there too */
+    take_pin(r, a->f64_from ? a : b);
+    const char *with = with_type(a->f64_from ? b : a);
     if (with)
         record(c, from, at, with, NULL, tt_has_extent(r));
 }
@@ -145,10 +142,10 @@ void tt_fp64_call(tt_ctx *c, tv *r, const tv *args, uint32_t n, TSNode call, boo
     for (uint32_t i = 0; i < n; i++) {
         if (args[i].elt == TT_ELT_BOOL || args[i].kind == TV_BOOL)
             continue;
-        any |= some_f32(&args[i]);
+        any |= tt_some_f32(&args[i]);
         all &= keeps_some(&args[i]);
     }
-    r->f32_some = !keeps_mark(r->elt) && any && all;
+    r->f32_some = !tt_elt_f32_or_narrower(r->elt) && any && all;
     r->f64_pin = 0;
     r->f64_from = 0;
     if (!from)
@@ -160,9 +157,7 @@ void tt_fp64_call(tt_ctx *c, tv *r, const tv *args, uint32_t n, TSNode call, boo
         if (args[i].f64_from || args[i].elt == TT_ELT_BOOL || args[i].kind == TV_BOOL ||
             args[i].elt == TT_ELT_PYFLOAT || args[i].elt == TT_ELT_PYINT)
             continue;
-        const char *t = promoted_type(args[i].elt, args[i].bits);
-        if (!t && args[i].f32_some)
-            t = "fp32";
+        const char *t = with_type(&args[i]);
         if (!t)
             return;
         if (!with)
@@ -174,13 +169,12 @@ void tt_fp64_call(tt_ctx *c, tv *r, const tv *args, uint32_t n, TSNode call, boo
     for (uint32_t i = 0; i < n && !math; i++)
         if (args[i].elt != TT_ELT_BOOL && args[i].kind != TV_BOOL)
             e = tt_elt_promote(e, eager_elt(&args[i]), false);
-    if (!keeps_mark(e))
+    if (!tt_elt_f32_or_narrower(e))
         return;
     r->f64_from = from;
     for (uint32_t i = 0; i < n; i++)
         if (args[i].f64_from) {
-            r->f64_pin = args[i].f64_pin;
-            r->f64_pin_neg = args[i].f64_pin_neg;
+            take_pin(r, &args[i]);
             break;
         }
     if (with)

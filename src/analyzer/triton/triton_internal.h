@@ -193,6 +193,13 @@ TSNode tt_field(TSNode n, const char *field);
 TSFieldId tt_field_id(const char *field);
 const char *tt_text(tt_module *m, TSNode n); /* arena copy of the node's text */
 bool tt_text_eq(tt_module *m, TSNode n, const char *s);
+/* Text for messages: white space collapsed to single spaces (leading
+ * white space dropped), cut to `max` characters with "..." (SIZE_MAX: no
+ * limit). Arena string. */
+const char *tt_one_line(kc_arena *a, const char *t, size_t max);
+/* The parts of a parameter node of a `def` (a name, `x: T`, `x=d`,
+ * `x: T = d`): false for anything else (splats, `*`, comments). */
+bool tt_param_parts(TSNode p, TSNode *name, TSNode *type, TSNode *def);
 kc_span tt_span(TSNode n);
 /* The children of `n` that carry field `field`, in order (at most max).
  * (ts_node_field_name_for_child is unreliable in tree-sitter 0.20.) */

@@ -75,15 +75,10 @@ static bool fn_param(tt_module *m, TSNode fn, const char *name, uint32_t *pos, T
     TSNode params = tt_field(fn, "parameters");
     uint32_t np = ts_node_named_child_count(params), at = 0;
     for (uint32_t i = 0; i < np; i++) {
-        TSNode p = ts_node_named_child(params, i), namen = {0}, t = {0}, d = {0};
+        TSNode p = ts_node_named_child(params, i), namen, t, d;
         if (TT_IS(p, comment))
             continue;
-        if (TT_IS(p, identifier))
-            namen = p;
-        else if (TT_IS(p, typed_parameter))
-            namen = ts_node_named_child(p, 0), t = tt_field(p, "type");
-        else if (TT_IS(p, default_parameter) || TT_IS(p, typed_default_parameter))
-            namen = tt_field(p, "name"), t = tt_field(p, "type"), d = tt_field(p, "value");
+        tt_param_parts(p, &namen, &t, &d);
         if (TT_IS(namen, identifier) && tt_text_eq(m, namen, name)) {
             *pos = at;
             *type = t;

@@ -169,25 +169,7 @@ bool tt_is_const(const tv *v, int64_t *x)
 /* The node's text on one line (white space collapsed), for messages. */
 const char *tt_short_text(tt_ctx *c, TSNode n)
 {
-    const char *t = tt_text(c->mod, n);
-    /* Collapse newlines and runs of spaces for messages. */
-    size_t len = strlen(t);
-    char *o = kc_arena_alloc(c->a, len + 1);
-    size_t k = 0;
-    bool sp = false;
-    for (size_t i = 0; i < len; i++) {
-        char ch = t[i];
-        if (ch == '\n' || ch == '\r' || ch == '\t' || ch == ' ') {
-            if (!sp && k > 0)
-                o[k++] = ' ';
-            sp = true;
-            continue;
-        }
-        sp = false;
-        o[k++] = ch;
-    }
-    o[k] = '\0';
-    return o;
+    return tt_one_line(c->a, tt_text(c->mod, n), SIZE_MAX);
 }
 
 /* ---- environment ---- */

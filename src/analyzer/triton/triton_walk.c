@@ -49,6 +49,44 @@ TSNode tt_field(TSNode n, const char *field)
     return ts_node_child_by_field_id(n, id);
 }
 
+const char *tt_one_line(kc_arena *a, const char *t, size_t max)
+{
+    size_t n = strlen(t), k = 0, i = 0;
+    size_t cut = max < 3 ? max : max - 3;
+    char *o = kc_arena_alloc(a, n + 4);
+    bool sp = false;
+    for (; i < n && (max == SIZE_MAX || k < cut); i++) {
+        bool w = t[i] == ' ' || t[i] == '\n' || t[i] == '\r' || t[i] == '\t';
+        if (w && (sp || k == 0))
+            continue;
+        sp = w;
+        o[k++] = w ? ' ' : t[i];
+    }
+    if (i < n) {
+        memcpy(o + k, "...", 3);
+        k += 3;
+    }
+    o[k] = '\0';
+    return o;
+}
+
+bool tt_param_parts(TSNode p, TSNode *name, TSNode *type, TSNode *def)
+{
+    TSNode null = {0};
+    *name = *type = *def = null;
+    if (TT_IS(p, identifier)) {
+        *name = p;
+    } else if (TT_IS(p, typed_parameter)) {
+        *name = ts_node_named_child(p, 0);
+        *type = tt_field(p, "type");
+    } else if (TT_IS(p, default_parameter) || TT_IS(p, typed_default_parameter)) {
+        *name = tt_field(p, "name");
+        *type = tt_field(p, "type");
+        *def = tt_field(p, "value");
+    }
+    return TT_IS(*name, identifier);
+}
+
 const char *tt_text(tt_module *m, TSNode n)
 {
     if (ts_node_is_null(n))
