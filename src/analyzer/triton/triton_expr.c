@@ -327,7 +327,7 @@ static tv eval_inner(tt_ctx *c, TSNode n)
         /* a if cond else b */
         TSNode an = ts_node_named_child(n, 0), cn = ts_node_named_child(n, 1), bn = ts_node_named_child(n, 2);
         tv cv = tt_eval(c, cn), a = tt_eval(c, an), b = tt_eval(c, bn);
-        return tt_merge(c, n, NULL, &a, &b, tt_deps(&cv));
+        return tt_merge(c, n, NULL, &a, &b, tt_deps(&cv), 0);
     }
     if (TT_IS(n, call))
         return tt_eval_call(c, n);

@@ -418,9 +418,6 @@ typedef struct tt_ctx {
      * below triton_expr.c evaluate the sub-expressions they meet through
      * it, the one way back up. */
     tv (*eval)(struct tt_ctx *c, TSNode n);
-    /* While an `if` merges its branches (KC501): the condition of its
-     * `then` branch + 1 (0: another merge). */
-    uint32_t merge_then_cond;
 } tt_ctx;
 
 /* ---- triton_value.c ---- */
@@ -452,8 +449,11 @@ void tt_env_set(tt_ctx *c, const char *name, tv v);
 tt_env tt_env_copy(const tt_env *e);
 /* The value of a name after two branches: kept when equal, otherwise an
  * opaque value depending on both and on the condition. */
-tv tt_merge(tt_ctx *c, TSNode at, const char *name, const tv *x, const tv *y, kc_deps cond);
-void tt_env_merge(tt_ctx *c, TSNode at, tt_env *into, const tt_env *other, kc_deps cond);
+/* `then_cond`: when y (other) is the value after an `if`'s then branch and
+ * x (into) after its else branch or before it, that branch's condition + 1
+ * (KC501 pins); 0 for any other merge. */
+tv tt_merge(tt_ctx *c, TSNode at, const char *name, const tv *x, const tv *y, kc_deps cond, uint32_t then_cond);
+void tt_env_merge(tt_ctx *c, TSNode at, tt_env *into, const tt_env *other, kc_deps cond, uint32_t then_cond);
 /* Does the value carry masked-out lanes of a load (KC306)? */
 bool tt_junk(const tv *v);
 void tt_junk_clear(tv *v);

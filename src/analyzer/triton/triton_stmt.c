@@ -264,7 +264,7 @@ static uint32_t exec_if(tt_ctx *c, TSNode st)
             tt_exec_block(c, tt_field(alt, "consequence"));
             tt_env e2 = c->env;
             c->env = b2;
-            tt_env_merge(c, alt, &then_env, &e2, cd);
+            tt_env_merge(c, alt, &then_env, &e2, cd, 0);
             kc_vec_free(&e2.vars);
         } else if (TT_IS(alt, else_clause)) {
             c->cond = add_cond(c, condn, &cv, true);
@@ -272,9 +272,7 @@ static uint32_t exec_if(tt_ctx *c, TSNode st)
             had_else = true;
         }
     }
-    c->merge_then_cond = then_cond + 1;
-    tt_env_merge(c, st, &c->env, &then_env, cd);
-    c->merge_then_cond = 0;
+    tt_env_merge(c, st, &c->env, &then_env, cd, then_cond + 1);
     kc_vec_free(&then_env.vars);
     c->cond = saved;
     bool elif = false;

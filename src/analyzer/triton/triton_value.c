@@ -219,9 +219,8 @@ static bool tv_equal(const tv *a, const tv *b)
 }
 
 /* KC501's marks (triton_fp64.c) after two branches: the mark of r, the
- * merge of x (after the else branch, or before the `if`) and y (after the
- * then branch). */
-static void fp64_merge(tt_ctx *c, tv *r, const tv *x, const tv *y)
+ * merge of x and y; `then_cond` as tt_merge's. */
+static void fp64_merge(tv *r, const tv *x, const tv *y, uint32_t then_cond)
 {
     r->f32_some = !tt_elt_f32_or_narrower(r->elt) && (tt_some_f32(x) || tt_some_f32(y));
     r->f64_pin = 0;
@@ -239,22 +238,22 @@ static void fp64_merge(tt_ctx *c, tv *r, const tv *x, const tv *y)
     }
     /* One branch of an `if` pinned it: `x` is the value after the else
      * branch (or none), `y` after the then branch. */
-    if (c->merge_then_cond && !y->f64_from && !y->f64_pin) {
-        r->f64_pin = c->merge_then_cond; /* pinned where the then branch ran */
+    if (then_cond && !y->f64_from && !y->f64_pin) {
+        r->f64_pin = then_cond; /* pinned where the then branch ran */
         r->f64_pin_neg = false;
-    } else if (c->merge_then_cond && !x->f64_from && !x->f64_pin) {
-        r->f64_pin = c->merge_then_cond; /* pinned where it did not */
+    } else if (then_cond && !x->f64_from && !x->f64_pin) {
+        r->f64_pin = then_cond; /* pinned where it did not */
         r->f64_pin_neg = true;
     }
 }
 
 /* The value of a name after two branches: kept when equal, otherwise an
  * opaque value depending on both and on the condition. */
-tv tt_merge(tt_ctx *c, TSNode at, const char *name, const tv *x, const tv *y, kc_deps cond)
+tv tt_merge(tt_ctx *c, TSNode at, const char *name, const tv *x, const tv *y, kc_deps cond, uint32_t then_cond)
 {
     if (tv_equal(x, y)) {
         tv r = *x; /* the same value (a cast may differ: KC501 keeps what it needs of it) */
-        fp64_merge(c, &r, x, y);
+        fp64_merge(&r, x, y, then_cond);
         return r;
     }
     kc_shape s = tt_shape_of2(x, y);
@@ -291,11 +290,11 @@ tv tt_merge(tt_ctx *c, TSNode at, const char *name, const tv *x, const tv *y, kc
     if (r.elt != TT_ELT_UNKNOWN)
         r.dtype_span = kc_span_valid(x->dtype_span) ? x->dtype_span : y->dtype_span;
     tt_junk_merge(&r, x, y);
-    fp64_merge(c, &r, x, y);
+    fp64_merge(&r, x, y, then_cond);
     return r;
 }
 
-void tt_env_merge(tt_ctx *c, TSNode at, tt_env *into, const tt_env *other, kc_deps cond)
+void tt_env_merge(tt_ctx *c, TSNode at, tt_env *into, const tt_env *other, kc_deps cond, uint32_t then_cond)
 {
     /* Names only in `other` are taken as they are (Python has function scope). */
     for (uint32_t i = 0; i < other->vars.len; i++) {
@@ -305,7 +304,7 @@ void tt_env_merge(tt_ctx *c, TSNode at, tt_env *into, const tt_env *other, kc_de
             kc_vec_push(&into->vars, *ov);
             continue;
         }
-        *p = tt_merge(c, at, ov->name, p, &ov->v, cond);
+        *p = tt_merge(c, at, ov->name, p, &ov->v, cond, then_cond);
     }
 }
 
