@@ -8,36 +8,56 @@
  * (kc_access.value_deps), the program ids the kernel uses elsewhere, and
  * the launches' grids (an axis every launch makes one program wide is
  * not a race; a kernel not launched in the file is not judged). Reported where kcheck can tell: the address does not
- * depend on a grid axis the kernel spreads work over, and the value does.
+ * depend on a grid axis (or one half of a split axis, KC_PROG_LO/HI) the
+ * kernel spreads work over, and the value does; or a store to a fixed
+ * location by the programs a condition on their ids picks, which the
+ * other programs access in the same launch.
  * CUDA: blocks (blockIdx), for stores by assignment (`out[i] = v`). */
 #include "rule_util.h"
 
+#include <ctype.h>
 #include <string.h>
 
 static const char doc[] =
     "## What it does\n"
-    "Flags a store whose address is the same for every program along a grid\n"
-    "axis while the value stored differs between them: programs that split\n"
-    "the work along that axis (the kernel reads `tl.program_id(axis)` and\n"
-    "indexes by it elsewhere) all write the same location, with no atomic\n"
-    "and no guard choosing one program (`if i_v == 0:`). A read-modify-write\n"
-    "of such a location (`acc = tl.load(p); tl.store(p, acc + x)`) is the\n"
-    "same race: updates are lost. Stores of one value by every program,\n"
-    "axes that every launch makes one program wide, and kernels with no launch\n"
-    "in the file (whose grid kcheck does not read) are not reported, nor stores in a compile-time branch (`if constexpr`, a\n"
-    "`tl.constexpr` flag), whose launches may make the axis one wide. In\n"
-    "CUDA the programs are blocks (`blockIdx`), stores are followed where they\n"
-    "are assignments (`out[0] = v`), and a value read from shared memory is\n"
-    "taken to differ from block to block.\n"
+    "Flags two shapes of race between the programs (CUDA: blocks) of one\n"
+    "launch on a global location, with no atomic and no ordering:\n"
+    "\n"
+    "- a store whose address is the same for every program along a grid\n"
+    "  axis while the value stored differs between them: programs that split\n"
+    "  the work along that axis (the kernel reads `tl.program_id(axis)` and\n"
+    "  indexes by it elsewhere) all write the same location, with no guard\n"
+    "  choosing one program (`if i_v == 0:`). A read-modify-write of such a\n"
+    "  location (`acc = tl.load(p); tl.store(p, acc + x)`) is the same race:\n"
+    "  updates are lost. One axis split in two (`pid_m = pid // num_pid_n`,\n"
+    "  `pid_n = pid % num_pid_n`) counts as two: an address made of `pid_m`\n"
+    "  alone is shared by the programs that differ in `pid_n`;\n"
+    "- a store to one fixed location made only by the programs a condition on\n"
+    "  their ids picks (`if (blockIdx.x == 0 && threadIdx.x == 0) acc[0] = 0;`)\n"
+    "  while the other programs read or update that location in the same\n"
+    "  launch: they may run first.\n"
+    "\n"
+    "Not reported: stores of one value by every program, axes that every\n"
+    "launch makes one program wide, kernels with no launch in the file (whose\n"
+    "grid kcheck does not read), a program picked by loaded data (the last\n"
+    "block of a ticket counter), kernels ordered by a cooperative\n"
+    "`grid.sync()`, and stores in a compile-time branch that its launches may\n"
+    "tie to the grid: a CUDA `if constexpr` or template parameter, a\n"
+    "`tl.constexpr` flag that a launch does not pass or passes as an\n"
+    "expression sharing a name with the axis's grid size.\n"
     "\n"
     "## Why is this bad?\n"
-    "Programs of one launch run in no defined order, and Triton has no\n"
-    "barrier between them: the location ends up holding whichever program\n"
-    "wrote last, a different one from run to run (or, for a read-modify-\n"
-    "write, the sum of some of the updates). Results are nondeterministic and\n"
-    "wrong only at the sizes that give the axis more than one program\n"
-    "(flash-linear-attention 5659576e: every V-split program stored the\n"
-    "same `z`; fixed with `if i_v == 0`).\n"
+    "Programs of one launch run in no defined order, and nothing orders them\n"
+    "within a launch (`__syncthreads()` orders one block's threads; Triton has\n"
+    "no barrier between programs): the location ends up holding whichever\n"
+    "program wrote last, a different one from run to run (or, for a read-\n"
+    "modify-write, the sum of some of the updates), and an initialisation by\n"
+    "one block can wipe out updates other blocks made before it. Results are\n"
+    "nondeterministic and wrong only at the sizes that give the axis more than\n"
+    "one program (flash-linear-attention 5659576e: every V-split program\n"
+    "stored the same `z`; mamba 620cd981: every `pid_n` program stored its\n"
+    "partial `dD` to one slot; TransformerEngine 98c2ea2a: block 0 zeroed\n"
+    "the loss that the other blocks were adding to).\n"
     "\n"
     "## Example\n"
     "```python\n"
@@ -53,15 +73,19 @@ static const char doc[] =
     "\n"
     "## Fix\n"
     "Make the address depend on the axis (one slot per program, reduced\n"
-    "afterwards), accumulate with `tl.atomic_add`, or store from one program\n"
-    "of the axis (`if tl.program_id(axis) == 0:`) when they all compute the\n"
-    "same value.\n"
+    "afterwards), accumulate with `tl.atomic_add` / `atomicAdd`, or store from\n"
+    "one program of the axis (`if tl.program_id(axis) == 0:`) when they all\n"
+    "compute the same value. Initialise a location the other programs update\n"
+    "before the launch (`cudaMemsetAsync`, `torch.zeros`).\n"
     "\n"
     "## References\n"
     "- fla-org/flash-linear-attention 5659576e (every V-split program stored the same `z`).\n"
+    "- state-spaces/mamba 620cd981 (PR #827: the partial `dD` of every `pid_n` program stored to one slot).\n"
+    "- NVIDIA/TransformerEngine 98c2ea2a and c7f04fe2 (PR #2758: block 0 initialising what other blocks update and read).\n"
     "- fla-org/flash-linear-attention#1018; karpathy/llm.c 0f144e3.\n";
 
-/* The grid axes an index depends on through program ids; *unknown when a
+/* The grid axes an index depends on through program ids (KC_PROG_* bits:
+ * an axis, or the quotient or remainder half of one); *unknown when a
  * term depends on some program id kcheck cannot name. */
 static uint8_t index_programs(const kc_index *x, bool *unknown)
 {
@@ -72,7 +96,7 @@ static uint8_t index_programs(const kc_index *x, bool *unknown)
         for (unsigned f = 0; f < x->mono[i].nfac; f++) {
             const kc_atom *a = &x->mono[i].fac[f];
             if (a->kind == KC_ATOM_PROGRAM)
-                axes |= (uint8_t)(1u << (a->id & 7));
+                axes |= a->id < 3 ? KC_PROG_AXIS(a->id) : KC_PROG_ALL;
             else if (a->programs)
                 axes |= a->programs;
             else if (a->flags & KC_AF_PROGRAM)
@@ -110,7 +134,7 @@ static bool single_program(const kc_model *m, const kc_kernel *k, uint8_t axes)
             continue;
         seen = true;
         for (unsigned ax = 0; ax < 3; ax++) {
-            if (!((axes >> ax) & 1))
+            if (!(axes & KC_PROG_AXIS(ax)))
                 continue;
             const kc_grid_axis *g = &l->grid[ax];
             bool one = (g->hazard == KC_GRID_CONST && g->value == 1) || (!g->text && ax > 0 && l->grid[0].text);
@@ -160,37 +184,307 @@ static bool guarded_single(const kc_model *m, const kc_kernel *k, const kc_acces
     return false;
 }
 
+/* Identifier `w` (len n) in text t, as a whole word. */
+static bool has_word(const char *t, const char *w, size_t n)
+{
+    for (const char *p = t; p && (p = strstr(p, w)) != NULL; p++) {
+        bool left = p == t || !(isalnum((unsigned char)p[-1]) || p[-1] == '_');
+        bool right = !(isalnum((unsigned char)p[n]) || p[n] == '_');
+        if (left && right)
+            return true;
+    }
+    return false;
+}
+
+/* Do texts a and b name a common variable (words of Python syntax and the
+ * modules every launch names aside)? */
+static bool share_name(const char *a, const char *b)
+{
+    static const char *const common[] = {"None", "True", "False", "is",    "not",  "and", "or",  "if",
+                                         "else", "in",   "META",  "triton", "tl",  "torch", "math", "cdiv",
+                                         "max",  "min",  "int",   "len",   "lambda"};
+    for (const char *p = a; p && *p;) {
+        if (!(isalpha((unsigned char)*p) || *p == '_') || (p > a && (isalnum((unsigned char)p[-1]) || p[-1] == '_'))) {
+            p++;
+            continue;
+        }
+        size_t n = 0;
+        while (isalnum((unsigned char)p[n]) || p[n] == '_')
+            n++;
+        bool skip = false;
+        for (size_t c = 0; c < sizeof common / sizeof *common && !skip; c++)
+            skip = strlen(common[c]) == n && !strncmp(common[c], p, n);
+        if (!skip) {
+            char w[96];
+            if (n < sizeof w) {
+                memcpy(w, p, n);
+                w[n] = 0;
+                if (has_word(b, w, n))
+                    return true;
+            }
+        }
+        p += n;
+    }
+    return false;
+}
+
+/* A compile-time branch (`if HAS_D:`, `if constexpr (...)`) may be the
+ * variant its launches pick only when the axis is one program wide (llm.c
+ * launches its `!UseAuxBuffer` variant only when gridDim.y is 1). Triton
+ * launches show what each flag is: the branch is tied to grid axis `ax`
+ * unless every launch passes every constexpr the condition names, with an
+ * expression that shares no variable with the axis (`HAS_D=D is not None`
+ * against `cdiv(headdim, BLOCK_N)`). CUDA template arguments are chosen by
+ * host code kcheck does not follow: always tied. */
+static bool branch_tied(const kc_model *m, const kc_kernel *k, const kc_cond *cd, unsigned ax)
+{
+    if (m->lang != KC_LANG_TRITON || !cd->text)
+        return true;
+    unsigned named = 0;
+    for (uint32_t s = 0; s < k->symbols.len; s++) {
+        const kc_symbol *sy = &k->symbols.data[s];
+        if (sy->kind != KC_SYM_CONSTEXPR || !sy->name || !has_word(cd->text, sy->name, strlen(sy->name)))
+            continue;
+        named++;
+        for (uint32_t l = 0; l < m->launches.len; l++) {
+            const kc_launch *L = &m->launches.data[l];
+            if (!L->kernel || strcmp(L->kernel, k->name))
+                continue;
+            const char *arg = NULL;
+            for (uint32_t a = 0; a < L->args.len && !arg; a++)
+                if (L->args.data[a].param && !strcmp(L->args.data[a].param, sy->name))
+                    arg = L->args.data[a].text ? L->args.data[a].text : "";
+            const char *g = L->grid[ax].text;
+            if (!arg || !g || has_word(g, sy->name, strlen(sy->name)) || share_name(arg, g))
+                return true;
+        }
+    }
+    return named == 0;
+}
+
+/* A term of the kernel's addresses that depends on exactly `half` of a
+ * program id (`tl.program_id(0) % num_pid_n`), for messages; NULL if none. */
+static const char *half_text(const kc_kernel *k, uint8_t half, char *buf, size_t n)
+{
+    for (uint32_t i = 0; i < k->accesses.len; i++) {
+        const kc_index *x = k->accesses.data[i].offset;
+        for (unsigned mo = 0; x && mo < x->nmono; mo++)
+            for (unsigned f = 0; f < x->mono[mo].nfac; f++) {
+                const kc_atom *a = &x->mono[mo].fac[f];
+                if (a->kind == KC_ATOM_OPAQUE && a->programs == half && a->id < k->opaques.len &&
+                    k->opaques.data[a->id].text && strlen(k->opaques.data[a->id].text) < 80) {
+                    snprintf(buf, n, "%s", k->opaques.data[a->id].text);
+                    return buf;
+                }
+            }
+    }
+    return NULL;
+}
+
+/* Does some launch of the kernel hide arguments behind a `**kwargs` splat? */
+static bool args_hidden(const kc_model *m, const kc_kernel *k)
+{
+    for (uint32_t i = 0; i < m->launches.len; i++)
+        if (m->launches.data[i].kernel && !strcmp(m->launches.data[i].kernel, k->name) &&
+            m->launches.data[i].partial_args)
+            return true;
+    return false;
+}
+
+static bool launched_in_file(const kc_model *m, const kc_kernel *k)
+{
+    for (uint32_t i = 0; i < m->launches.len; i++)
+        if (m->launches.data[i].kernel && !strcmp(m->launches.data[i].kernel, k->name))
+            return true;
+    return false;
+}
+
+/* The program ids a store's address, mask and guards depend on (*unknown:
+ * some the model cannot name). */
+static uint8_t store_pins(const kc_kernel *k, const kc_access *a, bool *unknown)
+{
+    uint8_t addr = index_programs(a->offset, unknown);
+    if (a->masked)
+        addr |= deps_programs(a->mask_deps, unknown);
+    uint32_t hops = 0;
+    for (uint32_t c = a->guard; c != KC_NONE && c < k->conds.len && hops++ < 10000; c = k->conds.data[c].parent)
+        addr |= deps_programs(k->conds.data[c].deps, unknown);
+    return addr;
+}
+
+/* Is the store under a compile-time branch tied to grid axis `ax`? */
+static bool in_tied_branch(const kc_model *m, const kc_kernel *k, const kc_access *a, unsigned ax)
+{
+    uint32_t hops = 0;
+    for (uint32_t c = a->guard; c != KC_NONE && c < k->conds.len && hops++ < 10000; c = k->conds.data[c].parent) {
+        const kc_cond *cd = &k->conds.data[c];
+        if (!cd->deps.axes && !cd->deps.flags && !cd->deps.loops && branch_tied(m, k, cd, ax))
+            return true;
+    }
+    return false;
+}
+
+static void report_race(const kc_model *m, const kc_kernel *k, kc_rule_ctx *ctx, uint32_t i, uint8_t racing)
+{
+    const kc_access *a = &k->accesses.data[i];
+    unsigned ax = 0;
+    while (ax < 2 && !(racing & KC_PROG_AXIS(ax)))
+        ax++;
+    uint8_t part = (uint8_t)(racing & KC_PROG_AXIS(ax));
+    bool rmw = false;
+    for (uint32_t j = 0; j < k->accesses.len && !rmw; j++) {
+        const kc_access *r = &k->accesses.data[j];
+        rmw = r->kind == KC_ACC_LOAD && r->base == a->base && j < i && kc_index_equal(r->offset, a->offset);
+    }
+    bool cuda = m->lang == KC_LANG_CUDA;
+    static const char *const bid[] = {"blockIdx.x", "blockIdx.y", "blockIdx.z"};
+    kc_arena *ar = kc_rule_arena(ctx);
+    const char *id = cuda ? bid[ax] : kc_arena_printf(ar, "tl.program_id(%u)", ax);
+    const char *who = cuda ? "block" : "program";
+    /* one half of a split axis: the programs that share the other half race */
+    char hb[96], ob[96];
+    const char *half = part != KC_PROG_AXIS(ax) ? half_text(k, part, hb, sizeof hb) : NULL;
+    const char *other = half ? half_text(k, (uint8_t)(KC_PROG_AXIS(ax) & ~part), ob, sizeof ob) : NULL;
+    kc_diag *d = half ? kc_report(ctx, k, kc_access_point(a),
+                                  "the %ss that differ only in `%s` %s the same addresses of `%s`, and the value "
+                                  "stored differs between them: they race",
+                                  who, half, rmw ? "read, update and store back" : "store to",
+                                  a->base_name ? a->base_name : "?")
+                      : kc_report(ctx, k, kc_access_point(a),
+                                  "every %s along %s %s the same addresses of `%s`, and the value stored differs "
+                                  "between them: the %ss race",
+                                  who, cuda ? kc_arena_printf(ar, "`%s`", id) : kc_arena_printf(ar, "grid axis %u", ax),
+                                  rmw ? "reads, updates and stores back" : "stores to",
+                                  a->base_name ? a->base_name : "?", who);
+    if (half)
+        kc_diag_note(d, "the address `%s` depends on `%s` but not on `%s`, which splits the same grid axis %u; "
+                     "the value does depend on it, so whenever `%s` takes more than one value the location "
+                     "keeps whichever %s wrote last%s",
+                     a->addr_text ? a->addr_text : "", other ? other : id, half, ax, half, who,
+                     rmw ? ", and updates of the others are lost" : "");
+    else
+        kc_diag_note(d, "the address `%s` does not depend on `%s`, which this kernel splits its work by (its other "
+                     "accesses index by it), and nothing chooses one %s; the value does depend on it, so the "
+                     "location keeps whichever wrote last%s",
+                     a->addr_text ? a->addr_text : "", id, cuda ? "block" : "program of that axis",
+                     rmw ? ", and updates of the others are lost" : "");
+    const char *by = half ? half : id;
+    kc_diag_note(d, "make the address depend on `%s` (one slot per %s, reduced after), accumulate with `%s`, or "
+                 "store from one %s (`%s`) when they all compute the same value",
+                 by, who, cuda ? "atomicAdd" : "tl.atomic_add", who,
+                 kc_arena_printf(ar, cuda ? "if (%s == 0)" : "if %s == 0:", by));
+}
+
+/* The condition on `guard`'s chain that picks some programs of the grid
+ * by their ids (`blockIdx.x == 0`, `pid == 0`, `i == 0` for a global
+ * thread index), not by loaded data (the last block of a ticket counter);
+ * KC_NONE when none. */
+static uint32_t program_pick(const kc_kernel *k, uint32_t guard)
+{
+    uint32_t hops = 0;
+    for (uint32_t c = guard; c != KC_NONE && c < k->conds.len && hops++ < 10000; c = k->conds.data[c].parent) {
+        const kc_cond *cd = &k->conds.data[c];
+        if (cd->negated || (cd->deps.flags & KC_AF_DATA) || !(cd->deps.flags & KC_AF_PROGRAM))
+            continue;
+        for (uint32_t p = 0; p < cd->npreds; p++) {
+            const kc_pred *pr = &cd->preds[p];
+            int64_t v;
+            if (pr->op == KC_CMP_EQ && pr->lhs && pr->rhs && kc_index_is_const(pr->rhs, &v) &&
+                (kc_index_deps(pr->lhs).flags & KC_AF_PROGRAM) && !(kc_index_deps(pr->lhs).flags & KC_AF_DATA))
+                return c;
+        }
+    }
+    return KC_NONE;
+}
+
+/* Is `guard` under a condition written as `text` (a second `if
+ * (blockIdx.x == 0)` block picks the same programs)? */
+static bool guard_has_text(const kc_kernel *k, uint32_t guard, const char *text)
+{
+    uint32_t hops = 0;
+    for (uint32_t c = guard; text && c != KC_NONE && c < k->conds.len && hops++ < 10000; c = k->conds.data[c].parent)
+        if (!k->conds.data[c].negated && k->conds.data[c].text && !strcmp(k->conds.data[c].text, text))
+            return true;
+    return false;
+}
+
+/* A store to one fixed location made by the programs one condition picks
+ * (`if (blockIdx.x == 0 && threadIdx.x == 0) aux_loss[0] = 0;`) while the
+ * other programs of the same launch read or update that location: nothing
+ * orders programs within a launch, so the others may run first. */
+static void check_pick(const kc_model *m, const kc_kernel *k, kc_rule_ctx *ctx)
+{
+    for (uint32_t b = 0; b < k->barriers.len; b++)
+        if (k->barriers.data[b].name &&
+            (strstr(k->barriers.data[b].name, "grid") || strstr(k->barriers.data[b].name, "distributed")))
+            return; /* a cooperative launch's grid.sync(), a distributed barrier: ordered */
+    bool cuda = m->lang == KC_LANG_CUDA;
+    const char *who = cuda ? "block" : "program";
+    for (uint32_t i = 0; i < k->accesses.len; i++) {
+        const kc_access *s = &k->accesses.data[i];
+        if (s->kind != KC_ACC_STORE || s->space != KC_MEM_GLOBAL || !s->offset || s->base == KC_NONE)
+            continue;
+        bool unknown = false;
+        if (index_programs(s->offset, &unknown) || unknown)
+            continue;
+        uint32_t pick = program_pick(k, s->guard);
+        if (pick == KC_NONE)
+            continue;
+        const kc_cond *pc = &k->conds.data[pick];
+        if (single_program(m, k, pc->deps.programs ? pc->deps.programs : KC_PROG_ALL))
+            continue;
+        const kc_access *r = NULL;
+        for (uint32_t j = 0; j < k->accesses.len && !r; j++) {
+            const kc_access *o = &k->accesses.data[j];
+            if (j != i && o->base == s->base && o->space == KC_MEM_GLOBAL && kc_index_equal(o->offset, s->offset) &&
+                !kc_guard_has(k, o->guard, pick) && !guard_has_text(k, o->guard, pc->text) &&
+                program_pick(k, o->guard) == KC_NONE)
+                r = o;
+        }
+        if (!r)
+            continue;
+        const char *name = s->base_name ? s->base_name : "?";
+        const char *where = !s->addr_text ? name
+                            : cuda        ? kc_arena_printf(kc_rule_arena(ctx), "%s[%s]", name, s->addr_text)
+                                          : s->addr_text;
+        const char *verb = r->kind == KC_ACC_ATOMIC ? "update" : r->kind == KC_ACC_LOAD ? "read" : "store to";
+        kc_diag *d = kc_report(ctx, k, kc_access_point(s),
+                               "only the %ss where `%s` holds store to `%s`, which the other %ss of the same launch "
+                               "%s (line %u), and nothing orders the %ss of a launch: the %ss race",
+                               who, pc->text ? pc->text : "?", where, who, verb,
+                               kc_access_point(r).line, who, who);
+        kc_diag_note(d, "%ss of one launch run in no defined order%s, so %s",
+                     who, cuda ? " and `__syncthreads()` orders the threads of one block only" : "",
+                     r->kind == KC_ACC_ATOMIC ? "updates made before this store are wiped out by it"
+                     : r->kind == KC_ACC_LOAD ? "a read may come before this store and see the previous launch's value"
+                                              : "the location keeps whichever store comes last");
+        kc_diag_note(d, "%s", cuda ? "set the location before the launch (`cudaMemsetAsync`, or a kernel of its own "
+                                     "launched first), or compute the value in every block instead of reading it"
+                                   : "set the location before the launch (allocate it with `torch.zeros`, or "
+                                     "zero it in the launcher), or compute the value in every program instead of "
+                                     "reading it");
+    }
+}
+
 static void check(const kc_model *m, const kc_kernel *k, kc_rule_ctx *ctx)
 {
     uint8_t used = used_axes(k);
-    bool launched = false;
-    for (uint32_t i = 0; i < m->launches.len && !launched; i++)
-        launched = m->launches.data[i].kernel && !strcmp(m->launches.data[i].kernel, k->name);
     /* Without a launch in the file kcheck cannot read the grid, so it cannot
      * tell how many programs an axis has (a kernel written for a grid one
      * program wide along it is fine; the launches other files make are read
      * for their arguments, not their grids). */
-    if (!used || k->is_device_function || !launched)
+    if (k->is_device_function || !launched_in_file(m, k))
+        return;
+    check_pick(m, k, ctx);
+    if (!used)
         return;
     for (uint32_t i = 0; i < k->accesses.len; i++) {
         const kc_access *a = &k->accesses.data[i];
         if (a->kind != KC_ACC_STORE || a->space != KC_MEM_GLOBAL || !a->offset || a->base == KC_NONE)
             continue;
         bool unknown = false;
-        uint8_t addr = index_programs(a->offset, &unknown);
-        if (a->masked)
-            addr |= deps_programs(a->mask_deps, &unknown);
-        uint32_t hops = 0;
-        bool specialized = false;
-        for (uint32_t c = a->guard; c != KC_NONE && c < k->conds.len && hops++ < 10000; c = k->conds.data[c].parent) {
-            kc_deps cd = k->conds.data[c].deps;
-            addr |= deps_programs(cd, &unknown);
-            /* a compile-time branch (`if constexpr (!UseAuxBuffer)`, a
-             * tl.constexpr flag): its launches may make the axis one wide
-             * (llm.c launches that variant only when gridDim.y is 1) */
-            specialized |= !cd.axes && !cd.flags && !cd.loops;
-        }
-        if (unknown || specialized)
+        uint8_t addr = store_pins(k, a, &unknown);
+        if (unknown)
             continue;
         uint8_t free_axes = (uint8_t)(used & ~addr);
         uint8_t racing = (uint8_t)(free_axes & a->value_deps.programs);
@@ -199,36 +493,15 @@ static void check(const kc_model *m, const kc_kernel *k, kc_rule_ctx *ctx)
         if (!racing || single_program(m, k, racing))
             continue;
         unsigned ax = 0;
-        while (!((racing >> ax) & 1))
+        while (ax < 2 && !(racing & KC_PROG_AXIS(ax)))
             ax++;
-        if (guarded_single(m, k, a, ax))
+        if (guarded_single(m, k, a, ax) || in_tied_branch(m, k, a, ax))
             continue;
-        bool rmw = false;
-        for (uint32_t j = 0; j < k->accesses.len && !rmw; j++) {
-            const kc_access *r = &k->accesses.data[j];
-            rmw = r->kind == KC_ACC_LOAD && r->base == a->base && j < i &&
-                  kc_index_equal(r->offset, a->offset);
-        }
-        bool cuda = m->lang == KC_LANG_CUDA;
-        static const char *const bid[] = {"blockIdx.x", "blockIdx.y", "blockIdx.z"};
-        kc_arena *ar = kc_rule_arena(ctx);
-        const char *id = cuda ? bid[ax < 3 ? ax : 0] : kc_arena_printf(ar, "tl.program_id(%u)", ax);
-        kc_diag *d = kc_report(ctx, k, kc_access_point(a),
-                               "every %s along %s %s the same addresses of `%s`, and the value stored differs "
-                               "between them: the %ss race",
-                               cuda ? "block" : "program", cuda ? kc_arena_printf(ar, "`%s`", id)
-                                                               : kc_arena_printf(ar, "grid axis %u", ax),
-                               rmw ? "reads, updates and stores back" : "stores to", a->base_name ? a->base_name : "?",
-                               cuda ? "block" : "program");
-        kc_diag_note(d, "the address `%s` does not depend on `%s`, which this kernel splits its work by (its other "
-                     "accesses index by it), and nothing chooses one %s; the value does depend on it, so the "
-                     "location keeps whichever wrote last%s",
-                     a->addr_text ? a->addr_text : "", id, cuda ? "block" : "program of that axis",
-                     rmw ? ", and updates of the others are lost" : "");
-        kc_diag_note(d, "make the address depend on `%s` (one slot per %s, reduced after), accumulate with `%s`, or "
-                     "store from one %s (`%s`) when they all compute the same value",
-                     id, cuda ? "block" : "program", cuda ? "atomicAdd" : "tl.atomic_add", cuda ? "block" : "program",
-                     kc_arena_printf(ar, cuda ? "if (%s == 0)" : "if %s == 0:", id));
+        /* a split whose divisor the launches size (`tl.cdiv(K, BK)`) is
+         * judged only where every launch shows its arguments */
+        if ((racing & KC_PROG_AXIS(ax)) != KC_PROG_AXIS(ax) && args_hidden(m, k))
+            continue;
+        report_race(m, k, ctx, i, racing);
     }
 }
 

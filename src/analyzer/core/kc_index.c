@@ -259,6 +259,18 @@ bool kc_index_equal(const kc_index *a, const kc_index *b)
     return true;
 }
 
+kc_deps kc_deps_divmod(kc_deps n, kc_deps d, bool quotient)
+{
+    kc_deps r = {.axes = (uint8_t)(n.axes | d.axes), .flags = (uint8_t)(n.flags | d.flags),
+                 .loops = n.loops | d.loops, .programs = (uint8_t)(n.programs | d.programs)};
+    if (d.programs || (d.flags & KC_AF_PROGRAM))
+        return r;
+    for (unsigned ax = 0; ax < 3; ax++)
+        if ((n.programs & KC_PROG_AXIS(ax)) == KC_PROG_AXIS(ax))
+            r.programs = (uint8_t)((r.programs & ~KC_PROG_AXIS(ax)) | (quotient ? KC_PROG_HI(ax) : KC_PROG_LO(ax)));
+    return r;
+}
+
 kc_deps kc_index_deps(const kc_index *x)
 {
     kc_deps d = {0};

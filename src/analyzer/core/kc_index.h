@@ -87,10 +87,26 @@ typedef struct kc_deps {
     uint8_t axes;  /* lane axes it varies along */
     uint8_t flags; /* KC_AF_* */
     uint64_t loops;
-    /* Grid axes (bits) of the program / block ids it depends on, where
-     * known: KC_AF_PROGRAM with no bit here means "some axis". */
+    /* Grid axes of the program / block ids it depends on, where known
+     * (KC_PROG_* bits): KC_AF_PROGRAM with no bit here means "some axis". */
     uint8_t programs;
 } kc_deps;
+
+/* The bits of kc_deps.programs and kc_atom.programs: two per grid axis,
+ * the program id modulo a divisor (LO) and the id divided by it (HI); the
+ * id itself is both. `pid % n` depends on LO alone and `pid // n` on HI
+ * alone, so an address made of `pid // n` is the same for the programs
+ * that differ only in `pid % n` (one axis split into tiles of M and N).
+ * The Triton front end splits only where the kernel writes both halves
+ * with the same operands; CUDA ids are never split. */
+#define KC_PROG_LO(ax) ((uint8_t)(1u << (2 * (ax))))
+#define KC_PROG_HI(ax) ((uint8_t)(2u << (2 * (ax))))
+#define KC_PROG_AXIS(ax) ((uint8_t)(3u << (2 * (ax))))
+#define KC_PROG_ALL ((uint8_t)0x3f)
+/* The deps of `n / d` (quotient) or `n % d`: where the divisor does not
+ * vary between programs, each whole program id of n keeps its HI or its
+ * LO half; otherwise the union. */
+kc_deps kc_deps_divmod(kc_deps n, kc_deps d, bool quotient);
 
 static inline uint64_t kc_loop_bit(uint32_t loop) { return 1ull << (loop < 63 ? loop : 63); }
 

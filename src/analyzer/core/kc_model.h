@@ -595,6 +595,7 @@ typedef struct kc_launch {
     kc_span block_span;   /* the block argument (CUDA), for messages */
     kc_grid_axis grid[3]; /* per axis of the grid (KC602) */
     KC_VEC(kc_launch_arg) args;
+    bool partial_args; /* Triton: a `**kwargs` splat (or two `*` splats) hides some arguments */
 } kc_launch;
 
 typedef struct kc_model {

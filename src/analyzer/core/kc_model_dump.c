@@ -261,6 +261,12 @@ void kc_model_dump(FILE *out, const kc_model *m)
         fprintf(out, " args=%u block=%lld,%lld,%lld%s%s%s\n", l->args.len, (long long)l->block_dim[0],
                 (long long)l->block_dim[1], (long long)l->block_dim[2], l->in_host_code ? " host" : "",
                 l->error_checked ? " checked" : "", l->at_function_end ? " at-end" : "");
+        for (unsigned ax = 0; ax < 3; ax++)
+            if (l->grid[ax].text)
+                fprintf(out, "  grid %u `%s`\n", ax, l->grid[ax].text);
+        for (uint32_t a = 0; a < l->args.len; a++)
+            fprintf(out, "  arg %s = `%s`\n", l->args.data[a].param ? l->args.data[a].param : "?",
+                    l->args.data[a].text ? l->args.data[a].text : "");
     }
     for (uint32_t i = 0; i < m->host_calls.len; i++) {
         const kc_call *c = &m->host_calls.data[i];

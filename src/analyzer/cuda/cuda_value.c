@@ -369,7 +369,7 @@ kc_cuda_val kc_cuda_load_value(kc_cuda_walk *w, uint32_t acc, const kc_cuda_val 
     /* Shared memory is the block's own: what it holds is taken to differ
      * from block to block (KC404; the writes that filled it are not followed). */
     if (p->space == KC_MEM_SHARED)
-        d.programs = 7;
+        d.programs = KC_PROG_ALL;
     kc_cuda_val v = kc_cuda_v_deps(d);
     v.load = acc;
     if (kc_cuda_ty_is_int(t))
@@ -531,7 +531,7 @@ kc_deps kc_cuda_builtin_deps(kc_cuda_bv_kind k, int comp)
         d.flags = KC_AF_THREAD;
     } else if (k == KC_CUDA_BV_BLOCK) {
         d.flags = KC_AF_PROGRAM;
-        d.programs = (uint8_t)(comp >= 0 ? 1u << comp : 7u);
+        d.programs = comp >= 0 && comp < 3 ? KC_PROG_AXIS(comp) : KC_PROG_ALL;
     }
     return d;
 }

@@ -817,9 +817,19 @@ kc_model *kc_triton_lower(kc_triton_frontend *fe, const kc_source *src, const kc
             kl.kernel = l->kernel;
             kl.span = tt_span(l->call);
             kl.grid_text = tt_text(&mod, tt_field(tt_field(l->call, "function"), "subscript"));
+            kl.partial_args = l->partial_args;
             memcpy(kl.grid, l->grid, sizeof kl.grid);
+            const kc_kernel *lk = NULL;
+            for (uint32_t j = 0; j < model->kernels.len && !lk; j++)
+                if (!strcmp(model->kernels.data[j]->name, l->kernel))
+                    lk = model->kernels.data[j];
             for (uint32_t a = 0; a < l->args.len; a++) {
-                kc_launch_arg la = {.param = l->args.data[a].param, .text = l->args.data[a].v.text,
+                /* positional arguments are named by the parameter they bind */
+                const char *param = l->args.data[a].param;
+                uint32_t pi = lk && !param ? bound_param(lk, l, &l->args.data[a]) : KC_NONE;
+                if (pi != KC_NONE && pi < lk->params.len)
+                    param = lk->params.data[pi].name;
+                kc_launch_arg la = {.param = param, .text = l->args.data[a].v.text,
                                     .has_value = l->args.data[a].v.kind == TT_HOST_INT,
                                     .value = l->args.data[a].v.value};
                 kc_vec_push(&kl.args, la);

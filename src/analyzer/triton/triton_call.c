@@ -195,7 +195,7 @@ static tv tl_program(tt_ctx *c, TSNode call, const char *name)
     tt_is_const(&ax, &axis);
     tv v = tt_unknown();
     v.kind = TV_NUM;
-    kc_deps d = {0, KC_AF_PROGRAM, 0, (uint8_t)(1u << (axis & 3))};
+    kc_deps d = {0, KC_AF_PROGRAM, 0, axis >= 0 && axis < 3 ? KC_PROG_AXIS(axis) : KC_PROG_ALL};
     if (name[0] == 'n')
         d.flags = d.programs = 0;
     /* `ext.program_id(0)` through a project module whose wrapper returns
@@ -708,6 +708,14 @@ tv tt_eval_call(tt_ctx *c, TSNode call)
     TSNode f = tt_field(call, "function");
     const char *q = tt_qualify(md, f);
     const char *tl = tt_tl_name(q);
+    /* a barrier of an extension (`tle.distributed_barrier(mesh)`, a grid
+     * sync): kept by its name, so that KC404 sees the programs ordered */
+    const char *fn = tt_text(md, f);
+    if (!(tl && !strcmp(tl, "debug_barrier")) &&
+        (strstr(fn, "barrier") || strstr(fn, "grid_sync") || strstr(fn, "sync_grid"))) {
+        kc_barrier b = {.span = tt_span(call), .name = fn, .guard = c->cond, .loop = c->loop};
+        kc_vec_push(&c->k->barriers, b);
+    }
     if (tl) {
         /* tl.math.exp, tl.extra.cuda.libdevice.x: element-wise */
         if (strchr(tl, '.')) {
@@ -751,7 +759,6 @@ tv tt_eval_call(tt_ctx *c, TSNode call)
      * randint, uint_to_uniform_float of random bits) yields random values.
      * Its shape is not known. */
     tv r = elementwise_x(c, call, false, false, EW_ELT_UNKNOWN);
-    const char *fn = tt_text(md, f);
     if (strstr(fn, "philox") || strstr(fn, "rand"))
         r.random = true;
     return r;

@@ -70,6 +70,7 @@ typedef struct tt_launch {
     const char *kernel;
     TSNode call;
     KC_VEC(tt_binding) args;
+    bool partial_args; /* a `**kwargs` or a second `*args` splat: some arguments are not seen */
     uint32_t line;
     bool from_autotune; /* a triton.Config, not a launch */
     const char *file;   /* a launch in another file of the run (its name); NULL: this file */

@@ -607,6 +607,7 @@ void tt_scan_launch(tt_module *m, TSNode call, const char *kernel)
         kc_vec_push(&l.args, b);
     }
     l.before_splat = pos;
+    l.partial_args = dict_splat || splats > 1;
     if (dict_splat || splats > 1) { /* drop what follows the splat */
         uint32_t kept = 0;
         for (uint32_t i = 0; i < l.args.len; i++)

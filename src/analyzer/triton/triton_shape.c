@@ -209,6 +209,84 @@ static void record_product(tt_ctx *c, TSNode at, TSNode an, TSNode bn, const tv 
     kc_vec_push(&c->k->products, p);
 }
 
+/* Is x a program id itself (`tl.program_id(0)`, `pid`), not a value made
+ * from one (a remainder of an earlier split, a merge of branches)? */
+static bool is_program_id(const kc_index *x)
+{
+    return x && x->nmono == 1 && x->mono[0].coef == 1 && x->mono[0].nfac == 1 &&
+           x->mono[0].fac[0].kind == KC_ATOM_PROGRAM;
+}
+
+/* Is the divisor `d` (a name bound in the function, or the call itself)
+ * `tl.cdiv(A, B)` with every launch passing B = triton.next_power_of_2(A)
+ * (kc_symbol.at_least_symbol), so that it is 1: `pid % NK` is then 0 and
+ * `pid // NK` the whole id (NK = tl.cdiv(K, BK), BK covering K). */
+static bool divisor_is_one(tt_ctx *c, TSNode d)
+{
+    tt_module *md = c->mod;
+    d = tt_unparen(d);
+    if (TT_IS(d, identifier)) {
+        TSNode fn = tt_enclosing_function(d);
+        const char *name = tt_text(md, d);
+        TSNode found = {0};
+        TSTreeCursor cur = ts_tree_cursor_new(fn);
+        uint32_t steps = 0, seen = 0;
+        for (bool more = !ts_node_is_null(fn); more && steps++ < 200000;) {
+            TSNode n = ts_tree_cursor_current_node(&cur);
+            if (TT_IS(n, assignment) && tt_text_eq(md, tt_field(n, "left"), name)) {
+                found = tt_field(n, "right");
+                seen++;
+            }
+            if (ts_tree_cursor_goto_first_child(&cur))
+                continue;
+            while (more && !ts_tree_cursor_goto_next_sibling(&cur))
+                more = ts_tree_cursor_goto_parent(&cur);
+        }
+        ts_tree_cursor_delete(&cur);
+        if (seen != 1)
+            return false;
+        d = tt_unparen(found);
+    }
+    if (!TT_IS(d, call))
+        return false;
+    const char *f = tt_text(md, tt_field(d, "function"));
+    if (strcmp(f, "tl.cdiv") && strcmp(f, "triton.cdiv") && strcmp(f, "cdiv"))
+        return false;
+    TSNode args = tt_field(d, "arguments");
+    if (ts_node_named_child_count(args) != 2)
+        return false;
+    uint32_t a = kc_kernel_find_symbol(c->k, tt_text(md, ts_node_named_child(args, 0)));
+    uint32_t b = kc_kernel_find_symbol(c->k, tt_text(md, ts_node_named_child(args, 1)));
+    return a != KC_NONE && b != KC_NONE && b < c->k->symbols.len && c->k->symbols.data[b].at_least_symbol == a;
+}
+
+/* Is the binary operator `at` (`x // n` or `x % n`) one half of a split of
+ * x, its partner (`x % n`, `x // n`) written with the same operands in the
+ * same function? */
+static bool divmod_pair(tt_module *md, TSNode at, const char *op)
+{
+    TSNode fn = tt_enclosing_function(at);
+    if (ts_node_is_null(fn) || !TT_IS(at, binary_operator))
+        return false;
+    const char *want = op[0] == '/' ? "%" : "//";
+    const char *l = tt_text(md, tt_field(at, "left")), *r = tt_text(md, tt_field(at, "right"));
+    TSTreeCursor cur = ts_tree_cursor_new(fn);
+    bool found = false;
+    uint32_t steps = 0;
+    for (bool more = true; more && !found && steps++ < 200000;) {
+        TSNode n = ts_tree_cursor_current_node(&cur);
+        if (TT_IS(n, binary_operator) && !strcmp(tt_op_of(n), want) && !strcmp(tt_text(md, tt_field(n, "left")), l) &&
+            !strcmp(tt_text(md, tt_field(n, "right")), r))
+            found = true;
+        if (ts_tree_cursor_goto_first_child(&cur))
+            continue;
+        while (more && !ts_tree_cursor_goto_next_sibling(&cur))
+            more = ts_tree_cursor_goto_parent(&cur);
+    }
+    ts_tree_cursor_delete(&cur);
+    return found;
+}
+
 tv tt_binop(tt_ctx *c, TSNode at, const char *op, tv a, tv b, TSNode an, TSNode bn)
 {
     if (cmp_of(op))
@@ -293,8 +371,19 @@ tv tt_binop(tt_ctx *c, TSNode at, const char *op, tv a, tv b, TSNode an, TSNode 
         r.idx = res;
         r.shape = s;
     } else {
-        kc_deps d = tt_deps_or(tt_deps_to_rank(tt_deps(&x), x.shape.rank, s.rank),
-                            tt_deps_to_rank(tt_deps(&y), y.shape.rank, s.rank));
+        kc_deps dx = tt_deps_to_rank(tt_deps(&x), x.shape.rank, s.rank),
+                dy = tt_deps_to_rank(tt_deps(&y), y.shape.rank, s.rank);
+        /* `pid // n` and `pid % n`, both written: each keeps its half of
+         * the program id (KC404); a lone `(pid * B + offs) % M` wraps */
+        bool divmod = (!strcmp(op, "//") || !strcmp(op, "%")) && is_program_id(x.idx) && divmod_pair(c->mod, at, op);
+        kc_deps d = divmod ? kc_deps_divmod(dx, dy, op[0] == '/') : tt_deps_or(dx, dy);
+        if (divmod && divisor_is_one(c, bn)) { /* `pid % 1` is 0, `pid // 1` the id */
+            d = tt_deps_or(dx, dy);
+            if (op[0] == '%') {
+                d.programs = 0;
+                d.flags &= (uint8_t)~KC_AF_PROGRAM;
+            }
+        }
         r = tt_opaque(c, at, d, &s, x.bits > y.bits ? x.bits : y.bits);
         (void)affine;
     }

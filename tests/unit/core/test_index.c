@@ -194,6 +194,25 @@ static void test_shape_broadcast(void **state)
     assert_false(kc_shape_broadcast(&c, &d, &out));
 }
 
+/* `pid // n` keeps the quotient half of the axis, `pid % n` the remainder
+ * half; a divisor that varies between programs (or a numerator that is
+ * already one half) leaves the bits as they are. */
+static void test_deps_divmod(void **state)
+{
+    (void)state;
+    kc_deps pid = {.flags = KC_AF_PROGRAM, .programs = KC_PROG_AXIS(0)};
+    kc_deps n = {0};
+    assert_int_equal(kc_deps_divmod(pid, n, true).programs, KC_PROG_HI(0));
+    assert_int_equal(kc_deps_divmod(pid, n, false).programs, KC_PROG_LO(0));
+    kc_deps both = {.flags = KC_AF_PROGRAM, .programs = (uint8_t)(KC_PROG_AXIS(0) | KC_PROG_AXIS(2))};
+    assert_int_equal(kc_deps_divmod(both, n, false).programs, KC_PROG_LO(0) | KC_PROG_LO(2));
+    kc_deps hi = {.flags = KC_AF_PROGRAM, .programs = KC_PROG_HI(1)};
+    assert_int_equal(kc_deps_divmod(hi, n, false).programs, KC_PROG_HI(1));
+    kc_deps varying = {.flags = KC_AF_PROGRAM, .programs = KC_PROG_HI(0)};
+    assert_int_equal(kc_deps_divmod(pid, varying, false).programs, KC_PROG_AXIS(0));
+    assert_true(kc_deps_divmod(pid, n, true).flags & KC_AF_PROGRAM);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -205,6 +224,7 @@ int main(void)
         cmocka_unit_test(test_widths),
         cmocka_unit_test(test_limits_return_null),
         cmocka_unit_test(test_shape_broadcast),
+        cmocka_unit_test(test_deps_divmod),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
