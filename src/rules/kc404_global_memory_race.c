@@ -228,22 +228,36 @@ static bool share_name(const char *a, const char *b)
     return false;
 }
 
-/* A compile-time branch (`if HAS_D:`, `if constexpr (...)`) may be the
- * variant its launches pick only when the axis is one program wide (llm.c
- * launches its `!UseAuxBuffer` variant only when gridDim.y is 1). Triton
- * launches show what each flag is: the branch is tied to grid axis `ax`
- * unless every launch passes every constexpr the condition names, with an
- * expression that shares no variable with the axis (`HAS_D=D is not None`
- * against `cdiv(headdim, BLOCK_N)`). CUDA template arguments are chosen by
- * host code kcheck does not follow: always tied. */
+/* Does the launch's grid along `ax` (3: any axis) mention `name` or share
+ * a variable with `arg`? */
+static bool grid_mentions(const kc_launch *L, unsigned ax, const char *name, const char *arg)
+{
+    for (unsigned a = 0; a < 3; a++) {
+        const char *g = L->grid[a].text;
+        if ((ax == 3 || a == ax) && g && (has_word(g, name, strlen(name)) || share_name(arg, g)))
+            return true;
+    }
+    return ax == 3 && L->grid_text && (has_word(L->grid_text, name, strlen(name)) || share_name(arg, L->grid_text));
+}
+
+/* A branch on values every program shares (`if HAS_D:`, `if
+ * (clear_overflow_first)`, `if constexpr (...)`) may be the variant its
+ * launches pick only when the axis is one program wide (llm.c launches its
+ * `!UseAuxBuffer` variant only when gridDim.y is 1; apex 758826fc launches
+ * `clear_overflow_first ? 1 : n` blocks). The branch is tied to grid axis
+ * `ax` (3: any) unless every launch passes every parameter the condition
+ * names, with an expression that shares no variable with the axis's size
+ * (`HAS_D=D is not None` against `cdiv(headdim, BLOCK_N)`). A template
+ * parameter is no launch argument: always tied. */
 static bool branch_tied(const kc_model *m, const kc_kernel *k, const kc_cond *cd, unsigned ax)
 {
-    if (m->lang != KC_LANG_TRITON || !cd->text)
+    if (!cd->text)
         return true;
     unsigned named = 0;
     for (uint32_t s = 0; s < k->symbols.len; s++) {
         const kc_symbol *sy = &k->symbols.data[s];
-        if (sy->kind != KC_SYM_CONSTEXPR || !sy->name || !has_word(cd->text, sy->name, strlen(sy->name)))
+        if ((sy->kind != KC_SYM_CONSTEXPR && sy->kind != KC_SYM_PARAM) || !sy->name ||
+            !has_word(cd->text, sy->name, strlen(sy->name)))
             continue;
         named++;
         for (uint32_t l = 0; l < m->launches.len; l++) {
@@ -254,12 +268,24 @@ static bool branch_tied(const kc_model *m, const kc_kernel *k, const kc_cond *cd
             for (uint32_t a = 0; a < L->args.len && !arg; a++)
                 if (L->args.data[a].param && !strcmp(L->args.data[a].param, sy->name))
                     arg = L->args.data[a].text ? L->args.data[a].text : "";
-            const char *g = L->grid[ax].text;
-            if (!arg || !g || has_word(g, sy->name, strlen(sy->name)) || share_name(arg, g))
+            if (!arg || (ax < 3 && !L->grid[ax].text) || grid_mentions(L, ax, sy->name, arg))
                 return true;
         }
     }
     return named == 0;
+}
+
+/* Is the access under a branch on shared values that is tied to grid axis
+ * `ax` (3: any)? */
+static bool in_tied_branch(const kc_model *m, const kc_kernel *k, const kc_access *a, unsigned ax)
+{
+    uint32_t hops = 0;
+    for (uint32_t c = a->guard; c != KC_NONE && c < k->conds.len && hops++ < 10000; c = k->conds.data[c].parent) {
+        const kc_cond *cd = &k->conds.data[c];
+        if (!cd->deps.axes && !cd->deps.flags && !cd->deps.loops && branch_tied(m, k, cd, ax))
+            return true;
+    }
+    return false;
 }
 
 /* A term of the kernel's addresses that depends on exactly `half` of a
@@ -310,18 +336,6 @@ static uint8_t store_pins(const kc_kernel *k, const kc_access *a, bool *unknown)
     for (uint32_t c = a->guard; c != KC_NONE && c < k->conds.len && hops++ < 10000; c = k->conds.data[c].parent)
         addr |= deps_programs(k->conds.data[c].deps, unknown);
     return addr;
-}
-
-/* Is the store under a compile-time branch tied to grid axis `ax`? */
-static bool in_tied_branch(const kc_model *m, const kc_kernel *k, const kc_access *a, unsigned ax)
-{
-    uint32_t hops = 0;
-    for (uint32_t c = a->guard; c != KC_NONE && c < k->conds.len && hops++ < 10000; c = k->conds.data[c].parent) {
-        const kc_cond *cd = &k->conds.data[c];
-        if (!cd->deps.axes && !cd->deps.flags && !cd->deps.loops && branch_tied(m, k, cd, ax))
-            return true;
-    }
-    return false;
 }
 
 static void report_race(const kc_model *m, const kc_kernel *k, kc_rule_ctx *ctx, uint32_t i, uint8_t racing)
@@ -431,7 +445,7 @@ static void check_pick(const kc_model *m, const kc_kernel *k, kc_rule_ctx *ctx)
         if (pick == KC_NONE)
             continue;
         const kc_cond *pc = &k->conds.data[pick];
-        if (single_program(m, k, pc->deps.programs ? pc->deps.programs : KC_PROG_ALL))
+        if (single_program(m, k, pc->deps.programs ? pc->deps.programs : KC_PROG_ALL) || in_tied_branch(m, k, s, 3))
             continue;
         const kc_access *r = NULL;
         for (uint32_t j = 0; j < k->accesses.len && !r; j++) {
@@ -445,7 +459,7 @@ static void check_pick(const kc_model *m, const kc_kernel *k, kc_rule_ctx *ctx)
             continue;
         const char *name = s->base_name ? s->base_name : "?";
         const char *where = !s->addr_text ? name
-                            : cuda        ? kc_arena_printf(kc_rule_arena(ctx), "%s[%s]", name, s->addr_text)
+                            : cuda && s->addr_text[0] != '*' ? kc_arena_printf(kc_rule_arena(ctx), "%s[%s]", name, s->addr_text)
                                           : s->addr_text;
         const char *verb = r->kind == KC_ACC_ATOMIC ? "update" : r->kind == KC_ACC_LOAD ? "read" : "store to";
         kc_diag *d = kc_report(ctx, k, kc_access_point(s),
@@ -458,11 +472,13 @@ static void check_pick(const kc_model *m, const kc_kernel *k, kc_rule_ctx *ctx)
                      r->kind == KC_ACC_ATOMIC ? "updates made before this store are wiped out by it"
                      : r->kind == KC_ACC_LOAD ? "a read may come before this store and see the previous launch's value"
                                               : "the location keeps whichever store comes last");
-        kc_diag_note(d, "%s", cuda ? "set the location before the launch (`cudaMemsetAsync`, or a kernel of its own "
-                                     "launched first), or compute the value in every block instead of reading it"
-                                   : "set the location before the launch (allocate it with `torch.zeros`, or "
-                                     "zero it in the launcher), or compute the value in every program instead of "
-                                     "reading it");
+        kc_diag_note(d, "%s%s", cuda ? "set the location before the launch (`cudaMemsetAsync`, or a kernel of its own "
+                                       "launched first)"
+                                     : "set the location before the launch (allocate it with `torch.zeros`, or "
+                                       "zero it in the launcher)",
+                     r->kind != KC_ACC_LOAD ? ""
+                     : cuda                 ? ", or compute the value in every block instead of reading it"
+                                            : ", or compute the value in every program instead of reading it");
     }
 }
 

@@ -584,6 +584,10 @@ typedef struct kc_launch {
     kc_span span;
     bool error_checked;   /* cudaGetLastError/cudaPeekAtLastError (or a checking macro) follows */
     bool in_host_code;    /* a CUDA <<<>>> launch (Triton launches are checked by Python) */
+    /* CUDA: found in the text where the parse lost it (inside a macro from
+     * a missing header): only the kernel and the configuration's text are
+     * known (cuda_recover.c) */
+    bool recovered;
     /* CUDA: nothing but other launches and error checks follows it in its
      * host function on its path (a launcher: unchecked, its caller may do
      * the check; checked, the launcher checks its own launches). */

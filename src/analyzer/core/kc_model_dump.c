@@ -261,6 +261,8 @@ void kc_model_dump(FILE *out, const kc_model *m)
         fprintf(out, " args=%u block=%lld,%lld,%lld%s%s%s\n", l->args.len, (long long)l->block_dim[0],
                 (long long)l->block_dim[1], (long long)l->block_dim[2], l->in_host_code ? " host" : "",
                 l->error_checked ? " checked" : "", l->at_function_end ? " at-end" : "");
+        if (l->recovered)
+            fprintf(out, "  recovered from the text\n");
         for (unsigned ax = 0; ax < 3; ax++)
             if (l->grid[ax].text)
                 fprintf(out, "  grid %u `%s`\n", ax, l->grid[ax].text);

@@ -31,6 +31,7 @@
 
 #include "cuda_flags.h"
 #include "cuda_gaps.h"
+#include "cuda_recover.h"
 #include "cuda_macros.h"
 #include "cuda_lower.h"
 #include "cuda_pch.h"
@@ -724,6 +725,8 @@ kc_model *kc_cuda_lower(kc_cuda_frontend *fe, const kc_source *src, kc_file_erro
             uint32_t nholes = 0;
             kc_cuda_hole *holes = kc_cuda_errors_holes(&ce, ar, &nholes);
             kc_cuda_lower_tu(tu, src, m, holes, nholes);
+            if (ce.nsyntax)
+                kc_cuda_recover_launches(m, src);
             record_deps(fe, tu, m, src->path, &scan, &a);
             if (!kc_cuda_errors_apply(m, &ce, is_header(src->path), errs)) {
                 kc_model_delete(m);

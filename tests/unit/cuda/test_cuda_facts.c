@@ -294,6 +294,50 @@ static void test_divergent_exits(void **state)
 
 /* ---- host code ---------------------------------------------------------- */
 
+/* Launches the parse lost inside a macro from a missing header are read
+ * from the text: the file's own kernels only, not in comments or strings,
+ * template arguments skipped, a literal grid and block read; a `<<<` with
+ * no `>>>` before the statement ends is not a launch. */
+static void test_recovered_launches(void **state)
+{
+    (void)state;
+    lowered L;
+    fh_lower(&L, "recover.cu",
+             "__global__ void k(float *x) { x[threadIdx.x] = 0; }\n"                     /* 1 */
+             "template <int N> __global__ void t(float *x) { x[threadIdx.x] = N; }\n"  /* 2 */
+             "void f(float *x, int n) {\n"                                              /* 3 */
+             "    DISPATCH(x, \"k<<<1, 2>>>\", k<<<(n + 255) / 256, 256>>>(x););\n"     /* 4 */
+             "    // other<<<1, 1>>>(x);\n"                                             /* 5 */
+             "    DISPATCH(x, 0, t<4><<<1, 128, 0, s>>>(x););\n"                        /* 6 */
+             "    DISPATCH(x, 0, undefined_kernel<<<1, 32>>>(x););\n"                   /* 7 */
+             "    int a = n <<< 2;\n"                                                   /* 8 */
+             "}\n",
+             NULL);
+    assert_non_null(L.m);
+    unsigned rec = 0;
+    for (uint32_t i = 0; i < L.m->launches.len; i++) {
+        const kc_launch *l = &L.m->launches.data[i];
+        if (!l->recovered)
+            continue;
+        rec++;
+        assert_true(l->in_host_code && l->error_checked);
+        if (l->span.line == 4) {
+            assert_string_equal(l->kernel, "k");
+            assert_string_equal(l->grid_text, "(n + 255) / 256");
+            assert_int_equal(l->block_dim[0], 256);
+            assert_int_equal(l->grid[0].hazard, KC_GRID_UNKNOWN);
+        } else {
+            assert_int_equal(l->span.line, 6);
+            assert_string_equal(l->kernel, "t");
+            assert_int_equal(l->grid[0].hazard, KC_GRID_CONST);
+            assert_int_equal(l->grid[0].value, 1);
+            assert_int_equal(l->block_dim[0], 128);
+        }
+    }
+    assert_int_equal(rec, 2);
+    fh_free(&L);
+}
+
 static void test_launch_checks(void **state)
 {
     (void)state;
@@ -379,6 +423,7 @@ int main(void)
         cmocka_unit_test(test_bounds_checks),
         cmocka_unit_test(test_divergent_exits),
         cmocka_unit_test(test_launch_checks),
+        cmocka_unit_test(test_recovered_launches),
         cmocka_unit_test(test_shim_table),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
