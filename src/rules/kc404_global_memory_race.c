@@ -82,6 +82,9 @@ static const char doc[] =
     "- fla-org/flash-linear-attention 5659576e (every V-split program stored the same `z`).\n"
     "- state-spaces/mamba 620cd981 (PR #827: the partial `dD` of every `pid_n` program stored to one slot).\n"
     "- NVIDIA/TransformerEngine 98c2ea2a and c7f04fe2 (PR #2758: block 0 initialising what other blocks update and read).\n"
+    "- Premise on an H200 (`bench/premise/kc404_race_premises.py`, `docs/measurements/kc404-race-shapes-h200.txt`): a\n"
+    "  split axis with 16 N tiles gave 20 different results in 20 runs; a block initialising what the others\n"
+    "  update was wrong in 500 of 500 launches when it ran after the first wave, 0 of 500 as block 0.\n"
     "- fla-org/flash-linear-attention#1018; karpathy/llm.c 0f144e3.\n";
 
 /* The grid axes an index depends on through program ids (KC_PROG_* bits:
@@ -472,6 +475,17 @@ static void check_pick(const kc_model *m, const kc_kernel *k, kc_rule_ctx *ctx)
                      r->kind == KC_ACC_ATOMIC ? "updates made before this store are wiped out by it"
                      : r->kind == KC_ACC_LOAD ? "a read may come before this store and see the previous launch's value"
                                               : "the location keeps whichever store comes last");
+        int64_t first;
+        bool block0 = false;
+        for (uint32_t p = 0; p < pc->npreds && !block0; p++)
+            block0 = pc->preds[p].op == KC_CMP_EQ && kc_index_is_const(pc->preds[p].rhs, &first) && first == 0 &&
+                     (kc_index_deps(pc->preds[p].lhs).flags & KC_AF_PROGRAM);
+        if (block0)
+            kc_diag_note(d, "GPUs start %s 0 first in practice, so this may not show on an idle GPU (on an H200, 0 of "
+                         "1,500 launches of this shape were wrong, and all were when the initialiser ran after the "
+                         "first wave); CUDA does not promise that order, and %s 0 can run late when the launch shares "
+                         "the GPU",
+                         who, who);
         kc_diag_note(d, "%s%s", cuda ? "set the location before the launch (`cudaMemsetAsync`, or a kernel of its own "
                                        "launched first)"
                                      : "set the location before the launch (allocate it with `torch.zeros`, or "
