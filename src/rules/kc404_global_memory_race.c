@@ -37,14 +37,22 @@ static const char doc[] =
     "  while the other programs read or update that location in the same\n"
     "  launch: they may run first.\n"
     "\n"
-    "Not reported: stores of one value by every program, axes that every\n"
+    "A store of one value, computed from memory, by every program along an\n"
+    "axis (value-split attention storing its `lse` from each V split) is a\n"
+    "note: redundant stores that race, harmless only while every program\n"
+    "computes the same bits.\n"
+    "\n"
+    "Not reported: constants stored by every program (`tl.store(flags + i,\n"
+    "1)`), stores made where loaded data picks the program (the last program\n"
+    "of a ticket counter), loops some programs run no pass of, axes that every\n"
     "launch makes one program wide, kernels with no launch in the file (whose\n"
-    "grid kcheck does not read), a program picked by loaded data (the last\n"
-    "block of a ticket counter), kernels ordered by a cooperative\n"
-    "`grid.sync()`, and stores in a compile-time branch that its launches may\n"
-    "tie to the grid: a CUDA `if constexpr` or template parameter, a\n"
-    "`tl.constexpr` flag that a launch does not pass or passes as an\n"
-    "expression sharing a name with the axis's grid size.\n"
+    "grid kcheck does not read), kernels ordered by a cooperative `grid.sync()`\n"
+    "or a distributed barrier, and stores under a branch on values every\n"
+    "program shares (a CUDA `if constexpr` or template parameter, a kernel\n"
+    "argument, a `tl.constexpr` flag) that a launch may tie to the grid: one\n"
+    "it does not pass, or passes as an expression sharing a name with the\n"
+    "axis's grid size (apex launches its clearing mode as\n"
+    "`dim3 blocks(clear ? 1 : n)`).\n"
     "\n"
     "## Why is this bad?\n"
     "Programs of one launch run in no defined order, and nothing orders them\n"
@@ -115,13 +123,22 @@ static uint8_t deps_programs(kc_deps d, bool *unknown)
     return d.programs;
 }
 
+/* The program ids an access's address depends on: its offset's, or those
+ * picking a block pointer's block. */
+static uint8_t access_programs(const kc_access *a, bool *unknown)
+{
+    if (a->block_ptr && !a->offset)
+        return deps_programs(a->block_ptr_deps, unknown);
+    return index_programs(a->offset, unknown);
+}
+
 /* The grid axes the kernel spreads its work over: those its accesses index by. */
 static uint8_t used_axes(const kc_kernel *k)
 {
     uint8_t u = 0;
     for (uint32_t i = 0; i < k->accesses.len; i++) {
         bool unk = false;
-        u |= index_programs(k->accesses.data[i].offset, &unk);
+        u |= access_programs(&k->accesses.data[i], &unk);
     }
     return u;
 }
@@ -332,13 +349,46 @@ static bool launched_in_file(const kc_model *m, const kc_kernel *k)
  * some the model cannot name). */
 static uint8_t store_pins(const kc_kernel *k, const kc_access *a, bool *unknown)
 {
-    uint8_t addr = index_programs(a->offset, unknown);
+    uint8_t addr = access_programs(a, unknown);
     if (a->masked)
         addr |= deps_programs(a->mask_deps, unknown);
     uint32_t hops = 0;
     for (uint32_t c = a->guard; c != KC_NONE && c < k->conds.len && hops++ < 10000; c = k->conds.data[c].parent)
         addr |= deps_programs(k->conds.data[c].deps, unknown);
+    /* a loop that some programs run no pass of picks programs like a guard
+     * (`for _ in range(0, tl.where(pid == 0, 1, 0))`) */
+    hops = 0;
+    for (uint32_t l = a->loop; l != KC_NONE && l < k->loops.len && hops++ < 10000; l = k->loops.data[l].parent) {
+        const kc_loop *lp = &k->loops.data[l];
+        const kc_index *b[3] = {lp->start, lp->end, lp->step};
+        for (int i = 0; i < 3; i++)
+            if (b[i])
+                addr |= deps_programs(kc_index_deps(b[i]), unknown);
+    }
     return addr;
+}
+
+/* Does the access run only where loaded data says so: a guard or a loop
+ * bound that depends on memory (the last program of a ticket counter,
+ * `if count == tl.num_programs(0) - 1:`), or a loop whose bounds are not
+ * known? */
+static bool data_picked(const kc_kernel *k, const kc_access *a)
+{
+    uint32_t hops = 0;
+    for (uint32_t c = a->guard; c != KC_NONE && c < k->conds.len && hops++ < 10000; c = k->conds.data[c].parent)
+        if (k->conds.data[c].deps.flags & KC_AF_DATA)
+            return true;
+    hops = 0;
+    for (uint32_t l = a->loop; l != KC_NONE && l < k->loops.len && hops++ < 10000; l = k->loops.data[l].parent) {
+        const kc_loop *lp = &k->loops.data[l];
+        if (!lp->end)
+            return true;
+        const kc_index *b[3] = {lp->start, lp->end, lp->step};
+        for (int i = 0; i < 3; i++)
+            if (b[i] && (kc_index_deps(b[i]).flags & KC_AF_DATA))
+                return true;
+    }
+    return false;
 }
 
 static void report_race(const kc_model *m, const kc_kernel *k, kc_rule_ctx *ctx, uint32_t i, uint8_t racing)
@@ -496,6 +546,33 @@ static void check_pick(const kc_model *m, const kc_kernel *k, kc_rule_ctx *ctx)
     }
 }
 
+/* Every program along a whole axis stores one value, computed from
+ * memory, to the same addresses (flash-linear-attention 5659576e,
+ * 2cec2a33: the `z` and `lse` of value-split attention): redundant stores
+ * that race, harmless only while every program computes the same bits. */
+static void report_same_value(const kc_model *m, const kc_kernel *k, kc_rule_ctx *ctx, const kc_access *a,
+                              uint8_t axes)
+{
+    unsigned ax = 0;
+    while (ax < 2 && !(axes & KC_PROG_AXIS(ax)))
+        ax++;
+    if (single_program(m, k, KC_PROG_AXIS(ax)) || guarded_single(m, k, a, ax) || in_tied_branch(m, k, a, ax) ||
+        data_picked(k, a))
+        return;
+    kc_arena *ar = kc_rule_arena(ctx);
+    const char *id = kc_arena_printf(ar, "tl.program_id(%u)", ax);
+    kc_diag *d = kc_report(ctx, k, kc_access_point(a),
+                           "every program along grid axis %u stores the same value to the same addresses of `%s`: "
+                           "neither the address `%s` nor the value depends on `%s`",
+                           ax, a->base_name ? a->base_name : "?", a->addr_text ? a->addr_text : "", id);
+    d->severity = KC_SEV_NOTE;
+    kc_diag_note(d, "the programs of that axis split the kernel's other work (its other accesses index by `%s`), so "
+                 "this store repeats once per program and the copies race; the result holds only while every "
+                 "program computes the same bits (flash-linear-attention fixed this twice, 5659576e and 2cec2a33)",
+                 id);
+    kc_diag_note(d, "store from one program: `if %s == 0:`", id);
+}
+
 static void check(const kc_model *m, const kc_kernel *k, kc_rule_ctx *ctx)
 {
     uint8_t used = used_axes(k);
@@ -510,7 +587,8 @@ static void check(const kc_model *m, const kc_kernel *k, kc_rule_ctx *ctx)
         return;
     for (uint32_t i = 0; i < k->accesses.len; i++) {
         const kc_access *a = &k->accesses.data[i];
-        if (a->kind != KC_ACC_STORE || a->space != KC_MEM_GLOBAL || !a->offset || a->base == KC_NONE)
+        if (a->kind != KC_ACC_STORE || a->space != KC_MEM_GLOBAL || (!a->offset && !a->block_ptr) ||
+            a->base == KC_NONE)
             continue;
         bool unknown = false;
         uint8_t addr = store_pins(k, a, &unknown);
@@ -518,9 +596,18 @@ static void check(const kc_model *m, const kc_kernel *k, kc_rule_ctx *ctx)
             continue;
         uint8_t free_axes = (uint8_t)(used & ~addr);
         uint8_t racing = (uint8_t)(free_axes & a->value_deps.programs);
-        /* the same value from every program of an axis (redundant writes,
-         * benign in effect) is not reported */
-        if (!racing || single_program(m, k, racing))
+        if (!racing) {
+            /* the same value, computed from memory, from every program of an
+             * axis: a note (a constant flag `tl.store(done + i, 1)` is not) */
+            uint8_t whole = 0;
+            for (unsigned x = 0; x < 3; x++)
+                if ((free_axes & KC_PROG_AXIS(x)) == KC_PROG_AXIS(x))
+                    whole |= KC_PROG_AXIS(x);
+            if (m->lang == KC_LANG_TRITON && whole && (a->value_deps.flags & KC_AF_DATA))
+                report_same_value(m, k, ctx, a, whole);
+            continue;
+        }
+        if (single_program(m, k, racing))
             continue;
         unsigned ax = 0;
         while (ax < 2 && !(racing & KC_PROG_AXIS(ax)))

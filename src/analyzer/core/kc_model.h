@@ -220,6 +220,9 @@ typedef struct kc_access {
      * a store needs a value of exactly the block shape; boundary_check=
      * given sets bounds_checked). */
     bool block_ptr;
+    /* What a block pointer's base and offsets depend on (block_ptr only):
+     * which program ids pick the block it reads or writes (KC404). */
+    kc_deps block_ptr_deps;
     /* kc_kernel.products whose results flow into the address (KC304 points
      * at the right one when several products have the same terms); may
      * over-approximate; empty when the front end does not track it. */

@@ -85,6 +85,7 @@ static uint32_t record_access(tt_ctx *c, kc_access_kind kind, TSNode call, TSNod
     }
     a.block_ptr = ptr->block_ptr;
     if (ptr->block_ptr) {
+        a.block_ptr_deps = ptr->deps;
         TSNode bc = tt_call_arg(c->mod, call, 99, "boundary_check");
         a.bounds_checked = !ts_node_is_null(bc) && !TT_IS(tt_unparen(bc), none);
     }

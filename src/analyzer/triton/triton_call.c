@@ -334,7 +334,8 @@ static tv tl_make_block_ptr(tt_ctx *c, TSNode call, const char *name)
     if (!tt_shape_from(&bs, &r.shape))
         r.shape_unknown = true;
     tv offs = tt_eval_opt(c, tt_call_arg(md, call, 3, "offsets"));
-    r.deps = tt_deps(&offs);
+    /* the program ids it depends on: its offsets' and its base's (KC404) */
+    r.deps = tt_deps_or(tt_deps(&offs), b.kind == TV_PTR ? tt_deps(&b) : (kc_deps){0});
     r.deps.axes = 0;
     return r;
 }
