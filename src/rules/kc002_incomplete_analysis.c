@@ -131,6 +131,19 @@ static void check_model(const kc_model *m, kc_rule_ctx *ctx)
     }
     if (m->gaps.len > MAX_NOTES)
         kc_diag_note(d, "%u more not listed", m->gaps.len - MAX_NOTES);
+    /* launches read from the text where the parse lost them (cuda_recover.c) */
+    uint32_t nrec = 0, first_line = 0;
+    const char *first_kernel = NULL;
+    for (uint32_t i = 0; i < m->launches.len; i++)
+        if (m->launches.data[i].recovered && nrec++ == 0) {
+            first_kernel = m->launches.data[i].kernel;
+            first_line = m->launches.data[i].span.line;
+        }
+    if (nrec)
+        kc_diag_note(d, "the launch of `%s` on line %u%s is in code that did not parse: kcheck read its kernel, grid "
+                     "and arguments from the text, and does not judge its error check (KC601)",
+                     first_kernel ? first_kernel : "?", first_line,
+                     nrec > 1 ? kc_arena_printf(kc_rule_arena(ctx), " and %u more", nrec - 1) : "");
     if (m->lang == KC_LANG_CUDA)
         kc_diag_note(d, "fix: give kcheck the include directories and macros of the build (`-p BUILD_DIR` with "
                         "compile_commands.json, `-- -I DIR -D NAME=VALUE`, or `cuda.args` in .kcheck.yaml); "
