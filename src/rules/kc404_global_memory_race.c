@@ -123,6 +123,21 @@ static uint8_t deps_programs(kc_deps d, bool *unknown)
     return d.programs;
 }
 
+/* Is L a launch of kernel k? */
+static bool launches_kernel(const kc_launch *L, const kc_kernel *k)
+{
+    return L->kernel && !strcmp(L->kernel, k->name);
+}
+
+/* The first grid axis with a bit in `bits` (KC_PROG_* bits). */
+static unsigned first_axis(uint8_t bits)
+{
+    unsigned ax = 0;
+    while (ax < 2 && !(bits & KC_PROG_AXIS(ax)))
+        ax++;
+    return ax;
+}
+
 /* The program ids an access's address depends on: its offset's, or those
  * picking a block pointer's block. */
 static uint8_t access_programs(const kc_access *a, bool *unknown)
@@ -150,7 +165,7 @@ static bool single_program(const kc_model *m, const kc_kernel *k, uint8_t axes)
     bool seen = false;
     for (uint32_t i = 0; i < m->launches.len; i++) {
         const kc_launch *l = &m->launches.data[i];
-        if (!l->kernel || strcmp(l->kernel, k->name))
+        if (!launches_kernel(l, k))
             continue;
         seen = true;
         for (unsigned ax = 0; ax < 3; ax++) {
@@ -190,7 +205,7 @@ static bool guarded_single(const kc_model *m, const kc_kernel *k, const kc_acces
             bool all = false, any = false;
             for (uint32_t l = 0; l < m->launches.len; l++) {
                 const kc_launch *L = &m->launches.data[l];
-                if (!L->kernel || strcmp(L->kernel, k->name))
+                if (!launches_kernel(L, k))
                     continue;
                 any = true;
                 all = L->grid[ax].text && strstr(L->grid[ax].text, name);
@@ -282,7 +297,7 @@ static bool branch_tied(const kc_model *m, const kc_kernel *k, const kc_cond *cd
         named++;
         for (uint32_t l = 0; l < m->launches.len; l++) {
             const kc_launch *L = &m->launches.data[l];
-            if (!L->kernel || strcmp(L->kernel, k->name))
+            if (!launches_kernel(L, k))
                 continue;
             const char *arg = NULL;
             for (uint32_t a = 0; a < L->args.len && !arg; a++)
@@ -331,8 +346,7 @@ static const char *half_text(const kc_kernel *k, uint8_t half, char *buf, size_t
 static bool args_hidden(const kc_model *m, const kc_kernel *k)
 {
     for (uint32_t i = 0; i < m->launches.len; i++)
-        if (m->launches.data[i].kernel && !strcmp(m->launches.data[i].kernel, k->name) &&
-            m->launches.data[i].partial_args)
+        if (launches_kernel(&m->launches.data[i], k) && m->launches.data[i].partial_args)
             return true;
     return false;
 }
@@ -340,7 +354,7 @@ static bool args_hidden(const kc_model *m, const kc_kernel *k)
 static bool launched_in_file(const kc_model *m, const kc_kernel *k)
 {
     for (uint32_t i = 0; i < m->launches.len; i++)
-        if (m->launches.data[i].kernel && !strcmp(m->launches.data[i].kernel, k->name))
+        if (launches_kernel(&m->launches.data[i], k))
             return true;
     return false;
 }
@@ -394,9 +408,7 @@ static bool data_picked(const kc_kernel *k, const kc_access *a)
 static void report_race(const kc_model *m, const kc_kernel *k, kc_rule_ctx *ctx, uint32_t i, uint8_t racing)
 {
     const kc_access *a = &k->accesses.data[i];
-    unsigned ax = 0;
-    while (ax < 2 && !(racing & KC_PROG_AXIS(ax)))
-        ax++;
+    unsigned ax = first_axis(racing);
     uint8_t part = (uint8_t)(racing & KC_PROG_AXIS(ax));
     bool rmw = false;
     for (uint32_t j = 0; j < k->accesses.len && !rmw; j++) {
@@ -553,9 +565,7 @@ static void check_pick(const kc_model *m, const kc_kernel *k, kc_rule_ctx *ctx)
 static void report_same_value(const kc_model *m, const kc_kernel *k, kc_rule_ctx *ctx, const kc_access *a,
                               uint8_t axes)
 {
-    unsigned ax = 0;
-    while (ax < 2 && !(axes & KC_PROG_AXIS(ax)))
-        ax++;
+    unsigned ax = first_axis(axes);
     if (single_program(m, k, KC_PROG_AXIS(ax)) || guarded_single(m, k, a, ax) || in_tied_branch(m, k, a, ax) ||
         data_picked(k, a))
         return;
@@ -609,9 +619,7 @@ static void check(const kc_model *m, const kc_kernel *k, kc_rule_ctx *ctx)
         }
         if (single_program(m, k, racing))
             continue;
-        unsigned ax = 0;
-        while (ax < 2 && !(racing & KC_PROG_AXIS(ax)))
-            ax++;
+        unsigned ax = first_axis(racing);
         if (guarded_single(m, k, a, ax) || in_tied_branch(m, k, a, ax))
             continue;
         /* a split whose divisor the launches size (`tl.cdiv(K, BK)`) is

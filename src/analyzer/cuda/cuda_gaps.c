@@ -165,9 +165,7 @@ bool kc_cuda_errors_collect(CXTranslationUnit tu, const kc_source *src, kc_arena
 
 /* ---- kernels the parse lost ---- */
 
-/* Skips a comment, string or character literal at text[i]; returns the
- * index after it, or i when there is none. */
-static size_t skip_noise(const char *t, size_t len, size_t i)
+size_t kc_cuda_skip_noise(const char *t, size_t len, size_t i)
 {
     if (t[i] == '/' && i + 1 < len && t[i + 1] == '/') {
         while (i < len && t[i] != '\n')
@@ -232,7 +230,7 @@ static const char *defined_name(kc_arena *ar, const char *t, size_t len, size_t 
             return NULL;
         size_t k = past_parens(t, len, paren);
         while (k < len && t[k] != '{' && t[k] != ';') {
-            size_t j = skip_noise(t, len, k);
+            size_t j = kc_cuda_skip_noise(t, len, k);
             k = j != k ? j : k + 1;
         }
         return k < len && t[k] == '{' ? kc_arena_strndup(ar, t + a, b - a) : NULL;
@@ -247,7 +245,7 @@ static void note_lost_kernels(kc_model *m, kc_arena *ar)
     uint32_t line = 1;
     bool line_is_directive = false, at_line_start = true;
     for (size_t i = 0; i < len;) {
-        size_t j = skip_noise(t, len, i);
+        size_t j = kc_cuda_skip_noise(t, len, i);
         if (j != i) {
             for (size_t k = i; k < j; k++)
                 line += t[k] == '\n';

@@ -51,4 +51,8 @@ kc_cuda_hole *kc_cuda_errors_holes(const kc_cuda_errors *e, kc_arena *ar, uint32
 
 void kc_cuda_errors_free(kc_cuda_errors *e);
 
+/* Skips a comment, string or character literal at text[i] of a file's
+ * text; returns the index after it, or i when there is none. */
+size_t kc_cuda_skip_noise(const char *t, size_t len, size_t i);
+
 #endif

@@ -2,33 +2,13 @@
  * (cuda_recover.h). */
 #include "cuda_recover.h"
 
+#include "cuda_gaps.h"
+
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
 static bool ident_char(char c) { return isalnum((unsigned char)c) || c == '_'; }
-
-/* Offset just past the comment or literal that starts at i, or i when none
- * does. */
-static size_t skip_inert(const char *t, size_t n, size_t i)
-{
-    if (t[i] == '/' && i + 1 < n && t[i + 1] == '/') {
-        while (i < n && t[i] != '\n')
-            i++;
-        return i;
-    }
-    if (t[i] == '/' && i + 1 < n && t[i + 1] == '*') {
-        const char *e = i + 2 < n ? strstr(t + i + 2, "*/") : NULL;
-        return e ? (size_t)(e - t) + 2 : n;
-    }
-    if (t[i] == '"' || t[i] == '\'') {
-        char q = t[i++];
-        while (i < n && t[i] != q && t[i] != '\n')
-            i += t[i] == '\\' ? 2 : 1;
-        return i < n ? i + 1 : n;
-    }
-    return i;
-}
 
 /* The kernel name written before offset `lt` (of `<<<`), template
  * arguments skipped: [*b, *e). */
@@ -64,7 +44,7 @@ static size_t config_end(const char *t, size_t n, size_t lt, size_t commas[4], u
     int depth = 0;
     *ncomma = 0;
     for (size_t i = lt + 3; i + 2 < n; i++) {
-        size_t j = skip_inert(t, n, i);
+        size_t j = kc_cuda_skip_noise(t, n, i);
         if (j != i) {
             i = j - 1;
             continue;
@@ -120,7 +100,7 @@ static unsigned split_args(kc_arena *a, const char *t, size_t b, size_t e, const
     size_t start = b;
     for (size_t i = b; i <= e && n < max; i++) {
         if (i < e) {
-            size_t j = skip_inert(t, e, i);
+            size_t j = kc_cuda_skip_noise(t, e, i);
             if (j != i) {
                 i = j - 1;
                 continue;
@@ -143,7 +123,7 @@ static size_t closing(const char *t, size_t n, size_t open)
 {
     int depth = 0;
     for (size_t i = open; i < n; i++) {
-        size_t j = skip_inert(t, n, i);
+        size_t j = kc_cuda_skip_noise(t, n, i);
         if (j != i) {
             i = j - 1;
             continue;
@@ -231,7 +211,7 @@ uint32_t kc_cuda_recover_launches(kc_model *m, const kc_source *src)
     size_t n = src->len;
     uint32_t added = 0;
     for (size_t i = 0; i + 3 <= n; i++) {
-        size_t j = skip_inert(t, n, i);
+        size_t j = kc_cuda_skip_noise(t, n, i);
         if (j != i) {
             i = j - 1;
             continue;

@@ -217,40 +217,46 @@ static bool is_program_id(const kc_index *x)
            x->mono[0].fac[0].kind == KC_ATOM_PROGRAM;
 }
 
-/* Is the divisor `d` (a name bound in the function, or the call itself)
- * `tl.cdiv(A, B)` with every launch passing B = triton.next_power_of_2(A)
- * (kc_symbol.at_least_symbol), so that it is 1: `pid % NK` is then 0 and
- * `pid // NK` the whole id (NK = tl.cdiv(K, BK), BK covering K). */
+/* The assignments `name = ...` in a function (tt_walk visitor). */
+typedef struct assign_scan {
+    tt_module *m;
+    const char *name;
+    TSNode right;
+    uint32_t seen;
+} assign_scan;
+
+static bool visit_assign(TSNode n, void *ud)
+{
+    assign_scan *as = ud;
+    if (TT_IS(n, assignment) && tt_text_eq(as->m, tt_field(n, "left"), as->name)) {
+        as->right = tt_field(n, "right");
+        as->seen++;
+    }
+    return true;
+}
+
+/* Is the divisor `d` (a name assigned once in the function, or the call
+ * itself) `tl.cdiv(A, B)` with every launch passing B =
+ * triton.next_power_of_2(A) (kc_symbol.at_least_symbol), so that it is 1:
+ * `pid % NK` is then 0 and `pid // NK` the whole id (NK = tl.cdiv(K, BK),
+ * BK covering K). */
 static bool divisor_is_one(tt_ctx *c, TSNode d)
 {
     tt_module *md = c->mod;
     d = tt_unparen(d);
     if (TT_IS(d, identifier)) {
         TSNode fn = tt_enclosing_function(d);
-        const char *name = tt_text(md, d);
-        TSNode found = {0};
-        TSTreeCursor cur = ts_tree_cursor_new(fn);
-        uint32_t steps = 0, seen = 0;
-        for (bool more = !ts_node_is_null(fn); more && steps++ < 200000;) {
-            TSNode n = ts_tree_cursor_current_node(&cur);
-            if (TT_IS(n, assignment) && tt_text_eq(md, tt_field(n, "left"), name)) {
-                found = tt_field(n, "right");
-                seen++;
-            }
-            if (ts_tree_cursor_goto_first_child(&cur))
-                continue;
-            while (more && !ts_tree_cursor_goto_next_sibling(&cur))
-                more = ts_tree_cursor_goto_parent(&cur);
-        }
-        ts_tree_cursor_delete(&cur);
-        if (seen != 1)
+        assign_scan as = {.m = md, .name = tt_text(md, d)};
+        if (!ts_node_is_null(fn))
+            tt_walk(fn, visit_assign, &as);
+        if (as.seen != 1)
             return false;
-        d = tt_unparen(found);
+        d = tt_unparen(as.right);
     }
     if (!TT_IS(d, call))
         return false;
-    const char *f = tt_text(md, tt_field(d, "function"));
-    if (strcmp(f, "tl.cdiv") && strcmp(f, "triton.cdiv") && strcmp(f, "cdiv"))
+    const char *q = tt_qualify(md, tt_field(d, "function"));
+    if (!q || (strcmp(q, "triton.cdiv") && strcmp(q, "triton.language.cdiv")))
         return false;
     TSNode args = tt_field(d, "arguments");
     if (ts_node_named_child_count(args) != 2)
@@ -258,6 +264,22 @@ static bool divisor_is_one(tt_ctx *c, TSNode d)
     uint32_t a = kc_kernel_find_symbol(c->k, tt_text(md, ts_node_named_child(args, 0)));
     uint32_t b = kc_kernel_find_symbol(c->k, tt_text(md, ts_node_named_child(args, 1)));
     return a != KC_NONE && b != KC_NONE && b < c->k->symbols.len && c->k->symbols.data[b].at_least_symbol == a;
+}
+
+/* A binary operator `op` with the given operand texts (tt_walk visitor). */
+typedef struct binop_scan {
+    tt_module *m;
+    const char *op, *left, *right;
+    bool found;
+} binop_scan;
+
+static bool visit_binop(TSNode n, void *ud)
+{
+    binop_scan *bs = ud;
+    if (!bs->found && TT_IS(n, binary_operator) && !strcmp(tt_op_of(n), bs->op) &&
+        !strcmp(tt_text(bs->m, tt_field(n, "left")), bs->left) && !strcmp(tt_text(bs->m, tt_field(n, "right")), bs->right))
+        bs->found = true;
+    return !bs->found;
 }
 
 /* Is the binary operator `at` (`x // n` or `x % n`) one half of a split of
@@ -268,23 +290,10 @@ static bool divmod_pair(tt_module *md, TSNode at, const char *op)
     TSNode fn = tt_enclosing_function(at);
     if (ts_node_is_null(fn) || !TT_IS(at, binary_operator))
         return false;
-    const char *want = op[0] == '/' ? "%" : "//";
-    const char *l = tt_text(md, tt_field(at, "left")), *r = tt_text(md, tt_field(at, "right"));
-    TSTreeCursor cur = ts_tree_cursor_new(fn);
-    bool found = false;
-    uint32_t steps = 0;
-    for (bool more = true; more && !found && steps++ < 200000;) {
-        TSNode n = ts_tree_cursor_current_node(&cur);
-        if (TT_IS(n, binary_operator) && !strcmp(tt_op_of(n), want) && !strcmp(tt_text(md, tt_field(n, "left")), l) &&
-            !strcmp(tt_text(md, tt_field(n, "right")), r))
-            found = true;
-        if (ts_tree_cursor_goto_first_child(&cur))
-            continue;
-        while (more && !ts_tree_cursor_goto_next_sibling(&cur))
-            more = ts_tree_cursor_goto_parent(&cur);
-    }
-    ts_tree_cursor_delete(&cur);
-    return found;
+    binop_scan bs = {.m = md, .op = op[0] == '/' ? "%" : "//", .left = tt_text(md, tt_field(at, "left")),
+                     .right = tt_text(md, tt_field(at, "right"))};
+    tt_walk(fn, visit_binop, &bs);
+    return bs.found;
 }
 
 tv tt_binop(tt_ctx *c, TSNode at, const char *op, tv a, tv b, TSNode an, TSNode bn)
