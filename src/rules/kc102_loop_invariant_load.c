@@ -7,15 +7,26 @@
 static const char doc[] =
     "## What it does\n"
     "Flags a global-memory load inside a loop whose address does not depend on\n"
-    "the loop: not on the induction variable, nor on anything the loop body\n"
-    "assigns. Loads under a condition that depends on the loop, loads from\n"
-    "buffers the loop also writes (and, when the address comes from loaded\n"
-    "values, loads in loops that write any memory), volatile loads (also through\n"
-    "a typedef), and shared-, constant- and local-memory loads are not reported;\n"
-    "a pointer parameter of a `__device__` function that every call in the file\n"
-    "passes a local array of the caller (`int vl[2]`) points to local memory.\n"
-    "A mask that changes with the loop does not make the load variant: the\n"
-    "load is still issued in every pass.\n"
+    "the loop (not on the induction variable, nor on anything the loop body\n"
+    "assigns) and that the compiler cannot move out of the loop by itself:\n"
+    "\n"
+    "- Triton: the load's mask changes with the loop (the lanes that hit\n"
+    "  differ between passes), or the loop also stores or does an atomic.\n"
+    "- CUDA: the loop stores or does an atomic through a pointer that may\n"
+    "  overlap the loaded one (neither of them `__restrict__`), or holds a\n"
+    "  barrier (`__syncthreads()`, `__syncwarp()`) or a fence\n"
+    "  (`__threadfence()`) while the loaded pointer is not `__restrict__`.\n"
+    "\n"
+    "A load from a loop that does none of this is hoisted by nvcc -O3 and by\n"
+    "Triton on their own and is not reported; nor are stores to shared memory\n"
+    "or to register arrays, which cannot reach a global word. Loads under a\n"
+    "condition that depends on the loop, loads from buffers the loop also\n"
+    "writes (and, when the address comes from loaded values, loads in loops\n"
+    "that write any memory), volatile loads (also through a typedef), and\n"
+    "shared-, constant- and local-memory loads are not reported; a pointer\n"
+    "parameter of a `__device__` function that every call in the file passes\n"
+    "a local array of the caller (`int vl[2]`) points to local memory. Calls\n"
+    "kcheck cannot see into are not taken to write memory.\n"
     "\n"
     "## Why is this bad?\n"
     "The same bytes are fetched again in every pass: extra instructions,\n"
@@ -43,11 +54,20 @@ static const char doc[] =
     "## Fix\n"
     "Hoist the load (and its address computation) above the loop and reuse the\n"
     "value; if it was masked to one pass, load it once with a mask that does\n"
-    "not depend on the loop.\n"
+    "not depend on the loop. In CUDA, declaring the loaded pointer\n"
+    "`__restrict__` lets nvcc hoist it, where nothing the kernel writes\n"
+    "overlaps it.\n"
     "\n"
     "## References\n"
     "- triton-lang/triton: \"Cross Entropy Loss performance issue\" (the kernel in\n"
-    "  kcheck's seed 000).\n";
+    "  kcheck's seed 000).\n"
+    "- The premise, measured: `bench/premise/kc102_hoist.py` and `kc102_hoist.cu`\n"
+    "  count the loads left in each loop in nvcc 13.0 -O3 PTX and SASS (sm_90)\n"
+    "  and in Triton 3.6's TTGIR and PTX on an H200\n"
+    "  (`docs/measurements/kc102-kc402-premises-h200.txt`): of 25 CUDA loops, the\n"
+    "  invariant load stays in the 10 with a possibly aliasing store, atomic,\n"
+    "  barrier or fence, and is hoisted from the 15 others; of 8 Triton loops, it\n"
+    "  stays where the mask changes or the loop stores.\n";
 
 /* Does the loop store to `base` (or, with `any`, to memory at all)? */
 static bool stored_in_loop(const kc_kernel *k, uint32_t base, uint32_t loop, bool any)
@@ -60,6 +80,80 @@ static bool stored_in_loop(const kc_kernel *k, uint32_t base, uint32_t loop, boo
             return true;
     }
     return false;
+}
+
+static bool restrict_param(const kc_kernel *k, uint32_t sym)
+{
+    if (sym == KC_NONE)
+        return false;
+    for (uint32_t i = 0; i < k->params.len; i++)
+        if (k->params.data[i].symbol == sym)
+            return k->params.data[i].is_restrict;
+    return false;
+}
+
+/* What in the loop keeps the compiler from hoisting the load by itself
+ * (docs/measurements/kc102-kc402-premises-h200.txt). With no such thing
+ * nvcc -O3 and Triton 3.6 move a load whose address (and mask) do not
+ * change out of the loop on their own, and there is nothing to report. */
+typedef enum keep_kind { KEEP_NONE = 0, KEEP_WRITE, KEEP_SYNC } keep_kind;
+
+typedef struct keeper {
+    keep_kind kind;
+    const char *what; /* "a store to `out`", "`__syncthreads()`" */
+    kc_span at;
+} keeper;
+
+static keeper why_kept(const kc_kernel *k, const kc_access *a, uint32_t L, kc_rule_ctx *ctx)
+{
+    keeper r = {KEEP_NONE, NULL, {0, 0, 0, 0}};
+    kc_arena *ar = kc_rule_arena(ctx);
+    bool cuda = k->lang == KC_LANG_CUDA;
+    /* A __restrict__ pointer tells nvcc that nothing else in the kernel
+     * writes what it points to: the load is hoisted past stores, atomics
+     * and barriers alike. */
+    if (cuda && restrict_param(k, a->base))
+        return r;
+    /* Nor can anything change an object declared const. */
+    if (a->base != KC_NONE && a->base < k->symbols.len && (k->symbols.data[a->base].facts & KC_SF_READ_ONLY))
+        return r;
+    for (uint32_t i = 0; i < k->accesses.len; i++) {
+        const kc_access *s = &k->accesses.data[i];
+        if (s->kind == KC_ACC_LOAD || s->loop == KC_NONE || !kc_loop_within(k, s->loop, L))
+            continue;
+        /* Shared, local and constant memory cannot hold a global word. */
+        if (cuda && s->space != KC_MEM_GLOBAL && s->space != KC_MEM_UNKNOWN)
+            continue;
+        if (cuda && restrict_param(k, s->base))
+            continue;
+        const char *verb = s->kind == KC_ACC_ATOMIC ? "an atomic on" : "a store to";
+        r.kind = KEEP_WRITE;
+        r.what = s->base_name ? kc_arena_printf(ar, "%s `%s`", verb, s->base_name)
+                              : kc_arena_printf(ar, "%s memory", verb);
+        r.at = s->span;
+        return r;
+    }
+    if (!cuda)
+        return r;
+    for (uint32_t i = 0; i < k->barriers.len; i++) {
+        const kc_barrier *b = &k->barriers.data[i];
+        if (b->loop != KC_NONE && kc_loop_within(k, b->loop, L)) {
+            r.kind = KEEP_SYNC;
+            r.what = kc_arena_printf(ar, "`%s()`", b->name);
+            r.at = b->span;
+            return r;
+        }
+    }
+    for (uint32_t i = 0; i < k->calls.len; i++) {
+        const kc_call *c = &k->calls.data[i];
+        if ((c->flags & KC_CALL_FENCE) && c->loop != KC_NONE && kc_loop_within(k, c->loop, L)) {
+            r.kind = KEEP_SYNC;
+            r.what = kc_arena_printf(ar, "`%s()`", c->callee);
+            r.at = c->span;
+            return r;
+        }
+    }
+    return r;
 }
 
 static void check(const kc_model *m, const kc_kernel *k, kc_rule_ctx *ctx)
@@ -82,24 +176,51 @@ static void check(const kc_model *m, const kc_kernel *k, kc_rule_ctx *ctx)
          * stores (`t[off[b]]` with `off[b]` updated in the loop). */
         if (stored_in_loop(k, a->base, L, (kc_index_deps(a->offset).flags & KC_AF_DATA) != 0))
             continue;
+        /* A mask that changes with the loop keeps a Triton load in the loop
+         * whatever else the loop does; otherwise the compiler hoists it
+         * unless something in the loop may change the word. */
+        bool varying_mask = k->lang == KC_LANG_TRITON && a->masked && (a->mask_deps.loops & kc_loop_bit(L));
+        keeper why = why_kept(k, a, L, ctx);
+        if (!varying_mask && why.kind == KEEP_NONE)
+            continue;
         const kc_loop *lp = &k->loops.data[L];
+        const char *name = a->base_name ? a->base_name : "memory";
         kc_diag *d = kc_report(ctx, k, kc_access_point(a),
                                "loop-invariant load from `%s`: the address does not change with %s, yet it is "
                                "loaded again in every pass",
-                               a->base_name ? a->base_name : "memory",
-                               lp->var ? kc_arena_printf(kc_rule_arena(ctx), "`%s`", lp->var) : "the loop");
+                               name, lp->var ? kc_arena_printf(kc_rule_arena(ctx), "`%s`", lp->var) : "the loop");
         kc_diag_note(d, "%s", kc_loop_describe(ctx, k, lp));
         kc_diag_note(d, "element offset: %s (no term depends on the loop)", kc_model_index_str(m, k, a->offset));
-        if (a->masked && (a->mask_deps.loops & kc_loop_bit(L)))
+        if (varying_mask)
             kc_diag_note(d, "the mask `%s` changes with the loop, so the lanes that hit differ between passes, but "
-                         "the load and its address arithmetic are issued in every pass",
+                         "the load and its address arithmetic are issued in every pass: no compiler can hoist a load "
+                         "whose mask changes",
                          a->mask_text);
+        else if (k->lang == KC_LANG_CUDA)
+            kc_diag_note(d, "nvcc -O3 keeps it in the loop because of %s on line %u: %s", why.what, why.at.line,
+                         why.kind == KEEP_WRITE
+                             ? kc_arena_printf(kc_rule_arena(ctx),
+                                               "it may write `%s` (neither pointer is `__restrict__`); without it "
+                                               "nvcc would hoist the load itself",
+                                               name)
+                             : kc_arena_printf(kc_rule_arena(ctx),
+                                               "another thread may write `%s` before it (`%s` is not "
+                                               "`__restrict__`); without it nvcc would hoist the load itself",
+                                               name, name));
+        else
+            kc_diag_note(d, "Triton keeps it in the loop because of %s on line %u; in a loop that stores nothing "
+                         "it would hoist the load itself",
+                         why.what, why.at.line);
         if (lp->kind == KC_LOOP_STATIC_RANGE)
             kc_diag_note(d, "the loop is unrolled at compile time: every unrolled copy carries its own copy of "
                          "this load");
-        if (a->masked && (a->mask_deps.loops & kc_loop_bit(L)))
+        if (varying_mask)
             kc_diag_note(d, "fix: load it once before the loop with a mask that does not depend on the loop, and "
                          "use the value inside");
+        else if (k->lang == KC_LANG_CUDA)
+            kc_diag_note(d, "fix: hoist the load above the loop and reuse the value (or declare `%s` "
+                         "`__restrict__` if nothing the kernel writes overlaps it)",
+                         name);
         else
             kc_diag_note(d, "fix: hoist the load above the loop and reuse the value");
     }

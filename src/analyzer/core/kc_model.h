@@ -44,6 +44,9 @@ enum {
     /* Triton: a launch passes a Python float for it (`1e-6`, `float(x)`,
      * `1.0 / math.sqrt(d)`, a `float` parameter of the launching function). */
     KC_SF_FLOAT_ARG = 1u << 7,
+    /* CUDA: a global object declared const (`__device__ constexpr int t[8]`):
+     * nothing the kernel does can change what it holds. */
+    KC_SF_READ_ONLY = 1u << 8,
 };
 
 typedef struct kc_symbol {
@@ -359,6 +362,9 @@ enum {
     /* With KC_CALL_DOUBLE_MATH: pow(float, int), which the C++ library's
      * pow(T, U) template computes in double. */
     KC_CALL_POW_INT = 1u << 8,
+    /* A memory fence (__threadfence, __threadfence_block/_system): the
+     * compiler keeps global loads on their side of it (KC102). */
+    KC_CALL_FENCE = 1u << 9,
 };
 
 typedef struct kc_call {

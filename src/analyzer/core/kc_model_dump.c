@@ -36,10 +36,10 @@ static void dump_symbols(FILE *out, const kc_kernel *k)
 {
     for (uint32_t i = 0; i < k->symbols.len; i++) {
         const kc_symbol *s = &k->symbols.data[i];
-        fprintf(out, "  symbol %u %s kind=%d bits=%u facts=%s%s%s%s%s", i, s->name, s->kind, s->bits,
+        fprintf(out, "  symbol %u %s kind=%d bits=%u facts=%s%s%s%s%s%s", i, s->name, s->kind, s->bits,
                 (s->facts & KC_SF_SIZE) ? "size " : "", (s->facts & KC_SF_OUTER_STRIDE) ? "outer-stride " : "",
                 (s->facts & KC_SF_INNER_STRIDE) ? "inner-stride " : "", (s->facts & KC_SF_POINTER) ? "pointer " : "",
-                (s->facts & KC_SF_SHAPE_ARG) ? "shape-arg " : "");
+                (s->facts & KC_SF_SHAPE_ARG) ? "shape-arg " : "", (s->facts & KC_SF_READ_ONLY) ? "read-only " : "");
         if (s->nvalues) {
             fprintf(out, " values=");
             for (uint32_t v = 0; v < s->nvalues; v++)

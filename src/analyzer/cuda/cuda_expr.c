@@ -660,9 +660,39 @@ static kc_cuda_val arg_pointer(kc_cuda_walk *w, CXCursor a)
     return p;
 }
 
+/* Barriers (__syncthreads and its reductions, __syncwarp) and memory
+ * fences: recorded in program order; *out is the call's value. */
+static bool sync_call(kc_cuda_walk *w, CXCursor e, const char *name, const CXCursor *args, int na, CXType rt,
+                      kc_cuda_val *out)
+{
+    if (strcmp(name, "__threadfence") == 0 || strcmp(name, "__threadfence_block") == 0 ||
+        strcmp(name, "__threadfence_system") == 0) {
+        kc_cuda_record_call(w, e, name, KC_CALL_FENCE, NULL, args, na);
+        *out = kc_cuda_v_none();
+        return true;
+    }
+    if (!(strcmp(name, "__syncthreads") == 0 || strcmp(name, "__syncthreads_count") == 0 ||
+          strcmp(name, "__syncthreads_and") == 0 || strcmp(name, "__syncthreads_or") == 0 ||
+          strcmp(name, "__syncwarp") == 0 || strcmp(name, "__barrier_sync") == 0))
+        return false;
+    kc_cuda_val v = ev_children(w, e);
+    kc_cuda_mk_barrier(w, e, name);
+    /* __syncthreads_count/_and/_or reduce their argument over the whole
+     * block and give every thread of it the same result: block-uniform
+     * (it still varies between blocks, and with loaded data). */
+    kc_deps d = v.deps;
+    if (strncmp(name, "__syncthreads_", 14) == 0) {
+        d.axes = 0;
+        d.flags = (uint8_t)(d.flags & ~KC_AF_THREAD);
+    }
+    *out = kc_cuda_ty_is_int(rt) ? kc_cuda_v_index(kc_cuda_ix_opaque(w, e, d, 32)) : kc_cuda_v_deps(d);
+    return true;
+}
+
 static kc_cuda_val call_named(kc_cuda_walk *w, CXCursor e, CXCursor ref, const char *name, const CXCursor *args, int na,
                               CXType rt)
 {
+    kc_cuda_val out;
     /* Overloaded operators of class types (float4, __half, ...). */
     if (kc_cuda_starts_with(name, "operator") && na >= 1) {
         const char *op = name + 8;
@@ -679,22 +709,9 @@ static kc_cuda_val call_named(kc_cuda_walk *w, CXCursor e, CXCursor ref, const c
         }
     }
 
-    /* Barriers. */
-    if (strcmp(name, "__syncthreads") == 0 || strcmp(name, "__syncthreads_count") == 0 ||
-        strcmp(name, "__syncthreads_and") == 0 || strcmp(name, "__syncthreads_or") == 0 ||
-        strcmp(name, "__syncwarp") == 0 || strcmp(name, "__barrier_sync") == 0) {
-        kc_cuda_val v = ev_children(w, e);
-        kc_cuda_mk_barrier(w, e, name);
-        /* __syncthreads_count/_and/_or reduce their argument over the whole
-         * block and give every thread of it the same result: block-uniform
-         * (it still varies between blocks, and with loaded data). */
-        kc_deps d = v.deps;
-        if (strncmp(name, "__syncthreads_", 14) == 0) {
-            d.axes = 0;
-            d.flags = (uint8_t)(d.flags & ~KC_AF_THREAD);
-        }
-        return kc_cuda_ty_is_int(rt) ? kc_cuda_v_index(kc_cuda_ix_opaque(w, e, d, 32)) : kc_cuda_v_deps(d);
-    }
+    /* Barriers and fences. */
+    if (sync_call(w, e, name, args, na, rt, &out))
+        return out;
     /* Verifier preconditions: the parameters they pin to a value. */
     if ((strcmp(name, "__requires") == 0 || strcmp(name, "__builtin_assume") == 0 || strcmp(name, "__assume") == 0) &&
         na == 1) {
@@ -981,6 +998,9 @@ kc_cuda_val kc_cuda_global_value(kc_cuda_walk *w, CXCursor decl, CXCursor use, i
     if (kc_cuda_ty_is_array(t) || (device_var && (kc_cuda_ty_is_arith(t) || kc_cuda_ty_is_record(t)))) {
         uint32_t sym = kc_cuda_symbol_get(w, name, KC_SYM_GLOBAL, NULL);
         kc_space space = kc_cuda_decl_space(decl, KC_MEM_GLOBAL);
+        /* clang keeps an array's const on the array type: look at the canonical one. */
+        if (clang_isConstQualifiedType(clang_getCanonicalType(t)))
+            w->k->symbols.data[sym].facts |= KC_SF_READ_ONLY;
         if (space == KC_MEM_SHARED)
             kc_cuda_shared_array(w, decl, sym);
         kc_cuda_val p = kc_cuda_mem_pointer(w, sym, w->k->symbols.data[sym].name, space, kc_cuda_ty_innermost(t));
