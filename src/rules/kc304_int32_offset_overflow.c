@@ -101,7 +101,11 @@ static const char doc[] =
     "  and #1483, pytorch/pytorch issue #181555 (layer_norm past 2^32 elements),\n"
     "  PaddlePaddle/Paddle PR #79528 (rms_norm on [1, 1048576, 7168]); the xformers and mamba\n"
     "  fixes in bench/realbugs/manifest.tsv.\n"
-    "- Triton `semantic.py`: `program_id` is `int32`; integer products keep the operand width.\n";
+    "- Triton `semantic.py`: `program_id` is `int32`; integer products keep the operand width.\n"
+    "- The premise, measured on an H200 (`bench/premise/triton_premises.py`,\n"
+    "  docs/measurements/triton-premises-h200.txt): the tutorial layer norm over 65600 x 32768\n"
+    "  rows (2^31 + 2^21 elements) faults with an illegal address with `row * stride` in\n"
+    "  int32, and is correct with the row index cast to int64.\n";
 
 /* A factor that grows with the problem: it selects a row, a tile or an
  * element of a large dimension. */

@@ -67,7 +67,12 @@ static const char doc[] =
     "- CUDA C++ Programming Guide, \"Shared Memory\" and \"Synchronization Functions\".\n"
     "- karpathy/llm.c commits c73fa88 and 0f144e3 (missing `__syncthreads()` between\n"
     "  shared-memory writes and reads of other threads).\n"
-    "- compute-sanitizer racecheck.\n";
+    "- compute-sanitizer racecheck.\n"
+    "- The premise, measured on an H200 (`bench/premise/kc402_race.cu`,\n"
+    "  docs/measurements/kc102-kc402-premises-h200.txt): racecheck reports hazards for a read\n"
+    "  of another thread's word with no barrier and for overlapping parts of one buffer, and\n"
+    "  none for the same thread's word, disjoint halves, a barrier between, or branches on\n"
+    "  blockIdx (each block has its own shared memory): the shapes KC402 does not report.\n";
 
 /* A separator in program order: a barrier of any kind, or a call that may
  * synchronize. */
