@@ -297,6 +297,9 @@ typedef struct kc_accum {
     const char *dtype;    /* its element type ("fp16", "bf16", "__half", "float") */
     kc_accum_kind kind;
     uint32_t loop;        /* loop it accumulates across, or KC_NONE */
+    /* The outermost loop it keeps accumulating across (the declaration is
+     * outside every loop from `loop` out to this one); KC_NONE: `loop` only. */
+    uint32_t outer_loop;
     const char *fix_text; /* replacement for decl_span that widens it, or NULL */
     /* What else the widening must change in this statement: the added
      * operand converted (`sum += x` -> `sum += static_cast<float>(x)`, where
@@ -308,6 +311,11 @@ typedef struct kc_accum {
     kc_span operand_span;
     const char *operand_fix;
 } kc_accum;
+/* A 16-bit sum of at most this many terms is at most 2^6 times a term:
+ * each addition keeps at least 5 of fp16's 11 significant bits, and the
+ * error is bounded by the loop, not by the problem size (KC502). */
+#define KC_NARROW_SUM_TERMS 64
+
 /* kc_accum.operand_fix of a statement the widening cannot rewrite. */
 #define KC_ACCUM_UNFIXABLE ""
 

@@ -523,28 +523,55 @@ static const char *float_operand(facts_ctx *x, CXCursor operand, kc_span *span)
 
 /* `operand`: in operator form, what the statement adds to the accumulator
  * (null cursor otherwise). */
-static void add_accum(facts_ctx *x, CXCursor stmt, CXCursor var, kc_accum_kind kind, bool operator_form,
-                      CXCursor operand)
+static bool cursor_within(CXCursor outer, unsigned off)
+{
+    CXSourceRange r = clang_getCursorExtent(outer);
+    unsigned s = 0, e = 0;
+    clang_getExpansionLocation(clang_getRangeStart(r), NULL, NULL, NULL, &s);
+    clang_getExpansionLocation(clang_getRangeEnd(r), NULL, NULL, NULL, &e);
+    return off >= s && off < e;
+}
+
+/* `lhs` is an element of an array picked by a variable declared in `loop`
+ * (its induction variable, `loaded[i] = __hfma2(loaded[i], s, z)`): each
+ * pass updates another element, nothing is summed across passes. */
+static bool element_per_pass(CXCursor lhs, CXCursor loop)
+{
+    CXCursor c = strip_copies(lhs);
+    if (c.kind != CXCursor_ArraySubscriptExpr)
+        return false;
+    kc_cuda_kids k;
+    kc_cuda_kids_get(c, &k);
+    CXCursor ix = k.n == 2 ? strip_copies(k.v[1]) : clang_getNullCursor();
+    kc_cuda_kids_free(&k);
+    if (ix.kind != CXCursor_DeclRefExpr)
+        return false;
+    CXCursor d = clang_getCursorReferenced(ix);
+    return d.kind == CXCursor_VarDecl && cursor_within(loop, kc_cuda_cursor_off(d));
+}
+
+static void add_accum(facts_ctx *x, CXCursor stmt, CXCursor lhs, CXCursor var, kc_accum_kind kind,
+                      bool operator_form, CXCursor operand)
 {
     const char *lp = lowp_name(clang_getCursorType(var));
     if (!lp || x->nloops == 0)
         return;
     /* The loop it accumulates across: the innermost one that does not hold
-     * the declaration. */
+     * the declaration; it goes on accumulating across every enclosing loop
+     * that does not hold it either. */
     unsigned var_off = kc_cuda_cursor_off(var);
     int li = -1;
     for (unsigned i = x->nloops; i-- > 0;) {
-        CXSourceRange r = clang_getCursorExtent(x->loop_cur[i]);
-        unsigned s = 0, e = 0;
-        clang_getExpansionLocation(clang_getRangeStart(r), NULL, NULL, NULL, &s);
-        clang_getExpansionLocation(clang_getRangeEnd(r), NULL, NULL, NULL, &e);
-        if (var_off < s || var_off >= e) {
+        if (!cursor_within(x->loop_cur[i], var_off)) {
             li = (int)i;
             break;
         }
     }
-    if (li < 0)
+    if (li < 0 || element_per_pass(lhs, x->loop_cur[li]))
         return;
+    int lo = li;
+    while (lo > 0 && !cursor_within(x->loop_cur[lo - 1], var_off))
+        lo--;
     const char *name = kc_cuda_spelling(x->t, var);
     kc_accum A;
     memset(&A, 0, sizeof A);
@@ -556,6 +583,7 @@ static void add_accum(facts_ctx *x, CXCursor stmt, CXCursor var, kc_accum_kind k
     A.dtype = lp;
     A.kind = kind;
     A.loop = x->loop_id[li];
+    A.outer_loop = x->loop_id[lo];
     /* __hadd(acc, x) stays half whatever acc is: no widening fix-it. */
     A.operand_fix = operator_form ? float_operand(x, operand, &A.operand_span) : KC_ACCUM_UNFIXABLE;
     for (uint32_t i = 0; i < x->k->accums.len; i++) {
@@ -618,7 +646,7 @@ static void check_accum(facts_ctx *x, CXCursor e)
     if (clang_Cursor_isNull(var))
         return;
     if (compound) {
-        add_accum(x, e, var, KC_ACCUM_SUM, true, rhs);
+        add_accum(x, e, lhs, var, KC_ACCUM_SUM, true, rhs);
         return;
     }
     /* acc = <something of acc> */
@@ -628,7 +656,7 @@ static void check_accum(facts_ctx *x, CXCursor e)
         CXCursor a, b;
         if ((op == CXBinaryOperator_Add || op == CXBinaryOperator_Sub) && two_kids(r, &a, &b) &&
             (refers_to(a, var) || (op == CXBinaryOperator_Add && refers_to(b, var))))
-            add_accum(x, e, var, KC_ACCUM_SUM, true, refers_to(a, var) ? b : a);
+            add_accum(x, e, lhs, var, KC_ACCUM_SUM, true, refers_to(a, var) ? b : a);
         return;
     }
     if (r.kind != CXCursor_CallExpr)
@@ -648,7 +676,7 @@ static void check_accum(facts_ctx *x, CXCursor e)
         if (refers_to(clang_Cursor_getArgument(r, (unsigned)i), var)) {
             /* operator+(acc, x): the other argument is what is added. */
             CXCursor other = na == 2 ? clang_Cursor_getArgument(r, i == 0 ? 1u : 0u) : clang_getNullCursor();
-            add_accum(x, e, var, dot ? KC_ACCUM_DOT : KC_ACCUM_SUM, strncmp(n, "operator", 8) == 0, other);
+            add_accum(x, e, lhs, var, dot ? KC_ACCUM_DOT : KC_ACCUM_SUM, strncmp(n, "operator", 8) == 0, other);
             return;
         }
 }

@@ -207,6 +207,7 @@ void tt_record_accum(tt_ctx *c, TSNode at, const char *var, const tv *decl, kc_a
     ac.dtype = elt_name(decl->elt);
     ac.kind = kind;
     ac.loop = c->loop;
+    ac.outer_loop = KC_NONE;
     const char *dt = span_source(c, decl->dtype_span);
     if (dt && !strchr(dt, '\n')) {
         const char *dot = strrchr(dt, '.');

@@ -374,6 +374,26 @@ static tv tl_scan(tt_ctx *c, TSNode call, const char *name)
 }
 
 /* tl.dot, tl.dot_scaled: a matrix product, with its accumulator and output type. */
+/* The K extent of a dot's first operand (its last dimension), the largest
+ * value a launch or an autotune config gives it; -1 unknown. */
+static int64_t dot_k_extent(const tt_ctx *c, const tv *a)
+{
+    if (a->shape_unknown || a->shape.rank < 2)
+        return -1;
+    const kc_dim *d = &a->shape.dims[a->shape.rank - 1];
+    if (d->value >= 0)
+        return d->value;
+    if (d->symbol == KC_NONE || d->symbol >= c->k->symbols.len)
+        return -1;
+    const kc_symbol *sy = &c->k->symbols.data[d->symbol];
+    if (sy->has_value)
+        return sy->value;
+    int64_t most = -1;
+    for (uint32_t i = 0; i < sy->nvalues; i++)
+        most = sy->values[i] > most ? sy->values[i] : most;
+    return most;
+}
+
 static tv tl_dot(tt_ctx *c, TSNode call, const char *name)
 {
     tt_module *md = c->mod;
@@ -406,7 +426,10 @@ static tv tl_dot(tt_ctx *c, TSNode call, const char *name)
     if (od.kind == TV_DTYPE) {
         r.elt = od.elt;
         r.dtype_span = od.dtype_span;
-        if (tt_elt_low(od.elt))
+        /* Without an accumulator operand the narrow sum spans one K tile
+         * (`acc += tl.dot(p, v, out_dtype=tl.float16)` into a float32 acc):
+         * its error is bounded by the tile, reported only for a wide one. */
+        if (tt_elt_low(od.elt) && (acc.kind != TV_NONE || dot_k_extent(c, &a) > KC_NARROW_SUM_TERMS))
             tt_record_accum(c, call, NULL, &od, KC_ACCUM_DOT);
     } else {
         r.elt = a.elt == TT_ELT_INT || b.elt == TT_ELT_INT ? TT_ELT_INT : TT_ELT_FP32;
