@@ -330,6 +330,55 @@ static void add_literal(facts_ctx *x, CXCursor lit, CXCursor context)
     kc_vec_push(&x->k->literals, L);
 }
 
+/* The literal's value is a float exactly (0.5, 2.0, 3.0, not 0.1). */
+static bool exact_in_float(facts_ctx *x, CXCursor lit)
+{
+    kc_span sp = kc_cuda_span(x->t, strip_parens(lit));
+    const char *t = kc_span_valid(sp) ? kc_cuda_span_text(x->t, sp) : NULL;
+    if (!t || !*t)
+        return false;
+    char *end = NULL;
+    double v = strtod(t, &end);
+    return end != t && isfinite(v) && fabs(v) <= FLT_MAX && (double)(float)v == v;
+}
+
+/* An operand of float type promoted to double for the operation (not a
+ * double expression of floats). */
+static bool promoted_float(CXCursor c)
+{
+    c = strip_parens(c);
+    if (c.kind != CXCursor_UnexposedExpr || ckind(c) != CXType_Double)
+        return ckind(c) == CXType_Float;
+    kc_cuda_kids k;
+    kc_cuda_kids_get(c, &k);
+    bool f = k.n == 1 && ckind(strip_parens(k.v[0])) == CXType_Float;
+    kc_cuda_kids_free(&k);
+    return f;
+}
+
+/* One + - * / of a float and a literal exact in float whose double result
+ * goes straight into a float (`float inv = 1. / n;`, `f /= 2.0`): the
+ * double-rounded result is the float one (double has more than twice
+ * float's bits), and nvcc -O3 emits the float instruction (div.rn.f32,
+ * mul.f32 in PTX): no double arithmetic runs. */
+static bool narrowed_by_compiler(facts_ctx *x, CXCursor e, CXCursor other, CXCursor lit)
+{
+    if (!exact_in_float(x, lit) || !promoted_float(other))
+        return false;
+    if (e.kind == CXCursor_CompoundAssignOperator)
+        return true;
+    for (unsigned j = x->depth - 1; j-- > 0;) {
+        CXCursor p = x->stack[j];
+        if (p.kind == CXCursor_ParenExpr)
+            continue;
+        enum CXTypeKind pk = ckind(p);
+        return (p.kind == CXCursor_UnexposedExpr || p.kind == CXCursor_CStyleCastExpr ||
+                p.kind == CXCursor_CXXStaticCastExpr || p.kind == CXCursor_CXXFunctionalCastExpr) &&
+               pk == CXType_Float;
+    }
+    return false;
+}
+
 /* x op lit, lit op x, f op= lit. */
 static void check_binary(facts_ctx *x, CXCursor e)
 {
@@ -338,7 +387,8 @@ static void check_binary(facts_ctx *x, CXCursor e)
         return;
     enum CXBinaryOperatorKind op = clang_getCursorBinaryOperatorKind(e);
     if (e.kind == CXCursor_CompoundAssignOperator) {
-        if (is_arith_assign(op) && ckind(l) == CXType_Float && is_double_literal(r))
+        if (is_arith_assign(op) && ckind(l) == CXType_Float && is_double_literal(r) &&
+            !narrowed_by_compiler(x, e, l, r))
             add_literal(x, r, e);
         return;
     }
@@ -348,6 +398,8 @@ static void check_binary(facts_ctx *x, CXCursor e)
     if (ll == rl)
         return;
     if (fd_class(x, ll ? r : l, 0) != FD_FLOAT || !sinks_to_float(x, x->depth - 1))
+        return;
+    if (narrowed_by_compiler(x, e, ll ? r : l, ll ? l : r))
         return;
     add_literal(x, ll ? l : r, e);
 }
