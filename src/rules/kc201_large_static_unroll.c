@@ -145,7 +145,7 @@ static void check(const kc_model *m, const kc_kernel *k, kc_rule_ctx *ctx)
                                    what, l->trip_count, limit, l->trip_count);
             char num[32];
             snprintf(num, sizeof num, "%" PRId64, l->trip_count);
-            if (l->trip_text && strcmp(l->trip_text, num) != 0)
+            if (l->trip_text && *l->trip_text && strcmp(l->trip_text, num) != 0)
                 kc_diag_note(d, "trip count %s = %" PRId64, l->trip_text, l->trip_count);
             /* Where the values came from. */
             if (l->end)
