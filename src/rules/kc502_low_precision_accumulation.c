@@ -73,7 +73,7 @@ static bool same_accumulator(const kc_accum *p, const kc_accum *q)
  * to its outer loop), -1 when one is unknown. */
 static int64_t accumulated_passes(const kc_kernel *k, const kc_accum *ac)
 {
-    if (ac->loop == KC_NONE || ac->loop >= k->loops.len)
+    if (ac->passes_unknown || ac->loop == KC_NONE || ac->loop >= k->loops.len)
         return -1;
     int64_t n = 1;
     for (uint32_t l = ac->loop; l != KC_NONE && l < k->loops.len; l = k->loops.data[l].parent) {

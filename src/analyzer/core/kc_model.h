@@ -300,6 +300,9 @@ typedef struct kc_accum {
     /* The outermost loop it keeps accumulating across (the declaration is
      * outside every loop from `loop` out to this one); KC_NONE: `loop` only. */
     uint32_t outer_loop;
+    /* Some loop it persists across is not in the model, or the front end
+     * does not tell which ones it does: its number of additions is unknown. */
+    bool passes_unknown;
     const char *fix_text; /* replacement for decl_span that widens it, or NULL */
     /* What else the widening must change in this statement: the added
      * operand converted (`sum += x` -> `sum += static_cast<float>(x)`, where

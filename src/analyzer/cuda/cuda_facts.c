@@ -636,6 +636,8 @@ static void add_accum(facts_ctx *x, CXCursor stmt, CXCursor lhs, CXCursor var, k
     A.kind = kind;
     A.loop = x->loop_id[li];
     A.outer_loop = x->loop_id[lo];
+    for (int j = lo; j <= li; j++)
+        A.passes_unknown |= x->loop_id[j] == KC_NONE;
     /* __hadd(acc, x) stays half whatever acc is: no widening fix-it. */
     A.operand_fix = operator_form ? float_operand(x, operand, &A.operand_span) : KC_ACCUM_UNFIXABLE;
     for (uint32_t i = 0; i < x->k->accums.len; i++) {

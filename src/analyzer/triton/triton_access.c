@@ -208,6 +208,8 @@ void tt_record_accum(tt_ctx *c, TSNode at, const char *var, const tv *decl, kc_a
     ac.kind = kind;
     ac.loop = c->loop;
     ac.outer_loop = KC_NONE;
+    /* Which enclosing loops it persists across is not followed here. */
+    ac.passes_unknown = c->loop != KC_NONE && c->loop < c->k->loops.len && c->k->loops.data[c->loop].parent != KC_NONE;
     const char *dt = span_source(c, decl->dtype_span);
     if (dt && !strchr(dt, '\n')) {
         const char *dot = strrchr(dt, '.');
