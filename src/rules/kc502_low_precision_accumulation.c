@@ -87,16 +87,22 @@ static int64_t accumulated_passes(const kc_kernel *k, const kc_accum *ac)
     return n;
 }
 
-/* The most terms a sum in `dt` can take before an addition keeps fewer
- * than 5 of a term's significant bits: 2^6 for fp16's 11, 2^3 for bf16's
- * 8, none for fp8. */
-static int64_t few_terms(const char *dt)
+/* What a 16-bit (or 8-bit) float type keeps: its significant bits as the
+ * message says them, and the most terms a sum in it can take before an
+ * addition keeps fewer than 5 of a term's bits (2^6 for fp16's 11, 2^3
+ * for bf16's 8, none for fp8). */
+typedef struct narrow_float {
+    const char *bits;
+    int64_t few_terms;
+} narrow_float;
+
+static narrow_float narrow_of(const char *dt)
 {
     if (!strcmp(dt, "fp8"))
-        return 0;
+        return (narrow_float){"3 or 4", 0};
     if (!strcmp(dt, "bf16") || strstr(dt, "bfloat16") || strstr(dt, "BFloat16"))
-        return 8;
-    return KC_NARROW_SUM_TERMS;
+        return (narrow_float){"8", 8};
+    return (narrow_float){"11", KC_NARROW_SUM_TERMS};
 }
 
 static void check(const kc_model *m, const kc_kernel *k, kc_rule_ctx *ctx)
@@ -117,7 +123,7 @@ static void check(const kc_model *m, const kc_kernel *k, kc_rule_ctx *ctx)
         /* A loop of few passes sums few terms: the error is bounded by the
          * loop, not by the problem size. */
         int64_t passes = accumulated_passes(k, ac);
-        if (ac->var && passes >= 0 && passes <= few_terms(dt))
+        if (ac->var && passes >= 0 && passes <= narrow_of(dt).few_terms)
             continue;
         const char *decl = kc_rule_span_text(ctx, ac->decl_span);
         kc_diag *d;
@@ -148,9 +154,7 @@ static void check(const kc_model *m, const kc_kernel *k, kc_rule_ctx *ctx)
         }
         kc_diag_note(d, "%s keeps %s significant bits: once the sum is that many powers of two larger than a term, "
                      "the term is mostly rounded away, and the error grows with the reduction length",
-                     dt, !strcmp(dt, "bf16") || strstr(dt, "bfloat16") || strstr(dt, "BFloat16") ? "8"
-                         : !strcmp(dt, "fp8")                                                ? "3 or 4"
-                                                                                             : "11");
+                     dt, narrow_of(dt).bits);
         /* The widening is one fix-it: the declaration and what each
          * statement of the accumulator needs with it, or nothing. */
         bool fixable = ac->fix_text && kc_span_valid(ac->decl_span);
