@@ -232,7 +232,7 @@ static const char run_command_sh[] =
     "out=${1:-results}\n"
     "mkdir -p -- \"$out\" && out=$(cd -- \"$out\" && pwd) || exit 1\n"
     "b=$(cd -- \"$(dirname -- \"$0\")\" && pwd) || exit 1\n"
-    "rm -f -- \"$out\"/record-*.json \"$out/command.status\"\n"
+    "rm -f -- \"$out\"/record-*.json \"$out\"/replay-* \"$out\"/replayed-* \"$out/command.status\"\n"
     "# A Triton cache of its own: the first launch's time is the compile, as the\n"
     "# user's next change will see it.\n"
     "PYTHONPATH=\"$b/record${PYTHONPATH:+:$PYTHONPATH}\" KCHECK_RECORD_PLAN=\"$b/record-plan.json\" \\\n"
@@ -251,6 +251,17 @@ static const char run_command_sh[] =
     "        --log-file \"$out/$tool.log\" sh \"$b/command.sh\" >\"$out/$tool-command.log\" 2>&1\n"
     "    echo $? >\"$out/$tool.status\"\n"
     "done\n"
+    "# Launches the recorder saved to be replayed at a size that can show the finding\n"
+    "# (an int32 offset past 2^31 elements), each in a process of its own: the launch as\n"
+    "# written may kill it.\n"
+    "to=$(command -v timeout 2>/dev/null || true)\n"
+    "for r in \"$out\"/replay-*.json; do\n"
+    "    [ -e \"$r\" ] || continue\n"
+    "    TRITON_CACHE_DIR=\"$out/triton-cache\" PYTHONUNBUFFERED=1 ${to:+$to 900} python3 \"$b/record/kcheck_replay.py\" \"$r\" \\\n"
+    "        >\"${r%.json}.log\" 2>&1\n"
+    "done\n"
+    "# the saved tensors are large; KCHECK_KEEP=1 keeps them\n"
+    "[ \"${KCHECK_KEEP:-0}\" = 1 ] || rm -f -- \"$out\"/replay-*.pt\n"
     "rm -rf -- \"$out/triton-cache\"\n";
 
 /* The recorder, its sitecustomize, the command and its script. */
@@ -270,16 +281,19 @@ static bool write_bundle(const kc_verify_env *e, const char *cmd, const rec_item
     free(tp);
     char *site = kc_xasprintf("%s/record", e->workdir);
     char *rec = kc_xasprintf("%s/kcheck_recorder.py", site);
+    char *rp = kc_xasprintf("%s/kcheck_replay.py", site);
     char *sc = kc_xasprintf("%s/sitecustomize.py", site);
     char *cs = kc_xasprintf("%s/command.sh", e->workdir);
     char *rs = kc_xasprintf("%s/run-command.sh", e->workdir);
     char *body = kc_xasprintf("%s\n", cmd);
     bool ok = wrote && kc_mkdir_p(site, 0755) && kc_write_file(rec, kc_recorder_py, strlen(kc_recorder_py)) &&
+              kc_write_file(rp, kc_replay_py, strlen(kc_replay_py)) &&
               kc_write_file(sc, kc_sitecustomize_py, strlen(kc_sitecustomize_py)) &&
               kc_write_file(cs, body, strlen(body)) && kc_write_file(rs, run_command_sh, strlen(run_command_sh));
     free(body);
     free(site);
     free(rec);
+    free(rp);
     free(sc);
     free(cs);
     free(rs);

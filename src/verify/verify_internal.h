@@ -128,8 +128,10 @@ void kc_verify_replay_all(kc_verify_env *e, kc_verify_job *jobs, size_t nj);
 
 /* ---- record.c ---- */
 
-/* The embedded launch recorder of --run and its sitecustomize. */
+/* The embedded launch recorder of --run, the replay of a saved launch at a
+ * larger size, and the recorder's sitecustomize. */
 extern const char kc_recorder_py[];
+extern const char kc_replay_py[];
 extern const char kc_sitecustomize_py[];
 
 /* --run CMD: runs the user's command with the launch recorder, and
