@@ -6,8 +6,9 @@ KCHECK_RECORD_PLAN names a plan:
 
     {"findings": [{"diag": 3, "file": "/abs/ops.py", "kernel": "rms_kernel",
                    "rule": "KC304", "kind": "overflow", "line": 40,
-                   "fixed": "ops_fixed_1.py" (beside the plan) or null}, ...],
-     "max_launches": 2, "max_bytes": 8589934592}
+                   "fixed": "ops_fixed_1.py" (beside the plan) or null,
+                   "kinds": ["overflow", ...] (of the findings judged with it)}, ...],
+     "max_launches": 2, "max_bytes": 8589934592, "max_saved_bytes": 1073741824}
 
 It patches triton.runtime.jit.JITFunction.run once that module is
 imported. For a launch of a kernel that has findings (same function name,
@@ -23,6 +24,12 @@ up to max_launches times per finding:
      original runs once more on a fresh copy, to tell a nondeterministic
      kernel from a real difference;
   5. for performance findings both are timed (triton.testing.do_bench).
+
+An int32 offset finding cannot show below 2^31 elements: when the launch
+stays below and nothing differed, it is saved (replay-<pid>-<diag>.json, its
+input tensors in a .pt beside it up to max_saved_bytes) for
+kcheck_replay.py, which runs it again at a size past 2^31 in a process of
+its own, after the command.
 
 The user's program goes on with the results of its own, unchanged launch.
 The results document (KCHECK_RECORD_OUT/record-<pid>.json) is rewritten
@@ -57,6 +64,8 @@ class _Recorder:
             self.by_kernel.setdefault(f["kernel"], []).append(f)
         self.same_file = {}  # (co_filename, plan file) -> bool
         self.seen = {}       # diag -> launches seen
+        self.replays = set()  # diags whose launch was saved for kcheck_replay.py
+        self.max_saved_bytes = int(plan.get("max_saved_bytes", 1 << 30))
         self.doc = {"pid": os.getpid(), "argv": sys.argv[:8], "env": {}, "launches": {}, "experiments": [],
                     "errors": []}
         self.flush()
@@ -395,6 +404,11 @@ def _experiment(rec, jit, orig_run, finding, args, kwargs, grid):
     except Exception as e:  # noqa: BLE001
         exp["step"] = "recorder failed"
         exp["recorder_error"] = "%s: %s" % (type(e).__name__, str(e)[:2000])
+    try:
+        if _wants_replay(rec, finding, exp):
+            _save_replay(rec, jit, finding, pristine, grid, exp)
+    except Exception as e:  # noqa: BLE001
+        exp["replay_error"] = "%s: %s" % (type(e).__name__, str(e)[:2000])
     del pristine, fargs, fkwargs
     try:
         torch.cuda.empty_cache()
@@ -402,6 +416,89 @@ def _experiment(rec, jit, orig_run, finding, args, kwargs, grid):
         pass
     rec.flush()
     return result
+
+
+# ---- a launch saved to be replayed at a larger size ----
+def _wants_replay(rec, finding, exp):
+    """Whether the launch should be replayed past 2^31 elements: its
+    experiment has an int32 offset finding, the fixed kernel ran, and
+    nothing differed at the command's own size, which stays below 2^31."""
+    if "overflow" not in finding.get("kinds", [finding["kind"]]) or finding["diag"] in rec.replays:
+        return False
+    if exp.get("step") != "done" or not exp.get("fixed_ok") or not exp.get("outputs_equal"):
+        return False
+    return all(a.get("storage_bytes", 0) // max(1, _itemsize(a.get("dtype"))) < (1 << 31)
+               for a in exp["args"] if "numel" in a)
+
+
+def _itemsize(dtype):
+    import torch
+    try:
+        return torch.empty((), dtype=getattr(torch, dtype)).element_size()
+    except Exception:  # noqa: BLE001
+        return 1
+
+
+def _grid_tuple(jit, grid, args, kwargs):
+    """The launch's grid as numbers (a callable grid gets the launch's
+    arguments by name, as Triton passes them)."""
+    if callable(grid):
+        meta = {}
+        try:
+            sig = inspect.signature(jit.fn)
+            b = sig.bind_partial(*args, **{k: v for k, v in kwargs.items() if k in sig.parameters})
+            b.apply_defaults()
+            meta = dict(b.arguments)
+        except (TypeError, ValueError):
+            pass
+        meta.update(kwargs)
+        grid = grid(meta)
+    g = tuple(int(x) for x in grid)
+    return g + (1,) * (3 - len(g))
+
+
+def _save_replay(rec, jit, finding, pristine, grid, exp):
+    """Writes replay-<pid>-<diag>.json (and .pt with the input tensors
+    when they fit the limit) for kcheck_replay.py."""
+    import pickle
+    import base64
+    import torch
+    args, kwargs = pristine
+    names = list(getattr(jit, "arg_names", []) or [])
+    entries, tensors, saved_bytes = [], {}, 0
+    seen_storage = set()
+    for i, (kw, name, v) in enumerate([(False, names[i] if i < len(names) else "arg%d" % i, a)
+                                       for i, a in enumerate(args)] + [(True, k, v) for k, v in kwargs.items()]):
+        e = {"name": name, "kw": kw}
+        if _is_tensor(v):
+            e["tensor"] = {"shape": list(v.shape), "stride": list(v.stride()), "itemsize": v.element_size(),
+                           "dtype": str(v.dtype).replace("torch.", ""),
+                           "ptr": v.data_ptr()}
+            tensors[i] = v
+            s = v.untyped_storage()
+            if s.data_ptr() not in seen_storage:
+                seen_storage.add(s.data_ptr())
+                saved_bytes += s.nbytes()
+        elif v is None or isinstance(v, (bool, int, float, str)):
+            e["value"] = v
+        else:
+            e["pickle"] = base64.b64encode(pickle.dumps(v)).decode("ascii")
+        entries.append(e)
+    base = os.path.join(os.path.dirname(rec.out), "replay-%d-%d" % (os.getpid(), finding["diag"]))
+    fn = jit.fn
+    recipe = {"diag": finding["diag"], "rule": finding["rule"], "kernel": fn.__name__,
+              "module": getattr(fn, "__module__", None), "file": fn.__code__.co_filename,
+              "fixed": finding.get("fixed"), "sys_path": [p for p in sys.path if isinstance(p, str)],
+              "cwd": os.getcwd(), "grid": list(_grid_tuple(jit, grid, args, kwargs)), "args": entries,
+              "written": exp.get("written_fixed", []), "saved": saved_bytes <= rec.max_saved_bytes,
+              "saved_bytes": saved_bytes}
+    if recipe["saved"]:
+        torch.save(tensors, base + ".pt")
+    with open(base + ".json.tmp", "w") as f:
+        json.dump(recipe, f, indent=1)
+    os.replace(base + ".json.tmp", base + ".json")
+    rec.replays.add(finding["diag"])
+    exp["replay_saved"] = os.path.basename(base + ".json")
 
 
 def _make_run(rec, orig_run):

@@ -43,6 +43,7 @@ typedef struct rec_run {
     char *tool_why[2]; /* why a tool did not run, or NULL */
     kc_sanitizer_report_vec reports[2];
     json_t *docs;   /* the recorder's documents, one per Python process */
+    json_t *replayed; /* kcheck_replay.py's documents, one per replayed launch */
     const char *why_none; /* why nothing ran, or NULL */
 } rec_run;
 
@@ -141,11 +142,12 @@ static bool write_plan(const kc_verify_env *e, const rec_item_vec *items, const 
         const rec_item *it = &items->data[i];
         if (!it->leader)
             continue;
-        json_t *f = json_object(), *lines = json_array(), *rules = json_array();
+        json_t *f = json_object(), *lines = json_array(), *rules = json_array(), *kinds = json_array();
         for (uint32_t j = i; j < items->len; j++)
             if (items->data[j].group == it->group) {
                 json_array_append_new(lines, json_integer(items->data[j].d->span.line));
                 json_array_append_new(rules, json_string(items->data[j].d->rule_id));
+                json_array_append_new(kinds, json_string(kind_name(kc_verify_kind_of(items->data[j].d))));
             }
         char *file = absolute(it->r->path);
         json_object_set_new(f, "diag", json_integer(it->group));
@@ -156,6 +158,7 @@ static bool write_plan(const kc_verify_env *e, const rec_item_vec *items, const 
         json_object_set_new(f, "line", json_integer(it->d->span.line));
         json_object_set_new(f, "lines", lines);
         json_object_set_new(f, "rules", rules);
+        json_object_set_new(f, "kinds", kinds);
         json_object_set_new(f, "fixed", it->fixed ? json_string(it->fixed) : json_null());
         json_array_append_new(fs, f);
         free(file);
@@ -163,6 +166,8 @@ static bool write_plan(const kc_verify_env *e, const rec_item_vec *items, const 
     json_object_set_new(plan, "findings", fs);
     json_object_set_new(plan, "max_launches", json_integer(2));
     json_object_set_new(plan, "max_bytes", json_integer((json_int_t)48 << 30));
+    /* a launch saved for the replay past 2^31 keeps its tensors up to this */
+    json_object_set_new(plan, "max_saved_bytes", json_integer((json_int_t)1 << 30));
     json_object_set_new(plan, "command", json_string(e->o->verify_run_cmd));
     bool ok = json_dump_file(plan, path, JSON_INDENT(1) | JSON_PRESERVE_ORDER) == 0;
     json_decref(plan);
@@ -191,7 +196,7 @@ static char *file_tail(const char *path, int lines)
 }
 
 /* Every record-*.json the command's processes left. */
-static json_t *read_docs(const char *dir)
+static json_t *read_docs(const char *dir, const char *prefix)
 {
     json_t *docs = json_array();
     DIR *d = opendir(dir);
@@ -201,7 +206,8 @@ static json_t *read_docs(const char *dir)
     struct dirent *de;
     while ((de = readdir(d)) != NULL) {
         size_t l = strlen(de->d_name);
-        if (!strncmp(de->d_name, "record-", 7) && l > 5 && !strcmp(de->d_name + l - 5, ".json"))
+        size_t pl = strlen(prefix);
+        if (!strncmp(de->d_name, prefix, pl) && l > pl + 5 && !strcmp(de->d_name + l - 5, ".json"))
             kc_vec_push(&names, kc_xstrdup(de->d_name));
     }
     closedir(d);
@@ -210,6 +216,17 @@ static json_t *read_docs(const char *dir)
     for (uint32_t i = 0; i < names.len; i++) {
         char *p = kc_xasprintf("%s/%s", dir, names.data[i]);
         json_t *doc = json_load_file(p, 0, NULL);
+        if (doc && json_is_object(doc) && !strcmp(prefix, "replayed-")) {
+            /* what the replay's process printed: its last words when the
+             * launch killed it (replay-PID-DIAG.log) */
+            char *lp = kc_xasprintf("%s/replay-%s", dir, names.data[i] + strlen(prefix));
+            strcpy(lp + strlen(lp) - 5, ".log");
+            char *tail = file_tail(lp, 6);
+            if (tail)
+                json_object_set_new(doc, "_log_tail", json_string(tail));
+            free(tail);
+            free(lp);
+        }
         if (doc)
             json_array_append_new(docs, doc);
         free(p);
@@ -303,7 +320,8 @@ static bool write_bundle(const kc_verify_env *e, const char *cmd, const rec_item
 /* What a run of run-command.sh left in `dir`. */
 static void read_back(const char *dir, rec_run *run)
 {
-    run->docs = read_docs(dir);
+    run->docs = read_docs(dir, "record-");
+    run->replayed = read_docs(dir, "replayed-");
     char *st = kc_xasprintf("%s/command.status", dir);
     char *text = NULL;
     size_t len = 0;
@@ -479,6 +497,129 @@ static void judge_difference(const rec_item *it, json_t *x, const char *launch, 
     }
     kc_sb_free(&at);
     (void)it;
+}
+
+/* kcheck_replay.py's document for experiment `id`: a finished one first. */
+static json_t *replayed_of(const rec_run *run, json_int_t id)
+{
+    json_t *best = NULL;
+    size_t i;
+    json_t *doc;
+    json_array_foreach(run->replayed, i, doc) {
+        if (json_integer_value(json_object_get(doc, "diag")) != id)
+            continue;
+        if (!best || !strcmp(str(doc, "step"), "done"))
+            best = doc;
+    }
+    return best;
+}
+
+/* "17825792 rows (4 recorded, 4456448 copies of each), grid (17825792, 1,
+ * 1), `X` to element 2281701375, `Y` to element 2281701375; 17.1 GiB on
+ * NVIDIA H200": the scaled launch. */
+static void replay_text(json_t *rp, kc_strbuf *sb)
+{
+    json_t *plan = json_object_get(rp, "plan");
+    kc_sb_appendf(sb, "%lld rows (the recorded %lld, %lld copies of each",
+                  (long long)json_integer_value(json_object_get(plan, "new_rows")),
+                  (long long)json_integer_value(json_object_get(plan, "rows")),
+                  (long long)json_integer_value(json_object_get(plan, "factor")));
+    json_int_t blk = json_integer_value(json_object_get(plan, "block"));
+    if (blk > 1)
+        kc_sb_appendf(sb, ", %lld to a program", (long long)blk);
+    kc_sb_appendf(sb, "), grid (");
+    size_t i;
+    json_t *v;
+    json_array_foreach(json_object_get(plan, "grid"), i, v)
+        kc_sb_appendf(sb, "%s%lld", i ? ", " : "", (long long)json_integer_value(v));
+    kc_sb_appendf(sb, ")");
+    int shown = 0;
+    json_array_foreach(json_object_get(plan, "tensors"), i, v) {
+        if (!json_is_true(json_object_get(v, "scaled")) || shown >= 3)
+            continue;
+        kc_sb_appendf(sb, "%s`%s` to element %lld", shown++ ? ", " : ", ", str(v, "name"),
+                      (long long)json_integer_value(json_object_get(v, "max_offset")));
+    }
+    json_t *ints = json_object_get(plan, "ints");
+    const char *k;
+    json_object_foreach(ints, k, v)
+        kc_sb_appendf(sb, ", `%s` = %lld", k, (long long)json_integer_value(v));
+    double need = (double)json_integer_value(json_object_get(rp, "bytes_needed"));
+    if (need > 0)
+        kc_sb_appendf(sb, "; %.1f GiB%s%s", need / (1024.0 * 1024 * 1024), *str(rp, "gpu") ? " on " : "",
+                      str(rp, "gpu"));
+}
+
+/* An int32 offset finding judged by the replay of its launch past 2^31
+ * elements (kcheck_replay.py), when there is one: returns false when
+ * nothing was replayed. */
+static bool judge_replay(const rec_run *run, json_int_t id, const char *launch, json_int_t max_numel, kc_strbuf *sb,
+                         const char **status, json_t *ev)
+{
+    json_t *rp = replayed_of(run, id);
+    if (!rp)
+        return false;
+    json_object_set(ev, "replay", rp);
+    json_object_set_new(ev, "inputs", json_string("recorded launch, scaled past 2^31 elements"));
+    const char *step = str(rp, "step");
+    kc_sb_appendf(sb, "the command's launches stay below 2^31 elements (%s; %lld at most); ", launch,
+                  (long long)max_numel);
+    *status = "inconclusive";
+    if (!strcmp(step, "skipped")) {
+        kc_sb_appendf(sb, "a replay of one past 2^31 was not run: %s", str(rp, "skipped"));
+        return true;
+    }
+    kc_strbuf at = {0};
+    replay_text(rp, &at);
+    kc_sb_appendf(sb, "kcheck replayed one at %s, inputs %s: ", kc_sb_str(&at), str(rp, "inputs"));
+    kc_sb_free(&at);
+    json_t *inc = json_object_get(rp, "fixed_inconsistent");
+    const char *oerr = str(rp, "original_error");
+    if (!strcmp(step, "failed")) {
+        kc_sb_appendf(sb, "the replay failed: %s", str(rp, "replay_error"));
+    } else if (json_is_false(json_object_get(rp, "fixed_ok")) ||
+               (strcmp(step, "done") != 0 && !json_is_true(json_object_get(rp, "fixed_ok")))) {
+        kc_sb_appendf(sb, "it ended while %s, before the kernel with the fix-it had run to completion%s%s", step,
+                      *str(rp, "_log_tail") ? "; it printed: " : "", str(rp, "_log_tail"));
+    } else if (inc) {
+        kc_sb_appendf(sb, "the kernel with the fix-it wrote copy %lld of `%s` differently from copy 0 of the same "
+                          "inputs, so its programs are not independent rows and kcheck's scaling does not apply",
+                      (long long)json_integer_value(json_object_get(inc, "copy")), str(inc, "tensor"));
+    } else if (!json_is_true(json_object_get(rp, "fixed_consistent"))) {
+        kc_sb_appendf(sb, "the kernel with the fix-it wrote no tensor that follows the rows, so nothing checks the "
+                          "scaling");
+    } else if (!strcmp(step, "running the kernel as written")) {
+        *status = "confirmed";
+        kc_sb_appendf(sb, "the kernel with the fix-it ran and wrote every copy of every row alike; the kernel as "
+                          "written then killed the process%s%s",
+                      *str(rp, "_log_tail") ? ": " : "", str(rp, "_log_tail"));
+    } else if (strcmp(step, "done") != 0) {
+        kc_sb_appendf(sb, "it ended while %s", step);
+    } else if (json_is_false(json_object_get(rp, "original_ok"))) {
+        bool cuda = strstr(oerr, "illegal") || strstr(oerr, "CUDA") || strstr(oerr, "cuda");
+        *status = cuda ? "confirmed" : "inconclusive";
+        kc_sb_appendf(sb, "the kernel with the fix-it ran and wrote every copy of every row alike; the kernel as "
+                          "written failed: %s",
+                      oerr);
+    } else if (json_is_true(json_object_get(rp, "wrote_outside"))) {
+        *status = "confirmed";
+        kc_sb_appendf(sb, "the kernel as written changed GPU memory outside its arguments (the fixed kernel's "
+                          "inputs and outputs); with the fix-it every copy of every row came out alike");
+    } else if (json_array_size(json_object_get(rp, "differences"))) {
+        json_t *df = json_array_get(json_object_get(rp, "differences"), 0);
+        *status = "confirmed";
+        kc_sb_appendf(sb, "`%s` as written differs bit for bit from the fixed kernel's in %lld of %lld elements, "
+                          "from index %lld of its first dimension (element %lld) on, while with the fix-it every "
+                          "copy of every row came out alike",
+                      str(df, "tensor"), (long long)json_integer_value(json_object_get(df, "elements_differ")),
+                      (long long)json_integer_value(json_object_get(df, "numel")),
+                      (long long)json_integer_value(json_object_get(df, "first_index")),
+                      (long long)json_integer_value(json_object_get(df, "first_offset")));
+    } else {
+        *status = "not-reproduced";
+        kc_sb_appendf(sb, "the outputs as written and with the fix-it are identical bit for bit");
+    }
+    return true;
 }
 
 static void judge_same(const rec_item *it, json_t *x, const char *launch, json_int_t max_numel, size_t count,
@@ -705,7 +846,9 @@ static void judge_item(const rec_item *it, const rec_item *lead, const rec_item_
         } else if (json_is_false(json_object_get(x, "outputs_equal"))) {
             judge_difference(it, x, kc_sb_str(&launch), &sb, &status);
         } else {
-            judge_same(it, x, kc_sb_str(&launch), max_numel, count, run->tool_why[0], &sb, &status);
+            if (kc_verify_kind_of(it->d) != KC_VERIFY_OVERFLOW || max_numel >= ((json_int_t)1 << 31) ||
+                !judge_replay(run, id, kc_sb_str(&launch), max_numel, &sb, &status, ev))
+                judge_same(it, x, kc_sb_str(&launch), max_numel, count, run->tool_why[0], &sb, &status);
         }
         kc_sb_free(&launch);
     }
@@ -773,6 +916,7 @@ void kc_verify_run_command(kc_verify_env *e, kc_file_result *files, size_t n)
     for (uint32_t i = 0; i < items.len; i++)
         free(items.data[i].fixed);
     json_decref(run.docs);
+    json_decref(run.replayed);
     free(run.log_tail);
     for (int t = 0; t < 2; t++) {
         kc_sanitizer_reports_free(&run.reports[t]);
