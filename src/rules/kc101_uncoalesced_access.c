@@ -344,4 +344,5 @@ const kc_rule kc101_uncoalesced_access = {
     .options = options,
     .check = check,
     .verify = KC_VERIFY_PERF_RUNTIME,
+    .metric = KC_METRIC_GLOBAL_SECTORS,
 };

@@ -336,4 +336,5 @@ const kc_rule kc103_shared_bank_conflict = {
     .options = options,
     .check = check,
     .verify = KC_VERIFY_PERF_RUNTIME,
+    .metric = KC_METRIC_SHARED_WAVEFRONTS,
 };

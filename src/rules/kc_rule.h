@@ -34,6 +34,14 @@ typedef enum kc_verify_kind {
     KC_VERIFY_OVERFLOW,      /* memcheck too, but only offsets past 2^31 elements can show it */
 } kc_verify_kind;
 
+/* The per-source-line counter of Nsight Compute that shows a performance
+ * finding at its line (verify --run), against the counter's ideal. */
+typedef enum kc_verify_metric {
+    KC_METRIC_NONE = 0,
+    KC_METRIC_GLOBAL_SECTORS,    /* L2 sectors of global accesses vs. those a coalesced access needs */
+    KC_METRIC_SHARED_WAVEFRONTS, /* shared-memory wavefronts vs. those a conflict-free access needs */
+} kc_verify_metric;
+
 typedef struct kc_rule {
     const char *id;          /* "KC101": stable forever */
     const char *slug;        /* "uncoalesced-access" */
@@ -46,6 +54,7 @@ typedef struct kc_rule {
     const kc_rule_option_doc *options; /* terminated by a {NULL} entry; may be NULL */
     void (*check)(const kc_model *m, const kc_kernel *k, kc_rule_ctx *ctx);
     kc_verify_kind verify; /* how verify mode confirms a finding */
+    kc_verify_metric metric; /* the source-line counter that shows it, if any */
     /* Optional: runs once per file, after `check` has seen every kernel,
      * for facts outside kernels (CUDA host code: launches, runtime API
      * calls). May be set alone (then `check` may be NULL). */

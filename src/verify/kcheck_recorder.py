@@ -465,11 +465,13 @@ def _save_replay(rec, jit, finding, pristine, grid, exp):
     import torch
     args, kwargs = pristine
     names = list(getattr(jit, "arg_names", []) or [])
+    const = {p.name for p in getattr(jit, "params", []) if getattr(p, "is_constexpr", False)}
+    const |= {names[i] for i in getattr(jit, "constexprs", []) or [] if isinstance(i, int) and i < len(names)}
     entries, tensors, saved_bytes = [], {}, 0
     seen_storage = set()
     for i, (kw, name, v) in enumerate([(False, names[i] if i < len(names) else "arg%d" % i, a)
                                        for i, a in enumerate(args)] + [(True, k, v) for k, v in kwargs.items()]):
-        e = {"name": name, "kw": kw}
+        e = {"name": name, "kw": kw, "constexpr": name in const}
         if _is_tensor(v):
             e["tensor"] = {"shape": list(v.shape), "stride": list(v.stride()), "itemsize": v.element_size(),
                            "dtype": str(v.dtype).replace("torch.", ""),

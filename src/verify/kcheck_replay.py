@@ -114,6 +114,17 @@ def plan_scale(grid, entries, limit_elems=TARGET):
             if b > 1 and n != g0 and _cdiv(n, b) == g0:
                 cands.append((n, b))
     cands.append((g0, 1))
+    # Several block sizes may give the same grid (cdiv(100, 64) == cdiv(100,
+    # 96)): a constexpr argument first, then a power of two, then the
+    # smaller (the larger grid: rows it does not have are masked, rows it
+    # misses would be left unwritten).
+    const = {e["name"] for e in entries if e.get("constexpr")}
+
+    def rank(c):
+        m, b = c
+        names = [n for n, v in ints if v == b]
+        return (0 if b == 1 or any(n in const for n in names) else 1, 0 if b & (b - 1) == 0 else 1, b)
+    cands.sort(key=rank)
     best = None
     for m, b in cands:
         rows = []
@@ -410,7 +421,7 @@ def replay(recipe_path):
         except Exception as e:  # noqa: BLE001 - an illegal address is the finding
             d["original_s"] = time.perf_counter() - t0
             d["original_ok"] = False
-            d["original_error"] = "%s: %s" % (type(e).__name__, str(e)[:1000])
+            d["original_error"] = "%s: %s" % (type(e).__name__, (str(e).strip().splitlines() or [""])[0][:500])
             doc.step("done")
             return 0
         d["original_s"] = time.perf_counter() - t0

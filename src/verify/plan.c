@@ -473,6 +473,8 @@ bool kc_verify_recorded(const kc_verify_env *e, const kc_file_result *r, const k
      * findings (the recorder watches Triton launches only). */
     kc_verify_kind k = kc_verify_kind_of(d);
     bool sanitized = k == KC_VERIFY_MEMORY || k == KC_VERIFY_RACE || k == KC_VERIFY_OVERFLOW;
+    /* and Nsight Compute's per-line counters performance findings */
+    sanitized |= kc_verify_metric_of(d) != KC_METRIC_NONE;
     for (uint32_t i = 0; i < r->kernels.len; i++)
         if (!strcmp(r->kernels.data[i].name, d->kernel) && (r->kernels.data[i].lang == KC_LANG_TRITON || sanitized))
             return true;

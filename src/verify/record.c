@@ -29,8 +29,14 @@ typedef struct rec_item {
 
 typedef KC_VEC(rec_item) rec_item_vec;
 
+/* How many launches of the flagged kernels Nsight Compute profiles. */
+#define KC_NCU_LAUNCHES 40
+#define KC_STR_(x) #x
+#define KC_STR(x) KC_STR_(x)
+
 /* The compute-sanitizer tools --run may use, by the findings' kinds. */
-static const char *const tools[2] = {"memcheck", "racecheck"};
+#define KC_TOOLS 3
+static const char *const tools[KC_TOOLS] = {"memcheck", "racecheck", "synccheck"};
 
 /* What came of the command. */
 typedef struct rec_run {
@@ -39,11 +45,13 @@ typedef struct rec_run {
     int status;     /* the command's exit status, when have_status */
     char *log_tail; /* the last lines of its output, or NULL */
     /* compute-sanitizer's runs of the command: memcheck, racecheck */
-    bool tool_ran[2];
-    char *tool_why[2]; /* why a tool did not run, or NULL */
-    kc_sanitizer_report_vec reports[2];
+    bool tool_ran[KC_TOOLS];
+    char *tool_why[KC_TOOLS]; /* why a tool did not run, or NULL */
+    kc_sanitizer_report_vec reports[KC_TOOLS];
     json_t *docs;   /* the recorder's documents, one per Python process */
     json_t *replayed; /* kcheck_replay.py's documents, one per replayed launch */
+    json_t *ncu;      /* kcheck_ncu.py's document of Nsight Compute's run, or NULL */
+    char *ncu_why;    /* why there is none, when a profile was asked for */
     const char *why_none; /* why nothing ran, or NULL */
 } rec_run;
 
@@ -268,6 +276,25 @@ static const char run_command_sh[] =
     "        --log-file \"$out/$tool.log\" sh \"$b/command.sh\" >\"$out/$tool-command.log\" 2>&1\n"
     "    echo $? >\"$out/$tool.status\"\n"
     "done\n"
+    "# Performance findings with a per-line counter: the command again under Nsight\n"
+    "# Compute (its flagged kernels, the first launches; KCHECK_RUN_NCU=0 skips it).\n"
+    "rm -f -- \"$out\"/ncu.* \"$out/ncu-lines.json\" \"$out/ncu-command.log\"\n"
+    "pk=$(cat \"$b/profile\" 2>/dev/null)\n"
+    "if [ -n \"$pk\" ]; then\n"
+    "    nc=$(command -v ncu 2>/dev/null || echo \"${CUDA_HOME:-/usr/local/cuda}/bin/ncu\")\n"
+    "    if [ \"${KCHECK_RUN_NCU:-1}\" = 0 ]; then echo 'KCHECK_RUN_NCU=0' >\"$out/ncu.skipped\"\n"
+    "    elif [ ! -x \"$nc\" ]; then echo 'ncu (Nsight Compute) not found' >\"$out/ncu.skipped\"\n"
+    "    else\n"
+    "        TRITON_CACHE_DIR=\"$out/triton-cache\" \"$nc\" --section SourceCounters --target-processes all \\\n"
+    "            -k \"regex:^($pk)(<.*)?\\$\" --launch-count " KC_STR(KC_NCU_LAUNCHES) " -f -o \"$out/ncu\" \\\n"
+    "            sh \"$b/command.sh\" >\"$out/ncu-command.log\" 2>&1\n"
+    "        echo $? >\"$out/ncu.status\"\n"
+    "        if [ -e \"$out/ncu.ncu-rep\" ]; then\n"
+    "            KCHECK_NCU=\"$nc\" python3 \"$b/record/kcheck_ncu.py\" \"$out/ncu.ncu-rep\" \"$out/ncu-lines.json\" >/dev/null 2>&1\n"
+    "            [ \"${KCHECK_KEEP:-0}\" = 1 ] || rm -f -- \"$out/ncu.ncu-rep\"\n"
+    "        fi\n"
+    "    fi\n"
+    "fi\n"
     "# Launches the recorder saved to be replayed at a size that can show the finding\n"
     "# (an int32 offset past 2^31 elements), each in a process of its own: the launch as\n"
     "# written may kill it.\n"
@@ -290,27 +317,52 @@ static bool write_bundle(const kc_verify_env *e, const char *cmd, const rec_item
         want[0] |= k == KC_VERIFY_MEMORY || k == KC_VERIFY_OVERFLOW;
         want[1] |= k == KC_VERIFY_RACE;
     }
+    /* races: racecheck (shared memory) and synccheck (barriers) */
     char *tl = kc_xasprintf("%s%s%s\n", want[0] ? tools[0] : "", want[0] && want[1] ? " " : "",
-                            want[1] ? tools[1] : "");
+                            want[1] ? "racecheck synccheck" : "");
     char *tp = kc_xasprintf("%s/sanitize", e->workdir);
     bool wrote = kc_write_file(tp, tl, strlen(tl));
     free(tl);
     free(tp);
+    /* the kernels Nsight Compute profiles: those of findings with a
+     * per-line counter, as a regex alternation of their names */
+    kc_strbuf pk = {0};
+    for (uint32_t i = 0; i < items->len; i++) {
+        const kc_diag *d = items->data[i].d;
+        if (kc_verify_metric_of(d) == KC_METRIC_NONE)
+            continue;
+        bool dup = false;
+        for (uint32_t j = 0; j < i && !dup; j++)
+            dup = kc_verify_metric_of(items->data[j].d) != KC_METRIC_NONE && !strcmp(items->data[j].d->kernel, d->kernel);
+        bool plain = true; /* kernel names are identifiers; anything else is not profiled */
+        for (const char *c = d->kernel; *c && plain; c++)
+            plain = (*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9') || *c == '_';
+        if (!dup && plain)
+            kc_sb_appendf(&pk, "%s%s", pk.len ? "|" : "", d->kernel);
+    }
+    kc_sb_appendf(&pk, "\n");
+    char *pp = kc_xasprintf("%s/profile", e->workdir);
+    wrote = wrote && kc_write_file(pp, kc_sb_str(&pk), pk.len);
+    free(pp);
+    kc_sb_free(&pk);
     char *site = kc_xasprintf("%s/record", e->workdir);
     char *rec = kc_xasprintf("%s/kcheck_recorder.py", site);
     char *rp = kc_xasprintf("%s/kcheck_replay.py", site);
+    char *np = kc_xasprintf("%s/kcheck_ncu.py", site);
     char *sc = kc_xasprintf("%s/sitecustomize.py", site);
     char *cs = kc_xasprintf("%s/command.sh", e->workdir);
     char *rs = kc_xasprintf("%s/run-command.sh", e->workdir);
     char *body = kc_xasprintf("%s\n", cmd);
     bool ok = wrote && kc_mkdir_p(site, 0755) && kc_write_file(rec, kc_recorder_py, strlen(kc_recorder_py)) &&
               kc_write_file(rp, kc_replay_py, strlen(kc_replay_py)) &&
+              kc_write_file(np, kc_ncu_py, strlen(kc_ncu_py)) &&
               kc_write_file(sc, kc_sitecustomize_py, strlen(kc_sitecustomize_py)) &&
               kc_write_file(cs, body, strlen(body)) && kc_write_file(rs, run_command_sh, strlen(run_command_sh));
     free(body);
     free(site);
     free(rec);
     free(rp);
+    free(np);
     free(sc);
     free(cs);
     free(rs);
@@ -322,9 +374,27 @@ static void read_back(const char *dir, rec_run *run)
 {
     run->docs = read_docs(dir, "record-");
     run->replayed = read_docs(dir, "replayed-");
-    char *st = kc_xasprintf("%s/command.status", dir);
+    char *np = kc_xasprintf("%s/ncu-lines.json", dir);
+    char *ns = kc_xasprintf("%s/ncu.status", dir);
+    char *nk = kc_xasprintf("%s/ncu.skipped", dir);
+    run->ncu = json_load_file(np, 0, NULL);
     char *text = NULL;
     size_t len = 0;
+    if (!run->ncu && kc_read_all(nk, &text, &len) && len) {
+        while (len && text[len - 1] == '\n')
+            text[--len] = '\0';
+        run->ncu_why = kc_xstrdup(text);
+    } else if (!run->ncu && (free(text), text = NULL, kc_read_all(ns, &text, &len))) {
+        run->ncu_why = kc_xasprintf("ncu exited with status %d and left no report; its output is in ncu-command.log",
+                                    atoi(text));
+    }
+    free(text);
+    free(np);
+    free(ns);
+    free(nk);
+    char *st = kc_xasprintf("%s/command.status", dir);
+    text = NULL;
+    len = 0;
     if (kc_read_all(st, &text, &len) && len) {
         run->have_status = true;
         run->status = atoi(text);
@@ -334,7 +404,7 @@ static void read_back(const char *dir, rec_run *run)
     char *logp = kc_xasprintf("%s/command.log", dir);
     run->log_tail = file_tail(logp, 12);
     free(logp);
-    for (int t = 0; t < 2; t++) {
+    for (int t = 0; t < KC_TOOLS; t++) {
         char *lp = kc_xasprintf("%s/%s.log", dir, tools[t]);
         char *sp = kc_xasprintf("%s/%s.skipped", dir, tools[t]);
         text = NULL;
@@ -564,14 +634,23 @@ static bool judge_replay(const rec_run *run, json_int_t id, const char *launch, 
     const char *step = str(rp, "step");
     kc_sb_appendf(sb, "the command's launches stay below 2^31 elements (%s; %lld at most); ", launch,
                   (long long)max_numel);
+    kc_strbuf rg = {0};
+    size_t gi;
+    json_t *gv;
+    json_array_foreach(json_object_get(rp, "recorded_grid"), gi, gv)
+        kc_sb_appendf(&rg, "%s%lld", gi ? ", " : "", (long long)json_integer_value(gv));
     *status = "inconclusive";
     if (!strcmp(step, "skipped")) {
-        kc_sb_appendf(sb, "a replay of one past 2^31 was not run: %s", str(rp, "skipped"));
+        kc_sb_appendf(sb, "a replay of its launch with grid (%s) past 2^31 was not run: %s", kc_sb_str(&rg),
+                      str(rp, "skipped"));
+        kc_sb_free(&rg);
         return true;
     }
     kc_strbuf at = {0};
     replay_text(rp, &at);
-    kc_sb_appendf(sb, "kcheck replayed one at %s, inputs %s: ", kc_sb_str(&at), str(rp, "inputs"));
+    kc_sb_appendf(sb, "kcheck replayed its launch with grid (%s) at %s, inputs %s: ", kc_sb_str(&rg),
+                  kc_sb_str(&at), str(rp, "inputs"));
+    kc_sb_free(&rg);
     kc_sb_free(&at);
     json_t *inc = json_object_get(rp, "fixed_inconsistent");
     const char *oerr = str(rp, "original_error");
@@ -699,15 +778,34 @@ static bool judge_by_sanitizer(const rec_item *it, const rec_run *run, json_t *x
                                const char **status, json_t *ev)
 {
     kc_verify_kind k = kc_verify_kind_of(it->d);
-    int t = k == KC_VERIFY_MEMORY || k == KC_VERIFY_OVERFLOW ? 0 : k == KC_VERIFY_RACE ? 1 : -1;
-    if (t < 0 || !run->tool_ran[t])
+    /* the tools that judge the finding: memcheck; racecheck and synccheck */
+    int first = k == KC_VERIFY_MEMORY || k == KC_VERIFY_OVERFLOW ? 0 : k == KC_VERIFY_RACE ? 1 : -1;
+    int last = first == 1 ? 2 : first;
+    if (first < 0)
         return false;
+    int t = -1;
+    size_t n = 0, elsewhere = 0;
+    kc_strbuf ran = {0};
     const kc_sanitizer_report *r = NULL;
     const kc_sanitizer_where *w = NULL;
-    size_t n = reports_at(&run->reports[t], it, &r, &w);
+    for (int u = first; u <= last; u++) {
+        if (!run->tool_ran[u])
+            continue;
+        kc_sb_appendf(&ran, "%s%s", ran.len ? " and " : "", tools[u]);
+        elsewhere += run->reports[u].len;
+        if (t < 0 || !n) {
+            t = u;
+            n = reports_at(&run->reports[u], it, &r, &w);
+        }
+    }
+    if (t < 0) {
+        kc_sb_free(&ran);
+        return false;
+    }
     json_object_set_new(ev, "sanitizer", json_pack("{s:s,s:I,s:I}", "tool", tools[t], "reports_at_line",
-                                                   (json_int_t)n, "reports", (json_int_t)run->reports[t].len));
+                                                   (json_int_t)n, "reports", (json_int_t)elsewhere));
     if (n) {
+        kc_sb_free(&ran);
         *status = "confirmed";
         kc_sb_appendf(sb, "compute-sanitizer %s, on the command: \"%s\" at %s:%u%s%s%s%s (%zu report%s at this line)",
                       tools[t], r->what, base_name(w->file), w->line, w->function ? " in " : "",
@@ -716,22 +814,24 @@ static bool judge_by_sanitizer(const rec_item *it, const rec_run *run, json_t *x
             kc_sb_appendf(sb, "; the launch: %s", launch);
         return true;
     }
-    if (k == KC_VERIFY_OVERFLOW)
-        return false; /* the recorder's copies say more at these sizes */
     bool triton = in_triton(it->r, it->d);
-    if (triton && !x)
-        return false; /* not launched: the silence says nothing */
-    if (x && (json_object_get(x, "stray_write") || json_is_true(json_object_get(x, "wrote_outside")) ||
-              json_is_false(json_object_get(x, "outputs_equal"))))
-        return false; /* the recorder's copies showed more than the silence */
+    if (k == KC_VERIFY_OVERFLOW || (triton && !x) ||
+        (x && (json_object_get(x, "stray_write") || json_is_true(json_object_get(x, "wrote_outside")) ||
+               json_is_false(json_object_get(x, "outputs_equal"))))) {
+        /* the recorder's copies say more at these sizes; a kernel not
+         * launched makes the silence say nothing; the copies showed more */
+        kc_sb_free(&ran);
+        return false;
+    }
     *status = "not-reproduced";
     kc_sb_appendf(sb, "compute-sanitizer %s reported nothing at this line while the command ran (%zu report%s "
                       "elsewhere)%s",
-                  tools[t], (size_t)run->reports[t].len, run->reports[t].len == 1 ? "" : "s",
+                  kc_sb_str(&ran), elsewhere, elsewhere == 1 ? "" : "s",
                   triton ? "" : "; kcheck does not watch CUDA launches: if the command never launched the kernel, "
                                 "this says nothing");
     if (launch)
         kc_sb_appendf(sb, "; the launch: %s", launch);
+    kc_sb_free(&ran);
     return true;
 }
 
@@ -771,7 +871,24 @@ static void judge_item(const rec_item *it, const rec_item *lead, const rec_item_
                                                         ? "run time of the kernel as written and with the fix-it"
                                                         : "outputs of the kernel as written and with the fix-it, "
                                                           "on copies of the same inputs"));
-    if (run->why_none) {
+    const char *by_ncu = NULL;
+    if (!run->why_none && kc_verify_metric_of(it->d) != KC_METRIC_NONE) {
+        json_t *nev = json_object();
+        by_ncu = kc_ncu_judge(run->ncu, run->ncu_why, KC_NCU_LAUNCHES, it->r, it->d, in_triton(it->r, it->d), &sb, nev);
+        if (by_ncu && !strcmp(by_ncu, "inconclusive") && x && strcmp(str(x, "step"), "skipped") != 0) {
+            /* the recorder's timing of the launch may say more */
+            by_ncu = NULL;
+            kc_sb_free(&sb);
+        }
+        if (by_ncu) {
+            status = by_ncu;
+            json_object_update(ev, nev);
+        }
+        json_decref(nev);
+    }
+    if (by_ncu) {
+        /* Nsight Compute's counters at the finding's line */
+    } else if (run->why_none) {
         kc_sb_appendf(&sb, "%s", run->why_none);
     } else if (!x && judge_by_sanitizer(it, run, NULL, NULL, &sb, &status, ev)) {
         /* a CUDA finding (the recorder watches Triton only), or a report
@@ -917,8 +1034,10 @@ void kc_verify_run_command(kc_verify_env *e, kc_file_result *files, size_t n)
         free(items.data[i].fixed);
     json_decref(run.docs);
     json_decref(run.replayed);
+    json_decref(run.ncu);
+    free(run.ncu_why);
     free(run.log_tail);
-    for (int t = 0; t < 2; t++) {
+    for (int t = 0; t < KC_TOOLS; t++) {
         kc_sanitizer_reports_free(&run.reports[t]);
         free(run.tool_why[t]);
     }

@@ -30,6 +30,12 @@ kc_verify_kind kc_verify_kind_of(const kc_diag *d)
     return r ? r->verify : KC_VERIFY_NONE;
 }
 
+kc_verify_metric kc_verify_metric_of(const kc_diag *d)
+{
+    const kc_rule *r = rule_of(d);
+    return r ? r->metric : KC_METRIC_NONE;
+}
+
 bool kc_verify_is_perf(kc_verify_kind k) { return k == KC_VERIFY_PERF_RUNTIME || k == KC_VERIFY_PERF_COMPILE; }
 
 /* ---- results documents ---- */

@@ -95,6 +95,7 @@ void kc_verify_set_verdict(kc_diag *d, const char *status, const char *summary, 
 kc_verify_kind kc_verify_kind_of(const kc_diag *d);
 /* Whether the kind is a performance one (run time, compile time). */
 bool kc_verify_is_perf(kc_verify_kind k);
+kc_verify_metric kc_verify_metric_of(const kc_diag *d);
 /* Judges a job's findings and records its binding's own check. */
 void kc_verify_judge_job(kc_verify_job *j);
 
@@ -130,6 +131,16 @@ void kc_verify_replay_all(kc_verify_env *e, kc_verify_job *jobs, size_t nj);
 
 /* The embedded launch recorder of --run, the replay of a saved launch at a
  * larger size, and the recorder's sitecustomize. */
+/* ---- ncu_lines.c ---- */
+/* A performance finding with a per-line counter (KC101, KC103) judged by
+ * kcheck_ncu.py's document of Nsight Compute's run of the command: the
+ * status ("confirmed", "not-reproduced", "inconclusive") with its reason
+ * appended to sb and its figures to ev; NULL when the finding has no such
+ * counter, or when no document exists and why_none is NULL. */
+const char *kc_ncu_judge(json_t *doc, const char *why_none, int launch_limit, const kc_file_result *r,
+                         const kc_diag *d, bool triton, kc_strbuf *sb, json_t *ev);
+
+extern const char kc_ncu_py[];
 extern const char kc_recorder_py[];
 extern const char kc_replay_py[];
 extern const char kc_sitecustomize_py[];

@@ -1,0 +1,135 @@
+/* Performance findings judged by Nsight Compute's per-source-line counters
+ * on the user's own command (verify --run): the L2 sectors a global access
+ * moved against those a coalesced access of the same bytes needs (KC101),
+ * the shared-memory wavefronts against a conflict-free access's (KC103).
+ * The counters come from kcheck_ncu.py's document (ncu-lines.json), which
+ * reads the report of `ncu --section SourceCounters` run on the command. */
+#include "verify_internal.h"
+
+#include <string.h>
+
+/* What a measured excess must reach to confirm a finding: half again the
+ * ideal (a stride of 2 elements of 4 bytes already doubles the sectors). */
+#define KC_NCU_CONFIRM_RATIO 1.5
+
+static const char *base_name(const char *p)
+{
+    const char *s = strrchr(p, '/');
+    return s ? s + 1 : p;
+}
+
+static const char *jstr(json_t *o, const char *key)
+{
+    const char *s = json_string_value(json_object_get(o, key));
+    return s ? s : "";
+}
+
+/* The profiled kernel of the finding: same function name, and the same
+ * file name where the report names one. */
+static json_t *kernel_of(json_t *doc, const kc_file_result *r, const kc_diag *d)
+{
+    json_t *found = NULL;
+    size_t i;
+    json_t *k;
+    json_array_foreach(json_object_get(doc, "kernels"), i, k) {
+        if (strcmp(jstr(k, "function"), d->kernel) != 0)
+            continue;
+        const char *f = jstr(k, "file");
+        if (*f && strcmp(base_name(f), base_name(r->path)) != 0)
+            continue;
+        found = k;
+        if (json_is_true(json_object_get(k, "lineinfo")))
+            break;
+    }
+    return found;
+}
+
+static json_int_t num(json_t *o, const char *key) { return json_integer_value(json_object_get(o, key)); }
+
+const char *kc_ncu_judge(json_t *doc, const char *why_none, int launch_limit, const kc_file_result *r,
+                         const kc_diag *d, bool triton, kc_strbuf *sb, json_t *ev)
+{
+    kc_verify_metric m = kc_verify_metric_of(d);
+    if (m == KC_METRIC_NONE || !d->kernel)
+        return NULL;
+    if (!doc) {
+        if (!why_none)
+            return NULL;
+        kc_sb_appendf(sb, "Nsight Compute did not profile the command (%s)", why_none);
+        return "inconclusive";
+    }
+    const char *err = jstr(doc, "error");
+    if (*err) {
+        kc_sb_appendf(sb, "Nsight Compute's report of the command could not be read: %s", err);
+        return "inconclusive";
+    }
+    json_t *k = kernel_of(doc, r, d);
+    if (!k) {
+        json_int_t seen = 0;
+        size_t i;
+        json_t *o;
+        json_array_foreach(json_object_get(doc, "kernels"), i, o)
+            seen += num(o, "launches");
+        if (launch_limit > 0 && seen >= launch_limit) {
+            kc_sb_appendf(sb, "Nsight Compute profiled the first %lld launches of the command's flagged kernels, "
+                              "none of them `%s`",
+                          (long long)seen, d->kernel);
+            return "inconclusive";
+        }
+        kc_sb_appendf(sb, "not executed by the command: Nsight Compute saw no launch of `%s` (%lld launch%s of the "
+                          "flagged kernels profiled)",
+                      d->kernel, (long long)seen, seen == 1 ? "" : "es");
+        return "inconclusive";
+    }
+    if (!json_is_true(json_object_get(k, "lineinfo"))) {
+        kc_sb_appendf(sb, "Nsight Compute profiled `%s`, but its code has no line information: build it with "
+                          "`-lineinfo` (nvcc) to see the counters at line %u",
+                      d->kernel, d->span.line);
+        return "inconclusive";
+    }
+    const char *key = m == KC_METRIC_GLOBAL_SECTORS ? "global_sectors" : "shared_wavefronts";
+    const char *ikey = m == KC_METRIC_GLOBAL_SECTORS ? "global_sectors_ideal" : "shared_wavefronts_ideal";
+    /* CUDA's line table names the access's own line; Triton's names the
+     * line of the `tl.load(` / `tl.store(` call, at or above the argument */
+    uint32_t hi = d->span.end_line >= d->span.line ? d->span.end_line : d->span.line;
+    uint32_t lo = triton && d->span.line > 2 ? d->span.line - 2 : d->span.line;
+    json_t *best = NULL;
+    size_t i;
+    json_t *ln;
+    json_array_foreach(json_object_get(k, "lines"), i, ln) {
+        json_int_t l = num(ln, "line");
+        if (l < (json_int_t)lo || l > (json_int_t)hi || num(ln, key) <= 0)
+            continue;
+        if (!best || (triton ? l > num(best, "line") : num(ln, key) > num(best, key)))
+            best = ln;
+    }
+    json_int_t launches = num(k, "launches");
+    const char *what = m == KC_METRIC_GLOBAL_SECTORS ? "global" : "shared-memory";
+    if (!best) {
+        kc_sb_appendf(sb, "Nsight Compute profiled %lld launch%s of `%s`, and counted no %s access at line %u",
+                      (long long)launches, launches == 1 ? "" : "es", d->kernel, what, lo);
+        if (hi != lo)
+            kc_sb_appendf(sb, "-%u", hi);
+        kc_sb_appendf(sb, " (the compiler may have moved or removed it)");
+        return "inconclusive";
+    }
+    json_int_t v = num(best, key), ideal = num(best, ikey);
+    double ratio = ideal > 0 ? (double)v / (double)ideal : 0;
+    json_object_set_new(ev, "inputs", json_string("the command's own launches, profiled"));
+    json_object_set_new(ev, "compared", json_string(m == KC_METRIC_GLOBAL_SECTORS
+                                                        ? "L2 sectors of the access against a coalesced access's"
+                                                        : "shared-memory wavefronts against a conflict-free access's"));
+    json_object_set_new(ev, "ncu", json_pack("{s:s,s:I,s:s,s:I,s:I,s:f,s:I}", "kernel", d->kernel, "line",
+                                             num(best, "line"), "metric", key, "value", v, "ideal", ideal, "ratio",
+                                             ratio, "launches", launches));
+    kc_sb_appendf(sb, "Nsight Compute on the command (%lld launch%s of `%s`): the %s accesses at line %lld took %lld %s "
+                      "where %s needs %lld (%.1fx)",
+                  (long long)launches, launches == 1 ? "" : "es", d->kernel, what, (long long)num(best, "line"),
+                  (long long)v,
+                  m == KC_METRIC_GLOBAL_SECTORS ? "L2 sectors" : "wavefronts",
+                  m == KC_METRIC_GLOBAL_SECTORS ? "a coalesced access of the same bytes" : "a conflict-free access",
+                  (long long)ideal, ratio);
+    if (m == KC_METRIC_SHARED_WAVEFRONTS && num(best, "shared_conflict_ways") > 1)
+        kc_sb_appendf(sb, ", %lld-way bank conflicts", (long long)num(best, "shared_conflict_ways"));
+    return ideal > 0 && ratio >= KC_NCU_CONFIRM_RATIO ? "confirmed" : "not-reproduced";
+}
