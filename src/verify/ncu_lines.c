@@ -46,8 +46,8 @@ static json_t *kernel_of(json_t *doc, const kc_file_result *r, const kc_diag *d)
 
 static json_int_t num(json_t *o, const char *key) { return json_integer_value(json_object_get(o, key)); }
 
-const char *kc_ncu_judge(json_t *doc, const char *why_none, int launch_limit, const kc_file_result *r,
-                         const kc_diag *d, bool triton, kc_strbuf *sb, json_t *ev)
+const char *kc_ncu_judge(json_t *doc, const char *why_none, const kc_file_result *r, const kc_diag *d, bool triton,
+                         kc_strbuf *sb, json_t *ev)
 {
     kc_verify_metric m = kc_verify_metric_of(d);
     if (m == KC_METRIC_NONE || !d->kernel)
@@ -65,20 +65,11 @@ const char *kc_ncu_judge(json_t *doc, const char *why_none, int launch_limit, co
     }
     json_t *k = kernel_of(doc, r, d);
     if (!k) {
-        json_int_t seen = 0;
-        size_t i;
-        json_t *o;
-        json_array_foreach(json_object_get(doc, "kernels"), i, o)
-            seen += num(o, "launches");
-        if (launch_limit > 0 && seen >= launch_limit) {
-            kc_sb_appendf(sb, "Nsight Compute profiled the first %lld launches of the command's flagged kernels, "
-                              "none of them `%s`",
-                          (long long)seen, d->kernel);
-            return "inconclusive";
-        }
-        kc_sb_appendf(sb, "not executed by the command: Nsight Compute saw no launch of `%s` (%lld launch%s of the "
-                          "flagged kernels profiled)",
-                      d->kernel, (long long)seen, seen == 1 ? "" : "es");
+        /* the first launch of every flagged kernel is profiled */
+        size_t nk = json_array_size(json_object_get(doc, "kernels"));
+        kc_sb_appendf(sb, "not executed by the command: Nsight Compute, profiling the first launch of each flagged "
+                          "kernel, saw none of `%s` (%zu other kernel%s profiled)",
+                      d->kernel, nk, nk == 1 ? "" : "s");
         return "inconclusive";
     }
     if (!json_is_true(json_object_get(k, "lineinfo"))) {

@@ -29,11 +29,6 @@ typedef struct rec_item {
 
 typedef KC_VEC(rec_item) rec_item_vec;
 
-/* How many launches of the flagged kernels Nsight Compute profiles. */
-#define KC_NCU_LAUNCHES 40
-#define KC_STR_(x) #x
-#define KC_STR(x) KC_STR_(x)
-
 /* The compute-sanitizer tools --run may use, by the findings' kinds. */
 #define KC_TOOLS 3
 static const char *const tools[KC_TOOLS] = {"memcheck", "racecheck", "synccheck"};
@@ -46,6 +41,7 @@ typedef struct rec_run {
     char *log_tail; /* the last lines of its output, or NULL */
     /* compute-sanitizer's runs of the command: memcheck, racecheck */
     bool tool_ran[KC_TOOLS];
+    bool tool_cut[KC_TOOLS];  /* it ran, but not to the command's end: its silence says nothing */
     char *tool_why[KC_TOOLS]; /* why a tool did not run, or NULL */
     kc_sanitizer_report_vec reports[KC_TOOLS];
     json_t *docs;   /* the recorder's documents, one per Python process */
@@ -277,7 +273,7 @@ static const char run_command_sh[] =
     "    echo $? >\"$out/$tool.status\"\n"
     "done\n"
     "# Performance findings with a per-line counter: the command again under Nsight\n"
-    "# Compute (its flagged kernels, the first launches; KCHECK_RUN_NCU=0 skips it).\n"
+    "# Compute (the first launch of each flagged kernel; KCHECK_RUN_NCU=0 skips it).\n"
     "rm -f -- \"$out\"/ncu.* \"$out/ncu-lines.json\" \"$out/ncu-command.log\"\n"
     "pk=$(cat \"$b/profile\" 2>/dev/null)\n"
     "if [ -n \"$pk\" ]; then\n"
@@ -285,8 +281,11 @@ static const char run_command_sh[] =
     "    if [ \"${KCHECK_RUN_NCU:-1}\" = 0 ]; then echo 'KCHECK_RUN_NCU=0' >\"$out/ncu.skipped\"\n"
     "    elif [ ! -x \"$nc\" ]; then echo 'ncu (Nsight Compute) not found' >\"$out/ncu.skipped\"\n"
     "    else\n"
-    "        TRITON_CACHE_DIR=\"$out/triton-cache\" \"$nc\" --section SourceCounters --target-processes all \\\n"
-    "            -k \"regex:^($pk)(<.*)?\\$\" --launch-count " KC_STR(KC_NCU_LAUNCHES) " -f -o \"$out/ncu\" \\\n"
+    "        # once each flagged kernel was profiled, the rest of the command is not needed\n"
+    "        nk=$(printf '%s\\n' \"$pk\" | tr '|' '\\n' | grep -c .)\n"
+    "        kill=; \"$nc\" --help 2>/dev/null | grep -q -- '--kill' && kill=\"--launch-count $nk --kill on\"\n"
+    "        TRITON_CACHE_DIR=\"$out/triton-cache\" \"$nc\" --section SourceCounters --target-processes all $kill \\\n"
+    "            --kernel-id \"::regex:^($pk)(<.*)?\\$:1\" -f -o \"$out/ncu\" \\\n"
     "            sh \"$b/command.sh\" >\"$out/ncu-command.log\" 2>&1\n"
     "        echo $? >\"$out/ncu.status\"\n"
     "        if [ -e \"$out/ncu.ncu-rep\" ]; then\n"
@@ -411,6 +410,21 @@ static void read_back(const char *dir, rec_run *run)
         if (kc_read_all(lp, &text, &len)) {
             run->tool_ran[t] = true;
             kc_sanitizer_parse(text, len, &run->reports[t]);
+            /* the command under the tool ends as the command alone did, or
+             * it was cut short (killed for memory, a time limit) */
+            char *stp = kc_xasprintf("%s/%s.status", dir, tools[t]);
+            char *sv = NULL;
+            size_t sl = 0;
+            int tst = kc_read_all(stp, &sv, &sl) && sl ? atoi(sv) : -1;
+            if (tst < 0 || (run->have_status ? tst != run->status && tst >= 124 : tst >= 124)) {
+                run->tool_cut[t] = true;
+                run->tool_why[t] = tst < 0 ? kc_xstrdup("it left no exit status")
+                                           : kc_xasprintf("the command under it did not run to its end (exit "
+                                                          "status %d)",
+                                                          tst);
+            }
+            free(sv);
+            free(stp);
         } else if (kc_read_all(sp, &text, &len) && len) {
             while (len && text[len - 1] == '\n')
                 text[--len] = '\0';
@@ -791,8 +805,10 @@ static bool judge_by_sanitizer(const rec_item *it, const rec_run *run, json_t *x
     for (int u = first; u <= last; u++) {
         if (!run->tool_ran[u])
             continue;
-        kc_sb_appendf(&ran, "%s%s", ran.len ? " and " : "", tools[u]);
-        elsewhere += run->reports[u].len;
+        if (!run->tool_cut[u]) {
+            kc_sb_appendf(&ran, "%s%s", ran.len ? " and " : "", tools[u]);
+            elsewhere += run->reports[u].len;
+        }
         if (t < 0 || !n) {
             t = u;
             n = reports_at(&run->reports[u], it, &r, &w);
@@ -815,7 +831,7 @@ static bool judge_by_sanitizer(const rec_item *it, const rec_run *run, json_t *x
         return true;
     }
     bool triton = in_triton(it->r, it->d);
-    if (k == KC_VERIFY_OVERFLOW || (triton && !x) ||
+    if (!ran.len || k == KC_VERIFY_OVERFLOW || (triton && !x) ||
         (x && (json_object_get(x, "stray_write") || json_is_true(json_object_get(x, "wrote_outside")) ||
                json_is_false(json_object_get(x, "outputs_equal"))))) {
         /* the recorder's copies say more at these sizes; a kernel not
@@ -829,6 +845,9 @@ static bool judge_by_sanitizer(const rec_item *it, const rec_run *run, json_t *x
                   kc_sb_str(&ran), elsewhere, elsewhere == 1 ? "" : "s",
                   triton ? "" : "; kcheck does not watch CUDA launches: if the command never launched the kernel, "
                                 "this says nothing");
+    for (int u = first; u <= last; u++)
+        if (run->tool_ran[u] && run->tool_cut[u])
+            kc_sb_appendf(sb, "; %s: %s", tools[u], run->tool_why[u]);
     if (launch)
         kc_sb_appendf(sb, "; the launch: %s", launch);
     kc_sb_free(&ran);
@@ -874,7 +893,7 @@ static void judge_item(const rec_item *it, const rec_item *lead, const rec_item_
     const char *by_ncu = NULL;
     if (!run->why_none && kc_verify_metric_of(it->d) != KC_METRIC_NONE) {
         json_t *nev = json_object();
-        by_ncu = kc_ncu_judge(run->ncu, run->ncu_why, KC_NCU_LAUNCHES, it->r, it->d, in_triton(it->r, it->d), &sb, nev);
+        by_ncu = kc_ncu_judge(run->ncu, run->ncu_why, it->r, it->d, in_triton(it->r, it->d), &sb, nev);
         if (by_ncu && !strcmp(by_ncu, "inconclusive") && x && strcmp(str(x, "step"), "skipped") != 0) {
             /* the recorder's timing of the launch may say more */
             by_ncu = NULL;

@@ -137,8 +137,8 @@ void kc_verify_replay_all(kc_verify_env *e, kc_verify_job *jobs, size_t nj);
  * status ("confirmed", "not-reproduced", "inconclusive") with its reason
  * appended to sb and its figures to ev; NULL when the finding has no such
  * counter, or when no document exists and why_none is NULL. */
-const char *kc_ncu_judge(json_t *doc, const char *why_none, int launch_limit, const kc_file_result *r,
-                         const kc_diag *d, bool triton, kc_strbuf *sb, json_t *ev);
+const char *kc_ncu_judge(json_t *doc, const char *why_none, const kc_file_result *r, const kc_diag *d, bool triton,
+                         kc_strbuf *sb, json_t *ev);
 
 extern const char kc_ncu_py[];
 extern const char kc_recorder_py[];

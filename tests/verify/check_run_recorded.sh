@@ -38,5 +38,22 @@ expect "$lanes" "lanes.py:20:13: note" "not-reproduced: outputs identical with a
 gather=$("$kcheck" verify --no-config --no-cache --severity note --color=never --run "python3 run_gather.py" \
         --results tests/verify/recorded/run/gather examples/verify/run/gather.py 2>&1)
 expect "$gather" "gather.py:14:19: warning" "confirmed: compute-sanitizer memcheck, on the command: \"Invalid __global__ read of size 4 bytes\" at gather.py:14"
+# KC304 past 2^31 from a launch far below it: kcheck_replay.py scaled the
+# command's own launch (ops.py's row_scale at 300 x 1000; the three row
+# kernels of the KC304 fixture at test sizes) past 2^31 elements; the
+# kernels with the fix-its wrote every copy of every row alike, the kernels
+# as written hit an illegal address (2026-12-04, docs/verify-results.md).
+rep=$("$kcheck" verify --no-config --no-cache --severity note --color=never --run "python3 examples/verify/run/run_ops.py" \
+      --results tests/verify/recorded/run/small_replay examples/verify/run/ops.py 2>&1)
+expect "$rep" "ops.py:14:25: note" "confirmed: the command's launches stay below 2^31 elements (grid (300,)"
+expect "$rep" "ops.py:14:25: note" "kcheck replayed its launch with grid (300, 1, 1) at 2281800 rows (the recorded 300, 7606 copies of each)"
+expect "$rep" "ops.py:14:25: note" "the kernel with the fix-it ran and wrote every copy of every row alike; the kernel as written failed: AcceleratorError: CUDA error: an illegal memory access was encountered"
+fx=$("$kcheck" verify --no-config --no-cache --severity note --color=never --run "python3 tests/verify/run_kc304_fixture.py" \
+     --results tests/verify/recorded/run/kc304_fixture tests/fixtures/KC304_int32-offset-overflow/bad_first_dim_rows.py 2>&1)
+expect "$fx" "bad_first_dim_rows.py:21:25: note" "confirmed: the command's launches stay below 2^31 elements (grid (64,)"
+expect "$fx" "bad_first_dim_rows.py:40:12: note" "at 5942016 rows (the recorded 256, 23211 copies of each, 128 to a program), grid (46422, 3, 1)"
+expect "$fx" "bad_first_dim_rows.py:40:12: note" "the kernel as written failed: AcceleratorError: CUDA error: an illegal memory access"
+expect "$fx" "bad_first_dim_rows.py:60:17: note" "(the recorded 100, 118839 copies of each, 64 to a program), grid (185686, 2, 1)"
+expect "$fx" "bad_first_dim_rows.py:60:17: note" "confirmed:"
 [ $fail = 0 ] && echo "ok: verify --run verdicts from the recorded H200 run"
 exit $fail
