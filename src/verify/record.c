@@ -444,7 +444,9 @@ static void run_here(kc_verify_env *e, rec_run *run)
     char *argv[] = {"/bin/sh", script, out, NULL};
     kc_proc_result pr;
     fprintf(e->err, "kcheck verify: running `%s` with the launch recorder\n", run->cmd);
-    kc_run_process(argv, NULL, NULL, NULL, NULL, e->o->verify_timeout_s, &pr);
+    /* --keep keeps the saved tensors and Nsight Compute's report too */
+    char *keep_env[] = {e->o->verify_keep ? "KCHECK_KEEP=1" : "KCHECK_KEEP=0", NULL};
+    kc_run_process(argv, NULL, NULL, NULL, keep_env, e->o->verify_timeout_s, &pr);
     if (!pr.started)
         run->why_none = "the command could not be started (/bin/sh)";
     read_back(out, run);
