@@ -19,7 +19,10 @@ static const char doc[] =
     "launch's `blockDim.x`), and the thread does not go on to move the rest of\n"
     "its small record itself (`p[0] .. p[3]`, or a loop over them: the caches\n"
     "merge such requests; measured on an H200, 1.00x the vector form, where one\n"
-    "float of each 16-byte record costs 2.0x). A symbolic stride only when\n"
+    "float of each 16-byte record costs 2.0x). That holds for records of at\n"
+    "most 48 bytes of which the thread moves at least five fields in six (8 of\n"
+    "9 floats: 1.11x the fields stored apart; 6 of 9: 1.43x; a whole 64-byte\n"
+    "record: 2.0x, reported). A symbolic stride only when\n"
     "the symbol is known to be large: a problem size (it bounds a mask, a guard\n"
     "or a loop, or the launch passes `x.shape[i]`) or an outer stride (the\n"
     "launch passes `x.stride(0)`). An innermost stride argument\n"
@@ -110,17 +113,24 @@ static axis_stride classify(kc_arena *ar, const kc_kernel *k, const kc_index *of
     return r;
 }
 
-/* CUDA: does each thread touch its whole record of `stride` consecutive
- * elements (at most 16 of them) around this access, through sibling
- * accesses at constant distances (`p[0] .. p[3]`) or a loop over them
+/* CUDA: does each thread move (nearly) all of its small record of `stride`
+ * consecutive elements around this access itself, through sibling
+ * accesses at constant distances (`p[0] .. p[7]`) or a loop over them
  * (`dst[idx + k]`, k < stride)? Then the warp's accesses together cover a
- * contiguous span, which the L1 and L2 caches merge: measured on an H200
- * (bench/cuda_sector_bench.cu), float4 pixels read and written a float at a
- * time, 16x16 blocks, run at the speed of the float4 form (1.00x), where
- * touching only the first float of each is 2.0x slower. */
-static bool covers_record(kc_arena *ar, const kc_kernel *k, const kc_access *a, int64_t stride)
+ * nearly contiguous span, which the L1 and L2 caches merge. Measured on an
+ * H200 (nvcc 13.0 -O3, 2^24 threads of 256; docs/precision.md, "First
+ * sight on four more code bases"): a thread reading its whole record runs
+ * at the speed of the same fields stored apart (SoA) up to 48 bytes
+ * (float4 pixels 1.00x, records of 9 and 12 floats 0.99x and 1.00x) but
+ * not from 64 bytes (16 floats: 2.0x; 32: 4.1x); reading F of its S
+ * fields costs about S/F (8 of 9: 1.11x, 5 of 6: 1.17x, 9 of 12: 1.30x,
+ * 6 of 9: 1.43x). So: a record of at most 48 bytes of which the thread
+ * moves enough fields that the unused ones cost under 1.2x (F/S >= 5/6).
+ * Touching one float of each 16-byte record is 2.0x. */
+#define KC101_RECORD_MAX_BYTES 48
+static bool covers_record(kc_arena *ar, const kc_kernel *k, const kc_access *a, int64_t stride, unsigned eb)
 {
-    if (stride < 2 || stride > 16 || !a->offset)
+    if (stride < 2 || stride > 16 || !a->offset || (uint64_t)stride * eb > KC101_RECORD_MAX_BYTES)
         return false;
     /* a loop that steps the offset by one element, `stride` passes or more */
     for (unsigned i = 0; i < a->offset->nmono; i++) {
@@ -131,7 +141,7 @@ static bool covers_record(kc_arena *ar, const kc_kernel *k, const kc_access *a, 
         if (l < k->loops.len && k->loops.data[l].trip_count >= stride)
             return true;
     }
-    /* siblings: constant distances from this access, a window of `stride` */
+    /* siblings: constant distances from this access, in a window of `stride` */
     bool have[2 * 16 + 1] = {false};
     for (uint32_t j = 0; j < k->accesses.len; j++) {
         const kc_access *b = &k->accesses.data[j];
@@ -143,10 +153,10 @@ static bool covers_record(kc_arena *ar, const kc_kernel *k, const kc_access *a, 
             have[c + 16] = true;
     }
     for (int64_t w = -(stride - 1); w <= 0; w++) {
-        bool all = true;
-        for (int64_t i = 0; i < stride && all; i++)
-            all = have[w + i + 16];
-        if (all)
+        int64_t fields = 0;
+        for (int64_t i = 0; i < stride; i++)
+            fields += have[w + i + 16];
+        if (fields * 6 >= stride * 5)
             return true;
     }
     return false;
@@ -286,7 +296,7 @@ static void check(const kc_model *m, const kc_kernel *k, kc_rule_ctx *ctx)
                 continue; /* e.g. bytes 4 apart in rows of 16 lanes: 2x */
             if (step < 16)
                 continue; /* lanes closer than half a sector: measured 1.0-1.1x (bytes 4 apart) */
-            if (covers_record(ar, k, a, cst < 0 ? -cst : cst))
+            if (covers_record(ar, k, a, cst < 0 ? -cst : cst, eb))
                 continue; /* each thread moves its whole record: the caches merge the requests */
         }
         const char *stride = kc_model_index_str(m, k, rs->stride);
