@@ -97,6 +97,13 @@ typedef struct kc_param {
     bool is_restrict;
     uint8_t elem_bytes;   /* pointee size, 0 unknown */
     const char *default_text;
+    /* Triton: a parameter of a jit function that other jit functions call
+     * (a helper), where some call may pass a block (a block of pointers
+     * `a_ptr + offs_m[:, None] * s + offs_k[None, :]`, a block of
+     * offsets): its rank and extents are not known, so the shapes built
+     * from it are not either (KC302). False where every call shows a
+     * scalar, and for a kernel only the host launches. */
+    bool shape_unknown;
 } kc_param;
 
 /* ---- loops ------------------------------------------------------------ */

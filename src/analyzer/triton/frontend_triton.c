@@ -393,6 +393,198 @@ static void apply_launches(tt_ctx *c, const tt_kernel_def *def)
     free(rowbits);
 }
 
+/* ---- helpers: jit functions that other jit functions call ---- */
+
+/* Collects the uses of names in one jit body (tt_module.jit_uses). */
+typedef struct jit_use_walk {
+    tt_module *mod;
+    uint32_t caller;
+    const char **names; /* the jit functions' names, sorted */
+    uint32_t nnames;
+} jit_use_walk;
+
+static bool visit_jit_use(TSNode n, void *ud)
+{
+    jit_use_walk *w = ud;
+    if (!TT_IS(n, identifier))
+        return true;
+    /* only the names of the module's jit functions */
+    uint32_t a = ts_node_start_byte(n), b = ts_node_end_byte(n);
+    char buf[128];
+    if (b > w->mod->src->len || a >= b || b - a >= sizeof buf)
+        return true;
+    memcpy(buf, w->mod->src->text + a, b - a);
+    buf[b - a] = '\0';
+    const char *key = buf;
+    if (!bsearch(&key, w->names, w->nnames, sizeof *w->names, kc_strptr_cmp))
+        return true;
+    TSNode p = ts_node_parent(n), at = n;
+    if (TT_IS(p, attribute)) {
+        if (!ts_node_eq(tt_field(p, "attribute"), n))
+            return true; /* `name.x`: the object, not a function of the module */
+        at = p;
+        p = ts_node_parent(at);
+    }
+    if (TT_IS(p, keyword_argument) && ts_node_eq(tt_field(p, "name"), at))
+        return true; /* `f(name=...)`: a keyword */
+    if (TT_IS(p, parameters) || TT_IS(p, default_parameter) || TT_IS(p, typed_parameter) ||
+        TT_IS(p, typed_default_parameter))
+        return true;
+    tt_jit_use u;
+    memset(&u, 0, sizeof u);
+    u.name = tt_text(w->mod, n);
+    u.caller = w->caller;
+    if (TT_IS(p, call) && ts_node_eq(tt_field(p, "function"), at))
+        u.call = p;
+    kc_vec_push(&w->mod->jit_uses, u);
+    return true;
+}
+
+static int cmp_jit_use(const void *a, const void *b)
+{
+    const tt_jit_use *x = a, *y = b;
+    int c = strcmp(x->name, y->name);
+    if (c)
+        return c;
+    return x->caller < y->caller ? -1 : x->caller > y->caller ? 1 : 0;
+}
+
+/* The uses of the name of jit function `ki` in the bodies of the module's
+ * other jit functions: uses[*lo..*hi) of tt_module.jit_uses (one walk of
+ * every body, on first use). None: a kernel, not a helper. */
+static bool jit_uses_of(tt_module *mod, uint32_t ki, uint32_t *lo, uint32_t *hi)
+{
+    if (!mod->jit_uses_built) {
+        mod->jit_uses_built = true;
+        const char **names = kc_xcalloc(mod->kernels.len + 1, sizeof *names);
+        for (uint32_t i = 0; i < mod->kernels.len; i++)
+            names[i] = mod->kernels.data[i].name;
+        qsort(names, mod->kernels.len, sizeof *names, kc_strptr_cmp);
+        for (uint32_t i = 0; i < mod->kernels.len; i++) {
+            jit_use_walk w = {mod, i, names, mod->kernels.len};
+            tt_walk(tt_field(mod->kernels.data[i].def, "body"), visit_jit_use, &w);
+        }
+        free(names);
+        if (mod->jit_uses.len > 1)
+            qsort(mod->jit_uses.data, mod->jit_uses.len, sizeof *mod->jit_uses.data, cmp_jit_use);
+    }
+    const char *name = mod->kernels.data[ki].name;
+    uint32_t l = 0, h = mod->jit_uses.len;
+    while (l < h) {
+        uint32_t mid = l + (h - l) / 2;
+        if (strcmp(mod->jit_uses.data[mid].name, name) < 0)
+            l = mid + 1;
+        else
+            h = mid;
+    }
+    *lo = l;
+    while (l < mod->jit_uses.len && !strcmp(mod->jit_uses.data[l].name, name))
+        l++;
+    *hi = l;
+    bool other = false;
+    for (uint32_t i = *lo; i < *hi && !other; i++)
+        other = mod->jit_uses.data[i].caller != ki;
+    return other;
+}
+
+/* The argument a call passes for the parameter named `name` at position
+ * `pos`: the node, a null node when the call leaves it to the default, or
+ * false when the call does not show which argument binds it (a splat). */
+static bool call_arg_for(tt_module *mod, TSNode call, const char *name, uint32_t pos, TSNode *out)
+{
+    TSNode args = tt_field(call, "arguments");
+    uint32_t n = ts_node_named_child_count(args), at = 0;
+    memset(out, 0, sizeof *out);
+    for (uint32_t i = 0; i < n; i++) {
+        TSNode a = ts_node_named_child(args, i);
+        if (TT_IS(a, comment))
+            continue;
+        if (TT_IS(a, list_splat) || TT_IS(a, dictionary_splat))
+            return false;
+        if (TT_IS(a, keyword_argument)) {
+            if (tt_text_eq(mod, tt_field(a, "name"), name)) {
+                *out = tt_field(a, "value");
+                return true;
+            }
+            continue;
+        }
+        if (at++ == pos) {
+            *out = a;
+            return true;
+        }
+    }
+    return true;
+}
+
+/* Does the argument show a scalar: a literal, or a parameter of the
+ * calling jit function that its body never rebinds, where that function
+ * is itself not called by another one (its parameters are then
+ * scalars)? */
+static bool scalar_at_call(tt_module *mod, uint32_t caller, TSNode arg)
+{
+    arg = tt_unparen(arg);
+    if (TT_IS(arg, unary_operator))
+        arg = tt_unparen(tt_field(arg, "argument"));
+    if (TT_IS(arg, integer) || TT_IS(arg, float) || TT_IS(arg, true) || TT_IS(arg, false) || TT_IS(arg, none))
+        return true;
+    if (!TT_IS(arg, identifier))
+        return false;
+    const tt_kernel_def *cd = &mod->kernels.data[caller];
+    TSNode params = tt_field(cd->def, "parameters");
+    uint32_t np = ts_node_named_child_count(params);
+    bool is_param = false;
+    for (uint32_t i = 0; i < np && !is_param; i++) {
+        TSNode namen, t, d;
+        if (tt_param_parts(ts_node_named_child(params, i), &namen, &t, &d))
+            is_param = TT_IS(namen, identifier) && tt_text_eq(mod, namen, tt_text(mod, arg));
+    }
+    if (!is_param)
+        return false;
+    uint32_t lo, hi;
+    tt_assign_range(tt_assignments(mod, tt_field(cd->def, "body")), tt_text(mod, arg), &lo, &hi);
+    if (lo != hi)
+        return false;
+    uint32_t ulo, uhi;
+    return !jit_uses_of(mod, caller, &ulo, &uhi);
+}
+
+/* Marks the parameters whose shape is not known: a jit function that
+ * other jit functions call (a helper) receives whatever they pass, blocks
+ * of pointers and of offsets included, so a parameter is a scalar only
+ * where every call shows one (a literal, the default, or a scalar
+ * parameter of the caller). */
+static void helper_params(tt_ctx *c, const tt_kernel_def *def)
+{
+    tt_module *mod = c->mod;
+    uint32_t ki = (uint32_t)(def - mod->kernels.data), lo, hi;
+    if (!jit_uses_of(mod, ki, &lo, &hi))
+        return;
+    for (uint32_t i = 0; i < c->k->params.len; i++) {
+        kc_param *kp = &c->k->params.data[i];
+        if (kp->is_constexpr)
+            continue;
+        bool scalar = true;
+        uint32_t seen = 0;
+        for (uint32_t u = lo; u < hi && scalar; u++) {
+            const tt_jit_use *use = &mod->jit_uses.data[u];
+            if (use->caller == ki)
+                continue;
+            if (ts_node_is_null(use->call) || ++seen > 32) {
+                scalar = false; /* passed on, or too many calls to look at */
+                continue;
+            }
+            TSNode arg;
+            if (!call_arg_for(mod, use->call, kp->name, i, &arg))
+                scalar = false;
+            else if (ts_node_is_null(arg))
+                scalar = kp->default_text != NULL;
+            else
+                scalar = scalar_at_call(mod, use->caller, arg);
+        }
+        kp->shape_unknown = !scalar;
+    }
+}
+
 /* Binds the parameters in the environment: pointers to their base, a
  * constexpr with one known value to it, anything else to its symbol. */
 static void bind_params(tt_ctx *c)
@@ -439,6 +631,7 @@ static void bind_params(tt_ctx *c)
                     v.elt = TT_ELT_INT; /* an integer argument: i32 or i64 */
             }
         }
+        v.vague = kp->shape_unknown; /* a helper's: the caller decides the shape */
         tt_env_set(c, kp->name, v);
     }
 }
@@ -502,6 +695,7 @@ static void lower_kernel(tt_module *mod, kc_model *model, const tt_kernel_def *d
     add_params(&c, def, &names);
     find_pointer_params(&c, body, names.data, names.len);
     apply_launches(&c, def);
+    helper_params(&c, def);
     bind_params(&c);
     kc_vec_free(&names);
     tt_exec_block(&c, body);

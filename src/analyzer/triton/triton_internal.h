@@ -131,6 +131,15 @@ typedef struct tt_named_call {
     TSNode call;
 } tt_named_call;
 
+/* A use of a name in the body of a jit function: the call it is the
+ * function of, or a null node for any other use (a combine function passed
+ * to tl.reduce), and the jit function it is in (index in tt_module.kernels). */
+typedef struct tt_jit_use {
+    const char *name; /* arena */
+    TSNode call;
+    uint32_t caller;
+} tt_jit_use;
+
 typedef struct tt_module {
     const kc_source *src;
     kc_arena *arena; /* the model's */
@@ -154,6 +163,11 @@ typedef struct tt_module {
      * function pass its parameters. */
     KC_VEC(tt_named_call) host_calls;
     bool host_calls_built;
+    /* The names the bodies of the module's jit functions use as functions
+     * or pass on, sorted by name (built on first use, frontend_triton.c):
+     * which jit functions are helpers of others. */
+    KC_VEC(tt_jit_use) jit_uses;
+    bool jit_uses_built;
     /* Calls of launching functions the launch being read may still
      * follow (its callers' arguments, whether tracing reaches it): a
      * function calling itself, or many callers, must not make the walk

@@ -753,4 +753,5 @@ void tt_module_free(tt_module *m)
         kc_vec_free(&m->peer_launches.data[i].args);
     kc_vec_free(&m->peer_launches);
     kc_vec_free(&m->host_calls);
+    kc_vec_free(&m->jit_uses);
 }
