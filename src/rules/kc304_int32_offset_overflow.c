@@ -29,10 +29,8 @@ static const char doc[] =
     "presumed to be 1, and so is the stride of a tensor addressed through one\n"
     "stride only (1-D) or through an address no lane varies (a per-row statistic).\n"
     "\n"
-    "Severity: a warning where the same file already computes such an offset in\n"
-    "64 bits (the author expects tensors past 2^31 elements and missed this\n"
-    "one), and in Triton where the launch shows the product spanning a tensor\n"
-    "with every leading dimension flattened into its rows: the grid counts the\n"
+    "Severity: in Triton, a warning where the launch shows the product spanning a\n"
+    "tensor with every leading dimension flattened into its rows: the grid counts the\n"
     "rows of `x.view(-1, N)`, `x.reshape(-1, x.shape[-1])`, `x.flatten(0, -2)`,\n"
     "`x.numel() // N` or `batch * seq_len` (one call level up too), and the\n"
     "factor is that tensor's row stride or row length: the token count of a\n"
@@ -44,7 +42,13 @@ static const char doc[] =
     "`stride(0)` (or `K` of a 2-D tensor), passed at run time, the product spans\n"
     "that whole tensor too, but the tensor may be anything (logits of a\n"
     "vocabulary, or a small weight): the note says so, and\n"
-    "`-o KC304.first-dim-rows=1` makes these warnings. A note elsewhere:\n"
+    "`-o KC304.first-dim-rows=1` makes these warnings; so does a file that\n"
+    "computes such an offset in 64 bits elsewhere (the author expects tensors\n"
+    "past 2^31 elements and missed this one), and so, in such a file, does an\n"
+    "index the kernel bounds by a run-time extent (`offs_m < seq_len`) times a\n"
+    "stride the launch passes as an outer one. Widening elsewhere raises no\n"
+    "other product: a head, group or expert index times a stride stays within\n"
+    "a bounded part of its tensor. A note elsewhere:\n"
     "a size limit of the code as a whole, shown with\n"
     "`--severity note` (notes are not shown by default). In CUDA code\n"
     "it is always a note: CUDA code widens the offsets of the tensors it expects\n"
@@ -399,6 +403,14 @@ static void explain_severity(kc_rule_ctx *ctx, const kc_kernel *k, kc_diag *d, c
                 span = &hs[i];
         }
     }
+    /* An index the kernel bounds by a run-time extent (`offs_m < seq_len`)
+     * times a stride the launch passes as an outer one: it runs over a
+     * problem dimension of the tensor, not over its heads. */
+    const hazard *extent = NULL;
+    for (uint32_t i = 0; i < n && !extent; i++)
+        if (index_range(k, hs[i].index) == IR_LARGE && hs[i].runtime->id < k->symbols.len &&
+            (k->symbols.data[hs[i].runtime->id].facts & KC_SF_OUTER_STRIDE))
+            extent = &hs[i];
     if (row) {
         char rb2[256];
         const kc_symbol *rs = &k->symbols.data[row->runtime->id];
@@ -425,16 +437,43 @@ static void explain_severity(kc_rule_ctx *ctx, const kc_kernel *k, kc_diag *d, c
                      "widens only the tensors it expects to be large, and kcheck cannot tell whether this one can "
                      "pass 2^31 elements",
                      widened_elsewhere, widened_line);
-    } else if (widened_elsewhere)
+    } else if (widened_elsewhere && (span || extent)) {
+        /* The author expects some tensor past 2^31 elements, and the launch
+         * shows this product spanning a whole tensor (every row of its
+         * first dimension times its row stride). */
         kc_diag_note(d, "this file computes such offsets in 64 bits elsewhere (%s, line %u): this product was missed",
                      widened_elsewhere, widened_line);
-    else {
+        if (!span) {
+            char rb2[256];
+            kc_diag_note(d, "reported as a warning: the kernel bounds its index by a run-time extent and `%s` is a "
+                         "stride the launch passes as an outer one, so `%s` runs over a problem dimension of the "
+                         "tensor",
+                         kc_atom_name(k, extent->runtime, rb2, sizeof rb2), prod);
+        }
+    } else if (widened_elsewhere) {
+        /* Widening elsewhere says that some tensor of the file gets large,
+         * not this one: a head index times a head-dim stride, a batch
+         * index times a per-request buffer, a column of one expert's
+         * weight stay far below 2^31 whatever the file does elsewhere. */
+        d->severity = KC_SEV_NOTE;
+        kc_diag_note(d, "reported as a note: this file computes other offsets in 64 bits (%s, line %u), but nothing "
+                     "shows this product spanning a large tensor (its index is not shown to run over the rows of "
+                     "a tensor whose row stride it multiplies, nor bounded by a run-time extent times an outer "
+                     "stride; a head, group or expert index times a stride spans only a bounded part of its "
+                     "tensor)",
+                     widened_elsewhere, widened_line);
+    } else {
         d->severity = KC_SEV_NOTE;
         kc_diag_note(d, "reported as a note: no offset in this file is widened to 64 bits, so this is a size limit "
                      "of the code as a whole (kernels written for tensors below 2^31 elements); it is a warning "
                      "where the file widens other offsets and misses this one");
     }
-    if (!row && span) {
+    if (!row && span && widened_elsewhere && k->lang != KC_LANG_CUDA) {
+        char rb2[256];
+        kc_diag_note(d, "reported as a warning: %s, and `%s` is its row stride or row length: `%s` spans that whole "
+                     "tensor and wraps once it holds 2^31 elements, and the file widens such offsets elsewhere",
+                     k->grid_rows[span->index->id], kc_atom_name(k, span->runtime, rb2, sizeof rb2), prod);
+    } else if (!row && span) {
         char rb2[256];
         kc_diag_note(d, "%s, and `%s` is its row stride or row length: `%s` spans that whole tensor and wraps once "
                      "it holds 2^31 elements; whether it gets that large is not known here (logits of a vocabulary "
