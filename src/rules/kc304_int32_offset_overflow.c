@@ -403,14 +403,22 @@ static void explain_severity(kc_rule_ctx *ctx, const kc_kernel *k, kc_diag *d, c
                 span = &hs[i];
         }
     }
-    /* An index the kernel bounds by a run-time extent (`offs_m < seq_len`)
-     * times a stride the launch passes as an outer one: it runs over a
-     * problem dimension of the tensor, not over its heads. */
+    /* An index the kernel bounds by a run-time extent (`offs_m < seq_len`),
+     * or one it loaded from memory (a gather's row: a token or permutation
+     * index), times a stride the launch passes as an outer one: it runs
+     * over a problem dimension of the tensor, not over its heads. */
     const hazard *extent = NULL;
-    for (uint32_t i = 0; i < n && !extent; i++)
-        if (index_range(k, hs[i].index) == IR_LARGE && hs[i].runtime->id < k->symbols.len &&
-            (k->symbols.data[hs[i].runtime->id].facts & KC_SF_OUTER_STRIDE))
+    for (uint32_t i = 0; i < n && !extent; i++) {
+        if (hs[i].runtime->kind != KC_ATOM_SYMBOL || hs[i].runtime->id >= k->symbols.len)
+            continue;
+        unsigned facts = k->symbols.data[hs[i].runtime->id].facts;
+        /* a gathered row times any run-time stride but an innermost one:
+         * the launch may be in another file */
+        if ((index_range(k, hs[i].index) == IR_LARGE && (facts & KC_SF_OUTER_STRIDE)) ||
+            (hs[i].index->kind == KC_ATOM_DATA && is_runtime_param(k, hs[i].runtime->id) &&
+             !(facts & KC_SF_INNER_STRIDE)))
             extent = &hs[i];
+    }
     if (row) {
         char rb2[256];
         const kc_symbol *rs = &k->symbols.data[row->runtime->id];
@@ -445,10 +453,16 @@ static void explain_severity(kc_rule_ctx *ctx, const kc_kernel *k, kc_diag *d, c
                      widened_elsewhere, widened_line);
         if (!span) {
             char rb2[256];
-            kc_diag_note(d, "reported as a warning: the kernel bounds its index by a run-time extent and `%s` is a "
-                         "stride the launch passes as an outer one, so `%s` runs over a problem dimension of the "
-                         "tensor",
-                         kc_atom_name(k, extent->runtime, rb2, sizeof rb2), prod);
+            if (extent->index->kind == KC_ATOM_DATA)
+                kc_diag_note(d, "reported as a warning: the kernel loads its index from memory (a gathered row, "
+                             "a token or permutation index) and multiplies it by the run-time stride `%s`, so "
+                             "`%s` runs over the rows of the tensor",
+                             kc_atom_name(k, extent->runtime, rb2, sizeof rb2), prod);
+            else
+                kc_diag_note(d, "reported as a warning: the kernel bounds its index by a run-time extent and `%s` is "
+                             "a stride the launch passes as an outer one, so `%s` runs over a problem dimension of "
+                             "the tensor",
+                             kc_atom_name(k, extent->runtime, rb2, sizeof rb2), prod);
         }
     } else if (widened_elsewhere) {
         /* Widening elsewhere says that some tensor of the file gets large,
