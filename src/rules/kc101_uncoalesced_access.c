@@ -20,7 +20,7 @@ static const char doc[] =
     "its small record itself (`p[0] .. p[3]`, or a loop over them: the caches\n"
     "merge such requests; measured on an H200, 1.00x the vector form, where one\n"
     "float of each 16-byte record costs 2.0x). That holds for records of at\n"
-    "most 48 bytes of which the thread moves at least five fields in six (8 of\n"
+    "most 56 bytes of which the thread moves at least five fields in six (8 of\n"
     "9 floats: 1.11x the fields stored apart; 6 of 9: 1.43x; a whole 64-byte\n"
     "record: 2.0x, reported). A symbolic stride only when\n"
     "the symbol is known to be large: a problem size (it bounds a mask, a guard\n"
@@ -120,14 +120,15 @@ static axis_stride classify(kc_arena *ar, const kc_kernel *k, const kc_index *of
  * nearly contiguous span, which the L1 and L2 caches merge. Measured on an
  * H200 (nvcc 13.0 -O3, 2^24 threads of 256; docs/precision.md, "First
  * sight on four more code bases"): a thread reading its whole record runs
- * at the speed of the same fields stored apart (SoA) up to 48 bytes
- * (float4 pixels 1.00x, records of 9 and 12 floats 0.99x and 1.00x) but
- * not from 64 bytes (16 floats: 2.0x; 32: 4.1x); reading F of its S
- * fields costs about S/F (8 of 9: 1.11x, 5 of 6: 1.17x, 9 of 12: 1.30x,
- * 6 of 9: 1.43x). So: a record of at most 48 bytes of which the thread
- * moves enough fields that the unused ones cost under 1.2x (F/S >= 5/6).
+ * at the speed of the same fields stored apart (SoA) up to 56 bytes
+ * (float4 pixels 1.00x, records of 9, 12 and 14 floats 0.99x, 1.00x and
+ * 1.07x) but not from 64 bytes (16 floats: 2.0x; 32: 4.1x); reading F of
+ * its S fields costs about S/F (8 of 9: 1.11x, 5 of 6: 1.17x, 9 of 12:
+ * 1.30x, 6 of 9: 1.43x). So: a record of at most 56 bytes of which the
+ * thread moves enough fields that the unused ones cost under 1.2x (F/S >=
+ * 5/6).
  * Touching one float of each 16-byte record is 2.0x. */
-#define KC101_RECORD_MAX_BYTES 48
+#define KC101_RECORD_MAX_BYTES 56
 static bool covers_record(kc_arena *ar, const kc_kernel *k, const kc_access *a, int64_t stride, unsigned eb)
 {
     if (stride < 2 || stride > 16 || !a->offset || (uint64_t)stride * eb > KC101_RECORD_MAX_BYTES)
