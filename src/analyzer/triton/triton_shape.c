@@ -282,6 +282,17 @@ static bool visit_binop(TSNode n, void *ud)
     return !bs->found;
 }
 
+/* `:`, `None:`, `:None`, `None:None:None`: a slice that keeps the whole
+ * axis (Triton, like Python, takes slice(None, None, None) for `:`). */
+static bool full_slice(TSNode it)
+{
+    uint32_t n = ts_node_named_child_count(it);
+    for (uint32_t i = 0; i < n; i++)
+        if (!TT_IS(ts_node_named_child(it, i), none))
+            return false;
+    return true;
+}
+
 /* Is the binary operator `at` (`x // n` or `x % n`) one half of a split of
  * x, its partner (`x % n`, `x // n`) written with the same operands in the
  * same function? */
@@ -457,7 +468,7 @@ tv tt_subscript(tt_ctx *c, TSNode n)
             s.dims[s.rank].value = 1;
             s.dims[s.rank].symbol = KC_NONE;
             s.rank++;
-        } else if (TT_IS(it, slice) && ts_node_named_child_count(it) == 0) {
+        } else if (TT_IS(it, slice) && full_slice(it)) {
             if (src_axis >= v.shape.rank || s.rank >= KC_MAX_RANK) {
                 tv r = tt_unknown();
                 r.deps = tt_deps(&v);
