@@ -454,18 +454,34 @@ static int tensor_rank(tt_module *m, TSNode scope, const char *name, uint32_t be
     const tt_assign_index *ix = tt_assignments(m, scope);
     char *shape = kc_xasprintf("%s.shape", name), *size = kc_xasprintf("%s.size()", name);
     int rank = 0;
-    for (uint32_t i = 0; i < ix->items.len && !rank; i++) {
+    uint32_t unpacked_at = 0;
+    /* the last `a, b, c = x.shape` before the launch */
+    for (uint32_t i = 0; i < ix->items.len; i++) {
         const tt_assign *a = &ix->items.data[i];
-        if (a->start < before && a->whole && !a->ident && !ts_node_is_null(a->right) &&
-            (tt_text_eq(m, a->right, shape) || tt_text_eq(m, a->right, size)) && strchr(a->left, ','))
+        if (a->start < before && a->start >= unpacked_at && a->whole && !a->ident && !ts_node_is_null(a->right) &&
+            (tt_text_eq(m, a->right, shape) || tt_text_eq(m, a->right, size)) && strchr(a->left, ',')) {
             rank = pattern_len(a->left);
+            unpacked_at = a->start;
+        }
     }
     free(shape);
     free(size);
-    if (rank || strchr(name, '.'))
+    if (strchr(name, '.'))
         return rank;
     int elem;
     TSNode r = tt_unparen(tt_find_binding(m, scope, name, before, &elem));
+    /* `x = x.view(-1, M, K)` after the unpack gives x another rank;
+     * `x = x.contiguous()` keeps it */
+    if (rank && (ts_node_is_null(r) || ts_node_start_byte(r) < unpacked_at))
+        return rank;
+    if (rank && TT_IS(r, call) && TT_IS(tt_field(r, "function"), attribute)) {
+        TSNode at = tt_field(tt_field(r, "function"), "attribute");
+        static const char *const keep[] = {"contiguous", "clone", "detach", "to", "float", "half", "bfloat16",
+                                           "cuda", NULL};
+        for (unsigned i = 0; keep[i]; i++)
+            if (tt_text_eq(m, at, keep[i]))
+                return rank;
+    }
     if (ts_node_is_null(r) || elem >= 0 || !TT_IS(r, call))
         return 0;
     TSNode f = tt_field(r, "function");
