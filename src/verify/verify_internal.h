@@ -4,6 +4,7 @@
  * the test arch.layers checks it): bindings (binding.c), op
  * specs (opspec.c), processes and files (runner.c), the CUDA harness
  * (harness_cuda.c), compute-sanitizer's logs (sanitizer_log.c); then verdict.c (results documents into verdicts),
+ * ncu_lines.c (Nsight Compute's per-line counters at a finding's line),
  * plan.c (plans, fixed copies), run.c (running, exporting or replaying
  * the plans), record.c (--run: the user's command and its recorded
  * launches) and, on top, verify_main.c (the environment and
