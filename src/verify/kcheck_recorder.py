@@ -53,6 +53,15 @@ _STATE = threading.local()
 _LOCK = threading.RLock()
 
 
+def write_json(path, doc):
+    """Writes `doc` to `path` whole or not at all (a reader, or a process
+    killed mid-write, never sees half a document); OSError on failure."""
+    tmp = path + ".tmp"
+    with open(tmp, "w") as f:
+        json.dump(doc, f, indent=1, default=str)
+    os.replace(tmp, path)
+
+
 class _Recorder:
     def __init__(self, plan, out_dir):
         self.plan = plan
@@ -73,11 +82,8 @@ class _Recorder:
     # ---- the results document ----
     def flush(self):
         with _LOCK:
-            tmp = self.out + ".tmp"
             try:
-                with open(tmp, "w") as f:
-                    json.dump(self.doc, f, indent=1, default=str)
-                os.replace(tmp, self.out)
+                write_json(self.out, self.doc)
             except OSError:
                 pass
 
@@ -496,9 +502,7 @@ def _save_replay(rec, jit, finding, pristine, grid, exp):
               "saved_bytes": saved_bytes}
     if recipe["saved"]:
         torch.save(tensors, base + ".pt")
-    with open(base + ".json.tmp", "w") as f:
-        json.dump(recipe, f, indent=1)
-    os.replace(base + ".json.tmp", base + ".json")
+    write_json(base + ".json", recipe)
     rec.replays.add(finding["diag"])
     exp["replay_saved"] = os.path.basename(base + ".json")
 

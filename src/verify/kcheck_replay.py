@@ -52,6 +52,8 @@ import sys
 import time
 import traceback
 
+import kcheck_recorder  # beside this file: the fixed kernel, the checksums, the documents
+
 LIMIT = 1 << 31
 # past 2^31 by a sixteenth: a few rows past the wrap, whatever the row
 TARGET = LIMIT + (LIMIT >> 4)
@@ -194,11 +196,8 @@ class Doc:
         self.flush()
 
     def flush(self):
-        tmp = self.path + ".tmp"
         try:
-            with open(tmp, "w") as f:
-                json.dump(self.d, f, indent=1, default=str)
-            os.replace(tmp, self.path)
+            kcheck_recorder.write_json(self.path, self.d)
         except OSError:
             pass
 
@@ -317,7 +316,7 @@ def _consistent(t, copy_dims, copies):
     return None
 
 
-def _differ(a, b, copy_dims):
+def _differ(a, b):
     """(elements that differ bit for bit, first outermost index that
     differs) between two outputs."""
     import torch
@@ -332,17 +331,6 @@ def _differ(a, b, copy_dims):
             if first is None:
                 first = i + int(torch.nonzero(d.reshape(d.shape[0], -1).any(dim=1))[0].item())
     return count, first
-
-
-def _checksum(tensors):
-    import torch
-    total = 0
-    for t in tensors:
-        flat = _bits(t).reshape(-1) if t.is_contiguous() else _bits(t.contiguous()).reshape(-1)
-        step = 1 << 27
-        for i in range(0, flat.numel(), step):
-            total += int(flat[i:i + step].to(torch.int64).sum().item())
-    return total
 
 
 def replay(recipe_path):
@@ -373,7 +361,6 @@ def replay(recipe_path):
             return 0
         doc.step("importing the kernel")
         jit = _kernel(recipe)
-        import kcheck_recorder
         doc.step("compiling the fixed kernel")
         fx = kcheck_recorder._variant(jit, recipe["fixed"])
         saved = None
@@ -408,7 +395,7 @@ def replay(recipe_path):
         if not d["fixed_consistent"]:
             doc.step("done")
             return 0
-        sums = _checksum([a[t["index"]] for t in plan["tensors"]])
+        sums = kcheck_recorder._checksum(kcheck_recorder._storages(a, {}))
         doc.step("building the second set of inputs")
         b = _scaled_inputs(recipe, plan, saved)
         del saved
@@ -427,13 +414,13 @@ def replay(recipe_path):
         d["original_s"] = time.perf_counter() - t0
         d["original_ok"] = True
         doc.step("comparing")
-        d["wrote_outside"] = _checksum([a[t["index"]] for t in plan["tensors"]]) != sums
+        d["wrote_outside"] = kcheck_recorder._checksum(kcheck_recorder._storages(a, {})) != sums
         diffs = []
         for name in written:
             t = by_name.get(name)
             if not t:
                 continue
-            n, first = _differ(b[t["index"]], a[t["index"]], t["copy_dims"])
+            n, first = _differ(b[t["index"]], a[t["index"]])
             if n:
                 row_elems = t["stride"][0]
                 diffs.append({"tensor": name, "elements_differ": n, "first_index": first,
