@@ -12,18 +12,6 @@
  * ideal (a stride of 2 elements of 4 bytes already doubles the sectors). */
 #define KC_NCU_CONFIRM_RATIO 1.5
 
-static const char *base_name(const char *p)
-{
-    const char *s = strrchr(p, '/');
-    return s ? s + 1 : p;
-}
-
-static const char *jstr(json_t *o, const char *key)
-{
-    const char *s = json_string_value(json_object_get(o, key));
-    return s ? s : "";
-}
-
 /* The profiled kernel of the finding: same function name, and the same
  * file name where the report names one. */
 static json_t *kernel_of(json_t *doc, const kc_file_result *r, const kc_diag *d)
@@ -32,10 +20,10 @@ static json_t *kernel_of(json_t *doc, const kc_file_result *r, const kc_diag *d)
     size_t i;
     json_t *k;
     json_array_foreach(json_object_get(doc, "kernels"), i, k) {
-        if (strcmp(jstr(k, "function"), d->kernel) != 0)
+        if (strcmp(kc_json_str(k, "function"), d->kernel) != 0)
             continue;
-        const char *f = jstr(k, "file");
-        if (*f && strcmp(base_name(f), base_name(r->path)) != 0)
+        const char *f = kc_json_str(k, "file");
+        if (*f && strcmp(kc_base_name(f), kc_base_name(r->path)) != 0)
             continue;
         found = k;
         if (json_is_true(json_object_get(k, "lineinfo")))
@@ -58,7 +46,7 @@ const char *kc_ncu_judge(json_t *doc, const char *why_none, const kc_file_result
         kc_sb_appendf(sb, "Nsight Compute did not profile the command (%s)", why_none);
         return "inconclusive";
     }
-    const char *err = jstr(doc, "error");
+    const char *err = kc_json_str(doc, "error");
     if (*err) {
         kc_sb_appendf(sb, "Nsight Compute's report of the command could not be read: %s", err);
         return "inconclusive";

@@ -486,18 +486,12 @@ static void status_text(const rec_run *run, kc_strbuf *sb)
 
 /* ---- judging ---- */
 
-static const char *str(json_t *o, const char *key)
-{
-    const char *s = json_string_value(json_object_get(o, key));
-    return s ? s : "";
-}
-
 /* "grid (64,), `x` [4096, 65536] bfloat16 (268435456 elements), ...": the
  * launch as the recorder saw it, largest tensors first (three at most). */
 static void launch_text(json_t *exp, kc_strbuf *sb, json_int_t *max_numel)
 {
     json_t *args = json_object_get(exp, "args");
-    const char *grid = str(exp, "grid");
+    const char *grid = kc_json_str(exp, "grid");
     kc_sb_appendf(sb, "grid %s", *grid ? grid : "?");
     *max_numel = 0;
     int shown = 0;
@@ -520,11 +514,11 @@ static void launch_text(json_t *exp, kc_strbuf *sb, json_int_t *max_numel)
         if (best_n > *max_numel)
             *max_numel = best_n;
         json_object_set_new(best, "_shown", json_true());
-        kc_sb_appendf(sb, ", `%s` [", str(best, "name"));
+        kc_sb_appendf(sb, ", `%s` [", kc_json_str(best, "name"));
         json_t *dim;
         json_array_foreach(json_object_get(best, "shape"), i, dim)
             kc_sb_appendf(sb, "%s%lld", i ? ", " : "", (long long)json_integer_value(dim));
-        kc_sb_appendf(sb, "] %s", str(best, "dtype"));
+        kc_sb_appendf(sb, "] %s", kc_json_str(best, "dtype"));
         shown++;
     }
     size_t i;
@@ -549,7 +543,7 @@ static json_t *best_exp(json_t *docs, json_int_t id, size_t *count, json_t **doc
             if (json_integer_value(json_object_get(x, "diag")) != id)
                 continue;
             (*count)++;
-            bool done = !strcmp(str(x, "step"), "done");
+            bool done = !strcmp(kc_json_str(x, "step"), "done");
             int rank = done && json_is_false(json_object_get(x, "outputs_equal")) ? 3 : done ? 2 : 1;
             if (rank >= best_rank) {
                 best_rank = rank;
@@ -576,13 +570,13 @@ static void judge_difference(const rec_item *it, json_t *x, const char *launch, 
         *status = "inconclusive";
         kc_sb_appendf(sb, "the kernel's outputs differ from one run to the next on the command's launch (%s), so the "
                           "difference from the fixed kernel (`%s` in %lld of %lld elements) proves nothing",
-                      launch, str(diff, "tensor"), (long long)nd, (long long)ne);
+                      launch, kc_json_str(diff, "tensor"), (long long)nd, (long long)ne);
     } else {
         *status = "confirmed";
         kc_sb_appendf(sb, "on the command's own launch (%s), the kernel as written and with the fix-it write different "
                           "values: `%s` differs in %lld of %lld elements, most at [%s]: %g as written, %g with the "
                           "fix-it",
-                      launch, str(diff, "tensor"), (long long)nd, (long long)ne, kc_sb_str(&at),
+                      launch, kc_json_str(diff, "tensor"), (long long)nd, (long long)ne, kc_sb_str(&at),
                       json_number_value(json_object_get(diff, "original")),
                       json_number_value(json_object_get(diff, "fixed")));
     }
@@ -599,7 +593,7 @@ static json_t *replayed_of(const rec_run *run, json_int_t id)
     json_array_foreach(run->replayed, i, doc) {
         if (json_integer_value(json_object_get(doc, "diag")) != id)
             continue;
-        if (!best || !strcmp(str(doc, "step"), "done"))
+        if (!best || !strcmp(kc_json_str(doc, "step"), "done"))
             best = doc;
     }
     return best;
@@ -628,7 +622,7 @@ static void replay_text(json_t *rp, kc_strbuf *sb)
     json_array_foreach(json_object_get(plan, "tensors"), i, v) {
         if (!json_is_true(json_object_get(v, "scaled")) || shown >= 3)
             continue;
-        kc_sb_appendf(sb, "%s`%s` to element %lld", shown++ ? ", " : ", ", str(v, "name"),
+        kc_sb_appendf(sb, "%s`%s` to element %lld", shown++ ? ", " : ", ", kc_json_str(v, "name"),
                       (long long)json_integer_value(json_object_get(v, "max_offset")));
     }
     json_t *ints = json_object_get(plan, "ints");
@@ -637,8 +631,8 @@ static void replay_text(json_t *rp, kc_strbuf *sb)
         kc_sb_appendf(sb, ", `%s` = %lld", k, (long long)json_integer_value(v));
     double need = (double)json_integer_value(json_object_get(rp, "bytes_needed"));
     if (need > 0)
-        kc_sb_appendf(sb, "; %.1f GiB%s%s", need / (1024.0 * 1024 * 1024), *str(rp, "gpu") ? " on " : "",
-                      str(rp, "gpu"));
+        kc_sb_appendf(sb, "; %.1f GiB%s%s", need / (1024.0 * 1024 * 1024), *kc_json_str(rp, "gpu") ? " on " : "",
+                      kc_json_str(rp, "gpu"));
 }
 
 /* An int32 offset finding judged by the replay of its launch past 2^31
@@ -652,7 +646,7 @@ static bool judge_replay(const rec_run *run, json_int_t id, const char *launch, 
         return false;
     json_object_set(ev, "replay", rp);
     json_object_set_new(ev, "inputs", json_string("recorded launch, scaled past 2^31 elements"));
-    const char *step = str(rp, "step");
+    const char *step = kc_json_str(rp, "step");
     kc_sb_appendf(sb, "the command's launches stay below 2^31 elements (%s; %lld at most); ", launch,
                   (long long)max_numel);
     kc_strbuf rg = {0};
@@ -663,28 +657,28 @@ static bool judge_replay(const rec_run *run, json_int_t id, const char *launch, 
     *status = "inconclusive";
     if (!strcmp(step, "skipped")) {
         kc_sb_appendf(sb, "a replay of its launch with grid (%s) past 2^31 was not run: %s", kc_sb_str(&rg),
-                      str(rp, "skipped"));
+                      kc_json_str(rp, "skipped"));
         kc_sb_free(&rg);
         return true;
     }
     kc_strbuf at = {0};
     replay_text(rp, &at);
     kc_sb_appendf(sb, "kcheck replayed its launch with grid (%s) at %s, inputs %s: ", kc_sb_str(&rg),
-                  kc_sb_str(&at), str(rp, "inputs"));
+                  kc_sb_str(&at), kc_json_str(rp, "inputs"));
     kc_sb_free(&rg);
     kc_sb_free(&at);
     json_t *inc = json_object_get(rp, "fixed_inconsistent");
-    const char *oerr = str(rp, "original_error");
+    const char *oerr = kc_json_str(rp, "original_error");
     if (!strcmp(step, "failed")) {
-        kc_sb_appendf(sb, "the replay failed: %s", str(rp, "replay_error"));
+        kc_sb_appendf(sb, "the replay failed: %s", kc_json_str(rp, "replay_error"));
     } else if (json_is_false(json_object_get(rp, "fixed_ok")) ||
                (strcmp(step, "done") != 0 && !json_is_true(json_object_get(rp, "fixed_ok")))) {
         kc_sb_appendf(sb, "it ended while %s, before the kernel with the fix-it had run to completion%s%s", step,
-                      *str(rp, "_log_tail") ? "; it printed: " : "", str(rp, "_log_tail"));
+                      *kc_json_str(rp, "_log_tail") ? "; it printed: " : "", kc_json_str(rp, "_log_tail"));
     } else if (inc) {
         kc_sb_appendf(sb, "the kernel with the fix-it wrote copy %lld of `%s` differently from copy 0 of the same "
                           "inputs, so its programs are not independent rows and kcheck's scaling does not apply",
-                      (long long)json_integer_value(json_object_get(inc, "copy")), str(inc, "tensor"));
+                      (long long)json_integer_value(json_object_get(inc, "copy")), kc_json_str(inc, "tensor"));
     } else if (!json_is_true(json_object_get(rp, "fixed_consistent"))) {
         kc_sb_appendf(sb, "the kernel with the fix-it wrote no tensor that follows the rows, so nothing checks the "
                           "scaling");
@@ -692,7 +686,7 @@ static bool judge_replay(const rec_run *run, json_int_t id, const char *launch, 
         *status = "confirmed";
         kc_sb_appendf(sb, "the kernel with the fix-it ran and wrote every copy of every row alike; the kernel as "
                           "written then killed the process%s%s",
-                      *str(rp, "_log_tail") ? ": " : "", str(rp, "_log_tail"));
+                      *kc_json_str(rp, "_log_tail") ? ": " : "", kc_json_str(rp, "_log_tail"));
     } else if (strcmp(step, "done") != 0) {
         kc_sb_appendf(sb, "it ended while %s", step);
     } else if (json_is_false(json_object_get(rp, "original_ok"))) {
@@ -711,7 +705,7 @@ static bool judge_replay(const rec_run *run, json_int_t id, const char *launch, 
         kc_sb_appendf(sb, "`%s` as written differs bit for bit from the fixed kernel's in %lld of %lld elements, "
                           "from index %lld of its first dimension (element %lld) on, while with the fix-it every "
                           "copy of every row came out alike",
-                      str(df, "tensor"), (long long)json_integer_value(json_object_get(df, "elements_differ")),
+                      kc_json_str(df, "tensor"), (long long)json_integer_value(json_object_get(df, "elements_differ")),
                       (long long)json_integer_value(json_object_get(df, "numel")),
                       (long long)json_integer_value(json_object_get(df, "first_index")),
                       (long long)json_integer_value(json_object_get(df, "first_offset")));
@@ -761,12 +755,6 @@ static void judge_same(const rec_item *it, json_t *x, const char *launch, json_i
                   count == 1 ? "" : "es", launch);
 }
 
-static const char *base_name(const char *p)
-{
-    const char *s = strrchr(p, '/');
-    return s ? s + 1 : p;
-}
-
 /* compute-sanitizer's reports at the finding's line (Triton names the line
  * of the `tl.load(` call, which may start a line or two above the
  * offending argument). Returns how many; the first in *first. */
@@ -774,14 +762,14 @@ static size_t reports_at(const kc_sanitizer_report_vec *v, const rec_item *it, c
                          const kc_sanitizer_where **where)
 {
     size_t n = 0;
-    const char *want = base_name(it->r->path);
+    const char *want = kc_base_name(it->r->path);
     uint32_t lo = it->d->span.line > 2 ? it->d->span.line - 2 : 1, hi = it->d->span.end_line;
     if (hi < it->d->span.line)
         hi = it->d->span.line;
     for (uint32_t i = 0; i < v->len; i++)
         for (uint32_t k = 0; k < v->data[i].where.len; k++) {
             const kc_sanitizer_where *w = &v->data[i].where.data[k];
-            if (w->line >= lo && w->line <= hi && !strcmp(base_name(w->file), want)) {
+            if (w->line >= lo && w->line <= hi && !strcmp(kc_base_name(w->file), want)) {
                 if (!n++) {
                     *first = &v->data[i];
                     *where = w;
@@ -831,7 +819,7 @@ static bool judge_by_sanitizer(const rec_item *it, const rec_run *run, json_t *x
         kc_sb_free(&ran);
         *status = "confirmed";
         kc_sb_appendf(sb, "compute-sanitizer %s, on the command: \"%s\" at %s:%u%s%s%s%s (%zu report%s at this line)",
-                      tools[t], r->what, base_name(w->file), w->line, w->function ? " in " : "",
+                      tools[t], r->what, kc_base_name(w->file), w->line, w->function ? " in " : "",
                       w->function ? w->function : "", r->who ? ", " : "", r->who ? r->who : "", n, n == 1 ? "" : "s");
         if (launch)
             kc_sb_appendf(sb, "; the launch: %s", launch);
@@ -901,7 +889,7 @@ static void judge_item(const rec_item *it, const rec_item *lead, const rec_item_
     if (!run->why_none && kc_verify_metric_of(it->d) != KC_METRIC_NONE) {
         json_t *nev = json_object();
         by_ncu = kc_ncu_judge(run->ncu, run->ncu_why, it->r, it->d, in_triton(it->r, it->d), &sb, nev);
-        if (by_ncu && !strcmp(by_ncu, "inconclusive") && x && strcmp(str(x, "step"), "skipped") != 0) {
+        if (by_ncu && !strcmp(by_ncu, "inconclusive") && x && strcmp(kc_json_str(x, "step"), "skipped") != 0) {
             /* the recorder's timing of the launch may say more */
             by_ncu = NULL;
             kc_sb_free(&sb);
@@ -940,19 +928,19 @@ static void judge_item(const rec_item *it, const rec_item *lead, const rec_item_
         kc_strbuf launch = {0};
         json_int_t max_numel = 0;
         launch_text(x, &launch, &max_numel);
-        const char *step = str(x, "step");
+        const char *step = kc_json_str(x, "step");
         json_object_set(ev, "launch", x);
         json_object_set(ev, "env", json_object_get(doc, "env"));
         if (judge_by_sanitizer(it, run, x, kc_sb_str(&launch), &sb, &status, ev)) {
             /* compute-sanitizer's report (or its silence) at this line */
         } else if (!strcmp(step, "skipped")) {
-            kc_sb_appendf(&sb, "launched by the command (%s), but %s", kc_sb_str(&launch), str(x, "skipped"));
+            kc_sb_appendf(&sb, "launched by the command (%s), but %s", kc_sb_str(&launch), kc_json_str(x, "skipped"));
         } else if (!strcmp(step, "recorder failed")) {
             kc_sb_appendf(&sb, "launched by the command (%s), but kcheck's recorder failed: %s", kc_sb_str(&launch),
-                          str(x, "recorder_error"));
+                          kc_json_str(x, "recorder_error"));
         } else if (json_is_false(json_object_get(x, "fixed_ok"))) {
             kc_sb_appendf(&sb, "the kernel with the fix-it failed on the command's launch (%s): %s", kc_sb_str(&launch),
-                          str(x, "fixed_error"));
+                          kc_json_str(x, "fixed_error"));
         } else if (!strcmp(step, "running the user's launch") && json_is_true(json_object_get(x, "fixed_ok"))) {
             /* The process died in the user's own launch, after the fixed
              * kernel had run on the same inputs. */
@@ -967,7 +955,7 @@ static void judge_item(const rec_item *it, const rec_item *lead, const rec_item_
         } else if (json_is_false(json_object_get(x, "original_ok"))) {
             status = kc_verify_kind_of(it->d) == KC_VERIFY_COMPILE_ERROR ? "confirmed" : "inconclusive";
             kc_sb_appendf(&sb, "the command's launch (%s) failed as written and ran with the fix-it: %s",
-                          kc_sb_str(&launch), str(x, "original_error"));
+                          kc_sb_str(&launch), kc_json_str(x, "original_error"));
         } else if (json_is_true(json_object_get(x, "wrote_outside"))) {
             status = "confirmed";
             kc_sb_appendf(&sb, "the command's own launch (%s) writes out of bounds: it changed GPU memory outside its "
@@ -980,11 +968,11 @@ static void judge_item(const rec_item *it, const rec_item *lead, const rec_item_
             status = "confirmed";
             kc_sb_appendf(&sb, "the command's own launch (%s) writes out of bounds: `%s`, which the kernel with the "
                                "fix-it leaves unchanged, changed in %lld of %lld elements",
-                          kc_sb_str(&launch), str(sw, "tensor"),
+                          kc_sb_str(&launch), kc_json_str(sw, "tensor"),
                           (long long)json_integer_value(json_object_get(sw, "elements_differ")),
                           (long long)json_integer_value(json_object_get(sw, "numel")));
             if (df)
-                kc_sb_appendf(&sb, "; `%s` differs from the fixed kernel's in %lld elements", str(df, "tensor"),
+                kc_sb_appendf(&sb, "; `%s` differs from the fixed kernel's in %lld elements", kc_json_str(df, "tensor"),
                               (long long)json_integer_value(json_object_get(df, "elements_differ")));
         } else if (json_is_false(json_object_get(x, "outputs_equal"))) {
             judge_difference(it, x, kc_sb_str(&launch), &sb, &status);

@@ -19,9 +19,25 @@
 #define KC_VERIFY_CALL_FILE "kcheck-binding-call"
 
 #include <jansson.h>
+#include <string.h>
 
 #include "kc_rule.h"
 #include "kc_verify.h"
+
+/* A string member of a results document, or "" (never NULL). */
+static inline const char *kc_json_str(json_t *o, const char *key)
+{
+    const char *s = json_string_value(json_object_get(o, key));
+    return s ? s : "";
+}
+
+/* The last component of a path (compute-sanitizer and ncu name files by
+ * their full path on the GPU machine). */
+static inline const char *kc_base_name(const char *p)
+{
+    const char *s = strrchr(p, '/');
+    return s ? s + 1 : p;
+}
 
 struct kc_opspec {
     json_t *root;
