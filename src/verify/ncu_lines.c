@@ -32,14 +32,29 @@ static json_t *kernel_of(json_t *doc, const kc_file_result *r, const kc_diag *d)
     return found;
 }
 
+/* Each counter: its keys in kcheck_ncu.py's document and how a verdict
+ * names it. */
+static const struct metric_text {
+    const char *key, *ideal_key; /* counted, and what the ideal access needs */
+    const char *space, *unit, *ideal_access, *compared;
+} metric_texts[] = {
+    [KC_METRIC_GLOBAL_SECTORS] = {"global_sectors", "global_sectors_ideal", "global", "L2 sectors",
+                                  "a coalesced access of the same bytes",
+                                  "L2 sectors of the access against a coalesced access's"},
+    [KC_METRIC_SHARED_WAVEFRONTS] = {"shared_wavefronts", "shared_wavefronts_ideal", "shared-memory", "wavefronts",
+                                     "a conflict-free access",
+                                     "shared-memory wavefronts against a conflict-free access's"},
+};
+
 static json_int_t num(json_t *o, const char *key) { return json_integer_value(json_object_get(o, key)); }
 
 const char *kc_ncu_judge(json_t *doc, const char *why_none, const kc_file_result *r, const kc_diag *d, bool triton,
                          kc_strbuf *sb, json_t *ev)
 {
     kc_verify_metric m = kc_verify_metric_of(d);
-    if (m == KC_METRIC_NONE || !d->kernel)
+    if (m == KC_METRIC_NONE || (size_t)m >= sizeof metric_texts / sizeof *metric_texts || !d->kernel)
         return NULL;
+    const struct metric_text *mt = &metric_texts[m];
     if (!doc) {
         if (!why_none)
             return NULL;
@@ -66,8 +81,7 @@ const char *kc_ncu_judge(json_t *doc, const char *why_none, const kc_file_result
                       d->kernel, d->span.line);
         return "inconclusive";
     }
-    const char *key = m == KC_METRIC_GLOBAL_SECTORS ? "global_sectors" : "shared_wavefronts";
-    const char *ikey = m == KC_METRIC_GLOBAL_SECTORS ? "global_sectors_ideal" : "shared_wavefronts_ideal";
+    const char *key = mt->key;
     /* CUDA's line table names the access's own line; Triton's names the
      * line of the `tl.load(` / `tl.store(` call, at or above the argument */
     uint32_t hi = d->span.end_line >= d->span.line ? d->span.end_line : d->span.line;
@@ -83,31 +97,25 @@ const char *kc_ncu_judge(json_t *doc, const char *why_none, const kc_file_result
             best = ln;
     }
     json_int_t launches = num(k, "launches");
-    const char *what = m == KC_METRIC_GLOBAL_SECTORS ? "global" : "shared-memory";
     if (!best) {
         kc_sb_appendf(sb, "Nsight Compute profiled %lld launch%s of `%s`, and counted no %s access at line %u",
-                      (long long)launches, launches == 1 ? "" : "es", d->kernel, what, lo);
+                      (long long)launches, launches == 1 ? "" : "es", d->kernel, mt->space, lo);
         if (hi != lo)
             kc_sb_appendf(sb, "-%u", hi);
         kc_sb_appendf(sb, " (the compiler may have moved or removed it)");
         return "inconclusive";
     }
-    json_int_t v = num(best, key), ideal = num(best, ikey);
+    json_int_t v = num(best, key), ideal = num(best, mt->ideal_key);
     double ratio = ideal > 0 ? (double)v / (double)ideal : 0;
     json_object_set_new(ev, "inputs", json_string("the command's own launches, profiled"));
-    json_object_set_new(ev, "compared", json_string(m == KC_METRIC_GLOBAL_SECTORS
-                                                        ? "L2 sectors of the access against a coalesced access's"
-                                                        : "shared-memory wavefronts against a conflict-free access's"));
+    json_object_set_new(ev, "compared", json_string(mt->compared));
     json_object_set_new(ev, "ncu", json_pack("{s:s,s:I,s:s,s:I,s:I,s:f,s:I}", "kernel", d->kernel, "line",
                                              num(best, "line"), "metric", key, "value", v, "ideal", ideal, "ratio",
                                              ratio, "launches", launches));
     kc_sb_appendf(sb, "Nsight Compute on the command (%lld launch%s of `%s`): the %s accesses at line %lld took %lld %s "
                       "where %s needs %lld (%.1fx)",
-                  (long long)launches, launches == 1 ? "" : "es", d->kernel, what, (long long)num(best, "line"),
-                  (long long)v,
-                  m == KC_METRIC_GLOBAL_SECTORS ? "L2 sectors" : "wavefronts",
-                  m == KC_METRIC_GLOBAL_SECTORS ? "a coalesced access of the same bytes" : "a conflict-free access",
-                  (long long)ideal, ratio);
+                  (long long)launches, launches == 1 ? "" : "es", d->kernel, mt->space, (long long)num(best, "line"),
+                  (long long)v, mt->unit, mt->ideal_access, (long long)ideal, ratio);
     if (m == KC_METRIC_SHARED_WAVEFRONTS && num(best, "shared_conflict_ways") > 1)
         kc_sb_appendf(sb, ", %lld-way bank conflicts", (long long)num(best, "shared_conflict_ways"));
     return ideal > 0 && ratio >= KC_NCU_CONFIRM_RATIO ? "confirmed" : "not-reproduced";
