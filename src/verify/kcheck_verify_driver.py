@@ -49,10 +49,11 @@ def flush(path):
         os.replace(tmp, path)
 
 
-def run_child(cmd, timeout):
+def run_child(cmd, timeout, env=None):
     """subprocess.run in a session of its own, killed whole at the time
     limit or when the plan's watchdog ends the process."""
-    p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
+                         env=env)
     CHILDREN.add(p.pid)
     try:
         out, err = p.communicate(timeout=timeout)
@@ -408,15 +409,13 @@ def cuda_plan(plan, results_path, build_only):
     flush(results_path)
     if build_only or not build_ok:
         return 0
-    sanitizer_tools = {"memcheck": ["memcheck"], "racecheck": ["racecheck", "--racecheck-report", "hazard"],
-                       "synccheck": ["synccheck"]}
     for exp in plan["experiments"]:
         r = {"id": exp["id"], "kind": exp["kind"], "variant": exp.get("variant", "original"),
              "sizes": plan.get("sizes", {}).get("timing" if exp["kind"] == "timing" else "correctness", {})}
         RESULTS["running"] = {"id": exp["id"], "kind": exp["kind"], "variant": r["variant"]}
         flush(results_path)
         run = [binary, "timing" if exp["kind"] == "timing" else "correctness"]
-        tool = sanitizer_tools.get(exp["kind"])
+        tool = SANITIZER_TOOLS.get(exp["kind"])
         if tool:
             run = ["compute-sanitizer", "--tool"] + tool + ["--error-exitcode", "9"] + run
         t0 = time.perf_counter()
@@ -431,25 +430,106 @@ def cuda_plan(plan, results_path, build_only):
                 tail = (p.stderr or p.stdout).strip().splitlines()[-3:]
                 r["error"] = "the harness exited with status %d: %s" % (p.returncode, " | ".join(tail))
             if tool:
-                out_lines = (p.stdout + "\n" + p.stderr).splitlines()
-                summary = [l for l in out_lines if "ERROR SUMMARY" in l or "RACECHECK SUMMARY" in l]
-                r["sanitizer"] = " / ".join(x.strip("= ").strip() for x in summary) if summary else None
-                m = re.search(r"ERROR SUMMARY: (\d+) error", " ".join(summary))
-                if not m:  # racecheck --racecheck-report hazard: "N hazards displayed (E errors, W warnings)"
-                    m = re.search(r"RACECHECK SUMMARY: \d+ hazards? displayed \((\d+) errors?", " ".join(summary))
-                r["sanitizer_error_count"] = int(m.group(1)) if m else None
-                keys = ("Invalid", "Race", "race", "hazard", "Barrier", "barrier", "divergent", "Error")
-                r["sanitizer_errors"] = [l.strip("= ").strip() for l in out_lines
-                                         if l.startswith("=========") and any(k in l for k in keys)
-                                         and "SUMMARY" not in l][:5]
-                if "error" in r and r["sanitizer_error_count"]:
-                    r.pop("error")  # the sanitizer's findings are the result
+                sanitizer_report(r, p)
         except subprocess.TimeoutExpired:
             r["error"] = "timed out after %s s" % plan.get("timeout_s", 120)
         r["wall_s"] = time.perf_counter() - t0
         RESULTS["experiments"].append(r)
         RESULTS.pop("running", None)
         flush(results_path)
+    return 0
+
+
+# compute-sanitizer's tools by experiment kind, with their options
+SANITIZER_TOOLS = {"memcheck": ["memcheck"], "racecheck": ["racecheck", "--racecheck-report", "hazard"],
+                   "synccheck": ["synccheck"]}
+
+
+def sanitizer_report(r, p):
+    """What a compute-sanitizer run (the CompletedProcess p) reported, into
+    the experiment's result r."""
+    out_lines = (p.stdout + "\n" + p.stderr).splitlines()
+    summary = [l for l in out_lines if "ERROR SUMMARY" in l or "RACECHECK SUMMARY" in l]
+    r["sanitizer"] = " / ".join(x.strip("= ").strip() for x in summary) if summary else None
+    m = re.search(r"ERROR SUMMARY: (\d+) error", " ".join(summary))
+    if not m:  # racecheck --racecheck-report hazard: "N hazards displayed (E errors, W warnings)"
+        m = re.search(r"RACECHECK SUMMARY: \d+ hazards? displayed \((\d+) errors?", " ".join(summary))
+    r["sanitizer_error_count"] = int(m.group(1)) if m else None
+    keys = ("Invalid", "Race", "race", "hazard", "Barrier", "barrier", "divergent", "Error")
+    r["sanitizer_errors"] = [l.strip("= ").strip() for l in out_lines
+                             if l.startswith("=========") and any(k in l for k in keys)
+                             and "SUMMARY" not in l][:5]
+    # the reports themselves, to place them at the findings' lines (kcheck
+    # parses them as it parses a --run log)
+    r["sanitizer_log"] = "\n".join([l for l in out_lines if l.startswith("=========")
+                                    and "Host Frame" not in l][:1000])
+    if "error" in r and r["sanitizer_error_count"]:
+        r.pop("error")  # the sanitizer's findings are the result
+
+
+def triton_sanitized(plan_path, plan, exp):
+    """A memory or race experiment on a Triton binding: the kernel as written,
+    called once at the correctness sizes in a process of its own under
+    compute-sanitizer (Triton's kernels are ordinary cubins to it), without
+    PyTorch's caching allocator, which hides an access past a tensor inside
+    its block."""
+    sizes = dict(plan_spec_sizes(plan))
+    r = {"id": exp["id"], "kind": exp["kind"], "variant": "original", "sizes": sizes}
+    cs = shutil.which("compute-sanitizer") or os.path.join(os.environ.get("CUDA_HOME", "/usr/local/cuda"),
+                                                           "bin", "compute-sanitizer")
+    if not os.access(cs, os.X_OK):
+        r["error"] = "compute-sanitizer not found"
+        return r
+    env = dict(os.environ, PYTORCH_NO_CUDA_MEMORY_CACHING="1")
+    run = [cs, "--tool"] + SANITIZER_TOOLS[exp["kind"]] + ["--error-exitcode", "9", sys.executable,
+                                                           os.path.abspath(__file__), "--one", os.path.abspath(plan_path),
+                                                           str(exp["id"])]
+    try:
+        p = run_child(run, plan.get("timeout_s", 120), env=env)
+    except subprocess.TimeoutExpired:
+        r["error"] = "timed out after %s s" % plan.get("timeout_s", 120)
+        return r
+    lines = [l for l in p.stdout.splitlines() if l.startswith("{")]
+    if lines:
+        r.update(json.loads(lines[-1]))
+    if p.returncode < 0:
+        r["error"] = "the call was killed by signal %d (a GPU fault?)" % -p.returncode
+    elif p.returncode not in (0, 9) and "error" not in r:
+        tail = (p.stderr or p.stdout).strip().splitlines()[-3:]
+        r["error"] = "the call exited with status %d: %s" % (p.returncode, " | ".join(tail))
+    sanitizer_report(r, p)
+    return r
+
+
+def plan_spec_sizes(plan):
+    with open(plan["spec"]) as f:
+        sizes = dict(json.load(f)["sizes"]["correctness"])
+    sizes.update(plan.get("sizes_override", {}))
+    return sizes
+
+
+def run_one(plan_path, exp_id):
+    """--one: the kernel as written, called once for experiment exp_id of a
+    Triton plan (the child of triton_sanitized); prints what happened as
+    one JSON line."""
+    with open(plan_path) as f:
+        plan = json.load(f)
+    resolve_paths(plan, os.path.dirname(os.path.abspath(plan_path)))
+    with open(plan["spec"]) as f:
+        spec = json.load(f)
+    out = {}
+    try:
+        sizes = plan_spec_sizes(plan)
+        mod = load_module(plan["module"], "kcheck_user_%s" % exp_id)
+        env = make_inputs(spec, sizes, plan.get("seed", 1234))
+        outs = make_outputs(spec, sizes, env)
+        call_user(mod, plan["call"], env, outs, plan.get("output_names"))
+        sync()
+        out["called"] = True
+    except Exception as e:  # noqa: BLE001
+        out["error"] = short_error(e)
+        out["error_type"] = type(e).__name__
+    print(json.dumps(out))
     return 0
 
 
@@ -503,7 +583,10 @@ def run_plan(plan_path, results_path, build_only):
         RESULTS["running"] = {"id": exp["id"], "kind": exp["kind"], "variant": exp.get("variant", "original")}
         flush(results_path)
         try:
-            r = run_experiment(plan, spec, exp, modules, ref)
+            if exp["kind"] in SANITIZER_TOOLS:
+                r = triton_sanitized(plan_path, plan, exp)
+            else:
+                r = run_experiment(plan, spec, exp, modules, ref)
         except Exception as e:  # noqa: BLE001
             r = {"id": exp["id"], "kind": exp["kind"], "variant": exp.get("variant", "original"),
                  "error": short_error(e), "error_type": type(e).__name__}
@@ -609,6 +692,8 @@ def batch(list_path, out_dir, build_only):
 
 def main():
     build_only = "--build-only" in sys.argv[3:]
+    if sys.argv[1] == "--one":
+        return run_one(sys.argv[2], sys.argv[3])
     if sys.argv[1] == "--batch":
         return batch(sys.argv[2], sys.argv[3], "--build-only" in sys.argv[4:])
     return run_plan(sys.argv[1], sys.argv[2], build_only)

@@ -273,8 +273,8 @@ static void plan_fixed_copies(kc_verify_env *e, json_t *exps, kc_file_result *r,
             nfixable++;
         else if (kc_verify_is_perf(k))
             perf_without_fix = true;
-        /* Memory and race findings are judged by compute-sanitizer, in
-         * CUDA harnesses only: a fixed copy would measure nothing. */
+        /* Memory and race findings are judged by compute-sanitizer on the
+         * kernel as written: a fixed copy would measure nothing. */
         if (!d->fixes.len || (k != KC_VERIFY_COMPILE_ERROR && k != KC_VERIFY_WRONG_RESULT && !kc_verify_is_perf(k)))
             continue;
         char *fixed = kc_verify_fixed_copy(e, r, diags, &idx[i], 1, ".py");
@@ -333,6 +333,14 @@ static void plan_triton(kc_verify_env *e, json_t *plan, json_t *exps, kc_file_re
         add_exp(exps, "timing", "original", NULL, -1); /* first: it measures the cold compile */
     if (need.correct)
         add_exp(exps, "correctness", "original", NULL, -1);
+    /* the kernel as written once more, in a process of its own under
+     * compute-sanitizer: Triton's kernels are ordinary cubins to it */
+    if (need.memcheck)
+        add_exp(exps, "memcheck", "original", NULL, -1);
+    if (need.race) {
+        add_exp(exps, "racecheck", "original", NULL, -1);
+        add_exp(exps, "synccheck", "original", NULL, -1);
+    }
     plan_fixed_copies(e, exps, r, idx, n);
 }
 

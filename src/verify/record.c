@@ -275,6 +275,7 @@ static const char run_command_sh[] =
     "# Performance findings with a per-line counter: the command again under Nsight\n"
     "# Compute (the first launch of each flagged kernel; KCHECK_RUN_NCU=0 skips it).\n"
     "rm -f -- \"$out\"/ncu.* \"$out/ncu-lines.json\" \"$out/ncu-command.log\"\n"
+    "to=$(command -v timeout 2>/dev/null || true)\n"
     "pk=$(cat \"$b/profile\" 2>/dev/null)\n"
     "if [ -n \"$pk\" ]; then\n"
     "    nc=$(command -v ncu 2>/dev/null || echo \"${CUDA_HOME:-/usr/local/cuda}/bin/ncu\")\n"
@@ -284,7 +285,10 @@ static const char run_command_sh[] =
     "        # once each flagged kernel was profiled, the rest of the command is not needed\n"
     "        nk=$(printf '%s\\n' \"$pk\" | tr '|' '\\n' | grep -c .)\n"
     "        kill=; \"$nc\" --help 2>/dev/null | grep -q -- '--kill' && kill=\"--launch-count $nk --kill on\"\n"
-    "        TRITON_CACHE_DIR=\"$out/triton-cache\" \"$nc\" --section SourceCounters --target-processes all $kill \\\n"
+    "        # where ncu cannot end the run itself (a flagged kernel the command never\n"
+    "        # launches), SIGINT after KCHECK_NCU_LIMIT seconds; a report it left is read\n"
+    "        TRITON_CACHE_DIR=\"$out/triton-cache\" ${to:+$to -s INT -k 60 ${KCHECK_NCU_LIMIT:-600}} \\\n"
+    "            \"$nc\" --section SourceCounters --target-processes all $kill \\\n"
     "            --kernel-id \"::regex:^($pk)(<.*)?\\$:1\" -f -o \"$out/ncu\" \\\n"
     "            sh \"$b/command.sh\" >\"$out/ncu-command.log\" 2>&1\n"
     "        echo $? >\"$out/ncu.status\"\n"
@@ -298,7 +302,6 @@ static const char run_command_sh[] =
     "# (an int32 offset past 2^31 elements), each in a process of its own: the launch as\n"
     "# written may kill it.\n"
     "# One replay a finding: each Python process of the command may have saved one.\n"
-    "to=$(command -v timeout 2>/dev/null || true)\n"
     "seen=' '\n"
     "for r in \"$out\"/replay-*.json; do\n"
     "    [ -e \"$r\" ] || continue\n"
@@ -783,8 +786,8 @@ static size_t reports_at(const kc_sanitizer_report_vec *v, const rec_item *it, c
 /* The verdict of compute-sanitizer's run of the command, when it decides
  * one: a report at the finding's line confirms it; none, for a memory
  * finding, is not-reproduced. */
-static bool judge_by_sanitizer(const rec_item *it, const rec_run *run, json_t *x, const char *launch, kc_strbuf *sb,
-                               const char **status, json_t *ev)
+static bool judge_by_sanitizer(const rec_item *it, const rec_run *run, json_t *x, const char *launch,
+                               json_int_t max_numel, kc_strbuf *sb, const char **status, json_t *ev)
 {
     kc_verify_kind k = kc_verify_kind_of(it->d);
     /* the tools that judge the finding: memcheck; racecheck and synccheck */
@@ -821,6 +824,19 @@ static bool judge_by_sanitizer(const rec_item *it, const rec_run *run, json_t *x
         kc_sb_appendf(sb, "compute-sanitizer %s, on the command: \"%s\" at %s:%u%s%s%s%s (%zu report%s at this line)",
                       tools[t], r->what, kc_base_name(w->file), w->line, w->function ? " in " : "",
                       w->function ? w->function : "", r->who ? ", " : "", r->who ? r->who : "", n, n == 1 ? "" : "s");
+        /* an int32 offset wraps only past 2^31 elements: below that, a
+         * report at its line is another fault there (an index out of
+         * bounds), and where kcheck did not see the sizes it cannot tell */
+        if (k == KC_VERIFY_OVERFLOW && max_numel < ((json_int_t)1 << 31)) {
+            *status = "inconclusive";
+            if (max_numel >= 0)
+                kc_sb_appendf(sb, "; but the launches stay below 2^31 elements (%lld at most), where no int32 offset "
+                                  "wraps: the report is another fault at this line, not this one",
+                              (long long)max_numel);
+            else
+                kc_sb_append(sb, "; kcheck did not see the launch's sizes, so it cannot tell an int32 offset that "
+                                 "wrapped from an index out of bounds");
+        }
         if (launch)
             kc_sb_appendf(sb, "; the launch: %s", launch);
         return true;
@@ -904,7 +920,7 @@ static void judge_item(const rec_item *it, const rec_item *lead, const rec_item_
         /* Nsight Compute's counters at the finding's line */
     } else if (run->why_none) {
         kc_sb_appendf(&sb, "%s", run->why_none);
-    } else if (!x && judge_by_sanitizer(it, run, NULL, NULL, &sb, &status, ev)) {
+    } else if (!x && judge_by_sanitizer(it, run, NULL, NULL, -1, &sb, &status, ev)) {
         /* a CUDA finding (the recorder watches Triton only), or a report
          * from a kernel the recorder did not see launched */
     } else if (!x && !in_triton(it->r, it->d)) {
@@ -931,7 +947,7 @@ static void judge_item(const rec_item *it, const rec_item *lead, const rec_item_
         const char *step = kc_json_str(x, "step");
         json_object_set(ev, "launch", x);
         json_object_set(ev, "env", json_object_get(doc, "env"));
-        if (judge_by_sanitizer(it, run, x, kc_sb_str(&launch), &sb, &status, ev)) {
+        if (judge_by_sanitizer(it, run, x, kc_sb_str(&launch), max_numel, &sb, &status, ev)) {
             /* compute-sanitizer's report (or its silence) at this line */
         } else if (!strcmp(step, "skipped")) {
             kc_sb_appendf(&sb, "launched by the command (%s), but %s", kc_sb_str(&launch), kc_json_str(x, "skipped"));

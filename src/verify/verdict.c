@@ -4,6 +4,7 @@
 #include "verify_internal.h"
 
 #include <stdlib.h>
+#include <ctype.h>
 #include <string.h>
 
 /* ---- verdict helpers ---- */
@@ -133,6 +134,7 @@ typedef struct judging {
     size_t unattributed;     /* rules whose performance findings no experiment tells apart */
     const char *env;         /* the GPU and its software, as text */
     json_t *ev;              /* the verdict's evidence */
+    const char *path;        /* the finding's file (compute-sanitizer's reports name it) */
 } judging;
 
 /* A compile error: does the kernel compile (and with its fix-it)? */
@@ -321,13 +323,89 @@ static void judge_perf(const judging *j)
     kc_sb_free(&sb);
 }
 
+/* Whether a file compute-sanitizer names is the finding's `path`: the same
+ * name, or the copy an exported bundle runs ("<n>_<name>", plan.c's
+ * plan_user_file, with characters other than letters, digits, '.', '_' and
+ * '-' made '_'). */
+static bool same_source(const char *logged, const char *path)
+{
+    const char *a = kc_base_name(logged), *want = kc_base_name(path);
+    if (!strcmp(a, want))
+        return true;
+    if (!isdigit((unsigned char)*a))
+        return false;
+    while (isdigit((unsigned char)*a))
+        a++;
+    if (*a++ != '_' || strlen(a) != strlen(want))
+        return false;
+    for (; *a; a++, want++)
+        if (*a != *want && !(*a == '_' && !isalnum((unsigned char)*want) && *want != '.' && *want != '-'))
+            return false;
+    return true;
+}
+
+/* compute-sanitizer's reports (the results' "sanitizer_log") at the
+ * finding's lines of `path` (Triton names the line of the `tl.load(` call,
+ * which may start a line or two above the offending argument); the first
+ * in *first and *where. */
+static size_t reports_at_line(const kc_sanitizer_report_vec *v, const char *path, const kc_diag *d,
+                              const kc_sanitizer_report **first, const kc_sanitizer_where **where)
+{
+    size_t n = 0;
+    uint32_t lo = d->span.line > 2 ? d->span.line - 2 : 1, hi = d->span.end_line > d->span.line ? d->span.end_line
+                                                                                                 : d->span.line;
+    for (uint32_t i = 0; i < v->len; i++)
+        for (uint32_t k = 0; k < v->data[i].where.len; k++) {
+            const kc_sanitizer_where *w = &v->data[i].where.data[k];
+            if (w->line >= lo && w->line <= hi && same_source(w->file, path)) {
+                if (!n++) {
+                    *first = &v->data[i];
+                    *where = w;
+                }
+                break;
+            }
+        }
+    return n;
+}
+
+/* One tool's run: its error count, and where its log places them. */
+typedef struct san_run {
+    json_t *x;         /* the experiment, or NULL */
+    long errors;       /* -1 when it gave no count */
+    bool have_log;     /* the results keep its log: reports can be placed */
+    size_t here;       /* reports at the finding's lines */
+    const kc_sanitizer_report *r;
+    const kc_sanitizer_where *w;
+    kc_sanitizer_report_vec reports;
+} san_run;
+
+static void san_read(const judging *j, json_t *x, san_run *s)
+{
+    *s = (san_run){.x = x, .errors = -1};
+    if (!x)
+        return;
+    json_t *n = json_object_get(x, "sanitizer_error_count");
+    /* a call that failed without a report ran nothing to judge */
+    if (!json_is_integer(n) || (json_integer_value(n) == 0 && json_object_get(x, "error")))
+        return;
+    s->errors = (long)json_integer_value(n);
+    const char *log = json_string_value(json_object_get(x, "sanitizer_log"));
+    if (log && j->path) {
+        s->have_log = true;
+        kc_sanitizer_parse(log, strlen(log), &s->reports);
+        s->here = reports_at_line(&s->reports, j->path, j->d, &s->r, &s->w);
+    }
+}
+
 /* Memory, overflow and races: what compute-sanitizer's memcheck (racecheck
- * and synccheck) reported. */
+ * and synccheck) reported, placed at the finding's line where the results
+ * keep the log. */
 static void judge_sanitizer(const judging *j)
 {
     bool mem = j->kind != KC_VERIFY_RACE;
     /* An int32 offset overflows only past 2^31 elements, far beyond the
-     * op's verify sizes: a clean run there says nothing about it. */
+     * op's verify sizes: a clean run there says nothing about it, and a
+     * report there is another fault. */
     const char *below = j->kind == KC_VERIFY_OVERFLOW
                             ? "an int32 offset overflows only past 2^31 elements, and the verify sizes stay far "
                               "below that; "
@@ -341,48 +419,72 @@ static void judge_sanitizer(const judging *j)
         bool ok = c && json_is_true(json_object_get(c, "ok"));
         if (*below)
             kc_sb_appendf(&sb, "%s%s", below,
-                          ok ? "the outputs match the reference there" : "no sanitizer run for Triton kernels");
+                          ok ? "the outputs match the reference there" : "no compute-sanitizer run in these results");
         else
-            kc_sb_appendf(&sb, "compute-sanitizer runs are planned for CUDA harnesses only; %s",
-                          ok ? "the outputs match the reference" : "no sanitizer run here");
+            kc_sb_appendf(&sb, "no compute-sanitizer run in these results; %s",
+                          ok ? "the outputs match the reference, which an access out of bounds need not change"
+                             : "the outputs say nothing either");
         kc_verify_set_verdict(j->d, "inconclusive", kc_sb_str(&sb), j->ev);
         kc_sb_free(&sb);
         return;
     }
+    san_run sr[2];
     long errors = 0;
-    bool ran = false;
-    kc_strbuf what = {0};
+    size_t here = 0;
+    bool ran = false, placed = true;
+    int at = -1; /* the first tool with a report at this line, else with any */
     for (int t = 0; t < 2; t++) {
-        if (!runs[t])
-            continue;
-        json_object_set(j->ev, tools[t], runs[t]);
-        json_t *n = json_object_get(runs[t], "sanitizer_error_count");
-        if (!json_is_integer(n))
+        san_read(j, runs[t], &sr[t]);
+        if (runs[t])
+            json_object_set(j->ev, tools[t], runs[t]);
+        if (sr[t].errors < 0)
             continue;
         ran = true;
-        errors += (long)json_integer_value(n);
-        if (json_integer_value(n) > 0) {
-            json_t *first = json_array_get(json_object_get(runs[t], "sanitizer_errors"), 0);
-            kc_sb_appendf(&what, "%scompute-sanitizer %s: %lld error(s)%s%s", what.len ? "; " : "", tools[t],
-                          (long long)json_integer_value(n), first ? ", first: " : "",
-                          first ? json_string_value(first) : "");
-        }
+        errors += sr[t].errors;
+        here += sr[t].here;
+        placed &= sr[t].have_log;
+        if (sr[t].errors > 0 && (at < 0 || (!sr[at].here && sr[t].here)))
+            at = t;
     }
     kc_strbuf sz = {0};
     sizes_text(runs[0] ? runs[0] : runs[1], &sz);
+    const char *status = "inconclusive";
     if (!ran) {
         const char *e = json_string_value(json_object_get(runs[0] ? runs[0] : runs[1], "error"));
-        kc_sb_appendf(&sb, "compute-sanitizer did not report: %s", e ? e : "no summary in its output");
-        kc_verify_set_verdict(j->d, "inconclusive", kc_sb_str(&sb), j->ev);
-    } else if (errors > 0) {
-        kc_sb_appendf(&sb, "%s (at %s; %s)", kc_sb_str(&what), kc_sb_str(&sz), j->env);
-        kc_verify_set_verdict(j->d, "confirmed", kc_sb_str(&sb), j->ev);
-    } else {
+        kc_sb_appendf(&sb, "compute-sanitizer did not judge it: %s", e ? e : "no summary in its output");
+    } else if (errors == 0) {
         kc_sb_appendf(&sb, "%scompute-sanitizer %s%s%s reported nothing at %s (%s)", below, tools[0],
                       tools[1] ? " and " : "", tools[1] ? tools[1] : "", kc_sb_str(&sz), j->env);
-        kc_verify_set_verdict(j->d, *below ? "inconclusive" : "not-reproduced", kc_sb_str(&sb), j->ev);
+        status = *below ? "inconclusive" : "not-reproduced";
+    } else {
+        const san_run *s = &sr[at];
+        kc_sb_appendf(&sb, "%scompute-sanitizer %s: %ld error(s)", below, tools[at], s->errors);
+        if (s->here)
+            kc_sb_appendf(&sb, "; %zu of the %u reports its log keeps at this line, the first: %s at %s:%u%s%s%s%s",
+                          s->here, s->reports.len, s->r->what,
+                          kc_base_name(s->w->file), s->w->line, s->w->function ? " in " : "",
+                          s->w->function ? s->w->function : "", s->r->who ? ", " : "", s->r->who ? s->r->who : "");
+        else if (placed && s->reports.len && s->reports.data[0].where.len)
+            kc_sb_appendf(&sb, "; none of the %u reports its log keeps at this line, the first: %s at %s:%u",
+                          s->reports.len, s->reports.data[0].what,
+                          kc_base_name(s->reports.data[0].where.data[0].file), s->reports.data[0].where.data[0].line);
+        else {
+            json_t *first = json_array_get(json_object_get(s->x, "sanitizer_errors"), 0);
+            kc_sb_appendf(&sb, "%s%s", first ? ", first: " : "", first ? json_string_value(first) : "");
+        }
+        kc_sb_appendf(&sb, " (at %s; %s)", kc_sb_str(&sz), j->env);
+        if (*below)
+            /* no offset wraps at these sizes: another fault of this kernel */
+            kc_sb_append(&sb, "; no int32 offset can wrap at these sizes, so these are another fault (an index "
+                              "out of bounds), not this one");
+        else if (placed && !here)
+            kc_sb_append(&sb, "; the reports are at other lines: another finding's, not this one");
+        else
+            status = "confirmed";
     }
-    kc_sb_free(&what);
+    kc_verify_set_verdict(j->d, status, kc_sb_str(&sb), j->ev);
+    for (int t = 0; t < 2; t++)
+        kc_sanitizer_reports_free(&sr[t].reports);
     kc_sb_free(&sz);
     kc_sb_free(&sb);
 }
@@ -407,11 +509,16 @@ static char *killed_during(json_t *doc)
 
 /* Judges one diagnostic from a results document, by its rule's kind of
  * experiment. */
-static void judge(kc_diag *d, int diag_index, json_t *doc, const char *why_missing, size_t unattributed)
+static void judge(kc_diag *d, int diag_index, json_t *doc, const char *why_missing, size_t unattributed,
+                  const char *path)
 {
     kc_strbuf env = {0};
-    judging j = {
-        .d = d, .diag_index = diag_index, .kind = kc_verify_kind_of(d), .doc = doc, .unattributed = unattributed};
+    judging j = {.d = d,
+                 .diag_index = diag_index,
+                 .kind = kc_verify_kind_of(d),
+                 .doc = doc,
+                 .unattributed = unattributed,
+                 .path = path};
     j.env = env_text(doc, &env);
     j.ev = json_object();
     /* where the inputs came from (--run's verdicts say "recorded launch") */
@@ -515,7 +622,7 @@ void kc_verify_judge_job(kc_verify_job *j)
     for (size_t k = 0; k < j->n; k++) {
         kc_diag *d = &r->diags.items.data[j->idx[k]];
         if (j->doc)
-            judge(d, j->idx[k], j->doc, j->why, unattributed);
+            judge(d, j->idx[k], j->doc, j->why, unattributed, r->path);
         else
             kc_verify_set_verdict(d, "inconclusive", j->why ? j->why : "no results", NULL);
     }
