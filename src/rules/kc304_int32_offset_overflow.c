@@ -48,7 +48,15 @@ static const char doc[] =
     "index the kernel bounds by a run-time extent (`offs_m < seq_len`) times a\n"
     "stride the launch passes as an outer one. Widening elsewhere raises no\n"
     "other product: a head, group or expert index times a stride stays within\n"
-    "a bounded part of its tensor. A note elsewhere:\n"
+    "a bounded part of its tensor. A product that addresses a per-sequence state\n"
+    "is a note, whatever else holds: a tensor the launching code makes from the\n"
+    "extents of the tensor whose rows the grid counts, a middle one left out\n"
+    "(`x.new_empty(B, H, D)` or `torch.zeros(B, H, K, V)` next to a grid of `B * H`\n"
+    "over a (B, H, T, D) `x`: an initial or final recurrent state), or the same\n"
+    "product where the kernel adds it to such a state too; an offset into the\n"
+    "state stays below its size, which has no factor of the extent left out. A\n"
+    "state the caller passes in, with no such sibling, is judged like any tensor.\n"
+    "A note elsewhere:\n"
     "a size limit of the code as a whole, shown with\n"
     "`--severity note` (notes are not shown by default). In CUDA code\n"
     "it is always a note: CUDA code widens the offsets of the tensors it expects\n"
@@ -380,12 +388,52 @@ static bool first_dim_rows(const kc_kernel *k, const kc_atom *f)
     return f->kind == KC_ATOM_SYMBOL && f->id < k->symbols.len && k->symbols.data[f->id].kind != KC_SYM_CONSTEXPR;
 }
 
+/* Does an access of the kernel address a per-sequence state of the tensor
+ * whose rows the program id `h->index` counts (kc_symbol.state_axes) with
+ * the hazard's product, as a term of its offset? An in-bounds offset into
+ * the state stays below its size, so the product does too, whichever
+ * pointer it is added to. The access, or NULL. */
+static const kc_access *state_access(const kc_kernel *k, const hazard *h)
+{
+    if (h->index->kind != KC_ATOM_PROGRAM || h->index->id >= 3)
+        return NULL;
+    const kc_access *best = NULL;
+    for (uint32_t i = 0; i < k->accesses.len; i++) {
+        const kc_access *a = &k->accesses.data[i];
+        if (!a->offset || a->base >= k->symbols.len || !(k->symbols.data[a->base].state_axes & (1u << h->index->id)))
+            continue;
+        for (unsigned mi = 0; mi < a->offset->nmono; mi++) {
+            const kc_mono *m = &a->offset->mono[mi];
+            if (mono_divides(m, h->mono) && mono_divides(h->mono, m) && llabs(m->coef) >= llabs(h->mono->coef) &&
+                (!best || i == h->access))
+                best = a;
+        }
+    }
+    return best;
+}
+
 /* Why the finding is a warning or a note: the launch shows the product
  * spanning a whole tensor, the file widens other offsets, or neither (a
  * note: a size limit of the code as a whole). */
 static void explain_severity(kc_rule_ctx *ctx, const kc_kernel *k, kc_diag *d, const hazard *hs, uint32_t n,
                              const char *prod, const char *widened_elsewhere, uint32_t widened_line)
 {
+    /* The product addresses a per-sequence state (an initial or final
+     * recurrent state without the sequence length): it stays below the
+     * state's size, a part of the activations divided by an extent. */
+    for (uint32_t i = 0; i < n; i++) {
+        const kc_access *st = state_access(k, &hs[i]);
+        if (!st)
+            continue;
+        const kc_symbol *ss = &k->symbols.data[st->base];
+        d->severity = KC_SEV_NOTE;
+        kc_diag_note(d, "reported as a note: `%s` %s the state `%s` (line %u), and an offset into it stays below "
+                     "its size: %s; such a state has no element per position along the extent left out (the "
+                     "sequence of a recurrent state), so it stays far below the tensors that do",
+                     prod, st == &k->accesses.data[hs[i].access] ? "indexes" : "also indexes", ss->name,
+                     st->span.line, ss->state_evidence ? ss->state_evidence : "the launch makes it");
+        return;
+    }
     /* The launch runs one program per row of a tensor with its leading
      * dimensions flattened (the token count of a batch): the row index
      * times the row stride spans the whole tensor. */

@@ -84,6 +84,15 @@ typedef struct kc_symbol {
      * passes, for it, that tensor's row stride or row length: a program id
      * of such an axis times it spans the whole tensor. */
     uint8_t row_axes;
+    /* Pointers: grid axes (bits) along which every launch binding it runs
+     * one program per row of a tensor (kc_kernel.grid_rows) and passes, for
+     * it, a per-sequence state of that tensor: one the launching code makes
+     * from the counted extents and some of the others, leaving a middle
+     * one out (`x.new_empty(B, H, D)` with a grid of `B * H` over a
+     * (B, H, T, D) `x`). It holds a part of `x` divided by the extent left
+     * out, and an in-bounds offset into it stays below its size. */
+    uint8_t state_axes;
+    const char *state_evidence; /* e.g. "the launch on line 149 passes `final_state` = `x.new_empty(B, H, D)` ..." */
 } kc_symbol;
 
 typedef struct kc_param {

@@ -311,6 +311,8 @@ static void apply_launches(tt_ctx *c, const tt_kernel_def *def)
     const char *eager_by = NULL;
     uint32_t *nbound = kc_xcalloc(c->k->params.len + 1, sizeof *nbound);
     uint8_t *rowbits = kc_xcalloc(c->k->params.len + 1, sizeof *rowbits);
+    uint8_t *statebits = kc_xcalloc(c->k->params.len + 1, sizeof *statebits);
+    const char **statewhy = kc_xcalloc(c->k->params.len + 1, sizeof *statewhy);
     uint32_t *ncover = kc_xcalloc(c->k->params.len + 1, sizeof *ncover);
     for (int pass = 0; pass < 2 && !(pass == 1 && launched_here); pass++) {
         const tt_launch *list = pass ? mod->peer_launches.data : mod->launches.data;
@@ -352,6 +354,11 @@ static void apply_launches(tt_ctx *c, const tt_kernel_def *def)
                 if (ln->from_autotune)
                     continue;
                 rowbits[pi] = nbound[pi] ? (uint8_t)(rowbits[pi] & b->row_axes) : b->row_axes;
+                statebits[pi] = nbound[pi] ? (uint8_t)(statebits[pi] & b->state_axes) : b->state_axes;
+                if (b->state_why && !statewhy[pi])
+                    statewhy[pi] = kc_arena_printf(c->a, "the launch %s%s%son line %u passes %s", ln->file ? "in " : "",
+                                                   ln->file ? ln->file : "", ln->file ? " " : "", ln->line,
+                                                   b->state_why);
                 nbound[pi]++;
                 /* BLOCK_N=triton.next_power_of_2(E) next to E=E */
                 uint32_t ci = KC_NONE;
@@ -379,8 +386,16 @@ static void apply_launches(tt_ctx *c, const tt_kernel_def *def)
     if (nlaunch && neager == nlaunch && !c->k->traced_by)
         c->k->eager_by = eager_by;
     for (uint32_t i = 0; i < c->k->params.len; i++)
-        if (nbound[i] == nlaunch && nlaunch)
-            c->k->symbols.data[c->k->params.data[i].symbol].row_axes = rowbits[i];
+        if (nbound[i] == nlaunch && nlaunch) {
+            kc_symbol *s = &c->k->symbols.data[c->k->params.data[i].symbol];
+            s->row_axes = rowbits[i];
+            /* a state along an axis some launch counts otherwise says nothing */
+            for (unsigned ax = 0; ax < 3; ax++)
+                if (!c->k->grid_rows[ax])
+                    statebits[i] &= (uint8_t)~(1u << ax);
+            s->state_axes = statebits[i];
+            s->state_evidence = statebits[i] ? statewhy[i] : NULL;
+        }
     for (uint32_t i = 0; i < c->k->params.len; i++) {
         kc_symbol *s = &c->k->symbols.data[c->k->params.data[i].symbol];
         if (s->at_least_symbol != KC_NONE && ncover[i] != nbound[i]) {
@@ -391,6 +406,8 @@ static void apply_launches(tt_ctx *c, const tt_kernel_def *def)
     free(nbound);
     free(ncover);
     free(rowbits);
+    free(statebits);
+    free(statewhy);
 }
 
 /* ---- helpers: jit functions that other jit functions call ---- */

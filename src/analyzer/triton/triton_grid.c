@@ -288,8 +288,10 @@ typedef struct rows_info {
     rows_kind kind;
     const char *why;
     TSNode divisor;   /* ROWS_NUMEL: N of x.numel() // N */
-    TSNode tensor;    /* ROWS_DIM0: the tensor whose first dimension the axis counts */
+    TSNode tensor;    /* ROWS_DIM0, ROWS_LEADING2: the tensor whose leading dimensions the axis counts */
     uint32_t targets; /* ROWS_DIM0: names bound by `M, N = x.shape` (0: not unpacked) */
+    uint32_t rank;    /* ROWS_DIM0, ROWS_LEADING2: the rank of `tensor` from its unpacking (0: not known) */
+    TSNode unpack;    /* the names of that unpacking (`B, H, T, D` of `B, H, T, D = x.shape`), or null */
     bool tiled;       /* a tile of rows per program (triton.cdiv(rows, BLOCK)) */
 } rows_info;
 
@@ -316,6 +318,19 @@ static bool same_rows(tt_module *m, TSNode t, TSNode tensor, TSNode scope, int d
     return false;
 }
 
+/* The names an unpacking binds when `e` is one of them (`B` of `B, H, T,
+ * D = x.shape`), or a null node. */
+static TSNode unpacked_names(tt_module *m, TSNode e, TSNode scope)
+{
+    e = tt_unparen(e);
+    int elem;
+    TSNode r = TT_IS(e, identifier) ? binding(m, scope, e, &elem) : (TSNode){0};
+    if (ts_node_is_null(r) || elem < 0)
+        return (TSNode){0};
+    TSNode asg = ts_node_parent(tt_unparen(r));
+    return TT_IS(asg, assignment) ? tt_field(asg, "left") : (TSNode){0};
+}
+
 /* Is `e` the row count of a tensor whose leading dimensions are flattened
  * into its rows? The reason as text in ri->why (NULL when it is not). */
 static void flat_rows(tt_module *m, TSNode e, TSNode scope, int depth, rows_info *ri)
@@ -324,6 +339,8 @@ static void flat_rows(tt_module *m, TSNode e, TSNode scope, int depth, rows_info
     ri->kind = ROWS_NONE;
     ri->why = NULL;
     ri->tiled = false;
+    ri->rank = 0;
+    ri->tensor = ri->unpack = (TSNode){0};
     if (depth > GRID_DEPTH || ts_node_is_null(e))
         return;
     const char *text = tt_text(m, e);
@@ -340,6 +357,8 @@ static void flat_rows(tt_module *m, TSNode e, TSNode scope, int depth, rows_info
             ri->kind = ROWS_DIM0;
             ri->tensor = t;
             ri->targets = targets;
+            ri->rank = targets;
+            ri->unpack = unpacked_names(m, e, scope);
             ri->why = kc_arena_printf(m->arena, "`%s` is the first dimension of `%s`", text, tt_text(m, t));
         }
         return;
@@ -378,6 +397,9 @@ static void flat_rows(tt_module *m, TSNode e, TSNode scope, int depth, rows_info
             tt_text_eq(m, tl_, tt_text(m, tr)) && ((dl == 0 && dr == 1) || (dl == 1 && dr == 0)) &&
             (nl >= 3 || nr >= 3)) {
             ri->kind = ROWS_LEADING2;
+            ri->tensor = tl_;
+            ri->rank = nl > nr ? nl : nr;
+            ri->unpack = unpacked_names(m, l, scope);
             ri->why = kc_arena_printf(m->arena, "`%s` is the two leading dimensions of `%s` (%u-D) multiplied", text,
                                       tt_text(m, tl_), nl > nr ? nl : nr);
         }
@@ -529,6 +551,132 @@ static uint32_t grid_axes(tt_module *m, TSNode g, TSNode scope, int depth, TSNod
     return 0;
 }
 
+/* ---- per-sequence states ---- */
+
+/* The extents an allocation spells (`torch.zeros(B, H, D)`,
+ * `torch.empty((B, H, K, V), dtype=...)`, `x.new_empty(B, H, D)`,
+ * `torch.full((B, H), v)`), through names, a conditional whose other
+ * value is `None` and element-wise copies (`.float()`): their count (0:
+ * not such an allocation, or more than `max`), the nodes into dims and the
+ * allocation into *made. */
+static uint32_t alloc_extents(tt_module *m, TSNode e, TSNode scope, int depth, TSNode *dims, uint32_t max,
+                              TSNode *made)
+{
+    static const char *const torch_allocs[] = {"empty", "zeros", "ones", "full", "randn", "rand", NULL};
+    static const char *const new_allocs[] = {"new_empty", "new_zeros", "new_ones", "new_full", NULL};
+    static const char *const copies[] = {"contiguous", "to", "float", "half", "bfloat16", "detach", NULL};
+    e = tt_unparen(e);
+    if (depth > GRID_DEPTH || ts_node_is_null(e))
+        return 0;
+    if (TT_IS(e, identifier)) {
+        int elem;
+        TSNode r = binding(m, scope, e, &elem);
+        return ts_node_is_null(r) || elem >= 0 ? 0 : alloc_extents(m, r, scope, depth + 1, dims, max, made);
+    }
+    if (TT_IS(e, conditional_expression)) {
+        TSNode a = tt_unparen(ts_node_named_child(e, 0)), b = tt_unparen(ts_node_named_child(e, 2));
+        if (TT_IS(b, none))
+            return alloc_extents(m, a, scope, depth + 1, dims, max, made);
+        return TT_IS(a, none) ? alloc_extents(m, b, scope, depth + 1, dims, max, made) : 0;
+    }
+    TSNode obj, args, first = {0};
+    bool fill;
+    if (tt_method_call(m, e, torch_allocs, &obj, &args) && TT_IS(obj, identifier) && tt_text_eq(m, obj, "torch"))
+        fill = tt_text_eq(m, tt_field(tt_field(e, "function"), "attribute"), "full");
+    else if (tt_method_call(m, e, new_allocs, &obj, &args))
+        fill = tt_text_eq(m, tt_field(tt_field(e, "function"), "attribute"), "new_full");
+    else if (tt_method_call(m, e, copies, &obj, &args))
+        return alloc_extents(m, obj, scope, depth + 1, dims, max, made);
+    else
+        return 0;
+    uint32_t np = positional(args, &first);
+    TSNode list = args;
+    if ((np == 1 || fill) && (TT_IS(tt_unparen(first), tuple) || TT_IS(tt_unparen(first), list)))
+        list = tt_unparen(first);
+    else if (fill || np == 0)
+        return 0;
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < ts_node_named_child_count(list); i++) {
+        TSNode d = ts_node_named_child(list, i);
+        if (TT_IS(d, comment) || TT_IS(d, keyword_argument))
+            continue;
+        if (TT_IS(d, list_splat) || TT_IS(d, dictionary_splat) || n == max)
+            return 0;
+        dims[n++] = d;
+    }
+    *made = e;
+    return n;
+}
+
+#define STATE_MAX_RANK 8
+
+/* Is `e`, a launch argument, a per-sequence state of the tensor whose two
+ * leading dimensions axis `ri` counts: a tensor the launching code makes
+ * from those two extents and some of the others, one of its middle
+ * extents left out (`x.new_empty(B, H, D)` or `torch.zeros(B, H, K, V)`
+ * next to a grid of `B * H` programs over a (B, H, T, D) `x`: the state of
+ * each sequence, without its length)? Extents of another tensor count
+ * only as its last one (`V = v.shape[-1]`, a feature size), and integer
+ * literals as constants. A grid over a tensor's first dimension alone
+ * (`M, K = a.shape`) says nothing: its other tensors are outputs of any
+ * shape. The reason as text, NULL when not. */
+static const char *state_of(tt_module *m, TSNode e, TSNode scope, const rows_info *ri)
+{
+    if (ri->kind != ROWS_LEADING2 || ri->rank < 3 || ri->rank > STATE_MAX_RANK || ts_node_is_null(ri->tensor))
+        return NULL;
+    TSNode dims[STATE_MAX_RANK], made = {0};
+    uint32_t n = alloc_extents(m, e, scope, 0, dims, ri->rank, &made);
+    if (n == 0)
+        return NULL;
+    bool used[STATE_MAX_RANK] = {false};
+    kc_strbuf count = {0};
+    for (uint32_t i = 0; i < n; i++) {
+        TSNode t;
+        int dim;
+        uint32_t targets;
+        int64_t v;
+        kc_sb_appendf(&count, "%s%s", i ? "*" : "", tt_text(m, dims[i]));
+        if (tt_int_literal(m, tt_unparen(dims[i]), &v))
+            continue;
+        bool ok = extent(m, dims[i], scope, 0, &t, &dim, &targets);
+        if (ok && tt_text_eq(m, t, tt_text(m, ri->tensor))) {
+            dim = dim < 0 ? dim + (int)ri->rank : dim;
+            ok = dim >= 0 && dim < (int)ri->rank;
+            if (ok)
+                used[dim] = true;
+        } else if (ok)
+            ok = dim == -1 || (targets && dim == (int)targets - 1);
+        if (!ok) {
+            kc_sb_free(&count);
+            return NULL;
+        }
+    }
+    uint32_t counted = 2, left_out = KC_NONE;
+    for (uint32_t d = 0; d < counted; d++)
+        if (!used[d]) {
+            kc_sb_free(&count);
+            return NULL;
+        }
+    for (uint32_t d = counted; d + 1 < ri->rank && left_out == KC_NONE; d++)
+        if (!used[d])
+            left_out = d;
+    const char *why = NULL;
+    if (left_out != KC_NONE) {
+        TSNode name = ts_node_is_null(ri->unpack) ? (TSNode){0} : ts_node_named_child(ri->unpack, left_out);
+        const char *dn = TT_IS(name, identifier) ? tt_text(m, name)
+                                                 : kc_arena_printf(m->arena, "%s.shape[%u]", tt_text(m, ri->tensor),
+                                                                   left_out);
+        const char *et = tt_text(m, e);
+        why = kc_arena_printf(m->arena, "`%s`%s%s%s (line %u), which has %s elements, the extents of `%s` without `%s`", et,
+                              strcmp(et, tt_text(m, made)) ? " = `" : "",
+                              strcmp(et, tt_text(m, made)) ? tt_text(m, made) : "",
+                              strcmp(et, tt_text(m, made)) ? "`" : "", ts_node_start_point(made).row + 1,
+                              kc_sb_str(&count), tt_text(m, ri->tensor), dn);
+    }
+    kc_sb_free(&count);
+    return why;
+}
+
 /* Marks the launch's arguments that scale the rows of axis `ax`. */
 static void mark_row_factors(tt_module *m, tt_launch *l, TSNode scope, unsigned ax, const rows_info *ri)
 {
@@ -552,6 +700,11 @@ static void mark_row_factors(tt_module *m, tt_launch *l, TSNode scope, unsigned 
         TSNode v = TT_IS(a, keyword_argument) ? tt_field(a, "value") : a;
         if (row_factor(m, v, scope, ri, lens, nlens, 0))
             l->args.data[b].row_axes |= (uint8_t)(1u << ax);
+        const char *state = state_of(m, v, scope, ri);
+        if (state) {
+            l->args.data[b].state_axes |= (uint8_t)(1u << ax);
+            l->args.data[b].state_why = state;
+        }
         b++;
     }
 }

@@ -64,6 +64,11 @@ typedef struct tt_binding {
     /* grid axes (bits) whose rows it scales: the row stride or the row
      * length of the flattened tensor the axis counts rows of (triton_grid.c) */
     uint8_t row_axes;
+    /* grid axes (bits) of whose counted tensor it is a per-sequence state:
+     * made from the counted extents and some others, a middle extent left
+     * out (triton_grid.c); state_why says so, NULL when no axis */
+    uint8_t state_axes;
+    const char *state_why;
 } tt_binding;
 
 typedef struct tt_launch {

@@ -659,6 +659,47 @@ static void test_flattened_rows(void **state)
     done(l);
 }
 
+/* Per-sequence states: a tensor the launching code makes from the extents
+ * of the tensor whose rows the grid counts, a middle one left out. */
+static void test_sequence_state(void **state)
+{
+    (void)state;
+    lowered *l = lower("import torch\nimport triton\nimport triton.language as tl\n"
+                       "@triton.jit\n"
+                       "def k(x, h0, ht, hs, hv, full, hw, T, D):\n"
+                       "    tl.store(x + tl.arange(0, 16), 0)\n"
+                       "@triton.jit\n"
+                       "def twice(x, ht):\n"
+                       "    tl.store(x + tl.arange(0, 16), 0)\n"
+                       "def run(x, v, h0, w, keep):\n"
+                       "    B, H, T, D = x.shape\n"
+                       "    ht = x.new_empty(B, H, D) if keep else None\n"
+                       "    hs = torch.zeros((B, H, D), device=x.device).float()\n"
+                       "    hv = torch.zeros(B, H, D, v.shape[-1])\n"
+                       "    full = torch.empty(B, H, T, D)\n"
+                       "    hw = torch.zeros(B, H, w)\n"
+                       "    grid = lambda META: (triton.cdiv(D, 64), B * H)\n"
+                       "    k[grid](x, h0, ht, hs, hv, full, hw, T, D)\n"
+                       "    twice[(1, B * H)](x, ht)\n"
+                       "    twice[(1, B * H)](x, h0)\n");
+    const kc_kernel *k = fh_kernel(l->m, "k");
+    assert_non_null(k->grid_rows[1]);
+    assert_int_equal(fh_symbol(k, "ht")->state_axes, 2);
+    assert_non_null(strstr(fh_symbol(k, "ht")->state_evidence,
+                           "the launch on line 18 passes `ht` = `x.new_empty(B, H, D)` (line 12), which has B*H*D "
+                           "elements, the extents of `x` without `T`"));
+    assert_int_equal(fh_symbol(k, "hs")->state_axes, 2);
+    assert_int_equal(fh_symbol(k, "hv")->state_axes, 2);   /* another tensor's last extent: a feature size */
+    assert_int_equal(fh_symbol(k, "h0")->state_axes, 0);   /* the caller's tensor: not known */
+    assert_int_equal(fh_symbol(k, "full")->state_axes, 0); /* with the sequence length */
+    assert_int_equal(fh_symbol(k, "hw")->state_axes, 0);   /* a size not related to `x` */
+    assert_int_equal(fh_symbol(k, "x")->state_axes, 0);
+    assert_null(fh_symbol(k, "h0")->state_evidence);
+    /* one launch of two passes something else */
+    assert_int_equal(fh_symbol(fh_kernel(l->m, "twice"), "ht")->state_axes, 0);
+    done(l);
+}
+
 /* `N = 1` then `N *= shape[i]`: the launch does not pass 1. */
 static void test_augmented_assignment(void **state)
 {
@@ -684,6 +725,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_field_table),
+        cmocka_unit_test(test_sequence_state),
         cmocka_unit_test(test_aliases_and_stacked_decorators),
         cmocka_unit_test(test_launch_facts),
         cmocka_unit_test(test_shapes_and_strides),
