@@ -21,4 +21,26 @@
 bool kc_cuda_macro_bomb(kc_arena *ar, const char *text, size_t len, const char **name, uint32_t *line,
                         uint64_t *tokens);
 
+/* A macro in a pointer qualifier's place, `T * NAME name` (`const float *
+ * GGML_CUDA_RESTRICT src`), that the file does not #define: after `*` and
+ * before a declarator's name only a qualifier can stand, so such a name
+ * comes from a header kcheck did not find, and without it every
+ * declaration that uses it fails to parse. NAME is upper case, digits and
+ * '_', at least 3 characters; the declarator's name is followed by `=`,
+ * `,`, `;`, `)` or `[`. */
+typedef struct kc_cuda_qual_macro {
+    const char *name; /* arena */
+    size_t offset;    /* its first use */
+} kc_cuda_qual_macro;
+typedef KC_VEC(kc_cuda_qual_macro) kc_cuda_qual_macros;
+
+/* The file's qualifier macros, in order of first use: outside comments and
+ * literals, and only names that the file uses in no other place (a
+ * constant or a type written after `*` in a comment is not one). */
+void kc_cuda_qualifier_macros(kc_arena *ar, const char *text, size_t len, kc_cuda_qual_macros *out);
+
+/* A copy of text[0..len) (arena) with each use of those macros in a
+ * qualifier's place, right after `*`, made spaces. */
+char *kc_cuda_blank_qualifiers(kc_arena *ar, const char *text, size_t len, const kc_cuda_qual_macros *q);
+
 #endif

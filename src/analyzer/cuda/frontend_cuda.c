@@ -661,6 +661,27 @@ static void note_missing_headers(const kc_cuda_unsaved *u, const kc_cuda_errors 
     kc_sb_free(&names);
 }
 
+/* The qualifier macros that were made empty, as gaps of the kernels that
+ * use them (KC002 says the kernel was analysed without knowing them). */
+static void assumed_qualifiers(kc_model *m, const kc_source *src, const kc_cuda_qual_macros *quals)
+{
+    for (uint32_t i = 0; i < quals->len; i++) {
+        uint32_t line = 1, col = 1;
+        for (size_t k = 0; k < quals->data[i].offset && k < src->len; k++) {
+            col = src->text[k] == '\n' ? 1 : col + 1;
+            line += src->text[k] == '\n';
+        }
+        kc_span sp = {.line = line, .col = col, .end_line = line, .end_col = col + (uint32_t)strlen(quals->data[i].name)};
+        const char *kernel = NULL;
+        for (uint32_t k = 0; k < m->kernels.len && !kernel; k++) {
+            const kc_span *ks = &m->kernels.data[k]->span;
+            if (line >= ks->line && line <= ks->end_line)
+                kernel = m->kernels.data[k]->name;
+        }
+        kc_model_add_gap(m, KC_GAP_NAME, sp, quals->data[i].name, kernel);
+    }
+}
+
 kc_model *kc_cuda_lower(kc_cuda_frontend *fe, const kc_source *src, kc_file_errors *errs)
 {
     if (fe->db_error) {
@@ -693,6 +714,14 @@ kc_model *kc_cuda_lower(kc_cuda_frontend *fe, const kc_source *src, kc_file_erro
         named.path = (char *)kc_arena_printf(ar, "./%s", src->path);
     const kc_source *model_src = src;
     src = &named;
+    /* qualifier macros from headers that were not found: blanked in the
+     * text libclang parses (lines and columns unchanged; the precompiled
+     * headers' keys too), so that the declarations using them parse; each
+     * is reported as an unknown name */
+    kc_cuda_qual_macros quals = {0};
+    kc_cuda_qualifier_macros(ar, src->text, src->len, &quals);
+    if (quals.len)
+        named.text = kc_cuda_blank_qualifiers(ar, src->text, src->len, &quals);
     kc_cuda_args a = {0};
     build_args(fe, ar, src, &a);
 
@@ -728,6 +757,7 @@ kc_model *kc_cuda_lower(kc_cuda_frontend *fe, const kc_source *src, kc_file_erro
             if (ce.nsyntax)
                 kc_cuda_recover_launches(m, src);
             record_deps(fe, tu, m, src->path, &scan, &a);
+            assumed_qualifiers(m, model_src, &quals);
             if (!kc_cuda_errors_apply(m, &ce, is_header(src->path), errs)) {
                 kc_model_delete(m);
                 m = NULL;
@@ -739,6 +769,7 @@ kc_model *kc_cuda_lower(kc_cuda_frontend *fe, const kc_source *src, kc_file_erro
     if (tu)
         clang_disposeTranslationUnit(tu);
     kc_vec_free(&scan.seen);
+    kc_vec_free(&quals);
     kc_cuda_unsaved_free(&unsaved);
     kc_cuda_args_free(&a);
     kc_arena_delete(ar);
