@@ -48,14 +48,15 @@ static const char doc[] =
     "index the kernel bounds by a run-time extent (`offs_m < seq_len`) times a\n"
     "stride the launch passes as an outer one. Widening elsewhere raises no\n"
     "other product: a head, group or expert index times a stride stays within\n"
-    "a bounded part of its tensor. A product that addresses a per-sequence state\n"
+    "a bounded part of its tensor. A product that addresses a smaller tensor\n"
     "is a note, whatever else holds: a tensor the launching code makes from the\n"
-    "extents of the tensor whose rows the grid counts, a middle one left out\n"
+    "extents of the tensor whose rows the grid counts, one of them left out\n"
     "(`x.new_empty(B, H, D)` or `torch.zeros(B, H, K, V)` next to a grid of `B * H`\n"
-    "over a (B, H, T, D) `x`: an initial or final recurrent state), or the same\n"
-    "product where the kernel adds it to such a state too; an offset into the\n"
-    "state stays below its size, which has no factor of the extent left out. A\n"
-    "state the caller passes in, with no such sibling, is judged like any tensor.\n"
+    "over a (B, H, T, D) `x`: an initial or final recurrent state; `torch.empty((B,\n"
+    "H, T))`: a statistic per position such as a log-sum-exp), or the same\n"
+    "product where the kernel adds it to such a tensor too; an offset into it\n"
+    "stays below its size, which has no factor of the extent left out. One the\n"
+    "caller passes in, with no such sibling, is judged like any tensor.\n"
     "A note elsewhere:\n"
     "a size limit of the code as a whole, shown with\n"
     "`--severity note` (notes are not shown by default). In CUDA code\n"
@@ -418,18 +419,19 @@ static const kc_access *state_access(const kc_kernel *k, const hazard *h)
 static void explain_severity(kc_rule_ctx *ctx, const kc_kernel *k, kc_diag *d, const hazard *hs, uint32_t n,
                              const char *prod, const char *widened_elsewhere, uint32_t widened_line)
 {
-    /* The product addresses a per-sequence state (an initial or final
-     * recurrent state without the sequence length): it stays below the
-     * state's size, a part of the activations divided by an extent. */
+    /* The product addresses a tensor made from the counted tensor's
+     * extents less one (an initial or final recurrent state without the
+     * sequence length, a per-position statistic without the head
+     * dimension): it stays below that tensor's size. */
     for (uint32_t i = 0; i < n; i++) {
         const kc_access *st = state_access(k, &hs[i]);
         if (!st)
             continue;
         const kc_symbol *ss = &k->symbols.data[st->base];
         d->severity = KC_SEV_NOTE;
-        kc_diag_note(d, "reported as a note: `%s` %s the state `%s` (line %u), and an offset into it stays below "
-                     "its size: %s; such a state has no element per position along the extent left out (the "
-                     "sequence of a recurrent state), so it stays far below the tensors that do",
+        kc_diag_note(d, "reported as a note: `%s` %s `%s` (line %u), and an offset into it stays below its size: "
+                     "%s; it has no element per position along the extent left out, so it stays far below the "
+                     "tensors that do",
                      prod, st == &k->accesses.data[hs[i].access] ? "indexes" : "also indexes", ss->name,
                      st->span.line, ss->state_evidence ? ss->state_evidence : "the launch makes it");
         return;

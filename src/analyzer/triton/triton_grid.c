@@ -610,12 +610,13 @@ static uint32_t alloc_extents(tt_module *m, TSNode e, TSNode scope, int depth, T
 
 #define STATE_MAX_RANK 8
 
-/* Is `e`, a launch argument, a per-sequence state of the tensor whose two
- * leading dimensions axis `ri` counts: a tensor the launching code makes
- * from those two extents and some of the others, one of its middle
- * extents left out (`x.new_empty(B, H, D)` or `torch.zeros(B, H, K, V)`
- * next to a grid of `B * H` programs over a (B, H, T, D) `x`: the state of
- * each sequence, without its length)? Extents of another tensor count
+/* Is `e`, a launch argument, a part of the tensor whose two leading
+ * dimensions axis `ri` counts: a tensor the launching code makes from
+ * those two extents and some of the others, one of them left out
+ * (`x.new_empty(B, H, D)` or `torch.zeros(B, H, K, V)` next to a grid of
+ * `B * H` programs over a (B, H, T, D) `x`: the state of each sequence,
+ * without its length; `torch.empty((B, H, T))`: a statistic per position,
+ * such as an attention's log-sum-exp, without the head dimension)? Extents of another tensor count
  * only as its last one (`V = v.shape[-1]`, a feature size), and integer
  * literals as constants. A grid over a tensor's first dimension alone
  * (`M, K = a.shape`) says nothing: its other tensors are outputs of any
@@ -657,8 +658,11 @@ static const char *state_of(tt_module *m, TSNode e, TSNode scope, const rows_inf
             kc_sb_free(&count);
             return NULL;
         }
-    for (uint32_t d = counted; d + 1 < ri->rank && left_out == KC_NONE; d++)
-        if (!used[d])
+    /* the last extent counts as left out only where the tensor made has
+     * fewer dimensions (`(B, H, T)` beside a (B, H, T, D) `q`), not where
+     * another feature size stands in for it (`(B, H, T, e)`, e = v.shape[-1]) */
+    for (uint32_t d = counted; d < ri->rank && left_out == KC_NONE; d++)
+        if (!used[d] && (d + 1 < ri->rank || n < ri->rank))
             left_out = d;
     const char *why = NULL;
     if (left_out != KC_NONE) {
