@@ -47,16 +47,22 @@ kc_cuda_val kc_cuda_ev_cond(kc_cuda_walk *w, CXCursor e, kc_cuda_preds *pos, kc_
             return kc_cuda_ev(w, e, KC_CUDA_EV_LOAD);
         }
         bool and = op == CXBinaryOperator_LAnd;
-        kc_cuda_preds lp = {0};
-        kc_cuda_val l = kc_cuda_ev_cond(w, k.v[0], and ? pos : &lp, and ? &lp : neg);
-        /* The right operand runs only when the left one allows it. */
+        /* lp: what holds when the left operand is true, ln: when it is false */
+        kc_cuda_preds lp = {0}, ln = {0};
+        kc_cuda_val l = kc_cuda_ev_cond(w, k.v[0], &lp, &ln);
+        kc_cuda_preds *run = and ? &lp : &ln, *out = and ? pos : neg;
+        for (uint32_t i = 0; out && i < run->len; i++)
+            kc_vec_push(out, run->data[i]);
+        /* The right operand runs only when the left one allows it: after
+         * `i < n &&` with the left true, after `i >= n ||` with it false. */
         uint32_t saved = w->guard;
         uint32_t np;
-        const kc_pred *pp = kc_cuda_preds_copy(w, &lp, &np);
+        const kc_pred *pp = kc_cuda_preds_copy(w, run, &np);
         w->guard = kc_cuda_mk_cond(w, kc_cuda_wspan(w, k.v[0]), kc_cuda_wtext(w, k.v[0]), l.deps, !and, pp, np);
         kc_cuda_val r = kc_cuda_ev_cond(w, k.v[1], and ? pos : NULL, and ? NULL : neg);
         w->guard = saved;
         kc_vec_free(&lp);
+        kc_vec_free(&ln);
         kc_cuda_kids_free(&k);
         return kc_cuda_v_deps(kc_cuda_deps_or(l.deps, r.deps));
     }
