@@ -25,6 +25,10 @@ static const char doc[] =
     "  the guard keeps the halves apart within a pass, not across passes, since\n"
     "  `s` shrinks).\n"
     "\n"
+    "Within a pass, a guard `tid < s` keeps the writers' elements `[0, s)` apart\n"
+    "from reads at `tid + s`, `tid + 2 * s` or further (the fold of a tree\n"
+    "reduction), so such a pass with a barrier after it is not reported.\n"
+    "\n"
     "Indices are compared symbolically; when either one depends on the thread in a\n"
     "way kcheck cannot express (loaded data, division), or a call that may\n"
     "synchronize inside (a CUB block reduction) lies between the two, the pair is\n"
@@ -123,9 +127,41 @@ static bool sep_around(const kc_kernel *k, const sep_list *s, uint32_t loop, uin
     return false;
 }
 
+/* Is `rest` at least `bound` wherever `bound` is positive: a constant at
+ * least a constant bound, or m * bound + g with an integer m >= 1 and a
+ * constant g >= 0 (`2*s` against `s`, `s + 1` against `s`)? Where the
+ * bound is not positive no thread passes `i < bound`, so nothing is
+ * written. */
+static bool reaches_past(kc_arena *ar, const kc_index *rest, const kc_index *bound)
+{
+    int64_t z;
+    const kc_index *gap = kc_index_sub(ar, rest, bound);
+    if (gap && kc_index_is_const(gap, &z))
+        return z >= 0;
+    const kc_mono *lead = NULL;
+    for (unsigned i = 0; i < bound->nmono && !lead; i++)
+        if (bound->mono[i].nfac)
+            lead = &bound->mono[i];
+    if (!lead || lead->coef <= 0)
+        return false;
+    for (unsigned i = 0; i < rest->nmono; i++) {
+        const kc_mono *m = &rest->mono[i];
+        bool same = m->nfac == lead->nfac && m->coef > 0 && m->coef % lead->coef == 0;
+        for (unsigned f = 0; same && f < m->nfac; f++)
+            same = m->fac[f].kind == lead->fac[f].kind && m->fac[f].id == lead->fac[f].id;
+        if (!same)
+            continue;
+        const kc_index *scaled = kc_index_scale(ar, bound, m->coef / lead->coef);
+        gap = scaled ? kc_index_sub(ar, rest, scaled) : NULL;
+        return gap && kc_index_is_const(gap, &z) && z >= 0;
+    }
+    return false;
+}
+
 /* The reduction pattern: both accesses under `i < B` (i the write index
- * or its lane part) and the read at i + B or further: readers and writers
- * are different halves. Also `i >= B` with the write at i - B. */
+ * or its lane part) and the read at i + B or further (i + 2*B, the
+ * three-way fold of a tree reduction): readers and writers are different
+ * parts. Also `i >= B` with the write at i - B. */
 static bool split_by_guard(kc_arena *ar, const kc_kernel *k, const kc_access *w, const kc_access *r,
                            const kc_offset_delta *od)
 {
@@ -153,8 +189,7 @@ static bool split_by_guard(kc_arena *ar, const kc_kernel *k, const kc_access *w,
             const kc_index *one = kc_index_const(ar, 1, pr->rhs->bits, KC_SPACE_THREADS);
             if (pr->op == KC_CMP_LT || pr->op == KC_CMP_LE) {
                 const kc_index *bound = pr->op == KC_CMP_LE ? kc_index_add(ar, pr->rhs, one) : pr->rhs;
-                const kc_index *gap = kc_index_sub(ar, od->rest, bound);
-                if (gap && kc_index_is_const(gap, &z) && z >= 0)
+                if (bound && reaches_past(ar, od->rest, bound))
                     return true;
             } else if (pr->op == KC_CMP_GE || pr->op == KC_CMP_GT) {
                 /* i >= B: the write at i - B lands below B, the read at i not */
