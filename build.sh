@@ -54,7 +54,7 @@ libclang_pkg() {
 deps() {
     command -v dpkg-query >/dev/null || { log "not a Debian system: install the packages in docs/decisions.md by hand"; exit 2; }
     apt_install build-essential cmake pkg-config libtree-sitter-dev libcmocka-dev libjansson-dev \
-        libyaml-dev libxxhash-dev pre-commit python3 "$(libclang_pkg)"
+        libyaml-dev libxxhash-dev pre-commit python3 git file "$(libclang_pkg)"
     if ! command -v npm >/dev/null 2>&1; then apt_install nodejs npm; fi
     # Robustness tools (docs/robustness.md): valgrind for the memcheck test,
     # clang 19 with libFuzzer for the fuzz step. Optional: without them
