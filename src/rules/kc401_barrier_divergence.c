@@ -17,6 +17,16 @@ static const char doc[] =
     "- or it comes after a `return`, `break` or `continue` taken under such a\n"
     "  condition (`if (i >= n) return;` followed by `__syncthreads()`).\n"
     "\n"
+    "A grid-stride or block-stride loop (`for (i = blockIdx.x * blockDim.x +\n"
+    "threadIdx.x; i < n; i += blockDim.x * gridDim.x)`) makes the same number of\n"
+    "passes in every thread of a block exactly when `n` is a multiple of\n"
+    "`blockDim.x`: a barrier in it is left alone when every launch of the kernel in\n"
+    "the file passes for `n` a product with the block size among its factors\n"
+    "(`n = B * H * C` with a block of `C`, `blocks * threads`), and otherwise\n"
+    "reported with that assumption stated. A `return` inside a branch on a\n"
+    "block-uniform condition that every thread entering it leaves by a return\n"
+    "does not make later barriers divergent.\n"
+    "\n"
     "Conditions that are the same for the whole block (on `blockIdx`, kernel\n"
     "parameters, template constants, loop counters with uniform bounds) are fine,\n"
     "and so are warp-level barriers (`__syncwarp()`, a tile's `sync()`). Barriers\n"
@@ -99,6 +109,87 @@ static bool uniform_trip_count(const kc_loop *l)
     return uniform;
 }
 
+/* Is every monomial of x thread-uniform, with blockDim.x among its
+ * factors (x a multiple of the block's x size)? An empty x (zero) is. */
+static bool blockdim_multiple(const kc_index *x)
+{
+    if (!x || deps_thread(kc_index_deps(x)))
+        return false;
+    for (unsigned i = 0; i < x->nmono; i++) {
+        bool has = false;
+        for (unsigned f = 0; f < x->mono[i].nfac && !has; f++)
+            has = x->mono[i].fac[f].kind == KC_ATOM_BLOCK_DIM && x->mono[i].fac[f].id == 0;
+        if (!has)
+            return false;
+    }
+    return true;
+}
+
+/* The grid-stride loop `for (i = blockIdx.x * blockDim.x + threadIdx.x;
+ * i < n; i += blockDim.x * gridDim.x)`: the start is threadIdx.x plus a
+ * multiple of blockDim.x, the step a multiple of it, the bound uniform
+ * and the condition `i < n`. Every thread of a block then makes the same
+ * number of passes exactly when n is a multiple of blockDim.x (each pass
+ * covers whole blocks of indices). Returns the bound, or NULL. */
+static const kc_index *grid_stride_bound(const kc_kernel *k, const kc_cond *c, const kc_loop *l)
+{
+    if (!l->start || !l->end || !l->step || !l->step->nmono || !blockdim_multiple(l->step) ||
+        deps_thread(kc_index_deps(l->end)) || c->npreds != 1 || c->preds[0].op != KC_CMP_LT || !c->preds[0].rhs)
+        return NULL;
+    kc_arena *a = kc_arena_new();
+    kc_atom lane = kc_atom_make(KC_ATOM_LANE, 0, (kc_deps){.axes = 1, .flags = KC_AF_THREAD});
+    const kc_index *tid = kc_index_atom(a, lane, l->start->bits, KC_SPACE_THREADS, NULL);
+    const kc_index *base = tid ? kc_index_sub(a, l->start, tid) : NULL;
+    const kc_index *gap = kc_index_sub(a, c->preds[0].rhs, l->end);
+    int64_t z;
+    bool ok = base && blockdim_multiple(base) && gap && kc_index_is_const(gap, &z) && z == 0;
+    kc_arena_delete(a);
+    (void)k;
+    return ok ? l->end : NULL;
+}
+
+/* The kernel parameter a bound is, alone (`n`), or NULL. */
+static const kc_param *bound_param(const kc_kernel *k, const kc_index *end)
+{
+    if (!end || end->nmono != 1 || end->mono[0].coef != 1 || end->mono[0].nfac != 1 ||
+        end->mono[0].fac[0].kind != KC_ATOM_SYMBOL || end->mono[0].fac[0].id >= k->symbols.len)
+        return NULL;
+    uint32_t pi = k->symbols.data[end->mono[0].fac[0].id].param;
+    return pi < k->params.len ? &k->params.data[pi] : NULL;
+}
+
+/* What the launches of the file show about a grid-stride bound: true when
+ * there is at least one launch of the kernel and every one passes, for
+ * the bound's parameter, a multiple of its block's x size. Otherwise *why
+ * says what is missing. */
+static bool launches_keep_multiple(const kc_model *m, const kc_kernel *k, const kc_param *p, kc_arena *ar,
+                                   const char **why)
+{
+    uint32_t pi = (uint32_t)(p - k->params.data), seen = 0;
+    for (uint32_t i = 0; i < m->launches.len; i++) {
+        const kc_launch *L = &m->launches.data[i];
+        if (!L->kernel || strcmp(L->kernel, k->name) != 0)
+            continue;
+        seen++;
+        const kc_launch_arg *arg = NULL;
+        for (uint32_t j = 0; j < L->args.len && !arg; j++)
+            if (L->args.data[j].param && strcmp(L->args.data[j].param, p->name) == 0)
+                arg = &L->args.data[j];
+        if (!arg && pi < L->args.len && !L->args.data[pi].param)
+            arg = &L->args.data[pi];
+        if (!arg || !arg->block_multiple) {
+            *why = kc_arena_printf(ar, "the launch on line %u passes `%s` for `%s` with a block of `%s`, which "
+                                   "kcheck cannot show to be a multiple of it",
+                                   L->span.line, arg && arg->text ? arg->text : "?", p->name,
+                                   L->block_text ? L->block_text : "?");
+            return false;
+        }
+    }
+    if (!seen)
+        *why = kc_arena_printf(ar, "this file has no launch of `%s` that shows it", k->name);
+    return seen > 0;
+}
+
 static bool index_pinned(const kc_kernel *k, const kc_index *x)
 {
     for (unsigned i = 0; x && i < x->nmono; i++)
@@ -122,8 +213,22 @@ static bool pinned(const kc_kernel *k, const kc_cond *c)
     return false;
 }
 
+/* A grid-stride loop whose bound every launch of the file keeps a multiple
+ * of the block's x size: the same number of passes in every thread. */
+static bool launch_uniform_stride(const kc_model *m, const kc_kernel *k, const kc_cond *c, const kc_loop *l)
+{
+    const kc_param *p = bound_param(k, grid_stride_bound(k, c, l));
+    if (!p)
+        return false;
+    kc_arena *a = kc_arena_new();
+    const char *why = NULL;
+    bool ok = launches_keep_multiple(m, k, p, a, &why);
+    kc_arena_delete(a);
+    return ok;
+}
+
 /* The innermost thread-dependent condition around `guard`, or KC_NONE. */
-static uint32_t divergent_cond(const kc_kernel *k, uint32_t guard)
+static uint32_t divergent_cond(const kc_model *m, const kc_kernel *k, uint32_t guard)
 {
     unsigned hops = 0;
     for (uint32_t c = guard; c != KC_NONE && c < k->conds.len && hops++ < 100000; c = k->conds.data[c].parent) {
@@ -131,18 +236,18 @@ static uint32_t divergent_cond(const kc_kernel *k, uint32_t guard)
         if (!deps_thread(cd->deps) || pinned(k, cd))
             continue;
         const kc_loop *l = loop_of_cond(k, cd);
-        if (l && uniform_trip_count(l))
+        if (l && (uniform_trip_count(l) || launch_uniform_stride(m, k, cd, l)))
             continue;
         return c;
     }
     return KC_NONE;
 }
 
-static bool divergent(const kc_kernel *k, const kc_barrier *b)
+static bool divergent(const kc_model *m, const kc_kernel *k, const kc_barrier *b)
 {
     bool exit = kc_span_valid(b->divergent_exit) &&
                 !(b->exit_cond < k->conds.len && pinned(k, &k->conds.data[b->exit_cond]));
-    return block_wide(b->name) && (divergent_cond(k, b->guard) != KC_NONE || exit);
+    return block_wide(b->name) && (divergent_cond(m, k, b->guard) != KC_NONE || exit);
 }
 
 static bool span_in(kc_span in, kc_span out)
@@ -165,7 +270,7 @@ static bool reported_in_callee(const kc_model *m, const kc_kernel *k, const kc_b
         if (d == k || !d->is_device_function || !span_in(b->origin, d->span))
             continue;
         for (uint32_t j = 0; j < d->barriers.len; j++)
-            if (same_span(d->barriers.data[j].span, b->origin) && divergent(d, &d->barriers.data[j]))
+            if (same_span(d->barriers.data[j].span, b->origin) && divergent(m, d, &d->barriers.data[j]))
                 return true;
     }
     return false;
@@ -184,23 +289,54 @@ static const char *thread_source(kc_deps d)
     return "the thread's index";
 }
 
+/* A barrier in a grid-stride loop: divergent unless the bound is a
+ * multiple of blockDim.x, which the launches of the file do not show. */
+static kc_diag *grid_stride_report(kc_rule_ctx *ctx, const kc_model *m, const kc_kernel *k, const kc_barrier *b,
+                                   const kc_cond *c, const kc_loop *l, const char *via)
+{
+    kc_arena *ar = kc_rule_arena(ctx);
+    const kc_param *p = bound_param(k, l->end);
+    const char *bound = p ? p->name : (l->end_text ? l->end_text : c->text);
+    const char *why = NULL;
+    if (p)
+        launches_keep_multiple(m, k, p, ar, &why);
+    else
+        why = "the bound is not a kernel parameter whose launches kcheck can read";
+    bool grid = false;
+    for (unsigned i = 0; i < l->step->nmono; i++)
+        for (unsigned f = 0; f < l->step->mono[i].nfac; f++)
+            grid |= l->step->mono[i].fac[f].kind == KC_ATOM_GRID_DIM;
+    kc_diag *d = kc_report(ctx, k, b->span,
+                           "`%s()`%s is in a %s-stride loop (`%s`) whose number of passes differs between the "
+                           "threads of a block unless `%s` is a multiple of blockDim.x",
+                           b->name, via, grid ? "grid" : "block", c->text, bound);
+    kc_diag_note(d, "this assumes `%s` may not be a multiple of the block size: %s; the block whose indices "
+                 "straddle `%s` then has threads that make one pass more than the others (%s)",
+                 bound, why, bound, kc_loop_describe(ctx, k, l));
+    kc_diag_note(d, "fix: loop over whole blocks of indices (`for (base = blockIdx.x * blockDim.x; base < %s; base "
+                 "+= blockDim.x * gridDim.x)`, testing `base + threadIdx.x < %s` inside), or launch with `%s` a "
+                 "multiple of the block size",
+                 bound, bound, bound);
+    return d;
+}
+
 static void check(const kc_model *m, const kc_kernel *k, kc_rule_ctx *ctx)
 {
     kc_arena *ar = kc_rule_arena(ctx);
     bool *done = calloc(k->barriers.len ? k->barriers.len : 1, sizeof *done);
     for (uint32_t i = 0; i < k->barriers.len; i++) {
         const kc_barrier *b = &k->barriers.data[i];
-        if (done[i] || !divergent(k, b) || reported_in_callee(m, k, b))
+        if (done[i] || !divergent(m, k, b) || reported_in_callee(m, k, b))
             continue;
-        uint32_t ci = divergent_cond(k, b->guard);
+        uint32_t ci = divergent_cond(m, k, b->guard);
         /* Barriers with the same cause: reported once, here. */
         unsigned more = 0;
         kc_strbuf lines = {0};
         for (uint32_t j = i + 1; j < k->barriers.len; j++) {
             const kc_barrier *o = &k->barriers.data[j];
-            if (done[j] || !divergent(k, o))
+            if (done[j] || !divergent(m, k, o))
                 continue;
-            uint32_t cj = divergent_cond(k, o->guard);
+            uint32_t cj = divergent_cond(m, k, o->guard);
             bool same = ci != KC_NONE ? cj == ci
                                       : cj == KC_NONE && same_span(o->divergent_exit, b->divergent_exit);
             if (!same)
@@ -224,7 +360,9 @@ static void check(const kc_model *m, const kc_kernel *k, kc_rule_ctx *ctx)
         if (ci != KC_NONE) {
             const kc_cond *c = &k->conds.data[ci];
             const kc_loop *l = loop_of_cond(k, c);
-            if (l) {
+            if (l && grid_stride_bound(k, c, l)) {
+                d = grid_stride_report(ctx, m, k, b, c, l, via);
+            } else if (l) {
                 d = kc_report(ctx, k, b->span,
                               "`%s()`%s is in a loop whose number of passes differs between threads: its condition "
                               "`%s` depends on %s",

@@ -596,6 +596,11 @@ typedef struct kc_launch_arg {
     const char *text;
     bool has_value;
     int64_t value;
+    /* CUDA: the argument is a product one of whose factors is the block's
+     * x size (`blocks * threads` with block `threads`, `B * H * C` with
+     * block `C`), through local variables written only by their
+     * initializer: a multiple of blockDim.x in that launch. */
+    bool block_multiple;
 } kc_launch_arg;
 
 /* What one axis of a launch's grid is, as far as its hardware limit goes

@@ -269,8 +269,9 @@ void kc_model_dump(FILE *out, const kc_model *m)
             if (l->grid[ax].text)
                 fprintf(out, "  grid %u `%s`\n", ax, l->grid[ax].text);
         for (uint32_t a = 0; a < l->args.len; a++)
-            fprintf(out, "  arg %s = `%s`\n", l->args.data[a].param ? l->args.data[a].param : "?",
-                    l->args.data[a].text ? l->args.data[a].text : "");
+            fprintf(out, "  arg %s = `%s`%s\n", l->args.data[a].param ? l->args.data[a].param : "?",
+                    l->args.data[a].text ? l->args.data[a].text : "",
+                    l->args.data[a].block_multiple ? " (a multiple of the block's x size)" : "");
     }
     for (uint32_t i = 0; i < m->host_calls.len; i++) {
         const kc_call *c = &m->host_calls.data[i];

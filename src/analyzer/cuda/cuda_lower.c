@@ -345,6 +345,145 @@ static const char *launch_name(kc_cuda_tu *t, CXCursor call, const kc_cuda_kids 
     return n > b ? kc_arena_strndup(t->m->arena, text + b, n - b) : "";
 }
 
+/* ---- launch arguments that are multiples of the block (KC401) ---- */
+
+/* A product as its factors: variables and parameters it cannot see into,
+ * the product of its constants, and how many factors are neither. */
+#define MF_MAX 16
+typedef struct mfactors {
+    CXCursor decl[MF_MAX];
+    unsigned nd, opaque;
+    int64_t cst;
+} mfactors;
+
+typedef struct var_writes {
+    CXCursor var;
+    unsigned n;
+} var_writes;
+
+static enum CXChildVisitResult var_write_visit(CXCursor c, CXCursor parent, CXClientData data)
+{
+    (void)parent;
+    var_writes *w = data;
+    kc_cuda_kids k;
+    if (c.kind == CXCursor_BinaryOperator || c.kind == CXCursor_CompoundAssignOperator) {
+        bool assign = c.kind == CXCursor_CompoundAssignOperator ||
+                      clang_getCursorBinaryOperatorKind(c) == CXBinaryOperator_Assign;
+        kc_cuda_kids_get(c, &k);
+        if (assign && k.n && refers_to(k.v[0], w->var))
+            w->n++;
+        kc_cuda_kids_free(&k);
+    } else if (c.kind == CXCursor_UnaryOperator) {
+        /* ++, --, and an address taken (a write through it is not seen) */
+        enum CXUnaryOperatorKind op = clang_getCursorUnaryOperatorKind(c);
+        kc_cuda_kids_get(c, &k);
+        if (op != CXUnaryOperator_Plus && op != CXUnaryOperator_Minus && op != CXUnaryOperator_Not &&
+            op != CXUnaryOperator_LNot && op != CXUnaryOperator_Deref && k.n && refers_to(k.v[0], w->var))
+            w->n++;
+        kc_cuda_kids_free(&k);
+    }
+    return CXChildVisit_Recurse;
+}
+
+/* The initializer of a local variable that nothing else writes, or a null
+ * cursor. */
+static CXCursor fixed_value(CXCursor d)
+{
+    CXCursor init = clang_Cursor_getVarDeclInitializer(d);
+    CXCursor fn = clang_getCursorSemanticParent(d);
+    if (clang_Cursor_isNull(init) ||
+        (fn.kind != CXCursor_FunctionDecl && fn.kind != CXCursor_CXXMethod && fn.kind != CXCursor_FunctionTemplate))
+        return clang_getNullCursor();
+    var_writes w = {.var = d, .n = 0};
+    clang_visitChildren(fn, var_write_visit, &w);
+    return w.n ? clang_getNullCursor() : init;
+}
+
+static void factors_of(CXCursor e, mfactors *f, unsigned depth)
+{
+    e = kc_cuda_strip(e);
+    int64_t v;
+    if (depth > 12 || clang_Cursor_isNull(e)) {
+        f->opaque++;
+        return;
+    }
+    if (kc_cuda_eval_int(e, &v)) {
+        if (__builtin_mul_overflow(f->cst, v, &f->cst)) {
+            f->opaque++;
+            f->cst = 1;
+        }
+        return;
+    }
+    kc_cuda_kids k;
+    if ((e.kind == CXCursor_BinaryOperator && clang_getCursorBinaryOperatorKind(e) == CXBinaryOperator_Mul) ||
+        e.kind == CXCursor_CStyleCastExpr || e.kind == CXCursor_CXXStaticCastExpr ||
+        e.kind == CXCursor_CXXFunctionalCastExpr) {
+        kc_cuda_kids_get(e, &k);
+        unsigned first = e.kind == CXCursor_BinaryOperator ? 0 : k.n ? k.n - 1 : 0;
+        if (e.kind != CXCursor_BinaryOperator || k.n == 2)
+            for (unsigned i = first; i < k.n; i++)
+                factors_of(k.v[i], f, depth + 1);
+        else
+            f->opaque++;
+        kc_cuda_kids_free(&k);
+        return;
+    }
+    CXCursor d = e.kind == CXCursor_DeclRefExpr ? clang_getCursorReferenced(e) : clang_getNullCursor();
+    if (d.kind == CXCursor_VarDecl) {
+        CXCursor init = fixed_value(d);
+        mfactors g = {.cst = 1};
+        if (!clang_Cursor_isNull(init))
+            factors_of(init, &g, depth + 1);
+        if (!clang_Cursor_isNull(init) && !g.opaque && f->nd + g.nd <= MF_MAX &&
+            !__builtin_mul_overflow(f->cst, g.cst, &v)) {
+            memcpy(f->decl + f->nd, g.decl, g.nd * sizeof *g.decl);
+            f->nd += g.nd;
+            f->cst = v;
+            return;
+        }
+    }
+    if ((d.kind == CXCursor_VarDecl || d.kind == CXCursor_ParmDecl) && f->nd < MF_MAX)
+        f->decl[f->nd++] = d;
+    else
+        f->opaque++;
+}
+
+/* The block's x size as an expression: the block argument itself, or the
+ * first operand of the dim3 it builds or a dim3 variable holds. */
+static CXCursor block_x(CXCursor e, unsigned depth)
+{
+    CXCursor s = kc_cuda_strip(e);
+    if (depth > 8 || kc_cuda_ty_is_int(clang_getCursorType(s)))
+        return s;
+    if (s.kind == CXCursor_DeclRefExpr && clang_getCursorReferenced(s).kind == CXCursor_VarDecl) {
+        bool known;
+        CXCursor v = dim3_value(clang_getCursorReferenced(s), &known);
+        return known && !clang_Cursor_isNull(v) ? block_x(v, depth + 1) : clang_getNullCursor();
+    }
+    CXCursor kids[4];
+    unsigned n = dim3_operands(s, kids, 4);
+    return n >= 1 && n <= 3 ? block_x(kids[0], depth + 1) : clang_getNullCursor();
+}
+
+/* Is `arg` a product with the block's x size among its factors? */
+static bool block_multiple(const mfactors *blk, CXCursor arg)
+{
+    if (blk->opaque || (!blk->nd && blk->cst <= 1))
+        return false;
+    mfactors a = {.cst = 1};
+    factors_of(arg, &a, 0);
+    bool used[MF_MAX] = {false};
+    for (unsigned i = 0; i < blk->nd; i++) {
+        bool found = false;
+        for (unsigned j = 0; j < a.nd && !found; j++)
+            if (!used[j] && clang_equalCursors(a.decl[j], blk->decl[i]))
+                found = used[j] = true;
+        if (!found)
+            return false;
+    }
+    return blk->cst != 0 && a.cst % blk->cst == 0;
+}
+
 /* Records a launch `kernel<<<...>>>(...)` (a CallExpr with an execution
  * configuration) or a cudaLaunchKernel call; false when `call` is
  * neither. */
@@ -382,6 +521,13 @@ static bool record_launch(kc_cuda_tu *t, CXCursor call)
             L.block_span = kc_cuda_span(t, clang_Cursor_getArgument(config, 1));
         int na = clang_Cursor_getNumArguments(call);
         int np = clang_Cursor_isNull(callee) ? -1 : clang_Cursor_getNumArguments(callee);
+        mfactors blk = {.cst = 1, .opaque = 1};
+        if (nc >= 2) {
+            CXCursor bx = block_x(clang_Cursor_getArgument(config, 1), 0);
+            blk.opaque = clang_Cursor_isNull(bx) ? 1 : 0;
+            if (!clang_Cursor_isNull(bx))
+                factors_of(bx, &blk, 0);
+        }
         for (int i = 0; i < na; i++) {
             CXCursor arg = clang_Cursor_getArgument(call, (unsigned)i);
             kc_launch_arg a = {0};
@@ -391,6 +537,7 @@ static bool record_launch(kc_cuda_tu *t, CXCursor call)
             if (a.param && !a.param[0])
                 a.param = NULL;
             a.has_value = kc_cuda_eval_int(arg, &a.value);
+            a.block_multiple = block_multiple(&blk, arg);
             kc_vec_push(&L.args, a);
         }
         if (!clang_Cursor_isNull(callee))

@@ -300,13 +300,33 @@ static bool walk_if(kc_cuda_walk *w, CXCursor s, if_info *info)
     kc_cuda_env e0;
     kc_cuda_env_copy(&e0, &w->fn->env);
     w->guard = kc_cuda_mk_cond(w, info->span, info->text, c.deps, false, info->pos, info->npos);
+    kc_cuda_fn *fn = w->fn;
+    /* A branch on a block-uniform condition that every thread entering it
+     * leaves by a return (no loop of this function around it, where a
+     * break or continue would keep a thread in the function): the threads
+     * after the if are all those of the block that took the other branch,
+     * so a thread-dependent return inside it lets no one skip a later
+     * barrier. Barriers inside the branch have already taken it. */
+    bool contained = !(c.deps.axes || (c.deps.flags & KC_AF_THREAD)) && w->frames.len == fn->frame_base;
+    kc_span ret0 = fn->div_return;
+    uint32_t ret0_cond = fn->div_return_cond;
     bool ex1 = clang_Cursor_isNull(then_s) ? false : kc_cuda_walk_stmt(w, then_s);
+    if (ex1 && contained) {
+        fn->div_return = ret0;
+        fn->div_return_cond = ret0_cond;
+    }
     kc_cuda_env e1 = w->fn->env;
     w->fn->env = e0;
     bool ex2 = false;
     if (info->has_else) {
+        kc_span ret1 = fn->div_return;
+        uint32_t ret1_cond = fn->div_return_cond;
         w->guard = kc_cuda_mk_cond(w, info->span, info->text, c.deps, true, info->neg, info->nneg);
         ex2 = kc_cuda_walk_stmt(w, else_s);
+        if (ex2 && contained) {
+            fn->div_return = ret1;
+            fn->div_return_cond = ret1_cond;
+        }
     }
     w->guard = saved;
     /* w->fn->env now holds the else path (or the state before the if). */
