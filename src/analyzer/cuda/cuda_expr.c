@@ -581,6 +581,37 @@ static kc_cuda_val ev_unexposed(kc_cuda_walk *w, CXCursor e, int mode)
 
 /* ---- calls ------------------------------------------------------------------ */
 
+/* A parameter through which the callee can write the caller's variable:
+ * a reference to non-const (`int &x`). */
+static bool out_param(CXCursor param)
+{
+    CXType t = clang_getCursorType(param);
+    return t.kind == CXType_LValueReference && !clang_isConstQualifiedType(clang_getPointeeType(t));
+}
+
+/* After a call: a variable of the caller passed to an out parameter holds
+ * what the callee left in it (`out`, from the inlined body) or, when the
+ * body was not walked (out NULL), an unknown that depends on the call's
+ * arguments (`deps`). */
+static void write_back(kc_cuda_walk *w, CXCursor call, CXCursor param, CXCursor arg, const kc_cuda_val *out,
+                       kc_deps deps)
+{
+    CXCursor d = kc_cuda_referenced_decl(arg);
+    if (!out_param(param) || (d.kind != CXCursor_VarDecl && d.kind != CXCursor_ParmDecl))
+        return;
+    kc_cuda_val v;
+    CXType vt = clang_getCursorType(d);
+    if (out)
+        v = *out;
+    else if (kc_cuda_ty_is_int(vt))
+        v = kc_cuda_v_index(kc_cuda_ix_opaque(w, call, deps, kc_cuda_ty_bits(vt)));
+    else if (kc_cuda_ty_is_ptr(vt))
+        return; /* a pointer moved by the callee: left as it was */
+    else
+        v = kc_cuda_v_deps(deps);
+    kc_cuda_env_bind(w, d, kc_cuda_spelling(w->t, d), v);
+}
+
 /* Walks the body of `def` for a call: arguments argv[0..na) (evaluated
  * here, in the caller) bound to its parameters. A lambda also sees the
  * caller's variables (what it captures). */
@@ -644,6 +675,13 @@ static kc_cuda_val inline_call(kc_cuda_walk *w, CXCursor call, CXCursor def, CXC
         w->fn = caller;
         if (f.nret)
             result = f.ret;
+        for (uint32_t i = 0; i < params.len && (int)i < na; i++) {
+            kc_cuda_bind *b = out_param(params.data[i]) ? kc_cuda_env_find(&f, params.data[i]) : NULL;
+            if (b) {
+                kc_cuda_val out = b->val;
+                write_back(w, call, params.data[i], argv[i], &out, all);
+            }
+        }
         kc_vec_free(&f.env);
     }
     free(args);
@@ -815,6 +853,11 @@ static kc_cuda_val call_named(kc_cuda_walk *w, CXCursor e, CXCursor ref, const c
     else if (!legacy && kc_cuda_call_may_sync(w, e, ref, name))
         kc_cuda_record_call(w, e, name, KC_CALL_MAY_SYNC, NULL, args, na);
     kc_cuda_val v = ev_children(w, e);
+    /* (an operator called on an object passes one argument more than its
+     * parameters: not matched) */
+    int np = clang_Cursor_isNull(ref) ? 0 : clang_Cursor_getNumArguments(ref);
+    for (int i = 0; np == na && i < na; i++)
+        write_back(w, e, clang_Cursor_getArgument(ref, (unsigned)i), args[i], NULL, v.deps);
     if (kc_cuda_ty_is_int(rt))
         return kc_cuda_v_index(kc_cuda_ix_opaque(w, e, v.deps, kc_cuda_ty_bits(rt)));
     if (kc_cuda_ty_is_ptr(rt)) {
