@@ -21,7 +21,11 @@ static const char doc[] =
     "  that checks the results of its other API calls (the file's own convention),\n"
     "  unless a later `cudaGetLastError()` check in the same function reports it.\n"
     "  Clean-up calls (`cudaFree`, `*Destroy`, `cudaDeviceReset`) and\n"
-    "  `(void)`-casts are not reported.\n"
+    "  `(void)`-casts are not reported. Calls written inside a macro's body\n"
+    "  are the macro's, not the file's, and do not count toward the convention;\n"
+    "- a `cuda*` call wrapped in a macro named like a checker that discards its\n"
+    "  result (`#define CHECK_CUDA(A, debug) A; if (debug) {...}`), whatever the\n"
+    "  rest of the file does: the call was meant to be checked and is not.\n"
     "\n"
     "A launch that ends a launcher function (only other launches follow it) is\n"
     "left to the caller's check, unless most of the file's launchers check their\n"
@@ -107,32 +111,52 @@ static void check_model(const kc_model *m, kc_rule_ctx *ctx)
         kc_diag_note(d, "fix: check right after the launch, e.g. `CUDA_CHECK(cudaGetLastError());` (PyTorch: "
                      "`C10_CUDA_KERNEL_LAUNCH_CHECK();`)");
     }
-    /* Discarded API results, against the file's own convention. */
+    /* Discarded API results, against the file's own convention: the calls
+     * the file writes (not those inside a macro's body, which are the
+     * macro's). */
     unsigned checked = 0, ignored = 0;
     for (uint32_t i = 0; i < m->host_calls.len; i++) {
         const kc_call *c = &m->host_calls.data[i];
-        if (!(c->flags & KC_CALL_RUNTIME_API) || exempt(c->callee))
+        if (!(c->flags & KC_CALL_RUNTIME_API) || (c->flags & KC_CALL_IN_MACRO_BODY) || exempt(c->callee))
             continue;
         if (c->flags & KC_CALL_RESULT_IGNORED)
             ignored++;
         else
             checked++;
     }
-    if (checked < 2 || checked < ignored)
-        return;
+    bool convention = checked >= 2 && checked >= ignored;
     for (uint32_t i = 0; i < m->host_calls.len; i++) {
         const kc_call *c = &m->host_calls.data[i];
         if (!(c->flags & KC_CALL_RUNTIME_API) || !(c->flags & KC_CALL_RESULT_IGNORED) ||
-            (c->flags & KC_CALL_ERROR_CAUGHT) || exempt(c->callee))
+            (c->flags & KC_CALL_ERROR_CAUGHT) || (c->flags & KC_CALL_IN_MACRO_BODY) || exempt(c->callee))
+            continue;
+        /* A call wrapped in a macro named like a checker that drops its
+         * result: the file means to check it, and the macro does not. */
+        bool dropped = (c->flags & KC_CALL_CHECKER_DROPS) && c->macro;
+        if (!convention && !dropped)
             continue;
         kc_span at = kc_span_valid(c->callee_span) ? c->callee_span : c->span;
-        kc_diag *d = kc_report(ctx, NULL, at, "the `cudaError_t` returned by `%s` is discarded", c->callee);
-        kc_diag_note(d, "this file checks %u of its %u runtime API calls; a failure here goes unnoticed and "
-                     "surfaces later as a wrong result or an unrelated error",
-                     checked, checked + ignored);
-        kc_diag_note(d, "fix: wrap it in the file's checking macro (e.g. `CUDA_CHECK(%s(...))`)", c->callee);
-        (void)ar;
+        kc_diag *d;
+        if (dropped) {
+            d = kc_report(ctx, NULL, at, "the `cudaError_t` returned by `%s` is discarded: `%s` does not test it",
+                          c->callee, c->macro);
+            kc_diag_note(d, "`%s` expands to the call as a statement and throws its result away (anything it "
+                         "checks besides is its own work); this file checks %u of its %u runtime API calls",
+                         c->macro, checked, checked + ignored);
+            kc_diag_note(d, "a failure here goes unnoticed and surfaces later as a wrong result or an unrelated "
+                         "error");
+            kc_diag_note(d, "fix: make `%s` test the value of its argument (`cudaError_t e = (A); if (e != "
+                         "cudaSuccess) ...`), or check the call's result where it is made",
+                         c->macro);
+        } else {
+            d = kc_report(ctx, NULL, at, "the `cudaError_t` returned by `%s` is discarded", c->callee);
+            kc_diag_note(d, "this file checks %u of its %u runtime API calls; a failure here goes unnoticed and "
+                         "surfaces later as a wrong result or an unrelated error",
+                         checked, checked + ignored);
+            kc_diag_note(d, "fix: wrap it in the file's checking macro (e.g. `CUDA_CHECK(%s(...))`)", c->callee);
+        }
     }
+    (void)ar;
 }
 
 const kc_rule kc601_unchecked_cuda_error = {

@@ -392,6 +392,14 @@ enum {
     /* A memory fence (__threadfence, __threadfence_block/_system): the
      * compiler keeps global loads on their side of it (KC102). */
     KC_CALL_FENCE = 1u << 9,
+    /* CUDA host code: written in the body of a macro, not by the code that
+     * uses the macro (`auto ret = cudaDeviceSynchronize();` inside
+     * `CHECK_CUDA(A, debug)`): the macro's own machinery. */
+    KC_CALL_IN_MACRO_BODY = 1u << 10,
+    /* CUDA host code: the result is discarded although the call is the
+     * argument of a macro named like a checker (`CHECK_CUDA(cudaMemcpy(...),
+     * debug)` expanding to `A;`): the macro does not test it. */
+    KC_CALL_CHECKER_DROPS = 1u << 11,
 };
 
 typedef struct kc_call {
@@ -405,6 +413,9 @@ typedef struct kc_call {
     /* Start of the first argument (an empty span there is an insertion
      * point: `0xffffffff, ` for a legacy shuffle); invalid when none. */
     kc_span arg0_span;
+    /* CUDA host code: the macro whose expansion the call is in (its name
+     * as written where it is used), or NULL. */
+    const char *macro;
 } kc_call;
 
 /* A floating literal of double type in float code (0.5 instead of 0.5f). */

@@ -277,8 +277,11 @@ void kc_model_dump(FILE *out, const kc_model *m)
         const kc_call *c = &m->host_calls.data[i];
         fprintf(out, "host call %s at ", c->callee ? c->callee : "?");
         dump_span(out, c->span);
-        fprintf(out, "%s%s\n", (c->flags & KC_CALL_RESULT_IGNORED) ? " result-ignored" : "",
-                (c->flags & KC_CALL_ERROR_CAUGHT) ? " error-caught" : "");
+        fprintf(out, "%s%s%s%s%s%s\n", (c->flags & KC_CALL_RESULT_IGNORED) ? " result-ignored" : "",
+                (c->flags & KC_CALL_ERROR_CAUGHT) ? " error-caught" : "",
+                (c->flags & KC_CALL_IN_MACRO_BODY) ? " in-macro-body" : "",
+                (c->flags & KC_CALL_CHECKER_DROPS) ? " checker-drops" : "", c->macro ? " macro=" : "",
+                c->macro ? c->macro : "");
     }
     kc_sb_free(&sb);
 }

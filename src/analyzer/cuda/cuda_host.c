@@ -110,6 +110,22 @@ static const char *macro_name(host_ctx *x, CXCursor c)
     return kc_arena_strndup(x->t->m->arena, s + off, e - off);
 }
 
+/* Is `c` written in the body of a macro rather than by the code that uses
+ * the macro? An argument of the macro is spelled in the main file after the
+ * macro's name; the body is spelled at the #define (another file, or above
+ * the use). */
+static bool in_macro_body(CXCursor c)
+{
+    CXSourceLocation loc = clang_getRangeStart(clang_getCursorExtent(c));
+    CXFile f1 = NULL, f2 = NULL;
+    unsigned o1 = 0, o2 = 0;
+    clang_getExpansionLocation(loc, &f1, NULL, NULL, &o1);
+    clang_getSpellingLocation(loc, &f2, NULL, NULL, &o2);
+    if (!f1 || !f2 || (clang_File_isEqual(f1, f2) && o1 == o2))
+        return false;
+    return !clang_File_isEqual(f1, f2) || o2 < o1;
+}
+
 /* A call clang could not resolve (a macro or function from a header that
  * is missing): an unexposed expression spelled `NAME(...)` around its
  * arguments. Returns NAME, or NULL. */
@@ -385,6 +401,11 @@ static void on_call(host_ctx *x, CXCursor c)
         k->span = e.span;
         k->callee = name;
         k->flags = KC_CALL_RUNTIME_API | (use == 0 ? KC_CALL_RESULT_IGNORED : 0);
+        k->macro = macro;
+        if (macro && in_macro_body(c))
+            k->flags |= KC_CALL_IN_MACRO_BODY;
+        else if (macro && use == 0 && checker_name(macro))
+            k->flags |= KC_CALL_CHECKER_DROPS;
         k->guard = k->loop = KC_NONE;
         k->seq = x->evs.len;
         kc_cuda_kids kids;
