@@ -123,6 +123,28 @@ static tv elementwise(tt_ctx *c, TSNode call, bool float_result)
     return elementwise_x(c, call, float_result, true, EW_ELT_UNKNOWN);
 }
 
+/* min of two integer values (tl.minimum, Python min): what it is the
+ * smaller of, for the comparisons made with it. */
+static tv min_of_two(tt_ctx *c, TSNode call, ew_elt eltmode, bool junk)
+{
+    ew_args args;
+    args.n = 0;
+    tv r = elementwise_args(c, call, false, true, eltmode, &args);
+    for (uint32_t i = 0; junk && i < args.n; i++)
+        if (tt_junk(&args.vals[i])) {
+            tt_junk_unary(c, &r, args.n == 1 ? "minimum" : "", &args.vals[i], call);
+            break;
+        }
+    if (args.n == 2 && ts_node_named_child_count(tt_field(call, "arguments")) == 2) {
+        const tv *a = &args.vals[0], *b = &args.vals[1];
+        if (a->kind == TV_NUM && b->kind == TV_NUM && a->idx && b->idx && !a->is_float && !b->is_float) {
+            r.min_of[0] = a->idx;
+            r.min_of[1] = b->idx;
+        }
+    }
+    return r;
+}
+
 static uint8_t dtype_bits(const char *dt)
 {
     if (!dt)
@@ -593,6 +615,8 @@ static tv tl_elementwise(tt_ctx *c, TSNode call, const char *name)
     bool keeps_type = !strcmp(name, "maximum") || !strcmp(name, "minimum") || !strcmp(name, "clamp") ||
                       !strcmp(name, "abs");
     bool fl = !keeps_type && strcmp(name, "umulhi");
+    if (!strcmp(name, "minimum"))
+        return min_of_two(c, call, EW_ELT_PROMOTE, true);
     return elementwise_fn(c, call, fl, exact, keeps_type ? EW_ELT_PROMOTE : EW_ELT_UNKNOWN, exact ? name : "");
 }
 
@@ -769,6 +793,8 @@ tv tt_eval_call(tt_ctx *c, TSNode call)
     }
     if (TT_IS(f, identifier)) {
         const char *fname = tt_text(md, f);
+        if (!strcmp(fname, "min") && !tt_env_get(&c->env, fname))
+            return min_of_two(c, call, EW_ELT_UNKNOWN, false);
         if (!strcmp(fname, "min") || !strcmp(fname, "max") || !strcmp(fname, "abs") ||
             !strcmp(fname, "int") || !strcmp(fname, "float") || !strcmp(fname, "len") ||
             !strcmp(fname, "bool"))

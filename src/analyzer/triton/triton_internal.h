@@ -394,6 +394,10 @@ struct tv {
      * specialization: a branch under a compile-time condition cast it
      * (`if CASTING == LLAMA: x = x.to(tl.float32)`), KC501. */
     bool f32_some;
+    /* TV_NUM: the value is the smaller of these two (tl.minimum(a, b),
+     * Python min(a, b) of two numbers), NULL when not: `x < min(a, b)` is
+     * `x < a` and `x < b`. */
+    const kc_index *min_of[2];
 };
 
 /* Element types, as far as KC502 needs them. */

@@ -100,6 +100,27 @@ static bool varies(const tv *v)
     return d.axes || (d.flags & (KC_AF_THREAD | KC_AF_PROGRAM)) || d.loops;
 }
 
+/* An upper bound that is the smaller of two (`x < tl.minimum(B, n - s)`,
+ * `min(B, n - s) > x`) is both bounds: p (two slots) becomes `x < B` and
+ * `x < n - s`. p[1].op stays 0 otherwise. */
+static void split_min_bound(const tv *a, const tv *b, kc_pred *p)
+{
+    memset(&p[1], 0, sizeof p[1]);
+    bool upper_rhs = p->op == KC_CMP_LT || p->op == KC_CMP_LE;
+    bool upper_lhs = p->op == KC_CMP_GT || p->op == KC_CMP_GE;
+    const tv *m = upper_rhs ? b : upper_lhs ? a : NULL;
+    if (!m || m->kind != TV_NUM || !m->min_of[0] || !m->min_of[1] || !p->lhs || !p->rhs)
+        return;
+    p[1] = p[0];
+    if (upper_rhs) {
+        p[0].rhs = m->min_of[0];
+        p[1].rhs = m->min_of[1];
+    } else {
+        p[0].lhs = m->min_of[0];
+        p[1].lhs = m->min_of[1];
+    }
+}
+
 tv tt_compare(tt_ctx *c, TSNode at, const char *op, const tv *a, const tv *b, TSNode an, TSNode bn)
 {
     tv r = tt_unknown();
@@ -116,15 +137,19 @@ tv tt_compare(tt_ctx *c, TSNode at, const char *op, const tv *a, const tv *b, TS
     tt_observe_combine(c, a, b, at, "compared with", an, bn);
     kc_cmp cmp = cmp_of(op);
     if (cmp) {
-        kc_pred *p = kc_arena_alloc(c->a, sizeof *p);
+        kc_pred *p = kc_arena_alloc(c->a, 2 * sizeof *p);
         p->op = cmp;
         p->lhs = a->kind == TV_NUM ? a->idx : NULL;
         p->rhs = b->kind == TV_NUM ? b->idx : NULL;
         p->span = tt_span(at);
         r.preds = p;
         r.npreds = 1;
-        if (cmp != KC_CMP_EQ && cmp != KC_CMP_NE && p->lhs && p->rhs && !a->is_float && !b->is_float)
-            kc_vec_push(&c->k->compares, *p);
+        split_min_bound(a, b, p);
+        if (p[1].op)
+            r.npreds = 2;
+        for (uint32_t i = 0; i < r.npreds; i++)
+            if (cmp != KC_CMP_EQ && cmp != KC_CMP_NE && p[i].lhs && p[i].rhs && !a->is_float && !b->is_float)
+                kc_vec_push(&c->k->compares, p[i]);
         if (p->lhs && p->rhs && !a->is_float && !b->is_float &&
             ((kc_index_deps(p->lhs).flags | kc_index_deps(p->rhs).flags) & KC_AF_DATA)) {
             kc_test t = {.pred = *p, .cond = c->cond};

@@ -53,6 +53,14 @@ static void assign_target(tt_ctx *c, TSNode target, tv v)
                 el.deps = tt_deps(&v);
                 el.random = v.random;
                 el.taint = v.taint;
+                /* `pid_m, pid_n = tl.swizzle2d(...)`: one unknown number
+                 * per name, the same term at every use (a program index
+                 * that tiles an offset and bounds it in a mask). */
+                TSNode t = tt_unparen(ts_node_named_child(target, i));
+                if (TT_IS(t, identifier) && (el.deps.flags & KC_AF_PROGRAM) && !(el.deps.flags & KC_AF_THREAD)) {
+                    el = tt_num_of(c, &el, t);
+                    el.vague = true;
+                }
             }
             assign_target(c, ts_node_named_child(target, i), el);
         }
