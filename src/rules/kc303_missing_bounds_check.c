@@ -437,6 +437,25 @@ static bool mask_misses_tile(const kc_kernel *k, const kc_access *a, const tile 
     return !covers && all_known;
 }
 
+/* The symbol `N` of a `cdiv(N, B)` text, or KC_NONE. */
+static uint32_t cdiv_numerator(const kc_kernel *k, const char *txt)
+{
+    const char *p = strstr(txt, "cdiv(");
+    if (!p)
+        return KC_NONE;
+    p += 5;
+    while (*p == ' ')
+        p++;
+    size_t n = strcspn(p, ", )");
+    if (p[n] != ',' && p[n] != ' ')
+        return KC_NONE;
+    for (uint32_t s = 0; s < k->symbols.len; s++)
+        if (strlen(k->symbols.data[s].name) == n && !strncmp(k->symbols.data[s].name, p, n) &&
+            k->symbols.data[s].kind != KC_SYM_LOCAL)
+            return s;
+    return KC_NONE;
+}
+
 /* A tile stepped by a loop: does the loop run to a run-time size that is
  * not known to be a multiple of the tile? The loop end must be a run-time
  * size itself (range(0, N, BLOCK)) or a rounded-up tile count
@@ -467,6 +486,9 @@ static bool loop_reaches_size(const kc_kernel *k, const tile *t, uint32_t *size)
             runtime_end = (t->extent_symbol != KC_NONE && t->extent_symbol < k->symbols.len &&
                            strstr(txt, k->symbols.data[t->extent_symbol].name)) ||
                           (t->extent > 0 && strstr(txt, num));
+            if (runtime_end)
+                *size = cdiv_numerator(k, txt);
+            multiple = runtime_end && *size != KC_NONE && symbol_multiple(k, &k->symbols.data[*size], t);
         }
     }
     return runtime_end && !multiple;
@@ -508,7 +530,47 @@ typedef struct finding {
     uint32_t size;           /* the size symbol it runs past, or KC_NONE */
     const kc_pred *computed; /* a bound the kernel computed for this index */
     const kc_access *twin;   /* an access with the same index that is masked */
+    bool size_unsure;        /* `size` ties the tile but is not known to be what it runs over */
 } finding;
+
+/* An index with lanes of any arange or thread, or another tile's program
+ * or loop index: not a size. */
+static bool tiled_side(const kc_index *x, const tile *t)
+{
+    bool own = false;
+    if (foreign_step(x, t, &own))
+        return true;
+    for (unsigned i = 0; x && i < x->nmono; i++)
+        for (unsigned f = 0; f < x->mono[i].nfac; f++) {
+            const kc_atom *a = &x->mono[i].fac[f];
+            if (a->kind == KC_ATOM_LANE || (a->kind == KC_ATOM_OPAQUE && (a->flags & KC_AF_THREAD)))
+                return true;
+        }
+    return false;
+}
+
+/* A bound the kernel computed for the tile's index against a size
+ * (`offs < n`, `tl.arange(0, B) < n - pid * B`): the side without the
+ * tile's lanes has no lanes and no other tile's index. A causal mask
+ * `q_idx[:, None] >= k_idx[None, :]` compares two tiles, not a size. */
+static bool size_bound(const kc_kernel *k, const kc_pred *p, const tile *t)
+{
+    if (!pred_bounds(k, p, t))
+        return false;
+    bool lanes_left = lane_side(k, p->lhs, t);
+    bool upper = lanes_left ? (p->op == KC_CMP_LT || p->op == KC_CMP_LE) : (p->op == KC_CMP_GT || p->op == KC_CMP_GE);
+    return upper && !tiled_side(lanes_left ? p->rhs : p->lhs, t);
+}
+
+/* Is the symbol the extent of a tile (a tl.arange length) rather than a
+ * size the tiles cover? */
+static bool tile_extent_symbol(const kc_kernel *k, uint32_t sym)
+{
+    for (uint32_t i = 0; i < k->aranges.len; i++)
+        if (k->aranges.data[i].len.symbol == sym)
+            return true;
+    return false;
+}
 
 /* What ties the tile to a size: a bound the kernel computed for this
  * index, another access with the same index that is masked, the loop's
@@ -517,7 +579,7 @@ static bool tie_to_size(const kc_kernel *k, finding *f)
 {
     const tile *t = &f->t;
     for (uint32_t p = 0; p < k->compares.len && !f->computed; p++)
-        if (pred_bounds(k, &k->compares.data[p], t))
+        if (size_bound(k, &k->compares.data[p], t))
             f->computed = &k->compares.data[p];
     for (uint32_t j = 0; j < k->accesses.len && !f->twin; j++) {
         const kc_access *b = &k->accesses.data[j];
@@ -531,7 +593,7 @@ static bool tie_to_size(const kc_kernel *k, finding *f)
     if (f->size == KC_NONE && f->computed) {
         for (uint32_t s = 0; s < k->symbols.len && f->size == KC_NONE; s++)
             if ((index_has_symbol(f->computed->lhs, s) || index_has_symbol(f->computed->rhs, s)) &&
-                k->symbols.data[s].kind != KC_SYM_LOCAL)
+                k->symbols.data[s].kind != KC_SYM_LOCAL && s != t->extent_symbol && !tile_extent_symbol(k, s))
                 f->size = s;
     }
     bool other = !f->computed && !f->twin && !t->by_loop;
@@ -543,8 +605,13 @@ static bool tie_to_size(const kc_kernel *k, finding *f)
          * runs past is the size its extent is named after, when there is
          * one (`m` for `block_m`), not the first unused argument. */
         uint32_t named = f->size != KC_NONE ? paired_size(k, t) : (uint32_t)KC_NONE;
+        uint32_t unused = 0;
+        for (uint32_t s = 0; s < k->symbols.len; s++)
+            unused += unused_size(k, s);
         if (named != KC_NONE)
             f->size = named;
+        else
+            f->size_unsure = unused > 1; /* which of them the tile covers is not known */
     }
     return !(f->size == KC_NONE && other);
 }
@@ -630,7 +697,11 @@ static void report(kc_rule_ctx *ctx, const kc_kernel *k, const finding *f, const
     const char *step = kc_atom_name(k, t->step, sb, sizeof sb);
     kc_strbuf ext = {0};
     tile_extent(k, f, &ext);
-    const char *sz = f->size != KC_NONE ? k->symbols.data[f->size].name : NULL;
+    /* a loop over a count of tiles (`range(0, num_block)`) ends at the last
+     * whole tile: the count is not the extent it runs past */
+    bool count_end = t->by_loop && !t->stepped && f->size != KC_NONE && t->step->id < k->loops.len &&
+                     kc_index_symbol(k->loops.data[t->step->id].end) == f->size;
+    const char *sz = f->size != KC_NONE && !f->size_unsure && !count_end ? k->symbols.data[f->size].name : NULL;
     const char *tix = t->stepped ? kc_arena_printf(ar, "%s + %s", step, lane)
                                  : kc_arena_printf(ar, "%s*%s + %s", step, kc_sb_str(&ext), lane);
     kc_diag *d;
@@ -657,6 +728,9 @@ static void report(kc_rule_ctx *ctx, const kc_kernel *k, const finding *f, const
         kc_diag_note(d, "unless %s is a multiple of %s (assumed not: nothing asserts it), the last %s reaches "
                      "past the end",
                      sz ? sz : "the size", kc_sb_str(&ext), t->by_loop ? "pass" : "program");
+    if (count_end)
+        kc_diag_note(d, "the loop runs `%s` tiles of %s: past the end whenever that count was rounded up",
+                     k->symbols.data[f->size].name, kc_sb_str(&ext));
     if (sz) {
         const char *ev = kc_symbol_evidence(ctx, k, f->size);
         if (ev)
