@@ -2,6 +2,7 @@
 #define _GNU_SOURCE 1 /* memmem */
 #include "kc_cache.h"
 #include "kc_file.h"
+#include "kc_frontend.h"
 #include "kc_hash.h"
 
 #include "kc_rule.h"
@@ -25,12 +26,20 @@ char *kc_cache_dir(const kc_options *o)
 }
 
 
-/* The running executable's identity on disk: a rebuild of kcheck (new
- * rules, fixed front ends) must not reuse old entries. */
+/* The running executable's identity on disk, and the CUDA module's it
+ * loads (the CUDA front end lives there, rebuilt without the binary): a
+ * rebuild of kcheck (new rules, fixed front ends) must not reuse old
+ * entries, nor a run that found no module (its files were errors) the
+ * runs that have one. */
 static void feed_build(XXH3_state_t *st)
 {
     kc_hash_str(st, KCHECK_VERSION);
     kc_hash_stat(st, "/proc/self/exe");
+    char *module = kc_frontend_module_file();
+    kc_hash_str(st, module ? module : "(no CUDA module)");
+    if (module)
+        kc_hash_stat(st, module);
+    free(module);
 }
 
 /* Headers a CUDA file includes with quotes that exist next to it: their
