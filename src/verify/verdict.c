@@ -372,7 +372,7 @@ static size_t reports_at_line(const kc_sanitizer_report_vec *v, const char *path
 typedef struct san_run {
     json_t *x;         /* the experiment, or NULL */
     long errors;       /* -1 when it gave no count */
-    bool have_log;     /* the results keep its log: reports can be placed */
+    bool have_log;     /* the results keep its log, with source lines: reports can be placed */
     size_t here;       /* reports at the finding's lines */
     const kc_sanitizer_report *r;
     const kc_sanitizer_where *w;
@@ -391,8 +391,11 @@ static void san_read(const judging *j, json_t *x, san_run *s)
     s->errors = (long)json_integer_value(n);
     const char *log = json_string_value(json_object_get(x, "sanitizer_log"));
     if (log && j->path) {
-        s->have_log = true;
         kc_sanitizer_parse(log, strlen(log), &s->reports);
+        /* reports can be placed only where they carry source lines (a
+         * build without -lineinfo gives none: judged by the count) */
+        for (uint32_t i = 0; i < s->reports.len && !s->have_log; i++)
+            s->have_log = s->reports.data[i].where.len > 0;
         s->here = reports_at_line(&s->reports, j->path, j->d, &s->r, &s->w);
     }
 }
