@@ -758,31 +758,6 @@ static void judge_same(const rec_item *it, json_t *x, const char *launch, json_i
                   count == 1 ? "" : "es", launch);
 }
 
-/* compute-sanitizer's reports at the finding's line (Triton names the line
- * of the `tl.load(` call, which may start a line or two above the
- * offending argument). Returns how many; the first in *first. */
-static size_t reports_at(const kc_sanitizer_report_vec *v, const rec_item *it, const kc_sanitizer_report **first,
-                         const kc_sanitizer_where **where)
-{
-    size_t n = 0;
-    const char *want = kc_base_name(it->r->path);
-    uint32_t lo = it->d->span.line > 2 ? it->d->span.line - 2 : 1, hi = it->d->span.end_line;
-    if (hi < it->d->span.line)
-        hi = it->d->span.line;
-    for (uint32_t i = 0; i < v->len; i++)
-        for (uint32_t k = 0; k < v->data[i].where.len; k++) {
-            const kc_sanitizer_where *w = &v->data[i].where.data[k];
-            if (w->line >= lo && w->line <= hi && !strcmp(kc_base_name(w->file), want)) {
-                if (!n++) {
-                    *first = &v->data[i];
-                    *where = w;
-                }
-                break;
-            }
-        }
-    return n;
-}
-
 /* The verdict of compute-sanitizer's run of the command, when it decides
  * one: a report at the finding's line confirms it; none, for a memory
  * finding, is not-reproduced. */
@@ -809,7 +784,7 @@ static bool judge_by_sanitizer(const rec_item *it, const rec_run *run, json_t *x
         }
         if (t < 0 || !n) {
             t = u;
-            n = reports_at(&run->reports[u], it, &r, &w);
+            n = kc_sanitizer_at(&run->reports[u], it->r->path, it->d, &r, &w);
         }
     }
     if (t < 0) {

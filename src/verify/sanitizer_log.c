@@ -5,6 +5,7 @@
  * line whose text is not indented and ends before the next one. */
 #include "verify_internal.h"
 
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -124,4 +125,45 @@ void kc_sanitizer_parse(const char *text, size_t len, kc_sanitizer_report_vec *o
         }
         p = nl ? nl + 1 : end;
     }
+}
+
+/* Whether a file compute-sanitizer names is the finding's `path`: the same
+ * name, or the copy an exported bundle runs ("<n>_<name>", plan.c's
+ * plan_user_file, with characters other than letters, digits, '.', '_' and
+ * '-' made '_'). */
+static bool same_source(const char *logged, const char *path)
+{
+    const char *a = kc_base_name(logged), *want = kc_base_name(path);
+    if (!strcmp(a, want))
+        return true;
+    if (!isdigit((unsigned char)*a))
+        return false;
+    while (isdigit((unsigned char)*a))
+        a++;
+    if (*a++ != '_' || strlen(a) != strlen(want))
+        return false;
+    for (; *a; a++, want++)
+        if (*a != *want && !(*a == '_' && !isalnum((unsigned char)*want) && *want != '.' && *want != '-'))
+            return false;
+    return true;
+}
+
+size_t kc_sanitizer_at(const kc_sanitizer_report_vec *v, const char *path, const kc_diag *d,
+                       const kc_sanitizer_report **first, const kc_sanitizer_where **where)
+{
+    size_t n = 0;
+    uint32_t lo = d->span.line > 2 ? d->span.line - 2 : 1, hi = d->span.end_line > d->span.line ? d->span.end_line
+                                                                                                 : d->span.line;
+    for (uint32_t i = 0; i < v->len; i++)
+        for (uint32_t k = 0; k < v->data[i].where.len; k++) {
+            const kc_sanitizer_where *w = &v->data[i].where.data[k];
+            if (w->line >= lo && w->line <= hi && same_source(w->file, path)) {
+                if (!n++) {
+                    *first = &v->data[i];
+                    *where = w;
+                }
+                break;
+            }
+        }
+    return n;
 }

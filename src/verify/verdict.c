@@ -4,7 +4,6 @@
 #include "verify_internal.h"
 
 #include <stdlib.h>
-#include <ctype.h>
 #include <string.h>
 
 /* ---- verdict helpers ---- */
@@ -323,51 +322,6 @@ static void judge_perf(const judging *j)
     kc_sb_free(&sb);
 }
 
-/* Whether a file compute-sanitizer names is the finding's `path`: the same
- * name, or the copy an exported bundle runs ("<n>_<name>", plan.c's
- * plan_user_file, with characters other than letters, digits, '.', '_' and
- * '-' made '_'). */
-static bool same_source(const char *logged, const char *path)
-{
-    const char *a = kc_base_name(logged), *want = kc_base_name(path);
-    if (!strcmp(a, want))
-        return true;
-    if (!isdigit((unsigned char)*a))
-        return false;
-    while (isdigit((unsigned char)*a))
-        a++;
-    if (*a++ != '_' || strlen(a) != strlen(want))
-        return false;
-    for (; *a; a++, want++)
-        if (*a != *want && !(*a == '_' && !isalnum((unsigned char)*want) && *want != '.' && *want != '-'))
-            return false;
-    return true;
-}
-
-/* compute-sanitizer's reports (the results' "sanitizer_log") at the
- * finding's lines of `path` (Triton names the line of the `tl.load(` call,
- * which may start a line or two above the offending argument); the first
- * in *first and *where. */
-static size_t reports_at_line(const kc_sanitizer_report_vec *v, const char *path, const kc_diag *d,
-                              const kc_sanitizer_report **first, const kc_sanitizer_where **where)
-{
-    size_t n = 0;
-    uint32_t lo = d->span.line > 2 ? d->span.line - 2 : 1, hi = d->span.end_line > d->span.line ? d->span.end_line
-                                                                                                 : d->span.line;
-    for (uint32_t i = 0; i < v->len; i++)
-        for (uint32_t k = 0; k < v->data[i].where.len; k++) {
-            const kc_sanitizer_where *w = &v->data[i].where.data[k];
-            if (w->line >= lo && w->line <= hi && same_source(w->file, path)) {
-                if (!n++) {
-                    *first = &v->data[i];
-                    *where = w;
-                }
-                break;
-            }
-        }
-    return n;
-}
-
 /* One tool's run: its error count, and where its log places them. */
 typedef struct san_run {
     json_t *x;         /* the experiment, or NULL */
@@ -396,7 +350,7 @@ static void san_read(const judging *j, json_t *x, san_run *s)
          * build without -lineinfo gives none: judged by the count) */
         for (uint32_t i = 0; i < s->reports.len && !s->have_log; i++)
             s->have_log = s->reports.data[i].where.len > 0;
-        s->here = reports_at_line(&s->reports, j->path, j->d, &s->r, &s->w);
+        s->here = kc_sanitizer_at(&s->reports, j->path, j->d, &s->r, &s->w);
     }
 }
 

@@ -103,6 +103,12 @@ typedef KC_VEC(kc_sanitizer_report) kc_sanitizer_report_vec;
 
 void kc_sanitizer_parse(const char *text, size_t len, kc_sanitizer_report_vec *out);
 void kc_sanitizer_reports_free(kc_sanitizer_report_vec *v);
+/* The reports at a finding's lines of `path` (Triton names the line of the
+ * `tl.load(` call, which may start a line or two above the offending
+ * argument; an exported bundle's copy "<n>_<name>" is the same file): how
+ * many, the first in *first and *where. */
+size_t kc_sanitizer_at(const kc_sanitizer_report_vec *v, const char *path, const kc_diag *d,
+                       const kc_sanitizer_report **first, const kc_sanitizer_where **where);
 
 /* ---- verdict.c ---- */
 
