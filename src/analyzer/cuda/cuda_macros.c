@@ -3,6 +3,8 @@
 #define _GNU_SOURCE 1 /* memmem */
 #include "cuda_macros.h"
 
+#include "cuda_gaps.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -154,33 +156,17 @@ static bool defines(const char *text, size_t len, const char *name, size_t n)
     return false;
 }
 
-/* text[0..len) with comments and string and character literals blanked
- * (offsets unchanged). Caller frees. */
+/* text[0..len) (NUL-terminated) with comments and string and character
+ * literals blanked (offsets unchanged). Caller frees. */
 static char *code_only(const char *text, size_t len)
 {
     char *t = malloc(len + 1);
-    memcpy(t, text, len);
-    t[len] = '\0';
+    memcpy(t, text, len + 1);
     for (size_t i = 0; i < len; i++) {
-        size_t j = i;
-        if (t[i] == '/' && i + 1 < len && t[i + 1] == '/') {
-            while (j < len && t[j] != '\n')
-                j++;
-        } else if (t[i] == '/' && i + 1 < len && t[i + 1] == '*') {
-            j = i + 2;
-            while (j + 1 < len && !(t[j] == '*' && t[j + 1] == '/'))
-                j++;
-            j = j + 2 < len ? j + 2 : len;
-        } else if (t[i] == '"' || t[i] == '\'') {
-            char q = t[i];
-            j = i + 1;
-            while (j < len && t[j] != q && t[j] != '\n')
-                j += t[j] == '\\' ? 2 : 1;
-            j = j < len ? j + 1 : len;
-        } else {
+        size_t j = kc_cuda_skip_noise(t, len, i);
+        if (j == i)
             continue;
-        }
-        for (size_t k = i; k < j && k < len; k++)
+        for (size_t k = i; k < j; k++)
             if (t[k] != '\n')
                 t[k] = ' ';
         i = j - 1;
@@ -188,23 +174,35 @@ static char *code_only(const char *text, size_t len)
     return t;
 }
 
+/* The next use of the name as a whole word in t[p..end), or NULL. */
+static const char *next_use(const char *t, const char *end, const char *p, const char *name, size_t n)
+{
+    for (; (p = memmem(p, (size_t)(end - p), name, n)) != NULL; p += n)
+        if (!(p > t && ident_char(p[-1])) && !(p + n < end && ident_char(p[n])))
+            return p;
+    return NULL;
+}
+
+/* Is the use at p right after `*` (spaces between)? */
+static bool after_star(const char *t, const char *p)
+{
+    while (p > t && (p[-1] == ' ' || p[-1] == '\t'))
+        p--;
+    return p > t && p[-1] == '*';
+}
+
 /* Is every use of the name in the code (not in a preprocessor line) in a
  * qualifier's place, right after `*`? A name used otherwise is a constant
  * or a type, never an empty macro. */
 static bool only_qualifier(const char *t, size_t len, const char *name, size_t n)
 {
-    for (const char *p = t, *end = t + len; (p = memmem(p, (size_t)(end - p), name, n)) != NULL; p += n) {
-        if ((p > t && ident_char(p[-1])) || (p + n < end && ident_char(p[n])))
+    for (const char *p = t, *end = t + len; (p = next_use(t, end, p, name, n)) != NULL; p += n) {
+        if (after_star(t, p))
             continue;
-        const char *q = p;
-        while (q > t && (q[-1] == ' ' || q[-1] == '\t'))
-            q--;
-        if (q > t && q[-1] == '*')
-            continue;
-        const char *bol = q;
+        const char *bol = p;
         while (bol > t && bol[-1] != '\n')
             bol--;
-        while (bol < q && (*bol == ' ' || *bol == '\t'))
+        while (bol < p && (*bol == ' ' || *bol == '\t'))
             bol++;
         if (*bol != '#')
             return false;
@@ -212,7 +210,7 @@ static bool only_qualifier(const char *t, size_t len, const char *name, size_t n
     return true;
 }
 
-void kc_cuda_qualifier_macros(kc_arena *ar, const char *source, size_t len, kc_cuda_qual_macros *out)
+char *kc_cuda_qualifier_macros(kc_arena *ar, const char *source, size_t len, kc_cuda_qual_macros *out)
 {
     char *text = code_only(source, len);
     for (size_t i = 0; i < len; i++) {
@@ -247,28 +245,19 @@ void kc_cuda_qualifier_macros(kc_arena *ar, const char *source, size_t len, kc_c
         kc_cuda_qual_macro q = {.name = kc_arena_printf(ar, "%.*s", (int)(b - a), text + a), .offset = a};
         kc_vec_push(out, q);
     }
-    free(text);
-}
-
-char *kc_cuda_blank_qualifiers(kc_arena *ar, const char *text, size_t len, const kc_cuda_qual_macros *q)
-{
-    char *t = kc_arena_alloc(ar, len + 1);
-    memcpy(t, text, len);
-    t[len] = '\0';
-    char *code = code_only(text, len);
-    for (uint32_t k = 0; k < q->len; k++) {
-        size_t n = strlen(q->data[k].name);
-        for (const char *p = code, *end = code + len; (p = memmem(p, (size_t)(end - p), q->data[k].name, n)) != NULL;
-             p += n) {
-            if ((p > code && ident_char(p[-1])) || (p + n < end && ident_char(p[n])))
-                continue;
-            const char *b = p;
-            while (b > code && (b[-1] == ' ' || b[-1] == '\t'))
-                b--;
-            if (b > code && b[-1] == '*')
-                memset(t + (p - code), ' ', n);
+    /* the source with each use in a qualifier's place made spaces */
+    char *blanked = NULL;
+    if (out->len) {
+        blanked = kc_arena_alloc(ar, len + 1);
+        memcpy(blanked, source, len + 1);
+        for (uint32_t k = 0; k < out->len; k++) {
+            size_t n = strlen(out->data[k].name);
+            for (const char *p = text, *end = text + len; (p = next_use(text, end, p, out->data[k].name, n)) != NULL;
+                 p += n)
+                if (after_star(text, p))
+                    memset(blanked + (p - text), ' ', n);
         }
     }
-    free(code);
-    return t;
+    free(text);
+    return blanked;
 }

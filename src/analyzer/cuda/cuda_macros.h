@@ -36,11 +36,9 @@ typedef KC_VEC(kc_cuda_qual_macro) kc_cuda_qual_macros;
 
 /* The file's qualifier macros, in order of first use: outside comments and
  * literals, and only names that the file uses in no other place (a
- * constant or a type written after `*` in a comment is not one). */
-void kc_cuda_qualifier_macros(kc_arena *ar, const char *text, size_t len, kc_cuda_qual_macros *out);
-
-/* A copy of text[0..len) (arena) with each use of those macros in a
- * qualifier's place, right after `*`, made spaces. */
-char *kc_cuda_blank_qualifiers(kc_arena *ar, const char *text, size_t len, const kc_cuda_qual_macros *q);
+ * constant or a type written after `*` in a comment is not one). Returns a
+ * copy of the source (arena) with each use in a qualifier's place, right
+ * after `*`, made spaces; NULL when there is none. */
+char *kc_cuda_qualifier_macros(kc_arena *ar, const char *text, size_t len, kc_cuda_qual_macros *out);
 
 #endif

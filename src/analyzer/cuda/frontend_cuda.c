@@ -719,9 +719,9 @@ kc_model *kc_cuda_lower(kc_cuda_frontend *fe, const kc_source *src, kc_file_erro
      * headers' keys too), so that the declarations using them parse; each
      * is reported as an unknown name */
     kc_cuda_qual_macros quals = {0};
-    kc_cuda_qualifier_macros(ar, src->text, src->len, &quals);
-    if (quals.len)
-        named.text = kc_cuda_blank_qualifiers(ar, src->text, src->len, &quals);
+    char *blanked = kc_cuda_qualifier_macros(ar, src->text, src->len, &quals);
+    if (blanked)
+        named.text = blanked;
     kc_cuda_args a = {0};
     build_args(fe, ar, src, &a);
 
