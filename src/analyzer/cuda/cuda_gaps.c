@@ -185,8 +185,7 @@ size_t kc_cuda_skip_noise(const char *t, size_t len, size_t i)
     return i;
 }
 
-/* The kernel whose definition holds `line`, or -1. */
-static int kernel_at(const kc_model *m, uint32_t line)
+int kc_cuda_kernel_at(const kc_model *m, uint32_t line)
 {
     for (uint32_t i = 0; i < m->kernels.len; i++)
         if (m->kernels.data[i]->span.line <= line && line <= m->kernels.data[i]->span.end_line)
@@ -266,7 +265,7 @@ static void note_lost_kernels(kc_model *m, kc_arena *ar)
         if (c != ' ' && c != '\t')
             at_line_start = false;
         if (!line_is_directive && c == '_' && strncmp(t + i, "__global__", 10) == 0 && (i == 0 || !ident_char(t[i - 1])) &&
-            !ident_char(t[i + 10]) && kernel_at(m, line) < 0) {
+            !ident_char(t[i + 10]) && kc_cuda_kernel_at(m, line) < 0) {
             const char *name = defined_name(ar, t, len, i + 10);
             if (name) {
                 uint32_t col = (uint32_t)(i - src->line_start[line - 1]) + 1;
@@ -306,7 +305,7 @@ bool kc_cuda_errors_apply(kc_model *m, const kc_cuda_errors *e, bool header, kc_
     uint8_t *drop = m->kernels.len ? kc_xcalloc(m->kernels.len, 1) : NULL;
     for (uint32_t i = 0; i < e->v.len; i++) {
         const kc_cuda_error *x = &e->v.data[i];
-        int k = kernel_at(m, x->line);
+        int k = kc_cuda_kernel_at(m, x->line);
         bool body = k >= 0 && in_body(m, m->kernels.data[k], x->line, x->col);
         /* A syntax error before the body (clang inserted the `;` missing
          * after the declaration above) is not the kernel's. */

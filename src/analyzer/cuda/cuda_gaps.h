@@ -55,4 +55,7 @@ void kc_cuda_errors_free(kc_cuda_errors *e);
  * text; returns the index after it, or i when there is none. */
 size_t kc_cuda_skip_noise(const char *t, size_t len, size_t i);
 
+/* The kernel whose definition holds `line`, or -1. */
+int kc_cuda_kernel_at(const kc_model *m, uint32_t line);
+
 #endif

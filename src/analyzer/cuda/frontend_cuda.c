@@ -666,19 +666,11 @@ static void note_missing_headers(const kc_cuda_unsaved *u, const kc_cuda_errors 
 static void assumed_qualifiers(kc_model *m, const kc_source *src, const kc_cuda_qual_macros *quals)
 {
     for (uint32_t i = 0; i < quals->len; i++) {
-        uint32_t line = 1, col = 1;
-        for (size_t k = 0; k < quals->data[i].offset && k < src->len; k++) {
-            col = src->text[k] == '\n' ? 1 : col + 1;
-            line += src->text[k] == '\n';
-        }
+        uint32_t line, col;
+        kc_source_position(src, quals->data[i].offset, &line, &col);
         kc_span sp = {.line = line, .col = col, .end_line = line, .end_col = col + (uint32_t)strlen(quals->data[i].name)};
-        const char *kernel = NULL;
-        for (uint32_t k = 0; k < m->kernels.len && !kernel; k++) {
-            const kc_span *ks = &m->kernels.data[k]->span;
-            if (line >= ks->line && line <= ks->end_line)
-                kernel = m->kernels.data[k]->name;
-        }
-        kc_model_add_gap(m, KC_GAP_NAME, sp, quals->data[i].name, kernel);
+        int k = kc_cuda_kernel_at(m, line);
+        kc_model_add_gap(m, KC_GAP_NAME, sp, quals->data[i].name, k < 0 ? NULL : m->kernels.data[k]->name);
     }
 }
 
