@@ -419,25 +419,34 @@ def cuda_plan(plan, results_path, build_only):
         if tool:
             run = ["compute-sanitizer", "--tool"] + tool + ["--error-exitcode", "9"] + run
         t0 = time.perf_counter()
-        try:
-            p = run_child(run, plan.get("timeout_s", 120))
-            lines = [l for l in p.stdout.splitlines() if l.startswith("{")]
-            if lines:
-                r.update(json.loads(lines[-1]))
-            if p.returncode < 0:
-                r["error"] = "the harness was killed by signal %d (a GPU fault?)" % -p.returncode
-            elif p.returncode != 0 and not (tool and p.returncode == 9) and "error" not in r:
-                tail = (p.stderr or p.stdout).strip().splitlines()[-3:]
-                r["error"] = "the harness exited with status %d: %s" % (p.returncode, " | ".join(tail))
-            if tool:
-                sanitizer_report(r, p)
-        except subprocess.TimeoutExpired:
-            r["error"] = "timed out after %s s" % plan.get("timeout_s", 120)
+        run_measured(r, run, plan.get("timeout_s", 120), "the harness", bool(tool))
         r["wall_s"] = time.perf_counter() - t0
         RESULTS["experiments"].append(r)
         RESULTS.pop("running", None)
         flush(results_path)
     return 0
+
+
+def run_measured(r, cmd, timeout, who, sanitized, env=None):
+    """Runs a child that prints its result as its last JSON line (the CUDA
+    harness, or this driver's --one call), into the experiment's result r:
+    that result, how the child ended (`who` names it), and under
+    compute-sanitizer (whose --error-exitcode is 9) the sanitizer's report."""
+    try:
+        p = run_child(cmd, timeout, env=env)
+    except subprocess.TimeoutExpired:
+        r["error"] = "timed out after %s s" % timeout
+        return
+    lines = [l for l in p.stdout.splitlines() if l.startswith("{")]
+    if lines:
+        r.update(json.loads(lines[-1]))
+    if p.returncode < 0:
+        r["error"] = "%s was killed by signal %d (a GPU fault?)" % (who, -p.returncode)
+    elif p.returncode != 0 and not (sanitized and p.returncode == 9) and "error" not in r:
+        tail = (p.stderr or p.stdout).strip().splitlines()[-3:]
+        r["error"] = "%s exited with status %d: %s" % (who, p.returncode, " | ".join(tail))
+    if sanitized:
+        sanitizer_report(r, p)
 
 
 # compute-sanitizer's tools by experiment kind, with their options
@@ -484,20 +493,7 @@ def triton_sanitized(plan_path, plan, exp):
     run = [cs, "--tool"] + SANITIZER_TOOLS[exp["kind"]] + ["--error-exitcode", "9", sys.executable,
                                                            os.path.abspath(__file__), "--one", os.path.abspath(plan_path),
                                                            str(exp["id"])]
-    try:
-        p = run_child(run, plan.get("timeout_s", 120), env=env)
-    except subprocess.TimeoutExpired:
-        r["error"] = "timed out after %s s" % plan.get("timeout_s", 120)
-        return r
-    lines = [l for l in p.stdout.splitlines() if l.startswith("{")]
-    if lines:
-        r.update(json.loads(lines[-1]))
-    if p.returncode < 0:
-        r["error"] = "the call was killed by signal %d (a GPU fault?)" % -p.returncode
-    elif p.returncode not in (0, 9) and "error" not in r:
-        tail = (p.stderr or p.stdout).strip().splitlines()[-3:]
-        r["error"] = "the call exited with status %d: %s" % (p.returncode, " | ".join(tail))
-    sanitizer_report(r, p)
+    run_measured(r, run, plan.get("timeout_s", 120), "the call", True, env=env)
     return r
 
 
