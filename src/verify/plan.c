@@ -206,6 +206,18 @@ typedef struct plan_needs {
     bool compile, correct, timing, memcheck, race;
 } plan_needs;
 
+/* compute-sanitizer's runs of the kernel as written: memcheck for memory
+ * and overflow findings, racecheck and synccheck for races. */
+static void add_sanitizer_exps(json_t *exps, plan_needs need)
+{
+    if (need.memcheck)
+        add_exp(exps, "memcheck", "original", NULL, -1);
+    if (need.race) {
+        add_exp(exps, "racecheck", "original", NULL, -1);
+        add_exp(exps, "synccheck", "original", NULL, -1);
+    }
+}
+
 /* The CUDA part of a plan: the harness (harness_<id>.cu, including the
  * user's file) and its experiments. False with *why when the harness
  * cannot be generated. */
@@ -249,12 +261,7 @@ static bool plan_cuda(kc_verify_env *e, json_t *plan, json_t *exps, const kc_bin
         add_exp(exps, "correctness", "original", NULL, -1);
     if (need.timing)
         add_exp(exps, "timing", "original", NULL, -1);
-    if (need.memcheck)
-        add_exp(exps, "memcheck", "original", NULL, -1);
-    if (need.race) {
-        add_exp(exps, "racecheck", "original", NULL, -1);
-        add_exp(exps, "synccheck", "original", NULL, -1);
-    }
+    add_sanitizer_exps(exps, need);
     return true;
 }
 
@@ -335,12 +342,7 @@ static void plan_triton(kc_verify_env *e, json_t *plan, json_t *exps, kc_file_re
         add_exp(exps, "correctness", "original", NULL, -1);
     /* the kernel as written once more, in a process of its own under
      * compute-sanitizer: Triton's kernels are ordinary cubins to it */
-    if (need.memcheck)
-        add_exp(exps, "memcheck", "original", NULL, -1);
-    if (need.race) {
-        add_exp(exps, "racecheck", "original", NULL, -1);
-        add_exp(exps, "synccheck", "original", NULL, -1);
-    }
+    add_sanitizer_exps(exps, need);
     plan_fixed_copies(e, exps, r, idx, n);
 }
 
