@@ -25,10 +25,18 @@ static const char doc[] =
     "computed but did not pass (`mask = offs < n` followed by an unmasked store).\n"
     "\n"
     "It stays quiet when the size is asserted to be a multiple of the tile\n"
-    "(`tl.static_assert(N % BLOCK == 0)`, `tl.assume`, an `assert`), when the\n"
-    "launch grid visibly covers the size exactly (`n // BLOCK` programs), inside\n"
-    "a branch specialized on a compile-time flag (`if EVEN_N:`), and when the\n"
-    "kernel has no size argument at all. A CUDA kernel is reported only when a\n"
+    "(`tl.static_assert(N % BLOCK == 0)`, `tl.assume`, an `assert`, or in the\n"
+    "function that launches it before every launch: `assert T % 64 == 0`, `if n %\n"
+    "BLOCK: raise ...`), when the launch grid visibly covers the size exactly (`n\n"
+    "// BLOCK` programs; per axis, through variables: every launch counting the\n"
+    "tile's axis by floor division), when the kernel returns early for whole tiles\n"
+    "past a bound (`if pid_m * BLOCK_M >= num_tokens_post_padded: return`: it\n"
+    "presumes a count padded to the tile), inside a branch specialized on a\n"
+    "compile-time flag (`if EVEN_N:`), and when the kernel has no size argument\n"
+    "at all. The size named is the one the launches divide for the tile's axis\n"
+    "(`N_CTX` for `triton.cdiv(T, BLOCK_M)` passed as `N_CTX=T`), else one named\n"
+    "after the tile (`M` for `BLOCK_M`) or a count-like argument that bounds\n"
+    "nothing; where none is known, the message says \"the end\". A CUDA kernel is reported only when a\n"
     "launch in the same file rounds its grid up (`(n + 255) / 256`): CUDA code\n"
     "bounds its threads in many ways kcheck does not follow (stage widths,\n"
     "launches that cover the data exactly, flags, preconditions).\n"
@@ -134,16 +142,38 @@ typedef struct tile {
     bool stepped;           /* the loop variable itself steps by the extent (off + arange) */
 } tile;
 
+/* Is the expression text a remainder at its top level (`i_bh % H`,
+ * `(a + b) % n`), rather than a sum with one inside (`group_id * GROUP_M +
+ * (pid % group_size)`)? */
+static bool top_level_remainder(const char *t)
+{
+    int depth = 0;
+    bool rem = false;
+    for (const char *p = t; *p; p++) {
+        if (*p == '(' || *p == '[')
+            depth++;
+        else if ((*p == ')' || *p == ']') && depth > 0)
+            depth--;
+        else if (depth == 0 && (*p == '+' || (*p == '-' && p > t)))
+            return false;
+        else if (depth == 0 && *p == '%')
+            rem = true;
+    }
+    return rem;
+}
+
 /* A program or loop index that steps over tiles. An index reduced modulo
  * something (`i_bh % H`) ranges exactly over its modulus: not a tile count
- * rounded up. */
+ * rounded up. A grouped ordering (`pid_m = group_id * GROUP_M + (pid %
+ * group_size)`) still counts tiles. */
 static bool step_atom_k(const kc_kernel *k, const kc_atom *a)
 {
     if (a->kind == KC_ATOM_PROGRAM || a->kind == KC_ATOM_LOOP)
         return true;
     if (a->kind != KC_ATOM_OPAQUE || !(a->flags & KC_AF_PROGRAM) || (a->flags & KC_AF_THREAD))
         return false;
-    return !k || (a->id < k->opaques.len && k->opaques.data[a->id].text && !strchr(k->opaques.data[a->id].text, '%'));
+    return !k || (a->id < k->opaques.len && k->opaques.data[a->id].text &&
+                  !top_level_remainder(k->opaques.data[a->id].text));
 }
 
 static bool step_atom(const kc_atom *a) { return step_atom_k(NULL, a); }
@@ -294,6 +324,14 @@ static bool symbol_multiple(const kc_kernel *k, const kc_symbol *s, const tile *
         bool all = true;
         for (uint32_t i = 0; i < s->nvalues; i++)
             all &= s->values[i] % t->extent == 0;
+        return all;
+    }
+    /* `assert Tq % 64 == 0` with every config's BLOCK_M = 64 */
+    if (s->multiple_of > 0 && t->extent <= 0 && t->extent_symbol != KC_NONE && t->extent_symbol < k->symbols.len) {
+        const kc_symbol *b = &k->symbols.data[t->extent_symbol];
+        bool all = b->nvalues > 0;
+        for (uint32_t i = 0; i < b->nvalues; i++)
+            all &= b->values[i] > 0 && s->multiple_of % b->values[i] == 0;
         return all;
     }
     return false;
@@ -610,8 +648,9 @@ static bool tie_to_size(const kc_kernel *k, finding *f)
             unused += unused_size(k, s);
         if (named != KC_NONE)
             f->size = named;
-        else
-            f->size_unsure = unused > 1; /* which of them the tile covers is not known */
+        else /* which of them the tile covers is not known; a tensor extent
+              * (`B`, `H`, `max_blks`) is as likely another axis's */
+            f->size_unsure = unused > 1 || (f->size != KC_NONE && !size_like_name(k->symbols.data[f->size].name));
     }
     return !(f->size == KC_NONE && other);
 }
@@ -638,9 +677,37 @@ static bool asserted_multiple(const kc_kernel *k, const finding *f)
 {
     for (uint32_t s = 0; s < k->symbols.len; s++)
         if (is_size(&k->symbols.data[s]) && symbol_multiple(k, &k->symbols.data[s], &f->t) &&
-            (s == f->size || f->size == KC_NONE))
+            (s == f->size || f->size == KC_NONE || f->size_unsure))
             return true;
     return false;
+}
+
+/* Does the kernel compare the tile's program index itself, without its
+ * lanes, with a size (`if pid_m * BLOCK_M >= num_tokens_post_padded:
+ * return`, `if pid >= num_tiles: return`)? It bounds whole tiles: it
+ * presumes the size is a multiple of the tile (a padded count), which
+ * kcheck cannot check. */
+static bool tile_start_bound(const kc_kernel *k, const tile *t)
+{
+    for (uint32_t p = 0; p < k->compares.len; p++) {
+        const kc_pred *pr = &k->compares.data[p];
+        if (!pr->lhs || !pr->rhs || pr->op == KC_CMP_EQ || pr->op == KC_CMP_NE)
+            continue;
+        if (lane_side(k, pr->lhs, t) || lane_side(k, pr->rhs, t) || opaque_lanes(pr->lhs) || opaque_lanes(pr->rhs))
+            continue;
+        bool own_l = false, own_r = false;
+        bool fl = foreign_step(pr->lhs, t, &own_l), fr = foreign_step(pr->rhs, t, &own_r);
+        if ((own_l && !own_r && !fr) || (own_r && !own_l && !fl))
+            return true;
+    }
+    return false;
+}
+
+/* The grid axis a program tile runs along, or -1 (a loop, or a program
+ * index kcheck derived through something else). */
+static int tile_axis(const tile *t)
+{
+    return !t->by_loop && t->step->kind == KC_ATOM_PROGRAM && t->step->id < 3 ? (int)t->step->id : -1;
 }
 
 /* The fix: the twin's mask inserted before the call's closing
@@ -686,7 +753,9 @@ static void tile_extent(const kc_kernel *k, const finding *f, kc_strbuf *ext)
         kc_sb_append(ext, "the tile");
 }
 
-static void report(kc_rule_ctx *ctx, const kc_kernel *k, const finding *f, const char *cdiv_grid)
+/* cdiv_grid: the text of a launch grid that rounds up; cover_why: where
+ * every launch rounds up the tile's own axis (kc_kernel.grid_cover). */
+static void report(kc_rule_ctx *ctx, const kc_kernel *k, const finding *f, const char *cdiv_grid, const char *cover_why)
 {
     kc_arena *ar = kc_rule_arena(ctx);
     const kc_access *a = f->a;
@@ -720,6 +789,10 @@ static void report(kc_rule_ctx *ctx, const kc_kernel *k, const finding *f, const
     if (t->by_loop)
         kc_diag_note(d, "%s steps by %s: its last pass covers the tail only when the bound is a multiple of %s",
                      kc_loop_describe(ctx, k, &k->loops.data[t->step->id]), kc_sb_str(&ext), kc_sb_str(&ext));
+    else if (cover_why)
+        kc_diag_note(d, "%s, which rounds up: the last program's lanes go past the end whenever the size is not a "
+                     "multiple of %s",
+                     cover_why, kc_sb_str(&ext));
     else if (cdiv_grid)
         kc_diag_note(d, "the launch grid `%s` rounds up, so the last program's lanes go past the end whenever the "
                      "size is not a multiple of %s",
@@ -776,11 +849,26 @@ static void check(const kc_model *m, const kc_kernel *k, kc_rule_ctx *ctx)
             continue;
         if (f.t.by_loop && !loop_reaches_size(k, &f.t, &f.size))
             continue;
-        if (tile_of_one(k, &f.t) || !tie_to_size(k, &f) || asserted_multiple(k, &f))
+        int ax = tile_axis(&f.t);
+        /* every launch floors the tile's axis (`Tkv // BLOCK_N`): no
+         * program runs past the extent */
+        if (ax >= 0 && k->grid_cover[ax].cover == KC_COVER_FLOOR)
             continue;
-        if (!f.t.by_loop && exact_grid && !f.computed && !f.twin)
+        bool rounds_up = ax >= 0 && k->grid_cover[ax].cover == KC_COVER_ROUNDS_UP;
+        if (tile_of_one(k, &f.t) || !tie_to_size(k, &f))
             continue;
-        report(ctx, k, &f, cdiv_grid);
+        if (rounds_up && k->grid_cover[ax].size != KC_NONE && !f.computed) {
+            /* the extent the launches divide is the one it runs past */
+            f.size = k->grid_cover[ax].size;
+            f.size_unsure = false;
+        }
+        if (asserted_multiple(k, &f))
+            continue;
+        if (!f.t.by_loop && exact_grid && !f.computed && !f.twin && !rounds_up)
+            continue;
+        if (!f.t.by_loop && !f.computed && !f.twin && tile_start_bound(k, &f.t))
+            continue;
+        report(ctx, k, &f, cdiv_grid, rounds_up ? k->grid_cover[ax].why : NULL);
     }
 }
 

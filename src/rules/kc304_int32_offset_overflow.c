@@ -49,7 +49,11 @@ static const char doc[] =
     "stride the launch passes as an outer one. Widening elsewhere raises no\n"
     "other product: a head, group or expert index times a stride stays within\n"
     "a bounded part of its tensor. A product that addresses a smaller tensor\n"
-    "is a note, whatever else holds: a tensor the launching code makes from the\n"
+    "is a note, whatever else holds, and so is an offset the address adds after\n"
+    "batch and head bases computed in 64 bits (`off_z.to(tl.int64) * stride_qz +\n"
+    "off_h.to(tl.int64) * stride_qh + offs_m * stride_qm`: it moves within one head\n"
+    "of one sample). A loaded index is not evidence of widening (its width is\n"
+    "that of a tensor made elsewhere). A smaller tensor: a tensor the launching code makes from the\n"
     "extents of the tensor whose rows the grid counts, one of them left out\n"
     "(`x.new_empty(B, H, D)` or `torch.zeros(B, H, K, V)` next to a grid of `B * H`\n"
     "over a (B, H, T, D) `x`: an initial or final recurrent state; `torch.empty((B,\n"
@@ -413,6 +417,68 @@ static const kc_access *state_access(const kc_kernel *k, const hazard *h)
     return best;
 }
 
+/* The terms of the access's own offset that select a slice of the tensor
+ * in 64 bits (`off_z.to(tl.int64) * stride_qz`, a batch or a head base): a
+ * program index other than the hazard's own, times a run-time stride,
+ * computed in 64 bits. The hazard's product then moves within that
+ * slice. Copies them into out (KC_INDEX_MAX_MONOS); their count. */
+static uint16_t wide_bases(const kc_kernel *k, const hazard *h, kc_mono *out)
+{
+    const kc_access *a = &k->accesses.data[h->access];
+    uint16_t n = 0;
+    if (!a->offset)
+        return 0;
+    for (unsigned mi = 0; mi < a->offset->nmono && n < KC_INDEX_MAX_MONOS; mi++) {
+        const kc_mono *mo = &a->offset->mono[mi];
+        if (mo->bits != 64 || mo->nfac < 2 || mo == h->mono)
+            continue;
+        bool prog = false, rt = false, lane = false;
+        for (unsigned f = 0; f < mo->nfac; f++) {
+            const kc_atom *x = &mo->fac[f];
+            if (x->kind == KC_ATOM_LANE || (x->flags & (KC_AF_THREAD | KC_AF_DATA)) || x->kind == KC_ATOM_LOOP)
+                lane = true;
+            else if ((x->kind == KC_ATOM_PROGRAM || (x->kind == KC_ATOM_OPAQUE && (x->flags & KC_AF_PROGRAM))) &&
+                     !atom_same(x, h->index))
+                prog = true;
+            else if (x->kind == KC_ATOM_SYMBOL && x->id < k->symbols.len &&
+                     !(k->symbols.data[x->id].facts & KC_SF_POINTER))
+                rt = true; /* a stride, whatever the launch says of it */
+        }
+        if (prog && rt && !lane)
+            out[n++] = *mo;
+    }
+    return n;
+}
+
+/* The address selects a slice in 64 bits first (batch and head bases):
+ * the product moves within one head of one sample, which passes 2^31
+ * elements only when that slice does. Makes the finding a note and says
+ * so; false when no hazard's address does. */
+static bool slice_note(const kc_kernel *k, kc_diag *d, const hazard *hs, uint32_t n, const char *prod)
+{
+    for (uint32_t i = 0; i < n; i++) {
+        kc_mono bases[KC_INDEX_MAX_MONOS];
+        uint16_t nb = wide_bases(k, &hs[i], bases);
+        /* one base may be a batch index alone over (B, T, C), whose slice
+         * is a whole sequence of activations; two (batch and head) leave
+         * one head's positions */
+        if (nb < 2)
+            continue;
+        const kc_access *a = &k->accesses.data[hs[i].access];
+        kc_strbuf bt = {0};
+        kc_index all = {.mono = bases, .nmono = nb, .bits = 64};
+        kc_model_format_index(k, &all, &bt);
+        d->severity = KC_SEV_NOTE;
+        kc_diag_note(d, "reported as a note: the address of `%s` (line %u) adds `%s` in 64 bits, the slice each "
+                     "program selects along its other axes, and `%s` is an offset within that slice: it wraps only "
+                     "if one slice passes 2^31 elements",
+                     a->base_name ? a->base_name : "memory", a->span.line, kc_sb_str(&bt), prod);
+        kc_sb_free(&bt);
+        return true;
+    }
+    return false;
+}
+
 /* Why the finding is a warning or a note: the launch shows the product
  * spanning a whole tensor, the file widens other offsets, or neither (a
  * note: a size limit of the code as a whole). */
@@ -436,6 +502,8 @@ static void explain_severity(kc_rule_ctx *ctx, const kc_kernel *k, kc_diag *d, c
                      st->span.line, ss->state_evidence ? ss->state_evidence : "the launch makes it");
         return;
     }
+    if (slice_note(k, d, hs, n, prod))
+        return;
     /* The launch runs one program per row of a tensor with its leading
      * dimensions flattened (the token count of a batch): the row index
      * times the row stride spans the whole tensor. */
@@ -684,8 +752,12 @@ static const char *find_widened(const kc_model *m, kc_rule_ctx *ctx, uint32_t *l
                     continue;
                 const kc_atom *ix = NULL, *rt = NULL;
                 for (unsigned f = 0; f < mo->nfac; f++) {
+                    /* a program or loop index the author widened; a loaded
+                     * index has the width of data whose type kcheck does
+                     * not know (an int32 tensor made elsewhere) */
                     bool prog = mo->fac[f].kind == KC_ATOM_PROGRAM || mo->fac[f].kind == KC_ATOM_LOOP ||
-                                (mo->fac[f].kind == KC_ATOM_OPAQUE && (mo->fac[f].flags & KC_AF_PROGRAM));
+                                (mo->fac[f].kind == KC_ATOM_OPAQUE && (mo->fac[f].flags & KC_AF_PROGRAM) &&
+                                 !(mo->fac[f].flags & KC_AF_DATA));
                     if (!ix && prog && index_atom(k, &mo->fac[f]))
                         ix = &mo->fac[f];
                     else if (!rt && runtime_atom_w(k, &mo->fac[f], true))

@@ -60,6 +60,8 @@ kc_kernel *kc_model_add_kernel(kc_model *m, const char *name)
     kc_kernel *k = kc_xcalloc(1, sizeof *k);
     k->name = kc_arena_strdup(m->arena, name);
     k->lang = m->lang;
+    for (unsigned ax = 0; ax < 3; ax++)
+        k->grid_cover[ax].size = KC_NONE;
     kc_vec_push(&m->kernels, k);
     return k;
 }

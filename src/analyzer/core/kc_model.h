@@ -540,6 +540,13 @@ typedef struct kc_gap {
 
 /* ---- kernels and launches ---------------------------------------------- */
 
+/* How one grid axis counts tiles of an extent (KC303). */
+typedef enum kc_grid_cover {
+    KC_COVER_UNKNOWN = 0,
+    KC_COVER_ROUNDS_UP, /* triton.cdiv(n, B), (n + B - 1) // B, math.ceil(n / B): a partial last tile */
+    KC_COVER_FLOOR,     /* n // B: whole tiles only, no program past the extent */
+} kc_grid_cover;
+
 typedef struct kc_kernel {
     const char *name;
     kc_span span;       /* the whole definition */
@@ -600,6 +607,16 @@ typedef struct kc_kernel {
      * dimension flattened: the product spans that whole tensor, which need
      * not be a batch of activations. */
     uint8_t grid_rows_dim0;
+    /* Triton: per grid axis, how every launch read counts its programs
+     * (all agree, else KC_COVER_UNKNOWN); why says where, e.g. "the launch
+     * on line 783 sizes grid axis 0 by `Tkv // BLOCK_N1`". size: for
+     * KC_COVER_ROUNDS_UP, the parameter every launch passes the divided
+     * extent for (`N_CTX_Q=Tq` with `triton.cdiv(Tq, 64)`), or KC_NONE. */
+    struct {
+        kc_grid_cover cover;
+        const char *why;
+        uint32_t size;
+    } grid_cover[3];
 } kc_kernel;
 
 typedef struct kc_launch_arg {
@@ -629,6 +646,9 @@ typedef struct kc_grid_axis {
     kc_grid_hazard hazard;
     int64_t value;       /* KC_GRID_CONST */
     const char *why;     /* what the extent is made of, e.g. "`N * HQ`: `N` = len(cu_seqlens) - 1, `HQ` = q.shape[2]" */
+    kc_grid_cover cover;
+    const char *cover_expr; /* the division it resolved to, e.g. "Tkv // BLOCK_N1" (through names) */
+    const char *cover_size; /* the extent divided, as written there: "Tkv" */
 } kc_grid_axis;
 
 typedef struct kc_launch {

@@ -295,6 +295,125 @@ static void add_params(tt_ctx *c, const tt_kernel_def *def, tt_names *names)
     }
 }
 
+/* ---- how the launches tile the kernel (KC303) ---- */
+
+/* What the launches read so far say of the grid axes and of the sizes
+ * the launching functions assert divisible. */
+typedef struct tiling {
+    /* per grid axis: launches that round it up / floor it, the size
+     * parameter a rounded-up axis divides (KC_NONE + 1: launches differ),
+     * and where */
+    uint32_t nup[3], nfloor[3], upsize[3];
+    const char *why[3];
+    /* per parameter: launches asserting it a multiple, of what in common */
+    uint32_t *nmult, *multsym;
+    int64_t *multval;
+    const char **multwhy;
+} tiling;
+
+static tiling tiling_new(uint32_t nparams)
+{
+    tiling t = {.upsize = {KC_NONE, KC_NONE, KC_NONE}};
+    t.nmult = kc_xcalloc(nparams + 1, sizeof *t.nmult);
+    t.multsym = kc_xcalloc(nparams + 1, sizeof *t.multsym);
+    t.multval = kc_xcalloc(nparams + 1, sizeof *t.multval);
+    t.multwhy = kc_xcalloc(nparams + 1, sizeof *t.multwhy);
+    for (uint32_t i = 0; i <= nparams; i++)
+        t.multsym[i] = KC_NONE;
+    return t;
+}
+
+static void tiling_free(tiling *t)
+{
+    free(t->nmult);
+    free(t->multsym);
+    free(t->multval);
+    free(t->multwhy);
+}
+
+static const char *launch_where(tt_ctx *c, const tt_launch *ln)
+{
+    return kc_arena_printf(c->a, "the launch %s%s%son line %u", ln->file ? "in " : "", ln->file ? ln->file : "",
+                           ln->file ? " " : "", ln->line);
+}
+
+/* Grid axis `ax` of one launch: floored or rounded up, and what it divides. */
+static void tally_cover(tt_ctx *c, tiling *t, const tt_launch *ln, unsigned ax)
+{
+    const kc_grid_axis *g = &ln->grid[ax];
+    if (g->cover == KC_COVER_UNKNOWN)
+        return;
+    if (!t->why[ax] || (g->cover == KC_COVER_ROUNDS_UP && t->nup[ax] == 0))
+        t->why[ax] = kc_arena_printf(c->a, "%s sizes grid axis %u by `%s`", launch_where(c, ln), ax, g->cover_expr);
+    if (g->cover == KC_COVER_FLOOR) {
+        t->nfloor[ax]++;
+        return;
+    }
+    uint32_t sp = KC_NONE;
+    for (uint32_t o = 0; g->cover_size && o < ln->args.len && sp == KC_NONE; o++)
+        if (ln->args.data[o].v.text && !strcmp(ln->args.data[o].v.text, g->cover_size))
+            sp = bound_param(c->k, ln, &ln->args.data[o]);
+    t->upsize[ax] = t->nup[ax] == 0 || t->upsize[ax] == sp ? sp : KC_NONE + 1;
+    t->nup[ax]++;
+}
+
+/* `assert Tq % 64 == 0` before the launch, for the argument b binding
+ * parameter pi: of what every launch asserts, the common part. */
+static void tally_multiple(tt_ctx *c, tiling *t, const tt_launch *ln, const tt_binding *b, uint32_t pi)
+{
+    if (!b->multiple_why)
+        return;
+    uint32_t by = KC_NONE;
+    for (uint32_t o = 0; b->multiple_by && o < ln->args.len && by == KC_NONE; o++)
+        if (ln->args.data[o].v.text && !strcmp(ln->args.data[o].v.text, b->multiple_by))
+            by = bound_param(c->k, ln, &ln->args.data[o]);
+    int64_t v = b->multiple_value;
+    if (t->nmult[pi] == 0) {
+        t->multval[pi] = v;
+        t->multsym[pi] = by;
+    } else {
+        int64_t x = t->multval[pi], y = v;
+        while (y) {
+            int64_t r = x % y;
+            x = y;
+            y = r;
+        }
+        t->multval[pi] = v && t->multval[pi] ? x : 0;
+        if (t->multsym[pi] != by)
+            t->multsym[pi] = KC_NONE;
+    }
+    if (!t->multwhy[pi])
+        t->multwhy[pi] = kc_arena_printf(c->a, "%s before %s", b->multiple_why, launch_where(c, ln));
+    t->nmult[pi]++;
+}
+
+/* What every one of the `nlaunch` launches agrees on, into the kernel. */
+static void tiling_apply(tt_ctx *c, const tiling *t, uint32_t nlaunch)
+{
+    if (!nlaunch)
+        return;
+    for (unsigned ax = 0; ax < 3; ax++) {
+        if (t->nup[ax] != nlaunch && t->nfloor[ax] != nlaunch)
+            continue; /* launches differ, or some says nothing */
+        c->k->grid_cover[ax].cover = t->nup[ax] ? KC_COVER_ROUNDS_UP : KC_COVER_FLOOR;
+        c->k->grid_cover[ax].why = t->why[ax];
+        if (t->nup[ax] && t->upsize[ax] < c->k->params.len)
+            c->k->grid_cover[ax].size = c->k->params.data[t->upsize[ax]].symbol;
+    }
+    for (uint32_t i = 0; i < c->k->params.len; i++) {
+        kc_symbol *s = &c->k->symbols.data[c->k->params.data[i].symbol];
+        if (t->nmult[i] != nlaunch || s->multiple_of || s->multiple_of_symbol != KC_NONE)
+            continue;
+        if (t->multval[i] > 1)
+            s->multiple_of = t->multval[i];
+        else if (t->multsym[i] < c->k->params.len)
+            s->multiple_of_symbol = c->k->params.data[t->multsym[i]].symbol;
+        else
+            continue;
+        s->multiple_evidence = t->multwhy[i];
+    }
+}
+
 /* Values and facts from launches and autotune configs; the launches in
  * other files of the run when this file has none of the kernel. */
 static void apply_launches(tt_ctx *c, const tt_kernel_def *def)
@@ -314,6 +433,7 @@ static void apply_launches(tt_ctx *c, const tt_kernel_def *def)
     uint8_t *statebits = kc_xcalloc(c->k->params.len + 1, sizeof *statebits);
     const char **statewhy = kc_xcalloc(c->k->params.len + 1, sizeof *statewhy);
     uint32_t *ncover = kc_xcalloc(c->k->params.len + 1, sizeof *ncover);
+    tiling tl = tiling_new(c->k->params.len);
     for (int pass = 0; pass < 2 && !(pass == 1 && launched_here); pass++) {
         const tt_launch *list = pass ? mod->peer_launches.data : mod->launches.data;
         uint32_t lo, hi;
@@ -334,6 +454,7 @@ static void apply_launches(tt_ctx *c, const tt_kernel_def *def)
                                                           ln->grid_rows[ax]);
                 if (ln->grid_rows[ax] && dim0)
                     c->k->grid_rows_dim0 |= (uint8_t)(1u << ax);
+                tally_cover(c, &tl, ln, ax);
             }
             nlaunch += !ln->from_autotune;
             if (!ln->from_autotune) {
@@ -360,6 +481,7 @@ static void apply_launches(tt_ctx *c, const tt_kernel_def *def)
                                                    ln->file ? ln->file : "", ln->file ? " " : "", ln->line,
                                                    b->state_why);
                 nbound[pi]++;
+                tally_multiple(c, &tl, ln, b, pi);
                 /* BLOCK_N=triton.next_power_of_2(E) next to E=E */
                 uint32_t ci = KC_NONE;
                 for (uint32_t o = 0; b->v.covers && o < ln->args.len && ci == KC_NONE; o++)
@@ -383,6 +505,7 @@ static void apply_launches(tt_ctx *c, const tt_kernel_def *def)
     for (unsigned ax = 0; ax < 3; ax++)
         if (nrows[ax] != nlaunch)
             c->k->grid_rows[ax] = NULL; /* some launch sizes the axis otherwise */
+    tiling_apply(c, &tl, nlaunch);
     if (nlaunch && neager == nlaunch && !c->k->traced_by)
         c->k->eager_by = eager_by;
     for (uint32_t i = 0; i < c->k->params.len; i++)
@@ -405,6 +528,7 @@ static void apply_launches(tt_ctx *c, const tt_kernel_def *def)
     }
     free(nbound);
     free(ncover);
+    tiling_free(&tl);
     free(rowbits);
     free(statebits);
     free(statewhy);

@@ -871,6 +871,107 @@ static bool cdiv_of_cover(tt_module *m, TSNode scope, TSNode e, int depth)
     return covers(m, scope, second, tt_text(m, tt_unparen(first)), 0);
 }
 
+/* ---- how an axis counts tiles (KC303) ---- */
+
+/* Is `f` a ceiling division helper: triton.cdiv, math.ceil, or a function
+ * of the project named so (`cdiv`, `ceil_div`, `div_up`, `ceildiv`)? */
+static bool ceil_call(tt_module *m, TSNode f)
+{
+    const char *q = tt_qualify(m, f);
+    if (q && (!strcmp(q, "triton.cdiv") || !strcmp(q, "triton.language.cdiv") || !strcmp(q, "math.ceil")))
+        return true;
+    const char *t = tt_text(m, f);
+    const char *dot = strrchr(t, '.');
+    const char *n = dot ? dot + 1 : t;
+    return !strcmp(n, "cdiv") || !strcmp(n, "ceil_div") || !strcmp(n, "ceildiv") || !strcmp(n, "div_up") ||
+           !strcmp(n, "ceil_divide") || !strcmp(n, "round_up_div") || !strcmp(n, "div_round_up");
+}
+
+/* `n + B - 1` / `n + (B - 1)` / `n - 1 + B`: rounds a following `// B` up. */
+static bool rounding_sum(tt_module *m, TSNode e, TSNode *n)
+{
+    e = tt_unparen(e);
+    if (!TT_IS(e, binary_operator))
+        return false;
+    const char *op = tt_op_of(e);
+    if (strcmp(op, "+") && strcmp(op, "-"))
+        return false;
+    /* the leftmost operand of the chain is the extent */
+    TSNode l = e;
+    while (TT_IS(l, binary_operator) && (!strcmp(tt_op_of(l), "+") || !strcmp(tt_op_of(l), "-")))
+        l = tt_unparen(tt_field(l, "left"));
+    *n = l;
+    (void)m;
+    return true;
+}
+
+/* How the axis expression `e` (through names) counts tiles: a ceiling
+ * division rounds up, a floor division `n // B` does not. *expr and *size
+ * get the division and the extent it divides. */
+static kc_grid_cover axis_cover(tt_module *m, TSNode scope, TSNode e, int depth, TSNode *expr, TSNode *size)
+{
+    e = tt_unparen(e);
+    if (depth > GRID_DEPTH || ts_node_is_null(e))
+        return KC_COVER_UNKNOWN;
+    if (TT_IS(e, identifier)) {
+        int elem;
+        TSNode r = binding(m, scope, e, &elem);
+        return ts_node_is_null(r) || elem >= 0 ? KC_COVER_UNKNOWN : axis_cover(m, scope, r, depth + 1, expr, size);
+    }
+    if (TT_IS(e, call)) {
+        TSNode f = tt_field(e, "function"), args = tt_field(e, "arguments"), first = {0};
+        uint32_t n = positional(args, &first);
+        if (TT_IS(f, identifier) && tt_text_eq(m, f, "int") && n == 1)
+            return axis_cover(m, scope, first, depth + 1, expr, size);
+        if (!ceil_call(m, f) || n == 0)
+            return KC_COVER_UNKNOWN;
+        *expr = e;
+        first = tt_unparen(first);
+        /* math.ceil(n / B) */
+        if (n == 1 && TT_IS(first, binary_operator) && !strcmp(tt_op_of(first), "/"))
+            first = tt_unparen(tt_field(first, "left"));
+        *size = first;
+        return KC_COVER_ROUNDS_UP;
+    }
+    if (TT_IS(e, unary_operator)) {
+        /* -(-n // B) */
+        TSNode a = tt_unparen(tt_field(e, "argument"));
+        if (TT_IS(a, binary_operator) && !strcmp(tt_op_of(a), "//")) {
+            TSNode l = tt_unparen(tt_field(a, "left"));
+            if (TT_IS(l, unary_operator)) {
+                *expr = e;
+                *size = tt_unparen(tt_field(l, "argument"));
+                return KC_COVER_ROUNDS_UP;
+            }
+        }
+        return KC_COVER_UNKNOWN;
+    }
+    if (!TT_IS(e, binary_operator) || strcmp(tt_op_of(e), "//"))
+        return KC_COVER_UNKNOWN;
+    TSNode l = tt_unparen(tt_field(e, "left")), r = tt_unparen(tt_field(e, "right"));
+    int64_t v;
+    if (tt_int_literal(m, r, &v) && v == 1)
+        return KC_COVER_UNKNOWN;
+    *expr = e;
+    TSNode n;
+    if (rounding_sum(m, l, &n)) {
+        *size = n;
+        return KC_COVER_ROUNDS_UP;
+    }
+    *size = l;
+    return KC_COVER_FLOOR;
+}
+
+static void scan_axis_cover(tt_module *m, kc_grid_axis *g, TSNode scope, TSNode e)
+{
+    TSNode expr = {0}, size = {0};
+    g->cover = axis_cover(m, scope, e, 0, &expr, &size);
+    if (g->cover == KC_COVER_UNKNOWN)
+        return;
+    g->cover_expr = tt_one_line(m->arena, tt_text(m, expr), 80);
+    g->cover_size = tt_text(m, size);
+}
+
 static void scan_grid_limit(tt_module *m, tt_launch *l, TSNode scope, unsigned ax, TSNode e, const rows_info *ri)
 {
     kc_grid_axis *g = &l->grid[ax];
@@ -932,5 +1033,6 @@ void tt_scan_grid(tt_module *m, tt_launch *l, TSNode scope)
         if (ri.why)
             mark_row_factors(m, l, scope, i, &ri);
         scan_grid_limit(m, l, scope, i, axes[i], &ri);
+        scan_axis_cover(m, &l->grid[i], scope, axes[i]);
     }
 }

@@ -69,6 +69,14 @@ typedef struct tt_binding {
      * out (triton_grid.c); state_why says so, NULL when no axis */
     uint8_t state_axes;
     const char *state_why;
+    /* The launching function asserts, before the launch, that the value
+     * passed is a multiple of something (`assert Tq % 64 == 0`, `if L %
+     * BLOCK: raise ...`): of the constant multiple_value (> 0), or of
+     * whatever is written `multiple_by` (another argument's text);
+     * multiple_why says where. */
+    int64_t multiple_value;
+    const char *multiple_by;
+    const char *multiple_why;
 } tt_binding;
 
 typedef struct tt_launch {

@@ -576,6 +576,95 @@ static void mark_strides(tt_module *m, tt_launch *l, TSNode scope, uint32_t befo
     }
 }
 
+/* ---- divisibility the launcher asserts (KC303) ---- */
+
+typedef struct multiple_scan {
+    tt_module *m;
+    tt_launch *l;
+    uint32_t before;
+} multiple_scan;
+
+/* `X % Y == 0` (or `0 == X % Y`; with `negated`, `X % Y != 0` or a bare
+ * `X % Y`): marks the bindings that pass X. */
+static void note_multiple(multiple_scan *ms, TSNode c, TSNode stmt, bool negated)
+{
+    tt_module *m = ms->m;
+    c = tt_unparen(c);
+    if (TT_IS(c, boolean_operator) && !strcmp(tt_op_of(c), negated ? "or" : "and")) {
+        note_multiple(ms, tt_field(c, "left"), stmt, negated);
+        note_multiple(ms, tt_field(c, "right"), stmt, negated);
+        return;
+    }
+    TSNode mod = {0};
+    if (negated && TT_IS(c, binary_operator) && !strcmp(tt_op_of(c), "%")) {
+        mod = c;
+    } else if (TT_IS(c, comparison_operator) && ts_node_named_child_count(c) == 2) {
+        const char *op = NULL;
+        for (uint32_t i = 0; i < ts_node_child_count(c); i++)
+            if (!ts_node_is_named(ts_node_child(c, i)))
+                op = ts_node_type(ts_node_child(c, i));
+        if (!op || strcmp(op, negated ? "!=" : "=="))
+            return;
+        TSNode l = tt_unparen(ts_node_named_child(c, 0)), r = tt_unparen(ts_node_named_child(c, 1));
+        int64_t z;
+        if (tt_int_literal(m, l, &z) && z == 0)
+            mod = r;
+        else if (tt_int_literal(m, r, &z) && z == 0)
+            mod = l;
+    }
+    if (ts_node_is_null(mod) || !TT_IS(mod, binary_operator) || strcmp(tt_op_of(mod), "%"))
+        return;
+    TSNode x = tt_unparen(tt_field(mod, "left")), y = tt_unparen(tt_field(mod, "right"));
+    int64_t v = 0;
+    bool lit = tt_int_literal(m, y, &v) && v > 0;
+    for (uint32_t i = 0; i < ms->l->args.len; i++) {
+        tt_binding *b = &ms->l->args.data[i];
+        if (!b->v.text || !tt_text_eq(m, x, b->v.text) || b->multiple_why)
+            continue;
+        b->multiple_value = lit ? v : 0;
+        b->multiple_by = lit ? NULL : tt_text(m, y);
+        b->multiple_why = kc_arena_printf(m->arena, "`%s` on line %u", tt_one_line(m->arena, tt_text(m, stmt), 80),
+                                          ts_node_start_point(stmt).row + 1);
+    }
+}
+
+/* Does the block end in a raise (an error branch)? */
+static bool raises(TSNode block)
+{
+    uint32_t n = ts_node_named_child_count(block);
+    for (uint32_t i = n; i-- > 0;) {
+        TSNode st = ts_node_named_child(block, i);
+        if (TT_IS(st, comment))
+            continue;
+        return TT_IS(st, raise_statement);
+    }
+    return false;
+}
+
+static bool visit_multiple(TSNode n, void *ud)
+{
+    multiple_scan *ms = ud;
+    if (ts_node_start_byte(n) >= ms->before)
+        return false;
+    if (TT_IS(n, function_definition) || TT_IS(n, lambda) || TT_IS(n, class_definition))
+        return false; /* another function's checks */
+    if (TT_IS(n, assert_statement)) {
+        note_multiple(ms, ts_node_named_child(n, 0), n, false);
+        return false;
+    }
+    if (TT_IS(n, if_statement) && ts_node_end_byte(n) <= ms->before && raises(tt_field(n, "consequence")))
+        note_multiple(ms, tt_field(n, "condition"), n, true);
+    return true;
+}
+
+static void mark_multiples(tt_module *m, tt_launch *l, TSNode scope, uint32_t before)
+{
+    if (ts_node_is_null(scope) || l->args.len == 0)
+        return;
+    multiple_scan ms = {.m = m, .l = l, .before = before};
+    tt_walk(tt_field(scope, "body"), visit_multiple, &ms);
+}
+
 /* Lookups of callers one launch may make (calls_of). */
 #define TT_CALLER_BUDGET 256
 
@@ -633,6 +722,7 @@ void tt_scan_launch(tt_module *m, TSNode call, const char *kernel)
         l.after_splat = 0;
     }
     mark_strides(m, &l, scope, ts_node_start_byte(call));
+    mark_multiples(m, &l, scope, ts_node_start_byte(call));
     const char *why = NULL;
     int ctx = trace_context(m, scope, 0, &why);
     if (ctx == CTX_TRACED)

@@ -659,6 +659,51 @@ static void test_flattened_rows(void **state)
     done(l);
 }
 
+/* How the launches count each grid axis (floor or rounded-up division,
+ * through names and lambdas) and the divisibility the launching function
+ * asserts or raises on before the launch. */
+static void test_grid_cover_and_launcher_asserts(void **state)
+{
+    (void)state;
+    lowered *l = lower("import triton\nimport triton.language as tl\n"
+                       "@triton.jit\n"
+                       "def k(p, B, L, T, n, BLOCK: tl.constexpr):\n"
+                       "    tl.store(p + tl.arange(0, BLOCK), 0)\n"
+                       "@triton.jit\n"
+                       "def two(p, T, BLOCK: tl.constexpr):\n"
+                       "    tl.store(p + tl.arange(0, BLOCK), 0)\n"
+                       "def run(x, blk):\n"
+                       "    B, L, T = x.shape\n"
+                       "    groups = L // blk\n"
+                       "    assert T % 64 == 0 and B > 0\n"
+                       "    if x.numel() % blk:\n"
+                       "        raise ValueError('not a multiple')\n"
+                       "    grid = lambda META: (groups, triton.cdiv(T, META['BLOCK']), (B + 3) // 4)\n"
+                       "    k[grid](x, B, L, T, x.numel(), BLOCK=blk)\n"
+                       "def first(x):\n"
+                       "    assert x.shape[0] % 32 == 0\n"
+                       "    two[(x.shape[0] // 32,)](x, x.shape[0], BLOCK=32)\n"
+                       "def second(x):\n"
+                       "    two[(triton.cdiv(x.shape[0], 32),)](x, x.shape[0], BLOCK=32)\n");
+    const kc_kernel *k = fh_kernel(l->m, "k");
+    assert_int_equal(k->grid_cover[0].cover, KC_COVER_FLOOR);
+    assert_non_null(strstr(k->grid_cover[0].why, "sizes grid axis 0 by `L // blk`"));
+    assert_int_equal(k->grid_cover[1].cover, KC_COVER_ROUNDS_UP);
+    assert_int_equal(k->grid_cover[1].size, kc_kernel_find_symbol(k, "T")); /* cdiv(T, ...) divides what T binds */
+    assert_int_equal(k->grid_cover[2].cover, KC_COVER_ROUNDS_UP);   /* (B + 3) // 4 */
+    assert_int_equal(k->grid_cover[2].size, kc_kernel_find_symbol(k, "B"));
+    assert_int_equal(fh_symbol(k, "T")->multiple_of, 64);
+    assert_non_null(strstr(fh_symbol(k, "T")->multiple_evidence, "`assert T % 64 == 0 and B > 0` on line 12"));
+    assert_int_equal(fh_symbol(k, "B")->multiple_of, 0); /* `B > 0` is no divisibility */
+    assert_int_equal(fh_symbol(k, "n")->multiple_of_symbol, kc_kernel_find_symbol(k, "BLOCK")); /* raise on x.numel() % blk */
+    assert_int_equal(fh_symbol(k, "L")->multiple_of, 0);
+    /* launches disagree: one floors, one rounds up; one asserts, one not */
+    const kc_kernel *t = fh_kernel(l->m, "two");
+    assert_int_equal(t->grid_cover[0].cover, KC_COVER_UNKNOWN);
+    assert_int_equal(fh_symbol(t, "T")->multiple_of, 0);
+    done(l);
+}
+
 /* Per-sequence states: a tensor the launching code makes from the extents
  * of the tensor whose rows the grid counts, a middle one left out. */
 static void test_sequence_state(void **state)
@@ -744,6 +789,7 @@ int main(void)
         cmocka_unit_test(test_launch_through_aliases),
         cmocka_unit_test(test_stride_facts),
         cmocka_unit_test(test_flattened_rows),
+        cmocka_unit_test(test_grid_cover_and_launcher_asserts),
         cmocka_unit_test(test_widening_program_id_wrapper),
         cmocka_unit_test(test_augmented_assignment),
     };
