@@ -299,16 +299,22 @@ bool kc_cuda_is_launch(CXCursor call)
 
 kc_space kc_cuda_param_space(const kc_cuda_tu *t, const char *fn, unsigned param)
 {
-    bool any = false;
+    bool any = false, called = false;
     for (uint32_t i = 0; i < t->argspaces.len; i++) {
         const kc_cuda_argspace *a = &t->argspaces.data[i];
-        if (a->arg != param || strcmp(a->callee, fn) != 0)
+        if (strcmp(a->callee, fn) != 0)
+            continue;
+        called = true;
+        if (a->arg != param)
             continue;
         if (!a->local)
             return KC_MEM_GLOBAL;
         any = true;
     }
-    return any ? KC_MEM_LOCAL : KC_MEM_GLOBAL;
+    /* no call in the file: the helper may be given registers, shared or
+     * global memory (an inline helper pasted into many files and called
+     * from none, a header's helper called from other files) */
+    return any ? KC_MEM_LOCAL : called ? KC_MEM_GLOBAL : KC_MEM_UNKNOWN;
 }
 
 /* ---- implicit nodes ---------------------------------------------------------- */

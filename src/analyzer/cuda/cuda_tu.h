@@ -103,7 +103,8 @@ unsigned kc_cuda_tvals_for(const kc_cuda_tu *t, CXCursor tmpl, unsigned param, i
                            uint32_t *first_line);
 /* The memory a pointer parameter of a __device__ function, analysed on its
  * own, points to: local when every call of it in the file passes a local
- * array of the caller (helpers that fill a register array), else global. */
+ * array of the caller (helpers that fill a register array), unknown when
+ * nothing in the file calls it, else global. */
 kc_space kc_cuda_param_space(const kc_cuda_tu *t, const char *fn, unsigned param);
 
 /* ---- expressions ---- */

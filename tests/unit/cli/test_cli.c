@@ -144,6 +144,27 @@ static void test_first_dim_rows_option(void **state)
     free(fx);
 }
 
+/* -o KC304.widened-elsewhere=1: where the file widens such an offset in
+ * another kernel, a product spanning a tensor is a warning; by default a
+ * note that says the file widens others. */
+static void test_widened_elsewhere_option(void **state)
+{
+    (void)state;
+    char *fx = kc_xasprintf("%s/tests/fixtures/KC304_int32-offset-overflow/bad_seq_index_widened_elsewhere.py",
+                            KC_SOURCE_DIR);
+    kh_result r = kh_run("--no-cache", "--no-config", "--select", "KC304", "--format", "concise", fx, NULL);
+    assert_int_equal(r.status, 0);
+    assert_null(strstr(r.out, "warning:"));
+    kh_result_free(&r);
+    r = kh_run("--no-cache", "--no-config", "--select", "KC304", "--format", "concise", "-o",
+               "KC304.widened-elsewhere=1", fx, NULL);
+    assert_int_equal(r.status, 1);
+    assert_non_null(strstr(r.out, "bad_seq_index_widened_elsewhere.py:21:21: warning: `offs_s[:, None] * stride_xs`"));
+    assert_non_null(strstr(r.out, "bad_seq_index_widened_elsewhere.py:23:18: warning:"));
+    kh_result_free(&r);
+    free(fx);
+}
+
 /* --list-rules --format json: the rule table as JSON, every rule once. */
 static void test_list_rules_json(void **state)
 {
@@ -370,6 +391,7 @@ int main(void)
         cmocka_unit_test(test_version_help_list),
         cmocka_unit_test(test_usage_errors),
         cmocka_unit_test(test_first_dim_rows_option),
+        cmocka_unit_test(test_widened_elsewhere_option),
         cmocka_unit_test(test_findings_and_exit_codes),
         cmocka_unit_test(test_end_of_options),
         cmocka_unit_test(test_json),
