@@ -31,7 +31,10 @@ static const char doc[] =
     "// BLOCK` programs; per axis, through variables: every launch counting the\n"
     "tile's axis by floor division), when the kernel returns early for whole tiles\n"
     "past a bound (`if pid_m * BLOCK_M >= num_tokens_post_padded: return`: it\n"
-    "presumes a count padded to the tile), inside a branch specialized on a\n"
+    "presumes a count padded to the tile), when the tile runs along rows whose\n"
+    "length the launch rounds up to a multiple of it (`Lse + off_hb *\n"
+    "seqlen_q_rounded + offs_m`, `seqlen_q_rounded = math.ceil(seqlen_q / 128) *\n"
+    "128`: the last tile ends where its padded row does), inside a branch specialized on a\n"
     "compile-time flag (`if EVEN_N:`), and when the kernel has no size argument\n"
     "at all. The size named is the one the launches divide for the tile's axis\n"
     "(`N_CTX` for `triton.cdiv(T, BLOCK_M)` passed as `N_CTX=T`), else one named\n"
@@ -703,6 +706,33 @@ static bool tile_start_bound(const kc_kernel *k, const tile *t)
     return false;
 }
 
+/* Does the tile run along rows whose length is a multiple of the tile
+ * (`TMP + off_hb * seqlen_q_rounded + offs_m`, the launch passing
+ * `seqlen_q_rounded = math.ceil(seqlen_q / 128) * 128` for a tile of 128)?
+ * Its last tile then ends where its padded row ends, inside the buffer. */
+static bool padded_row(const kc_kernel *k, const finding *f)
+{
+    if (f->t.lane_mono->nfac != 1 || f->t.by_loop)
+        return false; /* the lanes are not the unit-stride position in the row */
+    const kc_index *off = f->a->offset;
+    for (unsigned i = 0; i < off->nmono; i++) {
+        const kc_mono *mo = &off->mono[i];
+        bool lanes = false;
+        uint32_t row = KC_NONE;
+        for (unsigned j = 0; j < mo->nfac; j++) {
+            const kc_atom *x = &mo->fac[j];
+            if (x->kind == KC_ATOM_LANE || (x->flags & KC_AF_THREAD))
+                lanes = true;
+            else if (x->kind == KC_ATOM_SYMBOL && x->id < k->symbols.len &&
+                     symbol_multiple(k, &k->symbols.data[x->id], &f->t))
+                row = x->id;
+        }
+        if (!lanes && row != KC_NONE)
+            return true;
+    }
+    return false;
+}
+
 /* The grid axis a program tile runs along, or -1 (a loop, or a program
  * index kcheck derived through something else). */
 static int tile_axis(const tile *t)
@@ -867,6 +897,8 @@ static void check(const kc_model *m, const kc_kernel *k, kc_rule_ctx *ctx)
         if (!f.t.by_loop && exact_grid && !f.computed && !f.twin && !rounds_up)
             continue;
         if (!f.t.by_loop && !f.computed && !f.twin && tile_start_bound(k, &f.t))
+            continue;
+        if (padded_row(k, &f))
             continue;
         report(ctx, k, &f, cdiv_grid, rounds_up ? k->grid_cover[ax].why : NULL);
     }

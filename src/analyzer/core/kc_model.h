@@ -113,6 +113,10 @@ typedef struct kc_param {
      * from it are not either (KC302). False where every call shows a
      * scalar, and for a kernel only the host launches. */
     bool shape_unknown;
+    /* Triton: the kernel's `@triton.heuristics` or `@triton.autotune`
+     * configs supply it, so a launch passes no argument for it (positional
+     * arguments after a `*splat` end before it). */
+    bool supplied_by_decorator;
 } kc_param;
 
 /* ---- loops ------------------------------------------------------------ */

@@ -192,8 +192,9 @@ static uint32_t param_index(const kc_kernel *k, const char *name)
 
 /* The kernel parameter a launch binding binds, or KC_NONE. A positional
  * argument after `*t.stride()` lands where Python puts it: the positional
- * ones end where the first keyword-bound parameter begins, when no
- * parameter before it has a default (otherwise the splat's length decides). */
+ * ones end where the first keyword-bound parameter begins, less the
+ * parameters the decorators supply just before it, when no parameter
+ * before it has a default (otherwise the splat's length decides). */
 static uint32_t bound_param(const kc_kernel *k, const tt_launch *ln, const tt_binding *b)
 {
     if (b->param)
@@ -207,6 +208,9 @@ static uint32_t bound_param(const kc_kernel *k, const tt_launch *ln, const tt_bi
             if (pi != KC_NONE && (e == KC_NONE || pi < e))
                 e = pi;
         }
+    /* parameters the decorators supply are passed by no launch */
+    while (e != KC_NONE && e > 0 && k->params.data[e - 1].supplied_by_decorator)
+        e--;
     if (e == KC_NONE || e < ln->before_splat + ln->after_splat)
         return KC_NONE;
     for (uint32_t p = 0; p < e; p++)
@@ -277,6 +281,7 @@ static void add_params(tt_ctx *c, const tt_kernel_def *def, tt_names *names)
         kp.is_constexpr = (tq && tt_tl_name(tq) && !strcmp(tt_tl_name(tq), "constexpr")) ||
                           (kp.type && strstr(kp.type, "constexpr"));
         kp.default_text = ts_node_is_null(defn) ? NULL : tt_text(mod, defn);
+        kp.supplied_by_decorator = kp.is_constexpr && tt_decorator_supplies(mod, def, kp.name);
         kp.symbol = kc_kernel_add_symbol(model, c->k, kp.name, kp.is_constexpr ? KC_SYM_CONSTEXPR : KC_SYM_PARAM);
         kc_symbol *s = &c->k->symbols.data[kp.symbol];
         s->param = c->k->params.len;

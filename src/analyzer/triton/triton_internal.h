@@ -299,6 +299,10 @@ const uint32_t *tt_launches_of(tt_module *m, bool peer, const char *kernel, uint
  * imported from it (`from pkg.fused_moe_kernels import K`, `from .fused_moe_kernels
  * import K`), or `mod.K[grid](...)`. Appends them to g->launches. */
 void tt_scan_peer_launches(tt_module *g, const char *stem, const char *const *kernels, uint32_t nk);
+/* Is `name` supplied by the kernel's decorators: a key of the dict of a
+ * `@triton.heuristics({...})`, or a parameter its autotune configs set?
+ * (Call once the module's launches are scanned.) */
+bool tt_decorator_supplies(tt_module *mod, const tt_kernel_def *def, const char *name);
 
 /* The kernel names (tt_kernel_name) of m that the launch target `v` (a
  * subscripted value `v[grid]`) may be: v itself or, for a local name, what

@@ -657,6 +657,98 @@ static bool visit_multiple(TSNode n, void *ud)
     return true;
 }
 
+/* `math.ceil(n / B) * B`, `triton.cdiv(n, B) * B`, `(n + B - 1) // B * B`
+ * (through names, either factor order): a size rounded up to a multiple of
+ * B; *by gets B. */
+static bool rounded_up(tt_module *m, TSNode e, TSNode scope, int depth, TSNode *by)
+{
+    e = tt_unparen(e);
+    if (depth > TT_HOST_DEPTH || ts_node_is_null(e))
+        return false;
+    if (TT_IS(e, identifier)) {
+        int elem = -1;
+        TSNode r = {0};
+        if (!ts_node_is_null(scope))
+            r = tt_find_binding(m, scope, tt_text(m, e), ts_node_start_byte(e), &elem);
+        return !ts_node_is_null(r) && elem < 0 && rounded_up(m, r, scope, depth + 1, by);
+    }
+    if (TT_IS(e, call) && tt_text_eq(m, tt_field(e, "function"), "int")) {
+        TSNode a = tt_field(e, "arguments");
+        return ts_node_named_child_count(a) == 1 && rounded_up(m, ts_node_named_child(a, 0), scope, depth + 1, by);
+    }
+    if (!TT_IS(e, binary_operator) || strcmp(tt_op_of(e), "*"))
+        return false;
+    for (int side = 0; side < 2; side++) {
+        TSNode q = tt_unparen(tt_field(e, side ? "right" : "left")), b = tt_unparen(tt_field(e, side ? "left" : "right"));
+        TSNode d = {0};
+        if (TT_IS(q, call)) {
+            const char *f = tt_qualify(m, tt_field(q, "function"));
+            const char *t = tt_text(m, tt_field(q, "function"));
+            TSNode a = tt_field(q, "arguments");
+            uint32_t na = ts_node_named_child_count(a);
+            bool cdiv = (f && (!strcmp(f, "triton.cdiv") || !strcmp(f, "triton.language.cdiv"))) ||
+                        (t && (strstr(t, "cdiv") || strstr(t, "ceil_div") || strstr(t, "div_up")));
+            if (cdiv && na == 2)
+                d = tt_unparen(ts_node_named_child(a, 1));
+            else if (f && !strcmp(f, "math.ceil") && na == 1) {
+                TSNode x = tt_unparen(ts_node_named_child(a, 0));
+                if (TT_IS(x, binary_operator) && !strcmp(tt_op_of(x), "/"))
+                    d = tt_unparen(tt_field(x, "right"));
+            }
+        } else if (TT_IS(q, binary_operator) && !strcmp(tt_op_of(q), "//")) {
+            TSNode l = tt_unparen(tt_field(q, "left"));
+            if (TT_IS(l, binary_operator) && (!strcmp(tt_op_of(l), "+") || !strcmp(tt_op_of(l), "-")))
+                d = tt_unparen(tt_field(q, "right"));
+        }
+        if (!ts_node_is_null(d) && !strcmp(tt_text(m, d), tt_text(m, b))) {
+            *by = b;
+            return true;
+        }
+    }
+    return false;
+}
+
+/* Arguments rounded up to a multiple before the launch
+ * (`seqlen_q_rounded = math.ceil(seqlen_q / 128) * 128`): multiples by
+ * construction. */
+static void mark_rounded(tt_module *m, tt_launch *l, TSNode scope)
+{
+    TSNode args = tt_field(l->call, "arguments");
+    uint32_t pos = 0, splats = 0;
+    for (uint32_t i = 0; i < ts_node_named_child_count(args); i++) {
+        TSNode a = ts_node_named_child(args, i), e = a;
+        if (TT_IS(a, comment) || TT_IS(a, dictionary_splat))
+            continue;
+        if (TT_IS(a, list_splat)) {
+            splats++; /* positions after it count among the arguments after the splat */
+            pos = 0;
+            continue;
+        }
+        tt_binding *b = NULL;
+        if (TT_IS(a, keyword_argument)) {
+            e = tt_field(a, "value");
+            for (uint32_t k = 0; k < l->args.len && !b; k++)
+                if (l->args.data[k].param && tt_text_eq(m, tt_field(a, "name"), l->args.data[k].param))
+                    b = &l->args.data[k];
+        } else if (splats <= 1) {
+            for (uint32_t k = 0; k < l->args.len && !b; k++)
+                if (!l->args.data[k].param && l->args.data[k].after_splat == (splats == 1) &&
+                    l->args.data[k].position == pos)
+                    b = &l->args.data[k];
+            pos++;
+        }
+        TSNode by = {0};
+        if (!b || b->multiple_why || !rounded_up(m, e, scope, 0, &by))
+            continue;
+        int64_t v = 0;
+        bool lit = tt_int_literal(m, by, &v) && v > 0;
+        b->multiple_value = lit ? v : 0;
+        b->multiple_by = lit ? NULL : tt_text(m, by);
+        b->multiple_why = kc_arena_printf(m->arena, "`%s` is rounded up to a multiple of `%s`", b->v.text,
+                                          tt_text(m, by));
+    }
+}
+
 static void mark_multiples(tt_module *m, tt_launch *l, TSNode scope, uint32_t before)
 {
     if (ts_node_is_null(scope) || l->args.len == 0)
@@ -723,6 +815,7 @@ void tt_scan_launch(tt_module *m, TSNode call, const char *kernel)
     }
     mark_strides(m, &l, scope, ts_node_start_byte(call));
     mark_multiples(m, &l, scope, ts_node_start_byte(call));
+    mark_rounded(m, &l, scope);
     const char *why = NULL;
     int ctx = trace_context(m, scope, 0, &why);
     if (ctx == CTX_TRACED)

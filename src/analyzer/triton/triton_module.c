@@ -617,3 +617,45 @@ void tt_scan_peer_launches(tt_module *g, const char *stem, const char *const *ke
     kc_vec_free(&sc.plain);
     kc_vec_free(&sc.calls);
 }
+
+/* Is `name` supplied by the kernel's decorators: a key of the dict of a
+ * `@triton.heuristics({...})`, or a parameter its autotune configs set? */
+bool tt_decorator_supplies(tt_module *mod, const tt_kernel_def *def, const char *name)
+{
+    if (def->heuristics && !ts_node_is_null(def->decorated)) {
+        for (uint32_t i = 0; i < ts_node_named_child_count(def->decorated); i++) {
+            TSNode d = ts_node_named_child(def->decorated, i);
+            if (!TT_IS(d, decorator) || ts_node_named_child_count(d) == 0)
+                continue;
+            TSNode call = tt_unparen(ts_node_named_child(d, 0));
+            if (!TT_IS(call, call))
+                continue;
+            const char *q = tt_qualify(mod, tt_field(call, "function"));
+            TSNode args = tt_field(call, "arguments");
+            if (!q || strcmp(q, "triton.heuristics") || ts_node_named_child_count(args) == 0)
+                continue;
+            TSNode dict = tt_unparen(ts_node_named_child(args, 0));
+            if (TT_IS(dict, keyword_argument))
+                dict = tt_unparen(tt_field(dict, "value"));
+            for (uint32_t j = 0; TT_IS(dict, dictionary) && j < ts_node_named_child_count(dict); j++) {
+                TSNode pair = ts_node_named_child(dict, j);
+                TSNode key = TT_IS(pair, pair) ? tt_field(pair, "key") : pair;
+                const char *kt = TT_IS(key, string) ? tt_text(mod, key) : NULL;
+                size_t n = strlen(name);
+                if (kt && strlen(kt) == n + 2 && !strncmp(kt + 1, name, n))
+                    return true;
+            }
+        }
+    }
+    if (def->autotuned) {
+        uint32_t lo, hi;
+        const uint32_t *ix = tt_launches_of(mod, false, def->name, &lo, &hi);
+        for (uint32_t l = lo; l < hi; l++) {
+            const tt_launch *ln = &mod->launches.data[ix[l]];
+            for (uint32_t a = 0; ln->from_autotune && a < ln->args.len; a++)
+                if (ln->args.data[a].param && !strcmp(ln->args.data[a].param, name))
+                    return true;
+        }
+    }
+    return false;
+}

@@ -704,6 +704,32 @@ static void test_grid_cover_and_launcher_asserts(void **state)
     done(l);
 }
 
+/* An argument rounded up to a multiple before the launch is a multiple;
+ * parameters a `@triton.heuristics` dict supplies are passed by no launch,
+ * so positional arguments after a `*splat` end before them. */
+static void test_rounded_args_and_decorator_params(void **state)
+{
+    (void)state;
+    lowered *l = lower("import math\nimport triton\nimport triton.language as tl\n"
+                       "@triton.heuristics({'EVEN_M': lambda a: a['n'] % a['BLOCK'] == 0})\n"
+                       "@triton.jit\n"
+                       "def k(p, s0, s1, n, n_pad, m_pad, w, EVEN_M: tl.constexpr, BLOCK: tl.constexpr):\n"
+                       "    tl.store(p + tl.arange(0, BLOCK), 0)\n"
+                       "def run(x, n, blk):\n"
+                       "    n_pad = math.ceil(n / 128) * 128\n"
+                       "    m_pad = triton.cdiv(n, blk) * blk\n"
+                       "    k[(1,)](x, *x.stride(), n, n_pad, m_pad, (n + 7) // 8, BLOCK=64)\n");
+    const kc_kernel *k = fh_kernel(l->m, "k");
+    assert_true(k->params.data[fh_symbol(k, "EVEN_M")->param].supplied_by_decorator);
+    assert_false(k->params.data[fh_symbol(k, "BLOCK")->param].supplied_by_decorator);
+    assert_int_equal(fh_symbol(k, "n_pad")->multiple_of, 128); /* bound past the splat */
+    assert_non_null(strstr(fh_symbol(k, "n_pad")->multiple_evidence, "rounded up to a multiple of `128`"));
+    assert_int_equal(fh_symbol(k, "m_pad")->multiple_of, 0); /* `blk` is passed for no parameter */
+    assert_int_equal(fh_symbol(k, "w")->multiple_of, 0);     /* a count of 8s, not a multiple */
+    assert_int_equal(fh_symbol(k, "n")->multiple_of, 0);
+    done(l);
+}
+
 /* Per-sequence states: a tensor the launching code makes from the extents
  * of the tensor whose rows the grid counts, a middle one left out. */
 static void test_sequence_state(void **state)
@@ -790,6 +816,7 @@ int main(void)
         cmocka_unit_test(test_stride_facts),
         cmocka_unit_test(test_flattened_rows),
         cmocka_unit_test(test_grid_cover_and_launcher_asserts),
+        cmocka_unit_test(test_rounded_args_and_decorator_params),
         cmocka_unit_test(test_widening_program_id_wrapper),
         cmocka_unit_test(test_augmented_assignment),
     };
