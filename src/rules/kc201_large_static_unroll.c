@@ -23,6 +23,9 @@ static const char doc[] =
     "the files of the same run that import it (`from .kernels import k`).\n"    "A fully unrolled loop that indexes a register array (a local array) with a\n"
     "value that changes with the loop is not reported: full unrolling is what\n"
     "keeps the array in registers, and a bounded factor moves it to local memory.\n"
+    "So is a large factor over such a loop. A factor at least the loop's\n"
+    "compile-time trip count (`#pragma unroll 128` over `LDGS` passes) unrolls it\n"
+    "fully and is judged as a full unroll of that many copies.\n"
     "\n"
     "## Why is this bad?\n"
     "Every iteration becomes a copy of the body: code size, register pressure\n"
@@ -109,8 +112,18 @@ static void check(const kc_model *m, const kc_kernel *k, kc_rule_ctx *ctx)
         const char *what = is_static ? kc_arena_printf(kc_rule_arena(ctx), "`%s`", l->callee_text)
                                      : "`#pragma unroll`";
         kc_span at = is_static ? l->range_span : (kc_span_valid(l->unroll_span) ? l->unroll_span : l->span);
-        if (l->unroll == KC_UNROLL_COUNT) {
+        /* A factor at least the trip count unrolls fully: `#pragma unroll
+         * 128` over LDGS passes makes LDGS copies, as a bare pragma would. */
+        bool factor_is_full = l->unroll == KC_UNROLL_COUNT && l->trip_count >= 0 && l->trip_count <= l->unroll_count;
+        if (factor_is_full && !is_static)
+            what = kc_arena_printf(kc_rule_arena(ctx), "`#pragma unroll %" PRId64 "` (a factor at least the trip count)",
+                                   l->unroll_count);
+        if (l->unroll == KC_UNROLL_COUNT && !factor_is_full) {
             if (l->unroll_count <= limit)
+                continue;
+            /* over a register array the factor is what keeps it in
+             * registers; a lower one would move it to local memory */
+            if (indexes_register_array(k, i))
                 continue;
             kc_diag *d = kc_report(ctx, k, at, "unroll factor %" PRId64 " is above the limit of %" PRId64
                                    ": %" PRId64 " copies of the loop body",
