@@ -255,9 +255,12 @@ static bool parse_pragma(kc_cuda_walk *w, CXCursor wrapper, CXCursor loop, kc_cu
 
 /* ---- statements ---------------------------------------------------------------- */
 
+static bool is_trap(kc_cuda_walk *w, CXCursor c);
+
 typedef struct if_info {
     bool is_if;
     bool then_exits, else_exits, has_else;
+    bool then_traps, else_traps; /* the branch ends in a trap: the kernel aborts */
     kc_span span;
     const char *text;
     kc_deps deps;
@@ -310,7 +313,11 @@ static bool walk_if(kc_cuda_walk *w, CXCursor s, if_info *info)
     bool contained = !(c.deps.axes || (c.deps.flags & KC_AF_THREAD)) && w->frames.len == fn->frame_base;
     kc_span ret0 = fn->div_return;
     uint32_t ret0_cond = fn->div_return_cond;
+    w->trapped = false;
     bool ex1 = clang_Cursor_isNull(then_s) ? false : kc_cuda_walk_stmt(w, then_s);
+    if (!clang_Cursor_isNull(then_s) && is_trap(w, then_s))
+        ex1 = w->trapped = true; /* `if (c) __trap();` */
+    info->then_traps = ex1 && w->trapped;
     if (ex1 && contained) {
         fn->div_return = ret0;
         fn->div_return_cond = ret0_cond;
@@ -322,7 +329,11 @@ static bool walk_if(kc_cuda_walk *w, CXCursor s, if_info *info)
         kc_span ret1 = fn->div_return;
         uint32_t ret1_cond = fn->div_return_cond;
         w->guard = kc_cuda_mk_cond(w, info->span, info->text, c.deps, true, info->neg, info->nneg);
+        w->trapped = false;
         ex2 = kc_cuda_walk_stmt(w, else_s);
+        if (is_trap(w, else_s))
+            ex2 = w->trapped = true;
+        info->else_traps = ex2 && w->trapped;
         if (ex2 && contained) {
             fn->div_return = ret1;
             fn->div_return_cond = ret1_cond;
@@ -348,6 +359,7 @@ static bool walk_if(kc_cuda_walk *w, CXCursor s, if_info *info)
         w->fn->env.len = n0;
     info->then_exits = ex1;
     info->else_exits = ex2;
+    w->trapped = info->then_traps && info->else_traps;
     return ex1 && ex2;
 }
 
@@ -376,6 +388,31 @@ static void walk_holes(kc_cuda_walk *w, uint32_t fl, uint32_t fc, uint32_t tl, u
     }
 }
 
+/* `__trap()`, `__builtin_trap()`, `asm("trap;")`: the kernel aborts here,
+ * every thread of it: what follows in the block never runs (a `return`
+ * after it is no thread leaving early). */
+static bool is_trap(kc_cuda_walk *w, CXCursor c)
+{
+    if (c.kind == CXCursor_AsmStmt || c.kind == CXCursor_MSAsmStmt)
+        return strstr(kc_cuda_wtext(w, c), "trap;") != NULL;
+    while (c.kind == CXCursor_UnexposedExpr || c.kind == CXCursor_ParenExpr || c.kind == CXCursor_CStyleCastExpr) {
+        kc_cuda_kids k;
+        kc_cuda_kids_get(c, &k);
+        CXCursor in = k.n == 1 ? k.v[0] : clang_getNullCursor();
+        kc_cuda_kids_free(&k);
+        if (clang_Cursor_isNull(in))
+            return false;
+        c = in;
+    }
+    if (c.kind != CXCursor_CallExpr)
+        return false;
+    CXString sp = clang_getCursorSpelling(c);
+    const char *n = clang_getCString(sp);
+    bool yes = n && (!strcmp(n, "__trap") || !strcmp(n, "__builtin_trap"));
+    clang_disposeString(sp);
+    return yes;
+}
+
 static bool walk_compound(kc_cuda_walk *w, CXCursor s)
 {
     kc_cuda_kids k;
@@ -400,15 +437,31 @@ static bool walk_compound(kc_cuda_walk *w, CXCursor s)
             bool e = walk_if(w, k.v[i], &info);
             w->depth--;
             exits |= e;
+            if (w->trapped) {
+                exits = true; /* both branches trap */
+                at_line = whole.end_line;
+                at_col = whole.end_col;
+                break;
+            }
             /* `if (c) return;` — the rest of the block runs under !c. */
-            if (info.is_if && info.then_exits != info.else_exits) {
+            /* a branch that traps aborts the whole kernel: the threads
+             * after the if are not a subset the barrier misses */
+            if (info.is_if && info.then_exits != info.else_exits &&
+                !(info.then_exits ? info.then_traps : info.else_traps)) {
                 bool neg = info.then_exits;
                 w->guard = kc_cuda_mk_cond(w, info.span, info.text, info.deps, neg, neg ? info.neg : info.pos,
                                    neg ? info.nneg : info.npos);
             }
             continue;
         }
+        w->trapped = false;
         exits |= kc_cuda_walk_stmt(w, k.v[i]);
+        if (w->trapped || is_trap(w, k.v[i])) {
+            w->trapped = exits = true; /* nothing after it runs */
+            at_line = whole.end_line;
+            at_col = whole.end_col;
+            break;
+        }
     }
     if (kc_span_valid(whole))
         walk_holes(w, at_line, at_col, whole.end_line, whole.end_col);

@@ -115,6 +115,7 @@ typedef struct kc_cuda_walk {
     kc_span call_site; /* valid while inlining: the call in the lowered function */
     uint32_t budget;
     bool in_loop_cond; /* evaluating a loop condition (evidence wording) */
+    bool trapped;      /* the last block walked ended in a trap (`__trap()`, `asm("trap;")`) */
     uint32_t seq;        /* program-order counter of accesses, barriers and calls */
     /* Walks one statement (kc_cuda_walk_stmt): how inlined bodies and loop
      * bodies re-enter the statement walk from below it. */
