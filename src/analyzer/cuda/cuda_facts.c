@@ -602,6 +602,97 @@ static bool element_per_pass(CXCursor lhs, CXCursor loop)
     return d.kind == CXCursor_VarDecl && cursor_within(loop, kc_cuda_cursor_off(d));
 }
 
+/* Does the subtree of `c` name `var`? */
+static bool mentions(CXCursor c, CXCursor var, int depth)
+{
+    if (depth > 64 || clang_Cursor_isNull(c))
+        return false;
+    if (c.kind == CXCursor_DeclRefExpr && clang_equalCursors(clang_getCursorReferenced(c), var))
+        return true;
+    kc_cuda_kids k;
+    kc_cuda_kids_get(c, &k);
+    bool yes = false;
+    for (unsigned i = 0; i < k.n && !yes; i++)
+        yes = mentions(k.v[i], var, depth + 1);
+    kc_cuda_kids_free(&k);
+    return yes;
+}
+
+/* Does statement `c` give `var` a new value without reading it: `var =
+ * e` with `e` not naming it, or a call that takes `&var` (an out-pointer:
+ * `complex_mul(a, b, &z_re, &z_im)`)? */
+static bool overwrites(CXCursor c, CXCursor var)
+{
+    c = kc_cuda_strip(c);
+    CXCursor l, r;
+    if (c.kind == CXCursor_BinaryOperator && clang_getCursorBinaryOperatorKind(c) == CXBinaryOperator_Assign &&
+        two_kids(c, &l, &r))
+        return refers_to(l, var) && strip_copies(l).kind == CXCursor_DeclRefExpr && !mentions(r, var, 0);
+    if (c.kind == CXCursor_CallExpr) {
+        int na = clang_Cursor_getNumArguments(c);
+        for (int i = 0; i < na; i++) {
+            CXCursor a = kc_cuda_strip(clang_Cursor_getArgument(c, (unsigned)i));
+            if (a.kind != CXCursor_UnaryOperator || clang_getCursorUnaryOperatorKind(a) != CXUnaryOperator_AddrOf)
+                continue;
+            kc_cuda_kids k;
+            kc_cuda_kids_get(a, &k);
+            bool hit = k.n == 1 && kc_cuda_strip(k.v[0]).kind == CXCursor_DeclRefExpr &&
+                       clang_equalCursors(clang_getCursorReferenced(kc_cuda_strip(k.v[0])), var);
+            kc_cuda_kids_free(&k);
+            if (hit)
+                return true;
+        }
+    }
+    return false;
+}
+
+/* In the statements of `block` run on the way to offset `off`, is `var`
+ * given a new value before it: by a statement of the block itself, or of
+ * the compound or branch (`if`/`else`) that holds `off`? */
+static bool reset_before(CXCursor block, CXCursor var, unsigned off, int depth)
+{
+    if (depth > 32 || clang_Cursor_isNull(block))
+        return false;
+    if (block.kind == CXCursor_IfStmt) {
+        kc_cuda_kids k;
+        kc_cuda_kids_get(block, &k);
+        bool yes = false;
+        for (unsigned i = 1; i < k.n && !yes; i++) /* the branches, after the condition */
+            if (cursor_within(k.v[i], off))
+                yes = reset_before(k.v[i], var, off, depth + 1);
+        kc_cuda_kids_free(&k);
+        return yes;
+    }
+    if (block.kind != CXCursor_CompoundStmt)
+        return false;
+    kc_cuda_kids b;
+    kc_cuda_kids_get(block, &b);
+    bool yes = false;
+    for (unsigned i = 0; i < b.n && !yes; i++) {
+        if (cursor_within(b.v[i], off)) {
+            yes = reset_before(b.v[i], var, off, depth + 1);
+            break;
+        }
+        if (kc_cuda_cursor_off(b.v[i]) >= off)
+            break;
+        yes = overwrites(b.v[i], var);
+    }
+    kc_cuda_kids_free(&b);
+    return yes;
+}
+
+/* Is `var` given a new value in every pass of `loop` before offset `off`,
+ * on the way to it (not under a condition the statement at `off` is not
+ * under)? Then what that statement adds to it is no sum across passes. */
+static bool reset_in_pass(CXCursor loop, CXCursor var, unsigned off)
+{
+    kc_cuda_kids k;
+    kc_cuda_kids_get(loop, &k);
+    CXCursor body = k.n ? k.v[k.n - 1] : clang_getNullCursor();
+    kc_cuda_kids_free(&k);
+    return reset_before(body, var, off, 0);
+}
+
 static void add_accum(facts_ctx *x, CXCursor stmt, CXCursor lhs, CXCursor var, kc_accum_kind kind,
                       bool operator_form, CXCursor operand)
 {
@@ -619,7 +710,8 @@ static void add_accum(facts_ctx *x, CXCursor stmt, CXCursor lhs, CXCursor var, k
             break;
         }
     }
-    if (li < 0 || element_per_pass(lhs, x->loop_cur[li]))
+    if (li < 0 || element_per_pass(lhs, x->loop_cur[li]) ||
+        reset_in_pass(x->loop_cur[li], var, kc_cuda_cursor_off(stmt)))
         return;
     int lo = li;
     while (lo > 0 && !cursor_within(x->loop_cur[lo - 1], var_off))
