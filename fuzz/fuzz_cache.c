@@ -88,7 +88,7 @@ static void setup(void)
     if (f)
         fclose(f);
     const char *deps[] = {dep};
-    kc_cache_store(dir, key, &diags, &errs, &kernels, deps, 1);
+    kc_cache_store(dir, key, &diags, &errs, &kernels, deps, 1, NULL);
     kc_diag_list_free(&diags);
     kc_file_errors_free(&errs);
     free(kernels.data[0].name);

@@ -388,6 +388,10 @@ int kc_cli_check(const kc_options *o, kc_config_set *set, const char *const *pat
         sink.baseline = kc_baseline_writer_new();
     kc_run_totals totals;
     kc_run_files(o, &files, on_result, &sink, &totals);
+    if (totals.cache_unwritten && !o->quiet)
+        fprintf(err, "kcheck: warning: the result cache could not be written for %zu file%s (%s): their findings "
+                     "are reported, but will be computed again next time\n",
+                totals.cache_unwritten, totals.cache_unwritten == 1 ? "" : "s", totals.cache_error);
     if (o->verify)
         verify_kept(o, &sink, &totals, err);
     totals.seconds = kc_cli_now() - t0;

@@ -221,9 +221,10 @@ static bool deps_unchanged(json_t *deps)
     return true;
 }
 
-void kc_cache_store(const char *dir, kc_cache_key key, const kc_diag_list *diags, const kc_file_errors *errors,
-                    const kc_kernel_ref_vec *kernels, const char *const *deps, uint32_t ndeps)
+bool kc_cache_store(const char *dir, kc_cache_key key, const kc_diag_list *diags, const kc_file_errors *errors,
+                    const kc_kernel_ref_vec *kernels, const char *const *deps, uint32_t ndeps, char **why)
 {
+    bool stored = false;
     json_t *doc = json_object();
     json_object_set_new(doc, "format", json_string(KC_CACHE_FORMAT));
     char hex[33];
@@ -286,12 +287,18 @@ void kc_cache_store(const char *dir, kc_cache_key key, const kc_diag_list *diags
         umask(um);
         kc_file_how how = {.mode = 0666 & ~um, .durable = false};
         char *err = NULL;
-        kc_file_write_replace(path, text, strlen(text), &how, &err);
-        free(err);
+        stored = kc_file_write_replace(path, text, strlen(text), &how, &err);
+        if (!stored && why)
+            *why = err ? err : kc_xasprintf("%s: not written", path);
+        else
+            free(err);
         free(text);
+    } else if (why) {
+        *why = kc_xstrdup("the entry could not be encoded");
     }
     free(path);
     json_decref(doc);
+    return stored;
 }
 
 bool kc_cache_load(const char *dir, kc_cache_key key, kc_diag_list *diags, kc_file_errors *errors,

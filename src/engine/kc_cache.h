@@ -43,8 +43,11 @@ bool kc_cache_load(const char *dir, kc_cache_key key, kc_diag_list *diags, kc_fi
 /* Stores an entry (best effort: a failure only costs the next run), with
  * the other files the analysis read (deps[0..ndeps): the headers a CUDA
  * parse included) and their identity on disk now (size, modification
- * time, inode; a missing file is recorded as missing). */
-void kc_cache_store(const char *dir, kc_cache_key key, const kc_diag_list *diags, const kc_file_errors *errors,
-                    const kc_kernel_ref_vec *kernels, const char *const *deps, uint32_t ndeps);
+ * time, inode; a missing file is recorded as missing). False when it was
+ * not written (a full disk, a read-only directory), *why (owned, when
+ * `why` is given) saying why. */
+bool kc_cache_store(const char *dir, kc_cache_key key, const kc_diag_list *diags, const kc_file_errors *errors,
+                    const kc_kernel_ref_vec *kernels, const char *const *deps, uint32_t ndeps,
+                    char **why);
 
 #endif

@@ -41,7 +41,7 @@ static void analyze(struct kc_frontend *fe, const kc_options *o, const kc_source
         }
         if (cache)
             kc_cache_store(cache, key, &out->diags, &out->errors, &out->kernels, m ? m->deps.data : NULL,
-                           m ? m->deps.len : 0);
+                           m ? m->deps.len : 0, &out->cache_error);
         kc_model_delete(m);
     }
     free(cache);
@@ -283,6 +283,8 @@ static void tally(const kc_options *opts, const kc_file_result *r, kc_run_totals
     }
     t->files++;
     t->incomplete += kc_file_result_incomplete(r);
+    if (r->cache_error && t->cache_unwritten++ == 0)
+        t->cache_error = kc_xstrdup(r->cache_error);
     if (r->errors.items.len)
         t->file_errors++;
     for (uint32_t i = 0; i < r->diags.items.len; i++) {

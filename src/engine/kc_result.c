@@ -23,11 +23,14 @@ void kc_file_result_free(kc_file_result *r)
     }
     kc_vec_free(&r->checks);
     free(r->diff);
+    free(r->cache_error);
     memset(r, 0, sizeof *r);
 }
 
 void kc_run_totals_free(kc_run_totals *t)
 {
+    free(t->cache_error);
+    t->cache_error = NULL;
     free(t->by_rule);
     t->by_rule = NULL;
     t->nrules = 0;

@@ -53,6 +53,7 @@ typedef struct kc_file_result {
      * the summary line. */
     kc_diag_list incomplete;
     bool skipped;            /* a C/C++ header without device code: passed over, not checked */
+    char *cache_error;       /* why its result could not be kept in the result cache, or NULL; owned */
 } kc_file_result;
 
 /* Is d a KC002 note on what the analysis of its file lacks? */
@@ -76,6 +77,8 @@ typedef struct kc_run_totals {
     size_t files_fixed;  /* files changed (--fix) or with a diff (--diff) */
     size_t incomplete;   /* files checked whose analysis lacks something (KC002) */
     size_t skipped;      /* headers without device code, passed over (not in `files`) */
+    size_t cache_unwritten; /* files whose result could not be written to the result cache */
+    char *cache_error;   /* why, for the first of them; owned */
     size_t *by_rule;     /* reported findings per rule (kc_rules_get index); owned */
     size_t nrules;
     double seconds;      /* wall time of the run, set by the caller for --stats */

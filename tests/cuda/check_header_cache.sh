@@ -10,7 +10,8 @@
 #   - a file's own preamble (cuda_pch.h): built on its second request,
 #     reused, refused and rebuilt when a header it includes changes;
 #   - under `ulimit -f` too small for a header, the run gives the same
-#     output without the cache (libclang would abort writing one);
+#     output without the cache (libclang would abort writing one); where
+#     no result can be written, the findings come with a warning;
 #   - toolkit mode, where a CUDA toolkit is installed: the same diagnostics
 #     as shim mode, cold and warm, and with --no-header-cache.
 #   check_header_cache.sh KCHECK SOURCE_DIR WORK_DIR
@@ -129,6 +130,18 @@ sed '$d' "$work/limited-st.txt" >"$work/limited.txt"
 [ "$st" = "exit 1" ] || fail "kcheck under ulimit -f 200: $st, expected exit 1"
 cmp -s "$work/cold.txt" "$work/limited.txt" || fail "under ulimit -f the output differs"
 [ -z "$(headers "$work/c-limited")" ] || fail "a header was written past the file size limit"
+
+# ---- the result cache where nothing can be written ----
+# (findings as usual, exit 1, and one warning that they were not kept; the
+# limit applies to kcheck alone, its output goes through pipes)
+{ sh -c 'ulimit -f 0 && "$0" "$@"; echo "exit $?" >&2' "$kcheck" --cache-dir "$work/c-nowrite" --no-config \
+    --color=never examples/cuda/matvec.cu 2>&3 | cat >"$work/nowrite.txt"; } 3>&1 | cat >"$work/nowrite-err.txt"
+grep -q "matvec.cu:17:18: warning: uncoalesced load" "$work/nowrite.txt" ||
+    { cat "$work/nowrite.txt" "$work/nowrite-err.txt"; fail "no finding when the result cache cannot be written"; }
+grep -qx "exit 1" "$work/nowrite-err.txt" || { cat "$work/nowrite-err.txt"; fail "kcheck under ulimit -f 0: not exit 1"; }
+grep -q "kcheck: warning: the result cache could not be written for 1 file" "$work/nowrite-err.txt" ||
+    { cat "$work/nowrite-err.txt"; fail "no warning that the result cache was not written"; }
+[ -z "$(find "$work/c-nowrite" -name '*.json*' -type f)" ] || fail "a result entry was left under ulimit -f 0"
 
 # ---- toolkit mode ----
 cuda=${CUDA_PATH:-/usr/local/cuda}
