@@ -306,7 +306,7 @@ static void add_params(tt_ctx *c, const tt_kernel_def *def, tt_names *names)
  * the launching functions assert divisible. */
 typedef struct tiling {
     /* per grid axis: launches that round it up / floor it, the size
-     * parameter a rounded-up axis divides (KC_NONE + 1: launches differ),
+     * parameter a rounded-up axis divides (KC_NONE when launches differ),
      * and where */
     uint32_t nup[3], nfloor[3], upsize[3];
     const char *why[3];
@@ -358,7 +358,8 @@ static void tally_cover(tt_ctx *c, tiling *t, const tt_launch *ln, unsigned ax)
     for (uint32_t o = 0; g->cover_size && o < ln->args.len && sp == KC_NONE; o++)
         if (ln->args.data[o].v.text && !strcmp(ln->args.data[o].v.text, g->cover_size))
             sp = bound_param(c->k, ln, &ln->args.data[o]);
-    t->upsize[ax] = t->nup[ax] == 0 || t->upsize[ax] == sp ? sp : KC_NONE + 1;
+    /* launches that divide different parameters name none */
+    t->upsize[ax] = t->nup[ax] == 0 || t->upsize[ax] == sp ? sp : KC_NONE;
     t->nup[ax]++;
 }
 

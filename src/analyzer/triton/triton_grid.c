@@ -887,22 +887,20 @@ static bool ceil_call(tt_module *m, TSNode f)
            !strcmp(n, "ceil_divide") || !strcmp(n, "round_up_div") || !strcmp(n, "div_round_up");
 }
 
-/* `n + B - 1` / `n + (B - 1)` / `n - 1 + B`: rounds a following `// B` up. */
-static bool rounding_sum(tt_module *m, TSNode e, TSNode *n)
+/* `n + B - 1` / `n + (B - 1)` / `n - 1 + B`: rounds a following `// B` up
+ * (a chain with an addition in it; `(L - W) // S` is a floor). */
+static bool rounding_sum(TSNode e, TSNode *n)
 {
     e = tt_unparen(e);
-    if (!TT_IS(e, binary_operator))
-        return false;
-    const char *op = tt_op_of(e);
-    if (strcmp(op, "+") && strcmp(op, "-"))
-        return false;
+    bool plus = false;
     /* the leftmost operand of the chain is the extent */
     TSNode l = e;
-    while (TT_IS(l, binary_operator) && (!strcmp(tt_op_of(l), "+") || !strcmp(tt_op_of(l), "-")))
+    while (TT_IS(l, binary_operator) && (!strcmp(tt_op_of(l), "+") || !strcmp(tt_op_of(l), "-"))) {
+        plus |= !strcmp(tt_op_of(l), "+");
         l = tt_unparen(tt_field(l, "left"));
+    }
     *n = l;
-    (void)m;
-    return true;
+    return plus;
 }
 
 /* How the axis expression `e` (through names) counts tiles: a ceiling
@@ -954,7 +952,7 @@ static kc_grid_cover axis_cover(tt_module *m, TSNode scope, TSNode e, int depth,
         return KC_COVER_UNKNOWN;
     *expr = e;
     TSNode n;
-    if (rounding_sum(m, l, &n)) {
+    if (rounding_sum(l, &n)) {
         *size = n;
         return KC_COVER_ROUNDS_UP;
     }

@@ -696,8 +696,11 @@ static bool rounded_up(tt_module *m, TSNode e, TSNode scope, int depth, TSNode *
                     d = tt_unparen(tt_field(x, "right"));
             }
         } else if (TT_IS(q, binary_operator) && !strcmp(tt_op_of(q), "//")) {
+            /* (n + B - 1) // B: a sum with an addition in it (`(n - 1) // B *
+             * B` rounds down) */
             TSNode l = tt_unparen(tt_field(q, "left"));
-            if (TT_IS(l, binary_operator) && (!strcmp(tt_op_of(l), "+") || !strcmp(tt_op_of(l), "-")))
+            if (TT_IS(l, binary_operator) && (!strcmp(tt_op_of(l), "+") || !strcmp(tt_op_of(l), "-")) &&
+                strchr(tt_text(m, l), '+'))
                 d = tt_unparen(tt_field(q, "right"));
         }
         if (!ts_node_is_null(d) && !strcmp(tt_text(m, d), tt_text(m, b))) {

@@ -684,7 +684,13 @@ static void test_grid_cover_and_launcher_asserts(void **state)
                        "    assert x.shape[0] % 32 == 0\n"
                        "    two[(x.shape[0] // 32,)](x, x.shape[0], BLOCK=32)\n"
                        "def second(x):\n"
-                       "    two[(triton.cdiv(x.shape[0], 32),)](x, x.shape[0], BLOCK=32)\n");
+                       "    two[(triton.cdiv(x.shape[0], 32),)](x, x.shape[0], BLOCK=32)\n"
+                       "@triton.jit\n"
+                       "def three(p, M, N, W, BLOCK: tl.constexpr):\n"
+                       "    tl.store(p + tl.arange(0, BLOCK), 0)\n"
+                       "def run3(x, M, N, W):\n"
+                       "    three[(triton.cdiv(M, 16), (W - 3) // 2)](x, M, N, W, BLOCK=16)\n"
+                       "    three[(triton.cdiv(N, 16), (W - 3) // 2)](x, M, N, W, BLOCK=16)\n");
     const kc_kernel *k = fh_kernel(l->m, "k");
     assert_int_equal(k->grid_cover[0].cover, KC_COVER_FLOOR);
     assert_non_null(strstr(k->grid_cover[0].why, "sizes grid axis 0 by `L // blk`"));
@@ -701,6 +707,12 @@ static void test_grid_cover_and_launcher_asserts(void **state)
     const kc_kernel *t = fh_kernel(l->m, "two");
     assert_int_equal(t->grid_cover[0].cover, KC_COVER_UNKNOWN);
     assert_int_equal(fh_symbol(t, "T")->multiple_of, 0);
+    /* both launches round axis 0 up, but divide different parameters: no
+     * size is named; `(W - 3) // 2` is a floor, not a ceiling */
+    const kc_kernel *k3 = fh_kernel(l->m, "three");
+    assert_int_equal(k3->grid_cover[0].cover, KC_COVER_ROUNDS_UP);
+    assert_int_equal(k3->grid_cover[0].size, KC_NONE);
+    assert_int_equal(k3->grid_cover[1].cover, KC_COVER_FLOOR);
     done(l);
 }
 
@@ -718,14 +730,14 @@ static void test_rounded_args_and_decorator_params(void **state)
                        "def run(x, n, blk):\n"
                        "    n_pad = math.ceil(n / 128) * 128\n"
                        "    m_pad = triton.cdiv(n, blk) * blk\n"
-                       "    k[(1,)](x, *x.stride(), n, n_pad, m_pad, (n + 7) // 8, BLOCK=64)\n");
+                       "    k[(1,)](x, *x.stride(), n, n_pad, m_pad, (n - 1) // 8 * 8, BLOCK=64)\n");
     const kc_kernel *k = fh_kernel(l->m, "k");
     assert_true(k->params.data[fh_symbol(k, "EVEN_M")->param].supplied_by_decorator);
     assert_false(k->params.data[fh_symbol(k, "BLOCK")->param].supplied_by_decorator);
     assert_int_equal(fh_symbol(k, "n_pad")->multiple_of, 128); /* bound past the splat */
     assert_non_null(strstr(fh_symbol(k, "n_pad")->multiple_evidence, "rounded up to a multiple of `128`"));
     assert_int_equal(fh_symbol(k, "m_pad")->multiple_of, 0); /* `blk` is passed for no parameter */
-    assert_int_equal(fh_symbol(k, "w")->multiple_of, 0);     /* a count of 8s, not a multiple */
+    assert_int_equal(fh_symbol(k, "w")->multiple_of, 0);     /* (n - 1) // 8 * 8 rounds down */
     assert_int_equal(fh_symbol(k, "n")->multiple_of, 0);
     done(l);
 }
