@@ -157,14 +157,16 @@ const kc_rule kc002_incomplete_analysis = {
     .summary = "Part of the file could not be analysed (code that did not parse, names from a header kcheck "
                "did not find): findings that depend on it may be missing.",
     .severity = KC_SEV_NOTE,
-    .langs = KC_LANG_BIT_CUDA, /* the Triton front end records no gaps yet */
+    .langs = KC_LANG_BIT_CUDA | KC_LANG_BIT_TRITON, /* Triton: statements the pinned grammar rejects */
     .doc = "## What it does\n"
            "Says what kcheck could not analyse in a file, once per file: kernels that\n"
            "the parse lost or that contain code that did not parse (they are left out),\n"
            "and lines that use a type, a macro, a constant or a function that no header\n"
            "kcheck read declares (they are analysed without it). An unknown function\n"
            "is presumed to do anything: synchronize the block, read and write any\n"
-           "memory; rules whose conclusion would depend on it stay quiet.\n"
+           "memory; rules whose conclusion would depend on it stay quiet. In Triton\n"
+           "files: statements the pinned Python grammar does not parse though Python\n"
+           "does (`return a, *b`); the rest of the file is analysed.\n"
            "\n"
            "The summary line of a run counts the files analysed in part at every\n"
            "severity; the note itself shows with `--severity note`, and JSON and SARIF\n"

@@ -979,7 +979,12 @@ static unsigned bracket_depth(const kc_source *src, unsigned limit, uint32_t *li
 
 /* Parses `src`; NULL with an error in errs when the file cannot be
  * analysed (sizes and shapes the parser cannot take, syntax errors). */
-static TSTree *parse_file(kc_triton_frontend *fe, const kc_source *src, kc_file_errors *errs)
+/* `return a, *b` statements the grammar could not parse (left out; kc_triton_lower says so). */
+typedef struct star_returns {
+    uint32_t lines[8], cols[8], n;
+} star_returns;
+
+static TSTree *parse_file(kc_triton_frontend *fe, const kc_source *src, kc_file_errors *errs, star_returns *sr)
 {
     if (src->len > UINT32_MAX / 2) {
         kc_file_errors_add(errs, 0, 0, "file too large to parse");
@@ -1014,6 +1019,13 @@ static TSTree *parse_file(kc_triton_frontend *fe, const kc_source *src, kc_file_
         return NULL;
     }
     TSNode root = ts_tree_root_node(tree);
+    star_returns none = {.n = 0};
+    if (!sr)
+        sr = &none;
+    sr->n = 0;
+    if (ts_node_has_error(root) && tt_star_returns_only(src, root, sr->lines, sr->cols, &sr->n, 8, 0))
+        return tree; /* only `return a, *b` statements the grammar rejects: the rest is whole */
+    sr->n = 0;
     if (ts_node_has_error(root)) {
         TSNode bad = root;
         first_error(root, &bad, 0);
@@ -1094,7 +1106,7 @@ static void scan_peers(kc_triton_frontend *fe, tt_module *mod, const kc_peers *p
             continue;
         bool any = mentions_launch(ps, names.data, names.len);
         kc_file_errors perr = {0};
-        TSTree *tree = any ? parse_file(fe, ps, &perr) : NULL;
+        TSTree *tree = any ? parse_file(fe, ps, &perr, NULL) : NULL;
         kc_file_errors_free(&perr);
         if (tree) {
             tt_module g;
@@ -1131,11 +1143,15 @@ kc_model *kc_triton_lower(kc_triton_frontend *fe, const kc_source *src, const kc
      * peer, may only say `jit`). */
     if (!memmem(src->text, src->len, "triton", 6) && !(peers && peers->n && memmem(src->text, src->len, "jit", 3)))
         return model;
-    TSTree *tree = parse_file(fe, src, errs);
+    star_returns sr = {.n = 0};
+    TSTree *tree = parse_file(fe, src, errs, &sr);
     if (!tree) {
         kc_model_delete(model);
         return NULL;
     }
+    for (uint32_t i = 0; i < sr.n; i++)
+        kc_model_add_gap(model, KC_GAP_SYNTAX, (kc_span){sr.lines[i], sr.cols[i], sr.lines[i], sr.cols[i] + 6},
+                         "`return a, *b`, valid Python since 3.8 that the pinned grammar does not parse", NULL);
     TSNode root = ts_tree_root_node(tree);
     tt_module mod;
     memset(&mod, 0, sizeof mod);

@@ -289,6 +289,13 @@ void tt_scan_configs(tt_module *m, const char *kernel, TSNode list, int depth);
  * has no Triton kernel. */
 bool tt_scan_module(tt_module *m);
 void tt_module_free(tt_module *m);
+/* The pinned grammar (tree-sitter-python 0.23.6) rejects `return a, *b`
+ * and `yield a, *b`, valid Python since 3.8, and recovers with an ERROR
+ * node in place of that one statement. Are all the errors under `n` such
+ * statements (at most `max`, one line each)? Their lines and the
+ * keyword's columns into lines[] and cols[], their count into *n. */
+bool tt_star_returns_only(const kc_source *src, TSNode n, uint32_t *lines, uint32_t *cols, uint32_t *nlines,
+                          uint32_t max, int depth);
 /* The launches of `kernel` in m->launches (peer: m->peer_launches), in
  * source order: their indices are ix[*lo .. *hi). Call once the list is
  * complete. */

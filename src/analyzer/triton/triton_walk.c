@@ -755,3 +755,37 @@ void tt_module_free(tt_module *m)
     kc_vec_free(&m->host_calls);
     kc_vec_free(&m->jit_uses);
 }
+
+/* Only `return a, *b` statements the grammar rejects (triton_internal.h). */
+bool tt_star_returns_only(const kc_source *src, TSNode n, uint32_t *lines, uint32_t *cols, uint32_t *nlines,
+                                 uint32_t max, int depth)
+{
+    if (!ts_node_has_error(n))
+        return true;
+    if (depth > 10000 || ts_node_is_missing(n))
+        return false;
+    if (tt_is(n, "ERROR")) {
+        TSPoint a = ts_node_start_point(n), b = ts_node_end_point(n);
+        if (a.row != b.row || *nlines >= max)
+            return false;
+        /* the line, from its first non-blank character */
+        uint32_t lo = ts_node_start_byte(n);
+        while (lo > 0 && src->text[lo - 1] != '\n')
+            lo--;
+        while (lo < src->len && (src->text[lo] == ' ' || src->text[lo] == '\t'))
+            lo++;
+        uint32_t hi = ts_node_end_byte(n);
+        bool kw = (hi - lo > 7 && !strncmp(src->text + lo, "return ", 7)) ||
+                  (hi - lo > 6 && !strncmp(src->text + lo, "yield ", 6));
+        if (!kw || !memmem(src->text + lo, hi - lo, ", *", 3))
+            return false;
+        cols[*nlines] = lo - (ts_node_start_byte(n) - a.column) + 1; /* the keyword's column */
+        lines[(*nlines)++] = a.row + 1;
+        return true;
+    }
+    uint32_t cnt = ts_node_child_count(n);
+    for (uint32_t i = 0; i < cnt; i++)
+        if (!tt_star_returns_only(src, ts_node_child(n, i), lines, cols, nlines, max, depth + 1))
+            return false;
+    return true;
+}
