@@ -887,22 +887,6 @@ static bool ceil_call(tt_module *m, TSNode f)
            !strcmp(n, "ceil_divide") || !strcmp(n, "round_up_div") || !strcmp(n, "div_round_up");
 }
 
-/* `n + B - 1` / `n + (B - 1)` / `n - 1 + B`: rounds a following `// B` up
- * (a chain with an addition in it; `(L - W) // S` is a floor). */
-static bool rounding_sum(TSNode e, TSNode *n)
-{
-    e = tt_unparen(e);
-    bool plus = false;
-    /* the leftmost operand of the chain is the extent */
-    TSNode l = e;
-    while (TT_IS(l, binary_operator) && (!strcmp(tt_op_of(l), "+") || !strcmp(tt_op_of(l), "-"))) {
-        plus |= !strcmp(tt_op_of(l), "+");
-        l = tt_unparen(tt_field(l, "left"));
-    }
-    *n = l;
-    return plus;
-}
-
 /* How the axis expression `e` (through names) counts tiles: a ceiling
  * division rounds up, a floor division `n // B` does not. *expr and *size
  * get the division and the extent it divides. */
@@ -952,7 +936,7 @@ static kc_grid_cover axis_cover(tt_module *m, TSNode scope, TSNode e, int depth,
         return KC_COVER_UNKNOWN;
     *expr = e;
     TSNode n;
-    if (rounding_sum(l, &n)) {
+    if (tt_rounding_sum(l, &n)) {
         *size = n;
         return KC_COVER_ROUNDS_UP;
     }

@@ -61,6 +61,7 @@ typedef struct tt_binding {
                            UINT32_MAX for keywords */
     bool after_splat;   /* a positional argument after `*t.stride()`: its index depends on the splat */
     tt_host_value v;
+    TSNode value; /* the argument expression (while the module's tree lives: scanning only) */
     /* grid axes (bits) whose rows it scales: the row stride or the row
      * length of the flattened tensor the axis counts rows of (triton_grid.c) */
     uint8_t row_axes;
@@ -273,6 +274,10 @@ TSNode tt_enclosing_function(TSNode n);
 /* The launch `call` (`K[grid](args)`) of `kernel`: its bindings, into
  * m->launches. */
 void tt_scan_launch(tt_module *m, TSNode call, const char *kernel);
+/* `n + B - 1` / `n + (B - 1)` / `n - 1 + B`, the sum that rounds a
+ * following `// B` up (a chain of + and - with an addition in it; `(L -
+ * W) // S` is a floor): *n gets the leftmost operand, the extent. */
+bool tt_rounding_sum(TSNode e, TSNode *n);
 /* ---- launch grids (triton_grid.c) ---- */
 /* Reads the grid of launch `l` (in function `scope`, or null at module
  * level) into l->grid_rows. */

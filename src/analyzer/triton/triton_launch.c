@@ -657,6 +657,20 @@ static bool visit_multiple(TSNode n, void *ud)
     return true;
 }
 
+bool tt_rounding_sum(TSNode e, TSNode *n)
+{
+    e = tt_unparen(e);
+    bool plus = false;
+    /* the leftmost operand of the chain is the extent */
+    TSNode l = e;
+    while (TT_IS(l, binary_operator) && (!strcmp(tt_op_of(l), "+") || !strcmp(tt_op_of(l), "-"))) {
+        plus |= !strcmp(tt_op_of(l), "+");
+        l = tt_unparen(tt_field(l, "left"));
+    }
+    *n = l;
+    return plus;
+}
+
 /* `math.ceil(n / B) * B`, `triton.cdiv(n, B) * B`, `(n + B - 1) // B * B`
  * (through names, either factor order): a size rounded up to a multiple of
  * B; *by gets B. */
@@ -696,11 +710,9 @@ static bool rounded_up(tt_module *m, TSNode e, TSNode scope, int depth, TSNode *
                     d = tt_unparen(tt_field(x, "right"));
             }
         } else if (TT_IS(q, binary_operator) && !strcmp(tt_op_of(q), "//")) {
-            /* (n + B - 1) // B: a sum with an addition in it (`(n - 1) // B *
-             * B` rounds down) */
-            TSNode l = tt_unparen(tt_field(q, "left"));
-            if (TT_IS(l, binary_operator) && (!strcmp(tt_op_of(l), "+") || !strcmp(tt_op_of(l), "-")) &&
-                strchr(tt_text(m, l), '+'))
+            /* (n + B - 1) // B (`(n - 1) // B * B` rounds down) */
+            TSNode n;
+            if (tt_rounding_sum(tt_field(q, "left"), &n))
                 d = tt_unparen(tt_field(q, "right"));
         }
         if (!ts_node_is_null(d) && !strcmp(tt_text(m, d), tt_text(m, b))) {
@@ -716,32 +728,10 @@ static bool rounded_up(tt_module *m, TSNode e, TSNode scope, int depth, TSNode *
  * construction. */
 static void mark_rounded(tt_module *m, tt_launch *l, TSNode scope)
 {
-    TSNode args = tt_field(l->call, "arguments");
-    uint32_t pos = 0, splats = 0;
-    for (uint32_t i = 0; i < ts_node_named_child_count(args); i++) {
-        TSNode a = ts_node_named_child(args, i), e = a;
-        if (TT_IS(a, comment) || TT_IS(a, dictionary_splat))
-            continue;
-        if (TT_IS(a, list_splat)) {
-            splats++; /* positions after it count among the arguments after the splat */
-            pos = 0;
-            continue;
-        }
-        tt_binding *b = NULL;
-        if (TT_IS(a, keyword_argument)) {
-            e = tt_field(a, "value");
-            for (uint32_t k = 0; k < l->args.len && !b; k++)
-                if (l->args.data[k].param && tt_text_eq(m, tt_field(a, "name"), l->args.data[k].param))
-                    b = &l->args.data[k];
-        } else if (splats <= 1) {
-            for (uint32_t k = 0; k < l->args.len && !b; k++)
-                if (!l->args.data[k].param && l->args.data[k].after_splat == (splats == 1) &&
-                    l->args.data[k].position == pos)
-                    b = &l->args.data[k];
-            pos++;
-        }
+    for (uint32_t i = 0; i < l->args.len; i++) {
+        tt_binding *b = &l->args.data[i];
         TSNode by = {0};
-        if (!b || b->multiple_why || !rounded_up(m, e, scope, 0, &by))
+        if (b->multiple_why || !rounded_up(m, b->value, scope, 0, &by))
             continue;
         int64_t v = 0;
         bool lit = tt_int_literal(m, by, &v) && v > 0;
@@ -784,10 +774,11 @@ void tt_scan_launch(tt_module *m, TSNode call, const char *kernel)
         if (TT_IS(a, comment))
             continue;
         tt_binding b = {0};
+        b.value = TT_IS(a, keyword_argument) ? tt_field(a, "value") : a;
         if (TT_IS(a, keyword_argument)) {
             b.param = tt_text(m, tt_field(a, "name"));
             b.position = UINT32_MAX;
-            b.v = host_value(m, tt_field(a, "value"), scope, 0);
+            b.v = host_value(m, b.value, scope, 0);
         } else if (TT_IS(a, list_splat)) {
             splats++;
             continue;
