@@ -117,15 +117,6 @@ bool kc_path_is_plain_header(const char *path)
     return false;
 }
 
-bool kc_source_has_device_code(const char *text, size_t len)
-{
-    static const char *const marks[] = {"__global__", "__device__", "__shared__"};
-    for (size_t i = 0; i < sizeof marks / sizeof marks[0]; i++)
-        if (memmem(text, len, marks[i], strlen(marks[i])))
-            return true;
-    return false;
-}
-
 bool kc_lang_for_path(const char *path, kc_lang *lang)
 {
     if (ends_with(path, ".cu") || ends_with(path, ".cuh") || kc_path_is_plain_header(path)) {

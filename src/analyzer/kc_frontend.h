@@ -21,7 +21,6 @@ bool kc_lang_for_path(const char *path, kc_lang *lang);
 /* A C/C++ header (.h, .hpp, .hh, .hxx, .inl): checked as CUDA when it
  * holds device code (kc_source_has_device_code), else passed over. */
 bool kc_path_is_plain_header(const char *path);
-bool kc_source_has_device_code(const char *text, size_t len);
 
 /* The CUDA module the kcheck binary loads on its first CUDA file
  * (kcheck-cuda.so next to the binary, else installed), found without

@@ -1,3 +1,4 @@
+#define _GNU_SOURCE 1 /* memmem */
 #include "kc_source.h"
 
 #include "kc_base.h"
@@ -277,4 +278,13 @@ void kc_source_position(const kc_source *s, size_t offset, uint32_t *line, uint3
     }
     *line = lo + 1;
     *col = (uint32_t)(offset - s->line_start[lo]) + 1;
+}
+
+bool kc_source_has_device_code(const char *text, size_t len)
+{
+    static const char *const marks[] = {"__global__", "__device__", "__shared__"};
+    for (size_t i = 0; i < sizeof marks / sizeof marks[0]; i++)
+        if (memmem(text, len, marks[i], strlen(marks[i])))
+            return true;
+    return false;
 }

@@ -297,7 +297,7 @@ static bool in_body(const kc_model *m, const kc_kernel *k, uint32_t line, uint32
     return err >= at;
 }
 
-bool kc_cuda_errors_apply(kc_model *m, const kc_cuda_errors *e, bool header, kc_file_errors *errs)
+bool kc_cuda_errors_apply(kc_model *m, const kc_cuda_errors *e, bool tolerant, kc_file_errors *errs)
 {
     if (!e->v.len)
         return true;
@@ -330,7 +330,7 @@ bool kc_cuda_errors_apply(kc_model *m, const kc_cuda_errors *e, bool header, kc_
             kc_model_drop_kernel(m, i);
     free(drop);
     bool nothing = !m->kernels.len && !m->launches.len && !m->host_calls.len;
-    if (!e->nsyntax || !nothing || header)
+    if (!e->nsyntax || !nothing || tolerant)
         return true;
     uint32_t reported = 0;
     for (uint32_t i = 0; i < e->v.len && reported < KC_CUDA_MAX_ERRORS; i++)

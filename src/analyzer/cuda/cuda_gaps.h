@@ -41,9 +41,10 @@ bool kc_cuda_errors_collect(CXTranslationUnit tu, const kc_source *src, kc_arena
  * kernels with syntax errors, and notes `__global__` definitions the parse
  * lost. False when nothing could be analysed and the file has syntax
  * errors: they are added to `errs` (the first few) and the file fails,
- * unless `header` (a header parsed without its includer is expected to
- * miss things: its gaps are the finding). */
-bool kc_cuda_errors_apply(kc_model *m, const kc_cuda_errors *e, bool header, kc_file_errors *errs);
+ * unless `tolerant`: a header (parsed without its includer, it is expected
+ * to miss things), or a file with no device code in its text (its errors
+ * cannot hide a kernel of its own): then the gaps are the finding. */
+bool kc_cuda_errors_apply(kc_model *m, const kc_cuda_errors *e, bool tolerant, kc_file_errors *errs);
 
 /* The statements the parse dropped for an unknown name, in file order
  * (arena array; *n set). */

@@ -750,7 +750,8 @@ kc_model *kc_cuda_lower(kc_cuda_frontend *fe, const kc_source *src, kc_file_erro
                 kc_cuda_recover_launches(m, src);
             record_deps(fe, tu, m, src->path, &scan, &a);
             assumed_qualifiers(m, model_src, &quals);
-            if (!kc_cuda_errors_apply(m, &ce, is_header(src->path), errs)) {
+            bool tolerant = is_header(src->path) || !kc_source_has_device_code(src->text, src->len);
+            if (!kc_cuda_errors_apply(m, &ce, tolerant, errs)) {
                 kc_model_delete(m);
                 m = NULL;
                 note_missing_headers(&unsaved, &ce, errs);
