@@ -316,7 +316,13 @@ static void link_reexports(kc_project *p, reexport_vec *rex, size_t max_file_siz
                 path = disk;
             const module_text *t = path ? module_read(&memo, path, max_file_size) : NULL;
             char q[128];
-            if (t && t->text && kc_py_triton_binding(t->text, t->len, r->name, q, sizeof q)) {
+            /* or the module of a decorator that registers the launching
+             * function as an operator (`@register_kernel_op(...)` whose
+             * definition calls torch.library.custom_op): how torch.compile
+             * runs the launch (KC501) */
+            if (t && t->text &&
+                (kc_py_triton_binding(t->text, t->len, r->name, q, sizeof q) ||
+                 kc_py_def_registers(t->text, t->len, r->name))) {
                 if (disk) {
                     kc_vec_push(&p->extra, disk);
                     disk = NULL;
@@ -378,7 +384,8 @@ typedef struct rex_ctx {
 } rex_ctx;
 
 /* Each `from X import name [as local]` of a kernel file with X outside
- * triton, where the file uses `local` the Triton way. */
+ * triton, where the file uses `local` the Triton way or as a decorator
+ * (`@local` or `@local(...)`). */
 static void on_reexport(void *ud, unsigned dots, const char *module, const char *local, bool is_module)
 {
     rex_ctx *c = ud;

@@ -23,6 +23,10 @@
  * directories up to the directory above the outermost package), when its
  * imports bind the name to triton (`import triton.language as tl`, also
  * inside try/except or if). The Triton front end reads the binding there.
+ * The same goes for the module of a decorator the file imports when its
+ * definition registers the function it wraps as an operator
+ * (torch.library.custom_op, triton_op; kc_py_def_registers): whether
+ * torch.compile traces a launch depends on it.
  *
  * A kernel file that no file of the run imports is looked for outside the
  * run too: the Python files of its repository (the nearest directory above

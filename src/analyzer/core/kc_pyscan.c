@@ -389,3 +389,57 @@ unsigned kc_py_triton_uses(const char *text, size_t len, const char *local)
     }
     return uses;
 }
+
+/* ---- functions that register another as an operator ---- */
+
+/* Column of the first character of the line holding p, and whether the
+ * line is blank or a comment. */
+static size_t indent_of(const char *line, const char *end, bool *blank)
+{
+    const char *q = line;
+    while (q < end && (*q == ' ' || *q == '\t'))
+        q++;
+    *blank = q == end || *q == '\n' || *q == '\r' || *q == '#';
+    return (size_t)(q - line);
+}
+
+unsigned kc_py_def_registers(const char *text, size_t len, const char *name)
+{
+    size_t n = strlen(name);
+    const char *end = text + len;
+    if (!n)
+        return 0;
+    for (const char *p = text; p < end && (p = memmem(p, (size_t)(end - p), "def ", 4)) != NULL; p += 4) {
+        const char *line = p;
+        while (line > text && line[-1] != '\n')
+            line--;
+        bool blank;
+        size_t col = indent_of(line, end, &blank);
+        const char *q = p + 4;
+        while (q < end && *q == ' ')
+            q++;
+        if (line + col != p || (size_t)(end - q) < n || memcmp(q, name, n) != 0 || q + n >= end || q[n] != '(')
+            continue;
+        /* the body: the lines after it indented deeper, blank ones aside */
+        const char *b = memchr(q, '\n', (size_t)(end - q));
+        const char *stop = end;
+        for (const char *l = b ? b + 1 : end; l < end;) {
+            size_t c = indent_of(l, end, &blank);
+            if (!blank && c <= col) {
+                stop = l;
+                break;
+            }
+            const char *nl = memchr(l, '\n', (size_t)(end - l));
+            l = nl ? nl + 1 : end;
+        }
+        unsigned r = 0;
+        const char *from = q + n; /* not the name itself */
+        size_t bl = stop > from ? (size_t)(stop - from) : 0;
+        if (memmem(from, bl, "custom_op", 9))
+            r |= KC_PY_REG_CUSTOM_OP;
+        if (memmem(from, bl, "triton_op", 9))
+            r |= KC_PY_REG_TRITON_OP;
+        return r;
+    }
+    return 0;
+}

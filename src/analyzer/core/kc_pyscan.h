@@ -59,4 +59,16 @@ enum {
 };
 unsigned kc_py_triton_uses(const char *text, size_t len, const char *local);
 
+/* ---- functions that register another as an operator ---- */
+
+/* What the body of the first `def name(` of the text (a decorator, or a
+ * decorator factory such as `def register_kernel_op(name, ...)` whose
+ * inner function returns `torch.library.custom_op(...)(fn)`) mentions, a
+ * mask of: */
+enum {
+    KC_PY_REG_CUSTOM_OP = 1u << 0, /* `custom_op`: torch.compile calls the op, its body runs eagerly */
+    KC_PY_REG_TRITON_OP = 1u << 1, /* `triton_op`: torch.compile traces into it */
+};
+unsigned kc_py_def_registers(const char *text, size_t len, const char *name);
+
 #endif

@@ -294,6 +294,9 @@ void tt_scan_configs(tt_module *m, const char *kernel, TSNode list, int depth);
  * has no Triton kernel. */
 bool tt_scan_module(tt_module *m);
 void tt_module_free(tt_module *m);
+/* Does the peer path name the module `from` (as written, leading dots
+ * kept: only its tail is compared; the engine resolved it)? */
+bool tt_path_is_module(const char *path, const char *from);
 /* The pinned grammar (tree-sitter-python 0.23.6) rejects `return a, *b`
  * and `yield a, *b`, valid Python since 3.8, and recovers with an ERROR
  * node in place of that one statement. Are all the errors under `n` such
@@ -315,6 +318,12 @@ void tt_scan_peer_launches(tt_module *g, const char *stem, const char *const *ke
  * `@triton.heuristics({...})`, or a parameter its autotune configs set?
  * (Call once the module's launches are scanned.) */
 bool tt_decorator_supplies(tt_module *mod, const tt_kernel_def *def, const char *name);
+/* What the decorator named `name` (`register_op` of `@register_op(...)`)
+ * registers the function it wraps as, read from its definition: this
+ * module's `def name(`, or the project module it is imported from (a
+ * peer): KC_PY_REG_* bits (kc_pyscan.h); *where gets the file it was read
+ * in (NULL for this one). 0 when neither is found. */
+unsigned tt_decorator_registers(tt_module *m, const char *name, const char **where);
 
 /* The kernel names (tt_kernel_name) of m that the launch target `v` (a
  * subscripted value `v[grid]`) may be: v itself or, for a local name, what

@@ -4,6 +4,7 @@
  * the launching function's parameters and, for floats, its callers in the
  * file. Above triton_walk.c, below triton_grid.c. */
 #include "triton_internal.h"
+#include "kc_pyscan.h"
 
 #include <ctype.h>
 #include <stdlib.h>
@@ -160,6 +161,33 @@ static tt_host_value callers_pass(tt_module *m, TSNode fn, const char *name, uin
     return none;
 }
 
+unsigned tt_decorator_registers(tt_module *m, const char *name, const char **where)
+{
+    *where = NULL;
+    unsigned r = kc_py_def_registers(m->src->text, m->src->len, name);
+    if (r)
+        return r;
+    for (uint32_t i = 0; i < m->aliases.len; i++) {
+        const tt_alias *a = &m->aliases.data[i];
+        if (!a->from || !a->name || strcmp(a->local, name) != 0)
+            continue;
+        for (uint32_t p = 0; m->peers && p < m->peers->n && !r; p++) {
+            const char *path = m->peers->paths[p];
+            if (!tt_path_is_module(path, a->from))
+                continue;
+            char *buf = NULL;
+            size_t cap = 0, len = 0;
+            if (kc_read_regular(path, m->max_file_size, &buf, &cap, &len, NULL))
+                r = kc_py_def_registers(buf, len, a->name);
+            free(buf);
+            if (r)
+                *where = kc_arena_strdup(m->arena, strrchr(path, '/') ? strrchr(path, '/') + 1 : path);
+        }
+        break;
+    }
+    return r;
+}
+
 enum { CTX_UNKNOWN = 0, CTX_TRACED, CTX_EAGER };
 
 /* Does torch.compile trace function `fn` when it runs: a method of a
@@ -186,6 +214,21 @@ static int trace_context(tt_module *m, TSNode fn, int depth, const char **why)
             *why = kc_arena_printf(m->arena, "`%s` is decorated `%s`", name, t);
             return CTX_TRACED;
         }
+        /* a decorator of the project's own that registers the function */
+        TSNode e = ts_node_named_child_count(dec) ? tt_unparen(ts_node_named_child(dec, 0)) : dec;
+        if (TT_IS(e, call))
+            e = tt_field(e, "function");
+        const char *where = NULL;
+        unsigned reg = TT_IS(e, identifier) ? tt_decorator_registers(m, tt_text(m, e), &where) : 0;
+        if (reg == KC_PY_REG_CUSTOM_OP || reg == KC_PY_REG_TRITON_OP) {
+            *why = kc_arena_printf(m->arena, "`%s` is decorated `%s`, which registers it with %s (%s%s)", name,
+                                   tt_one_line(m->arena, t, 80),
+                                   reg == KC_PY_REG_CUSTOM_OP ? "torch.library.custom_op" : "triton_op",
+                                   where ? "in " : "its definition in this file", where ? where : "");
+            return reg == KC_PY_REG_CUSTOM_OP ? CTX_EAGER : CTX_TRACED;
+        }
+        if (reg)
+            return CTX_UNKNOWN; /* it may register either way */
     }
     TSNode cls = ts_node_parent(ts_node_parent(TT_IS(dd, decorated_definition) ? dd : fn));
     if (TT_IS(cls, class_definition)) {

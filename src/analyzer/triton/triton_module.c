@@ -29,25 +29,6 @@ static bool under_triton(const char *q)
     return q && strncmp(q, "triton", 6) == 0 && (q[6] == '\0' || q[6] == '.');
 }
 
-/* Does the peer path name the module `from` (as written, leading dots
- * kept: only its tail is compared; the engine resolved it)? */
-static bool path_is_module(const char *path, const char *from)
-{
-    while (*from == '.')
-        from++;
-    char rel[512];
-    size_t n = strlen(from);
-    if (n + 16 > sizeof rel)
-        return false;
-    for (size_t i = 0; i <= n; i++)
-        rel[i] = from[i] == '.' ? '/' : from[i];
-    char a[540], b[540];
-    snprintf(a, sizeof a, "/%s.py", rel);
-    snprintf(b, sizeof b, "/%s%s__init__.py", rel, n ? "/" : "");
-    size_t pl = strlen(path), al = strlen(a), bl = strlen(b);
-    return (*rel && pl >= al && strcmp(path + pl - al, a) == 0) || (pl >= bl && strcmp(path + pl - bl, b) == 0);
-}
-
 /* The alias `a` as the peer module it comes from binds it: true when a
  * peer is that module (whatever it binds). */
 static bool resolve_from_peer(tt_module *m, tt_alias *a)
@@ -55,7 +36,7 @@ static bool resolve_from_peer(tt_module *m, tt_alias *a)
     bool found = false;
     for (uint32_t p = 0; m->peers && p < m->peers->n; p++) {
         const char *path = m->peers->paths[p];
-        if (!path_is_module(path, a->from))
+        if (!tt_path_is_module(path, a->from))
             continue;
         found = true;
         char *buf = NULL;
@@ -128,9 +109,9 @@ static uint8_t module_wrappers(tt_module *m, const tt_alias *a)
         const char *path = m->peers->paths[p];
         char sib[4096];
         const char *file = NULL;
-        if (path_is_module(path, full))
+        if (tt_path_is_module(path, full))
             file = path;
-        else if (path_is_module(path, a->from)) {
+        else if (tt_path_is_module(path, a->from)) {
             const char *slash = strrchr(path, '/');
             size_t dl = slash ? (size_t)(slash - path) : 0;
             if (slash && !strcmp(slash, "/__init__.py") &&

@@ -9,6 +9,25 @@
 
 #define TT_MAX_CONFIGS 256
 
+/* Does the peer path name the module `from` (as written, leading dots
+ * kept: only its tail is compared; the engine resolved it)? */
+bool tt_path_is_module(const char *path, const char *from)
+{
+    while (*from == '.')
+        from++;
+    char rel[512];
+    size_t n = strlen(from);
+    if (n + 16 > sizeof rel)
+        return false;
+    for (size_t i = 0; i <= n; i++)
+        rel[i] = from[i] == '.' ? '/' : from[i];
+    char a[540], b[540];
+    snprintf(a, sizeof a, "/%s.py", rel);
+    snprintf(b, sizeof b, "/%s%s__init__.py", rel, n ? "/" : "");
+    size_t pl = strlen(path), al = strlen(a), bl = strlen(b);
+    return (*rel && pl >= al && strcmp(path + pl - al, a) == 0) || (pl >= bl && strcmp(path + pl - bl, b) == 0);
+}
+
 /* ---- node helpers ---- */
 
 bool tt_is(TSNode n, const char *type)

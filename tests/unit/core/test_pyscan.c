@@ -77,12 +77,45 @@ static void test_assigned_to_subscripted(void **state)
     kc_vec_free(&names);
 }
 
+/* The body of `def name(` decides, not the name, a comment, another
+ * function of the text or the line after the body ends. */
+static void test_def_registers(void **state)
+{
+    (void)state;
+    const char *t = "def register_kernel_op(name, mutates_args=()):\n"
+                    "    # wraps fn\n"
+                    "\n"
+                    "    def decorator(fn):\n"
+                    "        return torch.library.custom_op(f'ns::{name}', mutates_args=())(fn)\n"
+                    "    return decorator\n"
+                    "def traced(fn):\n"
+                    "    return torch.library.triton_op('ns::t', fn, mutates_args=())\n"
+                    "def plain(fn):\n"
+                    "    return fn\n"
+                    "x = custom_op\n"
+                    "class C:\n"
+                    "    def both(self, fn):\n"
+                    "        return custom_op(triton_op(fn))\n"
+                    "def custom_op_cache(fn):\n"
+                    "    return fn\n";
+    size_t n = strlen(t);
+    assert_int_equal(kc_py_def_registers(t, n, "register_kernel_op"), KC_PY_REG_CUSTOM_OP);
+    assert_int_equal(kc_py_def_registers(t, n, "traced"), KC_PY_REG_TRITON_OP);
+    assert_int_equal(kc_py_def_registers(t, n, "plain"), 0);
+    assert_int_equal(kc_py_def_registers(t, n, "both"), KC_PY_REG_CUSTOM_OP | KC_PY_REG_TRITON_OP);
+    assert_int_equal(kc_py_def_registers(t, n, "custom_op_cache"), 0);
+    assert_int_equal(kc_py_def_registers(t, n, "decorator"), KC_PY_REG_CUSTOM_OP);
+    assert_int_equal(kc_py_def_registers(t, n, "missing"), 0);
+    assert_int_equal(kc_py_def_registers(t, n, "register_kernel"), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_triton_binding),
         cmocka_unit_test(test_triton_uses),
         cmocka_unit_test(test_assigned_to_subscripted),
+        cmocka_unit_test(test_def_registers),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

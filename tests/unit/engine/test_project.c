@@ -291,6 +291,38 @@ static void test_wrapper_module_peer(void **state)
     free(kp);
 }
 
+/* `from pkg.op_registry import register_kernel_op` used as a decorator:
+ * the module is a peer when the decorator's definition registers a custom
+ * op (whether torch.compile traces the launch), not when it only wraps. */
+static void test_decorator_module_peer(void **state)
+{
+    (void)state;
+    const char *reg = "import torch\ndef register_kernel_op(name):\n    def d(fn):\n"
+                      "        return torch.library.custom_op(name, mutates_args=())(fn)\n    return d\n";
+    const char *wrap = "def timed(fn):\n    return fn\n";
+    const char *user = "import triton\nimport triton.language as tl\n"
+                       "from pkg.op_registry import register_kernel_op\nfrom pkg.util import timed\n"
+                       "@triton.jit\ndef k(p, B: tl.constexpr):\n    tl.store(p + tl.arange(0, B), 0)\n"
+                       "@register_kernel_op('k')\n@timed\ndef run(p):\n    k[(1,)](p, B=16)\n";
+    kh_write_at(dir, "d/pkg/__init__.py", "", 0);
+    kh_write_at(dir, "d/pkg/op_registry.py", reg, strlen(reg));
+    kh_write_at(dir, "d/pkg/util.py", wrap, strlen(wrap));
+    kh_write_at(dir, "d/pkg/k.py", user, strlen(user));
+    char *kp = kc_xasprintf("%s/d/pkg/k.py", dir);
+    const char *paths[] = {kp};
+    kc_path_list l = {0};
+    kc_expand_paths(paths, 1, &l);
+    kc_project *p = kc_project_link(&l, 1 << 20, 1);
+    const kc_file_result *k = find(&l, "pkg/k.py");
+    assert_true(has_peer(k, "d/pkg/op_registry.py"));
+    assert_false(has_peer(k, "d/pkg/util.py"));
+    for (uint32_t i = 0; i < l.files.len; i++)
+        kc_file_result_free(&l.files.data[i]);
+    kc_vec_free(&l.files);
+    kc_project_free(p);
+    free(kp);
+}
+
 /* A launch through a name assigned the imported kernel
  * (`fx = ka if c else kb`, `fn = mod.ka`) links the files too. */
 static void test_launch_through_alias_links(void **state)
@@ -349,6 +381,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_absolute_import_from_inside, setup, teardown),
         cmocka_unit_test_setup_teardown(test_reexport_peers, setup, teardown),
         cmocka_unit_test_setup_teardown(test_wrapper_module_peer, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_decorator_module_peer, setup, teardown),
         cmocka_unit_test_setup_teardown(test_launch_through_alias_links, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

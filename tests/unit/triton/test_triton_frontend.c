@@ -448,6 +448,60 @@ static void test_triton_names_from_a_project_module(void **state)
     free(user);
 }
 
+/* A launcher under a decorator imported from a module of the project
+ * whose definition registers it with torch.library.custom_op (axolotl's
+ * `@register_kernel_op`): torch.compile runs it eagerly though an
+ * autograd.Function calls it; without the module at hand, or when the
+ * decorator only wraps, the caller decides (traced). */
+static void test_project_decorator_registers_custom_op(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/kc-customop-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char *pkg = kc_xasprintf("%s/pkg", dir), *reg = kc_xasprintf("%s/pkg/op_registry.py", dir);
+    char *user = kc_xasprintf("%s/pkg/ops.py", dir);
+    assert_int_equal(mkdir(pkg, 0700), 0);
+    const char *text = "import torch\nimport triton\nimport triton.language as tl\n"
+                       "from pkg.op_registry import register_kernel_op\n"
+                       "@triton.jit\n"
+                       "def k(x_ptr, n, s, BLOCK: tl.constexpr):\n"
+                       "    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)\n"
+                       "    x = tl.load(x_ptr + offs, mask=offs < n, other=0).to(tl.float32)\n"
+                       "    tl.store(x_ptr + offs, x * s, mask=offs < n)\n"
+                       "@register_kernel_op('scale')\n"
+                       "def scale(x: torch.Tensor, s: float) -> None:\n"
+                       "    k[(triton.cdiv(x.numel(), 256),)](x, x.numel(), s, BLOCK=256)\n"
+                       "class F(torch.autograd.Function):\n"
+                       "    @staticmethod\n"
+                       "    def forward(ctx, x, s):\n"
+                       "        scale(x, s)\n"
+                       "        return x\n";
+    const char *peers[] = {reg};
+    for (int pass = 0; pass < 3; pass++) {
+        write_file(reg, pass == 2 ? "def register_kernel_op(name):\n    def d(fn):\n        return fn\n    return d\n"
+                                  : "import torch\ndef register_kernel_op(name):\n    def d(fn):\n"
+                                    "        return torch.library.custom_op(f'p::{name}', mutates_args=())(fn)\n"
+                                    "    return d\n");
+        lowered *l = lower_with_peers(user, text, pass == 1 ? NULL : peers, pass == 1 ? 0 : 1);
+        const kc_kernel *k = fh_kernel(l->m, "k");
+        if (pass == 0) {
+            assert_non_null(k->eager_by);
+            assert_null(k->traced_by);
+            assert_non_null(strstr(k->eager_by, "torch.library.custom_op (in op_registry.py)"));
+        } else {
+            assert_null(k->eager_by);
+            assert_non_null(k->traced_by);
+        }
+        done(l);
+    }
+    unlink(reg);
+    rmdir(pkg);
+    rmdir(dir);
+    free(pkg);
+    free(reg);
+    free(user);
+}
+
 /* `from pkg.utils import ext` with `ext.program_id(0)`: a project module
  * taken for triton.language by use, whose own `program_id` returns
  * `tl.program_id(axis).to(tl.int64)` (FlagGems' triton_lang_extension):
@@ -830,6 +884,7 @@ int main(void)
         cmocka_unit_test(test_grid_cover_and_launcher_asserts),
         cmocka_unit_test(test_rounded_args_and_decorator_params),
         cmocka_unit_test(test_widening_program_id_wrapper),
+        cmocka_unit_test(test_project_decorator_registers_custom_op),
         cmocka_unit_test(test_augmented_assignment),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
