@@ -26,7 +26,11 @@ static const char doc[] =
     "the symbol is known to be large: a problem size (it bounds a mask, a guard\n"
     "or a loop, or the launch passes `x.shape[i]`) or an outer stride (the\n"
     "launch passes `x.stride(0)`). An innermost stride argument\n"
-    "(`x.stride(-1)`) is presumed to be 1.\n"
+    "(`x.stride(-1)`) is presumed to be 1. In Triton, a vector (a block of one\n"
+    "axis: a statistic per row or per head, such as a log-sum-exp) read or\n"
+    "written once per program, outside every loop, in a kernel whose loops move\n"
+    "tiles is a note: its scattered sectors are paid once, where each pass of the\n"
+    "loop pays for a tile.\n"
     "\n"
     "## Why is this bad?\n"
     "A warp's memory request is served in 32-byte sectors. When the 32 lanes\n"
@@ -240,6 +244,34 @@ static void context_and_fix(kc_rule_ctx *ctx, const kc_kernel *k, kc_diag *d, co
                      "transpose the data");
 }
 
+/* Triton: an access of a loop pass that moves a tile (a block of rank 2 or
+ * more), or NULL. */
+static const kc_access *loop_tile(const kc_kernel *k)
+{
+    for (uint32_t i = 0; i < k->accesses.len; i++) {
+        const kc_access *b = &k->accesses.data[i];
+        if (b->space == KC_MEM_GLOBAL && b->loop != KC_NONE && b->loop < k->loops.len && b->offset &&
+            b->offset->shape.rank >= 2)
+            return b;
+    }
+    return NULL;
+}
+
+/* A vector (a 1-D block: a statistic per row or per head, a log-sum-exp)
+ * read or written once per program, outside every loop, in a kernel whose
+ * loops move tiles: its scattered sectors are paid once, where each pass
+ * of the loop pays for a tile. A note that says so. */
+static void once_per_program(kc_rule_ctx *ctx, const kc_kernel *k, kc_diag *d, const kc_access *tile)
+{
+    kc_strbuf shp = {0};
+    kc_model_format_shape(k, &tile->offset->shape, &shp);
+    d->severity = KC_SEV_NOTE;
+    kc_diag_note(d, "it runs once per program, outside every loop, where %s moves a %s block each pass (line %u): "
+                 "its cost is paid once, next to the loop's; reported as a note",
+                 kc_loop_describe(ctx, k, &k->loops.data[tile->loop]), kc_sb_str(&shp), tile->span.line);
+    kc_sb_free(&shp);
+}
+
 static void check(const kc_model *m, const kc_kernel *k, kc_rule_ctx *ctx)
 {
     kc_arena *ar = kc_rule_arena(ctx);
@@ -342,6 +374,9 @@ static void check(const kc_model *m, const kc_kernel *k, kc_rule_ctx *ctx)
         scatter s = {a, cuda, rs, stride, eb, const_stride, cst, sectors, ideal, bx};
         cost_note(d, &s);
         context_and_fix(ctx, k, d, &s);
+        const kc_access *tile = !cuda && a->loop == KC_NONE && a->offset->shape.rank == 1 ? loop_tile(k) : NULL;
+        if (tile)
+            once_per_program(ctx, k, d, tile);
     }
 }
 
