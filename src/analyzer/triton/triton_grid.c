@@ -559,6 +559,21 @@ static uint32_t grid_axes(tt_module *m, TSNode g, TSNode scope, int depth, TSNod
  * value is `None` and element-wise copies (`.float()`): their count (0:
  * not such an allocation, or more than `max`), the nodes into dims and the
  * allocation into *made. */
+/* The factors of one extent of an allocation into dims: `B * H` (the
+ * leading dimensions of a tensor flattened, `torch.empty(B * H, S)`) is
+ * both B and H. False past `max`. */
+static bool push_factors(TSNode d, TSNode *dims, uint32_t max, uint32_t *n, int depth)
+{
+    d = tt_unparen(d);
+    if (TT_IS(d, binary_operator) && tt_is(tt_field(d, "operator"), "*") && depth < GRID_DEPTH)
+        return push_factors(tt_field(d, "left"), dims, max, n, depth + 1) &&
+               push_factors(tt_field(d, "right"), dims, max, n, depth + 1);
+    if (*n == max)
+        return false;
+    dims[(*n)++] = d;
+    return true;
+}
+
 static uint32_t alloc_extents(tt_module *m, TSNode e, TSNode scope, int depth, TSNode *dims, uint32_t max,
                               TSNode *made)
 {
@@ -600,9 +615,8 @@ static uint32_t alloc_extents(tt_module *m, TSNode e, TSNode scope, int depth, T
         TSNode d = ts_node_named_child(list, i);
         if (TT_IS(d, comment) || TT_IS(d, keyword_argument))
             continue;
-        if (TT_IS(d, list_splat) || TT_IS(d, dictionary_splat) || n == max)
+        if (TT_IS(d, list_splat) || TT_IS(d, dictionary_splat) || !push_factors(d, dims, max, &n, 0))
             return 0;
-        dims[n++] = d;
     }
     *made = e;
     return n;
