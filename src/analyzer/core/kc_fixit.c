@@ -16,6 +16,23 @@ static int pos_cmp(const void *x, const void *y)
     return p->b < q->b ? -1 : p->b > q->b;
 }
 
+/* How the line holding `offset` ends: "\r\n", "\r" (classic Mac OS) or
+ * "\n"; the line before it says for a last line without one. */
+static const char *line_end_at(const kc_source *s, size_t offset)
+{
+    uint32_t line, col;
+    kc_source_position(s, offset, &line, &col);
+    for (uint32_t l = line; l >= 1 && l >= line - 1; l--) {
+        if (l >= s->nlines)
+            continue; /* the last line: no terminator */
+        size_t t = s->line_start[l] - 1; /* its terminator's last byte */
+        if (s->text[t] == '\r')
+            return "\r";
+        return t > 0 && s->text[t - 1] == '\r' ? "\r\n" : "\n";
+    }
+    return "\n";
+}
+
 char *kc_fixit_apply(const kc_source *src, const kc_fixit *edits, size_t n, size_t *out_len, char **err)
 {
     *err = NULL;
@@ -44,7 +61,13 @@ char *kc_fixit_apply(const kc_source *src, const kc_fixit *edits, size_t n, size
     size_t at = 0;
     for (size_t i = 0; i < n; i++) {
         kc_sb_appendn(&sb, src->text + at, ps[i].a - at);
-        kc_sb_append(&sb, ps[i].text);
+        /* the lines a replacement adds end as the line it lands on does */
+        const char *eol = line_end_at(src, ps[i].a);
+        for (const char *t = ps[i].text; *t; t++)
+            if (*t == '\n')
+                kc_sb_append(&sb, eol);
+            else
+                kc_sb_appendn(&sb, t, 1);
         at = ps[i].b;
     }
     kc_sb_appendn(&sb, src->text + at, src->len - at);

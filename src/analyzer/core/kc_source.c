@@ -115,14 +115,25 @@ static kc_source *finish(char *path, char *text, size_t len, size_t max_bytes, c
     s->path = path;
     s->text = text;
     s->len = len;
+    s->lf_text = text;
+    for (const char *p = text, *e = text + len; (p = memchr(p, '\r', (size_t)(e - p))) != NULL; p++) {
+        if (p + 1 < e && p[1] == '\n')
+            continue; /* CRLF: the LF ends the line */
+        if (s->lf_text == text) {
+            s->lf_text = kc_xmalloc(len + 1);
+            memcpy(s->lf_text, text, len + 1);
+        }
+        s->lf_text[p - text] = '\n';
+    }
+    const char *lf = s->lf_text;
     /* The newlines counted first, so the index is allocated once. */
     uint32_t cap = 1, n = 0;
-    for (const char *p = text, *e = text + len; (p = memchr(p, '\n', (size_t)(e - p))) != NULL; p++)
+    for (const char *p = lf, *e = lf + len; (p = memchr(p, '\n', (size_t)(e - p))) != NULL; p++)
         cap++;
     uint32_t *ls = kc_xmalloc(cap * sizeof *ls);
     ls[n++] = 0;
-    for (const char *p = text, *e = text + len; (p = memchr(p, '\n', (size_t)(e - p))) != NULL; p++)
-        ls[n++] = (uint32_t)(p - text + 1);
+    for (const char *p = lf, *e = lf + len; (p = memchr(p, '\n', (size_t)(e - p))) != NULL; p++)
+        ls[n++] = (uint32_t)(p - lf + 1);
     s->line_start = ls;
     s->nlines = n;
     return s;
@@ -237,6 +248,8 @@ void kc_source_delete(kc_source *s)
     if (!s)
         return;
     free(s->path);
+    if (s->lf_text != s->text)
+        free(s->lf_text);
     free(s->text);
     free(s->line_start);
     free(s);
@@ -250,7 +263,7 @@ const char *kc_source_line(const kc_source *s, uint32_t line, size_t *len)
     size_t b = line < s->nlines ? s->line_start[line] - 1 : s->len;
     if (b > a && s->text[b - 1] == '\r')
         b--;
-    if (b > a && line == s->nlines && s->text[b - 1] == '\n')
+    if (b > a && line == s->nlines && (s->text[b - 1] == '\n' || s->text[b - 1] == '\r'))
         b--;
     *len = b - a;
     return s->text + a;

@@ -19,7 +19,21 @@ typedef struct kc_source {
     size_t len;      /* bytes, without the terminating NUL */
     uint32_t *line_start; /* byte offset of each line start; owned */
     uint32_t nlines;
+    /* The text with each lone CR (the line end of classic Mac OS) as LF:
+     * the same length and offsets, what the front ends parse. The same
+     * pointer as text when it has none; else owned. The line table
+     * counts a lone CR as a line end too. */
+    char *lf_text;
 } kc_source;
+
+/* What a front end parses: the source with lf_text as its text (text for
+ * a source made by hand); the rest shared, not owned. */
+static inline kc_source kc_source_lf_view(const kc_source *s)
+{
+    kc_source v = *s;
+    v.text = s->lf_text ? s->lf_text : s->text;
+    return v;
+}
 
 /* Other files that the analysis of one file may read: for a Python file,
  * the files of the run that import its module, whose launches of its

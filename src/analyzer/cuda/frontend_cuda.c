@@ -674,8 +674,11 @@ static void assumed_qualifiers(kc_model *m, const kc_source *src, const kc_cuda_
     }
 }
 
-kc_model *kc_cuda_lower(kc_cuda_frontend *fe, const kc_source *src, kc_file_errors *errs)
+kc_model *kc_cuda_lower(kc_cuda_frontend *fe, const kc_source *file, kc_file_errors *errs)
 {
+    /* parsed and scanned with its lone CRs as LFs (the line scans below
+     * end lines at LF); offsets, lines and columns are the same */
+    const kc_source lf = kc_source_lf_view(file), *src = &lf;
     if (fe->db_error) {
         kc_file_errors_add(errs, 0, 0, "%s", fe->db_error);
         return NULL;
@@ -704,7 +707,7 @@ kc_model *kc_cuda_lower(kc_cuda_frontend *fe, const kc_source *src, kc_file_erro
     kc_source named = *src;
     if (src->path[0] == '-')
         named.path = (char *)kc_arena_printf(ar, "./%s", src->path);
-    const kc_source *model_src = src;
+    const kc_source *model_src = file;
     src = &named;
     /* qualifier macros from headers that were not found: blanked in the
      * text libclang parses (lines and columns unchanged; the precompiled

@@ -1040,32 +1040,6 @@ static TSTree *parse_file(kc_triton_frontend *fe, const kc_source *src, kc_file_
     return tree;
 }
 
-/* Does the text subscript one of `names` (sorted): `name[`, `mod.name [`? */
-static bool mentions_launch(const kc_source *src, const char *const *names, uint32_t n)
-{
-    kc_py_names subs = {0};
-    kc_py_subscripts(src->text, src->len, &subs);
-    bool found = false;
-    char buf[257];
-    for (uint32_t i = 0; i < subs.len && !found; i++) {
-        const char *s = subs.data[i].s, *e = s + subs.data[i].n, *last = e;
-        while (last > s && last[-1] != '.')
-            last--;
-        size_t len = (size_t)(e - last);
-        if (len >= sizeof buf)
-            continue;
-        memcpy(buf, last, len);
-        buf[len] = '\0';
-        const char *key = buf;
-        found = bsearch(&key, names, n, sizeof *names, kc_strptr_cmp) != NULL;
-    }
-    kc_vec_free(&subs);
-    /* launched through an alias (`fx = ka if c else kb; fx[grid](...)`) */
-    for (uint32_t i = 0; i < n && !found && memchr(src->text, '[', src->len); i++)
-        found = memmem(src->text, src->len, names[i], strlen(names[i])) != NULL;
-    return found;
-}
-
 /* The launches in the peer files of the kernels that `mod` defines and
  * does not launch itself: into mod->peer_launches, their values in the
  * model's arena. A peer that cannot be read or parsed is passed over. */
@@ -1104,14 +1078,15 @@ static void scan_peers(kc_triton_frontend *fe, tt_module *mod, const kc_peers *p
         free(err);
         if (!ps)
             continue;
-        bool any = mentions_launch(ps, names.data, names.len);
+        kc_source pv = kc_source_lf_view(ps); /* parsed with its lone CRs as LFs */
+        bool any = kc_py_mentions_launch(pv.text, pv.len, names.data, names.len);
         kc_file_errors perr = {0};
-        TSTree *tree = any ? parse_file(fe, ps, &perr, NULL) : NULL;
+        TSTree *tree = any ? parse_file(fe, &pv, &perr, NULL) : NULL;
         kc_file_errors_free(&perr);
         if (tree) {
             tt_module g;
             memset(&g, 0, sizeof g);
-            g.src = ps;
+            g.src = &pv;
             g.arena = mod->arena;
             g.root = ts_tree_root_node(tree);
             tt_scan_peer_launches(&g, stem, names.data, names.len);
@@ -1135,9 +1110,11 @@ static void scan_peers(kc_triton_frontend *fe, tt_module *mod, const kc_peers *p
     kc_vec_free(&names);
 }
 
-kc_model *kc_triton_lower(kc_triton_frontend *fe, const kc_source *src, const kc_peers *peers, kc_file_errors *errs)
+kc_model *kc_triton_lower(kc_triton_frontend *fe, const kc_source *file, const kc_peers *peers, kc_file_errors *errs)
 {
-    kc_model *model = kc_model_new(src, KC_LANG_TRITON);
+    kc_model *model = kc_model_new(file, KC_LANG_TRITON);
+    /* parsed with its lone CRs as LFs (tree-sitter-python ends lines at LF) */
+    const kc_source lf = kc_source_lf_view(file), *src = &lf;
     /* Files that never mention triton cost a substring search (a file
      * whose Triton names come from a module of the project, read from a
      * peer, may only say `jit`). */

@@ -247,6 +247,89 @@ static void test_crlf_and_tabs_columns(void **state)
     alarm(0);
 }
 
+/* CR alone ends a line (classic Mac OS): the same findings at the same
+ * lines and columns as with LF, the line shown without its CR, and the
+ * lines a fix-it adds end in CR too (in a CRLF file, in CRLF). */
+static void test_cr_only_line_ends(void **state)
+{
+    (void)state;
+    alarm(120);
+    static const char py[] = "import triton\rimport triton.language as tl\r\r# a comment\twith a tab\r"
+                             "@triton.jit\rdef k(x_ptr, N, B: tl.constexpr):\r"
+                             "\tfor s in\ttl.static_range(0, N, B):\r"
+                             "\t\ttl.store(x_ptr + s + tl.arange(0, B), 0)\r";
+    write_str("cr.py", py);
+    char *f = tp("cr.py");
+    kh_result r = run("--format", "json", "--select", "KC202", f, NULL);
+    assert_int_equal(r.status, 1);
+    long line, col, end_col;
+    first_position(r.out, &line, &col, &end_col);
+    assert_int_equal(line, 7);
+    assert_int_equal(end_col, col + 1);
+    kh_result_free(&r);
+    r = run("--color", "never", "--select", "KC202", f, NULL);
+    kh_expect_in(r.out, "cr.py:7:30: error:");
+    kh_expect_in(r.out, "   7 | \tfor s in\ttl.static_range(0, N, B):\n");
+    assert_null(strstr(r.out, "\r"));
+    kh_result_free(&r);
+    free(f);
+
+    static const char cu_lf[] = "/* a\n   comment\n*/\n__global__ void k(float *p, int n) {\n"
+                                "    int i = threadIdx.x;\n    if (i < n) p[i * n] = 0;\n}\n";
+    static const char cu_cr[] = "/* a\r   comment\r*/\r__global__ void k(float *p, int n) {\r"
+                                "    int i = threadIdx.x;\r    if (i < n) p[i * n] = 0;\r}\r";
+    write_str("lf.cu", cu_lf);
+    write_str("cr.cu", cu_cr);
+    char *a = tp("lf.cu"), *b = tp("cr.cu");
+    kh_result ra = run("--format", "json", "--no-source", a, NULL), rb = run("--format", "json", "--no-source", b, NULL);
+    assert_int_equal(ra.status, 1);
+    assert_int_equal(rb.status, ra.status);
+    long l1, c1, e1, l2, c2, e2;
+    first_position(ra.out, &l1, &c1, &e1);
+    first_position(rb.out, &l2, &c2, &e2);
+    assert_int_equal(l1, 6);
+    assert_int_equal(l2, l1);
+    assert_int_equal(c2, c1);
+    assert_int_equal(e2, e1);
+    kh_result_free(&ra);
+    kh_result_free(&rb);
+    r = run("--color", "never", "--select", "KC101", b, NULL);
+    kh_expect_in(r.out, "   6 |     if (i < n) p[i * n] = 0;\n");
+    assert_null(strstr(r.out, "\r"));
+    kh_result_free(&r);
+    free(a);
+    free(b);
+
+    /* --fix: KC501's fix-it adds a line at the top of the kernel */
+    static const char fx[] = "import torch\rimport triton\rimport triton.language as tl\r\r\r@triton.jit\r"
+                             "def k(x_ptr, n, s, B: tl.constexpr):\r"
+                             "    o = tl.program_id(0).to(tl.int64) * B + tl.arange(0, B)\r"
+                             "    x = tl.load(x_ptr + o, mask=o < n, other=0).to(tl.float32)\r"
+                             "    tl.store(x_ptr + o, x * s, mask=o < n)\r\r\r"
+                             "class F(torch.autograd.Function):\r    @staticmethod\r"
+                             "    def forward(ctx, x, s: float):\r        k[(1,)](x, x.numel(), s, B=1024)\r"
+                             "        return x\r";
+    for (int crlf = 0; crlf < 2; crlf++) {
+        kc_strbuf sb = {0};
+        for (const char *p = fx; *p; p++)
+            kc_sb_append(&sb, *p == '\r' && crlf ? "\r\n" : *p == '\r' ? "\r" : (char[]){*p, 0});
+        write_str("fix.py", kc_sb_str(&sb));
+        kc_sb_free(&sb);
+        char *g = tp("fix.py");
+        r = run("--fix", "--select", "KC501", g, NULL);
+        kh_result_free(&r);
+        char *after = kh_read(g);
+        assert_non_null(after);
+        assert_non_null(strstr(after, crlf ? "\r\n    s = s.to(tl.float32)\r\n" : "\r    s = s.to(tl.float32)\r"));
+        for (const char *p = after; *p; p++)
+            if (*p == '\n')
+                assert_true(crlf && p > after && p[-1] == '\r');
+        free(after);
+        free(g);
+    }
+    alarm(0);
+}
+
 /* ~10 MiB: kernels every 50 blocks, host code between them. */
 static char *big_source(bool cuda, size_t *len)
 {
@@ -863,6 +946,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_binary_and_encoding),
         cmocka_unit_test(test_crlf_and_tabs_columns),
+        cmocka_unit_test(test_cr_only_line_ends),
         cmocka_unit_test(test_import_scan_shapes),
         cmocka_unit_test(test_large_files),
         cmocka_unit_test(test_macro_bomb),
