@@ -379,7 +379,40 @@ static bool narrowed_by_compiler(facts_ctx *x, CXCursor e, CXCursor other, CXCur
     return false;
 }
 
-/* x op lit, lit op x, f op= lit. */
+/* The first double literal of a constant expression of literals
+ * (`M_SQRT2 * M_2_SQRTPI * 0.5f`, from nested macros), or a null cursor. */
+static CXCursor first_double_literal(CXCursor c, unsigned depth)
+{
+    c = strip_parens(c);
+    if (is_double_literal(c) || depth > 16)
+        return is_double_literal(c) ? c : clang_getNullCursor();
+    if (c.kind != CXCursor_BinaryOperator && c.kind != CXCursor_UnexposedExpr && c.kind != CXCursor_UnaryOperator)
+        return clang_getNullCursor();
+    kc_cuda_kids k;
+    kc_cuda_kids_get(c, &k);
+    CXCursor r = clang_getNullCursor();
+    for (unsigned i = 0; i < k.n && clang_Cursor_isNull(r); i++)
+        r = first_double_literal(k.v[i], depth + 1);
+    kc_cuda_kids_free(&k);
+    return r;
+}
+
+/* A double literal, or a double constant computed from literals with one
+ * among them (the compiler folds it into one double constant). */
+static bool double_constant(facts_ctx *x, CXCursor c, CXCursor *lit)
+{
+    c = strip_parens(c);
+    *lit = c;
+    if (is_double_literal(c))
+        return true;
+    if (c.kind != CXCursor_BinaryOperator || ckind(c) != CXType_Double || fd_class(x, c, 0) != FD_LITERAL)
+        return false;
+    *lit = first_double_literal(c, 0);
+    return !clang_Cursor_isNull(*lit);
+}
+
+/* x op lit, lit op x, f op= lit (lit: a double literal or a constant
+ * folded from literals, one of them double). */
 static void check_binary(facts_ctx *x, CXCursor e)
 {
     CXCursor l, r;
@@ -394,14 +427,15 @@ static void check_binary(facts_ctx *x, CXCursor e)
     }
     if (!is_arith_op(op) || ckind(e) != CXType_Double)
         return;
-    bool ll = is_double_literal(l), rl = is_double_literal(r);
+    CXCursor llit, rlit;
+    bool ll = double_constant(x, l, &llit), rl = double_constant(x, r, &rlit);
     if (ll == rl)
         return;
     if (fd_class(x, ll ? r : l, 0) != FD_FLOAT || !sinks_to_float(x, x->depth - 1))
         return;
-    if (narrowed_by_compiler(x, e, ll ? r : l, ll ? l : r))
+    if (narrowed_by_compiler(x, e, ll ? r : l, ll ? llit : rlit) && (ll ? is_double_literal(l) : is_double_literal(r)))
         return;
-    add_literal(x, ll ? l : r, e);
+    add_literal(x, ll ? llit : rlit, e);
 }
 
 /* The type of an argument as written (before conversions to the
