@@ -178,6 +178,7 @@ typedef struct scatter {
     int64_t cst;             /* the stride when constant */
     uint64_t sectors, ideal; /* CUDA, constant stride: 32-byte sectors per warp request, and contiguous */
     int64_t bx;              /* the launches' blockDim.x, or -1 */
+    int64_t ystride;         /* CUDA, blockDim.x < 32: threadIdx.y's constant stride (0: none), or INT64_MIN */
 } scatter;
 
 /* What a warp's request costs in 32-byte sectors. */
@@ -191,6 +192,30 @@ static void cost_note(kc_diag *d, const scatter *s)
         kc_diag_note(d, "a warp's request touches %llu 32-byte sectors where %llu would do (%u-byte elements%s%s)",
                      (unsigned long long)s->sectors, (unsigned long long)s->ideal, s->eb,
                      s->a->elem_bytes ? "" : ", assumed", rows);
+    } else if (s->cuda && s->bx > 0 && s->bx < 32) {
+        /* a warp is rows of bx threads; a row's lanes are apart, and the
+         * rows' lanes share sectors where threadIdx.y moves the address
+         * little */
+        uint64_t lanes = (uint64_t)s->bx, rows = (32 + lanes - 1) / lanes;
+        uint64_t ideal = rows * ((lanes * s->eb + 31) / 32), per_col = rows;
+        if (s->ystride != INT64_MIN) {
+            uint64_t step = (uint64_t)(s->ystride < 0 ? -s->ystride : s->ystride) * s->eb;
+            uint64_t span = step * (rows - 1) + s->eb;
+            per_col = (span + 31) / 32 < rows ? (span + 31) / 32 : rows;
+        }
+        char ys[80] = "threadIdx.y moves the address by an amount not known";
+        if (s->ystride == 0)
+            snprintf(ys, sizeof ys, "threadIdx.y does not move the address");
+        else if (s->ystride != INT64_MIN)
+            snprintf(ys, sizeof ys, "threadIdx.y moves the address %lld element%s", (long long)s->ystride,
+                     s->ystride == 1 || s->ystride == -1 ? "" : "s");
+        kc_diag_note(d, "once %s >= %u, every lane of a row of %llu threads (the launch's blockDim.x) needs its own "
+                     "32-byte sector; a warp is %llu such rows, and %s: %s%llu transactions per request where %llu "
+                     "would do (%u-byte elements%s)",
+                     s->stride, 32u / s->eb ? 32u / s->eb : 1u, (unsigned long long)lanes,
+                     (unsigned long long)rows, ys, s->ystride == INT64_MIN ? "up to " : "",
+                     (unsigned long long)(lanes * per_col), (unsigned long long)ideal, s->eb,
+                     s->a->elem_bytes ? "" : ", assumed");
     } else if (s->cuda) {
         kc_diag_note(d, "once %s >= %u, every lane of a warp needs its own 32-byte sector: 32 transactions "
                      "per request where %u would do (%u-byte elements%s)",
@@ -371,7 +396,17 @@ static void check(const kc_model *m, const kc_kernel *k, kc_rule_ctx *ctx)
             if (ev)
                 kc_diag_note(d, "%s", ev);
         }
-        scatter s = {a, cuda, rs, stride, eb, const_stride, cst, sectors, ideal, bx};
+        int64_t ystride = INT64_MIN;
+        if (cuda && !const_stride && bx > 0 && bx < 32) {
+            kc_stride ys;
+            kc_index_stride_along(ar, a->offset, 1, &ys);
+            int64_t c = 0;
+            if (!ys.stride && !ys.nonaffine && !ys.gather)
+                ystride = 0;
+            else if (ys.stride && !ys.nonaffine && !ys.gather && kc_index_is_const(ys.stride, &c))
+                ystride = c;
+        }
+        scatter s = {a, cuda, rs, stride, eb, const_stride, cst, sectors, ideal, bx, ystride};
         cost_note(d, &s);
         context_and_fix(ctx, k, d, &s);
         const kc_access *tile = !cuda && a->loop == KC_NONE && a->offset->shape.rank == 1 ? loop_tile(k) : NULL;
