@@ -392,8 +392,8 @@ unsigned kc_py_triton_uses(const char *text, size_t len, const char *local)
 
 /* ---- functions that register another as an operator ---- */
 
-/* Column of the first character of the line holding p, and whether the
- * line is blank or a comment. */
+/* The indentation of the line that starts at `line`, and whether the line
+ * is blank or a comment. */
 static size_t indent_of(const char *line, const char *end, bool *blank)
 {
     const char *q = line;

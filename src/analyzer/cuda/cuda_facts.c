@@ -433,7 +433,10 @@ static void check_binary(facts_ctx *x, CXCursor e)
         return;
     if (fd_class(x, ll ? r : l, 0) != FD_FLOAT || !sinks_to_float(x, x->depth - 1))
         return;
-    if (narrowed_by_compiler(x, e, ll ? r : l, ll ? llit : rlit) && (ll ? is_double_literal(l) : is_double_literal(r)))
+    /* only a literal on its own is known to be exact in float; a folded
+     * constant (M_SQRT2 * 0.5f) is taken not to be */
+    bool lone = ll ? is_double_literal(l) : is_double_literal(r);
+    if (lone && narrowed_by_compiler(x, e, ll ? r : l, ll ? llit : rlit))
         return;
     add_literal(x, ll ? llit : rlit, e);
 }

@@ -553,12 +553,6 @@ static uint32_t grid_axes(tt_module *m, TSNode g, TSNode scope, int depth, TSNod
 
 /* ---- per-sequence states ---- */
 
-/* The extents an allocation spells (`torch.zeros(B, H, D)`,
- * `torch.empty((B, H, K, V), dtype=...)`, `x.new_empty(B, H, D)`,
- * `torch.full((B, H), v)`), through names, a conditional whose other
- * value is `None` and element-wise copies (`.float()`): their count (0:
- * not such an allocation, or more than `max`), the nodes into dims and the
- * allocation into *made. */
 /* The factors of one extent of an allocation into dims: `B * H` (the
  * leading dimensions of a tensor flattened, `torch.empty(B * H, S)`) is
  * both B and H. False past `max`. */
@@ -574,6 +568,12 @@ static bool push_factors(TSNode d, TSNode *dims, uint32_t max, uint32_t *n, int 
     return true;
 }
 
+/* The extents an allocation spells (`torch.zeros(B, H, D)`,
+ * `torch.empty((B, H, K, V), dtype=...)`, `x.new_empty(B, H, D)`,
+ * `torch.full((B, H), v)`), through names, a conditional whose other
+ * value is `None` and element-wise copies (`.float()`): their count (0:
+ * not such an allocation, or more than `max`), the nodes into dims and the
+ * allocation into *made. */
 static uint32_t alloc_extents(tt_module *m, TSNode e, TSNode scope, int depth, TSNode *dims, uint32_t max,
                               TSNode *made)
 {

@@ -186,33 +186,48 @@ static long column_of(const char *text, long line, const char *needle)
     return (long)(hit - p) + 1;
 }
 
-static void test_crlf_and_tabs_columns(void **state)
+/* A Triton kernel with tab indentation and a tab inside a line, its lines
+ * ended by `eol`, written to `name`: KC202 at line 7, column 30 (the N of
+ * `N, B)`, a tab counted as one column), in JSON and in the text output,
+ * which shows the line without its line end and copies the tabs into the
+ * caret line, so the caret sits under the N. */
+static void check_tabbed_kernel(const char *name, const char *eol)
 {
-    alarm(120);
-    /* Python: CRLF everywhere, tab indentation, a tab inside the line. */
-    static const char py[] = "import triton\r\nimport triton.language as tl\r\n\r\n# a comment\twith a tab\r\n"
-                             "@triton.jit\r\ndef k(x_ptr, N, B: tl.constexpr):\r\n"
-                             "\tfor s in\ttl.static_range(0, N, B):\r\n"
-                             "\t\ttl.store(x_ptr + s + tl.arange(0, B), 0)\r\n";
-    write_str("crlf.py", py);
-    char *f = tp("crlf.py");
+    static const char *const lines[] = {"import triton", "import triton.language as tl", "",
+                                        "# a comment\twith a tab", "@triton.jit",
+                                        "def k(x_ptr, N, B: tl.constexpr):",
+                                        "\tfor s in\ttl.static_range(0, N, B):",
+                                        "\t\ttl.store(x_ptr + s + tl.arange(0, B), 0)"};
+    kc_strbuf sb = {0};
+    for (size_t i = 0; i < sizeof lines / sizeof lines[0]; i++)
+        kc_sb_appendf(&sb, "%s%s", lines[i], eol);
+    write_str(name, kc_sb_str(&sb));
+    kc_sb_free(&sb);
+    char *f = tp(name);
     kh_result r = run("--format", "json", "--select", "KC202", f, NULL);
     assert_int_equal(r.status, 1);
     long line, col, end_col;
     first_position(r.out, &line, &col, &end_col);
     assert_int_equal(line, 7);
-    assert_int_equal(col, column_of(py, 7, "N, B)"));
+    assert_int_equal(col, 30);
     assert_int_equal(end_col, col + 1);
     kh_result_free(&r);
-    /* The text reporter shows the line without its CR and copies the tabs
-     * into the caret line, so the caret sits under the N. */
     r = run("--color", "never", "--select", "KC202", f, NULL);
-    kh_expect_in(r.out, "crlf.py:7:30: error:");
+    char *where = kc_xasprintf("%s:7:30: error:", name);
+    kh_expect_in(r.out, where);
+    free(where);
     kh_expect_in(r.out, "   7 | \tfor s in\ttl.static_range(0, N, B):\n");
     kh_expect_in(r.out, "     | \t        \t                   ^\n");
     assert_null(strstr(r.out, "\r"));
     kh_result_free(&r);
     free(f);
+}
+
+static void test_crlf_and_tabs_columns(void **state)
+{
+    alarm(120);
+    /* Python: CRLF everywhere, tab indentation, a tab inside the line. */
+    check_tabbed_kernel("crlf.py", "\r\n");
 
     /* CUDA: the same finding with LF, with CRLF and tabs, and after a
      * multi-line comment with CRLF: same text, same columns. */
@@ -228,7 +243,7 @@ static void test_crlf_and_tabs_columns(void **state)
     write_str("lf.cu", cu_lf);
     write_str("crlf.cu", cu_crlf);
     char *a = tp("lf.cu"), *b = tp("crlf.cu");
-    r = run("--format", "json", "--select", "KC101", a, NULL);
+    kh_result r = run("--format", "json", "--select", "KC101", a, NULL);
     long l1, c1, e1;
     first_position(r.out, &l1, &c1, &e1);
     kh_result_free(&r);
@@ -254,25 +269,7 @@ static void test_cr_only_line_ends(void **state)
 {
     (void)state;
     alarm(120);
-    static const char py[] = "import triton\rimport triton.language as tl\r\r# a comment\twith a tab\r"
-                             "@triton.jit\rdef k(x_ptr, N, B: tl.constexpr):\r"
-                             "\tfor s in\ttl.static_range(0, N, B):\r"
-                             "\t\ttl.store(x_ptr + s + tl.arange(0, B), 0)\r";
-    write_str("cr.py", py);
-    char *f = tp("cr.py");
-    kh_result r = run("--format", "json", "--select", "KC202", f, NULL);
-    assert_int_equal(r.status, 1);
-    long line, col, end_col;
-    first_position(r.out, &line, &col, &end_col);
-    assert_int_equal(line, 7);
-    assert_int_equal(end_col, col + 1);
-    kh_result_free(&r);
-    r = run("--color", "never", "--select", "KC202", f, NULL);
-    kh_expect_in(r.out, "cr.py:7:30: error:");
-    kh_expect_in(r.out, "   7 | \tfor s in\ttl.static_range(0, N, B):\n");
-    assert_null(strstr(r.out, "\r"));
-    kh_result_free(&r);
-    free(f);
+    check_tabbed_kernel("cr.py", "\r");
 
     static const char cu_lf[] = "/* a\n   comment\n*/\n__global__ void k(float *p, int n) {\n"
                                 "    int i = threadIdx.x;\n    if (i < n) p[i * n] = 0;\n}\n";
@@ -293,7 +290,7 @@ static void test_cr_only_line_ends(void **state)
     assert_int_equal(e2, e1);
     kh_result_free(&ra);
     kh_result_free(&rb);
-    r = run("--color", "never", "--select", "KC101", b, NULL);
+    kh_result r = run("--color", "never", "--select", "KC101", b, NULL);
     kh_expect_in(r.out, "   6 |     if (i < n) p[i * n] = 0;\n");
     assert_null(strstr(r.out, "\r"));
     kh_result_free(&r);

@@ -129,28 +129,45 @@ static bool has_peer(const kc_file_result *r, const char *tail)
     return false;
 }
 
+/* A run over one path (borrowed), linked as kcheck links it. */
+typedef struct linked {
+    kc_path_list l;
+    kc_project *p;
+} linked;
+
+static void link_run(linked *r, const char *path, unsigned jobs)
+{
+    const char *paths[] = {path};
+    memset(r, 0, sizeof *r);
+    kc_expand_paths(paths, 1, &r->l);
+    r->p = kc_project_link(&r->l, 1 << 20, jobs);
+}
+
+static void linked_free(linked *r)
+{
+    for (uint32_t i = 0; i < r->l.files.len; i++)
+        kc_file_result_free(&r->l.files.data[i]);
+    kc_vec_free(&r->l.files);
+    kc_project_free(r->p);
+}
+
 static void test_peers(void **state)
 {
     (void)state;
     write_tree();
-    const char *paths[] = {dir};
-    kc_path_list l = {0};
-    kc_expand_paths(paths, 1, &l);
-    kc_project *p = kc_project_link(&l, 1 << 20, 2);
-    const kc_file_result *k = find(&l, "pkg/ops/kernels.py");
+    linked r;
+    link_run(&r, dir, 2);
+    const kc_file_result *k = find(&r.l, "pkg/ops/kernels.py");
     /* the relative import that launches, and the absolute module import
      * (pkg.ops.kernels, not pkg/other/kernels.py); not the file that
      * only names the kernel, nor the kernel file itself */
     assert_int_equal(k->peers.n, 2);
     assert_true(has_peer(k, "pkg/ops/launch.py"));
     assert_true(has_peer(k, "pkg/other/absolute.py"));
-    const kc_file_result *o = find(&l, "pkg/other/kernels.py");
+    const kc_file_result *o = find(&r.l, "pkg/other/kernels.py");
     assert_int_equal(o->peers.n, 0);
-    assert_int_equal(find(&l, "pkg/ops/launch.py")->peers.n, 0); /* defines no kernel */
-    for (uint32_t i = 0; i < l.files.len; i++)
-        kc_file_result_free(&l.files.data[i]);
-    kc_vec_free(&l.files);
-    kc_project_free(p);
+    assert_int_equal(find(&r.l, "pkg/ops/launch.py")->peers.n, 0); /* defines no kernel */
+    linked_free(&r);
 }
 
 /* kcheck --severity note --select KC201 with the given paths; stdout. */
@@ -243,17 +260,12 @@ static void test_reexport_peers(void **state)
     kh_write_at(dir, "repo/vllm/ops/k.py", user, strlen(user));
     for (int pass = 0; pass < 2; pass++) {
         char *kp = kc_xasprintf("%s/repo/vllm/ops/k.py", dir), *whole = kc_xasprintf("%s/repo", dir);
-        const char *paths[] = {pass ? whole : kp};
-        kc_path_list l = {0};
-        kc_expand_paths(paths, 1, &l);
-        kc_project *p = kc_project_link(&l, 1 << 20, 2);
-        const kc_file_result *k = find(&l, "vllm/ops/k.py");
+        linked r;
+        link_run(&r, pass ? whole : kp, 2);
+        const kc_file_result *k = find(&r.l, "vllm/ops/k.py");
         assert_int_equal(k->peers.n, 1);
         assert_true(has_peer(k, "repo/vllm/triton_utils/__init__.py"));
-        for (uint32_t i = 0; i < l.files.len; i++)
-            kc_file_result_free(&l.files.data[i]);
-        kc_vec_free(&l.files);
-        kc_project_free(p);
+        linked_free(&r);
         free(kp);
         free(whole);
     }
@@ -277,17 +289,12 @@ static void test_wrapper_module_peer(void **state)
     kh_write_at(dir, "w/pkg/utils/sub/__init__.py", ext, strlen(ext));
     kh_write_at(dir, "w/pkg/k.py", user, strlen(user));
     char *kp = kc_xasprintf("%s/w/pkg/k.py", dir);
-    const char *paths[] = {kp};
-    kc_path_list l = {0};
-    kc_expand_paths(paths, 1, &l);
-    kc_project *p = kc_project_link(&l, 1 << 20, 1);
-    const kc_file_result *k = find(&l, "pkg/k.py");
+    linked r;
+    link_run(&r, kp, 1);
+    const kc_file_result *k = find(&r.l, "pkg/k.py");
     assert_true(has_peer(k, "w/pkg/utils/ext.py"));
     assert_false(has_peer(k, "sub/__init__.py"));
-    for (uint32_t i = 0; i < l.files.len; i++)
-        kc_file_result_free(&l.files.data[i]);
-    kc_vec_free(&l.files);
-    kc_project_free(p);
+    linked_free(&r);
     free(kp);
 }
 
@@ -309,17 +316,12 @@ static void test_decorator_module_peer(void **state)
     kh_write_at(dir, "d/pkg/util.py", wrap, strlen(wrap));
     kh_write_at(dir, "d/pkg/k.py", user, strlen(user));
     char *kp = kc_xasprintf("%s/d/pkg/k.py", dir);
-    const char *paths[] = {kp};
-    kc_path_list l = {0};
-    kc_expand_paths(paths, 1, &l);
-    kc_project *p = kc_project_link(&l, 1 << 20, 1);
-    const kc_file_result *k = find(&l, "pkg/k.py");
+    linked r;
+    link_run(&r, kp, 1);
+    const kc_file_result *k = find(&r.l, "pkg/k.py");
     assert_true(has_peer(k, "d/pkg/op_registry.py"));
     assert_false(has_peer(k, "d/pkg/util.py"));
-    for (uint32_t i = 0; i < l.files.len; i++)
-        kc_file_result_free(&l.files.data[i]);
-    kc_vec_free(&l.files);
-    kc_project_free(p);
+    linked_free(&r);
     free(kp);
 }
 
@@ -337,18 +339,13 @@ static void test_launch_through_alias_links(void **state)
                       "    fn[(1,)](c, o, E=E, BLOCK_N=64)\n";
     kh_write_at(dir, "pkg/ops/cond.py", cond, strlen(cond));
     kh_write_at(dir, "pkg/ops/mod.py", mod, strlen(mod));
-    const char *paths[] = {dir};
-    kc_path_list l = {0};
-    kc_expand_paths(paths, 1, &l);
-    kc_project *p = kc_project_link(&l, 1 << 20, 2);
-    const kc_file_result *k = find(&l, "pkg/ops/kernels.py");
+    linked r;
+    link_run(&r, dir, 2);
+    const kc_file_result *k = find(&r.l, "pkg/ops/kernels.py");
     assert_true(has_peer(k, "pkg/ops/cond.py"));
     assert_true(has_peer(k, "pkg/ops/mod.py"));
     assert_false(has_peer(k, "pkg/ops/alias.py")); /* assigns it, launches nothing */
-    for (uint32_t i = 0; i < l.files.len; i++)
-        kc_file_result_free(&l.files.data[i]);
-    kc_vec_free(&l.files);
-    kc_project_free(p);
+    linked_free(&r);
     /* and the launch through the alias binds the kernel: one pass */
     char *kern = kc_xasprintf("%s/pkg/ops/kernels.py", dir), *c = kc_xasprintf("%s/pkg/ops/cond.py", dir);
     char *out = kc201(NULL, kern, c);
