@@ -25,7 +25,10 @@ static const char doc[] =
     "are not reported, nor is a CUDA variable that each pass rewrites before it\n"
     "adds to it, by an assignment or through an out-pointer on the same path\n"
     "(`cmul(a, w, &z_re, &z_im); z_re = __hadd2(e, z_re);`): a two-term sum per\n"
-    "pass, nothing carried across passes.\n"
+    "pass, nothing carried across passes. Nor is a sum of few terms: a loop of\n"
+    "few passes (up to 64 in fp16, 8 in bf16), such as a warp's butterfly\n"
+    "reduction, whose variable is divided each pass (`mask >>= 1`) and so ends\n"
+    "within its width wherever it starts.\n"
     "\n"
     "## Why is this bad?\n"
     "fp16 has 11 significant bits, bf16 only 8: once a running sum is 2^11 (2^8)\n"
@@ -80,7 +83,9 @@ static int64_t accumulated_passes(const kc_kernel *k, const kc_accum *ac)
         return -1;
     int64_t n = 1;
     for (uint32_t l = ac->loop; l != KC_NONE && l < k->loops.len; l = k->loops.data[l].parent) {
-        int64_t t = k->loops.data[l].trip_count;
+        int64_t t = k->loops.data[l].trip_count >= 0 ? k->loops.data[l].trip_count
+                    : k->loops.data[l].trip_max > 0   ? k->loops.data[l].trip_max
+                                                      : -1;
         if (t < 0 || (t > 0 && n > INT64_MAX / t))
             return -1;
         n *= t;

@@ -38,6 +38,9 @@ const char *kc_loop_describe(kc_rule_ctx *ctx, const kc_kernel *k, const kc_loop
         snprintf(passes, sizeof passes, "%" PRId64 " passes", l->trip_count);
     else if (l->trip_text)
         snprintf(passes, sizeof passes, "%s passes", l->trip_text);
+    else if (l->trip_max > 0)
+        snprintf(passes, sizeof passes, "at most %" PRId64 " passes: `%s` is divided each pass", l->trip_max,
+                 l->var ? l->var : "its variable");
     else
         snprintf(passes, sizeof passes, "an unknown number of passes");
     (void)k;

@@ -150,6 +150,7 @@ typedef struct kc_loop {
     const char *start_text, *end_text, *step_text;
     bool shrinks;             /* the variable is only divided or shifted right, once per pass (s >>= 1) */
     int64_t trip_count;       /* -1 unknown */
+    int64_t trip_max;         /* where trip_count is unknown, at most this many passes (0: no bound known) */
     const char *trip_text;    /* symbolic trip count, e.g. "ceil(N / BLOCK_SIZE_N)" */
     kc_unroll unroll;
     int64_t unroll_count;

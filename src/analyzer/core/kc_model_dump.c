@@ -73,6 +73,8 @@ static void dump_loops(FILE *out, const kc_kernel *k)
             fprintf(out, "(%lld)", (long long)l->unroll_count);
         if (l->shrinks)
             fprintf(out, " shrinks");
+        if (l->trip_max > 0)
+            fprintf(out, " trip<=%lld", (long long)l->trip_max);
         if (kc_span_valid(l->runtime_bound_span)) {
             fprintf(out, " runtime-bound=");
             dump_span(out, l->runtime_bound_span);
