@@ -179,6 +179,8 @@ typedef struct scatter {
     uint64_t sectors, ideal; /* CUDA, constant stride: 32-byte sectors per warp request, and contiguous */
     int64_t bx;              /* the launches' blockDim.x, or -1 */
     int64_t ystride;         /* CUDA, blockDim.x < 32: threadIdx.y's constant stride (0: none), or INT64_MIN */
+    uint64_t nelems;         /* Triton: the block's elements where every extent is known, else 0 */
+    kc_arena *ar;
 } scatter;
 
 /* What a warp's request costs in 32-byte sectors. */
@@ -222,21 +224,25 @@ static void cost_note(kc_diag *d, const scatter *s)
                      s->stride, 32u / s->eb ? 32u / s->eb : 1u, (32u * s->eb + 31) / 32, s->eb,
                      s->a->elem_bytes ? "" : ", assumed");
     } else {
-        /* Triton: for 4-byte elements when the element size is not known. */
-        unsigned ideal32 = (32u * s->eb + 31) / 32;
+        /* Triton: for 4-byte elements when the element size is not known; a
+         * block of fewer elements than a warp has lanes moves that many */
+        uint64_t lanes = s->nelems > 0 && s->nelems < 32 ? s->nelems : 32;
+        uint64_t ideal = (lanes * s->eb + 31) / 32;
+        const char *who = lanes < 32 ? kc_arena_printf(s->ar, "the %llu elements of the block", (unsigned long long)lanes)
+                                     : "a warp's 32 lanes";
         if (s->const_stride) {
-            uint64_t span = (uint64_t)(s->cst < 0 ? -s->cst : s->cst) * s->eb * 32u;
+            uint64_t span = (uint64_t)(s->cst < 0 ? -s->cst : s->cst) * s->eb * lanes;
             uint64_t sec = (span + 31) / 32;
-            if (sec > 32)
-                sec = 32;
-            kc_diag_note(d, "a warp's 32 lanes touch %llu 32-byte sectors per request where %u would do "
-                         "(%u-byte elements%s)",
-                         (unsigned long long)sec, ideal32, s->eb, s->a->elem_bytes ? "" : ", assumed");
+            if (sec > lanes)
+                sec = lanes;
+            kc_diag_note(d, "%s touch %llu 32-byte sectors per request where %llu would do (%u-byte elements%s)", who,
+                         (unsigned long long)sec, (unsigned long long)ideal, s->eb, s->a->elem_bytes ? "" : ", assumed");
         } else {
-            kc_diag_note(d, "once %s >= %u, every lane of a warp needs its own 32-byte sector: 32 transactions "
-                         "per request where %u would do (%u-byte elements%s)",
-                         s->stride, 32u / s->eb ? 32u / s->eb : 1u, ideal32, s->eb,
-                         s->a->elem_bytes ? "" : ", assumed");
+            kc_diag_note(d, "once %s >= %u, every %s needs its own 32-byte sector: %llu transactions per request "
+                         "where %llu would do (%u-byte elements%s)",
+                         s->stride, 32u / s->eb ? 32u / s->eb : 1u,
+                         lanes < 32 ? "element of the block" : "lane of a warp", (unsigned long long)lanes,
+                         (unsigned long long)ideal, s->eb, s->a->elem_bytes ? "" : ", assumed");
         }
     }
 }
@@ -406,7 +412,13 @@ static void check(const kc_model *m, const kc_kernel *k, kc_rule_ctx *ctx)
             else if (ys.stride && !ys.nonaffine && !ys.gather && kc_index_is_const(ys.stride, &c))
                 ystride = c;
         }
-        scatter s = {a, cuda, rs, stride, eb, const_stride, cst, sectors, ideal, bx, ystride};
+        uint64_t nelems = cuda ? 0 : 1;
+        for (unsigned x = 0; x < a->offset->shape.rank && nelems; x++)
+            nelems = a->offset->shape.dims[x].value > 0 ? (nelems * (uint64_t)a->offset->shape.dims[x].value < 64
+                                                                ? nelems * (uint64_t)a->offset->shape.dims[x].value
+                                                                : 64)
+                                                         : 0;
+        scatter s = {a, cuda, rs, stride, eb, const_stride, cst, sectors, ideal, bx, ystride, nelems, ar};
         cost_note(d, &s);
         context_and_fix(ctx, k, d, &s);
         const kc_access *tile = !cuda && a->loop == KC_NONE && a->offset->shape.rank == 1 ? loop_tile(k) : NULL;
