@@ -180,8 +180,23 @@ typedef struct scatter {
     int64_t bx;              /* the launches' blockDim.x, or -1 */
     int64_t ystride;         /* CUDA, blockDim.x < 32: threadIdx.y's constant stride (0: none), or INT64_MIN */
     uint64_t nelems;         /* Triton: the block's elements where every extent is known, else 0 */
-    kc_arena *ar;
+    kc_arena *ar;            /* for the notes' text */
 } scatter;
+
+/* The elements of a block whose extents are all known, at most 64 (more
+ * than a warp has lanes is all that matters), else 0. */
+static uint64_t block_elems(const kc_shape *sh)
+{
+    uint64_t n = 1;
+    for (unsigned x = 0; x < sh->rank && x < KC_MAX_RANK; x++) {
+        if (sh->dims[x].value <= 0)
+            return 0;
+        n *= (uint64_t)sh->dims[x].value;
+        if (n > 64)
+            n = 64;
+    }
+    return n;
+}
 
 /* What a warp's request costs in 32-byte sectors. */
 static void cost_note(kc_diag *d, const scatter *s)
@@ -412,12 +427,7 @@ static void check(const kc_model *m, const kc_kernel *k, kc_rule_ctx *ctx)
             else if (ys.stride && !ys.nonaffine && !ys.gather && kc_index_is_const(ys.stride, &c))
                 ystride = c;
         }
-        uint64_t nelems = cuda ? 0 : 1;
-        for (unsigned x = 0; x < a->offset->shape.rank && nelems; x++)
-            nelems = a->offset->shape.dims[x].value > 0 ? (nelems * (uint64_t)a->offset->shape.dims[x].value < 64
-                                                                ? nelems * (uint64_t)a->offset->shape.dims[x].value
-                                                                : 64)
-                                                         : 0;
+        uint64_t nelems = cuda ? 0 : block_elems(&a->offset->shape);
         scatter s = {a, cuda, rs, stride, eb, const_stride, cst, sectors, ideal, bx, ystride, nelems, ar};
         cost_note(d, &s);
         context_and_fix(ctx, k, d, &s);
