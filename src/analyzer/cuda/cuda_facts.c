@@ -673,8 +673,7 @@ static bool overwrites(CXCursor c, CXCursor var)
                 continue;
             kc_cuda_kids k;
             kc_cuda_kids_get(a, &k);
-            bool hit = k.n == 1 && kc_cuda_strip(k.v[0]).kind == CXCursor_DeclRefExpr &&
-                       clang_equalCursors(clang_getCursorReferenced(kc_cuda_strip(k.v[0])), var);
+            bool hit = k.n == 1 && kc_cuda_same_decl(kc_cuda_referenced_decl(k.v[0]), var);
             kc_cuda_kids_free(&k);
             if (hit)
                 return true;

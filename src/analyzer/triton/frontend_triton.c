@@ -977,13 +977,13 @@ static unsigned bracket_depth(const kc_source *src, unsigned limit, uint32_t *li
     return max;
 }
 
-/* Parses `src`; NULL with an error in errs when the file cannot be
- * analysed (sizes and shapes the parser cannot take, syntax errors). */
 /* `return a, *b` statements the grammar could not parse (left out; kc_triton_lower says so). */
 typedef struct star_returns {
     uint32_t lines[8], cols[8], n;
 } star_returns;
 
+/* Parses `src`; NULL with an error in errs when the file cannot be
+ * analysed (sizes and shapes the parser cannot take, syntax errors). */
 static TSTree *parse_file(kc_triton_frontend *fe, const kc_source *src, kc_file_errors *errs, star_returns *sr)
 {
     if (src->len > UINT32_MAX / 2) {
