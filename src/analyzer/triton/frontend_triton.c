@@ -428,8 +428,10 @@ static void apply_launches(tt_ctx *c, const tt_kernel_def *def)
     uint32_t llo, lhi;
     const uint32_t *lix = tt_launches_of(mod, false, def->name, &llo, &lhi);
     bool launched_here = false;
-    for (uint32_t l = llo; l < lhi; l++)
-        launched_here |= !mod->launches.data[lix[l]].from_autotune;
+    for (uint32_t l = llo; l < lhi; l++) {
+        const tt_launch *ln = &mod->launches.data[lix[l]];
+        launched_here |= !ln->from_autotune && tt_launch_of_def(mod, ln, def);
+    }
     /* per parameter: launches binding it, and of those, the ones whose
      * value covers the same other parameter (next_power_of_2 of it) */
     uint32_t nrows[3] = {0}, nlaunch = 0, neager = 0;
@@ -446,6 +448,8 @@ static void apply_launches(tt_ctx *c, const tt_kernel_def *def)
         const uint32_t *ix = tt_launches_of(mod, pass == 1, def->name, &lo, &hi);
         for (uint32_t l = lo; l < hi; l++) {
             const tt_launch *ln = &list[ix[l]];
+            if (!tt_launch_of_def(mod, ln, def))
+                continue;
             c->k->launches_seen += !ln->from_autotune;
             for (unsigned ax = 0; ax < 3 && !ln->from_autotune; ax++) {
                 bool dim0 = ln->grid_rows_dim0 & (1u << ax);
@@ -1094,6 +1098,7 @@ static void scan_peers(kc_triton_frontend *fe, tt_module *mod, const kc_peers *p
             for (uint32_t l = 0; l < g.launches.len; l++) {
                 tt_launch ln = g.launches.data[l];
                 ln.file = file;
+                ln.def_plus1 = 0; /* a launch in another file names no definition of this one */
                 for (uint32_t k = 0; k < mod->knames.len; k++)
                     if (!strcmp(mod->knames.data[k].name, ln.kernel))
                         ln.kernel = mod->kernels.data[mod->knames.data[k].kernel].name;

@@ -102,6 +102,11 @@ typedef struct tt_launch {
     /* Whether torch.compile traces the code that launches it
      * (kc_kernel.traced_by / eager_by), and why; NULL when not shown. */
     const char *traced_by, *eager_by;
+    /* The definition the launch or config is of (index in tt_module.kernels
+     * + 1), for a module that defines the kernel's name more than once (one
+     * definition per branch of `if triton.__version__ >= ...`); 0: any
+     * definition of the name (a launch in another file). */
+    uint32_t def_plus1;
 } tt_launch;
 
 typedef struct tt_kernel_def {
@@ -308,6 +313,8 @@ bool tt_star_returns_only(const kc_source *src, TSNode n, uint32_t *lines, uint3
  * source order: their indices are ix[*lo .. *hi). Call once the list is
  * complete. */
 const uint32_t *tt_launches_of(tt_module *m, bool peer, const char *kernel, uint32_t *lo, uint32_t *hi);
+/* Whether launch `l` (of def's name) is a launch of definition `def`. */
+bool tt_launch_of_def(const tt_module *m, const tt_launch *l, const tt_kernel_def *def);
 /* Scans `g`, another file of the run, for launches of the kernels named in
  * `kernels` (sorted by strcmp), defined in the module whose last component is `stem`
  * (`fused_moe_kernels` for .../fused_moe_kernels.py): `K[grid](...)` with K

@@ -334,8 +334,11 @@ static void scan_decorated(tt_module *m, const tt_nodes *defs)
         if (!jit)
             continue;
         uint32_t ki = add_kernel(m, def, dd, autotune, heur);
+        uint32_t before = m->launches.len;
         if (autotune)
             tune_configs(m, m->kernels.data[ki].name, tune);
+        for (uint32_t l = before; l < m->launches.len; l++)
+            m->launches.data[l].def_plus1 = ki + 1;
     }
 }
 
@@ -509,6 +512,37 @@ static uint32_t target_kname(tt_module *m, TSNode t)
     return kname_find(m, m->src->text + a, b - a);
 }
 
+static bool node_holds(TSNode outer, TSNode n)
+{
+    return ts_node_start_byte(outer) <= ts_node_start_byte(n) && ts_node_end_byte(n) <= ts_node_end_byte(outer);
+}
+
+/* The definition a launch at `call` of kernel name `kn` runs, when the
+ * module defines that name more than once (one definition per branch of
+ * `if triton.__version__ >= "2.1.0":`): the one in the innermost block
+ * that also holds the call, the last one before the call there. KC_NONE
+ * when the name has one definition or no block holds both. */
+static uint32_t visible_def(const tt_module *m, uint32_t kn, TSNode call)
+{
+    const char *name = m->kernels.data[m->knames.data[kn].kernel].name;
+    uint32_t best = KC_NONE, ndefs = 0, best_span = UINT32_MAX;
+    for (uint32_t i = 0; i < m->kernels.len; i++) {
+        const tt_kernel_def *d = &m->kernels.data[i];
+        if (strcmp(d->name, name) != 0)
+            continue;
+        ndefs++;
+        TSNode self = ts_node_is_null(d->decorated) ? d->def : d->decorated;
+        TSNode blk = ts_node_parent(self);
+        if (ts_node_is_null(blk) || !node_holds(blk, call))
+            continue;
+        uint32_t span = ts_node_end_byte(blk) - ts_node_start_byte(blk);
+        bool before = ts_node_start_byte(self) < ts_node_start_byte(call);
+        if (span < best_span || (span == best_span && before))
+            best = i, best_span = span;
+    }
+    return ndefs > 1 ? best : KC_NONE;
+}
+
 static void scan_launches(tt_module *m, const tt_nodes *calls)
 {
     for (uint32_t i = 0; i < calls->len; i++) {
@@ -521,7 +555,8 @@ static void scan_launches(tt_module *m, const tt_nodes *calls)
             uint32_t kn = target_kname(m, t[k]);
             if (kn == KC_NONE)
                 continue;
-            uint32_t kernel = m->knames.data[kn].kernel;
+            uint32_t seen = visible_def(m, kn, call);
+            uint32_t kernel = seen != KC_NONE ? seen : m->knames.data[kn].kernel;
             bool dup = false;
             for (uint32_t d = 0; d < nd; d++)
                 dup |= done[d] == kernel;
@@ -529,7 +564,9 @@ static void scan_launches(tt_module *m, const tt_nodes *calls)
                 continue;
             done[nd++] = kernel;
             tt_scan_launch(m, call, m->kernels.data[kernel].name);
-            tt_scan_grid(m, &m->launches.data[m->launches.len - 1], tt_enclosing_function(call));
+            tt_launch *l = &m->launches.data[m->launches.len - 1];
+            l->def_plus1 = seen != KC_NONE ? seen + 1 : 0;
+            tt_scan_grid(m, l, tt_enclosing_function(call));
         }
     }
 }
@@ -633,7 +670,7 @@ bool tt_decorator_supplies(tt_module *mod, const tt_kernel_def *def, const char 
         const uint32_t *ix = tt_launches_of(mod, false, def->name, &lo, &hi);
         for (uint32_t l = lo; l < hi; l++) {
             const tt_launch *ln = &mod->launches.data[ix[l]];
-            for (uint32_t a = 0; ln->from_autotune && a < ln->args.len; a++)
+            for (uint32_t a = 0; ln->from_autotune && tt_launch_of_def(mod, ln, def) && a < ln->args.len; a++)
                 if (ln->args.data[a].param && !strcmp(ln->args.data[a].param, name))
                     return true;
         }

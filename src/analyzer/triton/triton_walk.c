@@ -751,6 +751,11 @@ const uint32_t *tt_launches_of(tt_module *m, bool peer, const char *kernel, uint
     return ix;
 }
 
+bool tt_launch_of_def(const tt_module *m, const tt_launch *l, const tt_kernel_def *def)
+{
+    return !l->def_plus1 || (l->def_plus1 <= m->kernels.len && &m->kernels.data[l->def_plus1 - 1] == def);
+}
+
 void tt_module_free(tt_module *m)
 {
     free(m->launch_ix);
