@@ -33,6 +33,13 @@ static const char doc[] =
     "several launches covers all of them when it asks `cudaGetLastError()`, which\n"
     "returns the error of any earlier launch.\n"
     "\n"
+    "A launch, or a discarded API result, that its own function leaves unchecked\n"
+    "is checked by the callers when the file calls that function and every call\n"
+    "is followed, on its path, by a last-error check (`dispatch(...);\n"
+    "CUDA_CHECK(cudaGetLastError());`, or `return cudaGetLastError();` after it):\n"
+    "the error stays until a last-error call reads it. A function the file never\n"
+    "calls, or calls once without such a check, is judged on its own.\n"
+    "\n"
     "## Why is this bad?\n"
     "A launch that fails (too many registers or threads for the block, an invalid\n"
     "configuration, a missing kernel image for this GPU) does not run the kernel and\n"
@@ -84,12 +91,13 @@ static void check_model(const kc_model *m, kc_rule_ctx *ctx)
     kc_arena *ar = kc_rule_arena(ctx);
     /* A launch at the end of a launcher function may be checked by its
      * caller: judged so unless the file's launchers check their own
-     * launches (a check as the last thing after a launch). */
+     * launches (a check as the last thing after a launch). One the file's
+     * callers are seen to check counts for the callers' convention. */
     unsigned tail_checked = 0, tail_unchecked = 0;
     for (uint32_t i = 0; i < m->launches.len; i++) {
         const kc_launch *l = &m->launches.data[i];
         if (l->in_host_code && l->at_function_end)
-            *(l->error_checked ? &tail_checked : &tail_unchecked) += 1;
+            *(l->error_checked && !l->checked_by_caller ? &tail_checked : &tail_unchecked) += 1;
     }
     bool file_checks_launches = tail_checked > tail_unchecked;
     for (uint32_t i = 0; i < m->launches.len; i++) {

@@ -660,6 +660,10 @@ typedef struct kc_launch {
     const char *kernel;
     kc_span span;
     bool error_checked;   /* cudaGetLastError/cudaPeekAtLastError (or a checking macro) follows */
+    /* CUDA: error_checked because every call of its host function is
+     * followed by a last-error check (cuda_host.c): the file leaves the
+     * check of its launchers to their callers. */
+    bool checked_by_caller;
     bool in_host_code;    /* a CUDA <<<>>> launch (Triton launches are checked by Python) */
     /* CUDA: found in the text where the parse lost it (inside a macro from
      * a missing header): only the kernel and the configuration's text are

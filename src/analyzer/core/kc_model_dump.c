@@ -264,7 +264,8 @@ void kc_model_dump(FILE *out, const kc_model *m)
         dump_span(out, l->span);
         fprintf(out, " args=%u block=%lld,%lld,%lld%s%s%s\n", l->args.len, (long long)l->block_dim[0],
                 (long long)l->block_dim[1], (long long)l->block_dim[2], l->in_host_code ? " host" : "",
-                l->error_checked ? " checked" : "", l->at_function_end ? " at-end" : "");
+                l->error_checked ? (l->checked_by_caller ? " checked-by-caller" : " checked") : "",
+                l->at_function_end ? " at-end" : "");
         if (l->recovered)
             fprintf(out, "  recovered from the text\n");
         for (unsigned ax = 0; ax < 3; ax++)

@@ -14,6 +14,14 @@
  * used; a call or macro named like a checker (checkCudaErrors, CUDA_CHECK,
  * cudaCheck, gpuErrchk, getLastCudaError, C10_CUDA_KERNEL_LAUNCH_CHECK...);
  * a runtime API call whose result is used.
+ *
+ * A launch its own function leaves unchecked, or a discarded API result
+ * no check there catches, is checked by the callers when the file calls that function at least once and every call is
+ * followed, on its path, by a last-error check (`launch_x(...);
+ * CUDA_CHECK(cudaGetLastError());`, `launch_x(...); return
+ * cudaGetLastError();`): a launch error, or the error of a failed API
+ * call, stays until a last-error call reads it, so the caller's check
+ * reports this one.
  */
 #include "cuda_host.h"
 
@@ -25,7 +33,7 @@
 #define HOST_MAX_BRANCH 16
 #define HOST_BUDGET 2000000u
 
-typedef enum ev_kind { EV_LAUNCH = 1, EV_CHECK, EV_API } ev_kind;
+typedef enum ev_kind { EV_LAUNCH = 1, EV_CHECK, EV_API, EV_CALL } ev_kind;
 
 typedef struct branch_at {
     unsigned stmt; /* hash of the if/switch statement */
@@ -38,13 +46,25 @@ typedef struct host_ev {
     bool used;       /* EV_API: the result is used */
     kc_span span;
     kc_call call;    /* EV_API */
+    unsigned callee; /* EV_CALL: hash of the called function (fn_key) */
     branch_at path[HOST_MAX_BRANCH];
     unsigned npath;
 } host_ev;
 
+/* A launch or discarded API result its own function leaves unchecked (to
+ * be judged by the calls of that function), or a call of a function of the file and whether a
+ * last-error check follows it. */
+typedef struct host_link {
+    unsigned fn;      /* fn_key of the launching / the called function */
+    kc_span span;     /* the launch; unset for a call or an API call */
+    uint32_t call_ix; /* a discarded API call instead: its index in host_calls; else KC_NONE */
+    bool checked;     /* a call: a last-error check follows it */
+} host_link;
+
 typedef struct host_ctx {
     kc_cuda_tu *t;
     KC_VEC(host_ev) evs;
+    KC_VEC(host_link) pending, calls;
     CXCursor stack[HOST_MAX_DEPTH + 1];
     unsigned depth;
     branch_at path[HOST_MAX_BRANCH];
@@ -351,6 +371,33 @@ static bool checks_last_error(CXCursor c, const char *name, const char *macro, b
     return !has_args;
 }
 
+/* The key of a function for matching its calls with its definition: the
+ * template of a specialisation, its canonical declaration. */
+static unsigned fn_key(CXCursor f)
+{
+    CXCursor t = clang_getSpecializedCursorTemplate(f);
+    if (!clang_Cursor_isNull(t) && !clang_isInvalid(t.kind))
+        f = t;
+    return clang_hashCursor(clang_getCanonicalCursor(f));
+}
+
+/* The function a call calls: also through a dependent call in a template
+ * (`Dispatched<T>(params)`: one declaration by that name). */
+static CXCursor called_function(CXCursor call)
+{
+    CXCursor ref = clang_getCursorReferenced(call);
+    if (clang_Cursor_isNull(ref) || clang_isInvalid(ref.kind)) {
+        kc_cuda_kids k;
+        kc_cuda_kids_get(call, &k);
+        CXCursor callee = k.n >= 1 ? kc_cuda_strip(k.v[0]) : clang_getNullCursor();
+        kc_cuda_kids_free(&k);
+        ref = clang_Cursor_isNull(callee) ? callee : clang_getCursorReferenced(callee);
+    }
+    if (ref.kind == CXCursor_OverloadedDeclRef && clang_getNumOverloadedDecls(ref) == 1)
+        ref = clang_getOverloadedDecl(ref, 0);
+    return ref;
+}
+
 static void on_call(host_ctx *x, CXCursor c)
 {
     if (kc_cuda_is_launch(c)) {
@@ -364,6 +411,16 @@ static void on_call(host_ctx *x, CXCursor c)
     const char *name = callee_name(x, c);
     if (strcmp(name, "cudaConfigureCall") == 0 || strcmp(name, "__cudaPushCallConfiguration") == 0)
         return; /* the <<<...>>> of a launch */
+    CXCursor ref = called_function(c);
+    if (ref.kind == CXCursor_FunctionDecl || ref.kind == CXCursor_FunctionTemplate ||
+        ref.kind == CXCursor_CXXMethod) {
+        host_ev f;
+        memset(&f, 0, sizeof f);
+        f.kind = EV_CALL;
+        f.span = kc_cuda_span(x->t, c);
+        f.callee = fn_key(ref);
+        push_ev(x, &f);
+    }
     const char *macro = macro_name(x, c);
     int use = value_use(x);
     host_ev e;
@@ -525,7 +582,7 @@ static void host_function(host_ctx *x, CXCursor fn)
             bool checked = false, tail = true, other_launch = false;
             for (uint32_t j = i + 1; j < x->evs.len && !checked; j++) {
                 host_ev *f = &x->evs.data[j];
-                if (!same_path(e, f))
+                if (f->kind == EV_CALL || !same_path(e, f))
                     continue;
                 /* only more launches and checks after it: the caller's
                  * check covers whatever remains unchecked */
@@ -545,6 +602,18 @@ static void host_function(host_ctx *x, CXCursor fn)
                     L->at_function_end = tail;
                 }
             }
+            if (!checked) {
+                host_link p = {.fn = fn_key(fn), .span = e->span, .call_ix = KC_NONE};
+                kc_vec_push(&x->pending, p);
+            }
+        } else if (e->kind == EV_CALL) {
+            host_link call = {.fn = e->callee, .call_ix = KC_NONE, .checked = false};
+            for (uint32_t j = i + 1; j < x->evs.len && !call.checked; j++) {
+                const host_ev *f = &x->evs.data[j];
+                if (same_path(e, f))
+                    call.checked = f->kind == EV_CHECK && f->last_error;
+            }
+            kc_vec_push(&x->calls, call);
         } else if (e->kind == EV_API && kc_span_valid(e->span)) {
             kc_call c = e->call;
             for (uint32_t j = i + 1; j < x->evs.len; j++)
@@ -553,6 +622,39 @@ static void host_function(host_ctx *x, CXCursor fn)
                     break;
                 }
             kc_vec_push(&m->host_calls, c);
+            if (!e->used && !(c.flags & KC_CALL_ERROR_CAUGHT)) {
+                host_link p = {.fn = fn_key(fn), .call_ix = m->host_calls.len - 1};
+                kc_vec_push(&x->pending, p);
+            }
+        }
+    }
+}
+
+/* Launches and discarded API results their own functions leave unchecked,
+ * in functions that the file calls only where a last-error check follows
+ * the call. */
+static void callers_check(host_ctx *x)
+{
+    kc_model *m = x->t->m;
+    for (uint32_t i = 0; i < x->pending.len; i++) {
+        const host_link *p = &x->pending.data[i];
+        uint32_t ncalls = 0, nchecked = 0;
+        for (uint32_t j = 0; j < x->calls.len; j++)
+            if (x->calls.data[j].fn == p->fn) {
+                ncalls++;
+                nchecked += x->calls.data[j].checked;
+            }
+        if (!ncalls || nchecked != ncalls)
+            continue;
+        if (p->call_ix != KC_NONE) {
+            m->host_calls.data[p->call_ix].flags |= KC_CALL_ERROR_CAUGHT;
+            continue;
+        }
+        for (uint32_t l = 0; l < m->launches.len; l++) {
+            kc_launch *L = &m->launches.data[l];
+            if (L->span.line == p->span.line && L->span.col == p->span.col && L->span.end_line == p->span.end_line &&
+                L->span.end_col == p->span.end_col)
+                L->error_checked = L->checked_by_caller = true;
         }
     }
 }
@@ -606,7 +708,10 @@ void kc_cuda_host_facts(kc_cuda_tu *t)
     x->budget = HOST_BUDGET;
     for (uint32_t i = 0; i < fns.v.len; i++)
         host_function(x, fns.v.data[i]);
+    callers_check(x);
     kc_vec_free(&x->evs);
+    kc_vec_free(&x->pending);
+    kc_vec_free(&x->calls);
     free(x);
     kc_vec_free(&fns.v);
 }
