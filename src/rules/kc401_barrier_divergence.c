@@ -36,6 +36,13 @@ static const char doc[] =
     "condition on a parameter that a verifier precondition pins\n"
     "(`__requires(n == 65536)`, `__builtin_assume(n == 65536)`) is left alone:\n"
     "whether the block agrees then depends on that value and the block size.\n"
+    "A condition that compares a thread's index with a parameter (`if (row >=\n"
+    "seqlen) return;`) for which every launch in the file passes a variable that\n"
+    "the launching function asserts, before the launch, to be a multiple of\n"
+    "something (`assert(seqlen % max(Br, Bc) == 0)`, `TORCH_CHECK(n % 64 == 0,\n"
+    "...)`, `if (n % 64 != 0) return;`) is reported as a note that names the\n"
+    "assert: when that multiple covers the rows of one block, no block straddles\n"
+    "the bound and the threads agree; kcheck does not evaluate the divisor.\n"
     "\n"
     "## Why is this bad?\n"
     "`__syncthreads()` must be reached by every thread of the block, the same number\n"
@@ -215,6 +222,57 @@ static bool pinned(const kc_kernel *k, const kc_cond *c)
     return false;
 }
 
+/* The argument launch L passes for parameter p: by name, else by
+ * position. */
+static const kc_launch_arg *arg_for(const kc_kernel *k, const kc_launch *L, const kc_param *p)
+{
+    uint32_t pi = (uint32_t)(p - k->params.data);
+    for (uint32_t j = 0; j < L->args.len; j++)
+        if (L->args.data[j].param && strcmp(L->args.data[j].param, p->name) == 0)
+            return &L->args.data[j];
+    return pi < L->args.len && !L->args.data[pi].param ? &L->args.data[pi] : NULL;
+}
+
+/* A condition that compares a thread-dependent index with a parameter
+ * (`row >= n`) that every launch of the file passes a value for which the
+ * launching code asserts to be a multiple of something (`assert(n % TILE
+ * == 0)`): the first launch's argument, its launch and the parameter, or
+ * NULL. Whether the threads of a block then agree depends on that
+ * multiple and on what one block covers, which kcheck does not evaluate. */
+static const kc_launch_arg *asserted_bound(const kc_model *m, const kc_kernel *k, const kc_cond *c,
+                                           const kc_launch **launch, const kc_param **param)
+{
+    for (uint32_t i = 0; c && i < c->npreds; i++) {
+        const kc_pred *pr = &c->preds[i];
+        const kc_param *p = bound_param(k, pr->rhs);
+        const kc_index *other = pr->lhs;
+        if (!p) {
+            p = bound_param(k, pr->lhs);
+            other = pr->rhs;
+        }
+        if (!p || !other || !deps_thread(kc_index_deps(other)))
+            continue;
+        const kc_launch_arg *first = NULL;
+        bool all = true;
+        for (uint32_t l = 0; l < m->launches.len && all; l++) {
+            const kc_launch *L = &m->launches.data[l];
+            if (!L->kernel || strcmp(L->kernel, k->name) != 0)
+                continue;
+            const kc_launch_arg *a = arg_for(k, L, p);
+            all = a && a->multiple_of;
+            if (all && !first) {
+                first = a;
+                *launch = L;
+            }
+        }
+        if (all && first) {
+            *param = p;
+            return first;
+        }
+    }
+    return NULL;
+}
+
 /* A grid-stride loop whose bound every launch of the file keeps a multiple
  * of the block's x size: the same number of passes in every thread. */
 static bool launch_uniform_stride(const kc_model *m, const kc_kernel *k, const kc_cond *c, const kc_loop *l)
@@ -322,6 +380,23 @@ static kc_diag *grid_stride_report(kc_rule_ctx *ctx, const kc_model *m, const kc
     return d;
 }
 
+/* A report about a condition on a bound every launch asserts to be a
+ * multiple of something: a note, with the assumption it rests on. */
+static void asserted_note(const kc_model *m, const kc_kernel *k, const kc_cond *c, kc_diag *d)
+{
+    const kc_launch *L = NULL;
+    const kc_param *p = NULL;
+    const kc_launch_arg *a = asserted_bound(m, k, c, &L, &p);
+    if (!a)
+        return;
+    d->severity = KC_SEV_NOTE;
+    kc_diag_note(d, "the launch on line %u passes `%s` for `%s`, which the launching code asserts to be a multiple of "
+                 "`%s` (line %u): if that is a multiple of what one block covers, no block straddles `%s`, every "
+                 "thread of a block takes the same branch, and this is not a divergence; kcheck does not evaluate "
+                 "that, so this is a note",
+                 L->span.line, a->text, p->name, a->multiple_of, a->multiple_line, p->name);
+}
+
 static void check(const kc_model *m, const kc_kernel *k, kc_rule_ctx *ctx)
 {
     kc_arena *ar = kc_rule_arena(ctx);
@@ -359,6 +434,12 @@ static void check(const kc_model *m, const kc_kernel *k, kc_rule_ctx *ctx)
             if (c->negated && same_span(c->span, k->conds.data[b->exit_cond].span))
                 ci = KC_NONE;
         }
+        /* the condition the report is about, when no loop makes it */
+        const kc_cond *judged = ci != KC_NONE ? &k->conds.data[ci]
+                                : b->exit_cond < k->conds.len ? &k->conds.data[b->exit_cond]
+                                                               : NULL;
+        if (judged && loop_of_cond(k, judged))
+            judged = NULL;
         if (ci != KC_NONE) {
             const kc_cond *c = &k->conds.data[ci];
             const kc_loop *l = loop_of_cond(k, c);
@@ -410,6 +491,7 @@ static void check(const kc_model *m, const kc_kernel *k, kc_rule_ctx *ctx)
         if (more)
             kc_diag_note(d, "the same holds for %u more barrier%s (line%s %s%s)", more, more == 1 ? "" : "s",
                          more == 1 ? "" : "s", kc_sb_str(&lines), more > 6 ? ", ..." : "");
+        asserted_note(m, k, judged, d);
         kc_diag_note(d, "a block-wide barrier must be reached by every thread of the block: otherwise it deadlocks "
                      "on AMD GPUs and is undefined behaviour on NVIDIA GPUs (warps wait at different barriers; "
                      "compute-sanitizer --tool synccheck reports it)");

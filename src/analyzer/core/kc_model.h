@@ -634,6 +634,14 @@ typedef struct kc_launch_arg {
      * block `C`), through local variables written only by their
      * initializer: a multiple of blockDim.x in that launch. */
     bool block_multiple;
+    /* CUDA: the launching function asserts before the launch that the
+     * variable passed is a multiple of `multiple_of` (as written: `64`,
+     * `max(Br, Bc)`; its value in multiple_value when a literal, else 0),
+     * on line multiple_line (`assert(n % 64 == 0)`, `TORCH_CHECK(...)`, `if
+     * (n % 64 != 0) throw ...`). NULL when nothing is asserted. */
+    const char *multiple_of;
+    int64_t multiple_value;
+    uint32_t multiple_line;
 } kc_launch_arg;
 
 /* What one axis of a launch's grid is, as far as its hardware limit goes

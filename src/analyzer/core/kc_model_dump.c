@@ -271,10 +271,14 @@ void kc_model_dump(FILE *out, const kc_model *m)
         for (unsigned ax = 0; ax < 3; ax++)
             if (l->grid[ax].text)
                 fprintf(out, "  grid %u `%s`\n", ax, l->grid[ax].text);
-        for (uint32_t a = 0; a < l->args.len; a++)
-            fprintf(out, "  arg %s = `%s`%s\n", l->args.data[a].param ? l->args.data[a].param : "?",
-                    l->args.data[a].text ? l->args.data[a].text : "",
-                    l->args.data[a].block_multiple ? " (a multiple of the block's x size)" : "");
+        for (uint32_t a = 0; a < l->args.len; a++) {
+            const kc_launch_arg *g = &l->args.data[a];
+            fprintf(out, "  arg %s = `%s`%s", g->param ? g->param : "?", g->text ? g->text : "",
+                    g->block_multiple ? " (a multiple of the block's x size)" : "");
+            if (g->multiple_of)
+                fprintf(out, " (asserted a multiple of `%s` on line %u)", g->multiple_of, g->multiple_line);
+            fputc('\n', out);
+        }
     }
     for (uint32_t i = 0; i < m->host_calls.len; i++) {
         const kc_call *c = &m->host_calls.data[i];

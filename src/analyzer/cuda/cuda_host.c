@@ -25,6 +25,8 @@
  */
 #include "cuda_host.h"
 
+#include "cuda_assert.h"
+
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
@@ -558,6 +560,33 @@ static bool same_path(const host_ev *a, const host_ev *b)
     return true;
 }
 
+/* The divisibility the function asserts, before the launch, of the
+ * variables the launch passes (kc_launch_arg.multiple_of). */
+static void asserted_args(host_ctx *x, CXCursor fn, kc_launch *L)
+{
+    const kc_source *src = x->t->src;
+    uint32_t l, col, from;
+    if (!kc_cuda_loc_in_main(x->t, clang_getRangeStart(clang_getCursorExtent(fn)), &l, &col, &from))
+        return;
+    size_t to = kc_source_offset(src, L->span.line, L->span.col);
+    if (to <= from || to > src->len)
+        return;
+    for (uint32_t i = 0; i < L->args.len; i++) {
+        kc_launch_arg *a = &L->args.data[i];
+        bool plain = a->text && a->text[0] && !isdigit((unsigned char)a->text[0]);
+        for (const char *s = a->text; plain && *s; s++)
+            plain = isalnum((unsigned char)*s) || *s == '_';
+        kc_cuda_multiple mu;
+        if (!plain || !kc_cuda_asserted_multiple(src->text, from, to, a->text, x->t->m->arena, &mu))
+            continue;
+        uint32_t line, c;
+        kc_source_position(src, mu.at, &line, &c);
+        a->multiple_of = mu.divisor;
+        a->multiple_value = mu.value;
+        a->multiple_line = line;
+    }
+}
+
 static void host_function(host_ctx *x, CXCursor fn)
 {
     kc_cuda_kids k;
@@ -600,6 +629,7 @@ static void host_function(host_ctx *x, CXCursor fn)
                     L->in_host_code = true;
                     L->error_checked |= checked;
                     L->at_function_end = tail;
+                    asserted_args(x, fn, L);
                 }
             }
             if (!checked) {

@@ -338,6 +338,41 @@ static void test_recovered_launches(void **state)
     fh_free(&L);
 }
 
+/* What a launcher asserts about the values it passes: a checking call
+ * (known or not), an if that leaves the function; not a comment, a
+ * string, another variable, a test that does not leave, or an assert
+ * after the launch. */
+static void test_asserted_multiples(void **state)
+{
+    (void)state;
+    lowered L;
+    lower(&L, "#include <cassert>\n"
+              "__global__ void k(float *x, int n, int m) { x[threadIdx.x] = n + m; }\n"
+              "void f(float *x, int n, int m, int nn, int q, int r) {\n"
+              "    assert(n % 64 == 0);\n"                            /* 4 */
+              "    // assert(m % 64 == 0);\n"
+              "    const char *s = \"CHECK(m % 64 == 0)\";\n"
+              "    assert(nn % 32 == 0);\n"
+              "    if (q % BLOCK_Q != 0) { return; }\n"               /* 8 */
+              "    if (r % 16 != 0) { r = 0; }\n"
+              "    k<<<1, 32>>>(x, n, m);\n"
+              "    k<<<1, 32>>>(x, q, r);\n"
+              "    assert(m % 8 == 0);\n"
+              "}\n");
+    assert_int_equal(L.m->launches.len, 2);
+    const kc_launch *l = L.m->launches.data;
+    assert_int_equal(l[0].args.len, 3);
+    assert_string_equal(l[0].args.data[1].multiple_of, "64");
+    assert_int_equal(l[0].args.data[1].multiple_value, 64);
+    assert_int_equal(l[0].args.data[1].multiple_line, 4);
+    assert_null(l[0].args.data[2].multiple_of);
+    assert_string_equal(l[1].args.data[1].multiple_of, "BLOCK_Q");
+    assert_int_equal(l[1].args.data[1].multiple_value, 0);
+    assert_int_equal(l[1].args.data[1].multiple_line, 8);
+    assert_null(l[1].args.data[2].multiple_of);
+    fh_free(&L);
+}
+
 static void test_launch_checks(void **state)
 {
     (void)state;
@@ -422,6 +457,7 @@ int main(void)
         cmocka_unit_test(test_gaps),
         cmocka_unit_test(test_bounds_checks),
         cmocka_unit_test(test_divergent_exits),
+        cmocka_unit_test(test_asserted_multiples),
         cmocka_unit_test(test_launch_checks),
         cmocka_unit_test(test_recovered_launches),
         cmocka_unit_test(test_shim_table),
