@@ -11,6 +11,7 @@
 #include "kc_verify.h"
 
 #include <jansson.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -301,7 +302,14 @@ static void verify_kept(const kc_options *o, report_sink *sink, kc_run_totals *t
     size_t *had = kc_xcalloc(sink->kept.len + 1, sizeof *had);
     for (uint32_t i = 0; i < sink->kept.len; i++)
         had[i] = sink->kept.data[i].errors.items.len;
-    kc_verify_files(o, sink->kept.data, sink->kept.len, err);
+    int sig = kc_verify_files(o, sink->kept.data, sink->kept.len, err);
+    if (sig) {
+        /* interrupted: the experiments are stopped and cleaned up; end as
+         * the signal asked, with its exit status (130, 143, 129) */
+        fflush(NULL);
+        signal(sig, SIG_DFL);
+        raise(sig);
+    }
     /* A binding verify cannot read (an unknown op or key) is an input error
      * of its file: exit 2. */
     for (uint32_t i = 0; i < sink->kept.len; i++)

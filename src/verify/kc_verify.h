@@ -54,13 +54,24 @@ typedef struct kc_proc_result {
     bool timed_out;
     int exit_code;   /* -1 when killed by a signal */
     int signal;
+    /* SIGINT, SIGTERM or SIGHUP sent to kcheck while it waited: the group
+     * was killed at once and nothing more should run (0: none) */
+    int interrupted;
+    /* the process passed the limit on the size of a file it writes
+     * (KCHECK_VERIFY_MAX_OUTPUT_MB, 1024 by default) and was stopped */
+    bool output_limit;
     double wall_s;
 } kc_proc_result;
 
 /* Runs argv (argv[0] looked up in PATH) in its own process group with
  * stdout/stderr sent to the given files (NULL: /dev/null), extra
  * environment "NAME=value" strings, and a time limit after which the whole
- * group is killed. Never goes through a shell. */
+ * group is killed. Never goes through a shell. Every file it and its
+ * children write is limited in size (RLIMIT_FSIZE): a flooding log stops
+ * the process, not the disk. kcheck is made the reaper of the processes it
+ * orphans, so one that left the group (setsid) is killed too when the run
+ * ends. SIGINT, SIGTERM and SIGHUP are held while it waits: one that comes
+ * kills the group at once and is returned in `interrupted`. */
 void kc_run_process(char *const argv[], const char *cwd, const char *out_path, const char *err_path,
                     char *const env_extra[], double timeout_s, kc_proc_result *res);
 /* Captures the first line of a command's stdout (for nvidia-smi, nvcc
@@ -73,8 +84,10 @@ bool kc_cuda_harness_write(const char *path, const kc_opspec *spec, const kc_bin
                            const char *reference_dir, char **err);
 
 /* ---- the whole thing ---- */
-/* Attaches a verdict to every diagnostic of the results. Returns false on
- * an internal failure (message on err). */
-bool kc_verify_files(const kc_options *o, kc_file_result *files, size_t n, FILE *err);
+/* Attaches a verdict to every diagnostic of the results. Returns 0, or the
+ * signal (SIGINT, SIGTERM, SIGHUP) that interrupted the experiments: they
+ * were stopped, their processes killed and the work directory removed, and
+ * the caller should end the same way. */
+int kc_verify_files(const kc_options *o, kc_file_result *files, size_t n, FILE *err);
 
 #endif

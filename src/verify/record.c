@@ -455,7 +455,10 @@ static void run_here(kc_verify_env *e, rec_run *run)
     /* --keep keeps the saved tensors and Nsight Compute's report too */
     char *keep_env[] = {e->o->verify_keep ? "KCHECK_KEEP=1" : "KCHECK_KEEP=0", NULL};
     kc_run_process(argv, NULL, NULL, NULL, keep_env, e->o->verify_timeout_s, &pr);
-    if (!pr.started)
+    if (pr.interrupted) {
+        e->interrupted = pr.interrupted;
+        run->why_none = "interrupted: the command was stopped";
+    } else if (!pr.started)
         run->why_none = "the command could not be started (/bin/sh)";
     read_back(out, run);
     if (pr.timed_out) {

@@ -80,10 +80,17 @@ static void run_alone(kc_verify_env *e, kc_verify_job *j)
     kc_run_process(argv, e->workdir, log_path, log_path, envs, limit, &pr);
     json_error_t je;
     json_t *doc = json_load_file(res_path, 0, &je);
-    if (!pr.started)
+    if (pr.interrupted) {
+        e->interrupted = pr.interrupted;
+        j->why = kc_xasprintf("interrupted (signal %d): the driver was stopped", pr.interrupted);
+    } else if (!pr.started)
         j->why = kc_xasprintf("`%s` not found: verify runs its experiments through python3", e->python);
     else if (pr.timed_out)
         j->why = kc_xasprintf("timed out after %.0f s (the process group was killed)", limit);
+    else if (pr.output_limit)
+        j->why = kc_xasprintf("the driver wrote a file past the output limit (KCHECK_VERIFY_MAX_OUTPUT_MB) and was "
+                              "stopped; log %s",
+                              log_path);
     else if (pr.signal)
         j->why = kc_xasprintf("the driver was killed by signal %d", pr.signal);
     else if (!doc)
@@ -152,6 +159,10 @@ void kc_verify_run_local(kc_verify_env *e, kc_verify_job *jobs, size_t nj)
         double limit = kc_verify_plan_limit(e) * (double)left;
         kc_run_process(argv, e->workdir, log_path, log_path, envs, limit, &pr);
         free(log_path);
+        if (pr.interrupted) {
+            e->interrupted = pr.interrupted;
+            break;
+        }
         if (!pr.started) {
             why_all = "not found";
             break;
@@ -178,6 +189,8 @@ void kc_verify_run_local(kc_verify_env *e, kc_verify_job *jobs, size_t nj)
             j->why = kc_xasprintf("`%s` not found: verify runs its experiments through python3", e->python);
         } else if (timed_out) {
             j->why = kc_xstrdup(timed_out);
+        } else if (e->interrupted) {
+            j->why = kc_xasprintf("interrupted (signal %d) before it ran", e->interrupted);
         } else {
             run_alone(e, j);
         }

@@ -71,6 +71,7 @@ typedef struct kc_verify_env {
     char *gpu;           /* "NVIDIA H200, 580.159.04, 9.0" or NULL */
     const char *python;
     unsigned counter;
+    int interrupted; /* the signal that stopped a run (kc_proc_result.interrupted): run nothing more */
 } kc_verify_env;
 
 /* One binding's plan and what came of it. */

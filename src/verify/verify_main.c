@@ -144,7 +144,7 @@ static void env_free(kc_verify_env *e)
     free(e->gpu);
 }
 
-bool kc_verify_files(const kc_options *o, kc_file_result *files, size_t n, FILE *err)
+int kc_verify_files(const kc_options *o, kc_file_result *files, size_t n, FILE *err)
 {
     kc_verify_env e = {.o = o, .err = err};
     env_init(&e);
@@ -172,10 +172,15 @@ bool kc_verify_files(const kc_options *o, kc_file_result *files, size_t n, FILE 
     }
     kc_vec_free(&jobs);
     /* --run: what no binding covers, on the user's own launches */
-    kc_verify_run_command(&e, files, n);
+    if (!e.interrupted)
+        kc_verify_run_command(&e, files, n);
     for (size_t i = 0; i < n; i++)
         kc_bindings_free(&lists[i]);
     free(lists);
     env_free(&e);
-    return true;
+    if (e.interrupted)
+        fprintf(err, "kcheck verify: interrupted (signal %d): the experiments were stopped and their work "
+                     "directory removed\n",
+                e.interrupted);
+    return e.interrupted;
 }

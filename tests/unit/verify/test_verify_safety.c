@@ -269,6 +269,52 @@ static void test_driver_failures_become_verdicts(void **state)
     alarm(0);
 }
 
+/* A driver that leaves a process outside its group (setsid) and exits: the
+ * process is killed when the run ends (kcheck is the reaper of what its
+ * runs orphan). A driver whose output floods: stopped at the output limit
+ * (KCHECK_VERIFY_MAX_OUTPUT_MB), well before its time limit. */
+static void test_escaped_and_flooding_drivers(void **state)
+{
+    (void)state;
+    alarm(120);
+    char *pidfile = kc_xasprintf("%s/escaped.pid", tmpdir);
+    setenv("KC_TEST_PIDFILE", pidfile, 1);
+    /* the escaped process writes its own pid (`$!` may name a shell that
+     * forked it and is already a zombie) */
+    char *py = fake_python("escape.sh", "setsid sh -c 'echo $$ > \"$KC_TEST_PIDFILE\"; exec sleep 300' &\n"
+                                        "while [ ! -s \"$KC_TEST_PIDFILE\" ]; do sleep 0.01; done\nexit 0\n");
+    kh_result r = verify("--python", py, user_file, NULL);
+    kh_expect_in(r.out, "inconclusive: the driver wrote no results (exit status 0; log ");
+    pid_t escaped = read_pid(pidfile);
+    assert_true(escaped > 0);
+    double t0 = kh_now_s();
+    while (!process_gone(escaped) && kh_now_s() - t0 < 5) {
+        struct timespec ts = {0, 50 * 1000 * 1000};
+        nanosleep(&ts, NULL);
+    }
+    bool was_gone = process_gone(escaped);
+    if (!was_gone)
+        kill(escaped, SIGKILL); /* not left running when the test fails */
+    assert_true(was_gone);
+    kh_result_free(&r);
+    free(py);
+    expect_empty_tmp();
+    unsetenv("KC_TEST_PIDFILE");
+    free(pidfile);
+
+    setenv("KCHECK_VERIFY_MAX_OUTPUT_MB", "1", 1);
+    py = fake_python("flood.sh", "yes 'a driver that floods its log'");
+    r = verify("--python", py, "--timeout", "5", user_file, NULL);
+    print_message("a flooding driver was stopped after %.1f s\n", r.seconds);
+    kh_expect_in(r.out, "inconclusive: the driver wrote a file past the output limit (KCHECK_VERIFY_MAX_OUTPUT_MB)");
+    assert_true(r.seconds < 15); /* the time limit is 4 x 5 s per plan */
+    kh_result_free(&r);
+    free(py);
+    expect_empty_tmp();
+    unsetenv("KCHECK_VERIFY_MAX_OUTPUT_MB");
+    alarm(0);
+}
+
 /* What the driver writes when the GPU faults, runs out of memory or the
  * kernel does not compile: each becomes a verdict that says so. */
 static const char faults_doc[] =
@@ -421,6 +467,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_time_limit_kills_the_group),
         cmocka_unit_test(test_driver_failures_become_verdicts),
+        cmocka_unit_test(test_escaped_and_flooding_drivers),
         cmocka_unit_test(test_gpu_faults_oom_compile_errors),
         cmocka_unit_test(test_no_run_and_keep),
         cmocka_unit_test(test_bundle_quotes_file_names),
