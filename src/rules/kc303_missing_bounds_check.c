@@ -34,7 +34,10 @@ static const char doc[] =
     "presumes a count padded to the tile), when the tile runs along rows whose\n"
     "length the launch rounds up to a multiple of it (`Lse + off_hb *\n"
     "seqlen_q_rounded + offs_m`, `seqlen_q_rounded = math.ceil(seqlen_q / 128) *\n"
-    "128`: the last tile ends where its padded row does), inside a branch specialized on a\n"
+    "128`: the last tile ends where its padded row does), or by the stride of a\n"
+    "dimension the launching code allocates padded past the rounded-up grid\n"
+    "(`tmp.stride(2)` of `torch.empty((B, H, L + 256))` with a grid of\n"
+    "`triton.cdiv(L, 128)` and a tile of 128), inside a branch specialized on a\n"
     "compile-time flag (`if EVEN_N:`), and when the kernel has no size argument\n"
     "at all. The size named is the one the launches divide for the tile's axis\n"
     "(`N_CTX` for `triton.cdiv(T, BLOCK_M)` passed as `N_CTX=T`), else one named\n"
@@ -733,6 +736,28 @@ static bool padded_row(const kc_kernel *k, const finding *f)
     return false;
 }
 
+/* Does the tile, along grid axis ax, step by a stride of a dimension every
+ * launch allocates padded past what the rounded-up axis covers
+ * (`offs_m * stride_tmp_s` with `tmp.stride(2)` of `torch.empty((B, H, L +
+ * 256))` and a grid of `triton.cdiv(L, 128)`, a tile of 128)? The last
+ * tile then ends inside the padding. */
+static bool padded_stride(const kc_kernel *k, const finding *f, int ax)
+{
+    int64_t ext = f->t.extent;
+    if (ax < 0 || ext <= 0)
+        return false;
+    const kc_mono *mo = f->t.lane_mono;
+    for (unsigned j = 0; j < mo->nfac; j++) {
+        const kc_atom *x = &mo->fac[j];
+        if (x->kind != KC_ATOM_SYMBOL || x->id >= k->symbols.len)
+            continue;
+        const kc_symbol *s = &k->symbols.data[x->id];
+        if ((s->padded_axes & (1u << ax)) && ext <= s->padded_extra + 1)
+            return true;
+    }
+    return false;
+}
+
 /* The grid axis a program tile runs along, or -1 (a loop, or a program
  * index kcheck derived through something else). */
 static int tile_axis(const tile *t)
@@ -898,7 +923,7 @@ static void check(const kc_model *m, const kc_kernel *k, kc_rule_ctx *ctx)
             continue;
         if (!f.t.by_loop && !f.computed && !f.twin && tile_start_bound(k, &f.t))
             continue;
-        if (padded_row(k, &f))
+        if (padded_row(k, &f) || (rounds_up && padded_stride(k, &f, ax)))
             continue;
         report(ctx, k, &f, cdiv_grid, rounds_up ? k->grid_cover[ax].why : NULL);
     }

@@ -93,6 +93,15 @@ typedef struct kc_symbol {
      * out, and an in-bounds offset into it stays below its size. */
     uint8_t state_axes;
     const char *state_evidence; /* e.g. "the launch on line 149 passes `final_state` = `x.new_empty(B, H, D)` ..." */
+    /* Strides: grid axes (bits) that every launch binding it rounds up
+     * (`triton.cdiv(L, BLOCK)`) over an extent L while it passes, for it,
+     * the stride of a dimension of a tensor it allocates `L + c` long
+     * (`tmp.stride(2)` of `torch.empty((B, H, L + 256))`): a tile of that
+     * axis, at most c + 1 long, stays inside the padded dimension. c, the
+     * least over the launches, in padded_extra. */
+    uint8_t padded_axes;
+    int64_t padded_extra;
+    const char *padded_evidence;
 } kc_symbol;
 
 typedef struct kc_param {

@@ -53,6 +53,9 @@ static void dump_symbols(FILE *out, const kc_kernel *k)
             fprintf(out, " arg=`%s`", s->arg_text);
         if (s->state_axes)
             fprintf(out, " state-axes=%#x (%s)", s->state_axes, s->state_evidence ? s->state_evidence : "?");
+        if (s->padded_axes)
+            fprintf(out, " padded-axes=%#x by %lld (%s)", s->padded_axes, (long long)s->padded_extra,
+                    s->padded_evidence ? s->padded_evidence : "?");
         if (s->at_least_symbol < k->symbols.len)
             fprintf(out, " at-least=%s (%s)", k->symbols.data[s->at_least_symbol].name,
                     s->at_least_evidence ? s->at_least_evidence : "?");

@@ -183,42 +183,6 @@ static void add_value(kc_model *m, kc_symbol *s, int64_t v, const char *origin)
     }
 }
 
-/* The index of the parameter named `name`, or KC_NONE. */
-static uint32_t param_index(const kc_kernel *k, const char *name)
-{
-    uint32_t s = kc_kernel_find_symbol(k, name);
-    return s == KC_NONE ? KC_NONE : k->symbols.data[s].param;
-}
-
-/* The kernel parameter a launch binding binds, or KC_NONE. A positional
- * argument after `*t.stride()` lands where Python puts it: the positional
- * ones end where the first keyword-bound parameter begins, less the
- * parameters the decorators supply just before it, when no parameter
- * before it has a default (otherwise the splat's length decides). */
-static uint32_t bound_param(const kc_kernel *k, const tt_launch *ln, const tt_binding *b)
-{
-    if (b->param)
-        return param_index(k, b->param);
-    if (!b->after_splat)
-        return b->position < k->params.len ? b->position : KC_NONE;
-    uint32_t e = KC_NONE;
-    for (uint32_t i = 0; i < ln->args.len; i++)
-        if (ln->args.data[i].param) {
-            uint32_t pi = param_index(k, ln->args.data[i].param);
-            if (pi != KC_NONE && (e == KC_NONE || pi < e))
-                e = pi;
-        }
-    /* parameters the decorators supply are passed by no launch */
-    while (e != KC_NONE && e > 0 && k->params.data[e - 1].supplied_by_decorator)
-        e--;
-    if (e == KC_NONE || e < ln->before_splat + ln->after_splat)
-        return KC_NONE;
-    for (uint32_t p = 0; p < e; p++)
-        if (k->params.data[p].default_text)
-            return KC_NONE;
-    return e - ln->after_splat + b->position;
-}
-
 static void apply_host_value(tt_ctx *c, kc_symbol *s, const tt_host_value *hv, const tt_launch *ln, bool autotune)
 {
     char origin[160];
@@ -302,124 +266,6 @@ static void add_params(tt_ctx *c, const tt_kernel_def *def, tt_names *names)
 
 /* ---- how the launches tile the kernel (KC303) ---- */
 
-/* What the launches read so far say of the grid axes and of the sizes
- * the launching functions assert divisible. */
-typedef struct tiling {
-    /* per grid axis: launches that round it up / floor it, the size
-     * parameter a rounded-up axis divides (KC_NONE when launches differ),
-     * and where */
-    uint32_t nup[3], nfloor[3], upsize[3];
-    const char *why[3];
-    /* per parameter: launches asserting it a multiple, of what in common */
-    uint32_t *nmult, *multsym;
-    int64_t *multval;
-    const char **multwhy;
-} tiling;
-
-static tiling tiling_new(uint32_t nparams)
-{
-    tiling t = {.upsize = {KC_NONE, KC_NONE, KC_NONE}};
-    t.nmult = kc_xcalloc(nparams + 1, sizeof *t.nmult);
-    t.multsym = kc_xcalloc(nparams + 1, sizeof *t.multsym);
-    t.multval = kc_xcalloc(nparams + 1, sizeof *t.multval);
-    t.multwhy = kc_xcalloc(nparams + 1, sizeof *t.multwhy);
-    for (uint32_t i = 0; i <= nparams; i++)
-        t.multsym[i] = KC_NONE;
-    return t;
-}
-
-static void tiling_free(tiling *t)
-{
-    free(t->nmult);
-    free(t->multsym);
-    free(t->multval);
-    free(t->multwhy);
-}
-
-static const char *launch_where(tt_ctx *c, const tt_launch *ln)
-{
-    return kc_arena_printf(c->a, "the launch %s%s%son line %u", ln->file ? "in " : "", ln->file ? ln->file : "",
-                           ln->file ? " " : "", ln->line);
-}
-
-/* Grid axis `ax` of one launch: floored or rounded up, and what it divides. */
-static void tally_cover(tt_ctx *c, tiling *t, const tt_launch *ln, unsigned ax)
-{
-    const kc_grid_axis *g = &ln->grid[ax];
-    if (g->cover == KC_COVER_UNKNOWN)
-        return;
-    if (!t->why[ax] || (g->cover == KC_COVER_ROUNDS_UP && t->nup[ax] == 0))
-        t->why[ax] = kc_arena_printf(c->a, "%s sizes grid axis %u by `%s`", launch_where(c, ln), ax, g->cover_expr);
-    if (g->cover == KC_COVER_FLOOR) {
-        t->nfloor[ax]++;
-        return;
-    }
-    uint32_t sp = KC_NONE;
-    for (uint32_t o = 0; g->cover_size && o < ln->args.len && sp == KC_NONE; o++)
-        if (ln->args.data[o].v.text && !strcmp(ln->args.data[o].v.text, g->cover_size))
-            sp = bound_param(c->k, ln, &ln->args.data[o]);
-    /* launches that divide different parameters name none */
-    t->upsize[ax] = t->nup[ax] == 0 || t->upsize[ax] == sp ? sp : KC_NONE;
-    t->nup[ax]++;
-}
-
-/* `assert Tq % 64 == 0` before the launch, for the argument b binding
- * parameter pi: of what every launch asserts, the common part. */
-static void tally_multiple(tt_ctx *c, tiling *t, const tt_launch *ln, const tt_binding *b, uint32_t pi)
-{
-    if (!b->multiple_why)
-        return;
-    uint32_t by = KC_NONE;
-    for (uint32_t o = 0; b->multiple_by && o < ln->args.len && by == KC_NONE; o++)
-        if (ln->args.data[o].v.text && !strcmp(ln->args.data[o].v.text, b->multiple_by))
-            by = bound_param(c->k, ln, &ln->args.data[o]);
-    int64_t v = b->multiple_value;
-    if (t->nmult[pi] == 0) {
-        t->multval[pi] = v;
-        t->multsym[pi] = by;
-    } else {
-        int64_t x = t->multval[pi], y = v;
-        while (y) {
-            int64_t r = x % y;
-            x = y;
-            y = r;
-        }
-        t->multval[pi] = v && t->multval[pi] ? x : 0;
-        if (t->multsym[pi] != by)
-            t->multsym[pi] = KC_NONE;
-    }
-    if (!t->multwhy[pi])
-        t->multwhy[pi] = kc_arena_printf(c->a, "%s before %s", b->multiple_why, launch_where(c, ln));
-    t->nmult[pi]++;
-}
-
-/* What every one of the `nlaunch` launches agrees on, into the kernel. */
-static void tiling_apply(tt_ctx *c, const tiling *t, uint32_t nlaunch)
-{
-    if (!nlaunch)
-        return;
-    for (unsigned ax = 0; ax < 3; ax++) {
-        if (t->nup[ax] != nlaunch && t->nfloor[ax] != nlaunch)
-            continue; /* launches differ, or some says nothing */
-        c->k->grid_cover[ax].cover = t->nup[ax] ? KC_COVER_ROUNDS_UP : KC_COVER_FLOOR;
-        c->k->grid_cover[ax].why = t->why[ax];
-        if (t->nup[ax] && t->upsize[ax] < c->k->params.len)
-            c->k->grid_cover[ax].size = c->k->params.data[t->upsize[ax]].symbol;
-    }
-    for (uint32_t i = 0; i < c->k->params.len; i++) {
-        kc_symbol *s = &c->k->symbols.data[c->k->params.data[i].symbol];
-        if (t->nmult[i] != nlaunch || s->multiple_of || s->multiple_of_symbol != KC_NONE)
-            continue;
-        if (t->multval[i] > 1)
-            s->multiple_of = t->multval[i];
-        else if (t->multsym[i] < c->k->params.len)
-            s->multiple_of_symbol = c->k->params.data[t->multsym[i]].symbol;
-        else
-            continue;
-        s->multiple_evidence = t->multwhy[i];
-    }
-}
-
 /* Values and facts from launches and autotune configs; the launches in
  * other files of the run when this file has none of the kernel. */
 static void apply_launches(tt_ctx *c, const tt_kernel_def *def)
@@ -441,7 +287,7 @@ static void apply_launches(tt_ctx *c, const tt_kernel_def *def)
     uint8_t *statebits = kc_xcalloc(c->k->params.len + 1, sizeof *statebits);
     const char **statewhy = kc_xcalloc(c->k->params.len + 1, sizeof *statewhy);
     uint32_t *ncover = kc_xcalloc(c->k->params.len + 1, sizeof *ncover);
-    tiling tl = tiling_new(c->k->params.len);
+    tt_tiling tl = tt_tiling_new(c->k->params.len);
     for (int pass = 0; pass < 2 && !(pass == 1 && launched_here); pass++) {
         const tt_launch *list = pass ? mod->peer_launches.data : mod->launches.data;
         uint32_t lo, hi;
@@ -464,7 +310,7 @@ static void apply_launches(tt_ctx *c, const tt_kernel_def *def)
                                                           ln->grid_rows[ax]);
                 if (ln->grid_rows[ax] && dim0)
                     c->k->grid_rows_dim0 |= (uint8_t)(1u << ax);
-                tally_cover(c, &tl, ln, ax);
+                tt_tally_cover(c, &tl, ln, ax);
             }
             nlaunch += !ln->from_autotune;
             if (!ln->from_autotune) {
@@ -477,7 +323,7 @@ static void apply_launches(tt_ctx *c, const tt_kernel_def *def)
             }
             for (uint32_t a = 0; a < ln->args.len; a++) {
                 const tt_binding *b = &ln->args.data[a];
-                uint32_t pi = bound_param(c->k, ln, b);
+                uint32_t pi = tt_bound_param(c->k, ln, b);
                 if (pi == KC_NONE)
                     continue;
                 kc_symbol *s = &c->k->symbols.data[c->k->params.data[pi].symbol];
@@ -491,12 +337,13 @@ static void apply_launches(tt_ctx *c, const tt_kernel_def *def)
                                                    ln->file ? ln->file : "", ln->file ? " " : "", ln->line,
                                                    b->state_why);
                 nbound[pi]++;
-                tally_multiple(c, &tl, ln, b, pi);
+                tt_tally_multiple(c, &tl, ln, b, pi);
+                tt_tally_padding(c, &tl, ln, b, pi);
                 /* BLOCK_N=triton.next_power_of_2(E) next to E=E */
                 uint32_t ci = KC_NONE;
                 for (uint32_t o = 0; b->v.covers && o < ln->args.len && ci == KC_NONE; o++)
                     if (o != a && ln->args.data[o].v.text && !strcmp(ln->args.data[o].v.text, b->v.covers))
-                        ci = bound_param(c->k, ln, &ln->args.data[o]);
+                        ci = tt_bound_param(c->k, ln, &ln->args.data[o]);
                 if (ci == KC_NONE || ci == pi)
                     continue;
                 uint32_t cs = c->k->params.data[ci].symbol;
@@ -515,7 +362,7 @@ static void apply_launches(tt_ctx *c, const tt_kernel_def *def)
     for (unsigned ax = 0; ax < 3; ax++)
         if (nrows[ax] != nlaunch)
             c->k->grid_rows[ax] = NULL; /* some launch sizes the axis otherwise */
-    tiling_apply(c, &tl, nlaunch);
+    tt_tiling_apply(c, &tl, nlaunch);
     if (nlaunch && neager == nlaunch && !c->k->traced_by)
         c->k->eager_by = eager_by;
     for (uint32_t i = 0; i < c->k->params.len; i++)
@@ -538,7 +385,7 @@ static void apply_launches(tt_ctx *c, const tt_kernel_def *def)
     }
     free(nbound);
     free(ncover);
-    tiling_free(&tl);
+    tt_tiling_free(&tl);
     free(rowbits);
     free(statebits);
     free(statewhy);
@@ -1165,7 +1012,7 @@ kc_model *kc_triton_lower(kc_triton_frontend *fe, const kc_source *file, const k
             for (uint32_t a = 0; a < l->args.len; a++) {
                 /* positional arguments are named by the parameter they bind */
                 const char *param = l->args.data[a].param;
-                uint32_t pi = lk && !param ? bound_param(lk, l, &l->args.data[a]) : KC_NONE;
+                uint32_t pi = lk && !param ? tt_bound_param(lk, l, &l->args.data[a]) : KC_NONE;
                 if (pi != KC_NONE && pi < lk->params.len)
                     param = lk->params.data[pi].name;
                 kc_launch_arg la = {.param = param, .text = l->args.data[a].v.text,

@@ -1013,6 +1013,53 @@ static void scan_grid_limit(tt_module *m, tt_launch *l, TSNode scope, unsigned a
     kc_sb_free(&names);
 }
 
+/* How many extents the allocation `made` (alloc_extents) writes, before
+ * products are split into factors. */
+static uint32_t written_extents(TSNode made)
+{
+    TSNode args = tt_field(made, "arguments"), first = {0};
+    uint32_t np = positional(args, &first);
+    TSNode list = np >= 1 && (TT_IS(tt_unparen(first), tuple) || TT_IS(tt_unparen(first), list)) ? tt_unparen(first)
+                                                                                                : args;
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < ts_node_named_child_count(list); i++) {
+        TSNode d = ts_node_named_child(list, i);
+        n += !TT_IS(d, comment) && !TT_IS(d, keyword_argument);
+    }
+    return list.id == args.id ? np : n;
+}
+
+/* The strides the launch passes of tensors it allocates padded along the
+ * strided dimension (`tmp.stride(2)` of `torch.empty((B, H, L + 256))`):
+ * tt_binding.pad_base, pad_extra. */
+static void scan_padding(tt_module *m, tt_launch *l, TSNode scope)
+{
+    for (uint32_t i = 0; i < l->args.len; i++) {
+        tt_binding *b = &l->args.data[i];
+        TSNode v = tt_unparen(b->value), obj, args;
+        static const char *const stride[] = {"stride", NULL};
+        if (b->v.kind != TT_HOST_STRIDE || ts_node_is_null(v) || !tt_method_call(m, v, stride, &obj, &args))
+            continue;
+        TSNode dims[8], made = {0};
+        uint32_t n = alloc_extents(m, obj, scope, 0, dims, 8, &made);
+        if (!n || written_extents(made) != n)
+            continue; /* a product split into factors: the dimensions do not line up */
+        int64_t d = b->v.value < 0 ? (int64_t)n + b->v.value : b->v.value;
+        if (d < 0 || d >= (int64_t)n)
+            continue;
+        TSNode e = tt_unparen(dims[d]);
+        if (!TT_IS(e, binary_operator) || !tt_is(tt_field(e, "operator"), "+"))
+            continue;
+        TSNode left = tt_field(e, "left"), right = tt_field(e, "right");
+        int64_t cl, cr;
+        bool il = tt_int_literal(m, left, &cl), ir = tt_int_literal(m, right, &cr);
+        if (il == ir || (ir ? cr : cl) <= 0)
+            continue; /* `X + c` or `c + X` with one integer literal c > 0 */
+        b->pad_base = tt_text(m, tt_unparen(ir ? left : right));
+        b->pad_extra = ir ? cr : cl;
+    }
+}
+
 void tt_scan_grid(tt_module *m, tt_launch *l, TSNode scope)
 {
     TSNode f = tt_field(l->call, "function");
@@ -1031,4 +1078,5 @@ void tt_scan_grid(tt_module *m, tt_launch *l, TSNode scope)
         scan_grid_limit(m, l, scope, i, axes[i], &ri);
         scan_axis_cover(m, &l->grid[i], scope, axes[i]);
     }
+    scan_padding(m, l, scope);
 }

@@ -78,6 +78,11 @@ typedef struct tt_binding {
     int64_t multiple_value;
     const char *multiple_by;
     const char *multiple_why;
+    /* A stride `t.stride(d)` of a tensor the launching code allocates with
+     * extent d written `X + c` (`torch.empty((B, H, max_len + 256))`): X as
+     * written and c (> 0); NULL / 0 otherwise (triton_grid.c). */
+    const char *pad_base;
+    int64_t pad_extra;
 } tt_binding;
 
 typedef struct tt_launch {
@@ -483,6 +488,43 @@ typedef struct tt_ctx {
      * it, the one way back up. */
     tv (*eval)(struct tt_ctx *c, TSNode n);
 } tt_ctx;
+
+/* ---- launch facts (triton_tiling.c) ---- */
+/* What the launches read so far say of the grid axes and of the sizes
+ * the launching functions assert divisible. */
+typedef struct tt_tiling {
+    /* per grid axis: launches that round it up / floor it, the size
+     * parameter a rounded-up axis divides (KC_NONE when launches differ),
+     * and where */
+    uint32_t nup[3], nfloor[3], upsize[3];
+    const char *why[3];
+    /* per parameter: launches asserting it a multiple, of what in common */
+    uint32_t *nmult, *multsym;
+    int64_t *multval;
+    const char **multwhy;
+    /* per parameter: launches passing for it the stride of a dimension
+     * allocated padded past the extent a rounded-up grid axis divides
+     * (tt_binding.pad_base), those axes (in every one), the least padding */
+    uint32_t *npad;
+    uint8_t *padaxes;
+    int64_t *padextra;
+    const char **padwhy;
+} tt_tiling;
+
+tt_tiling tt_tiling_new(uint32_t nparams);
+void tt_tiling_free(tt_tiling *t);
+/* "the launch on line N" (or "in FILE on line N") */
+const char *tt_launch_where(tt_ctx *c, const tt_launch *ln);
+/* Grid axis `ax` of one launch: floored or rounded up, and what it divides. */
+void tt_tally_cover(tt_ctx *c, tt_tiling *t, const tt_launch *ln, unsigned ax);
+/* `assert Tq % 64 == 0` before the launch, for argument b binding parameter pi. */
+void tt_tally_multiple(tt_ctx *c, tt_tiling *t, const tt_launch *ln, const tt_binding *b, uint32_t pi);
+/* A padded tensor's stride for parameter pi (tt_binding.pad_base). */
+void tt_tally_padding(tt_ctx *c, tt_tiling *t, const tt_launch *ln, const tt_binding *b, uint32_t pi);
+/* What every one of the `nlaunch` launches agrees on, into the kernel. */
+void tt_tiling_apply(tt_ctx *c, const tt_tiling *t, uint32_t nlaunch);
+/* The kernel parameter a launch binding binds, or KC_NONE. */
+uint32_t tt_bound_param(const kc_kernel *k, const tt_launch *ln, const tt_binding *b);
 
 /* ---- triton_value.c ---- */
 bool tt_elt_low(uint8_t e); /* fp16, bf16 or fp8 */
