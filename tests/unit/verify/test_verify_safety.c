@@ -179,6 +179,17 @@ static bool process_gone(pid_t pid)
     return rp && rp[1] == ' ' && rp[2] == 'Z';
 }
 
+/* Waits up to `seconds` for pid to be gone; whether it is. */
+static bool gone_within(pid_t pid, double seconds)
+{
+    double t0 = kh_now_s();
+    while (!process_gone(pid) && kh_now_s() - t0 < seconds) {
+        struct timespec ts = {0, 50 * 1000 * 1000};
+        nanosleep(&ts, NULL);
+    }
+    return process_gone(pid);
+}
+
 static pid_t read_pid(const char *path)
 {
     FILE *f = fopen(path, "r");
@@ -207,12 +218,7 @@ static void test_time_limit_kills_the_group(void **state)
     kh_expect_in(r.out, "inconclusive: timed out after 2 s (the process group was killed)");
     pid_t child = read_pid(pidfile);
     assert_true(child > 0);
-    double t0 = kh_now_s();
-    while (!process_gone(child) && kh_now_s() - t0 < 5) {
-        struct timespec ts = {0, 50 * 1000 * 1000};
-        nanosleep(&ts, NULL);
-    }
-    assert_true(process_gone(child));
+    assert_true(gone_within(child, 5));
     kh_result_free(&r);
     expect_empty_tmp();
 
@@ -222,12 +228,7 @@ static void test_time_limit_kills_the_group(void **state)
     assert_true(r.seconds < 10);
     kh_expect_in(r.out, "timed out after 2 s (the process group was killed)");
     child = read_pid(pidfile);
-    t0 = kh_now_s();
-    while (!process_gone(child) && kh_now_s() - t0 < 5) {
-        struct timespec ts = {0, 50 * 1000 * 1000};
-        nanosleep(&ts, NULL);
-    }
-    assert_true(process_gone(child));
+    assert_true(gone_within(child, 5));
     kh_result_free(&r);
     expect_empty_tmp();
     unsetenv("KC_TEST_PIDFILE");
@@ -287,12 +288,7 @@ static void test_escaped_and_flooding_drivers(void **state)
     kh_expect_in(r.out, "inconclusive: the driver wrote no results (exit status 0; log ");
     pid_t escaped = read_pid(pidfile);
     assert_true(escaped > 0);
-    double t0 = kh_now_s();
-    while (!process_gone(escaped) && kh_now_s() - t0 < 5) {
-        struct timespec ts = {0, 50 * 1000 * 1000};
-        nanosleep(&ts, NULL);
-    }
-    bool was_gone = process_gone(escaped);
+    bool was_gone = gone_within(escaped, 5);
     if (!was_gone)
         kill(escaped, SIGKILL); /* not left running when the test fails */
     assert_true(was_gone);
