@@ -135,6 +135,13 @@ bool kc_cuda_asserted_multiple(const char *t, size_t from, size_t to, const char
         size_t z = skip_space(t, de + 2, to);
         if (z >= to || t[z] != '0' || (z + 1 < to && (ident_char(t[z + 1]) || t[z + 1] == '.')))
             continue;
+        /* the whole test, or a conjunct of an assert / a disjunct of an
+         * exit test: `n % 64 == 0 || tail_ok` asserts nothing */
+        size_t after = skip_space(t, z + 1, to);
+        char op = eq ? '&' : '|';
+        if (after >= to ||
+            !(t[after] == ')' || (eq && t[after] == ',') || (t[after] == op && after + 1 < to && t[after + 1] == op)))
+            continue;
         size_t open = open_paren(t, from, i, to);
         if (open >= to)
             continue;

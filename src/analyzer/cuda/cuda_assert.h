@@ -18,8 +18,9 @@ typedef struct kc_cuda_multiple {
 
 /* Does text[from, to) assert that `name` is a multiple of something:
  * `assert(name % E == 0)`, `TORCH_CHECK(name % E == 0, ...)` (any call
- * whose name holds "assert" or "check", known or from a missing header),
- * or `if (name % E != 0)` followed by throw, return, exit or abort? The
+ * whose name holds "assert" or "check", known or from a missing header;
+ * the test alone or a conjunct, `&& ...`), or `if (name % E != 0)` (alone
+ * or a disjunct, `|| ...`) followed by throw, return, exit or abort? The
  * last such assertion before `to` goes to *out. */
 bool kc_cuda_asserted_multiple(const char *text, size_t from, size_t to, const char *name, kc_arena *ar,
                                kc_cuda_multiple *out);

@@ -16,12 +16,12 @@
  * a runtime API call whose result is used.
  *
  * A launch its own function leaves unchecked, or a discarded API result
- * no check there catches, is checked by the callers when the file calls that function at least once and every call is
- * followed, on its path, by a last-error check (`launch_x(...);
- * CUDA_CHECK(cudaGetLastError());`, `launch_x(...); return
- * cudaGetLastError();`): a launch error, or the error of a failed API
- * call, stays until a last-error call reads it, so the caller's check
- * reports this one.
+ * no check there catches, is checked by the callers when the file calls
+ * that function at least once and every call is followed, on its path, by
+ * a last-error check (`launch_x(...); CUDA_CHECK(cudaGetLastError());`,
+ * `launch_x(...); return cudaGetLastError();`): a launch error, or the
+ * error of a failed API call, stays until a last-error call reads it, so
+ * the caller's check reports this one.
  */
 #include "cuda_host.h"
 
@@ -54,8 +54,8 @@ typedef struct host_ev {
 } host_ev;
 
 /* A launch or discarded API result its own function leaves unchecked (to
- * be judged by the calls of that function), or a call of a function of the file and whether a
- * last-error check follows it. */
+ * be judged by the calls of that function), or a call of a function of
+ * the file and whether a last-error check follows it. */
 typedef struct host_link {
     unsigned fn;      /* fn_key of the launching / the called function */
     kc_span span;     /* the launch; unset for a call or an API call */

@@ -340,8 +340,8 @@ static void test_recovered_launches(void **state)
 
 /* What a launcher asserts about the values it passes: a checking call
  * (known or not), an if that leaves the function; not a comment, a
- * string, another variable, a test that does not leave, or an assert
- * after the launch. */
+ * string, another variable, a test that does not leave, an assert whose
+ * divisibility is one side of an `||`, or an assert after the launch. */
 static void test_asserted_multiples(void **state)
 {
     (void)state;
@@ -355,6 +355,7 @@ static void test_asserted_multiples(void **state)
               "    assert(nn % 32 == 0);\n"
               "    if (q % BLOCK_Q != 0) { return; }\n"               /* 8 */
               "    if (r % 16 != 0) { r = 0; }\n"
+              "    assert(r % 32 == 0 || q > 0);\n"
               "    k<<<1, 32>>>(x, n, m);\n"
               "    k<<<1, 32>>>(x, q, r);\n"
               "    assert(m % 8 == 0);\n"
