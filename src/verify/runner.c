@@ -189,11 +189,14 @@ void kc_run_process(char *const argv[], const char *cwd, const char *out_path, c
             break;
         nanosleep(&ts, NULL);
     }
-    /* a second interrupt, held meanwhile, would end kcheck before it
-     * cleans up: the caller ends it the same way once it has */
+    /* One that came after the run ended, or a second one, held meanwhile,
+     * would end kcheck before it cleans up: taken here, the caller ends it
+     * the same way once it has. */
     struct timespec zero = {0, 0};
-    while (res->interrupted && sigtimedwait(&stop, NULL, &zero) > 0)
-        ;
+    int late;
+    while ((late = sigtimedwait(&stop, NULL, &zero)) > 0)
+        if (!res->interrupted)
+            res->interrupted = late;
     pthread_sigmask(SIG_SETMASK, &old, NULL);
     res->wall_s = now_s() - t0;
     if (WIFEXITED(status)) {
