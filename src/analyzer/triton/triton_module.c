@@ -519,12 +519,16 @@ static bool node_holds(TSNode outer, TSNode n)
 
 /* The definition a launch at `call` of kernel name `kn` runs, when the
  * module defines that name more than once (one definition per branch of
- * `if triton.__version__ >= "2.1.0":`): the one in the innermost block
- * that also holds the call, the last one before the call there. KC_NONE
- * when the name has one definition or no block holds both. */
+ * `if triton.__version__ >= "2.1.0":`, or a name defined again): one in
+ * the innermost block that also holds the call. There, a call inside a
+ * function looks the name up when it runs, after the block has bound it
+ * for the last time: the last definition; a call the block itself makes
+ * runs the last one before it. KC_NONE when the name has one definition
+ * or no block holds both. */
 static uint32_t visible_def(const tt_module *m, uint32_t kn, TSNode call)
 {
     const char *name = m->kernels.data[m->knames.data[kn].kernel].name;
+    TSNode fn = tt_enclosing_function(call);
     uint32_t best = KC_NONE, ndefs = 0, best_span = UINT32_MAX;
     for (uint32_t i = 0; i < m->kernels.len; i++) {
         const tt_kernel_def *d = &m->kernels.data[i];
@@ -535,9 +539,11 @@ static uint32_t visible_def(const tt_module *m, uint32_t kn, TSNode call)
         TSNode blk = ts_node_parent(self);
         if (ts_node_is_null(blk) || !node_holds(blk, call))
             continue;
+        bool later = !ts_node_is_null(fn) && node_holds(blk, fn)
+                         ? true
+                         : ts_node_start_byte(self) < ts_node_start_byte(call);
         uint32_t span = ts_node_end_byte(blk) - ts_node_start_byte(blk);
-        bool before = ts_node_start_byte(self) < ts_node_start_byte(call);
-        if (span < best_span || (span == best_span && before))
+        if (span < best_span || (span == best_span && later))
             best = i, best_span = span;
     }
     return ndefs > 1 ? best : KC_NONE;
