@@ -174,4 +174,13 @@ extern const char kc_sitecustomize_py[];
  * recorded. */
 void kc_verify_run_command(kc_verify_env *e, kc_file_result *files, size_t n);
 
+/* ---- the user's directories around the experiments (tree_guard.c) ---- */
+typedef struct kc_tree_guard kc_tree_guard;
+/* Lists the directory of every file (not recursively). */
+kc_tree_guard *kc_tree_guard_take(const kc_file_result *files, size_t n);
+/* Compares them with now, a warning on err per entry created, removed or
+ * changed (the first 20); how many there were. */
+unsigned kc_tree_guard_check(kc_tree_guard *g, FILE *err);
+void kc_tree_guard_free(kc_tree_guard *g);
+
 #endif

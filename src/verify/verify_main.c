@@ -161,8 +161,14 @@ int kc_verify_files(const kc_options *o, kc_file_result *files, size_t n, FILE *
         kc_verify_replay_all(&e, jobs.data, jobs.len);
     else if (o->verify_export_dir && e.workdir)
         kc_verify_export_all(&e, jobs.data, jobs.len);
-    else if (e.workdir)
+    else if (e.workdir) {
+        /* the experiments run in the work directory: the user's
+         * directories must come out as they went in */
+        kc_tree_guard *guard = kc_tree_guard_take(files, n);
         kc_verify_run_local(&e, jobs.data, jobs.len);
+        kc_tree_guard_check(guard, err);
+        kc_tree_guard_free(guard);
+    }
     for (uint32_t i = 0; i < jobs.len; i++) {
         kc_verify_judge_job(&jobs.data[i]);
         json_decref(jobs.data[i].doc);

@@ -11,6 +11,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -311,6 +312,36 @@ static void test_escaped_and_flooding_drivers(void **state)
     alarm(0);
 }
 
+/* A driver that writes into the user's directory: said on stderr, with the
+ * entry's name (the test then puts the directory back as it was). */
+static void test_driver_writing_the_users_tree(void **state)
+{
+    (void)state;
+    alarm(60);
+    struct stat before;
+    assert_int_equal(stat(userdir, &before), 0);
+    setenv("KC_TEST_USERDIR", userdir, 1);
+    char *py = fake_python("litter.sh", "echo x > \"$KC_TEST_USERDIR/written-by-driver\"\nexit 0\n");
+    kh_result r = verify("--python", py, user_file, NULL);
+    kh_expect_in(r.err, "kcheck verify: warning: the experiments created `written-by-driver` in ");
+    char *p = kc_xasprintf("%s/written-by-driver", userdir);
+    assert_int_equal(unlink(p), 0);
+    struct timespec times[2] = {before.st_atim, before.st_mtim};
+    assert_int_equal(utimensat(AT_FDCWD, userdir, times, 0), 0);
+    free(p);
+    kh_result_free(&r);
+    /* a driver that writes nothing there: no warning */
+    char *quiet = fake_python("quiet.sh", "exit 0\n");
+    r = verify("--python", quiet, user_file, NULL);
+    assert_null(strstr(r.err, "the experiments created"));
+    kh_result_free(&r);
+    unsetenv("KC_TEST_USERDIR");
+    free(py);
+    free(quiet);
+    expect_empty_tmp();
+    alarm(0);
+}
+
 /* What the driver writes when the GPU faults, runs out of memory or the
  * kernel does not compile: each becomes a verdict that says so. */
 static const char faults_doc[] =
@@ -464,6 +495,7 @@ int main(void)
         cmocka_unit_test(test_time_limit_kills_the_group),
         cmocka_unit_test(test_driver_failures_become_verdicts),
         cmocka_unit_test(test_escaped_and_flooding_drivers),
+        cmocka_unit_test(test_driver_writing_the_users_tree),
         cmocka_unit_test(test_gpu_faults_oom_compile_errors),
         cmocka_unit_test(test_no_run_and_keep),
         cmocka_unit_test(test_bundle_quotes_file_names),
