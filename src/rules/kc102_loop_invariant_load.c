@@ -28,7 +28,10 @@ static const char doc[] =
     "a local array of the caller (`int vl[2]`) points to local memory, and one\n"
     "of a function nothing in the file calls may point anywhere (registers\n"
     "after inlining, shared memory): its loads are not judged. Calls\n"
-    "kcheck cannot see into are not taken to write memory.\n"
+    "kcheck cannot see into are not taken to write memory. A `for` loop whose\n"
+    "variable's declaration did not parse (`for (cuda::index_t i = ...` with the\n"
+    "type from a missing header) leaves its loads with an address kcheck cannot\n"
+    "express unjudged: that part may be the variable.\n"
     "\n"
     "## Why is this bad?\n"
     "The same bytes are fetched again in every pass: extra instructions,\n"
@@ -158,6 +161,17 @@ static keeper why_kept(const kc_kernel *k, const kc_access *a, uint32_t L, kc_ru
     return r;
 }
 
+/* Does the index hold a part kcheck could not express (a name whose
+ * declaration it lost, a non-polynomial sub-expression)? */
+static bool has_opaque(const kc_index *x)
+{
+    for (unsigned i = 0; x && i < x->nmono; i++)
+        for (unsigned f = 0; f < x->mono[i].nfac; f++)
+            if (x->mono[i].fac[f].kind == KC_ATOM_OPAQUE)
+                return true;
+    return false;
+}
+
 static void check(const kc_model *m, const kc_kernel *k, kc_rule_ctx *ctx)
 {
     for (uint32_t i = 0; i < k->accesses.len; i++) {
@@ -170,6 +184,13 @@ static void check(const kc_model *m, const kc_kernel *k, kc_rule_ctx *ctx)
             continue;
         uint32_t L = a->loop;
         if (kc_index_depends_on_loop(a->offset, L))
+            continue;
+        /* A for loop whose variable kcheck lost (its declaration did not
+         * parse: `for (cuda::index_t i = ...` with the type from a missing
+         * header), and an address with a part it could not express: that
+         * part may be the variable, so whether the address changes with
+         * the loop is not known. */
+        if (k->loops.data[L].kind == KC_LOOP_FOR && !k->loops.data[L].var && has_opaque(a->offset))
             continue;
         /* Loaded only in some passes (under `if i == 0:`): not repeated. */
         if (kc_cond_chain_depends_on_loop(k, a->guard, L))
