@@ -91,18 +91,13 @@ static bool block_wide(const char *name)
 
 static bool deps_thread(kc_deps d) { return d.axes != 0 || (d.flags & KC_AF_THREAD) != 0; }
 
-static bool same_span(kc_span a, kc_span b)
-{
-    return a.line == b.line && a.col == b.col && a.end_line == b.end_line && a.end_col == b.end_col;
-}
-
 /* The loop whose condition `c` is (the guard of its body), or NULL. */
 static const kc_loop *loop_of_cond(const kc_kernel *k, const kc_cond *c)
 {
     if (c->loop == KC_NONE || c->loop >= k->loops.len)
         return NULL;
     const kc_loop *l = &k->loops.data[c->loop];
-    return same_span(l->range_span, c->span) ? l : NULL;
+    return kc_span_same(l->range_span, c->span) ? l : NULL;
 }
 
 /* A loop whose bounds move with the thread but whose number of passes does
@@ -167,6 +162,17 @@ static const kc_param *bound_param(const kc_kernel *k, const kc_index *end)
     return pi < k->params.len ? &k->params.data[pi] : NULL;
 }
 
+/* The argument launch L passes for parameter p: by name, else by
+ * position. */
+static const kc_launch_arg *arg_for(const kc_kernel *k, const kc_launch *L, const kc_param *p)
+{
+    uint32_t pi = (uint32_t)(p - k->params.data);
+    for (uint32_t j = 0; j < L->args.len; j++)
+        if (L->args.data[j].param && strcmp(L->args.data[j].param, p->name) == 0)
+            return &L->args.data[j];
+    return pi < L->args.len && !L->args.data[pi].param ? &L->args.data[pi] : NULL;
+}
+
 /* What the launches of the file show about a grid-stride bound: true when
  * there is at least one launch of the kernel and every one passes, for
  * the bound's parameter, a multiple of its block's x size. Otherwise *why
@@ -174,18 +180,13 @@ static const kc_param *bound_param(const kc_kernel *k, const kc_index *end)
 static bool launches_keep_multiple(const kc_model *m, const kc_kernel *k, const kc_param *p, kc_arena *ar,
                                    const char **why)
 {
-    uint32_t pi = (uint32_t)(p - k->params.data), seen = 0;
+    uint32_t seen = 0;
     for (uint32_t i = 0; i < m->launches.len; i++) {
         const kc_launch *L = &m->launches.data[i];
         if (!L->kernel || strcmp(L->kernel, k->name) != 0)
             continue;
         seen++;
-        const kc_launch_arg *arg = NULL;
-        for (uint32_t j = 0; j < L->args.len && !arg; j++)
-            if (L->args.data[j].param && strcmp(L->args.data[j].param, p->name) == 0)
-                arg = &L->args.data[j];
-        if (!arg && pi < L->args.len && !L->args.data[pi].param)
-            arg = &L->args.data[pi];
+        const kc_launch_arg *arg = arg_for(k, L, p);
         if (!arg || !arg->block_multiple) {
             *why = kc_arena_printf(ar, "the launch on line %u passes `%s` for `%s` with a block of `%s`, which "
                                    "kcheck cannot show to be a multiple of it",
@@ -220,17 +221,6 @@ static bool pinned(const kc_kernel *k, const kc_cond *c)
         if (index_pinned(k, c->preds[p].lhs) || index_pinned(k, c->preds[p].rhs))
             return true;
     return false;
-}
-
-/* The argument launch L passes for parameter p: by name, else by
- * position. */
-static const kc_launch_arg *arg_for(const kc_kernel *k, const kc_launch *L, const kc_param *p)
-{
-    uint32_t pi = (uint32_t)(p - k->params.data);
-    for (uint32_t j = 0; j < L->args.len; j++)
-        if (L->args.data[j].param && strcmp(L->args.data[j].param, p->name) == 0)
-            return &L->args.data[j];
-    return pi < L->args.len && !L->args.data[pi].param ? &L->args.data[pi] : NULL;
 }
 
 /* A condition that compares a thread-dependent index with a parameter
@@ -323,14 +313,14 @@ static bool span_in(kc_span in, kc_span out)
  * divergent inside that function's own model (reported there). */
 static bool reported_in_callee(const kc_model *m, const kc_kernel *k, const kc_barrier *b)
 {
-    if (same_span(b->origin, b->span))
+    if (kc_span_same(b->origin, b->span))
         return false;
     for (uint32_t i = 0; i < m->kernels.len; i++) {
         const kc_kernel *d = m->kernels.data[i];
         if (d == k || !d->is_device_function || !span_in(b->origin, d->span))
             continue;
         for (uint32_t j = 0; j < d->barriers.len; j++)
-            if (same_span(d->barriers.data[j].span, b->origin) && divergent(m, d, &d->barriers.data[j]))
+            if (kc_span_same(d->barriers.data[j].span, b->origin) && divergent(m, d, &d->barriers.data[j]))
                 return true;
     }
     return false;
@@ -415,7 +405,7 @@ static void check(const kc_model *m, const kc_kernel *k, kc_rule_ctx *ctx)
                 continue;
             uint32_t cj = divergent_cond(m, k, o->guard);
             bool same = ci != KC_NONE ? cj == ci
-                                      : cj == KC_NONE && same_span(o->divergent_exit, b->divergent_exit);
+                                      : cj == KC_NONE && kc_span_same(o->divergent_exit, b->divergent_exit);
             if (!same)
                 continue;
             done[j] = true;
@@ -423,7 +413,7 @@ static void check(const kc_model *m, const kc_kernel *k, kc_rule_ctx *ctx)
                 kc_sb_appendf(&lines, "%s%u", lines.len ? ", " : "", o->span.line);
         }
         const char *bname = b->name;
-        bool inlined = !same_span(b->origin, b->span);
+        bool inlined = !kc_span_same(b->origin, b->span);
         const char *via = inlined ? kc_arena_printf(ar, " (inside the function called here, line %u)", b->origin.line)
                                   : "";
         kc_diag *d;
@@ -431,7 +421,7 @@ static void check(const kc_model *m, const kc_kernel *k, kc_rule_ctx *ctx)
          * negated condition: say it as the exit it is. */
         if (ci != KC_NONE && kc_span_valid(b->divergent_exit) && b->exit_cond < k->conds.len) {
             const kc_cond *c = &k->conds.data[ci];
-            if (c->negated && same_span(c->span, k->conds.data[b->exit_cond].span))
+            if (c->negated && kc_span_same(c->span, k->conds.data[b->exit_cond].span))
                 ci = KC_NONE;
         }
         /* the condition the report is about, when no loop makes it */

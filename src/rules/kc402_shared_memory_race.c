@@ -382,12 +382,7 @@ static bool other_thread(kc_arena *ar, const kc_kernel *k, const kc_access *w, c
     return true;
 }
 
-static bool same_span(kc_span a, kc_span b)
-{
-    return a.line == b.line && a.col == b.col && a.end_line == b.end_line && a.end_col == b.end_col;
-}
-
-static bool inlined(const kc_access *a) { return kc_span_valid(a->origin) && !same_span(a->origin, a->span); }
+static bool inlined(const kc_access *a) { return kc_span_valid(a->origin) && !kc_span_same(a->origin, a->span); }
 
 /* The access as written (inside the called function when inlined). */
 static const char *acc_text(kc_rule_ctx *ctx, const kc_access *a)

@@ -17,4 +17,10 @@ typedef struct kc_span {
 
 static inline bool kc_span_valid(kc_span s) { return s.line != 0; }
 
+/* The same range (a launch met twice, a barrier and its origin). */
+static inline bool kc_span_same(kc_span a, kc_span b)
+{
+    return a.line == b.line && a.col == b.col && a.end_line == b.end_line && a.end_col == b.end_col;
+}
+
 #endif

@@ -388,13 +388,7 @@ static CXCursor first_double_literal(CXCursor c, unsigned depth)
         return is_double_literal(c) ? c : clang_getNullCursor();
     if (c.kind != CXCursor_BinaryOperator && c.kind != CXCursor_UnexposedExpr && c.kind != CXCursor_UnaryOperator)
         return clang_getNullCursor();
-    kc_cuda_kids k;
-    kc_cuda_kids_get(c, &k);
-    CXCursor r = clang_getNullCursor();
-    for (unsigned i = 0; i < k.n && clang_Cursor_isNull(r); i++)
-        r = first_double_literal(k.v[i], depth + 1);
-    kc_cuda_kids_free(&k);
-    return r;
+    return kc_cuda_first_in_kids(c, first_double_literal, depth + 1);
 }
 
 /* A double literal, or a double constant computed from literals with one

@@ -624,8 +624,7 @@ static void host_function(host_ctx *x, CXCursor fn)
             }
             for (uint32_t l = 0; l < m->launches.len; l++) {
                 kc_launch *L = &m->launches.data[l];
-                if (L->span.line == e->span.line && L->span.col == e->span.col &&
-                    L->span.end_line == e->span.end_line && L->span.end_col == e->span.end_col) {
+                if (kc_span_same(L->span, e->span)) {
                     L->in_host_code = true;
                     L->error_checked |= checked;
                     L->at_function_end = tail;
@@ -682,8 +681,7 @@ static void callers_check(host_ctx *x)
         }
         for (uint32_t l = 0; l < m->launches.len; l++) {
             kc_launch *L = &m->launches.data[l];
-            if (L->span.line == p->span.line && L->span.col == p->span.col && L->span.end_line == p->span.end_line &&
-                L->span.end_col == p->span.end_col)
+            if (kc_span_same(L->span, p->span))
                 L->error_checked = L->checked_by_caller = true;
         }
     }

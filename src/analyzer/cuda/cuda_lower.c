@@ -30,13 +30,7 @@ static CXCursor find_function_ref(CXCursor c, unsigned depth)
             (r.kind == CXCursor_FunctionDecl || r.kind == CXCursor_FunctionTemplate))
             return r;
     }
-    kc_cuda_kids k;
-    kc_cuda_kids_get(c, &k);
-    CXCursor found = none;
-    for (unsigned i = 0; i < k.n && clang_Cursor_isNull(found); i++)
-        found = find_function_ref(k.v[i], depth + 1);
-    kc_cuda_kids_free(&k);
-    return found;
+    return kc_cuda_first_in_kids(c, find_function_ref, depth + 1);
 }
 
 static void record_template_args(kc_cuda_tu *t, CXCursor spec, uint32_t line)
@@ -572,8 +566,7 @@ static bool record_launch(kc_cuda_tu *t, CXCursor call)
     /* one launch, one record (a launch in a template can be met twice) */
     for (uint32_t i = 0; i < t->m->launches.len; i++) {
         kc_launch *o = &t->m->launches.data[i];
-        if (o->span.line == L.span.line && o->span.col == L.span.col && o->span.end_line == L.span.end_line &&
-            o->span.end_col == L.span.end_col) {
+        if (kc_span_same(o->span, L.span)) {
             if ((!o->kernel || !o->kernel[0]) && L.kernel && L.kernel[0])
                 o->kernel = L.kernel;
             kc_vec_free(&L.args);

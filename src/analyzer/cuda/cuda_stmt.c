@@ -83,13 +83,7 @@ static CXCursor init_shared_memory(CXCursor e, unsigned depth)
         }
         return arr;
     }
-    kc_cuda_kids k;
-    kc_cuda_kids_get(e, &k);
-    CXCursor found = clang_getNullCursor();
-    for (unsigned i = 0; i < k.n && clang_Cursor_isNull(found); i++)
-        found = init_shared_memory(k.v[i], depth + 1);
-    kc_cuda_kids_free(&k);
-    return found;
+    return kc_cuda_first_in_kids(e, init_shared_memory, depth + 1);
 }
 
 static void decl_var(kc_cuda_walk *w, CXCursor d)

@@ -52,6 +52,17 @@ void kc_cuda_kids_free(kc_cuda_kids *k)
     k->n = 0;
 }
 
+CXCursor kc_cuda_first_in_kids(CXCursor c, CXCursor (*find)(CXCursor, unsigned), unsigned depth)
+{
+    kc_cuda_kids k;
+    kc_cuda_kids_get(c, &k);
+    CXCursor found = clang_getNullCursor();
+    for (unsigned i = 0; i < k.n && clang_Cursor_isNull(found); i++)
+        found = find(k.v[i], depth);
+    kc_cuda_kids_free(&k);
+    return found;
+}
+
 /* ---- locations, spans, text -------------------------------------------------- */
 
 bool kc_cuda_loc_in_main(const kc_cuda_tu *t, CXSourceLocation loc, uint32_t *line, uint32_t *col, uint32_t *off)

@@ -66,6 +66,9 @@ typedef struct kc_cuda_kids {
 
 void kc_cuda_kids_get(CXCursor c, kc_cuda_kids *out);
 void kc_cuda_kids_free(kc_cuda_kids *k);
+/* The first non-null `find(kid, depth)` over the children of c, in order:
+ * the step of a depth-first search for a cursor. */
+CXCursor kc_cuda_first_in_kids(CXCursor c, CXCursor (*find)(CXCursor, unsigned), unsigned depth);
 
 /* ---- locations, spans, text ---- */
 
