@@ -556,26 +556,32 @@ static uint32_t grid_axes(tt_module *m, TSNode g, TSNode scope, int depth, TSNod
 /* The factors of one extent of an allocation into dims: `B * H` (the
  * leading dimensions of a tensor flattened, `torch.empty(B * H, S)`) is
  * both B and H. False past `max`. */
-static bool push_factors(TSNode d, TSNode *dims, uint32_t max, uint32_t *n, int depth)
+static bool push_extent(TSNode d, TSNode *dims, uint32_t max, uint32_t *n)
 {
-    d = tt_unparen(d);
-    if (TT_IS(d, binary_operator) && tt_is(tt_field(d, "operator"), "*") && depth < GRID_DEPTH)
-        return push_factors(tt_field(d, "left"), dims, max, n, depth + 1) &&
-               push_factors(tt_field(d, "right"), dims, max, n, depth + 1);
     if (*n == max)
         return false;
     dims[(*n)++] = d;
     return true;
 }
 
+static bool push_factors(TSNode d, TSNode *dims, uint32_t max, uint32_t *n, int depth)
+{
+    d = tt_unparen(d);
+    if (TT_IS(d, binary_operator) && tt_is(tt_field(d, "operator"), "*") && depth < GRID_DEPTH)
+        return push_factors(tt_field(d, "left"), dims, max, n, depth + 1) &&
+               push_factors(tt_field(d, "right"), dims, max, n, depth + 1);
+    return push_extent(d, dims, max, n);
+}
+
 /* The extents an allocation spells (`torch.zeros(B, H, D)`,
  * `torch.empty((B, H, K, V), dtype=...)`, `x.new_empty(B, H, D)`,
  * `torch.full((B, H), v)`), through names, a conditional whose other
  * value is `None` and element-wise copies (`.float()`): their count (0:
- * not such an allocation, or more than `max`), the nodes into dims and the
- * allocation into *made. */
+ * not such an allocation, or more than `max`), the nodes into dims (with
+ * `split`, a product's factors each as an extent) and the allocation into
+ * *made. */
 static uint32_t alloc_extents(tt_module *m, TSNode e, TSNode scope, int depth, TSNode *dims, uint32_t max,
-                              TSNode *made)
+                              bool split, TSNode *made)
 {
     static const char *const torch_allocs[] = {"empty", "zeros", "ones", "full", "randn", "rand", NULL};
     static const char *const new_allocs[] = {"new_empty", "new_zeros", "new_ones", "new_full", NULL};
@@ -586,13 +592,13 @@ static uint32_t alloc_extents(tt_module *m, TSNode e, TSNode scope, int depth, T
     if (TT_IS(e, identifier)) {
         int elem;
         TSNode r = binding(m, scope, e, &elem);
-        return ts_node_is_null(r) || elem >= 0 ? 0 : alloc_extents(m, r, scope, depth + 1, dims, max, made);
+        return ts_node_is_null(r) || elem >= 0 ? 0 : alloc_extents(m, r, scope, depth + 1, dims, max, split, made);
     }
     if (TT_IS(e, conditional_expression)) {
         TSNode a = tt_unparen(ts_node_named_child(e, 0)), b = tt_unparen(ts_node_named_child(e, 2));
         if (TT_IS(b, none))
-            return alloc_extents(m, a, scope, depth + 1, dims, max, made);
-        return TT_IS(a, none) ? alloc_extents(m, b, scope, depth + 1, dims, max, made) : 0;
+            return alloc_extents(m, a, scope, depth + 1, dims, max, split, made);
+        return TT_IS(a, none) ? alloc_extents(m, b, scope, depth + 1, dims, max, split, made) : 0;
     }
     TSNode obj, args, first = {0};
     bool fill;
@@ -601,7 +607,7 @@ static uint32_t alloc_extents(tt_module *m, TSNode e, TSNode scope, int depth, T
     else if (tt_method_call(m, e, new_allocs, &obj, &args))
         fill = tt_text_eq(m, tt_field(tt_field(e, "function"), "attribute"), "new_full");
     else if (tt_method_call(m, e, copies, &obj, &args))
-        return alloc_extents(m, obj, scope, depth + 1, dims, max, made);
+        return alloc_extents(m, obj, scope, depth + 1, dims, max, split, made);
     else
         return 0;
     uint32_t np = positional(args, &first);
@@ -615,7 +621,8 @@ static uint32_t alloc_extents(tt_module *m, TSNode e, TSNode scope, int depth, T
         TSNode d = ts_node_named_child(list, i);
         if (TT_IS(d, comment) || TT_IS(d, keyword_argument))
             continue;
-        if (TT_IS(d, list_splat) || TT_IS(d, dictionary_splat) || !push_factors(d, dims, max, &n, 0))
+        if (TT_IS(d, list_splat) || TT_IS(d, dictionary_splat) ||
+            !(split ? push_factors(d, dims, max, &n, 0) : push_extent(tt_unparen(d), dims, max, &n)))
             return 0;
     }
     *made = e;
@@ -640,7 +647,7 @@ static const char *state_of(tt_module *m, TSNode e, TSNode scope, const rows_inf
     if (ri->kind != ROWS_LEADING2 || ri->rank < 3 || ri->rank > STATE_MAX_RANK || ts_node_is_null(ri->tensor))
         return NULL;
     TSNode dims[STATE_MAX_RANK], made = {0};
-    uint32_t n = alloc_extents(m, e, scope, 0, dims, ri->rank, &made);
+    uint32_t n = alloc_extents(m, e, scope, 0, dims, ri->rank, true, &made);
     if (n == 0)
         return NULL;
     bool used[STATE_MAX_RANK] = {false};
@@ -1013,22 +1020,6 @@ static void scan_grid_limit(tt_module *m, tt_launch *l, TSNode scope, unsigned a
     kc_sb_free(&names);
 }
 
-/* How many extents the allocation `made` (alloc_extents) writes, before
- * products are split into factors. */
-static uint32_t written_extents(TSNode made)
-{
-    TSNode args = tt_field(made, "arguments"), first = {0};
-    uint32_t np = positional(args, &first);
-    TSNode list = np >= 1 && (TT_IS(tt_unparen(first), tuple) || TT_IS(tt_unparen(first), list)) ? tt_unparen(first)
-                                                                                                : args;
-    uint32_t n = 0;
-    for (uint32_t i = 0; i < ts_node_named_child_count(list); i++) {
-        TSNode d = ts_node_named_child(list, i);
-        n += !TT_IS(d, comment) && !TT_IS(d, keyword_argument);
-    }
-    return list.id == args.id ? np : n;
-}
-
 /* The strides the launch passes of tensors it allocates padded along the
  * strided dimension (`tmp.stride(2)` of `torch.empty((B, H, L + 256))`):
  * tt_binding.pad_base, pad_extra. */
@@ -1041,9 +1032,12 @@ static void scan_padding(tt_module *m, tt_launch *l, TSNode scope)
         if (b->v.kind != TT_HOST_STRIDE || ts_node_is_null(v) || !tt_method_call(m, v, stride, &obj, &args))
             continue;
         TSNode dims[8], made = {0};
-        uint32_t n = alloc_extents(m, obj, scope, 0, dims, 8, &made);
-        if (!n || written_extents(made) != n)
-            continue; /* a product split into factors: the dimensions do not line up */
+        uint32_t n = alloc_extents(m, obj, scope, 0, dims, 8, false, &made);
+        bool product = false; /* a flattened extent among them (`B * H`): not read */
+        for (uint32_t k = 0; k < n; k++)
+            product |= TT_IS(dims[k], binary_operator) && tt_is(tt_field(dims[k], "operator"), "*");
+        if (!n || product)
+            continue;
         int64_t d = b->v.value < 0 ? (int64_t)n + b->v.value : b->v.value;
         if (d < 0 || d >= (int64_t)n)
             continue;
