@@ -148,6 +148,41 @@ void kc_frontend_delete(kc_frontend *fe)
     free(fe);
 }
 
+/* The CUDA source in the strings of a Python file (m->embedded): each
+ * string lowered as its own CUDA translation unit into m->next, at the
+ * file's lines and columns; one that cannot be is a gap of m (KC002). The
+ * headers each parse read count as the file's. */
+static void lower_embedded(kc_frontend *fe, const kc_source *src, kc_model *m)
+{
+    kc_model **tail = &m->next;
+    for (uint32_t i = 0; i < m->embedded.len; i++) {
+        const kc_embedded *e = &m->embedded.data[i];
+        if (e->why_not) {
+            kc_model_add_gap(m, KC_GAP_STRING, e->span, e->why_not, NULL);
+            continue;
+        }
+        char *err = NULL;
+        kc_source *s = kc_source_from_memory(src->path, e->text, src->len, src->len + 1, &err);
+        kc_file_errors errs = {0};
+        kc_model *cm = s ? kc_frontend_lower(fe, s, KC_LANG_CUDA, NULL, &errs) : NULL;
+        if (!cm) {
+            const char *why = err                 ? err
+                              : errs.items.len    ? errs.items.data[0].message
+                                                  : "the CUDA front end failed";
+            kc_model_add_gap(m, KC_GAP_STRING, e->span, kc_arena_printf(m->arena, "%s", why), NULL);
+            kc_source_delete(s);
+        } else {
+            cm->owned_src = s;
+            for (uint32_t d = 0; d < cm->deps.len; d++)
+                kc_vec_push(&m->deps, cm->deps.data[d]);
+            *tail = cm;
+            tail = &cm->next;
+        }
+        free(err);
+        kc_file_errors_free(&errs);
+    }
+}
+
 kc_model *kc_frontend_lower(kc_frontend *fe, const kc_source *src, kc_lang lang, const kc_peers *peers,
                             kc_file_errors *errs)
 {
@@ -174,7 +209,10 @@ kc_model *kc_frontend_lower(kc_frontend *fe, const kc_source *src, kc_lang lang,
         kc_file_errors_add(errs, 0, 0, "the Triton front end could not start (tree-sitter)");
         return NULL;
     }
-    return kc_triton_lower(fe->triton, src, peers, errs);
+    kc_model *m = kc_triton_lower(fe->triton, src, peers, errs);
+    if (m && m->embedded.len)
+        lower_embedded(fe, src, m);
+    return m;
 }
 
 int kc_frontend_dump_shim(const kc_options *opts, const char *dir, FILE *out, FILE *err)

@@ -127,7 +127,8 @@ int kc_cli_dump_model(const kc_options *o, const char *const *paths, size_t n, F
             kc_model *m = kc_frontend_lower(fe, r->src, lang, &r->peers, &r->errors);
             if (m) {
                 fprintf(out, "== %s\n", r->path);
-                kc_model_dump(out, m);
+                for (const kc_model *x = m; x; x = x->next) /* and the CUDA source in its strings */
+                    kc_model_dump(out, x);
                 kc_model_delete(m);
             }
         } else if (e) {

@@ -29,11 +29,14 @@ static void analyze(struct kc_frontend *fe, const kc_options *o, const kc_source
     if (!cache || !kc_cache_load(cache, key, &out->diags, &out->errors, &out->kernels)) {
         kc_model *m = kc_frontend_lower(fe, src, lang, peers, &out->errors);
         if (m) {
-            kc_rules_run(m, o, &out->diags);
-            for (uint32_t i = 0; i < m->kernels.len; i++) {
-                const kc_kernel *k = m->kernels.data[i];
-                kc_kernel_ref ref = {kc_xstrdup(k->name), k->span.line, k->span.end_line, k->lang};
-                kc_vec_push(&out->kernels, ref);
+            /* the file's model, then those of the CUDA source in its strings */
+            for (const kc_model *x = m; x; x = x->next) {
+                kc_rules_run(x, o, &out->diags);
+                for (uint32_t i = 0; i < x->kernels.len; i++) {
+                    const kc_kernel *k = x->kernels.data[i];
+                    kc_kernel_ref ref = {kc_xstrdup(k->name), k->span.line, k->span.end_line, k->lang};
+                    kc_vec_push(&out->kernels, ref);
+                }
             }
             kc_diag_list_sort_unique(&out->diags);
         } else if (!out->errors.items.len) {

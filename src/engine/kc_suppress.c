@@ -150,15 +150,18 @@ static void parse_directive(parse_ctx *c, const char *text, size_t len, size_t p
     kc_vec_push(c->supps, s);
 }
 
-/* Finds `kcheck:` right after comment markers of the language. */
+/* Finds `kcheck:` right after comment markers of the language (in a
+ * Python file, `#`, and `//` for the CUDA source its strings hold). */
 static void scan_line(parse_ctx *c, kc_lang lang, const char *text, size_t len, uint32_t line)
 {
     for (size_t i = 0; i < len; i++) {
         size_t m = i, p;
-        if (lang == KC_LANG_TRITON) {
-            if (text[i] != '#')
-                continue;
+        if (lang == KC_LANG_TRITON && text[i] == '#') {
             p = i + 1;
+        } else if (lang == KC_LANG_TRITON) {
+            if (text[i] != '/' || i + 1 >= len || text[i + 1] != '/')
+                continue;
+            p = i + 2;
         } else {
             if (text[i] != '/' || i + 1 >= len || (text[i + 1] != '/' && text[i + 1] != '*'))
                 continue;

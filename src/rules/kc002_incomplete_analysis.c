@@ -17,6 +17,7 @@ static const char *kind_phrase(kc_gap_kind k)
     case KC_GAP_CALLEE: return "unknown function or macro";
     case KC_GAP_OTHER: return "compiler error";
     case KC_GAP_UNSEEN: return "lost by the parse";
+    case KC_GAP_STRING: return "CUDA source in a string not analysed";
     }
     return "gap";
 }
@@ -80,7 +81,7 @@ static void summarize(const kc_model *m, kc_strbuf *sb)
                 continue;
             }
             kc_sb_append(sb, names++ ? ", " : "");
-            if (h->kind == KC_GAP_SYNTAX || h->kind == KC_GAP_OTHER)
+            if (h->kind == KC_GAP_SYNTAX || h->kind == KC_GAP_OTHER || h->kind == KC_GAP_STRING)
                 kc_sb_appendf(sb, "line %u (%s)", h->span.line, h->what ? h->what : "?");
             else
                 describe(sb, h);

@@ -51,7 +51,10 @@ void kc_model_delete(kc_model *m)
     kc_vec_free(&m->host_calls);
     kc_vec_free(&m->gaps);
     kc_vec_free(&m->deps);
+    kc_vec_free(&m->embedded);
+    kc_model_delete(m->next);
     kc_arena_delete(m->arena);
+    kc_source_delete(m->owned_src);
     free(m);
 }
 

@@ -540,6 +540,7 @@ typedef enum kc_gap_kind {
     KC_GAP_CALLEE,     /* an unknown function: not looked into; it may synchronize or write memory */
     KC_GAP_OTHER,      /* another error of the compiler's (its message is `what`) */
     KC_GAP_UNSEEN,     /* a kernel the parse lost (`what` is its name or the text at `span`) */
+    KC_GAP_STRING,     /* CUDA source in a string that was not analysed (`what` says why) */
 } kc_gap_kind;
 
 typedef struct kc_gap {
@@ -551,6 +552,14 @@ typedef struct kc_gap {
     uint32_t last_line; /* (for counting distinct lines) */
     bool dropped;       /* the kernel was left out of the analysis entirely */
 } kc_gap;
+
+/* One string of a file that holds CUDA source. */
+typedef struct kc_embedded {
+    kc_span span;        /* the string literal */
+    const char *text;    /* arena: the file's bytes with all but the string's CUDA blanked (newlines kept),
+                            src->len bytes, so that lines and columns are the file's */
+    const char *why_not; /* when it cannot be analysed (an f-string's substitutions), why; else NULL */
+} kc_embedded;
 
 /* ---- kernels and launches ---------------------------------------------- */
 
@@ -715,6 +724,16 @@ typedef struct kc_model {
      * included, found through -I, <...> or other headers), arena strings:
      * a cached result holds only while they are unchanged. */
     KC_VEC(const char *) deps;
+    /* CUDA source held in the file's strings (a Python file's
+     * `load_inline(cuda_sources=...)`, `cupy.RawKernel(...)`): one entry per
+     * string, filled by the Triton front end and lowered as CUDA by the
+     * front-end door into `next`. */
+    KC_VEC(kc_embedded) embedded;
+    /* The models of those strings, chained (each its own CUDA translation
+     * unit, at the file's own lines and columns); owned. */
+    struct kc_model *next;
+    /* The source `next`'s model was lowered from, when it owns it. */
+    kc_source *owned_src;
 } kc_model;
 
 kc_model *kc_model_new(const kc_source *src, kc_lang lang);

@@ -970,13 +970,26 @@ kc_model *kc_triton_lower(kc_triton_frontend *fe, const kc_source *file, const k
     /* Files that never mention triton cost a substring search (a file
      * whose Triton names come from a module of the project, read from a
      * peer, may only say `jit`). */
-    if (!memmem(src->text, src->len, "triton", 6) && !(peers && peers->n && memmem(src->text, src->len, "jit", 3)))
+    bool triton = memmem(src->text, src->len, "triton", 6) || (peers && peers->n && memmem(src->text, src->len, "jit", 3));
+    /* CUDA kernels in strings (load_inline, cupy.RawKernel) */
+    bool cuda = memmem(src->text, src->len, "__global__", 10) != NULL;
+    if (!triton && !cuda)
         return model;
     star_returns sr = {.n = 0};
-    TSTree *tree = parse_file(fe, src, errs, &sr);
+    kc_file_errors ignored = {0};
+    TSTree *tree = parse_file(fe, src, triton ? errs : &ignored, &sr);
+    kc_file_errors_free(&ignored);
+    if (!tree && !triton)
+        return model; /* no Triton, and its strings are not found without a parse */
     if (!tree) {
         kc_model_delete(model);
         return NULL;
+    }
+    if (cuda)
+        tt_embedded_cuda(src, ts_tree_root_node(tree), model);
+    if (!triton) {
+        ts_tree_delete(tree);
+        return model;
     }
     for (uint32_t i = 0; i < sr.n; i++)
         kc_model_add_gap(model, KC_GAP_SYNTAX, (kc_span){sr.lines[i], sr.cols[i], sr.lines[i], sr.cols[i] + 6},

@@ -314,6 +314,9 @@ bool tt_path_is_module(const char *path, const char *from);
  * keyword's columns into lines[] and cols[], their count into *n. */
 bool tt_star_returns_only(const kc_source *src, TSNode n, uint32_t *lines, uint32_t *cols, uint32_t *nlines,
                           uint32_t max, int depth);
+/* The strings of the file that hold CUDA kernel definitions, as
+ * model->embedded (triton_embedded.c). */
+void tt_embedded_cuda(const kc_source *src, TSNode root, kc_model *model);
 /* The launches of `kernel` in m->launches (peer: m->peer_launches), in
  * source order: their indices are ix[*lo .. *hi). Call once the list is
  * complete. */
