@@ -150,7 +150,7 @@ static bool covers_record(kc_arena *ar, const kc_kernel *k, const kc_access *a, 
     bool have[2 * 16 + 1] = {false};
     for (uint32_t j = 0; j < k->accesses.len; j++) {
         const kc_access *b = &k->accesses.data[j];
-        if (b->space != a->space || b->base != a->base || b->base == KC_NONE || !b->offset)
+        if (b->space != a->space || !kc_access_same_base(a, b) || !b->offset)
             continue;
         int64_t c;
         const kc_index *d = kc_index_sub(ar, b->offset, a->offset);

@@ -129,15 +129,57 @@ static bool blockdim_multiple(const kc_index *x)
     return true;
 }
 
+/* The block's x size that every launch of k in the file (of this
+ * instantiation, for one) spells as the same constant, or 0 (none, or
+ * they differ, or one is unknown). */
+static int64_t launched_block_x(const kc_model *m, const kc_kernel *k)
+{
+    int64_t bx = 0;
+    for (uint32_t i = 0; i < m->launches.len; i++) {
+        const kc_launch *L = &m->launches.data[i];
+        if (!kc_launch_may_run(L, k))
+            continue;
+        if (L->block_dim[0] <= 0 || (bx && L->block_dim[0] != bx))
+            return 0;
+        bx = L->block_dim[0];
+    }
+    return bx;
+}
+
+/* Is x thread-uniform and a multiple of the block's x size: blockDim.x a
+ * factor of every monomial, or (bx > 0, the size every launch spells)
+ * every coefficient a multiple of bx (`TB * ceil(n / TB)` in the kernel
+ * instantiated with TB = 128 and launched with 128 threads)? */
+static bool block_multiple(const kc_index *x, int64_t bx)
+{
+    if (blockdim_multiple(x))
+        return true;
+    if (bx <= 0 || !x || !x->nmono || deps_thread(kc_index_deps(x)))
+        return false;
+    for (unsigned i = 0; i < x->nmono; i++)
+        if (x->mono[i].coef % bx != 0)
+            return false;
+    return true;
+}
+
 /* The grid-stride loop `for (i = blockIdx.x * blockDim.x + threadIdx.x;
  * i < n; i += blockDim.x * gridDim.x)`: the start is threadIdx.x plus a
  * multiple of blockDim.x, the step a multiple of it, the bound uniform
  * and the condition `i < n`. Every thread of a block then makes the same
  * number of passes exactly when n is a multiple of blockDim.x (each pass
  * covers whole blocks of indices). Returns the bound, or NULL. */
+static const kc_index *block_stride_bound(const kc_kernel *k, const kc_cond *c, const kc_loop *l, int64_t bx);
+
 static const kc_index *grid_stride_bound(const kc_kernel *k, const kc_cond *c, const kc_loop *l)
 {
-    if (!l->start || !l->end || !l->step || !l->step->nmono || !blockdim_multiple(l->step) ||
+    return block_stride_bound(k, c, l, 0);
+}
+
+/* The same, where the block's x size may also be bx > 0, the constant
+ * every launch spells (a step of `TB` launched with TB threads). */
+static const kc_index *block_stride_bound(const kc_kernel *k, const kc_cond *c, const kc_loop *l, int64_t bx)
+{
+    if (!l->start || !l->end || !l->step || !l->step->nmono || !block_multiple(l->step, bx) ||
         deps_thread(kc_index_deps(l->end)) || c->npreds != 1 || c->preds[0].op != KC_CMP_LT || !c->preds[0].rhs)
         return NULL;
     kc_arena *a = kc_arena_new();
@@ -146,7 +188,7 @@ static const kc_index *grid_stride_bound(const kc_kernel *k, const kc_cond *c, c
     const kc_index *base = tid ? kc_index_sub(a, l->start, tid) : NULL;
     const kc_index *gap = kc_index_sub(a, c->preds[0].rhs, l->end);
     int64_t z;
-    bool ok = base && blockdim_multiple(base) && gap && kc_index_is_const(gap, &z) && z == 0;
+    bool ok = base && block_multiple(base, bx) && gap && kc_index_is_const(gap, &z) && z == 0;
     kc_arena_delete(a);
     (void)k;
     return ok ? l->end : NULL;
@@ -267,6 +309,12 @@ static const kc_launch_arg *asserted_bound(const kc_model *m, const kc_kernel *k
  * of the block's x size: the same number of passes in every thread. */
 static bool launch_uniform_stride(const kc_model *m, const kc_kernel *k, const kc_cond *c, const kc_loop *l)
 {
+    /* a bound the kernel rounds up to a multiple of the block itself:
+     * `padded = blockDim.x * ((n + blockDim.x - 1) / blockDim.x)` */
+    int64_t bx = launched_block_x(m, k);
+    const kc_index *end = block_stride_bound(k, c, l, bx);
+    if (end && block_multiple(end, bx))
+        return true;
     const kc_param *p = bound_param(k, grid_stride_bound(k, c, l));
     if (!p)
         return false;
@@ -387,13 +435,34 @@ static void asserted_note(const kc_model *m, const kc_kernel *k, const kc_cond *
                  L->span.line, a->text, p->name, a->multiple_of, a->multiple_line, p->name);
 }
 
+/* A template kernel whose instantiations the file's launches make
+ * (`k<128>`, lowered with the arguments' values) is judged by them: a
+ * barrier of the template is divergent only where one of them finds it
+ * so. False when there is no instantiation. */
+static bool cleared_by_instantiations(const kc_model *m, const kc_kernel *k, const kc_barrier *b)
+{
+    if (k->ntargs)
+        return false;
+    bool any = false;
+    for (uint32_t i = 0; i < m->kernels.len; i++) {
+        const kc_kernel *d = m->kernels.data[i];
+        if (d == k || !d->ntargs || strcmp(d->name, k->name) != 0 || d->span.end_line != k->span.end_line)
+            continue;
+        any = true;
+        for (uint32_t j = 0; j < d->barriers.len; j++)
+            if (kc_span_same(d->barriers.data[j].span, b->span) && divergent(m, d, &d->barriers.data[j]))
+                return false;
+    }
+    return any;
+}
+
 static void check(const kc_model *m, const kc_kernel *k, kc_rule_ctx *ctx)
 {
     kc_arena *ar = kc_rule_arena(ctx);
     bool *done = calloc(k->barriers.len ? k->barriers.len : 1, sizeof *done);
     for (uint32_t i = 0; i < k->barriers.len; i++) {
         const kc_barrier *b = &k->barriers.data[i];
-        if (done[i] || !divergent(m, k, b) || reported_in_callee(m, k, b))
+        if (done[i] || !divergent(m, k, b) || reported_in_callee(m, k, b) || cleared_by_instantiations(m, k, b))
             continue;
         uint32_t ci = divergent_cond(m, k, b->guard);
         /* Barriers with the same cause: reported once, here. */

@@ -17,6 +17,11 @@ static const char doc[] =
     "  `__syncwarp()` between the steps:\n"
     "  `if (tid < 32) { vs[tid] += vs[tid + 16]; vs[tid] += vs[tid + 8]; ... }`.\n"
     "\n"
+    "HIP code for AMD GPUs is not reported (a file that includes a `hip/` header,\n"
+    "or lives under a `hip/` or `amd_detail/` directory, or a `.hip` file): AMD's\n"
+    "wavefronts execute in lockstep, and the mask-less `__shfl*`, `__any`, `__all`\n"
+    "and `__ballot` are HIP's documented API.\n"
+    "\n"
     "## Why is this bad?\n"
     "Since Volta (sm_70) the threads of a warp are scheduled independently and are\n"
     "not guaranteed to run in lockstep. The mask-less intrinsics were deprecated in\n"
@@ -177,6 +182,8 @@ static void volatile_reductions(const kc_model *m, const kc_kernel *k, kc_rule_c
 
 static void check(const kc_model *m, const kc_kernel *k, kc_rule_ctx *ctx)
 {
+    if (m->hip)
+        return; /* AMD's wavefronts run in lockstep; HIP's shuffles take no mask */
     legacy_calls(k, ctx);
     volatile_reductions(m, k, ctx);
 }

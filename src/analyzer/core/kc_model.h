@@ -11,6 +11,7 @@
 #define KC_MODEL_H
 
 #include <stdio.h>
+#include <string.h>
 
 #include "kc_base.h"
 #include "kc_index.h"
@@ -214,6 +215,10 @@ typedef struct kc_access {
     kc_access_kind kind;
     kc_space space;
     uint32_t base;            /* symbol of the base pointer / array, or KC_NONE */
+    /* The base's name. CUDA: for a pointer that is one of two bases (`c ? A
+     * : B`, or set apart on two paths), base is KC_NONE and base_name the
+     * choice's text, a string of its own per choice: accesses through the
+     * same choice have the same base_name pointer (kc_access_same_base). */
     const char *base_name;
     const kc_index *offset;   /* elements from the base; NULL when unknown */
     uint8_t elem_bytes;       /* 0 unknown */
@@ -232,6 +237,11 @@ typedef struct kc_access {
     bool whole_block;         /* Triton: the access moves a block (not a scalar) */
     const char *value_name;   /* name the loaded value was bound to, for messages */
     bool via_ldg;             /* CUDA __ldg / read-only path */
+    /* CUDA: its block goes on to leave the loop, with no `continue` or
+     * `goto` in between: a `break` out of `loop` (breaks_loop), or a
+     * `return` of the kernel (returns: every loop). No later pass of the
+     * loop follows it. */
+    bool breaks_loop, returns;
     bool is_volatile;         /* through a volatile pointer / array */
     uint32_t seq;             /* position in program order among accesses, barriers and calls */
     const char *dtype;        /* element type as the language names it ("float", "__half", "fp16"), or NULL */
@@ -553,6 +563,9 @@ typedef struct kc_gap {
     bool dropped;       /* the kernel was left out of the analysis entirely */
 } kc_gap;
 
+/* The integral template arguments kept per kernel and launch. */
+#define KC_MAX_TARGS 8
+
 /* One string of a file that holds CUDA source. */
 typedef struct kc_embedded {
     kc_span span;        /* the string literal */
@@ -615,6 +628,10 @@ typedef struct kc_kernel {
     const char *traced_by;
     const char *eager_by;
     bool is_device_function; /* CUDA __device__ helper, analysed in place */
+    /* CUDA: an instantiation of a template kernel (`k<128>`): its integral
+     * template arguments in order (kc_targs_match); ntargs 0 otherwise. */
+    int64_t targs[KC_MAX_TARGS];
+    uint8_t ntargs;
     bool autotuned;
     /* Triton: launches read for it (in the file, or in the files of the run
      * that import it when the file has none). */
@@ -703,11 +720,32 @@ typedef struct kc_launch {
     /* CUDA: the block's x, y, z sizes where the launch spells constants
      * (`256`, `dim3(32, 8)`, a dim3 variable initialized so); -1 unknown. */
     int64_t block_dim[3];
+    /* CUDA: the integral template arguments of the kernel it launches
+     * (`k<128><<<...>>>`), in order; ntargs 0 when it names none. */
+    int64_t targs[KC_MAX_TARGS];
+    uint8_t ntargs;
     kc_span block_span;   /* the block argument (CUDA), for messages */
     kc_grid_axis grid[3]; /* per axis of the grid (KC602) */
     KC_VEC(kc_launch_arg) args;
     bool partial_args; /* Triton: a `**kwargs` splat (or two `*` splats) hides some arguments */
 } kc_launch;
+
+/* May launch L run kernel k: the same name, and where both spell
+ * integral template arguments (an instantiation, `k<128>`), the same
+ * ones? */
+static inline bool kc_launch_may_run(const kc_launch *L, const kc_kernel *k)
+{
+    if (!L->kernel || strcmp(L->kernel, k->name) != 0)
+        return false;
+    if (!L->ntargs || !k->ntargs)
+        return true;
+    if (L->ntargs != k->ntargs)
+        return false;
+    for (unsigned i = 0; i < L->ntargs; i++)
+        if (L->targs[i] != k->targs[i])
+            return false;
+    return true;
+}
 
 typedef struct kc_model {
     const kc_source *src; /* borrowed */
@@ -724,6 +762,11 @@ typedef struct kc_model {
      * included, found through -I, <...> or other headers), arena strings:
      * a cached result holds only while they are unchanged. */
     KC_VEC(const char *) deps;
+    /* CUDA front end: HIP source for AMD GPUs (it includes a `hip/` header,
+     * or lives under a `hip/` or `amd_detail/` directory, or is a `.hip`
+     * file): its warps are 64-lane wavefronts that run in lockstep, and the
+     * mask-less warp intrinsics are HIP's API. */
+    bool hip;
     /* CUDA source held in the file's strings (a Python file's
      * `load_inline(cuda_sources=...)`, `cupy.RawKernel(...)`): one entry per
      * string, filled by the Triton front end and lowered as CUDA by the
@@ -749,6 +792,15 @@ kc_gap *kc_model_add_gap(kc_model *m, kc_gap_kind kind, kc_span span, const char
 uint32_t kc_kernel_add_symbol(kc_model *m, kc_kernel *k, const char *name, kc_symbol_kind kind);
 uint32_t kc_kernel_find_symbol(const kc_kernel *k, const char *name);
 uint32_t kc_kernel_add_opaque(kc_model *m, kc_kernel *k, kc_span span, const char *text);
+
+/* Do two accesses go through the same base: one symbol, or the same
+ * choice between bases (kc_access.base_name)? False when either is unknown. */
+static inline bool kc_access_same_base(const kc_access *a, const kc_access *b)
+{
+    if (a->base != KC_NONE || b->base != KC_NONE)
+        return a->base == b->base;
+    return a->base_name && a->base_name == b->base_name;
+}
 
 /* Innermost-to-outermost: is loop `inner` the same as or nested in `outer`? */
 bool kc_loop_within(const kc_kernel *k, uint32_t inner, uint32_t outer);

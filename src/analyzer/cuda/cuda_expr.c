@@ -130,6 +130,12 @@ kc_cuda_val kc_cuda_ev_bool(kc_cuda_walk *w, CXCursor e)
 static kc_cuda_val ev_declref(kc_cuda_walk *w, CXCursor e, int mode)
 {
     CXCursor ref = clang_getCursorReferenced(e);
+    int64_t c;
+    /* a template parameter substituted in an instantiation (`TB` in
+     * `f<128>`, which references nothing there): its value */
+    if ((clang_Cursor_isNull(ref) || clang_isInvalid(ref.kind) || ref.kind == CXCursor_NonTypeTemplateParameter) &&
+        kc_cuda_ty_is_int(clang_getCursorType(e)) && kc_cuda_eval_int(e, &c))
+        return kc_cuda_v_index(kc_cuda_ix_const(w, c, kc_cuda_ty_bits(clang_getCursorType(e))));
     if (clang_Cursor_isNull(ref))
         return kc_cuda_v_none();
     switch (ref.kind) {

@@ -33,8 +33,24 @@ static CXCursor find_function_ref(CXCursor c, unsigned depth)
     return kc_cuda_first_in_kids(c, find_function_ref, depth + 1);
 }
 
-static void record_template_args(kc_cuda_tu *t, CXCursor spec, uint32_t line)
+/* The integral template arguments of a specialization, in order, into
+ * targs (at most KC_MAX_TARGS); how many (0 when one is not integral). */
+static uint8_t integral_targs(CXCursor spec, int64_t targs[KC_MAX_TARGS])
 {
+    int n = clang_Cursor_getNumTemplateArguments(spec);
+    if (n <= 0 || n > KC_MAX_TARGS)
+        return 0;
+    for (int i = 0; i < n; i++) {
+        if (clang_Cursor_getTemplateArgumentKind(spec, (unsigned)i) != CXTemplateArgumentKind_Integral)
+            return 0;
+        targs[i] = clang_Cursor_getTemplateArgumentValue(spec, (unsigned)i);
+    }
+    return (uint8_t)n;
+}
+
+static void record_template_args(kc_cuda_tu *t, CXCursor spec, uint32_t line, kc_launch *L)
+{
+    L->ntargs = integral_targs(spec, L->targs);
     int n = clang_Cursor_getNumTemplateArguments(spec);
     if (n <= 0)
         return;
@@ -56,11 +72,49 @@ static void record_template_args(kc_cuda_tu *t, CXCursor spec, uint32_t line)
 /* Assignments to a dim3 variable after its declaration: `threads =
  * dim3(16, 16)` (the last one seen is kept in *rhs) and `threads.x = 16`
  * (members: the value is then not known from the source alone). */
+enum { DIM3_MAX_WRITES = 16 };
+
 typedef struct dim3_writes {
     CXCursor var;
     CXCursor rhs;
     unsigned whole, members;
+    /* each whole assignment and its right-hand side (the first ones) */
+    CXCursor at[DIM3_MAX_WRITES], value[DIM3_MAX_WRITES];
 } dim3_writes;
+
+static void dim3_write(dim3_writes *w, CXCursor at, CXCursor rhs)
+{
+    if (w->whole < DIM3_MAX_WRITES) {
+        w->at[w->whole] = at;
+        w->value[w->whole] = rhs;
+    }
+    w->whole++;
+    w->rhs = rhs;
+}
+
+/* Does the assignment `write` come before `use` in the text, in the same
+ * block or one around it (no `}` between them closes the block it is in)?
+ * Then, with no later such write, it is what the variable holds there. */
+static bool reaches(CXCursor write, CXCursor use)
+{
+    CXFile fa = NULL, fb = NULL;
+    unsigned oa = 0, ob = 0;
+    clang_getSpellingLocation(clang_getRangeEnd(clang_getCursorExtent(write)), &fa, NULL, NULL, &oa);
+    clang_getSpellingLocation(clang_getCursorLocation(use), &fb, NULL, NULL, &ob);
+    if (!fa || !fb || !clang_File_isEqual(fa, fb) || oa > ob)
+        return false;
+    size_t n = 0;
+    const char *text = clang_getFileContents(clang_Cursor_getTranslationUnit(use), fa, &n);
+    if (!text || ob > n)
+        return false;
+    int depth = 0;
+    for (unsigned i = oa; i < ob; i++)
+        if (text[i] == '{')
+            depth++;
+        else if (text[i] == '}' && --depth < 0)
+            return false;
+    return true;
+}
 
 static bool refers_to(CXCursor e, CXCursor var)
 {
@@ -76,10 +130,8 @@ static enum CXChildVisitResult dim3_write_visit(CXCursor c, CXCursor parent, CXC
         CXString s = clang_getCursorSpelling(c);
         bool assign = clang_getCString(s) && strcmp(clang_getCString(s), "operator=") == 0;
         clang_disposeString(s);
-        if (assign && refers_to(clang_Cursor_getArgument(c, 0), w->var)) {
-            w->whole++;
-            w->rhs = clang_Cursor_getArgument(c, 1);
-        }
+        if (assign && refers_to(clang_Cursor_getArgument(c, 0), w->var))
+            dim3_write(w, c, clang_Cursor_getArgument(c, 1));
     } else if (c.kind == CXCursor_BinaryOperator || c.kind == CXCursor_CompoundAssignOperator) {
         kc_cuda_kids k;
         kc_cuda_kids_get(c, &k);
@@ -91,24 +143,32 @@ static enum CXChildVisitResult dim3_write_visit(CXCursor c, CXCursor parent, CXC
                 w->members++;
             kc_cuda_kids_free(&m);
         } else if (c.kind == CXCursor_BinaryOperator && refers_to(lhs, w->var) && k.n == 2) {
-            w->whole++; /* a C-style struct assignment */
-            w->rhs = k.v[1];
+            dim3_write(w, c, k.v[1]); /* a C-style struct assignment */
         }
         kc_cuda_kids_free(&k);
     }
     return CXChildVisit_Recurse;
 }
 
-/* What a dim3 variable holds at a launch: its initializer, or the one
- * assignment that replaces it; *known false when members are assigned or it
- * is assigned more than once. */
-static CXCursor dim3_value(CXCursor d, bool *known)
+/* What a dim3 variable holds where `use` reads it (a launch): the last
+ * assignment before it in its block or one around it (`block = 128;`
+ * just before the launch in its branch), else its initializer or the one
+ * assignment that replaces it; *known false when members are assigned, or
+ * when it is assigned more than once and no assignment reaches `use` so. */
+static CXCursor dim3_value(CXCursor d, CXCursor use, bool *known)
 {
     CXCursor fn = clang_getCursorSemanticParent(d);
     dim3_writes w = {.var = d, .rhs = clang_getNullCursor()};
     if (fn.kind == CXCursor_FunctionDecl || fn.kind == CXCursor_CXXMethod || fn.kind == CXCursor_FunctionTemplate)
         clang_visitChildren(fn, dim3_write_visit, &w);
     *known = !w.members && w.whole <= 1;
+    if (!w.members && w.whole > 1 && w.whole <= DIM3_MAX_WRITES && !clang_Cursor_isNull(use)) {
+        for (unsigned i = w.whole; i-- > 0;)
+            if (reaches(w.at[i], use)) {
+                *known = true;
+                return w.value[i];
+            }
+    }
     return w.whole ? w.rhs : clang_Cursor_getVarDeclInitializer(d);
 }
 
@@ -132,12 +192,32 @@ static unsigned dim3_operands(CXCursor e, CXCursor *kids, unsigned max)
 
 static bool block_dims(CXCursor e, int64_t out[3], unsigned depth);
 
-/* The block a dim3 variable holds at a launch; unknown when it is written
- * more than once or member by member. */
-static bool var_block_dims(CXCursor d, int64_t out[3], unsigned depth)
+/* Is `e` a call of a function (`min(n, 512)`, `std::min(...)`), not a dim3
+ * built in place? Its operands are not the dim3's axes. */
+static bool calls_function(CXCursor e)
+{
+    if (e.kind != CXCursor_CallExpr)
+        return false;
+    CXString s = clang_getCursorSpelling(e);
+    const char *c = clang_getCString(s);
+    bool named = c && c[0], ctor = named && (strcmp(c, "dim3") == 0 || strcmp(c, "uint3") == 0);
+    clang_disposeString(s);
+    if (named)
+        return !ctor;
+    /* unresolved in a template: a call names the function it looks up first */
+    kc_cuda_kids k;
+    kc_cuda_kids_get(e, &k);
+    bool fn = k.n && (k.v[0].kind == CXCursor_OverloadedDeclRef || k.v[0].kind == CXCursor_DeclRefExpr);
+    kc_cuda_kids_free(&k);
+    return fn;
+}
+
+/* The block a dim3 variable holds where `use` reads it; unknown when
+ * dim3_value does not know it. */
+static bool var_block_dims(CXCursor d, CXCursor use, int64_t out[3], unsigned depth)
 {
     bool known;
-    CXCursor v = dim3_value(d, &known);
+    CXCursor v = dim3_value(d, use, &known);
     return known && block_dims(v, out, depth + 1);
 }
 
@@ -156,12 +236,14 @@ static bool block_dims(CXCursor e, int64_t out[3], unsigned depth)
         CXCursor d = clang_getCursorReferenced(e);
         if (d.kind != CXCursor_VarDecl)
             return false;
-        return var_block_dims(d, out, depth);
+        return var_block_dims(d, e, out, depth);
     }
     case CXCursor_CallExpr:
     case CXCursor_InitListExpr:
     case CXCursor_UnexposedExpr:
     case CXCursor_CXXFunctionalCastExpr: {
+        if (calls_function(e))
+            return false; /* `min(n, 512)`: one value, not a constant */
         CXCursor kids[4];
         unsigned n = dim3_operands(e, kids, 4);
         bool ok = true;
@@ -255,7 +337,7 @@ static void grid_axes(kc_cuda_tu *t, CXCursor e, kc_grid_axis out[3], unsigned d
         if (d.kind != CXCursor_VarDecl)
             return;
         bool known;
-        CXCursor init = dim3_value(d, &known);
+        CXCursor init = dim3_value(d, e, &known);
         if (!known)
             return;
         if (clang_Cursor_isNull(init)) {
@@ -274,6 +356,10 @@ static void grid_axes(kc_cuda_tu *t, CXCursor e, kc_grid_axis out[3], unsigned d
     case CXCursor_InitListExpr:
     case CXCursor_UnexposedExpr:
     case CXCursor_CXXFunctionalCastExpr: {
+        if (calls_function(e)) { /* `min(n, 65536)`: one value, the x axis */
+            grid_axis(t, e, 0, &out[0]);
+            return;
+        }
         CXCursor kids[3];
         unsigned n = dim3_operands(e, kids, 3);
         if (n == 1 && e.kind != CXCursor_InitListExpr && e.kind != CXCursor_CallExpr) {
@@ -451,7 +537,7 @@ static CXCursor block_x(CXCursor e, unsigned depth)
         return s;
     if (s.kind == CXCursor_DeclRefExpr && clang_getCursorReferenced(s).kind == CXCursor_VarDecl) {
         bool known;
-        CXCursor v = dim3_value(clang_getCursorReferenced(s), &known);
+        CXCursor v = dim3_value(clang_getCursorReferenced(s), s, &known);
         return known && !clang_Cursor_isNull(v) ? block_x(v, depth + 1) : clang_getNullCursor();
     }
     CXCursor kids[4];
@@ -535,7 +621,7 @@ static bool record_launch(kc_cuda_tu *t, CXCursor call)
             kc_vec_push(&L.args, a);
         }
         if (!clang_Cursor_isNull(callee))
-            record_template_args(t, callee, L.span.line);
+            record_template_args(t, callee, L.span.line, &L);
     } else {
         /* cudaLaunchKernel((void *)kernel, grid, block, args, smem, stream) */
         const char *name = clang_Cursor_isNull(callee) ? "" : kc_cuda_spelling(t, callee);
@@ -560,7 +646,7 @@ static bool record_launch(kc_cuda_tu *t, CXCursor call)
             L.block_span = kc_cuda_span(t, clang_Cursor_getArgument(call, 2));
         }
         if (!clang_Cursor_isNull(fnref) && fnref.kind == CXCursor_FunctionDecl)
-            record_template_args(t, fnref, L.span.line);
+            record_template_args(t, fnref, L.span.line, &L);
     }
     kc_cuda_kids_free(&k);
     /* one launch, one record (a launch in a template can be met twice) */
@@ -758,6 +844,7 @@ static void lower_functions(kc_cuda_tu *t)
         const char *name = kc_cuda_spelling(t, fn);
         if (kc_cuda_has_attr(fn, CXCursor_CUDAGlobalAttr)) {
             kc_kernel *k = kc_model_add_kernel(t->m, name);
+            k->ntargs = integral_targs(fn, k->targs);
             kc_cuda_lower_function(t, fn, k, false);
         } else if (kc_cuda_has_attr(fn, CXCursor_CUDADeviceAttr)) {
             /* Emitted only when it touches memory: lower into a scratch

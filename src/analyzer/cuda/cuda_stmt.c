@@ -407,11 +407,37 @@ static bool is_trap(kc_cuda_walk *w, CXCursor c)
     return yes;
 }
 
+/* A `break` or `return` statement `s` ends the block whose accesses
+ * start at `first`: those of the loop it leaves go on to leave it (no
+ * later pass follows them), unless a `continue` or `goto` came between. */
+static void leaves_after(kc_cuda_walk *w, CXCursor s, uint32_t first, unsigned back_jumps)
+{
+    if (w->back_jumps != back_jumps)
+        return;
+    bool ret = s.kind == CXCursor_ReturnStmt;
+    uint32_t loop = KC_NONE;
+    if (ret && !w->fn->caller) /* the kernel's own return, not an inlined function's */
+        loop = w->loop;
+    else if (!ret && w->frames.len > w->fn->frame_base)
+        loop = kc_vec_last(&w->frames)->loop; /* KC_NONE: the break leaves a switch */
+    if (loop == KC_NONE)
+        return;
+    for (uint32_t i = first; i < w->k->accesses.len; i++) {
+        kc_access *a = &w->k->accesses.data[i];
+        if (ret)
+            a->returns = true;
+        else if (a->loop == loop)
+            a->breaks_loop = true;
+    }
+}
+
 static bool walk_compound(kc_cuda_walk *w, CXCursor s)
 {
     kc_cuda_kids k;
     kc_cuda_kids_get(s, &k);
     uint32_t n0 = w->fn->env.len, guard0 = w->guard;
+    uint32_t first_access = w->k->accesses.len;
+    unsigned back_jumps = w->back_jumps;
     bool exits = false;
     kc_span whole = w->t->nholes ? kc_cuda_span(w->t, s) : (kc_span){0};
     uint32_t at_line = whole.line, at_col = whole.col;
@@ -449,6 +475,8 @@ static bool walk_compound(kc_cuda_walk *w, CXCursor s)
             continue;
         }
         w->trapped = false;
+        if (k.v[i].kind == CXCursor_BreakStmt || k.v[i].kind == CXCursor_ReturnStmt)
+            leaves_after(w, k.v[i], first_access, back_jumps);
         exits |= kc_cuda_walk_stmt(w, k.v[i]);
         if (w->trapped || is_trap(w, k.v[i])) {
             w->trapped = exits = true; /* nothing after it runs */
@@ -605,10 +633,12 @@ bool kc_cuda_walk_stmt(kc_cuda_walk *w, CXCursor s)
         exits = walk_jump(w, s, true);
         break;
     case CXCursor_ContinueStmt:
+        w->back_jumps++;
         exits = walk_jump(w, s, false);
         break;
     case CXCursor_GotoStmt:
     case CXCursor_IndirectGotoStmt:
+        w->back_jumps++;
         exits = true;
         break;
     case CXCursor_SwitchStmt:

@@ -197,9 +197,11 @@ kc_cuda_val kc_cuda_val_join(kc_cuda_walk *w, const kc_cuda_val *a, const kc_cud
     const char *text = name ? name : "?";
     if (a->ptr && b->ptr) {
         kc_cuda_val r = *a;
-        if (a->base != b->base) {
+        if (a->base != b->base || (a->base == KC_NONE && a->base_name != b->base_name)) {
+            /* one of two bases: named by this choice, a string of its own
+             * (kc_access.base_name) */
             r.base = KC_NONE;
-            r.base_name = NULL;
+            r.base_name = kc_arena_strdup(w->a, text);
         }
         if (a->space != b->space)
             r.space = KC_MEM_UNKNOWN;

@@ -116,6 +116,7 @@ typedef struct kc_cuda_walk {
     uint32_t budget;
     bool in_loop_cond; /* evaluating a loop condition (evidence wording) */
     bool trapped;      /* the last block walked ended in a trap (`__trap()`, `asm("trap;")`) */
+    unsigned back_jumps; /* `continue`s and `goto`s walked so far (leaves_after) */
     uint32_t seq;        /* program-order counter of accesses, barriers and calls */
     /* Walks one statement (kc_cuda_walk_stmt): how inlined bodies and loop
      * bodies re-enter the statement walk from below it. */
