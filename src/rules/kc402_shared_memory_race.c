@@ -323,6 +323,77 @@ static bool foreign_loops(const kc_kernel *k, const kc_access *w, const kc_acces
     return false;
 }
 
+/* Does the kernel index anything by threadIdx.y or threadIdx.z (a block
+ * of more than one dimension)? */
+static bool uses_thread_yz(const kc_kernel *k)
+{
+    for (uint32_t i = 0; i < k->conds.len; i++)
+        if (k->conds.data[i].deps.axes & 6)
+            return true;
+    for (uint32_t i = 0; i < k->accesses.len; i++)
+        if (k->accesses.data[i].offset && (kc_index_deps(k->accesses.data[i].offset).axes & 6))
+            return true;
+    return false;
+}
+
+/* Is `x` threadIdx.x, plus or minus, with a uniform part (`tid`,
+ * `threadIdx.x - base`)? One value of it is one thread of a block whose
+ * only dimension is x. */
+static bool one_to_one_lane(const kc_index *x)
+{
+    unsigned lanes = 0;
+    for (unsigned i = 0; x && i < x->nmono; i++) {
+        const kc_mono *m = &x->mono[i];
+        bool lane = false;
+        for (unsigned f = 0; f < m->nfac; f++) {
+            const kc_atom *a = &m->fac[f];
+            if (a->kind == KC_ATOM_LANE && a->id == 0)
+                lane = true;
+            else if (a->axes || (a->flags & (KC_AF_THREAD | KC_AF_DATA)))
+                return false;
+        }
+        if (lane && (m->nfac != 1 || (m->coef != 1 && m->coef != -1)))
+            return false;
+        lanes += lane;
+    }
+    return lanes == 1;
+}
+
+/* The innermost condition around `guard` that one thread alone passes
+ * (`threadIdx.x == 0` in a one-dimensional block), or NULL. */
+static const kc_pred *single_thread_pred(const kc_kernel *k, uint32_t guard)
+{
+    unsigned hops = 0;
+    for (uint32_t c = guard; c != KC_NONE && c < k->conds.len && hops++ < 10000; c = k->conds.data[c].parent) {
+        const kc_cond *cd = &k->conds.data[c];
+        if (cd->negated || cd->npreds != 1 || cd->preds[0].op != KC_CMP_EQ)
+            continue;
+        const kc_pred *pr = &cd->preds[0];
+        if (!pr->lhs || !pr->rhs)
+            continue;
+        kc_deps dl = kc_index_deps(pr->lhs), dr = kc_index_deps(pr->rhs);
+        bool ul = !dl.axes && !(dl.flags & (KC_AF_THREAD | KC_AF_DATA)),
+             ur = !dr.axes && !(dr.flags & (KC_AF_THREAD | KC_AF_DATA));
+        if ((one_to_one_lane(pr->lhs) && ur) || (one_to_one_lane(pr->rhs) && ul))
+            return pr;
+    }
+    return NULL;
+}
+
+/* Are both accesses under a condition that one and the same thread alone
+ * passes: the same `if (threadIdx.x == 0)` around both, or one such test
+ * around each (`if (tid == 0) s = 0; ... if (tid == 0) s += x;`)? Then the
+ * write and the read are that thread's, whatever else they are under. */
+static bool same_single_thread(const kc_kernel *k, const kc_access *w, const kc_access *r)
+{
+    if (uses_thread_yz(k))
+        return false;
+    const kc_pred *pw = single_thread_pred(k, w->guard), *pr = single_thread_pred(k, r->guard);
+    return pw && pr &&
+           ((kc_index_equal(pw->lhs, pr->lhs) && kc_index_equal(pw->rhs, pr->rhs)) ||
+            (kc_index_equal(pw->lhs, pr->rhs) && kc_index_equal(pw->rhs, pr->lhs)));
+}
+
 /* Can a thread touch, at `r`, the element another thread touches at `w`? */
 static bool other_thread(kc_arena *ar, const kc_kernel *k, const kc_access *w, const kc_access *r, bool cross_pass,
                          const char **why)
@@ -337,7 +408,7 @@ static bool other_thread(kc_arena *ar, const kc_kernel *k, const kc_access *w, c
             if (!od.rest_zero || cross_pass)
                 return false;
             uint32_t wc = kc_guard_thread_cond(k, w->guard);
-            if (wc == KC_NONE || kc_guard_has(k, r->guard, wc))
+            if (wc == KC_NONE || kc_guard_has(k, r->guard, wc) || same_single_thread(k, w, r))
                 return false;
             *why = "the write is done by the threads where a condition holds and the read by all threads";
             return true;

@@ -117,25 +117,52 @@ typedef struct kc_cuda_scan_inc {
     const kc_cuda_args *args;
     bool shim;
     bool needs_cccl;  /* includes CUB, Thrust, libcu++ or cooperative groups */
-    bool hip;         /* includes a HIP header (`hip/...`) */
     KC_VEC(const char *) seen;
     unsigned files;
 } kc_cuda_scan_inc;
 
-/* A HIP file by its path: a `.hip` file, or one under a directory named
- * `hip` or `amd_detail` (HIP's own headers, a project's HIP port). */
+/* A HIP file or header by its path: a `.hip` file, one under a directory
+ * named `hip` or `amd_detail` (HIP's own headers, a project's HIP port),
+ * or one whose name says so (`hip_runtime.h`, `hip_reduce.h`,
+ * `aiter_hip_common.h`). */
 static bool hip_path(const char *path)
 {
     size_t n = strlen(path);
     if (n >= 4 && strcmp(path + n - 4, ".hip") == 0)
         return true;
+    const char *base = strrchr(path, '/');
+    base = base ? base + 1 : path;
     for (const char *p = path; *p; p++) {
         if (p != path && p[-1] != '/')
             continue;
         if (strncmp(p, "hip/", 4) == 0 || strncmp(p, "amd_detail/", 11) == 0)
             return true;
     }
+    for (const char *p = base; (p = strstr(p, "hip")) != NULL; p += 3)
+        if ((p == base || p[-1] == '_') && (p[3] == '_' || p[3] == '.'))
+            return true;
     return false;
+}
+
+static void hip_inclusion(CXFile file, CXSourceLocation *stack, unsigned depth, CXClientData data)
+{
+    (void)stack;
+    (void)depth;
+    CXString n = clang_getFileName(file);
+    const char *name = clang_getCString(n);
+    if (name && hip_path(name))
+        *(bool *)data = true;
+    clang_disposeString(n);
+}
+
+/* Is the translation unit HIP: the file's path says so, or the parse
+ * included a HIP header (only those its `#if`s take)? */
+static bool is_hip(CXTranslationUnit tu, const char *path)
+{
+    bool hip = hip_path(path);
+    if (!hip)
+        clang_getInclusions(tu, hip_inclusion, &hip);
+    return hip;
 }
 
 static bool seen_before(kc_cuda_scan_inc *s, const char *path)
@@ -187,8 +214,6 @@ static void on_include(kc_cuda_scan_inc *s, const char *name, bool quoted, const
     if (strncmp(name, "cub/", 4) == 0 || strncmp(name, "thrust/", 7) == 0 || strncmp(name, "cuda/", 5) == 0 ||
         strncmp(name, "nv/", 3) == 0 || strncmp(name, "cooperative_groups", 18) == 0)
         s->needs_cccl = true;
-    if (strncmp(name, "hip/", 4) == 0)
-        s->hip = true;
     if (s->shim && kc_cuda_shim_provides(name))
         return;
     const char *found = find_header(s, name, quoted, dir);
@@ -771,7 +796,7 @@ kc_model *kc_cuda_lower(kc_cuda_frontend *fe, const kc_source *file, kc_file_err
             if (ce.nsyntax)
                 kc_cuda_recover_launches(m, src);
             record_deps(fe, tu, m, src->path, &scan, &a);
-            m->hip = scan.hip || hip_path(src->path);
+            m->hip = is_hip(tu, src->path);
             assumed_qualifiers(m, model_src, &quals);
             bool tolerant = is_header(src->path) || !kc_source_has_device_code(src->text, src->len);
             if (!kc_cuda_errors_apply(m, &ce, tolerant, errs)) {
