@@ -2,9 +2,10 @@
  * them. Verify runs its driver in a work directory of its own, but the
  * driver imports the user's module from its directory and nothing stops
  * it, or a kernel's host code, from writing there. Each directory that
- * holds a verified file is listed (names, sizes, times, inodes; not
- * recursively) before the experiments and compared after: a change is
- * reported, it is never silent. */
+ * holds a verified file is listed (names, sizes, times, inodes; its
+ * subdirectories too, GUARD_DEPTH levels down, symbolic links not
+ * followed, GUARD_MAX_ENTRIES entries in all) before the experiments and
+ * compared after: a change is reported, it is never silent. */
 #include "verify_internal.h"
 
 #include <dirent.h>
@@ -15,6 +16,7 @@
 typedef struct entry {
     char *name;
     struct stat st;
+    bool listed; /* a directory whose entries are listed too */
 } entry;
 
 typedef struct listing {
@@ -31,23 +33,35 @@ static int by_name(const void *a, const void *b)
     return strcmp(((const entry *)a)->name, ((const entry *)b)->name);
 }
 
-static void list_dir(listing *l)
+enum { GUARD_DEPTH = 4, GUARD_MAX_ENTRIES = 100000 };
+
+/* The entries of `dir` (`rel` below the listing's root, "" for the root),
+ * names relative to the root (`sub/x.py`), into l. */
+static void list_into(listing *l, const char *dir, const char *rel, unsigned depth)
 {
-    DIR *d = opendir(l->dir);
+    DIR *d = opendir(dir);
     if (!d)
         return;
     struct dirent *e;
-    while ((e = readdir(d)) != NULL && l->items.len < 100000) {
+    while ((e = readdir(d)) != NULL && l->items.len < GUARD_MAX_ENTRIES) {
         if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
             continue;
-        entry it = {.name = kc_xstrdup(e->d_name)};
-        char *p = kc_xasprintf("%s/%s", l->dir, e->d_name);
+        entry it = {.name = rel[0] ? kc_xasprintf("%s/%s", rel, e->d_name) : kc_xstrdup(e->d_name)};
+        char *p = kc_xasprintf("%s/%s", dir, e->d_name);
         if (lstat(p, &it.st) != 0)
             memset(&it.st, 0, sizeof it.st);
-        free(p);
+        it.listed = S_ISDIR(it.st.st_mode) && depth + 1 < GUARD_DEPTH;
         kc_vec_push(&l->items, it);
+        if (it.listed)
+            list_into(l, p, it.name, depth + 1);
+        free(p);
     }
     closedir(d);
+}
+
+static void list_dir(listing *l)
+{
+    list_into(l, l->dir, "", 0);
     if (l->items.len)
         qsort(l->items.data, l->items.len, sizeof *l->items.data, by_name);
 }
@@ -91,8 +105,13 @@ kc_tree_guard *kc_tree_guard_take(const kc_file_result *files, size_t n)
     return g;
 }
 
-static bool same(const struct stat *a, const struct stat *b)
+/* A listed directory is the same directory still (its entries are
+ * compared one by one); anything else the same file, unchanged. */
+static bool same(const entry *x, const entry *y)
 {
+    const struct stat *a = &x->st, *b = &y->st;
+    if (x->listed && y->listed)
+        return a->st_ino == b->st_ino && a->st_mode == b->st_mode;
     return a->st_ino == b->st_ino && a->st_size == b->st_size && a->st_mode == b->st_mode &&
            a->st_mtim.tv_sec == b->st_mtim.tv_sec && a->st_mtim.tv_nsec == b->st_mtim.tv_nsec;
 }
@@ -120,7 +139,7 @@ unsigned kc_tree_guard_check(kc_tree_guard *g, FILE *err)
             else if (c > 0)
                 say(err, before->dir, after.items.data[j++].name, "created", &said);
             else {
-                if (!same(&before->items.data[i].st, &after.items.data[j].st))
+                if (!same(&before->items.data[i], &after.items.data[j]))
                     say(err, before->dir, before->items.data[i].name, "changed", &said);
                 i++;
                 j++;

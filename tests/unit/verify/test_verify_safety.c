@@ -330,6 +330,22 @@ static void test_driver_writing_the_users_tree(void **state)
     assert_int_equal(utimensat(AT_FDCWD, userdir, times, 0), 0);
     free(p);
     kh_result_free(&r);
+    /* a write into a subdirectory is seen too, and only it is reported */
+    char *sub = kc_xasprintf("%s/pkg", userdir);
+    assert_int_equal(mkdir(sub, 0755), 0);
+    assert_int_equal(stat(userdir, &before), 0);
+    char *deep = fake_python("deep.sh", "echo x > \"$KC_TEST_USERDIR/pkg/cache.bin\"\nexit 0\n");
+    r = verify("--python", deep, user_file, NULL);
+    kh_expect_in(r.err, "kcheck verify: warning: the experiments created `pkg/cache.bin` in ");
+    assert_null(strstr(r.err, "changed `pkg`"));
+    p = kc_xasprintf("%s/cache.bin", sub);
+    assert_int_equal(unlink(p), 0);
+    assert_int_equal(rmdir(sub), 0);
+    assert_int_equal(utimensat(AT_FDCWD, userdir, times, 0), 0);
+    free(p);
+    free(sub);
+    free(deep);
+    kh_result_free(&r);
     /* a driver that writes nothing there: no warning */
     char *quiet = fake_python("quiet.sh", "exit 0\n");
     r = verify("--python", quiet, user_file, NULL);
