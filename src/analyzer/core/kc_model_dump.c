@@ -95,6 +95,19 @@ static void dump_conds(FILE *out, const kc_kernel *k)
         fprintf(out, "  cond %u%s `%s` parent=%d loop=%d deps=", i, c->negated ? " (else)" : "", c->text,
                 c->parent == KC_NONE ? -1 : (int)c->parent, c->loop == KC_NONE ? -1 : (int)c->loop);
         dump_deps(out, c->deps);
+        static const char *const ops[] = {"?", "<", "<=", ">", ">=", "==", "!="};
+        for (uint32_t p = 0; p < c->npreds; p++) {
+            const kc_pred *pr = &c->preds[p];
+            kc_strbuf l = {0}, r = {0};
+            if (pr->lhs)
+                kc_model_format_index(k, pr->lhs, &l);
+            if (pr->rhs)
+                kc_model_format_index(k, pr->rhs, &r);
+            fprintf(out, " pred=[%s %s %s]", pr->lhs ? kc_sb_str(&l) : "?",
+                    pr->op < sizeof ops / sizeof ops[0] ? ops[pr->op] : "?", pr->rhs ? kc_sb_str(&r) : "?");
+            kc_sb_free(&l);
+            kc_sb_free(&r);
+        }
         fputc('\n', out);
     }
 }

@@ -379,6 +379,48 @@ static bool narrowed_by_compiler(facts_ctx *x, CXCursor e, CXCursor other, CXCur
     return false;
 }
 
+/* The literal is 1.0 or -1.0, as written. */
+static bool unit_literal(facts_ctx *x, CXCursor lit)
+{
+    kc_span sp = kc_cuda_span(x->t, strip_parens(lit));
+    const char *t = kc_span_valid(sp) ? kc_cuda_span_text(x->t, sp) : NULL;
+    char *end = NULL;
+    double v = t && *t ? strtod(t, &end) : 0.0;
+    return t && end != t && fabs(v) == 1.0;
+}
+
+/* `-1.0 * a * b` into a float (a, b floats): the product with the unit
+ * literal is a float's value exactly, the product of two float values is
+ * exact in double (48 of its 53 bits), and rounding that once to float is
+ * the float product: nvcc -O3 computes the chain in fp32 (no f64 in the
+ * PTX of `ok_narrowed_by_nvcc.cu`). e is the unit-literal product. */
+static bool unit_chain_narrowed(facts_ctx *x, CXCursor e, CXCursor other, CXCursor lit)
+{
+    if (clang_getCursorBinaryOperatorKind(e) != CXBinaryOperator_Mul || !unit_literal(x, lit) ||
+        !promoted_float(other))
+        return false;
+    unsigned j = x->depth - 1;
+    while (j-- > 0 && x->stack[j].kind == CXCursor_ParenExpr)
+        ;
+    if (j >= x->depth)
+        return false;
+    CXCursor p = x->stack[j], pl, pr;
+    if (p.kind != CXCursor_BinaryOperator || clang_getCursorBinaryOperatorKind(p) != CXBinaryOperator_Mul ||
+        !two_kids(p, &pl, &pr))
+        return false;
+    CXCursor f = clang_equalCursors(strip_parens(pl), e) ? pr : pl;
+    if (!promoted_float(f))
+        return false;
+    while (j-- > 0 && x->stack[j].kind == CXCursor_ParenExpr)
+        ;
+    if (j >= x->depth)
+        return false;
+    CXCursor q = x->stack[j];
+    return (q.kind == CXCursor_UnexposedExpr || q.kind == CXCursor_CStyleCastExpr ||
+            q.kind == CXCursor_CXXStaticCastExpr || q.kind == CXCursor_CXXFunctionalCastExpr) &&
+           ckind(q) == CXType_Float;
+}
+
 /* The first double literal of a constant expression of literals
  * (`M_SQRT2 * M_2_SQRTPI * 0.5f`, from nested macros), or a null cursor. */
 static CXCursor first_double_literal(CXCursor c, unsigned depth)
@@ -430,7 +472,8 @@ static void check_binary(facts_ctx *x, CXCursor e)
     /* only a literal on its own is known to be exact in float; a folded
      * constant (M_SQRT2 * 0.5f) is taken not to be */
     bool lone = ll ? is_double_literal(l) : is_double_literal(r);
-    if (lone && narrowed_by_compiler(x, e, ll ? r : l, ll ? llit : rlit))
+    if (lone && (narrowed_by_compiler(x, e, ll ? r : l, ll ? llit : rlit) ||
+                 unit_chain_narrowed(x, e, ll ? r : l, ll ? llit : rlit)))
         return;
     add_literal(x, ll ? llit : rlit, e);
 }
