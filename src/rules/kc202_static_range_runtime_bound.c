@@ -8,7 +8,9 @@ static const char doc[] =
     "## What it does\n"
     "Flags `tl.static_range` loops whose start, end or step is not a\n"
     "`tl.constexpr`: a plain kernel argument, a `tl.program_id`, a loaded value\n"
-    "or anything computed from them.\n"
+    "or anything computed from them. `len(xs)` of a tuple is a compile-time\n"
+    "value whatever the tuple holds (Triton evaluates `len` when it compiles and\n"
+    "wraps the result in a constexpr).\n"
     "\n"
     "## Why is this bad?\n"
     "`tl.static_range` unrolls at compile time, so its bounds must be known at\n"
@@ -35,6 +37,8 @@ static const char doc[] =
     "\n"
     "## References\n"
     "- Triton language reference, `triton.language.static_range`.\n"
+    "- triton-lang/triton `python/triton/compiler/code_generator.py`: `len` is\n"
+    "  one of the statically implemented functions, its result a constexpr.\n"
     "- kcheck seed 000: the cross-entropy kernel as posted does not compile.\n";
 
 static void check(const kc_model *m, const kc_kernel *k, kc_rule_ctx *ctx)

@@ -795,6 +795,14 @@ tv tt_eval_call(tt_ctx *c, TSNode call)
         const char *fname = tt_text(md, f);
         if (!strcmp(fname, "min") && !tt_env_get(&c->env, fname))
             return min_of_two(c, call, EW_ELT_UNKNOWN, false);
+        /* `len(xs)` of a tuple (of blocks): the tuple's size, fixed when the
+         * kernel is compiled (Triton wraps the builtin's result in a
+         * constexpr), so `tl.static_range(len(xs))` compiles */
+        if (!strcmp(fname, "len") && !tt_env_get(&c->env, fname)) {
+            tv r = elementwise(c, call, false);
+            r.ce = true;
+            return r;
+        }
         if (!strcmp(fname, "min") || !strcmp(fname, "max") || !strcmp(fname, "abs") ||
             !strcmp(fname, "int") || !strcmp(fname, "float") || !strcmp(fname, "len") ||
             !strcmp(fname, "bool"))
