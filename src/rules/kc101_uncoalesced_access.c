@@ -16,7 +16,10 @@ static const char doc[] =
     "from `KC101.min-constant-stride` elements on; in CUDA code only when lanes\n"
     "are at least 16 bytes apart, a warp's request touches that many times the\n"
     "32-byte sectors a contiguous one would (for the element size and the\n"
-    "launch's `blockDim.x`), and the thread does not go on to move the rest of\n"
+    "launch's `blockDim.x`; in a block narrower than a warp, with a constant\n"
+    "threadIdx.y stride, the sectors of the warp's own 32 lanes: `dim3(4, 8)`\n"
+    "with threadIdx.y the stride-1 index is 4 sectors, not reported), and the\n"
+    "thread does not go on to move the rest of\n"
     "its small record itself (`p[0] .. p[3]`, or a loop over them: the caches\n"
     "merge such requests; measured on an H200, 1.00x the vector form, where one\n"
     "float of each 16-byte record costs 2.0x). That holds for records of at\n"
@@ -165,6 +168,40 @@ static bool covers_record(kc_arena *ar, const kc_kernel *k, const kc_access *a, 
             return true;
     }
     return false;
+}
+
+/* CUDA: threadIdx.y's constant stride in the offset (0: it does not
+ * move it), or INT64_MIN when not constant. */
+static int64_t y_stride(kc_arena *ar, const kc_index *off)
+{
+    kc_stride ys;
+    kc_index_stride_along(ar, off, 1, &ys);
+    int64_t c = 0;
+    if (!ys.stride && !ys.nonaffine && !ys.gather)
+        return 0;
+    if (ys.stride && !ys.nonaffine && !ys.gather && kc_index_is_const(ys.stride, &c))
+        return c;
+    return INT64_MIN;
+}
+
+/* The 32-byte sectors one warp request touches in a block bx < 32 threads
+ * wide: lane l is (x, y) = (l % bx, l / bx), at x * sx + y * sy elements
+ * of eb bytes from a sector-aligned base. (dim3(4, 8) with threadIdx.y
+ * the stride-1 index: 4 rows of 8 floats, 4 sectors.) */
+static uint64_t warp_sectors(int64_t bx, int64_t sx, int64_t sy, unsigned eb)
+{
+    int64_t sec[32];
+    unsigned n = 0;
+    for (int64_t l = 0; l < 32; l++) {
+        int64_t addr = ((l % bx) * sx + (l / bx) * sy) * (int64_t)eb;
+        int64_t q = addr >= 0 ? addr / 32 : -((-addr + 31) / 32);
+        bool seen = false;
+        for (unsigned i = 0; i < n && !seen; i++)
+            seen = sec[i] == q;
+        if (!seen)
+            sec[n++] = q;
+    }
+    return n;
 }
 
 /* One uncoalesced access as the notes describe it. */
@@ -371,6 +408,13 @@ static void check(const kc_model *m, const kc_kernel *k, kc_rule_ctx *ctx)
             uint64_t per_row = step >= 32 ? lanes : (lanes * step + 31) / 32;
             sectors = rows * per_row;
             ideal = rows * ((lanes * eb + 31) / 32);
+            /* a block narrower than a warp whose threadIdx.y moves the
+             * address by a constant: the warp's own footprint */
+            int64_t sy = bx > 0 && bx < 32 ? y_stride(ar, a->offset) : INT64_MIN;
+            if (sy != INT64_MIN && (cst < 0 ? -cst : cst) < (INT64_C(1) << 40) && (sy < 0 ? -sy : sy) < (INT64_C(1) << 40)) {
+                sectors = warp_sectors(bx, cst, sy, eb);
+                ideal = (32 * eb + 31) / 32;
+            }
             if (sectors < (uint64_t)min_const * ideal)
                 continue; /* e.g. bytes 4 apart in rows of 16 lanes: 2x */
             if (step < 16)
@@ -417,16 +461,7 @@ static void check(const kc_model *m, const kc_kernel *k, kc_rule_ctx *ctx)
             if (ev)
                 kc_diag_note(d, "%s", ev);
         }
-        int64_t ystride = INT64_MIN;
-        if (cuda && !const_stride && bx > 0 && bx < 32) {
-            kc_stride ys;
-            kc_index_stride_along(ar, a->offset, 1, &ys);
-            int64_t c = 0;
-            if (!ys.stride && !ys.nonaffine && !ys.gather)
-                ystride = 0;
-            else if (ys.stride && !ys.nonaffine && !ys.gather && kc_index_is_const(ys.stride, &c))
-                ystride = c;
-        }
+        int64_t ystride = cuda && !const_stride && bx > 0 && bx < 32 ? y_stride(ar, a->offset) : INT64_MIN;
         uint64_t nelems = cuda ? 0 : block_elems(&a->offset->shape);
         scatter s = {a, cuda, rs, stride, eb, const_stride, cst, sectors, ideal, bx, ystride, nelems, ar};
         cost_note(d, &s);
