@@ -422,11 +422,16 @@ static void leaves_after(kc_cuda_walk *w, CXCursor s, uint32_t first, unsigned b
         loop = kc_vec_last(&w->frames)->loop; /* KC_NONE: the break leaves a switch */
     if (loop == KC_NONE)
         return;
+    /* only the accesses of that loop's own body: one in a loop nested in
+     * the block (`for (j ..) out[j] = v; return;`) is followed by that
+     * loop's next pass first */
     for (uint32_t i = first; i < w->k->accesses.len; i++) {
         kc_access *a = &w->k->accesses.data[i];
+        if (a->loop != loop)
+            continue;
         if (ret)
             a->returns = true;
-        else if (a->loop == loop)
+        else
             a->breaks_loop = true;
     }
 }
