@@ -762,10 +762,11 @@ typedef struct kc_model {
      * included, found through -I, <...> or other headers), arena strings:
      * a cached result holds only while they are unchanged. */
     KC_VEC(const char *) deps;
-    /* CUDA front end: HIP source for AMD GPUs (it includes a `hip/` header,
-     * or lives under a `hip/` or `amd_detail/` directory, or is a `.hip`
-     * file): its warps are 64-lane wavefronts that run in lockstep, and the
-     * mask-less warp intrinsics are HIP's API. */
+    /* CUDA front end: HIP source for AMD GPUs (its parse includes a HIP
+     * header: `hip/...`, `hip_*.h`, `*_hip_*.h`; or it lives under a `hip/`
+     * or `amd_detail/` directory, or is named so, or is a `.hip` file): its
+     * warps are 64-lane wavefronts that run in lockstep, and the mask-less
+     * warp intrinsics are HIP's API. */
     bool hip;
     /* CUDA source held in the file's strings (a Python file's
      * `load_inline(cuda_sources=...)`, `cupy.RawKernel(...)`): one entry per
