@@ -25,7 +25,8 @@ static const char doc[] =
     "float of each 16-byte record costs 2.0x). That holds for records of at\n"
     "most 56 bytes of which the thread moves at least five fields in six (8 of\n"
     "9 floats: 1.11x the fields stored apart; 6 of 9: 1.43x; a whole 64-byte\n"
-    "record: 2.0x, reported). A symbolic stride only when\n"
+    "record: 2.0x, reported); the thread's accesses of one record are one\n"
+    "finding, whose note counts the others. A symbolic stride only when\n"
     "the symbol is known to be large: a problem size (it bounds a mask, a guard\n"
     "or a loop, or the launch passes `x.shape[i]`) or an outer stride (the\n"
     "launch passes `x.stride(0)`). An innermost stride argument\n"
@@ -202,6 +203,19 @@ static uint64_t warp_sectors(int64_t bx, int64_t sx, int64_t sy, unsigned eb)
             sec[n++] = q;
     }
     return n;
+}
+
+/* CUDA: b moves the same record as a: the same kind of access, base and
+ * loop, at an offset less than the (constant) stride away. The thread's
+ * accesses of one record are one finding. */
+static bool record_sibling(kc_arena *ar, const kc_access *a, const kc_access *b, int64_t stride)
+{
+    if (b == a || b->kind != a->kind || b->space != a->space || !b->offset || b->loop != a->loop ||
+        !kc_access_same_base(a, b))
+        return false;
+    const kc_index *d = kc_index_sub(ar, b->offset, a->offset);
+    int64_t c;
+    return d && kc_index_is_const(d, &c) && c > -stride && c < stride;
 }
 
 /* One uncoalesced access as the notes describe it. */
@@ -421,6 +435,11 @@ static void check(const kc_model *m, const kc_kernel *k, kc_rule_ctx *ctx)
                 continue; /* lanes closer than half a sector: measured 1.0-1.1x (bytes 4 apart) */
             if (covers_record(ar, k, a, cst < 0 ? -cst : cst, eb))
                 continue; /* each thread moves its whole record: the caches merge the requests */
+            bool earlier = false;
+            for (uint32_t j = 0; j < i && !earlier; j++)
+                earlier = record_sibling(ar, a, &k->accesses.data[j], cst < 0 ? -cst : cst);
+            if (earlier)
+                continue; /* reported with the record's first access */
         }
         const char *stride = kc_model_index_str(m, k, rs->stride);
         const char *what = a->kind == KC_ACC_STORE ? "store to" : a->kind == KC_ACC_ATOMIC ? "atomic on" : "load from";
@@ -465,6 +484,28 @@ static void check(const kc_model *m, const kc_kernel *k, kc_rule_ctx *ctx)
         uint64_t nelems = cuda ? 0 : block_elems(&a->offset->shape);
         scatter s = {a, cuda, rs, stride, eb, const_stride, cst, sectors, ideal, bx, ystride, nelems, ar};
         cost_note(d, &s);
+        if (cuda && const_stride) {
+            /* the thread's other accesses of the same record */
+            unsigned more = 0, nlines = 0;
+            uint32_t last = a->span.line;
+            kc_strbuf lines = {0};
+            for (uint32_t j = i + 1; j < k->accesses.len; j++) {
+                const kc_access *b = &k->accesses.data[j];
+                if (!record_sibling(ar, a, b, cst < 0 ? -cst : cst))
+                    continue;
+                more++;
+                if (b->span.line != last && nlines++ < 6)
+                    kc_sb_appendf(&lines, "%s%u", lines.len ? ", " : "", b->span.line);
+                last = b->span.line;
+            }
+            if (more)
+                kc_diag_note(d, "the same holds for %u more %s of this %lld-element record by the same thread (%s%s%s): "
+                             "one finding for them all",
+                             more, a->kind == KC_ACC_LOAD ? "loads" : "stores", (long long)(cst < 0 ? -cst : cst),
+                             nlines ? (nlines == 1 ? "line " : "lines ") : "on this line", kc_sb_str(&lines),
+                             nlines > 6 ? ", ..." : "");
+            kc_sb_free(&lines);
+        }
         context_and_fix(ctx, k, d, &s);
         const kc_access *tile = !cuda && a->loop == KC_NONE && a->offset->shape.rank == 1 ? loop_tile(k) : NULL;
         if (tile)
