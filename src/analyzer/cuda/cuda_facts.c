@@ -12,6 +12,7 @@
 
 #include <ctype.h>
 #include <float.h>
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -330,16 +331,23 @@ static void add_literal(facts_ctx *x, CXCursor lit, CXCursor context)
     kc_vec_push(&x->k->literals, L);
 }
 
-/* The literal's value is a float exactly (0.5, 2.0, 3.0, not 0.1). */
-static bool exact_in_float(facts_ctx *x, CXCursor lit)
+/* The literal's value, read from its text. */
+static bool literal_value(facts_ctx *x, CXCursor lit, double *v)
 {
     kc_span sp = kc_cuda_span(x->t, strip_parens(lit));
     const char *t = kc_span_valid(sp) ? kc_cuda_span_text(x->t, sp) : NULL;
     if (!t || !*t)
         return false;
     char *end = NULL;
-    double v = strtod(t, &end);
-    return end != t && isfinite(v) && fabs(v) <= FLT_MAX && (double)(float)v == v;
+    *v = strtod(t, &end);
+    return end != t;
+}
+
+/* The literal's value is a float exactly (0.5, 2.0, 3.0, not 0.1). */
+static bool exact_in_float(facts_ctx *x, CXCursor lit)
+{
+    double v;
+    return literal_value(x, lit, &v) && isfinite(v) && fabs(v) <= FLT_MAX && (double)(float)v == v;
 }
 
 /* An operand of float type promoted to double for the operation (not a
@@ -361,33 +369,34 @@ static bool promoted_float(CXCursor c)
  * double-rounded result is the float one (double has more than twice
  * float's bits), and nvcc -O3 emits the float instruction (div.rn.f32,
  * mul.f32 in PTX): no double arithmetic runs. */
+/* The stack index of the nearest enclosing expression of stack[j] that is
+ * not a parenthesis, or UINT_MAX. */
+static unsigned parent_at(const facts_ctx *x, unsigned j)
+{
+    while (j-- > 0)
+        if (x->stack[j].kind != CXCursor_ParenExpr)
+            return j;
+    return UINT_MAX;
+}
+
+/* A conversion (implicit or a cast) to float. */
+static bool to_float(CXCursor p)
+{
+    return (p.kind == CXCursor_UnexposedExpr || p.kind == CXCursor_CStyleCastExpr ||
+            p.kind == CXCursor_CXXStaticCastExpr || p.kind == CXCursor_CXXFunctionalCastExpr) &&
+           ckind(p) == CXType_Float;
+}
+
 static bool narrowed_by_compiler(facts_ctx *x, CXCursor e, CXCursor other, CXCursor lit)
 {
     if (!exact_in_float(x, lit) || !promoted_float(other))
         return false;
     if (e.kind == CXCursor_CompoundAssignOperator)
         return true;
-    for (unsigned j = x->depth - 1; j-- > 0;) {
-        CXCursor p = x->stack[j];
-        if (p.kind == CXCursor_ParenExpr)
-            continue;
-        enum CXTypeKind pk = ckind(p);
-        return (p.kind == CXCursor_UnexposedExpr || p.kind == CXCursor_CStyleCastExpr ||
-                p.kind == CXCursor_CXXStaticCastExpr || p.kind == CXCursor_CXXFunctionalCastExpr) &&
-               pk == CXType_Float;
-    }
-    return false;
+    unsigned j = parent_at(x, x->depth - 1);
+    return j != UINT_MAX && to_float(x->stack[j]);
 }
 
-/* The literal is 1.0 or -1.0, as written. */
-static bool unit_literal(facts_ctx *x, CXCursor lit)
-{
-    kc_span sp = kc_cuda_span(x->t, strip_parens(lit));
-    const char *t = kc_span_valid(sp) ? kc_cuda_span_text(x->t, sp) : NULL;
-    char *end = NULL;
-    double v = t && *t ? strtod(t, &end) : 0.0;
-    return t && end != t && fabs(v) == 1.0;
-}
 
 /* `-1.0 * a * b` into a float (a, b floats): the product with the unit
  * literal is a float's value exactly, the product of two float values is
@@ -396,13 +405,12 @@ static bool unit_literal(facts_ctx *x, CXCursor lit)
  * PTX of `ok_narrowed_by_nvcc.cu`). e is the unit-literal product. */
 static bool unit_chain_narrowed(facts_ctx *x, CXCursor e, CXCursor other, CXCursor lit)
 {
-    if (clang_getCursorBinaryOperatorKind(e) != CXBinaryOperator_Mul || !unit_literal(x, lit) ||
-        !promoted_float(other))
+    double v;
+    if (clang_getCursorBinaryOperatorKind(e) != CXBinaryOperator_Mul || !literal_value(x, lit, &v) ||
+        fabs(v) != 1.0 || !promoted_float(other))
         return false;
-    unsigned j = x->depth - 1;
-    while (j-- > 0 && x->stack[j].kind == CXCursor_ParenExpr)
-        ;
-    if (j >= x->depth)
+    unsigned j = parent_at(x, x->depth - 1);
+    if (j == UINT_MAX)
         return false;
     CXCursor p = x->stack[j], pl, pr;
     if (p.kind != CXCursor_BinaryOperator || clang_getCursorBinaryOperatorKind(p) != CXBinaryOperator_Mul ||
@@ -411,14 +419,8 @@ static bool unit_chain_narrowed(facts_ctx *x, CXCursor e, CXCursor other, CXCurs
     CXCursor f = clang_equalCursors(strip_parens(pl), e) ? pr : pl;
     if (!promoted_float(f))
         return false;
-    while (j-- > 0 && x->stack[j].kind == CXCursor_ParenExpr)
-        ;
-    if (j >= x->depth)
-        return false;
-    CXCursor q = x->stack[j];
-    return (q.kind == CXCursor_UnexposedExpr || q.kind == CXCursor_CStyleCastExpr ||
-            q.kind == CXCursor_CXXStaticCastExpr || q.kind == CXCursor_CXXFunctionalCastExpr) &&
-           ckind(q) == CXType_Float;
+    j = parent_at(x, j);
+    return j != UINT_MAX && to_float(x->stack[j]);
 }
 
 /* The first double literal of a constant expression of literals
