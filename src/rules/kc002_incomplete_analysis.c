@@ -29,7 +29,14 @@ static void describe(kc_strbuf *sb, const kc_gap *g)
     case KC_GAP_TYPE:
     case KC_GAP_NAME:
     case KC_GAP_CALLEE: kc_sb_appendf(sb, "%s `%s`", kind_phrase(g->kind), g->what ? g->what : "?"); break;
-    case KC_GAP_UNSEEN: kc_sb_append(sb, "lost by the parse, after an error above it"); break;
+    case KC_GAP_UNSEEN:
+        if (g->cause_kind == KC_GAP_SYNTAX && g->cause_what)
+            kc_sb_appendf(sb, "lost by the parse: its declaration did not parse (%s)", g->cause_what);
+        else if (g->cause_kind && g->cause_what)
+            kc_sb_appendf(sb, "lost by the parse: its declaration names %s `%s`", kind_phrase(g->cause_kind), g->cause_what);
+        else
+            kc_sb_append(sb, "lost by the parse, after an error above it");
+        break;
     default: kc_sb_appendf(sb, "%s (%s)", kind_phrase(g->kind), g->what ? g->what : "?"); break;
     }
 }
@@ -115,11 +122,11 @@ static void check_model(const kc_model *m, kc_rule_ctx *ctx)
         kc_sb_len_reset(&sb);
         kc_sb_appendf(&sb, "line %u: ", g->span.line);
         if (g->kind == KC_GAP_UNSEEN)
-            kc_sb_appendf(&sb, "`%s` ", g->what ? g->what : "?");
+            kc_sb_appendf(&sb, "`%s` not analysed: ", g->what ? g->what : "?");
         describe(&sb, g);
-        if (g->kind == KC_GAP_UNSEEN)
-            kc_sb_append(&sb, ": not analysed");
-        else if (g->kernel && g->dropped)
+        if (g->kind == KC_GAP_UNSEEN) {
+            /* the kernel's name and why are said above */
+        } else if (g->kernel && g->dropped)
             kc_sb_appendf(&sb, " in `%s`: the kernel is not analysed", g->kernel);
         else if (g->kernel)
             kc_sb_appendf(&sb, " in `%s` (%u line%s of it)", g->kernel, g->lines, g->lines == 1 ? "" : "s");

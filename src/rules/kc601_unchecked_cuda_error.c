@@ -125,7 +125,8 @@ static void check_model(const kc_model *m, kc_rule_ctx *ctx)
     unsigned checked = 0, ignored = 0;
     for (uint32_t i = 0; i < m->host_calls.len; i++) {
         const kc_call *c = &m->host_calls.data[i];
-        if (!(c->flags & KC_CALL_RUNTIME_API) || (c->flags & KC_CALL_IN_MACRO_BODY) || exempt(c->callee))
+        if (!(c->flags & KC_CALL_RUNTIME_API) || (c->flags & (KC_CALL_IN_MACRO_BODY | KC_CALL_POLLED)) ||
+            exempt(c->callee))
             continue;
         if (c->flags & KC_CALL_RESULT_IGNORED)
             ignored++;

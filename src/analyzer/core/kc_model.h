@@ -424,6 +424,11 @@ enum {
      * argument of a macro named like a checker (`CHECK_CUDA(cudaMemcpy(...),
      * debug)` expanding to `A;`): the macro does not test it. */
     KC_CALL_CHECKER_DROPS = 1u << 11,
+    /* CUDA host code: the result is only compared with cudaErrorNotReady
+     * (`while (cudaStreamQuery(s) == cudaErrorNotReady)`): a wait on a
+     * status, which an error ends as quietly as success; neither a check
+     * nor a discarded result. */
+    KC_CALL_POLLED = 1u << 12,
 };
 
 typedef struct kc_call {
@@ -561,6 +566,10 @@ typedef struct kc_gap {
     uint32_t lines;     /* distinct lines of that kernel it affects */
     uint32_t last_line; /* (for counting distinct lines) */
     bool dropped;       /* the kernel was left out of the analysis entirely */
+    /* KC_GAP_UNSEEN: the first error in the lost kernel's own declaration
+     * (before its body), when there is one: its kind and name or message */
+    kc_gap_kind cause_kind;
+    const char *cause_what;
 } kc_gap;
 
 /* The integral template arguments kept per kernel and launch. */

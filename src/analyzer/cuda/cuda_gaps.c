@@ -206,8 +206,9 @@ static size_t past_parens(const char *t, size_t len, size_t k)
 }
 
 /* After `__global__` at t[i]: the kernel's name, when what follows is a
- * definition (a `{` after the parameter list), else NULL. */
-static const char *defined_name(kc_arena *ar, const char *t, size_t len, size_t i)
+ * definition (a `{` after the parameter list), else NULL; *body is the
+ * offset of that `{`. */
+static const char *defined_name(kc_arena *ar, const char *t, size_t len, size_t i, size_t *body)
 {
     size_t paren = i;
     for (;;) { /* the first '(' that is not __launch_bounds__'s */
@@ -232,12 +233,27 @@ static const char *defined_name(kc_arena *ar, const char *t, size_t len, size_t 
             size_t j = kc_cuda_skip_noise(t, len, k);
             k = j != k ? j : k + 1;
         }
+        *body = k;
         return k < len && t[k] == '{' ? kc_arena_strndup(ar, t + a, b - a) : NULL;
     }
 }
 
-static void note_lost_kernels(kc_model *m, kc_arena *ar)
+/* The first error between lines `from` and `to` (a lost kernel's own
+ * declaration), or NULL. */
+static const kc_cuda_error *error_in(const kc_cuda_errors *e, uint32_t from, uint32_t to)
 {
+    for (uint32_t i = 0; i < e->v.len; i++)
+        if (e->v.data[i].line >= from && e->v.data[i].line <= to)
+            return &e->v.data[i];
+    return NULL;
+}
+
+/* Adds a KC_GAP_UNSEEN gap for every `__global__` definition in the text
+ * that is not a kernel of the model, placed before the other gaps: a kernel
+ * not analysed at all matters more than one analysed in part. */
+static void note_lost_kernels(kc_model *m, kc_arena *ar, const kc_cuda_errors *e)
+{
+    uint32_t before = m->gaps.len;
     const kc_source *src = m->src;
     const char *t = src->text;
     size_t len = src->len;
@@ -266,14 +282,31 @@ static void note_lost_kernels(kc_model *m, kc_arena *ar)
             at_line_start = false;
         if (!line_is_directive && c == '_' && strncmp(t + i, "__global__", 10) == 0 && (i == 0 || !ident_char(t[i - 1])) &&
             !ident_char(t[i + 10]) && kc_cuda_kernel_at(m, line) < 0) {
-            const char *name = defined_name(ar, t, len, i + 10);
+            size_t body = len;
+            const char *name = defined_name(ar, t, len, i + 10, &body);
             if (name) {
                 uint32_t col = (uint32_t)(i - src->line_start[line - 1]) + 1;
                 kc_span sp = {line, col, line, col + 10};
-                kc_model_add_gap(m, KC_GAP_UNSEEN, sp, name, name);
+                kc_gap *g = kc_model_add_gap(m, KC_GAP_UNSEEN, sp, name, name);
+                uint32_t body_line, body_col;
+                kc_source_position(src, body, &body_line, &body_col);
+                const kc_cuda_error *x = error_in(e, line, body_line);
+                if (x) {
+                    g->cause_kind = x->syntax ? KC_GAP_SYNTAX : x->kind;
+                    g->cause_what = kc_arena_strdup(m->arena, x->what); /* x lives in the parse's arena */
+                }
             }
         }
         i++;
+    }
+    /* rotate the new gaps to the front */
+    uint32_t added = m->gaps.len - before;
+    if (added && before) {
+        kc_gap *tmp = kc_xmalloc(added * sizeof *tmp);
+        memcpy(tmp, m->gaps.data + before, added * sizeof *tmp);
+        memmove(m->gaps.data + added, m->gaps.data, before * sizeof *tmp);
+        memcpy(m->gaps.data, tmp, added * sizeof *tmp);
+        free(tmp);
     }
 }
 
@@ -323,8 +356,10 @@ bool kc_cuda_errors_apply(kc_model *m, const kc_cuda_errors *e, bool tolerant, k
             g->dropped = true;
         }
     }
-    if (e->nsyntax)
-        note_lost_kernels(m, ar);
+    /* An unknown name can lose a whole definition too: a parameter of
+     * type `c10::complex<float>` or `torch::PackedTensorAccessor32<...>`
+     * from a missing header makes clang drop the kernel. */
+    note_lost_kernels(m, ar, e);
     for (uint32_t i = m->kernels.len; i-- > 0;)
         if (drop && drop[i])
             kc_model_drop_kernel(m, i);

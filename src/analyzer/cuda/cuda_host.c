@@ -242,8 +242,34 @@ static bool returns_cuda_error(CXCursor call)
     return yes;
 }
 
+/* Is `op` (the parent of `operand`) `== cudaErrorNotReady` or `!=` it?
+ * `while (cudaStreamQuery(s) == cudaErrorNotReady)` waits on a status: an
+ * error ends the wait as quietly as success, so it is no error check. */
+static bool polls(CXCursor op, CXCursor operand)
+{
+    enum CXBinaryOperatorKind k = clang_getCursorBinaryOperatorKind(op);
+    if (k != CXBinaryOperator_EQ && k != CXBinaryOperator_NE)
+        return false;
+    kc_cuda_kids kids;
+    kc_cuda_kids_get(op, &kids);
+    bool r = false;
+    for (unsigned i = 0; i < kids.n && kids.n == 2; i++) {
+        if (clang_equalCursors(kids.v[i], operand))
+            continue;
+        CXCursor ref = clang_getCursorReferenced(kc_cuda_strip(kids.v[i]));
+        if (ref.kind == CXCursor_EnumConstantDecl) {
+            CXString n = clang_getCursorSpelling(ref);
+            r = strcmp(clang_getCString(n), "cudaErrorNotReady") == 0;
+            clang_disposeString(n);
+        }
+    }
+    kc_cuda_kids_free(&kids);
+    return r;
+}
+
 /* How the value of stack[depth-1] is used: 0 discarded, 1 used, 2
- * explicitly discarded with a (void) cast. */
+ * explicitly discarded with a (void) cast, 3 compared with
+ * cudaErrorNotReady (a poll). */
 static int value_use(host_ctx *x)
 {
     unsigned i = x->depth - 1;
@@ -266,7 +292,7 @@ static int value_use(host_ctx *x)
             return clang_getCanonicalType(clang_getCursorType(p)).kind == CXType_Void ? 2 : 1;
         case CXCursor_BinaryOperator: {
             if (clang_getCursorBinaryOperatorKind(p) != CXBinaryOperator_Comma)
-                return 1;
+                return polls(p, c) ? 3 : 1;
             kc_cuda_kids k;
             kc_cuda_kids_get(p, &k);
             bool left = k.n == 2 && clang_equalCursors(k.v[0], c);
@@ -459,7 +485,7 @@ static void on_call(host_ctx *x, CXCursor c)
         kc_call *k = &a.call;
         k->span = e.span;
         k->callee = name;
-        k->flags = KC_CALL_RUNTIME_API | (use == 0 ? KC_CALL_RESULT_IGNORED : 0);
+        k->flags = KC_CALL_RUNTIME_API | (use == 0 ? KC_CALL_RESULT_IGNORED : 0) | (use == 3 ? KC_CALL_POLLED : 0);
         k->macro = macro;
         if (macro && in_macro_body(c))
             k->flags |= KC_CALL_IN_MACRO_BODY;

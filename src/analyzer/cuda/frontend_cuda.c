@@ -793,7 +793,10 @@ kc_model *kc_cuda_lower(kc_cuda_frontend *fe, const kc_source *file, kc_file_err
             uint32_t nholes = 0;
             kc_cuda_hole *holes = kc_cuda_errors_holes(&ce, ar, &nholes);
             kc_cuda_lower_tu(tu, src, m, holes, nholes);
-            if (ce.nsyntax)
+            /* An unknown name drops its statement as surely as a syntax
+             * error: `<<<..., n * sizeof(opmath_t)>>>` with `opmath_t`
+             * from a missing header loses the launch. */
+            if (ce.v.len)
                 kc_cuda_recover_launches(m, src);
             record_deps(fe, tu, m, src->path, &scan, &a);
             m->hip = is_hip(tu, src->path);
