@@ -283,7 +283,7 @@ bool tt_starts_with_splat(tt_module *m, TSNode seq);
 TSNode tt_enclosing_function(TSNode n);
 /* The launch `call` (`K[grid](args)`) of `kernel`: its bindings, into
  * m->launches. */
-void tt_scan_launch(tt_module *m, TSNode call, const char *kernel);
+bool tt_scan_launch(tt_module *m, TSNode call, const char *kernel);
 /* `n + B - 1` / `n + (B - 1)` / `n - 1 + B`, the sum that rounds a
  * following `// B` up (a chain of + and - with an addition in it; `(L -
  * W) // S` is a floor): *n gets the leftmost operand, the extent. */

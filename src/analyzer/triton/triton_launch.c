@@ -796,8 +796,29 @@ static void mark_multiples(tt_module *m, tt_launch *l, TSNode scope, uint32_t be
 /* Lookups of callers one launch may make (calls_of). */
 #define TT_CALLER_BUDGET 256
 
-void tt_scan_launch(tt_module *m, TSNode call, const char *kernel)
+/* Is n after a `return` or `raise` of a block it is in (up to its
+ * function), so that it never runs? */
+static bool after_exit(TSNode n)
 {
+    for (TSNode x = n, p = ts_node_parent(n); !ts_node_is_null(p); x = p, p = ts_node_parent(p)) {
+        if (TT_IS(x, function_definition))
+            return false;
+        if (!TT_IS(p, block) && !TT_IS(p, module))
+            continue;
+        for (TSNode s = ts_node_prev_named_sibling(x); !ts_node_is_null(s); s = ts_node_prev_named_sibling(s))
+            if (TT_IS(s, return_statement) || TT_IS(s, raise_statement))
+                return true;
+    }
+    return false;
+}
+
+/* Records the launch `call` of `kernel` (true), unless it is dead code
+ * after a `return` (a launch left behind when a backward pass was handed
+ * to ATen): it never runs. */
+bool tt_scan_launch(tt_module *m, TSNode call, const char *kernel)
+{
+    if (after_exit(call))
+        return false;
     m->caller_budget = TT_CALLER_BUDGET;
     tt_launch l = {0};
     l.kernel = kernel;
@@ -860,5 +881,6 @@ void tt_scan_launch(tt_module *m, TSNode call, const char *kernel)
     else if (ctx == CTX_EAGER)
         l.eager_by = why;
     kc_vec_push(&m->launches, l);
+    return true;
 }
 

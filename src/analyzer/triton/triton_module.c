@@ -569,7 +569,8 @@ static void scan_launches(tt_module *m, const tt_nodes *calls)
             if (dup)
                 continue;
             done[nd++] = kernel;
-            tt_scan_launch(m, call, m->kernels.data[kernel].name);
+            if (!tt_scan_launch(m, call, m->kernels.data[kernel].name))
+                continue;
             tt_launch *l = &m->launches.data[m->launches.len - 1];
             l->def_plus1 = seen != KC_NONE ? seen + 1 : 0;
             tt_scan_grid(m, l, tt_enclosing_function(call));
@@ -632,8 +633,8 @@ void tt_scan_peer_launches(tt_module *g, const char *stem, const char *const *ke
                 dup |= done[d] == *hit;
             if (!dup) {
                 done[nd++] = *hit;
-                tt_scan_launch(g, call, *hit);
-                tt_scan_grid(g, &g->launches.data[g->launches.len - 1], tt_enclosing_function(call));
+                if (tt_scan_launch(g, call, *hit))
+                    tt_scan_grid(g, &g->launches.data[g->launches.len - 1], tt_enclosing_function(call));
             }
         }
     }
