@@ -5,6 +5,7 @@
 
 #include "cuda_gaps.h"
 
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -191,13 +192,91 @@ static bool after_star(const char *t, const char *p)
     return p > t && p[-1] == '*';
 }
 
+/* Is the use at p (n characters) a lambda's specifier: after the `]` of
+ * its captures and before its `(` (`[=] OPEN3D_HOST_DEVICE(int64_t i)`)? */
+static bool lambda_specifier(const char *t, const char *end, const char *p, size_t n)
+{
+    const char *b = p;
+    while (b > t && (b[-1] == ' ' || b[-1] == '\t'))
+        b--;
+    const char *a = p + n;
+    while (a < end && (*a == ' ' || *a == '\t'))
+        a++;
+    return b > t && b[-1] == ']' && a < end && *a == '(';
+}
+
+/* Is the use at p (n characters) a function's specifier: followed by a
+ * keyword that begins a declaration (`static OPEN3D_HOST_DEVICE void f(`,
+ * `MY_DEVICE inline T g(`)? A type written in capitals is never followed by
+ * one of these; `const` is left out (`MY_TYPE const *p`). */
+static bool function_specifier(const char *end, const char *p, size_t n)
+{
+    static const char *const kw[] = {"void", "inline", "static", "constexpr", "bool", "int", "float", "double",
+                                     "char", "unsigned", "signed", "long", "short", "auto", "__forceinline__",
+                                     "__inline__", "__host__", "__device__", "__global__", "template"};
+    const char *a = p + n;
+    while (a < end && (*a == ' ' || *a == '\t'))
+        a++;
+    size_t w = 0;
+    while (a + w < end && ident_char(a[w]))
+        w++;
+    for (size_t i = 0; w && i < sizeof kw / sizeof kw[0]; i++)
+        if (strlen(kw[i]) == w && memcmp(a, kw[i], w) == 0)
+            return true;
+    return false;
+}
+
+/* Is the use at p after a type keyword and before a name (`static void
+ * OPEN3D_HOST_DEVICE f(`)? No type written in capitals can stand there. */
+static bool after_return_type(const char *t, const char *end, const char *p, size_t n)
+{
+    static const char *const kw[] = {"void", "bool", "int", "float", "double", "char", "unsigned", "long", "short",
+                                     "auto"};
+    const char *b = p;
+    while (b > t && (b[-1] == ' ' || b[-1] == '\t' || b[-1] == '\n'))
+        b--;
+    size_t w = 0;
+    while (b - w > t && ident_char(b[-(ptrdiff_t)w - 1]))
+        w++;
+    const char *a = p + n;
+    while (a < end && (*a == ' ' || *a == '\t' || *a == '\n'))
+        a++;
+    if (!w || a >= end || !ident_start(*a))
+        return false;
+    for (size_t i = 0; i < sizeof kw / sizeof kw[0]; i++)
+        if (strlen(kw[i]) == w && memcmp(b - w, kw[i], w) == 0)
+            return true;
+    return false;
+}
+
+/* A qualifier's place: after `*`, a lambda's specifier or a function's. */
+static bool qualifier_place(const char *t, const char *end, const char *p, size_t n)
+{
+    return after_star(t, p) || lambda_specifier(t, end, p, n) || function_specifier(end, p, n) ||
+           after_return_type(t, end, p, n);
+}
+
+/* What a use in a qualifier's place becomes, in its n characters: a name
+ * that says DEVICE is `__host__ __device__` or `__device__` where that
+ * fits (so that the lambdas and helpers it marks stay device code), any
+ * other blanks. */
+static void replace_use(char *at, const char *name, size_t n)
+{
+    const char *with = "";
+    if (strstr(name, "DEVICE"))
+        with = n >= 19 ? "__host__ __device__" : n >= 10 ? "__device__" : "";
+    size_t w = strlen(with);
+    memcpy(at, with, w);
+    memset(at + w, ' ', n - w);
+}
+
 /* Is every use of the name in the code (not in a preprocessor line) in a
  * qualifier's place, right after `*`? A name used otherwise is a constant
  * or a type, never an empty macro. */
 static bool only_qualifier(const char *t, size_t len, const char *name, size_t n)
 {
     for (const char *p = t, *end = t + len; (p = next_use(t, end, p, name, n)) != NULL; p += n) {
-        if (after_star(t, p))
+        if (qualifier_place(t, end, p, n))
             continue;
         const char *bol = p;
         while (bol > t && bol[-1] != '\n')
@@ -214,6 +293,24 @@ char *kc_cuda_qualifier_macros(kc_arena *ar, const char *source, size_t len, kc_
 {
     char *text = code_only(source, len);
     for (size_t i = 0; i < len; i++) {
+        if (text[i] == ']') { /* a lambda's specifier */
+            size_t a = i + 1;
+            while (a < len && (text[a] == ' ' || text[a] == '\t'))
+                a++;
+            size_t b = a;
+            while (b < len && ident_char(text[b]))
+                b++;
+            if (b == a || !upper_name(text + a, b - a) || !lambda_specifier(text, text + len, text + a, b - a))
+                continue;
+            bool seen = false;
+            for (uint32_t k = 0; k < out->len && !seen; k++)
+                seen = strlen(out->data[k].name) == b - a && memcmp(out->data[k].name, text + a, b - a) == 0;
+            if (seen || defines(text, len, text + a, b - a) || !only_qualifier(text, len, text + a, b - a))
+                continue;
+            kc_cuda_qual_macro q = {.name = kc_arena_printf(ar, "%.*s", (int)(b - a), text + a), .offset = a};
+            kc_vec_push(out, q);
+            continue;
+        }
         if (text[i] != '*')
             continue;
         size_t a = i + 1;
@@ -254,8 +351,8 @@ char *kc_cuda_qualifier_macros(kc_arena *ar, const char *source, size_t len, kc_
             size_t n = strlen(out->data[k].name);
             for (const char *p = text, *end = text + len; (p = next_use(text, end, p, out->data[k].name, n)) != NULL;
                  p += n)
-                if (after_star(text, p))
-                    memset(blanked + (p - text), ' ', n);
+                if (qualifier_place(text, end, p, n))
+                    replace_use(blanked + (p - text), out->data[k].name, n);
         }
     }
     free(text);

@@ -27,7 +27,9 @@ bool kc_cuda_macro_bomb(kc_arena *ar, const char *text, size_t len, const char *
  * comes from a header kcheck did not find, and without it every
  * declaration that uses it fails to parse. NAME is upper case, digits and
  * '_', at least 3 characters; the declarator's name is followed by `=`,
- * `,`, `;`, `)` or `[`. */
+ * `,`, `;`, `)` or `[`. A lambda's specifier is the other such place:
+ * between the `]` of its captures and its `(` (`[=] OPEN3D_HOST_DEVICE(int64_t
+ * i) {...}`, a `__host__ __device__` macro). */
 typedef struct kc_cuda_qual_macro {
     const char *name; /* arena */
     size_t offset;    /* its first use */
@@ -37,8 +39,8 @@ typedef KC_VEC(kc_cuda_qual_macro) kc_cuda_qual_macros;
 /* The file's qualifier macros, in order of first use: outside comments and
  * literals, and only names that the file uses in no other place (a
  * constant or a type written after `*` in a comment is not one). Returns a
- * copy of the source (arena) with each use in a qualifier's place, right
- * after `*`, made spaces; NULL when there is none. */
+ * copy of the source (arena) with each use in a qualifier's place made
+ * spaces; NULL when there is none. */
 char *kc_cuda_qualifier_macros(kc_arena *ar, const char *text, size_t len, kc_cuda_qual_macros *out);
 
 #endif
