@@ -217,19 +217,33 @@ static const kc_launch_arg *arg_for(const kc_kernel *k, const kc_launch *L, cons
 
 /* What the launches of the file show about a grid-stride bound: true when
  * there is at least one launch of the kernel and every one passes, for
- * the bound's parameter, a multiple of its block's x size. Otherwise *why
- * says what is missing. */
+ * the bound's parameter, a multiple of its block's x size, or of the value
+ * its block takes unless capped (`v > 256 ? 256 : v` over `n * v`): then
+ * *capped is the first such launch, and *why says what that rests on.
+ * Otherwise *why says what is missing. */
 static bool launches_keep_multiple(const kc_model *m, const kc_kernel *k, const kc_param *p, kc_arena *ar,
-                                   const char **why)
+                                   const char **why, const kc_launch **capped)
 {
     uint32_t seen = 0;
+    *capped = NULL;
     for (uint32_t i = 0; i < m->launches.len; i++) {
         const kc_launch *L = &m->launches.data[i];
         if (!L->kernel || strcmp(L->kernel, k->name) != 0)
             continue;
         seen++;
         const kc_launch_arg *arg = arg_for(k, L, p);
-        if (!arg || !arg->block_multiple) {
+        if (arg && !arg->block_multiple && arg->block_cap && !*capped) {
+            *capped = L;
+            *why = kc_arena_printf(ar, "the launch on line %u gives a block of `%s`, which is `%s` or %lld: it passes "
+                                   "`%s` for `%s`, a multiple of `%s`, so every thread makes the same passes while "
+                                   "the block is `%s`; only a block of %lld over a `%s` that %lld does not divide "
+                                   "leaves a straddling block",
+                                   L->span.line, L->block_text ? L->block_text : "?", arg->block_var,
+                                   (long long)arg->block_cap, arg->text ? arg->text : "?", p->name, arg->block_var,
+                                   arg->block_var, (long long)arg->block_cap, arg->block_var,
+                                   (long long)arg->block_cap);
+        }
+        if (!arg || (!arg->block_multiple && !arg->block_cap)) {
             *why = kc_arena_printf(ar, "the launch on line %u passes `%s` for `%s` with a block of `%s`, which "
                                    "kcheck cannot show to be a multiple of it",
                                    L->span.line, arg && arg->text ? arg->text : "?", p->name,
@@ -320,9 +334,10 @@ static bool launch_uniform_stride(const kc_model *m, const kc_kernel *k, const k
         return false;
     kc_arena *a = kc_arena_new();
     const char *why = NULL;
-    bool ok = launches_keep_multiple(m, k, p, a, &why);
+    const kc_launch *capped = NULL;
+    bool ok = launches_keep_multiple(m, k, p, a, &why, &capped);
     kc_arena_delete(a);
-    return ok;
+    return ok && !capped; /* a capped block is reported as a note, with its assumption */
 }
 
 /* The innermost thread-dependent condition around `guard`, or KC_NONE. */
@@ -396,9 +411,9 @@ static kc_diag *grid_stride_report(kc_rule_ctx *ctx, const kc_model *m, const kc
     const kc_param *p = bound_param(k, l->end);
     const char *bound = p ? p->name : (l->end_text ? l->end_text : c->text);
     const char *why = NULL;
-    if (p)
-        launches_keep_multiple(m, k, p, ar, &why);
-    else
+    const kc_launch *capped = NULL;
+    bool kept = p && launches_keep_multiple(m, k, p, ar, &why, &capped);
+    if (!p)
         why = "the bound is not a kernel parameter whose launches kcheck can read";
     bool grid = false;
     for (unsigned i = 0; i < l->step->nmono; i++)
@@ -408,9 +423,19 @@ static kc_diag *grid_stride_report(kc_rule_ctx *ctx, const kc_model *m, const kc
                            "`%s()`%s is in a %s-stride loop (`%s`) whose number of passes differs between the "
                            "threads of a block unless `%s` is a multiple of blockDim.x",
                            b->name, via, grid ? "grid" : "block", c->text, bound);
-    kc_diag_note(d, "this assumes `%s` may not be a multiple of the block size: %s; the block whose indices "
-                 "straddle `%s` then has threads that make one pass more than the others (%s)",
-                 bound, why, bound, kc_loop_describe(ctx, k, l));
+    if (kept && capped) {
+        /* every launch keeps the bound a multiple of the block but where
+         * the block is capped: the assumption is that narrow case */
+        d->severity = KC_SEV_NOTE;
+        kc_diag_note(d, "%s: its threads then make one pass more than the others (%s)", why,
+                     kc_loop_describe(ctx, k, l));
+        kc_diag_note(d, "reported as a note: the launches keep `%s` a multiple of the block size but in that case",
+                     bound);
+    } else {
+        kc_diag_note(d, "this assumes `%s` may not be a multiple of the block size: %s; the block whose indices "
+                     "straddle `%s` then has threads that make one pass more than the others (%s)",
+                     bound, why, bound, kc_loop_describe(ctx, k, l));
+    }
     kc_diag_note(d, "fix: loop over whole blocks of indices (`for (base = blockIdx.x * blockDim.x; base < %s; base "
                  "+= blockDim.x * gridDim.x)`, testing `base + threadIdx.x < %s` inside), or launch with `%s` a "
                  "multiple of the block size",

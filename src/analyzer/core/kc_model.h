@@ -678,6 +678,13 @@ typedef struct kc_launch_arg {
      * block `C`), through local variables written only by their
      * initializer: a multiple of blockDim.x in that launch. */
     bool block_multiple;
+    /* CUDA: the block's x size is one of two values, `v` or a constant
+     * (`v > 256 ? 256 : v`, `min(v, 1024)`), and the argument is a multiple
+     * of `v` (as block_multiple): a multiple of blockDim.x while the block is
+     * `v`. block_cap is the constant (0 when this is not so), block_var the
+     * text of `v`. */
+    int64_t block_cap;
+    const char *block_var;
     /* CUDA: the launching function asserts before the launch that the
      * variable passed is a multiple of `multiple_of` (as written: `64`,
      * `max(Br, Bc)`; its value in multiple_value when a literal, else 0),

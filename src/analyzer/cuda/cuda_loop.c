@@ -638,6 +638,11 @@ static void loop_bounds(kc_cuda_walk *w, kc_loop *L, const kc_cuda_upd *u, const
 text:
     if (!step || op == KC_CMP_EQ)
         return;
+    /* Parts written by a macro (`CUDA_KERNEL_LOOP(i, n)`) all read as the
+     * macro's invocation: no formula can be made of them. */
+    if (L->end_text && ((L->start_text && strcmp(L->start_text, L->end_text) == 0) ||
+                        (step_text && strcmp(step_text, L->end_text) == 0)))
+        return;
     if (!kc_index_is_const(step, &s)) {
         /* A symbolic step (blockDim.x * gridDim.x): counted upwards. */
         if (op == KC_CMP_GT || op == KC_CMP_GE || !step_text)

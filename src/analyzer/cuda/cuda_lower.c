@@ -564,6 +564,49 @@ static bool block_multiple(const mfactors *blk, CXCursor arg)
     return blk->cst != 0 && a.cst % blk->cst == 0;
 }
 
+/* A block's x size that is one of a variable value and a constant: `v >
+ * K ? K : v` (a MIN macro), `min(v, K)`, also through a local written only
+ * by its initializer. *var is the arm that is not a constant, *cap K. */
+static bool capped_block(CXCursor e, CXCursor *var, int64_t *cap, unsigned depth)
+{
+    e = kc_cuda_strip(e);
+    if (depth > 4 || clang_Cursor_isNull(e))
+        return false;
+    if (e.kind == CXCursor_DeclRefExpr) {
+        CXCursor d = clang_getCursorReferenced(e);
+        CXCursor init = d.kind == CXCursor_VarDecl ? fixed_value(d) : clang_getNullCursor();
+        return !clang_Cursor_isNull(init) && capped_block(init, var, cap, depth + 1);
+    }
+    CXCursor a = clang_getNullCursor(), b = clang_getNullCursor();
+    if (e.kind == CXCursor_ConditionalOperator) {
+        kc_cuda_kids k;
+        kc_cuda_kids_get(e, &k);
+        if (k.n == 3) {
+            a = k.v[1];
+            b = k.v[2];
+        }
+        kc_cuda_kids_free(&k);
+    } else if (e.kind == CXCursor_CallExpr && clang_Cursor_getNumArguments(e) == 2) {
+        CXString n = clang_getCursorSpelling(e);
+        const char *name = clang_getCString(n);
+        bool is_min = name && (strcmp(name, "min") == 0 || strcmp(name, "umin") == 0);
+        clang_disposeString(n);
+        if (is_min) {
+            a = clang_Cursor_getArgument(e, 0);
+            b = clang_Cursor_getArgument(e, 1);
+        }
+    }
+    if (clang_Cursor_isNull(a) || clang_Cursor_isNull(b))
+        return false;
+    int64_t va, vb;
+    bool ca = kc_cuda_eval_int(a, &va), cb = kc_cuda_eval_int(b, &vb);
+    if (ca == cb || (ca ? va : vb) <= 0)
+        return false;
+    *var = ca ? b : a;
+    *cap = ca ? va : vb;
+    return true;
+}
+
 /* Records a launch `kernel<<<...>>>(...)` (a CallExpr with an execution
  * configuration) or a cudaLaunchKernel call; false when `call` is
  * neither. */
@@ -601,12 +644,20 @@ static bool record_launch(kc_cuda_tu *t, CXCursor call)
             L.block_span = kc_cuda_span(t, clang_Cursor_getArgument(config, 1));
         int na = clang_Cursor_getNumArguments(call);
         int np = clang_Cursor_isNull(callee) ? -1 : clang_Cursor_getNumArguments(callee);
-        mfactors blk = {.cst = 1, .opaque = 1};
+        mfactors blk = {.cst = 1, .opaque = 1}, capped = {.cst = 1, .opaque = 1};
+        int64_t cap = 0;
+        const char *cap_var = NULL;
         if (nc >= 2) {
             CXCursor bx = block_x(clang_Cursor_getArgument(config, 1), 0);
             blk.opaque = clang_Cursor_isNull(bx) ? 1 : 0;
             if (!clang_Cursor_isNull(bx))
                 factors_of(bx, &blk, 0);
+            CXCursor v;
+            if (!clang_Cursor_isNull(bx) && capped_block(bx, &v, &cap, 0)) {
+                capped.opaque = 0;
+                factors_of(v, &capped, 0);
+                cap_var = kc_cuda_text(t, v);
+            }
         }
         for (int i = 0; i < na; i++) {
             CXCursor arg = clang_Cursor_getArgument(call, (unsigned)i);
@@ -618,6 +669,10 @@ static bool record_launch(kc_cuda_tu *t, CXCursor call)
                 a.param = NULL;
             a.has_value = kc_cuda_eval_int(arg, &a.value);
             a.block_multiple = block_multiple(&blk, arg);
+            if (!a.block_multiple && cap && block_multiple(&capped, arg)) {
+                a.block_cap = cap;
+                a.block_var = cap_var;
+            }
             kc_vec_push(&L.args, a);
         }
         if (!clang_Cursor_isNull(callee))
