@@ -30,7 +30,9 @@ static void describe(kc_strbuf *sb, const kc_gap *g)
     case KC_GAP_NAME:
     case KC_GAP_CALLEE: kc_sb_appendf(sb, "%s `%s`", kind_phrase(g->kind), g->what ? g->what : "?"); break;
     case KC_GAP_UNSEEN:
-        if (g->cause_kind == KC_GAP_SYNTAX && g->cause_what)
+        if (g->cause_kind == KC_GAP_OTHER && g->cause_what)
+            kc_sb_appendf(sb, "not parsed: %s", g->cause_what);
+        else if (g->cause_kind == KC_GAP_SYNTAX && g->cause_what)
             kc_sb_appendf(sb, "lost by the parse: its declaration did not parse (%s)", g->cause_what);
         else if (g->cause_kind && g->cause_what)
             kc_sb_appendf(sb, "lost by the parse: its declaration names %s `%s`", kind_phrase(g->cause_kind), g->cause_what);
@@ -169,8 +171,10 @@ const kc_rule kc002_incomplete_analysis = {
     .doc = "## What it does\n"
            "Says what kcheck could not analyse in a file, once per file: kernels that\n"
            "the parse lost or that contain code that did not parse (they are left out),\n"
-           "and lines that use a type, a macro, a constant or a function that no header\n"
-           "kcheck read declares (they are analysed without it). An unknown function\n"
+           "kernels in a branch of `#if __CUDA_ARCH__ ...` that the architecture parsed\n"
+           "for (`--cuda-arch`, default sm_75) does not take, and lines that use a\n"
+           "type, a macro, a constant or a function that no header kcheck read\n"
+           "declares (they are analysed without it). An unknown function\n"
            "is presumed to do anything: synchronize the block, read and write any\n"
            "memory; rules whose conclusion would depend on it stay quiet. In Triton\n"
            "files: statements the pinned Python grammar does not parse though Python\n"

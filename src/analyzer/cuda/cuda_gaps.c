@@ -1,4 +1,5 @@
 /* cuda_gaps.c — libclang's errors as gaps of the kernel model (cuda_gaps.h). */
+#define _GNU_SOURCE 1 /* memmem */
 #include "cuda_gaps.h"
 
 #include <ctype.h>
@@ -251,6 +252,59 @@ static const kc_cuda_error *error_in(const kc_cuda_errors *e, uint32_t from, uin
 /* Adds a KC_GAP_UNSEEN gap for every `__global__` definition in the text
  * that is not a kernel of the model, placed before the other gaps: a kernel
  * not analysed at all matters more than one analysed in part. */
+enum { MAX_PP_DEPTH = 64 };
+
+/* The conditional directives open at a point of the text: the offset of
+ * the `#` of the innermost's current branch (`#if`, `#elif`, `#else`) per
+ * level. */
+typedef struct pp_stack {
+    size_t at[MAX_PP_DEPTH];
+    unsigned depth; /* may exceed MAX_PP_DEPTH: only the first levels are kept */
+} pp_stack;
+
+/* Follows the directive whose `#` is at t[i]. */
+static void pp_directive(pp_stack *pp, const char *t, size_t len, size_t i)
+{
+    size_t w = i + 1;
+    while (w < len && (t[w] == ' ' || t[w] == '\t'))
+        w++;
+    size_t e = w;
+    while (e < len && ident_char(t[e]))
+        e++;
+    size_t n = e - w;
+    if ((n == 2 && !strncmp(t + w, "if", 2)) || (n == 5 && !strncmp(t + w, "ifdef", 5)) ||
+        (n == 6 && !strncmp(t + w, "ifndef", 6))) {
+        if (pp->depth < MAX_PP_DEPTH)
+            pp->at[pp->depth] = i;
+        pp->depth++;
+    } else if ((n == 4 && (!strncmp(t + w, "elif", 4) || !strncmp(t + w, "else", 4))) ||
+               (n == 7 && (!strncmp(t + w, "elifdef", 7))) || (n == 8 && !strncmp(t + w, "elifndef", 8))) {
+        if (pp->depth && pp->depth <= MAX_PP_DEPTH)
+            pp->at[pp->depth - 1] = i;
+    } else if (n == 5 && !strncmp(t + w, "endif", 5)) {
+        if (pp->depth)
+            pp->depth--;
+    }
+}
+
+/* The innermost open conditional, when its branch tests __CUDA_ARCH__ (an
+ * `#else` is read with its `#if`): its `#if` line as written, else NULL. */
+static const char *arch_condition(kc_arena *ar, const pp_stack *pp, const char *t, size_t len)
+{
+    if (!pp->depth || pp->depth > MAX_PP_DEPTH)
+        return NULL;
+    size_t i = pp->at[pp->depth - 1], e = i;
+    while (e < len && t[e] != '\n')
+        e++;
+    const char *hit = memmem(t + i, e - i, "__CUDA_ARCH__", 13);
+    if (!hit)
+        return NULL;
+    size_t n = e - i;
+    while (n && (t[i + n - 1] == ' ' || t[i + n - 1] == '\t' || t[i + n - 1] == '\r' || t[i + n - 1] == '\\'))
+        n--;
+    return kc_arena_strndup(ar, t + i, n > 100 ? 100 : n);
+}
+
 static void note_lost_kernels(kc_model *m, kc_arena *ar, const kc_cuda_errors *e)
 {
     uint32_t before = m->gaps.len;
@@ -259,6 +313,7 @@ static void note_lost_kernels(kc_model *m, kc_arena *ar, const kc_cuda_errors *e
     size_t len = src->len;
     uint32_t line = 1;
     bool line_is_directive = false, at_line_start = true;
+    pp_stack pp = {.depth = 0};
     for (size_t i = 0; i < len;) {
         size_t j = kc_cuda_skip_noise(t, len, i);
         if (j != i) {
@@ -276,22 +331,33 @@ static void note_lost_kernels(kc_model *m, kc_arena *ar, const kc_cuda_errors *e
             i++;
             continue;
         }
-        if (at_line_start && c == '#')
+        if (at_line_start && c == '#') {
             line_is_directive = true;
+            pp_directive(&pp, t, len, i);
+        }
         if (c != ' ' && c != '\t')
             at_line_start = false;
         if (!line_is_directive && c == '_' && strncmp(t + i, "__global__", 10) == 0 && (i == 0 || !ident_char(t[i - 1])) &&
             !ident_char(t[i + 10]) && kc_cuda_kernel_at(m, line) < 0) {
             size_t body = len;
             const char *name = defined_name(ar, t, len, i + 10, &body);
-            if (name) {
+            const char *arch = name ? arch_condition(ar, &pp, t, len) : NULL;
+            /* Without errors only a branch of the architecture's is a loss:
+             * any other branch not taken is the build's configuration. */
+            if (name && (e->v.len || arch)) {
                 uint32_t col = (uint32_t)(i - src->line_start[line - 1]) + 1;
                 kc_span sp = {line, col, line, col + 10};
                 kc_gap *g = kc_model_add_gap(m, KC_GAP_UNSEEN, sp, name, name);
                 uint32_t body_line, body_col;
                 kc_source_position(src, body, &body_line, &body_col);
                 const kc_cuda_error *x = error_in(e, line, body_line);
-                if (x) {
+                if (arch) {
+                    g->cause_kind = KC_GAP_OTHER;
+                    g->cause_what = kc_arena_printf(m->arena,
+                                                    "it is in a branch of `%s` that this parse, for %s, does not take "
+                                                    "(`--cuda-arch` or `cuda.arch` chooses another)",
+                                                    arch, e->arch ? e->arch : "its architecture");
+                } else if (x) {
                     g->cause_kind = x->syntax ? KC_GAP_SYNTAX : x->kind;
                     g->cause_what = kc_arena_strdup(m->arena, x->what); /* x lives in the parse's arena */
                 }
@@ -332,8 +398,10 @@ static bool in_body(const kc_model *m, const kc_kernel *k, uint32_t line, uint32
 
 bool kc_cuda_errors_apply(kc_model *m, const kc_cuda_errors *e, bool tolerant, kc_file_errors *errs)
 {
-    if (!e->v.len)
+    if (!e->v.len) {
+        note_lost_kernels(m, m->arena, e);
         return true;
+    }
     kc_arena *ar = m->arena;
     uint8_t *drop = m->kernels.len ? kc_xcalloc(m->kernels.len, 1) : NULL;
     for (uint32_t i = 0; i < e->v.len; i++) {

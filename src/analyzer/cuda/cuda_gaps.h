@@ -30,6 +30,8 @@ typedef struct kc_cuda_error {
 typedef struct kc_cuda_errors {
     KC_VEC(kc_cuda_error) v; /* errors in the main file, in libclang's order */
     uint32_t nsyntax;
+    const char *arch; /* the architecture parsed for (`sm_75`): a kernel under
+                         `#if __CUDA_ARCH__ ...` that it leaves out is said */
 } kc_cuda_errors;
 
 /* Sorts the translation unit's errors; a driver error goes to `fatal`.
@@ -39,7 +41,8 @@ bool kc_cuda_errors_collect(CXTranslationUnit tu, const kc_source *src, kc_arena
 
 /* Records the errors as gaps of the lowered model and leaves out the
  * kernels with syntax errors, and notes `__global__` definitions the parse
- * lost. False when nothing could be analysed and the file has syntax
+ * lost (after an error, or in a branch of `#if __CUDA_ARCH__ ...` that the
+ * parse's architecture does not take, errors or not). False when nothing could be analysed and the file has syntax
  * errors: they are added to `errs` (the first few) and the file fails,
  * unless `tolerant`: a header (parsed without its includer, it is expected
  * to miss things), or a file with no device code in its text (its errors

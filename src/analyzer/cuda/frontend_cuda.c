@@ -788,6 +788,9 @@ kc_model *kc_cuda_lower(kc_cuda_frontend *fe, const kc_source *file, kc_file_err
         kc_file_errors_add(errs, 0, 0, "libclang could not parse the file (%s, code %d)", error_code_name(ec), (int)ec);
     } else {
         kc_cuda_errors ce = {0};
+        for (uint32_t i = 0; i < a.v.len; i++)
+            if (strncmp(a.v.data[i], "--cuda-gpu-arch=", 16) == 0)
+                ce.arch = a.v.data[i] + 16;
         if (kc_cuda_errors_collect(tu, src, ar, &ce, errs)) {
             m = kc_model_new(model_src, KC_LANG_CUDA);
             uint32_t nholes = 0;
@@ -801,7 +804,9 @@ kc_model *kc_cuda_lower(kc_cuda_frontend *fe, const kc_source *file, kc_file_err
             record_deps(fe, tu, m, src->path, &scan, &a);
             m->hip = is_hip(tu, src->path);
             assumed_qualifiers(m, model_src, &quals);
-            bool tolerant = is_header(src->path) || !kc_source_has_device_code(src->text, src->len);
+            /* the file as written: a specifier macro read as `__device__`
+             * (cuda_macros.c) makes no device code of its own */
+            bool tolerant = is_header(src->path) || !kc_source_has_device_code(model_src->text, model_src->len);
             if (!kc_cuda_errors_apply(m, &ce, tolerant, errs)) {
                 kc_model_delete(m);
                 m = NULL;
