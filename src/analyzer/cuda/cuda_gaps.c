@@ -259,8 +259,76 @@ enum { MAX_PP_DEPTH = 64 };
  * level. */
 typedef struct pp_stack {
     size_t at[MAX_PP_DEPTH];
+    /* the branch as far as the text decides it: 1 off (`#if 0`, `#ifdef X`
+     * of an X the file never defines), 0 on, -1 undecided */
+    signed char off[MAX_PP_DEPTH];
     unsigned depth; /* may exceed MAX_PP_DEPTH: only the first levels are kept */
 } pp_stack;
+
+/* Is the `define` at p a directive: `#`, then only blanks before it on
+ * its line (not `//#define X`)? */
+static bool define_directive(const char *t, const char *p)
+{
+    const char *h = p;
+    while (h > t && (h[-1] == ' ' || h[-1] == '\t'))
+        h--;
+    if (h == t || h[-1] != '#')
+        return false;
+    h--;
+    while (h > t && (h[-1] == ' ' || h[-1] == '\t'))
+        h--;
+    return h == t || h[-1] == '\n';
+}
+
+/* Does the text `#define` the name t[a..b)? */
+static bool text_defines(const char *t, size_t len, size_t a, size_t b)
+{
+    size_t n = b - a;
+    for (const char *p = t; (p = memmem(p, len - (size_t)(p - t), "define", 6)) != NULL; p += 6) {
+        if (!define_directive(t, p))
+            continue;
+        const char *q = p + 6;
+        while (q < t + len && (*q == ' ' || *q == '\t'))
+            q++;
+        if (q > p + 6 && (size_t)(t + len - q) >= n && !memcmp(q, t + a, n) && (q + n == t + len || !ident_char(q[n])))
+            return true;
+    }
+    return false;
+}
+
+/* How the text decides the branch that the directive `word` (w..e) opens:
+ * `#ifdef X` / `#if defined(X)` of an X the file never defines is off, as
+ * is `#if 0`; `#ifndef X` of one is on; anything else undecided. */
+static signed char pp_decide(const char *t, size_t len, size_t w, size_t e)
+{
+    size_t n = e - w, a = e;
+    while (a < len && (t[a] == ' ' || t[a] == '\t' || t[a] == '(' || t[a] == '!'))
+        a++;
+    bool negated = memchr(t + e, '!', a - e) != NULL;
+    if (n == 2 && a + 7 < len && !strncmp(t + a, "defined", 7) && !ident_char(t[a + 7])) {
+        a += 7;
+        while (a < len && (t[a] == ' ' || t[a] == '\t' || t[a] == '('))
+            a++;
+    } else if (n == 2) {
+        size_t z = a;
+        while (z < len && t[z] == '0')
+            z++;
+        bool zero = z > a;
+        while (z < len && (t[z] == ' ' || t[z] == '\t' || t[z] == '\r'))
+            z++;
+        return zero && (z >= len || t[z] == '\n' || t[z] == '/') ? 1 : -1;
+    }
+    size_t b = a;
+    while (b < len && ident_char(t[b]))
+        b++;
+    size_t z = b;
+    while (z < len && (t[z] == ' ' || t[z] == '\t' || t[z] == ')' || t[z] == '\r'))
+        z++;
+    if (b == a || (z < len && t[z] != '\n' && t[z] != '/') || text_defines(t, len, a, b))
+        return -1; /* a compound condition, or a name the file defines */
+    bool ifndef = n == 6;
+    return (signed char)((ifndef != negated) ? 0 : 1);
+}
 
 /* Follows the directive whose `#` is at t[i]. */
 static void pp_directive(pp_stack *pp, const char *t, size_t len, size_t i)
@@ -274,17 +342,32 @@ static void pp_directive(pp_stack *pp, const char *t, size_t len, size_t i)
     size_t n = e - w;
     if ((n == 2 && !strncmp(t + w, "if", 2)) || (n == 5 && !strncmp(t + w, "ifdef", 5)) ||
         (n == 6 && !strncmp(t + w, "ifndef", 6))) {
-        if (pp->depth < MAX_PP_DEPTH)
+        if (pp->depth < MAX_PP_DEPTH) {
             pp->at[pp->depth] = i;
+            pp->off[pp->depth] = pp_decide(t, len, w, e);
+        }
         pp->depth++;
     } else if ((n == 4 && (!strncmp(t + w, "elif", 4) || !strncmp(t + w, "else", 4))) ||
                (n == 7 && (!strncmp(t + w, "elifdef", 7))) || (n == 8 && !strncmp(t + w, "elifndef", 8))) {
-        if (pp->depth && pp->depth <= MAX_PP_DEPTH)
+        if (pp->depth && pp->depth <= MAX_PP_DEPTH) {
+            signed char *o = &pp->off[pp->depth - 1];
+            *o = n == 4 && !strncmp(t + w, "else", 4) && *o >= 0 ? (signed char)!*o : -1;
             pp->at[pp->depth - 1] = i;
+        }
     } else if (n == 5 && !strncmp(t + w, "endif", 5)) {
         if (pp->depth)
             pp->depth--;
     }
+}
+
+/* Is some open branch off as far as the text decides (a build option the
+ * file leaves undefined, `#if 0`)? Its kernels are the build's choice. */
+static bool pp_off(const pp_stack *pp)
+{
+    for (unsigned d = 0; d < pp->depth && d < MAX_PP_DEPTH; d++)
+        if (pp->off[d] == 1)
+            return true;
+    return false;
 }
 
 /* The innermost open conditional, when its branch tests __CUDA_ARCH__ (an
@@ -344,7 +427,7 @@ static void note_lost_kernels(kc_model *m, kc_arena *ar, const kc_cuda_errors *e
             const char *arch = name ? arch_condition(ar, &pp, t, len) : NULL;
             /* Without errors only a branch of the architecture's is a loss:
              * any other branch not taken is the build's configuration. */
-            if (name && (e->v.len || arch)) {
+            if (name && (arch || (e->v.len && !pp_off(&pp)))) {
                 uint32_t col = (uint32_t)(i - src->line_start[line - 1]) + 1;
                 kc_span sp = {line, col, line, col + 10};
                 kc_gap *g = kc_model_add_gap(m, KC_GAP_UNSEEN, sp, name, name);
