@@ -80,8 +80,17 @@ kc_cuda_val kc_cuda_ev_cond(kc_cuda_walk *w, CXCursor e, kc_cuda_preds *pos, kc_
         kc_pred p = {.lhs = l.ptr ? l.off : l.ix, .rhs = r.ptr ? r.off : r.ix, .op = cmp, .span = at};
         if (p.lhs && p.rhs && cmp != KC_CMP_EQ && cmp != KC_CMP_NE && !l.ptr && !r.ptr)
             kc_vec_push(&w->k->compares, p);
-        kc_cuda_size_fact(w, p.lhs, r.ptr ? kc_index_deps(r.off) : r.deps, at);
-        kc_cuda_size_fact(w, p.rhs, l.ptr ? kc_index_deps(l.off) : l.deps, at);
+        /* A value loaded from memory varies with the thread through its
+         * address, not as an index does. Compared in a guard (`if (idx <
+         * num_points) mask[idx] = 1`) it is a gathered index checked against
+         * an extent, and the bound a problem size; compared into a value
+         * (`bool entering = t_indices[i] < n_grids`, a level read back and
+         * classified) it says nothing of the bound's size. */
+        bool guard = (pos || neg) && !w->in_bool_value;
+        if (r.load == KC_NONE || r.ptr || guard)
+            kc_cuda_size_fact(w, p.lhs, r.ptr ? kc_index_deps(r.off) : r.deps, at);
+        if (l.load == KC_NONE || l.ptr || guard)
+            kc_cuda_size_fact(w, p.rhs, l.ptr ? kc_index_deps(l.off) : l.deps, at);
         if (!p.lhs && !p.rhs)
             pos = neg = NULL; /* floating-point comparison: no index predicate */
         if (pos) {
@@ -108,7 +117,10 @@ kc_cuda_val kc_cuda_ev_cond(kc_cuda_walk *w, CXCursor e, kc_cuda_preds *pos, kc_
 kc_cuda_val kc_cuda_ev_bool(kc_cuda_walk *w, CXCursor e)
 {
     kc_cuda_preds pos = {0}, neg = {0};
+    bool saved = w->in_bool_value;
+    w->in_bool_value = true;
     kc_cuda_val v = kc_cuda_ev_cond(w, e, &pos, &neg);
+    w->in_bool_value = saved;
     v.ix = NULL;
     v.load = KC_NONE;
     if (pos.len || neg.len) {

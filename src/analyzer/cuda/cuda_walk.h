@@ -115,6 +115,7 @@ typedef struct kc_cuda_walk {
     kc_span call_site; /* valid while inlining: the call in the lowered function */
     uint32_t budget;
     bool in_loop_cond; /* evaluating a loop condition (evidence wording) */
+    bool in_bool_value; /* evaluating a comparison into a value (`bool b = x < n`), not a branch's condition */
     bool trapped;      /* the last block walked ended in a trap (`__trap()`, `asm("trap;")`) */
     unsigned back_jumps; /* `continue`s and `goto`s walked so far (leaves_after) */
     uint32_t seq;        /* program-order counter of accesses, barriers and calls */
