@@ -257,14 +257,18 @@ static bool qualifier_place(const char *t, const char *end, const char *p, size_
 }
 
 /* What a use in a qualifier's place becomes, in its n characters: a name
- * that says DEVICE is `__host__ __device__` or `__device__` where that
- * fits (so that the lambdas and helpers it marks stay device code), any
- * other blanks. */
+ * that says HOST and DEVICE is `__host__ __device__` (KC_CUDA_HD_MACRO),
+ * DEVICE alone `__device__`, where that fits, so that the lambdas and
+ * functions it marks stay what they are; any other blanks. */
 static void replace_use(char *at, const char *name, size_t n)
 {
     const char *with = "";
-    if (strstr(name, "DEVICE"))
-        with = n >= 19 ? "__host__ __device__" : n >= 10 ? "__device__" : "";
+    if (strstr(name, "DEVICE") && strstr(name, "HOST"))
+        with = KC_CUDA_HD_MACRO;
+    else if (strstr(name, "DEVICE"))
+        with = "__device__";
+    if (strlen(with) > n)
+        with = "";
     size_t w = strlen(with);
     memcpy(at, with, w);
     memset(at + w, ' ', n - w);

@@ -30,6 +30,11 @@ bool kc_cuda_macro_bomb(kc_arena *ar, const char *text, size_t len, const char *
  * `,`, `;`, `)` or `[`. A lambda's specifier is the other such place:
  * between the `]` of its captures and its `(` (`[=] OPEN3D_HOST_DEVICE(int64_t
  * i) {...}`, a `__host__ __device__` macro). */
+/* The parse defines it as `__host__ __device__`: a qualifier macro whose
+ * name says HOST and DEVICE is read as it (7 characters fit in any such
+ * name). */
+#define KC_CUDA_HD_MACRO "__KHD__"
+
 typedef struct kc_cuda_qual_macro {
     const char *name; /* arena */
     size_t offset;    /* its first use */

@@ -424,6 +424,9 @@ static void build_args(kc_cuda_frontend *fe, kc_arena *ar, const kc_source *src,
     /* clang's own recursion over nested brackets overflows its 8 MiB parse
      * thread before its default limit (2048) on pathological input. */
     kc_cuda_arg(a, "-fbracket-depth=256");
+    /* what a `__host__ __device__` macro of a missing header is read as,
+     * in its own place and length (cuda_macros.c) */
+    kc_cuda_arg(a, "-D" KC_CUDA_HD_MACRO "=__host__ __device__");
     if (shim) {
         kc_cuda_arg(a, "-nocudainc");
         kc_cuda_arg(a, "--cuda-path=" KC_CUDA_SHIM_NO_TOOLKIT);
