@@ -318,12 +318,22 @@ static void context_and_fix(kc_rule_ctx *ctx, const kc_kernel *k, kc_diag *d, co
 {
     if (s->rs->gather) {
         char buf[256];
-        kc_diag_note(d, "the address also adds `%s`, a value loaded from memory: a data-dependent gather",
+        kc_diag_note(d, "the address also adds `%s`, which depends on values loaded from memory: a data-dependent "
+                     "gather",
                      kc_atom_name(k, s->rs->gather, buf, sizeof buf));
     }
-    if (s->a->loop != KC_NONE && s->a->loop < k->loops.len)
-        kc_diag_note(d, "it runs inside %s, so the scattered access is repeated every pass",
-                     kc_loop_describe(ctx, k, &k->loops.data[s->a->loop]));
+    /* CUDA: the innermost loop whose passes move the address; nvcc keeps
+     * a load that a loop does not move in a register (PTX of the twelfth
+     * round's cubic_feature_sampling). A Triton load is repeated where its
+     * mask changes (seed 000's gather), so there the access's own loop. */
+    uint64_t moves = s->cuda ? kc_index_deps(s->a->offset).loops : ~0ull;
+    unsigned hops = 0;
+    for (uint32_t l = s->a->loop; l != KC_NONE && l < k->loops.len && hops++ < 1000; l = k->loops.data[l].parent)
+        if (moves & (1ull << (l < 63 ? l : 63))) {
+            kc_diag_note(d, "it runs inside %s, so the scattered access is repeated every pass",
+                         kc_loop_describe(ctx, k, &k->loops.data[l]));
+            break;
+        }
     int64_t step = s->cst < 0 ? -s->cst : s->cst;
     if (s->cuda && s->const_stride && (uint64_t)step * s->eb <= 16)
         kc_diag_note(d, "fix: when each thread handles these %lld consecutive elements itself, move them as one "
