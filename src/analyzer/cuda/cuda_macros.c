@@ -293,29 +293,24 @@ static bool only_qualifier(const char *t, size_t len, const char *name, size_t n
     return true;
 }
 
+/* Adds the name text[a..b), found in a qualifier's place, unless it is
+ * listed already, the file defines it, or it is used in another place. */
+static void consider(kc_arena *ar, const char *text, size_t len, size_t a, size_t b, kc_cuda_qual_macros *out)
+{
+    for (uint32_t k = 0; k < out->len; k++)
+        if (strlen(out->data[k].name) == b - a && memcmp(out->data[k].name, text + a, b - a) == 0)
+            return;
+    if (defines(text, len, text + a, b - a) || !only_qualifier(text, len, text + a, b - a))
+        return;
+    kc_cuda_qual_macro q = {.name = kc_arena_printf(ar, "%.*s", (int)(b - a), text + a), .offset = a};
+    kc_vec_push(out, q);
+}
+
 char *kc_cuda_qualifier_macros(kc_arena *ar, const char *source, size_t len, kc_cuda_qual_macros *out)
 {
     char *text = code_only(source, len);
     for (size_t i = 0; i < len; i++) {
-        if (text[i] == ']') { /* a lambda's specifier */
-            size_t a = i + 1;
-            while (a < len && (text[a] == ' ' || text[a] == '\t'))
-                a++;
-            size_t b = a;
-            while (b < len && ident_char(text[b]))
-                b++;
-            if (b == a || !upper_name(text + a, b - a) || !lambda_specifier(text, text + len, text + a, b - a))
-                continue;
-            bool seen = false;
-            for (uint32_t k = 0; k < out->len && !seen; k++)
-                seen = strlen(out->data[k].name) == b - a && memcmp(out->data[k].name, text + a, b - a) == 0;
-            if (seen || defines(text, len, text + a, b - a) || !only_qualifier(text, len, text + a, b - a))
-                continue;
-            kc_cuda_qual_macro q = {.name = kc_arena_printf(ar, "%.*s", (int)(b - a), text + a), .offset = a};
-            kc_vec_push(out, q);
-            continue;
-        }
-        if (text[i] != '*')
+        if (text[i] != '*' && text[i] != ']')
             continue;
         size_t a = i + 1;
         while (a < len && (text[a] == ' ' || text[a] == '\t'))
@@ -323,8 +318,13 @@ char *kc_cuda_qualifier_macros(kc_arena *ar, const char *source, size_t len, kc_
         size_t b = a;
         while (b < len && ident_char(text[b]))
             b++;
-        if (b == a || (a > 0 && ident_char(text[a - 1])) || !upper_name(text + a, b - a))
+        if (b == a || !upper_name(text + a, b - a))
             continue;
+        if (text[i] == ']') { /* a lambda's specifier */
+            if (lambda_specifier(text, text + len, text + a, b - a))
+                consider(ar, text, len, a, b, out);
+            continue;
+        }
         size_t c = b;
         while (c < len && (text[c] == ' ' || text[c] == '\t'))
             c++;
@@ -336,15 +336,8 @@ char *kc_cuda_qualifier_macros(kc_arena *ar, const char *source, size_t len, kc_
         size_t e = d;
         while (e < len && (text[e] == ' ' || text[e] == '\t'))
             e++;
-        if (e >= len || !strchr("=,;)[", text[e]))
-            continue;
-        bool seen = false;
-        for (uint32_t k = 0; k < out->len && !seen; k++)
-            seen = strlen(out->data[k].name) == b - a && memcmp(out->data[k].name, text + a, b - a) == 0;
-        if (seen || defines(text, len, text + a, b - a) || !only_qualifier(text, len, text + a, b - a))
-            continue;
-        kc_cuda_qual_macro q = {.name = kc_arena_printf(ar, "%.*s", (int)(b - a), text + a), .offset = a};
-        kc_vec_push(out, q);
+        if (e < len && strchr("=,;)[", text[e]))
+            consider(ar, text, len, a, b, out);
     }
     /* the source with each use in a qualifier's place made spaces */
     char *blanked = NULL;
