@@ -249,9 +249,6 @@ static const kc_cuda_error *error_in(const kc_cuda_errors *e, uint32_t from, uin
     return NULL;
 }
 
-/* Adds a KC_GAP_UNSEEN gap for every `__global__` definition in the text
- * that is not a kernel of the model, placed before the other gaps: a kernel
- * not analysed at all matters more than one analysed in part. */
 enum { MAX_PP_DEPTH = 64 };
 
 /* The conditional directives open at a point of the text: the offset of
@@ -324,8 +321,9 @@ static signed char pp_decide(const char *t, size_t len, size_t w, size_t e)
     size_t z = b;
     while (z < len && (t[z] == ' ' || t[z] == '\t' || t[z] == ')' || t[z] == '\r'))
         z++;
-    if (b == a || (z < len && t[z] != '\n' && t[z] != '/') || text_defines(t, len, a, b))
-        return -1; /* a compound condition, or a name the file defines */
+    if (b == a || (z < len && t[z] != '\n' && t[z] != '/') || text_defines(t, len, a, b) ||
+        (b - a > 2 && t[a] == '_' && t[a + 1] == '_'))
+        return -1; /* a compound condition, a name the file defines, or one the compiler does (`__CUDACC__`) */
     bool ifndef = n == 6;
     return (signed char)((ifndef != negated) ? 0 : 1);
 }
@@ -370,10 +368,48 @@ static bool pp_off(const pp_stack *pp)
     return false;
 }
 
-/* The innermost open conditional, when its branch tests __CUDA_ARCH__ (an
- * `#else` is read with its `#if`): its `#if` line as written, else NULL. */
-static const char *arch_condition(kc_arena *ar, const pp_stack *pp, const char *t, size_t len)
+/* Is `__CUDA_ARCH__ OP N` at p true for the architecture `arch` (sm_75:
+ * 750)? 1 true, 0 false, -1 when it cannot tell. */
+static int arch_test(const char *p, const char *end, const char *arch)
 {
+    if (!arch || strncmp(arch, "sm_", 3) != 0 || !isdigit((unsigned char)arch[3]))
+        return -1;
+    long have = strtol(arch + 3, NULL, 10) * 10;
+    p += 13;
+    while (p < end && (*p == ' ' || *p == '\t' || *p == ')'))
+        p++;
+    char op[3] = {0};
+    for (unsigned k = 0; k < 2 && p < end && strchr("<>=!", *p); k++)
+        op[k] = *p++;
+    while (p < end && (*p == ' ' || *p == '\t' || *p == '('))
+        p++;
+    if (p >= end || !isdigit((unsigned char)*p))
+        return -1;
+    long want = strtol(p, NULL, 10);
+    if (!strcmp(op, ">="))
+        return have >= want;
+    if (!strcmp(op, ">"))
+        return have > want;
+    if (!strcmp(op, "<"))
+        return have < want;
+    if (!strcmp(op, "<="))
+        return have <= want;
+    if (!strcmp(op, "=="))
+        return have == want;
+    if (!strcmp(op, "!="))
+        return have != want;
+    return -1;
+}
+
+/* The innermost open conditional, when its current branch is an `#if` or
+ * `#elif` that tests __CUDA_ARCH__: that line as written, else NULL.
+ * *taken says whether the parse's architecture takes it: 1, 0, or -1 when
+ * the line is more than one comparison of __CUDA_ARCH__ (with at most a
+ * `defined(__CUDA_ARCH__) &&` before it). */
+static const char *arch_condition(kc_arena *ar, const pp_stack *pp, const char *t, size_t len, const char *arch,
+                                  int *taken)
+{
+    *taken = -1;
     if (!pp->depth || pp->depth > MAX_PP_DEPTH)
         return NULL;
     size_t i = pp->at[pp->depth - 1], e = i;
@@ -382,12 +418,23 @@ static const char *arch_condition(kc_arena *ar, const pp_stack *pp, const char *
     const char *hit = memmem(t + i, e - i, "__CUDA_ARCH__", 13);
     if (!hit)
         return NULL;
+    const char *again = memmem(hit + 13, (size_t)(t + e - hit - 13), "__CUDA_ARCH__", 13);
+    bool joined = memmem(t + i, e - i, "&&", 2) || memmem(t + i, e - i, "||", 2);
+    bool guard_first = again && memmem(t + i, (size_t)(hit - t - i) + 13, "defined", 7) &&
+                       !memmem(again, (size_t)(t + e - again), "&&", 2) && !memmem(t + i, e - i, "||", 2);
+    if (guard_first)
+        *taken = arch_test(again, t + e, arch);
+    else if (!joined)
+        *taken = arch_test(hit, t + e, arch);
     size_t n = e - i;
     while (n && (t[i + n - 1] == ' ' || t[i + n - 1] == '\t' || t[i + n - 1] == '\r' || t[i + n - 1] == '\\'))
         n--;
     return kc_arena_strndup(ar, t + i, n > 100 ? 100 : n);
 }
 
+/* Adds a KC_GAP_UNSEEN gap for every `__global__` definition in the text
+ * that is not a kernel of the model, placed before the other gaps: a kernel
+ * not analysed at all matters more than one analysed in part. */
 static void note_lost_kernels(kc_model *m, kc_arena *ar, const kc_cuda_errors *e)
 {
     uint32_t before = m->gaps.len;
@@ -424,7 +471,13 @@ static void note_lost_kernels(kc_model *m, kc_arena *ar, const kc_cuda_errors *e
             !ident_char(t[i + 10]) && kc_cuda_kernel_at(m, line) < 0) {
             size_t body = len;
             const char *name = defined_name(ar, t, len, i + 10, &body);
-            const char *arch = name ? arch_condition(ar, &pp, t, len) : NULL;
+            int taken = -1;
+            const char *arch = name ? arch_condition(ar, &pp, t, len, e->arch, &taken) : NULL;
+            /* A kernel lost without any error was left out by the
+             * preprocessor; with errors, only a branch the architecture is
+             * known not to take is the cause. */
+            if (arch && (taken == 1 || (taken == -1 && e->v.len)))
+                arch = NULL;
             /* Without errors only a branch of the architecture's is a loss:
              * any other branch not taken is the build's configuration. */
             if (name && (arch || (e->v.len && !pp_off(&pp)))) {
