@@ -264,11 +264,14 @@ def project(o):
     for e in errors:
         err_files.setdefault(e["file"], e)  # the first error of the file
     model, model_entries = parse_model(os.path.join(o, "model.txt"))
+    model_h, _ = parse_model(os.path.join(o, "model_h.txt"))
+    for f, ks in model_h.items():
+        model[f].extend(ks)
     stats = read(os.path.join(o, "stats.txt"))
-    m = re.search(r"files: (\d+) checked, (\d+) not checked", stats)
+    m = re.search(r"files: (\d+) checked(?: \([^)]*\))?, (\d+) not checked", stats)
     checked, not_checked = (int(m.group(1)), int(m.group(2))) if m else (0, 0)
     hstats = read(os.path.join(o, "stats_h.txt"))
-    m = re.search(r"files: (\d+) checked, (\d+) not checked", hstats)
+    m = re.search(r"files: (\d+) checked(?: \([^)]*\))?, (\d+) not checked", hstats)
     h_checked, h_not = (int(m.group(1)), int(m.group(2))) if m else (0, 0)
     try:
         hout = json.loads(read(os.path.join(o, "out_h.json")) or "{}")
@@ -383,7 +386,7 @@ def project(o):
         where = f"{f}:{ln}"
         if ext == "other":
             other_ext[os.path.splitext(f)[1] or os.path.basename(f)] += 1
-        if ext in (".cu", ".cuh"):
+        if ext in (".cu", ".cuh", ".h", ".hpp"):
             ks = model.get(f, [])
             match = None
             for i, (kn, s, e) in enumerate(ks):
@@ -406,7 +409,7 @@ def project(o):
             if cat == "kernel definition":
                 cat = "other: kernel definition in a checked file, not seen"
         elif ext in (".h", ".hpp", ".cpp"):
-            how = "file refused: not .cu/.cuh" if ext != ".cpp" else "not taken: not .cu/.cuh"
+            how = "checked, not seen" if ext != ".cpp" else "not taken: not .cu/.cuh/.h/.hpp"
             if cat.startswith("kernel definition"):
                 cat = f"kernel defined in a {ext} file ({how})"
             else:

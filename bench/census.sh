@@ -15,6 +15,7 @@
 #   out.json, stats.txt, rc       kcheck --format json / --stats over files_main
 #   model.txt, model.err          kcheck --dump-model over files_main (kernels seen)
 #   out_h.json, stats_h.txt, rc_h kcheck over files_h
+#   model_h.txt                   kcheck --dump-model over files_h (their kernels seen)
 # and then runs bench/census.py over all of OUT/NAME, which prints the summary
 # (OUT/summary.md, OUT/summary.json).
 set -u
@@ -57,12 +58,15 @@ for dir in "$@"; do
                 --end-of-options "${files[@]}" >"$o/model.txt" 2>"$o/model.err"
             echo $? >"$o/rc_model"
         fi
-        # the headers with __global__, separately (first sight: refused by extension)
+        # the headers with __global__, separately (checked since kcheck reads
+        # headers with device code; their kernels in model_h.txt)
         mapfile -d '' hfiles <"$o/files_h.lst"
         if ((${#hfiles[@]})); then
             "$KCHECK" --no-cache --no-config -j"$JOBS" --stats --format json --severity note \
                 --end-of-options "${hfiles[@]}" >"$o/out_h.json" 2>"$o/stats_h.txt"
             echo $? >"$o/rc_h"
+            "$KCHECK" --no-cache --no-config -j"$JOBS" --dump-model \
+                --end-of-options "${hfiles[@]}" >"$o/model_h.txt" 2>"$o/model_h.err"
         fi
     )
     echo "census: $name done" >&2
