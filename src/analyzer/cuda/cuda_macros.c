@@ -275,7 +275,7 @@ static void replace_use(char *at, const char *name, size_t n)
 }
 
 /* Is every use of the name in the code (not in a preprocessor line) in a
- * qualifier's place, right after `*`? A name used otherwise is a constant
+ * qualifier's place (qualifier_place)? A name used otherwise is a constant
  * or a type, never an empty macro. */
 static bool only_qualifier(const char *t, size_t len, const char *name, size_t n)
 {
