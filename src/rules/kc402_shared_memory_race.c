@@ -162,17 +162,14 @@ static bool reaches_past(kc_arena *ar, const kc_index *rest, const kc_index *bou
  * `if (tid < s && shr[tid + s] < shr[tid]) shr[tid] = ...`: the read in the
  * condition is under the left operand's condition, the write under the
  * if's; both know `tid < s`. */
-static bool read_under(kc_arena *ar, const kc_kernel *k, uint32_t guard, const kc_pred *pr)
+static bool read_under(const kc_kernel *k, uint32_t guard, const kc_pred *pr)
 {
     unsigned hops = 0;
     for (uint32_t g = guard; g != KC_NONE && g < k->conds.len && hops++ < 10000; g = k->conds.data[g].parent) {
         const kc_cond *cd = &k->conds.data[g];
         for (uint32_t q = 0; q < cd->npreds; q++) {
             const kc_pred *o = &cd->preds[q];
-            int64_t z;
-            const kc_index *dl = o->lhs && o->rhs && o->op == pr->op ? kc_index_sub(ar, o->lhs, pr->lhs) : NULL;
-            const kc_index *dr = dl ? kc_index_sub(ar, o->rhs, pr->rhs) : NULL;
-            if (dl && dr && kc_index_is_const(dl, &z) && z == 0 && kc_index_is_const(dr, &z) && z == 0)
+            if (o->op == pr->op && kc_index_equal(o->lhs, pr->lhs) && kc_index_equal(o->rhs, pr->rhs))
                 return true;
         }
     }
@@ -195,7 +192,7 @@ static bool split_by_guard(kc_arena *ar, const kc_kernel *k, const kc_access *w,
         const kc_cond *cd = &k->conds.data[c];
         for (uint32_t p = 0; p < cd->npreds; p++) {
             const kc_pred *pr = &cd->preds[p];
-            if (!pr->lhs || !pr->rhs || (!shared && !read_under(ar, k, r->guard, pr)))
+            if (!pr->lhs || !pr->rhs || (!shared && !read_under(k, r->guard, pr)))
                 continue;
             int64_t z;
             const kc_index *cands[3] = {lane, w->offset, r->offset};

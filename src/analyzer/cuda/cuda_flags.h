@@ -12,7 +12,8 @@
 typedef struct kc_cuda_args {
     KC_VEC(const char *) v;       /* arena strings */
     KC_VEC(const char *) dirs;    /* user include directories, in search order */
-    const char *arch;             /* from the compile database, or NULL */
+    const char *arch;             /* from the compile database, or NULL; in the parse's own
+                                     arguments, the architecture it parses for */
     KC_VEC(const char *) rsp;     /* response files read (@file, --options-file): dependencies */
     KC_VEC(const char *) ignored; /* compile-database flags not understood (kc_cuda_db_report) */
 } kc_cuda_args;

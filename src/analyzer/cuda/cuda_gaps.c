@@ -262,9 +262,9 @@ typedef struct pp_stack {
     unsigned depth; /* may exceed MAX_PP_DEPTH: only the first levels are kept */
 } pp_stack;
 
-/* Is the `define` at p a directive: `#`, then only blanks before it on
- * its line (not `//#define X`)? */
-static bool define_directive(const char *t, const char *p)
+/* Is the directive word at p (`define`) a directive: `#`, then only
+ * blanks before it on its line (not `//#define X`)? */
+static bool directive_word(const char *t, const char *p)
 {
     const char *h = p;
     while (h > t && (h[-1] == ' ' || h[-1] == '\t'))
@@ -277,20 +277,25 @@ static bool define_directive(const char *t, const char *p)
     return h == t || h[-1] == '\n';
 }
 
-/* Does the text `#define` the name t[a..b)? */
-static bool text_defines(const char *t, size_t len, size_t a, size_t b)
+/* `#<word> NAME` as a directive of t[0..len)? */
+static bool directive_names(const char *t, size_t len, const char *word, const char *name, size_t n)
 {
-    size_t n = b - a;
-    for (const char *p = t; (p = memmem(p, len - (size_t)(p - t), "define", 6)) != NULL; p += 6) {
-        if (!define_directive(t, p))
+    size_t wl = strlen(word);
+    for (const char *p = t; (p = memmem(p, len - (size_t)(p - t), word, wl)) != NULL; p += wl) {
+        if (!directive_word(t, p))
             continue;
-        const char *q = p + 6;
+        const char *q = p + wl;
         while (q < t + len && (*q == ' ' || *q == '\t'))
             q++;
-        if (q > p + 6 && (size_t)(t + len - q) >= n && !memcmp(q, t + a, n) && (q + n == t + len || !ident_char(q[n])))
+        if (q > p + wl && (size_t)(t + len - q) >= n && !memcmp(q, name, n) && (q + n == t + len || !ident_char(q[n])))
             return true;
     }
     return false;
+}
+
+bool kc_cuda_defines(const char *t, size_t len, const char *name, size_t n, bool undef)
+{
+    return directive_names(t, len, "define", name, n) || (undef && directive_names(t, len, "undef", name, n));
 }
 
 /* How the text decides the branch that the directive `word` (w..e) opens:
@@ -321,7 +326,7 @@ static signed char pp_decide(const char *t, size_t len, size_t w, size_t e)
     size_t z = b;
     while (z < len && (t[z] == ' ' || t[z] == '\t' || t[z] == ')' || t[z] == '\r'))
         z++;
-    if (b == a || (z < len && t[z] != '\n' && t[z] != '/') || text_defines(t, len, a, b) ||
+    if (b == a || (z < len && t[z] != '\n' && t[z] != '/') || kc_cuda_defines(t, len, t + a, b - a, false) ||
         (b - a > 2 && t[a] == '_' && t[a + 1] == '_'))
         return -1; /* a compound condition, a name the file defines, or one the compiler does (`__CUDACC__`) */
     bool ifndef = n == 6;

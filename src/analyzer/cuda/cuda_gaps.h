@@ -59,6 +59,11 @@ void kc_cuda_errors_free(kc_cuda_errors *e);
  * text; returns the index after it, or i when there is none. */
 size_t kc_cuda_skip_noise(const char *t, size_t len, size_t i);
 
+/* Does the text hold the directive `#define NAME` (and, with undef,
+ * `#undef NAME`), its `#` first on its line, for the name[0..n)? Raw text:
+ * a `//#define NAME` is no definition. */
+bool kc_cuda_defines(const char *text, size_t len, const char *name, size_t n, bool undef);
+
 /* The kernel whose definition holds `line`, or -1. */
 int kc_cuda_kernel_at(const kc_model *m, uint32_t line);
 

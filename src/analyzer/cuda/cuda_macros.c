@@ -142,21 +142,6 @@ static bool upper_name(const char *s, size_t n)
     return true;
 }
 
-/* Does text[0..len) hold `#define NAME` for this name? */
-static bool defines(const char *text, size_t len, const char *name, size_t n)
-{
-    for (const char *p = text, *end = text + len; (p = memmem(p, (size_t)(end - p), name, n)) != NULL; p += n) {
-        const char *q = p;
-        while (q > text && (q[-1] == ' ' || q[-1] == '\t'))
-            q--;
-        bool whole = p > q && (p + n == end || !ident_char(p[n]));
-        if (whole && ((q - text >= 6 && memcmp(q - 6, "define", 6) == 0) ||
-                      (q - text >= 5 && memcmp(q - 5, "undef", 5) == 0)))
-            return true;
-    }
-    return false;
-}
-
 /* text[0..len) (NUL-terminated) with comments and string and character
  * literals blanked (offsets unchanged). Caller frees. */
 static char *code_only(const char *text, size_t len)
@@ -300,7 +285,7 @@ static void consider(kc_arena *ar, const char *text, size_t len, size_t a, size_
     for (uint32_t k = 0; k < out->len; k++)
         if (strlen(out->data[k].name) == b - a && memcmp(out->data[k].name, text + a, b - a) == 0)
             return;
-    if (defines(text, len, text + a, b - a) || !only_qualifier(text, len, text + a, b - a))
+    if (kc_cuda_defines(text, len, text + a, b - a, true) || !only_qualifier(text, len, text + a, b - a))
         return;
     kc_cuda_qual_macro q = {.name = kc_arena_printf(ar, "%.*s", (int)(b - a), text + a), .offset = a};
     kc_vec_push(out, q);

@@ -412,6 +412,7 @@ static void build_args(kc_cuda_frontend *fe, kc_arena *ar, const kc_source *src,
             kc_vec_push(&user.dirs, o->extra_args.data[i + 1]);
     }
     const char *arch = valid_arch(o->cuda_arch) ? o->cuda_arch : valid_arch(user.arch) ? user.arch : "sm_75";
+    a->arch = arch;
     kc_cuda_arg(a, "-x");
     kc_cuda_arg(a, "cuda");
     kc_cuda_arg(a, "-std=c++17");
@@ -790,10 +791,7 @@ kc_model *kc_cuda_lower(kc_cuda_frontend *fe, const kc_source *file, kc_file_err
     if (ec != CXError_Success || !tu) {
         kc_file_errors_add(errs, 0, 0, "libclang could not parse the file (%s, code %d)", error_code_name(ec), (int)ec);
     } else {
-        kc_cuda_errors ce = {0};
-        for (uint32_t i = 0; i < a.v.len; i++)
-            if (strncmp(a.v.data[i], "--cuda-gpu-arch=", 16) == 0)
-                ce.arch = a.v.data[i] + 16;
+        kc_cuda_errors ce = {.arch = a.arch};
         if (kc_cuda_errors_collect(tu, src, ar, &ce, errs)) {
             m = kc_model_new(model_src, KC_LANG_CUDA);
             uint32_t nholes = 0;
