@@ -378,7 +378,7 @@ static void stdin_file(const kc_options *o, const char *path, kc_path_list *file
 }
 
 int kc_cli_check(const kc_options *o, kc_config_set *set, const char *const *paths, size_t npaths,
-                 const char *stdin_filename, const char *write_baseline_path, double t0, FILE *out, FILE *err)
+                 const char *stdin_filename, const char *write_baseline_path, double t0, FILE *out, FILE *err, bool *stranded)
 {
     kc_path_list files = {0};
     if (stdin_filename)
@@ -421,6 +421,7 @@ int kc_cli_check(const kc_options *o, kc_config_set *set, const char *const *pat
         status = 0; /* every finding is in the baseline now */
     else
         status = totals.failing ? 1 : 0;
+    *stranded = totals.stranded > 0;
     kc_run_totals_free(&totals);
     return status;
 }

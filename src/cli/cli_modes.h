@@ -27,9 +27,11 @@ int kc_cli_dump_model(const kc_options *o, const char *const *paths, size_t n, F
  * also go to write_baseline_path unless it is NULL. With stdin_filename
  * (and no paths) the one file checked is the text of standard input, as if
  * it were that file. t0 (kc_cli_now) is when the run began, for the time
- * the reports give. */
+ * the reports give. *stranded says whether a worker thread is still busy
+ * with a file given up over --file-timeout (kc_driver.h: the process must
+ * end without freeing what the run used). */
 int kc_cli_check(const kc_options *o, kc_config_set *set, const char *const *paths, size_t n,
-                 const char *stdin_filename, const char *write_baseline_path, double t0, FILE *out, FILE *err);
+                 const char *stdin_filename, const char *write_baseline_path, double t0, FILE *out, FILE *err, bool *stranded);
 
 /* Monotonic seconds. */
 double kc_cli_now(void);

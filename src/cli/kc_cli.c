@@ -14,6 +14,7 @@
 #include "kc_server.h"
 #include "kc_rule.h"
 
+#include <errno.h>
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
@@ -356,6 +357,20 @@ static int cli_opt_max_file_size(cli_args *a, const char *arg, FILE *out, FILE *
         return CLI_GO_ON;
     fprintf(err, "kcheck: --max-file-size expects a size such as 10M, got '%s'\n", arg);
     return 2;
+}
+
+static int cli_opt_file_timeout(cli_args *a, const char *arg, FILE *out, FILE *err)
+{
+    char *end;
+    errno = 0;
+    double v = strtod(arg, &end);
+    if (end == arg || *end || errno || !(v >= 0 && v <= 86400 * 7)) {
+        fprintf(err, "kcheck: --file-timeout expects a number of seconds from 0 (no limit) to 604800, got '%s'\n",
+                arg);
+        return 2;
+    }
+    a->o.file_timeout_s = v;
+    return CLI_GO_ON;
 }
 
 static int cli_opt_no_cache(cli_args *a, const char *arg, FILE *out, FILE *err)
@@ -875,15 +890,21 @@ static int cli_dispatch(cli_args *a, double t0, FILE *out, FILE *err)
         status = kc_cli_dump_config(set, a->paths, a->npaths, out, err);
     else if (a->dump_model)
         status = kc_cli_dump_model(&a->o, a->paths, a->npaths, out, err);
-    else
+    else {
+        bool stranded = false;
         status = kc_cli_check(&a->o, set, a->paths, a->npaths, a->stdin_filename, a->write_baseline_path, t0, out,
-                              err);
+                              err, &stranded);
+        if (stranded) /* a worker still reads the configuration, baseline and changed lines */
+            return status | KC_CLI_STRANDED;
+    }
     kc_config_set_delete(set);
     kc_changed_delete(changed);
     a->o.changed = NULL;
     kc_baseline_delete(baseline);
     return status;
 }
+
+_Static_assert(KC_CLI_STRANDED == KC_SERVER_RUN_STRANDED, "the server ends after a stranded check");
 
 static void load_frontends(void) { free(kc_frontend_versions()); }
 
@@ -936,6 +957,7 @@ int kc_cli_run(int argc, char **argv, FILE *out, FILE *err)
         status = cli_rules(&a, err);
     if (status == CLI_GO_ON)
         status = cli_dispatch(&a, t0, out, err);
-    cli_args_free(&a);
+    if (!(status & KC_CLI_STRANDED)) /* else a stranded worker still reads the options */
+        cli_args_free(&a);
     return status;
 }

@@ -11,10 +11,18 @@
  * them (.pre-commit-hooks.yaml). */
 #define KC_CLI_END_OF_OPTIONS "--end-of-options"
 
+/* Set, above the exit status's 8 bits, in what kc_cli_main and kc_cli_run
+ * return when a worker thread is still busy with a file given up over
+ * --file-timeout: everything has been reported, and the process must end
+ * now with the status's low 8 bits, without running exit handlers or
+ * library destructors under that thread (_exit). The same bit as the check
+ * server's KC_SERVER_RUN_STRANDED (kc_cli.c checks). */
+#define KC_CLI_STRANDED 0x100
+
 /* Runs kcheck with the given arguments, writing results to `out` and
  * messages to `err`. Returns the exit status: 0 no findings at or above the
  * failing severity, 1 findings, 2 usage error / unreadable input / internal
- * failure. */
+ * failure; possibly with KC_CLI_STRANDED. */
 int kc_cli_main(int argc, char **argv, FILE *out, FILE *err);
 
 /* kc_cli_main without `kcheck server ...` and `--server`: the run itself,

@@ -15,6 +15,7 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 /* Lowers `src`, runs the rules and the filters; fills out->diags,
  * out->baselined, out->errors, out->kernels and the counts. */
@@ -226,14 +227,26 @@ void kc_check_file(struct kc_frontend *fe, const kc_options *opts, kc_file_resul
 
 /* ---- the worker pool ---- */
 
+/* What a file's check is at, under run_state.mu. */
+enum { FILE_WAITING = 0, FILE_DONE, FILE_GIVEN_UP };
+
 typedef struct run_state {
     const kc_options *opts;
     kc_path_list *files;
     atomic_size_t next;
     pthread_mutex_t mu;
-    pthread_cond_t cv;
-    uint8_t *done; /* one flag per file, under mu */
+    pthread_cond_t cv;   /* on CLOCK_MONOTONIC */
+    uint8_t *state;      /* one FILE_* per file, under mu */
+    double *started;     /* when a worker took each file (monotonic s; 0: not yet), under mu */
+    unsigned live;       /* workers that have not ended, not counting stranded ones; under mu */
 } run_state;
+
+static double mono_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
 
 kc_frontend *kc_frontend_cache_get(kc_frontend_cache *c, const kc_options *o)
 {
@@ -260,6 +273,12 @@ static void check_one(kc_frontend_cache *c, const kc_options *run_opts, kc_file_
     kc_check_file(kc_frontend_cache_get(c, o), o, r);
 }
 
+/* Takes files until none is left. The worker checks a copy of the file's
+ * result and hands it over only if the file was not given up meanwhile
+ * (over --file-timeout): then the reporting thread owns the file's slot,
+ * and this thread, stranded, ends without touching anything of the run
+ * again (its front ends are left as they are: the process ends without
+ * cleaning up, KC_RUN_STRANDED). */
 static void *worker(void *arg)
 {
     run_state *st = arg;
@@ -268,14 +287,76 @@ static void *worker(void *arg)
         size_t i = atomic_fetch_add(&st->next, 1);
         if (i >= st->files->files.len)
             break;
-        check_one(&fc, st->opts, &st->files->files.data[i]);
         pthread_mutex_lock(&st->mu);
-        st->done[i] = 1;
-        pthread_cond_broadcast(&st->cv);
+        st->started[i] = mono_now();
+        kc_file_result r = st->files->files.data[i];
+        pthread_cond_broadcast(&st->cv); /* the reporting thread times the file from now */
         pthread_mutex_unlock(&st->mu);
+        check_one(&fc, st->opts, &r);
+        pthread_mutex_lock(&st->mu);
+        bool given_up = st->state[i] == FILE_GIVEN_UP;
+        if (!given_up) {
+            st->files->files.data[i] = r;
+            st->state[i] = FILE_DONE;
+            pthread_cond_broadcast(&st->cv);
+        }
+        pthread_mutex_unlock(&st->mu);
+        if (given_up)
+            return NULL;
     }
     kc_frontend_cache_free(&fc);
+    pthread_mutex_lock(&st->mu);
+    st->live--;
+    pthread_cond_broadcast(&st->cv);
+    pthread_mutex_unlock(&st->mu);
     return NULL;
+}
+
+/* Starts a worker (detached: the run waits for run_state.live instead of
+ * joining, so that a stranded worker is never waited for). */
+static bool start_worker(run_state *st, size_t *stack)
+{
+    pthread_attr_t attr;
+    pthread_attr_init(&attr);
+    pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+    pthread_attr_setstacksize(&attr, *stack);
+    pthread_t th;
+    pthread_mutex_lock(&st->mu);
+    st->live++;
+    pthread_mutex_unlock(&st->mu);
+    int rc = pthread_create(&th, &attr, worker, st);
+    if (rc != 0 && *stack > ((size_t)16 << 20)) {
+        *stack = (size_t)16 << 20; /* no room for big stacks: the old size */
+        pthread_attr_setstacksize(&attr, *stack);
+        rc = pthread_create(&th, &attr, worker, st);
+    }
+    pthread_attr_destroy(&attr);
+    if (rc != 0) {
+        pthread_mutex_lock(&st->mu);
+        st->live--;
+        pthread_mutex_unlock(&st->mu);
+    }
+    return rc == 0;
+}
+
+/* Waits, under st->mu, until file i is done, or gives it up once it has
+ * run for longer than the time limit (0: none). True when given up. */
+static bool wait_for_file(run_state *st, size_t i, double limit)
+{
+    while (st->state[i] == FILE_WAITING) {
+        if (limit <= 0 || st->started[i] == 0) {
+            pthread_cond_wait(&st->cv, &st->mu);
+            continue;
+        }
+        double end = st->started[i] + limit;
+        if (mono_now() >= end) {
+            st->state[i] = FILE_GIVEN_UP;
+            return true;
+        }
+        struct timespec ts = {(time_t)end, (long)((end - (double)(time_t)end) * 1e9)};
+        pthread_cond_timedwait(&st->cv, &st->mu, &ts);
+    }
+    return false;
 }
 
 static void tally(const kc_options *opts, const kc_file_result *r, kc_run_totals *t)
@@ -322,12 +403,19 @@ void kc_run_files(const kc_options *opts, kc_path_list *files, kc_result_fn fn, 
         jobs = (unsigned)n;
     /* Which Python files import which (launches in other files). */
     kc_project *proj = kc_project_link(files, opts->max_file_size, jobs);
-    run_state st = {.opts = opts, .files = files};
-    atomic_init(&st.next, 0);
-    pthread_mutex_init(&st.mu, NULL);
-    pthread_cond_init(&st.cv, NULL);
-    st.done = kc_xcalloc(n, 1);
-    pthread_t *th = kc_xcalloc(jobs, sizeof *th);
+    /* On the heap: a stranded worker may still read it after this returns. */
+    run_state *st = kc_xcalloc(1, sizeof *st);
+    st->opts = opts;
+    st->files = files;
+    atomic_init(&st->next, 0);
+    pthread_mutex_init(&st->mu, NULL);
+    pthread_condattr_t ca;
+    pthread_condattr_init(&ca);
+    pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+    pthread_cond_init(&st->cv, &ca);
+    pthread_condattr_destroy(&ca);
+    st->state = kc_xcalloc(n, 1);
+    st->started = kc_xcalloc(n, sizeof *st->started);
     unsigned started = 0;
     /* Files are checked on worker threads, even with -j 1, for their
      * stack: libclang's parser and Sema recurse once per nesting level
@@ -337,40 +425,55 @@ void kc_run_files(const kc_options *opts, kc_path_list *files, kc_result_fn fn, 
      * parses on the calling thread, whose stack is reserved here (pages
      * are only committed when touched). */
     setenv("LIBCLANG_NOTHREADS", "1", 0);
-    pthread_attr_t attr;
-    pthread_attr_init(&attr);
     size_t stack = (size_t)256 << 20;
-    pthread_attr_setstacksize(&attr, stack);
-    for (unsigned j = 0; j < jobs; j++) {
-        int rc = pthread_create(&th[j], &attr, worker, &st);
-        if (rc != 0 && stack > ((size_t)16 << 20)) {
-            stack = (size_t)16 << 20; /* no room for big stacks: the old size */
-            pthread_attr_setstacksize(&attr, stack);
-            rc = pthread_create(&th[j], &attr, worker, &st);
-        }
-        if (rc != 0)
-            break;
+    for (unsigned j = 0; j < jobs && start_worker(st, &stack); j++)
         started++;
+    /* Without threads the work is done here, and no file can be given up. */
+    double limit = started ? opts->file_timeout_s : 0;
+    if (started == 0) {
+        st->live = 1;
+        worker(st);
     }
-    pthread_attr_destroy(&attr);
-    if (started == 0) /* no threads: do the work here */
-        worker(&st);
-    /* Report in file order as results arrive. */
+    /* Report in file order as results arrive. A file that takes longer
+     * than the time limit is reported as not checked, and a new worker
+     * takes the place of the one still busy with it. */
     for (size_t i = 0; i < n; i++) {
-        pthread_mutex_lock(&st.mu);
-        while (!st.done[i])
-            pthread_cond_wait(&st.cv, &st.mu);
-        pthread_mutex_unlock(&st.mu);
+        pthread_mutex_lock(&st->mu);
+        bool given_up = wait_for_file(st, i, limit);
+        double took = given_up ? mono_now() - st->started[i] : 0;
+        if (given_up)
+            st->live--; /* stranded */
+        pthread_mutex_unlock(&st->mu);
         kc_file_result *r = &files->files.data[i];
+        if (given_up) {
+            totals->stranded++;
+            start_worker(st, &stack);
+            kc_file_errors_add(&r->errors, 0, 0,
+                               "not checked: given up after %.0f s, the time limit of one file "
+                               "(--file-timeout=SECONDS raises it; 0: no limit)",
+                               took);
+        }
         tally(opts, r, totals);
         fn(ud, r);
-        kc_file_result_free(r);
+        if (given_up) {
+            /* the stranded worker still holds the path, the options and
+             * the peers: keep them */
+            kc_file_errors_free(&r->errors);
+            memset(r, 0, sizeof *r);
+        } else {
+            kc_file_result_free(r);
+        }
     }
-    for (unsigned j = 0; j < started; j++)
-        pthread_join(th[j], NULL);
-    free(th);
-    free(st.done);
+    pthread_mutex_lock(&st->mu);
+    while (st->live)
+        pthread_cond_wait(&st->cv, &st->mu);
+    pthread_mutex_unlock(&st->mu);
+    if (totals->stranded)
+        return; /* st and proj stay: a stranded worker may still use them */
+    free(st->state);
+    free(st->started);
     kc_project_free(proj);
-    pthread_cond_destroy(&st.cv);
-    pthread_mutex_destroy(&st.mu);
+    pthread_cond_destroy(&st->cv);
+    pthread_mutex_destroy(&st->mu);
+    free(st);
 }

@@ -82,6 +82,11 @@ typedef struct kc_run_totals {
     size_t *by_rule;     /* reported findings per rule (kc_rules_get index); owned */
     size_t nrules;
     double seconds;      /* wall time of the run, set by the caller for --stats */
+    /* Files given up over --file-timeout (reported with an error) whose
+     * worker thread is still busy with them: it may still use the run's
+     * options and configuration, so the process must end, once it has
+     * reported, without freeing them or running exit handlers (_exit). */
+    size_t stranded;
 } kc_run_totals;
 
 void kc_run_totals_free(kc_run_totals *t);

@@ -487,7 +487,10 @@ static bool serve_one(server *sv, int cfd)
             if (nfds == NFDS && write_all(cfd, "A", 1)) {
                 int32_t status = run_check(sv, &req, fds, cfd);
                 sv->served++;
-                (void)write_all(cfd, &status, sizeof status);
+                int32_t answer = status & 0xff;
+                (void)write_all(cfd, &answer, sizeof answer);
+                if (status & KC_SERVER_RUN_STRANDED)
+                    _exit(0); /* a thread is still busy with a given-up file; the next client starts a new server */
             }
             break;
         }

@@ -64,11 +64,16 @@ char *kc_server_encode(kc_server_kind kind, unsigned umask, int argc, char *cons
 bool kc_server_decode(char *buf, size_t len, kc_server_request *req);
 void kc_server_request_free(kc_server_request *req);
 
+#define KC_SERVER_RUN_STRANDED 0x100
+
 /* What the server is handed by the program it serves (the command line):
  * it knows nothing of checks itself. */
 typedef struct kc_server_host {
     /* Runs one check in this process, as `kcheck ARGS...` would, on `out`
-     * and `err`; returns its exit status. */
+     * and `err`; returns its exit status, with KC_SERVER_RUN_STRANDED set
+     * when the check left a thread busy that cannot be stopped (a file
+     * given up over its time limit): the server answers with the low 8
+     * bits and then ends at once, without cleaning up. */
     int (*run)(int argc, char **argv, FILE *out, FILE *err);
     /* Loads what a first check would otherwise load (libclang and LLVM),
      * before the server answers anyone; may be NULL. */

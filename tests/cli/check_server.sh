@@ -183,6 +183,25 @@ wait "$drip" 2>/dev/null
 i=0
 while "$kcheck" server status >/dev/null 2>&1 && [ $i -lt 40 ]; do sleep 0.05; i=$((i + 1)); done
 
+# A file given up over --file-timeout: the same output and status through
+# the server, which then ends (its worker thread is still busy with the
+# file); the next run starts a new server.
+i=0
+while [ $i -lt 10000 ]; do echo "int x;"; i=$((i + 1)); done >"$work/slow.cu"
+"$kcheck" server start >/dev/null || fail "server start"
+wait_up || fail "server start did not listen"
+same timeout --no-cache --file-timeout=1 "$work/slow.cu" "$small"
+grep -q "slow.cu: error: not checked: given up after 1 s" "$work/timeout.server.out" ||
+    fail "the slow file was not given up through the server: $(cat "$work/timeout.server.out")"
+i=0
+while "$kcheck" server status >/dev/null 2>&1 && [ $i -lt 40 ]; do sleep 0.05; i=$((i + 1)); done
+"$kcheck" server status >/dev/null 2>&1 && fail "the server kept running with a stranded check"
+"$kcheck" server start >/dev/null || fail "server start after a stranded check"
+same after-timeout --no-cache "$small"
+"$kcheck" server stop >/dev/null 2>&1
+i=0
+while "$kcheck" server status >/dev/null 2>&1 && [ $i -lt 40 ]; do sleep 0.05; i=$((i + 1)); done
+
 # In the foreground: what it prints, nothing else (no sanitizer report).
 # The lock is still held, with the socket gone, as by a server on its way
 # out: the new server waits for it rather than say "already running".

@@ -78,6 +78,8 @@ typedef enum kc_cuda_mode {
     /* --report-unused-suppressions (KC001, reported after the cache) */                            \
     X(bool, report_unused_suppressions, VALUE, NOKEY, NULL, false)                                  \
     X(size_t, max_file_size, VALUE, NOKEY, NULL, 64u * 1024u * 1024u) /* bytes; larger: an error */ \
+    /* --file-timeout: a file whose analysis runs longer is given up, as an error; 0: no limit */   \
+    X(double, file_timeout_s, VALUE, NOKEY, NULL, 120)                                              \
     /* the rules: one flag per rule of the registry (kc_rules_count()); NULL: all enabled */        \
     X(uint8_t *, rule_enabled, FLAGS, KEY, "select", NULL)                                          \
     X(size_t, rule_enabled_len, VALUE, NOKEY, NULL, 0) /* (hashed with rule_enabled) */             \

@@ -17,12 +17,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "kc_base.h"
 #include "kc_cli.h"
 #include "kc_driver.h"
+#include "kc_source.h"
 #include "cli_harness.h"
 
 /* Runs kcheck with --no-cache: every run must reach the front ends. */
@@ -469,6 +471,61 @@ static void test_macro_bomb(void **state)
     free(a);
     free(b);
     free(c);
+    alarm(0);
+}
+
+/* A file whose analysis runs past --file-timeout is given up with an error
+ * and exit status 2, the files after it are still checked (a new worker
+ * takes the place of the one still busy with it, with -j 1 too), and the
+ * run ends at the limit. The slow file: 10,000 redefinitions of one
+ * variable, over which clang's redeclaration lookups are quadratic (20 s
+ * in libclang, 140 s for 20,000; issue 20, item 6). The run happens in a
+ * child process: its stranded worker thread ends with it
+ * (KC_CLI_STRANDED asks for _exit). */
+static void test_file_time_limit(void **state)
+{
+    (void)state;
+    alarm(120);
+    kc_strbuf sb = {0};
+    for (int i = 0; i < 10000; i++)
+        kc_sb_append(&sb, "int x;\n");
+    write_file("slow.cu", sb.data, sb.len);
+    kc_sb_free(&sb);
+    char *slow = tp("slow.cu"), *good_py = tp("good.py"), *good_cu = tp("good.cu"), *out = tp("limit.out");
+    for (int jobs = 1; jobs <= 2; jobs++) {
+        double t0 = kh_now_s();
+        pid_t pid = fork();
+        assert_true(pid >= 0);
+        if (pid == 0) {
+            FILE *o = fopen(out, "w");
+            char *argv[] = {"kcheck", "--no-cache", "--no-source", "--file-timeout=1", jobs == 1 ? "-j1" : "-j2",
+                            slow, good_py, good_cu, NULL};
+            int st = kc_cli_main(8, argv, o, o);
+            fprintf(o, "stranded=%d\n", (st & KC_CLI_STRANDED) != 0);
+            fflush(o);
+            _exit(st & 0xff);
+        }
+        int ws = 0;
+        assert_int_equal(waitpid(pid, &ws, 0), pid);
+        double took = kh_now_s() - t0;
+        assert_true(WIFEXITED(ws));
+        assert_int_equal(WEXITSTATUS(ws), 2);
+        char *text = NULL;
+        size_t cap = 0, len = 0;
+        assert_true(kc_read_regular(out, 1 << 20, &text, &cap, &len, NULL));
+        kh_expect_in(text, "slow.cu: error: not checked: given up after 1 s, the time limit of one file "
+                           "(--file-timeout=SECONDS raises it; 0: no limit) [input]");
+        kh_expect_in(text, "good.py:5:33: error:");
+        kh_expect_in(text, "good.cu:3:");
+        kh_expect_in(text, "1 file not checked (3 files)");
+        kh_expect_in(text, "stranded=1");
+        assert_true(took < 15); /* the slow file alone takes over 20 s */
+        free(text);
+    }
+    free(slow);
+    free(good_py);
+    free(good_cu);
+    free(out);
     alarm(0);
 }
 
@@ -947,6 +1004,7 @@ int main(void)
         cmocka_unit_test(test_import_scan_shapes),
         cmocka_unit_test(test_large_files),
         cmocka_unit_test(test_macro_bomb),
+        cmocka_unit_test(test_file_time_limit),
         cmocka_unit_test(test_deep_nesting),
         cmocka_unit_test(test_walk_unreadable_entries),
         cmocka_unit_test(test_vanishing_files),
