@@ -25,85 +25,152 @@ static bool is_pointer_param(tt_ctx *c, const char *name)
     return false;
 }
 
-/* A local name already followed by one pointer_leaves search, and the
- * shallowest depth it was followed at. */
-typedef struct leaf_seen {
-    const char *name;
-    int depth;
-} leaf_seen;
-
-typedef KC_VEC(leaf_seen) leaf_seen_vec;
-
-/* Collects the identifiers that are summands of a pointer expression,
- * following local assignments. A name is followed again only from a
- * shallower depth than before (which can reach further): `p = p + 1`
- * written n times would otherwise be followed n^8 times. */
-static void pointer_leaves(tt_ctx *c, TSNode body, TSNode e, tt_names *out, leaf_seen_vec *seen, int depth)
-{
-    e = tt_unparen(e);
-    if (depth > 8 || ts_node_is_null(e))
-        return;
-    if (TT_IS(e, identifier)) {
-        const char *name = tt_text(c->mod, e);
-        kc_vec_push(out, name);
-        leaf_seen *s = NULL;
-        for (uint32_t i = 0; i < seen->len && !s; i++)
-            if (!strcmp(seen->data[i].name, name))
-                s = &seen->data[i];
-        if (s && s->depth <= depth)
-            return; /* followed from here or higher up already: nothing new */
-        if (s)
-            s->depth = depth;
-        else
-            kc_vec_push(seen, ((leaf_seen){name, depth}));
-        /* a local: follow its assignments */
-        const tt_assign_index *ix = tt_assignments(c->mod, body);
-        uint32_t lo, hi;
-        tt_assign_range(ix, name, &lo, &hi);
-        for (uint32_t i = lo; i < hi; i++) {
-            const tt_assign *a = &ix->items.data[ix->by_name[i]];
-            if (a->whole && !ts_node_is_null(a->right))
-                pointer_leaves(c, body, a->right, out, seen, depth + 1);
-        }
-        return;
-    }
-    if (TT_IS(e, binary_operator)) {
-        const char *op = tt_op_of(e);
-        if (!strcmp(op, "+") || !strcmp(op, "-")) {
-            pointer_leaves(c, body, tt_field(e, "left"), out, seen, depth + 1);
-            if (!strcmp(op, "+"))
-                pointer_leaves(c, body, tt_field(e, "right"), out, seen, depth + 1);
-        }
-        return;
-    }
-    if (TT_IS(e, augmented_assignment))
-        return;
-    if (TT_IS(e, subscript)) {
-        pointer_leaves(c, body, tt_field(e, "value"), out, seen, depth + 1);
-        return;
-    }
-    if (TT_IS(e, call)) {
-        TSNode f = tt_field(e, "function");
-        if (TT_IS(f, attribute) && tt_text_eq(c->mod, tt_field(f, "attribute"), "to"))
-            pointer_leaves(c, body, tt_field(f, "object"), out, seen, depth + 1);
-        const char *tl = tt_tl_name(tt_qualify(c->mod, f));
-        if (tl && (!strcmp(tl, "multiple_of") || !strcmp(tl, "max_contiguous") || !strcmp(tl, "make_block_ptr") ||
-                   !strcmp(tl, "advance")))
-            pointer_leaves(c, body, tt_call_arg(c->mod, e, 0, "base"), out, seen, depth + 1);
-    }
-}
-
 static bool looks_like_pointer(const char *name)
 {
     return strstr(name, "ptr") || strstr(name, "Ptr") || strstr(name, "PTR") || strstr(name, "pointer");
 }
+
+/* What the summands of a pointer expression say about the kernel's
+ * parameters, in the order a depth-first walk meets them: the first
+ * parameter among them, and whether a pointer-looking parameter is. */
+typedef struct leaf_sum {
+    const char *first;
+    bool pointer_like;
+} leaf_sum;
+
+static void sum_add(leaf_sum *to, leaf_sum x)
+{
+    if (!to->first)
+        to->first = x.first;
+    to->pointer_like |= x.pointer_like;
+}
+
+/* One name's summary, computed once per kernel. A name is followed through
+ * all its assignments (the walk is flow-insensitive), so `p = p + 1`
+ * written n times must not be followed again at each of n uses: that was
+ * quadratic, and exponential before names were remembered at all. */
+typedef struct leaf_memo {
+    uint8_t state;  /* LEAF_* */
+    /* LEAF_BUSY: its place among the names being computed; LEAF_WAITING:
+     * that of the name being computed whose summary it still lacks */
+    uint32_t level;
+    leaf_sum sum;
+} leaf_memo;
+
+enum { LEAF_NEW = 0, LEAF_BUSY, LEAF_WAITING, LEAF_DONE };
 
 typedef struct pointer_search {
     tt_ctx *c;
     TSNode body;
     const char *const *params;
     uint32_t nparams;
+    const tt_assign_index *ix;
+    leaf_memo *memo;      /* by the name's first slot in ix->by_name */
+    uint32_t level;       /* names being computed */
+    KC_VEC(uint32_t) waiting; /* slots of names whose summary waits for a name being computed */
 } pointer_search;
+
+static uint32_t expr_leaves(pointer_search *ps, TSNode e, leaf_sum *out, int depth);
+
+/* Adds the summary of a local name (itself, then the summands of every
+ * assignment to it) to *out. Returns the lowest level of a name still
+ * being computed that the summary depends on (UINT32_MAX: none). A name
+ * met again while it is being computed (`p = p + 1`, or a cycle through
+ * several names) adds only itself; the names of a cycle get the summary of
+ * the first of them once that one is complete (as its members reach the
+ * same names). */
+static uint32_t name_leaves(pointer_search *ps, const char *name, leaf_sum *out)
+{
+    bool param = false;
+    for (uint32_t p = 0; p < ps->nparams && !param; p++)
+        param = !strcmp(ps->params[p], name);
+    leaf_sum own = {param ? name : NULL, param && looks_like_pointer(name)};
+    uint32_t lo, hi;
+    tt_assign_range(ps->ix, name, &lo, &hi);
+    leaf_memo *m = lo < hi ? &ps->memo[lo] : NULL;
+    if (!m) {
+        sum_add(out, own);
+        return UINT32_MAX;
+    }
+    if (m->state == LEAF_DONE) {
+        sum_add(out, m->sum);
+        return UINT32_MAX;
+    }
+    if (m->state == LEAF_BUSY || m->state == LEAF_WAITING) {
+        sum_add(out, m->state == LEAF_WAITING ? m->sum : own);
+        return m->level;
+    }
+    m->state = LEAF_BUSY;
+    m->level = ps->level++;
+    size_t waiting_from = ps->waiting.len;
+    leaf_sum sum = own;
+    uint32_t low = UINT32_MAX;
+    for (uint32_t i = lo; i < hi; i++) {
+        const tt_assign *a = &ps->ix->items.data[ps->ix->by_name[i]];
+        if (a->whole && !ts_node_is_null(a->right)) {
+            uint32_t l = expr_leaves(ps, a->right, &sum, 0);
+            if (l < low)
+                low = l;
+        }
+    }
+    ps->level--;
+    m->sum = sum;
+    sum_add(out, sum);
+    if (low < m->level) {
+        m->state = LEAF_WAITING; /* completed with the name at `low` */
+        m->level = low;
+        kc_vec_push(&ps->waiting, lo);
+        return low;
+    }
+    m->state = LEAF_DONE;
+    for (size_t w = waiting_from; w < ps->waiting.len; w++) {
+        leaf_memo *x = &ps->memo[ps->waiting.data[w]];
+        sum_add(&x->sum, sum);
+        x->state = LEAF_DONE;
+    }
+    ps->waiting.len = (uint32_t)waiting_from;
+    return UINT32_MAX;
+}
+
+/* Adds the summary of the summands of a pointer expression to *out,
+ * following local assignments (name_leaves). */
+static uint32_t expr_leaves(pointer_search *ps, TSNode e, leaf_sum *out, int depth)
+{
+    tt_ctx *c = ps->c;
+    e = tt_unparen(e);
+    if (depth > 8 || ts_node_is_null(e))
+        return UINT32_MAX;
+    if (TT_IS(e, identifier))
+        return name_leaves(ps, tt_text(c->mod, e), out);
+    if (TT_IS(e, binary_operator)) {
+        const char *op = tt_op_of(e);
+        uint32_t low = UINT32_MAX;
+        if (!strcmp(op, "+") || !strcmp(op, "-")) {
+            low = expr_leaves(ps, tt_field(e, "left"), out, depth + 1);
+            if (!strcmp(op, "+")) {
+                uint32_t l = expr_leaves(ps, tt_field(e, "right"), out, depth + 1);
+                low = l < low ? l : low;
+            }
+        }
+        return low;
+    }
+    if (TT_IS(e, subscript))
+        return expr_leaves(ps, tt_field(e, "value"), out, depth + 1);
+    if (TT_IS(e, call)) {
+        TSNode f = tt_field(e, "function");
+        uint32_t low = UINT32_MAX;
+        if (TT_IS(f, attribute) && tt_text_eq(c->mod, tt_field(f, "attribute"), "to"))
+            low = expr_leaves(ps, tt_field(f, "object"), out, depth + 1);
+        const char *tl = tt_tl_name(tt_qualify(c->mod, f));
+        if (tl && (!strcmp(tl, "multiple_of") || !strcmp(tl, "max_contiguous") || !strcmp(tl, "make_block_ptr") ||
+                   !strcmp(tl, "advance"))) {
+            uint32_t l = expr_leaves(ps, tt_call_arg(c->mod, e, 0, "base"), out, depth + 1);
+            low = l < low ? l : low;
+        }
+        return low;
+    }
+    return UINT32_MAX;
+}
 
 /* At each load/store/atomic/make_block_ptr, the first parameter among the
  * summands of its pointer is a pointer (unless a pointer-looking name is
@@ -129,27 +196,10 @@ static bool visit_pointer_use(TSNode n, void *ud)
     if (!tl || (strcmp(tl, "load") && strcmp(tl, "store") && strncmp(tl, "atomic_", 7) &&
                 strcmp(tl, "make_block_ptr")))
         return true;
-    tt_names leaves = {0};
-    leaf_seen_vec seen = {0};
-    pointer_leaves(c, ps->body, tt_call_arg(c->mod, n, 0, strcmp(tl, "make_block_ptr") ? "pointer" : "base"), &leaves,
-                   &seen, 0);
-    kc_vec_free(&seen);
-    for (uint32_t l = 0; l < leaves.len; l++) {
-        bool is_param = false, pointer_like = false;
-        for (uint32_t p = 0; p < ps->nparams; p++)
-            if (!strcmp(ps->params[p], leaves.data[l]))
-                is_param = true;
-        if (!is_param)
-            continue;
-        for (uint32_t l2 = 0; l2 < leaves.len; l2++)
-            for (uint32_t p = 0; p < ps->nparams; p++)
-                if (!strcmp(ps->params[p], leaves.data[l2]) && looks_like_pointer(ps->params[p]))
-                    pointer_like = true;
-        if (!pointer_like && !is_pointer_param(c, leaves.data[l]))
-            kc_vec_push(&c->pointer_params, leaves.data[l]);
-        break;
-    }
-    kc_vec_free(&leaves);
+    leaf_sum sum = {NULL, false};
+    expr_leaves(ps, tt_call_arg(c->mod, n, 0, strcmp(tl, "make_block_ptr") ? "pointer" : "base"), &sum, 0);
+    if (sum.first && !sum.pointer_like && !is_pointer_param(c, sum.first))
+        kc_vec_push(&c->pointer_params, sum.first);
     return true;
 }
 
@@ -158,8 +208,11 @@ static void find_pointer_params(tt_ctx *c, TSNode body, const char *const *param
     for (uint32_t i = 0; i < nparams; i++)
         if (looks_like_pointer(params[i]))
             kc_vec_push(&c->pointer_params, params[i]);
-    pointer_search ps = {c, body, params, nparams};
+    const tt_assign_index *ix = tt_assignments(c->mod, body);
+    pointer_search ps = {c, body, params, nparams, ix, kc_xcalloc(ix->items.len + 1, sizeof(leaf_memo)), 0, {0}};
     tt_walk(body, visit_pointer_use, &ps);
+    free(ps.memo);
+    kc_vec_free(&ps.waiting);
 }
 
 /* ---- parameters and their values ---- */

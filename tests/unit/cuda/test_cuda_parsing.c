@@ -396,6 +396,44 @@ static void test_builtin_c_headers(void **state)
     fh_free(&L);
 }
 
+/* CPU seconds to lower a kernel of n hand-unrolled copies of a load, a
+ * store and two pointer updates (the best of three). */
+static double unrolled_seconds(int n)
+{
+    kc_strbuf sb = {0};
+    kc_sb_append(&sb, "__global__ void k(float *p, float *q) {\n    int i = threadIdx.x;\n    float v;\n");
+    for (int j = 0; j < n; j++)
+        kc_sb_append(&sb, "    v = p[i];\n    q[i] = v;\n    p = p + 1;\n    q = q + 1;\n");
+    kc_sb_append(&sb, "}\n");
+    double best = 1e9;
+    for (int r = 0; r < 3; r++) {
+        struct timespec a, b;
+        clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &a);
+        lowered L;
+        fh_lower_cuda(&L, kc_sb_str(&sb));
+        clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &b);
+        assert_non_null(L.m);
+        assert_int_equal(fh_kernel(L.m, "k")->accesses.len, 2 * n);
+        fh_free(&L);
+        double t = (double)(b.tv_sec - a.tv_sec) + (double)(b.tv_nsec - a.tv_nsec) * 1e-9;
+        best = t < best ? t : best;
+    }
+    kc_sb_free(&sb);
+    return best;
+}
+
+/* The doubling series (issue 20): the time to lower a kernel beyond that of
+ * an empty one grows linearly with the number of unrolled copies (8 times
+ * the copies: linear is 8, quadratic 64). */
+static void test_unrolled_kernels_scale_linearly(void **state)
+{
+    (void)state;
+    double none = unrolled_seconds(0), small = unrolled_seconds(1000), large = unrolled_seconds(8000);
+    print_message("unrolled kernels: empty %.4f s, 1000 copies %.4f s, 8000 copies %.4f s (x%.1f beyond the empty one)\n",
+                  none, small, large, (large - none) / (small - none));
+    assert_true(large - none < 24 * (small - none) + 0.05);
+}
+
 static void test_thread_safety_smoke(void **state)
 {
     (void)state;
@@ -486,6 +524,7 @@ int main(void)
         cmocka_unit_test(test_300_lines_timing),
         cmocka_unit_test(test_toolkit_mode),
         cmocka_unit_test(test_thread_safety_smoke),
+        cmocka_unit_test(test_unrolled_kernels_scale_linearly),
         cmocka_unit_test(test_compile_database_and_extra_args),
         cmocka_unit_test(test_threads),
     };
