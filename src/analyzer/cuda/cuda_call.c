@@ -28,6 +28,20 @@ const char *kc_cuda_callee_name(kc_cuda_walk *w, CXCursor call, CXCursor ref)
                 if (!clang_Cursor_isNull(r))
                     n = kc_cuda_spelling(w->t, r);
             }
+            if (!n[0] && c.kind == CXCursor_MemberRefExpr) {
+                /* a member of an object of a dependent type
+                 * (`typename K::Scan(st).InclusiveScan(v, v)`): the name
+                 * is the expression's last token */
+                CXSourceRange r = clang_getCursorExtent(c);
+                kc_cuda_toks t;
+                kc_cuda_toks_get(w->t, clang_getRangeStart(r), clang_getRangeEnd(r), &t);
+                if (t.n && clang_getTokenKind(t.v[t.n - 1]) == CXToken_Identifier) {
+                    CXString sp = clang_getTokenSpelling(t.tu, t.v[t.n - 1]);
+                    n = kc_arena_strdup(w->a, clang_getCString(sp));
+                    clang_disposeString(sp);
+                }
+                kc_cuda_toks_free(&t);
+            }
         }
     }
     kc_cuda_kids_free(&k);
@@ -201,6 +215,25 @@ bool kc_cuda_call_may_sync(kc_cuda_walk *w, CXCursor e, CXCursor ref, const char
             return true;
     }
     return false;
+}
+
+/* The loops around a call of a function kcheck cannot see into that is
+ * given a pointer: it may read what the pointer points to and change it
+ * (`curand_uniform(&state)` advances the state), so called again in a
+ * later pass it may return something else. 0 for any other call. */
+uint64_t kc_cuda_call_pass_loops(const kc_cuda_walk *w, const CXCursor *args, int na)
+{
+    uint64_t loops = 0;
+    for (int i = 0; i < na && w->loop != KC_NONE; i++) {
+        CXType at = clang_getCursorType(args[i]);
+        if (kc_cuda_ty_is_ptr(at) || kc_cuda_ty_is_array(at) ||
+            kc_cuda_unop_of(kc_cuda_strip(args[i])) == CXUnaryOperator_AddrOf) {
+            for (uint32_t l = w->loop; l != KC_NONE && l < w->k->loops.len; l = w->k->loops.data[l].parent)
+                loops |= kc_loop_bit(l);
+            break;
+        }
+    }
+    return loops;
 }
 
 void kc_cuda_record_call(kc_cuda_walk *w, CXCursor e, const char *name, uint32_t flags, const char *fix,

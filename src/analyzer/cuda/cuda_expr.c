@@ -18,7 +18,7 @@ kc_cuda_val kc_cuda_ev_cond(kc_cuda_walk *w, CXCursor e, kc_cuda_preds *pos, kc_
 {
     CXCursor s = kc_cuda_strip(e);
     enum CXBinaryOperatorKind op = kc_cuda_binop_of(s);
-    if (s.kind == CXCursor_UnaryOperator && clang_getCursorUnaryOperatorKind(s) == CXUnaryOperator_LNot) {
+    if (kc_cuda_unop_of(s) == CXUnaryOperator_LNot) {
         kc_cuda_kids k;
         kc_cuda_kids_get(s, &k);
         kc_cuda_val v = k.n == 1 ? kc_cuda_ev_cond(w, k.v[0], neg, pos) : kc_cuda_v_none();
@@ -159,7 +159,7 @@ static kc_cuda_val ev_declref(kc_cuda_walk *w, CXCursor e, int mode)
         if (b->in_memory && mode != KC_CUDA_EV_ADDR) {
             kc_cuda_val p = b->val;
             p.idx_expr = clang_getNullCursor();
-            kc_cuda_val v = kc_cuda_deref(w, p, e, clang_getCursorType(ref), mode);
+            kc_cuda_val v = kc_cuda_deref(w, p, e, clang_getNonReferenceType(clang_getCursorType(ref)), mode);
             if (mode == KC_CUDA_EV_LOAD && v.load != KC_NONE && !w->k->accesses.data[v.load].value_name)
                 w->k->accesses.data[v.load].value_name = b->name;
             return v;
@@ -370,7 +370,7 @@ static kc_cuda_val ev_unary(kc_cuda_walk *w, CXCursor e, int mode)
     }
     CXCursor x = k.v[0];
     kc_cuda_kids_free(&k);
-    enum CXUnaryOperatorKind op = clang_getCursorUnaryOperatorKind(e);
+    enum CXUnaryOperatorKind op = kc_cuda_unop_of(e);
     if (kc_cuda_is_incdec(op))
         return ev_incdec(w, e, x, op);
     switch (op) {
@@ -871,6 +871,7 @@ static kc_cuda_val call_named(kc_cuda_walk *w, CXCursor e, CXCursor ref, const c
     else if (!legacy && kc_cuda_call_may_sync(w, e, ref, name))
         kc_cuda_record_call(w, e, name, KC_CALL_MAY_SYNC, NULL, args, na);
     kc_cuda_val v = ev_children(w, e);
+    v.deps.loops |= kc_cuda_call_pass_loops(w, args, na);
     /* (an operator called on an object passes one argument more than its
      * parameters: not matched) */
     int np = clang_Cursor_isNull(ref) ? 0 : clang_Cursor_getNumArguments(ref);
@@ -1006,7 +1007,14 @@ kc_cuda_val kc_cuda_ev(kc_cuda_walk *w, CXCursor e, int mode)
         v = ev_cast(w, e, mode);
         break;
     case CXCursor_CallExpr:
-        v = ev_call(w, e, mode);
+        /* an operator call that clang left unresolved in a template is
+         * the built-in operator on its operands */
+        if (kc_cuda_binop_of(e) != CXBinaryOperator_Invalid)
+            v = ev_binary(w, e, mode);
+        else if (kc_cuda_unop_of(e) != CXUnaryOperator_Invalid)
+            v = ev_unary(w, e, mode);
+        else
+            v = ev_call(w, e, mode);
         break;
     case CXCursor_UnaryExpr: { /* sizeof, alignof */
         int64_t c;

@@ -121,9 +121,11 @@ static kc_deps sdeps(kc_cuda_scan *sc, CXCursor c, uint64_t *on, bool *all, bool
     default:
         break;
     }
+    bool op_call = c.kind == CXCursor_CallExpr && (kc_cuda_binop_of(c) != CXBinaryOperator_Invalid ||
+                                                   kc_cuda_unop_of(c) != CXUnaryOperator_Invalid);
     bool memory = c.kind == CXCursor_ArraySubscriptExpr ||
-                  (c.kind == CXCursor_CallExpr && !pure_call(sc->w, c, &d)) ||
-                  (c.kind == CXCursor_UnaryOperator && clang_getCursorUnaryOperatorKind(c) == CXUnaryOperator_Deref);
+                  (c.kind == CXCursor_CallExpr && !op_call && !pure_call(sc->w, c, &d)) ||
+                  (!op_call && kc_cuda_unop_of(c) == CXUnaryOperator_Deref);
     if (memory)
         *impure = true;
     kc_cuda_kids k;
@@ -289,7 +291,7 @@ static void prescan_binary(kc_cuda_scan *sc, CXCursor c, scan_ctx x)
 
 static void prescan_unary(kc_cuda_scan *sc, CXCursor c, scan_ctx x)
 {
-    enum CXUnaryOperatorKind op = clang_getCursorUnaryOperatorKind(c);
+    enum CXUnaryOperatorKind op = kc_cuda_unop_of(c);
     if (kc_cuda_is_incdec(op)) {
         kc_cuda_kids k;
         kc_cuda_kids_get(c, &k);
@@ -300,6 +302,31 @@ static void prescan_unary(kc_cuda_scan *sc, CXCursor c, scan_ctx x)
             int sign = op == CXUnaryOperator_PostInc || op == CXUnaryOperator_PreInc ? 1 : -1;
             upd_add(sc, j, clang_getNullCursor(), sign, clang_getNullCursor(), &x, true);
             return;
+        }
+    }
+    prescan_kids(sc, c, x);
+}
+
+/* A call given the address of a local (`curand_uniform(&rng)`,
+ * `f(x, &out)`) may change it: in a loop, a value that differs between
+ * passes (a random state advanced, a result written back). */
+static void prescan_call(kc_cuda_scan *sc, CXCursor c, scan_ctx x)
+{
+    int na = clang_Cursor_getNumArguments(c);
+    for (int i = 0; i < na; i++) {
+        CXCursor a = kc_cuda_strip(clang_Cursor_getArgument(c, (unsigned)i));
+        if (kc_cuda_unop_of(a) != CXUnaryOperator_AddrOf)
+            continue;
+        kc_cuda_kids k;
+        kc_cuda_kids_get(a, &k);
+        CXCursor v = k.n == 1 ? kc_cuda_strip(k.v[0]) : clang_getNullCursor();
+        kc_cuda_kids_free(&k);
+        if (v.kind != CXCursor_DeclRefExpr)
+            continue;
+        int j = upd_index(sc, kc_cuda_referenced_decl(v), true);
+        if (j >= 0) {
+            sc->u.data[j].grow = true;
+            upd_add(sc, j, clang_getNullCursor(), 1, c, &x, false);
         }
     }
     prescan_kids(sc, c, x);
@@ -361,6 +388,14 @@ static void prescan(kc_cuda_scan *sc, CXCursor c, scan_ctx x)
         return;
     case CXCursor_UnaryOperator:
         prescan_unary(sc, c, x);
+        return;
+    case CXCursor_CallExpr: /* an operator call that clang left unresolved in a template */
+        if (kc_cuda_binop_of(c) != CXBinaryOperator_Invalid)
+            prescan_binary(sc, c, x);
+        else if (kc_cuda_unop_of(c) != CXUnaryOperator_Invalid)
+            prescan_unary(sc, c, x);
+        else
+            prescan_call(sc, c, x);
         return;
     case CXCursor_ConditionalOperator:
     case CXCursor_IfStmt:

@@ -113,7 +113,21 @@ static void decl_var(kc_cuda_walk *w, CXCursor d)
     }
     CXCursor init = clang_Cursor_getVarDeclInitializer(d);
     kc_cuda_val v;
-    if (!clang_Cursor_isNull(init) && ck == CXType_Bool) {
+    CXType rt = clang_getNonReferenceType(t);
+    if (!clang_Cursor_isNull(init) && ck == CXType_LValueReference &&
+        (kc_cuda_ty_is_arith(rt) || kc_cuda_ty_is_ptr(rt))) {
+        /* `int &count = scalars[0]`: another name of that memory; reads
+         * and writes through it are loads and stores there (binding it
+         * reads nothing). A reference to anything else names its value;
+         * so does one to a struct, whose members' offsets kcheck does not
+         * follow. */
+        v = kc_cuda_ev(w, init, KC_CUDA_EV_ADDR);
+        if (v.ptr && v.space != KC_MEM_UNKNOWN) {
+            kc_cuda_bind *b = kc_cuda_env_bind(w, d, name, v);
+            b->in_memory = true;
+            return;
+        }
+    } else if (!clang_Cursor_isNull(init) && ck == CXType_Bool) {
         /* bool in = i < n: keep the comparisons for the conditions that
          * test it */
         v = kc_cuda_ev_bool(w, init);
@@ -135,6 +149,11 @@ static void decl_var(kc_cuda_walk *w, CXCursor d)
         }
     } else {
         v = kc_cuda_v_none();
+        /* An initializer clang dropped (an error in it) may be anything,
+         * and something else in every pass of the loops around it. */
+        if (w->loop != KC_NONE && kc_cuda_lost_initializer(w->t, d))
+            for (uint32_t l = w->loop; l != KC_NONE && l < w->k->loops.len; l = w->k->loops.data[l].parent)
+                v.deps.loops |= kc_loop_bit(l);
     }
     if (kc_cuda_ty_is_int(t) && !v.ix && !v.ptr)
         v.ix = kc_cuda_ix_opaque_text(w, kc_cuda_span(w->t, d), name, v.deps, kc_cuda_ty_bits(t));
@@ -320,8 +339,13 @@ static bool walk_if(kc_cuda_walk *w, CXCursor s, if_info *info)
     w->fn->env = e0;
     bool ex2 = false;
     if (info->has_else) {
-        kc_span ret1 = fn->div_return;
-        uint32_t ret1_cond = fn->div_return_cond;
+        /* A return in the then branch is on no path into the else branch:
+         * its barriers do not come after it. After the if, the first
+         * return either branch left stands. */
+        kc_span ret_then = fn->div_return;
+        uint32_t ret_then_cond = fn->div_return_cond;
+        fn->div_return = ret0;
+        fn->div_return_cond = ret0_cond;
         w->guard = kc_cuda_mk_cond(w, info->span, info->text, c.deps, true, info->neg, info->nneg);
         w->trapped = false;
         ex2 = kc_cuda_walk_stmt(w, else_s);
@@ -329,8 +353,12 @@ static bool walk_if(kc_cuda_walk *w, CXCursor s, if_info *info)
             ex2 = w->trapped = true;
         info->else_traps = ex2 && w->trapped;
         if (ex2 && contained) {
-            fn->div_return = ret1;
-            fn->div_return_cond = ret1_cond;
+            fn->div_return = ret0;
+            fn->div_return_cond = ret0_cond;
+        }
+        if (!kc_span_valid(ret0) && kc_span_valid(ret_then)) {
+            fn->div_return = ret_then;
+            fn->div_return_cond = ret_then_cond;
         }
     }
     w->guard = saved;

@@ -14,6 +14,7 @@
 
 #include <ctype.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -36,12 +37,103 @@ static enum CXChildVisitResult kids_visit(CXCursor c, CXCursor parent, CXClientD
     return CXChildVisit_Continue;
 }
 
+static enum CXChildVisitResult find_overload_set(CXCursor c, CXCursor parent, CXClientData data)
+{
+    (void)parent;
+    if (c.kind == CXCursor_OverloadedDeclRef)
+        *(CXCursor *)data = c;
+    return CXChildVisit_Break;
+}
+
+/* The operator named by a child of an unresolved operator call: an
+ * overload set (`OverloadedDeclRef` "operator+=", possibly under an
+ * unnamed reference): its spelling after "operator", else NULL. */
+static const char *operator_of_ref(CXCursor x, char *buf, size_t cap)
+{
+    if (x.kind != CXCursor_OverloadedDeclRef && x.kind != CXCursor_DeclRefExpr && x.kind != CXCursor_UnexposedExpr)
+        return NULL;
+    CXCursor set = x;
+    if (x.kind != CXCursor_OverloadedDeclRef) {
+        set = clang_getNullCursor();
+        clang_visitChildren(x, find_overload_set, &set);
+        if (clang_Cursor_isNull(set))
+            return NULL;
+    }
+    CXString s = clang_getCursorSpelling(set);
+    const char *t = clang_getCString(s);
+    bool yes = t && strncmp(t, "operator", 8) == 0 && t[8] && strlen(t + 8) < cap && !isalpha((unsigned char)t[8]) &&
+               t[8] != ' ' && strcmp(t + 8, "()") != 0 && strcmp(t + 8, "[]") != 0;
+    if (yes)
+        strcpy(buf, t + 8);
+    clang_disposeString(s);
+    return yes ? buf : NULL;
+}
+
+/* A call of an overloaded operator that clang left unresolved: in a
+ * template, `tx += s` with `tx` of a dependent type (`IdType tx`) is such a
+ * call as soon as any `operator+=` is visible where the template is
+ * defined. Its children are the operands with the operator's overload set
+ * between them (binary) or before or after the operand (unary). Fills the
+ * operator's spelling ("+=", "++") and the operator child's index; false for
+ * anything else (resolved operator calls name their function). */
+static bool unresolved_operator(CXCursor c, const kc_cuda_kids *k, char *op, size_t cap, unsigned *at)
+{
+    if (c.kind != CXCursor_CallExpr || (k->n != 2 && k->n != 3))
+        return false;
+    unsigned i = k->n == 3 ? 1 : UINT_MAX;
+    if (k->n == 2) {
+        if (operator_of_ref(k->v[0], op, cap))
+            i = 0;
+        else if (operator_of_ref(k->v[1], op, cap))
+            i = 1;
+        else
+            return false;
+    } else if (!operator_of_ref(k->v[1], op, cap)) {
+        return false;
+    }
+    if (!clang_Cursor_isNull(clang_getCursorReferenced(c)))
+        return false;
+    *at = i;
+    return true;
+}
+
 void kc_cuda_kids_get(CXCursor c, kc_cuda_kids *out)
 {
     out->v = out->inl;
     out->n = 0;
     out->cap = sizeof out->inl / sizeof out->inl[0];
     clang_visitChildren(c, kids_visit, out);
+    /* An unresolved operator call's children are its operands only, as a
+     * built-in operator's are (kc_cuda_binop_of, kc_cuda_unop_of). */
+    char op[8];
+    unsigned at;
+    if (c.kind == CXCursor_CallExpr && unresolved_operator(c, out, op, sizeof op, &at)) {
+        memmove(out->v + at, out->v + at + 1, (out->n - at - 1) * sizeof *out->v);
+        out->n--;
+    }
+}
+
+/* The operator of an unresolved operator call (unresolved_operator), with
+ * its operands' count and whether it comes first; "" otherwise. */
+static const char *call_operator(CXCursor c, char *op, size_t cap, unsigned *noperands, bool *prefix)
+{
+    op[0] = '\0';
+    if (c.kind != CXCursor_CallExpr)
+        return op;
+    kc_cuda_kids k;
+    k.v = k.inl;
+    k.n = 0;
+    k.cap = sizeof k.inl / sizeof k.inl[0];
+    clang_visitChildren(c, kids_visit, &k);
+    unsigned at;
+    if (unresolved_operator(c, &k, op, cap, &at)) {
+        *noperands = k.n - 1;
+        *prefix = at == 0;
+    } else {
+        op[0] = '\0';
+    }
+    kc_cuda_kids_free(&k);
+    return op;
 }
 
 void kc_cuda_kids_free(kc_cuda_kids *k)
@@ -189,6 +281,19 @@ const char *kc_cuda_spelling(const kc_cuda_tu *t, CXCursor c)
 }
 
 /* ---- declarations ------------------------------------------------------------ */
+
+bool kc_cuda_lost_initializer(const kc_cuda_tu *t, CXCursor d)
+{
+    if (!clang_Cursor_isNull(clang_Cursor_getVarDeclInitializer(d)))
+        return false;
+    uint32_t line, col, off;
+    if (!t->src || !kc_cuda_loc_in_main(t, clang_getRangeEnd(clang_getCursorExtent(d)), &line, &col, &off))
+        return false;
+    const char *p = t->src->text, *end = p + t->src->len;
+    for (p += off; p < end && (*p == ' ' || *p == '\t' || *p == '\r' || *p == '\n'); p++)
+        ;
+    return p < end && *p == '=' && (p + 1 >= end || p[1] != '=');
+}
 
 bool kc_cuda_in_user_code(CXCursor c)
 {
@@ -510,9 +615,58 @@ kc_cmp kc_cuda_cmp_mirror(kc_cmp c)
 
 enum CXBinaryOperatorKind kc_cuda_binop_of(CXCursor c)
 {
-    if (c.kind != CXCursor_BinaryOperator && c.kind != CXCursor_CompoundAssignOperator)
+    if (c.kind == CXCursor_BinaryOperator || c.kind == CXCursor_CompoundAssignOperator)
+        return clang_getCursorBinaryOperatorKind(c);
+    char op[8];
+    unsigned n = 0;
+    bool prefix = false;
+    if (!call_operator(c, op, sizeof op, &n, &prefix)[0] || n != 2)
         return CXBinaryOperator_Invalid;
-    return clang_getCursorBinaryOperatorKind(c);
+    static const struct {
+        const char *s;
+        enum CXBinaryOperatorKind k;
+    } ops[] = {
+        {"*", CXBinaryOperator_Mul},       {"/", CXBinaryOperator_Div},        {"%", CXBinaryOperator_Rem},
+        {"+", CXBinaryOperator_Add},       {"-", CXBinaryOperator_Sub},        {"<<", CXBinaryOperator_Shl},
+        {">>", CXBinaryOperator_Shr},      {"<", CXBinaryOperator_LT},         {">", CXBinaryOperator_GT},
+        {"<=", CXBinaryOperator_LE},       {">=", CXBinaryOperator_GE},        {"==", CXBinaryOperator_EQ},
+        {"!=", CXBinaryOperator_NE},       {"&", CXBinaryOperator_And},        {"^", CXBinaryOperator_Xor},
+        {"|", CXBinaryOperator_Or},        {"&&", CXBinaryOperator_LAnd},      {"||", CXBinaryOperator_LOr},
+        {"=", CXBinaryOperator_Assign},    {"*=", CXBinaryOperator_MulAssign}, {"/=", CXBinaryOperator_DivAssign},
+        {"%=", CXBinaryOperator_RemAssign}, {"+=", CXBinaryOperator_AddAssign}, {"-=", CXBinaryOperator_SubAssign},
+        {"<<=", CXBinaryOperator_ShlAssign}, {">>=", CXBinaryOperator_ShrAssign}, {"&=", CXBinaryOperator_AndAssign},
+        {"^=", CXBinaryOperator_XorAssign}, {"|=", CXBinaryOperator_OrAssign},  {",", CXBinaryOperator_Comma},
+    };
+    for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++)
+        if (strcmp(op, ops[i].s) == 0)
+            return ops[i].k;
+    return CXBinaryOperator_Invalid;
+}
+
+enum CXUnaryOperatorKind kc_cuda_unop_of(CXCursor c)
+{
+    if (c.kind == CXCursor_UnaryOperator)
+        return clang_getCursorUnaryOperatorKind(c);
+    char op[8];
+    unsigned n = 0;
+    bool prefix = false;
+    if (!call_operator(c, op, sizeof op, &n, &prefix)[0] || n != 1)
+        return CXUnaryOperator_Invalid;
+    if (strcmp(op, "++") == 0)
+        return prefix ? CXUnaryOperator_PreInc : CXUnaryOperator_PostInc;
+    if (strcmp(op, "--") == 0)
+        return prefix ? CXUnaryOperator_PreDec : CXUnaryOperator_PostDec;
+    if (!prefix)
+        return CXUnaryOperator_Invalid;
+    static const struct {
+        const char *s;
+        enum CXUnaryOperatorKind k;
+    } ops[] = {{"-", CXUnaryOperator_Minus}, {"+", CXUnaryOperator_Plus},  {"!", CXUnaryOperator_LNot},
+               {"~", CXUnaryOperator_Not},   {"*", CXUnaryOperator_Deref}, {"&", CXUnaryOperator_AddrOf}};
+    for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++)
+        if (strcmp(op, ops[i].s) == 0)
+            return ops[i].k;
+    return CXUnaryOperator_Invalid;
 }
 
 /* ---- tokens ------------------------------------------------------------------ */

@@ -92,6 +92,10 @@ const char *kc_cuda_spelling(const kc_cuda_tu *t, CXCursor c);
 
 /* Is the cursor in user code: the main file or a header that is neither a
  * shim header nor a system header? */
+/* A variable declared with an initializer that clang dropped (an error in
+ * it: `long item = cub::UpperBound<...>(...)` without cub): its text goes
+ * on with `=` after the declaration's extent. */
+bool kc_cuda_lost_initializer(const kc_cuda_tu *t, CXCursor d);
 bool kc_cuda_in_user_code(CXCursor c);
 /* Does the declaration carry a CUDA attribute (CXCursor_CUDA*Attr)? */
 bool kc_cuda_has_attr(CXCursor decl, enum CXCursorKind attr);
@@ -140,7 +144,14 @@ uint8_t kc_cuda_ty_size(CXType t);
 kc_cmp kc_cuda_cmp_of(enum CXBinaryOperatorKind op);
 kc_cmp kc_cuda_cmp_negate(kc_cmp c);
 kc_cmp kc_cuda_cmp_mirror(kc_cmp c);
+/* The operator of a built-in binary (unary) operator expression, or of a
+ * call of an overloaded operator that clang left unresolved in a template
+ * (`tx += s`, `tx < n`, `++tx` with `tx` of a dependent type, when some
+ * operator of that spelling is visible): such a call's children
+ * (kc_cuda_kids_get) are its operands, as a built-in operator's are.
+ * CXBinaryOperator_Invalid (CXUnaryOperator_Invalid) for anything else. */
 enum CXBinaryOperatorKind kc_cuda_binop_of(CXCursor c);
+enum CXUnaryOperatorKind kc_cuda_unop_of(CXCursor c);
 
 /* ---- tokens ---- */
 
