@@ -20,7 +20,8 @@ static const char doc[] =
     "threadIdx.y stride, the sectors of the warp's own 32 lanes: `dim3(4, 8)`\n"
     "with threadIdx.y the stride-1 index is 4 sectors, not reported), and the\n"
     "thread does not go on to move the rest of\n"
-    "its small record itself (`p[0] .. p[3]`, or a loop over them: the caches\n"
+    "its small record itself (`p[0] .. p[3]`, a loop over them, or the first\n"
+    "field read before a loop over the others: the caches\n"
     "merge such requests; measured on an H200, 1.00x the vector form, where one\n"
     "float of each 16-byte record costs 2.0x). That holds for records of at\n"
     "most 56 bytes of which the thread moves at least five fields in six (8 of\n"
@@ -150,7 +151,10 @@ static bool covers_record(kc_arena *ar, const kc_kernel *k, const kc_access *a, 
         if (l < k->loops.len && k->loops.data[l].trip_count >= stride)
             return true;
     }
-    /* siblings: constant distances from this access, in a window of `stride` */
+    /* siblings: constant distances from this access, in a window of
+     * `stride`; a sibling in a loop over a few fields (`src[idx]`, then
+     * `src[idx + j]` for j in 1..3) covers the distances its variable
+     * takes */
     bool have[2 * 16 + 1] = {false};
     for (uint32_t j = 0; j < k->accesses.len; j++) {
         const kc_access *b = &k->accesses.data[j];
@@ -158,8 +162,34 @@ static bool covers_record(kc_arena *ar, const kc_kernel *k, const kc_access *a, 
             continue;
         int64_t c;
         const kc_index *d = kc_index_sub(ar, b->offset, a->offset);
-        if (d && kc_index_is_const(d, &c) && c > -stride && c < stride)
-            have[c + 16] = true;
+        if (d && kc_index_is_const(d, &c)) {
+            if (c > -stride && c < stride)
+                have[c + 16] = true;
+            continue;
+        }
+        /* d = c + v or c - v, with v the variable of a loop of constant
+         * start and step 1 and a known number of passes */
+        const kc_mono *lm = NULL;
+        c = 0;
+        for (unsigned i = 0; d && i < d->nmono; i++) {
+            const kc_mono *mo = &d->mono[i];
+            if (mo->nfac == 0)
+                c += mo->coef;
+            else if (!lm && mo->nfac == 1 && mo->fac[0].kind == KC_ATOM_LOOP && (mo->coef == 1 || mo->coef == -1))
+                lm = mo;
+            else
+                lm = NULL, i = d->nmono; /* anything else: not such a sibling */
+        }
+        int64_t s0, st;
+        const kc_loop *lp = lm && lm->fac[0].id < k->loops.len ? &k->loops.data[lm->fac[0].id] : NULL;
+        if (!lp || lp->trip_count <= 0 || lp->trip_count > 32 || !lp->start || !lp->step ||
+            !kc_index_is_const(lp->start, &s0) || !kc_index_is_const(lp->step, &st) || st != 1)
+            continue;
+        for (int64_t v = s0; v < s0 + lp->trip_count; v++) {
+            int64_t at = c + lm->coef * v;
+            if (at > -stride && at < stride)
+                have[at + 16] = true;
+        }
     }
     for (int64_t w = -(stride - 1); w <= 0; w++) {
         int64_t fields = 0;

@@ -147,13 +147,29 @@ static uint8_t access_programs(const kc_access *a, bool *unknown)
     return index_programs(a->offset, unknown);
 }
 
-/* The grid axes the kernel spreads its work over: those its accesses index by. */
+/* The grid axes the kernel spreads its work over: those its accesses index
+ * by. A value read back from shared memory is taken to differ between
+ * blocks along every axis (KC_PROG_ALL: what filled it is not followed);
+ * an address made of it is no sign that the kernel splits its work along
+ * an axis it never names. */
 static uint8_t used_axes(const kc_kernel *k)
 {
     uint8_t u = 0;
     for (uint32_t i = 0; i < k->accesses.len; i++) {
-        bool unk = false;
-        u |= access_programs(&k->accesses.data[i], &unk);
+        const kc_access *a = &k->accesses.data[i];
+        if (a->block_ptr && !a->offset) {
+            bool unk = false;
+            u |= deps_programs(a->block_ptr_deps, &unk);
+            continue;
+        }
+        for (unsigned j = 0; a->offset && j < a->offset->nmono; j++)
+            for (unsigned f = 0; f < a->offset->mono[j].nfac; f++) {
+                const kc_atom *at = &a->offset->mono[j].fac[f];
+                if (at->kind == KC_ATOM_PROGRAM)
+                    u |= at->id < 3 ? KC_PROG_AXIS(at->id) : KC_PROG_ALL;
+                else if (at->programs != KC_PROG_ALL)
+                    u |= at->programs;
+            }
     }
     return u;
 }

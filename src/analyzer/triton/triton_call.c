@@ -563,10 +563,13 @@ static tv tl_assert(tt_ctx *c, TSNode call, const char *name)
     tt_module *md = c->mod;
     TSNode args = tt_field(call, "arguments");
     uint32_t n = ts_node_named_child_count(args);
+    bool states = strcmp(name, "static_print") && strcmp(name, "device_print");
+    c->asserting += states;
     for (uint32_t i = 0; i < n; i++)
         if (!TT_IS(ts_node_named_child(args, i), comment))
             (void)c->eval(c, ts_node_named_child(args, i));
-    if (strcmp(name, "static_print") && strcmp(name, "device_print"))
+    c->asserting -= states;
+    if (states)
         tt_note_multiple(c, tt_call_arg(md, call, 0, "cond"), call);
     tv r = tt_unknown();
     r.kind = TV_NONE;

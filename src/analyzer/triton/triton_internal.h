@@ -482,6 +482,9 @@ typedef struct tt_ctx {
     tt_env env;
     uint32_t loop; /* innermost loop or KC_NONE */
     uint32_t cond; /* innermost condition or KC_NONE */
+    /* inside the arguments of tl.device_assert, tl.static_assert or
+     * tl.assume: a comparison there states what holds, it tests nothing */
+    unsigned asserting;
     unsigned depth;
     uintptr_t stack_base; /* frame address of the kernel entry */
     tt_names pointer_params;

@@ -7,6 +7,7 @@
 #include "kc_pyscan.h"
 
 #include <ctype.h>
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -93,17 +94,23 @@ static bool fn_param(tt_module *m, TSNode fn, const char *name, uint32_t *pos, T
 
 /* Calls of function `fn` in the file (by name; through an object for a
  * method): into `out`, at most `max`. */
-static uint32_t calls_of(tt_module *m, TSNode fn, TSNode *out, uint32_t max)
+/* The module's named calls, sorted by name (built on first use). */
+static void build_host_calls(tt_module *m)
 {
-    TSNode fname = tt_field(fn, "name");
-    if (!TT_IS(fname, identifier))
-        return 0;
     if (!m->host_calls_built) {
         m->host_calls_built = true;
         tt_walk(m->root, collect_call, m);
         if (m->host_calls.len)
             qsort(m->host_calls.data, m->host_calls.len, sizeof *m->host_calls.data, cmp_named_call);
     }
+}
+
+static uint32_t calls_of(tt_module *m, TSNode fn, TSNode *out, uint32_t max)
+{
+    TSNode fname = tt_field(fn, "name");
+    if (!TT_IS(fname, identifier))
+        return 0;
+    build_host_calls(m);
     bool method = TT_IS(ts_node_parent(ts_node_parent(fn)), class_definition);
     uint32_t n = 0;
     if (m->caller_budget == 0)
@@ -121,6 +128,27 @@ static uint32_t calls_of(tt_module *m, TSNode fn, TSNode *out, uint32_t max)
     for (uint32_t i = lo; i < m->host_calls.len && n < max && !strcmp(m->host_calls.data[i].name, name); i++)
         if (m->host_calls.data[i].method == method)
             out[n++] = m->host_calls.data[i].call;
+    return n;
+}
+
+/* The calls `cls.apply(...)` of a torch.autograd.Function in the file (at
+ * most max). */
+static uint32_t apply_calls(tt_module *m, const char *cls, TSNode *out, uint32_t max)
+{
+    build_host_calls(m);
+    uint32_t lo = 0, hi = m->host_calls.len, n = 0;
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (strcmp(m->host_calls.data[mid].name, "apply") < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    for (uint32_t i = lo; i < m->host_calls.len && n < max && !strcmp(m->host_calls.data[i].name, "apply"); i++) {
+        TSNode f = tt_field(m->host_calls.data[i].call, "function");
+        if (TT_IS(f, attribute) && tt_text_eq(m, tt_field(f, "object"), cls))
+            out[n++] = m->host_calls.data[i].call;
+    }
     return n;
 }
 
@@ -236,6 +264,22 @@ static int trace_context(tt_module *m, TSNode fn, int depth, const char **why)
         const char *st = ts_node_is_null(sup) ? "" : tt_text(m, sup);
         const char *cname = tt_text(m, tt_field(cls, "name"));
         if (strstr(st, "autograd.Function") || !strcmp(st, "(Function)")) {
+            /* traced where it is applied, unless the file applies it only
+             * in code torch.compile does not trace */
+            TSNode calls[16];
+            uint32_t n = apply_calls(m, cname, calls, 16), eager = 0;
+            const char *ewhy = NULL;
+            for (uint32_t i = 0; i < n; i++) {
+                const char *w = NULL;
+                if (trace_context(m, tt_enclosing_function(calls[i]), depth + 1, &w) == CTX_EAGER) {
+                    eager++;
+                    ewhy = w;
+                }
+            }
+            if (n && eager == n) {
+                *why = kc_arena_printf(m->arena, "`%s.apply`, called only from %s", cname, ewhy);
+                return CTX_EAGER;
+            }
             *why = kc_arena_printf(m->arena, "`%s.%s` (a torch.autograd.Function)", cname, name);
             return CTX_TRACED;
         }
@@ -583,12 +627,65 @@ static int tensor_rank(tt_module *m, TSNode scope, const char *name, uint32_t be
  * (x.stride(0), x.stride(1): the convention of kernels that take all
  * strides); a lone x.stride(1) or x.stride(0) stays unknown (x may have
  * more dimensions, or one). */
+typedef struct unit_scan {
+    tt_module *m;
+    const char *a, *b; /* the texts looked for (b may be NULL) */
+    bool found;
+} unit_scan;
+
+static bool is_one(tt_module *m, TSNode n)
+{
+    n = tt_unparen(n);
+    return TT_IS(n, integer) && tt_text_eq(m, n, "1");
+}
+
+static bool visit_unit_compare(TSNode n, void *ud)
+{
+    unit_scan *us = ud;
+    if (us->found)
+        return false;
+    if (!TT_IS(n, comparison_operator) || ts_node_named_child_count(n) != 2)
+        return true;
+    const char *op = NULL;
+    for (uint32_t i = 0; i < ts_node_child_count(n); i++)
+        if (!ts_node_is_named(ts_node_child(n, i)))
+            op = ts_node_type(ts_node_child(n, i));
+    if (!op || (strcmp(op, "==") != 0 && strcmp(op, "!=") != 0))
+        return true;
+    TSNode l = tt_unparen(ts_node_named_child(n, 0)), r = tt_unparen(ts_node_named_child(n, 1));
+    TSNode other = is_one(us->m, r) ? l : is_one(us->m, l) ? r : (TSNode){0};
+    if (!ts_node_is_null(other) &&
+        (tt_text_eq(us->m, other, us->a) || (us->b && tt_text_eq(us->m, other, us->b))))
+        us->found = true;
+    return !us->found;
+}
+
+/* Does the launching function compare the stride with 1 (`x.stride(0) == 1`,
+ * `assert stride_x_dim == 1`, `!= 1`)? Then the code expects, or allows,
+ * that dimension to be the contiguous one (a transposed or channel-last
+ * view): which of its strides is the innermost is not known from their
+ * order. */
+static bool stride_compared_with_one(tt_module *m, TSNode scope, const tt_host_value *v)
+{
+    if (ts_node_is_null(scope) || !v->tensor)
+        return false;
+    char *whole = kc_xasprintf("%s.stride(%" PRId64 ")", v->tensor, v->value);
+    unit_scan us = {m, whole, v->text && strcmp(v->text, whole) != 0 ? v->text : NULL, false};
+    tt_walk(scope, visit_unit_compare, &us);
+    free(whole);
+    return us.found;
+}
+
 static void mark_strides(tt_module *m, tt_launch *l, TSNode scope, uint32_t before)
 {
     for (uint32_t i = 0; i < l->args.len; i++) {
         tt_host_value *v = &l->args.data[i].v;
         if (v->kind != TT_HOST_STRIDE || v->value == INT64_MIN)
             continue;
+        if (stride_compared_with_one(m, scope, v)) {
+            v->stride_rank_hint = 0;
+            continue;
+        }
         if (v->value < 0) {
             v->stride_rank_hint = v->value == -1 ? 1 : -1;
             continue;

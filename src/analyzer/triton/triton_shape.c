@@ -150,7 +150,7 @@ tv tt_compare(tt_ctx *c, TSNode at, const char *op, const tv *a, const tv *b, TS
         for (uint32_t i = 0; i < r.npreds; i++)
             if (cmp != KC_CMP_EQ && cmp != KC_CMP_NE && p[i].lhs && p[i].rhs && !a->is_float && !b->is_float)
                 kc_vec_push(&c->k->compares, p[i]);
-        if (p->lhs && p->rhs && !a->is_float && !b->is_float &&
+        if (p->lhs && p->rhs && !a->is_float && !b->is_float && !c->asserting &&
             ((kc_index_deps(p->lhs).flags | kc_index_deps(p->rhs).flags) & KC_AF_DATA)) {
             kc_test t = {.pred = *p, .cond = c->cond};
             kc_vec_push(&c->k->data_tests, t);
