@@ -3,6 +3,7 @@
 #include "cuda_pch.h"
 #include "kc_file.h"
 #include "kc_hash.h"
+#include "kc_source.h"
 
 #include <ctype.h>
 #include <dirent.h>
@@ -19,7 +20,7 @@
 #include <unistd.h>
 #include <xxhash.h>
 
-#define KC_PCH_FORMAT "kcheck-cuda-pch-2"
+#define KC_PCH_FORMAT "kcheck-cuda-pch-3" /* 3: a preamble's header has its inclusions beside it */
 #define KC_PCH_MAX_AGE_S (14 * 24 * 3600)
 #define KC_PCH_STALE_TEMP_S 3600 /* a temporary header older than this was abandoned */
 #define KC_PCH_ROOM (64 << 20)     /* bytes a header may need: toolkit headers with a file's preamble */
@@ -173,6 +174,10 @@ static void prune(const char *dir)
     for (uint32_t i = 0; i < pre.len; i++) {
         if (total > KC_PCH_PREAMBLE_CAP && i + 1 < pre.len) {
             unlink(pre.data[i].path);
+            size_t n = strlen(pre.data[i].path);
+            char *incs = kc_xasprintf("%.*s.inc", (int)(n - 4), pre.data[i].path);
+            unlink(incs);
+            free(incs);
             total -= pre.data[i].size;
         }
         free(pre.data[i].path);
@@ -183,8 +188,19 @@ static void prune(const char *dir)
 /* Parses the file in front of which clang puts the CUDA headers (empty, or
  * a file's preamble), and saves that prefix as a precompiled header at
  * `tmp`. */
+static void add_inclusion(CXFile file, CXSourceLocation *stack, unsigned depth, CXClientData data)
+{
+    (void)stack;
+    CXString n = clang_getFileName(file);
+    const char *name = clang_getCString(n);
+    if (depth > 0 && name && *name && !strchr(name, '\n')) /* not the stand-in main file */
+        kc_sb_appendf((kc_strbuf *)data, "%s\n", name);
+    clang_disposeString(n);
+}
+
 static bool build(CXIndex index, const char *tmp, const char *const *args, size_t nargs,
-                  struct CXUnsavedFile *unsaved, unsigned nunsaved, const kc_cuda_preamble *pre, char **why)
+                  struct CXUnsavedFile *unsaved, unsigned nunsaved, const kc_cuda_preamble *pre, kc_strbuf *inc,
+                  char **why)
 {
     struct CXUnsavedFile *files = kc_xcalloc((size_t)nunsaved + 1, sizeof *files);
     if (nunsaved)
@@ -225,6 +241,9 @@ static bool build(CXIndex index, const char *tmp, const char *const *args, size_
             clang_disposeDiagnostic(dg);
         }
         if (!*why) {
+            /* The files it includes: a parse behind the header does not
+             * list them (clang_getInclusions), so they are kept beside it. */
+            clang_getInclusions(tu, add_inclusion, inc);
             int sr = clang_saveTranslationUnit(tu, tmp, clang_defaultSaveOptions(tu));
             if (sr == CXSaveError_None)
                 ok = true;
@@ -272,8 +291,10 @@ char *kc_cuda_pch_get(CXIndex index, const char *dir, const char *toolkit, const
     char *path = kc_xasprintf("%s/%s-%s.pch", dir, kind, hex);
     char *lock = kc_xasprintf("%s/%s-%s.lock", dir, kind, hex);
     char *marker = preamble ? kc_xasprintf("%s/%s-%s.seen", dir, kind, hex) : NULL;
+    char *incs = kc_xasprintf("%s/%s-%s.inc", dir, kind, hex);
     free(hex);
-    if (usable(path)) {
+    if (usable(path) && access(incs, R_OK) == 0) {
+        free(incs);
         touch(path);
         free(lock);
         free(marker);
@@ -296,14 +317,17 @@ char *kc_cuda_pch_get(CXIndex index, const char *dir, const char *toolkit, const
     }
     while (flock(fd, LOCK_EX) != 0 && errno == EINTR) {
     }
-    if (!usable(path)) {
+    if (!usable(path) || access(incs, R_OK) != 0) {
         int tfd;
         char *tmp = kc_file_temp_next_to(path, &tfd, why);
         if (tmp) {
             close(tfd);
-            if (build(index, tmp, args, nargs, unsaved, nunsaved, preamble, why) && rename(tmp, path) != 0 &&
+            kc_strbuf inc = {0};
+            if (build(index, tmp, args, nargs, unsaved, nunsaved, preamble, &inc, why) &&
+                kc_file_write_atomic(incs, inc.data ? inc.data : "", inc.len, why) && rename(tmp, path) != 0 &&
                 !*why)
                 *why = kc_xasprintf("cannot rename %s: %s", tmp, strerror(errno));
+            kc_sb_free(&inc);
             unlink(tmp);
             free(tmp);
         }
@@ -316,18 +340,38 @@ char *kc_cuda_pch_get(CXIndex index, const char *dir, const char *toolkit, const
     }
     flock(fd, LOCK_UN);
     close(fd);
-    if (*why || !usable(path))
+    if (*why || !usable(path) || access(incs, R_OK) != 0)
         goto fail;
     free(lock);
     free(marker);
+    free(incs);
     return path;
 fail:
     if (!*why && !marker)
         *why = kc_xstrdup("the precompiled header is missing");
     free(lock);
     free(marker);
+    free(incs);
     free(path);
     return NULL;
+}
+
+char *kc_cuda_pch_inclusions(const char *path, size_t *len)
+{
+    size_t n = strlen(path);
+    if (n < 4 || strcmp(path + n - 4, ".pch") != 0)
+        return NULL;
+    char *incs = kc_xasprintf("%.*s.inc", (int)(n - 4), path);
+    char *buf = NULL;
+    size_t cap = 0;
+    *len = 0;
+    bool ok = kc_read_regular(incs, (size_t)16 << 20, &buf, &cap, len, NULL);
+    free(incs);
+    if (!ok) {
+        free(buf);
+        return NULL;
+    }
+    return buf;
 }
 
 void kc_cuda_pch_discard(const char *path)

@@ -62,6 +62,11 @@ char *kc_cuda_pch_get(CXIndex index, const char *dir, const char *toolkit, const
  * includes no file (nothing worth precompiling). */
 size_t kc_cuda_preamble_len(const char *text, size_t len);
 
+/* The files the header at `path` includes, one path a line (a parse
+ * behind it does not list them), as written beside it when it was built:
+ * malloc'd text of *len bytes, or NULL when they cannot be read. */
+char *kc_cuda_pch_inclusions(const char *path, size_t *len);
+
 /* The header at `path` could not be used (libclang rejected it): remove it
  * so that the next file rebuilds it. */
 void kc_cuda_pch_discard(const char *path);

@@ -144,6 +144,28 @@ static bool hip_path(const char *path)
     return false;
 }
 
+/* The files a precompiled preamble includes (cuda_pch.h): one path a line. */
+typedef struct kc_cuda_hidden {
+    const char *text;
+    size_t len;
+} kc_cuda_hidden;
+
+/* Calls fn(path, ud) for each of them. */
+static void each_hidden(const kc_cuda_hidden *h, void (*fn)(const char *path, void *ud), void *ud)
+{
+    char line[4096];
+    for (size_t i = 0; h->text && i < h->len;) {
+        const char *nl = memchr(h->text + i, '\n', h->len - i);
+        size_t n = nl ? (size_t)(nl - (h->text + i)) : h->len - i;
+        if (n && n < sizeof line) {
+            memcpy(line, h->text + i, n);
+            line[n] = '\0';
+            fn(line, ud);
+        }
+        i += n + 1;
+    }
+}
+
 static void hip_inclusion(CXFile file, CXSourceLocation *stack, unsigned depth, CXClientData data)
 {
     (void)stack;
@@ -155,13 +177,34 @@ static void hip_inclusion(CXFile file, CXSourceLocation *stack, unsigned depth, 
     clang_disposeString(n);
 }
 
+static void hip_hidden(const char *path, void *ud)
+{
+    if (hip_path(path))
+        *(bool *)ud = true;
+}
+
 /* Is the translation unit HIP: the file's path says so, or the parse
- * included a HIP header (only those its `#if`s take)? */
-static bool is_hip(CXTranslationUnit tu, const char *path)
+ * included a HIP header (only those its `#if`s take), itself or through
+ * its precompiled preamble (`hidden`, which the parse does not list)? */
+static bool is_hip(CXTranslationUnit tu, const char *path, const kc_cuda_hidden *hidden, const kc_cuda_errors *ce)
 {
     bool hip = hip_path(path);
     if (!hip)
         clang_getInclusions(tu, hip_inclusion, &hip);
+    if (!hip)
+        each_hidden(hidden, hip_hidden, &hip);
+    /* or meant to: a HIP header that was not found ("'hip/hip_runtime.h'
+     * file not found", toolkit mode without ROCm) */
+    for (uint32_t i = 0; !hip && i < ce->v.len; i++) {
+        const char *msg = ce->v.data[i].msg, *q = msg ? strchr(msg, '\'') : NULL;
+        const char *e = q ? strchr(q + 1, '\'') : NULL;
+        if (e && strstr(e, "file not found") && (size_t)(e - q - 1) < 1024) {
+            char name[1024];
+            memcpy(name, q + 1, (size_t)(e - q - 1));
+            name[e - q - 1] = '\0';
+            hip = hip_path(name);
+        }
+    }
     return hip;
 }
 
@@ -541,7 +584,7 @@ static bool parse_with_pch(kc_cuda_frontend *fe, const kc_source *src, kc_cuda_a
  * since: it is discarded, to be rebuilt on the next request). */
 static bool parse_with_preamble(kc_cuda_frontend *fe, kc_arena *ar, const kc_source *src, kc_cuda_args *a,
                                 kc_cuda_unsaved *unsaved, const char *shared, CXTranslationUnit *tu,
-                                enum CXErrorCode *ec)
+                                enum CXErrorCode *ec, kc_cuda_hidden *hidden)
 {
     size_t len = kc_cuda_preamble_len(src->text, src->len);
     uint32_t nu = unsaved->files.len;
@@ -570,10 +613,18 @@ static bool parse_with_preamble(kc_cuda_frontend *fe, kc_arena *ar, const kc_sou
                                 nu - 1, &pre, &why);
     free(why); /* whatever kept it from being built, the file parses without it */
     a->v.len = m;
-    if (!pch) {
+    /* what the header includes, which the parse behind it will not list
+     * (a HIP header, the file's dependencies): without it, no header */
+    size_t ilen = 0;
+    char *incs = pch ? kc_cuda_pch_inclusions(pch, &ilen) : NULL;
+    if (!incs) {
+        free(pch);
         a->v.len = n;
         return false;
     }
+    hidden->text = kc_arena_strndup(ar, incs, ilen);
+    hidden->len = ilen;
+    free(incs);
     char *blank = kc_arena_alloc(ar, src->len + 1);
     memcpy(blank, src->text, src->len);
     for (size_t i = 0; i < len; i++)
@@ -585,6 +636,8 @@ static bool parse_with_preamble(kc_cuda_frontend *fe, kc_arena *ar, const kc_sou
     bool ok = parse_with_pch(fe, src, a, unsaved, pch, tu, ec);
     mainf->Contents = text;
     a->v.len = n;
+    if (!ok)
+        *hidden = (kc_cuda_hidden){NULL, 0};
     return ok;
 }
 
@@ -592,15 +645,16 @@ static bool parse_with_preamble(kc_cuda_frontend *fe, kc_arena *ar, const kc_sou
  * precompiled CUDA headers (the shim's or the toolkit's) when they can be
  * had, and without them if libclang refuses them. */
 static enum CXErrorCode parse(kc_cuda_frontend *fe, kc_arena *ar, const kc_source *src, kc_cuda_args *a,
-                              kc_cuda_unsaved *unsaved, CXTranslationUnit *tu)
+                              kc_cuda_unsaved *unsaved, CXTranslationUnit *tu, kc_cuda_hidden *hidden)
 {
+    *hidden = (kc_cuda_hidden){NULL, 0};
     if (fe->pch_dir && !fe->pch_off && !includes_files(a)) {
         enum CXErrorCode ec;
         char *why = NULL;
         char *pch = kc_cuda_pch_get(fe->index, fe->pch_dir, fe->cuda_path, a->v.data, a->v.len,
                                     fe->shim.files.data, fe->shim.files.len, NULL, &why);
         free(why);
-        if (pch && parse_with_preamble(fe, ar, src, a, unsaved, pch, tu, &ec)) {
+        if (pch && parse_with_preamble(fe, ar, src, a, unsaved, pch, tu, &ec, hidden)) {
             free(pch);
             return ec;
         }
@@ -662,11 +716,14 @@ static void visit_inclusion(CXFile file, CXSourceLocation *stack, unsigned depth
 /* The files the parse read besides the source: every inclusion libclang
  * made (through -I, <...>, other headers, precompiled ones included) and
  * the headers the include scan found; not the built-in stand-in headers. */
+static void hidden_dep(const char *path, void *ud) { add_dep(ud, path); }
+
 static void record_deps(const kc_cuda_frontend *fe, CXTranslationUnit tu, kc_model *m, const char *main,
-                        const kc_cuda_scan_inc *scan, const kc_cuda_args *a)
+                        const kc_cuda_scan_inc *scan, const kc_cuda_args *a, const kc_cuda_hidden *hidden)
 {
     dep_visit v = {m, main, fe};
     clang_getInclusions(tu, visit_inclusion, &v);
+    each_hidden(hidden, hidden_dep, &v);
     for (uint32_t i = 0; i < scan->seen.len; i++)
         add_dep(&v, scan->seen.data[i]);
     for (uint32_t i = 0; i < a->rsp.len; i++)
@@ -786,7 +843,8 @@ kc_model *kc_cuda_lower(kc_cuda_frontend *fe, const kc_source *file, kc_file_err
     }
 
     CXTranslationUnit tu = NULL;
-    enum CXErrorCode ec = parse(fe, ar, src, &a, &unsaved, &tu);
+    kc_cuda_hidden hidden;
+    enum CXErrorCode ec = parse(fe, ar, src, &a, &unsaved, &tu, &hidden);
     kc_model *m = NULL;
     if (ec != CXError_Success || !tu) {
         kc_file_errors_add(errs, 0, 0, "libclang could not parse the file (%s, code %d)", error_code_name(ec), (int)ec);
@@ -802,8 +860,8 @@ kc_model *kc_cuda_lower(kc_cuda_frontend *fe, const kc_source *file, kc_file_err
              * from a missing header loses the launch. */
             if (ce.v.len)
                 kc_cuda_recover_launches(m, src);
-            record_deps(fe, tu, m, src->path, &scan, &a);
-            m->hip = is_hip(tu, src->path);
+            record_deps(fe, tu, m, src->path, &scan, &a, &hidden);
+            m->hip = is_hip(tu, src->path, &hidden, &ce);
             assumed_qualifiers(m, model_src, &quals);
             /* the file as written: a specifier macro read as `__device__`
              * (cuda_macros.c) makes no device code of its own */
