@@ -119,7 +119,7 @@ bool kc_path_is_plain_header(const char *path)
 
 bool kc_lang_for_path(const char *path, kc_lang *lang)
 {
-    if (ends_with(path, ".cu") || ends_with(path, ".cuh") || kc_path_is_plain_header(path)) {
+    if (kc_path_is_cuda_source(path) || ends_with(path, ".cuh") || kc_path_is_plain_header(path)) {
         *lang = KC_LANG_CUDA;
         return true;
     }

@@ -30,7 +30,7 @@ static const char usage_head[] =
     "       kcheck lsp [options]   (a Language Server Protocol server for editors, on stdin/stdout)\n"
     "       kcheck --list-rules | --explain RULE | --version | --help\n"
     "\n"
-    "Checks CUDA (.cu, .cuh; .h, .hpp headers with device code) and Triton (.py)\n"
+    "Checks CUDA (.cu, .cu.cc, .cuh; .h, .hpp headers with device code) and Triton (.py)\n"
     "kernel sources. Directories are walked recursively, honouring .gitignore and\n"
     "skipping hidden entries.\n"
     "\n";

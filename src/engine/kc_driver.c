@@ -193,7 +193,7 @@ void kc_check_file(struct kc_frontend *fe, const kc_options *opts, kc_file_resul
     kc_lang lang;
     if (!kc_lang_for_path(r->path, &lang)) {
         kc_file_errors_add(&r->errors, 0, 0,
-                           "not a CUDA (.cu, .cuh, or a header with device code) or Python (.py) file");
+                           "not a CUDA (.cu, .cu.cc, .cuh, or a header with device code) or Python (.py) file");
         return;
     }
     bool fixing = o->fix || o->format == KC_FORMAT_DIFF;

@@ -15,7 +15,8 @@ typedef struct kc_path_list {
  * ignores (the .gitignore files along the way, from the work tree's top
  * down, over .git/info/exclude over git's global ignore file
  * $XDG_CONFIG_HOME/git/ignore or ~/.config/git/ignore; git's wildmatch
- * patterns, POSIX classes included); only .cu, .cuh and .py files are
+ * patterns, POSIX classes included); only CUDA files (kc_lang_for_path:
+ * .cu, .cu.cc, .cuh, headers) and .py files are
  * taken from walks. A path that does not exist, or an explicit file of
  * another type, becomes a result with an error. */
 void kc_expand_paths(const char *const *paths, size_t n, kc_path_list *out);

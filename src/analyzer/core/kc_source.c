@@ -301,3 +301,15 @@ bool kc_source_has_device_code(const char *text, size_t len)
             return true;
     return false;
 }
+
+bool kc_path_is_cuda_source(const char *path)
+{
+    static const char *const exts[] = {".cu", ".cu.cc", ".cu.cpp", ".cu.cxx"};
+    size_t n = strlen(path);
+    for (size_t i = 0; i < sizeof exts / sizeof exts[0]; i++) {
+        size_t m = strlen(exts[i]);
+        if (n > m && strcmp(path + n - m, exts[i]) == 0 && path[n - m - 1] != '/')
+            return true;
+    }
+    return false;
+}

@@ -81,4 +81,8 @@ char *kc_utf8_lenient(const char *s);
  * a kernel of its own, so its errors are notes, not a file refused. */
 bool kc_source_has_device_code(const char *text, size_t len);
 
+/* A CUDA source file by its name: `.cu`, or `.cu.cc`, `.cu.cpp`, `.cu.cxx`
+ * (TensorFlow's convention, which projects that build with Bazel keep). */
+bool kc_path_is_cuda_source(const char *path);
+
 #endif

@@ -672,8 +672,7 @@ static enum CXErrorCode parse(kc_cuda_frontend *fe, kc_arena *ar, const kc_sourc
  * on its own, what it lacks is reported as gaps, never as a failure. */
 static bool is_header(const char *path)
 {
-    size_t n = strlen(path);
-    return !(n >= 3 && strcmp(path + n - 3, ".cu") == 0);
+    return !kc_path_is_cuda_source(path);
 }
 
 typedef struct dep_visit {
