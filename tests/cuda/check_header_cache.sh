@@ -118,7 +118,22 @@ for h in $(ls "$work/c6/headers-1" | grep '^pre-.*\.pch$'); do
 done
 [ "$(prun 6)" = contiguous ] || fail "a damaged precompiled preamble changed the result"
 cmp -s "$work/pre5.txt" "$work/pre6.txt" || fail "a damaged precompiled preamble changed the output"
-echo "preamble: built on the second request, reused, rebuilt when a header changed, ignored when damaged"
+# Another valid header copied over the preamble's (with and without its
+# record): libclang would accept it and parse the file without its
+# preamble; its record's key and hash refuse it, and it is rebuilt.
+[ "$(prun 7)" = contiguous ] || fail "the run after the damage changed the result"
+shared=$(ls "$work/c6/headers-1" | grep '^cuda-.*\.pch$' | head -n 1)
+pre=$(ls "$work/c6/headers-1" | grep '^pre-.*\.pch$' | head -n 1)
+[ -n "$shared" ] && [ -n "$pre" ] || fail "no shared header or no preamble header to swap"
+cp "$work/c6/headers-1/$shared" "$work/c6/headers-1/$pre"
+[ "$(prun 8)" = contiguous ] || fail "a header copied over the preamble's changed the result"
+cmp -s "$work/pre5.txt" "$work/pre8.txt" || fail "a header copied over the preamble's changed the output"
+cp "$work/c6/headers-1/$shared" "$work/c6/headers-1/$pre"
+cp "$work/c6/headers-1/${shared%.pch}.inc" "$work/c6/headers-1/${pre%.pch}.inc"
+[ "$(prun 9)" = contiguous ] || fail "a header copied with its record over the preamble's changed the result"
+cmp -s "$work/pre5.txt" "$work/pre9.txt" || fail "a header copied with its record over the preamble's changed the output"
+cmp -s "$work/c6/headers-1/$shared" "$work/c6/headers-1/$pre" && fail "the copied header was not rebuilt"
+echo "preamble: built on the second request, reused, rebuilt when a header changed, ignored when damaged or copied over"
 
 # ---- a file size limit a header cannot be written under ----
 # (the output goes through a pipe, which the limit does not cover: it is

@@ -78,6 +78,74 @@ static char *key_hex(const char *toolkit, const char *const *args, size_t nargs,
     return kc_xasprintf("%016llx%016llx", (unsigned long long)h.high64, (unsigned long long)h.low64);
 }
 
+/* XXH3-128 of a file's bytes as 32 hex digits into out[33]; false when it
+ * cannot be read. */
+static bool file_hash(const char *path, char out[33], struct stat *sb)
+{
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return false;
+    bool ok = fstat(fd, sb) == 0 && S_ISREG(sb->st_mode);
+    XXH3_state_t *st = XXH3_createState();
+    XXH3_128bits_reset(st);
+    char buf[1 << 16];
+    for (ssize_t r; ok && (r = read(fd, buf, sizeof buf)) != 0;) {
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r < 0)
+            ok = false;
+        else
+            XXH3_128bits_update(st, buf, (size_t)r);
+    }
+    close(fd);
+    XXH128_hash_t h = XXH3_128bits_digest(st);
+    XXH3_freeState(st);
+    snprintf(out, 33, "%016llx%016llx", (unsigned long long)h.high64, (unsigned long long)h.low64);
+    return ok;
+}
+
+/* The record beside a header (NAME.inc): a line `#key KEY`, a line
+ * `#xxh128 HASH` of the header's bytes, then the files it includes, one a
+ * line. A header is used only when its record names its key and its bytes
+ * still hash to the record's hash (a header copied over another's, or
+ * damaged, is rebuilt), checked once per process for each identity of the
+ * file (device, inode, size, modification time). */
+static bool record_holds(const char *pch, const char *incs, const char *key, kc_cuda_pch_memo *memo)
+{
+    struct stat sb;
+    if (stat(pch, &sb) != 0)
+        return false;
+    for (uint32_t i = 0; memo && i < memo->len; i++) {
+        const kc_cuda_pch_seen *s = &memo->data[i];
+        if (s->dev == (uint64_t)sb.st_dev && s->ino == (uint64_t)sb.st_ino && s->size == (int64_t)sb.st_size &&
+            s->mtime_ns == (int64_t)sb.st_mtim.tv_sec * 1000000000 + sb.st_mtim.tv_nsec)
+            return true;
+    }
+    char *buf = NULL;
+    size_t cap = 0, len = 0;
+    if (!kc_read_regular(incs, (size_t)16 << 20, &buf, &cap, &len, NULL)) {
+        free(buf);
+        return false;
+    }
+    char want[33] = "", *k = kc_xasprintf("#key %s\n#xxh128 ", key);
+    size_t kl = strlen(k);
+    bool ok = len >= kl + 32 && memcmp(buf, k, kl) == 0;
+    if (ok)
+        memcpy(want, buf + kl, 32);
+    free(k);
+    free(buf);
+    char got[33];
+    struct stat hs;
+    ok = ok && file_hash(pch, got, &hs) && strcmp(got, want) == 0 && hs.st_ino == sb.st_ino &&
+         hs.st_size == sb.st_size;
+    if (ok && memo) {
+        kc_cuda_pch_seen seen = {(uint64_t)sb.st_dev, (uint64_t)sb.st_ino, (int64_t)sb.st_size,
+                                 (int64_t)sb.st_mtim.tv_sec * 1000000000 + sb.st_mtim.tv_nsec};
+        kc_vec_push(memo, seen);
+    }
+    return ok;
+}
+
 /* Room to save a header in `dir`: libclang aborts the whole process when
  * it cannot write one out (a full disk, a quota, `ulimit -f`, read-only
  * media), so it is asked only when there is room for the largest header
@@ -283,7 +351,7 @@ static void mark_failed(const char *marker)
 
 char *kc_cuda_pch_get(CXIndex index, const char *dir, const char *toolkit, const char *const *args, size_t nargs,
                       struct CXUnsavedFile *unsaved, unsigned nunsaved, const kc_cuda_preamble *preamble,
-                      char **why)
+                      kc_cuda_pch_memo *memo, char **why)
 {
     *why = NULL;
     char *hex = key_hex(toolkit, args, nargs, unsaved, nunsaved, preamble);
@@ -292,8 +360,8 @@ char *kc_cuda_pch_get(CXIndex index, const char *dir, const char *toolkit, const
     char *lock = kc_xasprintf("%s/%s-%s.lock", dir, kind, hex);
     char *marker = preamble ? kc_xasprintf("%s/%s-%s.seen", dir, kind, hex) : NULL;
     char *incs = kc_xasprintf("%s/%s-%s.inc", dir, kind, hex);
-    free(hex);
-    if (usable(path) && access(incs, R_OK) == 0) {
+    if (usable(path) && record_holds(path, incs, hex, memo)) {
+        free(hex);
         free(incs);
         touch(path);
         free(lock);
@@ -317,15 +385,24 @@ char *kc_cuda_pch_get(CXIndex index, const char *dir, const char *toolkit, const
     }
     while (flock(fd, LOCK_EX) != 0 && errno == EINTR) {
     }
-    if (!usable(path) || access(incs, R_OK) != 0) {
+    if (!usable(path) || !record_holds(path, incs, hex, memo)) {
         int tfd;
         char *tmp = kc_file_temp_next_to(path, &tfd, why);
         if (tmp) {
             close(tfd);
             kc_strbuf inc = {0};
-            if (build(index, tmp, args, nargs, unsaved, nunsaved, preamble, &inc, why) &&
-                kc_file_write_atomic(incs, inc.data ? inc.data : "", inc.len, why) && rename(tmp, path) != 0 &&
-                !*why)
+            kc_sb_appendf(&inc, "#key %s\n#xxh128 ", hex);
+            size_t at = inc.len;
+            kc_sb_appendf(&inc, "%032d\n", 0);
+            char sum[33];
+            struct stat hs;
+            if (build(index, tmp, args, nargs, unsaved, nunsaved, preamble, &inc, why)) {
+                if (!file_hash(tmp, sum, &hs))
+                    *why = kc_xasprintf("cannot read %s back: %s", tmp, strerror(errno));
+                else
+                    memcpy(inc.data + at, sum, 32);
+            }
+            if (!*why && kc_file_write_atomic(incs, inc.data, inc.len, why) && rename(tmp, path) != 0 && !*why)
                 *why = kc_xasprintf("cannot rename %s: %s", tmp, strerror(errno));
             kc_sb_free(&inc);
             unlink(tmp);
@@ -340,8 +417,9 @@ char *kc_cuda_pch_get(CXIndex index, const char *dir, const char *toolkit, const
     }
     flock(fd, LOCK_UN);
     close(fd);
-    if (*why || !usable(path) || access(incs, R_OK) != 0)
+    if (*why || !usable(path) || !record_holds(path, incs, hex, memo))
         goto fail;
+    free(hex);
     free(lock);
     free(marker);
     free(incs);
@@ -349,6 +427,7 @@ char *kc_cuda_pch_get(CXIndex index, const char *dir, const char *toolkit, const
 fail:
     if (!*why && !marker)
         *why = kc_xstrdup("the precompiled header is missing");
+    free(hex);
     free(lock);
     free(marker);
     free(incs);
@@ -371,6 +450,14 @@ char *kc_cuda_pch_inclusions(const char *path, size_t *len)
         free(buf);
         return NULL;
     }
+    /* past the record's own lines (`#key`, `#xxh128`) */
+    size_t skip = 0;
+    while (skip < *len && buf[skip] == '#') {
+        const char *nl = memchr(buf + skip, '\n', *len - skip);
+        skip = nl ? (size_t)(nl - buf) + 1 : *len;
+    }
+    memmove(buf, buf + skip, *len - skip);
+    *len -= skip;
     return buf;
 }
 

@@ -45,15 +45,26 @@ typedef struct kc_cuda_preamble {
     size_t len;
 } kc_cuda_preamble;
 
+/* Headers whose record (cuda_pch.c) this process has checked, by the
+ * identity of the file: each is hashed once. Zero-initialise; kc_vec_free. */
+typedef struct kc_cuda_pch_seen {
+    uint64_t dev, ino;
+    int64_t size, mtime_ns;
+} kc_cuda_pch_seen;
+typedef KC_VEC(kc_cuda_pch_seen) kc_cuda_pch_memo;
+
 /* The precompiled header for these arguments (and, when `preamble` is not
  * NULL, that preamble), built now if missing or stale: a malloc'd path to
  * pass as `-include-pch PATH`, or NULL when none can be had, in which case
  * the caller parses without one; *why then says why (malloc'd), or is NULL
  * for a preamble seen for the first time. `dir` is created if needed;
- * `toolkit` is the CUDA root, or NULL in shim mode. */
+ * `toolkit` is the CUDA root, or NULL in shim mode. A header is used only
+ * when the record written beside it names its key and its bytes still hash
+ * as recorded (checked once per file identity in `memo`); else it is
+ * rebuilt. */
 char *kc_cuda_pch_get(CXIndex index, const char *dir, const char *toolkit, const char *const *args, size_t nargs,
                       struct CXUnsavedFile *unsaved, unsigned nunsaved, const kc_cuda_preamble *preamble,
-                      char **why);
+                      kc_cuda_pch_memo *memo, char **why);
 
 /* The length of the preamble of a CUDA file: the comments and preprocessor
  * directives before its first other token, cut at the end of the last

@@ -71,6 +71,7 @@ struct kc_cuda_frontend {
     char *db_error;             /* why -p DIR could not be used; owned */
     char *pch_dir;              /* where the header cache lives, or NULL; owned */
     bool pch_off;               /* the header cache failed once: parse without it from now on */
+    kc_cuda_pch_memo pch_seen;  /* headers checked against their records (cuda_pch.h) */
 };
 
 /* ---- small helpers ------------------------------------------------------ */
@@ -436,6 +437,7 @@ void kc_cuda_frontend_delete(kc_cuda_frontend *fe)
     kc_arena_delete(fe->arena);
     free(fe->db_error);
     free(fe->pch_dir);
+    kc_vec_free(&fe->pch_seen);
     free(fe);
 }
 
@@ -610,7 +612,7 @@ static bool parse_with_preamble(kc_cuda_frontend *fe, kc_arena *ar, const kc_sou
     kc_cuda_arg(a, shared);
     char *why = NULL;
     char *pch = kc_cuda_pch_get(fe->index, fe->pch_dir, fe->cuda_path, a->v.data, a->v.len, unsaved->files.data,
-                                nu - 1, &pre, &why);
+                                nu - 1, &pre, &fe->pch_seen, &why);
     free(why); /* whatever kept it from being built, the file parses without it */
     a->v.len = m;
     /* what the header includes, which the parse behind it will not list
@@ -652,7 +654,7 @@ static enum CXErrorCode parse(kc_cuda_frontend *fe, kc_arena *ar, const kc_sourc
         enum CXErrorCode ec;
         char *why = NULL;
         char *pch = kc_cuda_pch_get(fe->index, fe->pch_dir, fe->cuda_path, a->v.data, a->v.len,
-                                    fe->shim.files.data, fe->shim.files.len, NULL, &why);
+                                    fe->shim.files.data, fe->shim.files.len, NULL, &fe->pch_seen, &why);
         free(why);
         if (pch && parse_with_preamble(fe, ar, src, a, unsaved, pch, tu, &ec, hidden)) {
             free(pch);
