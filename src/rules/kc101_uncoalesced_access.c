@@ -35,7 +35,9 @@ static const char doc[] =
     "axis: a statistic per row or per head, such as a log-sum-exp) read or\n"
     "written once per program, outside every loop, in a kernel whose loops move\n"
     "tiles is a note: its scattered sectors are paid once, where each pass of the\n"
-    "loop pays for a tile.\n"
+    "loop pays for a tile. So, in CUDA, is an access made once per thread,\n"
+    "outside every loop, in a kernel whose loops access global memory in every\n"
+    "pass (a row's result stored after the loop over the row).\n"
     "\n"
     "## Why is this bad?\n"
     "A warp's memory request is served in 32-byte sectors. When the 32 lanes\n"
@@ -394,6 +396,29 @@ static const kc_access *loop_tile(const kc_kernel *k)
     return NULL;
 }
 
+/* CUDA: a global access made in a pass of a loop, or NULL. */
+static const kc_access *loop_access(const kc_kernel *k)
+{
+    for (uint32_t i = 0; i < k->accesses.len; i++) {
+        const kc_access *b = &k->accesses.data[i];
+        if (b->space == KC_MEM_GLOBAL && b->loop != KC_NONE && b->loop < k->loops.len)
+            return b;
+    }
+    return NULL;
+}
+
+/* CUDA: an access made once per thread, outside every loop, in a kernel
+ * whose loops access memory in every pass (a record's length field set
+ * before the loop that fills the record): its scattered sectors are paid
+ * once, where each pass of the loop pays again. A note that says so. */
+static void once_per_thread(kc_rule_ctx *ctx, const kc_kernel *k, kc_diag *d, const kc_access *in_loop)
+{
+    d->severity = KC_SEV_NOTE;
+    kc_diag_note(d, "it runs once per thread, outside every loop, where %s accesses global memory each pass (line "
+                 "%u): its cost is paid once, next to the loop's; reported as a note",
+                 kc_loop_describe(ctx, k, &k->loops.data[in_loop->loop]), in_loop->span.line);
+}
+
 /* A vector (a 1-D block: a statistic per row or per head, a log-sum-exp)
  * read or written once per program, outside every loop, in a kernel whose
  * loops move tiles: its scattered sectors are paid once, where each pass
@@ -550,6 +575,9 @@ static void check(const kc_model *m, const kc_kernel *k, kc_rule_ctx *ctx)
         const kc_access *tile = !cuda && a->loop == KC_NONE && a->offset->shape.rank == 1 ? loop_tile(k) : NULL;
         if (tile)
             once_per_program(ctx, k, d, tile);
+        const kc_access *pass = cuda && a->loop == KC_NONE ? loop_access(k) : NULL;
+        if (pass)
+            once_per_thread(ctx, k, d, pass);
     }
 }
 
