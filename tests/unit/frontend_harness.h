@@ -36,6 +36,14 @@ static inline double fh_now_ms(void)
     return (double)t.tv_sec * 1e3 + (double)t.tv_nsec / 1e6;
 }
 
+/* CPU seconds this process has used (the doubling-series tests). */
+static inline double fh_cpu_s(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
 /* Lowers `code` as the file `path` (its extension picks the front end).
  * `configure`, when not NULL, adjusts the options first (CUDA mode,
  * compiler arguments). */
