@@ -5,7 +5,7 @@
 #
 # Builds the harnesses with clang (KCHECK_FUZZ=ON, ASan + UBSan, in
 # $FUZZ_BUILD, default build-fuzz), then runs each harness (default: all of
-# fuzz_triton fuzz_cuda fuzz_config fuzz_verify fuzz_cache) for SECONDS (default 600),
+# fuzz_triton fuzz_cuda fuzz_config fuzz_verify fuzz_cache fuzz_server) for SECONDS (default 600),
 # $FUZZ_JOBS at a time (default 2). Each harness starts from its seed corpus
 # (fuzz/corpus/HARNESS, never written) and keeps what it finds in
 # $FUZZ_BUILD/corpus/HARNESS, so later runs go on from there. Crashes, leaks,
@@ -21,7 +21,7 @@ ROOT=$(pwd)
 SECONDS_EACH=${1:-600}
 shift || true
 HARNESSES=("$@")
-[ ${#HARNESSES[@]} -gt 0 ] || HARNESSES=(fuzz_triton fuzz_cuda fuzz_config fuzz_verify fuzz_cache)
+[ ${#HARNESSES[@]} -gt 0 ] || HARNESSES=(fuzz_triton fuzz_cuda fuzz_config fuzz_verify fuzz_cache fuzz_server)
 BUILD=${FUZZ_BUILD:-build-fuzz}
 JOBS=${FUZZ_JOBS:-2}
 CC_FUZZ=${FUZZ_CC:-clang-19}

@@ -501,6 +501,21 @@ static bool serve_one(server *sv, int cfd)
     return keep_going;
 }
 
+bool kc_server_serve_connection(const kc_server_host *host, int cfd)
+{
+    server sv = {.host = host, .socket = "", .start = time(NULL), .idle_s = 0};
+    sv.home = open(".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    for (int i = 0; i < 3; i++)
+        sv.keep[i] = fcntl(i, F_DUPFD_CLOEXEC, 3);
+    bool more = serve_one(&sv, cfd);
+    for (int i = 0; i < 3; i++)
+        if (sv.keep[i] >= 0)
+            close(sv.keep[i]);
+    if (sv.home >= 0)
+        close(sv.home);
+    return more;
+}
+
 static long idle_limit(void)
 {
     const char *s = getenv("KCHECK_SERVER_IDLE");

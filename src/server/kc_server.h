@@ -66,6 +66,15 @@ void kc_server_request_free(kc_server_request *req);
 
 #define KC_SERVER_RUN_STRANDED 0x100
 
+struct kc_server_host;
+/* Serves one connection on `cfd` as the server's request loop does after
+ * accepting it (the peer's credentials, the request within its deadline,
+ * the answer; a check through host->run, with the descriptors that came
+ * with the request as its streams and directory). False when the request
+ * asks the server to stop. The loop is this after accept(); the fuzzer
+ * (fuzz/fuzz_server.c) drives it over a socket pair. */
+bool kc_server_serve_connection(const struct kc_server_host *host, int cfd);
+
 /* What the server is handed by the program it serves (the command line):
  * it knows nothing of checks itself. */
 typedef struct kc_server_host {
