@@ -447,7 +447,18 @@ void kc_run_files(const kc_options *opts, kc_path_list *files, kc_result_fn fn, 
         kc_file_result *r = &files->files.data[i];
         if (given_up) {
             totals->stranded++;
-            start_worker(st, &stack);
+            if (!start_worker(st, &stack)) {
+                /* no thread to take its place: the rest is checked here,
+                 * without a time limit */
+                pthread_mutex_lock(&st->mu);
+                bool none = st->live == 0;
+                st->live += none;
+                pthread_mutex_unlock(&st->mu);
+                if (none) {
+                    limit = 0;
+                    worker(st);
+                }
+            }
             kc_file_errors_add(&r->errors, 0, 0,
                                "not checked: given up after %.0f s, the time limit of one file "
                                "(--file-timeout=SECONDS raises it; 0: no limit)",
