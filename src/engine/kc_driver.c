@@ -278,7 +278,7 @@ static void check_one(kc_frontend_cache *c, const kc_options *run_opts, kc_file_
  * (over --file-timeout): then the reporting thread owns the file's slot,
  * and this thread, stranded, ends without touching anything of the run
  * again (its front ends are left as they are: the process ends without
- * cleaning up, KC_RUN_STRANDED). */
+ * cleaning up: kc_run_totals.stranded). */
 static void *worker(void *arg)
 {
     run_state *st = arg;
