@@ -291,11 +291,7 @@ void tt_note_multiple(tt_ctx *c, TSNode cond, TSNode at)
     if (!TT_IS(cond, comparison_operator) || ts_node_named_child_count(cond) != 2)
         return;
     TSNode l = tt_unparen(ts_node_named_child(cond, 0)), r = tt_unparen(ts_node_named_child(cond, 1));
-    const char *op = NULL;
-    for (uint32_t i = 0; i < ts_node_child_count(cond); i++)
-        if (!ts_node_is_named(ts_node_child(cond, i)))
-            op = ts_node_type(ts_node_child(cond, i));
-    if (!op || strcmp(op, "=="))
+    if (strcmp(tt_op_of(cond), "=="))
         return;
     int64_t z;
     if (tt_int_literal(c->mod, l, &z) && z == 0) {

@@ -625,7 +625,7 @@ void tt_fp64_call(tt_ctx *c, tv *r, const tv *args, uint32_t n, TSNode call, boo
 
 /* ---- triton_shape.c ---- */
 bool tt_shape_from(const tv *v, kc_shape *s); /* a shape written as a tuple (or one number) */
-const char *tt_op_of(TSNode n);               /* the operator of an operator node */
+const char *tt_op_of(TSNode n);               /* the operator of an operator node (a comparison: its last) */
 /* The value as a number with an index (an opaque term for `at` when it
  * has none). */
 tv tt_num_of(tt_ctx *c, const tv *v, TSNode at);

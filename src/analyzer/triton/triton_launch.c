@@ -646,11 +646,8 @@ static bool visit_unit_compare(TSNode n, void *ud)
         return false;
     if (!TT_IS(n, comparison_operator) || ts_node_named_child_count(n) != 2)
         return true;
-    const char *op = NULL;
-    for (uint32_t i = 0; i < ts_node_child_count(n); i++)
-        if (!ts_node_is_named(ts_node_child(n, i)))
-            op = ts_node_type(ts_node_child(n, i));
-    if (!op || (strcmp(op, "==") != 0 && strcmp(op, "!=") != 0))
+    const char *op = tt_op_of(n);
+    if (strcmp(op, "==") != 0 && strcmp(op, "!=") != 0)
         return true;
     TSNode l = tt_unparen(ts_node_named_child(n, 0)), r = tt_unparen(ts_node_named_child(n, 1));
     TSNode other = is_one(us->m, r) ? l : is_one(us->m, l) ? r : (TSNode){0};
@@ -739,11 +736,7 @@ static void note_multiple(multiple_scan *ms, TSNode c, TSNode stmt, bool negated
     if (negated && TT_IS(c, binary_operator) && !strcmp(tt_op_of(c), "%")) {
         mod = c;
     } else if (TT_IS(c, comparison_operator) && ts_node_named_child_count(c) == 2) {
-        const char *op = NULL;
-        for (uint32_t i = 0; i < ts_node_child_count(c); i++)
-            if (!ts_node_is_named(ts_node_child(c, i)))
-                op = ts_node_type(ts_node_child(c, i));
-        if (!op || strcmp(op, negated ? "!=" : "=="))
+        if (strcmp(tt_op_of(c), negated ? "!=" : "=="))
             return;
         TSNode l = tt_unparen(ts_node_named_child(c, 0)), r = tt_unparen(ts_node_named_child(c, 1));
         int64_t z;

@@ -58,7 +58,14 @@ static void format_dim(tt_ctx *c, const kc_dim *d, kc_strbuf *sb)
 const char *tt_op_of(TSNode n)
 {
     TSNode op = tt_field(n, "operator");
-    return ts_node_is_null(op) ? "" : ts_node_type(op);
+    if (!ts_node_is_null(op))
+        return ts_node_type(op);
+    /* a comparison's operators have no single field: its last one */
+    const char *last = "";
+    for (uint32_t i = 0; TT_IS(n, comparison_operator) && i < ts_node_child_count(n); i++)
+        if (!ts_node_is_named(ts_node_child(n, i)))
+            last = ts_node_type(ts_node_child(n, i));
+    return last;
 }
 
 tv tt_num_of(tt_ctx *c, const tv *v, TSNode at)
