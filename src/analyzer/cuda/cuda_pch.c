@@ -78,6 +78,16 @@ static char *key_hex(const char *toolkit, const char *const *args, size_t nargs,
     return kc_xasprintf("%016llx%016llx", (unsigned long long)h.high64, (unsigned long long)h.low64);
 }
 
+/* The file beside header `pch` (NAME.pch) with extension `ext` (".inc",
+ * ".seen"): malloc'd, or NULL when pch is not named *.pch. */
+static char *beside(const char *pch, const char *ext)
+{
+    size_t n = strlen(pch);
+    if (n < 4 || strcmp(pch + n - 4, ".pch") != 0)
+        return NULL;
+    return kc_xasprintf("%.*s%s", (int)(n - 4), pch, ext);
+}
+
 /* XXH3-128 of a file's bytes as 32 hex digits into out[33]; false when it
  * cannot be read. */
 static bool file_hash(const char *path, char out[33], struct stat *sb)
@@ -242,8 +252,7 @@ static void prune(const char *dir)
     for (uint32_t i = 0; i < pre.len; i++) {
         if (total > KC_PCH_PREAMBLE_CAP && i + 1 < pre.len) {
             unlink(pre.data[i].path);
-            size_t n = strlen(pre.data[i].path);
-            char *incs = kc_xasprintf("%.*s.inc", (int)(n - 4), pre.data[i].path);
+            char *incs = beside(pre.data[i].path, ".inc");
             unlink(incs);
             free(incs);
             total -= pre.data[i].size;
@@ -359,7 +368,7 @@ char *kc_cuda_pch_get(CXIndex index, const char *dir, const char *toolkit, const
     char *path = kc_xasprintf("%s/%s-%s.pch", dir, kind, hex);
     char *lock = kc_xasprintf("%s/%s-%s.lock", dir, kind, hex);
     char *marker = preamble ? kc_xasprintf("%s/%s-%s.seen", dir, kind, hex) : NULL;
-    char *incs = kc_xasprintf("%s/%s-%s.inc", dir, kind, hex);
+    char *incs = beside(path, ".inc");
     if (usable(path) && record_holds(path, incs, hex, memo)) {
         free(hex);
         free(incs);
@@ -437,10 +446,9 @@ fail:
 
 char *kc_cuda_pch_inclusions(const char *path, size_t *len)
 {
-    size_t n = strlen(path);
-    if (n < 4 || strcmp(path + n - 4, ".pch") != 0)
+    char *incs = beside(path, ".inc");
+    if (!incs)
         return NULL;
-    char *incs = kc_xasprintf("%.*s.inc", (int)(n - 4), path);
     char *buf = NULL;
     size_t cap = 0;
     *len = 0;
@@ -466,9 +474,8 @@ void kc_cuda_pch_discard(const char *path)
     unlink(path);
     /* A preamble's header is rebuilt on the next request, not the second. */
     const char *base = strrchr(path, '/');
-    size_t n = strlen(path);
-    if (base && strncmp(base + 1, "pre-", 4) == 0 && n > 4 && strcmp(path + n - 4, ".pch") == 0) {
-        char *marker = kc_xasprintf("%.*s.seen", (int)(n - 4), path);
+    char *marker = base && strncmp(base + 1, "pre-", 4) == 0 ? beside(path, ".seen") : NULL;
+    if (marker) {
         int fd = open(marker, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
         if (fd >= 0)
             close(fd);

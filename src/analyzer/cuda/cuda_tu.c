@@ -78,7 +78,7 @@ static const char *operator_of_ref(CXCursor x, char *buf, size_t cap)
  * anything else (resolved operator calls name their function). */
 static bool unresolved_operator(CXCursor c, const kc_cuda_kids *k, char *op, size_t cap, unsigned *at)
 {
-    if (c.kind != CXCursor_CallExpr || (k->n != 2 && k->n != 3))
+    if (c.kind != CXCursor_CallExpr || (k->n != 2 && k->n != 3) || !clang_Cursor_isNull(clang_getCursorReferenced(c)))
         return false;
     unsigned i = k->n == 3 ? 1 : UINT_MAX;
     if (k->n == 2) {
@@ -91,18 +91,22 @@ static bool unresolved_operator(CXCursor c, const kc_cuda_kids *k, char *op, siz
     } else if (!operator_of_ref(k->v[1], op, cap)) {
         return false;
     }
-    if (!clang_Cursor_isNull(clang_getCursorReferenced(c)))
-        return false;
     *at = i;
     return true;
 }
 
-void kc_cuda_kids_get(CXCursor c, kc_cuda_kids *out)
+/* Every child of c, in order. */
+static void all_kids(CXCursor c, kc_cuda_kids *out)
 {
     out->v = out->inl;
     out->n = 0;
     out->cap = sizeof out->inl / sizeof out->inl[0];
     clang_visitChildren(c, kids_visit, out);
+}
+
+void kc_cuda_kids_get(CXCursor c, kc_cuda_kids *out)
+{
+    all_kids(c, out);
     /* An unresolved operator call's children are its operands only, as a
      * built-in operator's are (kc_cuda_binop_of, kc_cuda_unop_of). */
     char op[8];
@@ -118,13 +122,10 @@ void kc_cuda_kids_get(CXCursor c, kc_cuda_kids *out)
 static const char *call_operator(CXCursor c, char *op, size_t cap, unsigned *noperands, bool *prefix)
 {
     op[0] = '\0';
-    if (c.kind != CXCursor_CallExpr)
-        return op;
+    if (c.kind != CXCursor_CallExpr || !clang_Cursor_isNull(clang_getCursorReferenced(c)))
+        return op; /* a resolved call names its function */
     kc_cuda_kids k;
-    k.v = k.inl;
-    k.n = 0;
-    k.cap = sizeof k.inl / sizeof k.inl[0];
-    clang_visitChildren(c, kids_visit, &k);
+    all_kids(c, &k);
     unsigned at;
     if (unresolved_operator(c, &k, op, cap, &at)) {
         *noperands = k.n - 1;
