@@ -411,10 +411,199 @@ static bool same_single_thread(const kc_kernel *k, const kc_access *w, const kc_
             (kc_index_equal(pw->lhs, pr->rhs) && kc_index_equal(pw->rhs, pr->lhs)));
 }
 
-/* Can a thread touch, at `r`, the element another thread touches at `w`? */
-static bool other_thread(kc_arena *ar, const kc_kernel *k, const kc_access *w, const kc_access *r, bool cross_pass,
-                         const char **why)
+/* ---- a thread index split into groups (warps) and lanes ---- */
+
+/* Does `x` mention a split of threadIdx (kc_split_kind)? */
+static bool has_split(const kc_kernel *k, const kc_index *x)
 {
+    for (unsigned i = 0; x && i < x->nmono; i++)
+        for (unsigned f = 0; f < x->mono[i].nfac; f++) {
+            const kc_atom *a = &x->mono[i].fac[f];
+            if (a->kind == KC_ATOM_OPAQUE && a->id < k->opaques.len && k->opaques.data[a->id].split)
+                return true;
+        }
+    return false;
+}
+
+/* The value of the monomials of `x` that `thread` selects (those with a
+ * thread atom when true, the others when false) for thread `tid` of a
+ * block of one dimension. 1: evaluated; 0: a term is uniform but not a
+ * constant (*uniform set); -1: anything else. */
+static int eval_part(const kc_kernel *k, const kc_index *x, bool thread, int64_t tid, int64_t *out)
+{
+    int64_t v = 0;
+    int res = 1;
+    for (unsigned i = 0; x && i < x->nmono; i++) {
+        const kc_mono *m = &x->mono[i];
+        bool thr = false;
+        for (unsigned f = 0; f < m->nfac; f++)
+            thr |= m->fac[f].axes || (m->fac[f].flags & KC_AF_THREAD);
+        if (thr != thread)
+            continue;
+        int64_t t = m->coef;
+        for (unsigned f = 0; f < m->nfac; f++) {
+            const kc_atom *a = &m->fac[f];
+            const kc_opaque *o = a->kind == KC_ATOM_OPAQUE && a->id < k->opaques.len ? &k->opaques.data[a->id] : NULL;
+            if (a->kind == KC_ATOM_LANE && a->id == 0)
+                t *= tid;
+            else if (o && o->split && o->split_axis == 0 && o->split_div > 0)
+                t *= o->split == KC_SPLIT_GROUP ? tid / o->split_div : tid % o->split_div;
+            else if (!a->axes && !(a->flags & (KC_AF_THREAD | KC_AF_DATA)))
+                res = 0;
+            else
+                return -1;
+        }
+        v += t;
+    }
+    *out = v;
+    return res;
+}
+
+/* Does thread `tid` run code under `guard`? 1 yes, 0 no, -1 kcheck cannot
+ * tell. Conditions that do not depend on the thread are taken to hold. A
+ * thread-dependent side compared with a uniform bound kcheck does not know
+ * (`lane < nwarps`, `tid < n`) is taken to let the first two threads of
+ * its range through (values 0 and 1) and no others, and *presumed is set. */
+static int runs(const kc_kernel *k, uint32_t guard, int64_t tid, bool *presumed)
+{
+    unsigned hops = 0;
+    for (uint32_t c = guard; c != KC_NONE && c < k->conds.len && hops++ < 10000; c = k->conds.data[c].parent) {
+        const kc_cond *cd = &k->conds.data[c];
+        if (!(cd->deps.axes || (cd->deps.flags & KC_AF_THREAD)))
+            continue;
+        if ((cd->deps.flags & KC_AF_DATA) || !cd->npreds)
+            return -1;
+        for (uint32_t p = 0; p < cd->npreds; p++) {
+            const kc_pred *pr = &cd->preds[p];
+            int64_t a = 0, b = 0, ta = 0, tb = 0;
+            if (!pr->lhs || !pr->rhs)
+                return -1;
+            int ea = eval_part(k, pr->lhs, false, tid, &a), eb = eval_part(k, pr->rhs, false, tid, &b);
+            int xa = eval_part(k, pr->lhs, true, tid, &ta), xb = eval_part(k, pr->rhs, true, tid, &tb);
+            if (xa != 1 || xb != 1)
+                return -1;
+            kc_cmp op = pr->op;
+            if (ea < 0 || eb < 0)
+                return -1;
+            if (ea == 0 || eb == 0) {
+                /* thread value against an unknown uniform bound */
+                bool lthr = kc_index_deps(pr->lhs).axes != 0, rthr = kc_index_deps(pr->rhs).axes != 0;
+                int64_t tv;
+                if (lthr && !rthr && ea == 1 && (op == KC_CMP_LT || op == KC_CMP_LE))
+                    tv = ta + a;
+                else if (rthr && !lthr && eb == 1 && (op == KC_CMP_GT || op == KC_CMP_GE))
+                    tv = tb + b;
+                else
+                    return -1;
+                *presumed = true;
+                if (tv < 0 || tv > 1)
+                    return 0;
+                continue;
+            }
+            a += ta, b += tb;
+            bool ok = op == KC_CMP_LT ? a < b : op == KC_CMP_LE ? a <= b : op == KC_CMP_GT ? a > b
+                    : op == KC_CMP_GE ? a >= b : op == KC_CMP_EQ ? a == b : a != b;
+            if (!ok)
+                return 0;
+        }
+    }
+    return 1;
+}
+
+/* Accesses whose indices use a split of threadIdx.x (`s[warp_id]`,
+ * `s[lane_id]`, `threadIdx.x % WARP_SIZE`): is there a thread that writes
+ * at `w` an element that another thread reads at `r`? Tried thread by
+ * thread over the block (the width every launch in the file gives, else a
+ * presumed 256 threads, stated in the diagnostic). */
+static bool split_conflict(kc_arena *ar, const kc_model *m, const kc_kernel *k, const kc_access *w,
+                           const kc_access *r, const char **why)
+{
+    if (!has_split(k, w->offset) && !has_split(k, r->offset))
+        return false;
+    if (uses_thread_yz(k))
+        return false;
+    /* the uniform parts must differ by a constant */
+    int64_t cw = 0, cr = 0, dummy;
+    if (eval_part(k, w->offset, true, 0, &dummy) != 1 || eval_part(k, r->offset, true, 0, &dummy) != 1)
+        return false;
+    int ew = eval_part(k, w->offset, false, 0, &cw), er = eval_part(k, r->offset, false, 0, &cr);
+    if (ew < 0 || er < 0)
+        return false;
+    if (ew == 0 || er == 0) {
+        /* the same unknown base on both sides (`s[base + lane]`) */
+        kc_offset_delta od;
+        kc_offset_delta_of(ar, k, w->offset, r->offset, &od);
+        if (!od.delta)
+            return false;
+        int64_t dc = 0;
+        if (eval_part(k, od.delta, false, 0, &dc) != 1)
+            return false;
+        cw = 0, cr = dc;
+    }
+    int64_t bx = kc_launch_block_x(m, k);
+    bool presumed_block = bx <= 0;
+    if (bx <= 0)
+        bx = 256;
+    if (bx > 1024)
+        return false;
+    int64_t *we = kc_arena_alloc(ar, (size_t)bx * sizeof *we), *re = kc_arena_alloc(ar, (size_t)bx * sizeof *re);
+    bool *win = kc_arena_alloc(ar, (size_t)bx * sizeof *win), *rin = kc_arena_alloc(ar, (size_t)bx * sizeof *rin);
+    bool presumed = false;
+    for (int64_t t = 0; t < bx; t++) {
+        int a = runs(k, w->guard, t, &presumed), b = runs(k, r->guard, t, &presumed);
+        if (a < 0 || b < 0)
+            return false;
+        win[t] = a == 1, rin[t] = b == 1;
+        eval_part(k, w->offset, true, t, &we[t]);
+        eval_part(k, r->offset, true, t, &re[t]);
+        we[t] += cw, re[t] += cr;
+    }
+    for (int64_t tw = 0; tw < bx; tw++) {
+        if (!win[tw])
+            continue;
+        for (int64_t tr = 0; tr < bx; tr++) {
+            if (!rin[tr] || tr == tw || re[tr] != we[tw])
+                continue;
+            *why = kc_arena_printf(ar, "thread %" PRId64 " writes and thread %" PRId64 " reads element %" PRId64 "%s%s",
+                                   tw, tr, we[tw],
+                                   presumed_block ? kc_arena_printf(ar, ", presuming a block of %" PRId64 " threads "
+                                                                    "(no launch in the file gives its width)", bx)
+                                                  : "",
+                                   presumed ? "; a bound on the thread index that kcheck cannot size (`lane < n`) "
+                                              "is taken to be at least 2"
+                                            : "");
+            return true;
+        }
+    }
+    return false;
+}
+
+/* Can a thread t >= 0 write element `c` at `w`? False only where `w` is
+ * `a * threadIdx.x + b` with constants that miss it (`s[64 + tid]` never
+ * writes `s[0]`); true when kcheck cannot tell. */
+static bool some_thread_writes(const kc_index *w, int64_t c)
+{
+    int64_t a = 0, b = 0;
+    for (unsigned i = 0; w && i < w->nmono; i++) {
+        const kc_mono *m = &w->mono[i];
+        if (m->nfac == 0)
+            b += m->coef;
+        else if (m->nfac == 1 && m->fac[0].kind == KC_ATOM_LANE && m->fac[0].id == 0)
+            a += m->coef;
+        else
+            return true;
+    }
+    if (!w || a == 0)
+        return true;
+    return (c - b) % a == 0 && (c - b) / a >= 0;
+}
+
+/* Can a thread touch, at `r`, the element another thread touches at `w`? */
+static bool other_thread(kc_arena *ar, const kc_model *m, const kc_kernel *k, const kc_access *w,
+                         const kc_access *r, bool cross_pass, const char **why)
+{
+    if (has_split(k, w->offset) || has_split(k, r->offset))
+        return split_conflict(ar, m, k, w, r, why);
     kc_offset_delta od;
     kc_offset_delta_of(ar, k, w->offset, r->offset, &od);
     if (!od.known || !od.delta || !od.lanes_pure)
@@ -445,7 +634,7 @@ static bool other_thread(kc_arena *ar, const kc_kernel *k, const kc_access *w, c
         if (kc_index_is_const(r->offset, &c)) {
             /* a broadcast read of one element; not under `if (tid == 0)`,
              * which is most likely the writer itself */
-            if (kc_guard_thread_cond(k, r->guard) != KC_NONE)
+            if (kc_guard_thread_cond(k, r->guard) != KC_NONE || !some_thread_writes(w->offset, c))
                 return false;
             *why = "every thread reads the element that one thread wrote";
             return true;
@@ -560,14 +749,14 @@ static void check(const kc_model *m, const kc_kernel *k, kc_rule_ctx *ctx)
             uint32_t l = KC_NONE;
             if (same_pass) {
                 uint32_t a = raw ? w->seq : r->seq, b = raw ? r->seq : w->seq;
-                hazard = !sep_between(&seps, a, b) && other_thread(ar, k, w, r, false, &why);
+                hazard = !sep_between(&seps, a, b) && other_thread(ar, m, k, w, r, false, &why);
             }
             if (!hazard && !same_pass) {
                 l = common_loop(k, w->loop, r->loop);
                 if (l != KC_NONE && !kc_index_depends_on_loop(w->offset, l) &&
                     !kc_index_depends_on_loop(r->offset, l)) {
                     uint32_t from = raw ? w->seq : r->seq, to = raw ? r->seq : w->seq;
-                    hazard = !sep_around(k, &seps, l, from, to) && other_thread(ar, k, w, r, true, &why);
+                    hazard = !sep_around(k, &seps, l, from, to) && other_thread(ar, m, k, w, r, true, &why);
                     cross = hazard;
                 } else if (l != KC_NONE && raw && shrinking_split(ar, k, w, r, l, &why)) {
                     hazard = !sep_around(k, &seps, l, w->seq, r->seq);
@@ -630,6 +819,12 @@ static void check(const kc_model *m, const kc_kernel *k, kc_rule_ctx *ctx)
             else if (cross)
                 kc_diag_note(d, "fix: add `__syncthreads()` after the write at the end of the pass (or before the "
                              "read at the top of the next one)");
+            else if (!kc_span_same(o->span, x->span) && (inlined(x) || inlined(o)))
+                /* through two calls (a helper called twice): between the
+                 * calls, or at the helper's end */
+                kc_diag_note(d, "fix: add `__syncthreads()` between line %u and line %u, reached by every thread of "
+                             "the block (or at the end of the called function, after its last read of the buffer)",
+                             o->span.line, x->span.line);
             else
                 kc_diag_note(d, "fix: add `__syncthreads()` between line %u and line %u, reached by every thread of "
                              "the block (within a single warp `__syncwarp()` suffices)",

@@ -126,6 +126,21 @@ uint32_t kc_kernel_add_opaque(kc_model *m, kc_kernel *k, kc_span span, const cha
     return k->opaques.len - 1;
 }
 
+uint32_t kc_kernel_add_split(kc_model *m, kc_kernel *k, kc_span span, const char *text, kc_split_kind kind,
+                             unsigned axis, int64_t div)
+{
+    for (uint32_t i = 0; i < k->opaques.len; i++) {
+        const kc_opaque *o = &k->opaques.data[i];
+        if (o->split == kind && o->split_axis == axis && o->split_div == div)
+            return i;
+    }
+    uint32_t id = kc_kernel_add_opaque(m, k, span, text);
+    k->opaques.data[id].split = (uint8_t)kind;
+    k->opaques.data[id].split_axis = (uint8_t)axis;
+    k->opaques.data[id].split_div = div;
+    return id;
+}
+
 bool kc_loop_within(const kc_kernel *k, uint32_t inner, uint32_t outer)
 {
     uint32_t guard = 0;

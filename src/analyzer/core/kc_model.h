@@ -311,9 +311,19 @@ typedef struct kc_reorder {
 
 /* ---- opaque sub-expressions -------------------------------------------- */
 
+/* A thread index split into groups: `threadIdx.x / C` (the group, e.g. the
+ * warp) or `threadIdx.x % C` (the thread within its group, the lane), for
+ * a constant C > 1 (also `>> k` and `& (2^k - 1)`). Every occurrence of
+ * one split is one opaque (kc_kernel_add_split), so `s[lane]` of two
+ * inlined helpers is the same element. */
+typedef enum kc_split_kind { KC_SPLIT_NONE = 0, KC_SPLIT_GROUP, KC_SPLIT_MEMBER } kc_split_kind;
+
 typedef struct kc_opaque {
     kc_span span;
     const char *text;
+    uint8_t split;     /* kc_split_kind */
+    uint8_t split_axis; /* the threadIdx component split */
+    int64_t split_div; /* C */
 } kc_opaque;
 
 /* Triton tl.arange sources (the lane atoms of a Triton kernel). */
@@ -809,6 +819,10 @@ kc_gap *kc_model_add_gap(kc_model *m, kc_gap_kind kind, kc_span span, const char
 uint32_t kc_kernel_add_symbol(kc_model *m, kc_kernel *k, const char *name, kc_symbol_kind kind);
 uint32_t kc_kernel_find_symbol(const kc_kernel *k, const char *name);
 uint32_t kc_kernel_add_opaque(kc_model *m, kc_kernel *k, kc_span span, const char *text);
+/* The opaque of a split thread index (kc_split_kind), shared by every
+ * occurrence of the same split; `text` names the first. */
+uint32_t kc_kernel_add_split(kc_model *m, kc_kernel *k, kc_span span, const char *text, kc_split_kind kind,
+                             unsigned axis, int64_t div);
 
 /* Do two accesses go through the same base: one symbol, or the same
  * choice between bases (kc_access.base_name)? False when either is unknown. */

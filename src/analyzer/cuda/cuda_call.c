@@ -185,25 +185,143 @@ const char *kc_cuda_legacy_warp_sync_name(kc_cuda_walk *w, const char *name)
     return NULL;
 }
 
-/* Might a call that is not inlined synchronize the block inside? A call
- * into user code that was not inlined (a member function, too deep), into
- * CUB, libcu++ or cooperative groups, or to a function clang could not
- * resolve; not intrinsics, math, or operators. */
-bool kc_cuda_call_may_sync(kc_cuda_walk *w, CXCursor e, CXCursor ref, const char *name)
+/* What a search for a barrier in the body of a function is given: a
+ * budget of cursors (past it, presume the body may synchronize). */
+typedef struct sync_search {
+    kc_cuda_walk *w;
+    unsigned depth;
+    unsigned budget;
+    bool found;
+} sync_search;
+
+static bool may_sync_at(kc_cuda_walk *w, CXCursor call, CXCursor ref, const char *name, unsigned depth,
+                        unsigned *budget);
+
+/* A name that is a barrier of the block or of a group, or a call that is
+ * certainly none (intrinsics, operators, math). */
+static bool barrier_name(const char *name)
 {
-    (void)e;
-    if (!name[0] || kc_cuda_starts_with(name, "__") || kc_cuda_starts_with(name, "operator") || kc_cuda_starts_with(name, "make_") ||
-        strcmp(name, "printf") == 0 || strcmp(name, "assert") == 0 || strcmp(name, "min") == 0 ||
-        strcmp(name, "max") == 0)
+    return kc_cuda_starts_with(name, "__sync") || kc_cuda_starts_with(name, "__barrier") ||
+           kc_cuda_starts_with(name, "barrier") || strcmp(name, "sync") == 0 || strcmp(name, "arrive_and_wait") == 0;
+}
+
+static bool never_syncs(const char *name)
+{
+    return !name[0] || kc_cuda_starts_with(name, "__") || kc_cuda_starts_with(name, "operator") ||
+           kc_cuda_starts_with(name, "make_") || strcmp(name, "printf") == 0 || strcmp(name, "assert") == 0 ||
+           strcmp(name, "min") == 0 || strcmp(name, "max") == 0;
+}
+
+static enum CXChildVisitResult sync_visit(CXCursor c, CXCursor parent, CXClientData data)
+{
+    (void)parent;
+    sync_search *s = data;
+    if (s->found || s->budget == 0) {
+        s->found = true;
+        return CXChildVisit_Break;
+    }
+    s->budget--;
+    if (c.kind == CXCursor_AsmStmt || c.kind == CXCursor_MSAsmStmt) {
+        /* `bar.sync`, `barrier.sync`, `bar.arrive`: any inline assembly
+         * that names a barrier */
+        CXSourceRange r = clang_getCursorExtent(c);
+        kc_cuda_toks t;
+        kc_cuda_toks_get(s->w->t, clang_getRangeStart(r), clang_getRangeEnd(r), &t);
+        for (unsigned i = 0; i < t.n && !s->found; i++) {
+            CXString sp = clang_getTokenSpelling(t.tu, t.v[i]);
+            const char *p = clang_getCString(sp);
+            s->found = p && (strstr(p, "bar.") || strstr(p, "barrier"));
+            clang_disposeString(sp);
+        }
+        kc_cuda_toks_free(&t);
+        if (!t.n)
+            s->found = true; /* text not at hand */
+        return s->found ? CXChildVisit_Break : CXChildVisit_Continue;
+    }
+    if (c.kind == CXCursor_CallExpr) {
+        CXCursor ref = clang_getCursorReferenced(c);
+        const char *name = kc_cuda_callee_name(s->w, c, ref);
+        if (barrier_name(name) || may_sync_at(s->w, c, ref, name, s->depth + 1, &s->budget)) {
+            s->found = true;
+            return CXChildVisit_Break;
+        }
+    }
+    return CXChildVisit_Recurse;
+}
+
+/* Can the body of the user's function `fn` synchronize: a barrier, a
+ * call that may, or inline assembly with a barrier in it? A declaration
+ * without a body, or a search past its depth or budget, may. */
+static bool body_may_sync(kc_cuda_walk *w, CXCursor fn, unsigned depth, unsigned *budget)
+{
+    CXCursor def = clang_getCursorDefinition(fn);
+    if (clang_Cursor_isNull(def)) {
+        CXCursor tmpl = clang_getSpecializedCursorTemplate(fn);
+        if (!clang_Cursor_isNull(tmpl))
+            def = clang_getCursorDefinition(tmpl);
+    }
+    if (clang_Cursor_isNull(def) || depth > 6 || *budget == 0)
+        return true;
+    sync_search s = {w, depth, *budget, false};
+    clang_visitChildren(def, sync_visit, &s);
+    *budget = s.budget;
+    return s.found;
+}
+
+/* The functions an unresolved call in a template may call (`f<T>(x)`,
+ * `f(x)` with dependent arguments): its overload set. */
+static bool overloads_may_sync(kc_cuda_walk *w, CXCursor call, unsigned depth, unsigned *budget)
+{
+    kc_cuda_kids k;
+    kc_cuda_kids_get(call, &k);
+    CXCursor c = k.n >= 1 ? kc_cuda_strip(k.v[0]) : clang_getNullCursor();
+    kc_cuda_kids_free(&k);
+    if (!clang_Cursor_isNull(c) && c.kind == CXCursor_DeclRefExpr) {
+        /* `f<T>(x)`: the template, or its overload set; `T(x)` of a
+         * dependent type T, a call with no name whose first child is its
+         * argument: a construction */
+        c = clang_getCursorReferenced(c);
+        if (!clang_Cursor_isNull(c) && (c.kind == CXCursor_ParmDecl || c.kind == CXCursor_VarDecl) &&
+            !kc_cuda_spelling(w->t, call)[0])
+            return false;
+        if (!clang_Cursor_isNull(c) && (c.kind == CXCursor_FunctionTemplate || c.kind == CXCursor_FunctionDecl))
+            return kc_cuda_in_user_code(c) ? body_may_sync(w, c, depth, budget)
+                                           : may_sync_at(w, call, c, kc_cuda_spelling(w->t, c), depth, budget);
+    }
+    if (clang_Cursor_isNull(c) || c.kind != CXCursor_OverloadedDeclRef)
+        return true;
+    unsigned n = clang_getNumOverloadedDecls(c);
+    if (!n)
+        return true;
+    for (unsigned i = 0; i < n; i++) {
+        CXCursor d = clang_getOverloadedDecl(c, i);
+        if (d.kind != CXCursor_FunctionDecl && d.kind != CXCursor_FunctionTemplate)
+            return true;
+        if (!kc_cuda_in_user_code(d)) {
+            if (may_sync_at(w, call, d, kc_cuda_spelling(w->t, d), depth, budget))
+                return true;
+            continue;
+        }
+        if (body_may_sync(w, d, depth, budget))
+            return true;
+    }
+    return false;
+}
+
+static bool may_sync_at(kc_cuda_walk *w, CXCursor call, CXCursor ref, const char *name, unsigned depth,
+                        unsigned *budget)
+{
+    if (never_syncs(name))
         return false;
     if (clang_Cursor_isNull(ref))
-        return true;
+        return overloads_may_sync(w, call, depth, budget);
     if (ref.kind == CXCursor_Constructor || ref.kind == CXCursor_Destructor || ref.kind == CXCursor_ConversionFunction)
         return false;
     CXCursor def = clang_getCursorDefinition(ref);
     CXCursor where = clang_Cursor_isNull(def) ? ref : def;
     if (kc_cuda_in_user_code(where))
-        return true;
+        return (ref.kind != CXCursor_FunctionDecl && ref.kind != CXCursor_FunctionTemplate) ||
+               body_may_sync(w, ref, depth, budget);
     for (CXCursor p = clang_getCursorSemanticParent(ref); !clang_Cursor_isNull(p) &&
                                                          p.kind != CXCursor_TranslationUnit && p.kind != CXCursor_FirstInvalid;
          p = clang_getCursorSemanticParent(p)) {
@@ -215,6 +333,19 @@ bool kc_cuda_call_may_sync(kc_cuda_walk *w, CXCursor e, CXCursor ref, const char
             return true;
     }
     return false;
+}
+
+/* Might a call that is not inlined synchronize the block inside? A call
+ * into CUB, libcu++ or cooperative groups, or to a function clang could
+ * not resolve (unless every function of its overload set is the user's
+ * and none can), or into user code whose body may (a barrier, a call that
+ * may, a barrier in inline assembly: a member function, a template called
+ * from a template, a function too deep to inline); not intrinsics, math,
+ * or operators. */
+bool kc_cuda_call_may_sync(kc_cuda_walk *w, CXCursor e, CXCursor ref, const char *name)
+{
+    unsigned budget = 20000;
+    return may_sync_at(w, e, ref, name, 0, &budget);
 }
 
 /* The loops around a call of a function kcheck cannot see into that is

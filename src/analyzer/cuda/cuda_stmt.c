@@ -98,8 +98,20 @@ static void decl_var(kc_cuda_walk *w, CXCursor d)
          * symbol of its own. */
         kc_symbol_kind kind = clang_getCursorSemanticParent(d).kind == CXCursor_TranslationUnit ? KC_SYM_GLOBAL
                                                                                               : KC_SYM_LOCAL;
+        /* Two declarations of one name in different scopes (`__shared__
+         * float s_sum[32];` in two blocks) are two arrays; one declaration
+         * reached twice (a helper inlined twice) is one. */
+        kc_span at = kc_cuda_span(w->t, d);
         uint32_t sym = kc_cuda_symbol_get(w, name, kind, NULL);
-        w->k->symbols.data[sym].span = kc_cuda_span(w->t, d);
+        if (kc_span_valid(w->k->symbols.data[sym].span) && !kc_span_same(w->k->symbols.data[sym].span, at)) {
+            uint32_t same = KC_NONE;
+            for (uint32_t i = 0; i < w->k->symbols.len && same == KC_NONE; i++)
+                if (w->k->symbols.data[i].name && strcmp(w->k->symbols.data[i].name, name) == 0 &&
+                    kc_span_same(w->k->symbols.data[i].span, at))
+                    same = i;
+            sym = same != KC_NONE ? same : kc_kernel_add_symbol(w->m, w->k, name, kind);
+        }
+        w->k->symbols.data[sym].span = at;
         kc_space space = shared ? KC_MEM_SHARED : kc_cuda_decl_space(d, KC_MEM_LOCAL);
         kc_cuda_val p = kc_cuda_mem_pointer(w, sym, w->k->symbols.data[sym].name, space, kc_cuda_ty_innermost(t));
         kc_cuda_bind *b = kc_cuda_env_bind(w, d, name, p);

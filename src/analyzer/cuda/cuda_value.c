@@ -357,7 +357,7 @@ uint32_t kc_cuda_mk_access(kc_cuda_walk *w, kc_access_kind kind, const kc_cuda_v
     a.seq = w->seq++;
     a.origin = w->inline_depth && !clang_Cursor_isNull(whole) ? kc_cuda_span(w->t, whole) : a.span;
     if (!kc_span_valid(a.origin))
-        a.origin = a.span;
+        a.origin = w->inline_depth && kc_span_valid(w->inner_site) ? w->inner_site : a.span;
     kc_vec_push(&w->k->accesses, a);
     return a.id;
 }
@@ -454,7 +454,7 @@ void kc_cuda_mk_barrier(kc_cuda_walk *w, CXCursor at, const char *name)
     b.seq = w->seq++;
     b.origin = w->inline_depth ? kc_cuda_span(w->t, at) : b.span;
     if (!kc_span_valid(b.origin))
-        b.origin = b.span;
+        b.origin = w->inline_depth && kc_span_valid(w->inner_site) ? w->inner_site : b.span;
     kc_vec_push(&w->k->barriers, b);
 }
 
@@ -777,6 +777,35 @@ void kc_cuda_mark_narrowing(kc_cuda_walk *w, CXCursor d, uint32_t first, bool at
     }
 }
 
+/* `threadIdx.c / C`, `% C`, `>> k` or `& (2^k - 1)` for a constant C > 1:
+ * the thread's group or its place in the group, one opaque per split
+ * (kc_kernel_add_split). NULL for anything else. */
+static const kc_index *split_thread(kc_cuda_walk *w, CXCursor e, enum CXBinaryOperatorKind op, const kc_index *a,
+                                    const kc_index *b, kc_deps d, uint8_t bits)
+{
+    int64_t c;
+    if (!a || a->nmono != 1 || a->mono[0].coef != 1 || a->mono[0].nfac != 1 ||
+        a->mono[0].fac[0].kind != KC_ATOM_LANE || !kc_index_is_const(b, &c))
+        return NULL;
+    kc_split_kind kind = KC_SPLIT_NONE;
+    int64_t div = 0;
+    if (op == CXBinaryOperator_Div && c > 1)
+        kind = KC_SPLIT_GROUP, div = c;
+    else if (op == CXBinaryOperator_Rem && c > 1)
+        kind = KC_SPLIT_MEMBER, div = c;
+    else if (op == CXBinaryOperator_Shr && c >= 1 && c <= 10)
+        kind = KC_SPLIT_GROUP, div = (int64_t)1 << c;
+    else if (op == CXBinaryOperator_And && c >= 1 && c < 1024 && ((c + 1) & c) == 0)
+        kind = KC_SPLIT_MEMBER, div = c + 1;
+    if (kind == KC_SPLIT_NONE || div > 1024)
+        return NULL;
+    uint32_t axis = a->mono[0].fac[0].id;
+    const char *text = kc_arena_printf(w->a, "threadIdx.%c %c %" PRId64, axis == 0 ? 'x' : axis == 1 ? 'y' : 'z',
+                                       kind == KC_SPLIT_GROUP ? '/' : '%', div);
+    uint32_t id = kc_kernel_add_split(w->m, w->k, kc_cuda_wspan(w, e), text, kind, axis, div);
+    return kc_cuda_ix_atom(w, KC_ATOM_OPAQUE, id, d, bits);
+}
+
 /* l op r for the arithmetic operators (also the compound assignments). */
 kc_cuda_val kc_cuda_arith(kc_cuda_walk *w, CXCursor e, enum CXBinaryOperatorKind op, kc_cuda_val l, CXCursor lc,
                          kc_cuda_val r, CXCursor rc)
@@ -836,6 +865,8 @@ kc_cuda_val kc_cuda_arith(kc_cuda_walk *w, CXCursor e, enum CXBinaryOperatorKind
     default:
         break;
     }
+    if (!res)
+        res = split_thread(w, e, op, a, b, d, bits);
     if (!res) /* division, modulo, masks, shifts right, or too many terms */
         res = kc_cuda_ix_opaque(w, e, d, bits);
     if (op == CXBinaryOperator_Mul && !w->inline_depth && !kc_index_is_const(a, &ca) && !kc_index_is_const(b, &cb))

@@ -113,6 +113,9 @@ typedef struct kc_cuda_walk {
     unsigned inline_depth;
     CXCursor inline_stack[KC_CUDA_MAX_INLINE + 1];
     kc_span call_site; /* valid while inlining: the call in the lowered function */
+    /* valid while inlining: the innermost call being inlined that is
+     * written in the main file (where code of another file is placed) */
+    kc_span inner_site;
     uint32_t budget;
     bool in_loop_cond; /* evaluating a loop condition (evidence wording) */
     bool in_bool_value; /* evaluating a comparison into a value (`bool b = x < n`), not a branch's condition */
