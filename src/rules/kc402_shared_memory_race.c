@@ -25,14 +25,28 @@ static const char doc[] =
     "  the guard keeps the halves apart within a pass, not across passes, since\n"
     "  `s` shrinks).\n"
     "\n"
+    "- per-warp partials indexed by a split of the thread index (`s[threadIdx.x /\n"
+    "  32]` written by each warp's lane 0, `s[threadIdx.x % 32]` read back): a\n"
+    "  second block reduction through the same buffer whose writes come before\n"
+    "  every warp has read the first one's partials, or a buffer zeroed by warp 0\n"
+    "  while other warps still read it. Such pairs are tried thread by thread\n"
+    "  over a block of the width the file's launches give, or of a presumed 256\n"
+    "  threads (the diagnostic says so); a bound on the thread index that kcheck\n"
+    "  cannot size (`lane < nwarps`) is taken to let at least two values through.\n"
+    "\n"
     "Within a pass, a guard `tid < s` keeps the writers' elements `[0, s)` apart\n"
     "from reads at `tid + s`, `tid + 2 * s` or further (the fold of a tree\n"
     "reduction), so such a pass with a barrier after it is not reported.\n"
     "\n"
     "Indices are compared symbolically; when either one depends on the thread in a\n"
-    "way kcheck cannot express (loaded data, division), or a call that may\n"
-    "synchronize inside (a CUB block reduction) lies between the two, the pair is\n"
-    "not reported. Volatile warp-synchronous code is left to KC403.\n"
+    "way kcheck cannot express (loaded data, division by a run-time value), or a\n"
+    "call that may synchronize inside lies between the two (a CUB block\n"
+    "reduction; a function of the user's that kcheck does not inline and whose\n"
+    "body has a barrier, a call that may synchronize or a barrier in inline\n"
+    "assembly; a function it cannot see), the pair is not reported. Two\n"
+    "`__shared__` arrays of one name declared in different scopes, or in two\n"
+    "specializations of one function template, are two arrays. Volatile\n"
+    "warp-synchronous code is left to KC403.\n"
     "\n"
     "## Why is this bad?\n"
     "Threads of a block run in no fixed order: without a barrier the reader may see\n"
@@ -71,6 +85,9 @@ static const char doc[] =
     "- CUDA C++ Programming Guide, \"Shared Memory\" and \"Synchronization Functions\".\n"
     "- karpathy/llm.c commits c73fa88 and 0f144e3 (missing `__syncthreads()` between\n"
     "  shared-memory writes and reads of other threads).\n"
+    "- ggml-org/ggml 3e12f441 (`block_reduce` called twice on one buffer), 31f38075\n"
+    "  (the per-warp buffer zeroed while other warps read it) and 391d7449 (a carry\n"
+    "  rewritten while other threads read it, across a helper call).\n"
     "- compute-sanitizer racecheck.\n"
     "- The premise, measured on an H200 (`bench/premise/kc402_race.cu`,\n"
     "  docs/measurements/kc102-kc402-premises-h200.txt): racecheck reports hazards for a read\n"
@@ -677,11 +694,12 @@ static bool span_in(kc_span in, kc_span out)
     return kc_span_valid(in) && kc_span_valid(out) && after && before;
 }
 
-/* Both accesses inside an inlined device function whose own model holds
- * the same __shared__ array: reported there, at the real lines. */
+/* Both accesses inside one call of an inlined device function whose own
+ * model holds the same __shared__ array: reported there, at the real
+ * lines. (Two calls of it are not: the race between them is the caller's.) */
 static bool reported_in_callee(const kc_model *m, const kc_access *x, const kc_access *o)
 {
-    if (!inlined(x) || !inlined(o) || !x->base_name)
+    if (!inlined(x) || !inlined(o) || !x->base_name || !kc_span_same(x->span, o->span))
         return false;
     for (uint32_t i = 0; i < m->kernels.len; i++) {
         const kc_kernel *d = m->kernels.data[i];

@@ -86,6 +86,35 @@ static CXCursor init_shared_memory(CXCursor e, unsigned depth)
     return kc_cuda_first_in_kids(e, init_shared_memory, depth + 1);
 }
 
+/* The symbol of the array declared by `d`. Two declarations of one name
+ * in different scopes (`__shared__ float s_sum[32];` in two blocks, or in
+ * two helpers) are two arrays, and so are the arrays of two
+ * specializations of one function template; one declaration reached twice
+ * (a helper inlined twice) is one. */
+static uint32_t decl_symbol(kc_cuda_walk *w, CXCursor d, const char *name, kc_symbol_kind kind)
+{
+    CXFile file;
+    unsigned off = 0;
+    clang_getExpansionLocation(clang_getCursorLocation(d), &file, NULL, NULL, &off);
+    CXString fs = clang_getFileName(file);
+    const char *key = kc_arena_printf(w->a, "%s:%u|%s", clang_getCString(fs) ? clang_getCString(fs) : "",
+                                      off, w->inline_depth ? w->inline_key[w->inline_depth - 1] : "");
+    clang_disposeString(fs);
+    for (uint32_t i = 0; i < w->declsyms.len; i++)
+        if (strcmp(w->declsyms.data[i].key, key) == 0)
+            return w->declsyms.data[i].sym;
+    bool created = false;
+    uint32_t sym = kc_cuda_symbol_get(w, name, kind, &created);
+    for (uint32_t i = 0; i < w->declsyms.len && !created; i++)
+        if (w->declsyms.data[i].sym == sym) { /* the name's symbol is another declaration's */
+            sym = kc_kernel_add_symbol(w->m, w->k, name, kind);
+            break;
+        }
+    kc_cuda_declsym ds = {key, sym};
+    kc_vec_push(&w->declsyms, ds);
+    return sym;
+}
+
 static void decl_var(kc_cuda_walk *w, CXCursor d)
 {
     const char *name = kc_cuda_spelling(w->t, d);
@@ -98,20 +127,8 @@ static void decl_var(kc_cuda_walk *w, CXCursor d)
          * symbol of its own. */
         kc_symbol_kind kind = clang_getCursorSemanticParent(d).kind == CXCursor_TranslationUnit ? KC_SYM_GLOBAL
                                                                                               : KC_SYM_LOCAL;
-        /* Two declarations of one name in different scopes (`__shared__
-         * float s_sum[32];` in two blocks) are two arrays; one declaration
-         * reached twice (a helper inlined twice) is one. */
-        kc_span at = kc_cuda_span(w->t, d);
-        uint32_t sym = kc_cuda_symbol_get(w, name, kind, NULL);
-        if (kc_span_valid(w->k->symbols.data[sym].span) && !kc_span_same(w->k->symbols.data[sym].span, at)) {
-            uint32_t same = KC_NONE;
-            for (uint32_t i = 0; i < w->k->symbols.len && same == KC_NONE; i++)
-                if (w->k->symbols.data[i].name && strcmp(w->k->symbols.data[i].name, name) == 0 &&
-                    kc_span_same(w->k->symbols.data[i].span, at))
-                    same = i;
-            sym = same != KC_NONE ? same : kc_kernel_add_symbol(w->m, w->k, name, kind);
-        }
-        w->k->symbols.data[sym].span = at;
+        uint32_t sym = decl_symbol(w, d, name, kind);
+        w->k->symbols.data[sym].span = kc_cuda_span(w->t, d);
         kc_space space = shared ? KC_MEM_SHARED : kc_cuda_decl_space(d, KC_MEM_LOCAL);
         kc_cuda_val p = kc_cuda_mem_pointer(w, sym, w->k->symbols.data[sym].name, space, kc_cuda_ty_innermost(t));
         kc_cuda_bind *b = kc_cuda_env_bind(w, d, name, p);
@@ -864,4 +881,5 @@ void kc_cuda_lower_function(kc_cuda_tu *t, CXCursor fn, kc_kernel *k, bool devic
     kc_cuda_device_facts(t, fn, k);
     kc_vec_free(&f.env);
     kc_vec_free(&w.frames);
+    kc_vec_free(&w.declsyms);
 }

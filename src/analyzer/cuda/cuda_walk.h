@@ -100,6 +100,14 @@ typedef struct kc_cuda_pred {
 
 typedef KC_VEC(kc_cuda_pred) kc_cuda_preds;
 
+/* The symbol of one declared array: the declaration (file and offset)
+ * and, inside an inlined function template, the specialization (a
+ * `static __shared__` array of `f<float>` is not that of `f<int>`). */
+typedef struct kc_cuda_declsym {
+    const char *key;
+    uint32_t sym;
+} kc_cuda_declsym;
+
 /* The walk over one lowered function. */
 typedef struct kc_cuda_walk {
     kc_cuda_tu *t;
@@ -116,6 +124,10 @@ typedef struct kc_cuda_walk {
     /* valid while inlining: the innermost call being inlined that is
      * written in the main file (where code of another file is placed) */
     kc_span inner_site;
+    /* per inline level: the specialization of the function inlined there
+     * (its type and integral template arguments) */
+    const char *inline_key[KC_CUDA_MAX_INLINE + 1];
+    KC_VEC(kc_cuda_declsym) declsyms; /* owned */
     uint32_t budget;
     bool in_loop_cond; /* evaluating a loop condition (evidence wording) */
     bool in_bool_value; /* evaluating a comparison into a value (`bool b = x < n`), not a branch's condition */
