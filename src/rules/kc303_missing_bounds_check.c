@@ -448,9 +448,20 @@ static void launch_grids(const kc_model *m, const kc_kernel *k, const char **cdi
         if (!l->kernel || strcmp(l->kernel, k->name) || !l->grid_text)
             continue;
         bool literal = strchr(l->grid_text, '(') || strchr(l->grid_text, '[');
-        if (strstr(l->grid_text, "cdiv") || strstr(l->grid_text, "+") || strstr(l->grid_text, "ceil"))
+        /* a grid named by a variable, read through it (`grid = (B, H)`):
+         * its axes as the front end resolved them */
+        bool resolved = false, rounds = false;
+        for (unsigned ax = 0; ax < 3; ax++) {
+            const kc_grid_axis *g = &l->grid[ax];
+            if (!g->text)
+                continue;
+            resolved = true;
+            rounds |= g->cover == KC_COVER_ROUNDS_UP || strstr(g->text, "cdiv") || strstr(g->text, "+") ||
+                      strstr(g->text, "ceil");
+        }
+        if (strstr(l->grid_text, "cdiv") || strstr(l->grid_text, "+") || strstr(l->grid_text, "ceil") || rounds)
             *cdiv_grid = l->grid_text;
-        else if (literal)
+        else if (literal || resolved)
             *exact_grid = true;
     }
 }

@@ -315,6 +315,29 @@ static uint32_t add_kernel(tt_module *m, TSNode def, TSNode decorated, bool auto
     return m->kernels.len - 1;
 }
 
+/* A project's own jit decorator (`@triton_dist.jit`, `@mylib.jit(...)`,
+ * a wrapper of triton.jit) on a function whose body is written in
+ * triton.language (`tl.program_id`, `tl.arange`, `tl.load`, `tl.store`,
+ * `tl.constexpr` through a name this file binds to triton.language): a
+ * kernel. Other JITs with a decorator of that name (numba's `cuda.jit`,
+ * CuTe's `cute.jit`) write their bodies in their own language. */
+static bool project_jit(tt_module *m, TSNode dd, TSNode def)
+{
+    if (!decorated_with_jit(m, dd))
+        return false;
+    uint32_t a = ts_node_start_byte(def), b = ts_node_end_byte(def);
+    if (b > m->src->len || b <= a)
+        return false;
+    for (uint32_t i = 0; i < m->aliases.len; i++) {
+        const tt_alias *al = &m->aliases.data[i];
+        if (!al->qualified || strcmp(al->qualified, "triton.language") != 0)
+            continue;
+        if (kc_py_triton_uses(m->src->text + a, b - a, al->local) & KC_PY_USE_TL)
+            return true;
+    }
+    return false;
+}
+
 static void scan_decorated(tt_module *m, const tt_nodes *defs)
 {
     for (uint32_t i = 0; i < defs->len; i++) {
@@ -331,7 +354,7 @@ static void scan_decorated(tt_module *m, const tt_nodes *defs)
                 is_jit(m, ts_node_named_child(d, 0), &autotune, &heur, &tune))
                 jit = true;
         }
-        if (!jit)
+        if (!jit && !project_jit(m, dd, def))
             continue;
         uint32_t ki = add_kernel(m, def, dd, autotune, heur);
         uint32_t before = m->launches.len;
