@@ -145,6 +145,26 @@ CXCursor kc_cuda_inline_target(kc_cuda_walk *w, CXCursor ref)
     return def;
 }
 
+/* Which specialization of a function a call inlines: its type and its
+ * integral template arguments (`float (float)<4>`). */
+const char *kc_cuda_specialization_key(kc_cuda_walk *w, CXCursor ref, int nt)
+{
+    if (clang_Cursor_isNull(ref))
+        return "";
+    CXString ts = clang_getTypeSpelling(clang_getCursorType(ref));
+    const char *key = kc_arena_printf(w->a, "%s", clang_getCString(ts) ? clang_getCString(ts) : "");
+    clang_disposeString(ts);
+    for (int i = 0; i < nt; i++)
+        if (clang_Cursor_getTemplateArgumentKind(ref, (unsigned)i) == CXTemplateArgumentKind_Integral)
+            key = kc_arena_printf(w->a, "%s<%lld>", key, clang_Cursor_getTemplateArgumentValue(ref, (unsigned)i));
+        else {
+            CXString as = clang_getTypeSpelling(clang_Cursor_getTemplateArgumentType(ref, (unsigned)i));
+            key = kc_arena_printf(w->a, "%s<%s>", key, clang_getCString(as) ? clang_getCString(as) : "");
+            clang_disposeString(as);
+        }
+    return key;
+}
+
 /* Whether `method` is the call operator of a lambda. */
 static bool is_lambda_call(CXCursor method)
 {

@@ -630,26 +630,6 @@ static void write_back(kc_cuda_walk *w, CXCursor call, CXCursor param, CXCursor 
     kc_cuda_env_bind(w, d, kc_cuda_spelling(w->t, d), v);
 }
 
-/* Which specialization of a function a call inlines: its type and its
- * integral template arguments (`float (float)<4>`). */
-static const char *specialization_key(kc_cuda_walk *w, CXCursor ref, int nt)
-{
-    if (clang_Cursor_isNull(ref))
-        return "";
-    CXString ts = clang_getTypeSpelling(clang_getCursorType(ref));
-    const char *key = kc_arena_printf(w->a, "%s", clang_getCString(ts) ? clang_getCString(ts) : "");
-    clang_disposeString(ts);
-    for (int i = 0; i < nt; i++)
-        if (clang_Cursor_getTemplateArgumentKind(ref, (unsigned)i) == CXTemplateArgumentKind_Integral)
-            key = kc_arena_printf(w->a, "%s<%lld>", key, clang_Cursor_getTemplateArgumentValue(ref, (unsigned)i));
-        else {
-            CXString as = clang_getTypeSpelling(clang_Cursor_getTemplateArgumentType(ref, (unsigned)i));
-            key = kc_arena_printf(w->a, "%s<%s>", key, clang_getCString(as) ? clang_getCString(as) : "");
-            clang_disposeString(as);
-        }
-    return key;
-}
-
 /* Walks the body of `def` for a call: arguments argv[0..na) (evaluated
  * here, in the caller) bound to its parameters. A lambda also sees the
  * caller's variables (what it captures). */
@@ -708,7 +688,7 @@ static kc_cuda_val inline_call(kc_cuda_walk *w, CXCursor call, CXCursor def, CXC
             w->call_site = kc_cuda_span(w->t, call);
         if (kc_span_valid(kc_cuda_span(w->t, call)))
             w->inner_site = kc_cuda_span(w->t, call);
-        w->inline_key[w->inline_depth] = specialization_key(w, ref, nt);
+        w->inline_key[w->inline_depth] = kc_cuda_specialization_key(w, ref, nt);
         w->inline_stack[w->inline_depth++] = def;
         w->stmt(w, body);
         w->inline_depth--;

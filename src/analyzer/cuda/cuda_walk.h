@@ -222,6 +222,10 @@ CXCursor kc_cuda_member_object(CXCursor call);
 CXCursor kc_cuda_inline_target(kc_cuda_walk *w, CXCursor ref);
 CXCursor kc_cuda_lambda_target(kc_cuda_walk *w, CXCursor ref);
 const char *kc_cuda_legacy_warp_sync_name(kc_cuda_walk *w, const char *name);
+/* Which specialization of a function a call inlines: its type and its
+ * integral template arguments (`float (float)<4>`), for the symbols of
+ * the arrays it declares. */
+const char *kc_cuda_specialization_key(kc_cuda_walk *w, CXCursor ref, int nt);
 bool kc_cuda_call_may_sync(kc_cuda_walk *w, CXCursor e, CXCursor ref, const char *name);
 void kc_cuda_record_call(kc_cuda_walk *w, CXCursor e, const char *name, uint32_t flags, const char *fix,
                          const CXCursor *args, int na);
