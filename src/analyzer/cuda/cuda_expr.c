@@ -267,7 +267,7 @@ static kc_cuda_val ev_subscript(kc_cuda_walk *w, CXCursor e, int mode)
 static kc_cuda_val struct_field(kc_cuda_walk *w, const kc_cuda_val *base, CXCursor member)
 {
     uint32_t pidx = base->sparam - 1;
-    const char *pname = pidx < w->k->params.len ? w->k->params.data[pidx].name : "?";
+    const char *pname = base->spath ? base->spath : pidx < w->k->params.len ? w->k->params.data[pidx].name : "?";
     const char *field = kc_cuda_spelling(w->t, member);
     const char *name = kc_arena_printf(w->a, "%s.%s", pname, field);
     CXType t = clang_getCursorType(member);
@@ -286,8 +286,10 @@ static kc_cuda_val struct_field(kc_cuda_walk *w, const kc_cuda_val *base, CXCurs
     if (kc_cuda_ty_is_int(t))
         return kc_cuda_v_index(kc_cuda_ix_atom(w, KC_ATOM_SYMBOL, sym, (kc_deps){0}, kc_cuda_ty_bits(t)));
     kc_cuda_val v = kc_cuda_v_none();
-    if (kc_cuda_ty_is_record(t))
-        v.sparam = base->sparam; /* nested struct: fields keep the parameter */
+    if (kc_cuda_ty_is_record(t)) { /* nested struct: fields keep the parameter and the path */
+        v.sparam = base->sparam;
+        v.spath = name;
+    }
     return v;
 }
 

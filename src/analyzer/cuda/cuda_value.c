@@ -185,7 +185,7 @@ bool kc_cuda_val_same(const kc_cuda_val *a, const kc_cuda_val *b)
     if (a->ix || b->ix)
         return kc_index_equal(a->ix, b->ix);
     return a->deps.axes == b->deps.axes && a->deps.flags == b->deps.flags && a->deps.loops == b->deps.loops &&
-           a->sparam == b->sparam;
+           a->sparam == b->sparam && (a->spath == b->spath || (a->spath && b->spath && !strcmp(a->spath, b->spath)));
 }
 
 /* A value that is `a` on one path and `b` on another (decided by a
@@ -217,7 +217,9 @@ kc_cuda_val kc_cuda_val_join(kc_cuda_walk *w, const kc_cuda_val *a, const kc_cud
         return r;
     }
     kc_cuda_val r = kc_cuda_v_deps(d);
-    r.sparam = a->sparam == b->sparam ? a->sparam : 0;
+    bool same_path = a->spath == b->spath || (a->spath && b->spath && !strcmp(a->spath, b->spath));
+    r.sparam = a->sparam == b->sparam && same_path ? a->sparam : 0;
+    r.spath = r.sparam ? a->spath : NULL;
     return r;
 }
 
@@ -634,11 +636,13 @@ kc_cuda_val kc_cuda_convert(kc_cuda_walk *w, kc_cuda_val v, CXType t, CXCursor e
     if (v.ptr)
         v.deps = v.off ? kc_index_deps(v.off) : v.deps;
     uint32_t sparam = kc_cuda_ty_is_record(ct) ? v.sparam : 0;
+    const char *spath = sparam ? v.spath : NULL;
     uint32_t load = v.load;
     kc_deps d = v.deps;
     kc_cuda_val r = kc_cuda_v_deps(d);
     r.load = load;
     r.sparam = sparam;
+    r.spath = spath;
     if (ct.kind == CXType_Bool) { /* a comparison kept in a bool */
         r.cpos = v.cpos;
         r.ncpos = v.ncpos;

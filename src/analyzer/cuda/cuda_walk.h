@@ -43,6 +43,9 @@ typedef struct kc_cuda_val {
     const kc_index *off;  /* offset from base in elements; NULL unknown */
     CXCursor idx_expr;    /* the index expression that last moved the pointer */
     uint32_t sparam;      /* a struct-typed kernel parameter: its index + 1 */
+    /* the member path to a nested struct of it (`p.xStride`), NULL for the
+     * parameter itself */
+    const char *spath;
     /* A bool computed from comparisons (`bool in = i < n;`): what holds
      * when it is true / false, for conditions that test it later. */
     const struct kc_cuda_pred *cpos, *cneg;
