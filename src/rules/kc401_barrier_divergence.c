@@ -345,13 +345,22 @@ static bool launch_uniform_stride(const kc_model *m, const kc_kernel *k, const k
     return ok && !capped; /* a capped block is reported as a note, with its assumption */
 }
 
+/* Does a condition vary only along thread axes that every launch gives
+ * one thread (`threadIdx.y` under `dim3(WARP_SIZE, 1)`)? Then it has one
+ * value in the block. */
+static bool fixed_by_launch(kc_deps d, uint8_t unit)
+{
+    return unit && (d.axes & 7) && !(d.axes & 7 & ~unit);
+}
+
 /* The innermost thread-dependent condition around `guard`, or KC_NONE. */
 static uint32_t divergent_cond(const kc_model *m, const kc_kernel *k, uint32_t guard)
 {
     unsigned hops = 0;
+    uint8_t unit = kc_launch_unit_axes(m, k);
     for (uint32_t c = guard; c != KC_NONE && c < k->conds.len && hops++ < 100000; c = k->conds.data[c].parent) {
         const kc_cond *cd = &k->conds.data[c];
-        if (!deps_thread(cd->deps) || pinned(k, cd))
+        if (!deps_thread(cd->deps) || pinned(k, cd) || fixed_by_launch(cd->deps, unit))
             continue;
         const kc_loop *l = loop_of_cond(k, cd);
         if (l && (uniform_trip_count(l) || launch_uniform_stride(m, k, cd, l)))
@@ -364,7 +373,9 @@ static uint32_t divergent_cond(const kc_model *m, const kc_kernel *k, uint32_t g
 static bool divergent(const kc_model *m, const kc_kernel *k, const kc_barrier *b)
 {
     bool exit = kc_span_valid(b->divergent_exit) &&
-                !(b->exit_cond < k->conds.len && pinned(k, &k->conds.data[b->exit_cond]));
+                !(b->exit_cond < k->conds.len && (pinned(k, &k->conds.data[b->exit_cond]) ||
+                                                  fixed_by_launch(k->conds.data[b->exit_cond].deps,
+                                                                  kc_launch_unit_axes(m, k))));
     return block_wide(b->name) && (divergent_cond(m, k, b->guard) != KC_NONE || exit);
 }
 

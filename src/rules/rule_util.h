@@ -22,6 +22,12 @@ const char *kc_loop_describe(kc_rule_ctx *ctx, const kc_kernel *k, const kc_loop
  * NULL when nothing is known. Arena string. */
 const char *kc_symbol_evidence(kc_rule_ctx *ctx, const kc_kernel *k, uint32_t sym);
 
+/* The thread axes (bit 0 x, 1 y, 2 z) along which every launch of the
+ * kernel in this file gives the block one thread (`dim3(32, 1)`, a macro
+ * that is 1): there threadIdx is 0 for every thread. 0 when no launch is
+ * seen or an extent is not known. */
+uint8_t kc_launch_unit_axes(const kc_model *m, const kc_kernel *k);
+
 /* CUDA: the block width (blockDim.x) that every launch of the kernel in
  * this file spells as a constant, or -1. */
 int64_t kc_launch_block_x(const kc_model *m, const kc_kernel *k);
