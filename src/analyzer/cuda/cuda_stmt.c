@@ -115,6 +115,24 @@ static uint32_t decl_symbol(kc_cuda_walk *w, CXCursor d, const char *name, kc_sy
     return sym;
 }
 
+/* An initializer with nothing in it and no place in any file: the
+ * placeholder of one that failed to compile. */
+static bool failed_initializer(CXCursor init)
+{
+    CXCursor e = kc_cuda_strip(init);
+    if (e.kind != CXCursor_UnexposedExpr && !clang_isInvalid(e.kind))
+        return false;
+    CXFile f = NULL;
+    clang_getSpellingLocation(clang_getCursorLocation(e), &f, NULL, NULL, NULL);
+    if (f)
+        return false;
+    kc_cuda_kids k;
+    kc_cuda_kids_get(e, &k);
+    bool empty = k.n == 0;
+    kc_cuda_kids_free(&k);
+    return empty;
+}
+
 static void decl_var(kc_cuda_walk *w, CXCursor d)
 {
     const char *name = kc_cuda_spelling(w->t, d);
@@ -156,6 +174,12 @@ static void decl_var(kc_cuda_walk *w, CXCursor d)
             b->in_memory = true;
             return;
         }
+    } else if (!clang_Cursor_isNull(init) && failed_initializer(init)) {
+        /* what clang leaves in an instantiation for an initializer that did
+         * not compile (`constexpr int B = kNumWarps * WARP_SIZE;` with
+         * WARP_SIZE from a missing header): it evaluates to 0, which it is
+         * not */
+        v = kc_cuda_v_none();
     } else if (!clang_Cursor_isNull(init) && ck == CXType_Bool) {
         /* bool in = i < n: keep the comparisons for the conditions that
          * test it */
