@@ -249,7 +249,7 @@ static const kc_shared_array *array_of(const kc_kernel *k, uint32_t sym)
  * bridged by moving one threadIdx component, within the range that the
  * array or the other coefficients leave it (s[8*ty + tx]: tx < 8;
  * s[ty][tx] of a [.][16] array: tx < 16)? */
-static bool reachable(const kc_kernel *k, const kc_access *w, const kc_offset_delta *od)
+static bool reachable(const kc_model *m, const kc_kernel *k, const kc_access *w, const kc_offset_delta *od)
 {
     const kc_index *x = w->offset;
     const kc_shared_array *sa = array_of(k, w->base);
@@ -269,6 +269,11 @@ static bool reachable(const kc_kernel *k, const kc_access *w, const kc_offset_de
             if (o != c && b > a && (!range || b / a < range))
                 range = b / a;
         }
+        /* or below the block's extent along it, where every launch
+         * gives it (`[tid]` and `[tid + 512]` under 512 threads) */
+        int64_t bd = kc_launch_block_dim(m, k, c);
+        if (bd > 0 && (!range || bd < range))
+            range = bd;
         if (sa) {
             int64_t st = 1;
             for (int d = (int)sa->rank - 1; d >= 0; d--) {
@@ -286,8 +291,8 @@ static bool reachable(const kc_kernel *k, const kc_access *w, const kc_offset_de
                 return true;
             /* a difference made only of multiples of the range cannot be
              * bridged (rows j and i + 1 of a [16][16] tile) */
-            for (unsigned m = 0; m < od->rest->nmono; m++)
-                if (od->rest->mono[m].coef % range != 0)
+            for (unsigned mi = 0; mi < od->rest->nmono; mi++)
+                if (od->rest->mono[mi].coef % range != 0)
                     return true;
             continue;
         }
@@ -636,7 +641,7 @@ static bool other_thread(kc_arena *ar, const kc_model *m, const kc_kernel *k, co
             *why = "the write is done by the threads where a condition holds and the read by all threads";
             return true;
         }
-        if (od.rest_zero || !od.rest_clean || !reachable(k, w, &od) || foreign_loops(k, w, r, od.rest))
+        if (od.rest_zero || !od.rest_clean || !reachable(m, k, w, &od) || foreign_loops(k, w, r, od.rest))
             return false;
         if (split_by_guard(ar, k, w, r, &od) || opaque_thread_guard(k, w, r))
             return false;

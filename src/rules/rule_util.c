@@ -225,6 +225,20 @@ int64_t kc_launch_block_x(const kc_model *m, const kc_kernel *k)
     return bx;
 }
 
+int64_t kc_launch_block_dim(const kc_model *m, const kc_kernel *k, unsigned axis)
+{
+    int64_t b = -1;
+    for (uint32_t i = 0; axis < 3 && i < m->launches.len; i++) {
+        const kc_launch *l = &m->launches.data[i];
+        if (!kc_launch_may_run(l, k))
+            continue;
+        if (l->block_dim[axis] <= 0 || (b > 0 && l->block_dim[axis] != b))
+            return -1;
+        b = l->block_dim[axis];
+    }
+    return b;
+}
+
 uint8_t kc_launch_unit_axes(const kc_model *m, const kc_kernel *k)
 {
     uint8_t unit = 7;

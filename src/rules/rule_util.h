@@ -22,6 +22,11 @@ const char *kc_loop_describe(kc_rule_ctx *ctx, const kc_kernel *k, const kc_loop
  * NULL when nothing is known. Arena string. */
 const char *kc_symbol_evidence(kc_rule_ctx *ctx, const kc_kernel *k, uint32_t sym);
 
+/* The block extent along thread axis `axis` (0 x, 1 y, 2 z) that every
+ * launch of the kernel in this file gives, or -1 (none seen, or they
+ * differ, or one is not known). */
+int64_t kc_launch_block_dim(const kc_model *m, const kc_kernel *k, unsigned axis);
+
 /* The thread axes (bit 0 x, 1 y, 2 z) along which every launch of the
  * kernel in this file gives the block one thread (`dim3(32, 1)`, a macro
  * that is 1): there threadIdx is 0 for every thread. 0 when no launch is
