@@ -33,9 +33,11 @@ static const char doc[] =
     "launch passes `x.stride(0)`). An innermost stride argument\n"
     "(`x.stride(-1)`) is presumed to be 1. In Triton, a vector (a block of one\n"
     "axis: a statistic per row or per head, such as a log-sum-exp) read or\n"
-    "written once per program, outside every loop, in a kernel whose loops move\n"
-    "tiles is a note: its scattered sectors are paid once, where each pass of the\n"
-    "loop pays for a tile. So, in CUDA, is an access made once per thread,\n"
+    "written once per program, outside every loop (or once per pass of a\n"
+    "persistent loop, `for tile in range(pid, num_tiles, NUM_SMS)`, each of\n"
+    "whose passes is one program's work), in a kernel whose loops move tiles is\n"
+    "a note: its scattered sectors are paid once, where each pass of the loop\n"
+    "pays for a tile. So, in CUDA, is an access made once per thread,\n"
     "outside every loop, in a kernel whose loops access global memory in every\n"
     "pass (a row's result stored after the loop over the row).\n"
     "\n"
@@ -345,6 +347,41 @@ static void cost_note(kc_diag *d, const scatter *s)
     }
 }
 
+/* Triton: a persistent loop, `for tile in range(pid, num_tiles, NUM_SMS)`:
+ * it starts at the program id and steps by a count that is the same in
+ * every program, not a constant and not a tile's extent (tl.num_programs,
+ * a number of SMs), so each pass is the work of one program of a larger
+ * grid, not a repetition of it. */
+static bool persistent_loop(const kc_kernel *k, uint32_t l)
+{
+    if (l == KC_NONE || l >= k->loops.len)
+        return false;
+    const kc_loop *L = &k->loops.data[l];
+    int64_t c;
+    if (!L->start || !L->step || kc_index_is_const(L->step, &c))
+        return false;
+    /* it starts at the program id itself (a tile index), not at an offset
+     * of this program's (`range((pid + 1) * BLOCK, T, BLOCK)`) */
+    const kc_index *st = L->start;
+    if (st->nmono != 1 || st->mono[0].coef != 1 || st->mono[0].nfac != 1 ||
+        st->mono[0].fac[0].kind != KC_ATOM_PROGRAM)
+        return false;
+    /* and steps by a number of programs, not by a tile's extent */
+    uint32_t sym = kc_index_symbol(L->step);
+    for (uint32_t i = 0; sym != KC_NONE && i < k->aranges.len; i++)
+        if (k->aranges.data[i].len.symbol == sym)
+            return false;
+    kc_deps dt = kc_index_deps(L->step);
+    return !(dt.flags & (KC_AF_PROGRAM | KC_AF_THREAD | KC_AF_DATA)) && !dt.axes && !dt.loops;
+}
+
+/* Triton: an access made once per program: outside every loop, or
+ * directly in a persistent loop (one pass per program's worth of work). */
+static bool once_per_program_place(const kc_kernel *k, const kc_access *a)
+{
+    return a->loop == KC_NONE || persistent_loop(k, a->loop);
+}
+
 /* The gather, the loop that repeats the access, and the fix. */
 static void context_and_fix(kc_rule_ctx *ctx, const kc_kernel *k, kc_diag *d, const scatter *s)
 {
@@ -361,7 +398,7 @@ static void context_and_fix(kc_rule_ctx *ctx, const kc_kernel *k, kc_diag *d, co
     uint64_t moves = s->cuda ? kc_index_deps(s->a->offset).loops : ~0ull;
     unsigned hops = 0;
     for (uint32_t l = s->a->loop; l != KC_NONE && l < k->loops.len && hops++ < 1000; l = k->loops.data[l].parent)
-        if (moves & (1ull << (l < 63 ? l : 63))) {
+        if ((moves & (1ull << (l < 63 ? l : 63))) && (s->cuda || !persistent_loop(k, l))) {
             kc_diag_note(d, "it runs inside %s, so the scattered access is repeated every pass",
                          kc_loop_describe(ctx, k, &k->loops.data[l]));
             break;
@@ -384,13 +421,14 @@ static void context_and_fix(kc_rule_ctx *ctx, const kc_kernel *k, kc_diag *d, co
 }
 
 /* Triton: an access of a loop pass that moves a tile (a block of rank 2 or
- * more), or NULL. */
+ * more), in a loop that repeats within a program (not a persistent loop),
+ * or NULL. */
 static const kc_access *loop_tile(const kc_kernel *k)
 {
     for (uint32_t i = 0; i < k->accesses.len; i++) {
         const kc_access *b = &k->accesses.data[i];
         if (b->space == KC_MEM_GLOBAL && b->loop != KC_NONE && b->loop < k->loops.len && b->offset &&
-            b->offset->shape.rank >= 2)
+            b->offset->shape.rank >= 2 && !persistent_loop(k, b->loop))
             return b;
     }
     return NULL;
@@ -423,13 +461,16 @@ static void once_per_thread(kc_rule_ctx *ctx, const kc_kernel *k, kc_diag *d, co
  * read or written once per program, outside every loop, in a kernel whose
  * loops move tiles: its scattered sectors are paid once, where each pass
  * of the loop pays for a tile. A note that says so. */
-static void once_per_program(kc_rule_ctx *ctx, const kc_kernel *k, kc_diag *d, const kc_access *tile)
+static void once_per_program(kc_rule_ctx *ctx, const kc_kernel *k, kc_diag *d, const kc_access *tile,
+                             bool a_in_persistent)
 {
     kc_strbuf shp = {0};
     kc_model_format_shape(k, &tile->offset->shape, &shp);
     d->severity = KC_SEV_NOTE;
-    kc_diag_note(d, "it runs once per program, outside every loop, where %s moves a %s block each pass (line %u): "
+    kc_diag_note(d, "it runs once per program%s, where %s moves a %s block each pass (line %u): "
                  "its cost is paid once, next to the loop's; reported as a note",
+                 a_in_persistent ? " (once per pass of a persistent loop over the programs' work)"
+                                 : ", outside every loop",
                  kc_loop_describe(ctx, k, &k->loops.data[tile->loop]), kc_sb_str(&shp), tile->span.line);
     kc_sb_free(&shp);
 }
@@ -572,9 +613,9 @@ static void check(const kc_model *m, const kc_kernel *k, kc_rule_ctx *ctx)
             kc_sb_free(&lines);
         }
         context_and_fix(ctx, k, d, &s);
-        const kc_access *tile = !cuda && a->loop == KC_NONE && a->offset->shape.rank == 1 ? loop_tile(k) : NULL;
+        const kc_access *tile = !cuda && once_per_program_place(k, a) && a->offset->shape.rank == 1 ? loop_tile(k) : NULL;
         if (tile)
-            once_per_program(ctx, k, d, tile);
+            once_per_program(ctx, k, d, tile, a->loop != KC_NONE);
         const kc_access *pass = cuda && a->loop == KC_NONE ? loop_access(k) : NULL;
         if (pass)
             once_per_thread(ctx, k, d, pass);
