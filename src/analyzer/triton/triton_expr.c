@@ -58,6 +58,35 @@ static tv shape_value(tt_ctx *c, const tv *x)
     return r;
 }
 
+/* `self.X` in a method of a class (a `@tl.core._aggregate`) whose body
+ * declares `X: tl.constexpr`: a compile-time field. */
+static bool constexpr_field(tt_ctx *c, TSNode objn, const char *attr)
+{
+    if (!TT_IS(objn, identifier) || !tt_text_eq(c->mod, objn, "self"))
+        return false;
+    TSNode cls = ts_node_parent(objn);
+    while (!ts_node_is_null(cls) && !TT_IS(cls, class_definition) && !TT_IS(cls, module))
+        cls = ts_node_parent(cls);
+    if (ts_node_is_null(cls) || !TT_IS(cls, class_definition))
+        return false;
+    TSNode body = tt_field(cls, "body");
+    uint32_t nb = ts_node_is_null(body) ? 0 : ts_node_named_child_count(body);
+    for (uint32_t i = 0; i < nb; i++) {
+        TSNode st = ts_node_named_child(body, i);
+        TSNode as = TT_IS(st, expression_statement) && ts_node_named_child_count(st) ? ts_node_named_child(st, 0)
+                                                                                     : (TSNode){0};
+        if (ts_node_is_null(as) || !TT_IS(as, assignment))
+            continue;
+        TSNode left = tt_field(as, "left"), type = tt_field(as, "type");
+        if (ts_node_is_null(type) || !TT_IS(left, identifier) || !tt_text_eq(c->mod, left, attr))
+            continue;
+        const char *t = tt_text(c->mod, type);
+        size_t l = strlen(t);
+        return l >= 9 && !strcmp(t + l - 9, "constexpr");
+    }
+    return false;
+}
+
 static tv eval_attribute(tt_ctx *c, TSNode n)
 {
     const char *q = tt_qualify(c->mod, n);
@@ -78,6 +107,11 @@ static tv eval_attribute(tt_ctx *c, TSNode n)
         leftmost = tt_field(leftmost, "object");
     if (TT_IS(leftmost, identifier) && !tt_env_get(&c->env, tt_text(c->mod, leftmost))) {
         /* a module attribute we do not know (e.g. a dtype from another module) */
+        tv v = tt_unknown();
+        v.ce = true;
+        return v;
+    }
+    if (constexpr_field(c, objn, attr)) {
         tv v = tt_unknown();
         v.ce = true;
         return v;
