@@ -241,18 +241,11 @@ int64_t kc_launch_block_dim(const kc_model *m, const kc_kernel *k, unsigned axis
 
 uint8_t kc_launch_unit_axes(const kc_model *m, const kc_kernel *k)
 {
-    uint8_t unit = 7;
-    bool any = false;
-    for (uint32_t i = 0; i < m->launches.len; i++) {
-        const kc_launch *l = &m->launches.data[i];
-        if (!kc_launch_may_run(l, k))
-            continue;
-        any = true;
-        for (unsigned ax = 0; ax < 3; ax++)
-            if (l->block_dim[ax] != 1)
-                unit &= (uint8_t)~(1u << ax);
-    }
-    return any ? unit : 0;
+    uint8_t unit = 0;
+    for (unsigned ax = 0; ax < 3; ax++)
+        if (kc_launch_block_dim(m, k, ax) == 1)
+            unit |= (uint8_t)(1u << ax);
+    return unit;
 }
 
 uint32_t kc_index_symbol(const kc_index *x)
