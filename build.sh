@@ -4,7 +4,7 @@
 #   ./build.sh demo    install what is missing, build, run kcheck on examples/
 #   ./build.sh test    install what is missing, build (plain and ASan+UBSan), run the whole test suite
 #                      (valgrind memcheck of the CLI in the plain build), then fuzz each libFuzzer
-#                      harness for KCHECK_FUZZ_SECONDS (default 20) when clang-19 is there
+#                      harness for KCHECK_FUZZ_SECONDS (default 10) when clang-19 is there
 #   ./build.sh deps    only install what is missing
 #   ./build.sh build   only build (build/)
 #
@@ -129,8 +129,8 @@ test)
         LSAN_OPTIONS=suppressions="$ROOT/tests/lsan.supp":print_suppressions=0 \
         UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
         ctest --output-on-failure -j "$JOBS")
-    log "fuzzing: each libFuzzer harness for ${KCHECK_FUZZ_SECONDS:-20} s from its seed corpus (scripts/fuzz.sh)"
-    FUZZ_BUILD=build-fuzz scripts/fuzz.sh "${KCHECK_FUZZ_SECONDS:-20}" ;;
+    log "fuzzing: each libFuzzer harness for ${KCHECK_FUZZ_SECONDS:-10} s from its seed corpus (scripts/fuzz.sh)"
+    FUZZ_BUILD=build-fuzz scripts/fuzz.sh "${KCHECK_FUZZ_SECONDS:-10}" ;;
 *)
     sed -n '2,10p' "$0" | sed 's/^# \{0,1\}//'
     exit 2 ;;
