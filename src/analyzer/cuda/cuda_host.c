@@ -63,10 +63,18 @@ typedef struct host_link {
     bool checked;     /* a call: a last-error check follows it */
 } host_link;
 
+/* A function of the file passed as argument `i` of a call of function F
+ * (`op_mul_mat(src, dst, op_sparse)`): it runs where F calls its
+ * parameter `i`, which the calls with key param_key(F, i) stand for. */
+typedef struct host_alias {
+    unsigned fn, via;
+} host_alias;
+
 typedef struct host_ctx {
     kc_cuda_tu *t;
     KC_VEC(host_ev) evs;
     KC_VEC(host_link) pending, calls;
+    KC_VEC(host_alias) aliases;
     CXCursor stack[HOST_MAX_DEPTH + 1];
     unsigned depth;
     branch_at path[HOST_MAX_BRANCH];
@@ -426,6 +434,33 @@ static CXCursor called_function(CXCursor call)
     return ref;
 }
 
+/* The calls a function makes through its parameter `i`. */
+static unsigned param_key(unsigned fn, unsigned i) { return fn * 31u + i + 1u; }
+
+/* Functions of the file passed as arguments of call `c` (of the function
+ * with key `callee`), by name or address: each runs where the callee
+ * calls that parameter. */
+static void passed_functions(host_ctx *x, CXCursor c, unsigned callee)
+{
+    int na = clang_Cursor_getNumArguments(c);
+    for (int i = 0; i < na; i++) {
+        CXCursor a = kc_cuda_strip(clang_Cursor_getArgument(c, (unsigned)i));
+        if (kc_cuda_unop_of(a) == CXUnaryOperator_AddrOf) {
+            kc_cuda_kids ak;
+            kc_cuda_kids_get(a, &ak);
+            a = ak.n == 1 ? kc_cuda_strip(ak.v[0]) : clang_getNullCursor();
+            kc_cuda_kids_free(&ak);
+        }
+        if (clang_Cursor_isNull(a) || a.kind != CXCursor_DeclRefExpr)
+            continue;
+        CXCursor fr = clang_getCursorReferenced(a);
+        if (fr.kind != CXCursor_FunctionDecl && fr.kind != CXCursor_FunctionTemplate)
+            continue;
+        host_alias al = {fn_key(fr), param_key(callee, (unsigned)i)};
+        kc_vec_push(&x->aliases, al);
+    }
+}
+
 static void on_call(host_ctx *x, CXCursor c)
 {
     if (kc_cuda_is_launch(c)) {
@@ -440,13 +475,25 @@ static void on_call(host_ctx *x, CXCursor c)
     if (strcmp(name, "cudaConfigureCall") == 0 || strcmp(name, "__cudaPushCallConfiguration") == 0)
         return; /* the <<<...>>> of a launch */
     CXCursor ref = called_function(c);
+    unsigned callee = 0;
     if (ref.kind == CXCursor_FunctionDecl || ref.kind == CXCursor_FunctionTemplate ||
         ref.kind == CXCursor_CXXMethod) {
+        callee = fn_key(ref);
+        passed_functions(x, c, callee);
+    } else if (ref.kind == CXCursor_ParmDecl) {
+        /* a call through a function-pointer parameter (`op(...)`) */
+        CXCursor fn = clang_getCursorSemanticParent(ref);
+        int np = clang_Cursor_getNumArguments(fn);
+        for (int i = 0; i < np && !callee; i++)
+            if (clang_equalCursors(clang_Cursor_getArgument(fn, (unsigned)i), ref))
+                callee = param_key(fn_key(fn), (unsigned)i);
+    }
+    if (callee) {
         host_ev f;
         memset(&f, 0, sizeof f);
         f.kind = EV_CALL;
         f.span = kc_cuda_span(x->t, c);
-        f.callee = fn_key(ref);
+        f.callee = callee;
         push_ev(x, &f);
     }
     const char *macro = macro_name(x, c);
@@ -699,6 +746,19 @@ static void callers_check(host_ctx *x)
                 ncalls++;
                 nchecked += x->calls.data[j].checked;
             }
+        /* passed to a function that calls it through a parameter: those
+         * calls count (an alias with no such call is one unchecked use) */
+        for (uint32_t a = 0; a < x->aliases.len; a++) {
+            if (x->aliases.data[a].fn != p->fn)
+                continue;
+            uint32_t via = 0;
+            for (uint32_t j = 0; j < x->calls.len; j++)
+                if (x->calls.data[j].fn == x->aliases.data[a].via) {
+                    via++;
+                    nchecked += x->calls.data[j].checked;
+                }
+            ncalls += via ? via : 1;
+        }
         if (!ncalls || nchecked != ncalls)
             continue;
         if (p->call_ix != KC_NONE) {
@@ -766,6 +826,7 @@ void kc_cuda_host_facts(kc_cuda_tu *t)
     kc_vec_free(&x->evs);
     kc_vec_free(&x->pending);
     kc_vec_free(&x->calls);
+    kc_vec_free(&x->aliases);
     free(x);
     kc_vec_free(&fns.v);
 }
