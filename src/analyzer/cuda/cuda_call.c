@@ -217,14 +217,15 @@ typedef struct sync_search {
 static bool may_sync_at(kc_cuda_walk *w, CXCursor call, CXCursor ref, const char *name, unsigned depth,
                         unsigned *budget);
 
-/* A name that is a barrier of the block or of a group, or a call that is
- * certainly none (intrinsics, operators, math). */
+/* A name that is a barrier of the block or of a group. */
 static bool barrier_name(const char *name)
 {
     return kc_cuda_starts_with(name, "__sync") || kc_cuda_starts_with(name, "__barrier") ||
            kc_cuda_starts_with(name, "barrier") || strcmp(name, "sync") == 0 || strcmp(name, "arrive_and_wait") == 0;
 }
 
+/* A call that is certainly no barrier (intrinsics, operators, math), or
+ * one with no name (a construction `T(x)`). */
 static bool never_syncs(const char *name)
 {
     return !name[0] || kc_cuda_starts_with(name, "__") || kc_cuda_starts_with(name, "operator") ||

@@ -93,7 +93,7 @@ static CXCursor init_shared_memory(CXCursor e, unsigned depth)
  * (a helper inlined twice) is one. */
 static uint32_t decl_symbol(kc_cuda_walk *w, CXCursor d, const char *name, kc_symbol_kind kind)
 {
-    CXFile file;
+    CXFile file = NULL;
     unsigned off = 0;
     clang_getExpansionLocation(clang_getCursorLocation(d), &file, NULL, NULL, &off);
     CXString fs = clang_getFileName(file);
