@@ -139,16 +139,8 @@ static bool blockdim_multiple(const kc_index *x)
  * they differ, or one is unknown). */
 static int64_t launched_block_x(const kc_model *m, const kc_kernel *k)
 {
-    int64_t bx = 0;
-    for (uint32_t i = 0; i < m->launches.len; i++) {
-        const kc_launch *L = &m->launches.data[i];
-        if (!kc_launch_may_run(L, k))
-            continue;
-        if (L->block_dim[0] <= 0 || (bx && L->block_dim[0] != bx))
-            return 0;
-        bx = L->block_dim[0];
-    }
-    return bx;
+    int64_t bx = kc_launch_block_dim(m, k, 0);
+    return bx > 0 ? bx : 0;
 }
 
 /* Is x thread-uniform and a multiple of the block's x size: blockDim.x a

@@ -532,16 +532,15 @@ static int runs(const kc_kernel *k, uint32_t guard, int64_t tid, bool *presumed)
     return 1;
 }
 
-/* Accesses whose indices use a split of threadIdx.x (`s[warp_id]`,
- * `s[lane_id]`, `threadIdx.x % WARP_SIZE`): is there a thread that writes
+/* Accesses of which one index at least uses a split of threadIdx.x
+ * (`s[warp_id]`, `s[lane_id]`, `threadIdx.x % WARP_SIZE`; other_thread
+ * sends only those here): is there a thread that writes
  * at `w` an element that another thread reads at `r`? Tried thread by
  * thread over the block (the width every launch in the file gives, else a
  * presumed 256 threads, stated in the diagnostic). */
 static bool split_conflict(kc_arena *ar, const kc_model *m, const kc_kernel *k, const kc_access *w,
                            const kc_access *r, const char **why)
 {
-    if (!has_split(k, w->offset) && !has_split(k, r->offset))
-        return false;
     if (uses_thread_yz(k))
         return false;
     /* the uniform parts must differ by a constant */
