@@ -8,7 +8,8 @@
  *     #           ^ KC101 "N elements apart"
  *
  * The caret's column is the expected column; the rule ID follows; quoted
- * strings must appear in the message or its notes. `expect: KC101` instead
+ * strings must appear in the message or its notes (one that begins with `!`
+ * must not appear: `"!reported as a note"`). `expect: KC101` instead
  * of a caret accepts any column; `expect: KC101@1` checks column 1 (which a
  * caret under a comment marker cannot reach). `expect-error: "text"` anywhere in the file
  * expects the file to be rejected with an error containing the text.
@@ -224,7 +225,7 @@ static void run_fixture(void **state)
                 continue;
             bool subs_ok = true;
             for (unsigned k = 0; k < x->nsubs; k++)
-                if (!diag_has(d, x->subs[k]))
+                if (x->subs[k][0] == '!' ? diag_has(d, x->subs[k] + 1) : !diag_has(d, x->subs[k]))
                     subs_ok = false;
             if (!subs_ok)
                 continue;
