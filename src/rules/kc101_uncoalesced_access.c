@@ -439,6 +439,32 @@ static const kc_access *loop_tile(const kc_kernel *k)
     return NULL;
 }
 
+/* The thread's other accesses of the record of access i (within `window`
+ * elements of it): one finding for them all, whose note lists them. */
+static void record_note(kc_arena *ar, const kc_kernel *k, uint32_t i, int64_t window, const char *stride, kc_diag *d)
+{
+    const kc_access *a = &k->accesses.data[i];
+    unsigned more = 0, nlines = 0;
+    uint32_t last = a->span.line;
+    kc_strbuf lines = {0};
+    for (uint32_t j = i + 1; j < k->accesses.len; j++) {
+        const kc_access *b = &k->accesses.data[j];
+        if (!record_sibling(ar, a, b, window))
+            continue;
+        more++;
+        if (b->span.line != last && nlines++ < 6)
+            kc_sb_appendf(&lines, "%s%u", lines.len ? ", " : "", b->span.line);
+        last = b->span.line;
+    }
+    if (more)
+        kc_diag_note(d, "the same holds for %u more %s%s of this %s-element record by the same thread (%s%s%s): "
+                     "one finding for them all",
+                     more, a->kind == KC_ACC_LOAD ? "load" : "store", more == 1 ? "" : "s", stride,
+                     nlines ? (nlines == 1 ? "line " : "lines ") : "on this line", kc_sb_str(&lines),
+                     nlines > 6 ? ", ..." : "");
+    kc_sb_free(&lines);
+}
+
 /* Fewer passes than this and an access made once per thread costs as much
  * as the loop: measured on an H200 (bench/premise/kc101_once_per_thread.cu),
  * a strided store after a 16-pass loop made the kernel 2.40x slower, after a
@@ -560,12 +586,18 @@ static void check(const kc_model *m, const kc_kernel *k, kc_rule_ctx *ctx)
                 continue; /* lanes closer than half a sector: measured 1.0-1.1x (bytes 4 apart) */
             if (covers_record(ar, k, a, cst < 0 ? -cst : cst, eb))
                 continue; /* each thread moves its whole record: the caches merge the requests */
-            bool earlier = false;
-            for (uint32_t j = 0; j < i && !earlier; j++)
-                earlier = record_sibling(ar, a, &k->accesses.data[j], cst < 0 ? -cst : cst);
-            if (earlier)
-                continue; /* reported with the record's first access */
         }
+        /* The thread's accesses of one record are one finding: within the
+         * constant stride, or, where the stride is symbolic, within one
+         * 32-byte sector of each other (xyzs[0], xyzs[1], xyzs[2]). */
+        int64_t window = const_stride ? (cst < 0 ? -cst : cst) : (int64_t)(32 / eb);
+        if (window < 1)
+            window = 1;
+        bool earlier = false;
+        for (uint32_t j = 0; cuda && j < i && !earlier; j++)
+            earlier = record_sibling(ar, a, &k->accesses.data[j], window);
+        if (earlier)
+            continue; /* reported with the record's first access */
         const char *stride = kc_model_index_str(m, k, rs->stride);
         const char *what = a->kind == KC_ACC_STORE ? "store to" : a->kind == KC_ACC_ATOMIC ? "atomic on" : "load from";
         kc_diag *d;
@@ -609,28 +641,8 @@ static void check(const kc_model *m, const kc_kernel *k, kc_rule_ctx *ctx)
         uint64_t nelems = cuda ? 0 : block_elems(&a->offset->shape);
         scatter s = {a, cuda, rs, stride, eb, const_stride, cst, sectors, ideal, bx, ystride, nelems, ar};
         cost_note(d, &s);
-        if (cuda && const_stride) {
-            /* the thread's other accesses of the same record */
-            unsigned more = 0, nlines = 0;
-            uint32_t last = a->span.line;
-            kc_strbuf lines = {0};
-            for (uint32_t j = i + 1; j < k->accesses.len; j++) {
-                const kc_access *b = &k->accesses.data[j];
-                if (!record_sibling(ar, a, b, cst < 0 ? -cst : cst))
-                    continue;
-                more++;
-                if (b->span.line != last && nlines++ < 6)
-                    kc_sb_appendf(&lines, "%s%u", lines.len ? ", " : "", b->span.line);
-                last = b->span.line;
-            }
-            if (more)
-                kc_diag_note(d, "the same holds for %u more %s of this %lld-element record by the same thread (%s%s%s): "
-                             "one finding for them all",
-                             more, a->kind == KC_ACC_LOAD ? "loads" : "stores", (long long)(cst < 0 ? -cst : cst),
-                             nlines ? (nlines == 1 ? "line " : "lines ") : "on this line", kc_sb_str(&lines),
-                             nlines > 6 ? ", ..." : "");
-            kc_sb_free(&lines);
-        }
+        if (cuda)
+            record_note(ar, k, i, window, stride, d);
         context_and_fix(ctx, k, d, &s);
         const kc_access *tile = !cuda && once_per_program_place(k, a) && a->offset->shape.rank == 1 ? loop_tile(k) : NULL;
         if (tile)
