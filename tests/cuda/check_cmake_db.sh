@@ -3,8 +3,8 @@
 # CUDA project (tests/cuda/cmake_project), not one written by hand:
 #   - the include directories that CMake 3.25+ hands nvcc in a response
 #     file (--options-file .../includes_CUDA.rsp) and the target's
-#     definitions (-DTILE=32) are read: both findings appear, and neither
-#     without -p;
+#     definitions (-DTILE=32) are read: both findings appear, and without
+#     -p only the one whose header include/ holds (searched by convention);
 #   - nvcc options that do not change parsing (--use_fast_math, -lineinfo,
 #     -Xptxas=-v, --expt-relaxed-constexpr, --generate-code=...) pass
 #     silently; one kcheck does not know (--kc-test-flag) is named once for
@@ -60,7 +60,12 @@ cmp -s "$work/err" "$work/err2" || { diff "$work/err" "$work/err2"; fail "cached
 "$kcheck" --no-config -q --cache-dir "$work/cache" -p "$work/build" src >/dev/null 2>"$work/err3"
 [ ! -s "$work/err3" ] || { cat "$work/err3"; fail "-q printed a warning"; }
 
-# Without the compile database neither finding is there.
+# Without the compile database: the header of the project's include/
+# (above src/) is searched by convention, so scale.cu's finding is there;
+# the transpose's needs TILE from -D, and is not.
 "$kcheck" --no-config --no-cache --color=never src >"$work/out4" 2>&1
-[ $? -eq 0 ] || { cat "$work/out4"; fail "without -p: exit status"; }
+[ $? -eq 1 ] || { cat "$work/out4"; fail "without -p: exit status"; }
+grep -q 'src/scale.cu:10:23: warning: double-precision literal `0.5` (from `SCALE`)' "$work/out4" ||
+    { cat "$work/out4"; fail "without -p: include/params.h was not found by convention"; }
+grep -q 'bank conflict' "$work/out4" && { cat "$work/out4"; fail "without -p: TILE cannot be known"; }
 echo "ok: a CMake-generated compile_commands.json (response file, definitions, nvcc options) is read"

@@ -228,6 +228,9 @@ static kc_cuda_val ev_children(kc_cuda_walk *w, CXCursor e)
 
 static kc_cuda_val ev_subscript(kc_cuda_walk *w, CXCursor e, int mode)
 {
+    kc_cuda_val av; /* a tensor accessor's x[i][j] in a template */
+    if (kc_cuda_accessor_call(w, e, mode, kc_cuda_ev, &av))
+        return av;
     kc_cuda_kids k;
     kc_cuda_kids_get(e, &k);
     if (k.n != 2) {
@@ -281,8 +284,11 @@ static kc_cuda_val struct_field(kc_cuda_walk *w, const kc_cuda_val *base, CXCurs
         if (kc_cuda_ty_is_ptr(t))
             s->facts |= KC_SF_POINTER;
     }
+    kc_cuda_accessor acc;
     if (kc_cuda_ty_is_ptr(t))
         return kc_cuda_mem_pointer(w, sym, s->name, KC_MEM_GLOBAL, kc_cuda_ty_pointee(t));
+    if (kc_cuda_accessor_type(t, &acc))
+        return kc_cuda_accessor_param(w, sym, s->name, &acc);
     if (kc_cuda_ty_is_int(t))
         return kc_cuda_v_index(kc_cuda_ix_atom(w, KC_ATOM_SYMBOL, sym, (kc_deps){0}, kc_cuda_ty_bits(t)));
     kc_cuda_val v = kc_cuda_v_none();
@@ -1019,7 +1025,7 @@ kc_cuda_val kc_cuda_ev(kc_cuda_walk *w, CXCursor e, int mode)
             v = ev_binary(w, e, mode);
         else if (kc_cuda_unop_of(e) != CXUnaryOperator_Invalid)
             v = ev_unary(w, e, mode);
-        else
+        else if (!kc_cuda_accessor_call(w, e, mode, kc_cuda_ev, &v))
             v = ev_call(w, e, mode);
         break;
     case CXCursor_UnaryExpr: { /* sizeof, alignof */

@@ -660,6 +660,36 @@ static void asserted_args(host_ctx *x, CXCursor fn, kc_launch *L)
     }
 }
 
+/* A statement that is only an unknown name named like a checker
+ * (`CUDA_CHECK_ERRORS;`, `CHECK_LAUNCH();` from a header kcheck does not
+ * have) left no expression behind: it is taken for a last-error check, on
+ * every path, in its place among the events. */
+static void unknown_checkers(host_ctx *x, CXCursor body)
+{
+    kc_span b = kc_cuda_span(x->t, body);
+    if (!kc_span_valid(b))
+        return;
+    for (uint32_t i = 0; i < x->t->nholes; i++) {
+        const kc_cuda_hole *h = &x->t->holes[i];
+        bool inside = (h->line > b.line || (h->line == b.line && h->col > b.col)) &&
+                      (h->line < b.end_line || (h->line == b.end_line && h->col < b.end_col));
+        if (!inside || !h->name || !checker_name(h->name))
+            continue;
+        host_ev e;
+        memset(&e, 0, sizeof e);
+        e.kind = EV_CHECK;
+        e.last_error = true;
+        e.span = (kc_span){h->line, h->col, h->line, h->col};
+        uint32_t at = 0;
+        while (at < x->evs.len && (x->evs.data[at].span.line < h->line ||
+                                   (x->evs.data[at].span.line == h->line && x->evs.data[at].span.col < h->col)))
+            at++;
+        kc_vec_push(&x->evs, e);
+        memmove(&x->evs.data[at + 1], &x->evs.data[at], (x->evs.len - 1 - at) * sizeof e);
+        x->evs.data[at] = e;
+    }
+}
+
 static void host_function(host_ctx *x, CXCursor fn)
 {
     kc_cuda_kids k;
@@ -675,6 +705,7 @@ static void host_function(host_ctx *x, CXCursor fn)
     x->depth = 0;
     x->npath = 0;
     visit(x, body);
+    unknown_checkers(x, body);
     kc_model *m = x->t->m;
     for (uint32_t i = 0; i < x->evs.len; i++) {
         host_ev *e = &x->evs.data[i];

@@ -48,18 +48,33 @@ static const char compat_texture_fetch[] =
 /* Every header of shim mode, sorted by name (kc_cuda_shim_provides
  * searches it). */
 static const kc_cuda_shim_file shim_files[] = {
+    {"ATen/ATen.h", NULL, KC_SHIM_INCLUDE("__kcheck_torch.h")},
+    {"ATen/AccumulateType.h", NULL, KC_SHIM_INCLUDE("__kcheck_torch.h")},
+    {"ATen/Dispatch.h", NULL, KC_SHIM_INCLUDE("__kcheck_torch.h")},
+    {"ATen/OpMathType.h", NULL, KC_SHIM_INCLUDE("__kcheck_torch.h")},
+    {"ATen/Tensor.h", NULL, KC_SHIM_INCLUDE("__kcheck_torch.h")},
+    {"ATen/core/TensorAccessor.h", NULL, KC_SHIM_INCLUDE("__kcheck_torch.h")},
+    {"ATen/cuda/CUDAContext.h", NULL, KC_SHIM_INCLUDE("__kcheck_torch.h")},
+    {"ATen/cuda/Exceptions.h", NULL, KC_SHIM_INCLUDE("__kcheck_torch.h")},
     {"__kcheck_cuda.h", "__kcheck_cuda.h", NULL},
     {"__kcheck_cxx.h", "__kcheck_cxx.h", NULL},
     {"__kcheck_fp16.h", "__kcheck_fp16.h", NULL},
     {"__kcheck_ilist.h", "__kcheck_ilist.h", NULL},
     {"__kcheck_libc.h", "__kcheck_libc.h", NULL},
     {"__kcheck_prelude.h", "__kcheck_prelude.h", NULL},
+    {"__kcheck_torch.h", "__kcheck_torch.h", NULL},
     {"algorithm", NULL, KC_SHIM_INCLUDE("__kcheck_cxx.h")},
     {"array", NULL, KC_SHIM_INCLUDE("__kcheck_cxx.h")},
     {"assert.h", "assert.h", NULL},
     {"atomic", NULL, KC_SHIM_INCLUDE("__kcheck_cxx.h")},
     {"bitset", NULL, KC_SHIM_INCLUDE("__kcheck_cxx.h")},
     {"builtin_types.h", NULL, KC_SHIM_INCLUDE("__kcheck_cuda.h")},
+    {"c10/cuda/CUDAException.h", NULL, KC_SHIM_INCLUDE("__kcheck_torch.h")},
+    {"c10/cuda/CUDAGuard.h", NULL, KC_SHIM_INCLUDE("__kcheck_torch.h")},
+    {"c10/cuda/CUDAStream.h", NULL, KC_SHIM_INCLUDE("__kcheck_torch.h")},
+    {"c10/macros/Macros.h", NULL, KC_SHIM_INCLUDE("__kcheck_torch.h")},
+    {"c10/util/BFloat16.h", NULL, KC_SHIM_INCLUDE("__kcheck_torch.h")},
+    {"c10/util/Half.h", NULL, KC_SHIM_INCLUDE("__kcheck_torch.h")},
     {"cassert", "assert.h", NULL},
     {"cerrno", NULL, KC_SHIM_INCLUDE("__kcheck_libc.h")},
     {"cfloat", NULL, KC_SHIM_INCLUDE("float.h")},
@@ -145,6 +160,13 @@ static const kc_cuda_shim_file shim_files[] = {
     {"sys/time.h", NULL, KC_SHIM_INCLUDE("__kcheck_libc.h")},
     {"thread", NULL, KC_SHIM_INCLUDE("__kcheck_cxx.h")},
     {"time.h", NULL, KC_SHIM_INCLUDE("__kcheck_libc.h")},
+    {"torch/all.h", NULL, KC_SHIM_INCLUDE("__kcheck_torch.h")},
+    {"torch/extension.h", NULL, KC_SHIM_INCLUDE("__kcheck_torch.h")},
+    {"torch/library.h", NULL, KC_SHIM_INCLUDE("__kcheck_torch.h")},
+    {"torch/python.h", NULL, KC_SHIM_INCLUDE("__kcheck_torch.h")},
+    {"torch/script.h", NULL, KC_SHIM_INCLUDE("__kcheck_torch.h")},
+    {"torch/torch.h", NULL, KC_SHIM_INCLUDE("__kcheck_torch.h")},
+    {"torch/types.h", NULL, KC_SHIM_INCLUDE("__kcheck_torch.h")},
     {"tuple", NULL, KC_SHIM_INCLUDE("__kcheck_cxx.h")},
     {"type_traits", NULL, KC_SHIM_INCLUDE("__kcheck_cxx.h")},
     {"unistd.h", NULL, KC_SHIM_INCLUDE("__kcheck_libc.h")},
@@ -217,6 +239,40 @@ static int text_cmp(const void *key, const void *elem)
 static const kc_cuda_shim_text *file_text(const char *file)
 {
     return bsearch(file, kc_cuda_shim_texts, kc_cuda_shim_ntexts, sizeof kc_cuda_shim_texts[0], text_cmp);
+}
+
+#define KC_SHIM_TORCH "__kcheck_torch.h"
+
+static const kc_cuda_shim_file *shim_file(const char *name)
+{
+    while (name[0] == '.' && name[1] == '/')
+        name += 2;
+    return bsearch(name, shim_files, sizeof shim_files / sizeof shim_files[0], sizeof shim_files[0], shim_cmp);
+}
+
+bool kc_cuda_shim_library(const char *name)
+{
+    const kc_cuda_shim_file *f = name ? shim_file(name) : NULL;
+    return f && ((f->alias && strcmp(f->alias, KC_SHIM_INCLUDE(KC_SHIM_TORCH)) == 0) ||
+                 (f->file && strcmp(f->file, KC_SHIM_TORCH) == 0));
+}
+
+void kc_cuda_shim_add_library(kc_cuda_unsaved *u, const char *dir, const char *name, kc_arena *names)
+{
+    const kc_cuda_shim_file *f = shim_file(name);
+    const kc_cuda_shim_text *t = file_text(KC_SHIM_TORCH);
+    if (!f || !t)
+        return;
+    const char *path = kc_arena_printf(names, "%s/%s", dir, f->name);
+    if (!kc_cuda_unsaved_has(u, path)) {
+        if (f->alias)
+            unsaved_push(u, path, f->alias, strlen(f->alias));
+        else
+            unsaved_push(u, path, t->text, t->len);
+    }
+    const char *own = kc_arena_printf(names, "%s/%s", dir, KC_SHIM_TORCH);
+    if (!kc_cuda_unsaved_has(u, own))
+        unsaved_push(u, own, t->text, t->len);
 }
 
 void kc_cuda_shim_add(kc_cuda_unsaved *u, kc_arena *names)

@@ -43,6 +43,13 @@ void kc_cuda_unsaved_free(kc_cuda_unsaved *u);
 
 /* Is `name` (as written in #include <name>) one of the shim headers? */
 bool kc_cuda_shim_provides(const char *name);
+/* Is `name` a header of a library kcheck stands in for in both modes
+ * (PyTorch's extension headers: shim/__kcheck_torch.h)? */
+bool kc_cuda_shim_library(const char *name);
+/* Appends that header, and the stand-in it includes, under `dir` (toolkit
+ * mode: the stand-in directory, where they are found only when the real
+ * ones are not); the path strings are allocated in `names`. */
+void kc_cuda_shim_add_library(kc_cuda_unsaved *u, const char *dir, const char *name, kc_arena *names);
 /* Appends every shim header; the path strings are allocated in `names`,
  * which must outlive the list. */
 void kc_cuda_shim_add(kc_cuda_unsaved *u, kc_arena *names);

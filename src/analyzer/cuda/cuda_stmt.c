@@ -806,6 +806,13 @@ static void add_params(kc_cuda_walk *w, CXCursor fn, CXCursor *body)
             p.span = kc_cuda_span(w->t, c);
             p.is_pointer = kc_cuda_ty_is_ptr(t);
             p.is_restrict = clang_isRestrictQualifiedType(t) != 0;
+            kc_cuda_accessor acc;
+            bool accessor = !p.is_pointer && kc_cuda_accessor_type(t, &acc);
+            if (accessor) { /* a tensor accessor: a pointer to its elements */
+                p.is_restrict = acc.restrict_;
+                p.elem_bytes = kc_cuda_ty_size(acc.elem);
+                p.pointee_const = clang_isConstQualifiedType(acc.elem) != 0;
+            }
             CXType pointee = p.is_pointer ? kc_cuda_ty_pointee(t) : t;
             if (p.is_pointer) {
                 p.pointee_const = clang_isConstQualifiedType(pointee) != 0;
@@ -824,6 +831,8 @@ static void add_params(kc_cuda_walk *w, CXCursor fn, CXCursor *body)
             if (p.is_pointer) {
                 kc_space space = w->k->is_device_function ? kc_cuda_param_space(w->t, w->k->name, pidx) : KC_MEM_GLOBAL;
                 v = kc_cuda_mem_pointer(w, sym, s->name, space, pointee);
+            } else if (accessor) {
+                v = kc_cuda_accessor_param(w, sym, s->name, &acc);
             } else if (kc_cuda_ty_is_int(t)) {
                 v = kc_cuda_v_index(kc_cuda_ix_atom(w, KC_ATOM_SYMBOL, sym, (kc_deps){0}, kc_cuda_ty_bits(t)));
             } else if (kc_cuda_ty_is_record(t)) {

@@ -234,6 +234,26 @@ void kc_cuda_record_call(kc_cuda_walk *w, CXCursor e, const char *name, uint32_t
                          const CXCursor *args, int na);
 void kc_cuda_pin_params(kc_cuda_walk *w, CXCursor e, unsigned depth);
 
+/* ---- cuda_accessor.c ---- */
+/* A PyTorch tensor accessor type (at::GenericPackedTensorAccessor,
+ * at::TensorAccessor): its element type, rank, index width and traits. */
+typedef struct kc_cuda_accessor {
+    CXType elem;
+    unsigned rank;
+    uint8_t index_bits;
+    bool restrict_;
+} kc_cuda_accessor;
+bool kc_cuda_accessor_type(CXType t, kc_cuda_accessor *out);
+/* The value of a kernel parameter (or parameter struct field) of accessor
+ * type, symbol `sym`: a pointer to its elements in global memory. */
+kc_cuda_val kc_cuda_accessor_param(kc_cuda_walk *w, uint32_t sym, const char *name, const kc_cuda_accessor *acc);
+/* `x[i][j]` (an access of x's elements: an operator call in an
+ * instantiation, a subscript in a template) and `x.size(k)`, `x.stride(k)`
+ * (symbols); false when `e` is none of these. `ev` evaluates the
+ * operands (kc_cuda_ev). */
+typedef kc_cuda_val (*kc_cuda_ev_fn)(kc_cuda_walk *w, CXCursor e, int mode);
+bool kc_cuda_accessor_call(kc_cuda_walk *w, CXCursor e, int mode, kc_cuda_ev_fn ev, kc_cuda_val *out);
+
 /* ---- cuda_expr.c ---- */
 kc_cuda_val kc_cuda_ev_cond(kc_cuda_walk *w, CXCursor e, kc_cuda_preds *pos, kc_cuda_preds *neg);
 void kc_cuda_name_load(kc_cuda_walk *w, const kc_cuda_val *v, const char *name);

@@ -272,7 +272,11 @@ static void on_include(kc_cuda_scan_inc *s, const char *name, bool quoted, const
     if (s->fe->builtin_inc && kc_cuda_file_exists(kc_cuda_path_join(s->ar, s->fe->builtin_inc, name)))
         return;
     /* Toolkit mode: the system's headers are real; only the user's missing
-     * ones get a stand-in. */
+     * ones get a stand-in, and PyTorch's, which the shim has too. */
+    if (!s->shim && kc_cuda_shim_library(name)) {
+        kc_cuda_shim_add_library(s->unsaved, KC_CUDA_SHIM_STUBS, name, s->ar);
+        return;
+    }
     if (!s->shim && !quoted)
         return;
     char *stub = kc_xasprintf("%s/%s", KC_CUDA_SHIM_STUBS, name);
@@ -493,6 +497,17 @@ static void build_args(kc_cuda_frontend *fe, kc_arena *ar, const kc_source *src,
     }
     for (uint32_t i = 0; i < user.v.len; i++)
         kc_cuda_arg(a, user.v.data[i]);
+    /* A PyTorch or CMake project keeps its headers in an include/ beside
+     * or above its sources and names it in setup.py or CMakeLists.txt,
+     * which kcheck does not read: searched after every directory the user
+     * gave, as those build files would. */
+    const char *dir = kc_cuda_dir_of(ar, src->path);
+    const char *conv[] = {kc_cuda_path_join(ar, dir, "include"), kc_cuda_path_join(ar, dir, "../include")};
+    for (size_t i = 0; i < sizeof conv / sizeof conv[0]; i++)
+        if (dir_exists(conv[i])) {
+            kc_cuda_arg(a, kc_arena_printf(ar, "-I%s", conv[i]));
+            kc_vec_push(&user.dirs, conv[i]);
+        }
     kc_cuda_arg(a, "-idirafter");
     kc_cuda_arg(a, KC_CUDA_SHIM_STUBS);
     for (uint32_t i = 0; i < o->extra_args.len; i++)

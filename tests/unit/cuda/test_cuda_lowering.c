@@ -755,6 +755,49 @@ static void test_unresolved_calls_and_shared_scalars(void **state)
     fh_free(&L);
 }
 
+/* A PyTorch tensor accessor (shim/__kcheck_torch.h) is the memory it
+ * indexes: x[r][c] of a contiguous (N, C) tensor is one access at
+ * r * x.size(1) + c; x.size(k) are the parameter's symbols, and a size that
+ * bounds the loop is a problem size; an (N, 3) point read as p[i][0..2] is
+ * 3 accesses whose thread stride is p.size(1), which nothing makes large. */
+static void test_torch_accessor(void **state)
+{
+    (void)state;
+    lowered L;
+    fh_lower_cuda(&L, "#include <torch/extension.h>\n"
+              "__global__ void rows(const torch::PackedTensorAccessor32<float, 2, torch::RestrictPtrTraits> x,\n"
+              "                     const torch::PackedTensorAccessor64<float, 2> p, float *out)\n"
+              "{\n"
+              "    const int r = blockIdx.x * blockDim.x + threadIdx.x;\n"
+              "    if (r >= x.size(0)) return;\n"
+              "    float acc = p[r][0] + p[r][1] + p[r][2];\n"
+              "    for (int c = 0; c < x.size(1); ++c)\n"
+              "        acc += x[r][c];\n"
+              "    out[r] = acc;\n"
+              "}\n");
+    const kc_kernel *k = fh_kernel(L.m, "rows");
+    const kc_access *a = fh_access_of(k, "x", KC_ACC_LOAD);
+    kc_stride st;
+    assert_string_equal(fh_stride_x(&L, k, a, &st), "x.size(1)");
+    assert_int_equal(a->elem_bytes, 4);
+    assert_int_equal(a->space, KC_MEM_GLOBAL);
+    assert_true(kc_index_depends_on_loop(a->offset, 0));
+    assert_true(fh_symbol(k, "x.size(1)")->facts & KC_SF_SIZE);
+    assert_true(fh_symbol(k, "x.size(0)")->facts & KC_SF_SIZE);
+    assert_int_equal(fh_symbol(k, "x.size(1)")->bits, 32);
+    assert_true(fh_symbol(k, "x")->facts & KC_SF_POINTER);
+    unsigned np = 0;
+    for (uint32_t i = 0; i < k->accesses.len; i++)
+        if (k->accesses.data[i].base_name && strcmp(k->accesses.data[i].base_name, "p") == 0) {
+            np++;
+            assert_string_equal(fh_stride_x(&L, k, &k->accesses.data[i], &st), "p.size(1)");
+        }
+    assert_int_equal(np, 3);
+    assert_false(fh_symbol(k, "p.size(1)")->facts & (KC_SF_SIZE | KC_SF_OUTER_STRIDE));
+    assert_int_equal(fh_symbol(k, "p.size(1)")->bits, 64);
+    fh_free(&L);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -768,6 +811,7 @@ int main(void)
         cmocka_unit_test(test_loop_invariant_and_carried),
         cmocka_unit_test(test_loop_carried_nonaffine),
         cmocka_unit_test(test_gather),
+        cmocka_unit_test(test_torch_accessor),
         cmocka_unit_test(test_launch),
         cmocka_unit_test(test_device_helper_inlined),
         cmocka_unit_test(test_template_kernel),
