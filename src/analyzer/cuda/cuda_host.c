@@ -129,7 +129,7 @@ static const char *macro_name(host_ctx *x, CXCursor c)
     if (!f1 || (f2 && clang_File_isEqual(f1, f2) && o1 == o2))
         return NULL;
     uint32_t l, col, off;
-    if (!kc_cuda_loc_in_main(x->t, loc, &l, &col, &off))
+    if (!kc_cuda_expansion_in_main(x->t, loc, &l, &col, &off))
         return NULL;
     const char *s = x->t->src->text;
     size_t n = x->t->src->len, e = off;
@@ -660,10 +660,33 @@ static void asserted_args(host_ctx *x, CXCursor fn, kc_launch *L)
     }
 }
 
-/* A statement that is only an unknown name named like a checker
- * (`CUDA_CHECK_ERRORS;`, `CHECK_LAUNCH();` from a header kcheck does not
- * have) left no expression behind: it is taken for a last-error check, on
- * every path, in its place among the events. */
+/* Is the unknown name at `line`:`col` written with no arguments (`NAME;`,
+ * `NAME();`)? */
+static bool bare_statement(const kc_source *src, uint32_t line, uint32_t col)
+{
+    size_t i = kc_source_offset(src, line, col);
+    while (i < src->len && (isalnum((unsigned char)src->text[i]) || src->text[i] == '_'))
+        i++;
+    while (i < src->len && (src->text[i] == ' ' || src->text[i] == '\t'))
+        i++;
+    if (i < src->len && src->text[i] == '(') {
+        i++;
+        while (i < src->len && (src->text[i] == ' ' || src->text[i] == '\t'))
+            i++;
+        if (i >= src->len || src->text[i] != ')')
+            return false;
+        i++;
+        while (i < src->len && (src->text[i] == ' ' || src->text[i] == '\t'))
+            i++;
+    }
+    return i < src->len && src->text[i] == ';';
+}
+
+/* A statement that is only an unknown name named like a checker, with no
+ * arguments (`CUDA_CHECK_ERRORS;`, `CHECK_LAUNCH();` from a header kcheck
+ * does not have), left no expression behind: it is taken for a last-error
+ * check, on every path, in its place among the events. One with arguments
+ * (`cublasCheck(cublasSgemm(...))`) checks what it is given. */
 static void unknown_checkers(host_ctx *x, CXCursor body)
 {
     kc_span b = kc_cuda_span(x->t, body);
@@ -673,7 +696,7 @@ static void unknown_checkers(host_ctx *x, CXCursor body)
         const kc_cuda_hole *h = &x->t->holes[i];
         bool inside = (h->line > b.line || (h->line == b.line && h->col > b.col)) &&
                       (h->line < b.end_line || (h->line == b.end_line && h->col < b.end_col));
-        if (!inside || !h->name || !checker_name(h->name))
+        if (!inside || !h->name || !checker_name(h->name) || !bare_statement(x->t->src, h->line, h->col))
             continue;
         host_ev e;
         memset(&e, 0, sizeof e);

@@ -436,50 +436,69 @@ typedef struct mfactors {
     int64_t cst;
 } mfactors;
 
-typedef struct var_writes {
-    CXCursor var;
-    unsigned n;
-} var_writes;
-
+/* The variable an assignment, an increment or an address-of writes. */
 static enum CXChildVisitResult var_write_visit(CXCursor c, CXCursor parent, CXClientData data)
 {
     (void)parent;
-    var_writes *w = data;
+    kc_cuda_fnwrites *w = data;
     kc_cuda_kids k;
+    CXCursor target = clang_getNullCursor();
     if (c.kind == CXCursor_BinaryOperator || c.kind == CXCursor_CompoundAssignOperator) {
         bool assign = c.kind == CXCursor_CompoundAssignOperator ||
                       clang_getCursorBinaryOperatorKind(c) == CXBinaryOperator_Assign;
         kc_cuda_kids_get(c, &k);
-        if (assign && k.n && refers_to(k.v[0], w->var))
-            w->n++;
+        if (assign && k.n)
+            target = kc_cuda_strip(k.v[0]);
         kc_cuda_kids_free(&k);
     } else if (c.kind == CXCursor_UnaryOperator) {
         /* ++, --, and an address taken (a write through it is not seen) */
         enum CXUnaryOperatorKind op = clang_getCursorUnaryOperatorKind(c);
         kc_cuda_kids_get(c, &k);
         if (op != CXUnaryOperator_Plus && op != CXUnaryOperator_Minus && op != CXUnaryOperator_Not &&
-            op != CXUnaryOperator_LNot && op != CXUnaryOperator_Deref && k.n && refers_to(k.v[0], w->var))
-            w->n++;
+            op != CXUnaryOperator_LNot && op != CXUnaryOperator_Deref && k.n)
+            target = kc_cuda_strip(k.v[0]);
         kc_cuda_kids_free(&k);
+    }
+    if (target.kind == CXCursor_DeclRefExpr) {
+        CXCursor v = clang_getCursorReferenced(target);
+        if (!clang_Cursor_isNull(v))
+            kc_vec_push(&w->written, v);
     }
     return CXChildVisit_Recurse;
 }
 
+/* Does some statement of `fn` write `var`? One walk per function. */
+static bool written_in(kc_cuda_tu *t, CXCursor fn, CXCursor var)
+{
+    kc_cuda_fnwrites *e = NULL;
+    for (uint32_t i = 0; i < t->fnwrites.len && !e; i++)
+        if (clang_equalCursors(t->fnwrites.data[i].fn, fn))
+            e = &t->fnwrites.data[i];
+    if (!e) {
+        kc_cuda_fnwrites w = {.fn = fn};
+        clang_visitChildren(fn, var_write_visit, &w);
+        kc_vec_push(&t->fnwrites, w);
+        e = &t->fnwrites.data[t->fnwrites.len - 1];
+    }
+    for (uint32_t i = 0; i < e->written.len; i++)
+        if (clang_equalCursors(e->written.data[i], var))
+            return true;
+    return false;
+}
+
 /* The initializer of a local variable that nothing else writes, or a null
  * cursor. */
-static CXCursor fixed_value(CXCursor d)
+static CXCursor fixed_value(kc_cuda_tu *t, CXCursor d)
 {
     CXCursor init = clang_Cursor_getVarDeclInitializer(d);
     CXCursor fn = clang_getCursorSemanticParent(d);
     if (clang_Cursor_isNull(init) ||
         (fn.kind != CXCursor_FunctionDecl && fn.kind != CXCursor_CXXMethod && fn.kind != CXCursor_FunctionTemplate))
         return clang_getNullCursor();
-    var_writes w = {.var = d, .n = 0};
-    clang_visitChildren(fn, var_write_visit, &w);
-    return w.n ? clang_getNullCursor() : init;
+    return written_in(t, fn, d) ? clang_getNullCursor() : init;
 }
 
-static void factors_of(CXCursor e, mfactors *f, unsigned depth)
+static void factors_of(kc_cuda_tu *t, CXCursor e, mfactors *f, unsigned depth)
 {
     e = kc_cuda_strip(e);
     int64_t v;
@@ -502,7 +521,7 @@ static void factors_of(CXCursor e, mfactors *f, unsigned depth)
         unsigned first = e.kind == CXCursor_BinaryOperator ? 0 : k.n ? k.n - 1 : 0;
         if (e.kind != CXCursor_BinaryOperator || k.n == 2)
             for (unsigned i = first; i < k.n; i++)
-                factors_of(k.v[i], f, depth + 1);
+                factors_of(t, k.v[i], f, depth + 1);
         else
             f->opaque++;
         kc_cuda_kids_free(&k);
@@ -510,10 +529,10 @@ static void factors_of(CXCursor e, mfactors *f, unsigned depth)
     }
     CXCursor d = e.kind == CXCursor_DeclRefExpr ? clang_getCursorReferenced(e) : clang_getNullCursor();
     if (d.kind == CXCursor_VarDecl) {
-        CXCursor init = fixed_value(d);
+        CXCursor init = fixed_value(t, d);
         mfactors g = {.cst = 1};
         if (!clang_Cursor_isNull(init))
-            factors_of(init, &g, depth + 1);
+            factors_of(t, init, &g, depth + 1);
         if (!clang_Cursor_isNull(init) && !g.opaque && f->nd + g.nd <= MF_MAX &&
             !__builtin_mul_overflow(f->cst, g.cst, &v)) {
             memcpy(f->decl + f->nd, g.decl, g.nd * sizeof *g.decl);
@@ -546,12 +565,12 @@ static CXCursor block_x(CXCursor e, unsigned depth)
 }
 
 /* Is `arg` a product with the block's x size among its factors? */
-static bool block_multiple(const mfactors *blk, CXCursor arg)
+static bool block_multiple(kc_cuda_tu *t, const mfactors *blk, CXCursor arg)
 {
     if (blk->opaque || (!blk->nd && blk->cst <= 1))
         return false;
     mfactors a = {.cst = 1};
-    factors_of(arg, &a, 0);
+    factors_of(t, arg, &a, 0);
     bool used[MF_MAX] = {false};
     for (unsigned i = 0; i < blk->nd; i++) {
         bool found = false;
@@ -567,15 +586,15 @@ static bool block_multiple(const mfactors *blk, CXCursor arg)
 /* A block's x size that is one of a variable value and a constant: `v >
  * K ? K : v` (a MIN macro), `min(v, K)`, also through a local written only
  * by its initializer. *var is the arm that is not a constant, *cap K. */
-static bool capped_block(CXCursor e, CXCursor *var, int64_t *cap, unsigned depth)
+static bool capped_block(kc_cuda_tu *t, CXCursor e, CXCursor *var, int64_t *cap, unsigned depth)
 {
     e = kc_cuda_strip(e);
     if (depth > 4 || clang_Cursor_isNull(e))
         return false;
     if (e.kind == CXCursor_DeclRefExpr) {
         CXCursor d = clang_getCursorReferenced(e);
-        CXCursor init = d.kind == CXCursor_VarDecl ? fixed_value(d) : clang_getNullCursor();
-        return !clang_Cursor_isNull(init) && capped_block(init, var, cap, depth + 1);
+        CXCursor init = d.kind == CXCursor_VarDecl ? fixed_value(t, d) : clang_getNullCursor();
+        return !clang_Cursor_isNull(init) && capped_block(t, init, var, cap, depth + 1);
     }
     CXCursor a = clang_getNullCursor(), b = clang_getNullCursor();
     if (e.kind == CXCursor_ConditionalOperator) {
@@ -651,11 +670,11 @@ static bool record_launch(kc_cuda_tu *t, CXCursor call)
             CXCursor bx = block_x(clang_Cursor_getArgument(config, 1), 0);
             blk.opaque = clang_Cursor_isNull(bx) ? 1 : 0;
             if (!clang_Cursor_isNull(bx))
-                factors_of(bx, &blk, 0);
+                factors_of(t, bx, &blk, 0);
             CXCursor v;
-            if (!clang_Cursor_isNull(bx) && capped_block(bx, &v, &cap, 0)) {
+            if (!clang_Cursor_isNull(bx) && capped_block(t, bx, &v, &cap, 0)) {
                 capped.opaque = 0;
-                factors_of(v, &capped, 0);
+                factors_of(t, v, &capped, 0);
                 cap_var = kc_cuda_text(t, v);
             }
         }
@@ -668,8 +687,8 @@ static bool record_launch(kc_cuda_tu *t, CXCursor call)
             if (a.param && !a.param[0])
                 a.param = NULL;
             a.has_value = kc_cuda_eval_int(arg, &a.value);
-            a.block_multiple = block_multiple(&blk, arg);
-            if (!a.block_multiple && cap && block_multiple(&capped, arg)) {
+            a.block_multiple = block_multiple(t, &blk, arg);
+            if (!a.block_multiple && cap && block_multiple(t, &capped, arg)) {
                 a.block_cap = cap;
                 a.block_var = cap_var;
             }
@@ -941,4 +960,7 @@ void kc_cuda_lower_tu(CXTranslationUnit tu, const kc_source *src, kc_model *m, c
     lower_functions(&t);
     kc_vec_free(&t.tvals);
     kc_vec_free(&t.argspaces);
+    for (uint32_t i = 0; i < t.fnwrites.len; i++)
+        kc_vec_free(&t.fnwrites.data[i].written);
+    kc_vec_free(&t.fnwrites);
 }

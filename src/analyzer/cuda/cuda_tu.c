@@ -158,7 +158,10 @@ CXCursor kc_cuda_first_in_kids(CXCursor c, CXCursor (*find)(CXCursor, unsigned),
 
 /* ---- locations, spans, text -------------------------------------------------- */
 
-bool kc_cuda_loc_in_main(const kc_cuda_tu *t, CXSourceLocation loc, uint32_t *line, uint32_t *col, uint32_t *off)
+static size_t invocation_end(const kc_source *src, size_t off);
+
+bool kc_cuda_expansion_in_main(const kc_cuda_tu *t, CXSourceLocation loc, uint32_t *line, uint32_t *col,
+                               uint32_t *off)
 {
     CXFile f = NULL;
     unsigned l = 0, c = 0, o = 0;
@@ -175,7 +178,55 @@ bool kc_cuda_loc_in_main(const kc_cuda_tu *t, CXSourceLocation loc, uint32_t *li
     return true;
 }
 
+bool kc_cuda_loc_in_main(const kc_cuda_tu *t, CXSourceLocation loc, uint32_t *line, uint32_t *col, uint32_t *off)
+{
+    uint32_t l, c, o;
+    if (!kc_cuda_expansion_in_main(t, loc, &l, &c, &o))
+        return false;
+    CXFile f = NULL;
+    clang_getExpansionLocation(loc, &f, NULL, NULL, NULL);
+    /* Written in an argument of a macro invoked here (`AT_DISPATCH_...(t,
+     * "name", [&] { ... })`, `CHECK(cudaMalloc(...))`): where it is
+     * written, not where the macro is. */
+    CXFile sf = NULL;
+    unsigned sl = 0, sc = 0, so = 0;
+    clang_getSpellingLocation(loc, &sf, &sl, &sc, &so);
+    if (sf && sl && so > o && so < t->src->len && clang_File_isEqual(sf, f) && so < invocation_end(t->src, o)) {
+        l = sl;
+        c = sc;
+        o = so;
+    }
+    *line = l;
+    *col = c;
+    *off = o;
+    return true;
+}
+
 static bool is_ident_char(char c) { return isalnum((unsigned char)c) || c == '_' || c == '$'; }
+
+/* End offset of the function-like macro invocation `NAME(...)` that starts
+ * at `off` (past its `)`), or `off` when there is none there. */
+static size_t invocation_end(const kc_source *src, size_t off)
+{
+    const char *s = src->text;
+    size_t n = src->len, e = off;
+    while (e < n && is_ident_char(s[e]))
+        e++;
+    if (e == off)
+        return off;
+    while (e < n && (s[e] == ' ' || s[e] == '\t' || s[e] == '\n' || s[e] == '\r'))
+        e++;
+    if (e >= n || s[e] != '(')
+        return off;
+    int depth = 0;
+    for (size_t q = e; q < n && q - e < (1u << 18); q++) {
+        if (s[q] == '(')
+            depth++;
+        else if (s[q] == ')' && --depth == 0)
+            return q + 1;
+    }
+    return off;
+}
 
 /* End offset of the token starting at `off` (identifiers, numbers, else one
  * byte); a function-like macro invocation `NAME(...)` extends to its `)`. */

@@ -44,6 +44,14 @@ typedef struct kc_cuda_hole {
     const char *name;
 } kc_cuda_hole;
 
+/* The variables that some statement of a function writes (assigns,
+ * increments, takes the address of), found in one walk of the function
+ * and kept for every later question about it. */
+typedef struct kc_cuda_fnwrites {
+    CXCursor fn;
+    KC_VEC(CXCursor) written;
+} kc_cuda_fnwrites;
+
 typedef struct kc_cuda_tu {
     CXTranslationUnit tu;
     CXFile main;          /* the main file (may be NULL: then isFromMainFile) */
@@ -53,6 +61,7 @@ typedef struct kc_cuda_tu {
     KC_VEC(kc_cuda_argspace) argspaces;
     const kc_cuda_hole *holes; /* in file order */
     uint32_t nholes;
+    KC_VEC(kc_cuda_fnwrites) fnwrites;
 } kc_cuda_tu;
 
 /* ---- children ---- */
@@ -72,8 +81,13 @@ CXCursor kc_cuda_first_in_kids(CXCursor c, CXCursor (*find)(CXCursor, unsigned),
 
 /* ---- locations, spans, text ---- */
 
-/* Is the location in the main file (after macro expansion)? */
+/* Is the location in the main file (after macro expansion)? Where: the
+ * macro invocation for what a macro's body makes, the argument's own place
+ * for what is written in an argument of a macro invoked there. */
 bool kc_cuda_loc_in_main(const kc_cuda_tu *t, CXSourceLocation loc, uint32_t *line, uint32_t *col, uint32_t *off);
+/* The same, always at the macro invocation. */
+bool kc_cuda_expansion_in_main(const kc_cuda_tu *t, CXSourceLocation loc, uint32_t *line, uint32_t *col,
+                               uint32_t *off);
 /* Main-file span of a cursor (expansion locations; a span that collapses
  * inside a macro argument widens to the macro invocation). Invalid when
  * the cursor is not in the main file. */
