@@ -28,7 +28,10 @@ static const char doc[] =
     "pass, nothing carried across passes. Nor is a sum of few terms: a loop of\n"
     "few passes (up to 64 in fp16, 8 in bf16), such as a warp's butterfly\n"
     "reduction, whose variable is divided each pass (`mask >>= 1`) and so ends\n"
-    "within its width wherever it starts.\n"
+    "within its width wherever it starts. In a `__device__` helper whose loop\n"
+    "runs a parameter of the helper (`for (i = 0; i < count; i++)`) and nothing\n"
+    "shows that parameter to be a problem size, the length of the sum is the\n"
+    "callers' choice: a note that says so.\n"
     "\n"
     "## Why is this bad?\n"
     "fp16 has 11 significant bits, bf16 only 8: once a running sum is 2^11 (2^8)\n"
@@ -113,6 +116,29 @@ static narrow_float narrow_of(const char *dt)
     return (narrow_float){"11", KC_NARROW_SUM_TERMS};
 }
 
+/* In a __device__ helper, the parameter of the helper that bounds the
+ * accumulator's loop (`for (int i = 0; i < count; i++)`), when nothing
+ * shows it to be a problem size: how many terms are summed is its
+ * callers' choice. NULL otherwise. */
+static const char *helper_count(const kc_kernel *k, const kc_accum *ac)
+{
+    if (!k->is_device_function || ac->loop == KC_NONE || ac->loop >= k->loops.len)
+        return NULL;
+    const kc_index *end = k->loops.data[ac->loop].end;
+    const char *name = NULL;
+    for (unsigned i = 0; end && i < end->nmono; i++)
+        for (unsigned f = 0; f < end->mono[i].nfac; f++) {
+            const kc_atom *a = &end->mono[i].fac[f];
+            if (a->kind != KC_ATOM_SYMBOL || a->id >= k->symbols.len)
+                return NULL;
+            const kc_symbol *s = &k->symbols.data[a->id];
+            if (s->kind != KC_SYM_PARAM || (s->facts & KC_SF_PROBLEM_SIZE))
+                return NULL;
+            name = s->name;
+        }
+    return name;
+}
+
 static void check(const kc_model *m, const kc_kernel *k, kc_rule_ctx *ctx)
 {
     (void)m;
@@ -163,6 +189,14 @@ static void check(const kc_model *m, const kc_kernel *k, kc_rule_ctx *ctx)
         kc_diag_note(d, "%s keeps %s significant bits: once the sum is that many powers of two larger than a term, "
                      "the term is mostly rounded away, and the error grows with the reduction length",
                      dt, narrow_of(dt).bits);
+        const char *count = passes < 0 ? helper_count(k, ac) : NULL;
+        if (count) {
+            d->severity = KC_SEV_NOTE;
+            kc_diag_note(d, "the loop runs `%s` passes, a parameter of the helper `%s`: the sum is long only if its "
+                         "callers pass a large `%s` (up to %lld passes in %s lose little), which kcheck does not "
+                         "follow; reported as a note",
+                         count, k->name, count, (long long)narrow_of(dt).few_terms, dt);
+        }
         /* The widening is one fix-it: the declaration and what each
          * statement of the accumulator needs with it, or nothing. */
         bool fixable = ac->fix_text && kc_span_valid(ac->decl_span);
