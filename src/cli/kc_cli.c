@@ -373,6 +373,14 @@ static int cli_opt_file_timeout(cli_args *a, const char *arg, FILE *out, FILE *e
     return CLI_GO_ON;
 }
 
+static int cli_opt_file_memory(cli_args *a, const char *arg, FILE *out, FILE *err)
+{
+    if (parse_size(arg, &a->o.file_memory))
+        return CLI_GO_ON;
+    fprintf(err, "kcheck: --file-memory expects a size such as 512M (0: no limit), got '%s'\n", arg);
+    return 2;
+}
+
 static int cli_opt_no_cache(cli_args *a, const char *arg, FILE *out, FILE *err)
 {
     a->o.no_cache = true;

@@ -247,14 +247,13 @@ static uint64_t warp_sectors(int64_t bx, int64_t sx, int64_t sy, unsigned eb)
 /* CUDA: b moves the same record as a: the same kind of access, base and
  * loop, at an offset less than the (constant) stride away. The thread's
  * accesses of one record are one finding. */
-static bool record_sibling(kc_arena *ar, const kc_access *a, const kc_access *b, int64_t stride)
+static bool record_sibling(const kc_access *a, const kc_access *b, int64_t stride)
 {
     if (b == a || b->kind != a->kind || b->space != a->space || !b->offset || b->loop != a->loop ||
         !kc_access_same_base(a, b))
         return false;
-    const kc_index *d = kc_index_sub(ar, b->offset, a->offset);
     int64_t c;
-    return d && kc_index_is_const(d, &c) && c > -stride && c < stride;
+    return kc_index_const_diff(a->offset, b->offset, &c) && c > -stride && c < stride;
 }
 
 /* One uncoalesced access as the notes describe it. */
@@ -439,17 +438,58 @@ static const kc_access *loop_tile(const kc_kernel *k)
     return NULL;
 }
 
+/* Accesses whose offsets differ by a constant, linked in program order
+ * (prev, next: the one before and after with the same offset terms, or
+ * KC_NONE): a record's accesses are looked for among them only, and at
+ * most SIBLING_SCAN of them back, so that a hand-unrolled kernel of
+ * thousands of accesses is checked in linear time. */
+#define SIBLING_SCAN 64
+#define SIBLING_NOTE_SCAN 1024
+typedef struct siblings {
+    uint32_t *prev, *next;
+} siblings;
+
+typedef struct hashed {
+    uint64_t h;
+    uint32_t i;
+} hashed;
+
+static int hashed_cmp(const void *x, const void *y)
+{
+    const hashed *a = x, *b = y;
+    return a->h != b->h ? (a->h < b->h ? -1 : 1) : a->i < b->i ? -1 : a->i > b->i;
+}
+
+static siblings link_siblings(kc_arena *ar, const kc_kernel *k)
+{
+    uint32_t n = k->accesses.len;
+    siblings s = {kc_arena_alloc(ar, (n + 1) * sizeof(uint32_t)), kc_arena_alloc(ar, (n + 1) * sizeof(uint32_t))};
+    hashed *v = kc_arena_alloc(ar, (n + 1) * sizeof *v);
+    for (uint32_t i = 0; i < n; i++) {
+        v[i] = (hashed){kc_index_nonconst_hash(k->accesses.data[i].offset), i};
+        s.prev[i] = s.next[i] = KC_NONE;
+    }
+    qsort(v, n, sizeof *v, hashed_cmp);
+    for (uint32_t t = 1; t < n; t++)
+        if (v[t].h == v[t - 1].h) {
+            s.prev[v[t].i] = v[t - 1].i;
+            s.next[v[t - 1].i] = v[t].i;
+        }
+    return s;
+}
+
 /* The thread's other accesses of the record of access i (within `window`
  * elements of it): one finding for them all, whose note lists them. */
-static void record_note(kc_arena *ar, const kc_kernel *k, uint32_t i, int64_t window, const char *stride, kc_diag *d)
+static void record_note(const kc_kernel *k, const siblings *sib, uint32_t i, int64_t window, const char *stride,
+                        kc_diag *d)
 {
     const kc_access *a = &k->accesses.data[i];
-    unsigned more = 0, nlines = 0;
+    unsigned more = 0, nlines = 0, steps = 0;
     uint32_t last = a->span.line;
     kc_strbuf lines = {0};
-    for (uint32_t j = i + 1; j < k->accesses.len; j++) {
+    for (uint32_t j = sib->next[i]; j != KC_NONE && steps++ < SIBLING_NOTE_SCAN; j = sib->next[j]) {
         const kc_access *b = &k->accesses.data[j];
-        if (!record_sibling(ar, a, b, window))
+        if (!record_sibling(a, b, window))
             continue;
         more++;
         if (b->span.line != last && nlines++ < 6)
@@ -530,6 +570,7 @@ static void check(const kc_model *m, const kc_kernel *k, kc_rule_ctx *ctx)
     int64_t bx = m->lang == KC_LANG_CUDA ? kc_launch_block_x(m, k) : -1;
     if (bx == 1)
         return;
+    siblings sib = link_siblings(ar, k);
     for (uint32_t i = 0; i < k->accesses.len; i++) {
         const kc_access *a = &k->accesses.data[i];
         if (a->space != KC_MEM_GLOBAL || !a->offset)
@@ -594,8 +635,10 @@ static void check(const kc_model *m, const kc_kernel *k, kc_rule_ctx *ctx)
         if (window < 1)
             window = 1;
         bool earlier = false;
-        for (uint32_t j = 0; cuda && j < i && !earlier; j++)
-            earlier = record_sibling(ar, a, &k->accesses.data[j], window);
+        unsigned steps = 0;
+        for (uint32_t j = cuda ? sib.prev[i] : KC_NONE; j != KC_NONE && !earlier && steps++ < SIBLING_SCAN;
+             j = sib.prev[j])
+            earlier = record_sibling(a, &k->accesses.data[j], window);
         if (earlier)
             continue; /* reported with the record's first access */
         const char *stride = kc_model_index_str(m, k, rs->stride);
@@ -642,7 +685,7 @@ static void check(const kc_model *m, const kc_kernel *k, kc_rule_ctx *ctx)
         scatter s = {a, cuda, rs, stride, eb, const_stride, cst, sectors, ideal, bx, ystride, nelems, ar};
         cost_note(d, &s);
         if (cuda)
-            record_note(ar, k, i, window, stride, d);
+            record_note(k, &sib, i, window, stride, d);
         context_and_fix(ctx, k, d, &s);
         const kc_access *tile = !cuda && once_per_program_place(k, a) && a->offset->shape.rank == 1 ? loop_tile(k) : NULL;
         if (tile)

@@ -146,6 +146,8 @@ typedef struct kc_arena_block {
 
 struct kc_arena {
     kc_arena_block *head;
+    size_t bytes; /* of every block */
+    size_t limit; /* 0: none */
 };
 
 kc_arena *kc_arena_new(void) { return kc_xcalloc(1, sizeof(kc_arena)); }
@@ -170,6 +172,7 @@ void *kc_arena_alloc(kc_arena *a, size_t n)
     if (!b || b->size - b->used < n) {
         size_t sz = n > 32768 ? n : 32768;
         b = kc_xmalloc(sizeof(kc_arena_block) + sz);
+        a->bytes += sz;
         b->size = sz;
         b->used = 0;
         b->next = a->head;
@@ -180,6 +183,12 @@ void *kc_arena_alloc(kc_arena *a, size_t n)
     memset(p, 0, n);
     return p;
 }
+
+void kc_arena_set_limit(kc_arena *a, size_t bytes) { a->limit = bytes; }
+
+bool kc_arena_over(const kc_arena *a) { return a && a->limit && a->bytes > a->limit; }
+
+size_t kc_arena_bytes(const kc_arena *a) { return a ? a->bytes : 0; }
 
 char *kc_arena_strndup(kc_arena *a, const char *s, size_t n)
 {

@@ -86,6 +86,11 @@ typedef struct kc_arena kc_arena;
 kc_arena *kc_arena_new(void);
 void kc_arena_delete(kc_arena *a); /* NULL-safe */
 void *kc_arena_alloc(kc_arena *a, size_t n); /* zeroed, 16-byte aligned */
+/* A soft limit: allocations go on past it (callers need not check), and
+ * kc_arena_over says so, for the owner to stop its work. */
+void kc_arena_set_limit(kc_arena *a, size_t bytes); /* 0: none */
+bool kc_arena_over(const kc_arena *a);
+size_t kc_arena_bytes(const kc_arena *a); /* of the blocks it holds */
 char *kc_arena_strdup(kc_arena *a, const char *s);
 char *kc_arena_strndup(kc_arena *a, const char *s, size_t n);
 char *kc_arena_printf(kc_arena *a, const char *fmt, ...) KC_PRINTF(2, 3);

@@ -1,5 +1,6 @@
 #include "kc_diag.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -122,4 +123,23 @@ void kc_file_errors_free(kc_file_errors *e)
     for (uint32_t i = 0; i < e->items.len; i++)
         free(e->items.data[i].message);
     kc_vec_free(&e->items);
+}
+
+static void size_text(char *buf, size_t n, size_t bytes)
+{
+    if (bytes >= ((size_t)1 << 20))
+        snprintf(buf, n, "%zu MiB", (bytes + ((size_t)1 << 20) - 1) >> 20);
+    else
+        snprintf(buf, n, "%zu KiB", (bytes + 1023) >> 10);
+}
+
+void kc_file_errors_over_memory(kc_file_errors *e, const char *what, size_t used, size_t limit)
+{
+    char u[32], l[32];
+    size_text(u, sizeof u, used);
+    size_text(l, sizeof l, limit);
+    kc_file_errors_add(e, 0, 0,
+                       "not checked: %s needed %s, over the memory limit of one file, %s "
+                       "(--file-memory=SIZE raises it; 0: no limit)",
+                       what, u, l);
 }

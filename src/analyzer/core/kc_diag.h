@@ -71,6 +71,9 @@ typedef struct kc_file_errors {
 
 void kc_file_errors_add(kc_file_errors *e, uint32_t line, uint32_t col, const char *fmt, ...)
     KC_PRINTF(4, 5);
+/* The file is given up over --file-memory: `what` (e.g. "the parse")
+ * needed `used` bytes, over `limit`. */
+void kc_file_errors_over_memory(kc_file_errors *e, const char *what, size_t used, size_t limit);
 void kc_file_errors_free(kc_file_errors *e);
 
 #endif

@@ -259,6 +259,66 @@ bool kc_index_equal(const kc_index *a, const kc_index *b)
     return true;
 }
 
+static bool mono_equal(const kc_mono *x, const kc_mono *y)
+{
+    if (x->coef != y->coef || x->nfac != y->nfac || x->bits != y->bits)
+        return false;
+    for (unsigned f = 0; f < x->nfac; f++)
+        if (x->fac[f].kind != y->fac[f].kind || x->fac[f].id != y->fac[f].id || x->fac[f].axes != y->fac[f].axes ||
+            x->fac[f].flags != y->fac[f].flags || x->fac[f].loops != y->fac[f].loops)
+            return false;
+    return true;
+}
+
+uint64_t kc_index_nonconst_hash(const kc_index *x)
+{
+    uint64_t h = 1469598103934665603ull;
+#define MIX(v) (h = (h ^ (uint64_t)(v)) * 1099511628211ull)
+    if (!x)
+        return h;
+    MIX(x->bits);
+    for (unsigned i = 0; i < x->nmono; i++) {
+        const kc_mono *m = &x->mono[i];
+        if (!m->nfac)
+            continue;
+        MIX(m->coef);
+        MIX(m->nfac);
+        MIX(m->bits);
+        for (unsigned f = 0; f < m->nfac; f++) {
+            MIX(m->fac[f].kind);
+            MIX(m->fac[f].id);
+            MIX(m->fac[f].axes);
+            MIX(m->fac[f].flags);
+            MIX(m->fac[f].loops);
+        }
+    }
+#undef MIX
+    return h;
+}
+
+bool kc_index_const_diff(const kc_index *a, const kc_index *b, int64_t *d)
+{
+    if (!a || !b || a->bits != b->bits)
+        return false;
+    int64_t ca = 0, cb = 0;
+    unsigned i = 0, j = 0;
+    for (;;) {
+        while (i < a->nmono && a->mono[i].nfac == 0)
+            ca += a->mono[i++].coef;
+        while (j < b->nmono && b->mono[j].nfac == 0)
+            cb += b->mono[j++].coef;
+        if (i == a->nmono || j == b->nmono)
+            break;
+        if (!mono_equal(&a->mono[i], &b->mono[j]))
+            return false;
+        i++;
+        j++;
+    }
+    if (i != a->nmono || j != b->nmono)
+        return false;
+    return !__builtin_sub_overflow(cb, ca, d);
+}
+
 kc_deps kc_deps_divmod(kc_deps n, kc_deps d, bool quotient)
 {
     kc_deps r = {.axes = (uint8_t)(n.axes | d.axes), .flags = (uint8_t)(n.flags | d.flags),

@@ -137,6 +137,12 @@ const kc_index *kc_index_broadcast(kc_arena *a, const kc_index *x, const kc_shap
 /* Structurally equal: same monomials (coefficients, factors with their
  * axes, flags and loops, widths) and the same width. */
 bool kc_index_equal(const kc_index *a, const kc_index *b);
+/* b - a, when the two differ by a constant (every other term the same);
+ * without allocating. */
+bool kc_index_const_diff(const kc_index *a, const kc_index *b, int64_t *d);
+/* A hash of every term but the constant: equal for two indices that
+ * kc_index_const_diff relates. */
+uint64_t kc_index_nonconst_hash(const kc_index *x);
 kc_deps kc_index_deps(const kc_index *x);
 bool kc_index_is_const(const kc_index *x, int64_t *v);
 bool kc_index_depends_on_loop(const kc_index *x, uint32_t loop);

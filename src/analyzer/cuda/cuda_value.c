@@ -52,7 +52,9 @@ static bool deps_vary(kc_deps d)
 
 bool kc_cuda_budget_ok(kc_cuda_walk *w)
 {
-    if (w->budget == 0)
+    /* out of work, or the model is over --file-memory (the file is then
+     * given up) */
+    if (w->budget == 0 || kc_arena_over(w->a))
         return false;
     w->budget--;
     return true;

@@ -795,6 +795,25 @@ static void assumed_qualifiers(kc_model *m, const kc_source *src, const kc_cuda_
     }
 }
 
+/* The memory libclang holds for the parse (its AST, identifiers, source
+ * buffers, preprocessor), against --file-memory: true (and the error
+ * added) when over. */
+static bool over_memory(kc_cuda_frontend *fe, CXTranslationUnit tu, kc_file_errors *errs)
+{
+    size_t limit = fe->opts->file_memory;
+    if (!limit)
+        return false;
+    CXTUResourceUsage u = clang_getCXTUResourceUsage(tu);
+    size_t used = 0;
+    for (unsigned i = 0; i < u.numEntries; i++)
+        used += u.entries[i].amount;
+    clang_disposeCXTUResourceUsage(u);
+    if (used <= limit)
+        return false;
+    kc_file_errors_over_memory(errs, "the parse", used, limit);
+    return true;
+}
+
 kc_model *kc_cuda_lower(kc_cuda_frontend *fe, const kc_source *file, kc_file_errors *errs)
 {
     /* parsed and scanned with its lone CRs as LFs (the line scans below
@@ -864,10 +883,13 @@ kc_model *kc_cuda_lower(kc_cuda_frontend *fe, const kc_source *file, kc_file_err
     kc_model *m = NULL;
     if (ec != CXError_Success || !tu) {
         kc_file_errors_add(errs, 0, 0, "libclang could not parse the file (%s, code %d)", error_code_name(ec), (int)ec);
+    } else if (over_memory(fe, tu, errs)) {
+        /* given up */
     } else {
         kc_cuda_errors ce = {.arch = a.arch};
         if (kc_cuda_errors_collect(tu, src, ar, &ce, errs)) {
             m = kc_model_new(model_src, KC_LANG_CUDA);
+            kc_arena_set_limit(m->arena, fe->opts->file_memory);
             uint32_t nholes = 0;
             kc_cuda_hole *holes = kc_cuda_errors_holes(&ce, ar, &nholes);
             kc_cuda_lower_tu(tu, src, m, holes, nholes);
@@ -882,7 +904,12 @@ kc_model *kc_cuda_lower(kc_cuda_frontend *fe, const kc_source *file, kc_file_err
             /* the file as written: a specifier macro read as `__device__`
              * (cuda_macros.c) makes no device code of its own */
             bool tolerant = is_header(src->path) || !kc_source_has_device_code(model_src->text, model_src->len);
-            if (!kc_cuda_errors_apply(m, &ce, tolerant, errs)) {
+            if (kc_arena_over(m->arena)) {
+                kc_file_errors_over_memory(errs, "its kernel model", kc_arena_bytes(m->arena),
+                                           fe->opts->file_memory);
+                kc_model_delete(m);
+                m = NULL;
+            } else if (!kc_cuda_errors_apply(m, &ce, tolerant, errs)) {
                 kc_model_delete(m);
                 m = NULL;
                 note_missing_headers(&unsaved, &ce, errs);

@@ -1018,6 +1018,8 @@ static void scan_peers(kc_triton_frontend *fe, tt_module *mod, const kc_peers *p
 kc_model *kc_triton_lower(kc_triton_frontend *fe, const kc_source *file, const kc_peers *peers, kc_file_errors *errs)
 {
     kc_model *model = kc_model_new(file, KC_LANG_TRITON);
+    if (fe->opts)
+        kc_arena_set_limit(model->arena, fe->opts->file_memory);
     /* parsed with its lone CRs as LFs (tree-sitter-python ends lines at LF) */
     const kc_source lf = kc_source_lf_view(file), *src = &lf;
     /* Files that never mention triton cost a substring search (a file
@@ -1091,5 +1093,10 @@ kc_model *kc_triton_lower(kc_triton_frontend *fe, const kc_source *file, const k
     }
     tt_module_free(&mod);
     ts_tree_delete(tree);
+    if (kc_arena_over(model->arena)) {
+        kc_file_errors_over_memory(errs, "its kernel model", kc_arena_bytes(model->arena), fe->opts->file_memory);
+        kc_model_delete(model);
+        return NULL;
+    }
     return model;
 }

@@ -556,7 +556,7 @@ void tt_exec_block(tt_ctx *c, TSNode block)
         return;
     uint32_t saved = c->cond;
     uint32_t n = ts_node_named_child_count(block);
-    for (uint32_t i = 0; i < n; i++) {
+    for (uint32_t i = 0; i < n && !kc_arena_over(c->a); i++) { /* over --file-memory: given up */
         TSNode st = ts_node_named_child(block, i);
         if (TT_IS(st, comment))
             continue;

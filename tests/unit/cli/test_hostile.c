@@ -529,6 +529,95 @@ static void test_file_time_limit(void **state)
     alarm(0);
 }
 
+/* --file-memory: a file whose kernel model (or parse) needs more is given
+ * up with an error; the files after it are checked and reported. */
+static void test_file_memory_limit(void **state)
+{
+    (void)state;
+    alarm(120);
+    kc_strbuf sb = {0};
+    kc_sb_append(&sb, "import triton\nimport triton.language as tl\n@triton.jit\n"
+                      "def k(x_ptr, y_ptr, N, B: tl.constexpr):\n"
+                      "    offs = tl.program_id(0) * B + tl.arange(0, B)\n    m = offs < N\n"
+                      "    acc = tl.zeros([B], dtype=tl.float32)\n");
+    for (int i = 0; i < 8000; i++)
+        kc_sb_appendf(&sb, "    acc += tl.load(x_ptr + offs * %d + %d, mask=m, other=0.0)\n", i + 2, i);
+    kc_sb_append(&sb, "    tl.store(y_ptr + offs, acc, mask=m)\n");
+    write_file("big_model.py", sb.data, sb.len);
+    kc_sb_len_reset(&sb);
+    kc_sb_append(&sb, "__global__ void k(const float *x, float *y, int n) {\n"
+                      "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n  if (i >= n) return;\n  float acc = 0.f;\n");
+    for (int j = 0; j < 8000; j++)
+        kc_sb_appendf(&sb, "  acc += x[i * %d + %d];\n", j + 2, j);
+    kc_sb_append(&sb, "  y[i] = acc;\n}\n");
+    write_file("big_model.cu", sb.data, sb.len);
+    kc_sb_free(&sb);
+    char *py = tp("big_model.py"), *cu = tp("big_model.cu"), *good_py = tp("good.py"), *good_cu = tp("good.cu");
+    kh_result r = run("--no-cache", "--no-source", "--file-memory", "6M", py, cu, good_py, good_cu, NULL);
+    assert_int_equal(r.status, 2);
+    kh_expect_in(r.out, "big_model.py: error: not checked: its kernel model needed ");
+    kh_expect_in(r.out, "over the memory limit of one file, 6 MiB (--file-memory=SIZE raises it; 0: no limit) [input]");
+    kh_expect_in(r.out, "big_model.cu: error: not checked: ");
+    expect_good_checked(&r);
+    kh_expect_in(r.out, "2 files not checked (4 files)");
+    kh_result_free(&r);
+    /* without the limit both are checked */
+    r = run("--no-cache", "--no-source", "-q", "--file-memory", "0", py, cu, NULL);
+    assert_int_equal(r.status, 1);
+    kh_result_free(&r);
+    r = run("--file-memory", "lots", good_py, NULL);
+    assert_int_equal(r.status, 2);
+    kh_expect_in(r.err, "--file-memory expects a size such as 512M (0: no limit), got 'lots'");
+    kh_result_free(&r);
+    free(py);
+    free(cu);
+    free(good_py);
+    free(good_cu);
+    alarm(0);
+}
+
+static double cli_seconds(const char *path)
+{
+    double t0 = kh_now_s();
+    kh_result r = run("--no-cache", "--no-config", "-q", "-j1", path, NULL);
+    kh_result_free(&r);
+    return kh_now_s() - t0;
+}
+
+/* The rules too scale linearly with a kernel's accesses: a kernel of n
+ * loads at n different scattered strides (every one a KC101 finding, each
+ * compared with the others of its record) checked whole, n = 500 and
+ * 4000: under 24 times the time (linear 8, quadratic 64; it was quadratic
+ * in time and memory, 3,000 loads 17 s and 3.6 GB). */
+static void test_rules_scale_linearly(void **state)
+{
+    (void)state;
+    alarm(300);
+    double t[2];
+    const int n[2] = {500, 4000};
+    for (int s = 0; s < 2; s++) {
+        kc_strbuf sb = {0};
+        kc_sb_append(&sb, "__global__ void k(const float *x, float *y, int n) {\n"
+                          "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n  if (i >= n) return;\n  float acc = 0.f;\n");
+        for (int j = 0; j < n[s]; j++)
+            kc_sb_appendf(&sb, "  acc += x[i * %d + %d];\n", j + 2, j);
+        kc_sb_append(&sb, "  y[i] = acc;\n}\n");
+        char name[32];
+        snprintf(name, sizeof name, "scattered%d.cu", n[s]);
+        write_file(name, sb.data, sb.len);
+        kc_sb_free(&sb);
+        char *path = tp(name);
+        t[s] = cli_seconds(path);
+        free(path);
+    }
+    char *small = tp("good.cu");
+    double empty = cli_seconds(small);
+    free(small);
+    print_message("scattered loads: 500 %.3f s, 4000 %.3f s, a small file %.3f s\n", t[0], t[1], empty);
+    assert_true(t[1] - empty < 24 * (t[0] - empty) + 0.1);
+    alarm(0);
+}
+
 static void test_deep_nesting(void **state)
 {
     alarm(600);
@@ -1005,6 +1094,8 @@ int main(void)
         cmocka_unit_test(test_large_files),
         cmocka_unit_test(test_macro_bomb),
         cmocka_unit_test(test_file_time_limit),
+        cmocka_unit_test(test_file_memory_limit),
+        cmocka_unit_test(test_rules_scale_linearly),
         cmocka_unit_test(test_deep_nesting),
         cmocka_unit_test(test_walk_unreadable_entries),
         cmocka_unit_test(test_vanishing_files),
