@@ -394,6 +394,10 @@ static bool narrowed_by_compiler(facts_ctx *x, CXCursor e, CXCursor other, CXCur
     if (e.kind == CXCursor_CompoundAssignOperator)
         return true;
     unsigned j = parent_at(x, x->depth - 1);
+    /* an arm of `c ? 0.0 : 1.0 / z` whose value goes into a float: narrowed
+     * the same (nvcc -O3: rcp.rn.f32, DROID-SLAM's projective transform) */
+    while (j != UINT_MAX && x->stack[j].kind == CXCursor_ConditionalOperator)
+        j = parent_at(x, j);
     return j != UINT_MAX && to_float(x->stack[j]);
 }
 

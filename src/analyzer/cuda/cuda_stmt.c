@@ -592,9 +592,14 @@ static bool walk_return(kc_cuda_walk *w, CXCursor s)
 {
     kc_cuda_kids k;
     kc_cuda_kids_get(s, &k);
-    kc_cuda_val v = k.n >= 1 ? kc_cuda_ev(w, k.v[0], KC_CUDA_EV_LOAD) : kc_cuda_v_none();
-    kc_cuda_kids_free(&k);
     kc_cuda_fn *fn = w->fn;
+    /* a bool helper (`return h >= 0 && h < H;`): its value keeps what holds
+     * when it is true or false, for the caller's conditions */
+    bool boolean = !clang_Cursor_isNull(fn->decl) && clang_getCursorResultType(fn->decl).kind == CXType_Bool;
+    kc_cuda_val v = k.n < 1     ? kc_cuda_v_none()
+                    : boolean   ? kc_cuda_ev_bool(w, k.v[0])
+                                : kc_cuda_ev(w, k.v[0], KC_CUDA_EV_LOAD);
+    kc_cuda_kids_free(&k);
     if (kc_cuda_chain_thread_dep(w, w->guard, fn->entry_guard)) {
         if (!kc_span_valid(fn->div_return)) {
             fn->div_return = kc_cuda_aspan(w, s);
