@@ -619,12 +619,63 @@ static bool some_thread_writes(const kc_index *w, int64_t c)
     return (c - b) % a == 0 && (c - b) / a >= 0;
 }
 
+/* The values an index takes, as far as the launch's block extents and the
+ * loops' starts bound them: [*lo, *hi], *hi_open when unbounded above
+ * (a loop that counts up from its start). False when a term is not bounded
+ * so (a symbol, a loaded value, an extent no launch gives). */
+static bool index_interval(const kc_model *m, const kc_kernel *k, const kc_index *x, int64_t *lo, int64_t *hi,
+                           bool *hi_open)
+{
+    *lo = *hi = 0;
+    *hi_open = false;
+    for (unsigned i = 0; x && i < x->nmono; i++) {
+        const kc_mono *mo = &x->mono[i];
+        int64_t c = mo->coef, from, span;
+        if (mo->nfac == 0) {
+            from = span = c;
+        } else if (mo->nfac == 1 && mo->fac[0].kind == KC_ATOM_LANE && mo->fac[0].id < 3) {
+            int64_t bd = kc_launch_block_dim(m, k, mo->fac[0].id);
+            if (bd <= 0 || __builtin_mul_overflow(c, bd - 1, &span))
+                return false;
+            from = 0;
+        } else if (mo->nfac == 1 && mo->fac[0].kind == KC_ATOM_LOOP && mo->fac[0].id < k->loops.len && c > 0) {
+            const kc_loop *l = &k->loops.data[mo->fac[0].id];
+            int64_t start, step;
+            if (!kc_index_is_const(l->start, &start) || !kc_index_is_const(l->step, &step) || step <= 0 ||
+                __builtin_mul_overflow(c, start, &from))
+                return false;
+            span = from;
+            *hi_open = true;
+        } else {
+            return false;
+        }
+        int64_t a = from < span ? from : span, b = from < span ? span : from;
+        if (__builtin_add_overflow(*lo, a, lo) || __builtin_add_overflow(*hi, b, hi))
+            return false;
+    }
+    return x != NULL;
+}
+
+/* Do `w` and `r` touch disjoint ranges of the array, whatever the threads
+ * and passes (`shared_keys[tx + 16*ty]` in [256, 512) under `dim3(16, 16)`
+ * and `shared_topk[16*kb + tx]` from 768 up, two regions of one buffer)? */
+static bool disjoint_ranges(const kc_model *m, const kc_kernel *k, const kc_access *w, const kc_access *r)
+{
+    int64_t wl, wh, rl, rh;
+    bool wo, ro;
+    if (!index_interval(m, k, w->offset, &wl, &wh, &wo) || !index_interval(m, k, r->offset, &rl, &rh, &ro))
+        return false;
+    return (!wo && wh < rl) || (!ro && rh < wl);
+}
+
 /* Can a thread touch, at `r`, the element another thread touches at `w`? */
 static bool other_thread(kc_arena *ar, const kc_model *m, const kc_kernel *k, const kc_access *w,
                          const kc_access *r, bool cross_pass, const char **why)
 {
     if (has_split(k, w->offset) || has_split(k, r->offset))
         return split_conflict(ar, m, k, w, r, why);
+    if (disjoint_ranges(m, k, w, r))
+        return false;
     kc_offset_delta od;
     kc_offset_delta_of(ar, k, w->offset, r->offset, &od);
     if (!od.known || !od.delta || !od.lanes_pure)
