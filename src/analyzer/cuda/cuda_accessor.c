@@ -39,9 +39,12 @@ bool kc_cuda_accessor_type(CXType t, kc_cuda_accessor *out)
     if (t.kind == CXType_Invalid)
         return false;
     char *sp = canonical_spelling(t);
+    /* at::TensorAccessor<, at::GenericPackedTensorAccessor< (and PyTorch's
+     * header-only HeaderOnlyGenericPackedTensorAccessor<) */
     const char *p = strstr(sp, "TensorAccessor<");
-    bool ok = p && (p == sp || !isalnum((unsigned char)p[-1]) || strncmp(p - 7, "Generic", 7) == 0 ||
-                    strncmp(p - 13, "GenericPacked", 13) == 0);
+    size_t before = p ? (size_t)(p - sp) : 0;
+    bool ok = p && (before == 0 || !isalnum((unsigned char)p[-1]) ||
+                    (before >= 13 && strncmp(p - 13, "GenericPacked", 13) == 0));
     if (ok) {
         /* the arguments after the first: the rank, the pointer traits, the index type */
         const char *q = p + strlen("TensorAccessor<");
