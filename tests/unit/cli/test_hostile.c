@@ -529,6 +529,20 @@ static void test_file_time_limit(void **state)
     alarm(0);
 }
 
+/* Writes `name`: a CUDA kernel of n loads at n different strides
+ * (`acc += x[i * (j + 2) + j]`), each one a scattered access. */
+static void write_scattered_cuda(const char *name, int n)
+{
+    kc_strbuf sb = {0};
+    kc_sb_append(&sb, "__global__ void k(const float *x, float *y, int n) {\n"
+                      "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n  if (i >= n) return;\n  float acc = 0.f;\n");
+    for (int j = 0; j < n; j++)
+        kc_sb_appendf(&sb, "  acc += x[i * %d + %d];\n", j + 2, j);
+    kc_sb_append(&sb, "  y[i] = acc;\n}\n");
+    write_file(name, sb.data, sb.len);
+    kc_sb_free(&sb);
+}
+
 /* --file-memory: a file whose kernel model (or parse) needs more is given
  * up with an error; the files after it are checked and reported. */
 static void test_file_memory_limit(void **state)
@@ -544,14 +558,8 @@ static void test_file_memory_limit(void **state)
         kc_sb_appendf(&sb, "    acc += tl.load(x_ptr + offs * %d + %d, mask=m, other=0.0)\n", i + 2, i);
     kc_sb_append(&sb, "    tl.store(y_ptr + offs, acc, mask=m)\n");
     write_file("big_model.py", sb.data, sb.len);
-    kc_sb_len_reset(&sb);
-    kc_sb_append(&sb, "__global__ void k(const float *x, float *y, int n) {\n"
-                      "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n  if (i >= n) return;\n  float acc = 0.f;\n");
-    for (int j = 0; j < 8000; j++)
-        kc_sb_appendf(&sb, "  acc += x[i * %d + %d];\n", j + 2, j);
-    kc_sb_append(&sb, "  y[i] = acc;\n}\n");
-    write_file("big_model.cu", sb.data, sb.len);
     kc_sb_free(&sb);
+    write_scattered_cuda("big_model.cu", 8000);
     char *py = tp("big_model.py"), *cu = tp("big_model.cu"), *good_py = tp("good.py"), *good_cu = tp("good.cu");
     kh_result r = run("--no-cache", "--no-source", "--file-memory", "6M", py, cu, good_py, good_cu, NULL);
     assert_int_equal(r.status, 2);
@@ -596,16 +604,9 @@ static void test_rules_scale_linearly(void **state)
     double t[2];
     const int n[2] = {500, 4000};
     for (int s = 0; s < 2; s++) {
-        kc_strbuf sb = {0};
-        kc_sb_append(&sb, "__global__ void k(const float *x, float *y, int n) {\n"
-                          "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n  if (i >= n) return;\n  float acc = 0.f;\n");
-        for (int j = 0; j < n[s]; j++)
-            kc_sb_appendf(&sb, "  acc += x[i * %d + %d];\n", j + 2, j);
-        kc_sb_append(&sb, "  y[i] = acc;\n}\n");
         char name[32];
         snprintf(name, sizeof name, "scattered%d.cu", n[s]);
-        write_file(name, sb.data, sb.len);
-        kc_sb_free(&sb);
+        write_scattered_cuda(name, n[s]);
         char *path = tp(name);
         t[s] = cli_seconds(path);
         free(path);
