@@ -81,7 +81,7 @@ typedef enum kc_cuda_mode {
     /* --file-timeout: a file whose analysis runs longer is given up, as an error; 0: no limit */   \
     X(double, file_timeout_s, VALUE, NOKEY, NULL, 120)                                              \
     /* --file-memory: a file whose parse or model needs more bytes is given up, as an error; 0: none */ \
-    X(size_t, file_memory, VALUE, NOKEY, NULL, (size_t)4 << 30)                                       \
+    X(size_t, file_memory, VALUE, KEY, NULL, (size_t)4 << 30)                                         \
     /* the rules: one flag per rule of the registry (kc_rules_count()); NULL: all enabled */        \
     X(uint8_t *, rule_enabled, FLAGS, KEY, "select", NULL)                                          \
     X(size_t, rule_enabled_len, VALUE, NOKEY, NULL, 0) /* (hashed with rule_enabled) */             \
