@@ -573,6 +573,16 @@ static void test_file_memory_limit(void **state)
     r = run("--no-cache", "--no-source", "-q", "--file-memory", "0", py, cu, NULL);
     assert_int_equal(r.status, 1);
     kh_result_free(&r);
+    /* the limit is part of the result cache's key: given up under a small
+     * limit, the file is analysed again under a larger one */
+    char *cache = tp("memory-cache");
+    r = kh_run("--cache-dir", cache, "--no-source", "--file-memory", "6M", py, NULL); /* (run() adds --no-cache) */
+    assert_int_equal(r.status, 2);
+    kh_result_free(&r);
+    r = kh_run("--cache-dir", cache, "--no-source", "-q", "--file-memory", "64M", py, NULL);
+    assert_int_equal(r.status, 1);
+    kh_result_free(&r);
+    free(cache);
     r = run("--file-memory", "lots", good_py, NULL);
     assert_int_equal(r.status, 2);
     kh_expect_in(r.err, "--file-memory expects a size such as 512M (0: no limit), got 'lots'");
