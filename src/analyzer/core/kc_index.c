@@ -240,25 +240,6 @@ const kc_index *kc_index_broadcast(kc_arena *a, const kc_index *x, const kc_shap
     return kc_index_remap(a, x, to, map);
 }
 
-bool kc_index_equal(const kc_index *a, const kc_index *b)
-{
-    if (a == b)
-        return true;
-    if (!a || !b || a->nmono != b->nmono || a->bits != b->bits)
-        return false;
-    for (unsigned i = 0; i < a->nmono; i++) {
-        const kc_mono *x = &a->mono[i], *y = &b->mono[i];
-        if (x->coef != y->coef || x->nfac != y->nfac || x->bits != y->bits)
-            return false;
-        for (unsigned f = 0; f < x->nfac; f++)
-            if (x->fac[f].kind != y->fac[f].kind || x->fac[f].id != y->fac[f].id ||
-                x->fac[f].axes != y->fac[f].axes || x->fac[f].flags != y->fac[f].flags ||
-                x->fac[f].loops != y->fac[f].loops)
-                return false;
-    }
-    return true;
-}
-
 static bool mono_equal(const kc_mono *x, const kc_mono *y)
 {
     if (x->coef != y->coef || x->nfac != y->nfac || x->bits != y->bits)
@@ -266,6 +247,18 @@ static bool mono_equal(const kc_mono *x, const kc_mono *y)
     for (unsigned f = 0; f < x->nfac; f++)
         if (x->fac[f].kind != y->fac[f].kind || x->fac[f].id != y->fac[f].id || x->fac[f].axes != y->fac[f].axes ||
             x->fac[f].flags != y->fac[f].flags || x->fac[f].loops != y->fac[f].loops)
+            return false;
+    return true;
+}
+
+bool kc_index_equal(const kc_index *a, const kc_index *b)
+{
+    if (a == b)
+        return true;
+    if (!a || !b || a->nmono != b->nmono || a->bits != b->bits)
+        return false;
+    for (unsigned i = 0; i < a->nmono; i++)
+        if (!mono_equal(&a->mono[i], &b->mono[i]))
             return false;
     return true;
 }

@@ -111,17 +111,8 @@ static const kc_index *accessor_dim(kc_cuda_walk *w, uint32_t base, const char *
     /* (the symbols may move when one is added: what is needed is copied first) */
     const kc_symbol *b = &w->k->symbols.data[base];
     const char *name = kc_arena_printf(w->a, "%s.%s(%u)", b->name, what, k);
-    uint32_t param = b->param;
-    kc_span span = b->span;
-    bool created;
-    uint32_t sym = kc_cuda_symbol_get(w, name, KC_SYM_PARAM, &created);
-    kc_symbol *s = &w->k->symbols.data[sym];
-    if (created) {
-        s->param = param;
-        s->bits = bits;
-        s->span = span;
-    }
-    s->facts |= facts;
+    uint32_t sym = kc_cuda_param_symbol(w, name, b->param, b->span, bits);
+    w->k->symbols.data[sym].facts |= facts;
     return kc_cuda_ix_atom(w, KC_ATOM_SYMBOL, sym, (kc_deps){0}, bits);
 }
 

@@ -274,16 +274,11 @@ static kc_cuda_val struct_field(kc_cuda_walk *w, const kc_cuda_val *base, CXCurs
     const char *field = kc_cuda_spelling(w->t, member);
     const char *name = kc_arena_printf(w->a, "%s.%s", pname, field);
     CXType t = clang_getCursorType(member);
-    bool created;
-    uint32_t sym = kc_cuda_symbol_get(w, name, KC_SYM_PARAM, &created);
+    kc_span at = pidx < w->k->params.len ? w->k->params.data[pidx].span : (kc_span){0};
+    uint32_t sym = kc_cuda_param_symbol(w, name, pidx, at, kc_cuda_ty_bits(t));
     kc_symbol *s = &w->k->symbols.data[sym];
-    if (created) {
-        s->param = pidx;
-        s->bits = kc_cuda_ty_bits(t);
-        s->span = pidx < w->k->params.len ? w->k->params.data[pidx].span : s->span;
-        if (kc_cuda_ty_is_ptr(t))
-            s->facts |= KC_SF_POINTER;
-    }
+    if (kc_cuda_ty_is_ptr(t))
+        s->facts |= KC_SF_POINTER;
     kc_cuda_accessor acc;
     if (kc_cuda_ty_is_ptr(t))
         return kc_cuda_mem_pointer(w, sym, s->name, KC_MEM_GLOBAL, kc_cuda_ty_pointee(t));

@@ -160,15 +160,16 @@ CXCursor kc_cuda_first_in_kids(CXCursor c, CXCursor (*find)(CXCursor, unsigned),
 
 static size_t invocation_end(const kc_source *src, size_t off);
 
-bool kc_cuda_expansion_in_main(const kc_cuda_tu *t, CXSourceLocation loc, uint32_t *line, uint32_t *col,
-                               uint32_t *off)
+/* The expansion location of `loc` and its file, when in the main file. */
+static bool expansion(const kc_cuda_tu *t, CXSourceLocation loc, CXFile *f, uint32_t *line, uint32_t *col,
+                      uint32_t *off)
 {
-    CXFile f = NULL;
     unsigned l = 0, c = 0, o = 0;
-    clang_getExpansionLocation(loc, &f, &l, &c, &o);
-    if (!f || l == 0)
+    *f = NULL;
+    clang_getExpansionLocation(loc, f, &l, &c, &o);
+    if (!*f || l == 0)
         return false;
-    if (t->main ? !clang_File_isEqual(f, t->main) : !clang_Location_isFromMainFile(loc))
+    if (t->main ? !clang_File_isEqual(*f, t->main) : !clang_Location_isFromMainFile(loc))
         return false;
     if (o > t->src->len)
         return false;
@@ -178,13 +179,19 @@ bool kc_cuda_expansion_in_main(const kc_cuda_tu *t, CXSourceLocation loc, uint32
     return true;
 }
 
+bool kc_cuda_expansion_in_main(const kc_cuda_tu *t, CXSourceLocation loc, uint32_t *line, uint32_t *col,
+                               uint32_t *off)
+{
+    CXFile f;
+    return expansion(t, loc, &f, line, col, off);
+}
+
 bool kc_cuda_loc_in_main(const kc_cuda_tu *t, CXSourceLocation loc, uint32_t *line, uint32_t *col, uint32_t *off)
 {
+    CXFile f;
     uint32_t l, c, o;
-    if (!kc_cuda_expansion_in_main(t, loc, &l, &c, &o))
+    if (!expansion(t, loc, &f, &l, &c, &o))
         return false;
-    CXFile f = NULL;
-    clang_getExpansionLocation(loc, &f, NULL, NULL, NULL);
     /* Written in an argument of a macro invoked here (`AT_DISPATCH_...(t,
      * "name", [&] { ... })`, `CHECK(cudaMalloc(...))`): where it is
      * written, not where the macro is. */
@@ -204,6 +211,20 @@ bool kc_cuda_loc_in_main(const kc_cuda_tu *t, CXSourceLocation loc, uint32_t *li
 
 static bool is_ident_char(char c) { return isalnum((unsigned char)c) || c == '_' || c == '$'; }
 
+/* Just past the `)` that closes the `(` at `open`, looking at most `cap`
+ * bytes on; 0 when it is not found. */
+static size_t close_paren(const char *s, size_t n, size_t open, size_t cap)
+{
+    int depth = 0;
+    for (size_t q = open; q < n && q - open < cap; q++) {
+        if (s[q] == '(')
+            depth++;
+        else if (s[q] == ')' && --depth == 0)
+            return q + 1;
+    }
+    return 0;
+}
+
 /* End offset of the function-like macro invocation `NAME(...)` that starts
  * at `off` (past its `)`), or `off` when there is none there. */
 static size_t invocation_end(const kc_source *src, size_t off)
@@ -218,14 +239,8 @@ static size_t invocation_end(const kc_source *src, size_t off)
         e++;
     if (e >= n || s[e] != '(')
         return off;
-    int depth = 0;
-    for (size_t q = e; q < n && q - e < (1u << 18); q++) {
-        if (s[q] == '(')
-            depth++;
-        else if (s[q] == ')' && --depth == 0)
-            return q + 1;
-    }
-    return off;
+    size_t end = close_paren(s, n, e, (size_t)1 << 18);
+    return end ? end : off;
 }
 
 /* End offset of the token starting at `off` (identifiers, numbers, else one
@@ -242,16 +257,8 @@ static size_t token_end(const kc_source *src, size_t off)
         size_t p = e;
         while (p < n && (s[p] == ' ' || s[p] == '\t'))
             p++;
-        if (p < n && s[p] == '(' && !isdigit((unsigned char)s[off])) {
-            int depth = 0;
-            for (size_t q = p; q < n && q < p + 4096; q++) {
-                if (s[q] == '(')
-                    depth++;
-                else if (s[q] == ')' && --depth == 0)
-                    return q + 1;
-            }
-        }
-        return e;
+        size_t end = p < n && s[p] == '(' && !isdigit((unsigned char)s[off]) ? close_paren(s, n, p, 4096) : 0;
+        return end ? end : e;
     }
     return e + 1;
 }

@@ -237,6 +237,19 @@ uint32_t kc_cuda_symbol_get(kc_cuda_walk *w, const char *name, kc_symbol_kind ki
     return id;
 }
 
+uint32_t kc_cuda_param_symbol(kc_cuda_walk *w, const char *name, uint32_t param, kc_span span, uint8_t bits)
+{
+    bool created;
+    uint32_t sym = kc_cuda_symbol_get(w, name, KC_SYM_PARAM, &created);
+    if (created) {
+        kc_symbol *s = &w->k->symbols.data[sym];
+        s->param = param;
+        s->bits = bits;
+        s->span = span;
+    }
+    return sym;
+}
+
 void kc_cuda_size_fact(kc_cuda_walk *w, const kc_index *side, kc_deps other, kc_span at)
 {
     if (!side || !deps_vary(other) || deps_vary(kc_index_deps(side)))

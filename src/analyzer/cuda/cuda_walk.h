@@ -173,6 +173,9 @@ bool kc_cuda_val_same(const kc_cuda_val *a, const kc_cuda_val *b);
 kc_cuda_val kc_cuda_val_join(kc_cuda_walk *w, const kc_cuda_val *a, const kc_cuda_val *b, kc_deps cd,
                              const char *name, kc_span at);
 uint32_t kc_cuda_symbol_get(kc_cuda_walk *w, const char *name, kc_symbol_kind kind, bool *created);
+/* A symbol read from kernel parameter `param` (a struct field `p.x`, an
+ * accessor's `x.size(0)`): found, or made with its span and width. */
+uint32_t kc_cuda_param_symbol(kc_cuda_walk *w, const char *name, uint32_t param, kc_span span, uint8_t bits);
 void kc_cuda_size_fact(kc_cuda_walk *w, const kc_index *side, kc_deps other, kc_span at);
 const kc_pred *kc_cuda_preds_copy(kc_cuda_walk *w, const kc_cuda_preds *p, uint32_t *n);
 uint32_t kc_cuda_mk_cond(kc_cuda_walk *w, kc_span span, const char *text, kc_deps deps, bool negated,
