@@ -47,8 +47,9 @@ static const char doc[] =
     "load whose address no loop around it moves, in loops that store nothing\n"
     "to global memory (nvcc -O3 loads it once, before them: one `ld.global`\n"
     "ahead of the loop in the PTX), and a loop that walks the thread's own row\n"
-    "once, one element a pass over the row's length (a row of `nsample`\n"
-    "results copied out after a search). In Triton, a vector stored once per\n"
+    "once, one element a pass over the row's length, inside no other loop\n"
+    "and moving nothing but such rows (a row of `nsample` results copied out\n"
+    "after a search). In Triton, a vector stored once per\n"
     "program by a kernel without such a loop is a note too where the program\n"
     "also moves a block of rank 2 at least 8 times its size (or of extents not\n"
     "all known, which the note says). Measured on an H200\n"
@@ -561,6 +562,31 @@ static void record_note(const kc_kernel *k, const siblings *sib, uint32_t i, int
 
 static uint32_t hoisted_from(const kc_kernel *k, const kc_access *a);
 
+/* CUDA: b is in a loop of step 1 from 0 whose bound S also multiplies the
+ * thread index in b's address (`out[tid * S + i]`, i < S): it walks a
+ * thread's own row, as the access judged may; such a loop is the kernel's
+ * work, not a hotter loop next to it. */
+static bool walks_row(const kc_kernel *k, const kc_access *b)
+{
+    const kc_loop *L = &k->loops.data[b->loop];
+    int64_t c;
+    uint32_t S = L->end ? kc_index_symbol(L->end) : (uint32_t)KC_NONE;
+    if (S == KC_NONE || !L->start || !L->step || !kc_index_is_const(L->start, &c) || c != 0 ||
+        !kc_index_is_const(L->step, &c) || c != 1)
+        return false;
+    for (unsigned i = 0; i < b->offset->nmono; i++) {
+        const kc_mono *mo = &b->offset->mono[i];
+        bool lane = false, size = false;
+        for (unsigned f = 0; f < mo->nfac; f++) {
+            lane |= mo->fac[f].kind == KC_ATOM_LANE;
+            size |= mo->fac[f].kind == KC_ATOM_SYMBOL && mo->fac[f].id == S;
+        }
+        if (lane && size)
+            return true;
+    }
+    return false;
+}
+
 static bool in_kernel_body(const kc_kernel *k, kc_span sp)
 {
     return sp.line >= k->span.line && sp.line <= k->span.end_line;
@@ -569,11 +595,11 @@ static bool in_kernel_body(const kc_kernel *k, kc_span sp)
 /* A global access in a loop of many passes (or of unknown passes), else
  * NULL with *short_pass one in a loop of fewer. self: the access judged;
  * skip_loop: a loop whose accesses do not count (the row walk of the
- * access itself); like: that loop's end: another loop that walks rows of
- * the same length is not a hotter loop than it. A loop written in the
+ * access itself); rows: the access judged walks a row, and another loop
+ * that walks a thread's row (walks_row) is not a hotter loop than it. A loop written in the
  * kernel's own body is preferred to one of an inlined helper. */
 static const kc_access *loop_access(const kc_kernel *k, const kc_access **short_pass, uint32_t skip_loop,
-                                    const kc_index *like, const kc_access *self)
+                                    bool rows, const kc_access *self)
 {
     *short_pass = NULL;
     const kc_access *found = NULL;
@@ -584,7 +610,7 @@ static const kc_access *loop_access(const kc_kernel *k, const kc_access **short_
         if ((skip_loop != KC_NONE && kc_loop_within(k, b->loop, skip_loop)) || hoisted_from(k, b) != KC_NONE)
             continue; /* its own loop's, or made once before the loop */
         const kc_loop *l = &k->loops.data[b->loop];
-        if (like && l->end && kc_index_symbol(like) != KC_NONE && kc_index_symbol(l->end) == kc_index_symbol(like))
+        if (rows && walks_row(k, b))
             continue;
         int64_t passes = l->trip_count >= 0 ? l->trip_count : l->trip_max > 0 ? l->trip_max : -1;
         if (passes < 0 || passes >= ONCE_PER_THREAD_MIN_PASSES) {
@@ -644,8 +670,9 @@ static uint32_t hoisted_from(const kc_kernel *k, const kc_access *a)
  * pass over the whole row: `idx[i]` for i < nsample, with consecutive
  * threads nsample elements apart (a thread's result row copied out after
  * its search). The row is moved once per thread, not once per pass of a
- * hot loop, when no loop around that one moves the address. Returns that
- * loop, else KC_NONE. */
+ * hot loop, when that loop is inside no other and only copies rows (each
+ * of its global accesses walks a thread's row). Returns that loop, else
+ * KC_NONE. */
 static uint32_t row_walk(const kc_kernel *k, const kc_access *a, const kc_index *lane_stride)
 {
     uint32_t l = a->loop;
@@ -668,7 +695,18 @@ static uint32_t row_walk(const kc_kernel *k, const kc_access *a, const kc_index 
                 one = true;
             }
     }
-    return one && !moved_by_loops(k, a, L->parent, KC_NONE) ? l : KC_NONE;
+    if (!one || L->parent != KC_NONE)
+        return KC_NONE; /* inside another loop it is walked again every pass of that one */
+    /* a copy of rows in or out: every global access of the loop walks a
+     * thread's row; a loop that also gathers or streams other data is the
+     * kernel's work (a per-pixel interpolation over its attributes) */
+    for (uint32_t i = 0; i < k->accesses.len; i++) {
+        const kc_access *b = &k->accesses.data[i];
+        if (b->space == KC_MEM_GLOBAL && b->offset && b->loop != KC_NONE && kc_loop_within(k, b->loop, l) &&
+            !walks_row(k, b))
+            return KC_NONE;
+    }
+    return l;
 }
 
 /* CUDA: an access made once per thread, outside every loop, in a kernel
@@ -736,9 +774,9 @@ static once_ctx once_context(const kc_kernel *k, const kc_access *a, const kc_in
     if (o.hoisted == KC_NONE)
         o.walk = row_walk(k, a, lane_stride);
     if (a->loop == KC_NONE || o.hoisted != KC_NONE) /* the loop it is hoisted from does the work */
-        o.pass = loop_access(k, &o.short_pass, KC_NONE, NULL, a);
+        o.pass = loop_access(k, &o.short_pass, KC_NONE, false, a);
     else if (o.walk != KC_NONE)
-        o.pass = loop_access(k, &o.short_pass, o.walk, k->loops.data[o.walk].end, a);
+        o.pass = loop_access(k, &o.short_pass, o.walk, true, a);
     if (!o.pass && a->loop != KC_NONE) /* no hotter loop: the access's own loop is the work */
         o.hoisted = o.walk = KC_NONE, o.short_pass = NULL;
     return o;
