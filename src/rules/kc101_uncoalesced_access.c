@@ -48,11 +48,23 @@ static const char doc[] =
     "to global memory (nvcc -O3 loads it once, before them: one `ld.global`\n"
     "ahead of the loop in the PTX), and a loop that walks the thread's own row\n"
     "once, one element a pass over the row's length, inside no other loop\n"
-    "and moving nothing but such rows (a row of `nsample` results copied out\n"
-    "after a search). In Triton, a vector stored once per\n"
+    "and moving nothing but such rows, after a search (a loop made before it\n"
+    "whose passes are not a row's length: a row of `nsample` results copied\n"
+    "out after the search over a cloud's points; measured on an H100, a row of 32 floats so copied out\n"
+    "costs 1.13x the same values stored transposed after a search of 4096\n"
+    "passes, 1.48x after 1024 and 2.58x after 256, so after a search known to\n"
+    "make fewer than 1024 passes it stays a warning;\n"
+    "`bench/premise/kc101_row_copy_out.cu`). In Triton, a vector stored once per\n"
     "program by a kernel without such a loop is a note too where the program\n"
     "also moves a block of rank 2 at least 8 times its size (or of extents not\n"
-    "all known, which the note says). Measured on an H200\n"
+    "all known, which the note says). So is a Triton access whose lanes are\n"
+    "`x.stride(i)` apart where each lane also reads the elements beside it\n"
+    "along `x.stride(i + 1)`, the tensor's innermost stride (`w0 .. w3` of a\n"
+    "convolution's (dim, 4) weights): for a contiguous tensor the lanes are a\n"
+    "row apart, and where a row is the elements read the accesses move whole\n"
+    "rows (measured on an H100, `bench/premise/kc101_row_fields.py`: 1.00x the\n"
+    "fields stored apart; 4 of 16 fields 3.45x); the note says kcheck cannot\n"
+    "tell the row's length, and the run is one finding. Measured on an H200\n"
     "(`bench/premise/kc101_once_per_thread.cu`, 2^20 rows, one thread each):\n"
     "a store 32 floats apart made once after the loop cost 2.40x after 16\n"
     "passes, 1.37x after 64 and 1.14x after 256, where the same stride inside\n"
@@ -271,6 +283,81 @@ static bool record_sibling(const kc_access *a, const kc_access *b, int64_t strid
         return false;
     int64_t c;
     return kc_index_const_diff(a->offset, b->offset, &c) && c > -stride && c < stride;
+}
+
+/* Triton: `T.stride(i)` as passed by the launches: the tensor's name
+ * (into buf) and i, or -1. */
+static int stride_arg(const kc_symbol *sy, char *buf, size_t cap)
+{
+    const char *t = sy->arg_text, *p = t ? strstr(t, ".stride(") : NULL;
+    if (!p || (size_t)(p - t) >= cap || p == t)
+        return -1;
+    char *end;
+    long i = strtol(p + 8, &end, 10);
+    if (end == p + 8 || *end != ')' || end[1] || i < 0 || i > 16)
+        return -1;
+    memcpy(buf, t, (size_t)(p - t));
+    buf[p - t] = 0;
+    return (int)i;
+}
+
+/* Triton: the lanes are `T.stride(i)` apart and the access's siblings (the
+ * same base) sit c * `T.stride(i + 1)` away, the tensor's innermost stride
+ * (presumed 1): each lane reads a run of consecutive elements of its row
+ * (`w0 .. w3` of a convolution's weight rows). Returns the run's length
+ * around this access (1: none), the inner stride's symbol in *inner, and
+ * in *first the run's first access of the same kind, which reports it. */
+typedef struct row_run {
+    int64_t len;
+    uint32_t inner;
+    const kc_access *first;
+} row_run;
+
+static row_run triton_row_run(kc_arena *ar, const kc_kernel *k, const kc_access *a, const kc_index *lane_stride)
+{
+    row_run r = {1, KC_NONE, a};
+    uint32_t L = kc_index_symbol(lane_stride);
+    char tl_[128], ti[128];
+    if (L == KC_NONE || L >= k->symbols.len || !(k->symbols.data[L].facts & KC_SF_OUTER_STRIDE))
+        return r;
+    int li = stride_arg(&k->symbols.data[L], tl_, sizeof tl_);
+    for (uint32_t s = 0; li >= 0 && s < k->symbols.len && r.inner == KC_NONE; s++)
+        if ((k->symbols.data[s].facts & KC_SF_INNER_STRIDE) && stride_arg(&k->symbols.data[s], ti, sizeof ti) == li + 1 &&
+            strcmp(ti, tl_) == 0)
+            r.inner = s;
+    if (r.inner == KC_NONE)
+        return r;
+    bool have[33] = {false};
+    const kc_access *at[33] = {NULL};
+    for (uint32_t j = 0; j < k->accesses.len; j++) {
+        const kc_access *b = &k->accesses.data[j];
+        if (b->space != KC_MEM_GLOBAL || !b->offset || !kc_access_same_base(a, b))
+            continue;
+        const kc_index *d = kc_index_sub(ar, b->offset, a->offset);
+        int64_t c = 0;
+        if (!d)
+            continue;
+        if (d->nmono == 1 && d->mono[0].nfac == 1 && d->mono[0].fac[0].kind == KC_ATOM_SYMBOL &&
+            d->mono[0].fac[0].id == r.inner)
+            c = d->mono[0].coef;
+        else if (!kc_index_is_const(d, &c) || c != 0)
+            continue;
+        if (c < -16 || c > 16)
+            continue;
+        have[c + 16] = true;
+        if (b->kind == a->kind && !at[c + 16])
+            at[c + 16] = b;
+    }
+    int lo = 16, hi = 16;
+    while (lo > 0 && have[lo - 1])
+        lo--;
+    while (hi < 32 && have[hi + 1])
+        hi++;
+    r.len = hi - lo + 1;
+    for (int c = lo; c <= hi && r.first == a; c++)
+        if (at[c] && at[c] < r.first)
+            r.first = at[c];
+    return r;
 }
 
 /* One uncoalesced access as the notes describe it. */
@@ -559,6 +646,11 @@ static void record_note(const kc_kernel *k, const siblings *sib, uint32_t i, int
  * a strided store after a 16-pass loop made the kernel 2.40x slower, after a
  * 64-pass loop 1.37x, after 256 passes 1.14x. */
 #define ONCE_PER_THREAD_MIN_PASSES 64
+/* A row of 16 or 32 floats copied out after a search of N passes, against
+ * the same values stored transposed (bench/premise/kc101_row_copy_out.cu,
+ * an H100): 1.22x and 2.58x after 256 passes, 1.07x and 1.48x after 1024,
+ * 1.02x and 1.13x after 4096; 5.3x and 6.6x with no search. */
+#define ROW_WALK_MIN_PASSES 1024
 
 static uint32_t hoisted_from(const kc_kernel *k, const kc_access *a);
 
@@ -572,8 +664,8 @@ static bool walks_row(const kc_kernel *k, const kc_access *b)
     int64_t c;
     uint32_t S = L->end ? kc_index_symbol(L->end) : (uint32_t)KC_NONE;
     if (S == KC_NONE || !L->start || !L->step || !kc_index_is_const(L->start, &c) || c != 0 ||
-        !kc_index_is_const(L->step, &c) || c != 1)
-        return false;
+        !kc_index_is_const(L->step, &c) || c < 1)
+        return false; /* a step of 4 walks it a uint4 at a time */
     for (unsigned i = 0; i < b->offset->nmono; i++) {
         const kc_mono *mo = &b->offset->mono[i];
         bool lane = false, size = false;
@@ -583,6 +675,28 @@ static bool walks_row(const kc_kernel *k, const kc_access *b)
         }
         if (lane && size)
             return true;
+    }
+    return false;
+}
+
+/* Is symbol S the length of the threads' rows somewhere in the kernel (it
+ * multiplies the thread index in an address: `out[tid * S + i]`)? A loop
+ * of S passes then walks rows, the threads' own work, not a search. */
+static bool row_length(const kc_kernel *k, uint32_t S)
+{
+    if (S == KC_NONE)
+        return false;
+    for (uint32_t i = 0; i < k->accesses.len; i++) {
+        const kc_index *x = k->accesses.data[i].offset;
+        for (unsigned m = 0; x && k->accesses.data[i].space == KC_MEM_GLOBAL && m < x->nmono; m++) {
+            bool lane = false, size = false;
+            for (unsigned f = 0; f < x->mono[m].nfac; f++) {
+                lane |= x->mono[m].fac[f].kind == KC_ATOM_LANE;
+                size |= x->mono[m].fac[f].kind == KC_ATOM_SYMBOL && x->mono[m].fac[f].id == S;
+            }
+            if (lane && size)
+                return true;
+        }
     }
     return false;
 }
@@ -598,11 +712,32 @@ static bool in_kernel_body(const kc_kernel *k, kc_span sp)
  * access itself); rows: the access judged walks a row, and another loop
  * that walks a thread's row (walks_row) is not a hotter loop than it. A loop written in the
  * kernel's own body is preferred to one of an inlined helper. */
+static bool in_walking_loop(const kc_kernel *k, uint32_t l, uint64_t walking)
+{
+    for (unsigned hops = 0; l != KC_NONE && l < k->loops.len && hops++ < 1000; l = k->loops.data[l].parent)
+        if (l >= 64 || (walking & (1ull << l)))
+            return true;
+    return false;
+}
+
 static const kc_access *loop_access(const kc_kernel *k, const kc_access **short_pass, uint32_t skip_loop,
-                                    bool rows, const kc_access *self)
+                                    bool rows, const kc_access *self, int64_t min_passes)
 {
     *short_pass = NULL;
     const kc_access *found = NULL;
+    /* rows: the loops (ids below 64; the others presumed so) that walk a
+     * thread's row themselves are that kernel's work too, not a hotter loop */
+    uint64_t walking = 0;
+    for (uint32_t i = 0; rows && i < k->accesses.len; i++) {
+        const kc_access *b = &k->accesses.data[i];
+        if (b->space == KC_MEM_GLOBAL && b->offset && b->loop != KC_NONE && b->loop < k->loops.len &&
+            walks_row(k, b))
+            for (uint32_t l = b->loop, hops = 0; l != KC_NONE && l < 64 && hops++ < 1000; l = k->loops.data[l].parent)
+                walking |= 1ull << l;
+    }
+    for (uint32_t l = 0; rows && l < k->loops.len && l < 64; l++)
+        if (k->loops.data[l].end && row_length(k, kc_index_symbol(k->loops.data[l].end)))
+            walking |= 1ull << l; /* a loop over a row's length walks rows, not a search */
     for (uint32_t i = 0; i < k->accesses.len; i++) {
         const kc_access *b = &k->accesses.data[i];
         if (b == self || b->space != KC_MEM_GLOBAL || b->loop == KC_NONE || b->loop >= k->loops.len)
@@ -610,10 +745,14 @@ static const kc_access *loop_access(const kc_kernel *k, const kc_access **short_
         if ((skip_loop != KC_NONE && kc_loop_within(k, b->loop, skip_loop)) || hoisted_from(k, b) != KC_NONE)
             continue; /* its own loop's, or made once before the loop */
         const kc_loop *l = &k->loops.data[b->loop];
-        if (rows && walks_row(k, b))
+        /* the hotter loop of a row walk is a search (over the points of a
+         * cloud: `end - start` passes) made before it, not one over the
+         * threads' rows (nor inside one), nor one after it (an early exit's
+         * zero fill is not followed by the search it skips) */
+        if (rows && (b->seq >= self->seq || in_walking_loop(k, b->loop, walking)))
             continue;
         int64_t passes = l->trip_count >= 0 ? l->trip_count : l->trip_max > 0 ? l->trip_max : -1;
-        if (passes < 0 || passes >= ONCE_PER_THREAD_MIN_PASSES) {
+        if (passes < 0 || passes >= min_passes) {
             if (in_kernel_body(k, l->span))
                 return b;
             if (!found)
@@ -774,9 +913,9 @@ static once_ctx once_context(const kc_kernel *k, const kc_access *a, const kc_in
     if (o.hoisted == KC_NONE)
         o.walk = row_walk(k, a, lane_stride);
     if (a->loop == KC_NONE || o.hoisted != KC_NONE) /* the loop it is hoisted from does the work */
-        o.pass = loop_access(k, &o.short_pass, KC_NONE, false, a);
+        o.pass = loop_access(k, &o.short_pass, KC_NONE, false, a, ONCE_PER_THREAD_MIN_PASSES);
     else if (o.walk != KC_NONE)
-        o.pass = loop_access(k, &o.short_pass, o.walk, true, a);
+        o.pass = loop_access(k, &o.short_pass, o.walk, true, a, ROW_WALK_MIN_PASSES);
     if (!o.pass && a->loop != KC_NONE) /* no hotter loop: the access's own loop is the work */
         o.hoisted = o.walk = KC_NONE, o.short_pass = NULL;
     return o;
@@ -791,14 +930,44 @@ static void once_note(kc_rule_ctx *ctx, const kc_kernel *k, kc_diag *d, const on
                               "once, before the loop)",
                               kc_loop_describe(ctx, k, &k->loops.data[o->hoisted]));
     else if (o->walk != KC_NONE)
-        how = kc_arena_printf(ar, " (%s walks the thread's own row of %s elements, each once)",
+        how = kc_arena_printf(ar, " (%s walks the thread's own row of %s elements, each once; measured on an "
+                              "H100, a row of 32 floats copied out so cost 1.13x after a search of 4096 passes, "
+                              "1.48x after 1024, 2.58x after 256)",
                               kc_loop_describe(ctx, k, &k->loops.data[o->walk]), stride);
     if (o->pass)
         once_per_thread(ctx, k, d, o->pass, how);
     else if (o->short_pass)
         kc_diag_note(d, "it runs once per thread%s, but %s makes fewer than %d passes: a scattered access made once "
                      "costs about as much as the whole loop",
-                     how, kc_loop_describe(ctx, k, &k->loops.data[o->short_pass->loop]), ONCE_PER_THREAD_MIN_PASSES);
+                     how, kc_loop_describe(ctx, k, &k->loops.data[o->short_pass->loop]),
+                     o->walk != KC_NONE ? ROW_WALK_MIN_PASSES : ONCE_PER_THREAD_MIN_PASSES);
+}
+
+/* CUDA: the thread reads `fields` of its record's `rec`, which costs about
+ * rec / fields, under min_const. */
+static void partial_record_note(kc_diag *d, int64_t fields, int64_t rec, int64_t min_const)
+{
+    d->severity = KC_SEV_NOTE;
+    kc_diag_note(d, "but the same thread reads %lld of the %lld fields of its record, so the warp's requests together "
+                 "fetch about %.1fx the bytes it uses (under the %lldx from which a stride is reported; measured on an "
+                 "H200: 6 of 9 floats 1.43x); reported as a note",
+                 (long long)fields, (long long)rec, (double)rec / (double)fields, (long long)min_const);
+}
+
+/* Triton: the note of a run of a row's elements read by each lane
+ * (triton_row_run). */
+static void row_run_note(const kc_model *m, const kc_kernel *k, kc_diag *d, const row_run *run, const char *stride)
+{
+    (void)m;
+    const kc_symbol *in = &k->symbols.data[run->inner];
+    d->severity = KC_SEV_NOTE;
+    kc_diag_note(d, "but each lane reads %lld consecutive elements of its row (this access and the ones beside it, "
+                 "`%s` apart: `%s`, the innermost stride, presumed 1), and the lanes are `%s` apart, which for a "
+                 "contiguous tensor is the length of its last dimension: where a row is those %lld elements (a "
+                 "record, such as a convolution's weights), the accesses together move whole rows, which the caches "
+                 "merge (measured on an H100: the 4 fields of (dim, 4) rows 1.00x the same fields stored apart, 4 of "
+                 "16 fields 3.45x); kcheck cannot tell the row's length: reported as a note",
+                 (long long)run->len, in->name, in->arg_text, stride, (long long)run->len);
 }
 
 static void check(const kc_model *m, const kc_kernel *k, kc_rule_ctx *ctx)
@@ -886,6 +1055,9 @@ static void check(const kc_model *m, const kc_kernel *k, kc_rule_ctx *ctx)
             earlier = record_sibling(a, &k->accesses.data[j], window);
         if (earlier)
             continue; /* reported with the record's first access */
+        row_run run = cuda ? (row_run){1, KC_NONE, a} : triton_row_run(ar, k, a, rs->stride);
+        if (run.len > 1 && run.first != a)
+            continue; /* reported with the run's first access */
         const char *stride = kc_model_index_str(m, k, rs->stride);
         const char *what = a->kind == KC_ACC_STORE ? "store to" : a->kind == KC_ACC_ATOMIC ? "atomic on" : "load from";
         kc_diag *d;
@@ -928,17 +1100,12 @@ static void check(const kc_model *m, const kc_kernel *k, kc_rule_ctx *ctx)
         int64_t ystride = cuda && !const_stride && bx > 0 && bx < 32 ? y_stride(ar, a->offset) : INT64_MIN;
         uint64_t nelems = cuda ? 0 : block_elems(&a->offset->shape);
         once_ctx once = cuda ? once_context(k, a, rs->stride) : (once_ctx){KC_NONE, KC_NONE, NULL, NULL};
-        uint32_t walk = once.walk;
-        scatter s = {a, cuda, rs, stride, eb, const_stride, cst, sectors, ideal, bx, ystride, nelems, walk, ar};
+        scatter s = {a, cuda, rs, stride, eb, const_stride, cst, sectors, ideal, bx, ystride, nelems, once.walk, ar};
         cost_note(d, &s);
-        if (partial) {
-            int64_t rec = cst < 0 ? -cst : cst;
-            d->severity = KC_SEV_NOTE;
-            kc_diag_note(d, "but the same thread reads %lld of the %lld fields of its record, so the warp's requests "
-                         "together fetch about %.1fx the bytes it uses (under the %lldx from which a stride is "
-                         "reported; measured on an H200: 6 of 9 floats 1.43x); reported as a note",
-                         (long long)partial, (long long)rec, (double)rec / (double)partial, (long long)min_const);
-        }
+        if (run.len > 1)
+            row_run_note(m, k, d, &run, stride);
+        if (partial)
+            partial_record_note(d, partial, cst < 0 ? -cst : cst, min_const);
         if (cuda)
             record_note(k, &sib, i, window, stride, d);
         context_and_fix(ctx, k, d, &s);
