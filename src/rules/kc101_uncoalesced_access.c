@@ -64,7 +64,9 @@ static const char doc[] =
     "row apart, and where a row is the elements read the accesses move whole\n"
     "rows (measured on an H100, `bench/premise/kc101_row_fields.py`: 1.00x the\n"
     "fields stored apart; 4 of 16 fields 3.45x); the note says kcheck cannot\n"
-    "tell the row's length, and the run is one finding. Measured on an H200\n"
+    "tell the row's length, and the run is one finding. Not reported: a load\n"
+    "in `tl.static_range(S)` over the lane stride S itself, one element a pass\n"
+    "(each lane reads all of its row: the block reads one span). Measured on an H200\n"
     "(`bench/premise/kc101_once_per_thread.cu`, 2^20 rows, one thread each):\n"
     "a store 32 floats apart made once after the loop cost 2.40x after 16\n"
     "passes, 1.37x after 64 and 1.14x after 256, where the same stride inside\n"
@@ -313,9 +315,36 @@ typedef struct row_run {
     const kc_access *first;
 } row_run;
 
+/* Triton: the access's own loop is `tl.static_range(S)` (unrolled) over
+ * the lane stride S itself, and moves the address one element a pass:
+ * each lane reads all S elements of its row (`w_ptr + c * WIDTH + j`, j in
+ * tl.static_range(WIDTH)), so the block reads one contiguous span. */
+static bool static_row_walk(const kc_kernel *k, const kc_access *a, const kc_index *lane_stride)
+{
+    if (a->loop == KC_NONE || a->loop >= k->loops.len)
+        return false;
+    const kc_loop *L = &k->loops.data[a->loop];
+    int64_t c, d;
+    uint32_t S = kc_index_symbol(lane_stride);
+    if (L->kind != KC_LOOP_STATIC_RANGE || !L->start || !L->end || !L->step || !kc_index_is_const(L->start, &c) ||
+        c != 0 || !kc_index_is_const(L->step, &c) || c != 1 ||
+        !(S != KC_NONE ? kc_index_symbol(L->end) == S : kc_index_const_diff(L->end, lane_stride, &d) && d == 0))
+        return false;
+    for (unsigned i = 0; i < a->offset->nmono; i++) {
+        const kc_mono *mo = &a->offset->mono[i];
+        if (mo->nfac == 1 && mo->fac[0].kind == KC_ATOM_LOOP && mo->fac[0].id == a->loop && mo->coef == 1)
+            return true;
+    }
+    return false;
+}
+
 static row_run triton_row_run(kc_arena *ar, const kc_kernel *k, const kc_access *a, const kc_index *lane_stride)
 {
     row_run r = {1, KC_NONE, a};
+    if (static_row_walk(k, a, lane_stride)) {
+        r.len = -1; /* the whole row, through the loop */
+        return r;
+    }
     uint32_t L = kc_index_symbol(lane_stride);
     char tl_[128], ti[128];
     if (L == KC_NONE || L >= k->symbols.len || !(k->symbols.data[L].facts & KC_SF_OUTER_STRIDE))
@@ -654,29 +683,29 @@ static void record_note(const kc_kernel *k, const siblings *sib, uint32_t i, int
 
 static uint32_t hoisted_from(const kc_kernel *k, const kc_access *a);
 
-/* CUDA: b is in a loop of step 1 from 0 whose bound S also multiplies the
- * thread index in b's address (`out[tid * S + i]`, i < S): it walks a
- * thread's own row, as the access judged may; such a loop is the kernel's
- * work, not a hotter loop next to it. */
-static bool walks_row(const kc_kernel *k, const kc_access *b)
+/* CUDA: b, in loop l, walks a thread's own row: its address has the thread
+ * index times a row length (`out[tid * S + ...]`) and moves one element a
+ * pass of l (`+ i`, from any start: `idx[cnt + i]`, `i = cnt; i < S`). */
+static bool walks_row(const kc_kernel *k, const kc_access *b, uint32_t l)
 {
-    const kc_loop *L = &k->loops.data[b->loop];
-    int64_t c;
-    uint32_t S = L->end ? kc_index_symbol(L->end) : (uint32_t)KC_NONE;
-    if (S == KC_NONE || !L->start || !L->step || !kc_index_is_const(L->start, &c) || c != 0 ||
-        !kc_index_is_const(L->step, &c) || c < 1)
-        return false; /* a step of 4 walks it a uint4 at a time */
+    bool lane_row = false, one = false;
     for (unsigned i = 0; i < b->offset->nmono; i++) {
         const kc_mono *mo = &b->offset->mono[i];
-        bool lane = false, size = false;
+        bool lane = false, size = false, var = false;
         for (unsigned f = 0; f < mo->nfac; f++) {
             lane |= mo->fac[f].kind == KC_ATOM_LANE;
-            size |= mo->fac[f].kind == KC_ATOM_SYMBOL && mo->fac[f].id == S;
+            size |= mo->fac[f].kind == KC_ATOM_SYMBOL;
+            var |= mo->fac[f].kind == KC_ATOM_LOOP && mo->fac[f].id == l;
         }
-        if (lane && size)
-            return true;
+        lane_row |= lane && size;
+        if (var) {
+            if (one || mo->nfac != 1 || mo->coef < 1 || mo->coef > 4)
+                return false; /* a step of 4 walks it a uint4 at a time */
+            one = true;
+        }
     }
-    return false;
+    (void)k;
+    return lane_row && one;
 }
 
 /* Is symbol S the length of the threads' rows somewhere in the kernel (it
@@ -731,7 +760,7 @@ static const kc_access *loop_access(const kc_kernel *k, const kc_access **short_
     for (uint32_t i = 0; rows && i < k->accesses.len; i++) {
         const kc_access *b = &k->accesses.data[i];
         if (b->space == KC_MEM_GLOBAL && b->offset && b->loop != KC_NONE && b->loop < k->loops.len &&
-            walks_row(k, b))
+            walks_row(k, b, b->loop))
             for (uint32_t l = b->loop, hops = 0; l != KC_NONE && l < 64 && hops++ < 1000; l = k->loops.data[l].parent)
                 walking |= 1ull << l;
     }
@@ -818,23 +847,10 @@ static uint32_t row_walk(const kc_kernel *k, const kc_access *a, const kc_index 
     if (l == KC_NONE || l >= k->loops.len || !lane_stride)
         return KC_NONE;
     const kc_loop *L = &k->loops.data[l];
-    int64_t st, s0, d;
-    if (!L->start || !L->step || !L->end || !kc_index_is_const(L->step, &st) || st != 1 ||
-        !kc_index_is_const(L->start, &s0) || s0 != 0 ||
-        !(kc_index_symbol(L->end) != KC_NONE ? kc_index_symbol(L->end) == kc_index_symbol(lane_stride)
-                                              : kc_index_const_diff(L->end, lane_stride, &d) && d == 0))
+    int64_t st;
+    if (!L->step || !kc_index_is_const(L->step, &st) || st != 1 || !walks_row(k, a, l))
         return KC_NONE;
-    bool one = false;
-    for (unsigned i = 0; i < a->offset->nmono; i++) {
-        const kc_mono *mo = &a->offset->mono[i];
-        for (unsigned f = 0; f < mo->nfac; f++)
-            if (mo->fac[f].kind == KC_ATOM_LOOP && mo->fac[f].id == l) {
-                if (one || mo->nfac != 1 || mo->coef != 1)
-                    return KC_NONE;
-                one = true;
-            }
-    }
-    if (!one || L->parent != KC_NONE)
+    if (L->parent != KC_NONE)
         return KC_NONE; /* inside another loop it is walked again every pass of that one */
     /* a copy of rows in or out: every global access of the loop walks a
      * thread's row; a loop that also gathers or streams other data is the
@@ -842,7 +858,7 @@ static uint32_t row_walk(const kc_kernel *k, const kc_access *a, const kc_index 
     for (uint32_t i = 0; i < k->accesses.len; i++) {
         const kc_access *b = &k->accesses.data[i];
         if (b->space == KC_MEM_GLOBAL && b->offset && b->loop != KC_NONE && kc_loop_within(k, b->loop, l) &&
-            !walks_row(k, b))
+            !walks_row(k, b, b->loop))
             return KC_NONE;
     }
     return l;
@@ -1058,6 +1074,8 @@ static void check(const kc_model *m, const kc_kernel *k, kc_rule_ctx *ctx)
         row_run run = cuda ? (row_run){1, KC_NONE, a} : triton_row_run(ar, k, a, rs->stride);
         if (run.len > 1 && run.first != a)
             continue; /* reported with the run's first access */
+        if (run.len < 0)
+            continue; /* each lane reads its whole row in an unrolled loop: one contiguous span */
         const char *stride = kc_model_index_str(m, k, rs->stride);
         const char *what = a->kind == KC_ACC_STORE ? "store to" : a->kind == KC_ACC_ATOMIC ? "atomic on" : "load from";
         kc_diag *d;
