@@ -806,8 +806,9 @@ static bool moved_by_loops(const kc_kernel *k, const kc_access *a, uint32_t from
     return false;
 }
 
-/* Does the loop store to global memory (then nvcc cannot keep a load of
- * it in a register across passes)? */
+/* Does the loop store to global memory, synchronize, or call a function
+ * whose accesses the model does not hold (then nvcc cannot keep a load of
+ * it in a register across passes, or kcheck cannot tell)? */
 static bool loop_writes_global(const kc_kernel *k, uint32_t l)
 {
     for (uint32_t i = 0; i < k->accesses.len; i++) {
@@ -815,6 +816,15 @@ static bool loop_writes_global(const kc_kernel *k, uint32_t l)
         if (b->space == KC_MEM_GLOBAL && b->kind != KC_ACC_LOAD && b->loop != KC_NONE && kc_loop_within(k, b->loop, l))
             return true;
     }
+    for (uint32_t i = 0; i < k->calls.len; i++) {
+        const kc_call *c = &k->calls.data[i];
+        if ((c->flags & (KC_CALL_UNSEEN | KC_CALL_MAY_SYNC | KC_CALL_FENCE)) && c->loop != KC_NONE &&
+            kc_loop_within(k, c->loop, l))
+            return true;
+    }
+    for (uint32_t i = 0; i < k->barriers.len; i++)
+        if (k->barriers.data[i].loop != KC_NONE && kc_loop_within(k, k->barriers.data[i].loop, l))
+            return true;
     return false;
 }
 

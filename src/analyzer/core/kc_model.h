@@ -439,6 +439,11 @@ enum {
      * status, which an error ends as quietly as success; neither a check
      * nor a discarded result. */
     KC_CALL_POLLED = 1u << 12,
+    /* Device code: a call of a function of the user's, or one clang left
+     * unresolved in a template, that the model does not inline (a template
+     * called with dependent arguments, a member function): what it reads
+     * and writes is not among the kernel's accesses. */
+    KC_CALL_UNSEEN = 1u << 13,
 };
 
 typedef struct kc_call {

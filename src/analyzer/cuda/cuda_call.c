@@ -369,6 +369,26 @@ bool kc_cuda_call_may_sync(kc_cuda_walk *w, CXCursor e, CXCursor ref, const char
     return may_sync_at(w, e, ref, name, 0, &budget);
 }
 
+/* A call the walk does not inline whose callee is the user's or is not
+ * resolved (a template called with dependent arguments): its reads and
+ * writes are not in the model (KC_CALL_UNSEEN). Library functions,
+ * intrinsics and operators are known by their names elsewhere. */
+bool kc_cuda_call_unseen(CXCursor ref)
+{
+    if (clang_Cursor_isNull(ref))
+        return true;
+    if (ref.kind == CXCursor_OverloadedDeclRef) {
+        for (unsigned i = 0, n = clang_getNumOverloadedDecls(ref); i < n; i++)
+            if (kc_cuda_in_user_code(clang_getOverloadedDecl(ref, i)))
+                return true;
+        return false;
+    }
+    if (ref.kind != CXCursor_FunctionDecl && ref.kind != CXCursor_FunctionTemplate && ref.kind != CXCursor_CXXMethod)
+        return false;
+    CXCursor def = clang_getCursorDefinition(ref);
+    return kc_cuda_in_user_code(clang_Cursor_isNull(def) ? ref : def);
+}
+
 /* The loops around a call of a function kcheck cannot see into that is
  * given a pointer: it may read what the pointer points to and change it
  * (`curand_uniform(&state)` advances the state), so called again in a

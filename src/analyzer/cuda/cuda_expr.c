@@ -873,10 +873,13 @@ static kc_cuda_val call_named(kc_cuda_walk *w, CXCursor e, CXCursor ref, const c
 
     /* Anything else: the result depends on the arguments. */
     const char *legacy = kc_cuda_legacy_warp_sync_name(w, name);
+    uint32_t unseen = kc_cuda_call_unseen(ref) ? KC_CALL_UNSEEN : 0;
     if (legacy && !w->inline_depth)
         kc_cuda_record_call(w, e, name, KC_CALL_LEGACY_SHFL, legacy, args, na);
     else if (!legacy && kc_cuda_call_may_sync(w, e, ref, name))
-        kc_cuda_record_call(w, e, name, KC_CALL_MAY_SYNC, NULL, args, na);
+        kc_cuda_record_call(w, e, name, KC_CALL_MAY_SYNC | unseen, NULL, args, na);
+    else if (unseen)
+        kc_cuda_record_call(w, e, name, unseen, NULL, args, na);
     kc_cuda_val v = ev_children(w, e);
     v.deps.loops |= kc_cuda_call_pass_loops(w, args, na);
     /* (an operator called on an object passes one argument more than its

@@ -233,6 +233,7 @@ const char *kc_cuda_legacy_warp_sync_name(kc_cuda_walk *w, const char *name);
  * the arrays it declares. */
 const char *kc_cuda_specialization_key(kc_cuda_walk *w, CXCursor ref, int nt);
 bool kc_cuda_call_may_sync(kc_cuda_walk *w, CXCursor e, CXCursor ref, const char *name);
+bool kc_cuda_call_unseen(CXCursor ref);
 void kc_cuda_record_call(kc_cuda_walk *w, CXCursor e, const char *name, uint32_t flags, const char *fix,
                          const CXCursor *args, int na);
 void kc_cuda_pin_params(kc_cuda_walk *w, CXCursor e, unsigned depth);
