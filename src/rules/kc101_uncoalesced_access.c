@@ -55,9 +55,10 @@ static const char doc[] =
     "passes, 1.48x after 1024 and 2.58x after 256, so after a search known to\n"
     "make fewer than 1024 passes it stays a warning;\n"
     "`bench/premise/kc101_row_copy_out.cu`). In Triton, a vector stored once per\n"
-    "program by a kernel without such a loop is a note too where the program\n"
-    "also moves a block of rank 2 at least 8 times its size (or of extents not\n"
-    "all known, which the note says). So is a Triton access whose lanes are\n"
+    "program by a kernel without such a loop is a note too where the blocks of\n"
+    "rank 2 the program moves take at least 8 times its sectors (one a lane),\n"
+    "at the smallest extents the launches and configs give; where an extent\n"
+    "is not known it stays a warning. So is a Triton access whose lanes are\n"
     "`x.stride(i)` apart where each lane also reads the elements beside it\n"
     "along `x.stride(i + 1)`, the tensor's innermost stride (`w0 .. w3` of a\n"
     "convolution's (dim, 4) weights): for a contiguous tensor the lanes are a\n"
@@ -572,35 +573,56 @@ static const kc_access *loop_tile(const kc_kernel *k)
     return NULL;
 }
 
-/* Triton: a block of rank 2 or more that the program moves outside every
- * loop, at least 8 times the vector `a` where both sizes are known (the
- * [BLOCK_M, BLOCK_D] tiles beside a row statistic of BLOCK_M), or NULL. */
+/* The smallest value a block extent takes: its constant, or the least of
+ * the values its constexpr is seen with (launches, autotune configs); -1
+ * when not known. */
+static int64_t dim_min(const kc_kernel *k, const kc_dim *d)
+{
+    if (d->value > 0)
+        return d->value;
+    if (d->symbol == KC_NONE || d->symbol >= k->symbols.len || !k->symbols.data[d->symbol].nvalues)
+        return -1;
+    const kc_symbol *s = &k->symbols.data[d->symbol];
+    int64_t m = INT64_MAX;
+    for (uint32_t i = 0; i < s->nvalues; i++)
+        if (s->values[i] < m)
+            m = s->values[i];
+    return m > 0 ? m : -1;
+}
+
+/* Triton: the blocks of rank 2 or more that the program moves outside every
+ * loop, when together they take at least 8 times the sectors of the
+ * scattered vector `a` (one 32-byte sector a lane): the first of them, and
+ * in *ratio that multiple. NULL when there are none, or when an extent is
+ * not known (the vector may then be a good part of the program's traffic:
+ * a per-token gate of BT lanes beside a [BT, 64] bf16 tile adds a quarter). */
 static const kc_access *program_tile(const kc_kernel *k, const kc_access *a, uint64_t *ratio)
 {
     *ratio = 0;
-    uint64_t na = 1;
-    bool known = a->offset->shape.dims[0].value > 0;
-    if (known)
-        na = (uint64_t)a->offset->shape.dims[0].value;
+    int64_t na = dim_min(k, &a->offset->shape.dims[0]);
+    if (na <= 0)
+        return NULL;
+    const kc_access *first = NULL;
+    uint64_t bytes = 0;
     for (uint32_t i = 0; i < k->accesses.len; i++) {
         const kc_access *b = &k->accesses.data[i];
         if (b == a || b->space != KC_MEM_GLOBAL || b->loop != KC_NONE || !b->offset || b->offset->shape.rank < 2)
             continue;
-        uint64_t nb = 1;
-        bool all = known;
-        for (unsigned x = 0; x < b->offset->shape.rank && x < KC_MAX_RANK && all; x++) {
-            int64_t v = b->offset->shape.dims[x].value;
+        uint64_t nb = b->elem_bytes ? b->elem_bytes : 2; /* bf16 when not known: the fewest sectors */
+        for (unsigned x = 0; x < b->offset->shape.rank && x < KC_MAX_RANK; x++) {
+            int64_t v = dim_min(k, &b->offset->shape.dims[x]);
             if (v <= 0 || nb > (UINT64_C(1) << 40))
-                all = false;
-            else
-                nb *= (uint64_t)v;
+                return NULL;
+            nb *= (uint64_t)v;
         }
-        if (!all || nb >= 8 * na) {
-            *ratio = all ? nb / na : 0;
-            return b;
-        }
+        bytes += nb;
+        if (!first)
+            first = b;
     }
-    return NULL;
+    if (!first || bytes < 8 * (uint64_t)na * 32)
+        return NULL;
+    *ratio = bytes / ((uint64_t)na * 32);
+    return first;
 }
 
 /* Accesses whose offsets differ by a constant, linked in program order
@@ -917,10 +939,9 @@ static void beside_tiles(kc_rule_ctx *ctx, const kc_kernel *k, kc_diag *d, const
     kc_model_format_shape(k, &flat->offset->shape, &shp);
     d->severity = KC_SEV_NOTE;
     kc_diag_note(d, "it runs once per program, outside every loop, where the program also moves a %s block (line "
-                 "%u, %s): its cost is a fraction of the program's; reported as a note",
-                 kc_sb_str(&shp), flat->span.line,
-                 ratio ? kc_arena_printf(kc_rule_arena(ctx), "%llu times its elements", (unsigned long long)ratio)
-                       : "presumed many times its elements: not every extent is known");
+                 "%u; with the program's other such blocks, at least %llu times the sectors of this scattered "
+                 "vector, at the smallest sizes seen): its cost is a fraction of the program's; reported as a note",
+                 kc_sb_str(&shp), flat->span.line, (unsigned long long)ratio);
     kc_sb_free(&shp);
 }
 
