@@ -703,7 +703,7 @@ static void record_note(const kc_kernel *k, const siblings *sib, uint32_t i, int
  * 1.02x and 1.13x after 4096; 5.3x and 6.6x with no search. */
 #define ROW_WALK_MIN_PASSES 1024
 
-static uint32_t hoisted_from(const kc_kernel *k, const kc_access *a);
+static uint32_t hoisted_from(const kc_kernel *k, const kc_access *a, uint8_t *writes);
 
 /* CUDA: b, in loop l, walks a thread's own row: its address has the thread
  * index times a row length (`out[tid * S + ...]`) and moves one element a
@@ -772,7 +772,7 @@ static bool in_walking_loop(const kc_kernel *k, uint32_t l, uint64_t walking)
 }
 
 static const kc_access *loop_access(const kc_kernel *k, const kc_access **short_pass, uint32_t skip_loop,
-                                    bool rows, const kc_access *self, int64_t min_passes)
+                                    bool rows, const kc_access *self, int64_t min_passes, uint8_t *writes)
 {
     *short_pass = NULL;
     const kc_access *found = NULL;
@@ -793,7 +793,7 @@ static const kc_access *loop_access(const kc_kernel *k, const kc_access **short_
         const kc_access *b = &k->accesses.data[i];
         if (b == self || b->space != KC_MEM_GLOBAL || b->loop == KC_NONE || b->loop >= k->loops.len)
             continue;
-        if ((skip_loop != KC_NONE && kc_loop_within(k, b->loop, skip_loop)) || hoisted_from(k, b) != KC_NONE)
+        if ((skip_loop != KC_NONE && kc_loop_within(k, b->loop, skip_loop)) || hoisted_from(k, b, writes) != KC_NONE)
             continue; /* its own loop's, or made once before the loop */
         const kc_loop *l = &k->loops.data[b->loop];
         /* the hotter loop of a row walk is a search (over the points of a
@@ -854,7 +854,7 @@ static bool loop_writes_global(const kc_kernel *k, uint32_t l)
  * global memory: nvcc loads it once, before them, and keeps it in a
  * register (the premise of KC102, seen in the PTX of the seventeenth
  * round's NMS kernels). Returns its outermost such loop, else KC_NONE. */
-static uint32_t hoisted_from(const kc_kernel *k, const kc_access *a)
+static uint32_t hoisted_from(const kc_kernel *k, const kc_access *a, uint8_t *writes)
 {
     if (a->kind != KC_ACC_LOAD || a->loop == KC_NONE || a->loop >= k->loops.len || a->is_volatile ||
         moved_by_loops(k, a, a->loop, KC_NONE))
@@ -863,7 +863,10 @@ static uint32_t hoisted_from(const kc_kernel *k, const kc_access *a)
     unsigned hops = 0;
     while (k->loops.data[outer].parent != KC_NONE && k->loops.data[outer].parent < k->loops.len && hops++ < 1000)
         outer = k->loops.data[outer].parent;
-    return loop_writes_global(k, outer) ? KC_NONE : outer;
+    /* writes[l]: 0 not asked yet, 1 no, 2 yes (once per loop, not per access) */
+    if (!writes[outer])
+        writes[outer] = loop_writes_global(k, outer) ? 2 : 1;
+    return writes[outer] == 2 ? KC_NONE : outer;
 }
 
 /* CUDA: the access's own loop walks the thread's own row, one element a
@@ -954,15 +957,15 @@ typedef struct once_ctx {
     const kc_access *pass, *short_pass;
 } once_ctx;
 
-static once_ctx once_context(const kc_kernel *k, const kc_access *a, const kc_index *lane_stride)
+static once_ctx once_context(const kc_kernel *k, const kc_access *a, const kc_index *lane_stride, uint8_t *writes)
 {
-    once_ctx o = {hoisted_from(k, a), KC_NONE, NULL, NULL};
+    once_ctx o = {hoisted_from(k, a, writes), KC_NONE, NULL, NULL};
     if (o.hoisted == KC_NONE)
         o.walk = row_walk(k, a, lane_stride);
     if (a->loop == KC_NONE || o.hoisted != KC_NONE) /* the loop it is hoisted from does the work */
-        o.pass = loop_access(k, &o.short_pass, KC_NONE, false, a, ONCE_PER_THREAD_MIN_PASSES);
+        o.pass = loop_access(k, &o.short_pass, KC_NONE, false, a, ONCE_PER_THREAD_MIN_PASSES, writes);
     else if (o.walk != KC_NONE)
-        o.pass = loop_access(k, &o.short_pass, o.walk, true, a, ROW_WALK_MIN_PASSES);
+        o.pass = loop_access(k, &o.short_pass, o.walk, true, a, ROW_WALK_MIN_PASSES, writes);
     if (!o.pass && a->loop != KC_NONE) /* no hotter loop: the access's own loop is the work */
         o.hoisted = o.walk = KC_NONE, o.short_pass = NULL;
     return o;
@@ -1028,6 +1031,7 @@ static void check(const kc_model *m, const kc_kernel *k, kc_rule_ctx *ctx)
     if (bx == 1)
         return;
     siblings sib = link_siblings(ar, k);
+    uint8_t *writes = kc_arena_alloc(ar, k->loops.len + 1); /* zeroed: hoisted_from's memo */
     for (uint32_t i = 0; i < k->accesses.len; i++) {
         const kc_access *a = &k->accesses.data[i];
         if (a->space != KC_MEM_GLOBAL || !a->offset)
@@ -1148,7 +1152,7 @@ static void check(const kc_model *m, const kc_kernel *k, kc_rule_ctx *ctx)
         }
         int64_t ystride = cuda && !const_stride && bx > 0 && bx < 32 ? y_stride(ar, a->offset) : INT64_MIN;
         uint64_t nelems = cuda ? 0 : block_elems(&a->offset->shape);
-        once_ctx once = cuda ? once_context(k, a, rs->stride) : (once_ctx){KC_NONE, KC_NONE, NULL, NULL};
+        once_ctx once = cuda ? once_context(k, a, rs->stride, writes) : (once_ctx){KC_NONE, KC_NONE, NULL, NULL};
         scatter s = {a, cuda, rs, stride, eb, const_stride, cst, sectors, ideal, bx, ystride, nelems, once.walk, ar};
         cost_note(d, &s);
         if (run.len > 1)
