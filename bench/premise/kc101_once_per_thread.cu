@@ -64,22 +64,7 @@ typedef void (*kernel_fn)(const float *, const float *, float *, int, int, int);
 
 static float best_ms(kernel_fn k, const float *a, const float *a2, float *out, int R, int C, int S)
 {
-    cudaEvent_t t0, t1;
-    CK(cudaEventCreate(&t0));
-    CK(cudaEventCreate(&t1));
-    float best = 1e30f;
-    for (int i = 0; i < 21; ++i) {
-        CK(cudaEventRecord(t0));
-        k<<<(R + 255) / 256, 256>>>(a, a2, out, R, C, S);
-        CK(cudaEventRecord(t1));
-        CK(cudaEventSynchronize(t1));
-        float ms;
-        CK(cudaEventElapsedTime(&ms, t0, t1));
-        if (i > 0 && ms < best) /* the first launch warms up */
-            best = ms;
-    }
-    CK(cudaGetLastError());
-    return best;
+    return kc_best_ms([&] { k<<<(R + 255) / 256, 256>>>(a, a2, out, R, C, S); });
 }
 
 int main()

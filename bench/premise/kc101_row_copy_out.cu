@@ -41,22 +41,7 @@ __global__ void search_then_copy(const float *xyz, float *out, int M, int N)
 template <int NS, bool ROWS>
 static float best_ms(const float *xyz, float *out, int M, int N)
 {
-    cudaEvent_t t0, t1;
-    CK(cudaEventCreate(&t0));
-    CK(cudaEventCreate(&t1));
-    float best = 1e30f;
-    for (int i = 0; i < 21; ++i) {
-        CK(cudaEventRecord(t0));
-        search_then_copy<NS, ROWS><<<(M + 255) / 256, 256>>>(xyz, out, M, N);
-        CK(cudaEventRecord(t1));
-        CK(cudaEventSynchronize(t1));
-        float ms;
-        CK(cudaEventElapsedTime(&ms, t0, t1));
-        if (i > 0 && ms < best) /* the first launch warms up */
-            best = ms;
-    }
-    CK(cudaGetLastError());
-    return best;
+    return kc_best_ms([&] { search_then_copy<NS, ROWS><<<(M + 255) / 256, 256>>>(xyz, out, M, N); });
 }
 
 template <int NS>
