@@ -50,8 +50,9 @@ static const char doc[] =
     "once, one element a pass over the row's length, inside no other loop\n"
     "and moving nothing but such rows, after a search (a loop made before it\n"
     "whose passes are not a row's length: a row of `nsample` results copied\n"
-    "out after the search over a cloud's points; measured on an H100, a row of 32 floats so copied out\n"
-    "costs 1.13x the same values stored transposed after a search of 4096\n"
+    "out after the search over a cloud's points; measured on an H100, a row\n"
+    "of 32 floats so copied out costs 1.13x the same values stored\n"
+    "transposed after a search of 4096\n"
     "passes, 1.48x after 1024 and 2.58x after 256, so after a search known to\n"
     "make fewer than 1024 passes it stays a warning;\n"
     "`bench/premise/kc101_row_copy_out.cu`). In Triton, a vector stored once per\n"
@@ -308,8 +309,9 @@ static int stride_arg(const kc_symbol *sy, char *buf, size_t cap)
  * same base) sit c * `T.stride(i + 1)` away, the tensor's innermost stride
  * (presumed 1): each lane reads a run of consecutive elements of its row
  * (`w0 .. w3` of a convolution's weight rows). Returns the run's length
- * around this access (1: none), the inner stride's symbol in *inner, and
- * in *first the run's first access of the same kind, which reports it. */
+ * around this access (1: none; -1: the whole row, in tl.static_range over
+ * the lane stride, static_row_walk), the inner stride's symbol in *inner,
+ * and in *first the run's first access of the same kind, which reports it. */
 typedef struct row_run {
     int64_t len;
     uint32_t inner;
