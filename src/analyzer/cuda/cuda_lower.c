@@ -80,6 +80,7 @@ typedef struct dim3_writes {
     unsigned whole, members;
     /* each whole assignment and its right-hand side (the first ones) */
     CXCursor at[DIM3_MAX_WRITES], value[DIM3_MAX_WRITES];
+    CXCursor member_at[DIM3_MAX_WRITES]; /* the first member assignments */
 } dim3_writes;
 
 static void dim3_write(dim3_writes *w, CXCursor at, CXCursor rhs)
@@ -139,8 +140,11 @@ static enum CXChildVisitResult dim3_write_visit(CXCursor c, CXCursor parent, CXC
         if (lhs.kind == CXCursor_MemberRefExpr) {
             kc_cuda_kids m;
             kc_cuda_kids_get(lhs, &m);
-            if (m.n && refers_to(m.v[0], w->var))
+            if (m.n && refers_to(m.v[0], w->var)) {
+                if (w->members < DIM3_MAX_WRITES)
+                    w->member_at[w->members] = c;
                 w->members++;
+            }
             kc_cuda_kids_free(&m);
         } else if (c.kind == CXCursor_BinaryOperator && refers_to(lhs, w->var) && k.n == 2) {
             dim3_write(w, c, k.v[1]); /* a C-style struct assignment */
@@ -150,17 +154,101 @@ static enum CXChildVisitResult dim3_write_visit(CXCursor c, CXCursor parent, CXC
     return CXChildVisit_Recurse;
 }
 
+/* Offsets of a cursor's extent in its file. */
+static bool extent_of(CXCursor c, CXFile *f, unsigned *a, unsigned *b)
+{
+    CXSourceRange r = clang_getCursorExtent(c);
+    CXFile fb = NULL;
+    clang_getSpellingLocation(clang_getRangeStart(r), f, NULL, NULL, a);
+    clang_getSpellingLocation(clang_getRangeEnd(r), &fb, NULL, NULL, b);
+    return *f && fb && clang_File_isEqual(*f, fb) && *a <= *b;
+}
+
+static bool within(CXCursor c, CXFile f, unsigned a, unsigned b)
+{
+    CXFile fc;
+    unsigned ca, cb;
+    return extent_of(c, &fc, &ca, &cb) && clang_File_isEqual(fc, f) && ca >= a && cb <= b;
+}
+
+/* Are `write` and `use` in the two branches of one `if`/`else` that no
+ * loop of the function holds (then no pass runs both)? */
+typedef struct excl_search {
+    CXCursor write, use;
+    bool exclusive, in_loop;
+    CXFile f;
+    unsigned a, b; /* the `if` found, to test the loops against */
+} excl_search;
+
+static enum CXChildVisitResult excl_if_visit(CXCursor c, CXCursor parent, CXClientData data)
+{
+    (void)parent;
+    excl_search *x = data;
+    if (c.kind != CXCursor_IfStmt || x->exclusive)
+        return CXChildVisit_Recurse;
+    kc_cuda_kids k;
+    kc_cuda_kids_get(c, &k);
+    if (k.n >= 3) {
+        CXFile ft, fe;
+        unsigned ta, tb, ea, eb;
+        CXCursor th = k.v[k.n - 2], el = k.v[k.n - 1];
+        if (extent_of(th, &ft, &ta, &tb) && extent_of(el, &fe, &ea, &eb) && tb <= ea &&
+            ((within(x->write, ft, ta, tb) && within(x->use, fe, ea, eb)) ||
+             (within(x->write, fe, ea, eb) && within(x->use, ft, ta, tb)))) {
+            x->exclusive = extent_of(c, &x->f, &x->a, &x->b);
+        }
+    }
+    kc_cuda_kids_free(&k);
+    return CXChildVisit_Recurse;
+}
+
+static enum CXChildVisitResult excl_loop_visit(CXCursor c, CXCursor parent, CXClientData data)
+{
+    (void)parent;
+    excl_search *x = data;
+    if ((c.kind == CXCursor_ForStmt || c.kind == CXCursor_WhileStmt || c.kind == CXCursor_DoStmt ||
+         c.kind == CXCursor_CXXForRangeStmt)) {
+        CXFile fl;
+        unsigned la, lb;
+        if (extent_of(c, &fl, &la, &lb) && clang_File_isEqual(fl, x->f) && la <= x->a && lb >= x->b) {
+            x->in_loop = true;
+            return CXChildVisit_Break;
+        }
+    }
+    return CXChildVisit_Recurse;
+}
+
+static bool exclusive_branches(CXCursor fn, CXCursor write, CXCursor use)
+{
+    excl_search x = {write, use, false, false, NULL, 0, 0};
+    clang_visitChildren(fn, excl_if_visit, &x);
+    if (!x.exclusive)
+        return false;
+    clang_visitChildren(fn, excl_loop_visit, &x);
+    return !x.in_loop;
+}
+
 /* What a dim3 variable holds where `use` reads it (a launch): the last
  * assignment before it in its block or one around it (`block = 128;`
  * just before the launch in its branch), else its initializer or the one
- * assignment that replaces it; *known false when members are assigned, or
- * when it is assigned more than once and no assignment reaches `use` so. */
+ * assignment that replaces it; *known false when members are assigned
+ * (other than in the other branch of an if/else no loop holds), or when it
+ * is assigned more than once and no assignment reaches `use` so. */
 static CXCursor dim3_value(CXCursor d, CXCursor use, bool *known)
 {
     CXCursor fn = clang_getCursorSemanticParent(d);
     dim3_writes w = {.var = d, .rhs = clang_getNullCursor()};
     if (fn.kind == CXCursor_FunctionDecl || fn.kind == CXCursor_CXXMethod || fn.kind == CXCursor_FunctionTemplate)
         clang_visitChildren(fn, dim3_write_visit, &w);
+    /* a member assignment in the other branch of an if/else than the
+     * launch (`grid.x = n / 4` before the vectorized launch, the plain
+     * launch in the else) does not reach it */
+    if (w.members && w.members <= DIM3_MAX_WRITES && !clang_Cursor_isNull(use)) {
+        unsigned reaching = 0;
+        for (unsigned i = 0; i < w.members; i++)
+            reaching += !exclusive_branches(fn, w.member_at[i], use);
+        w.members = reaching;
+    }
     *known = !w.members && w.whole <= 1;
     if (!w.members && w.whole > 1 && w.whole <= DIM3_MAX_WRITES && !clang_Cursor_isNull(use)) {
         for (unsigned i = w.whole; i-- > 0;)
