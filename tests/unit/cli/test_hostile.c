@@ -594,12 +594,21 @@ static void test_file_memory_limit(void **state)
     alarm(0);
 }
 
+/* The best of three whole runs: the least disturbed by other work on the
+ * machine (a run beside the test suite's others once took 0.36 s where
+ * alone it takes 0.09 s). */
 static double cli_seconds(const char *path)
 {
-    double t0 = kh_now_s();
-    kh_result r = run("--no-cache", "--no-config", "-q", "-j1", path, NULL);
-    kh_result_free(&r);
-    return kh_now_s() - t0;
+    double best = 1e30;
+    for (int i = 0; i < 3; i++) {
+        double t0 = kh_now_s();
+        kh_result r = run("--no-cache", "--no-config", "-q", "-j1", path, NULL);
+        kh_result_free(&r);
+        double t = kh_now_s() - t0;
+        if (t < best)
+            best = t;
+    }
+    return best;
 }
 
 /* The rules too scale linearly with a kernel's accesses: a kernel of n
