@@ -707,28 +707,36 @@ static void record_note(const kc_kernel *k, const siblings *sib, uint32_t i, int
 
 static uint32_t hoisted_from(const kc_kernel *k, const kc_access *a, uint8_t *writes);
 
+/* Does the monomial hold the thread index times symbol S (any symbol when
+ * S is KC_NONE): `tid * nsample`, the start of a thread's row? */
+static bool lane_times(const kc_mono *mo, uint32_t S)
+{
+    bool lane = false, size = false;
+    for (unsigned f = 0; f < mo->nfac; f++) {
+        lane |= mo->fac[f].kind == KC_ATOM_LANE;
+        size |= mo->fac[f].kind == KC_ATOM_SYMBOL && (S == KC_NONE || mo->fac[f].id == S);
+    }
+    return lane && size;
+}
+
 /* CUDA: b, in loop l, walks a thread's own row: its address has the thread
  * index times a row length (`out[tid * S + ...]`) and moves one element a
  * pass of l (`+ i`, from any start: `idx[cnt + i]`, `i = cnt; i < S`). */
-static bool walks_row(const kc_kernel *k, const kc_access *b, uint32_t l)
+static bool walks_row(const kc_access *b, uint32_t l)
 {
     bool lane_row = false, one = false;
     for (unsigned i = 0; i < b->offset->nmono; i++) {
         const kc_mono *mo = &b->offset->mono[i];
-        bool lane = false, size = false, var = false;
-        for (unsigned f = 0; f < mo->nfac; f++) {
-            lane |= mo->fac[f].kind == KC_ATOM_LANE;
-            size |= mo->fac[f].kind == KC_ATOM_SYMBOL;
+        lane_row |= lane_times(mo, KC_NONE);
+        bool var = false;
+        for (unsigned f = 0; f < mo->nfac; f++)
             var |= mo->fac[f].kind == KC_ATOM_LOOP && mo->fac[f].id == l;
-        }
-        lane_row |= lane && size;
         if (var) {
             if (one || mo->nfac != 1 || mo->coef < 1 || mo->coef > 4)
                 return false; /* a step of 4 walks it a uint4 at a time */
             one = true;
         }
     }
-    (void)k;
     return lane_row && one;
 }
 
@@ -741,15 +749,9 @@ static bool row_length(const kc_kernel *k, uint32_t S)
         return false;
     for (uint32_t i = 0; i < k->accesses.len; i++) {
         const kc_index *x = k->accesses.data[i].offset;
-        for (unsigned m = 0; x && k->accesses.data[i].space == KC_MEM_GLOBAL && m < x->nmono; m++) {
-            bool lane = false, size = false;
-            for (unsigned f = 0; f < x->mono[m].nfac; f++) {
-                lane |= x->mono[m].fac[f].kind == KC_ATOM_LANE;
-                size |= x->mono[m].fac[f].kind == KC_ATOM_SYMBOL && x->mono[m].fac[f].id == S;
-            }
-            if (lane && size)
+        for (unsigned m = 0; x && k->accesses.data[i].space == KC_MEM_GLOBAL && m < x->nmono; m++)
+            if (lane_times(&x->mono[m], S))
                 return true;
-        }
     }
     return false;
 }
@@ -784,7 +786,7 @@ static const kc_access *loop_access(const kc_kernel *k, const kc_access **short_
     for (uint32_t i = 0; rows && i < k->accesses.len; i++) {
         const kc_access *b = &k->accesses.data[i];
         if (b->space == KC_MEM_GLOBAL && b->offset && b->loop != KC_NONE && b->loop < k->loops.len &&
-            walks_row(k, b, b->loop))
+            walks_row(b, b->loop))
             for (uint32_t l = b->loop, hops = 0; l != KC_NONE && l < 64 && hops++ < 1000; l = k->loops.data[l].parent)
                 walking |= 1ull << l;
     }
@@ -817,14 +819,12 @@ static const kc_access *loop_access(const kc_kernel *k, const kc_access **short_
     return found;
 }
 
-/* Does any loop around `a` (up to, not including, `stop`) move its
- * offset? */
-static bool moved_by_loops(const kc_kernel *k, const kc_access *a, uint32_t from, uint32_t stop)
+/* Does any loop around `a` move its offset? */
+static bool moved_by_loops(const kc_kernel *k, const kc_access *a)
 {
     uint64_t moves = kc_index_deps(a->offset).loops;
     unsigned hops = 0;
-    for (uint32_t l = from; l != KC_NONE && l != stop && l < k->loops.len && hops++ < 1000;
-         l = k->loops.data[l].parent)
+    for (uint32_t l = a->loop; l != KC_NONE && l < k->loops.len && hops++ < 1000; l = k->loops.data[l].parent)
         if (moves & (1ull << (l < 63 ? l : 63)))
             return true;
     return false;
@@ -859,7 +859,7 @@ static bool loop_writes_global(const kc_kernel *k, uint32_t l)
 static uint32_t hoisted_from(const kc_kernel *k, const kc_access *a, uint8_t *writes)
 {
     if (a->kind != KC_ACC_LOAD || a->loop == KC_NONE || a->loop >= k->loops.len || a->is_volatile ||
-        moved_by_loops(k, a, a->loop, KC_NONE))
+        moved_by_loops(k, a))
         return KC_NONE;
     uint32_t outer = a->loop;
     unsigned hops = 0;
@@ -878,14 +878,14 @@ static uint32_t hoisted_from(const kc_kernel *k, const kc_access *a, uint8_t *wr
  * hot loop, when that loop is inside no other and only copies rows (each
  * of its global accesses walks a thread's row). Returns that loop, else
  * KC_NONE. */
-static uint32_t row_walk(const kc_kernel *k, const kc_access *a, const kc_index *lane_stride)
+static uint32_t row_walk(const kc_kernel *k, const kc_access *a)
 {
     uint32_t l = a->loop;
-    if (l == KC_NONE || l >= k->loops.len || !lane_stride)
+    if (l == KC_NONE || l >= k->loops.len)
         return KC_NONE;
     const kc_loop *L = &k->loops.data[l];
     int64_t st;
-    if (!L->step || !kc_index_is_const(L->step, &st) || st != 1 || !walks_row(k, a, l))
+    if (!L->step || !kc_index_is_const(L->step, &st) || st != 1 || !walks_row(a, l))
         return KC_NONE;
     if (L->parent != KC_NONE)
         return KC_NONE; /* inside another loop it is walked again every pass of that one */
@@ -895,7 +895,7 @@ static uint32_t row_walk(const kc_kernel *k, const kc_access *a, const kc_index 
     for (uint32_t i = 0; i < k->accesses.len; i++) {
         const kc_access *b = &k->accesses.data[i];
         if (b->space == KC_MEM_GLOBAL && b->offset && b->loop != KC_NONE && kc_loop_within(k, b->loop, l) &&
-            !walks_row(k, b, b->loop))
+            !walks_row(b, b->loop))
             return KC_NONE;
     }
     return l;
@@ -959,11 +959,11 @@ typedef struct once_ctx {
     const kc_access *pass, *short_pass;
 } once_ctx;
 
-static once_ctx once_context(const kc_kernel *k, const kc_access *a, const kc_index *lane_stride, uint8_t *writes)
+static once_ctx once_context(const kc_kernel *k, const kc_access *a, uint8_t *writes)
 {
     once_ctx o = {hoisted_from(k, a, writes), KC_NONE, NULL, NULL};
     if (o.hoisted == KC_NONE)
-        o.walk = row_walk(k, a, lane_stride);
+        o.walk = row_walk(k, a);
     if (a->loop == KC_NONE || o.hoisted != KC_NONE) /* the loop it is hoisted from does the work */
         o.pass = loop_access(k, &o.short_pass, KC_NONE, false, a, ONCE_PER_THREAD_MIN_PASSES, writes);
     else if (o.walk != KC_NONE)
@@ -1154,7 +1154,7 @@ static void check(const kc_model *m, const kc_kernel *k, kc_rule_ctx *ctx)
         }
         int64_t ystride = cuda && !const_stride && bx > 0 && bx < 32 ? y_stride(ar, a->offset) : INT64_MIN;
         uint64_t nelems = cuda ? 0 : block_elems(&a->offset->shape);
-        once_ctx once = cuda ? once_context(k, a, rs->stride, writes) : (once_ctx){KC_NONE, KC_NONE, NULL, NULL};
+        once_ctx once = cuda ? once_context(k, a, writes) : (once_ctx){KC_NONE, KC_NONE, NULL, NULL};
         scatter s = {a, cuda, rs, stride, eb, const_stride, cst, sectors, ideal, bx, ystride, nelems, once.walk, ar};
         cost_note(d, &s);
         if (run.len > 1)
