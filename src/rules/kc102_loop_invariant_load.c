@@ -36,7 +36,12 @@ static const char doc[] =
     "of either is not invariant. A `for` loop whose\n"
     "variable's declaration did not parse (`for (cuda::index_t i = ...` with the\n"
     "type from a missing header) leaves its loads with an address kcheck cannot\n"
-    "express unjudged: that part may be the variable.\n"
+    "express unjudged: that part may be the variable. A grid-stride loop\n"
+    "(`for (i = blockIdx.x; i < n; i += gridDim.x)`, or from `blockIdx.x *\n"
+    "blockDim.x + threadIdx.x` by `blockDim.x * gridDim.x`) that every launch in\n"
+    "the file gives as many blocks as `n` has values (`n` blocks; `(n + B - 1) /\n"
+    "B` or `DIVUP(n, B)` blocks of B threads) makes one pass in every thread:\n"
+    "its loads are made once and are not reported.\n"
     "\n"
     "## Why is this bad?\n"
     "The same bytes are fetched again in every pass: extra instructions,\n"
@@ -218,6 +223,11 @@ static void check(const kc_model *m, const kc_kernel *k, kc_rule_ctx *ctx)
         bool varying_mask = k->lang == KC_LANG_TRITON && a->masked && (a->mask_deps.loops & kc_loop_bit(L));
         keeper why = why_kept(k, a, L, ctx);
         if (!varying_mask && why.kind == KEEP_NONE)
+            continue;
+        /* A grid-stride loop that the launches give a block per value
+         * makes one pass: the load is made once per thread. */
+        const char *one_pass;
+        if (kc_loop_one_pass_per_thread(m, k, &k->loops.data[L], kc_rule_arena(ctx), &one_pass))
             continue;
         const kc_loop *lp = &k->loops.data[L];
         const char *name = a->base_name ? a->base_name : "memory";

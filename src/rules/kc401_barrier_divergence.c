@@ -201,17 +201,6 @@ static const kc_param *bound_param(const kc_kernel *k, const kc_index *end)
     return pi < k->params.len ? &k->params.data[pi] : NULL;
 }
 
-/* The argument launch L passes for parameter p: by name, else by
- * position. */
-static const kc_launch_arg *arg_for(const kc_kernel *k, const kc_launch *L, const kc_param *p)
-{
-    uint32_t pi = (uint32_t)(p - k->params.data);
-    for (uint32_t j = 0; j < L->args.len; j++)
-        if (L->args.data[j].param && strcmp(L->args.data[j].param, p->name) == 0)
-            return &L->args.data[j];
-    return pi < L->args.len && !L->args.data[pi].param ? &L->args.data[pi] : NULL;
-}
-
 /* What the launches of the file show about a grid-stride bound: true when
  * there is at least one launch of the kernel and every one passes, for
  * the bound's parameter, a multiple of its block's x size, or of the value
@@ -228,7 +217,7 @@ static bool launches_keep_multiple(const kc_model *m, const kc_kernel *k, const 
         if (!L->kernel || strcmp(L->kernel, k->name) != 0)
             continue;
         seen++;
-        const kc_launch_arg *arg = arg_for(k, L, p);
+        const kc_launch_arg *arg = kc_launch_arg_for(k, L, p);
         if (arg && !arg->block_multiple && arg->block_cap && !*capped) {
             *capped = L;
             *why = kc_arena_printf(ar, "the launch on line %u gives a block of `%s`, which is `%s` or %lld: it passes "
@@ -301,7 +290,7 @@ static const kc_launch_arg *asserted_bound(const kc_model *m, const kc_kernel *k
             const kc_launch *L = &m->launches.data[l];
             if (!L->kernel || strcmp(L->kernel, k->name) != 0)
                 continue;
-            const kc_launch_arg *a = arg_for(k, L, p);
+            const kc_launch_arg *a = kc_launch_arg_for(k, L, p);
             all = a && a->multiple_of;
             if (all && !first) {
                 first = a;

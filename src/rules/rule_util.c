@@ -1,6 +1,8 @@
 #include "rule_util.h"
 
 #include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 kc_span kc_access_point(const kc_access *a)
@@ -265,4 +267,308 @@ bool kc_index_has_atom(const kc_index *x, kc_atom_kind kind, uint32_t id)
             if (x->mono[i].fac[f].kind == kind && x->mono[i].fac[f].id == id)
                 return true;
     return false;
+}
+
+const kc_launch_arg *kc_launch_arg_for(const kc_kernel *k, const kc_launch *L, const kc_param *p)
+{
+    uint32_t pi = (uint32_t)(p - k->params.data);
+    for (uint32_t j = 0; j < L->args.len; j++)
+        if (L->args.data[j].param && strcmp(L->args.data[j].param, p->name) == 0)
+            return &L->args.data[j];
+    return pi < L->args.len && !L->args.data[pi].param ? &L->args.data[pi] : NULL;
+}
+
+/* ---- grid-stride loops the launch makes one pass ---- */
+
+/* Is x exactly one monomial of coefficient 1 whose factors are the
+ * atoms of kinds k0 (and k1, unless 0) of axis ax? */
+static bool mono_is(const kc_mono *mo, kc_atom_kind k0, kc_atom_kind k1, uint32_t ax)
+{
+    unsigned want = k1 ? 2u : 1u;
+    if (mo->coef != 1 || mo->nfac != want)
+        return false;
+    for (unsigned f = 0; f < mo->nfac; f++) {
+        const kc_atom *t = &mo->fac[f];
+        if (t->id != ax || (t->kind != k0 && t->kind != k1))
+            return false;
+    }
+    return mo->nfac == 1 || mo->fac[0].kind != mo->fac[1].kind;
+}
+
+/* The grid-stride form of loop l along axis *ax: 1 for `i = blockIdx.a;
+ * i += gridDim.a`, 2 for `i = blockIdx.a * blockDim.a + threadIdx.a; i +=
+ * blockDim.a * gridDim.a`, 0 for neither. */
+static int grid_stride_form(const kc_loop *l, uint32_t *ax)
+{
+    const kc_index *s = l->start, *st = l->step;
+    if (!s || !st || st->nmono != 1 || !st->mono[0].nfac)
+        return 0;
+    *ax = st->mono[0].fac[0].id;
+    if (*ax > 2)
+        return 0;
+    if (s->nmono == 1 && mono_is(&s->mono[0], KC_ATOM_PROGRAM, 0, *ax) &&
+        mono_is(&st->mono[0], KC_ATOM_GRID_DIM, 0, *ax))
+        return 1;
+    if (s->nmono != 2 || !mono_is(&st->mono[0], KC_ATOM_BLOCK_DIM, KC_ATOM_GRID_DIM, *ax))
+        return 0;
+    for (unsigned i = 0; i < 2; i++)
+        if (mono_is(&s->mono[i], KC_ATOM_PROGRAM, KC_ATOM_BLOCK_DIM, *ax) &&
+            mono_is(&s->mono[1 - i], KC_ATOM_LANE, 0, *ax))
+            return 2;
+    return 0;
+}
+
+/* Text without blanks and without parentheses around the whole of it,
+ * into buf (false when it does not fit). */
+static bool squeeze(const char *t, char *buf, size_t cap)
+{
+    size_t n = 0;
+    for (; t && *t; t++)
+        if (*t != ' ' && *t != '\t' && *t != '\n') {
+            if (n + 1 >= cap)
+                return false;
+            buf[n++] = *t;
+        }
+    buf[n] = 0;
+    while (n >= 2 && buf[0] == '(' && buf[n - 1] == ')') {
+        int depth = 0;
+        size_t i;
+        for (i = 0; i < n - 1; i++) {
+            depth += buf[i] == '(' ? 1 : buf[i] == ')' ? -1 : 0;
+            if (depth == 0)
+                break;
+        }
+        if (i != n - 1)
+            break;
+        memmove(buf, buf + 1, n - 2);
+        n -= 2;
+        buf[n] = 0;
+    }
+    return n > 0;
+}
+
+/* Is squeezed text `b` the block size: the launch's block as written, or
+ * the constant its x (axis) size is? */
+static bool is_block_text(const kc_launch *L, unsigned ax, const char *b)
+{
+    char blk[128];
+    if (ax == 0 && L->block_text && squeeze(L->block_text, blk, sizeof blk) && strcmp(blk, b) == 0)
+        return true;
+    char *end;
+    long long v = strtoll(b, &end, 10);
+    return *end == 0 && L->block_dim[ax] > 0 && v == L->block_dim[ax];
+}
+
+/* Is squeezed grid text g the rounded-up division of n by the block:
+ * `(n+B-1)/B`, `(n+(B-1))/B`, or `f(n,B)` with f named for it (`DIVUP`,
+ * `ceil_div`, `cdiv`, `div_round_up`)? */
+static bool rounds_up_over(const kc_launch *L, unsigned ax, const char *g, const char *n)
+{
+    size_t ln = strlen(n), lg = strlen(g);
+    const char *open = strchr(g, '(');
+    if (open && open > g && g[lg - 1] == ')') {
+        char name[64];
+        size_t nl = (size_t)(open - g);
+        if (nl >= sizeof name)
+            return false;
+        for (size_t i = 0; i < nl; i++)
+            name[i] = (char)(g[i] >= 'A' && g[i] <= 'Z' ? g[i] - 'A' + 'a' : g[i]);
+        name[nl] = 0;
+        const char *base = strrchr(name, ':') ? strrchr(name, ':') + 1 : name;
+        bool named = strstr(base, "divup") || strstr(base, "div_up") || strstr(base, "ceil_div") ||
+                     strstr(base, "ceildiv") || strcmp(base, "cdiv") == 0 || strstr(base, "div_round_up") ||
+                     strstr(base, "divroundup");
+        if (named && strncmp(open + 1, n, ln) == 0 && open[1 + ln] == ',') {
+            char b[64];
+            size_t bl = lg - (size_t)(open + 2 + ln - g) - 1;
+            if (bl == 0 || bl >= sizeof b)
+                return false;
+            memcpy(b, open + 2 + ln, bl);
+            b[bl] = 0;
+            return is_block_text(L, ax, b);
+        }
+    }
+    const char *slash = strrchr(g, '/');
+    if (!slash || slash == g)
+        return false;
+    const char *b = slash + 1;
+    char num[256];
+    size_t nl = (size_t)(slash - g);
+    if (nl >= sizeof num)
+        return false;
+    memcpy(num, g, nl);
+    num[nl] = 0;
+    char sq[256];
+    if (!squeeze(num, sq, sizeof sq) || strncmp(sq, n, ln) != 0 || sq[ln] != '+' || !is_block_text(L, ax, b))
+        return false;
+    char want1[160], want2[160];
+    snprintf(want1, sizeof want1, "%s-1", b);
+    snprintf(want2, sizeof want2, "(%s-1)", b);
+    if (strcmp(sq + ln + 1, want1) == 0 || strcmp(sq + ln + 1, want2) == 0)
+        return true;
+    /* a constant block: `(n + 255) / 256` */
+    char *e1, *e2;
+    long long bv = strtoll(b, &e1, 10), less = strtoll(sq + ln + 1, &e2, 10);
+    return *e1 == 0 && *e2 == 0 && e2 != sq + ln + 1 && bv > 0 && less == bv - 1;
+}
+
+bool kc_loop_one_pass_per_thread(const kc_model *m, const kc_kernel *k, const kc_loop *l, kc_arena *a,
+                                 const char **why)
+{
+    uint32_t ax = 0;
+    int form = k->lang == KC_LANG_CUDA ? grid_stride_form(l, &ax) : 0;
+    uint32_t sym = form ? kc_index_symbol(l->end) : KC_NONE;
+    if (sym >= k->symbols.len || k->symbols.data[sym].param >= k->params.len)
+        return false;
+    const kc_param *p = &k->params.data[k->symbols.data[sym].param];
+    const kc_launch *first = NULL;
+    for (uint32_t i = 0; i < m->launches.len; i++) {
+        const kc_launch *L = &m->launches.data[i];
+        if (!kc_launch_may_run(L, k))
+            continue;
+        const kc_launch_arg *arg = kc_launch_arg_for(k, L, p);
+        const kc_grid_axis *g = &L->grid[ax];
+        char gt[256], at[160];
+        if (!arg || !arg->text || !g->text || !squeeze(g->text, gt, sizeof gt) || !squeeze(arg->text, at, sizeof at))
+            return false;
+        bool ok = form == 1 ? strcmp(gt, at) == 0 ||
+                                  (g->hazard == KC_GRID_CONST && arg->has_value && g->value >= arg->value)
+                            : rounds_up_over(L, ax, gt, at);
+        if (!ok)
+            return false;
+        if (!first)
+            first = L;
+    }
+    if (!first)
+        return false;
+    *why = kc_arena_printf(a, "the launch on line %u gives it `%s` blocks along %c for `%s` = `%s`%s", first->span.line,
+                           first->grid[ax].text, "xyz"[ax], p->name, kc_launch_arg_for(k, first, p)->text,
+                           form == 1 ? "" : " with as many threads per block as the division's divisor");
+    return true;
+}
+
+/* ---- lengths that only bound loops ---- */
+
+/* The loop an index is exactly the variable of, or KC_NONE. */
+static uint32_t loop_var_of(const kc_index *x)
+{
+    if (!x || x->nmono != 1 || x->mono[0].coef != 1 || x->mono[0].nfac != 1 ||
+        x->mono[0].fac[0].kind != KC_ATOM_LOOP)
+        return KC_NONE;
+    return x->mono[0].fac[0].id;
+}
+
+/* Does loop l read a global vector the threads share with its variable
+ * (an offset with a term `j` and nothing that varies by thread)? */
+static bool loop_reads_shared_vector(const kc_kernel *k, uint32_t l)
+{
+    for (uint32_t i = 0; i < k->accesses.len; i++) {
+        const kc_access *b = &k->accesses.data[i];
+        if (b->kind != KC_ACC_LOAD || b->space != KC_MEM_GLOBAL || !b->offset || b->loop == KC_NONE ||
+            !kc_loop_within(k, b->loop, l))
+            continue;
+        kc_deps d = kc_index_deps(b->offset);
+        if ((d.flags & (KC_AF_THREAD | KC_AF_DATA)) || d.axes)
+            continue;
+        for (unsigned m = 0; m < b->offset->nmono; m++) {
+            const kc_mono *mo = &b->offset->mono[m];
+            if (mo->nfac == 1 && mo->fac[0].kind == KC_ATOM_LOOP && mo->fac[0].id == l &&
+                (mo->coef == 1 || mo->coef == -1))
+                return true;
+        }
+    }
+    return false;
+}
+
+static bool index_mentions(const kc_index *x, uint32_t sym)
+{
+    return kc_index_has_atom(x, KC_ATOM_SYMBOL, sym);
+}
+
+uint32_t kc_size_only_record_bound(const kc_kernel *k, uint32_t sym)
+{
+    if (k->lang != KC_LANG_CUDA || sym >= k->symbols.len ||
+        (k->symbols.data[sym].facts & (KC_SF_OUTER_STRIDE | KC_SF_SHAPE_ARG | KC_SF_PROBLEM_SIZE)))
+        return KC_NONE;
+    uint32_t first = KC_NONE;
+    for (uint32_t i = 0; i < k->compares.len; i++) {
+        const kc_pred *p = &k->compares.data[i];
+        if (!index_mentions(p->lhs, sym) && !index_mentions(p->rhs, sym))
+            continue;
+        uint32_t l = kc_index_symbol(p->rhs) == sym ? loop_var_of(p->lhs)
+                     : kc_index_symbol(p->lhs) == sym ? loop_var_of(p->rhs)
+                                                      : KC_NONE;
+        if (l >= k->loops.len)
+            return KC_NONE;
+        const kc_loop *L = &k->loops.data[l];
+        int64_t s0, st;
+        if (!L->start || !L->step || !kc_index_is_const(L->start, &s0) || !kc_index_is_const(L->step, &st) ||
+            st != 1 || s0 < 0 || s0 > 1 || loop_reads_shared_vector(k, l))
+            return KC_NONE;
+        if (first == KC_NONE)
+            first = l;
+    }
+    return first;
+}
+
+/* ---- warp footprints ---- */
+
+/* CUDA: threadIdx.y's constant stride in the offset (0: it does not
+ * move it), or INT64_MIN when not constant. */
+int64_t kc_index_y_stride(kc_arena *ar, const kc_index *off)
+{
+    kc_stride ys;
+    kc_index_stride_along(ar, off, 1, &ys);
+    int64_t c = 0;
+    if (!ys.stride && !ys.nonaffine && !ys.gather)
+        return 0;
+    if (ys.stride && !ys.nonaffine && !ys.gather && kc_index_is_const(ys.stride, &c))
+        return c;
+    return INT64_MIN;
+}
+
+/* The 32-byte sectors one warp request touches in a block bx < 32 threads
+ * wide: lane l is (x, y) = (l % bx, l / bx), at x * sx + y * sy elements
+ * of eb bytes from a sector-aligned base. (dim3(4, 8) with threadIdx.y
+ * the stride-1 index: 4 rows of 8 floats, 4 sectors.) */
+uint64_t kc_warp_sectors(int64_t bx, int64_t sx, int64_t sy, unsigned eb)
+{
+    int64_t sec[32];
+    unsigned n = 0;
+    for (int64_t l = 0; l < 32; l++) {
+        int64_t addr = ((l % bx) * sx + (l / bx) * sy) * (int64_t)eb;
+        int64_t q = addr >= 0 ? addr / 32 : -((-addr + 31) / 32);
+        bool seen = false;
+        for (unsigned i = 0; i < n && !seen; i++)
+            seen = sec[i] == q;
+        if (!seen)
+            sec[n++] = q;
+    }
+    return n;
+}
+
+bool kc_launch_param_values(const kc_model *m, const kc_kernel *k, uint32_t sym, kc_arena *a, int64_t *lo,
+                            int64_t *hi, const char **where)
+{
+    if (sym >= k->symbols.len || k->symbols.data[sym].param >= k->params.len)
+        return false;
+    const kc_param *p = &k->params.data[k->symbols.data[sym].param];
+    bool any = false;
+    for (uint32_t i = 0; i < m->launches.len; i++) {
+        const kc_launch *L = &m->launches.data[i];
+        if (!kc_launch_may_run(L, k))
+            continue;
+        const kc_launch_arg *arg = kc_launch_arg_for(k, L, p);
+        if (!arg || !arg->has_value)
+            return false;
+        if (!any) {
+            *lo = *hi = arg->value;
+            *where = kc_arena_printf(a, "the launch on line %u passes `%s` = %lld", L->span.line,
+                                     arg->text ? arg->text : "?", (long long)arg->value);
+        }
+        *lo = arg->value < *lo ? arg->value : *lo;
+        *hi = arg->value > *hi ? arg->value : *hi;
+        any = true;
+    }
+    return any;
 }

@@ -37,6 +37,48 @@ uint8_t kc_launch_unit_axes(const kc_model *m, const kc_kernel *k);
  * this file spells as a constant, or -1. */
 int64_t kc_launch_block_x(const kc_model *m, const kc_kernel *k);
 
+/* The argument launch L passes for parameter p: by name, else by
+ * position; NULL when it passes none. */
+const kc_launch_arg *kc_launch_arg_for(const kc_kernel *k, const kc_launch *L, const kc_param *p);
+
+/* CUDA: does every launch of the kernel in this file (at least one) give
+ * a grid-stride loop `l` as many blocks as it has values, so that it makes
+ * at most one pass in every thread? The loop must run `i = blockIdx.a; i <
+ * n; i += gridDim.a` under a grid of `n` blocks along axis a, or `i =
+ * blockIdx.a * blockDim.a + threadIdx.a; i < n; i += blockDim.a *
+ * gridDim.a` under `(n + B - 1) / B` (or a function named for a rounded-up
+ * division, `DIVUP(n, B)`) blocks of B threads, `n` being a parameter and
+ * the launch's argument for it spelled as in the grid. *why (arena) says
+ * which launch shows it. */
+bool kc_loop_one_pass_per_thread(const kc_model *m, const kc_kernel *k, const kc_loop *l, kc_arena *a,
+                                 const char **why);
+
+/* CUDA: is symbol `sym` a size only as the bound of loops (`for (j = 0;
+ * j < S; j++)`, every comparison it is in), none of which reads a vector
+ * that the threads share with its variable (`w[j]`, a row contracted with
+ * a weight vector, which shows S to be a feature dimension)? A walk over a
+ * record of S fields (beams, channels, coordinates) tells how long the
+ * record is, not that it is long. Returns the first such loop, else
+ * KC_NONE. */
+uint32_t kc_size_only_record_bound(const kc_kernel *k, uint32_t sym);
+
+/* CUDA: threadIdx.y's constant stride in an offset (0: it does not move
+ * it), or INT64_MIN when not constant. */
+int64_t kc_index_y_stride(kc_arena *ar, const kc_index *off);
+
+/* The 32-byte sectors one warp request touches in a block bx < 32 threads
+ * wide: lane l is (x, y) = (l % bx, l / bx), at x * sx + y * sy elements
+ * of eb bytes from a sector-aligned base. */
+uint64_t kc_warp_sectors(int64_t bx, int64_t sx, int64_t sy, unsigned eb);
+
+/* The values every launch of the kernel in this file passes for the
+ * parameter of symbol `sym` (at least one launch, each a known value):
+ * their least and greatest, and (arena) where the first is passed, "the
+ * launch on line 21 passes `cols` = 64". False when a launch passes a
+ * value not known. */
+bool kc_launch_param_values(const kc_model *m, const kc_kernel *k, uint32_t sym, kc_arena *a, int64_t *lo,
+                            int64_t *hi, const char **where);
+
 /* Does the index have a factor of atom kind `kind` and id `id` (the program
  * id of an axis, the value of load `id`)? */
 bool kc_index_has_atom(const kc_index *x, kc_atom_kind kind, uint32_t id);

@@ -66,6 +66,70 @@ static void record_template_args(kc_cuda_tu *t, CXCursor spec, uint32_t line, kc
     }
 }
 
+/* Text without blanks, into buf (false when it does not fit). */
+static bool unblank(const char *t, size_t n, char *buf, size_t cap)
+{
+    size_t o = 0;
+    for (size_t i = 0; t && i < n && t[i]; i++)
+        if (!isspace((unsigned char)t[i])) {
+            if (o + 1 >= cap)
+                return false;
+            buf[o++] = t[i];
+        }
+    buf[o] = 0;
+    return o > 0;
+}
+
+/* A launch in a template that clang leaves unresolved (`k<T, SB><<<g,
+ * b>>>(x)` with `x` of a dependent type): the values of its template
+ * arguments that are constants where the launch is written (`SB` a
+ * constexpr local, `128`), by their position in the written list,
+ * recorded for every function template the name may denote. */
+static void record_dependent_targs(kc_cuda_tu *t, CXCursor callee_expr, uint32_t line)
+{
+    kc_cuda_kids k;
+    kc_cuda_kids_get(callee_expr, &k);
+    CXCursor ovl = clang_getNullCursor();
+    for (unsigned i = 0; i < k.n && clang_Cursor_isNull(ovl); i++)
+        if (k.v[i].kind == CXCursor_OverloadedDeclRef)
+            ovl = k.v[i];
+    const char *text = clang_Cursor_isNull(ovl) ? NULL : kc_cuda_text(t, callee_expr);
+    const char *lt = text ? strchr(text, '<') : NULL;
+    for (unsigned pos = 0; lt && pos < 64; pos++) {
+        const char *a = lt + 1, *e = a;
+        int depth = 0;
+        for (; *e && !(depth == 0 && (*e == ',' || *e == '>')); e++)
+            depth += (*e == '<' || *e == '(' || *e == '[' || *e == '{') ? 1
+                     : (*e == '>' || *e == ')' || *e == ']' || *e == '}') ? -1
+                                                                         : 0;
+        char want[128], have[128];
+        int64_t v = 0;
+        bool known = false;
+        if (unblank(a, (size_t)(e - a), want, sizeof want)) {
+            for (unsigned i = 0; i < k.n && !known; i++) {
+                const char *kt = clang_isExpression(k.v[i].kind) ? kc_cuda_text(t, k.v[i]) : NULL;
+                if (kt && unblank(kt, strlen(kt), have, sizeof have) && strcmp(have, want) == 0)
+                    known = kc_cuda_eval_int(k.v[i], &v);
+            }
+            char *end;
+            long long lit = strtoll(want, &end, 0);
+            if (!known && end != want && (*end == 0 || strspn(end, "uUlL") == strlen(end)))
+                known = true, v = lit;
+        }
+        for (unsigned d = 0; known && d < clang_getNumOverloadedDecls(ovl); d++) {
+            CXCursor tmpl = clang_getOverloadedDecl(ovl, d);
+            if (tmpl.kind != CXCursor_FunctionTemplate)
+                continue;
+            kc_cuda_tval tv = {.tmpl = tmpl, .param = pos, .value = v, .line = line};
+            kc_vec_push(&t->tvals, tv);
+        }
+        if (*e != ',')
+            break;
+        lt = e;
+    }
+    kc_cuda_kids_free(&k);
+}
+
 /* Constant block sizes of a launch's block argument: an integer, a dim3
  * built from constants (dim3(32, 8), {4, 8, 1}), or a local dim3 variable
  * initialized so. */
@@ -586,6 +650,23 @@ static CXCursor fixed_value(kc_cuda_tu *t, CXCursor d)
     return written_in(t, fn, d) ? clang_getNullCursor() : init;
 }
 
+/* The value of a launch argument: a constant, or a local variable of the
+ * launching function initialized with one and not written again (`int
+ * cols = 64;` in `main`), followed through such variables. */
+static bool arg_value(kc_cuda_tu *t, CXCursor e, int64_t *v, unsigned depth)
+{
+    if (kc_cuda_eval_int(e, v))
+        return true;
+    e = kc_cuda_strip(e);
+    if (depth > 4 || e.kind != CXCursor_DeclRefExpr)
+        return false;
+    CXCursor d = clang_getCursorReferenced(e);
+    if (d.kind != CXCursor_VarDecl || !kc_cuda_ty_is_int(clang_getCursorType(d)))
+        return false;
+    CXCursor init = fixed_value(t, d);
+    return !clang_Cursor_isNull(init) && arg_value(t, init, v, depth + 1);
+}
+
 static void factors_of(kc_cuda_tu *t, CXCursor e, mfactors *f, unsigned depth)
 {
     e = kc_cuda_strip(e);
@@ -774,7 +855,7 @@ static bool record_launch(kc_cuda_tu *t, CXCursor call)
                 a.param = kc_cuda_spelling(t, clang_Cursor_getArgument(callee, (unsigned)i));
             if (a.param && !a.param[0])
                 a.param = NULL;
-            a.has_value = kc_cuda_eval_int(arg, &a.value);
+            a.has_value = arg_value(t, arg, &a.value, 0);
             a.block_multiple = block_multiple(t, &blk, arg);
             if (!a.block_multiple && cap && block_multiple(t, &capped, arg)) {
                 a.block_cap = cap;
@@ -784,6 +865,12 @@ static bool record_launch(kc_cuda_tu *t, CXCursor call)
         }
         if (!clang_Cursor_isNull(callee))
             record_template_args(t, callee, L.span.line, &L);
+        else
+            for (unsigned i = 0; i < k.n; i++)
+                if (!kc_cuda_is_config_call(k.v[i])) {
+                    record_dependent_targs(t, k.v[i], L.span.line);
+                    break;
+                }
     } else {
         /* cudaLaunchKernel((void *)kernel, grid, block, args, smem, stream) */
         const char *name = clang_Cursor_isNull(callee) ? "" : kc_cuda_spelling(t, callee);

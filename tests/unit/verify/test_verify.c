@@ -85,9 +85,11 @@ static void test_cuda_no_run_builds_the_harness(void **state)
         skip();
     }
     int st;
-    char *out = run_cli(&st, "--no-run", "--no-source", "--color=never", "--reference-dir", REF,
+    /* N is a record length as far as the file shows (only the loop over
+     * a row is bounded by it): the finding is a note */
+    char *out = run_cli(&st, "--no-run", "--no-source", "--color=never", "--severity=note", "--reference-dir", REF,
                         CASES "/scale_rows_user.cu", NULL);
-    assert_int_equal(st, 1);
+    assert_int_equal(st, 0); /* a note does not fail the run */
     /* the binding next to the launcher covers the kernel above it */
     assert_non_null(strstr(out, "uncoalesced store to `out`"));
     assert_non_null(strstr(out, "= verify: inconclusive: not run (--no-run): harness built"));
