@@ -166,90 +166,6 @@ static axis_stride classify(kc_arena *ar, const kc_kernel *k, const kc_index *of
     return r;
 }
 
-/* CUDA: does each thread move (nearly) all of its small record of `stride`
- * consecutive elements around this access itself, through sibling
- * accesses at constant distances (`p[0] .. p[7]`) or a loop over them
- * (`dst[idx + k]`, k < stride)? Then the warp's accesses together cover a
- * nearly contiguous span, which the L1 and L2 caches merge. Measured on an
- * H200 (nvcc 13.0 -O3, 2^24 threads of 256; docs/precision.md, "First
- * sight on four more code bases"): a thread reading its whole record runs
- * at the speed of the same fields stored apart (SoA) up to 56 bytes
- * (float4 pixels 1.00x, records of 9, 12 and 14 floats 0.99x, 1.00x and
- * 1.07x) but not from 64 bytes (16 floats: 2.0x; 32: 4.1x); reading F of
- * its S fields costs about S/F (8 of 9: 1.11x, 5 of 6: 1.17x, 9 of 12:
- * 1.30x, 6 of 9: 1.43x). So: a record of at most 56 bytes of which the
- * thread moves enough fields that the unused ones cost under 1.2x (F/S >=
- * 5/6). Otherwise the request costs about S/F, which is reported like a
- * constant stride: from `min-constant-stride` times on (5 of the 7 fields
- * of a 28-byte box: 1.4x, not 7x).
- * Touching one float of each 16-byte record is 2.0x.
- * Returns F, the most fields of one record of `stride` elements that the
- * thread moves around this access (0: not a record kcheck can judge). */
-#define KC101_RECORD_MAX_BYTES 56
-static int64_t record_fields(kc_arena *ar, const kc_kernel *k, const kc_access *a, int64_t stride, unsigned eb)
-{
-    if (stride < 2 || stride > 16 || !a->offset || (uint64_t)stride * eb > KC101_RECORD_MAX_BYTES)
-        return 0;
-    /* a loop that steps the offset by one element, `stride` passes or more */
-    for (unsigned i = 0; i < a->offset->nmono; i++) {
-        const kc_mono *mo = &a->offset->mono[i];
-        if (mo->nfac != 1 || mo->fac[0].kind != KC_ATOM_LOOP || (mo->coef != 1 && mo->coef != -1))
-            continue;
-        uint32_t l = mo->fac[0].id;
-        if (l < k->loops.len && k->loops.data[l].trip_count >= stride)
-            return stride;
-    }
-    /* siblings: constant distances from this access, in a window of
-     * `stride`; a sibling in a loop over a few fields (`src[idx]`, then
-     * `src[idx + j]` for j in 1..3) covers the distances its variable
-     * takes */
-    bool have[2 * 16 + 1] = {false};
-    for (uint32_t j = 0; j < k->accesses.len; j++) {
-        const kc_access *b = &k->accesses.data[j];
-        if (b->space != a->space || !kc_access_same_base(a, b) || !b->offset)
-            continue;
-        int64_t c;
-        const kc_index *d = kc_index_sub(ar, b->offset, a->offset);
-        if (d && kc_index_is_const(d, &c)) {
-            if (c > -stride && c < stride)
-                have[c + 16] = true;
-            continue;
-        }
-        /* d = c + v or c - v, with v the variable of a loop of constant
-         * start and step 1 and a known number of passes */
-        const kc_mono *lm = NULL;
-        c = 0;
-        for (unsigned i = 0; d && i < d->nmono; i++) {
-            const kc_mono *mo = &d->mono[i];
-            if (mo->nfac == 0)
-                c += mo->coef;
-            else if (!lm && mo->nfac == 1 && mo->fac[0].kind == KC_ATOM_LOOP && (mo->coef == 1 || mo->coef == -1))
-                lm = mo;
-            else
-                lm = NULL, i = d->nmono; /* anything else: not such a sibling */
-        }
-        int64_t s0, st;
-        const kc_loop *lp = lm && lm->fac[0].id < k->loops.len ? &k->loops.data[lm->fac[0].id] : NULL;
-        if (!lp || lp->trip_count <= 0 || lp->trip_count > 32 || !lp->start || !lp->step ||
-            !kc_index_is_const(lp->start, &s0) || !kc_index_is_const(lp->step, &st) || st != 1)
-            continue;
-        for (int64_t v = s0; v < s0 + lp->trip_count; v++) {
-            int64_t at = c + lm->coef * v;
-            if (at > -stride && at < stride)
-                have[at + 16] = true;
-        }
-    }
-    int64_t best = 0;
-    for (int64_t w = -(stride - 1); w <= 0; w++) {
-        int64_t fields = 0;
-        for (int64_t i = 0; i < stride; i++)
-            fields += have[w + i + 16];
-        if (fields > best)
-            best = fields;
-    }
-    return best;
-}
-
 /* CUDA: b moves the same record as a: the same kind of access, base and
  * loop, at an offset less than the (constant) stride away. The thread's
  * accesses of one record are one finding. */
@@ -1008,6 +924,28 @@ static void row_run_note(const kc_model *m, const kc_kernel *k, kc_diag *d, cons
                  (long long)run->len, in->name, in->arg_text, stride, (long long)run->len);
 }
 
+/* A stride that is a record's length known only as the bound of the loops
+ * that walk it (kc_size_only_record_bound): the first such loop, when the
+ * finding is a note for it; KC_NONE when it is not such a length or the
+ * launches show it long (*why then says which launch); KC_RECORD_SMALL
+ * when every launch passes a record of at most 56 bytes. */
+#define KC_RECORD_SMALL (KC_NONE - 1)
+static uint32_t record_length(const kc_model *m, const kc_kernel *k, uint32_t sym, unsigned eb, kc_arena *ar,
+                              const char **why)
+{
+    uint32_t loop = kc_size_only_record_bound(k, sym);
+    int64_t lo, hi;
+    *why = NULL;
+    if (loop == KC_NONE || !kc_launch_param_values(m, k, sym, ar, &lo, &hi, why))
+        return loop;
+    if (hi * eb <= KC101_RECORD_MAX_BYTES)
+        return KC_RECORD_SMALL;
+    if (lo * eb >= 64)
+        return KC_NONE;
+    *why = NULL;
+    return loop;
+}
+
 /* Why each symbol that makes an axis's stride large is large, once each. */
 static void size_evidence(kc_rule_ctx *ctx, const kc_kernel *k, kc_diag *d, const axis_stride *ax, unsigned naxes)
 {
@@ -1090,7 +1028,7 @@ static void check(const kc_model *m, const kc_kernel *k, kc_rule_ctx *ctx)
                 continue; /* e.g. bytes 4 apart in rows of 16 lanes: 2x */
             if (step < 16)
                 continue; /* lanes closer than half a sector: measured 1.0-1.1x (bytes 4 apart) */
-            int64_t rec = cst < 0 ? -cst : cst, fields = record_fields(ar, k, a, rec, eb);
+            int64_t rec = cst < 0 ? -cst : cst, fields = kc_record_fields(ar, k, a, rec, eb);
             if (fields * 6 >= rec * 5)
                 continue; /* each thread moves its whole record: the caches merge the requests */
             if (fields > 1 && rec < min_const * fields)
@@ -1114,19 +1052,10 @@ static void check(const kc_model *m, const kc_kernel *k, kc_rule_ctx *ctx)
             continue; /* reported with the run's first access */
         if (run.len < 0)
             continue; /* each lane reads its whole row in an unrolled loop: one contiguous span */
-        /* a record's length known only as the bound of the loops that
-         * walk it: the launches may show it */
-        uint32_t walk_only = cuda ? kc_size_only_record_bound(k, rs->big_symbol) : KC_NONE;
         const char *walk_len = NULL;
-        int64_t lo, hi;
-        if (walk_only != KC_NONE && kc_launch_param_values(m, k, rs->big_symbol, ar, &lo, &hi, &walk_len)) {
-            if (hi * eb <= KC101_RECORD_MAX_BYTES)
-                continue; /* a small record, moved whole by its thread */
-            if (lo * eb >= 64)
-                walk_only = KC_NONE; /* a long one: the launches show it */
-            else
-                walk_len = NULL;
-        }
+        uint32_t walk_only = cuda ? record_length(m, k, rs->big_symbol, eb, ar, &walk_len) : KC_NONE;
+        if (walk_only == KC_RECORD_SMALL)
+            continue; /* a small record, moved whole by its thread */
         const char *stride = kc_model_index_str(m, k, rs->stride);
         const char *what = a->kind == KC_ACC_STORE ? "store to" : a->kind == KC_ACC_ATOMIC ? "atomic on" : "load from";
         kc_diag *d;

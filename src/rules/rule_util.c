@@ -572,3 +572,88 @@ bool kc_launch_param_values(const kc_model *m, const kc_kernel *k, uint32_t sym,
     }
     return any;
 }
+
+/* ---- records a thread moves ---- */
+
+/* CUDA: does each thread move (nearly) all of its small record of `stride`
+ * consecutive elements around this access itself, through sibling
+ * accesses at constant distances (`p[0] .. p[7]`) or a loop over them
+ * (`dst[idx + k]`, k < stride)? Then the warp's accesses together cover a
+ * nearly contiguous span, which the L1 and L2 caches merge. Measured on an
+ * H200 (nvcc 13.0 -O3, 2^24 threads of 256; docs/precision.md, "First
+ * sight on four more code bases"): a thread reading its whole record runs
+ * at the speed of the same fields stored apart (SoA) up to 56 bytes
+ * (float4 pixels 1.00x, records of 9, 12 and 14 floats 0.99x, 1.00x and
+ * 1.07x) but not from 64 bytes (16 floats: 2.0x; 32: 4.1x); reading F of
+ * its S fields costs about S/F (8 of 9: 1.11x, 5 of 6: 1.17x, 9 of 12:
+ * 1.30x, 6 of 9: 1.43x). So: a record of at most 56 bytes of which the
+ * thread moves enough fields that the unused ones cost under 1.2x (F/S >=
+ * 5/6). Otherwise the request costs about S/F, which is reported like a
+ * constant stride: from `min-constant-stride` times on (5 of the 7 fields
+ * of a 28-byte box: 1.4x, not 7x).
+ * Touching one float of each 16-byte record is 2.0x.
+ * Returns F, the most fields of one record of `stride` elements that the
+ * thread moves around this access (0: not a record kcheck can judge). */
+int64_t kc_record_fields(kc_arena *ar, const kc_kernel *k, const kc_access *a, int64_t stride, unsigned eb)
+{
+    if (stride < 2 || stride > 16 || !a->offset || (uint64_t)stride * eb > KC101_RECORD_MAX_BYTES)
+        return 0;
+    /* a loop that steps the offset by one element, `stride` passes or more */
+    for (unsigned i = 0; i < a->offset->nmono; i++) {
+        const kc_mono *mo = &a->offset->mono[i];
+        if (mo->nfac != 1 || mo->fac[0].kind != KC_ATOM_LOOP || (mo->coef != 1 && mo->coef != -1))
+            continue;
+        uint32_t l = mo->fac[0].id;
+        if (l < k->loops.len && k->loops.data[l].trip_count >= stride)
+            return stride;
+    }
+    /* siblings: constant distances from this access, in a window of
+     * `stride`; a sibling in a loop over a few fields (`src[idx]`, then
+     * `src[idx + j]` for j in 1..3) covers the distances its variable
+     * takes */
+    bool have[2 * 16 + 1] = {false};
+    for (uint32_t j = 0; j < k->accesses.len; j++) {
+        const kc_access *b = &k->accesses.data[j];
+        if (b->space != a->space || !kc_access_same_base(a, b) || !b->offset)
+            continue;
+        int64_t c;
+        const kc_index *d = kc_index_sub(ar, b->offset, a->offset);
+        if (d && kc_index_is_const(d, &c)) {
+            if (c > -stride && c < stride)
+                have[c + 16] = true;
+            continue;
+        }
+        /* d = c + v or c - v, with v the variable of a loop of constant
+         * start and step 1 and a known number of passes */
+        const kc_mono *lm = NULL;
+        c = 0;
+        for (unsigned i = 0; d && i < d->nmono; i++) {
+            const kc_mono *mo = &d->mono[i];
+            if (mo->nfac == 0)
+                c += mo->coef;
+            else if (!lm && mo->nfac == 1 && mo->fac[0].kind == KC_ATOM_LOOP && (mo->coef == 1 || mo->coef == -1))
+                lm = mo;
+            else
+                lm = NULL, i = d->nmono; /* anything else: not such a sibling */
+        }
+        int64_t s0, st;
+        const kc_loop *lp = lm && lm->fac[0].id < k->loops.len ? &k->loops.data[lm->fac[0].id] : NULL;
+        if (!lp || lp->trip_count <= 0 || lp->trip_count > 32 || !lp->start || !lp->step ||
+            !kc_index_is_const(lp->start, &s0) || !kc_index_is_const(lp->step, &st) || st != 1)
+            continue;
+        for (int64_t v = s0; v < s0 + lp->trip_count; v++) {
+            int64_t at = c + lm->coef * v;
+            if (at > -stride && at < stride)
+                have[at + 16] = true;
+        }
+    }
+    int64_t best = 0;
+    for (int64_t w = -(stride - 1); w <= 0; w++) {
+        int64_t fields = 0;
+        for (int64_t i = 0; i < stride; i++)
+            fields += have[w + i + 16];
+        if (fields > best)
+            best = fields;
+    }
+    return best;
+}

@@ -79,6 +79,13 @@ uint64_t kc_warp_sectors(int64_t bx, int64_t sx, int64_t sy, unsigned eb);
 bool kc_launch_param_values(const kc_model *m, const kc_kernel *k, uint32_t sym, kc_arena *a, int64_t *lo,
                             int64_t *hi, const char **where);
 
+/* CUDA: the most fields of one record of `stride` consecutive elements
+ * that the thread moves around access a (itself, siblings at constant
+ * distances, a loop over them); 0 when it is not a record kcheck can judge
+ * (longer than KC101_RECORD_MAX_BYTES, or over 16 elements). */
+#define KC101_RECORD_MAX_BYTES 56
+int64_t kc_record_fields(kc_arena *ar, const kc_kernel *k, const kc_access *a, int64_t stride, unsigned eb);
+
 /* Does the index have a factor of atom kind `kind` and id `id` (the program
  * id of an axis, the value of load `id`)? */
 bool kc_index_has_atom(const kc_index *x, kc_atom_kind kind, uint32_t id);
