@@ -24,9 +24,13 @@ static const char doc[] =
     "field read before a loop over the others: the caches\n"
     "merge such requests; measured on an H200, 1.00x the vector form, where one\n"
     "float of each 16-byte record costs 2.0x). That holds for records of at\n"
-    "most 56 bytes of which the thread moves at least five fields in six (8 of\n"
+    "most 56 bytes of which the thread reads at least five fields in six (8 of\n"
     "9 floats: 1.11x the fields stored apart; 6 of 9: 1.43x; a whole 64-byte\n"
-    "record: 2.0x, reported); the thread's accesses of one record are one\n"
+    "record: 2.0x, reported), and for records it writes of at most 16 bytes:\n"
+    "a warp's stores merge far less (measured on an H100,\n"
+    "`bench/premise/kc101_record_walk.cu`: a thread writing its 4 floats\n"
+    "1.06x the same values stored transposed, its 7 floats 4.4x, its 14\n"
+    "9.0x; reading them 1.0x); the thread's accesses of one record are one\n"
     "finding, whose note counts the others. Where the thread reads F of its\n"
     "record's S fields, the requests together cost about S/F: under\n"
     "`KC101.min-constant-stride` that is a note (5 of the 7 fields of a 28-byte\n"
@@ -38,9 +42,12 @@ static const char doc[] =
     "none of which reads with its variable a vector that all threads share\n"
     "(`w[c]`, a row contracted with weights, which makes it a feature\n"
     "dimension), says how long a record is, not that it is long: a stride of\n"
-    "such a length is a note that states what each case costs (up to 56 bytes\n"
-    "nothing; rows of 16 and 32 floats walked by their thread 5.3x and 6.6x,\n"
-    "measured on an H100). An innermost stride argument\n"
+    "such a length is a note that states what each case costs (a thread\n"
+    "reading its record: nothing up to 56 bytes, 1.4x at 64, 2.7x at 128;\n"
+    "writing it: nothing up to 16 bytes, 4.4x at 28, 9.4x at 64; measured on\n"
+    "an H100), unless the launches of the file pass it: a local of the\n"
+    "launching function initialized with a constant (`int cols = 64;`)\n"
+    "counts. An innermost stride argument\n"
     "(`x.stride(-1)`) is presumed to be 1. In Triton, a vector (a block of one\n"
     "axis: a statistic per row or per head, such as a log-sum-exp) read or\n"
     "written once per program, outside every loop (or once per pass of a\n"
@@ -898,14 +905,36 @@ static void partial_record_note(kc_diag *d, int64_t fields, int64_t rec, int64_t
 /* CUDA: the lane stride is a length that only bounds loops over a
  * record (kc_size_only_record_bound): whether the record is long is not
  * shown. A note that says what it costs either way. */
-static void record_length_note(kc_rule_ctx *ctx, const kc_kernel *k, kc_diag *d, uint32_t loop, const char *stride)
+static void record_length_note(kc_rule_ctx *ctx, const kc_kernel *k, kc_diag *d, const kc_access *a, uint32_t loop,
+                               const char *stride)
 {
     d->severity = KC_SEV_NOTE;
     kc_diag_note(d, "but `%s` is compared only as the bound of loops such as %s, which say how long a record is, not "
-                 "that it is long: a thread that moves its whole record costs nothing extra up to 56 bytes (14 "
-                 "four-byte elements) and 5-6x from 64 bytes (measured on an H100: rows of 16 and 32 floats walked by "
-                 "their thread, 5.3x and 6.6x the same values stored transposed); reported as a note",
-                 stride, kc_loop_describe(ctx, k, &k->loops.data[loop]));
+                 "that it is long: %s (measured on an H100, the same values stored transposed as the reference); "
+                 "reported as a note",
+                 stride, kc_loop_describe(ctx, k, &k->loops.data[loop]),
+                 a->kind == KC_ACC_LOAD ? "a thread that reads its whole record costs nothing extra up to 56 bytes, "
+                                          "1.4x at 64 bytes and 2.7x at 128"
+                                        : "a thread that writes its whole record costs nothing extra up to 16 "
+                                          "bytes, 4.4x at 28 bytes, 9.4x at 64 and 15x at 128");
+}
+
+/* CUDA: what the thread's record costs: F of its S fields read
+ * (partial), the whole of one written that is too long for stores to
+ * merge (stored_whole, its bytes), a length (symbol) shown only as a
+ * walk's bound (walk_only). */
+static void record_notes(kc_rule_ctx *ctx, const kc_kernel *k, kc_diag *d, const kc_access *a, int64_t partial,
+                         int64_t stored_whole, int64_t rec, int64_t min_const, uint32_t walk_only, uint32_t length)
+{
+    if (partial)
+        partial_record_note(d, partial, rec, min_const);
+    if (stored_whole)
+        kc_diag_note(d, "the thread writes its whole %lld-byte record, but the caches merge a warp's stores only "
+                     "for records of up to %d bytes, where they merge its loads up to %d (measured on an H100: "
+                     "a thread writing its 7 floats 4.4x, its 14 floats 9.0x the same values stored transposed)",
+                     (long long)stored_whole, KC_RECORD_STORE_MAX_BYTES, KC_RECORD_LOAD_MAX_BYTES);
+    if (walk_only != KC_NONE)
+        record_length_note(ctx, k, d, a, walk_only, k->symbols.data[length].name);
 }
 
 /* Triton: the note of a run of a row's elements read by each lane
@@ -928,19 +957,25 @@ static void row_run_note(const kc_model *m, const kc_kernel *k, kc_diag *d, cons
  * that walk it (kc_size_only_record_bound): the first such loop, when the
  * finding is a note for it; KC_NONE when it is not such a length or the
  * launches show it long (*why then says which launch); KC_RECORD_SMALL
- * when every launch passes a record of at most 56 bytes. */
+ * when every launch passes a record short enough that its thread moves it
+ * at no cost (kc_record_max_bytes). */
 #define KC_RECORD_SMALL (KC_NONE - 1)
-static uint32_t record_length(const kc_model *m, const kc_kernel *k, uint32_t sym, unsigned eb, kc_arena *ar,
-                              const char **why)
+static uint32_t record_length(const kc_model *m, const kc_kernel *k, const kc_access *a, uint32_t sym, unsigned eb,
+                              kc_arena *ar, const char **why)
 {
     uint32_t loop = kc_size_only_record_bound(k, sym);
     int64_t lo, hi;
     *why = NULL;
     if (loop == KC_NONE || !kc_launch_param_values(m, k, sym, ar, &lo, &hi, why))
         return loop;
-    if (hi * eb <= KC101_RECORD_MAX_BYTES)
+    /* (a loop over a run-time length is not unrolled; its stores of 3
+     * floats measured 2.55x, of 4 floats 1.23x, of 8 floats 7.4x the
+     * transposed store on an H100, a copy of 3 floats 1.22x: at 16 bytes or
+     * less, as for constant strides, the cost stays under what is reported) */
+    unsigned small = kc_record_max_bytes(a);
+    if (hi * eb <= small)
         return KC_RECORD_SMALL;
-    if (lo * eb >= 64)
+    if (lo * eb > small)
         return KC_NONE;
     *why = NULL;
     return loop;
@@ -1010,7 +1045,7 @@ static void check(const kc_model *m, const kc_kernel *k, kc_rule_ctx *ctx)
         int64_t cst = 0;
         uint64_t sectors = 0, ideal = 0;
         bool const_stride = kc_index_is_const(rs->stride, &cst);
-        int64_t partial = 0;
+        int64_t partial = 0, stored_whole = 0;
         if (cuda && const_stride) {
             uint64_t lanes = bx > 0 && bx < 32 ? (uint64_t)bx : 32, rows = (32 + lanes - 1) / lanes;
             uint64_t step = (uint64_t)(cst < 0 ? -cst : cst) * eb;
@@ -1028,9 +1063,12 @@ static void check(const kc_model *m, const kc_kernel *k, kc_rule_ctx *ctx)
                 continue; /* e.g. bytes 4 apart in rows of 16 lanes: 2x */
             if (step < 16)
                 continue; /* lanes closer than half a sector: measured 1.0-1.1x (bytes 4 apart) */
-            int64_t rec = cst < 0 ? -cst : cst, fields = kc_record_fields(ar, k, a, rec, eb);
+            int64_t rec = cst < 0 ? -cst : cst, fields = kc_record_fields(ar, k, a, rec, eb, kc_record_max_bytes(a));
             if (fields * 6 >= rec * 5)
                 continue; /* each thread moves its whole record: the caches merge the requests */
+            if (!fields && a->kind != KC_ACC_LOAD &&
+                kc_record_fields(ar, k, a, rec, eb, KC_RECORD_LOAD_MAX_BYTES) * 6 >= rec * 5)
+                stored_whole = rec * eb; /* whole, but too long for stores to merge */
             if (fields > 1 && rec < min_const * fields)
                 partial = fields; /* F of its S fields: about S/F the sectors, under the threshold */
         }
@@ -1053,7 +1091,7 @@ static void check(const kc_model *m, const kc_kernel *k, kc_rule_ctx *ctx)
         if (run.len < 0)
             continue; /* each lane reads its whole row in an unrolled loop: one contiguous span */
         const char *walk_len = NULL;
-        uint32_t walk_only = cuda ? record_length(m, k, rs->big_symbol, eb, ar, &walk_len) : KC_NONE;
+        uint32_t walk_only = cuda ? record_length(m, k, a, rs->big_symbol, eb, ar, &walk_len) : KC_NONE;
         if (walk_only == KC_RECORD_SMALL)
             continue; /* a small record, moved whole by its thread */
         const char *stride = kc_model_index_str(m, k, rs->stride);
@@ -1096,10 +1134,7 @@ static void check(const kc_model *m, const kc_kernel *k, kc_rule_ctx *ctx)
         cost_note(d, &s);
         if (run.len > 1)
             row_run_note(m, k, d, &run, stride);
-        if (partial)
-            partial_record_note(d, partial, cst < 0 ? -cst : cst, min_const);
-        if (walk_only != KC_NONE)
-            record_length_note(ctx, k, d, walk_only, stride);
+        record_notes(ctx, k, d, a, partial, stored_whole, cst < 0 ? -cst : cst, min_const, walk_only, rs->big_symbol);
         if (cuda)
             record_note(k, &sib, i, window, stride, d);
         context_and_fix(ctx, k, d, &s);

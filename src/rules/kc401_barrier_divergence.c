@@ -48,6 +48,10 @@ static const char doc[] =
     "channels > 1024 ? 1024 : channels` over `n = batch * channels`, `min(gc,\n"
     "256)`), is a note too: the threads agree unless the block is the cap and the\n"
     "cap does not divide the value, and the note says so.\n"
+    "A guard on the thread's index along x (`blockIdx.x * blockDim.x +\n"
+    "threadIdx.x < G`, or `threadIdx.x < G`) where every launch of the file\n"
+    "gives the block exactly `G` threads along x (`<<<1, G>>>(..., G)`) puts a\n"
+    "whole block on one side: block 0 inside, any other outside.\n"
     "\n"
     "## Why is this bad?\n"
     "`__syncthreads()` must be reached by every thread of the block, the same number\n"
@@ -334,6 +338,41 @@ static bool fixed_by_launch(kc_deps d, uint8_t unit)
     return unit && (d.axes & 7) && !(d.axes & 7 & ~unit);
 }
 
+/* Is x the thread's index along x in the grid (`blockIdx.x * blockDim.x +
+ * threadIdx.x`) or in its block (`threadIdx.x`)? */
+static bool x_index(const kc_index *x)
+{
+    bool lane = false, base = false;
+    for (unsigned i = 0; x && i < x->nmono; i++) {
+        const kc_mono *mo = &x->mono[i];
+        if (mo->coef == 1 && mo->nfac == 1 && mo->fac[0].kind == KC_ATOM_LANE && mo->fac[0].id == 0)
+            lane = true;
+        else if (mo->coef == 1 && mo->nfac == 2 && mo->fac[0].kind == KC_ATOM_PROGRAM && mo->fac[0].id == 0 &&
+                 mo->fac[1].kind == KC_ATOM_BLOCK_DIM && mo->fac[1].id == 0)
+            base = true;
+        else
+            return false;
+    }
+    return lane && (base || x->nmono == 1);
+}
+
+/* A guard `i < n` on the thread's index where every launch of the file
+ * gives the block exactly `n` threads along x (`<<<1, G>>>` passing G for
+ * n): a whole block is on one side of it (block 0 in, any other out). */
+static bool block_spans_bound(const kc_model *m, const kc_kernel *k, const kc_cond *c)
+{
+    if (!c || c->npreds != 1)
+        return false;
+    const kc_pred *p = &c->preds[0];
+    const kc_param *n = bound_param(k, p->rhs);
+    const kc_index *idx = p->lhs;
+    if (!n) {
+        n = bound_param(k, p->lhs);
+        idx = p->rhs;
+    }
+    return n && x_index(idx) && kc_launch_block_x_is_arg(m, k, n);
+}
+
 /* The innermost thread-dependent condition around `guard`, or KC_NONE. */
 static uint32_t divergent_cond(const kc_model *m, const kc_kernel *k, uint32_t guard)
 {
@@ -341,7 +380,7 @@ static uint32_t divergent_cond(const kc_model *m, const kc_kernel *k, uint32_t g
     uint8_t unit = kc_launch_unit_axes(m, k);
     for (uint32_t c = guard; c != KC_NONE && c < k->conds.len && hops++ < 100000; c = k->conds.data[c].parent) {
         const kc_cond *cd = &k->conds.data[c];
-        if (!deps_thread(cd->deps) || pinned(k, cd) || fixed_by_launch(cd->deps, unit))
+        if (!deps_thread(cd->deps) || pinned(k, cd) || fixed_by_launch(cd->deps, unit) || block_spans_bound(m, k, cd))
             continue;
         const kc_loop *l = loop_of_cond(k, cd);
         if (l && (uniform_trip_count(l) || launch_uniform_stride(m, k, cd, l)))
@@ -356,7 +395,8 @@ static bool divergent(const kc_model *m, const kc_kernel *k, const kc_barrier *b
     bool exit = kc_span_valid(b->divergent_exit) &&
                 !(b->exit_cond < k->conds.len && (pinned(k, &k->conds.data[b->exit_cond]) ||
                                                   fixed_by_launch(k->conds.data[b->exit_cond].deps,
-                                                                  kc_launch_unit_axes(m, k))));
+                                                                  kc_launch_unit_axes(m, k)) ||
+                                                  block_spans_bound(m, k, &k->conds.data[b->exit_cond])));
     return block_wide(b->name) && (divergent_cond(m, k, b->guard) != KC_NONE || exit);
 }
 

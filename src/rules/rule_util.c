@@ -412,6 +412,25 @@ static bool rounds_up_over(const kc_launch *L, unsigned ax, const char *g, const
     return *e1 == 0 && *e2 == 0 && e2 != sq + ln + 1 && bv > 0 && less == bv - 1;
 }
 
+bool kc_launch_block_x_is_arg(const kc_model *m, const kc_kernel *k, const kc_param *p)
+{
+    bool any = false;
+    for (uint32_t i = 0; i < m->launches.len; i++) {
+        const kc_launch *L = &m->launches.data[i];
+        if (!kc_launch_may_run(L, k))
+            continue;
+        const kc_launch_arg *arg = kc_launch_arg_for(k, L, p);
+        char bt[160], at[160];
+        bool same = arg && arg->text && L->block_text && squeeze(L->block_text, bt, sizeof bt) &&
+                    squeeze(arg->text, at, sizeof at) && strcmp(bt, at) == 0;
+        if (!same && !(arg && arg->has_value && L->block_dim[0] > 0 && L->block_dim[1] <= 1 &&
+                       L->block_dim[2] <= 1 && arg->value == L->block_dim[0]))
+            return false;
+        any = true;
+    }
+    return any;
+}
+
 bool kc_loop_one_pass_per_thread(const kc_model *m, const kc_kernel *k, const kc_loop *l, kc_arena *a,
                                  const char **why)
 {
@@ -485,6 +504,36 @@ static bool index_mentions(const kc_index *x, uint32_t sym)
     return kc_index_has_atom(x, KC_ATOM_SYMBOL, sym);
 }
 
+/* Does sym appear in x only as a factor of a varying index (`index * S`,
+ * a record's start compared with the total: S is the stride there, not
+ * the bound)? */
+static bool only_as_stride(const kc_index *x, uint32_t sym)
+{
+    for (unsigned i = 0; i < x->nmono; i++) {
+        const kc_mono *mo = &x->mono[i];
+        bool has = false, varying = false;
+        for (unsigned f = 0; f < mo->nfac; f++) {
+            const kc_atom *a = &mo->fac[f];
+            has |= a->kind == KC_ATOM_SYMBOL && a->id == sym;
+            varying |= a->kind == KC_ATOM_LANE || a->kind == KC_ATOM_PROGRAM || a->kind == KC_ATOM_LOOP;
+        }
+        if (has && !varying)
+            return false;
+    }
+    return true;
+}
+
+/* Does x hold the thread or block index itself (a monomial with
+ * threadIdx or blockIdx), not through an opaque value? */
+static bool affine_thread(const kc_index *x)
+{
+    for (unsigned i = 0; i < x->nmono; i++)
+        for (unsigned f = 0; f < x->mono[i].nfac; f++)
+            if (x->mono[i].fac[f].kind == KC_ATOM_LANE || x->mono[i].fac[f].kind == KC_ATOM_PROGRAM)
+                return true;
+    return false;
+}
+
 uint32_t kc_size_only_record_bound(const kc_kernel *k, uint32_t sym)
 {
     if (k->lang != KC_LANG_CUDA || sym >= k->symbols.len ||
@@ -493,13 +542,18 @@ uint32_t kc_size_only_record_bound(const kc_kernel *k, uint32_t sym)
     uint32_t first = KC_NONE;
     for (uint32_t i = 0; i < k->compares.len; i++) {
         const kc_pred *p = &k->compares.data[i];
-        if (!index_mentions(p->lhs, sym) && !index_mentions(p->rhs, sym))
+        bool in_l = index_mentions(p->lhs, sym), in_r = index_mentions(p->rhs, sym);
+        if ((!in_l && !in_r) || (in_l != in_r && only_as_stride(in_l ? p->lhs : p->rhs, sym)))
             continue;
-        uint32_t l = kc_index_symbol(p->rhs) == sym ? loop_var_of(p->lhs)
-                     : kc_index_symbol(p->lhs) == sym ? loop_var_of(p->rhs)
-                                                      : KC_NONE;
-        if (l >= k->loops.len)
+        const kc_index *side = in_l ? p->lhs : p->rhs, *other = in_l ? p->rhs : p->lhs;
+        /* compared with the thread or block index: the threads span it */
+        if (!other || affine_thread(other) || (in_l && in_r && affine_thread(side)))
             return KC_NONE;
+        if (in_l && in_r)
+            continue; /* `S - 1 - x < S`: a coordinate of the record */
+        uint32_t l = kc_index_symbol(side) == sym ? loop_var_of(other) : KC_NONE;
+        if (l >= k->loops.len)
+            continue; /* a coordinate inside the record checked against its length */
         const kc_loop *L = &k->loops.data[l];
         int64_t s0, st;
         if (!L->start || !L->step || !kc_index_is_const(L->start, &s0) || !kc_index_is_const(L->step, &st) ||
@@ -586,17 +640,21 @@ bool kc_launch_param_values(const kc_model *m, const kc_kernel *k, uint32_t sym,
  * (float4 pixels 1.00x, records of 9, 12 and 14 floats 0.99x, 1.00x and
  * 1.07x) but not from 64 bytes (16 floats: 2.0x; 32: 4.1x); reading F of
  * its S fields costs about S/F (8 of 9: 1.11x, 5 of 6: 1.17x, 9 of 12:
- * 1.30x, 6 of 9: 1.43x). So: a record of at most 56 bytes of which the
- * thread moves enough fields that the unused ones cost under 1.2x (F/S >=
- * 5/6). Otherwise the request costs about S/F, which is reported like a
+ * 1.30x, 6 of 9: 1.43x). Stores merge only up to 16 bytes (measured on
+ * an H100, bench/premise/kc101_record_walk.cu: a thread writing its record
+ * of 4 floats 1.06x, of 7 floats 4.4x, of 14 floats 9.0x the same values
+ * stored transposed). So: a record of at most max_bytes (kc_record_max_bytes) of
+ * which the thread moves enough fields that the unused ones cost under
+ * 1.2x (F/S >= 5/6). Otherwise the request costs about S/F, which is reported like a
  * constant stride: from `min-constant-stride` times on (5 of the 7 fields
  * of a 28-byte box: 1.4x, not 7x).
  * Touching one float of each 16-byte record is 2.0x.
  * Returns F, the most fields of one record of `stride` elements that the
  * thread moves around this access (0: not a record kcheck can judge). */
-int64_t kc_record_fields(kc_arena *ar, const kc_kernel *k, const kc_access *a, int64_t stride, unsigned eb)
+int64_t kc_record_fields(kc_arena *ar, const kc_kernel *k, const kc_access *a, int64_t stride, unsigned eb,
+                         unsigned max_bytes)
 {
-    if (stride < 2 || stride > 16 || !a->offset || (uint64_t)stride * eb > KC101_RECORD_MAX_BYTES)
+    if (stride < 2 || stride > 16 || !a->offset || (uint64_t)stride * eb > max_bytes)
         return 0;
     /* a loop that steps the offset by one element, `stride` passes or more */
     for (unsigned i = 0; i < a->offset->nmono; i++) {

@@ -42,6 +42,12 @@ int64_t kc_launch_block_x(const kc_model *m, const kc_kernel *k);
 const kc_launch_arg *kc_launch_arg_for(const kc_kernel *k, const kc_launch *L, const kc_param *p);
 
 /* CUDA: does every launch of the kernel in this file (at least one) give
+ * its block as many threads along x as it passes for parameter p
+ * (`<<<1, G>>>(..., G)`, the block spelled as the argument, or both the
+ * same constant)? */
+bool kc_launch_block_x_is_arg(const kc_model *m, const kc_kernel *k, const kc_param *p);
+
+/* CUDA: does every launch of the kernel in this file (at least one) give
  * a grid-stride loop `l` as many blocks as it has values, so that it makes
  * at most one pass in every thread? The loop must run `i = blockIdx.a; i <
  * n; i += gridDim.a` under a grid of `n` blocks along axis a, or `i =
@@ -58,8 +64,11 @@ bool kc_loop_one_pass_per_thread(const kc_model *m, const kc_kernel *k, const kc
  * that the threads share with its variable (`w[j]`, a row contracted with
  * a weight vector, which shows S to be a feature dimension)? A walk over a
  * record of S fields (beams, channels, coordinates) tells how long the
- * record is, not that it is long. Returns the first such loop, else
- * KC_NONE. */
+ * record is, not that it is long; nor does a comparison in which S only
+ * multiplies a varying index (`index * S * S < nweights`: a record's start
+ * against the total), nor one of a coordinate inside the record (`x0 <
+ * S`). Only a comparison with the thread or block index itself shows the
+ * threads to span S. Returns the first such loop, else KC_NONE. */
 uint32_t kc_size_only_record_bound(const kc_kernel *k, uint32_t sym);
 
 /* CUDA: threadIdx.y's constant stride in an offset (0: it does not move
@@ -79,12 +88,25 @@ uint64_t kc_warp_sectors(int64_t bx, int64_t sx, int64_t sy, unsigned eb);
 bool kc_launch_param_values(const kc_model *m, const kc_kernel *k, uint32_t sym, kc_arena *a, int64_t *lo,
                             int64_t *hi, const char **where);
 
+/* CUDA: the longest record a thread can move whole, one field an access,
+ * at the cost of the same fields stored apart: the caches merge a warp's
+ * loads of records up to 56 bytes, but its stores only up to 16 (measured
+ * on an H100, bench/premise/kc101_record_walk.cu: 4 floats 1.06x, 7
+ * floats 4.4x, 14 floats 9.0x the transposed store; loads of 14 floats
+ * 1.01x, of 16 floats 1.38x). */
+#define KC_RECORD_LOAD_MAX_BYTES 56
+#define KC_RECORD_STORE_MAX_BYTES 16
+static inline unsigned kc_record_max_bytes(const kc_access *a)
+{
+    return a->kind == KC_ACC_LOAD ? KC_RECORD_LOAD_MAX_BYTES : KC_RECORD_STORE_MAX_BYTES;
+}
+
 /* CUDA: the most fields of one record of `stride` consecutive elements
  * that the thread moves around access a (itself, siblings at constant
  * distances, a loop over them); 0 when it is not a record kcheck can judge
- * (longer than KC101_RECORD_MAX_BYTES, or over 16 elements). */
-#define KC101_RECORD_MAX_BYTES 56
-int64_t kc_record_fields(kc_arena *ar, const kc_kernel *k, const kc_access *a, int64_t stride, unsigned eb);
+ * (longer than max_bytes, or over 16 elements). */
+int64_t kc_record_fields(kc_arena *ar, const kc_kernel *k, const kc_access *a, int64_t stride, unsigned eb,
+                         unsigned max_bytes);
 
 /* Does the index have a factor of atom kind `kind` and id `id` (the program
  * id of an axis, the value of load `id`)? */

@@ -389,16 +389,31 @@ bool kc_cuda_call_unseen(CXCursor ref)
     return kc_cuda_in_user_code(clang_Cursor_isNull(def) ? ref : def);
 }
 
+/* Is `arg` a variable passed as itself (`f(x, q, r)`), with no conversion
+ * clang put around it: in a call it could not resolve, it may bind to a
+ * reference parameter the callee writes (`d.divmod(i, q, r)` from a
+ * missing header). */
+bool kc_cuda_bare_variable(CXCursor arg)
+{
+    if (arg.kind != CXCursor_DeclRefExpr)
+        return false;
+    CXCursor d = clang_getCursorReferenced(arg);
+    return (d.kind == CXCursor_VarDecl || d.kind == CXCursor_ParmDecl) &&
+           !clang_isConstQualifiedType(clang_getCursorType(d));
+}
+
 /* The loops around a call of a function kcheck cannot see into that is
  * given a pointer: it may read what the pointer points to and change it
  * (`curand_uniform(&state)` advances the state), so called again in a
- * later pass it may return something else. 0 for any other call. */
-uint64_t kc_cuda_call_pass_loops(const kc_cuda_walk *w, const CXCursor *args, int na)
+ * later pass it may return something else; so may one clang could not
+ * resolve (`unresolved`) given a variable that may bind to a reference.
+ * 0 for any other call. */
+uint64_t kc_cuda_call_pass_loops(const kc_cuda_walk *w, const CXCursor *args, int na, bool unresolved)
 {
     uint64_t loops = 0;
     for (int i = 0; i < na && w->loop != KC_NONE; i++) {
         CXType at = clang_getCursorType(args[i]);
-        if (kc_cuda_ty_is_ptr(at) || kc_cuda_ty_is_array(at) ||
+        if (kc_cuda_ty_is_ptr(at) || kc_cuda_ty_is_array(at) || (unresolved && kc_cuda_bare_variable(args[i])) ||
             kc_cuda_unop_of(kc_cuda_strip(args[i])) == CXUnaryOperator_AddrOf) {
             for (uint32_t l = w->loop; l != KC_NONE && l < w->k->loops.len; l = w->k->loops.data[l].parent)
                 loops |= kc_loop_bit(l);

@@ -613,12 +613,13 @@ static bool out_param(CXCursor param)
 /* After a call: a variable of the caller passed to an out parameter holds
  * what the callee left in it (`out`, from the inlined body) or, when the
  * body was not walked (out NULL), an unknown that depends on the call's
- * arguments (`deps`). */
+ * arguments (`deps`). A null param: a call clang could not resolve. */
 static void write_back(kc_cuda_walk *w, CXCursor call, CXCursor param, CXCursor arg, const kc_cuda_val *out,
                        kc_deps deps)
 {
     CXCursor d = kc_cuda_referenced_decl(arg);
-    if (!out_param(param) || (d.kind != CXCursor_VarDecl && d.kind != CXCursor_ParmDecl))
+    if ((clang_Cursor_isNull(param) ? !kc_cuda_bare_variable(arg) : !out_param(param)) ||
+        (d.kind != CXCursor_VarDecl && d.kind != CXCursor_ParmDecl))
         return;
     kc_cuda_val v;
     CXType vt = clang_getCursorType(d);
@@ -881,12 +882,12 @@ static kc_cuda_val call_named(kc_cuda_walk *w, CXCursor e, CXCursor ref, const c
     else if (unseen)
         kc_cuda_record_call(w, e, name, unseen, NULL, args, na);
     kc_cuda_val v = ev_children(w, e);
-    v.deps.loops |= kc_cuda_call_pass_loops(w, args, na);
+    v.deps.loops |= kc_cuda_call_pass_loops(w, args, na, clang_Cursor_isNull(ref));
     /* (an operator called on an object passes one argument more than its
      * parameters: not matched) */
-    int np = clang_Cursor_isNull(ref) ? 0 : clang_Cursor_getNumArguments(ref);
+    int np = clang_Cursor_isNull(ref) ? na : clang_Cursor_getNumArguments(ref);
     for (int i = 0; np == na && i < na; i++)
-        write_back(w, e, clang_Cursor_getArgument(ref, (unsigned)i), args[i], NULL, v.deps);
+        write_back(w, e, clang_Cursor_isNull(ref) ? ref : clang_Cursor_getArgument(ref, (unsigned)i), args[i], 0, v.deps);
     if (kc_cuda_ty_is_int(rt))
         return kc_cuda_v_index(kc_cuda_ix_opaque(w, e, v.deps, kc_cuda_ty_bits(rt)));
     if (kc_cuda_ty_is_ptr(rt)) {

@@ -384,6 +384,33 @@ static enum CXChildVisitResult find_last_error(CXCursor c, CXCursor parent, CXCl
     return CXChildVisit_Recurse;
 }
 
+/* Does a return statement in the subtree return the last error
+ * (`return cudaGetLastError();`)? */
+static enum CXChildVisitResult find_returned_last_error(CXCursor c, CXCursor parent, CXClientData data)
+{
+    (void)parent;
+    if (c.kind == CXCursor_ReturnStmt) {
+        clang_visitChildren(c, find_last_error, data);
+        return *(bool *)data ? CXChildVisit_Break : CXChildVisit_Continue;
+    }
+    return CXChildVisit_Recurse;
+}
+
+/* A call, whose result is used, of a function whose definition returns
+ * the last error (`status = decode_boxes(...); ASSERT(status == cudaSuccess)`
+ * with `decode_boxes` ending in `return cudaGetLastError();`): a last-error
+ * check, of every launch before it too. */
+static bool returns_last_error(CXCursor call)
+{
+    CXCursor ref = clang_getCursorReferenced(call);
+    CXCursor def = clang_Cursor_isNull(ref) ? ref : clang_getCursorDefinition(ref);
+    if (clang_Cursor_isNull(def) || clang_isInvalid(def.kind))
+        return false;
+    bool found = false;
+    clang_visitChildren(def, find_returned_last_error, &found);
+    return found;
+}
+
 /* Does a checker call with no call in its arguments check the last error
  * (`CUDA_CHECK_LAST()`, `cudaCheckError()`)? Where the checker's body is
  * visible it says (llm.c's `cudaFreeCheck(&p)` frees and checks its own
@@ -510,7 +537,7 @@ static void on_call(host_ctx *x, CXCursor c)
         if (use != 1)
             return;
     }
-    if (getlast && use == 1) {
+    if ((getlast || (callee && returns_last_error(c))) && use == 1) {
         e.kind = EV_CHECK;
         e.last_error = true;
         push_ev(x, &e);

@@ -219,7 +219,8 @@ const char *kc_cuda_callee_name(kc_cuda_walk *w, CXCursor call, CXCursor ref);
 /* The loops around a call that may return something else in every pass
  * (a function kcheck cannot see into, given a pointer): their bits; 0 for
  * any other call. */
-uint64_t kc_cuda_call_pass_loops(const kc_cuda_walk *w, const CXCursor *args, int na);
+uint64_t kc_cuda_call_pass_loops(const kc_cuda_walk *w, const CXCursor *args, int na, bool unresolved);
+bool kc_cuda_bare_variable(CXCursor arg);
 bool kc_cuda_starts_with(const char *s, const char *p);
 const char *kc_cuda_cg_class_of_type(kc_cuda_walk *w, CXType t);
 int64_t kc_cuda_tile_size(CXType t);
