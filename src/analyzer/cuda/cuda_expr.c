@@ -882,10 +882,10 @@ static kc_cuda_val call_named(kc_cuda_walk *w, CXCursor e, CXCursor ref, const c
     else if (unseen)
         kc_cuda_record_call(w, e, name, unseen, NULL, args, na);
     kc_cuda_val v = ev_children(w, e);
-    v.deps.loops |= kc_cuda_call_pass_loops(w, args, na, clang_Cursor_isNull(ref));
-    /* (an operator called on an object passes one argument more than its
-     * parameters: not matched) */
-    int np = clang_Cursor_isNull(ref) ? na : clang_Cursor_getNumArguments(ref);
+    bool unres = clang_Cursor_isNull(ref) && clang_equalCursors(e, w->stmt_expr); /* `d.divmod(i, q, r);` */
+    v.deps.loops |= kc_cuda_call_pass_loops(w, args, na, unres);
+    /* (an operator called on an object passes one argument more than its parameters: not matched) */
+    int np = clang_Cursor_isNull(ref) ? (unres ? na : 0) : clang_Cursor_getNumArguments(ref);
     for (int i = 0; np == na && i < na; i++)
         write_back(w, e, clang_Cursor_isNull(ref) ? ref : clang_Cursor_getArgument(ref, (unsigned)i), args[i], 0, v.deps);
     if (kc_cuda_ty_is_int(rt))

@@ -764,7 +764,10 @@ bool kc_cuda_walk_stmt(kc_cuda_walk *w, CXCursor s)
     }
     default:
         if (clang_isExpression(s.kind)) {
+            CXCursor saved = w->stmt_expr;
+            w->stmt_expr = kc_cuda_strip(s);
             kc_cuda_ev(w, s, KC_CUDA_EV_LOAD);
+            w->stmt_expr = saved;
         } else {
             /* case/default/label/try: their statements */
             kc_cuda_kids k;

@@ -134,6 +134,9 @@ typedef struct kc_cuda_walk {
     uint32_t budget;
     bool in_loop_cond; /* evaluating a loop condition (evidence wording) */
     bool in_bool_value; /* evaluating a comparison into a value (`bool b = x < n`), not a branch's condition */
+    /* The expression of the expression statement being walked (its value
+     * unused: a call made for what it writes, `d.divmod(i, q, r);`). */
+    CXCursor stmt_expr;
     bool trapped;      /* the last block walked ended in a trap (`__trap()`, `asm("trap;")`) */
     unsigned back_jumps; /* `continue`s and `goto`s walked so far (leaves_after) */
     uint32_t seq;        /* program-order counter of accesses, barriers and calls */
