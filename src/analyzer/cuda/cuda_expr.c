@@ -1118,8 +1118,7 @@ static kc_span last_dim_span(kc_cuda_walk *w, CXCursor decl)
     size_t da, db;
     kc_cuda_span_offsets(w->t, ds, &da, &db);
     kc_cuda_toks t;
-    kc_cuda_toks_get(w->t, clang_getLocationForOffset(w->t->tu, w->t->main, (unsigned)da),
-                     clang_getLocationForOffset(w->t->tu, w->t->main, (unsigned)db), &t);
+    kc_cuda_main_toks(w->t, da, db, &t);
     int depth = 0;
     unsigned open = 0, close = 0;
     bool found = false;
@@ -1148,7 +1147,6 @@ static kc_span last_dim_span(kc_cuda_walk *w, CXCursor decl)
             s.end_col = c2;
         }
     }
-    kc_cuda_toks_free(&t);
     return s;
 }
 

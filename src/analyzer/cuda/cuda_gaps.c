@@ -103,14 +103,15 @@ static const char *name_at(kc_arena *ar, const kc_source *src, uint32_t line, ui
 bool kc_cuda_errors_collect(CXTranslationUnit tu, const kc_source *src, kc_arena *ar, kc_cuda_errors *out,
                             kc_file_errors *fatal)
 {
-    unsigned n = clang_getNumDiagnostics(tu);
+    CXDiagnosticSet set = clang_getDiagnosticSetFromTU(tu); /* owned by the unit, built once */
+    unsigned n = clang_getNumDiagnosticsInSet(set);
     bool ok = true;
     /* Lines where a name could not be resolved: a parse error on the same
      * line is its consequence (`std::foo<int> x;`), not a typo. */
     KC_VEC(uint32_t) sema_lines = {0};
     CXFile main = clang_getFile(tu, src->path);
     for (unsigned i = 0; i < n; i++) {
-        CXDiagnostic d = clang_getDiagnostic(tu, i);
+        CXDiagnostic d = clang_getDiagnosticInSet(set, i);
         if (clang_getDiagnosticSeverity(d) < CXDiagnostic_Error) {
             clang_disposeDiagnostic(d);
             continue;

@@ -1133,6 +1133,7 @@ void kc_cuda_lower_tu(CXTranslationUnit tu, const kc_source *src, kc_model *m, c
     clang_visitChildren(clang_getTranslationUnitCursor(tu), launch_visit, &ls);
     kc_cuda_host_facts(&t);
     lower_functions(&t);
+    kc_cuda_tu_free_toks(&t);
     kc_vec_free(&t.tvals);
     kc_vec_free(&t.argspaces);
     for (uint32_t i = 0; i < t.fnwrites.len; i++)

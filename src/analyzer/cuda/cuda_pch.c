@@ -300,8 +300,9 @@ static bool build(CXIndex index, const char *tmp, const char *const *args, size_
     if (ec != CXError_Success || !tu) {
         *why = kc_xasprintf("libclang could not parse the CUDA headers (code %d)", (int)ec);
     } else {
-        for (unsigned i = 0, n = clang_getNumDiagnostics(tu); i < n && !*why; i++) {
-            CXDiagnostic dg = clang_getDiagnostic(tu, i);
+        CXDiagnosticSet set = clang_getDiagnosticSetFromTU(tu); /* owned by the unit, built once */
+        for (unsigned i = 0, n = clang_getNumDiagnosticsInSet(set); i < n && !*why; i++) {
+            CXDiagnostic dg = clang_getDiagnosticInSet(set, i);
             enum CXDiagnosticSeverity sev = clang_getDiagnosticSeverity(dg);
             /* A preamble may include headers with errors (a type the shim
              * does not declare): the file's own parse would meet the same

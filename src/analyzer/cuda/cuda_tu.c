@@ -738,6 +738,47 @@ void kc_cuda_toks_get(const kc_cuda_tu *t, CXSourceLocation a, CXSourceLocation 
     clang_tokenize(out->tu, clang_getRange(a, b), &out->v, &out->n);
 }
 
+void kc_cuda_main_toks(kc_cuda_tu *t, size_t a, size_t b, kc_cuda_toks *out)
+{
+    out->tu = t->tu;
+    out->v = NULL;
+    out->n = 0;
+    if (!t->main_toks_done) {
+        t->main_toks_done = true;
+        clang_tokenize(t->tu, clang_getCursorExtent(clang_getTranslationUnitCursor(t->tu)), &t->main_toks,
+                       &t->main_ntoks);
+        t->main_tok_off = kc_xcalloc(t->main_ntoks ? t->main_ntoks : 1, sizeof *t->main_tok_off);
+        for (unsigned i = 0; i < t->main_ntoks; i++)
+            clang_getSpellingLocation(clang_getTokenLocation(t->tu, t->main_toks[i]), NULL, NULL, NULL,
+                                      &t->main_tok_off[i]);
+    }
+    unsigned lo = 0, hi = t->main_ntoks;
+    while (lo < hi) { /* the first token at or after a */
+        unsigned mid = lo + (hi - lo) / 2;
+        if (t->main_tok_off[mid] < a)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    unsigned end = lo;
+    while (end < t->main_ntoks && t->main_tok_off[end] <= b)
+        end++;
+    if (end > lo) {
+        out->v = t->main_toks + lo;
+        out->n = end - lo;
+    }
+}
+
+void kc_cuda_tu_free_toks(kc_cuda_tu *t)
+{
+    if (t->main_toks)
+        clang_disposeTokens(t->tu, t->main_toks, t->main_ntoks);
+    free(t->main_tok_off);
+    t->main_toks = NULL;
+    t->main_tok_off = NULL;
+    t->main_ntoks = 0;
+}
+
 void kc_cuda_toks_free(kc_cuda_toks *t)
 {
     if (t->v)

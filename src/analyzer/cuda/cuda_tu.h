@@ -62,6 +62,12 @@ typedef struct kc_cuda_tu {
     const kc_cuda_hole *holes; /* in file order */
     uint32_t nholes;
     KC_VEC(kc_cuda_fnwrites) fnwrites;
+    /* The main file's tokens and their offsets, made on first use
+     * (kc_cuda_main_toks); freed with kc_cuda_tu_free_toks. */
+    CXToken *main_toks;
+    unsigned main_ntoks;
+    unsigned *main_tok_off;
+    bool main_toks_done;
 } kc_cuda_tu;
 
 /* ---- children ---- */
@@ -178,6 +184,13 @@ typedef struct kc_cuda_toks {
 
 void kc_cuda_toks_get(const kc_cuda_tu *t, CXSourceLocation a, CXSourceLocation b, kc_cuda_toks *out);
 void kc_cuda_toks_free(kc_cuda_toks *t);
+/* The tokens of the main file that start at byte offsets a to b: a view
+ * into the file's tokens, lexed once per translation unit (not to be
+ * freed). clang_getLocationForOffset would map every macro argument of
+ * the file on its first call, which takes minutes in a file of deeply
+ * nested macros (docs/robustness.md). */
+void kc_cuda_main_toks(kc_cuda_tu *t, size_t a, size_t b, kc_cuda_toks *out);
+void kc_cuda_tu_free_toks(kc_cuda_tu *t);
 bool kc_cuda_tok_is(kc_cuda_toks *t, unsigned i, const char *s);
 unsigned kc_cuda_tok_off(kc_cuda_toks *t, unsigned i, unsigned *line);
 unsigned kc_cuda_cursor_off(CXCursor c);

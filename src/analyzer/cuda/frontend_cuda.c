@@ -550,8 +550,11 @@ static bool includes_files(const kc_cuda_args *a)
 static bool pch_rejected(CXTranslationUnit tu, const char *pch)
 {
     bool bad = false;
-    for (unsigned i = 0, n = clang_getNumDiagnostics(tu); i < n && !bad; i++) {
-        CXDiagnostic d = clang_getDiagnostic(tu, i);
+    /* the set the translation unit owns: clang_getNumDiagnostics would
+     * build it again on every call (docs/robustness.md) */
+    CXDiagnosticSet set = clang_getDiagnosticSetFromTU(tu);
+    for (unsigned i = 0, n = clang_getNumDiagnosticsInSet(set); i < n && !bad; i++) {
+        CXDiagnostic d = clang_getDiagnosticInSet(set, i);
         if (clang_getDiagnosticSeverity(d) >= CXDiagnostic_Error) {
             CXString s = clang_getDiagnosticSpelling(d);
             const char *m = clang_getCString(s);
