@@ -965,6 +965,21 @@ static CXCursor address_of_var(CXCursor e, unsigned depth)
     }
 }
 
+/* The `__shared__` array a pointer argument points into: the array itself
+ * (`tile`, `&tile[i]`), or a local pointer set once from one
+ * (`indexT *idx = reinterpret_cast<indexT *>(smem);`); else null. */
+static CXCursor shared_target(kc_cuda_tu *t, CXCursor v, unsigned depth)
+{
+    if (clang_Cursor_isNull(v) || depth > 4)
+        return clang_getNullCursor();
+    if (kc_cuda_decl_space(v, KC_MEM_LOCAL) == KC_MEM_SHARED)
+        return v;
+    if (!kc_cuda_ty_is_ptr(clang_getCursorType(v)) && clang_getCursorType(v).kind != CXType_Dependent)
+        return clang_getNullCursor();
+    CXCursor init = fixed_value(t, v);
+    return clang_Cursor_isNull(init) ? init : shared_target(t, address_of_var(init, 0), depth + 1);
+}
+
 static void record_args(kc_cuda_tu *t, const char *name, const CXCursor *args, unsigned na)
 {
     for (unsigned i = 0; i < na && i < 64; i++) {
@@ -974,7 +989,8 @@ static void record_args(kc_cuda_tu *t, const char *name, const CXCursor *args, u
                      clang_getCursorSemanticParent(v).kind != CXCursor_TranslationUnit &&
                      clang_getCursorSemanticParent(v).kind != CXCursor_Namespace &&
                      clang_Cursor_getStorageClass(v) != CX_SC_Static && clang_Cursor_getStorageClass(v) != CX_SC_Extern;
-        kc_vec_push(&t->argspaces, ((kc_cuda_argspace){name, i, local}));
+        bool shared = !local && !clang_Cursor_isNull(shared_target(t, v, 0));
+        kc_vec_push(&t->argspaces, ((kc_cuda_argspace){name, i, local, shared}));
     }
 }
 

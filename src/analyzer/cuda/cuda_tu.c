@@ -474,7 +474,7 @@ bool kc_cuda_is_launch(CXCursor call)
 
 kc_space kc_cuda_param_space(const kc_cuda_tu *t, const char *fn, unsigned param)
 {
-    bool any = false, called = false;
+    bool any = false, called = false, shared = false, other = false;
     for (uint32_t i = 0; i < t->argspaces.len; i++) {
         const kc_cuda_argspace *a = &t->argspaces.data[i];
         if (strcmp(a->callee, fn) != 0)
@@ -482,10 +482,19 @@ kc_space kc_cuda_param_space(const kc_cuda_tu *t, const char *fn, unsigned param
         called = true;
         if (a->arg != param)
             continue;
-        if (!a->local)
-            return KC_MEM_GLOBAL;
-        any = true;
+        if (a->shared)
+            shared = true;
+        else if (!a->local)
+            other = true;
+        else
+            any = true;
     }
+    /* pointers into shared memory from every call: shared; from some
+     * calls, where others pass global memory: either */
+    if (shared)
+        return other || any ? KC_MEM_UNKNOWN : KC_MEM_SHARED;
+    if (other)
+        return KC_MEM_GLOBAL;
     /* no call in the file: the helper may be given registers, shared or
      * global memory (an inline helper pasted into many files and called
      * from none, a header's helper called from other files) */

@@ -31,7 +31,8 @@ typedef struct kc_cuda_tval {
 typedef struct kc_cuda_argspace {
     const char *callee; /* the function's name (overloads share the record) */
     unsigned arg;
-    bool local;
+    bool local;  /* a local array of the caller */
+    bool shared; /* a pointer into a `__shared__` array */
 } kc_cuda_argspace;
 
 /* One translation unit being lowered. Borrowed pointers; the model owns
