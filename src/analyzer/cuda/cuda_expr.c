@@ -613,7 +613,8 @@ static bool out_param(CXCursor param)
 /* After a call: a variable of the caller passed to an out parameter holds
  * what the callee left in it (`out`, from the inlined body) or, when the
  * body was not walked (out NULL), an unknown that depends on the call's
- * arguments (`deps`). A null param: a call clang could not resolve. */
+ * arguments (`deps`). A null param: a call clang could not resolve; its value
+ * may change between passes, but not presumed by thread (a scan's aggregate). */
 static void write_back(kc_cuda_walk *w, CXCursor call, CXCursor param, CXCursor arg, const kc_cuda_val *out,
                        kc_deps deps)
 {
@@ -621,6 +622,8 @@ static void write_back(kc_cuda_walk *w, CXCursor call, CXCursor param, CXCursor 
     if ((clang_Cursor_isNull(param) ? !kc_cuda_bare_variable(arg) : !out_param(param)) ||
         (d.kind != CXCursor_VarDecl && d.kind != CXCursor_ParmDecl))
         return;
+    if (clang_Cursor_isNull(param))
+        deps = (kc_deps){.loops = deps.loops, .flags = (uint8_t)(deps.flags & KC_AF_DATA)};
     kc_cuda_val v;
     CXType vt = clang_getCursorType(d);
     if (out)
