@@ -590,7 +590,7 @@ static kc_cuda_val ev_unexposed(kc_cuda_walk *w, CXCursor e, int mode)
         CXType t = clang_getCursorType(e);
         if (kc_cuda_ty_is_int(t) && kc_cuda_eval_int(e, &c))
             return kc_cuda_v_index(kc_cuda_ix_const(w, c, kc_cuda_ty_bits(t)));
-        return kc_cuda_v_none();
+        return kc_cuda_lost_value(w, e);
     }
     kc_cuda_kids k2;
     kc_cuda_kids_get(e, &k2);

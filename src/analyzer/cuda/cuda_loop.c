@@ -800,6 +800,75 @@ static void open_loop(kc_cuda_walk *w, loop_walk *lw, const kc_cuda_pragma *pr)
 /* What the loop assigns, which of it is affine, and the loop variable:
  * what the increment advances and the condition tests (for), or an
  * induction variable the condition tests (while). */
+/* The variables an expression names (a condition) change in every pass,
+ * by an amount not known. */
+static void prescan_lost_inc(kc_cuda_scan *sc, CXCursor c, scan_ctx x, unsigned depth)
+{
+    if (depth > 8)
+        return;
+    if (c.kind == CXCursor_DeclRefExpr) {
+        int j = upd_index(sc, kc_cuda_referenced_decl(c), true);
+        if (j >= 0) {
+            sc->u.data[j].grow = true;
+            upd_add(sc, j, clang_getNullCursor(), 1, c, &x, false);
+        }
+        return;
+    }
+    kc_cuda_kids k;
+    kc_cuda_kids_get(c, &k);
+    for (unsigned i = 0; i < k.n; i++)
+        prescan_lost_inc(sc, k.v[i], x, depth + 1);
+    kc_cuda_kids_free(&k);
+}
+
+/* Does the for statement's header write an increment that the parse
+ * dropped whole (tokens between its second `;` and its `)`, no cursor)? */
+static bool inc_dropped(kc_cuda_walk *w, const loop_walk *lw)
+{
+    if (lw->kind != KC_LOOP_FOR || lw->s.kind != CXCursor_ForStmt || !clang_Cursor_isNull(lw->inc) ||
+        clang_Cursor_isNull(lw->body))
+        return false;
+    kc_cuda_toks t;
+    kc_cuda_toks_get(w->t, clang_getRangeStart(clang_getCursorExtent(lw->s)),
+                     clang_getRangeStart(clang_getCursorExtent(lw->body)), &t);
+    int depth = 0;
+    unsigned semis = 0;
+    bool text = false;
+    for (unsigned i = 0; i < t.n; i++) {
+        if (kc_cuda_tok_is(&t, i, "(") && depth++ == 0)
+            continue;
+        if (kc_cuda_tok_is(&t, i, ")") && --depth == 0)
+            break;
+        if (depth == 1 && kc_cuda_tok_is(&t, i, ";"))
+            semis++;
+        else if (semis == 2)
+            text = true;
+    }
+    kc_cuda_toks_free(&t);
+    return text;
+}
+
+/* The variables a dropped increment steps: those the header declares, else
+ * the local variables its condition reads. */
+static void prescan_dropped_inc(kc_cuda_scan *sc, const loop_walk *lw, scan_ctx x)
+{
+    kc_cuda_kids k;
+    kc_cuda_kids_get(lw->init, &k);
+    bool any = false;
+    for (unsigned i = 0; i < k.n; i++)
+        if (k.v[i].kind == CXCursor_VarDecl) {
+            int j = upd_index(sc, k.v[i], true);
+            if (j >= 0) {
+                sc->u.data[j].grow = true;
+                upd_add(sc, j, clang_getNullCursor(), 1, lw->s, &x, false);
+                any = true;
+            }
+        }
+    kc_cuda_kids_free(&k);
+    if (!any && !clang_Cursor_isNull(lw->cond))
+        prescan_lost_inc(sc, lw->cond, x, 0);
+}
+
 static void scan_assignments(kc_cuda_walk *w, loop_walk *lw)
 {
     kc_cuda_scan *sc = &lw->sc;
@@ -811,6 +880,10 @@ static void scan_assignments(kc_cuda_walk *w, loop_walk *lw)
         scan_ctx xi = x0;
         xi.in_inc = true;
         prescan(sc, lw->inc, xi);
+    } else if (inc_dropped(w, lw)) {
+        scan_ctx xi = x0;
+        xi.in_inc = true;
+        prescan_dropped_inc(sc, lw, xi);
     }
     if (!clang_Cursor_isNull(lw->body))
         prescan(sc, lw->body, x0);

@@ -202,9 +202,11 @@ static void decl_var(kc_cuda_walk *w, CXCursor d)
         }
     } else {
         v = kc_cuda_v_none();
-        /* An initializer clang dropped (an error in it) may be anything,
-         * and something else in every pass of the loops around it. */
-        if (w->loop != KC_NONE && kc_cuda_lost_initializer(w->t, d))
+        /* An initializer clang dropped (an error in it, or in the type:
+         * `const index_t n = index / w;` with `index_t` from a missing
+         * header) may be anything, and something else in every pass of the
+         * loops around it. */
+        if (w->loop != KC_NONE && (kc_cuda_lost_initializer(w->t, d) || ck == CXType_Invalid))
             for (uint32_t l = w->loop; l != KC_NONE && l < w->k->loops.len; l = w->k->loops.data[l].parent)
                 v.deps.loops |= kc_loop_bit(l);
     }

@@ -272,6 +272,11 @@ kc_cuda_val kc_cuda_ev_bool(kc_cuda_walk *w, CXCursor e);
 /* A variable declared outside the function (file scope, namespace, static
  * member) used in it. */
 kc_cuda_val kc_cuda_global_value(kc_cuda_walk *w, CXCursor decl, CXCursor use, int mode);
+/* The value of an expression with nothing under it that clang could not
+ * type (what is left of `n * 5` where `n` was never declared, its
+ * declaration lost with a type from a missing header): nothing known, and
+ * in a loop something that may change in every pass. */
+kc_cuda_val kc_cuda_lost_value(kc_cuda_walk *w, CXCursor e);
 /* A __shared__ array declared by `decl`, used through symbol `sym`. */
 void kc_cuda_shared_array(kc_cuda_walk *w, CXCursor decl, uint32_t sym);
 
