@@ -860,7 +860,7 @@ static void prescan_dropped_inc(kc_cuda_scan *sc, const loop_walk *lw, scan_ctx 
             int j = upd_index(sc, k.v[i], true);
             if (j >= 0) {
                 sc->u.data[j].grow = true;
-                upd_add(sc, j, clang_getNullCursor(), 1, lw->s, &x, false);
+                upd_add(sc, j, clang_getNullCursor(), 1, k.v[i], &x, false);
                 any = true;
             }
         }
