@@ -797,17 +797,15 @@ static void open_loop(kc_cuda_walk *w, loop_walk *lw, const kc_cuda_pragma *pr)
     lw->loop_bit = (kc_deps){.loops = kc_loop_bit(lw->id)};
 }
 
-/* What the loop assigns, which of it is affine, and the loop variable:
- * what the increment advances and the condition tests (for), or an
- * induction variable the condition tests (while). */
-/* The variables an expression names (a condition) change in every pass,
- * by an amount not known. */
-static void prescan_lost_inc(kc_cuda_scan *sc, CXCursor c, scan_ctx x, unsigned depth)
+/* The local variables an expression names (a condition) change in every
+ * pass, by an amount not known. */
+static void prescan_cond_vars(kc_cuda_scan *sc, CXCursor c, scan_ctx x, unsigned depth)
 {
     if (depth > 8)
         return;
     if (c.kind == CXCursor_DeclRefExpr) {
-        int j = upd_index(sc, kc_cuda_referenced_decl(c), true);
+        CXCursor d = kc_cuda_referenced_decl(c);
+        int j = d.kind == CXCursor_VarDecl ? upd_index(sc, d, true) : -1;
         if (j >= 0) {
             sc->u.data[j].grow = true;
             upd_add(sc, j, clang_getNullCursor(), 1, c, &x, false);
@@ -817,7 +815,7 @@ static void prescan_lost_inc(kc_cuda_scan *sc, CXCursor c, scan_ctx x, unsigned 
     kc_cuda_kids k;
     kc_cuda_kids_get(c, &k);
     for (unsigned i = 0; i < k.n; i++)
-        prescan_lost_inc(sc, k.v[i], x, depth + 1);
+        prescan_cond_vars(sc, k.v[i], x, depth + 1);
     kc_cuda_kids_free(&k);
 }
 
@@ -866,9 +864,12 @@ static void prescan_dropped_inc(kc_cuda_scan *sc, const loop_walk *lw, scan_ctx 
         }
     kc_cuda_kids_free(&k);
     if (!any && !clang_Cursor_isNull(lw->cond))
-        prescan_lost_inc(sc, lw->cond, x, 0);
+        prescan_cond_vars(sc, lw->cond, x, 0);
 }
 
+/* What the loop assigns, which of it is affine, and the loop variable:
+ * what the increment advances and the condition tests (for), or an
+ * induction variable the condition tests (while). */
 static void scan_assignments(kc_cuda_walk *w, loop_walk *lw)
 {
     kc_cuda_scan *sc = &lw->sc;
