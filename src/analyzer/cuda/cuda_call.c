@@ -389,16 +389,17 @@ bool kc_cuda_call_unseen(CXCursor ref)
     return kc_cuda_in_user_code(clang_Cursor_isNull(def) ? ref : def);
 }
 
-/* Is `arg` a variable passed as itself (`f(x, q, r)`), with no conversion
- * clang put around it: in a call it could not resolve, it may bind to a
- * reference parameter the callee writes (`d.divmod(i, q, r)` from a
- * missing header). */
+/* Is `arg` a local variable passed as itself (`f(x, q, r)`), with no
+ * conversion clang put around it: in a call it could not resolve, it may
+ * bind to a reference parameter the callee writes (`d.divmod(i, q, r)`
+ * from a missing header). Parameters of the kernel are taken as passed
+ * by value: they are the sizes the rest of the analysis reads. */
 bool kc_cuda_bare_variable(CXCursor arg)
 {
     if (arg.kind != CXCursor_DeclRefExpr)
         return false;
     CXCursor d = clang_getCursorReferenced(arg);
-    return (d.kind == CXCursor_VarDecl || d.kind == CXCursor_ParmDecl) &&
+    return d.kind == CXCursor_VarDecl && clang_Cursor_getStorageClass(d) != CX_SC_Static &&
            !clang_isConstQualifiedType(clang_getCursorType(d));
 }
 
