@@ -231,8 +231,7 @@ static void check(const kc_model *m, const kc_kernel *k, kc_rule_ctx *ctx)
             continue;
         /* A grid-stride loop that the launches give a block per value
          * makes one pass: the load is made once per thread. */
-        const char *one_pass;
-        if (kc_loop_one_pass_per_thread(m, k, &k->loops.data[L], kc_rule_arena(ctx), &one_pass))
+        if (kc_loop_one_pass_per_thread(m, k, &k->loops.data[L]))
             continue;
         const kc_loop *lp = &k->loops.data[L];
         const char *name = a->base_name ? a->base_name : "memory";

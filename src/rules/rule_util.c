@@ -431,8 +431,7 @@ bool kc_launch_block_x_is_arg(const kc_model *m, const kc_kernel *k, const kc_pa
     return any;
 }
 
-bool kc_loop_one_pass_per_thread(const kc_model *m, const kc_kernel *k, const kc_loop *l, kc_arena *a,
-                                 const char **why)
+bool kc_loop_one_pass_per_thread(const kc_model *m, const kc_kernel *k, const kc_loop *l)
 {
     uint32_t ax = 0;
     int form = k->lang == KC_LANG_CUDA ? grid_stride_form(l, &ax) : 0;
@@ -440,7 +439,7 @@ bool kc_loop_one_pass_per_thread(const kc_model *m, const kc_kernel *k, const kc
     if (sym >= k->symbols.len || k->symbols.data[sym].param >= k->params.len)
         return false;
     const kc_param *p = &k->params.data[k->symbols.data[sym].param];
-    const kc_launch *first = NULL;
+    bool any = false;
     for (uint32_t i = 0; i < m->launches.len; i++) {
         const kc_launch *L = &m->launches.data[i];
         if (!kc_launch_may_run(L, k))
@@ -455,15 +454,9 @@ bool kc_loop_one_pass_per_thread(const kc_model *m, const kc_kernel *k, const kc
                             : rounds_up_over(L, ax, gt, at);
         if (!ok)
             return false;
-        if (!first)
-            first = L;
+        any = true;
     }
-    if (!first)
-        return false;
-    *why = kc_arena_printf(a, "the launch on line %u gives it `%s` blocks along %c for `%s` = `%s`%s", first->span.line,
-                           first->grid[ax].text, "xyz"[ax], p->name, kc_launch_arg_for(k, first, p)->text,
-                           form == 1 ? "" : " with as many threads per block as the division's divisor");
-    return true;
+    return any;
 }
 
 /* ---- lengths that only bound loops ---- */

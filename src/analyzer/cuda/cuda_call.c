@@ -411,17 +411,13 @@ bool kc_cuda_bare_variable(CXCursor arg)
  * 0 for any other call. */
 uint64_t kc_cuda_call_pass_loops(const kc_cuda_walk *w, const CXCursor *args, int na, bool unresolved)
 {
-    uint64_t loops = 0;
     for (int i = 0; i < na && w->loop != KC_NONE; i++) {
         CXType at = clang_getCursorType(args[i]);
         if (kc_cuda_ty_is_ptr(at) || kc_cuda_ty_is_array(at) || (unresolved && kc_cuda_bare_variable(args[i])) ||
-            kc_cuda_unop_of(kc_cuda_strip(args[i])) == CXUnaryOperator_AddrOf) {
-            for (uint32_t l = w->loop; l != KC_NONE && l < w->k->loops.len; l = w->k->loops.data[l].parent)
-                loops |= kc_loop_bit(l);
-            break;
-        }
+            kc_cuda_unop_of(kc_cuda_strip(args[i])) == CXUnaryOperator_AddrOf)
+            return kc_cuda_loops_around(w);
     }
-    return loops;
+    return 0;
 }
 
 void kc_cuda_record_call(kc_cuda_walk *w, CXCursor e, const char *name, uint32_t flags, const char *fix,

@@ -537,7 +537,7 @@ static void on_call(host_ctx *x, CXCursor c)
         if (use != 1)
             return;
     }
-    if ((getlast || (callee && returns_last_error(c))) && use == 1) {
+    if (use == 1 && (getlast || (callee && returns_last_error(c)))) {
         e.kind = EV_CHECK;
         e.last_error = true;
         push_ev(x, &e);

@@ -207,8 +207,7 @@ static void decl_var(kc_cuda_walk *w, CXCursor d)
          * header) may be anything, and something else in every pass of the
          * loops around it. */
         if (w->loop != KC_NONE && (kc_cuda_lost_initializer(w->t, d) || ck == CXType_Invalid))
-            for (uint32_t l = w->loop; l != KC_NONE && l < w->k->loops.len; l = w->k->loops.data[l].parent)
-                v.deps.loops |= kc_loop_bit(l);
+            v.deps.loops |= kc_cuda_loops_around(w);
     }
     if (kc_cuda_ty_is_int(t) && !v.ix && !v.ptr)
         v.ix = kc_cuda_ix_opaque_text(w, kc_cuda_span(w->t, d), name, v.deps, kc_cuda_ty_bits(t));

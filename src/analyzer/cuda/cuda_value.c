@@ -915,8 +915,7 @@ bool kc_cuda_is_assign(enum CXBinaryOperatorKind op)
     return op == CXBinaryOperator_Assign || kc_cuda_compound_base(op) != CXBinaryOperator_Invalid;
 }
 
-/* The loops around the walk's place, as bits. */
-static uint64_t loops_around(const kc_cuda_walk *w)
+uint64_t kc_cuda_loops_around(const kc_cuda_walk *w)
 {
     uint64_t loops = 0;
     for (uint32_t l = w->loop; l != KC_NONE && l < w->k->loops.len; l = w->k->loops.data[l].parent)
@@ -929,6 +928,6 @@ kc_cuda_val kc_cuda_lost_value(kc_cuda_walk *w, CXCursor e)
     kc_cuda_val v = kc_cuda_v_none();
     enum CXTypeKind tk = clang_getCursorType(e).kind;
     if (tk == CXType_Dependent || tk == CXType_Invalid)
-        v.deps.loops = loops_around(w);
+        v.deps.loops = kc_cuda_loops_around(w);
     return v;
 }

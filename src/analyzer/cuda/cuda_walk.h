@@ -277,6 +277,8 @@ kc_cuda_val kc_cuda_global_value(kc_cuda_walk *w, CXCursor decl, CXCursor use, i
  * declaration lost with a type from a missing header): nothing known, and
  * in a loop something that may change in every pass. */
 kc_cuda_val kc_cuda_lost_value(kc_cuda_walk *w, CXCursor e);
+/* The loops around the walk's place, as bits (kc_loop_bit). */
+uint64_t kc_cuda_loops_around(const kc_cuda_walk *w);
 /* A __shared__ array declared by `decl`, used through symbol `sym`. */
 void kc_cuda_shared_array(kc_cuda_walk *w, CXCursor decl, uint32_t sym);
 
