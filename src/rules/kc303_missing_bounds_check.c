@@ -332,6 +332,17 @@ static bool symbol_multiple(const kc_kernel *k, const kc_symbol *s, const tile *
             all &= s->values[i] % t->extent == 0;
         return all;
     }
+    /* every size a launch passes against every tile it passes (pytest's
+     * parametrize crosses them): N in {512, 1024}, BLOCK_N in {32, 64} */
+    if (s->nvalues > 0 && t->extent <= 0 && t->extent_symbol != KC_NONE && t->extent_symbol < k->symbols.len) {
+        const kc_symbol *b = &k->symbols.data[t->extent_symbol];
+        bool all = b->nvalues > 0;
+        for (uint32_t i = 0; i < b->nvalues && all; i++)
+            for (uint32_t j = 0; j < s->nvalues && all; j++)
+                all = b->values[i] > 0 && s->values[j] % b->values[i] == 0;
+        if (all)
+            return true;
+    }
     /* `assert Tq % 64 == 0` with every config's BLOCK_M = 64 */
     if (s->multiple_of > 0 && t->extent <= 0 && t->extent_symbol != KC_NONE && t->extent_symbol < k->symbols.len) {
         const kc_symbol *b = &k->symbols.data[t->extent_symbol];
@@ -821,6 +832,29 @@ static void tile_extent(const kc_kernel *k, const finding *f, kc_strbuf *ext)
 
 /* cdiv_grid: the text of a launch grid that rounds up; cover_why: where
  * every launch rounds up the tile's own axis (kc_kernel.grid_cover). */
+/* The sizes the launches pass, where one of them is not a multiple of a
+ * tile they pass: that pair. */
+static void not_multiple_note(const kc_kernel *k, kc_diag *d, const kc_symbol *s, const tile *t)
+{
+    const kc_symbol *b = t->extent <= 0 && t->extent_symbol < k->symbols.len ? &k->symbols.data[t->extent_symbol] : NULL;
+    uint32_t nb = t->extent > 0 ? 1 : b ? b->nvalues : 0;
+    for (uint32_t j = 0; j < s->nvalues; j++)
+        for (uint32_t i = 0; i < nb; i++) {
+            int64_t e = t->extent > 0 ? t->extent : b->values[i];
+            if (e > 0 && s->values[j] % e != 0) {
+                if (s->nvalues == 1 && s->value_origin)
+                    kc_diag_note(d, "%s passes `%s` = %lld, not a multiple of %s%s%lld", s->value_origin, s->name,
+                                 (long long)s->values[j], b ? b->name : "", b ? " = " : "", (long long)e);
+                else
+                    kc_diag_note(d, "`%s` = %lld is among the values passed to it (the first by %s), not a multiple "
+                                 "of %s%s%lld",
+                                 s->name, (long long)s->values[j], s->value_origin ? s->value_origin : "a launch",
+                                 b ? b->name : "", b ? " = " : "", (long long)e);
+                return;
+            }
+        }
+}
+
 static void report(kc_rule_ctx *ctx, const kc_kernel *k, const finding *f, const char *cdiv_grid, const char *cover_why)
 {
     kc_arena *ar = kc_rule_arena(ctx);
@@ -874,6 +908,7 @@ static void report(kc_rule_ctx *ctx, const kc_kernel *k, const finding *f, const
         const char *ev = kc_symbol_evidence(ctx, k, f->size);
         if (ev)
             kc_diag_note(d, "%s", ev);
+        not_multiple_note(k, d, &k->symbols.data[f->size], t);
     }
     if (f->computed)
         kc_diag_note(d, "the kernel computes the bound `%s` on line %u, but this %s does not use it",

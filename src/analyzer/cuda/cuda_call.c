@@ -329,9 +329,82 @@ static bool overloads_may_sync(kc_cuda_walk *w, CXCursor call, unsigned depth, u
     return false;
 }
 
+/* Do the tokens name a library namespace whose block-wide calls
+ * synchronize (`cub::`, `cooperative_groups::`)? */
+static bool toks_name_sync_library(kc_cuda_toks *t)
+{
+    for (unsigned i = 0; i + 1 < t->n; i++)
+        if ((kc_cuda_tok_is(t, i, "cub") || kc_cuda_tok_is(t, i, "cooperative_groups")) &&
+            kc_cuda_tok_is(t, i + 1, "::"))
+            return true;
+    return false;
+}
+
+typedef struct typedef_search {
+    const char *name;
+    CXCursor found;
+    bool deep; /* into the statements of a function; not through a whole file */
+} typedef_search;
+
+static enum CXChildVisitResult typedef_visit(CXCursor c, CXCursor parent, CXClientData data)
+{
+    (void)parent;
+    typedef_search *s = data;
+    if (c.kind == CXCursor_TypedefDecl || c.kind == CXCursor_TypeAliasDecl) {
+        CXString sp = clang_getCursorSpelling(c);
+        bool same = strcmp(clang_getCString(sp), s->name) == 0;
+        clang_disposeString(sp);
+        if (same) {
+            s->found = c;
+            return CXChildVisit_Break;
+        }
+        return CXChildVisit_Continue;
+    }
+    return s->deep && (clang_isStatement(c.kind) || clang_isDeclaration(c.kind)) ? CXChildVisit_Recurse
+                                                                                : CXChildVisit_Continue;
+}
+
+/* A call clang could not build, so it has no name (`R(temp).Sum(x)` with
+ * `typedef cub::BlockReduce<float, BLOCK> R;` and BLOCK from a missing
+ * header): does it name a library namespace, or start with a type whose
+ * typedef or alias (in the function, or at file scope) names one? A CUB
+ * block collective synchronizes the block inside. */
+static bool lost_call_into_library(kc_cuda_walk *w, CXCursor call)
+{
+    CXSourceRange r = clang_getCursorExtent(call);
+    kc_cuda_toks t;
+    kc_cuda_toks_get(w->t, clang_getRangeStart(r), clang_getRangeEnd(r), &t);
+    bool found = toks_name_sync_library(&t);
+    if (!found && t.n && clang_getTokenKind(t.v[0]) == CXToken_Identifier) {
+        CXString sp = clang_getTokenSpelling(t.tu, t.v[0]);
+        typedef_search s = {clang_getCString(sp), clang_getNullCursor(), true};
+        CXCursor fn = w->fn ? w->fn->decl : clang_getNullCursor();
+        if (!clang_Cursor_isNull(fn))
+            clang_visitChildren(fn, typedef_visit, &s);
+        if (clang_Cursor_isNull(s.found)) {
+            CXCursor p = clang_Cursor_isNull(fn) ? fn : clang_getCursorSemanticParent(fn);
+            s.deep = false;
+            if (p.kind == CXCursor_TranslationUnit || p.kind == CXCursor_Namespace)
+                clang_visitChildren(p, typedef_visit, &s);
+        }
+        clang_disposeString(sp);
+        if (!clang_Cursor_isNull(s.found)) {
+            CXSourceRange dr = clang_getCursorExtent(s.found);
+            kc_cuda_toks dt;
+            kc_cuda_toks_get(w->t, clang_getRangeStart(dr), clang_getRangeEnd(dr), &dt);
+            found = toks_name_sync_library(&dt);
+            kc_cuda_toks_free(&dt);
+        }
+    }
+    kc_cuda_toks_free(&t);
+    return found;
+}
+
 static bool may_sync_at(kc_cuda_walk *w, CXCursor call, CXCursor ref, const char *name, unsigned depth,
                         unsigned *budget)
 {
+    if (!name[0] && clang_Cursor_isNull(ref))
+        return lost_call_into_library(w, call);
     if (never_syncs(name))
         return false;
     if (clang_Cursor_isNull(ref))

@@ -250,6 +250,10 @@ static void apply_host_value(tt_ctx *c, kc_symbol *s, const tt_host_value *hv, c
     case TT_HOST_INT:
         add_value(c->m, s, hv->value, origin);
         break;
+    case TT_HOST_INTS:
+        for (uint32_t i = 0; i < hv->nvalues; i++)
+            add_value(c->m, s, hv->values[i], hv->origin ? hv->origin : origin);
+        break;
     case TT_HOST_SHAPE:
         s->facts |= KC_SF_SHAPE_ARG | KC_SF_SIZE | KC_SF_PROBLEM_SIZE;
         if (!s->size_evidence || !(s->facts & KC_SF_SHAPE_ARG))

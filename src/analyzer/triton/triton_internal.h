@@ -35,6 +35,7 @@ typedef enum tt_host_kind {
     TT_HOST_SHAPE,  /* a tensor extent: x.shape[i], x.size(i), x.numel(), len(x) */
     TT_HOST_STRIDE, /* x.stride(i) */
     TT_HOST_FLOAT,  /* a Python float: 1e-6, float(x), 1 / math.sqrt(d), a `float` parameter */
+    TT_HOST_INTS,   /* one of several integer constants (`values`): a parameter pytest parametrizes */
 } tt_host_kind;
 
 typedef struct tt_host_value {
@@ -51,6 +52,8 @@ typedef struct tt_host_value {
     /* `triton.next_power_of_2(x)`, or `max()` of it and other values: at
      * least x, whose text this is (NULL otherwise). */
     const char *covers;
+    const int64_t *values; /* TT_HOST_INTS */
+    uint32_t nvalues;
 } tt_host_value;
 
 /* One launch `kernel[grid](args...)` or constexpr values from an autotune

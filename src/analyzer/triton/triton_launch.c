@@ -335,6 +335,106 @@ static bool param_float(tt_module *m, TSNode scope, const char *name, int depth,
     return true;
 }
 
+/* The names a `pytest.mark.parametrize` gives values, as its first
+ * argument spells them ("M, N" or ["M", "N"]): the position of `name`
+ * among them and how many there are, or false. */
+static bool parametrize_position(tt_module *m, TSNode names, const char *name, uint32_t *pos, uint32_t *count)
+{
+    char buf[512];
+    size_t bl = 0;
+    names = tt_unparen(names);
+    if (TT_IS(names, string)) {
+        const char *t = tt_text(m, names);
+        for (; *t && bl + 1 < sizeof buf; t++)
+            if (*t != '"' && *t != '\'' && *t != ' ')
+                buf[bl++] = *t;
+    } else if (TT_IS(names, list) || TT_IS(names, tuple)) {
+        for (uint32_t i = 0; i < ts_node_named_child_count(names); i++) {
+            TSNode e = ts_node_named_child(names, i);
+            if (!TT_IS(e, string))
+                return false;
+            for (const char *t = tt_text(m, e); *t && bl + 2 < sizeof buf; t++)
+                if (*t != '"' && *t != '\'' && *t != ' ')
+                    buf[bl++] = *t;
+            buf[bl++] = ',';
+        }
+    } else {
+        return false;
+    }
+    buf[bl] = 0;
+    uint32_t at = 0;
+    bool found = false;
+    for (char *tok = buf, *end; tok; tok = end ? end + 1 : NULL, at++) {
+        end = strchr(tok, ',');
+        if (end)
+            *end = 0;
+        if (!*tok && !end)
+            break;
+        if (!strcmp(tok, name)) {
+            *pos = at;
+            found = true;
+        }
+    }
+    *count = at;
+    return found;
+}
+
+/* A parameter `name` of a test function `scope` that pytest parametrizes
+ * with integer literals only (`@pytest.mark.parametrize("N", [512, 1024])`,
+ * `("M, N", [(64, 128), pytest.param(32, 64, marks=...)])`): every value
+ * a launch in it may pass. False where any value is not a literal. */
+static bool param_parametrized(tt_module *m, TSNode scope, const char *name, tt_host_value *v)
+{
+    uint32_t pos;
+    TSNode type, def;
+    if (ts_node_is_null(scope) || !fn_param(m, scope, name, &pos, &type, &def))
+        return false;
+    TSNode dd = ts_node_parent(scope);
+    if (!TT_IS(dd, decorated_definition))
+        return false;
+    for (uint32_t i = 0; i < ts_node_named_child_count(dd); i++) {
+        TSNode dec = ts_node_named_child(dd, i);
+        if (!TT_IS(dec, decorator) || !ts_node_named_child_count(dec))
+            continue;
+        TSNode call = ts_node_named_child(dec, 0);
+        if (!TT_IS(call, call))
+            continue;
+        const char *f = tt_text(m, tt_field(call, "function"));
+        size_t fl = strlen(f);
+        TSNode args = tt_field(call, "arguments");
+        uint32_t at, count;
+        static const char suffix[] = "mark.parametrize";
+        if (fl < sizeof suffix - 1 || strcmp(f + fl - (sizeof suffix - 1), suffix) != 0 || ts_node_named_child_count(args) < 2 ||
+            !parametrize_position(m, ts_node_named_child(args, 0), name, &at, &count))
+            continue;
+        TSNode list = tt_unparen(ts_node_named_child(args, 1));
+        uint32_t n = ts_node_named_child_count(list);
+        if (!(TT_IS(list, list) || TT_IS(list, tuple)) || n == 0 || n > 256)
+            return false;
+        int64_t *vals = kc_arena_alloc(m->arena, n * sizeof *vals);
+        for (uint32_t j = 0; j < n; j++) {
+            TSNode e = tt_unparen(ts_node_named_child(list, j)), val = e;
+            if (TT_IS(e, call) && tt_text_eq(m, tt_field(e, "function"), "pytest.param"))
+                e = tt_field(e, "arguments");
+            if (count > 1 || !TT_IS(val, integer)) {
+                if (!(TT_IS(e, tuple) || TT_IS(e, list) || TT_IS(e, argument_list)) ||
+                    ts_node_named_child_count(e) <= (count > 1 ? at : 0))
+                    return false;
+                val = ts_node_named_child(e, count > 1 ? at : 0);
+            }
+            if (!tt_int_literal(m, val, &vals[j]))
+                return false;
+        }
+        v->kind = TT_HOST_INTS;
+        v->values = vals;
+        v->nvalues = n;
+        v->origin = kc_arena_printf(m->arena, "the `pytest.mark.parametrize` of `%s` on line %u",
+                                    tt_text(m, tt_field(scope, "name")), ts_node_start_point(dec).row + 1);
+        return true;
+    }
+    return false;
+}
+
 /* Python floats that are not names: float(x), math.sqrt(d), x / y, an
  * operation on a float, `a if c else 1e-6`. */
 static bool expr_float(tt_module *m, TSNode expr, TSNode scope, int depth)
@@ -423,7 +523,8 @@ static tt_host_value host_value(tt_module *m, TSNode expr, TSNode scope, int dep
             inner.text = v.text;
             return inner;
         }
-        param_float(m, scope, name, depth, &v);
+        if (!param_float(m, scope, name, depth, &v))
+            param_parametrized(m, scope, name, &v);
     } else if (TT_IS(expr, subscript)) {
         /* x.shape[i] */
         TSNode val = tt_field(expr, "value");

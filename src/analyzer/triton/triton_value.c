@@ -247,6 +247,44 @@ static void fp64_merge(tv *r, const tv *x, const tv *y, uint32_t then_cond)
     }
 }
 
+/* The comparisons of a mask set differently on two branches
+ * (`v = offs < a` / `v = offs < b`): each comparison of x whose left side
+ * and operator y shares, the right side being the one bound or, for scalar
+ * bounds, an opaque "a or b". Either way the lanes stay bounded. */
+static void merge_preds(tt_ctx *c, TSNode at, tv *r, const tv *x, const tv *y)
+{
+    if (!x->npreds || !y->npreds)
+        return;
+    kc_pred *out = kc_arena_alloc(c->a, x->npreds * sizeof *out);
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < x->npreds; i++) {
+        const kc_pred *p = &x->preds[i];
+        if (!p->lhs || !p->rhs)
+            continue;
+        for (uint32_t j = 0; j < y->npreds; j++) {
+            const kc_pred *q = &y->preds[j];
+            if (!q->lhs || !q->rhs || q->op != p->op)
+                continue;
+            if (!kc_index_equal(p->lhs, q->lhs))
+                continue;
+            out[n] = *p;
+            if (!kc_index_equal(p->rhs, q->rhs)) {
+                if (p->rhs->shape.rank || q->rhs->shape.rank)
+                    continue;
+                kc_deps d = tt_deps_or(kc_index_deps(p->rhs), kc_index_deps(q->rhs));
+                kc_shape s = {0};
+                const char *text = kc_arena_printf(c->a, "%s or %s", kc_model_index_str(c->m, c->k, p->rhs),
+                                                   kc_model_index_str(c->m, c->k, q->rhs));
+                out[n].rhs = make_opaque_text(c, tt_span(at), text, d, &s, 64).idx;
+            }
+            n++;
+            break;
+        }
+    }
+    r->preds = n ? out : NULL;
+    r->npreds = n;
+}
+
 /* The value of a name after two branches: kept when equal, otherwise an
  * opaque value depending on both and on the condition. */
 tv tt_merge(tt_ctx *c, TSNode at, const char *name, const tv *x, const tv *y, kc_deps cond, uint32_t then_cond)
@@ -273,6 +311,7 @@ tv tt_merge(tt_ctx *c, TSNode at, const char *name, const tv *x, const tv *y, kc
         r.kind = TV_BOOL;
         r.shape = s;
         r.deps = d;
+        merge_preds(c, at, &r, x, y);
     } else if (x->kind == TV_NUM && y->kind == TV_NUM) {
         r = make_opaque_text(c, tt_span(at), text, d, &s, x->bits > y->bits ? x->bits : y->bits);
         r.is_float = x->is_float || y->is_float;
