@@ -337,6 +337,42 @@ static bool span_within(kc_span in, kc_span out)
     return after && before;
 }
 
+/* Are the elements of an array type (of an array whose size depends on a
+ * template argument too, of arrays of arrays), or what a pointer type
+ * points to, volatile? */
+static bool volatile_elements(CXType t)
+{
+    for (int i = 0; i < 8 && t.kind != CXType_Invalid; i++) {
+        CXType e = clang_getElementType(t);
+        t = e.kind != CXType_Invalid ? e : clang_getPointeeType(t);
+        if (clang_isVolatileQualifiedType(t) || clang_isVolatileQualifiedType(clang_getCanonicalType(t)))
+            return true;
+    }
+    return false;
+}
+
+/* Does the access `whole` go through volatile memory? Its type says so,
+ * except in a template, where `smem[i]` of `__shared__ volatile int
+ * smem[CTA_SIZE]` has a dependent type: then the array it indexes does. */
+static bool volatile_access(CXCursor whole)
+{
+    if (clang_Cursor_isNull(whole))
+        return false;
+    if (clang_isVolatileQualifiedType(clang_getCanonicalType(clang_getCursorType(whole))))
+        return true;
+    CXCursor c = kc_cuda_strip(whole);
+    for (int depth = 0; depth < 8 && c.kind == CXCursor_ArraySubscriptExpr; depth++) {
+        kc_cuda_kids k;
+        kc_cuda_kids_get(c, &k);
+        c = k.n ? kc_cuda_strip(k.v[0]) : clang_getNullCursor();
+        kc_cuda_kids_free(&k);
+    }
+    if (clang_Cursor_isNull(c) || c.kind != CXCursor_DeclRefExpr)
+        return false;
+    CXCursor d = clang_getCursorReferenced(c);
+    return (d.kind == CXCursor_VarDecl || d.kind == CXCursor_ParmDecl) && volatile_elements(clang_getCursorType(d));
+}
+
 uint32_t kc_cuda_mk_access(kc_cuda_walk *w, kc_access_kind kind, const kc_cuda_val *p, CXCursor whole, CXCursor addr,
                            bool via_ldg)
 {
@@ -369,7 +405,7 @@ uint32_t kc_cuda_mk_access(kc_cuda_walk *w, kc_access_kind kind, const kc_cuda_v
         }
     }
     a.via_ldg = via_ldg;
-    a.is_volatile = !clang_Cursor_isNull(whole) && clang_isVolatileQualifiedType(clang_getCanonicalType(clang_getCursorType(whole))) != 0;
+    a.is_volatile = volatile_access(whole);
     a.dtype = a.elem_type;
     a.seq = w->seq++;
     a.origin = w->inline_depth && !clang_Cursor_isNull(whole) ? kc_cuda_span(w->t, whole) : a.span;

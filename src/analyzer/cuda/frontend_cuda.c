@@ -115,7 +115,7 @@ typedef struct kc_cuda_scan_inc {
     kc_cuda_frontend *fe;
     kc_arena *ar;
     kc_cuda_unsaved *unsaved;
-    const kc_cuda_args *args;
+    kc_cuda_args *args; /* directories found by ancestor_root are added to it */
     bool shim;
     bool needs_cccl;  /* includes CUB, Thrust, libcu++ or cooperative groups */
     KC_VEC(const char *) seen;
@@ -251,6 +251,34 @@ static const char *find_header(kc_cuda_scan_inc *s, const char *name, bool quote
     return NULL;
 }
 
+/* A quoted include that names a path (`"src/cuda/utils.cuh"`) and is not
+ * found: most projects write such paths from a root their build adds with
+ * -I, an ancestor of the including file, or that ancestor's include/
+ * (MegEngine's `"src/cuda/..."` from dnn/, `"megdnn/arch.h"` from
+ * dnn/include). The nearest such directory that holds the file is added to
+ * the search path; NULL if none of the 8 nearest ancestors does. */
+static const char *ancestor_root(kc_cuda_scan_inc *s, const char *name, const char *dir)
+{
+    char *a = kc_arena_strdup(s->ar, dir);
+    for (int up = 0; up < 8; up++) {
+        char *slash = strrchr(a, '/');
+        if (!slash || slash == a)
+            return NULL;
+        *slash = 0;
+        const char *cand[] = {a, kc_cuda_path_join(s->ar, a, "include")};
+        for (size_t i = 0; i < sizeof cand / sizeof cand[0]; i++) {
+            const char *p = kc_cuda_path_join(s->ar, cand[i], name);
+            if (!kc_cuda_file_exists(p))
+                continue;
+            const char *root = kc_arena_strdup(s->ar, cand[i]);
+            kc_cuda_arg(s->args, kc_arena_printf(s->ar, "-I%s", root));
+            kc_vec_push(&s->args->dirs, root);
+            return p;
+        }
+    }
+    return NULL;
+}
+
 static void on_include(kc_cuda_scan_inc *s, const char *name, bool quoted, const char *dir, unsigned depth)
 {
     if (!name[0] || strstr(name, ".."))
@@ -261,6 +289,8 @@ static void on_include(kc_cuda_scan_inc *s, const char *name, bool quoted, const
     if (s->shim && kc_cuda_shim_provides(name))
         return;
     const char *found = find_header(s, name, quoted, dir);
+    if (!found && quoted && strchr(name, '/'))
+        found = ancestor_root(s, name, dir);
     if (found) {
         scan_file(s, found, depth + 1);
         return;
