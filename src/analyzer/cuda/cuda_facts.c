@@ -980,6 +980,22 @@ void kc_cuda_device_facts(kc_cuda_tu *t, CXCursor fn, kc_kernel *k)
 
 static bool varies(kc_deps d) { return d.axes || (d.flags & (KC_AF_THREAD | KC_AF_PROGRAM)); }
 
+/* Does a bound vary along what the index it bounds varies along? A bound
+ * loaded per sample (`actual_t = xn[blockIdx.z]`) varies across blocks of
+ * z, not along the threads and blocks of x that tile the index, so for
+ * each of those it is one size. Where the grid axis of either is not
+ * known, it may. */
+static bool varies_with(kc_deps bound, kc_deps index)
+{
+    if (!varies(bound))
+        return false;
+    if ((bound.axes & index.axes) || ((bound.flags & KC_AF_THREAD) && !bound.axes))
+        return true;
+    if (bound.flags & KC_AF_PROGRAM)
+        return !bound.programs || !index.programs || (bound.programs & index.programs);
+    return false;
+}
+
 /* Does `x` contain an atom that varies across threads or blocks and that
  * also occurs in `off`? */
 static bool shares_thread_atom(const kc_index *x, const kc_index *off)
@@ -1014,9 +1030,9 @@ void kc_cuda_bounds_checks(kc_kernel *k)
                 kc_deps dl = kc_index_deps(pr->lhs), dr = kc_index_deps(pr->rhs);
                 /* an upper bound: index < size, size > index */
                 bool up_l = pr->op == KC_CMP_LT || pr->op == KC_CMP_LE;
-                const kc_index *side = varies(dl) && !varies(dr) && up_l    ? pr->lhs
-                                       : varies(dr) && !varies(dl) && !up_l ? pr->rhs
-                                                                            : NULL;
+                const kc_index *side = varies(dl) && !varies_with(dr, dl) && up_l    ? pr->lhs
+                                       : varies(dr) && !varies_with(dl, dr) && !up_l ? pr->rhs
+                                                                                     : NULL;
                 if (side && shares_thread_atom(side, a->offset))
                     a->bounds_checked = true;
             }
