@@ -703,6 +703,11 @@ static bool tile_of_one(const kc_kernel *k, const tile *t)
 /* Is the size asserted to be a multiple of the tile? */
 static bool asserted_multiple(const kc_kernel *k, const finding *f)
 {
+    /* the size it runs past is one every launch passes as a multiple
+     * (`m = n = k = 64` with tiles of 32 in a test) */
+    if (f->size != KC_NONE && !f->size_unsure && f->size < k->symbols.len &&
+        k->symbols.data[f->size].nvalues > 0 && symbol_multiple(k, &k->symbols.data[f->size], &f->t))
+        return true;
     for (uint32_t s = 0; s < k->symbols.len; s++)
         if (is_size(&k->symbols.data[s]) && symbol_multiple(k, &k->symbols.data[s], &f->t) &&
             (s == f->size || f->size == KC_NONE || f->size_unsure))

@@ -853,8 +853,21 @@ static void note_multiple(multiple_scan *ms, TSNode c, TSNode stmt, bool negated
     bool lit = tt_int_literal(m, y, &v) && v > 0;
     for (uint32_t i = 0; i < ms->l->args.len; i++) {
         tt_binding *b = &ms->l->args.data[i];
-        if (!b->v.text || !tt_text_eq(m, x, b->v.text) || b->multiple_why)
+        if (!b->v.text || !tt_text_eq(m, x, b->v.text))
             continue;
+        if (b->multiple_why) {
+            /* `N % 16 == 0 and N % 256 == 0`: a multiple of both */
+            if (lit && b->multiple_value > 0 && b->multiple_value < (INT64_C(1) << 40)) {
+                int64_t g = b->multiple_value, h = v;
+                while (h) {
+                    int64_t t = g % h;
+                    g = h;
+                    h = t;
+                }
+                b->multiple_value = b->multiple_value / g * v;
+            }
+            continue;
+        }
         b->multiple_value = lit ? v : 0;
         b->multiple_by = lit ? NULL : tt_text(m, y);
         b->multiple_why = kc_arena_printf(m->arena, "`%s` on line %u", tt_one_line(m->arena, tt_text(m, stmt), 80),

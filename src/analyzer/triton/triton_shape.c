@@ -580,6 +580,9 @@ tv tt_reduce(tt_ctx *c, TSNode call, const tv *x, TSNode axisn, bool scan)
     }
     tv ax = tt_eval_opt(c, axisn);
     int64_t axis;
+    /* `keep_dims=True`: the reduced axes stay, of extent 1 */
+    TSNode kd = tt_call_arg(c->mod, call, 99, "keep_dims");
+    bool keep = !ts_node_is_null(kd) && tt_text_eq(c->mod, tt_unparen(kd), "True");
     if (ax.kind == TV_NONE || x->shape_unknown || !tt_is_const(&ax, &axis)) {
         /* A full reduction: element order does not matter. */
         if (ax.kind != TV_NONE && !x->shape_unknown) {
@@ -588,6 +591,12 @@ tv tt_reduce(tt_ctx *c, TSNode call, const tv *x, TSNode axisn, bool scan)
         }
         d.axes = 0;
         kc_shape s0 = {0};
+        if (keep && ax.kind == TV_NONE && !x->shape_unknown) {
+            s0.rank = x->shape.rank;
+            for (unsigned i = 0; i < s0.rank; i++)
+                s0.dims[i] = (kc_dim){1, KC_NONE};
+        }
+        r.shape = s0;
         r.idx = tt_opaque(c, call, d, &s0, x->bits).idx;
         return r;
     }
@@ -600,8 +609,11 @@ tv tt_reduce(tt_ctx *c, TSNode call, const tv *x, TSNode axisn, bool scan)
     kc_shape s = {0};
     uint8_t axes = 0;
     for (unsigned i = 0; i < x->shape.rank; i++) {
-        if ((int64_t)i == axis)
+        if ((int64_t)i == axis) {
+            if (keep)
+                s.dims[s.rank++] = (kc_dim){1, KC_NONE};
             continue;
+        }
         if (d.axes & (1u << i))
             axes |= (uint8_t)(1u << s.rank);
         s.dims[s.rank++] = x->shape.dims[i];

@@ -369,6 +369,10 @@ static bool collect_assignment(TSNode n, void *ud)
     TSNode l = tt_field(n, "left"), r = tt_field(n, "right");
     if (ts_node_is_null(l))
         return true;
+    /* `m = n = k = 64`: every name gets the last right side (the nested
+     * assignments are indexed too, as the walk goes on into them) */
+    for (int i = 0; i < 64 && TT_IS(r, assignment) && !ts_node_is_null(tt_field(r, "right")); i++)
+        r = tt_field(r, "right");
     tt_assign a = {.left = tt_text(m, l), .start = ts_node_start_byte(n), .right = r, .elem = -1, .whole = true,
                    .ident = TT_IS(l, identifier)};
     kc_vec_push(&ac->ix->items, a);
