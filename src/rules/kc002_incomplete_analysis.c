@@ -18,6 +18,8 @@ static const char *kind_phrase(kc_gap_kind k)
     case KC_GAP_OTHER: return "compiler error";
     case KC_GAP_UNSEEN: return "lost by the parse";
     case KC_GAP_STRING: return "CUDA source in a string not analysed";
+    case KC_GAP_UNUSED:
+        return "a kernel template that nothing in this file launches or instantiates, so no code is compiled for it";
     }
     return "gap";
 }
@@ -39,11 +41,12 @@ static void describe(kc_strbuf *sb, const kc_gap *g)
         else
             kc_sb_append(sb, "lost by the parse, after an error above it");
         break;
+    case KC_GAP_UNUSED: kc_sb_append(sb, kind_phrase(g->kind)); break;
     default: kc_sb_appendf(sb, "%s (%s)", kind_phrase(g->kind), g->what ? g->what : "?"); break;
     }
 }
 
-static bool dropped(const kc_gap *g) { return g->dropped || g->kind == KC_GAP_UNSEEN; }
+static bool dropped(const kc_gap *g) { return g->dropped || g->kind == KC_GAP_UNSEEN || g->kind == KC_GAP_UNUSED; }
 
 static bool same(const char *a, const char *b) { return a == b || (a && b && strcmp(a, b) == 0); }
 
@@ -107,10 +110,14 @@ static void check_model(const kc_model *m, kc_rule_ctx *ctx)
     if (!m->gaps.len)
         return;
     const kc_gap *first = &m->gaps.data[0];
+    bool missing = false; /* anything but kernels nothing uses */
+    for (uint32_t i = 0; i < m->gaps.len; i++)
+        missing |= m->gaps.data[i].kind != KC_GAP_UNUSED;
     kc_strbuf sb = {0};
-    kc_sb_append(&sb, "analysis incomplete: ");
+    kc_sb_append(&sb, missing ? "analysis incomplete: " : "left out of the analysis: ");
     summarize(m, &sb);
-    kc_sb_append(&sb, "; findings that depend on what is missing may be missing too");
+    if (missing)
+        kc_sb_append(&sb, "; findings that depend on what is missing may be missing too");
     const kc_kernel *k = NULL;
     for (uint32_t i = 0; first->kernel && i < m->kernels.len; i++)
         if (strcmp(m->kernels.data[i]->name, first->kernel) == 0)
@@ -123,10 +130,10 @@ static void check_model(const kc_model *m, kc_rule_ctx *ctx)
         const kc_gap *g = &m->gaps.data[i];
         kc_sb_len_reset(&sb);
         kc_sb_appendf(&sb, "line %u: ", g->span.line);
-        if (g->kind == KC_GAP_UNSEEN)
+        if (g->kind == KC_GAP_UNSEEN || g->kind == KC_GAP_UNUSED)
             kc_sb_appendf(&sb, "`%s` not analysed: ", g->what ? g->what : "?");
         describe(&sb, g);
-        if (g->kind == KC_GAP_UNSEEN) {
+        if (g->kind == KC_GAP_UNSEEN || g->kind == KC_GAP_UNUSED) {
             /* the kernel's name and why are said above */
         } else if (g->kernel && g->dropped)
             kc_sb_appendf(&sb, " in `%s`: the kernel is not analysed", g->kernel);
@@ -154,7 +161,7 @@ static void check_model(const kc_model *m, kc_rule_ctx *ctx)
                      "and arguments from the text, and does not judge its error check (KC601)",
                      first_kernel ? first_kernel : "?", first_line,
                      nrec > 1 ? kc_arena_printf(kc_rule_arena(ctx), " and %u more", nrec - 1) : "");
-    if (m->lang == KC_LANG_CUDA)
+    if (m->lang == KC_LANG_CUDA && missing)
         kc_diag_note(d, "fix: give kcheck the include directories and macros of the build (`-p BUILD_DIR` with "
                         "compile_commands.json, `-- -I DIR -D NAME=VALUE`, or `cuda.args` in .kcheck.yaml); "
                         "a header that only compiles inside its includer is parsed on its own (docs/rules/KC002-incomplete-analysis.md)");
@@ -179,6 +186,13 @@ const kc_rule kc002_incomplete_analysis = {
            "memory; rules whose conclusion would depend on it stay quiet. In Triton\n"
            "files: statements the pinned Python grammar does not parse though Python\n"
            "does (`return a, *b`); the rest of the file is analysed.\n"
+           "\n"
+           "It also names the kernel templates of a `.cu` file that it leaves out\n"
+           "because nothing in the file uses their name besides their definition (no\n"
+           "launch, no explicit instantiation, no macro that names them): no other\n"
+           "file can instantiate them, so nvcc compiles no code for them, and their\n"
+           "findings would be about code that never runs (a kernel whose only launch\n"
+           "was commented out).\n"
            "\n"
            "The summary line of a run counts the files analysed in part at every\n"
            "severity; the note itself shows with `--severity note`, and JSON and SARIF\n"

@@ -571,6 +571,7 @@ typedef enum kc_gap_kind {
     KC_GAP_OTHER,      /* another error of the compiler's (its message is `what`) */
     KC_GAP_UNSEEN,     /* a kernel the parse lost (`what` is its name or the text at `span`) */
     KC_GAP_STRING,     /* CUDA source in a string that was not analysed (`what` says why) */
+    KC_GAP_UNUSED,     /* a kernel template that nothing in its file launches or instantiates */
 } kc_gap_kind;
 
 typedef struct kc_gap {

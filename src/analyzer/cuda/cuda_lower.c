@@ -1100,6 +1100,32 @@ static enum CXChildVisitResult fn_visit(CXCursor c, CXCursor parent, CXClientDat
     return CXChildVisit_Continue;
 }
 
+/* A `__global__` template defined in a source file (not a header) whose
+ * name occurs nowhere else in the file's tokens: no launch, no explicit
+ * instantiation, no pointer taken, not even in a macro's definition. No
+ * other file can instantiate it, so nvcc compiles no code for it (a
+ * kernel whose only launch was commented out, one left behind by a
+ * refactoring): its findings would be about code that never runs. */
+static bool unused_template(kc_cuda_tu *t, CXCursor fn, const char *name)
+{
+    if (fn.kind != CXCursor_FunctionTemplate || !name[0] || !t->src || !t->src->path)
+        return false;
+    const char *dot = strrchr(t->src->path, '.');
+    if (!dot || !(strcmp(dot, ".cu") == 0 || (strcmp(dot, ".cc") == 0 && strstr(t->src->path, ".cu.cc"))))
+        return false;
+    kc_cuda_toks tk;
+    kc_cuda_main_toks(t, 0, t->src->len, &tk);
+    unsigned uses = 0;
+    for (unsigned i = 0; i < tk.n && uses < 2; i++) {
+        if (clang_getTokenKind(tk.v[i]) != CXToken_Identifier)
+            continue;
+        CXString sp = clang_getTokenSpelling(tk.tu, tk.v[i]);
+        uses += strcmp(clang_getCString(sp), name) == 0;
+        clang_disposeString(sp);
+    }
+    return uses == 1;
+}
+
 static void lower_functions(kc_cuda_tu *t)
 {
     fn_list l = {0};
@@ -1107,7 +1133,9 @@ static void lower_functions(kc_cuda_tu *t)
     for (uint32_t i = 0; i < l.fns.len; i++) {
         CXCursor fn = l.fns.data[i];
         const char *name = kc_cuda_spelling(t, fn);
-        if (kc_cuda_has_attr(fn, CXCursor_CUDAGlobalAttr)) {
+        if (kc_cuda_has_attr(fn, CXCursor_CUDAGlobalAttr) && unused_template(t, fn, name)) {
+            kc_model_add_gap(t->m, KC_GAP_UNUSED, kc_cuda_span(t, fn), name, name);
+        } else if (kc_cuda_has_attr(fn, CXCursor_CUDAGlobalAttr)) {
             kc_kernel *k = kc_model_add_kernel(t->m, name);
             k->ntargs = integral_targs(fn, k->targs);
             kc_cuda_lower_function(t, fn, k, false);

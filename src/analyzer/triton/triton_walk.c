@@ -490,6 +490,23 @@ void tt_assign_range(const tt_assign_index *ix, const char *name, uint32_t *lo, 
 /* Finds the last assignment `name = ...` (or a tuple element of one) in
  * `scope` that starts before `before`. Returns the right-hand node; *elem is the element index when
  * the right side is unpacked (M, N = x.shape). */
+/* Is `n` inside a branch of an `if` or the body of a loop that does not
+ * also hold the byte `at`? Then code at `at` may see the value it has
+ * before that branch, or the other branch's. */
+static bool in_branch_apart(TSNode n, TSNode scope, uint32_t at)
+{
+    for (TSNode p = ts_node_parent(n); !ts_node_is_null(p) && !ts_node_eq(p, scope); p = ts_node_parent(p)) {
+        if (!TT_IS(p, block))
+            continue;
+        TSNode q = ts_node_parent(p);
+        bool conditional = TT_IS(q, if_statement) || TT_IS(q, elif_clause) || TT_IS(q, else_clause) ||
+                           TT_IS(q, for_statement) || TT_IS(q, while_statement);
+        if (conditional && !(ts_node_start_byte(p) <= at && at < ts_node_end_byte(p)))
+            return true;
+    }
+    return false;
+}
+
 static TSNode find_assignment_at(tt_module *m, TSNode scope, const char *name, uint32_t before, int *elem)
 {
     const tt_assign_index *ix = tt_assignments(m, scope);
@@ -505,6 +522,13 @@ static TSNode find_assignment_at(tt_module *m, TSNode scope, const char *name, u
             continue;
         best = a->right;
         *elem = a->elem;
+    }
+    /* `if c: s = x.stride(0)` / `else: s = 0`, then a use after both:
+     * the last one written is not the value */
+    if (!ts_node_is_null(best) && in_branch_apart(best, scope, before)) {
+        TSNode null = {0};
+        *elem = -1;
+        return null;
     }
     return best;
 }
