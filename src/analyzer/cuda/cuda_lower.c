@@ -10,6 +10,7 @@
 #include "cuda_lower.h"
 #include "cuda_host.h"
 #include "cuda_walk.h"
+#include "kc_path.h"
 
 #include <ctype.h>
 #include <inttypes.h>
@@ -1110,9 +1111,8 @@ static bool unused_template(kc_cuda_tu *t, CXCursor fn, const char *name)
 {
     if (fn.kind != CXCursor_FunctionTemplate || !name[0] || !t->src || !t->src->path)
         return false;
-    const char *dot = strrchr(t->src->path, '.');
-    if (!dot || !(strcmp(dot, ".cu") == 0 || (strcmp(dot, ".cc") == 0 && strstr(t->src->path, ".cu.cc"))))
-        return false;
+    if (!kc_path_is_cuda_source(t->src->path))
+        return false; /* a header: its includers instantiate it */
     kc_cuda_toks tk;
     kc_cuda_main_toks(t, 0, t->src->len, &tk);
     unsigned uses = 0;

@@ -117,6 +117,8 @@ typedef struct kc_cuda_scan_inc {
     kc_cuda_unsaved *unsaved;
     kc_cuda_args *args; /* directories found by ancestor_root are added to it */
     bool shim;
+    bool roots;        /* look for project roots among the ancestors (ancestor_root) */
+    unsigned nroots;   /* directories ancestor_root added */
     bool needs_cccl;  /* includes CUB, Thrust, libcu++ or cooperative groups */
     KC_VEC(const char *) seen;
     unsigned files;
@@ -259,7 +261,12 @@ static const char *find_header(kc_cuda_scan_inc *s, const char *name, bool quote
  * the search path; NULL if none of the 8 nearest ancestors does. */
 static const char *ancestor_root(kc_cuda_scan_inc *s, const char *name, const char *dir)
 {
-    char *a = kc_arena_strdup(s->ar, dir);
+    /* the same ancestors whatever the path looks like (`./a/b.cu`, `a/b.cu`) */
+    char *real = realpath(dir, NULL);
+    if (!real)
+        return NULL;
+    char *a = kc_arena_strdup(s->ar, real);
+    free(real);
     for (int up = 0; up < 8; up++) {
         char *slash = strrchr(a, '/');
         if (!slash || slash == a)
@@ -273,6 +280,7 @@ static const char *ancestor_root(kc_cuda_scan_inc *s, const char *name, const ch
             const char *root = kc_arena_strdup(s->ar, cand[i]);
             kc_cuda_arg(s->args, kc_arena_printf(s->ar, "-I%s", root));
             kc_vec_push(&s->args->dirs, root);
+            s->nroots++;
             return p;
         }
     }
@@ -289,7 +297,7 @@ static void on_include(kc_cuda_scan_inc *s, const char *name, bool quoted, const
     if (s->shim && kc_cuda_shim_provides(name))
         return;
     const char *found = find_header(s, name, quoted, dir);
-    if (!found && quoted && strchr(name, '/'))
+    if (!found && quoted && s->roots && strchr(name, '/'))
         found = ancestor_root(s, name, dir);
     if (found) {
         scan_file(s, found, depth + 1);
@@ -847,6 +855,83 @@ static bool over_memory(kc_cuda_frontend *fe, CXTranslationUnit tu, kc_file_erro
     return true;
 }
 
+/* One parse and lowering of `src` (`model_src` as the user wrote it),
+ * with project roots found among its ancestors (`roots`) or not; *nroots
+ * gets how many were added. NULL with `errs` filled when the file is not
+ * checked. */
+static kc_model *lower_with(kc_cuda_frontend *fe, kc_arena *ar, const kc_source *src, const kc_source *model_src,
+                            const kc_cuda_qual_macros *quals, bool shim, bool roots, kc_file_errors *errs,
+                            unsigned *nroots)
+{
+    kc_cuda_args a = {0};
+    build_args(fe, ar, src, &a);
+
+    kc_cuda_unsaved unsaved = {0};
+    for (uint32_t i = 0; i < fe->shim.files.len; i++)
+        kc_vec_push(&unsaved.files, fe->shim.files.data[i]);
+    kc_cuda_scan_inc scan = {.fe = fe, .ar = ar, .unsaved = &unsaved, .args = &a, .shim = shim, .roots = roots};
+    kc_vec_push(&scan.seen, src->path);
+    scan_text(&scan, src->text, src->len, kc_cuda_dir_of(ar, src->path), 0);
+    kc_cuda_unsaved_add(&unsaved, src->path, src->text, src->len);
+    /* CUDA 13 keeps CUB, Thrust and libcu++ (CCCL) in include/cccl, which
+     * nvcc searches and clang's CUDA driver does not; searched only when the
+     * file needs them, since the toolkit's headers then pull in libcu++
+     * (twice the parse time). */
+    const char *cccl = shim ? NULL : kc_cuda_path_join(ar, fe->cuda_path, "include/cccl");
+    if (cccl && scan.needs_cccl && dir_exists(cccl)) {
+        kc_cuda_arg(&a, "-isystem");
+        kc_cuda_arg(&a, cccl);
+    }
+
+    CXTranslationUnit tu = NULL;
+    kc_cuda_hidden hidden;
+    enum CXErrorCode ec = parse(fe, ar, src, &a, &unsaved, &tu, &hidden);
+    kc_model *m = NULL;
+    if (ec != CXError_Success || !tu) {
+        kc_file_errors_add(errs, 0, 0, "libclang could not parse the file (%s, code %d)", error_code_name(ec), (int)ec);
+    } else if (over_memory(fe, tu, errs)) {
+        /* given up */
+    } else {
+        kc_cuda_errors ce = {.arch = a.arch};
+        if (kc_cuda_errors_collect(tu, src, ar, &ce, errs)) {
+            m = kc_model_new(model_src, KC_LANG_CUDA);
+            kc_arena_set_limit(m->arena, fe->opts->file_memory);
+            uint32_t nholes = 0;
+            kc_cuda_hole *holes = kc_cuda_errors_holes(&ce, ar, &nholes);
+            kc_cuda_lower_tu(tu, src, m, holes, nholes);
+            /* An unknown name drops its statement as surely as a syntax
+             * error: `<<<..., n * sizeof(opmath_t)>>>` with `opmath_t`
+             * from a missing header loses the launch. */
+            if (ce.v.len)
+                kc_cuda_recover_launches(m, src);
+            record_deps(fe, tu, m, src->path, &scan, &a, &hidden);
+            m->hip = is_hip(tu, src->path, &hidden, &ce);
+            assumed_qualifiers(m, model_src, quals);
+            /* the file as written: a specifier macro read as `__device__`
+             * (cuda_macros.c) makes no device code of its own */
+            bool tolerant = is_header(src->path) || !kc_source_has_device_code(model_src->text, model_src->len);
+            if (kc_arena_over(m->arena)) {
+                kc_file_errors_over_memory(errs, "its kernel model", kc_arena_bytes(m->arena),
+                                           fe->opts->file_memory);
+                kc_model_delete(m);
+                m = NULL;
+            } else if (!kc_cuda_errors_apply(m, &ce, tolerant, errs)) {
+                kc_model_delete(m);
+                m = NULL;
+                note_missing_headers(&unsaved, &ce, errs);
+            }
+        }
+        kc_cuda_errors_free(&ce);
+    }
+    *nroots = scan.nroots;
+    if (tu)
+        clang_disposeTranslationUnit(tu);
+    kc_vec_free(&scan.seen);
+    kc_cuda_unsaved_free(&unsaved);
+    kc_cuda_args_free(&a);
+    return m;
+}
+
 kc_model *kc_cuda_lower(kc_cuda_frontend *fe, const kc_source *file, kc_file_errors *errs)
 {
     /* parsed and scanned with its lone CRs as LFs (the line scans below
@@ -890,72 +975,23 @@ kc_model *kc_cuda_lower(kc_cuda_frontend *fe, const kc_source *file, kc_file_err
     char *blanked = kc_cuda_qualifier_macros(ar, src->text, src->len, &quals);
     if (blanked)
         named.text = blanked;
-    kc_cuda_args a = {0};
-    build_args(fe, ar, src, &a);
-
-    kc_cuda_unsaved unsaved = {0};
-    for (uint32_t i = 0; i < fe->shim.files.len; i++)
-        kc_vec_push(&unsaved.files, fe->shim.files.data[i]);
-    kc_cuda_scan_inc scan = {.fe = fe, .ar = ar, .unsaved = &unsaved, .args = &a, .shim = shim};
-    kc_vec_push(&scan.seen, src->path);
-    scan_text(&scan, src->text, src->len, kc_cuda_dir_of(ar, src->path), 0);
-    kc_cuda_unsaved_add(&unsaved, src->path, src->text, src->len);
-    /* CUDA 13 keeps CUB, Thrust and libcu++ (CCCL) in include/cccl, which
-     * nvcc searches and clang's CUDA driver does not; searched only when the
-     * file needs them, since the toolkit's headers then pull in libcu++
-     * (twice the parse time). */
-    const char *cccl = shim ? NULL : kc_cuda_path_join(ar, fe->cuda_path, "include/cccl");
-    if (cccl && scan.needs_cccl && dir_exists(cccl)) {
-        kc_cuda_arg(&a, "-isystem");
-        kc_cuda_arg(&a, cccl);
-    }
-
-    CXTranslationUnit tu = NULL;
-    kc_cuda_hidden hidden;
-    enum CXErrorCode ec = parse(fe, ar, src, &a, &unsaved, &tu, &hidden);
-    kc_model *m = NULL;
-    if (ec != CXError_Success || !tu) {
-        kc_file_errors_add(errs, 0, 0, "libclang could not parse the file (%s, code %d)", error_code_name(ec), (int)ec);
-    } else if (over_memory(fe, tu, errs)) {
-        /* given up */
+    /* Headers found under an ancestor can bring in what the file's build
+     * never sees (a HIP port's headers, the rest of a project whose own
+     * headers are missing): when the file is then not checked, it is
+     * checked again with stand-ins for them, as before they were found. */
+    kc_file_errors first = {0};
+    unsigned nroots = 0;
+    kc_model *m = lower_with(fe, ar, src, model_src, &quals, shim, true, &first, &nroots);
+    if (!m && nroots) {
+        kc_file_errors_free(&first);
+        m = lower_with(fe, ar, src, model_src, &quals, shim, false, errs, &nroots);
     } else {
-        kc_cuda_errors ce = {.arch = a.arch};
-        if (kc_cuda_errors_collect(tu, src, ar, &ce, errs)) {
-            m = kc_model_new(model_src, KC_LANG_CUDA);
-            kc_arena_set_limit(m->arena, fe->opts->file_memory);
-            uint32_t nholes = 0;
-            kc_cuda_hole *holes = kc_cuda_errors_holes(&ce, ar, &nholes);
-            kc_cuda_lower_tu(tu, src, m, holes, nholes);
-            /* An unknown name drops its statement as surely as a syntax
-             * error: `<<<..., n * sizeof(opmath_t)>>>` with `opmath_t`
-             * from a missing header loses the launch. */
-            if (ce.v.len)
-                kc_cuda_recover_launches(m, src);
-            record_deps(fe, tu, m, src->path, &scan, &a, &hidden);
-            m->hip = is_hip(tu, src->path, &hidden, &ce);
-            assumed_qualifiers(m, model_src, &quals);
-            /* the file as written: a specifier macro read as `__device__`
-             * (cuda_macros.c) makes no device code of its own */
-            bool tolerant = is_header(src->path) || !kc_source_has_device_code(model_src->text, model_src->len);
-            if (kc_arena_over(m->arena)) {
-                kc_file_errors_over_memory(errs, "its kernel model", kc_arena_bytes(m->arena),
-                                           fe->opts->file_memory);
-                kc_model_delete(m);
-                m = NULL;
-            } else if (!kc_cuda_errors_apply(m, &ce, tolerant, errs)) {
-                kc_model_delete(m);
-                m = NULL;
-                note_missing_headers(&unsaved, &ce, errs);
-            }
-        }
-        kc_cuda_errors_free(&ce);
+        for (uint32_t i = 0; i < first.items.len; i++)
+            kc_vec_push(&errs->items, first.items.data[i]);
+        first.items.len = 0;
+        kc_file_errors_free(&first);
     }
-    if (tu)
-        clang_disposeTranslationUnit(tu);
-    kc_vec_free(&scan.seen);
     kc_vec_free(&quals);
-    kc_cuda_unsaved_free(&unsaved);
-    kc_cuda_args_free(&a);
     kc_arena_delete(ar);
     return m;
 }
