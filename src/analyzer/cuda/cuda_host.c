@@ -278,6 +278,32 @@ static bool polls(CXCursor op, CXCursor operand)
 /* How the value of stack[depth-1] is used: 0 discarded, 1 used, 2
  * explicitly discarded with a (void) cast, 3 compared with
  * cudaErrorNotReady (a poll). */
+typedef struct var_ref {
+    CXCursor var;
+    bool found;
+} var_ref;
+
+static enum CXChildVisitResult find_var_ref(CXCursor c, CXCursor parent, CXClientData data)
+{
+    (void)parent;
+    var_ref *r = data;
+    if (c.kind == CXCursor_DeclRefExpr && clang_equalCursors(clang_getCursorReferenced(c), r->var)) {
+        r->found = true;
+        return CXChildVisit_Break;
+    }
+    return CXChildVisit_Recurse;
+}
+
+/* Is the local `var` named anywhere in `root` (read, or passed on)? A
+ * result stored in a variable nothing reads (`cudaError_t status_ = ...`
+ * with the check after it commented out) is not used. */
+static bool var_named(CXCursor root, CXCursor var)
+{
+    var_ref r = {var, false};
+    clang_visitChildren(root, find_var_ref, &r);
+    return r.found;
+}
+
 static int value_use(host_ctx *x)
 {
     unsigned i = x->depth - 1;
@@ -339,6 +365,8 @@ static int value_use(host_ctx *x)
         case CXCursor_DefaultStmt:
         case CXCursor_LabelStmt:
             return 0;
+        case CXCursor_VarDecl:
+            return clang_getCursorSemanticParent(p).kind == CXCursor_TranslationUnit || var_named(x->stack[0], p) ? 1 : 0;
         default:
             return 1;
         }
