@@ -996,6 +996,31 @@ static void size_evidence(kc_rule_ctx *ctx, const kc_kernel *k, kc_diag *d, cons
     }
 }
 
+/* Does a CUDA offset have a dimension the kernel could put its lanes on
+ * at a stride under a sector: a thread index other than x, a block index
+ * or a loop index whose coefficient is a small constant? Without one (one
+ * element of each row of a tensor, `log_probs[((n*T + t)*U + u)*V +
+ * blank]`, or the element of a label loaded from memory) no mapping of the
+ * threads coalesces it: a gather, which the rule's Fix leaves alone
+ * outside loops. (A constant stride, a record per thread, is the once per
+ * thread case: its notes and measurements are once_note's.) */
+static bool remappable_dimension(const kc_index *off, unsigned eb)
+{
+    for (unsigned i = 0; i < off->nmono; i++) {
+        const kc_mono *mo = &off->mono[i];
+        if (mo->nfac != 1)
+            continue;
+        const kc_atom *f = &mo->fac[0];
+        bool index = (f->kind == KC_ATOM_LANE && f->id != 0) || f->kind == KC_ATOM_PROGRAM ||
+                     f->kind == KC_ATOM_LOOP ||
+                     (f->kind == KC_ATOM_OPAQUE && ((f->flags & (KC_AF_THREAD | KC_AF_PROGRAM)) || f->loops));
+        int64_t c = mo->coef < 0 ? -mo->coef : mo->coef;
+        if (index && c < (INT64_C(1) << 40) && (uint64_t)c * eb < 32)
+            return true;
+    }
+    return false;
+}
+
 static void check(const kc_model *m, const kc_kernel *k, kc_rule_ctx *ctx)
 {
     kc_arena *ar = kc_rule_arena(ctx);
@@ -1144,6 +1169,14 @@ static void check(const kc_model *m, const kc_kernel *k, kc_rule_ctx *ctx)
         else if (!cuda && a->loop == KC_NONE && a->offset->shape.rank == 1)
             beside_tiles(ctx, k, d, a);
         once_note(ctx, k, d, &once, stride);
+        if (cuda && a->loop == KC_NONE && !const_stride && d->severity != KC_SEV_NOTE &&
+            !remappable_dimension(a->offset, a->elem_bytes ? a->elem_bytes : 4)) {
+            d->severity = KC_SEV_NOTE;
+            kc_diag_note(d, "each thread touches one element of its row, and every index the kernel varies (its "
+                            "threads, blocks and loops) moves the address by a row or more too: no mapping of the "
+                            "threads makes these addresses contiguous, only another data layout would; a gather "
+                            "made once per thread, reported as a note");
+        }
     }
 }
 
