@@ -997,13 +997,11 @@ static void size_evidence(kc_rule_ctx *ctx, const kc_kernel *k, kc_diag *d, cons
 }
 
 /* Does a CUDA offset have a dimension the kernel could put its lanes on
- * at a stride under a sector: a thread index other than x, a block index
- * or a loop index whose coefficient is a small constant? Without one (one
- * element of each row of a tensor, `log_probs[((n*T + t)*U + u)*V +
- * blank]`, or the element of a label loaded from memory) no mapping of the
- * threads coalesces it: a gather, which the rule's Fix leaves alone
- * outside loops. (A constant stride, a record per thread, is the once per
- * thread case: its notes and measurements are once_note's.) */
+ * at a stride under a sector: a thread index other than x, a block or a
+ * loop index with a small constant coefficient? Without one (one element
+ * of each row, `log_probs[((n*T + t)*U + u)*V + blank]`, or a label's) no
+ * mapping of the threads coalesces it: a gather, which the rule's Fix
+ * leaves alone outside loops. */
 static bool remappable_dimension(const kc_index *off, unsigned eb)
 {
     for (unsigned i = 0; i < off->nmono; i++) {
@@ -1021,13 +1019,25 @@ static bool remappable_dimension(const kc_index *off, unsigned eb)
     return false;
 }
 
+/* CUDA, a symbolic stride (`symbolic`): a gather of one element per row,
+ * made once per thread outside loops, is a note that says why. */
+static void gather_note(const kc_access *a, kc_diag *d, bool symbolic)
+{
+    if (!symbolic || a->loop != KC_NONE || d->severity == KC_SEV_NOTE ||
+        remappable_dimension(a->offset, a->elem_bytes ? a->elem_bytes : 4))
+        return;
+    d->severity = KC_SEV_NOTE;
+    kc_diag_note(d, "each thread touches one element of its row, and every index the kernel varies (its "
+                    "threads, blocks and loops) moves the address by a row or more too: no mapping of the "
+                    "threads makes these addresses contiguous, only another data layout would; a gather "
+                    "made once per thread, reported as a note");
+}
+
 static void check(const kc_model *m, const kc_kernel *k, kc_rule_ctx *ctx)
 {
     kc_arena *ar = kc_rule_arena(ctx);
     int64_t min_const = kc_rule_option_int(ctx, "min-constant-stride", 4);
-    /* The block width every launch in the file gives (CUDA). Launched with
-     * blockDim.x == 1: threadIdx.x is always 0 and a warp runs along
-     * threadIdx.y. */
+    /* The block width every launch gives (CUDA); 1: a warp runs along y. */
     int64_t bx = m->lang == KC_LANG_CUDA ? kc_launch_block_x(m, k) : -1;
     if (bx == 1)
         return;
@@ -1169,14 +1179,7 @@ static void check(const kc_model *m, const kc_kernel *k, kc_rule_ctx *ctx)
         else if (!cuda && a->loop == KC_NONE && a->offset->shape.rank == 1)
             beside_tiles(ctx, k, d, a);
         once_note(ctx, k, d, &once, stride);
-        if (cuda && a->loop == KC_NONE && !const_stride && d->severity != KC_SEV_NOTE &&
-            !remappable_dimension(a->offset, a->elem_bytes ? a->elem_bytes : 4)) {
-            d->severity = KC_SEV_NOTE;
-            kc_diag_note(d, "each thread touches one element of its row, and every index the kernel varies (its "
-                            "threads, blocks and loops) moves the address by a row or more too: no mapping of the "
-                            "threads makes these addresses contiguous, only another data layout would; a gather "
-                            "made once per thread, reported as a note");
-        }
+        gather_note(a, d, cuda && !const_stride);
     }
 }
 

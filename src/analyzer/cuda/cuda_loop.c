@@ -732,6 +732,7 @@ typedef struct loop_walk {
     const kc_index *var_step;
     const char *var_step_text;
     kc_cuda_preds pos;     /* what the condition says in every pass */
+    kc_deps exit_deps;     /* what the condition depends on (but the loop): when it ends */
 } loop_walk;
 
 /* The init, condition, increment and body of a for, while, do or
@@ -1084,6 +1085,7 @@ static uint32_t loop_condition(kc_cuda_walk *w, loop_walk *lw)
     w->in_loop_cond = false;
     kc_deps d = c.deps;
     d.loops &= ~kc_loop_bit(lw->id);
+    lw->exit_deps = kc_cuda_deps_or(lw->exit_deps, d);
     uint32_t np;
     const kc_pred *pp = kc_cuda_preds_copy(w, &lw->pos, &np);
     return kc_cuda_mk_cond(w, kc_cuda_wspan(w, lw->cond), kc_cuda_wtext(w, lw->cond), d, false, pp, np);
@@ -1122,7 +1124,8 @@ static void walk_passes(kc_cuda_walk *w, loop_walk *lw)
     w->loop = saved_loop;
 }
 
-/* After the loop: the values of what it assigned no longer depend on it. */
+/* After the loop: what it assigned depends not on it but on what ended it
+ * (`while (part < n && g < r[part])` leaves `part` where `g` stopped it). */
 static void rebind_after(kc_cuda_walk *w, loop_walk *lw)
 {
     const kc_loop *lp = &w->k->loops.data[lw->id];
@@ -1133,7 +1136,7 @@ static void rebind_after(kc_cuda_walk *w, loop_walk *lw)
             continue;
         kc_cuda_val cur = b->val;
         kc_deps d = cur.ptr && cur.off ? kc_index_deps(cur.off) : cur.deps;
-        d = kc_cuda_deps_or(d, u->deps);
+        d = kc_cuda_deps_or(kc_cuda_deps_or(d, u->deps), lw->exit_deps);
         d.loops &= ~kc_loop_bit(lw->id);
         CXType t = clang_getCursorType(u->decl);
         kc_cuda_val nv;

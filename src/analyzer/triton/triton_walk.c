@@ -507,6 +507,23 @@ static bool in_branch_apart(TSNode n, TSNode scope, uint32_t at)
     return false;
 }
 
+/* Does the expression `e` use the identifier `name` (within `depth`
+ * levels; deeper counts as yes)? */
+static bool names_within(tt_module *m, TSNode e, const char *name, unsigned depth)
+{
+    if (TT_IS(e, identifier))
+        return tt_text_eq(m, e, name);
+    if (depth == 0)
+        return true;
+    uint32_t n = ts_node_named_child_count(e);
+    for (uint32_t i = 0; i < n; i++)
+        if (names_within(m, ts_node_named_child(e, i), name, depth - 1))
+            return true;
+    return false;
+}
+
+static bool names_itself(tt_module *m, TSNode e, const char *name) { return names_within(m, e, name, 64); }
+
 static TSNode find_assignment_at(tt_module *m, TSNode scope, const char *name, uint32_t before, int *elem)
 {
     const tt_assign_index *ix = tt_assignments(m, scope);
@@ -524,8 +541,10 @@ static TSNode find_assignment_at(tt_module *m, TSNode scope, const char *name, u
         *elem = a->elem;
     }
     /* `if c: s = x.stride(0)` / `else: s = 0`, then a use after both:
-     * the last one written is not the value */
-    if (!ts_node_is_null(best) && in_branch_apart(best, scope, before)) {
+     * the last one written is not the value. A branch that refines the
+     * name itself (`if x.stride(-1) != 1: x = x.contiguous()`) still
+     * leads back to what it was before. */
+    if (!ts_node_is_null(best) && in_branch_apart(best, scope, before) && !names_itself(m, best, name)) {
         TSNode null = {0};
         *elem = -1;
         return null;
