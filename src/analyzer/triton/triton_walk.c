@@ -490,18 +490,45 @@ void tt_assign_range(const tt_assign_index *ix, const char *name, uint32_t *lo, 
 /* Finds the last assignment `name = ...` (or a tuple element of one) in
  * `scope` that starts before `before`. Returns the right-hand node; *elem is the element index when
  * the right side is unpacked (M, N = x.shape). */
-/* Is `n` inside a branch of an `if` or the body of a loop that does not
- * also hold the byte `at`? Then code at `at` may see the value it has
- * before that branch, or the other branch's. */
-static bool in_branch_apart(TSNode n, TSNode scope, uint32_t at)
+/* The innermost branch of an `if` that holds `n` (its block, and the
+ * `if` statement in *stmt), below `scope`; null if none. */
+static TSNode if_branch(TSNode n, TSNode scope, TSNode *stmt)
 {
     for (TSNode p = ts_node_parent(n); !ts_node_is_null(p) && !ts_node_eq(p, scope); p = ts_node_parent(p)) {
         if (!TT_IS(p, block))
             continue;
         TSNode q = ts_node_parent(p);
-        bool conditional = TT_IS(q, if_statement) || TT_IS(q, elif_clause) || TT_IS(q, else_clause) ||
-                           TT_IS(q, for_statement) || TT_IS(q, while_statement);
-        if (conditional && !(ts_node_start_byte(p) <= at && at < ts_node_end_byte(p)))
+        if (TT_IS(q, elif_clause) || TT_IS(q, else_clause))
+            q = ts_node_parent(q);
+        if (TT_IS(q, if_statement)) {
+            *stmt = q;
+            return p;
+        }
+    }
+    TSNode null = {0};
+    return null;
+}
+
+static bool node_within(TSNode n, TSNode outer)
+{
+    return ts_node_start_byte(outer) <= ts_node_start_byte(n) && ts_node_end_byte(n) <= ts_node_end_byte(outer);
+}
+
+/* Do two branches of one `if` that ends before byte `at` both assign the
+ * name (`if c: s = x.stride(0)` / `else: s = 0`)? Then the last one in
+ * the text is not the value at `at`. */
+static bool set_on_two_branches(const tt_assign_index *ix, uint32_t lo, uint32_t hi, TSNode best, TSNode scope,
+                                uint32_t at)
+{
+    TSNode stmt = {0};
+    TSNode branch = if_branch(best, scope, &stmt);
+    if (ts_node_is_null(branch) || ts_node_end_byte(stmt) > at)
+        return false;
+    for (uint32_t i = lo; i < hi; i++) {
+        const tt_assign *a = &ix->items.data[ix->by_name[i]];
+        if (a->start >= at)
+            break;
+        if (!ts_node_is_null(a->right) && node_within(a->right, stmt) && !node_within(a->right, branch))
             return true;
     }
     return false;
@@ -541,10 +568,9 @@ static TSNode find_assignment_at(tt_module *m, TSNode scope, const char *name, u
         *elem = a->elem;
     }
     /* `if c: s = x.stride(0)` / `else: s = 0`, then a use after both:
-     * the last one written is not the value. A branch that refines the
-     * name itself (`if x.stride(-1) != 1: x = x.contiguous()`) still
-     * leads back to what it was before. */
-    if (!ts_node_is_null(best) && in_branch_apart(best, scope, before) && !names_itself(m, best, name)) {
+     * the last one written is not the value. (A branch that refines the
+     * name itself, `x = x.contiguous()`, still leads back to it.) */
+    if (!ts_node_is_null(best) && !names_itself(m, best, name) && set_on_two_branches(ix, lo, hi, best, scope, before)) {
         TSNode null = {0};
         *elem = -1;
         return null;
