@@ -514,11 +514,11 @@ static bool node_within(TSNode n, TSNode outer)
     return ts_node_start_byte(outer) <= ts_node_start_byte(n) && ts_node_end_byte(n) <= ts_node_end_byte(outer);
 }
 
-/* Do two branches of one `if` that ends before byte `at` both assign the
- * name (`if c: s = x.stride(0)` / `else: s = 0`)? Then the last one in
- * the text is not the value at `at`. */
-static bool set_on_two_branches(const tt_assign_index *ix, uint32_t lo, uint32_t hi, TSNode best, TSNode scope,
-                                uint32_t at)
+/* Do two branches of one `if` that ends before byte `at` assign the name
+ * different values (`if c: s = x.stride(0)` / `else: s = 0`)? Then the
+ * last one in the text is not the value at `at`. */
+static bool set_on_two_branches(tt_module *m, const tt_assign_index *ix, uint32_t lo, uint32_t hi, TSNode best,
+                                TSNode scope, uint32_t at)
 {
     TSNode stmt = {0};
     TSNode branch = if_branch(best, scope, &stmt);
@@ -528,7 +528,9 @@ static bool set_on_two_branches(const tt_assign_index *ix, uint32_t lo, uint32_t
         const tt_assign *a = &ix->items.data[ix->by_name[i]];
         if (a->start >= at)
             break;
-        if (!ts_node_is_null(a->right) && node_within(a->right, stmt) && !node_within(a->right, branch))
+        /* (the same expression on every branch, `BV = max(next_power_of_2(V), 16)`, is one value) */
+        if (!ts_node_is_null(a->right) && node_within(a->right, stmt) && !node_within(a->right, branch) &&
+            strcmp(tt_text(m, a->right), tt_text(m, best)) != 0)
             return true;
     }
     return false;
@@ -570,7 +572,7 @@ static TSNode find_assignment_at(tt_module *m, TSNode scope, const char *name, u
     /* `if c: s = x.stride(0)` / `else: s = 0`, then a use after both:
      * the last one written is not the value. (A branch that refines the
      * name itself, `x = x.contiguous()`, still leads back to it.) */
-    if (!ts_node_is_null(best) && !names_itself(m, best, name) && set_on_two_branches(ix, lo, hi, best, scope, before)) {
+    if (!ts_node_is_null(best) && !names_itself(m, best, name) && set_on_two_branches(m, ix, lo, hi, best, scope, before)) {
         TSNode null = {0};
         *elem = -1;
         return null;
