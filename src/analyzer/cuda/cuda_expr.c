@@ -80,12 +80,9 @@ kc_cuda_val kc_cuda_ev_cond(kc_cuda_walk *w, CXCursor e, kc_cuda_preds *pos, kc_
         kc_pred p = {.lhs = l.ptr ? l.off : l.ix, .rhs = r.ptr ? r.off : r.ix, .op = cmp, .span = at};
         if (p.lhs && p.rhs && cmp != KC_CMP_EQ && cmp != KC_CMP_NE && !l.ptr && !r.ptr)
             kc_vec_push(&w->k->compares, p);
-        /* A value loaded from memory varies with the thread through its
-         * address, not as an index does. Compared in a guard (`if (idx <
-         * num_points) mask[idx] = 1`) it is a gathered index checked against
-         * an extent, and the bound a problem size; compared into a value
-         * (`bool entering = t_indices[i] < n_grids`, a level read back and
-         * classified) it says nothing of the bound's size. */
+        /* A loaded value compared in a guard (`if (idx < num_points)
+         * mask[idx] = 1`) is a gathered index checked against an extent, a
+         * problem size; compared into a value (`bool e = t[i] < n`) not. */
         bool guard = (pos || neg) && !w->in_bool_value;
         if (r.load == KC_NONE || r.ptr || guard)
             kc_cuda_size_fact(w, p.lhs, r.ptr ? kc_index_deps(r.off) : r.deps, at);
@@ -323,6 +320,9 @@ static kc_cuda_val ev_member(kc_cuda_walk *w, CXCursor e, int mode)
                 return kc_cuda_builtin_value(w, KC_CUDA_BV_GDIM, comp);
         }
     }
+    kc_cuda_val lm = kc_cuda_local_member_array(w, e, sb); /* `partial.p` of a local struct */
+    if (lm.ptr)
+        return lm;
     kc_cuda_val b = kc_cuda_ev(w, base, mode == KC_CUDA_EV_ADDR ? KC_CUDA_EV_ADDR : mode);
     if (b.sparam && !b.ptr)
         return struct_field(w, &b, e);
@@ -610,11 +610,10 @@ static bool out_param(CXCursor param)
     return t.kind == CXType_LValueReference && !clang_isConstQualifiedType(clang_getPointeeType(t));
 }
 
-/* After a call: a variable of the caller passed to an out parameter holds
- * what the callee left in it (`out`, from the inlined body) or, when the
- * body was not walked (out NULL), an unknown that depends on the call's
- * arguments (`deps`). A null param: a call clang could not resolve; its value
- * may change between passes, but not presumed by thread (a scan's aggregate). */
+/* After a call: a variable passed to an out parameter holds what the
+ * callee left in it (`out`) or, body not walked (out NULL), an unknown of
+ * the arguments (`deps`). A null param: an unresolved call; the value may
+ * change between passes, but not by thread (a scan's aggregate). */
 static void write_back(kc_cuda_walk *w, CXCursor call, CXCursor param, CXCursor arg, const kc_cuda_val *out,
                        kc_deps deps)
 {

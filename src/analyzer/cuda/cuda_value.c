@@ -634,6 +634,33 @@ kc_cuda_val kc_cuda_mem_pointer(kc_cuda_walk *w, uint32_t sym, const char *name,
     return p;
 }
 
+/* `partial.p` where `partial` is a variable of the function (not a
+ * pointer, not `__shared__`, not static) and `p` an array member of it:
+ * a register array like a local one (beam search's `TopK<T, 64>`, whose
+ * full unroll keeps it in registers). A value that is no pointer for
+ * anything else. One symbol per variable and member. */
+kc_cuda_val kc_cuda_local_member_array(kc_cuda_walk *w, CXCursor member, CXCursor base)
+{
+    CXType mt = clang_getCursorType(member);
+    CXCursor d = base.kind == CXCursor_DeclRefExpr ? clang_getCursorReferenced(base) : clang_getNullCursor();
+    if (!kc_cuda_ty_is_array(mt) || (d.kind != CXCursor_VarDecl && d.kind != CXCursor_ParmDecl) ||
+        !kc_cuda_ty_is_record(clang_getCursorType(d)) || kc_cuda_has_attr(d, CXCursor_CUDASharedAttr) ||
+        clang_Cursor_getStorageClass(d) == CX_SC_Static || clang_Cursor_getStorageClass(d) == CX_SC_Extern ||
+        clang_getCursorSemanticParent(d).kind == CXCursor_TranslationUnit)
+        return kc_cuda_v_none();
+    const char *name = kc_arena_printf(w->a, "%s.%s", kc_cuda_spelling(w->t, d), kc_cuda_spelling(w->t, member));
+    unsigned off = 0;
+    clang_getExpansionLocation(clang_getCursorLocation(d), NULL, NULL, NULL, &off);
+    const char *key = kc_arena_printf(w->a, "member:%u:%s|%s", off, name,
+                                      w->inline_depth ? w->inline_key[w->inline_depth - 1] : "");
+    for (uint32_t i = 0; i < w->declsyms.len; i++)
+        if (strcmp(w->declsyms.data[i].key, key) == 0)
+            return kc_cuda_mem_pointer(w, w->declsyms.data[i].sym, name, KC_MEM_LOCAL, kc_cuda_ty_innermost(mt));
+    kc_cuda_declsym ds = {key, kc_kernel_add_symbol(w->m, w->k, name, KC_SYM_LOCAL)};
+    kc_vec_push(&w->declsyms, ds);
+    return kc_cuda_mem_pointer(w, ds.sym, name, KC_MEM_LOCAL, kc_cuda_ty_innermost(mt));
+}
+
 /* ---- conversions ------------------------------------------------------------ */
 
 /* The value `v` (of expression `from`) converted to type `t` by expression
