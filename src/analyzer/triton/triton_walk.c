@@ -515,8 +515,8 @@ static bool node_within(TSNode n, TSNode outer)
 }
 
 /* Do two branches of one `if` that ends before byte `at` assign the name
- * different values (`if c: s = x.stride(0)` / `else: s = 0`)? Then the
- * last one in the text is not the value at `at`. */
+ * a constant and something else (`if c: s = x.stride(0)` / `else: s =
+ * 0`)? Then the last one in the text is not the value at `at`. */
 static bool set_on_two_branches(tt_module *m, const tt_assign_index *ix, uint32_t lo, uint32_t hi, TSNode best,
                                 TSNode scope, uint32_t at)
 {
@@ -528,9 +528,16 @@ static bool set_on_two_branches(tt_module *m, const tt_assign_index *ix, uint32_
         const tt_assign *a = &ix->items.data[ix->by_name[i]];
         if (a->start >= at)
             break;
-        /* (the same expression on every branch, `BV = max(next_power_of_2(V), 16)`, is one value) */
-        if (!ts_node_is_null(a->right) && node_within(a->right, stmt) && !node_within(a->right, branch) &&
-            strcmp(tt_text(m, a->right), tt_text(m, best)) != 0)
+        if (ts_node_is_null(a->right) || !node_within(a->right, stmt) || node_within(a->right, branch))
+            continue;
+        /* A constant on one branch and something else on the other (a
+         * stride, or 0 for a scalar), or two constants: the constant is no
+         * more the value than the other. (Two expressions, `out.stride(0)`
+         * / `out.stride(1)` for 2-D and 3-D outputs, keep the last one: the
+         * same kind of value.) */
+        int64_t x, y;
+        bool cx = tt_int_literal(m, tt_unparen(a->right), &x), cy = tt_int_literal(m, tt_unparen(best), &y);
+        if (cx != cy || (cx && x != y))
             return true;
     }
     return false;
