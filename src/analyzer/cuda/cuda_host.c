@@ -366,7 +366,13 @@ static int value_use(host_ctx *x)
         case CXCursor_LabelStmt:
             return 0;
         case CXCursor_VarDecl:
-            return clang_getCursorSemanticParent(p).kind == CXCursor_TranslationUnit || var_named(x->stack[0], p) ? 1 : 0;
+            /* (a variable of a macro's expansion, `cudaError_t _result = x;`,
+             * counts as read: code that reads it may be what a missing
+             * header made the parse drop) */
+            return clang_getCursorSemanticParent(p).kind == CXCursor_TranslationUnit || in_macro_body(p) ||
+                           var_named(x->stack[0], p)
+                       ? 1
+                       : 0;
         default:
             return 1;
         }
