@@ -278,30 +278,36 @@ static bool polls(CXCursor op, CXCursor operand)
 /* How the value of stack[depth-1] is used: 0 discarded, 1 used, 2
  * explicitly discarded with a (void) cast, 3 compared with
  * cudaErrorNotReady (a poll). */
-typedef struct var_ref {
-    CXCursor var;
-    bool found;
-} var_ref;
-
-static enum CXChildVisitResult find_var_ref(CXCursor c, CXCursor parent, CXClientData data)
+/* Is the local `var` named again in its function, after its declaration
+ * (read, or passed on)? A result stored in a variable nothing names
+ * (`cudaError_t status_ = ...` with the check after it commented out) is
+ * not used. Read from the file's tokens, not the syntax tree: a statement
+ * that reads it may be one the parse dropped (`if (e != cudaSuccess) return
+ * ncclSystemError;` with nccl's header missing). */
+static bool var_named(host_ctx *x, CXCursor var)
 {
-    (void)parent;
-    var_ref *r = data;
-    if (c.kind == CXCursor_DeclRefExpr && clang_equalCursors(clang_getCursorReferenced(c), r->var)) {
-        r->found = true;
-        return CXChildVisit_Break;
+    CXCursor fn = clang_getCursorSemanticParent(var);
+    CXSourceRange r = clang_getCursorExtent(fn);
+    unsigned a = 0, b = 0, at = 0;
+    CXFile fa = NULL, fb = NULL;
+    clang_getExpansionLocation(clang_getRangeStart(r), &fa, NULL, NULL, &a);
+    clang_getExpansionLocation(clang_getRangeEnd(r), &fb, NULL, NULL, &b);
+    clang_getExpansionLocation(clang_getCursorLocation(var), NULL, NULL, NULL, &at);
+    if (!fa || !fb || b <= a)
+        return true;
+    kc_cuda_toks tk;
+    kc_cuda_main_toks(x->t, a, b, &tk);
+    const char *name = kc_cuda_spelling(x->t, var);
+    for (unsigned i = 0; i < tk.n; i++) {
+        if (clang_getTokenKind(tk.v[i]) != CXToken_Identifier || kc_cuda_tok_off(&tk, i, NULL) <= at)
+            continue;
+        CXString sp = clang_getTokenSpelling(tk.tu, tk.v[i]);
+        bool same = strcmp(clang_getCString(sp), name) == 0;
+        clang_disposeString(sp);
+        if (same)
+            return true;
     }
-    return CXChildVisit_Recurse;
-}
-
-/* Is the local `var` named anywhere in `root` (read, or passed on)? A
- * result stored in a variable nothing reads (`cudaError_t status_ = ...`
- * with the check after it commented out) is not used. */
-static bool var_named(CXCursor root, CXCursor var)
-{
-    var_ref r = {var, false};
-    clang_visitChildren(root, find_var_ref, &r);
-    return r.found;
+    return false;
 }
 
 static int value_use(host_ctx *x)
@@ -370,7 +376,7 @@ static int value_use(host_ctx *x)
              * counts as read: code that reads it may be what a missing
              * header made the parse drop) */
             return clang_getCursorSemanticParent(p).kind == CXCursor_TranslationUnit || in_macro_body(p) ||
-                           var_named(x->stack[0], p)
+                           var_named(x, p)
                        ? 1
                        : 0;
         default:
