@@ -82,7 +82,9 @@ static const char doc[] =
     "fields stored apart; 4 of 16 fields 3.45x); the note says kcheck cannot\n"
     "tell the row's length, and the run is one finding. Not reported: a load\n"
     "in `tl.static_range(S)` over the lane stride S itself, one element a pass\n"
-    "(each lane reads all of its row: the block reads one span). Measured on an H200\n"
+    "(each lane reads all of its row: the block reads one span), or in a runtime\n"
+    "`range(S)` where S is a constexpr record of at most 56 bytes (stores: 16),\n"
+    "the record walk the CUDA measurements below exempt. Measured on an H200\n"
     "(`bench/premise/kc101_once_per_thread.cu`, 2^20 rows, one thread each):\n"
     "a store 32 floats apart made once after the loop cost 2.40x after 16\n"
     "passes, 1.37x after 64 and 1.14x after 256, where the same stride inside\n"
@@ -185,108 +187,6 @@ static bool record_sibling(const kc_access *a, const kc_access *b, int64_t strid
     return kc_index_const_diff(a->offset, b->offset, &c) && c > -stride && c < stride;
 }
 
-/* Triton: `T.stride(i)` as passed by the launches: the tensor's name
- * (into buf) and i, or -1. */
-static int stride_arg(const kc_symbol *sy, char *buf, size_t cap)
-{
-    const char *t = sy->arg_text, *p = t ? strstr(t, ".stride(") : NULL;
-    if (!p || (size_t)(p - t) >= cap || p == t)
-        return -1;
-    char *end;
-    long i = strtol(p + 8, &end, 10);
-    if (end == p + 8 || *end != ')' || end[1] || i < 0 || i > 16)
-        return -1;
-    memcpy(buf, t, (size_t)(p - t));
-    buf[p - t] = 0;
-    return (int)i;
-}
-
-/* Triton: the lanes are `T.stride(i)` apart and the access's siblings (the
- * same base) sit c * `T.stride(i + 1)` away, the tensor's innermost stride
- * (presumed 1): each lane reads a run of consecutive elements of its row
- * (`w0 .. w3` of a convolution's weight rows). Returns the run's length
- * around this access (1: none; -1: the whole row, in tl.static_range over
- * the lane stride, static_row_walk), the inner stride's symbol in *inner,
- * and in *first the run's first access of the same kind, which reports it. */
-typedef struct row_run {
-    int64_t len;
-    uint32_t inner;
-    const kc_access *first;
-} row_run;
-
-/* Triton: the access's own loop is `tl.static_range(S)` (unrolled) over
- * the lane stride S itself, and moves the address one element a pass:
- * each lane reads all S elements of its row (`w_ptr + c * WIDTH + j`, j in
- * tl.static_range(WIDTH)), so the block reads one contiguous span. */
-static bool static_row_walk(const kc_kernel *k, const kc_access *a, const kc_index *lane_stride)
-{
-    if (a->loop == KC_NONE || a->loop >= k->loops.len)
-        return false;
-    const kc_loop *L = &k->loops.data[a->loop];
-    int64_t c, d;
-    uint32_t S = kc_index_symbol(lane_stride);
-    if (L->kind != KC_LOOP_STATIC_RANGE || !L->start || !L->end || !L->step || !kc_index_is_const(L->start, &c) ||
-        c != 0 || !kc_index_is_const(L->step, &c) || c != 1 ||
-        !(S != KC_NONE ? kc_index_symbol(L->end) == S : kc_index_const_diff(L->end, lane_stride, &d) && d == 0))
-        return false;
-    for (unsigned i = 0; i < a->offset->nmono; i++) {
-        const kc_mono *mo = &a->offset->mono[i];
-        if (mo->nfac == 1 && mo->fac[0].kind == KC_ATOM_LOOP && mo->fac[0].id == a->loop && mo->coef == 1)
-            return true;
-    }
-    return false;
-}
-
-static row_run triton_row_run(kc_arena *ar, const kc_kernel *k, const kc_access *a, const kc_index *lane_stride)
-{
-    row_run r = {1, KC_NONE, a};
-    if (static_row_walk(k, a, lane_stride)) {
-        r.len = -1; /* the whole row, through the loop */
-        return r;
-    }
-    uint32_t L = kc_index_symbol(lane_stride);
-    char tl_[128], ti[128];
-    if (L == KC_NONE || L >= k->symbols.len || !(k->symbols.data[L].facts & KC_SF_OUTER_STRIDE))
-        return r;
-    int li = stride_arg(&k->symbols.data[L], tl_, sizeof tl_);
-    for (uint32_t s = 0; li >= 0 && s < k->symbols.len && r.inner == KC_NONE; s++)
-        if ((k->symbols.data[s].facts & KC_SF_INNER_STRIDE) && stride_arg(&k->symbols.data[s], ti, sizeof ti) == li + 1 &&
-            strcmp(ti, tl_) == 0)
-            r.inner = s;
-    if (r.inner == KC_NONE)
-        return r;
-    bool have[33] = {false};
-    const kc_access *at[33] = {NULL};
-    for (uint32_t j = 0; j < k->accesses.len; j++) {
-        const kc_access *b = &k->accesses.data[j];
-        if (b->space != KC_MEM_GLOBAL || !b->offset || !kc_access_same_base(a, b))
-            continue;
-        const kc_index *d = kc_index_sub(ar, b->offset, a->offset);
-        int64_t c = 0;
-        if (!d)
-            continue;
-        if (d->nmono == 1 && d->mono[0].nfac == 1 && d->mono[0].fac[0].kind == KC_ATOM_SYMBOL &&
-            d->mono[0].fac[0].id == r.inner)
-            c = d->mono[0].coef;
-        else if (!kc_index_is_const(d, &c) || c != 0)
-            continue;
-        if (c < -16 || c > 16)
-            continue;
-        have[c + 16] = true;
-        if (b->kind == a->kind && !at[c + 16])
-            at[c + 16] = b;
-    }
-    int lo = 16, hi = 16;
-    while (lo > 0 && have[lo - 1])
-        lo--;
-    while (hi < 32 && have[hi + 1])
-        hi++;
-    r.len = hi - lo + 1;
-    for (int c = lo; c <= hi && r.first == a; c++)
-        if (at[c] && at[c] < r.first)
-            r.first = at[c];
-    return r;
-}
 
 /* One uncoalesced access as the notes describe it. */
 typedef struct scatter {
@@ -938,8 +838,8 @@ static void record_notes(kc_rule_ctx *ctx, const kc_kernel *k, kc_diag *d, const
 }
 
 /* Triton: the note of a run of a row's elements read by each lane
- * (triton_row_run). */
-static void row_run_note(const kc_model *m, const kc_kernel *k, kc_diag *d, const row_run *run, const char *stride)
+ * (kc_triton_row_run). */
+static void row_run_note(const kc_model *m, const kc_kernel *k, kc_diag *d, const kc_row_run *run, const char *stride)
 {
     (void)m;
     const kc_symbol *in = &k->symbols.data[run->inner];
@@ -1120,7 +1020,7 @@ static void check(const kc_model *m, const kc_kernel *k, kc_rule_ctx *ctx)
             earlier = record_sibling(a, &k->accesses.data[j], window);
         if (earlier)
             continue; /* reported with the record's first access */
-        row_run run = cuda ? (row_run){1, KC_NONE, a} : triton_row_run(ar, k, a, rs->stride);
+        kc_row_run run = cuda ? (kc_row_run){1, KC_NONE, a} : kc_triton_row_run(ar, k, a, rs->stride);
         if (run.len > 1 && run.first != a)
             continue; /* reported with the run's first access */
         if (run.len < 0)

@@ -708,3 +708,129 @@ int64_t kc_record_fields(kc_arena *ar, const kc_kernel *k, const kc_access *a, i
     }
     return best;
 }
+
+/* ---- KC101: a lane walking its row in Triton ---- */
+
+/* Triton: `T.stride(i)` as passed by the launches: the tensor's name
+ * (into buf) and i, or -1. */
+static int stride_arg(const kc_symbol *sy, char *buf, size_t cap)
+{
+    const char *t = sy->arg_text, *p = t ? strstr(t, ".stride(") : NULL;
+    if (!p || (size_t)(p - t) >= cap || p == t)
+        return -1;
+    char *end;
+    long i = strtol(p + 8, &end, 10);
+    if (end == p + 8 || *end != ')' || end[1] || i < 0 || i > 16)
+        return -1;
+    memcpy(buf, t, (size_t)(p - t));
+    buf[p - t] = 0;
+    return (int)i;
+}
+
+
+/* Triton: the access's own loop is `tl.static_range(S)` (unrolled) over
+ * the lane stride S itself, and moves the address one element a pass:
+ * each lane reads all S elements of its row (`w_ptr + c * WIDTH + j`, j in
+ * tl.static_range(WIDTH)), so the block reads one contiguous span. So is
+ * a runtime `range(S)` where S is a constexpr whose values (or, none
+ * known, the constexpr itself) keep the record within what a walk of it
+ * costs nothing for (flux's `range(0, topk)` over its top-k indices). */
+/* Is loop end `e` the constant `x` (itself, or a constexpr of that value)? */
+static bool same_extent(const kc_kernel *k, const kc_index *e, const kc_index *x)
+{
+    int64_t d, c;
+    if (kc_index_const_diff(e, x, &d))
+        return d == 0;
+    if (kc_index_is_const(e, &d) && kc_index_is_const(x, &c))
+        return d == c; /* (of other widths) */
+    uint32_t s = kc_index_symbol(e);
+    return kc_index_is_const(x, &c) && s < k->symbols.len && k->symbols.data[s].has_value && k->symbols.data[s].value == c;
+}
+
+static bool small_record_range(const kc_kernel *k, const kc_access *a, const kc_loop *L, const kc_index *lane_stride)
+{
+    if (L->kind != KC_LOOP_RANGE && L->kind != KC_LOOP_TL_RANGE)
+        return false;
+    int64_t eb = a->elem_bytes ? a->elem_bytes : 4, max = kc_record_max_bytes(a), c;
+    if (kc_index_is_const(lane_stride, &c))
+        return c > 0 && c * eb <= max;
+    uint32_t S = kc_index_symbol(lane_stride);
+    if (S >= k->symbols.len)
+        return false;
+    const kc_symbol *sy = &k->symbols.data[S];
+    for (uint32_t i = 0; i < sy->nvalues; i++)
+        if (sy->values[i] <= 0 || sy->values[i] * eb > max)
+            return false;
+    return sy->nvalues > 0 || sy->kind == KC_SYM_CONSTEXPR;
+}
+
+static bool static_row_walk(const kc_kernel *k, const kc_access *a, const kc_index *lane_stride)
+{
+    if (a->loop == KC_NONE || a->loop >= k->loops.len)
+        return false;
+    const kc_loop *L = &k->loops.data[a->loop];
+    int64_t c;
+    uint32_t S = kc_index_symbol(lane_stride);
+    if ((L->kind != KC_LOOP_STATIC_RANGE && !small_record_range(k, a, L, lane_stride)) || !L->start || !L->end || !L->step ||
+        !kc_index_is_const(L->start, &c) ||
+        c != 0 || !kc_index_is_const(L->step, &c) || c != 1 ||
+        !(S != KC_NONE ? kc_index_symbol(L->end) == S : same_extent(k, L->end, lane_stride)))
+        return false;
+    for (unsigned i = 0; i < a->offset->nmono; i++) {
+        const kc_mono *mo = &a->offset->mono[i];
+        if (mo->nfac == 1 && mo->fac[0].kind == KC_ATOM_LOOP && mo->fac[0].id == a->loop && mo->coef == 1)
+            return true;
+    }
+    return false;
+}
+
+kc_row_run kc_triton_row_run(kc_arena *ar, const kc_kernel *k, const kc_access *a, const kc_index *lane_stride)
+{
+    kc_row_run r = {1, KC_NONE, a};
+    if (static_row_walk(k, a, lane_stride)) {
+        r.len = -1; /* the whole row, through the loop */
+        return r;
+    }
+    uint32_t L = kc_index_symbol(lane_stride);
+    char tl_[128], ti[128];
+    if (L == KC_NONE || L >= k->symbols.len || !(k->symbols.data[L].facts & KC_SF_OUTER_STRIDE))
+        return r;
+    int li = stride_arg(&k->symbols.data[L], tl_, sizeof tl_);
+    for (uint32_t s = 0; li >= 0 && s < k->symbols.len && r.inner == KC_NONE; s++)
+        if ((k->symbols.data[s].facts & KC_SF_INNER_STRIDE) && stride_arg(&k->symbols.data[s], ti, sizeof ti) == li + 1 &&
+            strcmp(ti, tl_) == 0)
+            r.inner = s;
+    if (r.inner == KC_NONE)
+        return r;
+    bool have[33] = {false};
+    const kc_access *at[33] = {NULL};
+    for (uint32_t j = 0; j < k->accesses.len; j++) {
+        const kc_access *b = &k->accesses.data[j];
+        if (b->space != KC_MEM_GLOBAL || !b->offset || !kc_access_same_base(a, b))
+            continue;
+        const kc_index *d = kc_index_sub(ar, b->offset, a->offset);
+        int64_t c = 0;
+        if (!d)
+            continue;
+        if (d->nmono == 1 && d->mono[0].nfac == 1 && d->mono[0].fac[0].kind == KC_ATOM_SYMBOL &&
+            d->mono[0].fac[0].id == r.inner)
+            c = d->mono[0].coef;
+        else if (!kc_index_is_const(d, &c) || c != 0)
+            continue;
+        if (c < -16 || c > 16)
+            continue;
+        have[c + 16] = true;
+        if (b->kind == a->kind && !at[c + 16])
+            at[c + 16] = b;
+    }
+    int lo = 16, hi = 16;
+    while (lo > 0 && have[lo - 1])
+        lo--;
+    while (hi < 32 && have[hi + 1])
+        hi++;
+    r.len = hi - lo + 1;
+    for (int c = lo; c <= hi && r.first == a; c++)
+        if (at[c] && at[c] < r.first)
+            r.first = at[c];
+    return r;
+}

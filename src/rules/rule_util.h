@@ -146,4 +146,18 @@ uint32_t kc_guard_thread_cond(const kc_kernel *k, uint32_t guard);
 /* Is condition `c` on the guard chain of `guard`? */
 bool kc_guard_has(const kc_kernel *k, uint32_t guard, uint32_t c);
 
+/* Triton: the lanes are `T.stride(i)` apart and the access's siblings (the
+ * same base) sit c * `T.stride(i + 1)` away, the tensor's innermost stride
+ * (presumed 1): each lane reads a run of consecutive elements of its row
+ * (`w0 .. w3` of a convolution's weight rows). Returns the run's length
+ * around this access (1: none; -1: the whole row, in tl.static_range over
+ * the lane stride, kc_triton_row_run), the inner stride's symbol in *inner,
+ * and in *first the run's first access of the same kind, which reports it. */
+typedef struct kc_row_run {
+    int64_t len;
+    uint32_t inner;
+    const kc_access *first;
+} kc_row_run;
+kc_row_run kc_triton_row_run(kc_arena *ar, const kc_kernel *k, const kc_access *a, const kc_index *lane_stride);
+
 #endif
