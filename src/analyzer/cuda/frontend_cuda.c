@@ -530,6 +530,15 @@ static void build_args(kc_cuda_frontend *fe, kc_arena *ar, const kc_source *src,
          * `kernel<<<...>>>(...)` would be an error and its shape lost. */
         kc_cuda_arg(a, "-Xclang");
         kc_cuda_arg(a, kc_arena_printf(ar, "-target-sdk-version=%s", fe->sdk_version));
+        /* nvcc's version macros, which clang does not define: code written
+         * for nvcc tests them (`#if __CUDACC_VER_MAJOR__ >= 9` around the
+         * `_sync` forms of the shuffles), as the shim's prelude has them */
+        unsigned major = 0, minor = 0;
+        if (sscanf(fe->sdk_version, "%u.%u", &major, &minor) == 2) {
+            kc_cuda_arg(a, kc_arena_printf(ar, "-D__CUDACC_VER_MAJOR__=%u", major));
+            kc_cuda_arg(a, kc_arena_printf(ar, "-D__CUDACC_VER_MINOR__=%u", minor));
+            kc_cuda_arg(a, "-D__CUDACC_VER_BUILD__=0");
+        }
         if (KCHECK_LLVM_MAJOR < 22)
             kc_cuda_arg(a, "-I" KC_CUDA_SHIM_COMPAT);
     }

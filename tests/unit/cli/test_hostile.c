@@ -67,7 +67,7 @@ static const char bad_py[] = "import triton\nimport triton.language as tl\n"
 /* A kernel with one KC101 finding at line 3. */
 static const char bad_cu[] = "__global__ void k(float *p, int n) {\n"
                              "    int i = threadIdx.x;\n"
-                             "    if (i < n) p[i * n] = 0;\n"
+                             "    if (i < n) p[i * n + blockIdx.x] = 0;\n"
                              "}\n";
 
 static void on_alarm(int sig)
@@ -235,12 +235,12 @@ static void test_crlf_and_tabs_columns(void **state)
      * multi-line comment with CRLF: same text, same columns. */
     static const char cu_lf[] = "__global__ void k(float *p, int n) {\n"
                                 "    int i = threadIdx.x;\n"
-                                "    if (i < n) p[i * n] = 0;\n"
+                                "    if (i < n) p[i * n + blockIdx.x] = 0;\n"
                                 "}\n";
     static const char cu_crlf[] = "/* a\r\n   comment\r\n*/\r\n"
                                   "__global__ void k(float *p,\tint n) {\r\n"
                                   "\tint i = threadIdx.x;\r\n"
-                                  "\tif (i < n)\tp[i * n] = 0;\r\n"
+                                  "\tif (i < n)\tp[i * n + blockIdx.x] = 0;\r\n"
                                   "}\r\n";
     write_str("lf.cu", cu_lf);
     write_str("crlf.cu", cu_crlf);
@@ -256,7 +256,7 @@ static void test_crlf_and_tabs_columns(void **state)
     assert_int_equal(l1, 3);
     assert_int_equal(l2, 6);
     /* The same token, found by its text on each line. */
-    long k1 = column_of(cu_lf, 3, "p[i * n]"), k2 = column_of(cu_crlf, 6, "p[i * n]");
+    long k1 = column_of(cu_lf, 3, "p[i * n + blockIdx.x]"), k2 = column_of(cu_crlf, 6, "p[i * n + blockIdx.x]");
     assert_int_equal(c1 - k1, c2 - k2);
     assert_int_equal(e1 - c1, e2 - c2);
     free(a);
@@ -274,9 +274,9 @@ static void test_cr_only_line_ends(void **state)
     check_tabbed_kernel("cr.py", "\r");
 
     static const char cu_lf[] = "/* a\n   comment\n*/\n__global__ void k(float *p, int n) {\n"
-                                "    int i = threadIdx.x;\n    if (i < n) p[i * n] = 0;\n}\n";
+                                "    int i = threadIdx.x;\n    if (i < n) p[i * n + blockIdx.x] = 0;\n}\n";
     static const char cu_cr[] = "/* a\r   comment\r*/\r__global__ void k(float *p, int n) {\r"
-                                "    int i = threadIdx.x;\r    if (i < n) p[i * n] = 0;\r}\r";
+                                "    int i = threadIdx.x;\r    if (i < n) p[i * n + blockIdx.x] = 0;\r}\r";
     write_str("lf.cu", cu_lf);
     write_str("cr.cu", cu_cr);
     char *a = tp("lf.cu"), *b = tp("cr.cu");
@@ -293,7 +293,7 @@ static void test_cr_only_line_ends(void **state)
     kh_result_free(&ra);
     kh_result_free(&rb);
     kh_result r = run("--color", "never", "--select", "KC101", b, NULL);
-    kh_expect_in(r.out, "   6 |     if (i < n) p[i * n] = 0;\n");
+    kh_expect_in(r.out, "   6 |     if (i < n) p[i * n + blockIdx.x] = 0;\n");
     assert_null(strstr(r.out, "\r"));
     kh_result_free(&r);
     free(a);
@@ -338,7 +338,7 @@ static char *big_source(bool cuda, size_t *len)
     for (unsigned i = 0; sb.len < ((size_t)10 << 20); i++) {
         if (i % 50 == 0 && cuda)
             kc_sb_appendf(&sb, "__global__ void k%u(float *p, int n) {\n    int i = threadIdx.x;\n"
-                               "    if (i < n) p[i * n] = 0;\n}\n", i);
+                               "    if (i < n) p[i * n + blockIdx.x] = 0;\n}\n", i);
         else if (i % 50 == 0)
             kc_sb_appendf(&sb, "@triton.jit\ndef k%u(x_ptr, N, B: tl.constexpr):\n"
                                "    for s in tl.static_range(0, N, B):\n"
@@ -1051,7 +1051,7 @@ static void test_missing_include_dirs(void **state)
      * tolerates headers it cannot find (docs/decisions.md): the file is
      * checked and its findings reported. */
     write_str("inc.cu", "#include \"not_there.h\"\n#include <also_missing.cuh>\n"
-                        "__global__ void k(float *p, int n) {\n    int i = threadIdx.x;\n    if (i < n) p[i * n] = 0;\n}\n");
+                        "__global__ void k(float *p, int n) {\n    int i = threadIdx.x;\n    if (i < n) p[i * n + blockIdx.x] = 0;\n}\n");
     char *f = tp("inc.cu"), *good = tp("good.py");
     kh_result r = run("--no-source", f, good, "--", "-I/nonexistent", "-isystem", "/nonexistent/too",
                       "-include", "/nonexistent/forced.h", NULL);

@@ -735,7 +735,9 @@ static void test_unresolved_calls_and_shared_scalars(void **state)
               "    __syncthreads();\n"
               "    if (threadIdx.x == 0) out[blockIdx.x] = total;\n"
               "    undeclared_store(out + i, __ldg(&in[i]));\n"
-              "}\n");
+              "}\n"
+              "template <typename T>\n" /* a launcher: the kernel is used (not left out) */
+              "void run(T *out, const T *in, int n) { k<T><<<1, 32>>>(out, in, n); }\n");
     const kc_kernel *k = fh_kernel(L.m, "k");
     /* atomicAdd on a dependent type is unresolved in the template: still an atomic */
     const kc_access *at = fh_access_of(k, "total", KC_ACC_ATOMIC);
