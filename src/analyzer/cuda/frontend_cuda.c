@@ -258,7 +258,8 @@ static const char *find_header(kc_cuda_scan_inc *s, const char *name, bool quote
  * -I, an ancestor of the including file, or that ancestor's include/
  * (MegEngine's `"src/cuda/..."` from dnn/, `"megdnn/arch.h"` from
  * dnn/include). The nearest such directory that holds the file is added to
- * the search path; NULL if none of the 8 nearest ancestors does. */
+ * the search path; NULL if none of the 8 nearest ancestors, up to the
+ * repository's root (a directory with .git), does. */
 static const char *ancestor_root(kc_cuda_scan_inc *s, const char *name, const char *dir)
 {
     /* the same ancestors whatever the path looks like (`./a/b.cu`, `a/b.cu`) */
@@ -283,6 +284,9 @@ static const char *ancestor_root(kc_cuda_scan_inc *s, const char *name, const ch
             s->nroots++;
             return p;
         }
+        /* not above the repository's root: another project's files */
+        if (dir_exists(kc_cuda_path_join(s->ar, a, ".git")) || kc_cuda_file_exists(kc_cuda_path_join(s->ar, a, ".git")))
+            return NULL;
     }
     return NULL;
 }
