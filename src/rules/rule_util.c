@@ -761,7 +761,12 @@ static bool small_record_range(const kc_kernel *k, const kc_access *a, const kc_
     for (uint32_t i = 0; i < sy->nvalues; i++)
         if (sy->values[i] <= 0 || sy->values[i] * eb > max)
             return false;
-    return sy->nvalues > 0 || sy->kind == KC_SYM_CONSTEXPR;
+    /* no value known: a constexpr that is no problem size (a record's
+     * length, flux's topk, which bounds only this loop); one a launch takes
+     * from a tensor's shape or the kernel compares with its lanes (heads, a
+     * matrix's order) may be long */
+    return sy->nvalues > 0 ||
+           (sy->kind == KC_SYM_CONSTEXPR && !(sy->facts & (KC_SF_PROBLEM_SIZE | KC_SF_SHAPE_ARG)));
 }
 
 static bool static_row_walk(const kc_kernel *k, const kc_access *a, const kc_index *lane_stride)
