@@ -165,6 +165,15 @@ static void check_model(const kc_model *m, kc_rule_ctx *ctx)
             kc_diag_note(d, "fix: make `%s` test the value of its argument (`cudaError_t e = (A); if (e != "
                          "cudaSuccess) ...`), or check the call's result where it is made",
                          c->macro);
+        } else if (c->stored_in) {
+            d = kc_report(ctx, NULL, at, "the `cudaError_t` returned by `%s` is stored in `%s` and never read",
+                          c->callee, c->stored_in);
+            kc_diag_note(d, "this file checks %u of its %u runtime API calls; a failure here goes unnoticed and "
+                         "surfaces later as a wrong result or an unrelated error",
+                         checked, checked + ignored);
+            kc_diag_note(d, "fix: test `%s` after the call (`if (%s != cudaSuccess) ...`), or wrap the call in the "
+                         "file's checking macro",
+                         c->stored_in, c->stored_in);
         } else {
             d = kc_report(ctx, NULL, at, "the `cudaError_t` returned by `%s` is discarded", c->callee);
             kc_diag_note(d, "this file checks %u of its %u runtime API calls; a failure here goes unnoticed and "

@@ -460,6 +460,9 @@ typedef struct kc_call {
     /* CUDA host code: the macro whose expansion the call is in (its name
      * as written where it is used), or NULL. */
     const char *macro;
+    /* CUDA host code: the variable the result is stored in, when nothing
+     * names it after (KC_CALL_RESULT_IGNORED), or NULL. */
+    const char *stored_in;
 } kc_call;
 
 /* A floating literal of double type in float code (0.5 instead of 0.5f). */

@@ -80,6 +80,7 @@ typedef struct host_ctx {
     branch_at path[HOST_MAX_BRANCH];
     unsigned npath;
     unsigned budget;
+    const char *unread_var; /* value_use: the variable nothing reads that took the value, or NULL */
 } host_ctx;
 
 static bool ci_contains(const char *s, const char *pat)
@@ -375,10 +376,11 @@ static int value_use(host_ctx *x)
             /* (a variable of a macro's expansion, `cudaError_t _result = x;`,
              * counts as read: code that reads it may be what a missing
              * header made the parse drop) */
-            return clang_getCursorSemanticParent(p).kind == CXCursor_TranslationUnit || in_macro_body(p) ||
-                           var_named(x, p)
-                       ? 1
-                       : 0;
+            if (clang_getCursorSemanticParent(p).kind == CXCursor_TranslationUnit || in_macro_body(p) ||
+                var_named(x, p))
+                return 1;
+            x->unread_var = kc_cuda_spelling(x->t, p);
+            return 0;
         default:
             return 1;
         }
@@ -564,6 +566,7 @@ static void on_call(host_ctx *x, CXCursor c)
         push_ev(x, &f);
     }
     const char *macro = macro_name(x, c);
+    x->unread_var = NULL;
     int use = value_use(x);
     host_ev e;
     memset(&e, 0, sizeof e);
@@ -601,6 +604,7 @@ static void on_call(host_ctx *x, CXCursor c)
         k->callee = name;
         k->flags = KC_CALL_RUNTIME_API | (use == 0 ? KC_CALL_RESULT_IGNORED : 0) | (use == 3 ? KC_CALL_POLLED : 0);
         k->macro = macro;
+        k->stored_in = use == 0 ? x->unread_var : NULL;
         if (macro && in_macro_body(c))
             k->flags |= KC_CALL_IN_MACRO_BODY;
         else if (macro && use == 0 && checker_name(macro))
