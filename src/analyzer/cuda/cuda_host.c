@@ -276,9 +276,6 @@ static bool polls(CXCursor op, CXCursor operand)
     return r;
 }
 
-/* How the value of stack[depth-1] is used: 0 discarded, 1 used, 2
- * explicitly discarded with a (void) cast, 3 compared with
- * cudaErrorNotReady (a poll). */
 /* Is the local `var` named again in its function, after its declaration
  * (read, or passed on)? A result stored in a variable nothing names
  * (`cudaError_t status_ = ...` with the check after it commented out) is
@@ -299,18 +296,15 @@ static bool var_named(host_ctx *x, CXCursor var)
     kc_cuda_toks tk;
     kc_cuda_main_toks(x->t, a, b, &tk);
     const char *name = kc_cuda_spelling(x->t, var);
-    for (unsigned i = 0; i < tk.n; i++) {
-        if (clang_getTokenKind(tk.v[i]) != CXToken_Identifier || kc_cuda_tok_off(&tk, i, NULL) <= at)
-            continue;
-        CXString sp = clang_getTokenSpelling(tk.tu, tk.v[i]);
-        bool same = strcmp(clang_getCString(sp), name) == 0;
-        clang_disposeString(sp);
-        if (same)
+    for (unsigned i = 0; i < tk.n; i++)
+        if (kc_cuda_tok_off(&tk, i, NULL) > at && kc_cuda_tok_is(&tk, i, name))
             return true;
-    }
     return false;
 }
 
+/* How the value of stack[depth-1] is used: 0 discarded, 1 used, 2
+ * explicitly discarded with a (void) cast, 3 compared with
+ * cudaErrorNotReady (a poll). */
 static int value_use(host_ctx *x)
 {
     unsigned i = x->depth - 1;

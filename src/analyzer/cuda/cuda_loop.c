@@ -179,6 +179,19 @@ static void upd_add(kc_cuda_scan *sc, int j, CXCursor step, int sign, CXCursor r
     u->on_all |= all;
 }
 
+/* The variable `decl` (of the function) changes in every pass by an
+ * unknown that `at` feeds (an unresolved call writes it, a dropped
+ * increment steps it): false if it is not one the scan follows. */
+static bool step_unknown(kc_cuda_scan *sc, CXCursor decl, CXCursor at, const scan_ctx *x)
+{
+    int j = upd_index(sc, decl, true);
+    if (j < 0)
+        return false;
+    sc->u.data[j].grow = true;
+    upd_add(sc, j, clang_getNullCursor(), 1, at, x, false);
+    return true;
+}
+
 static void prescan(kc_cuda_scan *sc, CXCursor c, scan_ctx x);
 
 static void prescan_kids(kc_cuda_scan *sc, CXCursor c, scan_ctx x)
@@ -323,11 +336,7 @@ static void prescan_call(kc_cuda_scan *sc, CXCursor c, scan_ctx x)
         kc_cuda_kids_free(&k);
         if (v.kind != CXCursor_DeclRefExpr)
             continue;
-        int j = upd_index(sc, kc_cuda_referenced_decl(v), true);
-        if (j >= 0) {
-            sc->u.data[j].grow = true;
-            upd_add(sc, j, clang_getNullCursor(), 1, c, &x, false);
-        }
+        step_unknown(sc, kc_cuda_referenced_decl(v), c, &x);
     }
     prescan_kids(sc, c, x);
 }
@@ -806,11 +815,8 @@ static void prescan_cond_vars(kc_cuda_scan *sc, CXCursor c, scan_ctx x, unsigned
         return;
     if (c.kind == CXCursor_DeclRefExpr) {
         CXCursor d = kc_cuda_referenced_decl(c);
-        int j = d.kind == CXCursor_VarDecl ? upd_index(sc, d, true) : -1;
-        if (j >= 0) {
-            sc->u.data[j].grow = true;
-            upd_add(sc, j, clang_getNullCursor(), 1, c, &x, false);
-        }
+        if (d.kind == CXCursor_VarDecl)
+            step_unknown(sc, d, c, &x);
         return;
     }
     kc_cuda_kids k;
@@ -855,14 +861,8 @@ static void prescan_dropped_inc(kc_cuda_scan *sc, const loop_walk *lw, scan_ctx 
     kc_cuda_kids_get(lw->init, &k);
     bool any = false;
     for (unsigned i = 0; i < k.n; i++)
-        if (k.v[i].kind == CXCursor_VarDecl) {
-            int j = upd_index(sc, k.v[i], true);
-            if (j >= 0) {
-                sc->u.data[j].grow = true;
-                upd_add(sc, j, clang_getNullCursor(), 1, k.v[i], &x, false);
-                any = true;
-            }
-        }
+        if (k.v[i].kind == CXCursor_VarDecl && step_unknown(sc, k.v[i], k.v[i], &x))
+            any = true;
     kc_cuda_kids_free(&k);
     if (!any && !clang_Cursor_isNull(lw->cond))
         prescan_cond_vars(sc, lw->cond, x, 0);

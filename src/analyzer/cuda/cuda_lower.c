@@ -1116,13 +1116,8 @@ static bool unused_template(kc_cuda_tu *t, CXCursor fn, const char *name)
     kc_cuda_toks tk;
     kc_cuda_main_toks(t, 0, t->src->len, &tk);
     unsigned uses = 0;
-    for (unsigned i = 0; i < tk.n && uses < 2; i++) {
-        if (clang_getTokenKind(tk.v[i]) != CXToken_Identifier)
-            continue;
-        CXString sp = clang_getTokenSpelling(tk.tu, tk.v[i]);
-        uses += strcmp(clang_getCString(sp), name) == 0;
-        clang_disposeString(sp);
-    }
+    for (unsigned i = 0; i < tk.n && uses < 2; i++)
+        uses += kc_cuda_tok_is(&tk, i, name);
     return uses == 1;
 }
 

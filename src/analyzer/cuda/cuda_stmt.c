@@ -100,9 +100,9 @@ static uint32_t decl_symbol(kc_cuda_walk *w, CXCursor d, const char *name, kc_sy
     const char *key = kc_arena_printf(w->a, "%s:%u|%s", clang_getCString(fs) ? clang_getCString(fs) : "",
                                       off, w->inline_depth ? w->inline_key[w->inline_depth - 1] : "");
     clang_disposeString(fs);
-    for (uint32_t i = 0; i < w->declsyms.len; i++)
-        if (strcmp(w->declsyms.data[i].key, key) == 0)
-            return w->declsyms.data[i].sym;
+    uint32_t known = kc_cuda_declsym_find(w, key);
+    if (known != KC_NONE)
+        return known;
     bool created = false;
     uint32_t sym = kc_cuda_symbol_get(w, name, kind, &created);
     for (uint32_t i = 0; i < w->declsyms.len && !created; i++)

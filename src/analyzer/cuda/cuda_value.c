@@ -634,6 +634,14 @@ kc_cuda_val kc_cuda_mem_pointer(kc_cuda_walk *w, uint32_t sym, const char *name,
     return p;
 }
 
+uint32_t kc_cuda_declsym_find(const kc_cuda_walk *w, const char *key)
+{
+    for (uint32_t i = 0; i < w->declsyms.len; i++)
+        if (strcmp(w->declsyms.data[i].key, key) == 0)
+            return w->declsyms.data[i].sym;
+    return KC_NONE;
+}
+
 /* `partial.p` where `partial` is a variable of the function (not a
  * pointer, not `__shared__`, not static) and `p` an array member of it:
  * a register array like a local one (beam search's `TopK<T, 64>`, whose
@@ -653,12 +661,12 @@ kc_cuda_val kc_cuda_local_member_array(kc_cuda_walk *w, CXCursor member, CXCurso
     clang_getExpansionLocation(clang_getCursorLocation(d), NULL, NULL, NULL, &off);
     const char *key = kc_arena_printf(w->a, "member:%u:%s|%s", off, name,
                                       w->inline_depth ? w->inline_key[w->inline_depth - 1] : "");
-    for (uint32_t i = 0; i < w->declsyms.len; i++)
-        if (strcmp(w->declsyms.data[i].key, key) == 0)
-            return kc_cuda_mem_pointer(w, w->declsyms.data[i].sym, name, KC_MEM_LOCAL, kc_cuda_ty_innermost(mt));
-    kc_cuda_declsym ds = {key, kc_kernel_add_symbol(w->m, w->k, name, KC_SYM_LOCAL)};
-    kc_vec_push(&w->declsyms, ds);
-    return kc_cuda_mem_pointer(w, ds.sym, name, KC_MEM_LOCAL, kc_cuda_ty_innermost(mt));
+    uint32_t sym = kc_cuda_declsym_find(w, key);
+    if (sym == KC_NONE) {
+        kc_cuda_declsym ds = {key, sym = kc_kernel_add_symbol(w->m, w->k, name, KC_SYM_LOCAL)};
+        kc_vec_push(&w->declsyms, ds);
+    }
+    return kc_cuda_mem_pointer(w, sym, name, KC_MEM_LOCAL, kc_cuda_ty_innermost(mt));
 }
 
 /* ---- conversions ------------------------------------------------------------ */

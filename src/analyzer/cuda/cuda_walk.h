@@ -200,6 +200,8 @@ kc_cuda_val kc_cuda_builtin_value(kc_cuda_walk *w, kc_cuda_bv_kind k, int comp);
 kc_cuda_val kc_cuda_linear_thread(kc_cuda_walk *w);
 kc_cuda_val kc_cuda_block_size(kc_cuda_walk *w);
 kc_cuda_val kc_cuda_mem_pointer(kc_cuda_walk *w, uint32_t sym, const char *name, kc_space space, CXType elem);
+/* The symbol recorded for a declaration's key (w->declsyms), or KC_NONE. */
+uint32_t kc_cuda_declsym_find(const kc_cuda_walk *w, const char *key);
 kc_cuda_val kc_cuda_local_member_array(kc_cuda_walk *w, CXCursor member, CXCursor base);
 kc_cuda_val kc_cuda_convert(kc_cuda_walk *w, kc_cuda_val v, CXType t, CXCursor e);
 /* Arithmetic on evaluated operands (`lc`, `rc` their expressions), with the

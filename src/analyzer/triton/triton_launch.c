@@ -335,6 +335,16 @@ static bool param_float(tt_module *m, TSNode scope, const char *name, int depth,
     return true;
 }
 
+/* The text of a string literal without its quotes and spaces, appended
+ * to buf (of `cap` bytes, one kept for a separator and one for the end). */
+static size_t append_unquoted(char *buf, size_t bl, size_t cap, const char *t)
+{
+    for (; *t && bl + 2 < cap; t++)
+        if (*t != '"' && *t != '\'' && *t != ' ')
+            buf[bl++] = *t;
+    return bl;
+}
+
 /* The names a `pytest.mark.parametrize` gives values, as its first
  * argument spells them ("M, N" or ["M", "N"]): the position of `name`
  * among them and how many there are, or false. */
@@ -344,18 +354,13 @@ static bool parametrize_position(tt_module *m, TSNode names, const char *name, u
     size_t bl = 0;
     names = tt_unparen(names);
     if (TT_IS(names, string)) {
-        const char *t = tt_text(m, names);
-        for (; *t && bl + 1 < sizeof buf; t++)
-            if (*t != '"' && *t != '\'' && *t != ' ')
-                buf[bl++] = *t;
+        bl = append_unquoted(buf, bl, sizeof buf, tt_text(m, names));
     } else if (TT_IS(names, list) || TT_IS(names, tuple)) {
         for (uint32_t i = 0; i < ts_node_named_child_count(names); i++) {
             TSNode e = ts_node_named_child(names, i);
             if (!TT_IS(e, string))
                 return false;
-            for (const char *t = tt_text(m, e); *t && bl + 2 < sizeof buf; t++)
-                if (*t != '"' && *t != '\'' && *t != ' ')
-                    buf[bl++] = *t;
+            bl = append_unquoted(buf, bl, sizeof buf, tt_text(m, e));
             buf[bl++] = ',';
         }
     } else {

@@ -487,9 +487,6 @@ void tt_assign_range(const tt_assign_index *ix, const char *name, uint32_t *lo, 
     *hi = a;
 }
 
-/* Finds the last assignment `name = ...` (or a tuple element of one) in
- * `scope` that starts before `before`. Returns the right-hand node; *elem is the element index when
- * the right side is unpacked (M, N = x.shape). */
 /* The innermost branch of an `if` that holds `n` (its block, and the
  * `if` statement in *stmt), below `scope`; null if none. */
 static TSNode if_branch(TSNode n, TSNode scope, TSNode *stmt)
@@ -524,6 +521,8 @@ static bool set_on_two_branches(tt_module *m, const tt_assign_index *ix, uint32_
     TSNode branch = if_branch(best, scope, &stmt);
     if (ts_node_is_null(branch) || ts_node_end_byte(stmt) > at)
         return false;
+    int64_t x, y;
+    bool cy = tt_int_literal(m, tt_unparen(best), &y);
     for (uint32_t i = lo; i < hi; i++) {
         const tt_assign *a = &ix->items.data[ix->by_name[i]];
         if (a->start >= at)
@@ -535,8 +534,7 @@ static bool set_on_two_branches(tt_module *m, const tt_assign_index *ix, uint32_
          * more the value than the other. (Two expressions, `out.stride(0)`
          * / `out.stride(1)` for 2-D and 3-D outputs, keep the last one: the
          * same kind of value.) */
-        int64_t x, y;
-        bool cx = tt_int_literal(m, tt_unparen(a->right), &x), cy = tt_int_literal(m, tt_unparen(best), &y);
+        bool cx = tt_int_literal(m, tt_unparen(a->right), &x);
         if (cx != cy || (cx && x != y))
             return true;
     }
@@ -560,6 +558,9 @@ static bool names_within(tt_module *m, TSNode e, const char *name, unsigned dept
 
 static bool names_itself(tt_module *m, TSNode e, const char *name) { return names_within(m, e, name, 64); }
 
+/* Finds the last assignment `name = ...` (or a tuple element of one) in
+ * `scope` that starts before `before`. Returns the right-hand node; *elem is the element index when
+ * the right side is unpacked (M, N = x.shape). */
 static TSNode find_assignment_at(tt_module *m, TSNode scope, const char *name, uint32_t before, int *elem)
 {
     const tt_assign_index *ix = tt_assignments(m, scope);
