@@ -253,13 +253,14 @@ static const char *find_header(kc_cuda_scan_inc *s, const char *name, bool quote
     return NULL;
 }
 
-/* A quoted include that names a path (`"src/cuda/utils.cuh"`) and is not
- * found: most projects write such paths from a root their build adds with
- * -I, an ancestor of the including file, or that ancestor's include/
- * (MegEngine's `"src/cuda/..."` from dnn/, `"megdnn/arch.h"` from
- * dnn/include). The nearest such directory that holds the file is added to
- * the search path; NULL if none of the 8 nearest ancestors, up to the
- * repository's root (a directory with .git), does. */
+/* A quoted include that is not found beside the file: most projects write
+ * such names from a root their build adds with -I, an ancestor of the
+ * including file, or that ancestor's include/ (MegEngine's
+ * `"src/cuda/..."` from dnn/, `"megdnn/arch.h"` from dnn/include;
+ * ccminer's `"cuda_helper.h"` from x11/, at the repository's top). The
+ * nearest such directory that holds the file is added to the search path;
+ * NULL if none of the 8 nearest ancestors, up to the repository's root (a
+ * directory with .git), does. */
 static const char *ancestor_root(kc_cuda_scan_inc *s, const char *name, const char *dir)
 {
     /* the same ancestors whatever the path looks like (`./a/b.cu`, `a/b.cu`) */
@@ -301,7 +302,7 @@ static void on_include(kc_cuda_scan_inc *s, const char *name, bool quoted, const
     if (s->shim && kc_cuda_shim_provides(name))
         return;
     const char *found = find_header(s, name, quoted, dir);
-    if (!found && quoted && s->roots && strchr(name, '/'))
+    if (!found && quoted && s->roots)
         found = ancestor_root(s, name, dir);
     if (found) {
         scan_file(s, found, depth + 1);
