@@ -792,6 +792,67 @@ static int tile_axis(const tile *t)
     return !t->by_loop && t->step->kind == KC_ATOM_PROGRAM && t->step->id < 3 ? (int)t->step->id : -1;
 }
 
+/* Is `g` the grid's extent along `ax`: tl.num_programs(ax), or a parameter
+ * that every launch of the kernel passes as that axis of its grid
+ * (`N_BLOCK` of `grid = (M, N_BLOCK)`)? */
+static bool grid_extent(const kc_model *m, const kc_kernel *k, const kc_index *g, int ax)
+{
+    if (!g || g->nmono != 1 || g->mono[0].coef != 1 || g->mono[0].nfac != 1)
+        return false;
+    const kc_atom *x = &g->mono[0].fac[0];
+    if (x->kind == KC_ATOM_GRID_DIM)
+        return x->id == (uint32_t)ax;
+    if (x->kind != KC_ATOM_SYMBOL || x->id >= k->symbols.len)
+        return false;
+    const char *name = k->symbols.data[x->id].name;
+    unsigned seen = 0;
+    for (uint32_t i = 0; name && i < m->launches.len; i++) {
+        const kc_launch *l = &m->launches.data[i];
+        if (!l->kernel || strcmp(l->kernel, k->name))
+            continue;
+        const char *arg = NULL;
+        for (uint32_t j = 0; j < l->args.len && !arg; j++)
+            if (l->args.data[j].param && !strcmp(l->args.data[j].param, name))
+                arg = l->args.data[j].text;
+        if (!arg || !l->grid[ax].text || strcmp(arg, l->grid[ax].text))
+            return false;
+        seen++;
+    }
+    return seen > 0;
+}
+
+/* Does a condition the access runs under say that its program is not the
+ * last along `ax` (`pid != N_BLOCK - 1`, `not is_last` with `is_last = pid
+ * == N_BLOCK - 1`, `pid + 1 < tl.num_programs(1)`)? Every other program's
+ * tile lies within the extent the grid rounds up: a branch for them needs
+ * no mask (MagiAttention's range ops mask only the last block). */
+static bool not_last_program(const kc_model *m, const kc_kernel *k, kc_arena *ar, uint32_t cond, int ax)
+{
+    kc_atom pa = kc_atom_make(KC_ATOM_PROGRAM, (uint32_t)ax, (kc_deps){0});
+    for (uint32_t g = 0; cond != KC_NONE && cond < k->conds.len && g < 10000; g++) {
+        const kc_cond *c = &k->conds.data[cond];
+        for (uint32_t i = 0; !c->negated && i < c->npreds; i++) {
+            const kc_pred *p = &c->preds[i];
+            if ((p->op != KC_CMP_NE && p->op != KC_CMP_LT) || !p->lhs || !p->rhs)
+                continue;
+            int64_t one;
+            const kc_index *lc = kc_index_coef_of(ar, p->lhs, KC_ATOM_PROGRAM, pa.id);
+            const kc_index *rc = kc_index_coef_of(ar, p->rhs, KC_ATOM_PROGRAM, pa.id);
+            if (!lc || !kc_index_is_const(lc, &one) || one != 1 || (rc && !(kc_index_is_const(rc, &one) && one == 0)))
+                continue;
+            /* extent = rhs - (lhs - pid) + 1 */
+            const kc_index *pid = kc_index_atom(ar, pa, p->lhs->bits, p->lhs->space, NULL);
+            const kc_index *rest = kc_index_sub(ar, p->lhs, pid);
+            const kc_index *ext = kc_index_add(ar, kc_index_sub(ar, p->rhs, rest),
+                                               kc_index_const(ar, 1, p->rhs->bits, p->rhs->space));
+            if (grid_extent(m, k, ext, ax))
+                return true;
+        }
+        cond = c->parent;
+    }
+    return false;
+}
+
 /* The fix: the twin's mask inserted before the call's closing
  * parenthesis, or the advice. */
 static void add_fix(kc_rule_ctx *ctx, kc_diag *d, const finding *f, const char *ext)
@@ -959,6 +1020,8 @@ static void check(const kc_model *m, const kc_kernel *k, kc_rule_ctx *ctx)
         /* every launch floors the tile's axis (`Tkv // BLOCK_N`): no
          * program runs past the extent */
         if (ax >= 0 && k->grid_cover[ax].cover == KC_COVER_FLOOR)
+            continue;
+        if (ax >= 0 && not_last_program(m, k, kc_rule_arena(ctx), a->guard, ax))
             continue;
         bool rounds_up = ax >= 0 && k->grid_cover[ax].cover == KC_COVER_ROUNDS_UP;
         if (tile_of_one(k, &f.t) || !tie_to_size(k, &f))

@@ -226,6 +226,24 @@ static tv eval_float(tt_ctx *c, TSNode n)
 }
 
 /* -x, +x, ~x */
+/* `not (i < n)`, `~(i >= n)`: the negation of a single comparison is one
+ * comparison too (`i >= n`, `i < n`); of a conjunction it is none. */
+static void negate_pred(tt_ctx *c, const tv *a, tv *r)
+{
+    if (a->npreds != 1 || !a->preds)
+        return;
+    static const kc_cmp neg[] = {[KC_CMP_LT] = KC_CMP_GE, [KC_CMP_LE] = KC_CMP_GT, [KC_CMP_GT] = KC_CMP_LE,
+                                 [KC_CMP_GE] = KC_CMP_LT, [KC_CMP_EQ] = KC_CMP_NE, [KC_CMP_NE] = KC_CMP_EQ};
+    kc_cmp op = a->preds[0].op;
+    if (op < KC_CMP_LT || op > KC_CMP_NE)
+        return;
+    kc_pred *p = kc_arena_alloc(c->a, sizeof *p);
+    *p = a->preds[0];
+    p->op = neg[op];
+    r->preds = p;
+    r->npreds = 1;
+}
+
 static tv eval_unary(tt_ctx *c, TSNode n)
 {
     TSNode an = tt_field(n, "argument");
@@ -248,6 +266,8 @@ static tv eval_unary(tt_ctx *c, TSNode n)
         tv r = a;
         r.npreds = 0;
         r.preds = NULL;
+        if (!strcmp(op, "~"))
+            negate_pred(c, &a, &r);
         return r;
     }
     tv r = tt_num_of(c, &a, an);
@@ -270,6 +290,8 @@ static tv eval_not(tt_ctx *c, TSNode n)
     r.vague = tt_is_vague(&a);
     r.elt = TT_ELT_BOOL;
     r.logic_nonbool = a.kind != TV_BOOL || a.logic_nonbool;
+    if (a.kind == TV_BOOL)
+        negate_pred(c, &a, &r);
     tt_note_block_logic(c, n, &r);
     return r;
 }

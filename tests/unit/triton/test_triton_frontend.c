@@ -182,6 +182,32 @@ static void test_shapes_and_strides(void **state)
     done(l);
 }
 
+/* `not c` and `~c` of one comparison are the opposite comparison; of a
+ * conjunction, no comparison at all. */
+static void test_negated_comparisons(void **state)
+{
+    lowered *l = lower("import triton\nimport triton.language as tl\n"
+                       "@triton.jit\n"
+                       "def k(x_ptr, n, NB: tl.constexpr):\n"
+                       "    b = tl.program_id(1)\n"
+                       "    last = b == NB - 1\n"
+                       "    if not last:\n"
+                       "        tl.store(x_ptr + b, 1)\n"
+                       "    if ~(b >= n):\n"
+                       "        tl.store(x_ptr + b, 2)\n"
+                       "    if not (b < n and b > 0):\n"
+                       "        tl.store(x_ptr + b, 3)\n");
+    const kc_kernel *k = l->m->kernels.data[0];
+    assert_int_equal(k->conds.len, 3);
+    assert_int_equal(k->conds.data[0].npreds, 1);
+    assert_int_equal(k->conds.data[0].preds[0].op, KC_CMP_NE);
+    assert_string_equal(kc_model_index_str(l->m, k, k->conds.data[0].preds[0].rhs), "NB - 1");
+    assert_int_equal(k->conds.data[1].npreds, 1);
+    assert_int_equal(k->conds.data[1].preds[0].op, KC_CMP_LT);
+    assert_int_equal(k->conds.data[2].npreds, 0);
+    done(l);
+}
+
 static void test_loops(void **state)
 {
     lowered *l = lower("import triton\nimport triton.language as tl\n"
@@ -949,6 +975,7 @@ int main(void)
         cmocka_unit_test(test_widening_program_id_wrapper),
         cmocka_unit_test(test_project_decorator_registers_custom_op),
         cmocka_unit_test(test_augmented_assignment),
+        cmocka_unit_test(test_negated_comparisons),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
