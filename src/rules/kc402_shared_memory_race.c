@@ -36,7 +36,9 @@ static const char doc[] =
     "\n"
     "Within a pass, a guard `tid < s` keeps the writers' elements `[0, s)` apart\n"
     "from reads at `tid + s`, `tid + 2 * s` or further (the fold of a tree\n"
-    "reduction), so such a pass with a barrier after it is not reported.\n"
+    "reduction), so such a pass with a barrier after it is not reported; so\n"
+    "do writes at `tid + c` and reads at `tid` under `tid < s` with `c >= s`\n"
+    "(a table filled from its first `s` entries: `t[tid + 256] = f(t[tid])`).\n"
     "\n"
     "Indices are compared symbolically; when either one depends on the thread in a\n"
     "way kcheck cannot express (loaded data, division by a run-time value), or a\n"
@@ -213,10 +215,11 @@ static bool split_by_guard(kc_arena *ar, const kc_kernel *k, const kc_access *w,
                 continue;
             int64_t z;
             const kc_index *cands[3] = {lane, w->offset, r->offset};
-            bool match = false;
+            bool match = false, by_lane = false;
             for (unsigned q = 0; q < 3 && !match; q++) {
                 const kc_index *dl = kc_index_sub(ar, pr->lhs, cands[q]);
                 match = dl && kc_index_is_const(dl, &z) && z == 0;
+                by_lane = match && q == 0;
             }
             if (!match)
                 continue;
@@ -224,6 +227,12 @@ static bool split_by_guard(kc_arena *ar, const kc_kernel *k, const kc_access *w,
             if (pr->op == KC_CMP_LT || pr->op == KC_CMP_LE) {
                 const kc_index *bound = pr->op == KC_CMP_LE ? kc_index_add(ar, pr->rhs, one) : pr->rhs;
                 if (bound && reaches_past(ar, od->rest, bound))
+                    return true;
+                /* the lanes below B write at i + c and read at i, c >= B
+                 * (whirlpool's table: `s[tid + 256] = f(s[tid])` under
+                 * `tid < 256`): both sets are B wide, c apart */
+                const kc_index *back = by_lane ? kc_index_scale(ar, od->rest, -1) : NULL;
+                if (bound && back && reaches_past(ar, back, bound))
                     return true;
             } else if (pr->op == KC_CMP_GE || pr->op == KC_CMP_GT) {
                 /* i >= B: the write at i - B lands below B, the read at i not */
