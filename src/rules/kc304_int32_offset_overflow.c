@@ -204,30 +204,10 @@ static irange index_range(const kc_kernel *k, const kc_atom *a)
 /* Is `ix` the program id of a grid axis that counts the rows of a
  * flattened tensor, and `f` that tensor's row stride or row extent at
  * every launch (kc_kernel.grid_rows, kc_symbol.row_axes)? */
-static bool row_bit(const kc_kernel *k, const kc_atom *f, unsigned ax, bool part)
+static bool scales_rows(const kc_kernel *k, const kc_atom *ix, const kc_atom *f)
 {
-    if (f->kind != KC_ATOM_SYMBOL || f->id >= k->symbols.len)
-        return false;
-    const kc_symbol *s = &k->symbols.data[f->id];
-    return ((part ? s->row_part_axes : s->row_axes) >> ax) & 1u;
-}
-
-/* `f` is the tensor's row stride or row length, or an extent between the
- * rows and the last dimension that the product `mo` multiplies by a row
- * length too (`off_hz * T * D` of a (B, H, T, D) tensor, rows B * H): the
- * product spans the whole tensor. `off_hz * T` alone spans it without D. */
-static bool scales_rows(const kc_kernel *k, const kc_atom *ix, const kc_atom *f, const kc_mono *mo)
-{
-    if (ix->kind != KC_ATOM_PROGRAM || ix->id >= 3 || !k->grid_rows[ix->id])
-        return false;
-    if (row_bit(k, f, ix->id, false))
-        return true;
-    if (!row_bit(k, f, ix->id, true) || !mo)
-        return false;
-    for (unsigned i = 0; i < mo->nfac; i++)
-        if (row_bit(k, &mo->fac[i], ix->id, false))
-            return true;
-    return false;
+    return ix->kind == KC_ATOM_PROGRAM && ix->id < 3 && k->grid_rows[ix->id] && f->kind == KC_ATOM_SYMBOL &&
+           f->id < k->symbols.len && (k->symbols.data[f->id].row_axes & (1u << ix->id));
 }
 
 /* Every value the launches pass is 0 or 1 (a unit stride, a broadcast). */
@@ -324,7 +304,7 @@ static bool hazardous(const kc_kernel *k, const kc_mono *m, bool scalar, const k
     for (unsigned f = 0; f < m->nfac; f++) {
         /* a row length (`pid * (n_heads * head_dim)`, constexpr or not) of
          * the tensor whose rows the program id's axis counts */
-        if (!ct_row && &m->fac[f] != *ix && scales_rows(k, *ix, &m->fac[f], m) &&
+        if (!ct_row && &m->fac[f] != *ix && scales_rows(k, *ix, &m->fac[f]) &&
             !tiny_values(&k->symbols.data[m->fac[f].id]) &&
             (!(k->grid_rows_dim0 & (1u << (*ix)->id)) || k->symbols.data[m->fac[f].id].kind != KC_SYM_CONSTEXPR))
             ct_row = &m->fac[f];
@@ -534,7 +514,7 @@ static void explain_severity(kc_rule_ctx *ctx, const kc_kernel *k, kc_diag *d, c
     bool dim0_warns = kc_rule_option_int(ctx, "first-dim-rows", 0) != 0;
     bool elsewhere_warns = kc_rule_option_int(ctx, "widened-elsewhere", 0) != 0;
     for (uint32_t i = 0; i < n && !row && kc_rule_option_int(ctx, "flattened-rows", 1) != 0; i++) {
-        if (!scales_rows(k, hs[i].index, hs[i].runtime, hs[i].mono))
+        if (!scales_rows(k, hs[i].index, hs[i].runtime))
             continue;
         if (!(k->grid_rows_dim0 & (1u << hs[i].index->id)))
             row = &hs[i];
@@ -708,7 +688,7 @@ static void report(const kc_model *mdl, const kc_kernel *k, kc_rule_ctx *ctx, co
     explain_severity(ctx, k, d, hs, n, prod, widened_elsewhere, widened_line);
     bool rows = false;
     for (uint32_t i = 0; i < n; i++)
-        rows |= scales_rows(k, hs[i].index, hs[i].runtime, hs[i].mono);
+        rows |= scales_rows(k, hs[i].index, hs[i].runtime);
     if (h->branch && !rows && d->severity == KC_SEV_WARNING) {
         d->severity = KC_SEV_NOTE;
         kc_diag_note(d, "reported as a note: the pointer is advanced differently in the branches of an `if` "

@@ -85,11 +85,6 @@ typedef struct kc_symbol {
      * passes, for it, that tensor's row stride or row length: a program id
      * of such an axis times it spans the whole tensor. */
     uint8_t row_axes;
-    /* Grid axes (bits) along which every launch passes, for it, an extent of
-     * that tensor between the rows and its last dimension: a program id of
-     * such an axis times it spans the tensor without its last dimension, and
-     * the whole tensor only together with a row_axes factor. */
-    uint8_t row_part_axes;
     /* Pointers: grid axes (bits) along which every launch binding it runs
      * one program per row of a tensor (kc_kernel.grid_rows) and passes, for
      * it, a per-sequence state of that tensor: one the launching code makes

@@ -68,11 +68,6 @@ typedef struct tt_binding {
     /* grid axes (bits) whose rows it scales: the row stride or the row
      * length of the flattened tensor the axis counts rows of (triton_grid.c) */
     uint8_t row_axes;
-    /* grid axes (bits) along which it is an extent of the counted tensor
-     * between its rows and its last dimension (n_heads of `B, T, n_heads, D
-     * = q.shape` with rows B * T): the row index times it spans the tensor
-     * without its last dimension */
-    uint8_t row_part_axes;
     /* grid axes (bits) of whose counted tensor it is a per-sequence state:
      * made from the counted extents and some others, a middle extent left
      * out (triton_grid.c); state_why says so, NULL when no axis */
