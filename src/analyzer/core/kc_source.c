@@ -7,6 +7,7 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <ctype.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -299,6 +300,48 @@ bool kc_source_has_device_code(const char *text, size_t len)
     for (size_t i = 0; i < sizeof marks / sizeof marks[0]; i++)
         if (memmem(text, len, marks[i], strlen(marks[i])))
             return true;
+    return false;
+}
+
+/* `[] __device__ (...)`, `[=] __host__ __device__ (...)`: the
+ * `__device__` at `at` qualifies a lambda (what comes before it, past
+ * blanks and `__host__`, is the capture's `]`). */
+static bool lambda_qualifier(const char *text, const char *at)
+{
+    const char *p = at;
+    for (;;) {
+        while (p > text && (p[-1] == ' ' || p[-1] == '\t' || p[-1] == '\n' || p[-1] == '\r'))
+            p--;
+        if (p - text >= 8 && memcmp(p - 8, "__host__", 8) == 0) {
+            p -= 8;
+            continue;
+        }
+        return p > text && p[-1] == ']';
+    }
+}
+
+bool kc_source_has_device_functions(const char *text, size_t len)
+{
+    /* outside comments and string literals */
+    for (size_t i = 0; i < len; i++) {
+        char c = text[i];
+        if (c == '/' && i + 1 < len && text[i + 1] == '/') {
+            while (i < len && text[i] != '\n')
+                i++;
+        } else if (c == '/' && i + 1 < len && text[i + 1] == '*') {
+            const char *e = memmem(text + i + 2, len - i - 2, "*/", 2);
+            i = e ? (size_t)(e - text) + 1 : len;
+        } else if (c == '"' || c == '\'') {
+            for (i++; i < len && text[i] != c && text[i] != '\n'; i++)
+                if (text[i] == '\\')
+                    i++;
+        } else if (c == '_' && i + 10 <= len && (i == 0 || !(isalnum((unsigned char)text[i - 1]) || text[i - 1] == '_'))) {
+            if (!memcmp(text + i, "__global__", 10) || !memcmp(text + i, "__shared__", 10))
+                return true;
+            if (!memcmp(text + i, "__device__", 10) && !lambda_qualifier(text, text + i))
+                return true;
+        }
+    }
     return false;
 }
 

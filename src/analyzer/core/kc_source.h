@@ -80,6 +80,11 @@ char *kc_utf8_lenient(const char *s);
  * passed over; a .cu file without any whose parse fails cannot be hiding
  * a kernel of its own, so its errors are notes, not a file refused. */
 bool kc_source_has_device_code(const char *text, size_t len);
+/* Device code other than `__device__` lambdas: `__global__`, `__shared__`,
+ * or a `__device__` function or variable. A file whose only device code is
+ * lambdas handed to library algorithms (thrust, cuco) holds no kernel
+ * kcheck models. */
+bool kc_source_has_device_functions(const char *text, size_t len);
 
 /* A CUDA source file by its name: `.cu`, or `.cu.cc`, `.cu.cpp`, `.cu.cxx`
  * (TensorFlow's convention, which projects that build with Bazel keep). */

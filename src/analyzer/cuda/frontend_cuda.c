@@ -923,7 +923,8 @@ static kc_model *lower_with(kc_cuda_frontend *fe, kc_arena *ar, const kc_source 
             assumed_qualifiers(m, model_src, quals);
             /* the file as written: a specifier macro read as `__device__`
              * (cuda_macros.c) makes no device code of its own */
-            bool tolerant = is_header(src->path) || !kc_source_has_device_code(model_src->text, model_src->len);
+            bool tolerant =
+                is_header(src->path) || !kc_source_has_device_functions(model_src->text, model_src->len);
             if (kc_arena_over(m->arena)) {
                 kc_file_errors_over_memory(errs, "its kernel model", kc_arena_bytes(m->arena),
                                            fe->opts->file_memory);
