@@ -408,22 +408,23 @@ static bool one_to_one_lane(const kc_index *x)
 }
 
 /* The innermost condition around `guard` that one thread alone passes
- * (`threadIdx.x == 0` in a one-dimensional block), or NULL. */
+ * (`threadIdx.x == 0` in a one-dimensional block, alone or as a term of a
+ * conjunction: `threadIdx.x == 0 && n > 0`), or NULL. */
 static const kc_pred *single_thread_pred(const kc_kernel *k, uint32_t guard)
 {
     unsigned hops = 0;
     for (uint32_t c = guard; c != KC_NONE && c < k->conds.len && hops++ < 10000; c = k->conds.data[c].parent) {
         const kc_cond *cd = &k->conds.data[c];
-        if (cd->negated || cd->npreds != 1 || cd->preds[0].op != KC_CMP_EQ)
-            continue;
-        const kc_pred *pr = &cd->preds[0];
-        if (!pr->lhs || !pr->rhs)
-            continue;
-        kc_deps dl = kc_index_deps(pr->lhs), dr = kc_index_deps(pr->rhs);
-        bool ul = !dl.axes && !(dl.flags & (KC_AF_THREAD | KC_AF_DATA)),
-             ur = !dr.axes && !(dr.flags & (KC_AF_THREAD | KC_AF_DATA));
-        if ((one_to_one_lane(pr->lhs) && ur) || (one_to_one_lane(pr->rhs) && ul))
-            return pr;
+        for (uint32_t i = 0; !cd->negated && i < cd->npreds; i++) {
+            const kc_pred *pr = &cd->preds[i];
+            if (pr->op != KC_CMP_EQ || !pr->lhs || !pr->rhs)
+                continue;
+            kc_deps dl = kc_index_deps(pr->lhs), dr = kc_index_deps(pr->rhs);
+            bool ul = !dl.axes && !(dl.flags & (KC_AF_THREAD | KC_AF_DATA)),
+                 ur = !dr.axes && !(dr.flags & (KC_AF_THREAD | KC_AF_DATA));
+            if ((one_to_one_lane(pr->lhs) && ur) || (one_to_one_lane(pr->rhs) && ul))
+                return pr;
+        }
     }
     return NULL;
 }

@@ -40,6 +40,8 @@ const char *kc_loop_describe(kc_rule_ctx *ctx, const kc_kernel *k, const kc_loop
         snprintf(passes, sizeof passes, "%" PRId64 " passes", l->trip_count);
     else if (l->trip_text)
         snprintf(passes, sizeof passes, "%s passes", l->trip_text);
+    else if (l->one_pass)
+        snprintf(passes, sizeof passes, "at most one pass: its body ends in `break`");
     else if (l->trip_max > 0)
         snprintf(passes, sizeof passes, "at most %" PRId64 " passes: `%s` is divided each pass", l->trip_max,
                  l->var ? l->var : "its variable");
@@ -433,6 +435,9 @@ bool kc_launch_block_x_is_arg(const kc_model *m, const kc_kernel *k, const kc_pa
 
 bool kc_loop_one_pass_per_thread(const kc_model *m, const kc_kernel *k, const kc_loop *l)
 {
+    /* `while (true) { ...; break; }`, `for (i = 0; i < 1; i++)` */
+    if (l->one_pass || l->trip_count == 0 || l->trip_count == 1)
+        return true;
     uint32_t ax = 0;
     int form = k->lang == KC_LANG_CUDA ? grid_stride_form(l, &ax) : 0;
     uint32_t sym = form ? kc_index_symbol(l->end) : KC_NONE;

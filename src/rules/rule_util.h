@@ -54,7 +54,9 @@ bool kc_launch_block_x_is_arg(const kc_model *m, const kc_kernel *k, const kc_pa
  * blockIdx.a * blockDim.a + threadIdx.a; i < n; i += blockDim.a *
  * gridDim.a` under `(n + B - 1) / B` (or a function named for a rounded-up
  * division, `DIVUP(n, B)`) blocks of B threads, `n` being a parameter and
- * the launch's argument for it spelled as in the grid. */
+ * the launch's argument for it spelled as in the grid. A loop the model
+ * knows to make at most one pass (kc_loop.one_pass, a trip count of 0 or 1)
+ * is one too. */
 bool kc_loop_one_pass_per_thread(const kc_model *m, const kc_kernel *k, const kc_loop *l);
 
 /* CUDA: is symbol `sym` a size only as the bound of loops (`for (j = 0;

@@ -159,6 +159,7 @@ typedef struct kc_loop {
     const kc_index *start, *end, *step; /* NULL when unknown */
     const char *start_text, *end_text, *step_text;
     bool shrinks;             /* the variable is only divided or shifted right, once per pass (s >>= 1) */
+    bool one_pass;            /* every pass ends in the body's last statement, a break: at most one pass */
     int64_t trip_count;       /* -1 unknown */
     int64_t trip_max;         /* where trip_count is unknown, at most this many passes (0: no bound known) */
     const char *trip_text;    /* symbolic trip count, e.g. "ceil(N / BLOCK_SIZE_N)" */

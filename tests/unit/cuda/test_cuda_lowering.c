@@ -121,6 +121,39 @@ static void test_matvec_row_per_thread(void **state)
     fh_free(&L);
 }
 
+/* `while (true) { ...; break; }`: every pass ends in the body's last
+ * statement, a break; a `continue` of the loop (not of a loop inside it)
+ * makes it a loop again. */
+static void test_one_pass_loops(void **state)
+{
+    (void)state;
+    lowered L;
+    fh_lower_cuda(&L, "__global__ void k(int *x, const int *y, int n)\n"
+              "{\n"
+              "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+              "    while (true) {\n"
+              "        if (i >= n) break;\n"
+              "        for (int j = 0; j < 4; j++) { if (y[j] < 0) continue; x[i] += y[j]; }\n"
+              "        break;\n"
+              "    }\n"
+              "    for (int r = 0; r < 8; r++) {\n"
+              "        if (y[r] == 0) continue;\n"
+              "        x[i] -= y[r];\n"
+              "        break;\n"
+              "    }\n"
+              "    while (x[i] > 0) { x[i] -= 1; }\n"
+              "}\n");
+    const kc_kernel *k = fh_kernel(L.m, "k");
+    assert_int_equal(k->loops.len, 4);
+    assert_true(k->loops.data[0].one_pass);
+    assert_int_equal(k->loops.data[0].trip_max, 1);
+    assert_false(k->loops.data[1].one_pass); /* the inner for, 4 passes */
+    assert_int_equal(k->loops.data[1].trip_count, 4);
+    assert_false(k->loops.data[2].one_pass); /* its continue starts another pass */
+    assert_false(k->loops.data[3].one_pass);
+    fh_free(&L);
+}
+
 static void test_grid_stride_loop(void **state)
 {
     (void)state;
@@ -806,6 +839,7 @@ int main(void)
         cmocka_unit_test(test_axpy),
         cmocka_unit_test(test_matvec_row_per_thread),
         cmocka_unit_test(test_grid_stride_loop),
+        cmocka_unit_test(test_one_pass_loops),
         cmocka_unit_test(test_shared_tile),
         cmocka_unit_test(test_pragma_unroll),
         cmocka_unit_test(test_barrier_under_thread_condition),
