@@ -1155,47 +1155,9 @@ static void rebind_after(kc_cuda_walk *w, loop_walk *lw)
     }
 }
 
-static enum CXChildVisitResult find_continue(CXCursor c, CXCursor parent, CXClientData data)
-{
-    (void)parent;
-    switch (c.kind) {
-    case CXCursor_ContinueStmt:
-        *(bool *)data = true;
-        return CXChildVisit_Break;
-    case CXCursor_ForStmt:
-    case CXCursor_WhileStmt:
-    case CXCursor_DoStmt:
-    case CXCursor_CXXForRangeStmt:
-    case CXCursor_LambdaExpr:
-        return CXChildVisit_Continue; /* their continue is theirs */
-    default:
-        return CXChildVisit_Recurse;
-    }
-}
-
-/* `while (true) { ...; break; }`: a body whose last statement is an
- * unconditional break, with no continue of this loop in it, makes at most
- * one pass (a block to break out of, as cuBQL's node builders write). */
-static bool one_pass_body(CXCursor body)
-{
-    if (body.kind != CXCursor_CompoundStmt)
-        return body.kind == CXCursor_BreakStmt;
-    kc_cuda_kids k;
-    kc_cuda_kids_get(body, &k);
-    bool last_break = k.n > 0 && k.v[k.n - 1].kind == CXCursor_BreakStmt;
-    kc_cuda_kids_free(&k);
-    if (!last_break)
-        return false;
-    bool cont = false;
-    clang_visitChildren(body, find_continue, &cont);
-    return !cont;
-}
-
 bool kc_cuda_walk_loop(kc_cuda_walk *w, CXCursor s, const kc_cuda_pragma *pr)
 {
-    loop_walk lw;
-    memset(&lw, 0, sizeof lw);
-    lw.s = s;
+    loop_walk lw = {.s = s};
     lw.init = lw.cond = lw.inc = lw.body = lw.rvar = clang_getNullCursor();
     lw.kind = KC_LOOP_WHILE;
     loop_parts(w, &lw);
@@ -1224,12 +1186,7 @@ bool kc_cuda_walk_loop(kc_cuda_walk *w, CXCursor s, const kc_cuda_pragma *pr)
             lp->trip_max = kc_cuda_ty_bits(vt);
     } else if (!clang_Cursor_isNull(lw.rvar))
         lp->var = kc_cuda_spelling(w->t, lw.rvar);
-    if (one_pass_body(lw.body)) {
-        lp->one_pass = true;
-        if (lp->trip_count > 1)
-            lp->trip_count = -1;
-        lp->trip_max = 1;
-    }
+    kc_cuda_mark_one_pass(lp, lw.body);
 
     rebind_after(w, &lw);
     if (w->fn->env.len > env0)

@@ -821,3 +821,49 @@ unsigned kc_cuda_cursor_off(CXCursor c)
     clang_getExpansionLocation(clang_getRangeStart(clang_getCursorExtent(c)), NULL, NULL, NULL, &off);
     return off;
 }
+
+static enum CXChildVisitResult find_continue(CXCursor c, CXCursor parent, CXClientData data)
+{
+    (void)parent;
+    switch (c.kind) {
+    case CXCursor_ContinueStmt:
+        *(bool *)data = true;
+        return CXChildVisit_Break;
+    case CXCursor_ForStmt:
+    case CXCursor_WhileStmt:
+    case CXCursor_DoStmt:
+    case CXCursor_CXXForRangeStmt:
+    case CXCursor_LambdaExpr:
+        return CXChildVisit_Continue; /* their continue is theirs */
+    default:
+        return CXChildVisit_Recurse;
+    }
+}
+
+/* `while (true) { ...; break; }`: a body whose last statement is an
+ * unconditional break, with no continue of this loop in it, makes at most
+ * one pass (a block to break out of, as cuBQL's node builders write). */
+static bool one_pass_body(CXCursor body)
+{
+    if (body.kind != CXCursor_CompoundStmt)
+        return body.kind == CXCursor_BreakStmt;
+    kc_cuda_kids k;
+    kc_cuda_kids_get(body, &k);
+    bool last_break = k.n > 0 && k.v[k.n - 1].kind == CXCursor_BreakStmt;
+    kc_cuda_kids_free(&k);
+    if (!last_break)
+        return false;
+    bool cont = false;
+    clang_visitChildren(body, find_continue, &cont);
+    return !cont;
+}
+
+void kc_cuda_mark_one_pass(kc_loop *lp, CXCursor body)
+{
+    if (!one_pass_body(body))
+        return;
+    lp->one_pass = true;
+    if (lp->trip_count > 1)
+        lp->trip_count = -1;
+    lp->trip_max = 1;
+}
