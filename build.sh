@@ -128,7 +128,10 @@ test)
     # the .fixed fixtures, the layering check of the sources) or repeats the
     # first pass's packaging and the pre-commit hook's own build of kcheck in
     # a clone (about 150 s of the CI budget).
+    # cuda.header_cache runs kcheck over its inputs a dozen times: here on
+    # the examples and three fixture folders (about 100 s of the budget).
     (cd build-asan && KCHECK_CACHE_DIR="$ROOT/build-asan/kcheck-cache" \
+        KCHECK_HEADER_CACHE_INPUTS="examples tests/fixtures/seeds tests/fixtures/KC002_incomplete-analysis tests/fixtures/KC101_uncoalesced-access" \
         ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:detect_stack_use_after_return=1:use_sigaltstack=0 \
         LSAN_OPTIONS=suppressions="$ROOT/tests/lsan.supp":print_suppressions=0 \
         UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
