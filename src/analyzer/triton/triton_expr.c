@@ -225,7 +225,6 @@ static tv eval_float(tt_ctx *c, TSNode n)
     return v;
 }
 
-/* -x, +x, ~x */
 /* `not (i < n)`, `~(i >= n)`: the negation of a single comparison is one
  * comparison too (`i >= n`, `i < n`); of a conjunction it is none. */
 static void negate_pred(tt_ctx *c, const tv *a, tv *r)
@@ -244,6 +243,7 @@ static void negate_pred(tt_ctx *c, const tv *a, tv *r)
     r->npreds = 1;
 }
 
+/* -x, +x, ~x */
 static tv eval_unary(tt_ctx *c, TSNode n)
 {
     TSNode an = tt_field(n, "argument");
