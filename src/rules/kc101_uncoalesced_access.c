@@ -89,7 +89,9 @@ static const char doc[] =
     "measurements below exempt; measured in Triton on an H100\n"
     "(`bench/premise/kc101_triton_range_walk.py`, 2^22 int32 records, rows\n"
     "against the same values transposed): 0.97x at 16 B, 1.01x at 32 and 56 B,\n"
-    "1.32x at 64 B, 2.71x at 128 B. Measured on an H200\n"
+    "1.32x at 64 B, 2.71x at 128 B. Nor is an access of a type kcheck cannot\n"
+    "size (a vector type a template picks) whose lanes are four elements apart:\n"
+    "it may be one 16-byte vector per lane. Measured on an H200\n"
     "(`bench/premise/kc101_once_per_thread.cu`, 2^20 rows, one thread each):\n"
     "a store 32 floats apart made once after the loop cost 2.40x after 16\n"
     "passes, 1.37x after 64 and 1.14x after 256, where the same stride inside\n"
@@ -938,6 +940,13 @@ static void gather_note(const kc_access *a, kc_diag *d, bool symbolic)
                     "made once per thread, reported as a note");
 }
 
+/* Lanes `step` bytes apart that a warp reads at little cost: closer than
+ * half a sector (measured 1.0-1.1x, bytes 4 apart), or at most 16 bytes
+ * apart through a cast to a type kcheck could not size
+ * (`reinterpret_cast<const vec4_t *>(&w[4 * i])[0]` with vec4_t from a
+ * template), which may be one vector of the lane's elements, read whole. */
+static bool lanes_close(const kc_access *a, uint64_t step) { return step < 16 || (a->recast && step <= 16); }
+
 static void check(const kc_model *m, const kc_kernel *k, kc_rule_ctx *ctx)
 {
     kc_arena *ar = kc_rule_arena(ctx);
@@ -1001,8 +1010,8 @@ static void check(const kc_model *m, const kc_kernel *k, kc_rule_ctx *ctx)
             }
             if (sectors < (uint64_t)min_const * ideal)
                 continue; /* e.g. bytes 4 apart in rows of 16 lanes: 2x */
-            if (step < 16)
-                continue; /* lanes closer than half a sector: measured 1.0-1.1x (bytes 4 apart) */
+            if (lanes_close(a, step))
+                continue;
             int64_t rec = cst < 0 ? -cst : cst, fields = kc_record_fields(ar, k, a, rec, eb, kc_record_max_bytes(a));
             if (fields * 6 >= rec * 5)
                 continue; /* each thread moves its whole record: the caches merge the requests */

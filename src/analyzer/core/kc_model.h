@@ -224,6 +224,11 @@ typedef struct kc_access {
     const kc_index *offset;   /* elements from the base; NULL when unknown */
     uint8_t elem_bytes;       /* 0 unknown */
     const char *elem_type;
+    /* CUDA: through a pointer cast to a type kcheck cannot size, other than
+     * the elements `offset` counts (a vector type a template picks): the
+     * access may be wider than one of them (offset and elem_bytes stay
+     * those of the elements cast from) */
+    bool recast;
     uint32_t loop;            /* innermost enclosing loop, or KC_NONE */
     uint32_t guard;           /* innermost enclosing condition, or KC_NONE */
     kc_span span;             /* the whole access (the load call, the subscript) */

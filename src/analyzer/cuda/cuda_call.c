@@ -476,6 +476,46 @@ bool kc_cuda_bare_variable(CXCursor arg)
            !clang_isConstQualifiedType(clang_getCursorType(d));
 }
 
+/* The i-th parameter of the functions an unresolved call may call
+ * (`lin_merge_simple<T, depth>(...)` in a kernel template names a
+ * function template whose parameters are known): that parameter of a
+ * candidate that takes na arguments or more (defaults), when no such
+ * candidate takes it by reference to non-const (`T &`, `T &&`); else a null
+ * cursor (any argument may be written). */
+CXCursor kc_cuda_candidate_param(CXCursor call, int i, int na)
+{
+    CXCursor none = clang_getNullCursor(), found = none;
+    kc_cuda_kids k;
+    kc_cuda_kids_get(call, &k);
+    CXCursor callee = k.n >= 1 ? kc_cuda_strip(k.v[0]) : none;
+    kc_cuda_kids_free(&k);
+    CXCursor r = clang_Cursor_isNull(callee) ? none : clang_getCursorReferenced(callee);
+    bool overloaded = r.kind == CXCursor_OverloadedDeclRef;
+    if (!overloaded && r.kind != CXCursor_FunctionTemplate && r.kind != CXCursor_FunctionDecl)
+        return none;
+    unsigned n = overloaded ? clang_getNumOverloadedDecls(r) : 1;
+    for (unsigned c = 0; c < n; c++) {
+        CXCursor d = overloaded ? clang_getOverloadedDecl(r, c) : r;
+        kc_cuda_kids pk;
+        kc_cuda_kids_get(d, &pk);
+        CXCursor p = none;
+        int np = 0;
+        for (unsigned j = 0; j < pk.n; j++)
+            if (pk.v[j].kind == CXCursor_ParmDecl && np++ == i)
+                p = pk.v[j];
+        kc_cuda_kids_free(&pk);
+        if (np < na)
+            continue; /* cannot take the call's arguments (or a pack: not matched) */
+        CXType pt = clang_Cursor_isNull(p) ? (CXType){0} : clang_getCursorType(p);
+        if (clang_Cursor_isNull(p) ||
+            ((pt.kind == CXType_LValueReference || pt.kind == CXType_RValueReference) &&
+             !clang_isConstQualifiedType(clang_getPointeeType(pt))))
+            return none;
+        found = p;
+    }
+    return found;
+}
+
 /* The loops around a call of a function kcheck cannot see into that is
  * given a pointer: it may read what the pointer points to and change it
  * (`curand_uniform(&state)` advances the state), so called again in a

@@ -889,7 +889,8 @@ static kc_cuda_val call_named(kc_cuda_walk *w, CXCursor e, CXCursor ref, const c
     /* (an operator called on an object passes one argument more than its parameters: not matched) */
     int np = clang_Cursor_isNull(ref) ? (unres ? na : 0) : clang_Cursor_getNumArguments(ref);
     for (int i = 0; np == na && i < na; i++)
-        write_back(w, e, clang_Cursor_isNull(ref) ? ref : clang_Cursor_getArgument(ref, (unsigned)i), args[i], 0, v.deps);
+        write_back(w, e, clang_Cursor_isNull(ref) ? kc_cuda_candidate_param(e, i, na) : clang_Cursor_getArgument(ref, (unsigned)i),
+                   args[i], 0, v.deps);
     if (kc_cuda_ty_is_int(rt))
         return kc_cuda_v_index(kc_cuda_ix_opaque(w, e, v.deps, kc_cuda_ty_bits(rt)));
     if (kc_cuda_ty_is_ptr(rt)) {

@@ -388,6 +388,7 @@ uint32_t kc_cuda_mk_access(kc_cuda_walk *w, kc_access_kind kind, const kc_cuda_v
     a.offset = p->off;
     a.elem_bytes = p->elem_bytes;
     a.elem_type = p->elem_type;
+    a.recast = p->recast;
     a.loop = w->loop;
     a.guard = w->guard;
     a.span = kc_cuda_aspan(w, whole);
@@ -699,6 +700,10 @@ kc_cuda_val kc_cuda_convert(kc_cuda_walk *w, kc_cuda_val v, CXType t, CXCursor e
         if (nb) {
             v.elem_bytes = nb;
             v.elem_type = kc_cuda_ty_name(w, kc_cuda_ty_innermost(pointee));
+        } else {
+            const char *to = kc_cuda_ty_name(w, kc_cuda_ty_innermost(pointee));
+            if (to && (!v.elem_type || strcmp(to, v.elem_type) != 0))
+                v.recast = true; /* offsets stay in the elements cast from */
         }
         return v;
     }

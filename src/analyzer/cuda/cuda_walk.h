@@ -37,6 +37,10 @@ typedef struct kc_cuda_val {
     bool ptr;             /* a pointer/array into memory: base + off */
     uint8_t space;        /* kc_space of the memory (pointers) */
     uint8_t elem_bytes;   /* size of one element of `off`, 0 unknown */
+    /* cast to a pointer to another type kcheck cannot size (`reinterpret_cast<
+     * const vec4_t *>(&w[4 * i])` with vec4_t from a template): an access
+     * through it may be wider than an element of `off` */
+    bool recast;
     uint32_t base;        /* symbol of the base, or KC_NONE */
     const char *base_name;
     const char *elem_type;
@@ -227,6 +231,10 @@ const char *kc_cuda_callee_name(kc_cuda_walk *w, CXCursor call, CXCursor ref);
  * any other call. */
 uint64_t kc_cuda_call_pass_loops(const kc_cuda_walk *w, const CXCursor *args, int na, bool unresolved);
 bool kc_cuda_bare_variable(CXCursor arg);
+/* For a call clang could not resolve: the i-th parameter (of na) of the
+ * functions it names, where none of them takes that argument by reference
+ * to non-const; else a null cursor (the argument may be written). */
+CXCursor kc_cuda_candidate_param(CXCursor call, int i, int na);
 bool kc_cuda_starts_with(const char *s, const char *p);
 const char *kc_cuda_cg_class_of_type(kc_cuda_walk *w, CXType t);
 int64_t kc_cuda_tile_size(CXType t);
