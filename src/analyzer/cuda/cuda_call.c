@@ -478,10 +478,10 @@ bool kc_cuda_bare_variable(CXCursor arg)
 
 /* The i-th parameter of the functions an unresolved call may call
  * (`lin_merge_simple<T, depth>(...)` in a kernel template names a
- * function template whose parameters are known): that parameter of a
- * candidate that takes na arguments or more (defaults), when no such
- * candidate takes it by reference to non-const (`T &`, `T &&`); else a null
- * cursor (any argument may be written). */
+ * function template whose parameters are known): that parameter of the
+ * candidates, each of na parameters or more (defaults), when none takes it
+ * by reference to non-const (`T &`, `T &&`); else, or where a candidate has
+ * fewer (a pack, C varargs), a null cursor (any argument may be written). */
 CXCursor kc_cuda_candidate_param(CXCursor call, int i, int na)
 {
     CXCursor none = clang_getNullCursor(), found = none;
@@ -505,7 +505,7 @@ CXCursor kc_cuda_candidate_param(CXCursor call, int i, int na)
                 p = pk.v[j];
         kc_cuda_kids_free(&pk);
         if (np < na)
-            continue; /* cannot take the call's arguments (or a pack: not matched) */
+            return none; /* a pack or C varargs may take it, by reference too */
         CXType pt = clang_Cursor_isNull(p) ? (CXType){0} : clang_getCursorType(p);
         if (clang_Cursor_isNull(p) ||
             ((pt.kind == CXType_LValueReference || pt.kind == CXType_RValueReference) &&
