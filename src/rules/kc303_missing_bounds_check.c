@@ -802,19 +802,16 @@ static bool grid_extent(const kc_model *m, const kc_kernel *k, const kc_index *g
     const kc_atom *x = &g->mono[0].fac[0];
     if (x->kind == KC_ATOM_GRID_DIM)
         return x->id == (uint32_t)ax;
-    if (x->kind != KC_ATOM_SYMBOL || x->id >= k->symbols.len)
+    if (x->kind != KC_ATOM_SYMBOL || x->id >= k->symbols.len || k->symbols.data[x->id].param >= k->params.len)
         return false;
-    const char *name = k->symbols.data[x->id].name;
+    const kc_param *p = &k->params.data[k->symbols.data[x->id].param];
     unsigned seen = 0;
-    for (uint32_t i = 0; name && i < m->launches.len; i++) {
+    for (uint32_t i = 0; i < m->launches.len; i++) {
         const kc_launch *l = &m->launches.data[i];
-        if (!l->kernel || strcmp(l->kernel, k->name))
+        if (!kc_launch_may_run(l, k))
             continue;
-        const char *arg = NULL;
-        for (uint32_t j = 0; j < l->args.len && !arg; j++)
-            if (l->args.data[j].param && !strcmp(l->args.data[j].param, name))
-                arg = l->args.data[j].text;
-        if (!arg || !l->grid[ax].text || strcmp(arg, l->grid[ax].text))
+        const kc_launch_arg *arg = kc_launch_arg_for(k, l, p);
+        if (!arg || !arg->text || !l->grid[ax].text || strcmp(arg->text, l->grid[ax].text))
             return false;
         seen++;
     }
