@@ -1186,7 +1186,7 @@ bool kc_cuda_walk_loop(kc_cuda_walk *w, CXCursor s, const kc_cuda_pragma *pr)
             lp->trip_max = kc_cuda_ty_bits(vt);
     } else if (!clang_Cursor_isNull(lw.rvar))
         lp->var = kc_cuda_spelling(w->t, lw.rvar);
-    kc_cuda_mark_one_pass(lp, lw.body);
+    kc_cuda_mark_one_pass(lp, lw.body, lw.sc.has_continue);
 
     rebind_after(w, &lw);
     if (w->fn->env.len > env0)

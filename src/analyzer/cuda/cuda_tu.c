@@ -822,28 +822,10 @@ unsigned kc_cuda_cursor_off(CXCursor c)
     return off;
 }
 
-static enum CXChildVisitResult find_continue(CXCursor c, CXCursor parent, CXClientData data)
-{
-    (void)parent;
-    switch (c.kind) {
-    case CXCursor_ContinueStmt:
-        *(bool *)data = true;
-        return CXChildVisit_Break;
-    case CXCursor_ForStmt:
-    case CXCursor_WhileStmt:
-    case CXCursor_DoStmt:
-    case CXCursor_CXXForRangeStmt:
-    case CXCursor_LambdaExpr:
-        return CXChildVisit_Continue; /* their continue is theirs */
-    default:
-        return CXChildVisit_Recurse;
-    }
-}
-
 /* `while (true) { ...; break; }`: a body whose last statement is an
- * unconditional break, with no continue of this loop in it, makes at most
- * one pass (a block to break out of, as cuBQL's node builders write). */
-static bool one_pass_body(CXCursor body)
+ * unconditional break (a block to break out of, as cuBQL's node builders
+ * write). */
+static bool ends_in_break(CXCursor body)
 {
     if (body.kind != CXCursor_CompoundStmt)
         return body.kind == CXCursor_BreakStmt;
@@ -851,16 +833,12 @@ static bool one_pass_body(CXCursor body)
     kc_cuda_kids_get(body, &k);
     bool last_break = k.n > 0 && k.v[k.n - 1].kind == CXCursor_BreakStmt;
     kc_cuda_kids_free(&k);
-    if (!last_break)
-        return false;
-    bool cont = false;
-    clang_visitChildren(body, find_continue, &cont);
-    return !cont;
+    return last_break;
 }
 
-void kc_cuda_mark_one_pass(kc_loop *lp, CXCursor body)
+void kc_cuda_mark_one_pass(kc_loop *lp, CXCursor body, bool has_continue)
 {
-    if (!one_pass_body(body))
+    if (has_continue || !ends_in_break(body))
         return;
     lp->one_pass = true;
     if (lp->trip_count > 1)

@@ -147,9 +147,10 @@ bool kc_cuda_is_config_call(CXCursor c);
 CXCursor kc_cuda_strip(CXCursor c);
 
 /* `while (true) { ...; break; }`: a loop body that ends in an
- * unconditional break, with no continue of its own loop in it, makes at
- * most one pass: marks lp so (kc_loop.one_pass, trip_max 1). */
-void kc_cuda_mark_one_pass(kc_loop *lp, CXCursor body);
+ * unconditional break, with no continue of its own loop in it
+ * (has_continue, from the loop's scan), makes at most one pass: marks lp
+ * so (kc_loop.one_pass, trip_max 1). */
+void kc_cuda_mark_one_pass(kc_loop *lp, CXCursor body, bool has_continue);
 /* The declaration a (stripped) DeclRefExpr names, else a null cursor. */
 CXCursor kc_cuda_referenced_decl(CXCursor c);
 bool kc_cuda_same_decl(CXCursor a, CXCursor b);
