@@ -52,6 +52,17 @@ static const char doc[] =
     "threadIdx.x < G`, or `threadIdx.x < G`) where every launch of the file\n"
     "gives the block exactly `G` threads along x (`<<<1, G>>>(..., G)`) puts a\n"
     "whole block on one side: block 0 inside, any other outside.\n"
+    "An exit or a guard on the thread's index along x (`blockIdx.x * blockDim.x +\n"
+    "threadIdx.x`, `threadIdx.x`, either divided or shifted right by a constant)\n"
+    "against parameters is left alone when every launch of the kernel in the file\n"
+    "runs no thread past the bound: `if (gid >= batch * 4) return;` under\n"
+    "`<<<batch / 32, 128>>>(..., batch)`, `if ((gid >> 3) < threads)` under blocks\n"
+    "of `t << 3` threads, `blocks` of them, passing `blocks * t`. kcheck bounds\n"
+    "the grid, the block and each argument by the launching function's variables\n"
+    "(through locals that only their initializer writes, integer casts that do\n"
+    "not narrow, and variables written only before those reads, in no loop or\n"
+    "branch), takes those variables to be non-negative, and rounds each division\n"
+    "the way that makes the proof harder.\n"
     "\n"
     "## Why is this bad?\n"
     "`__syncthreads()` must be reached by every thread of the block, the same number\n"
@@ -373,6 +384,23 @@ static bool block_spans_bound(const kc_model *m, const kc_kernel *k, const kc_co
     return n && x_index(idx) && kc_launch_block_x_is_arg(m, k, n);
 }
 
+/* Does every thread of every launch of the file satisfy the condition
+ * (`gid < 4 * batch_size` under `<<<batch_size / 32, 128>>>`), or
+ * (never) none? Then it is the same for the whole block. */
+static bool launches_decide(const kc_model *m, const kc_kernel *k, const kc_cond *c, bool never)
+{
+    if (!c || !c->npreds)
+        return false;
+    for (uint32_t i = 0; i < c->npreds; i++) {
+        bool holds = kc_pred_holds_in_launches(m, k, &c->preds[i], never);
+        if (never && holds)
+            return true;
+        if (!never && !holds)
+            return false;
+    }
+    return !never;
+}
+
 /* The innermost thread-dependent condition around `guard`, or KC_NONE. */
 static uint32_t divergent_cond(const kc_model *m, const kc_kernel *k, uint32_t guard)
 {
@@ -380,7 +408,8 @@ static uint32_t divergent_cond(const kc_model *m, const kc_kernel *k, uint32_t g
     uint8_t unit = kc_launch_unit_axes(m, k);
     for (uint32_t c = guard; c != KC_NONE && c < k->conds.len && hops++ < 100000; c = k->conds.data[c].parent) {
         const kc_cond *cd = &k->conds.data[c];
-        if (!deps_thread(cd->deps) || pinned(k, cd) || fixed_by_launch(cd->deps, unit) || block_spans_bound(m, k, cd))
+        if (!deps_thread(cd->deps) || pinned(k, cd) || fixed_by_launch(cd->deps, unit) ||
+            block_spans_bound(m, k, cd) || launches_decide(m, k, cd, false))
             continue;
         const kc_loop *l = loop_of_cond(k, cd);
         if (l && (uniform_trip_count(l) || launch_uniform_stride(m, k, cd, l)))
@@ -396,7 +425,8 @@ static bool divergent(const kc_model *m, const kc_kernel *k, const kc_barrier *b
                 !(b->exit_cond < k->conds.len && (pinned(k, &k->conds.data[b->exit_cond]) ||
                                                   fixed_by_launch(k->conds.data[b->exit_cond].deps,
                                                                   kc_launch_unit_axes(m, k)) ||
-                                                  block_spans_bound(m, k, &k->conds.data[b->exit_cond])));
+                                                  block_spans_bound(m, k, &k->conds.data[b->exit_cond]) ||
+                                                  launches_decide(m, k, &k->conds.data[b->exit_cond], true)));
     return block_wide(b->name) && (divergent_cond(m, k, b->guard) != KC_NONE || exit);
 }
 

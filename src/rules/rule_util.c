@@ -844,3 +844,139 @@ kc_row_run kc_triton_row_run(kc_arena *ar, const kc_kernel *k, const kc_access *
             r.first = at[c];
     return r;
 }
+
+/* ---- comparisons every launched thread satisfies ---- */
+
+/* Is mo `threadIdx.x` (lane) or `blockIdx.x * blockDim.x` (base)? */
+static bool x_lane(const kc_mono *mo) { return mono_is(mo, KC_ATOM_LANE, 0, 0); }
+static bool x_base(const kc_mono *mo) { return mono_is(mo, KC_ATOM_PROGRAM, KC_ATOM_BLOCK_DIM, 0); }
+
+/* x as `(i + c1) / d + c0` for i the thread's index along x in its block
+ * (`threadIdx.x`) or the grid (*grid: `blockIdx.x * blockDim.x +
+ * threadIdx.x`), d >= 1 (a quotient, kc_opaque.quot) and constants c0,
+ * c1. */
+static bool x_thread_index(const kc_kernel *k, const kc_index *x, bool *grid, int64_t *d, int64_t *c0, int64_t *c1,
+                           unsigned depth)
+{
+    if (!x || depth > 1)
+        return false;
+    *c0 = 0;
+    bool lane = false, base = false;
+    const kc_mono *quot = NULL;
+    for (unsigned i = 0; i < x->nmono; i++) {
+        const kc_mono *mo = &x->mono[i];
+        if (mo->nfac == 0)
+            *c0 = mo->coef;
+        else if (x_lane(mo) && !lane)
+            lane = true;
+        else if (x_base(mo) && !base)
+            base = true;
+        else if (mo->coef == 1 && mo->nfac == 1 && mo->fac[0].kind == KC_ATOM_OPAQUE && !quot)
+            quot = mo;
+        else
+            return false;
+    }
+    if (quot) {
+        uint32_t id = quot->fac[0].id;
+        const kc_opaque *o = id < k->opaques.len ? &k->opaques.data[id] : NULL;
+        int64_t inner_c0, inner_d;
+        if (lane || base || !o || !o->quot || o->quot_div < 1 ||
+            !x_thread_index(k, o->quot, grid, &inner_d, &inner_c0, c1, depth + 1) || inner_d != 1)
+            return false;
+        *c1 = inner_c0;
+        *d = o->quot_div;
+        return true;
+    }
+    *grid = base;
+    *d = 1;
+    *c1 = 0;
+    return lane;
+}
+
+/* A bound on kernel value e (parameters, constants, blockDim.x where the
+ * launch spells it) in launch L, from above or below. */
+static kc_bound launch_value_bound(kc_arena *ar, const kc_kernel *k, const kc_launch *L, const kc_index *e,
+                                   bool upper)
+{
+    kc_bound sum = kc_bound_const(ar, 0), none = {NULL, 1};
+    for (unsigned i = 0; e && i < e->nmono; i++) {
+        const kc_mono *mo = &e->mono[i];
+        bool up = mo->coef >= 0 ? upper : !upper;
+        kc_bound term = kc_bound_const(ar, mo->coef);
+        for (unsigned f = 0; f < mo->nfac; f++) {
+            const kc_atom *a = &mo->fac[f];
+            kc_bound fb = none;
+            if (a->kind == KC_ATOM_SYMBOL && a->id < k->symbols.len &&
+                k->symbols.data[a->id].param < k->params.len) {
+                const kc_launch_arg *arg =
+                    kc_launch_arg_for(k, L, &k->params.data[k->symbols.data[a->id].param]);
+                if (arg)
+                    fb = up ? arg->hi : arg->lo;
+            } else if (a->kind == KC_ATOM_BLOCK_DIM && a->id < 3 && L->block_dim[a->id] > 0) {
+                fb = kc_bound_const(ar, L->block_dim[a->id]);
+            }
+            /* the product of lower bounds bounds a product only where they
+             * are not negative */
+            if (!kc_bound_known(fb) || (!up && mo->nfac > 1 && !kc_bound_nonneg(fb)))
+                return none;
+            term = f == 0 ? kc_bound_scale(ar, fb, mo->coef) : kc_bound_mul(ar, term, fb);
+        }
+        sum = kc_bound_add(ar, sum, term);
+    }
+    return e ? sum : none;
+}
+
+static kc_cmp cmp_negate(kc_cmp op)
+{
+    switch (op) {
+    case KC_CMP_LT: return KC_CMP_GE;
+    case KC_CMP_LE: return KC_CMP_GT;
+    case KC_CMP_GT: return KC_CMP_LE;
+    case KC_CMP_GE: return KC_CMP_LT;
+    case KC_CMP_EQ: return KC_CMP_NE;
+    case KC_CMP_NE: return KC_CMP_EQ;
+    }
+    return op;
+}
+
+bool kc_pred_holds_in_launches(const kc_model *m, const kc_kernel *k, const kc_pred *p, bool negate)
+{
+    if (!p || !p->lhs || !p->rhs || k->lang != KC_LANG_CUDA)
+        return false;
+    kc_cmp op = negate ? cmp_negate(p->op) : p->op;
+    const kc_index *x = p->lhs, *e = p->rhs;
+    kc_deps dl = kc_index_deps(p->lhs), dr = kc_index_deps(p->rhs);
+    bool lt = (dl.flags & KC_AF_THREAD) || dl.axes, rt = (dr.flags & KC_AF_THREAD) || dr.axes;
+    if (rt && !lt) {
+        x = p->rhs;
+        e = p->lhs;
+        op = op == KC_CMP_GT ? KC_CMP_LT : op == KC_CMP_GE ? KC_CMP_LE : KC_CMP_EQ;
+    } else if (!lt || rt) {
+        return false;
+    }
+    /* x < e, x <= e: slack 0, 1 */
+    int64_t slack = op == KC_CMP_LT ? 0 : op == KC_CMP_LE ? 1 : -1;
+    bool grid;
+    int64_t d, c0, c1;
+    if (slack < 0 || !x_thread_index(k, x, &grid, &d, &c0, &c1, 0))
+        return false;
+    kc_arena *ar = kc_arena_new();
+    unsigned seen = 0;
+    bool all = true;
+    for (uint32_t i = 0; i < m->launches.len && all; i++) {
+        const kc_launch *L = &m->launches.data[i];
+        if (!kc_launch_may_run(L, k))
+            continue;
+        seen++;
+        /* threads along x: at most T; x <= (T - 1 + c1) / d + c0, so x < e
+         * (x <= e) wherever T + c1 <= d * (e - c0 + slack) */
+        kc_bound bx = L->block_dim[0] > 0 ? kc_bound_const(ar, L->block_dim[0]) : L->block_x;
+        kc_bound t = grid ? kc_bound_mul(ar, L->grid_x, bx) : bx;
+        kc_bound lo = launch_value_bound(ar, k, L, e, false);
+        kc_bound need = kc_bound_scale(ar, kc_bound_add(ar, lo, kc_bound_const(ar, slack - c0)), d);
+        kc_bound gap = kc_bound_sub(ar, need, kc_bound_add(ar, t, kc_bound_const(ar, c1)));
+        all = kc_bound_nonneg(gap);
+    }
+    kc_arena_delete(ar);
+    return seen > 0 && all;
+}

@@ -47,6 +47,16 @@ const kc_launch_arg *kc_launch_arg_for(const kc_kernel *k, const kc_launch *L, c
  * same constant)? */
 bool kc_launch_block_x_is_arg(const kc_model *m, const kc_kernel *k, const kc_param *p);
 
+/* CUDA: does comparison p (its negation, with `negate`) hold for every
+ * thread of every launch of the kernel in this file (at least one), by the
+ * bounds the launches give (kc_bound.h)? p compares the thread's index
+ * along x, in its block or in the grid, or that index divided by a
+ * constant (`gid >> 3`), plus a constant, with a value made of parameters
+ * and constants: `gid < 4 * batch_size` under `<<<batch_size / 32,
+ * 128>>>`, `(gid >> 3) < threads` under `<<<blocks, threads << 3>>>(...,
+ * blocks * threads)`. Host variables are taken as non-negative. */
+bool kc_pred_holds_in_launches(const kc_model *m, const kc_kernel *k, const kc_pred *p, bool negate);
+
 /* CUDA: does every launch of the kernel in this file (at least one) give
  * a grid-stride loop `l` as many blocks as it has values, so that it makes
  * at most one pass in every thread? The loop must run `i = blockIdx.a; i <

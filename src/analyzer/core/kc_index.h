@@ -35,6 +35,7 @@ typedef enum kc_atom_kind {
     KC_ATOM_SYMBOL,    /* kernel symbol `id` (parameter, constexpr, unknown local) */
     KC_ATOM_DATA,      /* a value loaded by access `id` */
     KC_ATOM_OPAQUE,    /* a non-polynomial sub-expression, opaque `id` */
+    KC_ATOM_HOST,      /* a variable of the host code that sizes a launch: id = kc_model.host_vars index (kc_bound.h) */
 } kc_atom_kind;
 
 /* Flags of an atom (and, OR-ed, of an expression). */

@@ -49,6 +49,7 @@ void kc_model_delete(kc_model *m)
         kc_vec_free(&m->launches.data[i].args);
     kc_vec_free(&m->launches);
     kc_vec_free(&m->host_calls);
+    kc_vec_free(&m->host_vars);
     kc_vec_free(&m->gaps);
     kc_vec_free(&m->deps);
     kc_vec_free(&m->embedded);
@@ -209,6 +210,9 @@ const char *kc_atom_name(const kc_kernel *k, const kc_atom *a, char *buf, size_t
         break;
     case KC_ATOM_OPAQUE:
         snprintf(buf, n, "(%s)", a->id < k->opaques.len ? k->opaques.data[a->id].text : "?");
+        break;
+    case KC_ATOM_HOST:
+        snprintf(buf, n, "host#%u", a->id);
         break;
     default:
         snprintf(buf, n, "?");

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "kc_base.h"
+#include "kc_bound.h"
 #include "kc_index.h"
 #include "kc_source.h"
 #include "kc_span.h"
@@ -330,6 +331,11 @@ typedef struct kc_opaque {
     uint8_t split;     /* kc_split_kind */
     uint8_t split_axis; /* the threadIdx component split */
     int64_t split_div; /* C */
+    /* CUDA: `n / C` or `n >> k` of an integer n and a constant C = 2^k > 0
+     * (`(blockIdx.x * blockDim.x + threadIdx.x) >> 3`): n and C; NULL and
+     * 0 otherwise. */
+    const kc_index *quot;
+    int64_t quot_div;
 } kc_opaque;
 
 /* Triton tl.arange sources (the lane atoms of a Triton kernel). */
@@ -718,6 +724,11 @@ typedef struct kc_launch_arg {
     const char *multiple_of;
     int64_t multiple_value;
     uint32_t multiple_line;
+    /* CUDA: bounds on the argument's value over the launching function's
+     * variables (kc_bound.h), through locals written only by their
+     * initializer: `256 * thr2` with `thr2 = (n + 255) / 256` is at least
+     * n and at most n + 255. Unknown (num NULL) where not computed. */
+    kc_bound lo, hi;
 } kc_launch_arg;
 
 /* What one axis of a launch's grid is, as far as its hardware limit goes
@@ -767,6 +778,11 @@ typedef struct kc_launch {
     uint8_t ntargs;
     kc_span block_span;   /* the block argument (CUDA), for messages */
     kc_grid_axis grid[3]; /* per axis of the grid (KC602) */
+    /* CUDA: upper bounds on the grid's and the block's x sizes, as
+     * kc_launch_arg.hi (`batch_size / 32` blocks of `32 * 4`): at most
+     * grid_x * block_x threads along x. Unknown (num NULL) where not
+     * computed. */
+    kc_bound grid_x, block_x;
     KC_VEC(kc_launch_arg) args;
     bool partial_args; /* Triton: a `**kwargs` splat (or two `*` splats) hides some arguments */
 } kc_launch;
@@ -797,6 +813,9 @@ typedef struct kc_model {
     /* CUDA host code: runtime API calls returning cudaError_t (KC_CALL_RUNTIME_API,
      * with KC_CALL_RESULT_IGNORED when the result is discarded), in file order. */
     KC_VEC(kc_call) host_calls;
+    /* CUDA: the host variables the bounds of launches are written in
+     * (KC_ATOM_HOST atoms index it), by name. */
+    KC_VEC(const char *) host_vars;
     /* What the analysis of the file lacks, in file order (KC002). */
     KC_VEC(kc_gap) gaps;
     /* Every other file the analysis read (CUDA: the headers the parse

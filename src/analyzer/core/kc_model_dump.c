@@ -255,6 +255,27 @@ static void dump_facts(FILE *out, const kc_kernel *k)
     }
 }
 
+/* A bound (kc_bound.h) with its host variables by name: `(n + 255)/256`. */
+static void dump_bound(FILE *out, const kc_model *m, kc_bound b)
+{
+    if (!kc_bound_known(b)) {
+        fputs("?", out);
+        return;
+    }
+    fputc('(', out);
+    for (unsigned i = 0; i < b.num->nmono; i++) {
+        const kc_mono *mo = &b.num->mono[i];
+        fprintf(out, "%s%lld", i ? " + " : "", (long long)mo->coef);
+        for (unsigned f = 0; f < mo->nfac; f++) {
+            const kc_atom *a = &mo->fac[f];
+            fprintf(out, "*%s", a->kind == KC_ATOM_HOST && a->id < m->host_vars.len ? m->host_vars.data[a->id] : "?");
+        }
+    }
+    if (!b.num->nmono)
+        fputc('0', out);
+    fprintf(out, ")/%lld", (long long)b.den);
+}
+
 void kc_model_dump(FILE *out, const kc_model *m)
 {
     kc_strbuf sb = {0};
@@ -287,12 +308,26 @@ void kc_model_dump(FILE *out, const kc_model *m)
         for (unsigned ax = 0; ax < 3; ax++)
             if (l->grid[ax].text)
                 fprintf(out, "  grid %u `%s`\n", ax, l->grid[ax].text);
+        if (kc_bound_known(l->grid_x) || kc_bound_known(l->block_x)) {
+            fputs("  grid x <= ", out);
+            dump_bound(out, m, l->grid_x);
+            fputs(", block x <= ", out);
+            dump_bound(out, m, l->block_x);
+            fputc('\n', out);
+        }
         for (uint32_t a = 0; a < l->args.len; a++) {
             const kc_launch_arg *g = &l->args.data[a];
             fprintf(out, "  arg %s = `%s`%s", g->param ? g->param : "?", g->text ? g->text : "",
                     g->block_multiple ? " (a multiple of the block's x size)" : "");
             if (g->multiple_of)
                 fprintf(out, " (asserted a multiple of `%s` on line %u)", g->multiple_of, g->multiple_line);
+            if (kc_bound_known(g->lo) || kc_bound_known(g->hi)) {
+                fputs(" in [", out);
+                dump_bound(out, m, g->lo);
+                fputs(", ", out);
+                dump_bound(out, m, g->hi);
+                fputc(']', out);
+            }
             fputc('\n', out);
         }
     }

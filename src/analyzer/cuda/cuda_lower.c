@@ -9,6 +9,7 @@
  */
 #include "cuda_lower.h"
 #include "cuda_host.h"
+#include "cuda_launch.h"
 #include "cuda_walk.h"
 #include "kc_path.h"
 
@@ -131,413 +132,6 @@ static void record_dependent_targs(kc_cuda_tu *t, CXCursor callee_expr, uint32_t
     kc_cuda_kids_free(&k);
 }
 
-/* Constant block sizes of a launch's block argument: an integer, a dim3
- * built from constants (dim3(32, 8), {4, 8, 1}), or a local dim3 variable
- * initialized so. */
-/* Assignments to a dim3 variable after its declaration: `threads =
- * dim3(16, 16)` (the last one seen is kept in *rhs) and `threads.x = 16`
- * (members: the value is then not known from the source alone). */
-enum { DIM3_MAX_WRITES = 16 };
-
-typedef struct dim3_writes {
-    CXCursor var;
-    CXCursor rhs;
-    unsigned whole, members;
-    /* each whole assignment and its right-hand side (the first ones) */
-    CXCursor at[DIM3_MAX_WRITES], value[DIM3_MAX_WRITES];
-    CXCursor member_at[DIM3_MAX_WRITES]; /* the first member assignments */
-} dim3_writes;
-
-static void dim3_write(dim3_writes *w, CXCursor at, CXCursor rhs)
-{
-    if (w->whole < DIM3_MAX_WRITES) {
-        w->at[w->whole] = at;
-        w->value[w->whole] = rhs;
-    }
-    w->whole++;
-    w->rhs = rhs;
-}
-
-/* Does the assignment `write` come before `use` in the text, in the same
- * block or one around it (no `}` between them closes the block it is in)?
- * Then, with no later such write, it is what the variable holds there. */
-static bool reaches(CXCursor write, CXCursor use)
-{
-    CXFile fa = NULL, fb = NULL;
-    unsigned oa = 0, ob = 0;
-    clang_getSpellingLocation(clang_getRangeEnd(clang_getCursorExtent(write)), &fa, NULL, NULL, &oa);
-    clang_getSpellingLocation(clang_getCursorLocation(use), &fb, NULL, NULL, &ob);
-    if (!fa || !fb || !clang_File_isEqual(fa, fb) || oa > ob)
-        return false;
-    size_t n = 0;
-    const char *text = clang_getFileContents(clang_Cursor_getTranslationUnit(use), fa, &n);
-    if (!text || ob > n)
-        return false;
-    int depth = 0;
-    for (unsigned i = oa; i < ob; i++)
-        if (text[i] == '{')
-            depth++;
-        else if (text[i] == '}' && --depth < 0)
-            return false;
-    return true;
-}
-
-static bool refers_to(CXCursor e, CXCursor var)
-{
-    e = kc_cuda_strip(e);
-    return e.kind == CXCursor_DeclRefExpr && clang_equalCursors(clang_getCursorReferenced(e), var);
-}
-
-static enum CXChildVisitResult dim3_write_visit(CXCursor c, CXCursor parent, CXClientData data)
-{
-    (void)parent;
-    dim3_writes *w = data;
-    if (c.kind == CXCursor_CallExpr && clang_Cursor_getNumArguments(c) == 2) {
-        CXString s = clang_getCursorSpelling(c);
-        bool assign = clang_getCString(s) && strcmp(clang_getCString(s), "operator=") == 0;
-        clang_disposeString(s);
-        if (assign && refers_to(clang_Cursor_getArgument(c, 0), w->var))
-            dim3_write(w, c, clang_Cursor_getArgument(c, 1));
-    } else if (c.kind == CXCursor_BinaryOperator || c.kind == CXCursor_CompoundAssignOperator) {
-        kc_cuda_kids k;
-        kc_cuda_kids_get(c, &k);
-        CXCursor lhs = k.n ? kc_cuda_strip(k.v[0]) : clang_getNullCursor();
-        if (lhs.kind == CXCursor_MemberRefExpr) {
-            kc_cuda_kids m;
-            kc_cuda_kids_get(lhs, &m);
-            if (m.n && refers_to(m.v[0], w->var)) {
-                if (w->members < DIM3_MAX_WRITES)
-                    w->member_at[w->members] = c;
-                w->members++;
-            }
-            kc_cuda_kids_free(&m);
-        } else if (c.kind == CXCursor_BinaryOperator && refers_to(lhs, w->var) && k.n == 2) {
-            dim3_write(w, c, k.v[1]); /* a C-style struct assignment */
-        }
-        kc_cuda_kids_free(&k);
-    }
-    return CXChildVisit_Recurse;
-}
-
-/* Offsets of a cursor's extent in its file. */
-static bool extent_of(CXCursor c, CXFile *f, unsigned *a, unsigned *b)
-{
-    CXSourceRange r = clang_getCursorExtent(c);
-    CXFile fb = NULL;
-    clang_getSpellingLocation(clang_getRangeStart(r), f, NULL, NULL, a);
-    clang_getSpellingLocation(clang_getRangeEnd(r), &fb, NULL, NULL, b);
-    return *f && fb && clang_File_isEqual(*f, fb) && *a <= *b;
-}
-
-static bool within(CXCursor c, CXFile f, unsigned a, unsigned b)
-{
-    CXFile fc;
-    unsigned ca, cb;
-    return extent_of(c, &fc, &ca, &cb) && clang_File_isEqual(fc, f) && ca >= a && cb <= b;
-}
-
-/* Are `write` and `use` in the two branches of one `if`/`else` that no
- * loop of the function holds (then no pass runs both)? */
-typedef struct excl_search {
-    CXCursor write, use;
-    bool exclusive, in_loop;
-    CXFile f;
-    unsigned a, b; /* the `if` found, to test the loops against */
-} excl_search;
-
-static enum CXChildVisitResult excl_if_visit(CXCursor c, CXCursor parent, CXClientData data)
-{
-    (void)parent;
-    excl_search *x = data;
-    if (c.kind != CXCursor_IfStmt || x->exclusive)
-        return CXChildVisit_Recurse;
-    kc_cuda_kids k;
-    kc_cuda_kids_get(c, &k);
-    if (k.n >= 3) {
-        CXFile ft, fe;
-        unsigned ta, tb, ea, eb;
-        CXCursor th = k.v[k.n - 2], el = k.v[k.n - 1];
-        if (extent_of(th, &ft, &ta, &tb) && extent_of(el, &fe, &ea, &eb) && tb <= ea &&
-            ((within(x->write, ft, ta, tb) && within(x->use, fe, ea, eb)) ||
-             (within(x->write, fe, ea, eb) && within(x->use, ft, ta, tb)))) {
-            x->exclusive = extent_of(c, &x->f, &x->a, &x->b);
-        }
-    }
-    kc_cuda_kids_free(&k);
-    return CXChildVisit_Recurse;
-}
-
-static enum CXChildVisitResult excl_loop_visit(CXCursor c, CXCursor parent, CXClientData data)
-{
-    (void)parent;
-    excl_search *x = data;
-    if ((c.kind == CXCursor_ForStmt || c.kind == CXCursor_WhileStmt || c.kind == CXCursor_DoStmt ||
-         c.kind == CXCursor_CXXForRangeStmt)) {
-        CXFile fl;
-        unsigned la, lb;
-        if (extent_of(c, &fl, &la, &lb) && clang_File_isEqual(fl, x->f) && la <= x->a && lb >= x->b) {
-            x->in_loop = true;
-            return CXChildVisit_Break;
-        }
-    }
-    return CXChildVisit_Recurse;
-}
-
-static bool exclusive_branches(CXCursor fn, CXCursor write, CXCursor use)
-{
-    excl_search x = {write, use, false, false, NULL, 0, 0};
-    clang_visitChildren(fn, excl_if_visit, &x);
-    if (!x.exclusive)
-        return false;
-    clang_visitChildren(fn, excl_loop_visit, &x);
-    return !x.in_loop;
-}
-
-/* What a dim3 variable holds where `use` reads it (a launch): the last
- * assignment before it in its block or one around it (`block = 128;`
- * just before the launch in its branch), else its initializer or the one
- * assignment that replaces it; *known false when members are assigned
- * (other than in the other branch of an if/else no loop holds), or when it
- * is assigned more than once and no assignment reaches `use` so. */
-static CXCursor dim3_value(CXCursor d, CXCursor use, bool *known)
-{
-    CXCursor fn = clang_getCursorSemanticParent(d);
-    dim3_writes w = {.var = d, .rhs = clang_getNullCursor()};
-    if (fn.kind == CXCursor_FunctionDecl || fn.kind == CXCursor_CXXMethod || fn.kind == CXCursor_FunctionTemplate)
-        clang_visitChildren(fn, dim3_write_visit, &w);
-    /* a member assignment in the other branch of an if/else than the
-     * launch (`grid.x = n / 4` before the vectorized launch, the plain
-     * launch in the else) does not reach it */
-    if (w.members && w.members <= DIM3_MAX_WRITES && !clang_Cursor_isNull(use)) {
-        unsigned reaching = 0;
-        for (unsigned i = 0; i < w.members; i++)
-            reaching += !exclusive_branches(fn, w.member_at[i], use);
-        w.members = reaching;
-    }
-    *known = !w.members && w.whole <= 1;
-    if (!w.members && w.whole > 1 && w.whole <= DIM3_MAX_WRITES && !clang_Cursor_isNull(use)) {
-        for (unsigned i = w.whole; i-- > 0;)
-            if (reaches(w.at[i], use)) {
-                *known = true;
-                return w.value[i];
-            }
-    }
-    return w.whole ? w.rhs : clang_Cursor_getVarDeclInitializer(d);
-}
-
-/* The operands of a dim3 built in place (`dim3(x, y)`, `{x, y, z}`), type
- * references left out: up to `max` of them into kids; how many there are. */
-static unsigned dim3_operands(CXCursor e, CXCursor *kids, unsigned max)
-{
-    kc_cuda_kids k;
-    kc_cuda_kids_get(e, &k);
-    unsigned n = 0;
-    for (unsigned i = 0; i < k.n; i++) {
-        if (k.v[i].kind == CXCursor_TypeRef || k.v[i].kind == CXCursor_TemplateRef)
-            continue;
-        if (n < max)
-            kids[n] = k.v[i];
-        n++;
-    }
-    kc_cuda_kids_free(&k);
-    return n;
-}
-
-static bool block_dims(CXCursor e, int64_t out[3], unsigned depth);
-
-/* Is `e` a call of a function (`min(n, 512)`, `std::min(...)`), not a dim3
- * built in place? Its operands are not the dim3's axes. */
-static bool calls_function(CXCursor e)
-{
-    if (e.kind != CXCursor_CallExpr)
-        return false;
-    CXString s = clang_getCursorSpelling(e);
-    const char *c = clang_getCString(s);
-    bool named = c && c[0], ctor = named && (strcmp(c, "dim3") == 0 || strcmp(c, "uint3") == 0);
-    clang_disposeString(s);
-    if (named)
-        return !ctor;
-    /* unresolved in a template: a call names the function it looks up first */
-    kc_cuda_kids k;
-    kc_cuda_kids_get(e, &k);
-    bool fn = k.n && (k.v[0].kind == CXCursor_OverloadedDeclRef || k.v[0].kind == CXCursor_DeclRefExpr);
-    kc_cuda_kids_free(&k);
-    return fn;
-}
-
-/* The block a dim3 variable holds where `use` reads it; unknown when
- * dim3_value does not know it. */
-static bool var_block_dims(CXCursor d, CXCursor use, int64_t out[3], unsigned depth)
-{
-    bool known;
-    CXCursor v = dim3_value(d, use, &known);
-    return known && block_dims(v, out, depth + 1);
-}
-
-static bool block_dims(CXCursor e, int64_t out[3], unsigned depth)
-{
-    if (depth > 8 || clang_Cursor_isNull(e))
-        return false;
-    int64_t v;
-    if (kc_cuda_eval_int(e, &v)) {
-        out[0] = v;
-        out[1] = out[2] = 1;
-        return true;
-    }
-    switch (e.kind) {
-    case CXCursor_DeclRefExpr: {
-        CXCursor d = clang_getCursorReferenced(e);
-        if (d.kind != CXCursor_VarDecl)
-            return false;
-        return var_block_dims(d, e, out, depth);
-    }
-    case CXCursor_CallExpr:
-    case CXCursor_InitListExpr:
-    case CXCursor_UnexposedExpr:
-    case CXCursor_CXXFunctionalCastExpr: {
-        if (calls_function(e))
-            return false; /* `min(n, 512)`: one value, not a constant */
-        CXCursor kids[4];
-        unsigned n = dim3_operands(e, kids, 4);
-        bool ok = true;
-        int64_t d[3] = {1, 1, 1};
-        if (n >= 1 && n <= 3) {
-            /* the sizes that are constants; -1 for the others */
-            unsigned known = 0;
-            for (unsigned i = 0; i < n; i++) {
-                if (kc_cuda_eval_int(kids[i], &d[i]))
-                    known++;
-                else
-                    d[i] = -1;
-            }
-            ok = known > 0 && (n > 1 || known == 1) &&
-                 (known == n || e.kind == CXCursor_InitListExpr || (e.kind == CXCursor_CallExpr && n > 1));
-            if (ok) {
-                memcpy(out, d, sizeof d);
-                return true;
-            }
-        }
-        /* a copy of another dim3 */
-        return n == 1 && block_dims(kids[0], out, depth + 1);
-    }
-    default:
-        return false;
-    }
-}
-
-/* ---- grid limits (KC602) ---- */
-
-/* Is `e` a product of two or more operands that are not constants, with
- * nothing that clamps it (`min`, `MIN`, a division)? */
-static bool runtime_product(kc_cuda_tu *t, CXCursor e, unsigned *nonconst, unsigned depth)
-{
-    e = kc_cuda_strip(e);
-    if (depth > 8 || clang_Cursor_isNull(e))
-        return false;
-    int64_t v;
-    if (kc_cuda_eval_int(e, &v))
-        return true;
-    if (e.kind == CXCursor_BinaryOperator && kc_cuda_binop_of(e) == CXBinaryOperator_Mul) {
-        kc_cuda_kids k;
-        kc_cuda_kids_get(e, &k);
-        bool ok = k.n == 2 && runtime_product(t, k.v[0], nonconst, depth + 1) &&
-                  runtime_product(t, k.v[1], nonconst, depth + 1);
-        kc_cuda_kids_free(&k);
-        return ok;
-    }
-    if (depth == 0)
-        return false;
-    const char *text = kc_cuda_text(t, e);
-    if (!text || strstr(text, "min") || strstr(text, "MIN") || strchr(text, '/') || strchr(text, '%') ||
-        strchr(text, '?'))
-        return false;
-    (*nonconst)++;
-    return true;
-}
-
-static void grid_axis(kc_cuda_tu *t, CXCursor e, unsigned ax, kc_grid_axis *g)
-{
-    g->span = kc_cuda_span(t, e);
-    g->text = kc_cuda_text(t, e);
-    int64_t v;
-    if (kc_cuda_eval_int(e, &v)) {
-        g->hazard = KC_GRID_CONST;
-        g->value = v;
-        return;
-    }
-    unsigned n = 0;
-    if (ax > 0 && runtime_product(t, e, &n, 0) && n >= 2) {
-        g->hazard = KC_GRID_PRODUCT;
-        g->why = kc_arena_printf(t->m->arena, "`%s` is a product of %u run-time values", g->text, n);
-    }
-}
-
-/* The grid's axes at a launch: an integer, a dim3 built in place (dim3(x,
- * y), {x, y, z}) or a local dim3 variable initialized so and not written
- * again. */
-static void grid_axes(kc_cuda_tu *t, CXCursor e, kc_grid_axis out[3], unsigned depth)
-{
-    if (depth > 8 || clang_Cursor_isNull(e))
-        return;
-    int64_t v;
-    if (kc_cuda_eval_int(e, &v)) {
-        grid_axis(t, e, 0, &out[0]);
-        return;
-    }
-    switch (e.kind) {
-    case CXCursor_DeclRefExpr: {
-        CXCursor d = clang_getCursorReferenced(e);
-        if (d.kind != CXCursor_VarDecl)
-            return;
-        bool known;
-        CXCursor init = dim3_value(d, e, &known);
-        if (!known)
-            return;
-        if (clang_Cursor_isNull(init)) {
-            /* `dim3 g(x, y);`: the constructor call is the variable's child */
-            kc_cuda_kids k;
-            kc_cuda_kids_get(d, &k);
-            for (unsigned i = 0; i < k.n; i++)
-                if (k.v[i].kind == CXCursor_CallExpr)
-                    init = k.v[i];
-            kc_cuda_kids_free(&k);
-        }
-        grid_axes(t, init, out, depth + 1);
-        return;
-    }
-    case CXCursor_CallExpr:
-    case CXCursor_InitListExpr:
-    case CXCursor_UnexposedExpr:
-    case CXCursor_CXXFunctionalCastExpr: {
-        if (calls_function(e)) { /* `min(n, 65536)`: one value, the x axis */
-            grid_axis(t, e, 0, &out[0]);
-            return;
-        }
-        CXCursor kids[3];
-        unsigned n = dim3_operands(e, kids, 3);
-        if (n == 1 && e.kind != CXCursor_InitListExpr && e.kind != CXCursor_CallExpr) {
-            grid_axes(t, kids[0], out, depth + 1); /* a copy of another dim3 */
-            return;
-        }
-        if (n == 1 && e.kind == CXCursor_CallExpr) {
-            /* dim3(x) or a copy constructor: try the argument as a dim3 first */
-            kc_grid_axis inner[3];
-            memset(inner, 0, sizeof inner);
-            grid_axes(t, kids[0], inner, depth + 1);
-            if (inner[1].text || inner[2].text) {
-                memcpy(out, inner, sizeof inner);
-                return;
-            }
-        }
-        for (unsigned i = 0; i < n && i < 3; i++)
-            grid_axis(t, kids[i], i, &out[i]);
-        return;
-    }
-    default:
-        return;
-    }
-}
-
 static const char *callee_name(kc_cuda_tu *t, CXCursor first);
 
 /* The kernel a launch names when clang did not resolve it (a launch in a
@@ -578,224 +172,6 @@ static const char *launch_name(kc_cuda_tu *t, CXCursor call, const kc_cuda_kids 
     return n > b ? kc_arena_strndup(t->m->arena, text + b, n - b) : "";
 }
 
-/* ---- launch arguments that are multiples of the block (KC401) ---- */
-
-/* A product as its factors: variables and parameters it cannot see into,
- * the product of its constants, and how many factors are neither. */
-#define MF_MAX 16
-typedef struct mfactors {
-    CXCursor decl[MF_MAX];
-    unsigned nd, opaque;
-    int64_t cst;
-} mfactors;
-
-/* The variable an assignment, an increment or an address-of writes. */
-static enum CXChildVisitResult var_write_visit(CXCursor c, CXCursor parent, CXClientData data)
-{
-    (void)parent;
-    kc_cuda_fnwrites *w = data;
-    kc_cuda_kids k;
-    CXCursor target = clang_getNullCursor();
-    if (c.kind == CXCursor_BinaryOperator || c.kind == CXCursor_CompoundAssignOperator) {
-        bool assign = c.kind == CXCursor_CompoundAssignOperator ||
-                      clang_getCursorBinaryOperatorKind(c) == CXBinaryOperator_Assign;
-        kc_cuda_kids_get(c, &k);
-        if (assign && k.n)
-            target = kc_cuda_strip(k.v[0]);
-        kc_cuda_kids_free(&k);
-    } else if (c.kind == CXCursor_UnaryOperator) {
-        /* ++, --, and an address taken (a write through it is not seen) */
-        enum CXUnaryOperatorKind op = clang_getCursorUnaryOperatorKind(c);
-        kc_cuda_kids_get(c, &k);
-        if (op != CXUnaryOperator_Plus && op != CXUnaryOperator_Minus && op != CXUnaryOperator_Not &&
-            op != CXUnaryOperator_LNot && op != CXUnaryOperator_Deref && k.n)
-            target = kc_cuda_strip(k.v[0]);
-        kc_cuda_kids_free(&k);
-    }
-    if (target.kind == CXCursor_DeclRefExpr) {
-        CXCursor v = clang_getCursorReferenced(target);
-        if (!clang_Cursor_isNull(v))
-            kc_vec_push(&w->written, v);
-    }
-    return CXChildVisit_Recurse;
-}
-
-/* Does some statement of `fn` write `var`? One walk per function. */
-static bool written_in(kc_cuda_tu *t, CXCursor fn, CXCursor var)
-{
-    kc_cuda_fnwrites *e = NULL;
-    for (uint32_t i = 0; i < t->fnwrites.len && !e; i++)
-        if (clang_equalCursors(t->fnwrites.data[i].fn, fn))
-            e = &t->fnwrites.data[i];
-    if (!e) {
-        kc_cuda_fnwrites w = {.fn = fn};
-        clang_visitChildren(fn, var_write_visit, &w);
-        kc_vec_push(&t->fnwrites, w);
-        e = &t->fnwrites.data[t->fnwrites.len - 1];
-    }
-    for (uint32_t i = 0; i < e->written.len; i++)
-        if (clang_equalCursors(e->written.data[i], var))
-            return true;
-    return false;
-}
-
-/* The initializer of a local variable that nothing else writes, or a null
- * cursor. */
-static CXCursor fixed_value(kc_cuda_tu *t, CXCursor d)
-{
-    CXCursor init = clang_Cursor_getVarDeclInitializer(d);
-    CXCursor fn = clang_getCursorSemanticParent(d);
-    if (clang_Cursor_isNull(init) ||
-        (fn.kind != CXCursor_FunctionDecl && fn.kind != CXCursor_CXXMethod && fn.kind != CXCursor_FunctionTemplate))
-        return clang_getNullCursor();
-    return written_in(t, fn, d) ? clang_getNullCursor() : init;
-}
-
-/* The value of a launch argument: a constant, or a local variable of the
- * launching function initialized with one and not written again (`int
- * cols = 64;` in `main`), followed through such variables. */
-static bool arg_value(kc_cuda_tu *t, CXCursor e, int64_t *v, unsigned depth)
-{
-    if (kc_cuda_eval_int(e, v))
-        return true;
-    e = kc_cuda_strip(e);
-    if (depth > 4 || e.kind != CXCursor_DeclRefExpr)
-        return false;
-    CXCursor d = clang_getCursorReferenced(e);
-    if (d.kind != CXCursor_VarDecl || !kc_cuda_ty_is_int(clang_getCursorType(d)))
-        return false;
-    CXCursor init = fixed_value(t, d);
-    return !clang_Cursor_isNull(init) && arg_value(t, init, v, depth + 1);
-}
-
-static void factors_of(kc_cuda_tu *t, CXCursor e, mfactors *f, unsigned depth)
-{
-    e = kc_cuda_strip(e);
-    int64_t v;
-    if (depth > 12 || clang_Cursor_isNull(e)) {
-        f->opaque++;
-        return;
-    }
-    if (kc_cuda_eval_int(e, &v)) {
-        if (__builtin_mul_overflow(f->cst, v, &f->cst)) {
-            f->opaque++;
-            f->cst = 1;
-        }
-        return;
-    }
-    kc_cuda_kids k;
-    if ((e.kind == CXCursor_BinaryOperator && clang_getCursorBinaryOperatorKind(e) == CXBinaryOperator_Mul) ||
-        e.kind == CXCursor_CStyleCastExpr || e.kind == CXCursor_CXXStaticCastExpr ||
-        e.kind == CXCursor_CXXFunctionalCastExpr) {
-        kc_cuda_kids_get(e, &k);
-        unsigned first = e.kind == CXCursor_BinaryOperator ? 0 : k.n ? k.n - 1 : 0;
-        if (e.kind != CXCursor_BinaryOperator || k.n == 2)
-            for (unsigned i = first; i < k.n; i++)
-                factors_of(t, k.v[i], f, depth + 1);
-        else
-            f->opaque++;
-        kc_cuda_kids_free(&k);
-        return;
-    }
-    CXCursor d = e.kind == CXCursor_DeclRefExpr ? clang_getCursorReferenced(e) : clang_getNullCursor();
-    if (d.kind == CXCursor_VarDecl) {
-        CXCursor init = fixed_value(t, d);
-        mfactors g = {.cst = 1};
-        if (!clang_Cursor_isNull(init))
-            factors_of(t, init, &g, depth + 1);
-        if (!clang_Cursor_isNull(init) && !g.opaque && f->nd + g.nd <= MF_MAX &&
-            !__builtin_mul_overflow(f->cst, g.cst, &v)) {
-            memcpy(f->decl + f->nd, g.decl, g.nd * sizeof *g.decl);
-            f->nd += g.nd;
-            f->cst = v;
-            return;
-        }
-    }
-    if ((d.kind == CXCursor_VarDecl || d.kind == CXCursor_ParmDecl) && f->nd < MF_MAX)
-        f->decl[f->nd++] = d;
-    else
-        f->opaque++;
-}
-
-/* The block's x size as an expression: the block argument itself, or the
- * first operand of the dim3 it builds or a dim3 variable holds. */
-static CXCursor block_x(CXCursor e, unsigned depth)
-{
-    CXCursor s = kc_cuda_strip(e);
-    if (depth > 8 || kc_cuda_ty_is_int(clang_getCursorType(s)))
-        return s;
-    if (s.kind == CXCursor_DeclRefExpr && clang_getCursorReferenced(s).kind == CXCursor_VarDecl) {
-        bool known;
-        CXCursor v = dim3_value(clang_getCursorReferenced(s), s, &known);
-        return known && !clang_Cursor_isNull(v) ? block_x(v, depth + 1) : clang_getNullCursor();
-    }
-    CXCursor kids[4];
-    unsigned n = dim3_operands(s, kids, 4);
-    return n >= 1 && n <= 3 ? block_x(kids[0], depth + 1) : clang_getNullCursor();
-}
-
-/* Is `arg` a product with the block's x size among its factors? */
-static bool block_multiple(kc_cuda_tu *t, const mfactors *blk, CXCursor arg)
-{
-    if (blk->opaque || (!blk->nd && blk->cst <= 1))
-        return false;
-    mfactors a = {.cst = 1};
-    factors_of(t, arg, &a, 0);
-    bool used[MF_MAX] = {false};
-    for (unsigned i = 0; i < blk->nd; i++) {
-        bool found = false;
-        for (unsigned j = 0; j < a.nd && !found; j++)
-            if (!used[j] && clang_equalCursors(a.decl[j], blk->decl[i]))
-                found = used[j] = true;
-        if (!found)
-            return false;
-    }
-    return blk->cst != 0 && a.cst % blk->cst == 0;
-}
-
-/* A block's x size that is one of a variable value and a constant: `v >
- * K ? K : v` (a MIN macro), `min(v, K)`, also through a local written only
- * by its initializer. *var is the arm that is not a constant, *cap K. */
-static bool capped_block(kc_cuda_tu *t, CXCursor e, CXCursor *var, int64_t *cap, unsigned depth)
-{
-    e = kc_cuda_strip(e);
-    if (depth > 4 || clang_Cursor_isNull(e))
-        return false;
-    if (e.kind == CXCursor_DeclRefExpr) {
-        CXCursor d = clang_getCursorReferenced(e);
-        CXCursor init = d.kind == CXCursor_VarDecl ? fixed_value(t, d) : clang_getNullCursor();
-        return !clang_Cursor_isNull(init) && capped_block(t, init, var, cap, depth + 1);
-    }
-    CXCursor a = clang_getNullCursor(), b = clang_getNullCursor();
-    if (e.kind == CXCursor_ConditionalOperator) {
-        kc_cuda_kids k;
-        kc_cuda_kids_get(e, &k);
-        if (k.n == 3) {
-            a = k.v[1];
-            b = k.v[2];
-        }
-        kc_cuda_kids_free(&k);
-    } else if (e.kind == CXCursor_CallExpr && clang_Cursor_getNumArguments(e) == 2) {
-        CXString n = clang_getCursorSpelling(e);
-        const char *name = clang_getCString(n);
-        bool is_min = name && (strcmp(name, "min") == 0 || strcmp(name, "umin") == 0);
-        clang_disposeString(n);
-        if (is_min) {
-            a = clang_Cursor_getArgument(e, 0);
-            b = clang_Cursor_getArgument(e, 1);
-        }
-    }
-    if (clang_Cursor_isNull(a) || clang_Cursor_isNull(b))
-        return false;
-    int64_t va, vb;
-    bool ca = kc_cuda_eval_int(a, &va), cb = kc_cuda_eval_int(b, &vb);
-    if (ca == cb || (ca ? va : vb) <= 0)
-        return false;
-    *var = ca ? b : a;
-    *cap = ca ? va : vb;
-    return true;
-}
-
 /* Records a launch `kernel<<<...>>>(...)` (a CallExpr with an execution
  * configuration) or a cudaLaunchKernel call; false when `call` is
  * neither. */
@@ -825,29 +201,19 @@ static bool record_launch(kc_cuda_tu *t, CXCursor call)
             L.grid_text = kc_cuda_text(t, clang_Cursor_getArgument(config, 0));
         if (nc >= 2)
             L.block_text = kc_cuda_text(t, clang_Cursor_getArgument(config, 1));
-        if (nc < 2 || !block_dims(clang_Cursor_getArgument(config, 1), L.block_dim, 0))
+        CXCursor grid = nc >= 1 ? clang_Cursor_getArgument(config, 0) : clang_getNullCursor();
+        CXCursor block = nc >= 2 ? clang_Cursor_getArgument(config, 1) : clang_getNullCursor();
+        if (nc < 2 || !kc_cuda_block_dims(block, L.block_dim))
             L.block_dim[0] = L.block_dim[1] = L.block_dim[2] = -1;
         if (nc >= 1)
-            grid_axes(t, clang_Cursor_getArgument(config, 0), L.grid, 0);
+            kc_cuda_grid_axes(t, grid, L.grid);
         if (nc >= 2)
-            L.block_span = kc_cuda_span(t, clang_Cursor_getArgument(config, 1));
+            L.block_span = kc_cuda_span(t, block);
+        kc_cuda_launch_bounds(t, grid, block, &L);
         int na = clang_Cursor_getNumArguments(call);
         int np = clang_Cursor_isNull(callee) ? -1 : clang_Cursor_getNumArguments(callee);
-        mfactors blk = {.cst = 1, .opaque = 1}, capped = {.cst = 1, .opaque = 1};
-        int64_t cap = 0;
-        const char *cap_var = NULL;
-        if (nc >= 2) {
-            CXCursor bx = block_x(clang_Cursor_getArgument(config, 1), 0);
-            blk.opaque = clang_Cursor_isNull(bx) ? 1 : 0;
-            if (!clang_Cursor_isNull(bx))
-                factors_of(t, bx, &blk, 0);
-            CXCursor v;
-            if (!clang_Cursor_isNull(bx) && capped_block(t, bx, &v, &cap, 0)) {
-                capped.opaque = 0;
-                factors_of(t, v, &capped, 0);
-                cap_var = kc_cuda_text(t, v);
-            }
-        }
+        kc_cuda_block_arg blk;
+        kc_cuda_block_arg_read(t, block, &blk);
         for (int i = 0; i < na; i++) {
             CXCursor arg = clang_Cursor_getArgument(call, (unsigned)i);
             kc_launch_arg a = {0};
@@ -856,12 +222,7 @@ static bool record_launch(kc_cuda_tu *t, CXCursor call)
                 a.param = kc_cuda_spelling(t, clang_Cursor_getArgument(callee, (unsigned)i));
             if (a.param && !a.param[0])
                 a.param = NULL;
-            a.has_value = arg_value(t, arg, &a.value, 0);
-            a.block_multiple = block_multiple(t, &blk, arg);
-            if (!a.block_multiple && cap && block_multiple(t, &capped, arg)) {
-                a.block_cap = cap;
-                a.block_var = cap_var;
-            }
+            kc_cuda_launch_arg_facts(t, &blk, arg, &a);
             kc_vec_push(&L.args, a);
         }
         if (!clang_Cursor_isNull(callee))
@@ -890,9 +251,10 @@ static bool record_launch(kc_cuda_tu *t, CXCursor call)
         if (!ex && na >= 3) {
             L.grid_text = kc_cuda_text(t, clang_Cursor_getArgument(call, 1));
             L.block_text = kc_cuda_text(t, clang_Cursor_getArgument(call, 2));
-            if (!block_dims(clang_Cursor_getArgument(call, 2), L.block_dim, 0))
+            if (!kc_cuda_block_dims(clang_Cursor_getArgument(call, 2), L.block_dim))
                 L.block_dim[0] = L.block_dim[1] = L.block_dim[2] = -1;
-            grid_axes(t, clang_Cursor_getArgument(call, 1), L.grid, 0);
+            kc_cuda_grid_axes(t, clang_Cursor_getArgument(call, 1), L.grid);
+            kc_cuda_launch_bounds(t, clang_Cursor_getArgument(call, 1), clang_Cursor_getArgument(call, 2), &L);
             L.block_span = kc_cuda_span(t, clang_Cursor_getArgument(call, 2));
         }
         if (!clang_Cursor_isNull(fnref) && fnref.kind == CXCursor_FunctionDecl)
@@ -977,7 +339,7 @@ static CXCursor shared_target(kc_cuda_tu *t, CXCursor v, unsigned depth)
         return v;
     if (!kc_cuda_ty_is_ptr(clang_getCursorType(v)) && clang_getCursorType(v).kind != CXType_Dependent)
         return clang_getNullCursor();
-    CXCursor init = fixed_value(t, v);
+    CXCursor init = kc_cuda_fixed_value(t, v);
     return clang_Cursor_isNull(init) ? init : shared_target(t, address_of_var(init, 0), depth + 1);
 }
 
@@ -1175,7 +537,11 @@ void kc_cuda_lower_tu(CXTranslationUnit tu, const kc_source *src, kc_model *m, c
     kc_cuda_tu_free_toks(&t);
     kc_vec_free(&t.tvals);
     kc_vec_free(&t.argspaces);
-    for (uint32_t i = 0; i < t.fnwrites.len; i++)
+    for (uint32_t i = 0; i < t.fnwrites.len; i++) {
         kc_vec_free(&t.fnwrites.data[i].written);
+        kc_vec_free(&t.fnwrites.data[i].at);
+        kc_vec_free(&t.fnwrites.data[i].top);
+    }
     kc_vec_free(&t.fnwrites);
+    kc_vec_free(&t.host_decls);
 }

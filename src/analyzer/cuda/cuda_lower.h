@@ -5,6 +5,9 @@
  *   frontend_cuda.c  the front end object: flags, parsing, the header cache
  *   cuda_lower.c     the translation-unit walk: kernels, device functions,
  *                    launches, what calls pass
+ *   cuda_launch.c    what a launch's configuration and arguments are worth:
+ *                    block sizes, grid axes, multiples of the block, bounds
+ *                    over the host variables (cuda_launch.h)
  *   cuda_host.c      facts of the host code (error checks after launches;
  *                    cuda_host.h)
  *   cuda_stmt.c ...  the interpreter of function bodies (cuda_walk.h)

@@ -50,7 +50,12 @@ typedef struct kc_cuda_hole {
  * and kept for every later question about it. */
 typedef struct kc_cuda_fnwrites {
     CXCursor fn;
+    CXCursor body; /* the function's body (its compound statement) */
     KC_VEC(CXCursor) written;
+    /* per entry of written: the writing expression, and whether it is a
+     * statement of the body itself (in no loop or branch) */
+    KC_VEC(CXCursor) at;
+    KC_VEC(uint8_t) top;
 } kc_cuda_fnwrites;
 
 typedef struct kc_cuda_tu {
@@ -63,6 +68,7 @@ typedef struct kc_cuda_tu {
     const kc_cuda_hole *holes; /* in file order */
     uint32_t nholes;
     KC_VEC(kc_cuda_fnwrites) fnwrites;
+    KC_VEC(CXCursor) host_decls; /* the declarations of kc_model.host_vars, in order */
     /* The main file's tokens and their offsets, made on first use
      * (kc_cuda_main_toks); freed with kc_cuda_tu_free_toks. */
     CXToken *main_toks;

@@ -962,8 +962,18 @@ kc_cuda_val kc_cuda_arith(kc_cuda_walk *w, CXCursor e, enum CXBinaryOperatorKind
     }
     if (!res)
         res = split_thread(w, e, op, a, b, d, bits);
-    if (!res) /* division, modulo, masks, shifts right, or too many terms */
+    if (!res) { /* division, modulo, masks, shifts right, or too many terms */
         res = kc_cuda_ix_opaque(w, e, d, bits);
+        /* a quotient by a constant keeps its dividend (KC401 bounds it) */
+        int64_t c;
+        bool div = op == CXBinaryOperator_Div && kc_index_is_const(b, &c) && c > 0;
+        bool shr = op == CXBinaryOperator_Shr && kc_index_is_const(b, &c) && c >= 0 && c <= 30;
+        if ((div || shr) && a && res->nmono == 1 && res->mono[0].nfac == 1) {
+            kc_opaque *o = &w->k->opaques.data[res->mono[0].fac[0].id];
+            o->quot = a;
+            o->quot_div = shr ? (int64_t)1 << c : c;
+        }
+    }
     if (op == CXBinaryOperator_Mul && !w->inline_depth && !kc_index_is_const(a, &ca) && !kc_index_is_const(b, &cb))
         record_product(w, e, res, a, lc, b, rc, bits);
     return kc_cuda_v_index(res);

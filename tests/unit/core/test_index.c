@@ -6,6 +6,7 @@
 
 #include <string.h>
 
+#include "kc_bound.h"
 #include "kc_index.h"
 
 static kc_atom lane(uint32_t id, uint8_t axes) { return kc_atom_make(KC_ATOM_LANE, id, (kc_deps){axes, KC_AF_THREAD, 0, 0}); }
@@ -213,6 +214,34 @@ static void test_deps_divmod(void **state)
     assert_true(kc_deps_divmod(pid, n, true).flags & KC_AF_PROGRAM);
 }
 
+static kc_bound hvar(kc_arena *a, uint32_t id)
+{
+    return (kc_bound){kc_index_atom(a, kc_atom_make(KC_ATOM_HOST, id, (kc_deps){0}), 64, KC_SPACE_THREADS, NULL), 1};
+}
+
+static void test_bounds(void **state)
+{
+    (void)state;
+    kc_arena *a = kc_arena_new();
+    kc_bound n = hvar(a, 0), b = hvar(a, 1);
+    /* grid (n + 255) / 256 - 1 blocks of 256: at most n - 1 threads */
+    kc_bound grid = kc_bound_sub(a, kc_bound_div(kc_bound_add(a, n, kc_bound_const(a, 255)), 256), kc_bound_const(a, 1));
+    kc_bound threads = kc_bound_mul(a, grid, kc_bound_const(a, 256));
+    assert_true(kc_bound_known(threads));
+    assert_true(kc_bound_nonneg(kc_bound_sub(a, n, threads)));     /* n - T >= 1 */
+    assert_false(kc_bound_nonneg(kc_bound_sub(a, kc_bound_sub(a, n, kc_bound_const(a, 2)), threads)));
+    /* blocks * (b << 3) threads against 8 * (blocks * b) */
+    kc_bound t8 = kc_bound_mul(a, n, kc_bound_scale(a, b, 8));
+    assert_true(kc_bound_nonneg(kc_bound_sub(a, kc_bound_scale(a, kc_bound_mul(a, n, b), 8), t8)));
+    assert_false(kc_bound_nonneg(kc_bound_sub(a, kc_bound_scale(a, kc_bound_mul(a, n, b), 7), t8)));
+    /* an unknown operand leaves the result unknown */
+    kc_bound none = {NULL, 1};
+    assert_false(kc_bound_known(kc_bound_add(a, none, n)));
+    assert_false(kc_bound_nonneg(none));
+    assert_false(kc_bound_known(kc_bound_div(n, 0)));
+    kc_arena_delete(a);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -225,6 +254,7 @@ int main(void)
         cmocka_unit_test(test_limits_return_null),
         cmocka_unit_test(test_shape_broadcast),
         cmocka_unit_test(test_deps_divmod),
+        cmocka_unit_test(test_bounds),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

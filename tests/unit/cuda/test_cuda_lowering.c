@@ -468,6 +468,74 @@ static void test_launch(void **state)
     fh_free(&L);
 }
 
+/* The value of a launch bound with its host variables given by name. */
+static double bound_at(const kc_model *m, kc_bound b, const char *const *names, const double *vals, unsigned n)
+{
+    assert_true(kc_bound_known(b));
+    double v = 0;
+    for (unsigned i = 0; i < b.num->nmono; i++) {
+        double t = (double)b.num->mono[i].coef;
+        for (unsigned f = 0; f < b.num->mono[i].nfac; f++) {
+            const kc_atom *a = &b.num->mono[i].fac[f];
+            assert_int_equal(a->kind, KC_ATOM_HOST);
+            unsigned j = 0;
+            while (j < n && strcmp(names[j], m->host_vars.data[a->id]) != 0)
+                j++;
+            assert_true(j < n);
+            t *= vals[j];
+        }
+        v += t;
+    }
+    return v / (double)b.den;
+}
+
+static void test_launch_bounds(void **state)
+{
+    (void)state;
+    lowered L;
+    fh_lower_cuda(&L, "struct ctx_t { int blocks, threads; };\n"
+                      "__global__ void k(int n, float *x) { }\n"
+                      "static unsigned up(unsigned v) { return v; }\n"
+                      "void run(ctx_t *ctx, unsigned batch, int n, float *x)\n"
+                      "{\n"
+                      "    k<<<batch / 32, 32 * 4>>>(batch * 4, x);\n"
+                      "    dim3 grid(ctx->blocks);\n"
+                      "    dim3 block8(ctx->threads << 3);\n"
+                      "    k<<<grid, block8, block8.x * 4>>>((int)(ctx->blocks * ctx->threads), x);\n"
+                      "    n = up(n);\n"
+                      "    const int bs = 256;\n"
+                      "    int g = (n + bs - 1) / bs;\n"
+                      "    k<<<g - 1, bs>>>(256 * g, x);\n"
+                      "    int h = n;\n"
+                      "    for (int i = 0; i < 2; i++)\n"
+                      "        h = h / 2;\n"
+                      "    k<<<h, 256>>>(h, x);\n"
+                      "}\n");
+    assert_int_equal(L.m->launches.len, 4);
+    const char *names[] = {"batch", "ctx->blocks", "ctx->threads", "n"};
+    const double vals[] = {1000, 7, 33, 1000};
+    const kc_launch *l = &L.m->launches.data[0];
+    assert_true(bound_at(L.m, l->grid_x, names, vals, 4) == 1000.0 / 32);
+    assert_true(bound_at(L.m, l->block_x, names, vals, 4) == 128);
+    assert_true(bound_at(L.m, l->args.data[0].lo, names, vals, 4) == 4000);
+    /* a dim3 whose member the launch only reads (`block8.x * 4`) keeps its value */
+    l = &L.m->launches.data[1];
+    assert_true(bound_at(L.m, l->grid_x, names, vals, 4) == 7);
+    assert_true(bound_at(L.m, l->block_x, names, vals, 4) == 8 * 33);
+    assert_true(bound_at(L.m, l->args.data[0].lo, names, vals, 4) == 7 * 33);
+    /* n is rewritten before the reads: floor((n + 255) / 256) lies in
+     * [n / 256, (n + 255) / 256] */
+    l = &L.m->launches.data[2];
+    assert_true(bound_at(L.m, l->grid_x, names, vals, 4) == (1000.0 + 255) / 256 - 1);
+    assert_true(bound_at(L.m, l->args.data[0].lo, names, vals, 4) == 1000.0);
+    assert_true(bound_at(L.m, l->args.data[0].hi, names, vals, 4) == 1000.0 + 255);
+    /* h is written in a loop: no bound */
+    l = &L.m->launches.data[3];
+    assert_false(kc_bound_known(l->grid_x));
+    assert_false(kc_bound_known(l->args.data[0].lo));
+    fh_free(&L);
+}
+
 static void test_device_helper_inlined(void **state)
 {
     (void)state;
@@ -849,6 +917,7 @@ int main(void)
         cmocka_unit_test(test_gather),
         cmocka_unit_test(test_torch_accessor),
         cmocka_unit_test(test_launch),
+        cmocka_unit_test(test_launch_bounds),
         cmocka_unit_test(test_device_helper_inlined),
         cmocka_unit_test(test_template_kernel),
         cmocka_unit_test(test_loop_variable_forms),

@@ -1,0 +1,48 @@
+/* cuda_launch.h — what a launch's configuration and arguments are worth
+ * (internal to the CUDA front end; cuda_lower.c records launches with it).
+ *
+ * It reads, from the launching function: the block's constant sizes, the
+ * grid's axes (KC602), which arguments are multiples of the block's x size
+ * (KC401), and bounds on the grid, the block and each argument over the
+ * host variables they are computed from (kc_bound.h). Locals are followed
+ * through their initializer where nothing else writes them.
+ */
+#ifndef KC_CUDA_LAUNCH_H
+#define KC_CUDA_LAUNCH_H
+
+#include "cuda_tu.h"
+
+/* A product as its factors: variables and parameters it cannot see into,
+ * the product of its constants, and how many factors are neither. */
+#define KC_CUDA_MF_MAX 16
+typedef struct kc_cuda_mfactors {
+    CXCursor decl[KC_CUDA_MF_MAX];
+    unsigned nd, opaque;
+    int64_t cst;
+} kc_cuda_mfactors;
+
+/* The block argument of one launch, as the argument facts need it. */
+typedef struct kc_cuda_block_arg {
+    kc_cuda_mfactors blk;    /* the block's x size as factors (opaque when unknown) */
+    kc_cuda_mfactors capped; /* `v` of a block `v > K ? K : v` or `min(v, K)` */
+    int64_t cap;             /* K, or 0 */
+    const char *cap_var;     /* the text of `v` */
+} kc_cuda_block_arg;
+
+/* Constant block sizes of a block argument (`256`, `dim3(32, 8)`, a dim3
+ * local initialized so); false when one is not constant. */
+bool kc_cuda_block_dims(CXCursor e, int64_t out[3]);
+/* The grid's axes as far as their hardware limits go (KC602). */
+void kc_cuda_grid_axes(kc_cuda_tu *t, CXCursor e, kc_grid_axis out[3]);
+/* The initializer of a local variable that nothing else writes, or a null
+ * cursor. */
+CXCursor kc_cuda_fixed_value(kc_cuda_tu *t, CXCursor d);
+/* Reads the block argument (a null cursor: none). */
+void kc_cuda_block_arg_read(kc_cuda_tu *t, CXCursor block, kc_cuda_block_arg *b);
+/* Fills what an argument is worth: its constant value, whether it is a
+ * multiple of the block's x size, its bounds. */
+void kc_cuda_launch_arg_facts(kc_cuda_tu *t, const kc_cuda_block_arg *b, CXCursor arg, kc_launch_arg *a);
+/* Fills L->grid_x and L->block_x from the grid and block arguments. */
+void kc_cuda_launch_bounds(kc_cuda_tu *t, CXCursor grid, CXCursor block, kc_launch *L);
+
+#endif
