@@ -22,7 +22,9 @@ static const char doc[] =
     "- a `cuda*` runtime API call whose `cudaError_t` result is discarded, in a file\n"
     "  that checks the results of its other API calls (the file's own convention),\n"
     "  unless a later `cudaGetLastError()` check in the same function reports it.\n"
-    "  Clean-up calls (`cudaFree`, `*Destroy`, `cudaDeviceReset`) and\n"
+    "  Clean-up calls (`cudaFree`, `*Destroy`, `cudaDeviceReset`), the status\n"
+    "  queries `cudaEventQuery` and `cudaStreamQuery` (whose normal result while\n"
+    "  work is pending is `cudaErrorNotReady`) and\n"
     "  `(void)`-casts are not reported. Calls written inside a macro's body\n"
     "  are the macro's, not the file's, and do not count toward the convention;\n"
     "- a `cuda*` call wrapped in a macro named like a checker that discards its\n"
@@ -80,11 +82,15 @@ static const char doc[] =
     "  kernels launched with too many resources were silently not run).\n"
     "- CUDA C++ Programming Guide, \"Error Checking\".\n";
 
-/* Calls whose result nobody needs: clean-up, and the error getters
- * themselves (discarding cudaGetLastError() clears the error on purpose). */
+/* Calls whose result nobody needs: clean-up, the error getters
+ * themselves (discarding cudaGetLastError() clears the error on purpose),
+ * and the status queries, whose normal result while work is pending is
+ * cudaErrorNotReady (`cudaEventRecord(start); cudaEventQuery(start);`
+ * starts the queue before timing: checking it would abort there). */
 static bool exempt(const char *n)
 {
-    static const char *const names[] = {"cudaGetLastError", "cudaPeekAtLastError", "cudaDeviceReset",
+    static const char *const names[] = {"cudaGetLastError", "cudaPeekAtLastError", "cudaEventQuery",
+                                        "cudaStreamQuery", "cudaDeviceReset",
                                         "cudaProfilerStart", "cudaProfilerStop", "cudaHostUnregister",
                                         "cudaGraphicsUnregisterResource", "cudaIpcCloseMemHandle",
                                         "cudaDeviceDisablePeerAccess", "cudaCtxResetPersistingL2Cache"};

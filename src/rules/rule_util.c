@@ -847,50 +847,95 @@ kc_row_run kc_triton_row_run(kc_arena *ar, const kc_kernel *k, const kc_access *
 
 /* ---- comparisons every launched thread satisfies ---- */
 
-/* Is mo `threadIdx.x` (lane) or `blockIdx.x * blockDim.x` (base)? */
-static bool x_lane(const kc_mono *mo) { return mono_is(mo, KC_ATOM_LANE, 0, 0); }
-static bool x_base(const kc_mono *mo) { return mono_is(mo, KC_ATOM_PROGRAM, KC_ATOM_BLOCK_DIM, 0); }
+/* The hardware's largest block along each axis. */
+static const int64_t max_block[3] = {1024, 1024, 64};
 
-/* x as `(i + c1) / d + c0` for i the thread's index along x in its block
- * (`threadIdx.x`) or the grid (*grid: `blockIdx.x * blockDim.x +
- * threadIdx.x`), d >= 1 (a quotient, kc_opaque.quot) and constants c0,
- * c1. */
-static bool x_thread_index(const kc_kernel *k, const kc_index *x, bool *grid, int64_t *d, int64_t *c0, int64_t *c1,
+/* An upper bound on the block's (grid's) size along axis ax in launch L;
+ * with cap, the hardware's limit for a block whose size is not constant. */
+static kc_bound launch_extent(kc_arena *ar, const kc_launch *L, bool grid, unsigned ax, bool cap)
+{
+    if (grid)
+        return L->grid_hi[ax];
+    if (L->block_dim[ax] > 0)
+        return kc_bound_const(ar, L->block_dim[ax]);
+    return cap ? kc_bound_const(ar, max_block[ax]) : L->block_hi[ax];
+}
+
+static kc_bound upper_in_launch(kc_arena *ar, const kc_kernel *k, const kc_launch *L, const kc_index *x, bool cap,
+                                unsigned depth);
+
+/* An upper bound on atom a over every thread of launch L. */
+static kc_bound atom_upper(kc_arena *ar, const kc_kernel *k, const kc_launch *L, const kc_atom *a, bool cap,
                            unsigned depth)
 {
-    if (!x || depth > 1)
-        return false;
-    *c0 = 0;
-    bool lane = false, base = false;
-    const kc_mono *quot = NULL;
+    kc_bound none = {NULL, 1}, one = kc_bound_const(ar, 1);
+    unsigned ax = a->id < 3 ? a->id : 0;
+    switch ((kc_atom_kind)a->kind) {
+    case KC_ATOM_LANE:
+        return a->id < 3 ? kc_bound_sub(ar, launch_extent(ar, L, false, ax, cap), one) : none;
+    case KC_ATOM_PROGRAM:
+        return a->id < 3 ? kc_bound_sub(ar, launch_extent(ar, L, true, ax, cap), one) : none;
+    case KC_ATOM_BLOCK_DIM:
+        return a->id < 3 ? launch_extent(ar, L, false, ax, cap) : none;
+    case KC_ATOM_GRID_DIM:
+        return a->id < 3 ? launch_extent(ar, L, true, ax, cap) : none;
+    case KC_ATOM_SYMBOL:
+        if (a->id < k->symbols.len && k->symbols.data[a->id].param < k->params.len) {
+            const kc_launch_arg *arg = kc_launch_arg_for(k, L, &k->params.data[k->symbols.data[a->id].param]);
+            return arg ? arg->hi : none;
+        }
+        return none;
+    case KC_ATOM_OPAQUE: {
+        const kc_opaque *o = a->id < k->opaques.len ? &k->opaques.data[a->id] : NULL;
+        if (!o)
+            return none;
+        if (o->quot && o->quot_div > 0) /* floor(n / d) <= n / d */
+            return kc_bound_div(upper_in_launch(ar, k, L, o->quot, cap, depth + 1), o->quot_div);
+        if (o->split == KC_SPLIT_MEMBER && o->split_div > 0)
+            return kc_bound_const(ar, o->split_div - 1);
+        if (o->split == KC_SPLIT_GROUP && o->split_div > 0 && o->split_axis < 3)
+            return kc_bound_div(kc_bound_sub(ar, launch_extent(ar, L, false, o->split_axis, cap), one), o->split_div);
+        return none;
+    }
+    default:
+        return none;
+    }
+}
+
+/* An upper bound on x over every thread of launch L (kc_bound.h), or an
+ * unknown one: a monomial with a positive coefficient by the largest its
+ * atoms reach (threadIdx below the block's size, blockIdx below the
+ * grid's, a parameter by the launch's argument, a quotient by its
+ * dividend's bound over the divisor), one with a negative coefficient by
+ * 0 (its atoms are not negative). cap: blocks of unknown size as the
+ * hardware's largest. */
+static kc_bound upper_in_launch(kc_arena *ar, const kc_kernel *k, const kc_launch *L, const kc_index *x, bool cap,
+                                unsigned depth)
+{
+    kc_bound sum = kc_bound_const(ar, 0), none = {NULL, 1};
+    if (!x || depth > 3)
+        return none;
     for (unsigned i = 0; i < x->nmono; i++) {
         const kc_mono *mo = &x->mono[i];
-        if (mo->nfac == 0)
-            *c0 = mo->coef;
-        else if (x_lane(mo) && !lane)
-            lane = true;
-        else if (x_base(mo) && !base)
-            base = true;
-        else if (mo->coef == 1 && mo->nfac == 1 && mo->fac[0].kind == KC_ATOM_OPAQUE && !quot)
-            quot = mo;
-        else
-            return false;
+        kc_bound term = kc_bound_const(ar, mo->coef);
+        for (unsigned f = 0; f < mo->nfac; f++) {
+            const kc_atom *a = &mo->fac[f];
+            if (a->kind == KC_ATOM_DATA || a->kind == KC_ATOM_LOOP)
+                return none;
+            if (mo->coef < 0)
+                continue;
+            /* a <= fb with a >= 0: fb >= 0 as a value, so products of
+             * such bounds bound products */
+            kc_bound fb = atom_upper(ar, k, L, a, cap, depth);
+            if (!kc_bound_known(fb))
+                return none;
+            term = kc_bound_mul(ar, term, fb);
+        }
+        if (mo->coef < 0 && mo->nfac)
+            continue;
+        sum = kc_bound_add(ar, sum, term);
     }
-    if (quot) {
-        uint32_t id = quot->fac[0].id;
-        const kc_opaque *o = id < k->opaques.len ? &k->opaques.data[id] : NULL;
-        int64_t inner_c0, inner_d;
-        if (lane || base || !o || !o->quot || o->quot_div < 1 ||
-            !x_thread_index(k, o->quot, grid, &inner_d, &inner_c0, c1, depth + 1) || inner_d != 1)
-            return false;
-        *c1 = inner_c0;
-        *d = o->quot_div;
-        return true;
-    }
-    *grid = base;
-    *d = 1;
-    *c1 = 0;
-    return lane;
+    return sum;
 }
 
 /* A bound on kernel value e (parameters, constants, blockDim.x where the
@@ -954,11 +999,11 @@ bool kc_pred_holds_in_launches(const kc_model *m, const kc_kernel *k, const kc_p
     } else if (!lt || rt) {
         return false;
     }
-    /* x < e, x <= e: slack 0, 1 */
+    /* x < e holds where e - x > 0 for x's upper and e's lower bound; x <= e
+     * where e + 1 - x > 0 (integers) */
     int64_t slack = op == KC_CMP_LT ? 0 : op == KC_CMP_LE ? 1 : -1;
-    bool grid;
-    int64_t d, c0, c1;
-    if (slack < 0 || !x_thread_index(k, x, &grid, &d, &c0, &c1, 0))
+    kc_deps de = kc_index_deps(e);
+    if (slack < 0 || (de.flags & (KC_AF_DATA | KC_AF_PROGRAM)) || de.loops)
         return false;
     kc_arena *ar = kc_arena_new();
     unsigned seen = 0;
@@ -968,14 +1013,10 @@ bool kc_pred_holds_in_launches(const kc_model *m, const kc_kernel *k, const kc_p
         if (!kc_launch_may_run(L, k))
             continue;
         seen++;
-        /* threads along x: at most T; x <= (T - 1 + c1) / d + c0, so x < e
-         * (x <= e) wherever T + c1 <= d * (e - c0 + slack) */
-        kc_bound bx = L->block_dim[0] > 0 ? kc_bound_const(ar, L->block_dim[0]) : L->block_x;
-        kc_bound t = grid ? kc_bound_mul(ar, L->grid_x, bx) : bx;
-        kc_bound lo = launch_value_bound(ar, k, L, e, false);
-        kc_bound need = kc_bound_scale(ar, kc_bound_add(ar, lo, kc_bound_const(ar, slack - c0)), d);
-        kc_bound gap = kc_bound_sub(ar, need, kc_bound_add(ar, t, kc_bound_const(ar, c1)));
-        all = kc_bound_nonneg(gap);
+        kc_bound lo = kc_bound_add(ar, launch_value_bound(ar, k, L, e, false), kc_bound_const(ar, slack));
+        all = false;
+        for (int cap = 0; cap < 2 && !all; cap++)
+            all = kc_bound_positive(kc_bound_sub(ar, lo, upper_in_launch(ar, k, L, x, cap != 0, 0)));
     }
     kc_arena_delete(ar);
     return seen > 0 && all;

@@ -76,3 +76,13 @@ bool kc_bound_nonneg(kc_bound x)
             return false;
     return true;
 }
+
+bool kc_bound_positive(kc_bound x)
+{
+    if (!kc_bound_nonneg(x))
+        return false;
+    for (unsigned i = 0; i < x.num->nmono; i++)
+        if (x.num->mono[i].nfac == 0 && x.num->mono[i].coef > 0)
+            return true;
+    return false;
+}

@@ -34,5 +34,7 @@ kc_bound kc_bound_div(kc_bound x, int64_t c);
 /* Is every coefficient of x's polynomial >= 0 (x >= 0 for non-negative
  * variables)? False for an unknown bound. */
 bool kc_bound_nonneg(kc_bound x);
+/* The same, with a constant term > 0 (x > 0). */
+bool kc_bound_positive(kc_bound x);
 
 #endif

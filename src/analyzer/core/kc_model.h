@@ -778,11 +778,11 @@ typedef struct kc_launch {
     uint8_t ntargs;
     kc_span block_span;   /* the block argument (CUDA), for messages */
     kc_grid_axis grid[3]; /* per axis of the grid (KC602) */
-    /* CUDA: upper bounds on the grid's and the block's x sizes, as
-     * kc_launch_arg.hi (`batch_size / 32` blocks of `32 * 4`): at most
-     * grid_x * block_x threads along x. Unknown (num NULL) where not
-     * computed. */
-    kc_bound grid_x, block_x;
+    /* CUDA: upper bounds on the grid's and the block's sizes per axis
+     * (x, y, z), as kc_launch_arg.hi (`batch_size / 32` blocks of `32 *
+     * 4`): at most grid_hi[0] * block_hi[0] threads along x. An axis the
+     * launch leaves out is 1. Unknown (num NULL) where not computed. */
+    kc_bound grid_hi[3], block_hi[3];
     KC_VEC(kc_launch_arg) args;
     bool partial_args; /* Triton: a `**kwargs` splat (or two `*` splats) hides some arguments */
 } kc_launch;

@@ -308,13 +308,14 @@ void kc_model_dump(FILE *out, const kc_model *m)
         for (unsigned ax = 0; ax < 3; ax++)
             if (l->grid[ax].text)
                 fprintf(out, "  grid %u `%s`\n", ax, l->grid[ax].text);
-        if (kc_bound_known(l->grid_x) || kc_bound_known(l->block_x)) {
-            fputs("  grid x <= ", out);
-            dump_bound(out, m, l->grid_x);
-            fputs(", block x <= ", out);
-            dump_bound(out, m, l->block_x);
-            fputc('\n', out);
-        }
+        for (unsigned ax = 0; ax < 3; ax++)
+            if (kc_bound_known(l->grid_hi[ax]) || kc_bound_known(l->block_hi[ax])) {
+                fprintf(out, "  grid %c <= ", "xyz"[ax]);
+                dump_bound(out, m, l->grid_hi[ax]);
+                fprintf(out, ", block %c <= ", "xyz"[ax]);
+                dump_bound(out, m, l->block_hi[ax]);
+                fputc('\n', out);
+            }
         for (uint32_t a = 0; a < l->args.len; a++) {
             const kc_launch_arg *g = &l->args.data[a];
             fprintf(out, "  arg %s = `%s`%s", g->param ? g->param : "?", g->text ? g->text : "",

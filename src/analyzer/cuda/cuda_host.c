@@ -58,6 +58,7 @@ typedef struct host_ev {
  * the file and whether a last-error check follows it. */
 typedef struct host_link {
     unsigned fn;      /* fn_key of the launching / the called function */
+    unsigned in;      /* a call: fn_key of the function that makes it */
     kc_span span;     /* the launch; unset for a call or an API call */
     uint32_t call_ix; /* a discarded API call instead: its index in host_calls; else KC_NONE */
     bool checked;     /* a call: a last-error check follows it */
@@ -828,7 +829,7 @@ static void host_function(host_ctx *x, CXCursor fn)
                 kc_vec_push(&x->pending, p);
             }
         } else if (e->kind == EV_CALL) {
-            host_link call = {.fn = e->callee, .call_ix = KC_NONE, .checked = false};
+            host_link call = {.fn = e->callee, .in = fn_key(fn), .call_ix = KC_NONE, .checked = false};
             for (uint32_t j = i + 1; j < x->evs.len && !call.checked; j++) {
                 const host_ev *f = &x->evs.data[j];
                 if (same_path(e, f))
@@ -851,9 +852,26 @@ static void host_function(host_ctx *x, CXCursor fn)
     }
 }
 
+/* Is every call of function `fn` in the file (at least one) followed by
+ * a last-error check in its caller, or made by a function every call of
+ * which is so (up to `depth` callers up)? A launch error stays pending
+ * until a cudaGetLastError reads it. */
+static bool calls_checked(const host_ctx *x, unsigned fn, unsigned depth)
+{
+    uint32_t ncalls = 0, nchecked = 0;
+    for (uint32_t j = 0; j < x->calls.len; j++) {
+        const host_link *c = &x->calls.data[j];
+        if (c->fn != fn)
+            continue;
+        ncalls++;
+        nchecked += c->checked || (depth > 0 && c->in != fn && calls_checked(x, c->in, depth - 1));
+    }
+    return ncalls && nchecked == ncalls;
+}
+
 /* Launches and discarded API results their own functions leave unchecked,
  * in functions that the file calls only where a last-error check follows
- * the call. */
+ * the call (or follows every call of the function that calls it). */
 static void callers_check(host_ctx *x)
 {
     kc_model *m = x->t->m;
@@ -863,7 +881,8 @@ static void callers_check(host_ctx *x)
         for (uint32_t j = 0; j < x->calls.len; j++)
             if (x->calls.data[j].fn == p->fn) {
                 ncalls++;
-                nchecked += x->calls.data[j].checked;
+                nchecked += x->calls.data[j].checked ||
+                            (x->calls.data[j].in != p->fn && calls_checked(x, x->calls.data[j].in, 3));
             }
         /* passed to a function that calls it through a parameter: those
          * calls count (an alias with no such call is one unchecked use) */

@@ -588,21 +588,43 @@ static void factors_of(kc_cuda_tu *t, CXCursor e, mfactors *f, unsigned depth)
         f->opaque++;
 }
 
-/* The block's x size as an expression: the block argument itself, or the
- * first operand of the dim3 it builds or a dim3 variable holds. */
-static CXCursor block_x(CXCursor e, unsigned depth)
+/* One axis of a launch's grid or block as an expression: the argument
+ * itself for an integer (x; y and z are then 1: *one), else the operand of
+ * the dim3 it builds or a dim3 variable holds (an operand left out is 1). */
+static CXCursor dim3_axis(CXCursor e, unsigned ax, bool *one, unsigned depth)
 {
     CXCursor s = kc_cuda_strip(e);
-    if (depth > 8 || kc_cuda_ty_is_int(clang_getCursorType(s)))
-        return s;
+    *one = false;
+    if (depth > 8)
+        return clang_getNullCursor();
+    if (kc_cuda_ty_is_int(clang_getCursorType(s))) {
+        *one = ax > 0;
+        return ax == 0 ? s : clang_getNullCursor();
+    }
     if (s.kind == CXCursor_DeclRefExpr && clang_getCursorReferenced(s).kind == CXCursor_VarDecl) {
         bool known;
         CXCursor v = dim3_value(clang_getCursorReferenced(s), s, &known);
-        return known && !clang_Cursor_isNull(v) ? block_x(v, depth + 1) : clang_getNullCursor();
+        return known && !clang_Cursor_isNull(v) ? dim3_axis(v, ax, one, depth + 1) : clang_getNullCursor();
     }
     CXCursor kids[4];
     unsigned n = dim3_operands(s, kids, 4);
-    return n >= 1 && n <= 3 ? block_x(kids[0], depth + 1) : clang_getNullCursor();
+    if (n < 1 || n > 3)
+        return clang_getNullCursor();
+    /* a copy of another dim3 (a dim3 passed by value) */
+    if (n == 1 && !kc_cuda_ty_is_int(clang_getCursorType(kc_cuda_strip(kids[0]))))
+        return dim3_axis(kids[0], ax, one, depth + 1);
+    if (ax >= n) {
+        *one = true;
+        return clang_getNullCursor();
+    }
+    return dim3_axis(kids[ax], 0, one, depth + 1);
+}
+
+/* The block's x size as an expression. */
+static CXCursor block_x(CXCursor e, unsigned depth)
+{
+    bool one;
+    return dim3_axis(e, 0, &one, depth);
 }
 
 /* Is `arg` a product with the block's x size among its factors? */
@@ -748,6 +770,24 @@ static kc_bound member_atom(kc_cuda_tu *t, CXCursor e)
     return (kc_bound){kc_index_atom(t->m->arena, a, 64, KC_SPACE_THREADS, NULL), 1};
 }
 
+static kc_bound host_bound(kc_cuda_tu *t, CXCursor e, bool upper, unsigned depth);
+
+/* Is `e` one constant: a constant, a local holding one, or an expression
+ * whose bounds from above and below are the same constant (`block.x` of
+ * `dim3 block(16, 16)`)? */
+static bool host_const(kc_cuda_tu *t, CXCursor e, int64_t *c, unsigned depth)
+{
+    if (arg_value(t, e, c, 0))
+        return true;
+    kc_bound hi = host_bound(t, e, true, depth + 1), lo = host_bound(t, e, false, depth + 1);
+    int64_t a, b;
+    if (!kc_bound_known(hi) || !kc_bound_known(lo) || hi.den != 1 || lo.den != 1 || !kc_index_is_const(hi.num, &a) ||
+        !kc_index_is_const(lo.num, &b) || a != b)
+        return false;
+    *c = a;
+    return true;
+}
+
 /* A bound on the integer value of `e` from above (upper) or below, the
  * variables it is made of taken as non-negative: sums, differences,
  * products, division and shifts by constants (`floor(a / c)` lies in
@@ -784,8 +824,27 @@ static kc_bound host_bound(kc_cuda_tu *t, CXCursor e, bool upper, unsigned depth
         }
         return host_atom(t, d);
     }
-    if (e.kind == CXCursor_MemberRefExpr)
+    if (e.kind == CXCursor_MemberRefExpr) {
+        /* `block.x` of a dim3 variable: that axis of its value */
+        kc_cuda_kids k;
+        kc_cuda_kids_get(e, &k);
+        CXCursor base = k.n ? kc_cuda_strip(k.v[0]) : clang_getNullCursor();
+        kc_cuda_kids_free(&k);
+        const char *mem = kc_cuda_spelling(t, e);
+        int ax = mem && mem[0] && !mem[1] && mem[0] >= 'x' && mem[0] <= 'z' ? mem[0] - 'x' : -1;
+        if (ax >= 0 && base.kind == CXCursor_DeclRefExpr && !kc_cuda_ty_is_int(clang_getCursorType(base))) {
+            bool one;
+            CXCursor axis = dim3_axis(base, (unsigned)ax, &one, 0);
+            if (one)
+                return kc_bound_const(ar, 1);
+            if (!clang_Cursor_isNull(axis)) {
+                kc_bound b = host_bound(t, axis, upper, depth + 1);
+                if (kc_bound_known(b))
+                    return b;
+            }
+        }
         return member_atom(t, e);
+    }
     if (e.kind == CXCursor_CStyleCastExpr || e.kind == CXCursor_CXXStaticCastExpr ||
         e.kind == CXCursor_CXXFunctionalCastExpr) {
         /* to an integer type at least as wide as the operand's */
@@ -807,7 +866,7 @@ static kc_bound host_bound(kc_cuda_tu *t, CXCursor e, bool upper, unsigned depth
     if (clang_Cursor_isNull(l))
         return no_bound;
     int64_t c;
-    bool rc = arg_value(t, r, &c, 0);
+    bool rc = host_const(t, r, &c, depth);
     switch (clang_getCursorBinaryOperatorKind(e)) {
     case CXBinaryOperator_Add:
         return kc_bound_add(ar, host_bound(t, l, upper, depth + 1), host_bound(t, r, upper, depth + 1));
@@ -815,7 +874,7 @@ static kc_bound host_bound(kc_cuda_tu *t, CXCursor e, bool upper, unsigned depth
         return kc_bound_sub(ar, host_bound(t, l, upper, depth + 1), host_bound(t, r, !upper, depth + 1));
     case CXBinaryOperator_Mul: {
         int64_t lcv;
-        if (rc || arg_value(t, l, &lcv, 0)) {
+        if (rc || host_const(t, l, &lcv, depth)) {
             int64_t f = rc ? c : lcv;
             return kc_bound_scale(ar, host_bound(t, rc ? l : r, f >= 0 ? upper : !upper, depth + 1), f);
         }
@@ -833,6 +892,14 @@ static kc_bound host_bound(kc_cuda_tu *t, CXCursor e, bool upper, unsigned depth
             return no_bound;
         int64_t div = shr ? (int64_t)1 << c : c;
         kc_bound a = host_bound(t, l, upper, depth + 1);
+        int64_t kv;
+        if (kc_bound_known(a) && kc_index_is_const(a.num, &kv) && kv >= 0) {
+            /* a constant bound: floor is monotone, so floor(k / d) */
+            int64_t d;
+            if (__builtin_mul_overflow(a.den, div, &d))
+                return no_bound;
+            return kc_bound_const(ar, kv / d);
+        }
         if (!upper && kc_bound_known(a))
             a = kc_bound_sub(ar, a, kc_bound_const(ar, div - 1));
         return kc_bound_div(a, div);
@@ -860,11 +927,20 @@ void kc_cuda_launch_arg_facts(kc_cuda_tu *t, const kc_cuda_block_arg *b, CXCurso
 
 void kc_cuda_launch_bounds(kc_cuda_tu *t, CXCursor grid, CXCursor block, kc_launch *L)
 {
-    L->grid_x = L->block_x = no_bound;
-    CXCursor gx = clang_Cursor_isNull(grid) ? grid : block_x(grid, 0);
-    CXCursor bx = clang_Cursor_isNull(block) ? block : block_x(block, 0);
-    if (!clang_Cursor_isNull(gx))
-        L->grid_x = host_bound(t, gx, true, 0);
-    if (!clang_Cursor_isNull(bx))
-        L->block_x = host_bound(t, bx, true, 0);
+    for (unsigned ax = 0; ax < 3; ax++) {
+        L->grid_hi[ax] = L->block_hi[ax] = no_bound;
+        for (unsigned which = 0; which < 2; which++) {
+            CXCursor arg = which ? block : grid;
+            if (clang_Cursor_isNull(arg))
+                continue;
+            bool one;
+            CXCursor e = dim3_axis(arg, ax, &one, 0);
+            kc_bound b = one ? kc_bound_const(t->m->arena, 1)
+                              : clang_Cursor_isNull(e) ? no_bound : host_bound(t, e, true, 0);
+            if (which)
+                L->block_hi[ax] = b;
+            else
+                L->grid_hi[ax] = b;
+        }
+    }
 }

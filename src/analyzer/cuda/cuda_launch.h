@@ -42,7 +42,7 @@ void kc_cuda_block_arg_read(kc_cuda_tu *t, CXCursor block, kc_cuda_block_arg *b)
 /* Fills what an argument is worth: its constant value, whether it is a
  * multiple of the block's x size, its bounds. */
 void kc_cuda_launch_arg_facts(kc_cuda_tu *t, const kc_cuda_block_arg *b, CXCursor arg, kc_launch_arg *a);
-/* Fills L->grid_x and L->block_x from the grid and block arguments. */
+/* Fills L->grid_hi and L->block_hi from the grid and block arguments. */
 void kc_cuda_launch_bounds(kc_cuda_tu *t, CXCursor grid, CXCursor block, kc_launch *L);
 
 #endif

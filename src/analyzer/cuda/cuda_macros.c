@@ -340,3 +340,65 @@ char *kc_cuda_qualifier_macros(kc_arena *ar, const char *source, size_t len, kc_
     free(text);
     return blanked;
 }
+
+/* From text[i] (code only), past spaces and tabs. */
+static size_t skip_blank(const char *text, size_t len, size_t i)
+{
+    while (i < len && (text[i] == ' ' || text[i] == '\t'))
+        i++;
+    return i;
+}
+
+char *kc_cuda_spaced_launches(kc_arena *ar, const char *source, size_t len)
+{
+    char *text = code_only(source, len);
+    char *out = NULL;
+    for (size_t i = 0; i + 3 < len; i++) {
+        if (text[i] != '<' || text[i + 1] != '<' || (i && text[i - 1] == '<') ||
+            (text[i + 2] != ' ' && text[i + 2] != '\t'))
+            continue;
+        size_t j = skip_blank(text, len, i + 2);
+        if (j + 1 >= len || text[j] != '<' || text[j + 1] == '<' || text[j + 1] == '=')
+            continue;
+        /* the configuration's end at depth 0: `>>>`, or `>>` blanks `>` */
+        int depth = 0;
+        size_t close = 0, close_end = 0;
+        for (size_t k = j + 1; k + 2 < len && k < j + 2000 && !close; k++) {
+            char c = text[k];
+            if (c == ';' || c == '{' || c == '}')
+                break;
+            if (c == '(' || c == '[')
+                depth++;
+            else if (c == ')' || c == ']')
+                depth--;
+            else if (depth == 0 && c == '>' && text[k + 1] == '>') {
+                if (text[k + 2] == '>') {
+                    close = k;
+                    close_end = k + 3;
+                    continue;
+                }
+                size_t m = skip_blank(text, len, k + 2);
+                if (m > k + 2 && m < len && text[m] == '>') {
+                    close = k;
+                    close_end = m + 1;
+                }
+            }
+        }
+        if (!close || skip_blank(text, len, close_end) >= len || text[skip_blank(text, len, close_end)] != '(')
+            continue;
+        if (!out) {
+            out = kc_arena_alloc(ar, len + 1);
+            memcpy(out, source, len + 1);
+        }
+        /* `<< <` -> `<<< `, `>> >` -> `>>> `: lines and columns unchanged */
+        memset(out + i, ' ', j + 1 - i);
+        memcpy(out + i, "<<<", 3);
+        if (close_end - close > 3) {
+            memset(out + close, ' ', close_end - close);
+            memcpy(out + close, ">>>", 3);
+        }
+        i = close_end - 1;
+    }
+    free(text);
+    return out;
+}

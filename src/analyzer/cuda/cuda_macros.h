@@ -35,6 +35,7 @@ bool kc_cuda_macro_bomb(kc_arena *ar, const char *text, size_t len, const char *
  * name). */
 #define KC_CUDA_HD_MACRO "__KHD__"
 
+
 typedef struct kc_cuda_qual_macro {
     const char *name; /* arena */
     size_t offset;    /* its first use */
@@ -47,5 +48,14 @@ typedef KC_VEC(kc_cuda_qual_macro) kc_cuda_qual_macros;
  * copy of the source (arena) with each use in a qualifier's place made
  * spaces; NULL when there is none. */
 char *kc_cuda_qualifier_macros(kc_arena *ar, const char *text, size_t len, kc_cuda_qual_macros *out);
+
+/* Launches written with blanks inside the chevrons, `k<< <grid, block>> >(x)`
+ * (an editor's formatting that nvcc accepts and clang does not): a copy of
+ * the source (arena) with each such `<< <` and `>> >` made `<<<` and `>>>`
+ * followed by the blanks, lines and columns unchanged; NULL when there is
+ * none. Only `<<` followed by blanks and a `<` that starts no other operator,
+ * and its `>>` blanks `>` at depth 0 followed by `(`, which no other C++
+ * construct writes. */
+char *kc_cuda_spaced_launches(kc_arena *ar, const char *text, size_t len);
 
 #endif

@@ -697,7 +697,13 @@ kc_cuda_val kc_cuda_convert(kc_cuda_walk *w, kc_cuda_val v, CXType t, CXCursor e
             v.off = off;
             v.deps = kc_index_deps(off);
         }
-        if (nb) {
+        int64_t z;
+        if (nb && !v.elem_bytes && v.off && !(kc_index_is_const(v.off, &z) && z == 0)) {
+            /* from elements kcheck cannot size (a template's `HALF_T`) to
+             * sized ones (`*(const double *)(g_in + 4 * tid)`): the offset
+             * counts the elements cast from, of unknown size */
+            v.recast = true;
+        } else if (nb) {
             v.elem_bytes = nb;
             v.elem_type = kc_cuda_ty_name(w, kc_cuda_ty_innermost(pointee));
         } else {

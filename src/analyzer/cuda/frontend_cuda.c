@@ -990,6 +990,9 @@ kc_model *kc_cuda_lower(kc_cuda_frontend *fe, const kc_source *file, kc_file_err
     char *blanked = kc_cuda_qualifier_macros(ar, src->text, src->len, &quals);
     if (blanked)
         named.text = blanked;
+    char *spaced = kc_cuda_spaced_launches(ar, named.text, named.len);
+    if (spaced)
+        named.text = spaced;
     /* Headers found under an ancestor can bring in what the file's build
      * never sees (a HIP port's headers, the rest of a project whose own
      * headers are missing): when the file is then not checked, it is

@@ -510,29 +510,38 @@ static void test_launch_bounds(void **state)
                       "    for (int i = 0; i < 2; i++)\n"
                       "        h = h / 2;\n"
                       "    k<<<h, 256>>>(h, x);\n"
+                      "    dim3 b2(8, 4);\n"
+                      "    dim3 g2(512, 1024);\n"
+                      "    k<< <g2, b2>> >(n, x);\n"
                       "}\n");
-    assert_int_equal(L.m->launches.len, 4);
+    assert_int_equal(L.m->launches.len, 5);
     const char *names[] = {"batch", "ctx->blocks", "ctx->threads", "n"};
     const double vals[] = {1000, 7, 33, 1000};
     const kc_launch *l = &L.m->launches.data[0];
-    assert_true(bound_at(L.m, l->grid_x, names, vals, 4) == 1000.0 / 32);
-    assert_true(bound_at(L.m, l->block_x, names, vals, 4) == 128);
+    assert_true(bound_at(L.m, l->grid_hi[0], names, vals, 4) == 1000.0 / 32);
+    assert_true(bound_at(L.m, l->block_hi[0], names, vals, 4) == 128);
     assert_true(bound_at(L.m, l->args.data[0].lo, names, vals, 4) == 4000);
     /* a dim3 whose member the launch only reads (`block8.x * 4`) keeps its value */
     l = &L.m->launches.data[1];
-    assert_true(bound_at(L.m, l->grid_x, names, vals, 4) == 7);
-    assert_true(bound_at(L.m, l->block_x, names, vals, 4) == 8 * 33);
+    assert_true(bound_at(L.m, l->grid_hi[0], names, vals, 4) == 7);
+    assert_true(bound_at(L.m, l->block_hi[0], names, vals, 4) == 8 * 33);
     assert_true(bound_at(L.m, l->args.data[0].lo, names, vals, 4) == 7 * 33);
     /* n is rewritten before the reads: floor((n + 255) / 256) lies in
      * [n / 256, (n + 255) / 256] */
     l = &L.m->launches.data[2];
-    assert_true(bound_at(L.m, l->grid_x, names, vals, 4) == (1000.0 + 255) / 256 - 1);
+    assert_true(bound_at(L.m, l->grid_hi[0], names, vals, 4) == (1000.0 + 255) / 256 - 1);
     assert_true(bound_at(L.m, l->args.data[0].lo, names, vals, 4) == 1000.0);
     assert_true(bound_at(L.m, l->args.data[0].hi, names, vals, 4) == 1000.0 + 255);
     /* h is written in a loop: no bound */
     l = &L.m->launches.data[3];
-    assert_false(kc_bound_known(l->grid_x));
+    assert_false(kc_bound_known(l->grid_hi[0]));
     assert_false(kc_bound_known(l->args.data[0].lo));
+    /* dim3 variables copied into the launch, every axis; a launch written
+     * with blanks inside its chevrons */
+    l = &L.m->launches.data[4];
+    assert_true(bound_at(L.m, l->grid_hi[1], names, vals, 4) == 1024);
+    assert_true(bound_at(L.m, l->block_hi[1], names, vals, 4) == 4);
+    assert_true(bound_at(L.m, l->block_hi[2], names, vals, 4) == 1);
     fh_free(&L);
 }
 
