@@ -17,7 +17,8 @@ static const char doc[] =
     "warp's `threadIdx.x`, spilling into `threadIdx.y` when the array shows the\n"
     "block is narrower than a warp) touches 4-byte word `offset * elem_bytes / 4`\n"
     "in bank `word mod 32`; the access is reported when some bank serves at least\n"
-    "`KC103.min-ways` different words.\n"
+    "`KC103.min-ways` different words. Where every launch in the file gives the\n"
+    "block fewer than 32 threads (`dim3(2, 2)`), a warp holds only those.\n"
     "\n"
     "## Why is this bad?\n"
     "Shared memory has 32 banks of 4-byte words; the words a warp touches in one\n"
@@ -61,6 +62,7 @@ typedef struct lanes {
     int64_t cx, cy, cz; /* coefficients of threadIdx.x/y/z in the offset */
     int64_t wx;         /* threads along x in a warp (32, or less when the block is narrower) */
     int64_t active;     /* lanes taking part (a guard `tid < 16` leaves 16) */
+    int64_t nlanes;     /* threads in the warp: 32, or the whole block where it has fewer */
 } lanes;
 
 /* Largest number of different 4-byte words that one bank serves, divided
@@ -71,7 +73,7 @@ static unsigned conflict_ways(const lanes *L, unsigned eb, unsigned *bank_out, i
     unsigned nw = 0, per = eb >= 4 ? eb / 4 : 1;
     if (per > 4)
         per = 4;
-    for (int64_t l = 0; l < 32; l++) {
+    for (int64_t l = 0; l < L->nlanes && l < 32; l++) {
         int64_t tx = l % L->wx, ty = l / L->wx;
         if (L->active > 0 && tx >= L->active)
             continue;
@@ -220,6 +222,9 @@ static void check(const kc_model *m, const kc_kernel *k, kc_rule_ctx *ctx)
         }
         if (bx > 0)
             L.wx = bx < 32 ? bx : 32; /* the launch says how wide the block is */
+        /* a warp holds no more threads than its block (`dim3(2, 2)`: 4) */
+        int64_t by = kc_launch_block_dim(m, k, 1), bz = kc_launch_block_dim(m, k, 2);
+        L.nlanes = bx > 0 && by > 0 && bz > 0 && bx * by * bz < 32 ? bx * by * bz : 32;
         unsigned bank;
         unsigned ways = conflict_ways(&L, eb, &bank, 0);
         if ((int64_t)ways < min_ways)
@@ -256,8 +261,10 @@ static void check(const kc_model *m, const kc_kernel *k, kc_rule_ctx *ctx)
         } else {
             d = kc_report(ctx, k, kc_access_point(a),
                           "%u-way shared-memory bank conflict on `%s`: consecutive threads are %" PRId64
-                          " %s (%" PRId64 " words) apart, so the 32 lanes of a warp share %u bank%s",
-                          ways, arr, L.cx, type, words_apart, 32 / ways ? 32 / ways : 1, 32 / ways == 1 ? "" : "s");
+                          " %s (%" PRId64 " words) apart, so the %" PRId64 " lanes of a warp share %" PRId64
+                          " bank%s",
+                          ways, arr, L.cx, type, words_apart, L.nlanes, L.nlanes / ways ? L.nlanes / ways : 1,
+                          L.nlanes / ways == 1 ? "" : "s");
         }
         kc_strbuf sb = {0};
         kc_model_format_index(k, a->offset, &sb);

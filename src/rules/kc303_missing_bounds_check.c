@@ -45,7 +45,10 @@ static const char doc[] =
     "nothing; where none is known, the message says \"the end\". A CUDA kernel is reported only when a\n"
     "launch in the same file rounds its grid up (`(n + 255) / 256`): CUDA code\n"
     "bounds its threads in many ways kcheck does not follow (stage widths,\n"
-    "launches that cover the data exactly, flags, preconditions).\n"
+    "launches that cover the data exactly, flags, preconditions). A rounded-up\n"
+    "division of a constant size that the block divides (`(65536 - 1) / 32 + 1`,\n"
+    "through the launching function's locals) covers the size exactly and is no\n"
+    "such launch.\n"
     "\n"
     "## Why is this bad?\n"
     "The grid is rounded up (`triton.cdiv(n, BLOCK)`, `(n + 255) / 256`), so the\n"
@@ -461,16 +464,23 @@ static void launch_grids(const kc_model *m, const kc_kernel *k, const char **cdi
         bool literal = strchr(l->grid_text, '(') || strchr(l->grid_text, '[');
         /* a grid named by a variable, read through it (`grid = (B, H)`):
          * its axes as the front end resolved them */
-        bool resolved = false, rounds = false;
+        bool resolved = false, rounds = false, exact = false;
         for (unsigned ax = 0; ax < 3; ax++) {
             const kc_grid_axis *g = &l->grid[ax];
             if (!g->text)
                 continue;
             resolved = true;
+            /* a rounded-up division that the front end shows exact (a
+             * constant size the block divides) covers the size */
+            exact |= g->cover == KC_COVER_FLOOR && l->in_host_code;
+            if (g->cover == KC_COVER_FLOOR && l->in_host_code)
+                continue;
             rounds |= g->cover == KC_COVER_ROUNDS_UP || strstr(g->text, "cdiv") || strstr(g->text, "+") ||
                       strstr(g->text, "ceil");
         }
-        if (strstr(l->grid_text, "cdiv") || strstr(l->grid_text, "+") || strstr(l->grid_text, "ceil") || rounds)
+        bool text_rounds = !exact && (strstr(l->grid_text, "cdiv") || strstr(l->grid_text, "+") ||
+                                      strstr(l->grid_text, "ceil"));
+        if (text_rounds || rounds)
             *cdiv_grid = l->grid_text;
         else if (literal || resolved)
             *exact_grid = true;

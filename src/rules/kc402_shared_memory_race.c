@@ -38,7 +38,10 @@ static const char doc[] =
     "from reads at `tid + s`, `tid + 2 * s` or further (the fold of a tree\n"
     "reduction), so such a pass with a barrier after it is not reported; so\n"
     "do writes at `tid + c` and reads at `tid` under `tid < s` with `c >= s`\n"
-    "(a table filled from its first `s` entries: `t[tid + 256] = f(t[tid])`).\n"
+    "(a table filled from its first `s` entries: `t[tid + 256] = f(t[tid])`),\n"
+    "and, within one pass, a write and a read whose ranges under a guard\n"
+    "`threadIdx.x < b` do not meet (a mirrored fold: `s[tid]` written and `s[2 * i\n"
+    "- 1 - tid]` read under `tid < i`, [0, i) and [i, 2i)).\n"
     "\n"
     "Indices are compared symbolically; when either one depends on the thread in a\n"
     "way kcheck cannot express (loaded data, division by a run-time value), or a\n"
@@ -678,13 +681,79 @@ static bool disjoint_ranges(const kc_model *m, const kc_kernel *k, const kc_acce
     return (!wo && wh < rl) || (!ro && rh < wl);
 }
 
+/* The range [lo, hi] of an index `c * threadIdx.x + u` (u the same for
+ * every thread) under a guard `threadIdx.x < B` on its condition chain:
+ * threadIdx.x in [0, B - 1]. False when it is not of that form. */
+static bool guarded_range(kc_arena *ar, const kc_kernel *k, const kc_access *a, const kc_index **lo,
+                          const kc_index **hi)
+{
+    const kc_index *x = a->offset;
+    int64_t c = 0;
+    const kc_index *u = kc_index_const(ar, 0, 64, KC_SPACE_THREADS);
+    for (unsigned i = 0; x && i < x->nmono; i++) {
+        const kc_mono *mo = &x->mono[i];
+        if (mo->nfac == 1 && mo->fac[0].kind == KC_ATOM_LANE && mo->fac[0].id == 0) {
+            c += mo->coef;
+            continue;
+        }
+        kc_index part = {.mono = mo, .nmono = 1, .bits = x->bits, .space = x->space};
+        kc_deps d = kc_index_deps(&part);
+        if (d.axes || (d.flags & (KC_AF_THREAD | KC_AF_DATA)))
+            return false;
+        u = kc_index_add(ar, u, &part);
+        if (!u)
+            return false;
+    }
+    if (!x || c == 0)
+        return false;
+    const kc_index *bound = NULL;
+    unsigned hops = 0;
+    for (uint32_t ci = a->guard; ci != KC_NONE && ci < k->conds.len && hops++ < 10000 && !bound;
+         ci = k->conds.data[ci].parent) {
+        const kc_cond *cd = &k->conds.data[ci];
+        for (uint32_t p = 0; p < cd->npreds && !bound; p++) {
+            const kc_pred *pr = &cd->preds[p];
+            const kc_index *l = pr->lhs;
+            kc_deps rd = pr->rhs ? kc_index_deps(pr->rhs) : (kc_deps){.flags = KC_AF_DATA};
+            if ((pr->op != KC_CMP_LT && pr->op != KC_CMP_LE) || !l || l->nmono != 1 || l->mono[0].coef != 1 ||
+                l->mono[0].nfac != 1 || l->mono[0].fac[0].kind != KC_ATOM_LANE || l->mono[0].fac[0].id != 0 ||
+                rd.axes || (rd.flags & (KC_AF_THREAD | KC_AF_DATA)))
+                continue;
+            /* the largest threadIdx.x: B - 1, or B for `<=` */
+            bound = pr->op == KC_CMP_LT ? kc_index_sub(ar, pr->rhs, kc_index_const(ar, 1, 64, KC_SPACE_THREADS))
+                                        : pr->rhs;
+        }
+    }
+    if (!bound)
+        return false;
+    const kc_index *far = kc_index_add(ar, u, kc_index_scale(ar, bound, c));
+    if (!far)
+        return false;
+    *lo = c > 0 ? u : far;
+    *hi = c > 0 ? far : u;
+    return true;
+}
+
+/* Within one pass, are `w` and `r` apart under their guards: one's range
+ * ends before the other's begins (`s[tid]` written and `s[2 * i - 1 - tid]`
+ * read under `tid < i`: [0, i - 1] and [i, 2i - 1], a folding reduction)? */
+static bool disjoint_guarded(kc_arena *ar, const kc_kernel *k, const kc_access *w, const kc_access *r)
+{
+    const kc_index *wl, *wh, *rl, *rh;
+    if (!guarded_range(ar, k, w, &wl, &wh) || !guarded_range(ar, k, r, &rl, &rh))
+        return false;
+    int64_t d;
+    const kc_index *a = kc_index_sub(ar, rl, wh), *b = kc_index_sub(ar, wl, rh);
+    return (a && kc_index_is_const(a, &d) && d > 0) || (b && kc_index_is_const(b, &d) && d > 0);
+}
+
 /* Can a thread touch, at `r`, the element another thread touches at `w`? */
 static bool other_thread(kc_arena *ar, const kc_model *m, const kc_kernel *k, const kc_access *w,
                          const kc_access *r, bool cross_pass, const char **why)
 {
     if (has_split(k, w->offset) || has_split(k, r->offset))
         return split_conflict(ar, m, k, w, r, why);
-    if (disjoint_ranges(m, k, w, r))
+    if (disjoint_ranges(m, k, w, r) || (!cross_pass && disjoint_guarded(ar, k, w, r)))
         return false;
     kc_offset_delta od;
     kc_offset_delta_of(ar, k, w->offset, r->offset, &od);

@@ -338,11 +338,67 @@ static bool runtime_product(kc_cuda_tu *t, CXCursor e, unsigned *nonconst, unsig
     return true;
 }
 
+static bool host_const(kc_cuda_tu *t, CXCursor e, int64_t *c, unsigned depth);
+
+/* The two operands of a binary operator `op`, stripped; false when `e` is
+ * not one. */
+static bool binop(CXCursor e, enum CXBinaryOperatorKind op, CXCursor *l, CXCursor *r)
+{
+    e = kc_cuda_strip(e);
+    if (e.kind != CXCursor_BinaryOperator || clang_getCursorBinaryOperatorKind(e) != op)
+        return false;
+    kc_cuda_kids k;
+    kc_cuda_kids_get(e, &k);
+    bool two = k.n == 2;
+    if (two) {
+        *l = kc_cuda_strip(k.v[0]);
+        *r = kc_cuda_strip(k.v[1]);
+    }
+    kc_cuda_kids_free(&k);
+    return two;
+}
+
+/* A rounded-up division `(n - 1) / b + 1`, `(n + b - 1) / b` or `(n + (b -
+ * 1)) / b` by a constant b: *n the size divided. */
+static bool ceil_div(kc_cuda_tu *t, CXCursor e, CXCursor *n, int64_t *b)
+{
+    CXCursor l, r, x, y, u, v;
+    int64_t c, d;
+    if (binop(e, CXBinaryOperator_Add, &l, &r) && host_const(t, r, &c, 0) && c == 1 &&
+        binop(l, CXBinaryOperator_Div, &x, &y) && host_const(t, y, b, 0) && *b > 0 &&
+        binop(x, CXBinaryOperator_Sub, &u, &v) && host_const(t, v, &d, 0) && d == 1) {
+        *n = u;
+        return true;
+    }
+    if (!binop(e, CXBinaryOperator_Div, &l, &r) || !host_const(t, r, b, 0) || *b <= 0)
+        return false;
+    if (binop(l, CXBinaryOperator_Sub, &x, &y) && host_const(t, y, &c, 0) && c == 1 &&
+        binop(x, CXBinaryOperator_Add, &u, &v) && host_const(t, v, &d, 0) && d == *b) {
+        *n = u;
+        return true;
+    }
+    if (binop(l, CXBinaryOperator_Add, &x, &y) && host_const(t, y, &c, 0) && c == *b - 1) {
+        *n = x;
+        return true;
+    }
+    return false;
+}
+
 static void grid_axis(kc_cuda_tu *t, CXCursor e, unsigned ax, kc_grid_axis *g)
 {
     g->span = kc_cuda_span(t, e);
     g->text = kc_cuda_text(t, e);
     int64_t v;
+    CXCursor size;
+    int64_t b, nv;
+    if (ceil_div(t, e, &size, &b)) {
+        /* rounded up: a partial last block, unless the size is a constant
+         * that b divides (`(65536 - 1) / 32 + 1`) */
+        bool exact = host_const(t, size, &nv, 0) && nv >= 0 && nv % b == 0;
+        g->cover = exact ? KC_COVER_FLOOR : KC_COVER_ROUNDS_UP;
+        g->cover_size = kc_cuda_text(t, size);
+        g->cover_expr = g->text;
+    }
     if (kc_cuda_eval_int(e, &v)) {
         g->hazard = KC_GRID_CONST;
         g->value = v;
