@@ -850,6 +850,25 @@ static kc_cuda_val call_named(kc_cuda_walk *w, CXCursor e, CXCursor ref, const c
         return kc_cuda_v_none();
     }
 
+    /* WMMA tiles: the warp loads or stores a tile of `ldm`-strided rows
+     * through the pointer, elements kcheck does not place (offset
+     * unknown): `load_matrix_sync(frag, p, ldm)`, `store_matrix_sync(p,
+     * frag, ldm, layout)`. */
+    bool wmma_load = strcmp(name, "load_matrix_sync") == 0 && na >= 3;
+    if ((wmma_load || (strcmp(name, "store_matrix_sync") == 0 && na >= 3)) &&
+        kc_cuda_ty_is_ptr(clang_getCursorType(args[wmma_load ? 1 : 0]))) {
+        kc_cuda_val p = arg_pointer(w, args[wmma_load ? 1 : 0]);
+        for (int i = 0; i < na; i++)
+            if (i != (wmma_load ? 1 : 0))
+                kc_cuda_ev(w, args[i], KC_CUDA_EV_LOAD);
+        if (p.ptr) {
+            p.off = NULL;
+            p.idx_expr = clang_getNullCursor();
+            kc_cuda_mk_access(w, wmma_load ? KC_ACC_LOAD : KC_ACC_STORE, &p, e, p.idx_expr, false);
+        }
+        return kc_cuda_v_none();
+    }
+
     /* Device functions of the user, and lambdas: inlined. */
     CXCursor def = kc_cuda_inline_target(w, ref);
     bool lambda = false;

@@ -710,6 +710,14 @@ static bool overwrites(CXCursor c, CXCursor var)
         return refers_to(l, var) && strip_copies(l).kind == CXCursor_DeclRefExpr && !mentions(r, var, 0);
     if (c.kind == CXCursor_CallExpr) {
         int na = clang_Cursor_getNumArguments(c);
+        /* a class's assignment operator: `res2 = {};` of a `half2` */
+        CXString sp = clang_getCursorSpelling(c);
+        bool assign_op = clang_getCString(sp) && strcmp(clang_getCString(sp), "operator=") == 0;
+        clang_disposeString(sp);
+        if (assign_op && na == 2) {
+            CXCursor lhs = clang_Cursor_getArgument(c, 0), rhs = clang_Cursor_getArgument(c, 1);
+            return refers_to(lhs, var) && strip_copies(lhs).kind == CXCursor_DeclRefExpr && !mentions(rhs, var, 0);
+        }
         for (int i = 0; i < na; i++) {
             CXCursor a = kc_cuda_strip(clang_Cursor_getArgument(c, (unsigned)i));
             if (a.kind != CXCursor_UnaryOperator || clang_getCursorUnaryOperatorKind(a) != CXUnaryOperator_AddrOf)

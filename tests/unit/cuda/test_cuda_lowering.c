@@ -545,6 +545,36 @@ static void test_launch_bounds(void **state)
     fh_free(&L);
 }
 
+static void test_wmma_tiles(void **state)
+{
+    (void)state;
+    lowered L;
+    fh_lower_cuda(&L, "#include <mma.h>\n"
+                      "using namespace nvcuda;\n"
+                      "__global__ void k(const half *a, float *c)\n"
+                      "{\n"
+                      "    __shared__ float tile[256];\n"
+                      "    wmma::fragment<wmma::matrix_a, 16, 16, 16, half, wmma::row_major> fa;\n"
+                      "    wmma::fragment<wmma::accumulator, 16, 16, 16, float> acc;\n"
+                      "    wmma::fill_fragment(acc, 0.0f);\n"
+                      "    wmma::load_matrix_sync(fa, a + 256 * blockIdx.x, 16);\n"
+                      "    wmma::store_matrix_sync(tile, acc, 16, wmma::mem_row_major);\n"
+                      "    wmma::store_matrix_sync(c + 256 * blockIdx.x, acc, 16, wmma::mem_row_major);\n"
+                      "}\n");
+    const kc_kernel *k = fh_kernel(L.m, "k");
+    /* a tile through the pointer: the base and its space, no element offset */
+    const kc_access *ld = fh_access_of(k, "a", KC_ACC_LOAD);
+    assert_non_null(ld);
+    assert_null(ld->offset);
+    assert_int_equal(ld->space, KC_MEM_GLOBAL);
+    const kc_access *st = fh_access_of(k, "tile", KC_ACC_STORE);
+    assert_non_null(st);
+    assert_int_equal(st->space, KC_MEM_SHARED);
+    assert_null(st->offset);
+    assert_non_null(fh_access_of(k, "c", KC_ACC_STORE));
+    fh_free(&L);
+}
+
 static void test_device_helper_inlined(void **state)
 {
     (void)state;
@@ -927,6 +957,7 @@ int main(void)
         cmocka_unit_test(test_torch_accessor),
         cmocka_unit_test(test_launch),
         cmocka_unit_test(test_launch_bounds),
+        cmocka_unit_test(test_wmma_tiles),
         cmocka_unit_test(test_device_helper_inlined),
         cmocka_unit_test(test_template_kernel),
         cmocka_unit_test(test_loop_variable_forms),
