@@ -57,7 +57,9 @@ static const char doc[] =
     "pays for a tile. So, in CUDA, is an access made once per thread,\n"
     "outside every loop, in a kernel whose loops access global memory in every\n"
     "pass (a row's result stored after the loop over the row), unless those\n"
-    "loops are known to make fewer than 64 passes. Once per thread counts a\n"
+    "loops are known to make fewer than 64 passes. Once per thread counts an\n"
+    "access the kernel returns right after (`keep[i] = 0; return;` in a search:\n"
+    "each thread makes it at most once, in whatever pass reaches it), and a\n"
     "load whose address no loop around it moves, in loops that store nothing\n"
     "to global memory (nvcc -O3 loads it once, before them: one `ld.global`\n"
     "ahead of the loop in the PTX), and a loop that walks the thread's own row\n"
@@ -760,19 +762,23 @@ static void beside_tiles(kc_rule_ctx *ctx, const kc_kernel *k, kc_diag *d, const
 typedef struct once_ctx {
     uint32_t hoisted, walk;
     const kc_access *pass, *short_pass;
+    bool returns; /* made in a loop, but the kernel returns right after it: once per thread */
 } once_ctx;
 
 static once_ctx once_context(const kc_kernel *k, const kc_access *a, uint8_t *writes)
 {
-    once_ctx o = {hoisted_from(k, a, writes), KC_NONE, NULL, NULL};
-    if (o.hoisted == KC_NONE)
+    once_ctx o = {hoisted_from(k, a, writes), KC_NONE, NULL, NULL, false};
+    /* `if (overlap) { keep[i] = 0; return; }` in a search: stored at most
+     * once by each thread, in whatever pass finds it */
+    o.returns = a->returns && a->loop != KC_NONE && o.hoisted == KC_NONE;
+    if (o.hoisted == KC_NONE && !o.returns)
         o.walk = row_walk(k, a);
-    if (a->loop == KC_NONE || o.hoisted != KC_NONE) /* the loop it is hoisted from does the work */
+    if (a->loop == KC_NONE || o.hoisted != KC_NONE || o.returns) /* the loop it is hoisted from does the work */
         o.pass = loop_access(k, &o.short_pass, KC_NONE, false, a, ONCE_PER_THREAD_MIN_PASSES, writes);
     else if (o.walk != KC_NONE)
         o.pass = loop_access(k, &o.short_pass, o.walk, true, a, ROW_WALK_MIN_PASSES, writes);
     if (!o.pass && a->loop != KC_NONE) /* no hotter loop: the access's own loop is the work */
-        o.hoisted = o.walk = KC_NONE, o.short_pass = NULL;
+        o.hoisted = o.walk = KC_NONE, o.short_pass = NULL, o.returns = false;
     return o;
 }
 
@@ -780,7 +786,9 @@ static void once_note(kc_rule_ctx *ctx, const kc_kernel *k, kc_diag *d, const on
 {
     kc_arena *ar = kc_rule_arena(ctx);
     const char *how = ", outside every loop";
-    if (o->hoisted != KC_NONE)
+    if (o->returns)
+        how = " (the kernel returns right after it: each thread makes it at most once, in whatever pass reaches it)";
+    else if (o->hoisted != KC_NONE)
         how = kc_arena_printf(ar, " (%s neither moves its address nor stores to global memory, so nvcc loads it "
                               "once, before the loop)",
                               kc_loop_describe(ctx, k, &k->loops.data[o->hoisted]));
@@ -1012,11 +1020,11 @@ static void check(const kc_model *m, const kc_kernel *k, kc_rule_ctx *ctx)
                 continue; /* e.g. bytes 4 apart in rows of 16 lanes: 2x */
             if (lanes_close(a, step))
                 continue;
-            int64_t rec = cst < 0 ? -cst : cst, fields = kc_record_fields(ar, k, a, rec, eb, kc_record_max_bytes(a));
+            int64_t rec = cst < 0 ? -cst : cst, fields = kc_record_fields(ar, k, a, rec, eb, kc_record_max_bytes(a), false);
             if (fields * 6 >= rec * 5)
                 continue; /* each thread moves its whole record: the caches merge the requests */
             if (!fields && a->kind != KC_ACC_LOAD &&
-                kc_record_fields(ar, k, a, rec, eb, KC_RECORD_LOAD_MAX_BYTES) * 6 >= rec * 5)
+                kc_record_fields(ar, k, a, rec, eb, KC_RECORD_LOAD_MAX_BYTES, true) * 6 >= rec * 5)
                 stored_whole = rec * eb; /* whole, but too long for stores to merge */
             if (fields > 1 && rec < min_const * fields)
                 partial = fields; /* F of its S fields: about S/F the sectors, under the threshold */
@@ -1078,7 +1086,7 @@ static void check(const kc_model *m, const kc_kernel *k, kc_rule_ctx *ctx)
             size_evidence(ctx, k, d, ax, naxes);
         int64_t ystride = cuda && !const_stride && bx > 0 && bx < 32 ? kc_index_y_stride(ar, a->offset) : INT64_MIN;
         uint64_t nelems = cuda ? 0 : block_elems(&a->offset->shape);
-        once_ctx once = cuda ? once_context(k, a, writes) : (once_ctx){KC_NONE, KC_NONE, NULL, NULL};
+        once_ctx once = cuda ? once_context(k, a, writes) : (once_ctx){KC_NONE, KC_NONE, NULL, NULL, false};
         scatter s = {a, cuda, rs, stride, eb, const_stride, cst, sectors, ideal, bx, ystride, nelems, once.walk, ar};
         cost_note(d, &s);
         if (run.len > 1)

@@ -650,7 +650,7 @@ bool kc_launch_param_values(const kc_model *m, const kc_kernel *k, uint32_t sym,
  * Returns F, the most fields of one record of `stride` elements that the
  * thread moves around this access (0: not a record kcheck can judge). */
 int64_t kc_record_fields(kc_arena *ar, const kc_kernel *k, const kc_access *a, int64_t stride, unsigned eb,
-                         unsigned max_bytes)
+                         unsigned max_bytes, bool same_kind)
 {
     if (stride < 2 || stride > 16 || !a->offset || (uint64_t)stride * eb > max_bytes)
         return 0;
@@ -670,7 +670,8 @@ int64_t kc_record_fields(kc_arena *ar, const kc_kernel *k, const kc_access *a, i
     bool have[2 * 16 + 1] = {false};
     for (uint32_t j = 0; j < k->accesses.len; j++) {
         const kc_access *b = &k->accesses.data[j];
-        if (b->space != a->space || !kc_access_same_base(a, b) || !b->offset)
+        if (b->space != a->space || !kc_access_same_base(a, b) || !b->offset ||
+            (same_kind && (b->kind == KC_ACC_LOAD) != (a->kind == KC_ACC_LOAD)))
             continue;
         int64_t c;
         const kc_index *d = kc_index_sub(ar, b->offset, a->offset);

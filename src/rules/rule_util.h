@@ -113,10 +113,11 @@ static inline unsigned kc_record_max_bytes(const kc_access *a)
 
 /* CUDA: the most fields of one record of `stride` consecutive elements
  * that the thread moves around access a (itself, siblings at constant
- * distances, a loop over them); 0 when it is not a record kcheck can judge
- * (longer than max_bytes, or over 16 elements). */
+ * distances, a loop over them; with same_kind, only siblings that load
+ * where a loads and store where a stores); 0 when it is not a record
+ * kcheck can judge (longer than max_bytes, or over 16 elements). */
 int64_t kc_record_fields(kc_arena *ar, const kc_kernel *k, const kc_access *a, int64_t stride, unsigned eb,
-                         unsigned max_bytes);
+                         unsigned max_bytes, bool same_kind);
 
 /* Does the index have a factor of atom kind `kind` and id `id` (the program
  * id of an axis, the value of load `id`)? */

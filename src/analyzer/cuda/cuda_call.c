@@ -118,6 +118,28 @@ CXCursor kc_cuda_member_object(CXCursor call)
     return obj;
 }
 
+/* Is the member call `call` written `p->f(...)` (through a pointer)?
+ * Read from the text: where a header is missing, the object's type is
+ * unknown. */
+bool kc_cuda_member_arrow(const kc_cuda_tu *t, CXCursor call)
+{
+    CXCursor obj = kc_cuda_member_object(call);
+    kc_cuda_kids k;
+    kc_cuda_kids_get(call, &k);
+    CXCursor callee = k.n ? kc_cuda_strip(k.v[0]) : clang_getNullCursor();
+    kc_cuda_kids_free(&k);
+    if (clang_Cursor_isNull(obj) || callee.kind != CXCursor_MemberRefExpr)
+        return false;
+    const char *mt = kc_cuda_text(t, callee), *ot = kc_cuda_text(t, obj);
+    size_t n = ot ? strlen(ot) : 0;
+    if (!mt || !ot || strncmp(mt, ot, n) != 0)
+        return false;
+    const char *p = mt + n;
+    while (*p == ' ' || *p == '\t' || *p == '\n')
+        p++;
+    return p[0] == '-' && p[1] == '>';
+}
+
 /* The function whose body a call to `ref` should inline, or a null cursor. */
 CXCursor kc_cuda_inline_target(kc_cuda_walk *w, CXCursor ref)
 {
@@ -588,4 +610,72 @@ void kc_cuda_pin_params(kc_cuda_walk *w, CXCursor e, unsigned depth)
                 w->k->symbols.data[s].facts |= KC_SF_PINNED;
     }
     kc_cuda_kids_free(&k);
+}
+
+/* ---- memory intrinsics ------------------------------------------------------- */
+
+/* The first argument of a memory intrinsic, as a pointer. */
+static kc_cuda_val arg_pointer(kc_cuda_walk *w, CXCursor a, kc_cuda_ev_fn ev)
+{
+    kc_cuda_val p = ev(w, a, KC_CUDA_EV_LOAD);
+    if (!p.ptr) {
+        p = kc_cuda_v_none();
+        p.ptr = true;
+        p.space = KC_MEM_UNKNOWN;
+    }
+    if (clang_Cursor_isNull(p.idx_expr))
+        p.idx_expr = a;
+    return p;
+}
+
+bool kc_cuda_memory_call(kc_cuda_walk *w, CXCursor e, const char *name, const CXCursor *args, int na, CXType rt,
+                         kc_cuda_ev_fn ev, kc_cuda_val *out)
+{
+    /* Atomics: read-modify-write of the first argument. */
+    if (kc_cuda_starts_with(name, "atomic") && na >= 2) {
+        kc_cuda_val p = arg_pointer(w, args[0], ev);
+        for (int i = 1; i < na; i++)
+            ev(w, args[i], KC_CUDA_EV_LOAD);
+        uint32_t id = kc_cuda_mk_access(w, KC_ACC_ATOMIC, &p, e, p.idx_expr, false);
+        *out = kc_cuda_load_value(w, id, &p, rt);
+        return true;
+    }
+    /* Loads and stores through cache-hint intrinsics. */
+    if (na >= 1 && (strcmp(name, "__ldg") == 0 || strcmp(name, "__ldcg") == 0 || strcmp(name, "__ldca") == 0 ||
+                    strcmp(name, "__ldcs") == 0 || strcmp(name, "__ldlu") == 0 || strcmp(name, "__ldcv") == 0)) {
+        kc_cuda_val p = arg_pointer(w, args[0], ev);
+        uint32_t id = kc_cuda_mk_access(w, KC_ACC_LOAD, &p, e, p.idx_expr, strcmp(name, "__ldg") == 0);
+        *out = kc_cuda_load_value(w, id, &p, rt);
+        return true;
+    }
+    if (na >= 2 && (strcmp(name, "__stcg") == 0 || strcmp(name, "__stcs") == 0 || strcmp(name, "__stwb") == 0 ||
+                    strcmp(name, "__stwt") == 0)) {
+        kc_cuda_val p = arg_pointer(w, args[0], ev);
+        ev(w, args[1], KC_CUDA_EV_LOAD);
+        kc_cuda_mk_access(w, KC_ACC_STORE, &p, e, p.idx_expr, false);
+        *out = kc_cuda_v_none();
+        return true;
+    }
+
+    /* WMMA tiles: the warp loads or stores a tile of `ldm`-strided rows
+     * through the pointer, elements kcheck does not place (offset
+     * unknown): `load_matrix_sync(frag, p, ldm)`, `store_matrix_sync(p,
+     * frag, ldm, layout)`. */
+    bool wmma_load = strcmp(name, "load_matrix_sync") == 0 && na >= 3;
+    if ((wmma_load || (strcmp(name, "store_matrix_sync") == 0 && na >= 3)) &&
+        kc_cuda_ty_is_ptr(clang_getCursorType(args[wmma_load ? 1 : 0]))) {
+        kc_cuda_val p = arg_pointer(w, args[wmma_load ? 1 : 0], ev);
+        for (int i = 0; i < na; i++)
+            if (i != (wmma_load ? 1 : 0))
+                ev(w, args[i], KC_CUDA_EV_LOAD);
+        if (p.ptr) {
+            p.off = NULL;
+            p.idx_expr = clang_getNullCursor();
+            kc_cuda_mk_access(w, wmma_load ? KC_ACC_LOAD : KC_ACC_STORE, &p, e, p.idx_expr, false);
+        }
+        *out = kc_cuda_v_none();
+        return true;
+    }
+
+    return false;
 }

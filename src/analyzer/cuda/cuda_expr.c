@@ -718,20 +718,6 @@ static kc_cuda_val inline_call(kc_cuda_walk *w, CXCursor call, CXCursor def, CXC
     return result;
 }
 
-/* The first argument of a memory intrinsic, as a pointer. */
-static kc_cuda_val arg_pointer(kc_cuda_walk *w, CXCursor a)
-{
-    kc_cuda_val p = kc_cuda_ev(w, a, KC_CUDA_EV_LOAD);
-    if (!p.ptr) {
-        p = kc_cuda_v_none();
-        p.ptr = true;
-        p.space = KC_MEM_UNKNOWN;
-    }
-    if (clang_Cursor_isNull(p.idx_expr))
-        p.idx_expr = a;
-    return p;
-}
-
 /* Barriers (__syncthreads and its reductions, __syncwarp) and memory
  * fences: recorded in program order; *out is the call's value. */
 static bool sync_call(kc_cuda_walk *w, CXCursor e, const char *name, const CXCursor *args, int na, CXType rt,
@@ -759,6 +745,33 @@ static bool sync_call(kc_cuda_walk *w, CXCursor e, const char *name, const CXCur
     }
     *out = kc_cuda_ty_is_int(rt) ? kc_cuda_v_index(kc_cuda_ix_opaque(w, e, d, 32)) : kc_cuda_v_deps(d);
     return true;
+}
+
+/* The children of a call the model does not follow. The object of a
+ * member function (`syncer.sync(n)`, `sems[b].release()`) is passed by
+ * its address (`this`): the call reads and writes it as it likes, which is
+ * no load of the object by the kernel. */
+static kc_cuda_val ev_call_children(kc_cuda_walk *w, CXCursor e, CXCursor ref)
+{
+    /* (a member clang did not resolve, one a missing macro hides, too) */
+    bool member = clang_Cursor_isNull(ref) || (ref.kind == CXCursor_CXXMethod && !clang_CXXMethod_isStatic(ref));
+    CXCursor obj = member ? kc_cuda_member_object(e) : clang_getNullCursor();
+    CXType ot = clang_getCanonicalType(clang_getCursorType(obj));
+    bool unknown = ot.kind == CXType_Invalid || ot.kind == CXType_Unexposed || ot.kind == CXType_Dependent;
+    if (clang_Cursor_isNull(obj) || !(kc_cuda_ty_is_record(ot) || (unknown && !kc_cuda_member_arrow(w->t, e))))
+        return ev_children(w, e);
+    kc_cuda_kids k;
+    kc_cuda_kids_get(e, &k);
+    kc_deps d = {0};
+    for (unsigned i = 0; i < k.n; i++) {
+        if (k.v[i].kind == CXCursor_TypeRef || k.v[i].kind == CXCursor_TemplateRef ||
+            k.v[i].kind == CXCursor_NamespaceRef)
+            continue;
+        kc_cuda_val v = i == 0 ? kc_cuda_ev(w, obj, KC_CUDA_EV_ADDR) : kc_cuda_ev(w, k.v[i], KC_CUDA_EV_LOAD);
+        d = kc_cuda_deps_or(d, v.ptr && v.off ? kc_index_deps(v.off) : v.deps);
+    }
+    kc_cuda_kids_free(&k);
+    return kc_cuda_v_deps(d);
 }
 
 static kc_cuda_val call_named(kc_cuda_walk *w, CXCursor e, CXCursor ref, const char *name, const CXCursor *args, int na,
@@ -827,47 +840,9 @@ static kc_cuda_val call_named(kc_cuda_walk *w, CXCursor e, CXCursor ref, const c
         }
     }
 
-    /* Atomics: read-modify-write of the first argument. */
-    if (kc_cuda_starts_with(name, "atomic") && na >= 2) {
-        kc_cuda_val p = arg_pointer(w, args[0]);
-        for (int i = 1; i < na; i++)
-            kc_cuda_ev(w, args[i], KC_CUDA_EV_LOAD);
-        uint32_t id = kc_cuda_mk_access(w, KC_ACC_ATOMIC, &p, e, p.idx_expr, false);
-        return kc_cuda_load_value(w, id, &p, rt);
-    }
-    /* Loads and stores through cache-hint intrinsics. */
-    if (na >= 1 && (strcmp(name, "__ldg") == 0 || strcmp(name, "__ldcg") == 0 || strcmp(name, "__ldca") == 0 ||
-                    strcmp(name, "__ldcs") == 0 || strcmp(name, "__ldlu") == 0 || strcmp(name, "__ldcv") == 0)) {
-        kc_cuda_val p = arg_pointer(w, args[0]);
-        uint32_t id = kc_cuda_mk_access(w, KC_ACC_LOAD, &p, e, p.idx_expr, strcmp(name, "__ldg") == 0);
-        return kc_cuda_load_value(w, id, &p, rt);
-    }
-    if (na >= 2 && (strcmp(name, "__stcg") == 0 || strcmp(name, "__stcs") == 0 || strcmp(name, "__stwb") == 0 ||
-                    strcmp(name, "__stwt") == 0)) {
-        kc_cuda_val p = arg_pointer(w, args[0]);
-        kc_cuda_ev(w, args[1], KC_CUDA_EV_LOAD);
-        kc_cuda_mk_access(w, KC_ACC_STORE, &p, e, p.idx_expr, false);
-        return kc_cuda_v_none();
-    }
-
-    /* WMMA tiles: the warp loads or stores a tile of `ldm`-strided rows
-     * through the pointer, elements kcheck does not place (offset
-     * unknown): `load_matrix_sync(frag, p, ldm)`, `store_matrix_sync(p,
-     * frag, ldm, layout)`. */
-    bool wmma_load = strcmp(name, "load_matrix_sync") == 0 && na >= 3;
-    if ((wmma_load || (strcmp(name, "store_matrix_sync") == 0 && na >= 3)) &&
-        kc_cuda_ty_is_ptr(clang_getCursorType(args[wmma_load ? 1 : 0]))) {
-        kc_cuda_val p = arg_pointer(w, args[wmma_load ? 1 : 0]);
-        for (int i = 0; i < na; i++)
-            if (i != (wmma_load ? 1 : 0))
-                kc_cuda_ev(w, args[i], KC_CUDA_EV_LOAD);
-        if (p.ptr) {
-            p.off = NULL;
-            p.idx_expr = clang_getNullCursor();
-            kc_cuda_mk_access(w, wmma_load ? KC_ACC_LOAD : KC_ACC_STORE, &p, e, p.idx_expr, false);
-        }
-        return kc_cuda_v_none();
-    }
+    /* Atomics, cache-hint loads and stores, WMMA tiles (cuda_call.c). */
+    if (kc_cuda_memory_call(w, e, name, args, na, rt, kc_cuda_ev, &out))
+        return out;
 
     /* Device functions of the user, and lambdas: inlined. */
     CXCursor def = kc_cuda_inline_target(w, ref);
@@ -902,7 +877,7 @@ static kc_cuda_val call_named(kc_cuda_walk *w, CXCursor e, CXCursor ref, const c
         kc_cuda_record_call(w, e, name, KC_CALL_MAY_SYNC | unseen, NULL, args, na);
     else if (unseen)
         kc_cuda_record_call(w, e, name, unseen, NULL, args, na);
-    kc_cuda_val v = ev_children(w, e);
+    kc_cuda_val v = ev_call_children(w, e, ref);
     bool unres = clang_Cursor_isNull(ref) && clang_equalCursors(e, w->stmt_expr); /* `d.divmod(i, q, r);` */
     v.deps.loops |= kc_cuda_call_pass_loops(w, args, na, unres);
     /* (an operator called on an object passes one argument more than its parameters: not matched) */

@@ -240,6 +240,8 @@ const char *kc_cuda_cg_class_of_type(kc_cuda_walk *w, CXType t);
 int64_t kc_cuda_tile_size(CXType t);
 bool kc_cuda_in_cg_namespace(CXCursor decl);
 CXCursor kc_cuda_member_object(CXCursor call);
+/* Is the member call written `p->f(...)`, through a pointer (from the text)? */
+bool kc_cuda_member_arrow(const kc_cuda_tu *t, CXCursor call);
 CXCursor kc_cuda_inline_target(kc_cuda_walk *w, CXCursor ref);
 CXCursor kc_cuda_lambda_target(kc_cuda_walk *w, CXCursor ref);
 const char *kc_cuda_legacy_warp_sync_name(kc_cuda_walk *w, const char *name);
@@ -272,6 +274,12 @@ kc_cuda_val kc_cuda_accessor_param(kc_cuda_walk *w, uint32_t sym, const char *na
  * operands (kc_cuda_ev). */
 typedef kc_cuda_val (*kc_cuda_ev_fn)(kc_cuda_walk *w, CXCursor e, int mode);
 bool kc_cuda_accessor_call(kc_cuda_walk *w, CXCursor e, int mode, kc_cuda_ev_fn ev, kc_cuda_val *out);
+/* Atomics (a read-modify-write of the first argument), cache-hint loads and
+ * stores (`__ldg`, `__stcs`), WMMA tile loads and stores (an access of the
+ * pointer with no element offset), their operands evaluated with `ev`:
+ * true with the call's value in *out when `name` is one. */
+bool kc_cuda_memory_call(kc_cuda_walk *w, CXCursor e, const char *name, const CXCursor *args, int na, CXType rt,
+                         kc_cuda_ev_fn ev, kc_cuda_val *out);
 
 /* ---- cuda_expr.c ---- */
 kc_cuda_val kc_cuda_ev_cond(kc_cuda_walk *w, CXCursor e, kc_cuda_preds *pos, kc_cuda_preds *neg);
