@@ -41,7 +41,10 @@ static const char doc[] =
     "(a table filled from its first `s` entries: `t[tid + 256] = f(t[tid])`),\n"
     "and, within one pass, a write and a read whose ranges under a guard\n"
     "`threadIdx.x < b` do not meet (a mirrored fold: `s[tid]` written and `s[2 * i\n"
-    "- 1 - tid]` read under `tid < i`, [0, i) and [i, 2i)).\n"
+    "- 1 - tid]` read under `tid < i`, [0, i) and [i, 2i)), nor accesses of an array\n"
+    "of two or more dimensions whose subscripts in some dimension never meet (a\n"
+    "stencil tile's halo filled under `if (j < 4)`: rows 0..3 written, rows 63..66\n"
+    "read; C++ keeps each subscript within its dimension).\n"
     "\n"
     "Indices are compared symbolically; when either one depends on the thread in a\n"
     "way kcheck cannot express (loaded data, division by a run-time value), or a\n"
@@ -747,13 +750,95 @@ static bool disjoint_guarded(kc_arena *ar, const kc_kernel *k, const kc_access *
     return (a && kc_index_is_const(a, &d) && d > 0) || (b && kc_index_is_const(b, &d) && d > 0);
 }
 
+/* The largest threadIdx along axis `ax` for access a: below the launch's
+ * block, and below what a guard on its condition chain allows (`i < 4`,
+ * `threadIdx.y + 4 < 8`: c * threadIdx + c0 < R with constants); -1 when
+ * neither bounds it. */
+static int64_t lane_max(const kc_model *m, const kc_kernel *k, const kc_access *a, unsigned ax)
+{
+    int64_t bd = kc_launch_block_dim(m, k, ax), best = bd > 0 ? bd - 1 : -1;
+    unsigned hops = 0;
+    for (uint32_t ci = a->guard; ci != KC_NONE && ci < k->conds.len && hops++ < 10000; ci = k->conds.data[ci].parent) {
+        const kc_cond *cd = &k->conds.data[ci];
+        for (uint32_t p = 0; p < cd->npreds; p++) {
+            const kc_pred *pr = &cd->preds[p];
+            int64_t r, c = 0, c0 = 0;
+            if ((pr->op != KC_CMP_LT && pr->op != KC_CMP_LE) || !pr->lhs || !pr->rhs || !kc_index_is_const(pr->rhs, &r))
+                continue;
+            bool ok = true;
+            for (unsigned i = 0; i < pr->lhs->nmono && ok; i++) {
+                const kc_mono *mo = &pr->lhs->mono[i];
+                if (mo->nfac == 0)
+                    c0 += mo->coef;
+                else if (mo->nfac == 1 && mo->fac[0].kind == KC_ATOM_LANE && mo->fac[0].id == ax && !c)
+                    c = mo->coef;
+                else
+                    ok = false;
+            }
+            if (!ok || c <= 0)
+                continue;
+            int64_t top = r - c0 - (pr->op == KC_CMP_LT ? 1 : 0);
+            int64_t mx = top >= 0 ? top / c : -1;
+            if (mx >= 0 && (best < 0 || mx < best))
+                best = mx;
+        }
+    }
+    return best;
+}
+
+/* The values [lo, hi] of subscript x of access a: constants and threadIdx
+ * terms bounded by lane_max; false for anything else. */
+static bool sub_interval(const kc_model *m, const kc_kernel *k, const kc_access *a, const kc_index *x, int64_t *lo,
+                         int64_t *hi)
+{
+    *lo = *hi = 0;
+    for (unsigned i = 0; x && i < x->nmono; i++) {
+        const kc_mono *mo = &x->mono[i];
+        int64_t span;
+        if (mo->nfac == 0) {
+            *lo += mo->coef;
+            *hi += mo->coef;
+            continue;
+        }
+        if (mo->nfac != 1 || mo->fac[0].kind != KC_ATOM_LANE || mo->fac[0].id > 2)
+            return false;
+        int64_t top = lane_max(m, k, a, mo->fac[0].id);
+        if (top < 0 || top > 1024 || __builtin_mul_overflow(mo->coef, top, &span))
+            return false;
+        if (span > 0)
+            *hi += span;
+        else
+            *lo += span;
+    }
+    return x != NULL;
+}
+
+/* Accesses of one array of two or more dimensions, by subscripts: apart
+ * where, in some dimension, their subscripts' ranges never meet (the halo
+ * of a stencil tile filled under `if (j < 4)`: rows [0, 3] written, rows
+ * [63, 66] read). Subscripts lie within their dimensions in correct code,
+ * so elements with different subscripts in one dimension differ. */
+static bool disjoint_subscripts(const kc_model *m, const kc_kernel *k, const kc_access *w, const kc_access *r)
+{
+    if (w->nsubs < 2 || w->nsubs != r->nsubs || w->base != r->base || w->base == KC_NONE)
+        return false;
+    for (unsigned d = 0; d < w->nsubs; d++) {
+        int64_t wl, wh, rl, rh;
+        if (sub_interval(m, k, w, w->subs[d], &wl, &wh) && sub_interval(m, k, r, r->subs[d], &rl, &rh) &&
+            (wh < rl || rh < wl))
+            return true;
+    }
+    return false;
+}
+
 /* Can a thread touch, at `r`, the element another thread touches at `w`? */
 static bool other_thread(kc_arena *ar, const kc_model *m, const kc_kernel *k, const kc_access *w,
                          const kc_access *r, bool cross_pass, const char **why)
 {
     if (has_split(k, w->offset) || has_split(k, r->offset))
         return split_conflict(ar, m, k, w, r, why);
-    if (disjoint_ranges(m, k, w, r) || (!cross_pass && disjoint_guarded(ar, k, w, r)))
+    if (disjoint_ranges(m, k, w, r) || (!cross_pass && disjoint_guarded(ar, k, w, r)) ||
+        disjoint_subscripts(m, k, w, r))
         return false;
     kc_offset_delta od;
     kc_offset_delta_of(ar, k, w->offset, r->offset, &od);

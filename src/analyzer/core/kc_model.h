@@ -230,6 +230,12 @@ typedef struct kc_access {
      * access may be wider than one of them (offset and elem_bytes stay
      * those of the elements cast from) */
     bool recast;
+    /* CUDA: the subscripts of an array of two or more dimensions indexed
+     * by subscripts alone (`s_f[sj - 4][si]`), outermost first; nsubs 0
+     * otherwise. Each lies within its dimension where the code is correct
+     * (C++ makes an index past a sub-array's extent undefined). */
+    const kc_index *subs[4];
+    uint8_t nsubs;
     uint32_t loop;            /* innermost enclosing loop, or KC_NONE */
     uint32_t guard;           /* innermost enclosing condition, or KC_NONE */
     kc_span span;             /* the whole access (the load call, the subscript) */

@@ -144,6 +144,13 @@ static void dump_accesses(FILE *out, const kc_kernel *k, kc_strbuf *sb)
                 kc_arena_delete(tmp);
             }
         }
+        for (unsigned d = 0; d < a->nsubs && d < 4; d++) {
+            sb->len = 0;
+            if (sb->data)
+                sb->data[0] = '\0';
+            kc_model_format_index(k, a->subs[d], sb);
+            fprintf(out, "%s[%s]", d ? "" : " subs=", kc_sb_str(sb));
+        }
         fprintf(out, " loop=%d guard=%d elem=%u", a->loop == KC_NONE ? -1 : (int)a->loop,
                 a->guard == KC_NONE ? -1 : (int)a->guard, a->elem_bytes);
         if (a->masked)

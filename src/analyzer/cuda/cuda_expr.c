@@ -258,6 +258,7 @@ static kc_cuda_val ev_subscript(kc_cuda_walk *w, CXCursor e, int mode)
         b.elem_type = kc_cuda_ty_name(w, kc_cuda_ty_innermost(et));
     }
     kc_cuda_val p = kc_cuda_ptr_add(w, b, &i, ic, kc_cuda_ty_step_elems(clang_getCursorType(bc)), 1);
+    kc_cuda_keep_subscripts(w, &b, bc, &i, ic, &p);
     CXType rt = clang_getCursorType(e);
     if (kc_cuda_ty_is_array(rt))
         return p;

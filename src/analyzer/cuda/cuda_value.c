@@ -389,6 +389,10 @@ uint32_t kc_cuda_mk_access(kc_cuda_walk *w, kc_access_kind kind, const kc_cuda_v
     a.elem_bytes = p->elem_bytes;
     a.elem_type = p->elem_type;
     a.recast = p->recast;
+    if (p->nsubs >= 2 && p->off) {
+        a.nsubs = p->nsubs;
+        memcpy(a.subs, p->subs, sizeof a.subs);
+    }
     a.loop = w->loop;
     a.guard = w->guard;
     a.span = kc_cuda_aspan(w, whole);
@@ -476,7 +480,21 @@ kc_cuda_val kc_cuda_ptr_add(kc_cuda_walk *w, kc_cuda_val p, kc_cuda_val *idx, CX
     p.deps = kc_index_deps(off);
     p.idx_expr = idx_expr;
     p.load = KC_NONE;
+    p.nsubs = 0; /* pointer arithmetic: no longer subscripts alone (ev_subscript sets them) */
     return p;
+}
+
+void kc_cuda_keep_subscripts(kc_cuda_walk *w, const kc_cuda_val *b, CXCursor bc, kc_cuda_val *i, CXCursor ic,
+                             kc_cuda_val *p)
+{
+    int64_t z;
+    bool array = clang_getCanonicalType(clang_getCursorType(kc_cuda_strip(bc))).kind == CXType_ConstantArray;
+    bool fresh = b->nsubs == 0 && b->off && kc_index_is_const(b->off, &z) && z == 0;
+    if (!array || !(b->nsubs || fresh) || b->nsubs >= 4)
+        return;
+    memcpy(p->subs, b->subs, sizeof p->subs);
+    p->subs[b->nsubs] = kc_cuda_as_index(w, i, ic);
+    p->nsubs = b->nsubs + 1;
 }
 
 static kc_span find_div_exit(kc_cuda_walk *w, uint32_t *cond)

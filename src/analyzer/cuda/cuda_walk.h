@@ -45,6 +45,10 @@ typedef struct kc_cuda_val {
     const char *base_name;
     const char *elem_type;
     const kc_index *off;  /* offset from base in elements; NULL unknown */
+    /* an array indexed by subscripts alone so far: those subscripts,
+     * outermost first (kc_access.subs) */
+    const kc_index *subs[4];
+    uint8_t nsubs;
     CXCursor idx_expr;    /* the index expression that last moved the pointer */
     uint32_t sparam;      /* a struct-typed kernel parameter: its index + 1 */
     /* the member path to a nested struct of it (`p.xStride`), NULL for the
@@ -196,6 +200,11 @@ kc_cuda_val kc_cuda_load_value(kc_cuda_walk *w, uint32_t acc, const kc_cuda_val 
 kc_cuda_val kc_cuda_deref(kc_cuda_walk *w, kc_cuda_val p, CXCursor whole, CXType t, int mode);
 kc_cuda_val kc_cuda_ptr_add(kc_cuda_walk *w, kc_cuda_val p, kc_cuda_val *idx, CXCursor idx_expr, int64_t unit,
                             int sign);
+/* After `p = b[i]` (bc the base's expression): where b is an array (not a
+ * pointer) indexed by subscripts alone from its start, p keeps them and
+ * i (kc_access.subs). */
+void kc_cuda_keep_subscripts(kc_cuda_walk *w, const kc_cuda_val *b, CXCursor bc, kc_cuda_val *i, CXCursor ic,
+                             kc_cuda_val *p);
 void kc_cuda_mk_barrier(kc_cuda_walk *w, CXCursor at, const char *name);
 kc_cuda_bv_kind kc_cuda_builtin_var(CXCursor decl);
 int kc_cuda_member_component(kc_cuda_walk *w, CXCursor member);

@@ -575,6 +575,40 @@ static void test_wmma_tiles(void **state)
     fh_free(&L);
 }
 
+static void test_array_subscripts(void **state)
+{
+    (void)state;
+    lowered L;
+    fh_lower_cuda(&L, "__global__ void k(float *out)\n"
+                      "{\n"
+                      "    __shared__ float t[4][72];\n"
+                      "    __shared__ float flat[288];\n"
+                      "    int i = threadIdx.x, j = threadIdx.y;\n"
+                      "    t[j][i + 4] = 1.0f;\n"
+                      "    float *row = t[j];\n"
+                      "    row[i] = 2.0f;\n"
+                      "    flat[j * 72 + i] = 3.0f;\n"
+                      "    __syncthreads();\n"
+                      "    out[threadIdx.x] = t[j][i] + flat[i];\n"
+                      "}\n");
+    const kc_kernel *k = fh_kernel(L.m, "k");
+    /* subscripts of a 2-D array, outermost first */
+    const kc_access *st = fh_access_nth(k, "t", KC_ACC_STORE, 0);
+    assert_non_null(st);
+    assert_int_equal(st->nsubs, 2);
+    int64_t c;
+    assert_non_null(st->subs[0]);
+    assert_non_null(st->subs[1]);
+    assert_false(kc_index_is_const(st->subs[1], &c));
+    /* through a pointer to a row, or a flat array: none */
+    const kc_access *via_row = fh_access_nth(k, "t", KC_ACC_STORE, 1);
+    assert_non_null(via_row);
+    assert_int_equal(via_row->nsubs, 0);
+    assert_int_equal(fh_access_of(k, "flat", KC_ACC_STORE)->nsubs, 0);
+    assert_int_equal(fh_access_of(k, "t", KC_ACC_LOAD)->nsubs, 2);
+    fh_free(&L);
+}
+
 static void test_device_helper_inlined(void **state)
 {
     (void)state;
@@ -958,6 +992,7 @@ int main(void)
         cmocka_unit_test(test_launch),
         cmocka_unit_test(test_launch_bounds),
         cmocka_unit_test(test_wmma_tiles),
+        cmocka_unit_test(test_array_subscripts),
         cmocka_unit_test(test_device_helper_inlined),
         cmocka_unit_test(test_template_kernel),
         cmocka_unit_test(test_loop_variable_forms),
