@@ -119,6 +119,19 @@ __global__ void ok_tid_below_size(float *out, unsigned n)
     fill_table_then_use(out, blockIdx.x * blockDim.x + threadIdx.x);
 }
 
+/* a barrier inside a branch that part of a warp takes: the other lanes do
+ * not exit, they go on to the barrier after the branch */
+__global__ void bad_barrier_in_branch(float *out, unsigned n)
+{
+    __shared__ float t[1024];
+    t[threadIdx.x] = threadIdx.x;
+    if (threadIdx.x < n) {
+        __syncthreads();
+        out[threadIdx.x] = t[(threadIdx.x + 1) % blockDim.x];
+    }
+    __syncthreads();
+}
+
 int main(int argc, char **argv)
 {
     const char *k = argc > 1 ? argv[1] : "";
@@ -139,6 +152,8 @@ int main(int argc, char **argv)
         ok_grid_rounded_down<<<batch / 32, 128>>>(a, batch);
     else if (!strcmp(k, "bad_grid_rounded_up"))
         bad_grid_rounded_up<<<(batch * 4 + 127) / 128, 128>>>(a, batch);
+    else if (!strcmp(k, "bad_barrier_in_branch"))
+        bad_barrier_in_branch<<<4, 128>>>(a, 100);
     else if (!strcmp(k, "ok_tid_below_size"))
         ok_tid_below_size<<<4, 1024>>>(a, 1u << 24);
     else {

@@ -11,7 +11,7 @@ for k in ok_halo_fill bad_halo_overlap ok_mirrored_fold bad_fold_meet; do
     echo "== racecheck $k"
     compute-sanitizer --tool racecheck --racecheck-report hazard "$out" "$k" 2>&1 | grep -E "^$k:|ERROR SUMMARY|RACECHECK SUMMARY" | head -3
 done
-for k in ok_grid_rounded_down bad_grid_rounded_up ok_tid_below_size; do
+for k in ok_grid_rounded_down bad_grid_rounded_up ok_tid_below_size bad_barrier_in_branch; do
     echo "== synccheck $k"
     compute-sanitizer --tool synccheck "$out" "$k" 2>&1 | grep -E "^$k:|ERROR SUMMARY|Barrier error" | head -3
 done
