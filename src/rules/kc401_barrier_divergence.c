@@ -74,7 +74,13 @@ static const char doc[] =
     "not, the behaviour is undefined: on AMD GPUs (HIP) the waiting threads deadlock;\n"
     "on NVIDIA GPUs warps wait at *different* barriers, which silently corrupts the\n"
     "data the barrier was meant to protect (llama.cpp PR #13469 gave wrong results\n"
-    "on long contexts) or hangs. `compute-sanitizer --tool synccheck` reports it.\n"
+    "on long contexts) or hangs. Measured on an H200\n"
+    "(`bench/premise/kc401_kc402_shapes.sh`,\n"
+    "docs/measurements/kc401-kc402-shapes-h200-2026-12-06.txt): a barrier inside a\n"
+    "branch that part of a warp takes hung the block; threads that returned before\n"
+    "a barrier let the others go on, and `compute-sanitizer --tool synccheck`\n"
+    "reported nothing, so an early exit is found only by reading the code (or on an\n"
+    "AMD GPU, where it deadlocks).\n"
     "\n"
     "## Example\n"
     "```cuda\n"
@@ -647,9 +653,16 @@ static void check(const kc_model *m, const kc_kernel *k, kc_rule_ctx *ctx)
             kc_diag_note(d, "the same holds for %u more barrier%s (line%s %s%s)", more, more == 1 ? "" : "s",
                          more == 1 ? "" : "s", kc_sb_str(&lines), more > 6 ? ", ..." : "");
         asserted_note(m, k, judged, d);
-        kc_diag_note(d, "a block-wide barrier must be reached by every thread of the block: otherwise it deadlocks "
-                     "on AMD GPUs and is undefined behaviour on NVIDIA GPUs (warps wait at different barriers; "
-                     "compute-sanitizer --tool synccheck reports it)");
+        if (ci != KC_NONE)
+            kc_diag_note(d, "a block-wide barrier must be reached by every thread of the block: otherwise it is "
+                         "undefined behaviour, and warps wait at different barriers (measured on an H200: a "
+                         "barrier inside a branch that part of a warp takes hangs the block; AMD GPUs deadlock "
+                         "too)");
+        else
+            kc_diag_note(d, "a block-wide barrier must be reached by every thread of the block: a thread that "
+                         "has exited is undefined behaviour by the CUDA programming guide and deadlocks on AMD "
+                         "GPUs (HIP); on an H200 the others went on, and compute-sanitizer's synccheck reported "
+                         "nothing, so the GPU will not tell you");
         kc_sb_free(&lines);
     }
     free(done);
