@@ -44,7 +44,9 @@ static const char doc[] =
     "- 1 - tid]` read under `tid < i`, [0, i) and [i, 2i)), nor accesses of an array\n"
     "of two or more dimensions whose subscripts in some dimension never meet (a\n"
     "stencil tile's halo filled under `if (j < 4)`: rows 0..3 written, rows 63..66\n"
-    "read; C++ keeps each subscript within its dimension).\n"
+    "read; C++ keeps each subscript within its dimension), nor a write and a read in\n"
+    "the two arms of a condition that is the same for the whole block in every\n"
+    "pass (`if (role < 2) ... else ...` with `role = blockIdx.z`): a block runs one.\n"
     "\n"
     "Indices are compared symbolically; when either one depends on the thread in a\n"
     "way kcheck cannot express (loaded data, division by a run-time value), or a\n"
@@ -831,6 +833,27 @@ static bool disjoint_subscripts(const kc_model *m, const kc_kernel *k, const kc_
     return false;
 }
 
+/* Are `a` and `b` in the two arms of one condition that is the same for
+ * the whole block and in every pass (`if (role < 2) ... else ...` with
+ * `role = blockIdx.z`)? A block then runs one of them only. */
+static bool uniform_arms(const kc_kernel *k, const kc_access *a, const kc_access *b)
+{
+    unsigned ha = 0;
+    for (uint32_t ca = a->guard; ca != KC_NONE && ca < k->conds.len && ha++ < 1000; ca = k->conds.data[ca].parent) {
+        const kc_cond *x = &k->conds.data[ca];
+        kc_deps d = x->deps;
+        if (d.axes || (d.flags & (KC_AF_THREAD | KC_AF_DATA)) || d.loops)
+            continue;
+        unsigned hb = 0;
+        for (uint32_t cb = b->guard; cb != KC_NONE && cb < k->conds.len && hb++ < 1000; cb = k->conds.data[cb].parent) {
+            const kc_cond *y = &k->conds.data[cb];
+            if (y->negated != x->negated && kc_span_same(x->span, y->span))
+                return true;
+        }
+    }
+    return false;
+}
+
 /* Can a thread touch, at `r`, the element another thread touches at `w`? */
 static bool other_thread(kc_arena *ar, const kc_model *m, const kc_kernel *k, const kc_access *w,
                          const kc_access *r, bool cross_pass, const char **why)
@@ -978,6 +1001,8 @@ static void check(const kc_model *m, const kc_kernel *k, kc_rule_ctx *ctx)
                 continue;
             const kc_access *w = x->kind == KC_ACC_STORE ? x : y;
             const kc_access *r = x->kind == KC_ACC_LOAD ? x : y;
+            if (uniform_arms(k, w, r))
+                continue;
             /* RAW: reported at the read; WAR: at the write (the access x). */
             bool raw = x == r;
             const char *why = NULL;
