@@ -206,8 +206,10 @@ static kc_cuda_val ev_stmt_expr(kc_cuda_walk *w, CXCursor e, int mode)
     return v;
 }
 
-/* Generic: evaluates every child; the result depends on all of them. */
-static kc_cuda_val ev_children(kc_cuda_walk *w, CXCursor e)
+/* Evaluates every child; the result depends on all of them. With `addr`
+ * not null, the first child is replaced by `addr` evaluated as an address
+ * (the object of a member call). */
+static kc_cuda_val ev_kids(kc_cuda_walk *w, CXCursor e, CXCursor addr)
 {
     kc_cuda_kids k;
     kc_cuda_kids_get(e, &k);
@@ -216,12 +218,16 @@ static kc_cuda_val ev_children(kc_cuda_walk *w, CXCursor e)
         if (k.v[i].kind == CXCursor_TypeRef || k.v[i].kind == CXCursor_TemplateRef ||
             k.v[i].kind == CXCursor_NamespaceRef)
             continue;
-        kc_cuda_val v = kc_cuda_ev(w, k.v[i], KC_CUDA_EV_LOAD);
+        kc_cuda_val v = i == 0 && !clang_Cursor_isNull(addr) ? kc_cuda_ev(w, addr, KC_CUDA_EV_ADDR)
+                                                              : kc_cuda_ev(w, k.v[i], KC_CUDA_EV_LOAD);
         d = kc_cuda_deps_or(d, v.ptr && v.off ? kc_index_deps(v.off) : v.deps);
     }
     kc_cuda_kids_free(&k);
     return kc_cuda_v_deps(d);
 }
+
+/* Generic: evaluates every child; the result depends on all of them. */
+static kc_cuda_val ev_children(kc_cuda_walk *w, CXCursor e) { return ev_kids(w, e, clang_getNullCursor()); }
 
 static kc_cuda_val ev_subscript(kc_cuda_walk *w, CXCursor e, int mode)
 {
@@ -761,18 +767,7 @@ static kc_cuda_val ev_call_children(kc_cuda_walk *w, CXCursor e, CXCursor ref)
     bool unknown = ot.kind == CXType_Invalid || ot.kind == CXType_Unexposed || ot.kind == CXType_Dependent;
     if (clang_Cursor_isNull(obj) || !(kc_cuda_ty_is_record(ot) || (unknown && !kc_cuda_member_arrow(w->t, e))))
         return ev_children(w, e);
-    kc_cuda_kids k;
-    kc_cuda_kids_get(e, &k);
-    kc_deps d = {0};
-    for (unsigned i = 0; i < k.n; i++) {
-        if (k.v[i].kind == CXCursor_TypeRef || k.v[i].kind == CXCursor_TemplateRef ||
-            k.v[i].kind == CXCursor_NamespaceRef)
-            continue;
-        kc_cuda_val v = i == 0 ? kc_cuda_ev(w, obj, KC_CUDA_EV_ADDR) : kc_cuda_ev(w, k.v[i], KC_CUDA_EV_LOAD);
-        d = kc_cuda_deps_or(d, v.ptr && v.off ? kc_index_deps(v.off) : v.deps);
-    }
-    kc_cuda_kids_free(&k);
-    return kc_cuda_v_deps(d);
+    return ev_kids(w, e, obj);
 }
 
 static kc_cuda_val call_named(kc_cuda_walk *w, CXCursor e, CXCursor ref, const char *name, const CXCursor *args, int na,
