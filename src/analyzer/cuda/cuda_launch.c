@@ -226,7 +226,8 @@ static unsigned dim3_operands(CXCursor e, CXCursor *kids, unsigned max)
     return n;
 }
 
-static bool block_dims(CXCursor e, int64_t out[3], unsigned depth);
+static bool block_dims(kc_cuda_tu *t, CXCursor e, int64_t out[3], unsigned depth);
+static bool arg_value(kc_cuda_tu *t, CXCursor e, int64_t *v, unsigned depth);
 
 /* Is `e` a call of a function (`min(n, 512)`, `std::min(...)`), not a dim3
  * built in place? Its operands are not the dim3's axes. */
@@ -250,14 +251,14 @@ static bool calls_function(CXCursor e)
 
 /* The block a dim3 variable holds where `use` reads it; unknown when
  * dim3_value does not know it. */
-static bool var_block_dims(CXCursor d, CXCursor use, int64_t out[3], unsigned depth)
+static bool var_block_dims(kc_cuda_tu *t, CXCursor d, CXCursor use, int64_t out[3], unsigned depth)
 {
     bool known;
     CXCursor v = dim3_value(d, use, &known);
-    return known && block_dims(v, out, depth + 1);
+    return known && block_dims(t, v, out, depth + 1);
 }
 
-static bool block_dims(CXCursor e, int64_t out[3], unsigned depth)
+static bool block_dims(kc_cuda_tu *t, CXCursor e, int64_t out[3], unsigned depth)
 {
     if (depth > 8 || clang_Cursor_isNull(e))
         return false;
@@ -272,7 +273,7 @@ static bool block_dims(CXCursor e, int64_t out[3], unsigned depth)
         CXCursor d = clang_getCursorReferenced(e);
         if (d.kind != CXCursor_VarDecl)
             return false;
-        return var_block_dims(d, e, out, depth);
+        return var_block_dims(t, d, e, out, depth);
     }
     case CXCursor_CallExpr:
     case CXCursor_InitListExpr:
@@ -288,7 +289,7 @@ static bool block_dims(CXCursor e, int64_t out[3], unsigned depth)
             /* the sizes that are constants; -1 for the others */
             unsigned known = 0;
             for (unsigned i = 0; i < n; i++) {
-                if (kc_cuda_eval_int(kids[i], &d[i]))
+                if (arg_value(t, kids[i], &d[i], 0))
                     known++;
                 else
                     d[i] = -1;
@@ -301,7 +302,7 @@ static bool block_dims(CXCursor e, int64_t out[3], unsigned depth)
             }
         }
         /* a copy of another dim3 */
-        return n == 1 && block_dims(kids[0], out, depth + 1);
+        return n == 1 && block_dims(t, kids[0], out, depth + 1);
     }
     default:
         return false;
@@ -747,7 +748,7 @@ static bool capped_block(kc_cuda_tu *t, CXCursor e, CXCursor *var, int64_t *cap,
 
 /* ---- exported reads ------------------------------------------------------- */
 
-bool kc_cuda_block_dims(CXCursor e, int64_t out[3]) { return block_dims(e, out, 0); }
+bool kc_cuda_block_dims(kc_cuda_tu *t, CXCursor e, int64_t out[3]) { return block_dims(t, e, out, 0); }
 
 void kc_cuda_grid_axes(kc_cuda_tu *t, CXCursor e, kc_grid_axis out[3]) { grid_axes(t, e, out, 0); }
 

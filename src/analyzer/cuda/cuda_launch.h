@@ -30,8 +30,10 @@ typedef struct kc_cuda_block_arg {
 } kc_cuda_block_arg;
 
 /* Constant block sizes of a block argument (`256`, `dim3(32, 8)`, a dim3
- * local initialized so); false when one is not constant. */
-bool kc_cuda_block_dims(CXCursor e, int64_t out[3]);
+ * local initialized so, operands through locals written only by their
+ * initializer: `dim3 threads(n, ntcol)` with `int ntcol = 1`); false when
+ * none is constant. */
+bool kc_cuda_block_dims(kc_cuda_tu *t, CXCursor e, int64_t out[3]);
 /* The grid's axes as far as their hardware limits go (KC602). */
 void kc_cuda_grid_axes(kc_cuda_tu *t, CXCursor e, kc_grid_axis out[3]);
 /* The initializer of a local variable that nothing else writes, or a null

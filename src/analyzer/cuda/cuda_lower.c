@@ -27,7 +27,10 @@ static CXCursor find_function_ref(CXCursor c, unsigned depth)
     if (depth > 16)
         return none;
     if (c.kind == CXCursor_DeclRefExpr || c.kind == CXCursor_OverloadedDeclRef) {
-        CXCursor r = clang_getCursorReferenced(c);
+        /* `kernel<N>` in a template names its overloads before instantiation */
+        CXCursor r = c.kind == CXCursor_OverloadedDeclRef && clang_getNumOverloadedDecls(c) >= 1
+                         ? clang_getOverloadedDecl(c, 0)
+                         : clang_getCursorReferenced(c);
         if (!clang_Cursor_isNull(r) &&
             (r.kind == CXCursor_FunctionDecl || r.kind == CXCursor_FunctionTemplate))
             return r;
@@ -203,7 +206,7 @@ static bool record_launch(kc_cuda_tu *t, CXCursor call)
             L.block_text = kc_cuda_text(t, clang_Cursor_getArgument(config, 1));
         CXCursor grid = nc >= 1 ? clang_Cursor_getArgument(config, 0) : clang_getNullCursor();
         CXCursor block = nc >= 2 ? clang_Cursor_getArgument(config, 1) : clang_getNullCursor();
-        if (nc < 2 || !kc_cuda_block_dims(block, L.block_dim))
+        if (nc < 2 || !kc_cuda_block_dims(t, block, L.block_dim))
             L.block_dim[0] = L.block_dim[1] = L.block_dim[2] = -1;
         if (nc >= 1)
             kc_cuda_grid_axes(t, grid, L.grid);
@@ -251,7 +254,7 @@ static bool record_launch(kc_cuda_tu *t, CXCursor call)
         if (!ex && na >= 3) {
             L.grid_text = kc_cuda_text(t, clang_Cursor_getArgument(call, 1));
             L.block_text = kc_cuda_text(t, clang_Cursor_getArgument(call, 2));
-            if (!kc_cuda_block_dims(clang_Cursor_getArgument(call, 2), L.block_dim))
+            if (!kc_cuda_block_dims(t, clang_Cursor_getArgument(call, 2), L.block_dim))
                 L.block_dim[0] = L.block_dim[1] = L.block_dim[2] = -1;
             kc_cuda_grid_axes(t, clang_Cursor_getArgument(call, 1), L.grid);
             kc_cuda_launch_bounds(t, clang_Cursor_getArgument(call, 1), clang_Cursor_getArgument(call, 2), &L);
