@@ -208,8 +208,11 @@ static kc_cuda_val ev_stmt_expr(kc_cuda_walk *w, CXCursor e, int mode)
 
 /* Evaluates every child; the result depends on all of them. With `addr`
  * not null, the first child is replaced by `addr` evaluated as an address
- * (the object of a member call). */
-static kc_cuda_val ev_kids(kc_cuda_walk *w, CXCursor e, CXCursor addr)
+ * (the object of a member call). Never inlined: its child list would
+ * join the frame of every recursive evaluator that calls ev_children, and
+ * the recursion's depth cap (KC_CUDA_MAX_DEPTH) is sized for lean frames
+ * (under ASan a 3000-term sum overflowed the 8 MB stack). */
+__attribute__((noinline)) static kc_cuda_val ev_kids(kc_cuda_walk *w, CXCursor e, CXCursor addr)
 {
     kc_cuda_kids k;
     kc_cuda_kids_get(e, &k);

@@ -14,7 +14,11 @@
 #include "kc_model.h"
 
 /* Limits that keep every input finite (see cuda_stmt.c). */
-#define KC_CUDA_MAX_DEPTH 512        /* recursion over the AST; deeper is opaque */
+/* Recursion over the AST; deeper is opaque. Sized so that the deepest
+ * recursion fits an 8 MB stack with the sanitizers' frames (about 15.5 KB
+ * a level for ev_binary and kc_cuda_ev under ASan): 448 levels take about
+ * 7 MB. The driver's workers have bigger stacks. */
+#define KC_CUDA_MAX_DEPTH 448
 #define KC_CUDA_MAX_INLINE 4         /* nesting of inlined device functions */
 #define KC_CUDA_WORK_BUDGET 2000000u /* AST nodes visited per lowered function */
 

@@ -389,9 +389,9 @@ uint32_t kc_cuda_mk_access(kc_cuda_walk *w, kc_access_kind kind, const kc_cuda_v
     a.elem_bytes = p->elem_bytes;
     a.elem_type = p->elem_type;
     a.recast = p->recast;
-    if (p->nsubs >= 2 && p->off) {
+    if (p->nsubs >= 2 && p->off && p->subs) {
         a.nsubs = p->nsubs;
-        memcpy(a.subs, p->subs, sizeof a.subs);
+        memcpy(a.subs, p->subs, p->nsubs * sizeof *a.subs);
     }
     a.loop = w->loop;
     a.guard = w->guard;
@@ -492,8 +492,11 @@ void kc_cuda_keep_subscripts(kc_cuda_walk *w, const kc_cuda_val *b, CXCursor bc,
     bool fresh = b->nsubs == 0 && b->off && kc_index_is_const(b->off, &z) && z == 0;
     if (!array || !(b->nsubs || fresh) || b->nsubs >= 4)
         return;
-    memcpy(p->subs, b->subs, sizeof p->subs);
-    p->subs[b->nsubs] = kc_cuda_as_index(w, i, ic);
+    const kc_index **subs = kc_arena_alloc(w->a, 4 * sizeof *subs);
+    for (unsigned d = 0; d < b->nsubs && b->subs; d++)
+        subs[d] = b->subs[d];
+    subs[b->nsubs] = kc_cuda_as_index(w, i, ic);
+    p->subs = subs;
     p->nsubs = b->nsubs + 1;
 }
 

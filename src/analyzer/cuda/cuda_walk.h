@@ -46,8 +46,9 @@ typedef struct kc_cuda_val {
     const char *elem_type;
     const kc_index *off;  /* offset from base in elements; NULL unknown */
     /* an array indexed by subscripts alone so far: those subscripts,
-     * outermost first (kc_access.subs) */
-    const kc_index *subs[4];
+     * outermost first (kc_access.subs; an arena array of 4, so that the
+     * value stays small: the evaluators recurse with it in every frame) */
+    const kc_index **subs;
     uint8_t nsubs;
     CXCursor idx_expr;    /* the index expression that last moved the pointer */
     uint32_t sparam;      /* a struct-typed kernel parameter: its index + 1 */
