@@ -923,6 +923,11 @@ static kc_bound upper_in_launch(kc_arena *ar, const kc_kernel *k, const kc_launc
             const kc_atom *a = &mo->fac[f];
             if (a->kind == KC_ATOM_DATA || a->kind == KC_ATOM_LOOP)
                 return none;
+            /* a negative term is at most 0 only where its atoms are not
+             * negative: thread and block indices and sizes, parameters
+             * (sizes, taken so); an opaque value may be anything */
+            if (mo->coef < 0 && a->kind == KC_ATOM_OPAQUE)
+                return none;
             if (mo->coef < 0)
                 continue;
             /* a <= fb with a >= 0: fb >= 0 as a value, so products of
