@@ -977,31 +977,18 @@ static kc_bound launch_value_bound(kc_arena *ar, const kc_kernel *k, const kc_la
     return e ? sum : none;
 }
 
-static kc_cmp cmp_negate(kc_cmp op)
-{
-    switch (op) {
-    case KC_CMP_LT: return KC_CMP_GE;
-    case KC_CMP_LE: return KC_CMP_GT;
-    case KC_CMP_GT: return KC_CMP_LE;
-    case KC_CMP_GE: return KC_CMP_LT;
-    case KC_CMP_EQ: return KC_CMP_NE;
-    case KC_CMP_NE: return KC_CMP_EQ;
-    }
-    return op;
-}
-
 bool kc_pred_holds_in_launches(const kc_model *m, const kc_kernel *k, const kc_pred *p, bool negate)
 {
     if (!p || !p->lhs || !p->rhs || k->lang != KC_LANG_CUDA)
         return false;
-    kc_cmp op = negate ? cmp_negate(p->op) : p->op;
+    kc_cmp op = negate ? kc_cmp_negate(p->op) : p->op;
     const kc_index *x = p->lhs, *e = p->rhs;
     kc_deps dl = kc_index_deps(p->lhs), dr = kc_index_deps(p->rhs);
     bool lt = (dl.flags & KC_AF_THREAD) || dl.axes, rt = (dr.flags & KC_AF_THREAD) || dr.axes;
     if (rt && !lt) {
         x = p->rhs;
         e = p->lhs;
-        op = op == KC_CMP_GT ? KC_CMP_LT : op == KC_CMP_GE ? KC_CMP_LE : KC_CMP_EQ;
+        op = kc_cmp_mirror(op);
     } else if (!lt || rt) {
         return false;
     }

@@ -291,3 +291,27 @@ void kc_model_format_shape(const kc_kernel *k, const kc_shape *s, kc_strbuf *sb)
     }
     kc_sb_append(sb, "]");
 }
+
+kc_cmp kc_cmp_negate(kc_cmp c)
+{
+    switch (c) {
+    case KC_CMP_LT: return KC_CMP_GE;
+    case KC_CMP_GE: return KC_CMP_LT;
+    case KC_CMP_LE: return KC_CMP_GT;
+    case KC_CMP_GT: return KC_CMP_LE;
+    case KC_CMP_EQ: return KC_CMP_NE;
+    case KC_CMP_NE: return KC_CMP_EQ;
+    }
+    return c;
+}
+
+kc_cmp kc_cmp_mirror(kc_cmp c)
+{
+    switch (c) {
+    case KC_CMP_LT: return KC_CMP_GT;
+    case KC_CMP_GT: return KC_CMP_LT;
+    case KC_CMP_LE: return KC_CMP_GE;
+    case KC_CMP_GE: return KC_CMP_LE;
+    default: return c;
+    }
+}

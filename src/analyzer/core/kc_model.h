@@ -176,6 +176,12 @@ typedef struct kc_loop {
 
 typedef enum kc_cmp { KC_CMP_LT = 1, KC_CMP_LE, KC_CMP_GT, KC_CMP_GE, KC_CMP_EQ, KC_CMP_NE } kc_cmp;
 
+/* The comparison that holds exactly where `c` does not (`>=` for `<`). */
+kc_cmp kc_cmp_negate(kc_cmp c);
+/* The same comparison with its operands swapped (`>` for `<`; `==` and
+ * `!=` unchanged). */
+kc_cmp kc_cmp_mirror(kc_cmp c);
+
 /* One comparison `lhs op rhs` of a mask or a guard. */
 typedef struct kc_pred {
     const kc_index *lhs, *rhs; /* NULL when not expressible */

@@ -96,7 +96,7 @@ kc_cuda_val kc_cuda_ev_cond(kc_cuda_walk *w, CXCursor e, kc_cuda_preds *pos, kc_
         }
         if (neg) {
             kc_cuda_pred cp = {.p = p, .lhs = k.v[0], .rhs = k.v[1]};
-            cp.p.op = kc_cuda_cmp_negate(cmp);
+            cp.p.op = kc_cmp_negate(cmp);
             kc_vec_push(neg, cp);
         }
         kc_cuda_kids_free(&k);

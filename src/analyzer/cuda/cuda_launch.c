@@ -779,15 +779,20 @@ void kc_cuda_block_arg_read(kc_cuda_tu *t, CXCursor block, kc_cuda_block_arg *b)
 static const kc_bound no_bound = {NULL, 1};
 
 /* The host atom of a variable or parameter, one per declaration. */
-static kc_bound host_atom(kc_cuda_tu *t, CXCursor d)
+/* The host atom of declaration d (a variable or parameter), or, with d
+ * null, of a member read spelled `text`: one atom each, interned in
+ * kc_model.host_vars. */
+static kc_bound host_atom_of(kc_cuda_tu *t, CXCursor d, const char *text)
 {
+    bool decl = !clang_Cursor_isNull(d);
     uint32_t id = KC_NONE;
     for (uint32_t i = 0; i < t->host_decls.len && id == KC_NONE; i++)
-        if (clang_equalCursors(t->host_decls.data[i], d))
+        if (decl ? clang_equalCursors(t->host_decls.data[i], d)
+                 : clang_Cursor_isNull(t->host_decls.data[i]) && strcmp(t->m->host_vars.data[i], text) == 0)
             id = i;
     if (id == KC_NONE) {
         kc_vec_push(&t->host_decls, d);
-        kc_vec_push(&t->m->host_vars, kc_cuda_spelling(t, d));
+        kc_vec_push(&t->m->host_vars, decl ? kc_cuda_spelling(t, d) : text);
         id = t->host_decls.len - 1;
     }
     kc_atom a = kc_atom_make(KC_ATOM_HOST, id, (kc_deps){0});
@@ -814,17 +819,7 @@ static kc_bound member_atom(kc_cuda_tu *t, CXCursor e)
         !settled_before(t, fn, d, e) || !settled_before(t, fn, field, e))
         return no_bound;
     const char *text = kc_cuda_text(t, e);
-    uint32_t id = KC_NONE;
-    for (uint32_t i = 0; i < t->host_decls.len && id == KC_NONE; i++)
-        if (clang_Cursor_isNull(t->host_decls.data[i]) && strcmp(t->m->host_vars.data[i], text) == 0)
-            id = i;
-    if (id == KC_NONE) {
-        kc_vec_push(&t->host_decls, clang_getNullCursor());
-        kc_vec_push(&t->m->host_vars, text);
-        id = t->host_decls.len - 1;
-    }
-    kc_atom a = kc_atom_make(KC_ATOM_HOST, id, (kc_deps){0});
-    return (kc_bound){kc_index_atom(t->m->arena, a, 64, KC_SPACE_THREADS, NULL), 1};
+    return text ? host_atom_of(t, clang_getNullCursor(), text) : no_bound;
 }
 
 static kc_bound host_bound(kc_cuda_tu *t, CXCursor e, bool upper, unsigned depth);
@@ -836,10 +831,13 @@ static bool host_const(kc_cuda_tu *t, CXCursor e, int64_t *c, unsigned depth)
 {
     if (arg_value(t, e, c, 0))
         return true;
-    kc_bound hi = host_bound(t, e, true, depth + 1), lo = host_bound(t, e, false, depth + 1);
+    /* the lower bound only where the upper one is a constant */
+    kc_bound hi = host_bound(t, e, true, depth + 1);
     int64_t a, b;
-    if (!kc_bound_known(hi) || !kc_bound_known(lo) || hi.den != 1 || lo.den != 1 || !kc_index_is_const(hi.num, &a) ||
-        !kc_index_is_const(lo.num, &b) || a != b)
+    if (!kc_bound_known(hi) || hi.den != 1 || !kc_index_is_const(hi.num, &a))
+        return false;
+    kc_bound lo = host_bound(t, e, false, depth + 1);
+    if (!kc_bound_known(lo) || lo.den != 1 || !kc_index_is_const(lo.num, &b) || a != b)
         return false;
     *c = a;
     return true;
@@ -879,7 +877,7 @@ static kc_bound host_bound(kc_cuda_tu *t, CXCursor e, bool upper, unsigned depth
             if (kc_bound_known(b))
                 return b;
         }
-        return host_atom(t, d);
+        return host_atom_of(t, d, NULL);
     }
     if (e.kind == CXCursor_MemberRefExpr) {
         /* `block.x` of a dim3 variable: that axis of its value */

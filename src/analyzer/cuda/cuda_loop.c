@@ -650,7 +650,7 @@ static void loop_bounds(kc_cuda_walk *w, kc_loop *L, const kc_cuda_upd *u, const
             other = p->rhs;
             bound = p->p.rhs;
         } else if (kc_cuda_same_decl(kc_cuda_referenced_decl(p->rhs), u->decl)) {
-            op = kc_cuda_cmp_mirror(p->p.op);
+            op = kc_cmp_mirror(p->p.op);
             other = p->lhs;
             bound = p->p.lhs;
         }

@@ -657,30 +657,6 @@ kc_cmp kc_cuda_cmp_of(enum CXBinaryOperatorKind op)
     }
 }
 
-kc_cmp kc_cuda_cmp_negate(kc_cmp c)
-{
-    switch (c) {
-    case KC_CMP_LT: return KC_CMP_GE;
-    case KC_CMP_GE: return KC_CMP_LT;
-    case KC_CMP_LE: return KC_CMP_GT;
-    case KC_CMP_GT: return KC_CMP_LE;
-    case KC_CMP_EQ: return KC_CMP_NE;
-    case KC_CMP_NE: return KC_CMP_EQ;
-    }
-    return c;
-}
-
-kc_cmp kc_cuda_cmp_mirror(kc_cmp c)
-{
-    switch (c) {
-    case KC_CMP_LT: return KC_CMP_GT;
-    case KC_CMP_GT: return KC_CMP_LT;
-    case KC_CMP_LE: return KC_CMP_GE;
-    case KC_CMP_GE: return KC_CMP_LE;
-    default: return c;
-    }
-}
-
 enum CXBinaryOperatorKind kc_cuda_binop_of(CXCursor c)
 {
     if (c.kind == CXCursor_BinaryOperator || c.kind == CXCursor_CompoundAssignOperator)

@@ -179,8 +179,6 @@ uint8_t kc_cuda_ty_size(CXType t);
 
 /* ---- operators ---- */
 kc_cmp kc_cuda_cmp_of(enum CXBinaryOperatorKind op);
-kc_cmp kc_cuda_cmp_negate(kc_cmp c);
-kc_cmp kc_cuda_cmp_mirror(kc_cmp c);
 /* The operator of a built-in binary (unary) operator expression, or of a
  * call of an overloaded operator that clang left unresolved in a template
  * (`tx += s`, `tx < n`, `++tx` with `tx` of a dependent type, when some

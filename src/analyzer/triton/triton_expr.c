@@ -231,14 +231,12 @@ static void negate_pred(tt_ctx *c, const tv *a, tv *r)
 {
     if (a->npreds != 1 || !a->preds)
         return;
-    static const kc_cmp neg[] = {[KC_CMP_LT] = KC_CMP_GE, [KC_CMP_LE] = KC_CMP_GT, [KC_CMP_GT] = KC_CMP_LE,
-                                 [KC_CMP_GE] = KC_CMP_LT, [KC_CMP_EQ] = KC_CMP_NE, [KC_CMP_NE] = KC_CMP_EQ};
     kc_cmp op = a->preds[0].op;
     if (op < KC_CMP_LT || op > KC_CMP_NE)
         return;
     kc_pred *p = kc_arena_alloc(c->a, sizeof *p);
     *p = a->preds[0];
-    p->op = neg[op];
+    p->op = kc_cmp_negate(op);
     r->preds = p;
     r->npreds = 1;
 }
