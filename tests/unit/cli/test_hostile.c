@@ -498,7 +498,7 @@ static void test_file_time_limit(void **state)
         assert_true(pid >= 0);
         if (pid == 0) {
             FILE *o = fopen(out, "w");
-            char *argv[] = {"kcheck", "--no-cache", "--no-source", "--file-timeout=1", jobs == 1 ? "-j1" : "-j2",
+            char *argv[] = {"kcheck", "--no-cache", "--no-source", "--file-timeout=5", jobs == 1 ? "-j1" : "-j2",
                             slow, good_py, good_cu, NULL};
             int st = kc_cli_main(8, argv, o, o);
             fprintf(o, "stranded=%d\n", (st & KC_CLI_STRANDED) != 0);
@@ -513,7 +513,7 @@ static void test_file_time_limit(void **state)
         char *text = NULL;
         size_t cap = 0, len = 0;
         assert_true(kc_read_regular(out, 1 << 20, &text, &cap, &len, NULL));
-        kh_expect_in(text, "slow.cu: error: not checked: given up after 1 s, the time limit of one file "
+        kh_expect_in(text, "slow.cu: error: not checked: given up after 5 s, the time limit of one file "
                            "(--file-timeout=SECONDS raises it; 0: no limit) [input]");
         kh_expect_in(text, "good.py:5:33: error:");
         kh_expect_in(text, "good.cu:3:");
