@@ -875,7 +875,9 @@ static bool other_thread(kc_arena *ar, const kc_model *m, const kc_kernel *k, co
             uint32_t wc = kc_guard_thread_cond(k, w->guard);
             if (wc == KC_NONE || kc_guard_has(k, r->guard, wc) || same_single_thread(k, w, r))
                 return false;
-            *why = "the write is done by the threads where a condition holds and the read by all threads";
+            *why = kc_guard_thread_cond(k, r->guard) != KC_NONE
+                       ? "the write and the read are done by the threads where two different conditions hold"
+                       : "the write is done by the threads where a condition holds and the read by all threads";
             return true;
         }
         if (od.rest_zero || !od.rest_clean || !reachable(m, k, w, &od) || foreign_loops(k, w, r, od.rest))

@@ -127,6 +127,16 @@ uint32_t kc_kernel_add_opaque(kc_model *m, kc_kernel *k, kc_span span, const cha
     return k->opaques.len - 1;
 }
 
+uint32_t kc_kernel_const_opaque(kc_model *m, kc_kernel *k, kc_span span, const char *text)
+{
+    for (uint32_t i = 0; i < k->opaques.len; i++)
+        if (k->opaques.data[i].constant && kc_span_same(k->opaques.data[i].span, span))
+            return i;
+    uint32_t id = kc_kernel_add_opaque(m, k, span, text);
+    k->opaques.data[id].constant = true;
+    return id;
+}
+
 uint32_t kc_kernel_add_split(kc_model *m, kc_kernel *k, kc_span span, const char *text, kc_split_kind kind,
                              unsigned axis, int64_t div)
 {

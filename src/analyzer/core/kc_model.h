@@ -348,6 +348,10 @@ typedef struct kc_opaque {
      * 0 otherwise. */
     const kc_index *quot;
     int64_t quot_div;
+    /* A compile-time constant kcheck cannot see (a `const` local whose
+     * initializer names only what is missing): one atom for every
+     * evaluation of its declaration (kc_kernel_const_opaque). */
+    bool constant;
 } kc_opaque;
 
 /* Triton tl.arange sources (the lane atoms of a Triton kernel). */
@@ -865,6 +869,9 @@ kc_gap *kc_model_add_gap(kc_model *m, kc_gap_kind kind, kc_span span, const char
 uint32_t kc_kernel_add_symbol(kc_model *m, kc_kernel *k, const char *name, kc_symbol_kind kind);
 uint32_t kc_kernel_find_symbol(const kc_kernel *k, const char *name);
 uint32_t kc_kernel_add_opaque(kc_model *m, kc_kernel *k, kc_span span, const char *text);
+/* The opaque constant declared at `span` (kc_opaque.constant), made on
+ * first use: a device function inlined twice reads the same one. */
+uint32_t kc_kernel_const_opaque(kc_model *m, kc_kernel *k, kc_span span, const char *text);
 /* The opaque of a split thread index (kc_split_kind), shared by every
  * occurrence of the same split; `text` names the first. */
 uint32_t kc_kernel_add_split(kc_model *m, kc_kernel *k, kc_span span, const char *text, kc_split_kind kind,

@@ -745,6 +745,8 @@ static bool sync_call(kc_cuda_walk *w, CXCursor e, const char *name, const CXCur
         return false;
     kc_cuda_val v = ev_children(w, e);
     kc_cuda_mk_barrier(w, e, name);
+    if (strcmp(name, "__syncwarp") != 0)
+        kc_cuda_settle_block_values(w);
     /* __syncthreads_count/_and/_or reduce their argument over the whole
      * block and give every thread of it the same result: block-uniform
      * (it still varies between blocks, and with loaded data). */
@@ -813,6 +815,8 @@ static kc_cuda_val call_named(kc_cuda_walk *w, CXCursor e, CXCursor ref, const c
         if (strcmp(name, "sync") == 0 || strcmp(name, "barrier_wait") == 0) {
             ev_children(w, e);
             kc_cuda_mk_barrier(w, e, kc_arena_printf(w->a, "cg::%s::sync", cls ? cls : "thread_group"));
+            if (cls && (strcmp(cls, "thread_block") == 0 || strcmp(cls, "grid_group") == 0))
+                kc_cuda_settle_block_values(w);
             return kc_cuda_v_none();
         }
         if (cls && strcmp(cls, "thread_block") == 0) {

@@ -29,6 +29,7 @@
 
 #include <inttypes.h>
 #include <stdlib.h>
+#include <ctype.h>
 #include <string.h>
 
 /* ---- declarations ------------------------------------------------------------ */
@@ -133,6 +134,43 @@ static bool failed_initializer(CXCursor init)
     return empty;
 }
 
+/* Does the initializer of `d`, which clang dropped, name a variable of
+ * the function being walked or of one it is inlined into (read from its
+ * source text)? One that names none is made of constants and of names
+ * from a missing header alone. True when the text cannot be read. */
+static bool init_names_variable(kc_cuda_walk *w, CXCursor d)
+{
+    const char *p, *end;
+    size_t len;
+    if (!kc_cuda_init_text(w->t, d, &p, &len))
+        return true;
+    for (end = p + len; p < end;) {
+        if (!(isalpha((unsigned char)*p) || *p == '_')) {
+            p += isdigit((unsigned char)*p) ? strspn(p, "0123456789abcdefABCDEFxXuUlL.") : 1;
+            continue;
+        }
+        size_t n = 1;
+        while (p + n < end && (isalnum((unsigned char)p[n]) || p[n] == '_'))
+            n++;
+        /* a call, or the thread's and block's coordinates: not a constant */
+        const char *after = p + n;
+        while (after < end && isspace((unsigned char)*after))
+            after++;
+        static const char *const coords[] = {"threadIdx", "blockIdx", "blockDim", "gridDim", "warpSize"};
+        if (after < end && *after == '(')
+            return true;
+        for (size_t c = 0; c < sizeof coords / sizeof coords[0]; c++)
+            if (strlen(coords[c]) == n && !strncmp(p, coords[c], n))
+                return true;
+        for (kc_cuda_fn *f = w->fn; f; f = f->outer ? f->outer : f->caller)
+            for (uint32_t j = 0; j < f->env.len; j++)
+                if (f->env.data[j].name && strlen(f->env.data[j].name) == n && !strncmp(f->env.data[j].name, p, n))
+                    return true;
+        p += n;
+    }
+    return false;
+}
+
 static void decl_var(kc_cuda_walk *w, CXCursor d)
 {
     const char *name = kc_cuda_spelling(w->t, d);
@@ -161,6 +199,7 @@ static void decl_var(kc_cuda_walk *w, CXCursor d)
     CXCursor init = clang_Cursor_getVarDeclInitializer(d);
     kc_cuda_val v;
     CXType rt = clang_getNonReferenceType(t);
+    bool hidden_constant = false;
     if (!clang_Cursor_isNull(init) && ck == CXType_LValueReference &&
         (kc_cuda_ty_is_arith(rt) || kc_cuda_ty_is_ptr(rt))) {
         /* `int &count = scalars[0]`: another name of that memory; reads
@@ -180,6 +219,7 @@ static void decl_var(kc_cuda_walk *w, CXCursor d)
          * WARP_SIZE from a missing header): it evaluates to 0, which it is
          * not */
         v = kc_cuda_v_none();
+        hidden_constant = clang_isConstQualifiedType(t) && !init_names_variable(w, d);
     } else if (!clang_Cursor_isNull(init) && ck == CXType_Bool) {
         /* bool in = i < n: keep the comparisons for the conditions that
          * test it */
@@ -208,10 +248,16 @@ static void decl_var(kc_cuda_walk *w, CXCursor d)
          * loops around it. */
         if (w->loop != KC_NONE && (kc_cuda_lost_initializer(w->t, d) || ck == CXType_Invalid))
             v.deps.loops |= kc_cuda_loops_around(w);
+        hidden_constant = clang_isConstQualifiedType(t) && kc_cuda_lost_initializer(w->t, d) &&
+                          !init_names_variable(w, d);
     }
-    if (kc_cuda_ty_is_int(t) && !v.ix && !v.ptr)
+    if (kc_cuda_ty_is_int(t) && hidden_constant)
+        v.ix = kc_cuda_ix_atom(w, KC_ATOM_OPAQUE, kc_kernel_const_opaque(w->m, w->k, kc_cuda_span(w->t, d), name),
+                               (kc_deps){0}, kc_cuda_ty_bits(t));
+    else if (kc_cuda_ty_is_int(t) && !v.ix && !v.ptr)
         v.ix = kc_cuda_ix_opaque_text(w, kc_cuda_span(w->t, d), name, v.deps, kc_cuda_ty_bits(t));
-    kc_cuda_env_bind(w, d, name, v);
+    kc_cuda_bind *b = kc_cuda_env_bind(w, d, name, v);
+    b->block_value = shared && ck == CXType_Record;
 }
 
 static void walk_decl_stmt(kc_cuda_walk *w, CXCursor s)

@@ -354,6 +354,30 @@ bool kc_cuda_lost_initializer(const kc_cuda_tu *t, CXCursor d)
     return p < end && *p == '=' && (p + 1 >= end || p[1] != '=');
 }
 
+bool kc_cuda_init_text(const kc_cuda_tu *t, CXCursor d, const char **text, size_t *len)
+{
+    uint32_t line, col, off;
+    if (!t->src || !kc_cuda_loc_in_main(t, clang_getCursorLocation(d), &line, &col, &off))
+        return false;
+    const char *p = t->src->text + off, *end = t->src->text + t->src->len;
+    while (p < end && *p != ';' && !(*p == '=' && (p + 1 >= end || p[1] != '=')))
+        p++;
+    if (p >= end || *p != '=')
+        return false;
+    const char *q = ++p;
+    int depth = 0;
+    while (q < end && (depth > 0 || (*q != ';' && *q != ','))) {
+        depth += *q == '(' || *q == '[' || *q == '{';
+        depth -= *q == ')' || *q == ']' || *q == '}';
+        if (depth < 0)
+            return false;
+        q++;
+    }
+    *text = p;
+    *len = (size_t)(q - p);
+    return q < end;
+}
+
 bool kc_cuda_in_user_code(CXCursor c)
 {
     CXSourceLocation loc = clang_getCursorLocation(c);

@@ -127,6 +127,10 @@ const char *kc_cuda_spelling(const kc_cuda_tu *t, CXCursor c);
  * it: `long item = cub::UpperBound<...>(...)` without cub): its text goes
  * on with `=` after the declaration's extent. */
 bool kc_cuda_lost_initializer(const kc_cuda_tu *t, CXCursor d);
+/* The source text of the initializer of variable `d` (after its `=`, up
+ * to the `;` or `,` that ends it), for initializers clang dropped; false
+ * outside the main file or without one. */
+bool kc_cuda_init_text(const kc_cuda_tu *t, CXCursor d, const char **text, size_t *len);
 bool kc_cuda_in_user_code(CXCursor c);
 /* Does the declaration carry a CUDA attribute (CXCursor_CUDA*Attr)? */
 bool kc_cuda_has_attr(CXCursor decl, enum CXCursorKind attr);

@@ -533,6 +533,22 @@ void kc_cuda_mk_barrier(kc_cuda_walk *w, CXCursor at, const char *name)
     kc_vec_push(&w->k->barriers, b);
 }
 
+void kc_cuda_settle_block_values(kc_cuda_walk *w)
+{
+    /* One object for the block: whichever threads wrote it, and under
+     * whatever thread-dependent condition, every thread reads the one
+     * value once the barrier has passed (a write racing with the reads
+     * is KC402's). It still differs between blocks and with the data. */
+    for (kc_cuda_fn *f = w->fn; f; f = f->caller)
+        for (uint32_t i = 0; i < f->env.len; i++) {
+            kc_cuda_bind *b = &f->env.data[i];
+            if (!b->block_value || b->val.ptr || b->val.ix)
+                continue;
+            b->val.deps.axes = 0;
+            b->val.deps.flags = (uint8_t)(b->val.deps.flags & ~KC_AF_THREAD);
+        }
+}
+
 /* ---- CUDA built-in variables ------------------------------------------------ */
 
 kc_cuda_bv_kind kc_cuda_builtin_var(CXCursor decl)

@@ -68,6 +68,9 @@ typedef struct kc_cuda_bind {
     const char *name;
     kc_cuda_val val;
     bool in_memory; /* a __shared__/__device__ scalar: reads and writes are accesses */
+    /* A __shared__ struct held as a value: one object for the whole block,
+     * which every thread reads alike once a block barrier has passed. */
+    bool block_value;
 } kc_cuda_bind;
 
 typedef KC_VEC(kc_cuda_bind) kc_cuda_env;
@@ -207,6 +210,9 @@ kc_cuda_val kc_cuda_ptr_add(kc_cuda_walk *w, kc_cuda_val p, kc_cuda_val *idx, CX
 void kc_cuda_keep_subscripts(kc_cuda_walk *w, const kc_cuda_val *b, CXCursor bc, kc_cuda_val *i, CXCursor ic,
                              kc_cuda_val *p);
 void kc_cuda_mk_barrier(kc_cuda_walk *w, CXCursor at, const char *name);
+/* After a barrier of the whole block: the __shared__ structs held as
+ * values (kc_cuda_bind.block_value) read the same in every thread. */
+void kc_cuda_settle_block_values(kc_cuda_walk *w);
 kc_cuda_bv_kind kc_cuda_builtin_var(CXCursor decl);
 int kc_cuda_member_component(kc_cuda_walk *w, CXCursor member);
 kc_deps kc_cuda_builtin_deps(kc_cuda_bv_kind k, int comp);
