@@ -446,7 +446,9 @@ enum {
      * block reduction): recorded in program order with seq. */
     KC_CALL_MAY_SYNC = 1u << 6,
     /* Host code: a later cudaGetLastError/cudaPeekAtLastError check (or a
-     * checking wrapper) in the same function reports this call's error. */
+     * checking wrapper) in the same function reports this call's error;
+     * for cudaDeviceSynchronize, whose only errors are the sticky faults
+     * of earlier kernels, any later checked runtime call does. */
     KC_CALL_ERROR_CAUGHT = 1u << 7,
     /* With KC_CALL_DOUBLE_MATH: pow(float, int), which the C++ library's
      * pow(T, U) template computes in double. */

@@ -46,6 +46,7 @@ typedef struct host_ev {
     ev_kind kind;
     bool last_error; /* a check that reports the error of earlier calls */
     bool used;       /* EV_API: the result is used */
+    bool of_api;     /* EV_CHECK: the test of a runtime call's own result */
     kc_span span;
     kc_call call;    /* EV_API */
     unsigned callee; /* EV_CALL: hash of the called function (fn_key) */
@@ -620,6 +621,7 @@ static void on_call(host_ctx *x, CXCursor c)
             host_ev ch = e;
             ch.kind = EV_CHECK;
             ch.last_error = false;
+            ch.of_api = true;
             push_ev(x, &ch);
         }
     }
@@ -696,6 +698,20 @@ static bool same_path(const host_ev *a, const host_ev *b)
         for (unsigned j = 0; j < b->npath; j++)
             if (a->path[i].stmt == b->path[j].stmt && a->path[i].arm != b->path[j].arm)
                 return false;
+    return true;
+}
+
+/* Does `b`, later than `a`, run whenever `a` does: every branch `b` is
+ * in holds `a` too? */
+static bool runs_after(const host_ev *a, const host_ev *b)
+{
+    for (unsigned j = 0; j < b->npath; j++) {
+        bool in = false;
+        for (unsigned i = 0; i < a->npath && !in; i++)
+            in = a->path[i].stmt == b->path[j].stmt && a->path[i].arm == b->path[j].arm;
+        if (!in)
+            return false;
+    }
     return true;
 }
 
@@ -838,8 +854,17 @@ static void host_function(host_ctx *x, CXCursor fn)
             kc_vec_push(&x->calls, call);
         } else if (e->kind == EV_API && kc_span_valid(e->span)) {
             kc_call c = e->call;
+            /* cudaDeviceSynchronize takes nothing that can be wrong: its
+             * only errors are faults of earlier kernels, which are sticky,
+             * so every later runtime call whose result is tested returns
+             * them again (not a mere function named like a checker), if
+             * it runs whenever the synchronization does. */
+            bool sticky_only = strcmp(c.callee, "cudaDeviceSynchronize") == 0 ||
+                               strcmp(c.callee, "cudaThreadSynchronize") == 0;
             for (uint32_t j = i + 1; j < x->evs.len; j++)
-                if (x->evs.data[j].kind == EV_CHECK && x->evs.data[j].last_error && same_path(e, &x->evs.data[j])) {
+                if (x->evs.data[j].kind == EV_CHECK && same_path(e, &x->evs.data[j]) &&
+                    (x->evs.data[j].last_error ||
+                     (sticky_only && x->evs.data[j].of_api && runs_after(e, &x->evs.data[j])))) {
                     c.flags |= KC_CALL_ERROR_CAUGHT;
                     break;
                 }
