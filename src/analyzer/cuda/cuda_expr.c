@@ -481,6 +481,7 @@ static kc_cuda_val assign_to(kc_cuda_walk *w, CXCursor e, CXCursor lc, CXCursor 
     }
     uint32_t before = w->k->accesses.len;
     kc_cuda_ev(w, lc, op == CXBinaryOperator_Assign ? KC_CUDA_EV_STORE : KC_CUDA_EV_RMW);
+    kc_cuda_member_store(w, lc, &r);
     /* what the stored value depends on (KC404) */
     kc_deps vd = r.ix ? kc_cuda_deps_or(r.deps, kc_index_deps(r.ix)) : r.deps;
     for (uint32_t i = before; i < w->k->accesses.len; i++)

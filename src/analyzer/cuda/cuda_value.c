@@ -533,6 +533,35 @@ void kc_cuda_mk_barrier(kc_cuda_walk *w, CXCursor at, const char *name)
     kc_vec_push(&w->k->barriers, b);
 }
 
+void kc_cuda_member_store(kc_cuda_walk *w, CXCursor lhs, const kc_cuda_val *r)
+{
+    CXCursor e = kc_cuda_strip(lhs);
+    unsigned hops = 0;
+    while (e.kind == CXCursor_MemberRefExpr && hops++ < 16) {
+        kc_cuda_kids k;
+        kc_cuda_kids_get(e, &k);
+        CXCursor base = k.n >= 1 ? kc_cuda_strip(k.v[0]) : clang_getNullCursor();
+        kc_cuda_kids_free(&k);
+        enum CXTypeKind bk = clang_getCanonicalType(clang_getCursorType(base)).kind;
+        if (clang_Cursor_isNull(base) || bk == CXType_Pointer)
+            return; /* `p->f = v`: memory, an access of its own */
+        e = base;
+    }
+    if (e.kind != CXCursor_DeclRefExpr || hops == 0)
+        return;
+    kc_cuda_bind *b = kc_cuda_env_find(w->fn, clang_getCursorReferenced(e));
+    if (!b || b->in_memory || b->val.ptr || b->val.ix)
+        return;
+    /* The struct now holds a value that may differ from pass to pass, from
+     * block to block or with the data: so does what is read from it. Not
+     * from thread to thread: the member read may be another one, and a
+     * condition on it is not taken to diverge for that. */
+    kc_deps d = r->ix ? kc_cuda_deps_or(r->deps, kc_index_deps(r->ix)) : r->deps;
+    b->val.deps.loops |= d.loops;
+    b->val.deps.programs |= d.programs;
+    b->val.deps.flags = (uint8_t)(b->val.deps.flags | (d.flags & KC_AF_DATA));
+}
+
 void kc_cuda_settle_block_values(kc_cuda_walk *w)
 {
     /* One object for the block: whichever threads wrote it, and under

@@ -213,6 +213,9 @@ void kc_cuda_mk_barrier(kc_cuda_walk *w, CXCursor at, const char *name);
 /* After a barrier of the whole block: the __shared__ structs held as
  * values (kc_cuda_bind.block_value) read the same in every thread. */
 void kc_cuda_settle_block_values(kc_cuda_walk *w);
+/* `s.f = r` (or `s.a.f op= r`) into a struct held as a value: what varies
+ * by loop pass, block or data in `r` varies in `s` from then on. */
+void kc_cuda_member_store(kc_cuda_walk *w, CXCursor lhs, const kc_cuda_val *r);
 kc_cuda_bv_kind kc_cuda_builtin_var(CXCursor decl);
 int kc_cuda_member_component(kc_cuda_walk *w, CXCursor member);
 kc_deps kc_cuda_builtin_deps(kc_cuda_bv_kind k, int comp);
