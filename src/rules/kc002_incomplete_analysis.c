@@ -4,25 +4,10 @@
  * read as "checked in full" when it was not. One note per file, from the
  * model's gaps (kc_model.h). */
 #include "kc_rule.h"
+#include "rule_util.h"
 
 #include <stdio.h>
 #include <string.h>
-
-static const char *kind_phrase(kc_gap_kind k)
-{
-    switch (k) {
-    case KC_GAP_SYNTAX: return "did not parse";
-    case KC_GAP_TYPE: return "unknown type";
-    case KC_GAP_NAME: return "unknown name";
-    case KC_GAP_CALLEE: return "unknown function or macro";
-    case KC_GAP_OTHER: return "compiler error";
-    case KC_GAP_UNSEEN: return "lost by the parse";
-    case KC_GAP_STRING: return "CUDA source in a string not analysed";
-    case KC_GAP_UNUSED:
-        return "a kernel template that nothing in this file launches or instantiates, so no code is compiled for it";
-    }
-    return "gap";
-}
 
 /* "unknown type `c10::Half`", "did not parse: expected ';'". */
 static void describe(kc_strbuf *sb, const kc_gap *g)
@@ -30,19 +15,19 @@ static void describe(kc_strbuf *sb, const kc_gap *g)
     switch (g->kind) {
     case KC_GAP_TYPE:
     case KC_GAP_NAME:
-    case KC_GAP_CALLEE: kc_sb_appendf(sb, "%s `%s`", kind_phrase(g->kind), g->what ? g->what : "?"); break;
+    case KC_GAP_CALLEE: kc_sb_appendf(sb, "%s `%s`", kc_gap_kind_phrase(g->kind), g->what ? g->what : "?"); break;
     case KC_GAP_UNSEEN:
         if (g->cause_kind == KC_GAP_OTHER && g->cause_what)
             kc_sb_appendf(sb, "not parsed: %s", g->cause_what);
         else if (g->cause_kind == KC_GAP_SYNTAX && g->cause_what)
             kc_sb_appendf(sb, "lost by the parse: its declaration did not parse (%s)", g->cause_what);
         else if (g->cause_kind && g->cause_what)
-            kc_sb_appendf(sb, "lost by the parse: its declaration names %s `%s`", kind_phrase(g->cause_kind), g->cause_what);
+            kc_sb_appendf(sb, "lost by the parse: its declaration names %s `%s`", kc_gap_kind_phrase(g->cause_kind), g->cause_what);
         else
             kc_sb_append(sb, "lost by the parse, after an error above it");
         break;
-    case KC_GAP_UNUSED: kc_sb_append(sb, kind_phrase(g->kind)); break;
-    default: kc_sb_appendf(sb, "%s (%s)", kind_phrase(g->kind), g->what ? g->what : "?"); break;
+    case KC_GAP_UNUSED: kc_sb_append(sb, kc_gap_kind_phrase(g->kind)); break;
+    default: kc_sb_appendf(sb, "%s (%s)", kc_gap_kind_phrase(g->kind), g->what ? g->what : "?"); break;
     }
 }
 

@@ -187,13 +187,19 @@ static axis_stride classify(kc_arena *ar, const kc_kernel *k, const kc_index *of
 /* CUDA: b moves the same record as a: the same kind of access, base and
  * loop, at an offset less than the (constant) stride away. The thread's
  * accesses of one record are one finding. */
-static bool record_sibling(const kc_access *a, const kc_access *b, int64_t stride)
+static bool record_sibling(kc_arena *ar, const kc_kernel *k, const kc_access *a, const kc_access *b, int64_t stride)
 {
-    if (b == a || b->kind != a->kind || b->space != a->space || !b->offset || b->loop != a->loop ||
-        !kc_access_same_base(a, b))
+    if (b == a || b->kind != a->kind || b->space != a->space || !b->offset || !kc_access_same_base(a, b))
         return false;
     int64_t c;
-    return kc_index_const_diff(a->offset, b->offset, &c) && c > -stride && c < stride;
+    if (b->loop == a->loop)
+        return kc_index_const_diff(a->offset, b->offset, &c) && c > -stride && c < stride;
+    /* one of them in a loop over the record's fields inside the other's
+     * loop (`cphi[10*i]`, then `cphi[10*i + 4 + j]` for j < 6) */
+    if (!kc_loop_within(k, a->loop, b->loop) && !kc_loop_within(k, b->loop, a->loop))
+        return false;
+    int64_t lo, hi;
+    return kc_offset_diff_range(ar, k, b->offset, a->offset, &lo, &hi) && lo > -stride && hi < stride;
 }
 
 
@@ -459,8 +465,18 @@ static siblings link_siblings(kc_arena *ar, const kc_kernel *k)
     uint32_t n = k->accesses.len;
     siblings s = {kc_arena_alloc(ar, (n + 1) * sizeof(uint32_t)), kc_arena_alloc(ar, (n + 1) * sizeof(uint32_t))};
     hashed *v = kc_arena_alloc(ar, (n + 1) * sizeof *v);
+    /* loops over a record's fields (constant start, step 1, at most 32
+     * passes): their variable is a field, not another record */
+    uint64_t fields = 0;
+    for (uint32_t l = 0; l < k->loops.len && l < 63; l++) {
+        const kc_loop *lp = &k->loops.data[l];
+        int64_t s0, st;
+        if (lp->trip_count > 0 && lp->trip_count <= 32 && lp->start && lp->step &&
+            kc_index_is_const(lp->start, &s0) && kc_index_is_const(lp->step, &st) && st == 1)
+            fields |= 1ull << l;
+    }
     for (uint32_t i = 0; i < n; i++) {
-        v[i] = (hashed){kc_index_nonconst_hash(k->accesses.data[i].offset), i};
+        v[i] = (hashed){kc_index_nonconst_hash_skipping(k->accesses.data[i].offset, fields), i};
         s.prev[i] = s.next[i] = KC_NONE;
     }
     qsort(v, n, sizeof *v, hashed_cmp);
@@ -474,8 +490,8 @@ static siblings link_siblings(kc_arena *ar, const kc_kernel *k)
 
 /* The thread's other accesses of the record of access i (within `window`
  * elements of it): one finding for them all, whose note lists them. */
-static void record_note(const kc_kernel *k, const siblings *sib, uint32_t i, int64_t window, const char *stride,
-                        kc_diag *d)
+static void record_note(kc_arena *ar, const kc_kernel *k, const siblings *sib, uint32_t i, int64_t window,
+                        const char *stride, kc_diag *d)
 {
     const kc_access *a = &k->accesses.data[i];
     unsigned more = 0, nlines = 0, steps = 0;
@@ -483,7 +499,7 @@ static void record_note(const kc_kernel *k, const siblings *sib, uint32_t i, int
     kc_strbuf lines = {0};
     for (uint32_t j = sib->next[i]; j != KC_NONE && steps++ < SIBLING_NOTE_SCAN; j = sib->next[j]) {
         const kc_access *b = &k->accesses.data[j];
-        if (!record_sibling(a, b, window))
+        if (!record_sibling(ar, k, a, b, window))
             continue;
         more++;
         if (b->span.line != last && nlines++ < 6)
@@ -955,6 +971,52 @@ static void gather_note(const kc_access *a, kc_diag *d, bool symbolic)
  * template), which may be one vector of the lane's elements, read whole. */
 static bool lanes_close(const kc_access *a, uint64_t step) { return step < 16 || (a->recast && step <= 16); }
 
+/* CUDA, a constant stride `cst` of eb-byte elements: what a warp request
+ * costs, in 32-byte sectors, against a contiguous access of the same
+ * elements, and what the thread's record makes of it. A block narrower
+ * than a warp (dim3(16, 16)) puts rows of bx lanes in a warp, each row
+ * apart anyway. False when the access is not to be reported. */
+typedef struct const_cost {
+    uint64_t sectors, ideal;
+    int64_t partial;      /* F of its S fields moved by the thread, under the threshold (0: not so) */
+    int64_t stored_whole; /* bytes of a record stored whole but too long for stores to merge (0: not so) */
+    const kc_gap *hidden; /* lines the parse lost before it, where the rest of the record may be moved */
+} const_cost;
+
+static bool const_stride_cost(kc_arena *ar, const kc_model *m, const kc_kernel *k, const kc_access *a, int64_t cst,
+                              unsigned eb, int64_t bx, int64_t min_const, const_cost *out)
+{
+    uint64_t lanes = bx > 0 && bx < 32 ? (uint64_t)bx : 32, rows = (32 + lanes - 1) / lanes;
+    uint64_t step = (uint64_t)(cst < 0 ? -cst : cst) * eb;
+    uint64_t per_row = step >= 32 ? lanes : (lanes * step + 31) / 32;
+    out->sectors = rows * per_row;
+    out->ideal = rows * ((lanes * eb + 31) / 32);
+    /* a block narrower than a warp whose threadIdx.y moves the address by
+     * a constant: the warp's own footprint */
+    int64_t sy = bx > 0 && bx < 32 ? kc_index_y_stride(ar, a->offset) : INT64_MIN;
+    if (sy != INT64_MIN && (cst < 0 ? -cst : cst) < (INT64_C(1) << 40) && (sy < 0 ? -sy : sy) < (INT64_C(1) << 40)) {
+        out->sectors = kc_warp_sectors(bx, cst, sy, eb);
+        out->ideal = (32 * eb + 31) / 32;
+    }
+    if (out->sectors < (uint64_t)min_const * out->ideal)
+        return false; /* e.g. bytes 4 apart in rows of 16 lanes: 2x */
+    if (lanes_close(a, step))
+        return false;
+    int64_t rec = cst < 0 ? -cst : cst, fields = kc_record_fields(ar, k, a, rec, eb, kc_record_max_bytes(a), false);
+    if (fields * 6 >= rec * 5)
+        return false; /* each thread moves its whole record: the caches merge the requests */
+    /* a record short enough to move whole, in a kernel the parse lost
+     * part of: the rest of its fields may be moved there */
+    if (rec <= 16 && (uint64_t)rec * eb <= kc_record_max_bytes(a))
+        out->hidden = kc_gap_spanning(m, k, a->span.line);
+    if (!fields && a->kind != KC_ACC_LOAD &&
+        kc_record_fields(ar, k, a, rec, eb, KC_RECORD_LOAD_MAX_BYTES, true) * 6 >= rec * 5)
+        out->stored_whole = rec * eb; /* whole, but too long for stores to merge */
+    if (fields > 1 && rec < min_const * fields)
+        out->partial = fields; /* F of its S fields: about S/F the sectors, under the threshold */
+    return true;
+}
+
 static void check(const kc_model *m, const kc_kernel *k, kc_rule_ctx *ctx)
 {
     kc_arena *ar = kc_rule_arena(ctx);
@@ -994,41 +1056,16 @@ static void check(const kc_model *m, const kc_kernel *k, kc_rule_ctx *ctx)
         if (!any_lane || !all_large || report < 0)
             continue;
         const axis_stride *rs = &ax[report];
-        /* CUDA, constant stride: what a warp request costs, in 32-byte
-         * sectors, against a contiguous access of the same elements. A
-         * block narrower than a warp (dim3(16, 16)) puts rows of bx lanes
-         * in a warp, each row apart anyway. */
+        /* CUDA, constant stride: the warp request's cost (const_stride_cost) */
         unsigned eb = a->elem_bytes ? a->elem_bytes : 4;
         int64_t cst = 0;
-        uint64_t sectors = 0, ideal = 0;
         bool const_stride = kc_index_is_const(rs->stride, &cst);
-        int64_t partial = 0, stored_whole = 0;
-        if (cuda && const_stride) {
-            uint64_t lanes = bx > 0 && bx < 32 ? (uint64_t)bx : 32, rows = (32 + lanes - 1) / lanes;
-            uint64_t step = (uint64_t)(cst < 0 ? -cst : cst) * eb;
-            uint64_t per_row = step >= 32 ? lanes : (lanes * step + 31) / 32;
-            sectors = rows * per_row;
-            ideal = rows * ((lanes * eb + 31) / 32);
-            /* a block narrower than a warp whose threadIdx.y moves the
-             * address by a constant: the warp's own footprint */
-            int64_t sy = bx > 0 && bx < 32 ? kc_index_y_stride(ar, a->offset) : INT64_MIN;
-            if (sy != INT64_MIN && (cst < 0 ? -cst : cst) < (INT64_C(1) << 40) && (sy < 0 ? -sy : sy) < (INT64_C(1) << 40)) {
-                sectors = kc_warp_sectors(bx, cst, sy, eb);
-                ideal = (32 * eb + 31) / 32;
-            }
-            if (sectors < (uint64_t)min_const * ideal)
-                continue; /* e.g. bytes 4 apart in rows of 16 lanes: 2x */
-            if (lanes_close(a, step))
-                continue;
-            int64_t rec = cst < 0 ? -cst : cst, fields = kc_record_fields(ar, k, a, rec, eb, kc_record_max_bytes(a), false);
-            if (fields * 6 >= rec * 5)
-                continue; /* each thread moves its whole record: the caches merge the requests */
-            if (!fields && a->kind != KC_ACC_LOAD &&
-                kc_record_fields(ar, k, a, rec, eb, KC_RECORD_LOAD_MAX_BYTES, true) * 6 >= rec * 5)
-                stored_whole = rec * eb; /* whole, but too long for stores to merge */
-            if (fields > 1 && rec < min_const * fields)
-                partial = fields; /* F of its S fields: about S/F the sectors, under the threshold */
-        }
+        const_cost cc = {0};
+        if (cuda && const_stride && !const_stride_cost(ar, m, k, a, cst, eb, bx, min_const, &cc))
+            continue;
+        uint64_t sectors = cc.sectors, ideal = cc.ideal;
+        int64_t partial = cc.partial, stored_whole = cc.stored_whole;
+        const kc_gap *hidden = cc.hidden;
         /* The thread's accesses of one record are one finding: within the
          * constant stride, or, where the stride is symbolic, within one
          * 32-byte sector of each other (xyzs[0], xyzs[1], xyzs[2]). */
@@ -1039,7 +1076,7 @@ static void check(const kc_model *m, const kc_kernel *k, kc_rule_ctx *ctx)
         unsigned steps = 0;
         for (uint32_t j = cuda ? sib.prev[i] : KC_NONE; j != KC_NONE && !earlier && steps++ < SIBLING_SCAN;
              j = sib.prev[j])
-            earlier = record_sibling(a, &k->accesses.data[j], window);
+            earlier = record_sibling(ar, k, a, &k->accesses.data[j], window);
         if (earlier)
             continue; /* reported with the record's first access */
         kc_row_run run = cuda ? (kc_row_run){1, KC_NONE, a} : kc_triton_row_run(ar, k, a, rs->stride);
@@ -1093,7 +1130,15 @@ static void check(const kc_model *m, const kc_kernel *k, kc_rule_ctx *ctx)
             row_run_note(m, k, d, &run, stride);
         record_notes(ctx, k, d, a, partial, stored_whole, cst < 0 ? -cst : cst, min_const, walk_only, rs->big_symbol);
         if (cuda)
-            record_note(k, &sib, i, window, stride, d);
+            record_note(ar, k, &sib, i, window, stride, d);
+        if (hidden) {
+            d->severity = KC_SEV_NOTE;
+            kc_diag_note(d, "kcheck did not see all of `%s` before this access (%s `%s`, line %u): if what it "
+                         "lost moves the rest of this %lld-element record, the warp's requests merge in the caches "
+                         "and cost nothing; reported as a note",
+                         k->name, kc_gap_kind_phrase(hidden->kind), hidden->what ? hidden->what : "?",
+                         hidden->span.line, (long long)(cst < 0 ? -cst : cst));
+        }
         context_and_fix(ctx, k, d, &s);
         const kc_access *tile = !cuda && once_per_program_place(k, a) && a->offset->shape.rank == 1 ? loop_tile(k) : NULL;
         if (tile)

@@ -22,12 +22,13 @@ static const char doc[] =
     "- a `cuda*` runtime API call whose `cudaError_t` result is discarded, in a file\n"
     "  that checks the results of its other API calls (the file's own convention),\n"
     "  unless a later `cudaGetLastError()` check in the same function reports it.\n"
-    "  A discarded `cudaDeviceSynchronize()` followed on its path by any checked\n"
-    "  runtime call is not reported either: it takes nothing that can be wrong,\n"
-    "  its only errors are faults of earlier kernels, and those are sticky (every\n"
-    "  later call returns them), so the next check stops the program there.\n"
-    "  `cudaStreamSynchronize` and `cudaEventSynchronize` can fail for their own\n"
-    "  argument, which is not sticky, and stay reported.\n"
+    "  A discarded `cudaDeviceSynchronize()` followed by a runtime call whose\n"
+    "  result is tested and that runs whenever it does is a note: it takes\n"
+    "  nothing that can be wrong, its only errors are faults of earlier kernels,\n"
+    "  and those are sticky (every later call returns them), so the next check\n"
+    "  stops the program, under the wrong call's name. `cudaStreamSynchronize`\n"
+    "  and `cudaEventSynchronize` can fail for their own argument, which is not\n"
+    "  sticky, and stay warnings.\n"
     "  Clean-up calls (`cudaFree`, `*Destroy`, `cudaDeviceReset`), the status\n"
     "  queries `cudaEventQuery` and `cudaStreamQuery` (whose normal result while\n"
     "  work is pending is `cudaErrorNotReady`) and\n"
@@ -186,6 +187,16 @@ static void check_model(const kc_model *m, kc_rule_ctx *ctx)
             kc_diag_note(d, "fix: test `%s` after the call (`if (%s != cudaSuccess) ...`), or wrap the call in the "
                          "file's checking macro",
                          c->stored_in, c->stored_in);
+        } else if (c->flags & KC_CALL_FAULT_REPORTED_LATER) {
+            d = kc_report(ctx, NULL, at,
+                          "the `cudaError_t` returned by `%s` is discarded: a fault of an earlier kernel is reported "
+                          "only by the checked call on line %u, as that call's error",
+                          c->callee, c->later_check.line);
+            d->severity = KC_SEV_NOTE;
+            kc_diag_note(d, "its only errors are faults of kernels that ran before it, which are sticky: every "
+                         "later runtime call returns them, so the program does not go on unaware, but the message "
+                         "names the wrong call; reported as a note");
+            kc_diag_note(d, "fix: wrap it in the file's checking macro (e.g. `CUDA_CHECK(%s())`)", c->callee);
         } else {
             d = kc_report(ctx, NULL, at, "the `cudaError_t` returned by `%s` is discarded", c->callee);
             kc_diag_note(d, "this file checks %u of its %u runtime API calls; a failure here goes unnoticed and "

@@ -627,6 +627,39 @@ bool kc_launch_param_values(const kc_model *m, const kc_kernel *k, uint32_t sym,
 
 /* ---- records a thread moves ---- */
 
+bool kc_offset_diff_range(kc_arena *ar, const kc_kernel *k, const kc_index *b, const kc_index *a, int64_t *lo,
+                          int64_t *hi)
+{
+    int64_t c;
+    const kc_index *d = kc_index_sub(ar, b, a);
+    if (d && kc_index_is_const(d, &c)) {
+        *lo = *hi = c;
+        return true;
+    }
+    /* d = c + v or c - v, with v the variable of a loop of constant start
+     * and step 1 and a known number of passes (at most 32) */
+    const kc_mono *lm = NULL;
+    c = 0;
+    for (unsigned i = 0; d && i < d->nmono; i++) {
+        const kc_mono *mo = &d->mono[i];
+        if (mo->nfac == 0)
+            c += mo->coef;
+        else if (!lm && mo->nfac == 1 && mo->fac[0].kind == KC_ATOM_LOOP && (mo->coef == 1 || mo->coef == -1))
+            lm = mo;
+        else
+            return false;
+    }
+    int64_t s0, st;
+    const kc_loop *lp = lm && lm->fac[0].id < k->loops.len ? &k->loops.data[lm->fac[0].id] : NULL;
+    if (!lp || lp->trip_count <= 0 || lp->trip_count > 32 || !lp->start || !lp->step ||
+        !kc_index_is_const(lp->start, &s0) || !kc_index_is_const(lp->step, &st) || st != 1)
+        return false;
+    int64_t first = c + lm->coef * s0, last = c + lm->coef * (s0 + lp->trip_count - 1);
+    *lo = first < last ? first : last;
+    *hi = first < last ? last : first;
+    return true;
+}
+
 /* CUDA: does each thread move (nearly) all of its small record of `stride`
  * consecutive elements around this access itself, through sibling
  * accesses at constant distances (`p[0] .. p[7]`) or a loop over them
@@ -673,36 +706,12 @@ int64_t kc_record_fields(kc_arena *ar, const kc_kernel *k, const kc_access *a, i
         if (b->space != a->space || !kc_access_same_base(a, b) || !b->offset ||
             (same_kind && (b->kind == KC_ACC_LOAD) != (a->kind == KC_ACC_LOAD)))
             continue;
-        int64_t c;
-        const kc_index *d = kc_index_sub(ar, b->offset, a->offset);
-        if (d && kc_index_is_const(d, &c)) {
-            if (c > -stride && c < stride)
-                have[c + 16] = true;
+        int64_t lo, hi;
+        if (!kc_offset_diff_range(ar, k, b->offset, a->offset, &lo, &hi))
             continue;
-        }
-        /* d = c + v or c - v, with v the variable of a loop of constant
-         * start and step 1 and a known number of passes */
-        const kc_mono *lm = NULL;
-        c = 0;
-        for (unsigned i = 0; d && i < d->nmono; i++) {
-            const kc_mono *mo = &d->mono[i];
-            if (mo->nfac == 0)
-                c += mo->coef;
-            else if (!lm && mo->nfac == 1 && mo->fac[0].kind == KC_ATOM_LOOP && (mo->coef == 1 || mo->coef == -1))
-                lm = mo;
-            else
-                lm = NULL, i = d->nmono; /* anything else: not such a sibling */
-        }
-        int64_t s0, st;
-        const kc_loop *lp = lm && lm->fac[0].id < k->loops.len ? &k->loops.data[lm->fac[0].id] : NULL;
-        if (!lp || lp->trip_count <= 0 || lp->trip_count > 32 || !lp->start || !lp->step ||
-            !kc_index_is_const(lp->start, &s0) || !kc_index_is_const(lp->step, &st) || st != 1)
-            continue;
-        for (int64_t v = s0; v < s0 + lp->trip_count; v++) {
-            int64_t at = c + lm->coef * v;
+        for (int64_t at = lo; at <= hi && hi - lo < 32; at++)
             if (at > -stride && at < stride)
                 have[at + 16] = true;
-        }
     }
     int64_t best = 0;
     for (int64_t w = -(stride - 1); w <= 0; w++) {
@@ -1013,4 +1022,34 @@ bool kc_pred_holds_in_launches(const kc_model *m, const kc_kernel *k, const kc_p
     }
     kc_arena_delete(ar);
     return seen > 0 && all;
+}
+
+/* ---- what the front end could not see ---- */
+
+const char *kc_gap_kind_phrase(kc_gap_kind k)
+{
+    switch (k) {
+    case KC_GAP_SYNTAX: return "did not parse";
+    case KC_GAP_TYPE: return "unknown type";
+    case KC_GAP_NAME: return "unknown name";
+    case KC_GAP_CALLEE: return "unknown function or macro";
+    case KC_GAP_OTHER: return "compiler error";
+    case KC_GAP_UNSEEN: return "lost by the parse";
+    case KC_GAP_STRING: return "CUDA source in a string not analysed";
+    case KC_GAP_UNUSED:
+        return "a kernel template that nothing in this file launches or instantiates, so no code is compiled for it";
+    }
+    return "gap";
+}
+
+const kc_gap *kc_gap_spanning(const kc_model *m, const kc_kernel *k, uint32_t line)
+{
+    for (uint32_t i = 0; k->name && i < m->gaps.len; i++) {
+        const kc_gap *g = &m->gaps.data[i];
+        if (g->kernel && strcmp(g->kernel, k->name) == 0 && !g->dropped &&
+            (g->kind == KC_GAP_SYNTAX || g->kind == KC_GAP_TYPE || g->kind == KC_GAP_NAME || g->kind == KC_GAP_OTHER) &&
+            g->span.line <= line)
+            return g;
+    }
+    return NULL;
 }

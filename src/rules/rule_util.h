@@ -111,6 +111,22 @@ static inline unsigned kc_record_max_bytes(const kc_access *a)
     return a->kind == KC_ACC_LOAD ? KC_RECORD_LOAD_MAX_BYTES : KC_RECORD_STORE_MAX_BYTES;
 }
 
+/* How KC002 names a kind of gap ("unknown type", "did not parse"). */
+const char *kc_gap_kind_phrase(kc_gap_kind k);
+
+/* A gap of kernel k (code that did not parse, an unknown type or name, a
+ * compiler error) at or before `line`: the statements from there on may
+ * not all be in the model (clang drops, without a word, every later
+ * statement that uses a variable declared with an unknown type). NULL if
+ * none. */
+const kc_gap *kc_gap_spanning(const kc_model *m, const kc_kernel *k, uint32_t line);
+
+/* The elements offset b lies from offset a, *lo to *hi: a constant, or a
+ * constant plus or minus the variable of a loop of constant start, step 1
+ * and at most 32 passes (`dst[i + 4 + j]` from `dst[i]`, j < 6: 4 to 9). */
+bool kc_offset_diff_range(kc_arena *ar, const kc_kernel *k, const kc_index *b, const kc_index *a, int64_t *lo,
+                          int64_t *hi);
+
 /* CUDA: the most fields of one record of `stride` consecutive elements
  * that the thread moves around access a (itself, siblings at constant
  * distances, a loop over them; with same_kind, only siblings that load

@@ -263,7 +263,9 @@ bool kc_index_equal(const kc_index *a, const kc_index *b)
     return true;
 }
 
-uint64_t kc_index_nonconst_hash(const kc_index *x)
+uint64_t kc_index_nonconst_hash(const kc_index *x) { return kc_index_nonconst_hash_skipping(x, 0); }
+
+uint64_t kc_index_nonconst_hash_skipping(const kc_index *x, uint64_t loops)
 {
     uint64_t h = 1469598103934665603ull;
 #define MIX(v) (h = (h ^ (uint64_t)(v)) * 1099511628211ull)
@@ -273,6 +275,9 @@ uint64_t kc_index_nonconst_hash(const kc_index *x)
     for (unsigned i = 0; i < x->nmono; i++) {
         const kc_mono *m = &x->mono[i];
         if (!m->nfac)
+            continue;
+        if (m->nfac == 1 && m->fac[0].kind == KC_ATOM_LOOP && (m->coef == 1 || m->coef == -1) &&
+            m->fac[0].id < 63 && (loops & (1ull << m->fac[0].id)))
             continue;
         MIX(m->coef);
         MIX(m->nfac);

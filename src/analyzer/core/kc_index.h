@@ -144,6 +144,10 @@ bool kc_index_const_diff(const kc_index *a, const kc_index *b, int64_t *d);
 /* A hash of every term but the constant: equal for two indices that
  * kc_index_const_diff relates. */
 uint64_t kc_index_nonconst_hash(const kc_index *x);
+/* The same, leaving out the terms that are the variable of a loop in the
+ * mask `loops` (bit l: loop l < 63) alone, with coefficient 1 or -1
+ * (`dst[i + 4 + j]` hashes as `dst[i]` when j's loop is in the mask). */
+uint64_t kc_index_nonconst_hash_skipping(const kc_index *x, uint64_t loops);
 kc_deps kc_index_deps(const kc_index *x);
 bool kc_index_is_const(const kc_index *x, int64_t *v);
 bool kc_index_depends_on_loop(const kc_index *x, uint32_t loop);

@@ -446,9 +446,7 @@ enum {
      * block reduction): recorded in program order with seq. */
     KC_CALL_MAY_SYNC = 1u << 6,
     /* Host code: a later cudaGetLastError/cudaPeekAtLastError check (or a
-     * checking wrapper) in the same function reports this call's error;
-     * for cudaDeviceSynchronize, whose only errors are the sticky faults
-     * of earlier kernels, any later checked runtime call does. */
+     * checking wrapper) in the same function reports this call's error. */
     KC_CALL_ERROR_CAUGHT = 1u << 7,
     /* With KC_CALL_DOUBLE_MATH: pow(float, int), which the C++ library's
      * pow(T, U) template computes in double. */
@@ -474,6 +472,12 @@ enum {
      * called with dependent arguments, a member function): what it reads
      * and writes is not among the kernel's accesses. */
     KC_CALL_UNSEEN = 1u << 13,
+    /* CUDA host code: a discarded cudaDeviceSynchronize, whose only errors
+     * are sticky faults of earlier kernels, followed by a runtime call
+     * whose result is tested and that runs whenever it does
+     * (kc_call.later_check): the fault is reported there, as that call's
+     * error. */
+    KC_CALL_FAULT_REPORTED_LATER = 1u << 14,
 };
 
 typedef struct kc_call {
@@ -493,6 +497,8 @@ typedef struct kc_call {
     /* CUDA host code: the variable the result is stored in, when nothing
      * names it after (KC_CALL_RESULT_IGNORED), or NULL. */
     const char *stored_in;
+    /* KC_CALL_FAULT_REPORTED_LATER: the checked call that reports it */
+    kc_span later_check;
 } kc_call;
 
 /* A floating literal of double type in float code (0.5 instead of 0.5f). */

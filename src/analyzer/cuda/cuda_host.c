@@ -861,13 +861,19 @@ static void host_function(host_ctx *x, CXCursor fn)
              * it runs whenever the synchronization does. */
             bool sticky_only = strcmp(c.callee, "cudaDeviceSynchronize") == 0 ||
                                strcmp(c.callee, "cudaThreadSynchronize") == 0;
-            for (uint32_t j = i + 1; j < x->evs.len; j++)
-                if (x->evs.data[j].kind == EV_CHECK && same_path(e, &x->evs.data[j]) &&
-                    (x->evs.data[j].last_error ||
-                     (sticky_only && x->evs.data[j].of_api && runs_after(e, &x->evs.data[j])))) {
+            for (uint32_t j = i + 1; j < x->evs.len; j++) {
+                const host_ev *f = &x->evs.data[j];
+                if (f->kind != EV_CHECK || !same_path(e, f))
+                    continue;
+                if (f->last_error) {
                     c.flags |= KC_CALL_ERROR_CAUGHT;
                     break;
                 }
+                if (sticky_only && f->of_api && runs_after(e, f) && !(c.flags & KC_CALL_FAULT_REPORTED_LATER)) {
+                    c.flags |= KC_CALL_FAULT_REPORTED_LATER;
+                    c.later_check = f->span;
+                }
+            }
             kc_vec_push(&m->host_calls, c);
             if (!e->used && !(c.flags & KC_CALL_ERROR_CAUGHT)) {
                 host_link p = {.fn = fn_key(fn), .call_ix = m->host_calls.len - 1};

@@ -7,6 +7,7 @@
 
 #include <inttypes.h>
 #include <stdlib.h>
+#include <ctype.h>
 #include <string.h>
 
 /* ---- small helpers --------------------------------------------------------- */
@@ -1084,6 +1085,22 @@ uint64_t kc_cuda_loops_around(const kc_cuda_walk *w)
 kc_cuda_val kc_cuda_lost_value(kc_cuda_walk *w, CXCursor e)
 {
     kc_cuda_val v = kc_cuda_v_none();
+    /* A bare name whose declaration has a type clang does not know (`const
+     * real *__restrict__ quad` with `real` defined by the build): the
+     * reference is lost, not the variable; a pointer stays that pointer. */
+    const char *txt = kc_cuda_wtext(w, e);
+    size_t n = txt ? strlen(txt) : 0;
+    bool ident = n > 0 && (isalpha((unsigned char)txt[0]) || txt[0] == '_');
+    for (size_t i = 1; ident && i < n; i++)
+        ident = isalnum((unsigned char)txt[i]) || txt[i] == '_';
+    for (kc_cuda_fn *f = w->fn; ident && f; f = f->outer)
+        for (uint32_t i = f->env.len; i-- > 0;)
+            if (f->env.data[i].name && strcmp(f->env.data[i].name, txt) == 0) {
+                if (f->env.data[i].val.ptr && !f->env.data[i].in_memory)
+                    return f->env.data[i].val;
+                ident = false;
+                break;
+            }
     enum CXTypeKind tk = clang_getCursorType(e).kind;
     if (tk == CXType_Dependent || tk == CXType_Invalid)
         v.deps.loops = kc_cuda_loops_around(w);
