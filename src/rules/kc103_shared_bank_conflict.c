@@ -259,12 +259,15 @@ static void check(const kc_model *m, const kc_kernel *k, kc_rule_ctx *ctx)
             kc_diag_note(d, "`%s` indexes dimension %d of `%s` with threadIdx.x", kc_rule_span_text(ctx, a->span), dim,
                          arr);
         } else {
+            /* the lanes that take part: a guard (`tid < 16`) leaves fewer */
+            int64_t taking = L.active > 0 && L.active < L.wx ? L.active * (L.nlanes / L.wx) : L.nlanes;
+            int64_t banks = taking / ways ? taking / ways : 1;
             d = kc_report(ctx, k, kc_access_point(a),
                           "%u-way shared-memory bank conflict on `%s`: consecutive threads are %" PRId64
-                          " %s (%" PRId64 " words) apart, so the %" PRId64 " lanes of a warp share %" PRId64
+                          " %s (%" PRId64 " words) apart, so the %" PRId64 "%s lanes of a warp share %" PRId64
                           " bank%s",
-                          ways, arr, L.cx, type, words_apart, L.nlanes, L.nlanes / ways ? L.nlanes / ways : 1,
-                          L.nlanes / ways == 1 ? "" : "s");
+                          ways, arr, L.cx, type, words_apart, taking, taking < L.nlanes ? " active" : "", banks,
+                          banks == 1 ? "" : "s");
         }
         kc_strbuf sb = {0};
         kc_model_format_index(k, a->offset, &sb);
