@@ -106,7 +106,11 @@ static const char doc[] =
     "  blockIdx (each block has its own shared memory): the shapes KC402 does not report.\n";
 
 /* A separator in program order: a barrier of any kind, or a call that may
- * synchronize. */
+ * synchronize. A call that only the threads passing a thread-dependent
+ * condition reach is no block barrier in a kernel that works (one there
+ * would be KC401's finding), so it separates nothing: ggml's cumsum read
+ * `*s_carry` in every thread, converted its outputs with a template helper
+ * under `if (idx + j < ne00)`, and then let thread 0 rewrite it. */
 typedef struct sep {
     uint32_t seq, loop;
 } sep;
@@ -120,7 +124,8 @@ static void seps_of(const kc_kernel *k, sep_list *out)
         kc_vec_push(out, s);
     }
     for (uint32_t i = 0; i < k->calls.len; i++)
-        if ((k->calls.data[i].flags & KC_CALL_MAY_SYNC) && k->calls.data[i].seq != KC_NONE) {
+        if ((k->calls.data[i].flags & KC_CALL_MAY_SYNC) && k->calls.data[i].seq != KC_NONE &&
+            kc_guard_thread_cond(k, k->calls.data[i].guard) == KC_NONE) {
             sep s = {k->calls.data[i].seq, k->calls.data[i].loop};
             kc_vec_push(out, s);
         }
