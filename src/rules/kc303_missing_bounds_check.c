@@ -48,7 +48,10 @@ static const char doc[] =
     "launches that cover the data exactly, flags, preconditions). A rounded-up\n"
     "division of a constant size that the block divides (`(65536 - 1) / 32 + 1`,\n"
     "through the launching function's locals) covers the size exactly and is no\n"
-    "such launch.\n"
+    "such launch, and neither is `(size_t)(ceil((float)n) / 256.f)`, the ceiling of\n"
+    "the size alone, truncated: whole blocks only. A guard whose bound kcheck\n"
+    "cannot read (`if (j < _PB_M)`, a macro from a header it did not find) is\n"
+    "a guard: the index is bounded, by what it cannot tell.\n"
     "\n"
     "## Why is this bad?\n"
     "The grid is rounded up (`triton.cdiv(n, BLOCK)`, `(n + 255) / 256`), so the\n"
@@ -449,6 +452,30 @@ static const char *what_of(const kc_access *a)
     return a->kind == KC_ACC_STORE ? "store to" : a->kind == KC_ACC_ATOMIC ? "atomic on" : "load from";
 }
 
+/* Does the text of a grid round a quotient up: `cdiv(n, B)`, `(n + B - 1)
+ * / B`, `ceil(n / B)`? Not `(size_t)(ceil((float)n) / B)`: the ceiling
+ * there is of the numerator alone, and the cast truncates the quotient. */
+static bool text_rounds_up(const char *t)
+{
+    if (strstr(t, "cdiv") || strstr(t, "+"))
+        return true;
+    for (const char *p = strstr(t, "ceil"); p; p = strstr(p + 4, "ceil")) {
+        const char *q = strchr(p, '(');
+        if (!q)
+            break;
+        int depth = 0;
+        for (const char *r = q; *r; r++) {
+            depth += *r == '(';
+            depth -= *r == ')';
+            if (depth == 0)
+                break;
+            if (*r == '/' && depth >= 1)
+                return true;
+        }
+    }
+    return false;
+}
+
 /* How the kernel's launches size its grid: a grid that rounds up
  * (triton.cdiv, (n + B - 1) // B) runs a partial last tile; one written
  * without rounding (n // B, (N,)) covers the size exactly. A grid named by
@@ -475,11 +502,9 @@ static void launch_grids(const kc_model *m, const kc_kernel *k, const char **cdi
             exact |= g->cover == KC_COVER_FLOOR && l->in_host_code;
             if (g->cover == KC_COVER_FLOOR && l->in_host_code)
                 continue;
-            rounds |= g->cover == KC_COVER_ROUNDS_UP || strstr(g->text, "cdiv") || strstr(g->text, "+") ||
-                      strstr(g->text, "ceil");
+            rounds |= g->cover == KC_COVER_ROUNDS_UP || text_rounds_up(g->text);
         }
-        bool text_rounds = !exact && (strstr(l->grid_text, "cdiv") || strstr(l->grid_text, "+") ||
-                                      strstr(l->grid_text, "ceil"));
+        bool text_rounds = !exact && text_rounds_up(l->grid_text);
         if (text_rounds || rounds)
             *cdiv_grid = l->grid_text;
         else if (literal || resolved)

@@ -1033,11 +1033,19 @@ void kc_cuda_bounds_checks(kc_kernel *k)
             const kc_cond *cd = &k->conds.data[c];
             for (uint32_t p = 0; p < cd->npreds && !a->bounds_checked; p++) {
                 const kc_pred *pr = &cd->preds[p];
-                if (!pr->lhs || !pr->rhs || pr->op == KC_CMP_EQ || pr->op == KC_CMP_NE)
+                if ((!pr->lhs && !pr->rhs) || pr->op == KC_CMP_EQ || pr->op == KC_CMP_NE)
                     continue;
+                bool up_l = pr->op == KC_CMP_LT || pr->op == KC_CMP_LE;
+                /* index < a bound kcheck cannot read (`j < _PB_M`, a macro
+                 * from a header it did not find): a bound all the same */
+                if (!pr->lhs || !pr->rhs) {
+                    const kc_index *known = pr->lhs ? pr->lhs : pr->rhs;
+                    if ((pr->lhs ? up_l : !up_l) && varies(kc_index_deps(known)) && shares_thread_atom(known, a->offset))
+                        a->bounds_checked = true;
+                    continue;
+                }
                 kc_deps dl = kc_index_deps(pr->lhs), dr = kc_index_deps(pr->rhs);
                 /* an upper bound: index < size, size > index */
-                bool up_l = pr->op == KC_CMP_LT || pr->op == KC_CMP_LE;
                 const kc_index *side = varies(dl) && !varies_with(dr, dl) && up_l    ? pr->lhs
                                        : varies(dr) && !varies_with(dl, dr) && !up_l ? pr->rhs
                                                                                      : NULL;
