@@ -194,6 +194,82 @@ static bool dim3_axes(kc_model *m, const char *t, size_t before, const char *nam
     return true;
 }
 
+/* The value of the integer local `name` at offset `before`: its last
+ * declaration there initializes it with a literal (`int bsX = 256;`) and
+ * nothing between assigns to it, increments it or takes its address. */
+static bool local_literal(const char *t, size_t before, const char *name, int64_t *v)
+{
+    size_t nl = strlen(name), decl = 0;
+    bool found = false;
+    for (const char *p = t; (p = strstr(p, name)) != NULL && (size_t)(p - t) < before; p += nl) {
+        if ((p > t && ident_char(p[-1])) || ident_char(p[nl]))
+            continue;
+        const char *q = p + nl;
+        while (isspace((unsigned char)*q))
+            q++;
+        const char *b = p;
+        while (b > t && isspace((unsigned char)b[-1]))
+            b--;
+        bool typed = b > t && (ident_char(b[-1]) || b[-1] == '*' || b[-1] == '&');
+        bool assigns = (q[0] == '=' && q[1] != '=') || ((q[0] == '+' || q[0] == '-' || q[0] == '*' || q[0] == '/' ||
+                                                          q[0] == '%' || q[0] == '<' || q[0] == '>' || q[0] == '&' ||
+                                                          q[0] == '|' || q[0] == '^') && q[1] == '=') ||
+                       (q[0] == '+' && q[1] == '+') || (q[0] == '-' && q[1] == '-') ||
+                       (b > t + 1 && ((b[-1] == '+' && b[-2] == '+') || (b[-1] == '-' && b[-2] == '-'))) ||
+                       (b > t && b[-1] == '&' && !(b > t + 1 && b[-2] == '&'));
+        if (typed && q[0] == '=' && q[1] != '=') {
+            found = true; /* a declaration with an initializer: the latest one counts */
+            decl = (size_t)(q - t) + 1;
+        } else if (assigns && found) {
+            found = false; /* written again after it */
+        }
+    }
+    if (!found)
+        return false;
+    const char *e = strchr(t + decl, ';');
+    if (!e)
+        return false;
+    size_t start = decl;
+    while (isspace((unsigned char)t[start]))
+        start++;
+    size_t end = (size_t)(e - t);
+    while (end > start && isspace((unsigned char)t[end - 1]))
+        end--;
+    char buf[32];
+    if (end - start == 0 || end - start >= sizeof buf)
+        return false;
+    memcpy(buf, t + start, end - start);
+    buf[end - start] = 0;
+    return int_literal(buf, v);
+}
+
+/* The block of a launch recovered from the text: a literal, or a `dim3`
+ * whose axes are literals or integer locals initialized with literals
+ * (`int bsX = 256; dim3 block(bsX, bsY, bsZ);`); -1 where unknown. */
+static void recovered_block(kc_model *m, const char *t, size_t before, const char *text, int64_t dim[3])
+{
+    int64_t v;
+    dim[0] = dim[1] = dim[2] = -1;
+    if (int_literal(text, &v)) {
+        dim[0] = v;
+        dim[1] = dim[2] = 1;
+        return;
+    }
+    for (const char *p = text; *p; p++)
+        if (!ident_char(*p))
+            return;
+    kc_grid_axis b[3];
+    memset(b, 0, sizeof b);
+    if (!dim3_axes(m, t, before, text, b))
+        return;
+    for (unsigned ax = 0; ax < 3; ax++) {
+        if (b[ax].hazard == KC_GRID_CONST)
+            dim[ax] = b[ax].value;
+        else if (b[ax].text && local_literal(t, before, b[ax].text, &v) && v > 0)
+            dim[ax] = v;
+    }
+}
+
 /* The kernel defined in the file that `name` launches, or NULL. */
 static const kc_kernel *kernel_named(const kc_model *m, const char *name)
 {
@@ -246,11 +322,9 @@ uint32_t kc_cuda_recover_launches(kc_model *m, const kc_source *src)
         if (nc)
             L.block_text = trimmed(m->arena, t, commas[0] + 1, nc > 1 ? commas[1] : end - 3);
         L.block_dim[0] = L.block_dim[1] = L.block_dim[2] = -1;
+        if (L.block_text)
+            recovered_block(m, t, nb, L.block_text, L.block_dim);
         int64_t v;
-        if (L.block_text && int_literal(L.block_text, &v)) {
-            L.block_dim[0] = v;
-            L.block_dim[1] = L.block_dim[2] = 1;
-        }
         bool ident = L.grid_text[0] != 0;
         for (const char *p = L.grid_text; *p; p++)
             ident &= ident_char(*p);
