@@ -35,15 +35,13 @@ int main(int argc, char **argv)
         show("cudaDeviceSynchronize", cudaDeviceSynchronize());
         show("cudaGetLastError (the launch's error)", cudaGetLastError());
         show("cudaGetLastError again", cudaGetLastError());
-    } else if (!strcmp(c, "bad_stream_then_copy")) {
-        cudaStream_t s;
-        cudaStreamCreate(&s);
-        cudaStreamDestroy(s);
-        show("cudaStreamSynchronize(destroyed stream)", cudaStreamSynchronize(s));
+    } else if (!strcmp(c, "bad_arg_then_copy")) {
+        /* an error of a call's own argument: returned by that call only */
+        show("cudaMemcpy past the allocation's end", cudaMemcpy(h, d, (size_t)1 << 40, cudaMemcpyDeviceToHost));
         show("next cudaMemcpy (checked)", cudaMemcpy(h, d, sizeof h, cudaMemcpyDeviceToHost));
         show("cudaDeviceSynchronize", cudaDeviceSynchronize());
     } else {
-        fprintf(stderr, "usage: kc601_sticky_sync fault_then_copy|trap_then_copy|bad_config_then_sync|bad_stream_then_copy\n");
+        fprintf(stderr, "usage: kc601_sticky_sync fault_then_copy|trap_then_copy|bad_config_then_sync|bad_arg_then_copy\n");
         return 2;
     }
     return 0;

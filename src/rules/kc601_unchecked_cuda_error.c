@@ -87,7 +87,12 @@ static const char doc[] =
     "## References\n"
     "- pytorch/pytorch issue #91758 (`C10_CUDA_KERNEL_LAUNCH_CHECK()` became a no-op;\n"
     "  kernels launched with too many resources were silently not run).\n"
-    "- CUDA C++ Programming Guide, \"Error Checking\".\n";
+    "- CUDA C++ Programming Guide, \"Error Checking\".\n"
+    "- The premise for `cudaDeviceSynchronize`, measured on an H200 (`bench/premise/kc601_sticky_sync.sh`,\n"
+    "  docs/measurements/kc601-sticky-sync-h200-2026-12-06.txt): after a kernel's illegal address the\n"
+    "  synchronization and every later call return `cudaErrorIllegalAddress`; a launch of 2048 threads a\n"
+    "  block leaves the synchronization `cudaSuccess` and only `cudaGetLastError` reports it; a copy\n"
+    "  past an allocation fails alone and the next copy succeeds.\n";
 
 /* Calls whose result nobody needs: clean-up, the error getters
  * themselves (discarding cudaGetLastError() clears the error on purpose),
