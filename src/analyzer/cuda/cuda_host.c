@@ -307,6 +307,21 @@ static bool var_named(host_ctx *x, CXCursor var)
 /* How the value of stack[depth-1] is used: 0 discarded, 1 used, 2
  * explicitly discarded with a (void) cast, 3 compared with
  * cudaErrorNotReady (a poll). */
+/* Is `c` an argument of `p`, a call clang could not resolve (a recovery
+ * expression: the callee's name, then the arguments)? Inside a macro its
+ * text is the macro's, not the callee's (`CV_CUDEV_SAFE_CALL(expr)`
+ * expanding to `checkCudaError((expr), __FILE__, __LINE__, CV_Func)` with
+ * `CV_Func` from a missing header). */
+static bool argument_of_unresolved_call(CXCursor p, CXCursor c)
+{
+    kc_cuda_kids k;
+    kc_cuda_kids_get(p, &k);
+    bool arg = k.n >= 2 && (k.v[0].kind == CXCursor_DeclRefExpr || k.v[0].kind == CXCursor_OverloadedDeclRef) &&
+               !clang_equalCursors(k.v[0], c);
+    kc_cuda_kids_free(&k);
+    return arg;
+}
+
 static int value_use(host_ctx *x)
 {
     unsigned i = x->depth - 1;
@@ -314,7 +329,7 @@ static int value_use(host_ctx *x)
         CXCursor p = x->stack[i - 1], c = x->stack[i];
         switch (p.kind) {
         case CXCursor_UnexposedExpr:
-            if (recovered_call(x, p))
+            if (recovered_call(x, p) || argument_of_unresolved_call(p, c))
                 return 1; /* an argument of CHECK(...) */
             i--;
             continue;

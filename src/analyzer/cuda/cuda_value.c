@@ -572,10 +572,19 @@ void kc_cuda_settle_block_values(kc_cuda_walk *w)
     for (kc_cuda_fn *f = w->fn; f; f = f->caller)
         for (uint32_t i = 0; i < f->env.len; i++) {
             kc_cuda_bind *b = &f->env.data[i];
-            if (!b->block_value || b->val.ptr || b->val.ix)
+            if (!b->block_value || b->val.ix)
                 continue;
-            b->val.deps.axes = 0;
-            b->val.deps.flags = (uint8_t)(b->val.deps.flags & ~KC_AF_THREAD);
+            kc_deps d = b->val.ptr && b->val.off ? kc_cuda_deps_or(b->val.deps, kc_index_deps(b->val.off))
+                                                 : b->val.deps;
+            if (!d.axes && !(d.flags & KC_AF_THREAD))
+                continue;
+            d.axes = 0;
+            d.flags = (uint8_t)(d.flags & ~KC_AF_THREAD);
+            b->val.deps = d;
+            /* a __shared__ pointer: the one address every thread reads,
+             * where in its target is no longer known */
+            if (b->val.ptr)
+                b->val.off = kc_cuda_ix_opaque_text(w, kc_cuda_span(w->t, b->decl), b->name, d, 64);
         }
 }
 

@@ -68,8 +68,9 @@ typedef struct kc_cuda_bind {
     const char *name;
     kc_cuda_val val;
     bool in_memory; /* a __shared__/__device__ scalar: reads and writes are accesses */
-    /* A __shared__ struct held as a value: one object for the whole block,
-     * which every thread reads alike once a block barrier has passed. */
+    /* A __shared__ struct or pointer held as a value: one object for the
+     * whole block, which every thread reads alike once a block barrier
+     * has passed. */
     bool block_value;
 } kc_cuda_bind;
 
@@ -210,8 +211,9 @@ kc_cuda_val kc_cuda_ptr_add(kc_cuda_walk *w, kc_cuda_val p, kc_cuda_val *idx, CX
 void kc_cuda_keep_subscripts(kc_cuda_walk *w, const kc_cuda_val *b, CXCursor bc, kc_cuda_val *i, CXCursor ic,
                              kc_cuda_val *p);
 void kc_cuda_mk_barrier(kc_cuda_walk *w, CXCursor at, const char *name);
-/* After a barrier of the whole block: the __shared__ structs held as
- * values (kc_cuda_bind.block_value) read the same in every thread. */
+/* After a barrier of the whole block: the __shared__ structs and
+ * pointers held as values (kc_cuda_bind.block_value) read the same in
+ * every thread. */
 void kc_cuda_settle_block_values(kc_cuda_walk *w);
 /* `s.f = r` (or `s.a.f op= r`) into a struct held as a value: what varies
  * by loop pass, block or data in `r` varies in `s` from then on. */
