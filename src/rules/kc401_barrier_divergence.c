@@ -143,6 +143,42 @@ static bool uniform_trip_count(const kc_loop *l)
     return uniform;
 }
 
+/* A block-stride loop over a constant extent that the launched block tiles
+ * exactly: `for (i = tid; i < 65536; i += 256)` where tid stays below 256
+ * in every launch of the file (blocks of 32 x 8): 256 passes in every
+ * thread. The start is a sum of thread indices (and block sizes) with
+ * positive coefficients, bounded through the launches' block. */
+static bool constant_tiles(const kc_model *m, const kc_kernel *k, const kc_loop *l)
+{
+    int64_t e, st;
+    if (!l->start || !l->end || !l->step || !kc_index_is_const(l->end, &e) || !kc_index_is_const(l->step, &st) ||
+        st <= 0 || e < 0 || e % st)
+        return false;
+    int64_t bd[3];
+    for (unsigned ax = 0; ax < 3; ax++)
+        bd[ax] = kc_launch_block_dim(m, k, ax);
+    int64_t hi = 0;
+    for (unsigned i = 0; i < l->start->nmono; i++) {
+        const kc_mono *mo = &l->start->mono[i];
+        if (mo->nfac == 0 || mo->coef <= 0)
+            return false;
+        int64_t term = mo->coef;
+        for (unsigned f = 0; f < mo->nfac; f++) {
+            const kc_atom *a = &mo->fac[f];
+            if ((a->kind != KC_ATOM_LANE && a->kind != KC_ATOM_BLOCK_DIM) || a->id > 2 || bd[a->id] <= 0)
+                return false;
+            int64_t v = a->kind == KC_ATOM_LANE ? bd[a->id] - 1 : bd[a->id];
+            if (v > 0 && term > INT64_MAX / v / 2)
+                return false;
+            term *= v;
+        }
+        hi += term;
+        if (hi >= st)
+            return false;
+    }
+    return l->start->nmono > 0;
+}
+
 /* Is every monomial of x thread-uniform, with blockDim.x among its
  * factors (x a multiple of the block's x size)? An empty x (zero) is. */
 static bool blockdim_multiple(const kc_index *x)
@@ -422,7 +458,7 @@ static uint32_t divergent_cond(const kc_model *m, const kc_kernel *k, uint32_t g
             block_spans_bound(m, k, cd) || launches_decide(m, k, cd, false))
             continue;
         const kc_loop *l = loop_of_cond(k, cd);
-        if (l && (uniform_trip_count(l) || launch_uniform_stride(m, k, cd, l)))
+        if (l && (uniform_trip_count(l) || launch_uniform_stride(m, k, cd, l) || constant_tiles(m, k, l)))
             continue;
         return c;
     }
