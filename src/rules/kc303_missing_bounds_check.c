@@ -11,6 +11,7 @@
 #include "rule_util.h"
 
 #include <inttypes.h>
+#include <ctype.h>
 #include <string.h>
 #include <strings.h>
 
@@ -460,6 +461,15 @@ static bool text_rounds_up(const char *t)
     if (strstr(t, "cdiv") || strstr(t, "+"))
         return true;
     for (const char *p = strstr(t, "ceil"); p; p = strstr(p + 4, "ceil")) {
+        /* a helper named for it (`magma_ceildiv(m, 64)`, `CEIL_DIV`) rounds
+         * up; the C function `ceil`/`ceilf` only of a quotient */
+        const char *b = p, *e = p + 4;
+        while (b > t && (isalnum((unsigned char)b[-1]) || b[-1] == '_'))
+            b--;
+        while (isalnum((unsigned char)*e) || *e == '_')
+            e++;
+        if (!((e - b == 4) || (e - b == 5 && b[4] == 'f')))
+            return true;
         const char *q = strchr(p, '(');
         if (!q)
             break;
