@@ -105,12 +105,44 @@ static const char doc[] =
     "  none for the same thread's word, disjoint halves, a barrier between, or branches on\n"
     "  blockIdx (each block has its own shared memory): the shapes KC402 does not report.\n";
 
+/* Does index x vary from lane to lane within a warp: threadIdx itself, or
+ * its remainder by a warp-sized divisor (not the warp's number alone)? */
+static bool lane_level(const kc_kernel *k, const kc_index *x)
+{
+    for (unsigned i = 0; x && i < x->nmono; i++)
+        for (unsigned f = 0; f < x->mono[i].nfac; f++) {
+            const kc_atom *a = &x->mono[i].fac[f];
+            if (a->kind == KC_ATOM_LANE)
+                return true;
+            if (a->kind == KC_ATOM_OPAQUE && a->id < k->opaques.len && k->opaques.data[a->id].split == KC_SPLIT_MEMBER)
+                return true;
+        }
+    return false;
+}
+
+/* Is a condition around `guard` one that splits the lanes of a warp (`if
+ * (idx + j < n)`, `if (tid == 0)`)? Not one on the warp's number (`if
+ * (warp == 0)`): a whole warp runs the call under it, and the warp-level
+ * synchronization it may hold orders that warp's own accesses. */
+static bool lane_guard(const kc_kernel *k, uint32_t guard)
+{
+    unsigned hops = 0;
+    for (uint32_t c = guard; c != KC_NONE && c < k->conds.len && hops++ < 10000; c = k->conds.data[c].parent) {
+        const kc_cond *cd = &k->conds.data[c];
+        for (uint32_t p = 0; p < cd->npreds; p++)
+            if (lane_level(k, cd->preds[p].lhs) || lane_level(k, cd->preds[p].rhs))
+                return true;
+    }
+    return false;
+}
+
 /* A separator in program order: a barrier of any kind, or a call that may
- * synchronize. A call that only the threads passing a thread-dependent
- * condition reach is no block barrier in a kernel that works (one there
- * would be KC401's finding), so it separates nothing: ggml's cumsum read
- * `*s_carry` in every thread, converted its outputs with a template helper
- * under `if (idx + j < ne00)`, and then let thread 0 rewrite it. */
+ * synchronize. A call that only some lanes of a warp reach, under a
+ * condition on the thread's index, is no block barrier in a kernel that
+ * works (one there would be KC401's finding), so it separates nothing:
+ * ggml's cumsum read `*s_carry` in every thread, converted its outputs
+ * with a template helper under `if (idx + j < ne00)`, and then let thread
+ * 0 rewrite it. */
 typedef struct sep {
     uint32_t seq, loop;
 } sep;
@@ -125,7 +157,7 @@ static void seps_of(const kc_kernel *k, sep_list *out)
     }
     for (uint32_t i = 0; i < k->calls.len; i++)
         if ((k->calls.data[i].flags & KC_CALL_MAY_SYNC) && k->calls.data[i].seq != KC_NONE &&
-            kc_guard_thread_cond(k, k->calls.data[i].guard) == KC_NONE) {
+            !lane_guard(k, k->calls.data[i].guard)) {
             sep s = {k->calls.data[i].seq, k->calls.data[i].loop};
             kc_vec_push(out, s);
         }
@@ -846,8 +878,11 @@ static bool uniform_arms(const kc_kernel *k, const kc_access *a, const kc_access
     unsigned ha = 0;
     for (uint32_t ca = a->guard; ca != KC_NONE && ca < k->conds.len && ha++ < 1000; ca = k->conds.data[ca].parent) {
         const kc_cond *x = &k->conds.data[ca];
+        /* the same in every thread: no thread index in it, and no value
+         * loaded at a thread-dependent address (a word at one address, a
+         * `__shared__` flag set before a barrier, reads alike) */
         kc_deps d = x->deps;
-        if (d.axes || (d.flags & (KC_AF_THREAD | KC_AF_DATA)) || d.loops)
+        if (d.axes || (d.flags & KC_AF_THREAD) || d.loops)
             continue;
         unsigned hb = 0;
         for (uint32_t cb = b->guard; cb != KC_NONE && cb < k->conds.len && hb++ < 1000; cb = k->conds.data[cb].parent) {
