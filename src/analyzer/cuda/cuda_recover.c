@@ -220,8 +220,8 @@ static bool local_literal(const char *t, size_t before, const char *name, int64_
         if (typed && q[0] == '=' && q[1] != '=') {
             found = true; /* a declaration with an initializer: the latest one counts */
             decl = (size_t)(q - t) + 1;
-        } else if (assigns && found) {
-            found = false; /* written again after it */
+        } else if (typed || (assigns && found)) {
+            found = false; /* declared again without one (a parameter), or written after it */
         }
     }
     if (!found)
