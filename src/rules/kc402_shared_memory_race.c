@@ -1129,6 +1129,12 @@ static void check(const kc_model *m, const kc_kernel *k, kc_rule_ctx *ctx)
                 kc_diag_note(d, "fix: add `__syncthreads()` between line %u and line %u, reached by every thread of "
                              "the block (or at the end of the called function, after its last read of the buffer)",
                              o->span.line, x->span.line);
+            else if (acc_line(o) == acc_line(x))
+                /* one statement reads and writes (`t[i] += t[i + 16]`): no
+                 * place between them for a barrier */
+                kc_diag_note(d, "fix: read into a register first, then `__syncthreads()` (within a single warp "
+                             "`__syncwarp()`) reached by every thread of the block, then write (`v = t[i + s]; "
+                             "__syncwarp(); t[i] += v;`)");
             else
                 kc_diag_note(d, "fix: add `__syncthreads()` between line %u and line %u, reached by every thread of "
                              "the block (within a single warp `__syncwarp()` suffices)",
