@@ -117,9 +117,19 @@ bool kc_path_is_plain_header(const char *path)
     return false;
 }
 
+bool kc_path_is_cxx_source(const char *path)
+{
+    static const char *const exts[] = {".cc", ".cpp", ".cxx"};
+    for (size_t i = 0; i < sizeof exts / sizeof exts[0]; i++)
+        if (ends_with(path, exts[i]))
+            return !kc_path_is_cuda_source(path);
+    return false;
+}
+
 bool kc_lang_for_path(const char *path, kc_lang *lang)
 {
-    if (kc_path_is_cuda_source(path) || ends_with(path, ".cuh") || kc_path_is_plain_header(path)) {
+    if (kc_path_is_cuda_source(path) || ends_with(path, ".cuh") || kc_path_is_plain_header(path) ||
+        kc_path_is_cxx_source(path)) {
         *lang = KC_LANG_CUDA;
         return true;
     }

@@ -15,12 +15,16 @@
 
 #include <stdio.h>
 
-/* Language of a path by its extension: .cu/.cuh -> CUDA, .py -> Triton.
- * Returns false for anything else. */
+/* Language of a path by its extension: .cu/.cuh, C/C++ headers and C++
+ * sources -> CUDA, .py -> Triton. Returns false for anything else. */
 bool kc_lang_for_path(const char *path, kc_lang *lang);
 /* A C/C++ header (.h, .hpp, .hh, .hxx, .inl): checked as CUDA when it
  * holds device code (kc_source_has_device_code), else passed over. */
 bool kc_path_is_plain_header(const char *path);
+/* A C++ source (.cc, .cpp, .cxx, not a `.cu.cc`): checked as CUDA when it
+ * holds a kernel (kc_source_has_kernels), as a build that compiles it with
+ * nvcc (`-x cu`, CMake's LANGUAGE CUDA) does; else passed over. */
+bool kc_path_is_cxx_source(const char *path);
 
 /* The CUDA module the kcheck binary loads on its first CUDA file
  * (kcheck-cuda.so next to the binary, else installed), found without

@@ -193,7 +193,7 @@ void kc_check_file(struct kc_frontend *fe, const kc_options *opts, kc_file_resul
     kc_lang lang;
     if (!kc_lang_for_path(r->path, &lang)) {
         kc_file_errors_add(&r->errors, 0, 0,
-                           "not a CUDA (.cu, .cu.cc, .cuh, or a header with device code) or Python (.py) file");
+                           "not a CUDA (.cu, .cu.cc, .cuh, a header with device code or a C++ source with a kernel) or Python (.py) file");
         return;
     }
     bool fixing = o->fix || o->format == KC_FORMAT_DIFF;
@@ -211,8 +211,9 @@ void kc_check_file(struct kc_frontend *fe, const kc_options *opts, kc_file_resul
         free(err);
         return;
     }
-    if (kc_path_is_plain_header(r->path) && !kc_source_has_device_code(r->src->text, r->src->len)) {
-        r->skipped = true; /* a host or C header: nothing for kcheck */
+    if ((kc_path_is_plain_header(r->path) && !kc_source_has_device_code(r->src->text, r->src->len)) ||
+        (kc_path_is_cxx_source(r->path) && !kc_source_has_kernels(r->src->text, r->src->len))) {
+        r->skipped = true; /* a host or C header, a host C++ source: nothing for kcheck */
         return;
     }
     if (fixing) {

@@ -52,7 +52,7 @@ typedef struct kc_file_result {
      * reported as findings, still listed by JSON and SARIF and counted by
      * the summary line. */
     kc_diag_list incomplete;
-    bool skipped;            /* a C/C++ header without device code: passed over, not checked */
+    bool skipped;            /* a C/C++ header without device code, a C++ source without a kernel: passed over */
     char *cache_error;       /* why its result could not be kept in the result cache, or NULL; owned */
 } kc_file_result;
 
@@ -76,7 +76,7 @@ typedef struct kc_run_totals {
     size_t fixed;        /* fix-its applied (--fix) or shown (--diff) */
     size_t files_fixed;  /* files changed (--fix) or with a diff (--diff) */
     size_t incomplete;   /* files checked whose analysis lacks something (KC002) */
-    size_t skipped;      /* headers without device code, passed over (not in `files`) */
+    size_t skipped;      /* headers without device code and C++ sources without kernels, passed over (not in `files`) */
     size_t cache_unwritten; /* files whose result could not be written to the result cache */
     char *cache_error;   /* why, for the first of them; owned */
     size_t *by_rule;     /* reported findings per rule (kc_rules_get index); owned */

@@ -85,7 +85,8 @@ void kc_report_stats(FILE *out, const kc_run_totals *t)
     fprintf(out, "  files: %zu checked (%zu analysed in part), %zu not checked", t->files - t->file_errors,
             t->incomplete, t->file_errors);
     if (t->skipped)
-        fprintf(out, ", %zu header%s without device code passed over", t->skipped, t->skipped == 1 ? "" : "s");
+        fprintf(out, ", %zu header%s or C++ source%s without device code passed over", t->skipped,
+                t->skipped == 1 ? "" : "s", t->skipped == 1 ? "" : "s");
     fprintf(out, "; time: %.3f s", t->seconds);
     if (t->seconds > 0 && t->files)
         fprintf(out, " (%.1f ms per file)", 1000.0 * t->seconds / (double)t->files);

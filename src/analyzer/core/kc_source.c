@@ -320,7 +320,13 @@ static bool lambda_qualifier(const char *text, const char *at)
     }
 }
 
-bool kc_source_has_device_functions(const char *text, size_t len)
+static bool device_marks(const char *text, size_t len, bool kernels_only);
+
+bool kc_source_has_device_functions(const char *text, size_t len) { return device_marks(text, len, false); }
+
+bool kc_source_has_kernels(const char *text, size_t len) { return device_marks(text, len, true); }
+
+static bool device_marks(const char *text, size_t len, bool kernels_only)
 {
     /* outside comments and string literals */
     for (size_t i = 0; i < len; i++) {
@@ -336,7 +342,11 @@ bool kc_source_has_device_functions(const char *text, size_t len)
                 if (text[i] == '\\')
                     i++;
         } else if (c == '_' && i + 10 <= len && (i == 0 || !(isalnum((unsigned char)text[i - 1]) || text[i - 1] == '_'))) {
-            if (!memcmp(text + i, "__global__", 10) || !memcmp(text + i, "__shared__", 10))
+            if (!memcmp(text + i, "__global__", 10))
+                return true;
+            if (kernels_only)
+                continue;
+            if (!memcmp(text + i, "__shared__", 10))
                 return true;
             if (!memcmp(text + i, "__device__", 10) && !lambda_qualifier(text, text + i))
                 return true;

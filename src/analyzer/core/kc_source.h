@@ -86,6 +86,11 @@ bool kc_source_has_device_code(const char *text, size_t len);
  * kcheck models. */
 bool kc_source_has_device_functions(const char *text, size_t len);
 
+/* A `__global__` outside comments and string literals: a C++ source
+ * (.cc, .cpp, .cxx) holding one is compiled as CUDA by its build and
+ * checked; one without is passed over. */
+bool kc_source_has_kernels(const char *text, size_t len);
+
 /* A CUDA source file by its name: `.cu`, or `.cu.cc`, `.cu.cpp`, `.cu.cxx`
  * (TensorFlow's convention, which projects that build with Bazel keep). */
 bool kc_path_is_cuda_source(const char *path);

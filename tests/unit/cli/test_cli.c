@@ -296,7 +296,7 @@ static void test_bad_inputs_do_not_stop_others(void **state)
     assert_non_null(strstr(r.out, "junk.py: error: binary file (NUL byte at offset 14)"));
     assert_null(strstr(r.out, "latin1.py")); /* a Latin-1 byte in a comment: checked */
     assert_non_null(strstr(r.out, "broken.py:2:1: error: syntax error"));
-    assert_non_null(strstr(r.out, "notes.txt: error: not a CUDA (.cu, .cu.cc, .cuh, or a header with device code) or Python (.py) file"));
+    assert_non_null(strstr(r.out, "notes.txt: error: not a CUDA (.cu, .cu.cc, .cuh, a header with device code or a C++ source with a kernel) or Python (.py) file"));
     assert_non_null(strstr(r.out, "missing.py: error: cannot open: No such file or directory"));
     /* the good file after them is still checked */
     assert_non_null(strstr(r.out, "bad.py:5:33: error:"));
@@ -342,8 +342,9 @@ static void test_headers_and_partial_analysis(void **state)
                                      "__global__ void k(my_half *out) { out[threadIdx.x] = MY_ZERO; }\n";
     write_file("hdr/dev.hpp", dev_h, sizeof dev_h - 1);
     write_file("hdr/host.h", host_h, sizeof host_h - 1);
-    /* TensorFlow's naming of CUDA sources: a .cu.cc file is CUDA, a plain
-     * .cc file is not a kcheck file (passed over by a walk) */
+    /* TensorFlow's naming of CUDA sources: a .cu.cc file is CUDA; a plain
+     * .cc file is CUDA when it holds a kernel, else passed over and
+     * counted with the headers without device code */
     write_file("hdr/scale.cu.cc", partial_cu + strlen("#include \"missing.h\"\n"),
                sizeof partial_cu - 1 - strlen("#include \"missing.h\"\n"));
     write_file("hdr/host.cc", host_h, sizeof host_h - 1);
@@ -356,7 +357,7 @@ static void test_headers_and_partial_analysis(void **state)
     assert_null(strstr(r.out, "host.h"));
     assert_null(strstr(r.out, "host.cc"));
     assert_non_null(strstr(r.out, "(2 files, 1 analysed in part"));
-    assert_non_null(strstr(r.out, "1 header without device code passed over"));
+    assert_non_null(strstr(r.out, "2 headers or C++ sources without device code passed over"));
     kh_result_free(&r);
     r = kh_run("--no-cache", host, NULL);
     assert_int_equal(r.status, 0);
