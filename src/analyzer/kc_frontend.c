@@ -119,7 +119,7 @@ bool kc_path_is_plain_header(const char *path)
 
 bool kc_path_is_cxx_source(const char *path)
 {
-    static const char *const exts[] = {".cc", ".cpp", ".cxx"};
+    static const char *const exts[] = {".cc", ".cpp", ".cxx", ".c"};
     for (size_t i = 0; i < sizeof exts / sizeof exts[0]; i++)
         if (ends_with(path, exts[i]))
             return !kc_path_is_cuda_source(path);

@@ -21,7 +21,7 @@ bool kc_lang_for_path(const char *path, kc_lang *lang);
 /* A C/C++ header (.h, .hpp, .hh, .hxx, .inl): checked as CUDA when it
  * holds device code (kc_source_has_device_code), else passed over. */
 bool kc_path_is_plain_header(const char *path);
-/* A C++ source (.cc, .cpp, .cxx, not a `.cu.cc`): checked as CUDA when it
+/* A C or C++ source (.c, .cc, .cpp, .cxx, not a `.cu.cc`): checked as CUDA when it
  * holds a kernel (kc_source_has_kernels), as a build that compiles it with
  * nvcc (`-x cu`, CMake's LANGUAGE CUDA) does; else passed over. */
 bool kc_path_is_cxx_source(const char *path);

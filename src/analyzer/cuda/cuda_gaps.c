@@ -444,6 +444,10 @@ static const char *arch_condition(kc_arena *ar, const pp_stack *pp, const char *
 static void note_lost_kernels(kc_model *m, kc_arena *ar, const kc_cuda_errors *e)
 {
     uint32_t before = m->gaps.len;
+    /* kernels the preprocessor left out of a parse without errors */
+    uint32_t nconfig = 0, config_line[64], config_col[64];
+    const char *config_name[64];
+    size_t config_at = 0;
     const kc_source *src = m->src;
     const char *t = src->text;
     size_t len = src->len;
@@ -485,7 +489,15 @@ static void note_lost_kernels(kc_model *m, kc_arena *ar, const kc_cuda_errors *e
             if (arch && (taken == 1 || (taken == -1 && e->v.len)))
                 arch = NULL;
             /* Without errors only a branch of the architecture's is a loss:
-             * any other branch not taken is the build's configuration. */
+             * any other branch not taken is the build's configuration,
+             * said (below) when it leaves the file no kernel at all. */
+            if (name && !arch && !e->v.len && pp.depth && pp.depth <= MAX_PP_DEPTH && nconfig < 64) {
+                if (!nconfig)
+                    config_at = pp.at[pp.depth - 1];
+                config_line[nconfig] = line;
+                config_col[nconfig] = (uint32_t)(i - src->line_start[line - 1]) + 1;
+                config_name[nconfig++] = name;
+            }
             if (name && (arch || (e->v.len && !pp_off(&pp)))) {
                 uint32_t col = (uint32_t)(i - src->line_start[line - 1]) + 1;
                 kc_span sp = {line, col, line, col + 10};
@@ -506,6 +518,32 @@ static void note_lost_kernels(kc_model *m, kc_arena *ar, const kc_cuda_errors *e
             }
         }
         i++;
+    }
+    /* Every kernel of the file in branches of the build's configuration
+     * that this parse does not take (hypre's `#if defined(HYPRE_USING_GPU)`,
+     * defined by a generated header): nothing was analysed, and the file
+     * must not read as checked. */
+    bool any_kernel = false;
+    for (uint32_t k = 0; k < m->kernels.len && !any_kernel; k++)
+        any_kernel = !m->kernels.data[k]->is_device_function;
+    if (nconfig && !any_kernel) {
+        size_t end = config_at;
+        while (end < len && t[end] != '\n')
+            end++;
+        size_t n = end - config_at;
+        while (n && (t[config_at + n - 1] == ' ' || t[config_at + n - 1] == '\t' || t[config_at + n - 1] == '\r'))
+            n--;
+        const char *cond = kc_arena_strndup(ar, t + config_at, n > 100 ? 100 : n);
+        for (uint32_t c = 0; c < nconfig; c++) {
+            kc_span sp = {config_line[c], config_col[c], config_line[c], config_col[c] + 10};
+            kc_gap *g = kc_model_add_gap(m, KC_GAP_UNSEEN, sp, config_name[c], config_name[c]);
+            g->cause_kind = KC_GAP_OTHER;
+            g->cause_what = kc_arena_printf(m->arena,
+                                            "every kernel of the file is in a branch of `%s` or another that this "
+                                            "parse does not take: give kcheck the build's macros (`-- -D NAME`, "
+                                            "`-p BUILD_DIR` with compile_commands.json)",
+                                            cond);
+        }
     }
     /* rotate the new gaps to the front */
     uint32_t added = m->gaps.len - before;
