@@ -162,10 +162,8 @@ static bool init_names_variable(kc_cuda_walk *w, CXCursor d)
         for (size_t c = 0; c < sizeof coords / sizeof coords[0]; c++)
             if (strlen(coords[c]) == n && !strncmp(p, coords[c], n))
                 return true;
-        for (kc_cuda_fn *f = w->fn; f; f = f->outer ? f->outer : f->caller)
-            for (uint32_t j = 0; j < f->env.len; j++)
-                if (f->env.data[j].name && strlen(f->env.data[j].name) == n && !strncmp(f->env.data[j].name, p, n))
-                    return true;
+        if (kc_cuda_env_find_name(w->fn, p, n, true))
+            return true;
         p += n;
     }
     return false;

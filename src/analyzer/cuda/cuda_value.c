@@ -157,6 +157,15 @@ kc_cuda_bind *kc_cuda_env_find(kc_cuda_fn *fn, CXCursor decl)
     return NULL;
 }
 
+kc_cuda_bind *kc_cuda_env_find_name(kc_cuda_fn *fn, const char *name, size_t n, bool callers)
+{
+    for (; fn; fn = fn->outer ? fn->outer : callers ? fn->caller : NULL)
+        for (uint32_t i = fn->env.len; i-- > 0;)
+            if (fn->env.data[i].name && strlen(fn->env.data[i].name) == n && !strncmp(fn->env.data[i].name, name, n))
+                return &fn->env.data[i];
+    return NULL;
+}
+
 kc_cuda_bind *kc_cuda_env_bind(kc_cuda_walk *w, CXCursor decl, const char *name, kc_cuda_val v)
 {
     kc_cuda_bind *b = kc_cuda_env_find(w->fn, decl);
@@ -1102,14 +1111,9 @@ kc_cuda_val kc_cuda_lost_value(kc_cuda_walk *w, CXCursor e)
     bool ident = n > 0 && (isalpha((unsigned char)txt[0]) || txt[0] == '_');
     for (size_t i = 1; ident && i < n; i++)
         ident = isalnum((unsigned char)txt[i]) || txt[i] == '_';
-    for (kc_cuda_fn *f = w->fn; ident && f; f = f->outer)
-        for (uint32_t i = f->env.len; i-- > 0;)
-            if (f->env.data[i].name && strcmp(f->env.data[i].name, txt) == 0) {
-                if (f->env.data[i].val.ptr && !f->env.data[i].in_memory)
-                    return f->env.data[i].val;
-                ident = false;
-                break;
-            }
+    kc_cuda_bind *b = ident ? kc_cuda_env_find_name(w->fn, txt, n, false) : NULL;
+    if (b && b->val.ptr && !b->in_memory)
+        return b->val;
     enum CXTypeKind tk = clang_getCursorType(e).kind;
     if (tk == CXType_Dependent || tk == CXType_Invalid)
         v.deps.loops = kc_cuda_loops_around(w);

@@ -183,6 +183,10 @@ const kc_index *kc_cuda_ix_opaque_text(kc_cuda_walk *w, kc_span span, const char
 const kc_index *kc_cuda_ix_opaque(kc_cuda_walk *w, CXCursor c, kc_deps d, uint8_t bits);
 const kc_index *kc_cuda_as_index(kc_cuda_walk *w, kc_cuda_val *v, CXCursor c);
 kc_cuda_bind *kc_cuda_env_find(kc_cuda_fn *fn, CXCursor decl);
+/* The latest binding named by the n characters at `name`, in fn and the
+ * functions whose variables a lambda captures (and, with `callers`, the
+ * functions it is inlined into); NULL if none. */
+kc_cuda_bind *kc_cuda_env_find_name(kc_cuda_fn *fn, const char *name, size_t n, bool callers);
 kc_cuda_bind *kc_cuda_env_bind(kc_cuda_walk *w, CXCursor decl, const char *name, kc_cuda_val v);
 void kc_cuda_env_copy(kc_cuda_env *dst, const kc_cuda_env *src);
 bool kc_cuda_val_same(const kc_cuda_val *a, const kc_cuda_val *b);
