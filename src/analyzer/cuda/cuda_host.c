@@ -464,6 +464,98 @@ static bool returns_last_error(CXCursor call)
     return found;
 }
 
+/* What a function's body does with the last error: 1 when it tests what
+ * cudaGetLastError()/cudaPeekAtLastError() return (stored, compared,
+ * passed on; not a bare `cudaGetLastError();` or `(void)cudaGetLastError();`,
+ * which clear it) on every call: not under a loop or a branch (a
+ * checking macro's `do { ... } while (0)` and an if's condition are fine);
+ * -1 when it launches a kernel (it checks its own launches, as llm.c's
+ * `gpt2_update` does under its loop); else 0. */
+static int body_tests_last_error(CXCursor c, CXCursor parent, bool always, unsigned depth)
+{
+    if (depth > 64)
+        return 0;
+    if (c.kind == CXCursor_CallExpr && kc_cuda_is_launch(c))
+        return -1;
+    int r = 0;
+    if (always && c.kind == CXCursor_CallExpr && parent.kind != CXCursor_CompoundStmt &&
+        !(parent.kind == CXCursor_CStyleCastExpr &&
+          clang_getCanonicalType(clang_getCursorType(parent)).kind == CXType_Void)) {
+        bool hit = false;
+        find_last_error(c, parent, &hit);
+        r = hit;
+    }
+    kc_cuda_kids k;
+    kc_cuda_kids_get(c, &k);
+    unsigned cond = k.n;
+    if (c.kind == CXCursor_IfStmt)
+        for (unsigned i = 0; i < k.n && cond == k.n; i++)
+            if (clang_isExpression(k.v[i].kind))
+                cond = i;
+    bool loop = c.kind == CXCursor_ForStmt || c.kind == CXCursor_WhileStmt || c.kind == CXCursor_SwitchStmt ||
+                c.kind == CXCursor_CXXForRangeStmt;
+    for (unsigned i = 0; i < k.n && r >= 0; i++) {
+        bool a = always && !loop && (c.kind != CXCursor_IfStmt || i <= cond);
+        int v = body_tests_last_error(k.v[i], c, a, depth + 1);
+        r = v < 0 ? -1 : (v > 0 ? 1 : r);
+    }
+    kc_cuda_kids_free(&k);
+    return r;
+}
+
+/* Is argument `a` what `__FILE__` gives at the call: a string literal
+ * naming the file the call is written in? */
+static bool file_macro_argument(CXCursor call, CXCursor a)
+{
+    a = kc_cuda_strip(a);
+    if (a.kind != CXCursor_StringLiteral)
+        return false;
+    CXString lit = clang_getCursorSpelling(a), fname;
+    unsigned line = 0, col = 0;
+    clang_getPresumedLocation(clang_getCursorLocation(call), &fname, &line, &col);
+    const char *l = clang_getCString(lit), *f = clang_getCString(fname);
+    size_t ln = l ? strlen(l) : 0, fn = f ? strlen(f) : 0;
+    bool same = fn > 0 && ln == fn + 2 && l[0] == '"' && strncmp(l + 1, f, fn) == 0;
+    clang_disposeString(lit);
+    clang_disposeString(fname);
+    return same;
+}
+
+/* Is call `c` (of function `ref`) an error report after a launch: a
+ * function whose body tests the last error (`errorHandler(__LINE__,
+ * __FILE__)` defined as `cudaDeviceSynchronize(); int e =
+ * cudaGetLastError(); if (e != cudaSuccess) die(...)`), or, where its body
+ * is not in the parse, one given nothing but the place it is called from
+ * (`__FILE__`, with `__LINE__` or other integer constants): told where it is but
+ * not what to check, all it can report is the last error. A function
+ * that returns a value is judged by what is done with it. */
+static bool reports_last_error(CXCursor c, CXCursor ref)
+{
+    CXCursor def = clang_getCursorDefinition(ref);
+    if (!clang_Cursor_isNull(def) && !clang_isInvalid(def.kind)) {
+        /* one that returns a value may hand the error back (`return
+         * cudaGetLastError();`): returns_last_error judges its use */
+        if (clang_getCanonicalType(clang_getCursorResultType(def)).kind != CXType_Void)
+            return false;
+        return body_tests_last_error(def, clang_getNullCursor(), true, 0) > 0;
+    }
+    int na = clang_Cursor_getNumArguments(c);
+    bool where = false;
+    for (int i = 0; i < na; i++) {
+        CXCursor a = clang_Cursor_getArgument(c, (unsigned)i);
+        if (file_macro_argument(c, a)) {
+            where = true;
+            continue;
+        }
+        /* `__LINE__`; a message or the text of an expression
+         * (`__assert_fail("x == y", __FILE__, __LINE__, ...)`) is more
+         * than a place */
+        if (kc_cuda_strip(a).kind != CXCursor_IntegerLiteral)
+            return false;
+    }
+    return where;
+}
+
 /* Does a checker call with no call in its arguments check the last error
  * (`CUDA_CHECK_LAST()`, `cudaCheckError()`)? Where the checker's body is
  * visible it says (llm.c's `cudaFreeCheck(&p)` frees and checks its own
@@ -474,6 +566,12 @@ static bool checks_last_error(CXCursor c, const char *name, const char *macro, b
 {
     if (last_error_name(name) || (macro && last_error_name(macro)))
         return true;
+    /* how a checking macro stops the program (`if (e != cudaSuccess) {
+     * ...; abort(); }`): it checks nothing itself */
+    static const char *const stops[] = {"abort", "terminate", "__trap", "__builtin_trap", "__builtin_unreachable"};
+    for (size_t i = 0; i < sizeof stops / sizeof stops[0]; i++)
+        if (strcmp(name, stops[i]) == 0)
+            return false;
     if (args_call(c, 0))
         return false;
     if (c.kind == CXCursor_CallExpr) {
@@ -602,6 +700,10 @@ static void on_call(host_ctx *x, CXCursor c)
          * checks that call's result, not the last error) */
         e.kind = EV_CHECK;
         e.last_error = checks_last_error(c, name, macro, clang_Cursor_getNumArguments(c) > 0);
+        push_ev(x, &e);
+    } else if (callee && ref.kind != CXCursor_ParmDecl && reports_last_error(c, ref)) {
+        e.kind = EV_CHECK;
+        e.last_error = true;
         push_ev(x, &e);
     }
     if (strncmp(name, "cuda", 4) == 0 && returns_cuda_error(c)) {
@@ -868,6 +970,12 @@ static void host_function(host_ctx *x, CXCursor fn)
             }
             kc_vec_push(&x->calls, call);
         } else if (e->kind == EV_API && kc_span_valid(e->span)) {
+            /* A destructor has no way to report a failure (it must not
+             * throw, and aborting ends a program that was finishing):
+             * what it calls (`cudaSetDevice(id); cudaFree(p);`) is
+             * clean-up, judged as cudaFree is. */
+            if (fn.kind == CXCursor_Destructor)
+                continue;
             kc_call c = e->call;
             /* cudaDeviceSynchronize takes nothing that can be wrong: its
              * only errors are faults of earlier kernels, which are sticky,
