@@ -2,6 +2,7 @@
  * although its address does not change. */
 #include "rule_util.h"
 
+#include <ctype.h>
 #include <string.h>
 
 static const char doc[] =
@@ -20,14 +21,20 @@ static const char doc[] =
     "A load from a loop that does none of this is hoisted by nvcc -O3 and by\n"
     "Triton on their own and is not reported; nor are stores to shared memory\n"
     "or to register arrays, which cannot reach a global word. Loads under a\n"
-    "condition that depends on the loop, loads from buffers the loop also\n"
+    "condition that depends on the loop (one that reads memory the loop stores\n"
+    "to does: a `__device__` counter that one thread moves every pass), loads\n"
+    "from buffers the loop also\n"
     "writes (and, when the address comes from loaded values, loads in loops\n"
     "that write any memory), volatile loads (also through a typedef), and\n"
     "shared-, constant- and local-memory loads are not reported; a pointer\n"
     "parameter of a `__device__` function that every call in the file passes\n"
     "a local array of the caller (`int vl[2]`) points to local memory, and one\n"
     "of a function nothing in the file calls may point anywhere (registers\n"
-    "after inlining, shared memory): its loads are not judged. A store that\n"
+    "after inlining, shared memory): its loads are not judged; a pointer a\n"
+    "function passes on from its own parameter points where that function's\n"
+    "callers point it (nowhere known, when nothing calls it). A `__device__` or\n"
+    "`__shared__` variable given by reference to a function kcheck cannot see\n"
+    "into (`merge(buf, len)` with `int &len`) may be written there. A store that\n"
     "its block follows with a `break` out of the loop or a `return` (no\n"
     "`continue` between) is on no path to a later pass and does not count.\n"
     "Calls kcheck cannot see into are not taken to write memory, but one given a\n"
@@ -102,6 +109,56 @@ static bool stored_in_loop(const kc_kernel *k, uint32_t base, uint32_t loop, boo
             continue;
         if (any || base == KC_NONE || s->base == KC_NONE || s->base == base)
             return true;
+    }
+    return false;
+}
+
+/* Does `text` name `name` (as a whole word)? */
+static bool names(const char *text, const char *name)
+{
+    size_t n = name ? strlen(name) : 0;
+    for (const char *p = text; n && p && (p = strstr(p, name)) != NULL; p++) {
+        bool before = p > text && (isalnum((unsigned char)p[-1]) || p[-1] == '_');
+        bool after = isalnum((unsigned char)p[n]) || p[n] == '_';
+        if (!before && !after)
+            return true;
+    }
+    return false;
+}
+
+static bool span_inside(kc_span in, kc_span out)
+{
+    bool after = in.line > out.line || (in.line == out.line && in.col >= out.col);
+    bool before = in.end_line < out.end_line || (in.end_line == out.end_line && in.end_col <= out.end_col);
+    return kc_span_valid(in) && kc_span_valid(out) && after && before;
+}
+
+/* Is the load under a condition, in loop L, that reads memory the loop
+ * stores to (`if (i - lNodesCur < n)` with `lNodesCur` a `__device__`
+ * variable that thread 0 moves every pass)? Its value may change between
+ * passes, and so may whether the load is made. */
+static bool guard_reads_stored(const kc_kernel *k, const kc_access *a, uint32_t L)
+{
+    unsigned hops = 0;
+    for (uint32_t c = a->guard; c != KC_NONE && c < k->conds.len && hops++ < 10000; c = k->conds.data[c].parent) {
+        const kc_cond *cd = &k->conds.data[c];
+        /* (the loop's own condition holds in every pass that runs) */
+        if (cd->loop == KC_NONE || !kc_loop_within(k, cd->loop, L) || span_inside(cd->span, k->loops.data[L].span))
+            continue;
+        for (uint32_t i = 0; i < k->accesses.len; i++) {
+            const kc_access *r = &k->accesses.data[i];
+            /* (read in the condition as written: inside a macro every
+             * access maps to the macro's name) */
+            if (r == a || r->kind != KC_ACC_LOAD || r->base == KC_NONE || !span_inside(r->span, cd->span) ||
+                !cd->text || !names(cd->text, r->base_name))
+                continue;
+            for (uint32_t j = 0; j < k->accesses.len; j++) {
+                const kc_access *st = &k->accesses.data[j];
+                if (st->kind != KC_ACC_LOAD && st->base == r->base && st->loop != KC_NONE &&
+                    kc_loop_within(k, st->loop, L))
+                    return true;
+            }
+        }
     }
     return false;
 }
@@ -216,7 +273,7 @@ static void check(const kc_model *m, const kc_kernel *k, kc_rule_ctx *ctx)
         if (k->loops.data[L].kind == KC_LOOP_FOR && !k->loops.data[L].var && has_opaque(a->offset))
             continue;
         /* Loaded only in some passes (under `if i == 0:`): not repeated. */
-        if (kc_cond_chain_depends_on_loop(k, a->guard, L))
+        if (kc_cond_chain_depends_on_loop(k, a->guard, L) || guard_reads_stored(k, a, L))
             continue;
         /* An address computed from loaded values may change when the loop
          * stores (`t[off[b]]` with `off[b]` updated in the loop). */

@@ -40,8 +40,10 @@ static const char doc[] =
     "do writes at `tid + c` and reads at `tid` under `tid < s` with `c >= s`\n"
     "(a table filled from its first `s` entries: `t[tid + 256] = f(t[tid])`),\n"
     "and, within one pass, a write and a read whose ranges under a guard\n"
-    "`threadIdx.x < b` do not meet (a mirrored fold: `s[tid]` written and `s[2 * i\n"
-    "- 1 - tid]` read under `tid < i`, [0, i) and [i, 2i)), nor accesses of an array\n"
+    "`threadIdx.x < b` (also written `b > threadIdx.x`, or as the loop's own\n"
+    "condition: `for (j = N / 2; j > tid; j /= 2)`) do not meet (a mirrored fold:\n"
+    "`s[tid]` written and `s[2 * i - 1 - tid]` read under `tid < i`, [0, i) and\n"
+    "[i, 2i); the fold `s[tid] = f(s[tid], s[tid + j])` under `j > tid`), nor accesses of an array\n"
     "of two or more dimensions whose subscripts in some dimension never meet (a\n"
     "stencil tile's halo filled under `if (j < 4)`: rows 0..3 written, rows 63..66\n"
     "read; C++ keeps each subscript within its dimension), nor a write and a read in\n"
@@ -755,15 +757,18 @@ static bool guarded_range(kc_arena *ar, const kc_kernel *k, const kc_access *a, 
         const kc_cond *cd = &k->conds.data[ci];
         for (uint32_t p = 0; p < cd->npreds && !bound; p++) {
             const kc_pred *pr = &cd->preds[p];
-            const kc_index *l = pr->lhs;
-            kc_deps rd = pr->rhs ? kc_index_deps(pr->rhs) : (kc_deps){.flags = KC_AF_DATA};
-            if ((pr->op != KC_CMP_LT && pr->op != KC_CMP_LE) || !l || l->nmono != 1 || l->mono[0].coef != 1 ||
+            /* `tid < B`, or written the other way round: `B > tid` (a
+             * tree reduction's `for (j = N / 2; j > tid; j /= 2)`) */
+            bool flip = pr->op == KC_CMP_GT || pr->op == KC_CMP_GE;
+            const kc_index *l = flip ? pr->rhs : pr->lhs, *r = flip ? pr->lhs : pr->rhs;
+            kc_cmp op = flip ? (pr->op == KC_CMP_GT ? KC_CMP_LT : KC_CMP_LE) : pr->op;
+            kc_deps rd = r ? kc_index_deps(r) : (kc_deps){.flags = KC_AF_DATA};
+            if ((op != KC_CMP_LT && op != KC_CMP_LE) || !l || l->nmono != 1 || l->mono[0].coef != 1 ||
                 l->mono[0].nfac != 1 || l->mono[0].fac[0].kind != KC_ATOM_LANE || l->mono[0].fac[0].id != 0 ||
                 rd.axes || (rd.flags & (KC_AF_THREAD | KC_AF_DATA)))
                 continue;
             /* the largest threadIdx.x: B - 1, or B for `<=` */
-            bound = pr->op == KC_CMP_LT ? kc_index_sub(ar, pr->rhs, kc_index_const(ar, 1, 64, KC_SPACE_THREADS))
-                                        : pr->rhs;
+            bound = op == KC_CMP_LT ? kc_index_sub(ar, r, kc_index_const(ar, 1, 64, KC_SPACE_THREADS)) : r;
         }
     }
     if (!bound)

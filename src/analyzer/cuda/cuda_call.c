@@ -679,3 +679,11 @@ bool kc_cuda_memory_call(kc_cuda_walk *w, CXCursor e, const char *name, const CX
 
     return false;
 }
+
+/* A parameter through which the callee can write the caller's variable:
+ * a reference to non-const (`int &x`). */
+bool kc_cuda_out_param(CXCursor param)
+{
+    CXType t = clang_getCursorType(param);
+    return t.kind == CXType_LValueReference && !clang_isConstQualifiedType(clang_getPointeeType(t));
+}

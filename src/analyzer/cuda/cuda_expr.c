@@ -613,14 +613,6 @@ static kc_cuda_val ev_unexposed(kc_cuda_walk *w, CXCursor e, int mode)
 
 /* ---- calls ------------------------------------------------------------------ */
 
-/* A parameter through which the callee can write the caller's variable:
- * a reference to non-const (`int &x`). */
-static bool out_param(CXCursor param)
-{
-    CXType t = clang_getCursorType(param);
-    return t.kind == CXType_LValueReference && !clang_isConstQualifiedType(clang_getPointeeType(t));
-}
-
 /* After a call: a variable passed to an out parameter holds what the
  * callee left in it (`out`) or, body not walked (out NULL), an unknown of
  * the arguments (`deps`). A null param: an unresolved call; the value may
@@ -629,9 +621,16 @@ static void write_back(kc_cuda_walk *w, CXCursor call, CXCursor param, CXCursor 
                        kc_deps deps)
 {
     CXCursor d = kc_cuda_referenced_decl(arg);
-    if ((clang_Cursor_isNull(param) ? !kc_cuda_bare_variable(arg) : !out_param(param)) ||
+    if ((clang_Cursor_isNull(param) ? !kc_cuda_bare_variable(arg) : !kc_cuda_out_param(param)) ||
         (d.kind != CXCursor_VarDecl && d.kind != CXCursor_ParmDecl))
         return;
+    if (!out && !kc_cuda_env_find(w->fn, d) &&
+        (kc_cuda_has_attr(d, CXCursor_CUDADeviceAttr) || kc_cuda_has_attr(d, CXCursor_CUDASharedAttr))) {
+        /* a variable in memory (`__device__ int tempLength;`) handed to a
+         * callee kcheck cannot see into by reference: it may be written
+         * (a store; what the caller reads of it next is the unknown below) */
+        kc_cuda_ev(w, arg, KC_CUDA_EV_STORE);
+    }
     if (clang_Cursor_isNull(param))
         deps = (kc_deps){.loops = deps.loops, .flags = (uint8_t)(deps.flags & KC_AF_DATA)};
     kc_cuda_val v;
@@ -715,7 +714,7 @@ static kc_cuda_val inline_call(kc_cuda_walk *w, CXCursor call, CXCursor def, CXC
         if (f.nret)
             result = f.ret;
         for (uint32_t i = 0; i < params.len && (int)i < na; i++) {
-            kc_cuda_bind *b = out_param(params.data[i]) ? kc_cuda_env_find(&f, params.data[i]) : NULL;
+            kc_cuda_bind *b = kc_cuda_out_param(params.data[i]) ? kc_cuda_env_find(&f, params.data[i]) : NULL;
             if (b) {
                 kc_cuda_val out = b->val;
                 write_back(w, call, params.data[i], argv[i], &out, all);

@@ -26,6 +26,7 @@
 #include "cuda_host.h"
 
 #include "cuda_assert.h"
+#include "cuda_errcheck.h"
 
 #include <ctype.h>
 #include <stdlib.h>
@@ -83,6 +84,8 @@ typedef struct host_ctx {
     unsigned npath;
     unsigned budget;
     const char *unread_var; /* value_use: the variable nothing reads that took the value, or NULL */
+    const CXCursor *fns;    /* the host functions of the file */
+    uint32_t nfns;
 } host_ctx;
 
 static bool ci_contains(const char *s, const char *pat)
@@ -207,10 +210,31 @@ static const char *recovered_call(host_ctx *x, CXCursor c)
     return kc_arena_strndup(x->t->m->arena, s + a, e - a);
 }
 
+/* The member a dependent member expression names (`this->wait` in a
+ * class template whose base depends on its parameter, which clang leaves
+ * unnamed): the identifier its text ends with. */
+static const char *member_name(host_ctx *x, CXCursor c)
+{
+    kc_span sp = kc_cuda_span(x->t, c);
+    if (!kc_span_valid(sp))
+        return "";
+    size_t a, b;
+    kc_cuda_span_offsets(x->t, sp, &a, &b);
+    const char *s = x->t->src->text;
+    size_t e = b;
+    while (e > a && (isalnum((unsigned char)s[e - 1]) || s[e - 1] == '_'))
+        e--;
+    /* `base->name`, `base.name` or `name` as written (inside a macro's
+     * body the text is the macro's name) */
+    if (e == b || b - e > 128 || isdigit((unsigned char)s[e]) || (e > a && s[e - 1] != '>' && s[e - 1] != '.'))
+        return "";
+    return kc_arena_strndup(x->t->m->arena, s + e, b - e);
+}
+
 static const char *callee_name(host_ctx *x, CXCursor call)
 {
     CXCursor ref = clang_getCursorReferenced(call);
-    if (!clang_Cursor_isNull(ref))
+    if (!clang_Cursor_isNull(ref) && !clang_isInvalid(ref.kind))
         return kc_cuda_spelling(x->t, ref);
     kc_cuda_kids k;
     kc_cuda_kids_get(call, &k);
@@ -232,6 +256,8 @@ static const char *callee_name(host_ctx *x, CXCursor call)
             if (!clang_Cursor_isNull(r))
                 n = kc_cuda_spelling(x->t, r);
         }
+        if (!n[0] && c.kind == CXCursor_MemberRefExpr)
+            n = member_name(x, c);
     }
     kc_cuda_kids_free(&k);
     return n;
@@ -464,98 +490,6 @@ static bool returns_last_error(CXCursor call)
     return found;
 }
 
-/* What a function's body does with the last error: 1 when it tests what
- * cudaGetLastError()/cudaPeekAtLastError() return (stored, compared,
- * passed on; not a bare `cudaGetLastError();` or `(void)cudaGetLastError();`,
- * which clear it) on every call: not under a loop or a branch (a
- * checking macro's `do { ... } while (0)` and an if's condition are fine);
- * -1 when it launches a kernel (it checks its own launches, as llm.c's
- * `gpt2_update` does under its loop); else 0. */
-static int body_tests_last_error(CXCursor c, CXCursor parent, bool always, unsigned depth)
-{
-    if (depth > 64)
-        return 0;
-    if (c.kind == CXCursor_CallExpr && kc_cuda_is_launch(c))
-        return -1;
-    int r = 0;
-    if (always && c.kind == CXCursor_CallExpr && parent.kind != CXCursor_CompoundStmt &&
-        !(parent.kind == CXCursor_CStyleCastExpr &&
-          clang_getCanonicalType(clang_getCursorType(parent)).kind == CXType_Void)) {
-        bool hit = false;
-        find_last_error(c, parent, &hit);
-        r = hit;
-    }
-    kc_cuda_kids k;
-    kc_cuda_kids_get(c, &k);
-    unsigned cond = k.n;
-    if (c.kind == CXCursor_IfStmt)
-        for (unsigned i = 0; i < k.n && cond == k.n; i++)
-            if (clang_isExpression(k.v[i].kind))
-                cond = i;
-    bool loop = c.kind == CXCursor_ForStmt || c.kind == CXCursor_WhileStmt || c.kind == CXCursor_SwitchStmt ||
-                c.kind == CXCursor_CXXForRangeStmt;
-    for (unsigned i = 0; i < k.n && r >= 0; i++) {
-        bool a = always && !loop && (c.kind != CXCursor_IfStmt || i <= cond);
-        int v = body_tests_last_error(k.v[i], c, a, depth + 1);
-        r = v < 0 ? -1 : (v > 0 ? 1 : r);
-    }
-    kc_cuda_kids_free(&k);
-    return r;
-}
-
-/* Is argument `a` what `__FILE__` gives at the call: a string literal
- * naming the file the call is written in? */
-static bool file_macro_argument(CXCursor call, CXCursor a)
-{
-    a = kc_cuda_strip(a);
-    if (a.kind != CXCursor_StringLiteral)
-        return false;
-    CXString lit = clang_getCursorSpelling(a), fname;
-    unsigned line = 0, col = 0;
-    clang_getPresumedLocation(clang_getCursorLocation(call), &fname, &line, &col);
-    const char *l = clang_getCString(lit), *f = clang_getCString(fname);
-    size_t ln = l ? strlen(l) : 0, fn = f ? strlen(f) : 0;
-    bool same = fn > 0 && ln == fn + 2 && l[0] == '"' && strncmp(l + 1, f, fn) == 0;
-    clang_disposeString(lit);
-    clang_disposeString(fname);
-    return same;
-}
-
-/* Is call `c` (of function `ref`) an error report after a launch: a
- * function whose body tests the last error (`errorHandler(__LINE__,
- * __FILE__)` defined as `cudaDeviceSynchronize(); int e =
- * cudaGetLastError(); if (e != cudaSuccess) die(...)`), or, where its body
- * is not in the parse, one given nothing but the place it is called from
- * (`__FILE__`, with `__LINE__` or other integer constants): told where it is but
- * not what to check, all it can report is the last error. A function
- * that returns a value is judged by what is done with it. */
-static bool reports_last_error(CXCursor c, CXCursor ref)
-{
-    CXCursor def = clang_getCursorDefinition(ref);
-    if (!clang_Cursor_isNull(def) && !clang_isInvalid(def.kind)) {
-        /* one that returns a value may hand the error back (`return
-         * cudaGetLastError();`): returns_last_error judges its use */
-        if (clang_getCanonicalType(clang_getCursorResultType(def)).kind != CXType_Void)
-            return false;
-        return body_tests_last_error(def, clang_getNullCursor(), true, 0) > 0;
-    }
-    int na = clang_Cursor_getNumArguments(c);
-    bool where = false;
-    for (int i = 0; i < na; i++) {
-        CXCursor a = clang_Cursor_getArgument(c, (unsigned)i);
-        if (file_macro_argument(c, a)) {
-            where = true;
-            continue;
-        }
-        /* `__LINE__`; a message or the text of an expression
-         * (`__assert_fail("x == y", __FILE__, __LINE__, ...)`) is more
-         * than a place */
-        if (kc_cuda_strip(a).kind != CXCursor_IntegerLiteral)
-            return false;
-    }
-    return where;
-}
-
 /* Does a checker call with no call in its arguments check the last error
  * (`CUDA_CHECK_LAST()`, `cudaCheckError()`)? Where the checker's body is
  * visible it says (llm.c's `cudaFreeCheck(&p)` frees and checks its own
@@ -595,9 +529,32 @@ static unsigned fn_key(CXCursor f)
     return clang_hashCursor(clang_getCanonicalCursor(f));
 }
 
+static unsigned fn_key(CXCursor f);
+
+/* The one host function of the file named `name` (overloads, or
+ * definitions for several specializations, make it ambiguous: null). */
+static CXCursor function_by_name(const host_ctx *x, const char *name)
+{
+    CXCursor found = clang_getNullCursor();
+    unsigned key = 0;
+    for (uint32_t i = 0; i < x->nfns && name[0]; i++) {
+        if (strcmp(kc_cuda_spelling(x->t, x->fns[i]), name) != 0)
+            continue;
+        unsigned k = fn_key(x->fns[i]);
+        if (key && k != key)
+            return clang_getNullCursor();
+        key = k;
+        found = x->fns[i];
+    }
+    return found;
+}
+
 /* The function a call calls: also through a dependent call in a template
- * (`Dispatched<T>(params)`: one declaration by that name). */
-static CXCursor called_function(CXCursor call)
+ * (`Dispatched<T>(params)`: one declaration by that name), and through a
+ * member call clang leaves dependent (`this->wait(n)` in a class template
+ * whose base depends on its parameter: the file's one function by that
+ * name). */
+static CXCursor called_function(const host_ctx *x, CXCursor call, const char *name)
 {
     CXCursor ref = clang_getCursorReferenced(call);
     if (clang_Cursor_isNull(ref) || clang_isInvalid(ref.kind)) {
@@ -609,6 +566,11 @@ static CXCursor called_function(CXCursor call)
     }
     if (ref.kind == CXCursor_OverloadedDeclRef && clang_getNumOverloadedDecls(ref) == 1)
         ref = clang_getOverloadedDecl(ref, 0);
+    if (clang_Cursor_isNull(ref) || clang_isInvalid(ref.kind)) {
+        CXCursor f = function_by_name(x, name);
+        if (!clang_Cursor_isNull(f))
+            ref = f;
+    }
     return ref;
 }
 
@@ -652,7 +614,7 @@ static void on_call(host_ctx *x, CXCursor c)
     const char *name = callee_name(x, c);
     if (strcmp(name, "cudaConfigureCall") == 0 || strcmp(name, "__cudaPushCallConfiguration") == 0)
         return; /* the <<<...>>> of a launch */
-    CXCursor ref = called_function(c);
+    CXCursor ref = called_function(x, c, name);
     unsigned callee = 0;
     if (ref.kind == CXCursor_FunctionDecl || ref.kind == CXCursor_FunctionTemplate ||
         ref.kind == CXCursor_CXXMethod) {
@@ -700,8 +662,9 @@ static void on_call(host_ctx *x, CXCursor c)
          * checks that call's result, not the last error) */
         e.kind = EV_CHECK;
         e.last_error = checks_last_error(c, name, macro, clang_Cursor_getNumArguments(c) > 0);
+        e.of_api = !e.last_error && kc_cuda_wraps_runtime_call(x->t, c);
         push_ev(x, &e);
-    } else if (callee && ref.kind != CXCursor_ParmDecl && reports_last_error(c, ref)) {
+    } else if (callee && ref.kind != CXCursor_ParmDecl && kc_cuda_reports_last_error(c, ref)) {
         e.kind = EV_CHECK;
         e.last_error = true;
         push_ev(x, &e);
@@ -963,6 +926,7 @@ static void host_function(host_ctx *x, CXCursor fn)
             }
         } else if (e->kind == EV_CALL) {
             host_link call = {.fn = e->callee, .in = fn_key(fn), .call_ix = KC_NONE, .checked = false};
+
             for (uint32_t j = i + 1; j < x->evs.len && !call.checked; j++) {
                 const host_ev *f = &x->evs.data[j];
                 if (same_path(e, f))
@@ -1112,6 +1076,8 @@ void kc_cuda_host_facts(kc_cuda_tu *t)
     host_ctx *x = kc_xcalloc(1, sizeof *x);
     x->t = t;
     x->budget = HOST_BUDGET;
+    x->fns = fns.v.data;
+    x->nfns = fns.v.len;
     for (uint32_t i = 0; i < fns.v.len; i++)
         host_function(x, fns.v.data[i]);
     callers_check(x);

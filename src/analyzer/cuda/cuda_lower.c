@@ -291,7 +291,9 @@ static CXCursor address_of_var(CXCursor e, unsigned depth)
     switch (e.kind) {
     case CXCursor_DeclRefExpr: {
         CXCursor d = clang_getCursorReferenced(e);
-        return d.kind == CXCursor_VarDecl ? d : clang_getNullCursor();
+        /* a variable, or a pointer parameter of the calling function */
+        bool ok = d.kind == CXCursor_VarDecl || (d.kind == CXCursor_ParmDecl && kc_cuda_ty_is_ptr(clang_getCursorType(d)));
+        return ok ? d : clang_getNullCursor();
     }
     case CXCursor_UnexposedExpr:
     case CXCursor_ParenExpr:
@@ -346,6 +348,28 @@ static CXCursor shared_target(kc_cuda_tu *t, CXCursor v, unsigned depth)
     return clang_Cursor_isNull(init) ? init : shared_target(t, address_of_var(init, 0), depth + 1);
 }
 
+/* Argument `parm`, a parameter of the calling function: which one. */
+static void passed_on(kc_cuda_tu *t, CXCursor parm, kc_cuda_argspace *as)
+{
+    CXCursor fn = clang_getCursorSemanticParent(parm);
+    kc_cuda_kids k;
+    kc_cuda_kids_get(fn, &k);
+    for (unsigned i = 0, n = 0; i < k.n; i++) {
+        if (k.v[i].kind != CXCursor_ParmDecl)
+            continue;
+        if (clang_equalCursors(k.v[i], parm)) {
+            as->via = kc_cuda_spelling(t, fn);
+            as->via_param = n;
+            as->via_kernel = kc_cuda_has_attr(fn, CXCursor_CUDAGlobalAttr);
+            break;
+        }
+        n++;
+    }
+    kc_cuda_kids_free(&k);
+    if (as->via && !as->via[0])
+        as->via = NULL;
+}
+
 static void record_args(kc_cuda_tu *t, const char *name, const CXCursor *args, unsigned na)
 {
     for (unsigned i = 0; i < na && i < 64; i++) {
@@ -356,7 +380,10 @@ static void record_args(kc_cuda_tu *t, const char *name, const CXCursor *args, u
                      clang_getCursorSemanticParent(v).kind != CXCursor_Namespace &&
                      clang_Cursor_getStorageClass(v) != CX_SC_Static && clang_Cursor_getStorageClass(v) != CX_SC_Extern;
         bool shared = !local && !clang_Cursor_isNull(shared_target(t, v, 0));
-        kc_vec_push(&t->argspaces, ((kc_cuda_argspace){name, i, local, shared}));
+        kc_cuda_argspace as = {name, i, local, shared, NULL, 0, false};
+        if (!local && !shared && !clang_Cursor_isNull(v) && v.kind == CXCursor_ParmDecl)
+            passed_on(t, v, &as);
+        kc_vec_push(&t->argspaces, as);
     }
 }
 

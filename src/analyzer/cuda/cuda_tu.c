@@ -496,9 +496,9 @@ bool kc_cuda_is_launch(CXCursor call)
     return yes;
 }
 
-kc_space kc_cuda_param_space(const kc_cuda_tu *t, const char *fn, unsigned param)
+static kc_space param_space(const kc_cuda_tu *t, const char *fn, unsigned param, unsigned depth)
 {
-    bool any = false, called = false, shared = false, other = false;
+    bool any = false, called = false, shared = false, other = false, passed = false;
     for (uint32_t i = 0; i < t->argspaces.len; i++) {
         const kc_cuda_argspace *a = &t->argspaces.data[i];
         if (strcmp(a->callee, fn) != 0)
@@ -506,6 +506,15 @@ kc_space kc_cuda_param_space(const kc_cuda_tu *t, const char *fn, unsigned param
         called = true;
         if (a->arg != param)
             continue;
+        if (a->via && !a->via_kernel && strcmp(a->via, fn) != 0) {
+            /* the caller's parameter: where its callers point it */
+            kc_space s = depth < 4 ? param_space(t, a->via, a->via_param, depth + 1) : KC_MEM_UNKNOWN;
+            passed = true;
+            if (s == KC_MEM_UNKNOWN)
+                continue;
+            *(s == KC_MEM_SHARED ? &shared : s == KC_MEM_LOCAL ? &any : &other) = true;
+            continue;
+        }
         if (a->shared)
             shared = true;
         else if (!a->local)
@@ -513,6 +522,9 @@ kc_space kc_cuda_param_space(const kc_cuda_tu *t, const char *fn, unsigned param
         else
             any = true;
     }
+    /* only callers nothing calls pass it on: may point anywhere */
+    if (passed && !shared && !other && !any)
+        return KC_MEM_UNKNOWN;
     /* pointers into shared memory from every call: shared; from some
      * calls, where others pass global memory: either */
     if (shared)
@@ -523,6 +535,11 @@ kc_space kc_cuda_param_space(const kc_cuda_tu *t, const char *fn, unsigned param
      * global memory (an inline helper pasted into many files and called
      * from none, a header's helper called from other files) */
     return any ? KC_MEM_LOCAL : called ? KC_MEM_GLOBAL : KC_MEM_UNKNOWN;
+}
+
+kc_space kc_cuda_param_space(const kc_cuda_tu *t, const char *fn, unsigned param)
+{
+    return param_space(t, fn, param, 0);
 }
 
 /* ---- implicit nodes ---------------------------------------------------------- */

@@ -37,6 +37,12 @@ typedef struct kc_cuda_argspace {
     unsigned arg;
     bool local;  /* a local array of the caller */
     bool shared; /* a pointer into a `__shared__` array */
+    /* the caller's own pointer parameter passed on: it points where the
+     * caller's callers point it (`via` the caller's name, NULL otherwise;
+     * a kernel's parameters point to global memory) */
+    const char *via;
+    unsigned via_param;
+    bool via_kernel;
 } kc_cuda_argspace;
 
 /* One translation unit being lowered. Borrowed pointers; the model owns
@@ -146,7 +152,8 @@ unsigned kc_cuda_tvals_for(const kc_cuda_tu *t, CXCursor tmpl, unsigned param, i
 /* The memory a pointer parameter of a __device__ function, analysed on its
  * own, points to: local when every call of it in the file passes a local
  * array of the caller (helpers that fill a register array), unknown when
- * nothing in the file calls it, else global. */
+ * nothing in the file calls it (or only functions that nothing calls pass
+ * their own parameter on to it), else global. */
 kc_space kc_cuda_param_space(const kc_cuda_tu *t, const char *fn, unsigned param);
 
 /* ---- expressions ---- */

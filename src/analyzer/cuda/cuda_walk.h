@@ -279,6 +279,9 @@ bool kc_cuda_call_unseen(CXCursor ref);
 void kc_cuda_record_call(kc_cuda_walk *w, CXCursor e, const char *name, uint32_t flags, const char *fix,
                          const CXCursor *args, int na);
 void kc_cuda_pin_params(kc_cuda_walk *w, CXCursor e, unsigned depth);
+/* A parameter through which the callee can write the caller's variable:
+ * a reference to non-const (`int &x`). */
+bool kc_cuda_out_param(CXCursor param);
 
 /* ---- cuda_accessor.c ---- */
 /* A PyTorch tensor accessor type (at::GenericPackedTensorAccessor,

@@ -186,12 +186,56 @@ static void hip_hidden(const char *path, void *ud)
         *(bool *)ud = true;
 }
 
+/* Does the text rename CUDA's API to HIP's (`#define cudaMalloc
+ * hipMalloc`, twice or more, outside any `#if` but the include guard): a
+ * HIP port's compatibility header (qsim's `cuda2hip.h`), which only a HIP
+ * build includes. Renames under `#ifdef __HIP__` belong to a file written
+ * for both, whose CUDA build stays CUDA. */
+static bool renames_cuda_to_hip(const char *s, size_t n)
+{
+    unsigned hits = 0, directives = 0;
+    int depth = 0, base = 0;
+    for (size_t i = 0; i + 8 < n && hits < 2; i++) {
+        if (s[i] != '#' || (i && s[i - 1] != '\n'))
+            continue;
+        size_t p = i + 1;
+        while (p < n && (s[p] == ' ' || s[p] == '\t'))
+            p++;
+        directives++;
+        if (p + 2 <= n && strncmp(s + p, "if", 2) == 0) {
+            /* the first directive, `#ifndef GUARD`: the include guard */
+            if (++depth == 1 && directives == 1 && strncmp(s + p, "ifndef", 6) == 0)
+                base = 1;
+            continue;
+        }
+        if (p + 5 <= n && strncmp(s + p, "endif", 5) == 0) {
+            depth -= depth > 0;
+            continue;
+        }
+        if (depth != base || p + 7 > n || strncmp(s + p, "define", 6) != 0)
+            continue;
+        for (p += 6; p < n && (s[p] == ' ' || s[p] == '\t'); p++)
+            ;
+        if (p + 2 > n || strncmp(s + p, "cu", 2) != 0)
+            continue;
+        while (p < n && (isalnum((unsigned char)s[p]) || s[p] == '_'))
+            p++;
+        while (p < n && (s[p] == ' ' || s[p] == '\t'))
+            p++;
+        hits += p + 3 <= n && (strncmp(s + p, "hip", 3) == 0 || strncmp(s + p, "HIP", 3) == 0);
+    }
+    return hits >= 2;
+}
+
 /* Is the translation unit HIP: the file's path says so, or the parse
  * included a HIP header (only those its `#if`s take), itself or through
- * its precompiled preamble (`hidden`, which the parse does not list)? */
-static bool is_hip(CXTranslationUnit tu, const char *path, const kc_cuda_hidden *hidden, const kc_cuda_errors *ce)
+ * its precompiled preamble (`hidden`, which the parse does not list), or
+ * the file renames CUDA's API to HIP's? */
+static bool is_hip(CXTranslationUnit tu, const kc_source *src, const kc_cuda_hidden *hidden,
+                   const kc_cuda_errors *ce)
 {
-    bool hip = hip_path(path);
+    const char *path = src->path;
+    bool hip = hip_path(path) || renames_cuda_to_hip(src->text, src->len);
     if (!hip)
         clang_getInclusions(tu, hip_inclusion, &hip);
     if (!hip)
@@ -919,7 +963,7 @@ static kc_model *lower_with(kc_cuda_frontend *fe, kc_arena *ar, const kc_source 
             if (ce.v.len)
                 kc_cuda_recover_launches(m, src);
             record_deps(fe, tu, m, src->path, &scan, &a, &hidden);
-            m->hip = is_hip(tu, src->path, &hidden, &ce);
+            m->hip = is_hip(tu, src, &hidden, &ce);
             assumed_qualifiers(m, model_src, quals);
             /* the file as written: a specifier macro read as `__device__`
              * (cuda_macros.c) makes no device code of its own */

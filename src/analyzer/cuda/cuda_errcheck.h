@@ -1,0 +1,19 @@
+/* cuda_errcheck.h — calls that check CUDA errors without being named like
+ * it: private to the CUDA front end (cuda_host.c). */
+#ifndef KC_CUDA_ERRCHECK_H
+#define KC_CUDA_ERRCHECK_H
+
+#include "cuda_tu.h"
+
+#include <stdbool.h>
+
+/* Is call `c` (of function `ref`) an error report after a launch: a
+ * `void` function whose body tests the last error on every call and
+ * launches nothing, or, where its body is not in the parse, one given
+ * nothing but `__FILE__` and integer constants? */
+bool kc_cuda_reports_last_error(CXCursor c, CXCursor ref);
+/* Is checker call `c` written around a runtime call (`CHECK(cudaMemcpy(...))`,
+ * read from its text)? */
+bool kc_cuda_wraps_runtime_call(const kc_cuda_tu *t, CXCursor c);
+
+#endif
