@@ -34,7 +34,11 @@ static const char doc[] =
     "function passes on from its own parameter points where that function's\n"
     "callers point it (nowhere known, when nothing calls it). A `__device__` or\n"
     "`__shared__` variable given by reference to a function kcheck cannot see\n"
-    "into (`merge(buf, len)` with `int &len`) may be written there. A store that\n"
+    "into (`merge(buf, len)` with `int &len`) may be written there. A wait loop's\n"
+    "poll is not reported: the load whose value the condition of a loop with no\n"
+    "variable of its own tests (`do { tmp = flag[i]; __threadfence(); } while\n"
+    "(tmp > 0);`, `while (flag[i] == 0)`), which ends only when another thread\n"
+    "changes the word. A store that\n"
     "its block follows with a `break` out of the loop or a `return` (no\n"
     "`continue` between) is on no path to a later pass and does not count.\n"
     "Calls kcheck cannot see into are not taken to write memory, but one given a\n"
@@ -163,6 +167,22 @@ static bool guard_reads_stored(const kc_kernel *k, const kc_access *a, uint32_t 
     return false;
 }
 
+/* Is the load what a wait loop polls: a loop with no variable of its own
+ * whose condition tests what the load read (`do { tmp = flag[i];
+ * __threadfence(); } while (tmp > 0);`, `while (flag[i] == 0)`)? It ends
+ * only when another thread changes the word, so the reload is the point
+ * (superlu_dist's dependency counters, which other blocks decrement). */
+static bool polled(const kc_access *a, const kc_loop *lp)
+{
+    if (!lp->cond_text)
+        return false;
+    /* (the variable the load fills is no variable the loop steps, though
+     * the condition names it) */
+    if (a->value_name && names(lp->cond_text, a->value_name))
+        return !lp->var || strcmp(lp->var, a->value_name) == 0;
+    return !lp->var && span_inside(a->span, lp->range_span);
+}
+
 static bool restrict_param(const kc_kernel *k, uint32_t sym)
 {
     if (sym == KC_NONE)
@@ -273,7 +293,8 @@ static void check(const kc_model *m, const kc_kernel *k, kc_rule_ctx *ctx)
         if (k->loops.data[L].kind == KC_LOOP_FOR && !k->loops.data[L].var && has_opaque(a->offset))
             continue;
         /* Loaded only in some passes (under `if i == 0:`): not repeated. */
-        if (kc_cond_chain_depends_on_loop(k, a->guard, L) || guard_reads_stored(k, a, L))
+        if (kc_cond_chain_depends_on_loop(k, a->guard, L) || guard_reads_stored(k, a, L) ||
+            polled(a, &k->loops.data[L]))
             continue;
         /* An address computed from loaded values may change when the loop
          * stores (`t[off[b]]` with `off[b]` updated in the loop). */

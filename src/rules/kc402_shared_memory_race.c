@@ -1,5 +1,6 @@
 /* KC402 shared-memory-race: a __shared__ element written by one thread and
  * read by another with no barrier in between. */
+#include "rule_disjoint.h"
 #include "rule_util.h"
 
 #include <inttypes.h>
@@ -43,7 +44,12 @@ static const char doc[] =
     "`threadIdx.x < b` (also written `b > threadIdx.x`, or as the loop's own\n"
     "condition: `for (j = N / 2; j > tid; j /= 2)`) do not meet (a mirrored fold:\n"
     "`s[tid]` written and `s[2 * i - 1 - tid]` read under `tid < i`, [0, i) and\n"
-    "[i, 2i); the fold `s[tid] = f(s[tid], s[tid + j])` under `j > tid`), nor accesses of an array\n"
+    "[i, 2i); the fold `s[tid] = f(s[tid], s[tid + j])` under `j > tid`), nor a\n"
+    "write to row `threadIdx.y` of a tile of rows of C and a read of row v under a\n"
+    "guard that keeps the writers off row v (the elimination step of a dense LU:\n"
+    "`if (i > k) B[j + i * NT] -= A[k + i * NT] * B[j + k * NT]`; where no launch\n"
+    "sizes the block, a unit column term is taken to stay below C, as one element\n"
+    "per thread of `B[j + i * NT]` requires), nor accesses of an array\n"
     "of two or more dimensions whose subscripts in some dimension never meet (a\n"
     "stencil tile's halo filled under `if (j < 4)`: rows 0..3 written, rows 63..66\n"
     "read; C++ keeps each subscript within its dimension), nor a write and a read in\n"
@@ -906,7 +912,7 @@ static bool other_thread(kc_arena *ar, const kc_model *m, const kc_kernel *k, co
     if (has_split(k, w->offset) || has_split(k, r->offset))
         return split_conflict(ar, m, k, w, r, why);
     if (disjoint_ranges(m, k, w, r) || (!cross_pass && disjoint_guarded(ar, k, w, r)) ||
-        disjoint_subscripts(m, k, w, r))
+        disjoint_subscripts(m, k, w, r) || (!cross_pass && kc_pivot_excluded(ar, m, k, w, r)))
         return false;
     kc_offset_delta od;
     kc_offset_delta_of(ar, k, w->offset, r->offset, &od);

@@ -214,13 +214,15 @@ bool kc_guard_has(const kc_kernel *k, uint32_t guard, uint32_t c)
     return false;
 }
 
-/* The block width that every launch of the kernel in this file gives, or -1. */
+/* The block width that every launch of the kernel in this file gives, or
+ * -1 (of this instantiation, for one: `block(NT, NT)` launching `k<T, 8>`
+ * says nothing of `k<T, 32>`). */
 int64_t kc_launch_block_x(const kc_model *m, const kc_kernel *k)
 {
     int64_t bx = -1;
     for (uint32_t i = 0; i < m->launches.len; i++) {
         const kc_launch *l = &m->launches.data[i];
-        if (!l->kernel || strcmp(l->kernel, k->name) != 0)
+        if (!kc_launch_may_run(l, k))
             continue;
         if (l->block_dim[0] <= 0 || (bx > 0 && bx != l->block_dim[0]))
             return -1;

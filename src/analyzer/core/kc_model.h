@@ -156,6 +156,7 @@ typedef struct kc_loop {
     kc_span callee_span;      /* `tl.static_range` as written (for fix-its) */
     const char *callee_text;
     const char *header_text;  /* source text of the range call or the for header */
+    const char *cond_text;    /* CUDA: the condition as written (`tmp > 0`), or NULL */
     const char *var;          /* induction variable, or NULL */
     const kc_index *start, *end, *step; /* NULL when unknown */
     const char *start_text, *end_text, *step_text;

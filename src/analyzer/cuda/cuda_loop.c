@@ -796,6 +796,7 @@ static void open_loop(kc_cuda_walk *w, loop_walk *lw, const kc_cuda_pragma *pr)
     L.span = header_span(w, lw->s, lw->body);
     L.header_text = kc_cuda_span_text(w->t, L.span);
     L.range_span = clang_Cursor_isNull(lw->cond) ? L.span : kc_cuda_wspan(w, lw->cond);
+    L.cond_text = clang_Cursor_isNull(lw->cond) ? NULL : kc_cuda_wtext(w, lw->cond);
     L.trip_count = -1;
     L.runtime_bound_symbol = KC_NONE;
     if (pr) {

@@ -1,0 +1,118 @@
+/* rule_disjoint.c — when two accesses of one shared array cannot meet
+ * within a pass: facts of thread indices and guards that the race rule
+ * (KC402) uses beside its own. */
+#include "rule_disjoint.h"
+
+#include "rule_util.h"
+
+/* Does a strict comparison on `w`'s condition chain keep thread index
+ * `lane` (axis ax) from being `v` (`i > k`, `k < i`, `i != k`)? */
+static bool lane_kept_from(kc_arena *ar, const kc_kernel *k, uint32_t guard, unsigned ax, const kc_index *v)
+{
+    unsigned hops = 0;
+    for (uint32_t c = guard; c != KC_NONE && c < k->conds.len && hops++ < 10000; c = k->conds.data[c].parent) {
+        const kc_cond *cd = &k->conds.data[c];
+        for (uint32_t p = 0; p < cd->npreds; p++) {
+            const kc_pred *pr = &cd->preds[p];
+            if (pr->op != KC_CMP_LT && pr->op != KC_CMP_GT && pr->op != KC_CMP_NE)
+                continue;
+            for (int side = 0; side < 2; side++) {
+                const kc_index *l = side ? pr->rhs : pr->lhs, *o = side ? pr->lhs : pr->rhs;
+                if (!l || !o || l->nmono != 1 || l->mono[0].coef != 1 || l->mono[0].nfac != 1 ||
+                    l->mono[0].fac[0].kind != KC_ATOM_LANE || l->mono[0].fac[0].id != ax)
+                    continue;
+                const kc_index *d = kc_index_sub(ar, o, v);
+                int64_t z;
+                if (d && kc_index_is_const(d, &z) && z == 0)
+                    return true;
+            }
+        }
+    }
+    return false;
+}
+
+/* The spread of the unit thread terms of x other than axis `skip`
+ * (`threadIdx.x` in `threadIdx.x + C * threadIdx.y`): its largest value,
+ * from the launch, or below |c| where no launch sizes it (a `__device__`
+ * step of a tile kernel: `t[x + C * y]` written from every thread of the
+ * block is one element per thread only if x < |C|); -1 when a thread term
+ * is of another form. Sets *rest to the terms without threads. */
+static int64_t lane_spread(kc_arena *ar, const kc_model *m, const kc_kernel *k, const kc_index *x, int skip,
+                           int64_t c, const kc_index **rest)
+{
+    int64_t spread = 0, ac = c < 0 ? -c : c;
+    kc_index *r = kc_arena_alloc(ar, sizeof *r);
+    *r = *x;
+    kc_mono *ms = kc_arena_alloc(ar, (x->nmono ? x->nmono : 1) * sizeof *ms);
+    unsigned n = 0;
+    for (unsigned i = 0; i < x->nmono; i++) {
+        const kc_mono *mo = &x->mono[i];
+        bool thread = false;
+        for (unsigned f = 0; f < mo->nfac; f++)
+            thread |= mo->fac[f].kind == KC_ATOM_LANE || mo->fac[f].kind == KC_ATOM_DATA;
+        if (!thread) {
+            ms[n++] = *mo;
+            continue;
+        }
+        if (mo->nfac != 1 || mo->fac[0].kind != KC_ATOM_LANE || mo->coef <= 0)
+            return -1;
+        if ((int)mo->fac[0].id == skip)
+            continue;
+        int64_t b = kc_launch_block_dim(m, k, mo->fac[0].id);
+        if (b > 0)
+            spread += mo->coef * (b - 1);
+        else if (mo->coef == 1)
+            spread += ac - 1;
+        else
+            return -1;
+    }
+    r->mono = ms;
+    r->nmono = (uint16_t)n;
+    *rest = r;
+    return spread;
+}
+
+/* Does `w` write row `threadIdx.<ax>` of a tile of rows of C and `r` read
+ * row v of it, where `w`'s guard keeps the writing threads off row v (`if
+ * (i > k) B[j + i * NT] -= A[k + i * NT] * B[j + k * NT]`, the elimination
+ * step of a dense LU or Cholesky factorization with i = threadIdx.y)? Both
+ * indices are C times a row plus thread terms below C, so they meet only
+ * where the writing thread's row is v. */
+bool kc_pivot_excluded(kc_arena *ar, const kc_model *m, const kc_kernel *k, const kc_access *w,
+                           const kc_access *r)
+{
+    const kc_index *wi = w->offset, *ri = r->offset;
+    if (!wi || !ri)
+        return false;
+    for (unsigned ax = 0; ax < 3; ax++) {
+        int64_t c = 0;
+        for (unsigned i = 0; i < wi->nmono; i++)
+            if (wi->mono[i].nfac == 1 && wi->mono[i].fac[0].kind == KC_ATOM_LANE && wi->mono[i].fac[0].id == ax)
+                c += wi->mono[i].coef;
+        if (c <= 1)
+            continue;
+        const kc_index *wrest, *rrest;
+        int64_t sw = lane_spread(ar, m, k, wi, (int)ax, c, &wrest), sr = lane_spread(ar, m, k, ri, -1, c, &rrest);
+        int64_t z;
+        if (sw < 0 || sr < 0 || sw >= c || sr >= c || !kc_index_is_const(wrest, &z) || z != 0)
+            continue;
+        /* v: the read's thread-free part, a multiple of c */
+        bool whole = true;
+        for (unsigned i = 0; i < rrest->nmono && whole; i++)
+            whole = rrest->mono[i].coef % c == 0;
+        if (!whole)
+            continue;
+        kc_index *v = kc_arena_alloc(ar, sizeof *v);
+        *v = *rrest;
+        kc_mono *ms = kc_arena_alloc(ar, (rrest->nmono ? rrest->nmono : 1) * sizeof *ms);
+        for (unsigned i = 0; i < rrest->nmono; i++) {
+            ms[i] = rrest->mono[i];
+            ms[i].coef /= c;
+        }
+        v->mono = ms;
+        kc_deps vd = kc_index_deps(v);
+        if (!vd.axes && !(vd.flags & (KC_AF_THREAD | KC_AF_DATA)) && lane_kept_from(ar, k, w->guard, ax, v))
+            return true;
+    }
+    return false;
+}

@@ -1,0 +1,15 @@
+/* rule_disjoint.h — when two accesses of one shared array cannot meet
+ * (private to the rules). */
+#ifndef KC_RULE_DISJOINT_H
+#define KC_RULE_DISJOINT_H
+
+#include "kc_model.h"
+
+#include <stdbool.h>
+
+/* Does `w` write row `threadIdx.<ax>` of a tile of rows of C and `r` read
+ * row v of it, where `w`'s guard keeps the writers off row v (`if (i > k)
+ * B[j + i * NT] -= A[k + i * NT] * B[j + k * NT]`)? */
+bool kc_pivot_excluded(kc_arena *ar, const kc_model *m, const kc_kernel *k, const kc_access *w, const kc_access *r);
+
+#endif
