@@ -2,7 +2,6 @@
  * although its address does not change. */
 #include "rule_util.h"
 
-#include <ctype.h>
 #include <string.h>
 
 static const char doc[] =
@@ -117,26 +116,6 @@ static bool stored_in_loop(const kc_kernel *k, uint32_t base, uint32_t loop, boo
     return false;
 }
 
-/* Does `text` name `name` (as a whole word)? */
-static bool names(const char *text, const char *name)
-{
-    size_t n = name ? strlen(name) : 0;
-    for (const char *p = text; n && p && (p = strstr(p, name)) != NULL; p++) {
-        bool before = p > text && (isalnum((unsigned char)p[-1]) || p[-1] == '_');
-        bool after = isalnum((unsigned char)p[n]) || p[n] == '_';
-        if (!before && !after)
-            return true;
-    }
-    return false;
-}
-
-static bool span_inside(kc_span in, kc_span out)
-{
-    bool after = in.line > out.line || (in.line == out.line && in.col >= out.col);
-    bool before = in.end_line < out.end_line || (in.end_line == out.end_line && in.end_col <= out.end_col);
-    return kc_span_valid(in) && kc_span_valid(out) && after && before;
-}
-
 /* Is the load under a condition, in loop L, that reads memory the loop
  * stores to (`if (i - lNodesCur < n)` with `lNodesCur` a `__device__`
  * variable that thread 0 moves every pass)? Its value may change between
@@ -147,14 +126,14 @@ static bool guard_reads_stored(const kc_kernel *k, const kc_access *a, uint32_t 
     for (uint32_t c = a->guard; c != KC_NONE && c < k->conds.len && hops++ < 10000; c = k->conds.data[c].parent) {
         const kc_cond *cd = &k->conds.data[c];
         /* (the loop's own condition holds in every pass that runs) */
-        if (cd->loop == KC_NONE || !kc_loop_within(k, cd->loop, L) || span_inside(cd->span, k->loops.data[L].span))
+        if (cd->loop == KC_NONE || !kc_loop_within(k, cd->loop, L) || kc_span_inside(cd->span, k->loops.data[L].span))
             continue;
         for (uint32_t i = 0; i < k->accesses.len; i++) {
             const kc_access *r = &k->accesses.data[i];
             /* (read in the condition as written: inside a macro every
              * access maps to the macro's name) */
-            if (r == a || r->kind != KC_ACC_LOAD || r->base == KC_NONE || !span_inside(r->span, cd->span) ||
-                !cd->text || !names(cd->text, r->base_name))
+            if (r == a || r->kind != KC_ACC_LOAD || r->base == KC_NONE || !kc_span_inside(r->span, cd->span) ||
+                !cd->text || !r->base_name || !kc_text_has_word(cd->text, r->base_name, strlen(r->base_name)))
                 continue;
             for (uint32_t j = 0; j < k->accesses.len; j++) {
                 const kc_access *st = &k->accesses.data[j];
@@ -178,9 +157,9 @@ static bool polled(const kc_access *a, const kc_loop *lp)
         return false;
     /* (the variable the load fills is no variable the loop steps, though
      * the condition names it) */
-    if (a->value_name && names(lp->cond_text, a->value_name))
+    if (a->value_name && kc_text_has_word(lp->cond_text, a->value_name, strlen(a->value_name)))
         return !lp->var || strcmp(lp->var, a->value_name) == 0;
-    return !lp->var && span_inside(a->span, lp->range_span);
+    return !lp->var && kc_span_inside(a->span, lp->range_span);
 }
 
 static bool restrict_param(const kc_kernel *k, uint32_t sym)

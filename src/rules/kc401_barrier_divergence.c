@@ -476,15 +476,6 @@ static bool divergent(const kc_model *m, const kc_kernel *k, const kc_barrier *b
     return block_wide(b->name) && (divergent_cond(m, k, b->guard) != KC_NONE || exit);
 }
 
-static bool span_in(kc_span in, kc_span out)
-{
-    if (!kc_span_valid(in) || !kc_span_valid(out))
-        return false;
-    bool after = in.line > out.line || (in.line == out.line && in.col >= out.col);
-    bool before = in.end_line < out.end_line || (in.end_line == out.end_line && in.end_col <= out.end_col);
-    return after && before;
-}
-
 /* A barrier reached through an inlined device function that is already
  * divergent inside that function's own model (reported there). */
 static bool reported_in_callee(const kc_model *m, const kc_kernel *k, const kc_barrier *b)
@@ -493,7 +484,7 @@ static bool reported_in_callee(const kc_model *m, const kc_kernel *k, const kc_b
         return false;
     for (uint32_t i = 0; i < m->kernels.len; i++) {
         const kc_kernel *d = m->kernels.data[i];
-        if (d == k || !d->is_device_function || !span_in(b->origin, d->span))
+        if (d == k || !d->is_device_function || !kc_span_inside(b->origin, d->span))
             continue;
         for (uint32_t j = 0; j < d->barriers.len; j++)
             if (kc_span_same(d->barriers.data[j].span, b->origin) && divergent(m, d, &d->barriers.data[j]))

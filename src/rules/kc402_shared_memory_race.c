@@ -982,13 +982,6 @@ static const char *acc_text(kc_rule_ctx *ctx, const kc_access *a)
 
 static uint32_t acc_line(const kc_access *a) { return inlined(a) ? a->origin.line : a->span.line; }
 
-static bool span_in(kc_span in, kc_span out)
-{
-    bool after = in.line > out.line || (in.line == out.line && in.col >= out.col);
-    bool before = in.end_line < out.end_line || (in.end_line == out.end_line && in.end_col <= out.end_col);
-    return kc_span_valid(in) && kc_span_valid(out) && after && before;
-}
-
 /* Both accesses inside one call of an inlined device function whose own
  * model holds the same __shared__ array: reported there, at the real
  * lines. (Two calls of it are not: the race between them is the caller's.) */
@@ -998,7 +991,7 @@ static bool reported_in_callee(const kc_model *m, const kc_access *x, const kc_a
         return false;
     for (uint32_t i = 0; i < m->kernels.len; i++) {
         const kc_kernel *d = m->kernels.data[i];
-        if (!d->is_device_function || !span_in(x->origin, d->span) || !span_in(o->origin, d->span))
+        if (!d->is_device_function || !kc_span_inside(x->origin, d->span) || !kc_span_inside(o->origin, d->span))
             continue;
         for (uint32_t j = 0; j < d->shared_arrays.len; j++)
             if (d->shared_arrays.data[j].name && strcmp(d->shared_arrays.data[j].name, x->base_name) == 0)

@@ -235,18 +235,6 @@ static bool guarded_single(const kc_model *m, const kc_kernel *k, const kc_acces
     return false;
 }
 
-/* Identifier `w` (len n) in text t, as a whole word. */
-static bool has_word(const char *t, const char *w, size_t n)
-{
-    for (const char *p = t; p && (p = strstr(p, w)) != NULL; p++) {
-        bool left = p == t || !(isalnum((unsigned char)p[-1]) || p[-1] == '_');
-        bool right = !(isalnum((unsigned char)p[n]) || p[n] == '_');
-        if (left && right)
-            return true;
-    }
-    return false;
-}
-
 /* Do texts a and b name a common variable (words of Python syntax and the
  * modules every launch names aside)? */
 static bool share_name(const char *a, const char *b)
@@ -270,7 +258,7 @@ static bool share_name(const char *a, const char *b)
             if (n < sizeof w) {
                 memcpy(w, p, n);
                 w[n] = 0;
-                if (has_word(b, w, n))
+                if (kc_text_has_word(b, w, n))
                     return true;
             }
         }
@@ -285,10 +273,10 @@ static bool grid_mentions(const kc_launch *L, unsigned ax, const char *name, con
 {
     for (unsigned a = 0; a < 3; a++) {
         const char *g = L->grid[a].text;
-        if ((ax == 3 || a == ax) && g && (has_word(g, name, strlen(name)) || share_name(arg, g)))
+        if ((ax == 3 || a == ax) && g && (kc_text_has_word(g, name, strlen(name)) || share_name(arg, g)))
             return true;
     }
-    return ax == 3 && L->grid_text && (has_word(L->grid_text, name, strlen(name)) || share_name(arg, L->grid_text));
+    return ax == 3 && L->grid_text && (kc_text_has_word(L->grid_text, name, strlen(name)) || share_name(arg, L->grid_text));
 }
 
 /* A branch on values every program shares (`if HAS_D:`, `if
@@ -308,7 +296,7 @@ static bool branch_tied(const kc_model *m, const kc_kernel *k, const kc_cond *cd
     for (uint32_t s = 0; s < k->symbols.len; s++) {
         const kc_symbol *sy = &k->symbols.data[s];
         if ((sy->kind != KC_SYM_CONSTEXPR && sy->kind != KC_SYM_PARAM) || !sy->name ||
-            !has_word(cd->text, sy->name, strlen(sy->name)))
+            !kc_text_has_word(cd->text, sy->name, strlen(sy->name)))
             continue;
         named++;
         for (uint32_t l = 0; l < m->launches.len; l++) {

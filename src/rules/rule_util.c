@@ -1,5 +1,6 @@
 #include "rule_util.h"
 
+#include <ctype.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -252,6 +253,17 @@ uint8_t kc_launch_unit_axes(const kc_model *m, const kc_kernel *k)
         if (kc_launch_block_dim(m, k, ax) == 1)
             unit |= (uint8_t)(1u << ax);
     return unit;
+}
+
+bool kc_text_has_word(const char *text, const char *w, size_t n)
+{
+    for (const char *p = text; n && p && (p = strstr(p, w)) != NULL; p++) {
+        bool left = p == text || !(isalnum((unsigned char)p[-1]) || p[-1] == '_');
+        bool right = !(isalnum((unsigned char)p[n]) || p[n] == '_');
+        if (left && right)
+            return true;
+    }
+    return false;
 }
 
 uint32_t kc_index_symbol(const kc_index *x)

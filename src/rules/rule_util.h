@@ -141,6 +141,8 @@ bool kc_index_has_atom(const kc_index *x, kc_atom_kind kind, uint32_t id);
 
 /* The symbol an index is exactly (`N`, not `2*N` or `N + 1`), or KC_NONE. */
 uint32_t kc_index_symbol(const kc_index *x);
+/* Does `text` name the identifier `w` (its first n bytes) as a whole word? */
+bool kc_text_has_word(const char *text, const char *w, size_t n);
 
 /* ---- shared memory: two accesses of one array across the threads ---- */
 

@@ -23,4 +23,13 @@ static inline bool kc_span_same(kc_span a, kc_span b)
     return a.line == b.line && a.col == b.col && a.end_line == b.end_line && a.end_col == b.end_col;
 }
 
+/* Does `in` lie within `out` (both valid)? An access in a condition, a
+ * condition in a loop's header. */
+static inline bool kc_span_inside(kc_span in, kc_span out)
+{
+    bool after = in.line > out.line || (in.line == out.line && in.col >= out.col);
+    bool before = in.end_line < out.end_line || (in.end_line == out.end_line && in.end_col <= out.end_col);
+    return kc_span_valid(in) && kc_span_valid(out) && after && before;
+}
+
 #endif

@@ -6,8 +6,7 @@
 #include <ctype.h>
 #include <string.h>
 
-/* Is `c` a call of cudaGetLastError() or cudaPeekAtLastError()? */
-static bool last_error_call(CXCursor c)
+bool kc_cuda_names_last_error(CXCursor c)
 {
     CXString sp = clang_getCursorSpelling(c);
     const char *n = clang_getCString(sp);
@@ -33,7 +32,7 @@ static int body_tests_last_error(CXCursor c, CXCursor parent, bool always, unsig
     if (always && c.kind == CXCursor_CallExpr && parent.kind != CXCursor_CompoundStmt &&
         !(parent.kind == CXCursor_CStyleCastExpr &&
           clang_getCanonicalType(clang_getCursorType(parent)).kind == CXType_Void)) {
-        r = last_error_call(c);
+        r = kc_cuda_names_last_error(c);
     }
     kc_cuda_kids k;
     kc_cuda_kids_get(c, &k);

@@ -7,6 +7,9 @@
 
 #include <stdbool.h>
 
+/* Does `c` (a call, or the name in one) name cudaGetLastError() or
+ * cudaPeekAtLastError()? */
+bool kc_cuda_names_last_error(CXCursor c);
 /* Is call `c` (of function `ref`) an error report after a launch: a
  * `void` function whose body tests the last error on every call and
  * launches nothing, or, where its body is not in the parse, one given

@@ -450,15 +450,9 @@ static bool args_call(CXCursor c, unsigned depth)
 static enum CXChildVisitResult find_last_error(CXCursor c, CXCursor parent, CXClientData data)
 {
     (void)parent;
-    if (c.kind == CXCursor_CallExpr || c.kind == CXCursor_DeclRefExpr) {
-        CXString sp = clang_getCursorSpelling(c);
-        const char *n = clang_getCString(sp);
-        bool hit = n && (!strcmp(n, "cudaGetLastError") || !strcmp(n, "cudaPeekAtLastError"));
-        clang_disposeString(sp);
-        if (hit) {
-            *(bool *)data = true;
-            return CXChildVisit_Break;
-        }
+    if ((c.kind == CXCursor_CallExpr || c.kind == CXCursor_DeclRefExpr) && kc_cuda_names_last_error(c)) {
+        *(bool *)data = true;
+        return CXChildVisit_Break;
     }
     return CXChildVisit_Recurse;
 }
