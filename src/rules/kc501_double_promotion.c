@@ -151,7 +151,12 @@ static void literals(const kc_kernel *k, kc_rule_ctx *ctx)
         const char *ctxt = l->context && strlen(l->context) <= 60 ? l->context
                                                                    : kc_arena_printf(ar, "%.57s...", l->context ? l->context : "");
         kc_diag *d;
-        if (n == 1)
+        if (n == 1 && l->beside_call && strlen(l->beside_call) <= 60)
+            d = kc_report(ctx, k, l->span,
+                          "double-precision literal %s keeps `%s` in fp64: `%s` beside it is double already (a "
+                          "finding of its own), and once that is float the literal converts it back",
+                          shown(ar, l), ctxt, l->beside_call);
+        else if (n == 1)
             d = kc_report(ctx, k, l->span,
                           "double-precision literal %s promotes `%s` to double: the float operand is converted "
                           "and the arithmetic runs in fp64",

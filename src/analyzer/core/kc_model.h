@@ -510,6 +510,9 @@ typedef struct kc_literal {
     const char *context;   /* what it is combined with, e.g. "x * 0.5" */
     kc_span context_span;  /* the expression `context` */
     const char *fix_text;  /* the literal in float ("0.5f"), or NULL when it is spelled in a macro */
+    const char *beside_call; /* a math call beside it that is double already (`pow(x, 2)`,
+                              * itself a finding), or NULL: the literal keeps the
+                              * arithmetic in fp64 once that call is float */
     uint32_t loop;         /* innermost loop, or KC_NONE */
 } kc_literal;
 

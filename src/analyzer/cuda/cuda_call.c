@@ -687,3 +687,27 @@ bool kc_cuda_out_param(CXCursor param)
     CXType t = clang_getCursorType(param);
     return t.kind == CXType_LValueReference && !clang_isConstQualifiedType(clang_getPointeeType(t));
 }
+
+/* How argument `arg` of `call` is evaluated: as an address (nothing
+ * loaded) where it names a struct object that binds to a reference
+ * parameter (`ewald(target, *params)` with `const Params &p`): binding
+ * reads nothing; what the callee reads of its members are the loads, seen
+ * where it is inlined. Else as a value, a load where it names memory. */
+int kc_cuda_arg_mode(CXCursor call, CXCursor arg)
+{
+    if (call.kind != CXCursor_CallExpr || !kc_cuda_ty_is_record(clang_getCanonicalType(clang_getCursorType(arg))))
+        return KC_CUDA_EV_LOAD;
+    CXCursor ref = clang_getCursorReferenced(call);
+    int na = clang_Cursor_getNumArguments(call);
+    for (int i = 0; i < na; i++) {
+        if (!clang_equalCursors(clang_Cursor_getArgument(call, (unsigned)i), arg))
+            continue;
+        bool fn = ref.kind == CXCursor_FunctionDecl || ref.kind == CXCursor_CXXMethod ||
+                  ref.kind == CXCursor_FunctionTemplate;
+        CXCursor p = fn && clang_Cursor_getNumArguments(ref) == na ? clang_Cursor_getArgument(ref, (unsigned)i)
+                                                                   : kc_cuda_candidate_param(call, i, na);
+        enum CXTypeKind k = clang_Cursor_isNull(p) ? CXType_Invalid : clang_getCursorType(p).kind;
+        return k == CXType_LValueReference || k == CXType_RValueReference ? KC_CUDA_EV_ADDR : KC_CUDA_EV_LOAD;
+    }
+    return KC_CUDA_EV_LOAD;
+}

@@ -222,7 +222,7 @@ __attribute__((noinline)) static kc_cuda_val ev_kids(kc_cuda_walk *w, CXCursor e
             k.v[i].kind == CXCursor_NamespaceRef)
             continue;
         kc_cuda_val v = i == 0 && !clang_Cursor_isNull(addr) ? kc_cuda_ev(w, addr, KC_CUDA_EV_ADDR)
-                                                              : kc_cuda_ev(w, k.v[i], KC_CUDA_EV_LOAD);
+                                                              : kc_cuda_ev(w, k.v[i], kc_cuda_arg_mode(e, k.v[i]));
         d = kc_cuda_deps_or(d, v.ptr && v.off ? kc_index_deps(v.off) : v.deps);
     }
     kc_cuda_kids_free(&k);
@@ -671,7 +671,7 @@ static kc_cuda_val inline_call(kc_cuda_walk *w, CXCursor call, CXCursor def, CXC
     kc_cuda_val *args = kc_xcalloc(na > 0 ? (size_t)na : 1, sizeof *args);
     kc_deps all = {0};
     for (int i = 0; i < na; i++) {
-        args[i] = kc_cuda_ev(w, argv[i], KC_CUDA_EV_LOAD);
+        args[i] = kc_cuda_ev(w, argv[i], kc_cuda_arg_mode(call, argv[i]));
         all = kc_cuda_deps_or(all, args[i].deps);
     }
     kc_cuda_val result = kc_cuda_v_deps(all);

@@ -120,6 +120,22 @@ static bool is_math_name(const char *n)
     return false;
 }
 
+static enum CXTypeKind written_kind(CXCursor a);
+static CXCursor written_expr(CXCursor a);
+static bool int_kind(enum CXTypeKind t);
+
+/* pow(float, int): double since C++11 (the library's pow(T, U) promotes
+ * both), even where clang, parsing with a float overload in scope, typed
+ * the call float. */
+static bool pow_float_int(facts_ctx *x, CXCursor call)
+{
+    CXCursor cref;
+    return call.kind == CXCursor_CallExpr && clang_Cursor_getNumArguments(call) == 2 &&
+           strcmp(callee_of(x, call, &cref), "pow") == 0 &&
+           written_kind(clang_Cursor_getArgument(call, 0)) == CXType_Float &&
+           int_kind(written_kind(clang_Cursor_getArgument(call, 1)));
+}
+
 /* How a double-typed expression got to be double. */
 enum { FD_OTHER = 0, FD_LITERAL, FD_FLOAT, FD_DOUBLE };
 
@@ -475,18 +491,26 @@ static void check_binary(facts_ctx *x, CXCursor e)
         return;
     if (fd_class(x, ll ? r : l, 0) != FD_FLOAT || !sinks_to_float(x, x->depth - 1))
         return;
+    /* beside a math call that is double already (pow(float, int), exp
+     * resolved to the double function) the literal converts nothing now;
+     * it keeps the arithmetic in fp64 once the call is float */
+    CXCursor call = written_expr(ll ? r : l);
+    bool beside = call.kind == CXCursor_CallExpr && (pow_float_int(x, call) || ckind(call) == CXType_Double);
     /* only a literal on its own is known to be exact in float; a folded
      * constant (M_SQRT2 * 0.5f) is taken not to be */
     bool lone = ll ? is_double_literal(l) : is_double_literal(r);
     if (lone && (narrowed_by_compiler(x, e, ll ? r : l, ll ? llit : rlit) ||
                  unit_chain_narrowed(x, e, ll ? r : l, ll ? llit : rlit)))
         return;
+    uint32_t before = x->k->literals.len;
     add_literal(x, ll ? llit : rlit, e);
+    if (beside && x->k->literals.len > before)
+        x->k->literals.data[before].beside_call = kc_cuda_span_text(x->t, kc_cuda_span(x->t, call));
 }
 
-/* The type of an argument as written (before conversions to the
- * parameter's type). */
-static enum CXTypeKind written_kind(CXCursor a)
+/* An expression as written (before conversions clang put around it, to
+ * a parameter's type or an operator's). */
+static CXCursor written_expr(CXCursor a)
 {
     for (int i = 0; i < 16; i++) {
         a = strip_parens(a);
@@ -500,8 +524,10 @@ static enum CXTypeKind written_kind(CXCursor a)
             break;
         a = n;
     }
-    return ckind(a);
+    return a;
 }
+
+static enum CXTypeKind written_kind(CXCursor a) { return ckind(written_expr(a)); }
 
 static bool int_kind(enum CXTypeKind t)
 {
@@ -517,8 +543,7 @@ static void check_math_call(facts_ctx *x, CXCursor e)
     CXCursor cref;
     const char *name = callee_of(x, e, &cref);
     int na = clang_Cursor_getNumArguments(e);
-    bool pow_int = strcmp(name, "pow") == 0 && na == 2 && written_kind(clang_Cursor_getArgument(e, 0)) == CXType_Float &&
-                   int_kind(written_kind(clang_Cursor_getArgument(e, 1)));
+    bool pow_int = pow_float_int(x, e);
     if (!pow_int) {
         if (ckind(e) != CXType_Double)
             return;

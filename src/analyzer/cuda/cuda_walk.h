@@ -282,6 +282,9 @@ void kc_cuda_pin_params(kc_cuda_walk *w, CXCursor e, unsigned depth);
 /* A parameter through which the callee can write the caller's variable:
  * a reference to non-const (`int &x`). */
 bool kc_cuda_out_param(CXCursor param);
+/* KC_CUDA_EV_ADDR for a struct object bound to a reference parameter
+ * (binding loads nothing), else KC_CUDA_EV_LOAD. */
+int kc_cuda_arg_mode(CXCursor call, CXCursor arg);
 
 /* ---- cuda_accessor.c ---- */
 /* A PyTorch tensor accessor type (at::GenericPackedTensorAccessor,
