@@ -764,14 +764,17 @@ static void visit(host_ctx *x, CXCursor c)
     x->depth--;
 }
 
+/* Paths are stacks (entry k: the k-th if/switch around the event, and
+ * its arm), so a statement two events share sits at the same depth in
+ * both, and once their entries differ no deeper one is shared. */
+
 /* Can the two events run on the same path (not in different arms of one
  * if/switch)? */
 static bool same_path(const host_ev *a, const host_ev *b)
 {
-    for (unsigned i = 0; i < a->npath; i++)
-        for (unsigned j = 0; j < b->npath; j++)
-            if (a->path[i].stmt == b->path[j].stmt && a->path[i].arm != b->path[j].arm)
-                return false;
+    for (unsigned i = 0; i < a->npath && i < b->npath && a->path[i].stmt == b->path[i].stmt; i++)
+        if (a->path[i].arm != b->path[i].arm)
+            return false;
     return true;
 }
 
@@ -779,13 +782,11 @@ static bool same_path(const host_ev *a, const host_ev *b)
  * in holds `a` too? */
 static bool runs_after(const host_ev *a, const host_ev *b)
 {
-    for (unsigned j = 0; j < b->npath; j++) {
-        bool in = false;
-        for (unsigned i = 0; i < a->npath && !in; i++)
-            in = a->path[i].stmt == b->path[j].stmt && a->path[i].arm == b->path[j].arm;
-        if (!in)
+    if (b->npath > a->npath)
+        return false;
+    for (unsigned j = 0; j < b->npath; j++)
+        if (a->path[j].stmt != b->path[j].stmt || a->path[j].arm != b->path[j].arm)
             return false;
-    }
     return true;
 }
 
@@ -886,6 +887,10 @@ static void host_function(host_ctx *x, CXCursor fn)
     visit(x, body);
     unknown_checkers(x, body);
     kc_model *m = x->t->m;
+    KC_VEC(uint32_t) last_checks = {0};
+    for (uint32_t i = 0; i < x->evs.len; i++)
+        if (x->evs.data[i].kind == EV_CHECK && x->evs.data[i].last_error)
+            kc_vec_push(&last_checks, i);
     for (uint32_t i = 0; i < x->evs.len; i++) {
         host_ev *e = &x->evs.data[i];
         if (e->kind == EV_LAUNCH) {
@@ -920,12 +925,9 @@ static void host_function(host_ctx *x, CXCursor fn)
             }
         } else if (e->kind == EV_CALL) {
             host_link call = {.fn = e->callee, .in = fn_key(fn), .call_ix = KC_NONE, .checked = false};
-
-            for (uint32_t j = i + 1; j < x->evs.len && !call.checked; j++) {
-                const host_ev *f = &x->evs.data[j];
-                if (same_path(e, f))
-                    call.checked = f->kind == EV_CHECK && f->last_error;
-            }
+            /* a last-error check after it on its path (the checks in order) */
+            for (uint32_t c = 0; c < last_checks.len && !call.checked; c++)
+                call.checked = last_checks.data[c] > i && same_path(e, &x->evs.data[last_checks.data[c]]);
             kc_vec_push(&x->calls, call);
         } else if (e->kind == EV_API && kc_span_valid(e->span)) {
             /* A destructor has no way to report a failure (it must not
@@ -962,6 +964,7 @@ static void host_function(host_ctx *x, CXCursor fn)
             }
         }
     }
+    kc_vec_free(&last_checks);
 }
 
 /* Is every call of function `fn` in the file (at least one) followed by

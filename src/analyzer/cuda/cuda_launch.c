@@ -23,6 +23,9 @@ typedef struct dim3_writes {
     /* each whole assignment and its right-hand side (the first ones) */
     CXCursor at[DIM3_MAX_WRITES], value[DIM3_MAX_WRITES];
     CXCursor member_at[DIM3_MAX_WRITES]; /* the first member assignments */
+    CXCursor fn;
+    bool scanned;
+    struct excl_scan *branches; /* fn's if/else statements, once members need them */
 } dim3_writes;
 
 static void dim3_write(dim3_writes *w, CXCursor at, CXCursor rhs)
@@ -112,68 +115,95 @@ static bool extent_of(CXCursor c, CXFile *f, unsigned *a, unsigned *b)
     return *f && fb && clang_File_isEqual(*f, fb) && *a <= *b;
 }
 
-static bool within(CXCursor c, CXFile f, unsigned a, unsigned b)
-{
-    CXFile fc;
-    unsigned ca, cb;
-    return extent_of(c, &fc, &ca, &cb) && clang_File_isEqual(fc, f) && ca >= a && cb <= b;
-}
-
-/* Are `write` and `use` in the two branches of one `if`/`else` that no
- * loop of the function holds (then no pass runs both)? */
-typedef struct excl_search {
-    CXCursor write, use;
-    bool exclusive, in_loop;
+/* The `if`/`else` statements of a function that no loop of it holds:
+ * the extents of each one's two branches, in one file. */
+typedef struct excl_if {
     CXFile f;
-    unsigned a, b; /* the `if` found, to test the loops against */
-} excl_search;
+    unsigned ta, tb, ea, eb;
+} excl_if;
 
-static enum CXChildVisitResult excl_if_visit(CXCursor c, CXCursor parent, CXClientData data)
+typedef struct excl_scan {
+    KC_VEC(excl_if) ifs;
+    KC_VEC(excl_if) loops; /* (ta, tb: the loop's extent) */
+} excl_scan;
+
+static enum CXChildVisitResult excl_visit(CXCursor c, CXCursor parent, CXClientData data)
 {
     (void)parent;
-    excl_search *x = data;
-    if (c.kind != CXCursor_IfStmt || x->exclusive)
-        return CXChildVisit_Recurse;
-    kc_cuda_kids k;
-    kc_cuda_kids_get(c, &k);
-    if (k.n >= 3) {
-        CXFile ft, fe;
-        unsigned ta, tb, ea, eb;
-        CXCursor th = k.v[k.n - 2], el = k.v[k.n - 1];
-        if (extent_of(th, &ft, &ta, &tb) && extent_of(el, &fe, &ea, &eb) && tb <= ea &&
-            ((within(x->write, ft, ta, tb) && within(x->use, fe, ea, eb)) ||
-             (within(x->write, fe, ea, eb) && within(x->use, ft, ta, tb)))) {
-            x->exclusive = extent_of(c, &x->f, &x->a, &x->b);
-        }
-    }
-    kc_cuda_kids_free(&k);
-    return CXChildVisit_Recurse;
-}
-
-static enum CXChildVisitResult excl_loop_visit(CXCursor c, CXCursor parent, CXClientData data)
-{
-    (void)parent;
-    excl_search *x = data;
-    if ((c.kind == CXCursor_ForStmt || c.kind == CXCursor_WhileStmt || c.kind == CXCursor_DoStmt ||
-         c.kind == CXCursor_CXXForRangeStmt)) {
-        CXFile fl;
-        unsigned la, lb;
-        if (extent_of(c, &fl, &la, &lb) && clang_File_isEqual(fl, x->f) && la <= x->a && lb >= x->b) {
-            x->in_loop = true;
-            return CXChildVisit_Break;
-        }
+    excl_scan *x = data;
+    excl_if e = {0};
+    if (c.kind == CXCursor_ForStmt || c.kind == CXCursor_WhileStmt || c.kind == CXCursor_DoStmt ||
+        c.kind == CXCursor_CXXForRangeStmt) {
+        if (extent_of(c, &e.f, &e.ta, &e.tb))
+            kc_vec_push(&x->loops, e);
+    } else if (c.kind == CXCursor_IfStmt) {
+        kc_cuda_kids k;
+        kc_cuda_kids_get(c, &k);
+        CXFile fe;
+        if (k.n >= 3 && extent_of(k.v[k.n - 2], &e.f, &e.ta, &e.tb) && extent_of(k.v[k.n - 1], &fe, &e.ea, &e.eb) &&
+            clang_File_isEqual(e.f, fe) && e.tb <= e.ea)
+            kc_vec_push(&x->ifs, e);
+        kc_cuda_kids_free(&k);
     }
     return CXChildVisit_Recurse;
 }
 
-static bool exclusive_branches(CXCursor fn, CXCursor write, CXCursor use)
+/* Are `write` and `use` in the two branches of one `if`/`else` of the
+ * function that no loop of it holds (then no pass runs both)? */
+static bool exclusive_branches(const excl_scan *x, CXCursor write, CXCursor use)
 {
-    excl_search x = {write, use, false, false, NULL, 0, 0};
-    clang_visitChildren(fn, excl_if_visit, &x);
-    if (!x.exclusive)
+    CXFile fw, fu;
+    unsigned wa, wb, ua, ub;
+    if (!extent_of(write, &fw, &wa, &wb) || !extent_of(use, &fu, &ua, &ub) || !clang_File_isEqual(fw, fu))
         return false;
-    clang_visitChildren(fn, excl_loop_visit, &x);
-    return !x.in_loop;
+    for (uint32_t i = 0; i < x->ifs.len; i++) {
+        const excl_if *e = &x->ifs.data[i];
+        if (!clang_File_isEqual(e->f, fw))
+            continue;
+        bool wt = wa >= e->ta && wb <= e->tb, we = wa >= e->ea && wb <= e->eb;
+        bool ut = ua >= e->ta && ub <= e->tb, ue = ua >= e->ea && ub <= e->eb;
+        if (!((wt && ue) || (we && ut)))
+            continue;
+        bool in_loop = false;
+        for (uint32_t j = 0; j < x->loops.len && !in_loop; j++)
+            in_loop = clang_File_isEqual(x->loops.data[j].f, e->f) && x->loops.data[j].ta <= e->ta &&
+                      x->loops.data[j].tb >= e->eb;
+        return !in_loop;
+    }
+    return false;
+}
+
+/* The assignments of dim3 variable d in its function fn, found in one
+ * walk of fn and kept for the file's later launches (a dispatch macro
+ * may expand to thousands of launches in one function). */
+static dim3_writes *dim3_writes_of(kc_cuda_tu *t, CXCursor d, CXCursor fn)
+{
+    for (uint32_t i = 0; i < t->dim3s.len; i++)
+        if (clang_equalCursors(((dim3_writes *)t->dim3s.data[i])->var, d))
+            return t->dim3s.data[i];
+    dim3_writes *w = kc_xcalloc(1, sizeof *w);
+    w->var = d;
+    w->fn = fn;
+    w->rhs = clang_getNullCursor();
+    if (fn.kind == CXCursor_FunctionDecl || fn.kind == CXCursor_CXXMethod || fn.kind == CXCursor_FunctionTemplate)
+        clang_visitChildren(fn, dim3_write_visit, w);
+    kc_vec_push(&t->dim3s, (void *)w);
+    return w;
+}
+
+/* Frees what dim3_writes_of kept for the file. */
+void kc_cuda_launch_cache_free(kc_cuda_tu *t)
+{
+    for (uint32_t i = 0; i < t->dim3s.len; i++) {
+        dim3_writes *w = t->dim3s.data[i];
+        if (w->branches) {
+            kc_vec_free(&w->branches->ifs);
+            kc_vec_free(&w->branches->loops);
+            free(w->branches);
+        }
+        free(w);
+    }
+    kc_vec_free(&t->dim3s);
 }
 
 /* What a dim3 variable holds where `use` reads it (a launch): the last
@@ -182,30 +212,31 @@ static bool exclusive_branches(CXCursor fn, CXCursor write, CXCursor use)
  * assignment that replaces it; *known false when members are assigned
  * (other than in the other branch of an if/else no loop holds), or when it
  * is assigned more than once and no assignment reaches `use` so. */
-static CXCursor dim3_value(CXCursor d, CXCursor use, bool *known)
+static CXCursor dim3_value(kc_cuda_tu *t, CXCursor d, CXCursor use, bool *known)
 {
-    CXCursor fn = clang_getCursorSemanticParent(d);
-    dim3_writes w = {.var = d, .rhs = clang_getNullCursor()};
-    if (fn.kind == CXCursor_FunctionDecl || fn.kind == CXCursor_CXXMethod || fn.kind == CXCursor_FunctionTemplate)
-        clang_visitChildren(fn, dim3_write_visit, &w);
+    dim3_writes *w = dim3_writes_of(t, d, clang_getCursorSemanticParent(d));
     /* a member assignment in the other branch of an if/else than the
      * launch (`grid.x = n / 4` before the vectorized launch, the plain
      * launch in the else) does not reach it */
-    if (w.members && w.members <= DIM3_MAX_WRITES && !clang_Cursor_isNull(use)) {
-        unsigned reaching = 0;
-        for (unsigned i = 0; i < w.members; i++)
-            reaching += !exclusive_branches(fn, w.member_at[i], use);
-        w.members = reaching;
+    unsigned members = w->members;
+    if (members && members <= DIM3_MAX_WRITES && !clang_Cursor_isNull(use)) {
+        if (!w->branches) {
+            w->branches = kc_xcalloc(1, sizeof *w->branches);
+            clang_visitChildren(w->fn, excl_visit, w->branches);
+        }
+        members = 0;
+        for (unsigned i = 0; i < w->members; i++)
+            members += !exclusive_branches(w->branches, w->member_at[i], use);
     }
-    *known = !w.members && w.whole <= 1;
-    if (!w.members && w.whole > 1 && w.whole <= DIM3_MAX_WRITES && !clang_Cursor_isNull(use)) {
-        for (unsigned i = w.whole; i-- > 0;)
-            if (reaches(w.at[i], use)) {
+    *known = !members && w->whole <= 1;
+    if (!members && w->whole > 1 && w->whole <= DIM3_MAX_WRITES && !clang_Cursor_isNull(use)) {
+        for (unsigned i = w->whole; i-- > 0;)
+            if (reaches(w->at[i], use)) {
                 *known = true;
-                return w.value[i];
+                return w->value[i];
             }
     }
-    return w.whole ? w.rhs : clang_Cursor_getVarDeclInitializer(d);
+    return w->whole ? w->rhs : clang_Cursor_getVarDeclInitializer(d);
 }
 
 /* The operands of a dim3 built in place (`dim3(x, y)`, `{x, y, z}`), type
@@ -254,7 +285,7 @@ static bool calls_function(CXCursor e)
 static bool var_block_dims(kc_cuda_tu *t, CXCursor d, CXCursor use, int64_t out[3], unsigned depth)
 {
     bool known;
-    CXCursor v = dim3_value(d, use, &known);
+    CXCursor v = dim3_value(t, d, use, &known);
     return known && block_dims(t, v, out, depth + 1);
 }
 
@@ -430,7 +461,7 @@ static void grid_axes(kc_cuda_tu *t, CXCursor e, kc_grid_axis out[3], unsigned d
         if (d.kind != CXCursor_VarDecl)
             return;
         bool known;
-        CXCursor init = dim3_value(d, e, &known);
+        CXCursor init = dim3_value(t, d, e, &known);
         if (!known)
             return;
         if (clang_Cursor_isNull(init)) {
@@ -648,7 +679,7 @@ static void factors_of(kc_cuda_tu *t, CXCursor e, mfactors *f, unsigned depth)
 /* One axis of a launch's grid or block as an expression: the argument
  * itself for an integer (x; y and z are then 1: *one), else the operand of
  * the dim3 it builds or a dim3 variable holds (an operand left out is 1). */
-static CXCursor dim3_axis(CXCursor e, unsigned ax, bool *one, unsigned depth)
+static CXCursor dim3_axis(kc_cuda_tu *t, CXCursor e, unsigned ax, bool *one, unsigned depth)
 {
     CXCursor s = kc_cuda_strip(e);
     *one = false;
@@ -660,8 +691,8 @@ static CXCursor dim3_axis(CXCursor e, unsigned ax, bool *one, unsigned depth)
     }
     if (s.kind == CXCursor_DeclRefExpr && clang_getCursorReferenced(s).kind == CXCursor_VarDecl) {
         bool known;
-        CXCursor v = dim3_value(clang_getCursorReferenced(s), s, &known);
-        return known && !clang_Cursor_isNull(v) ? dim3_axis(v, ax, one, depth + 1) : clang_getNullCursor();
+        CXCursor v = dim3_value(t, clang_getCursorReferenced(s), s, &known);
+        return known && !clang_Cursor_isNull(v) ? dim3_axis(t, v, ax, one, depth + 1) : clang_getNullCursor();
     }
     CXCursor kids[4];
     unsigned n = dim3_operands(s, kids, 4);
@@ -669,19 +700,19 @@ static CXCursor dim3_axis(CXCursor e, unsigned ax, bool *one, unsigned depth)
         return clang_getNullCursor();
     /* a copy of another dim3 (a dim3 passed by value) */
     if (n == 1 && !kc_cuda_ty_is_int(clang_getCursorType(kc_cuda_strip(kids[0]))))
-        return dim3_axis(kids[0], ax, one, depth + 1);
+        return dim3_axis(t, kids[0], ax, one, depth + 1);
     if (ax >= n) {
         *one = true;
         return clang_getNullCursor();
     }
-    return dim3_axis(kids[ax], 0, one, depth + 1);
+    return dim3_axis(t, kids[ax], 0, one, depth + 1);
 }
 
 /* The block's x size as an expression. */
-static CXCursor block_x(CXCursor e, unsigned depth)
+static CXCursor block_x(kc_cuda_tu *t, CXCursor e, unsigned depth)
 {
     bool one;
-    return dim3_axis(e, 0, &one, depth);
+    return dim3_axis(t, e, 0, &one, depth);
 }
 
 /* Is `arg` a product with the block's x size among its factors? */
@@ -759,7 +790,7 @@ void kc_cuda_block_arg_read(kc_cuda_tu *t, CXCursor block, kc_cuda_block_arg *b)
     b->capped = (mfactors){.cst = 1, .opaque = 1};
     if (clang_Cursor_isNull(block))
         return;
-    CXCursor bx = block_x(block, 0);
+    CXCursor bx = block_x(t, block, 0);
     if (clang_Cursor_isNull(bx))
         return;
     b->blk.opaque = 0;
@@ -889,7 +920,7 @@ static kc_bound host_bound(kc_cuda_tu *t, CXCursor e, bool upper, unsigned depth
         int ax = mem && mem[0] && !mem[1] && mem[0] >= 'x' && mem[0] <= 'z' ? mem[0] - 'x' : -1;
         if (ax >= 0 && base.kind == CXCursor_DeclRefExpr && !kc_cuda_ty_is_int(clang_getCursorType(base))) {
             bool one;
-            CXCursor axis = dim3_axis(base, (unsigned)ax, &one, 0);
+            CXCursor axis = dim3_axis(t, base, (unsigned)ax, &one, 0);
             if (one)
                 return kc_bound_const(ar, 1);
             if (!clang_Cursor_isNull(axis)) {
@@ -989,7 +1020,7 @@ void kc_cuda_launch_bounds(kc_cuda_tu *t, CXCursor grid, CXCursor block, kc_laun
             if (clang_Cursor_isNull(arg))
                 continue;
             bool one;
-            CXCursor e = dim3_axis(arg, ax, &one, 0);
+            CXCursor e = dim3_axis(t, arg, ax, &one, 0);
             kc_bound b = one ? kc_bound_const(t->m->arena, 1)
                               : clang_Cursor_isNull(e) ? no_bound : host_bound(t, e, true, 0);
             if (which)

@@ -78,6 +78,7 @@ typedef struct kc_cuda_tu {
     const kc_cuda_hole *holes; /* in file order */
     uint32_t nholes;
     KC_VEC(kc_cuda_fnwrites) fnwrites;
+    KC_VEC(void *) dim3s; /* each dim3 variable's assignments (cuda_launch.c), found once */
     KC_VEC(CXCursor) host_decls; /* the declarations of kc_model.host_vars, in order */
     /* The main file's tokens and their offsets, made on first use
      * (kc_cuda_main_toks); freed with kc_cuda_tu_free_toks. */
