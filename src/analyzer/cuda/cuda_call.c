@@ -695,9 +695,15 @@ bool kc_cuda_out_param(CXCursor param)
  * where it is inlined. Else as a value, a load where it names memory. */
 int kc_cuda_arg_mode(CXCursor call, CXCursor arg)
 {
-    if (call.kind != CXCursor_CallExpr || !kc_cuda_ty_is_record(clang_getCanonicalType(clang_getCursorType(arg))))
+    if (call.kind != CXCursor_CallExpr)
+        return KC_CUDA_EV_LOAD;
+    CXType at = clang_getCanonicalType(clang_getCursorType(arg));
+    bool record = kc_cuda_ty_is_record(at);
+    if (!record && at.kind != CXType_Unexposed && at.kind != CXType_Dependent)
         return KC_CUDA_EV_LOAD;
     CXCursor ref = clang_getCursorReferenced(call);
+    if (ref.kind == CXCursor_Constructor)
+        return KC_CUDA_EV_LOAD; /* a copy made of it (`Box b` passed by value) reads it */
     int na = clang_Cursor_getNumArguments(call);
     for (int i = 0; i < na; i++) {
         if (!clang_equalCursors(clang_Cursor_getArgument(call, (unsigned)i), arg))
@@ -706,8 +712,20 @@ int kc_cuda_arg_mode(CXCursor call, CXCursor arg)
                   ref.kind == CXCursor_FunctionTemplate;
         CXCursor p = fn && clang_Cursor_getNumArguments(ref) == na ? clang_Cursor_getArgument(ref, (unsigned)i)
                                                                    : kc_cuda_candidate_param(call, i, na);
-        enum CXTypeKind k = clang_Cursor_isNull(p) ? CXType_Invalid : clang_getCursorType(p).kind;
-        return k == CXType_LValueReference || k == CXType_RValueReference ? KC_CUDA_EV_ADDR : KC_CUDA_EV_LOAD;
+        /* no parameter known (a callee from a missing header, or one that
+         * takes it by reference to write it): a struct may be bound, not
+         * copied; kcheck cannot tell, so no load is assumed */
+        if (clang_Cursor_isNull(p))
+            return record || clang_Type_getNumTemplateArguments(at) > 0 ? KC_CUDA_EV_ADDR : KC_CUDA_EV_LOAD;
+        CXType pt = clang_getCursorType(p);
+        if (pt.kind != CXType_LValueReference && pt.kind != CXType_RValueReference)
+            return KC_CUDA_EV_LOAD;
+        /* in a template, an argument of dependent type: a struct where the
+         * parameter names a class template's specialization
+         * (`const EwaldParameters<T1, T2> &`), not a `const T &` */
+        CXType pe = clang_getCanonicalType(clang_getNonReferenceType(pt));
+        return record || kc_cuda_ty_is_record(pe) || clang_Type_getNumTemplateArguments(pe) > 0 ? KC_CUDA_EV_ADDR
+                                                                                                 : KC_CUDA_EV_LOAD;
     }
     return KC_CUDA_EV_LOAD;
 }
