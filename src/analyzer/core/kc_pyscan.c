@@ -3,6 +3,7 @@
 #include "kc_pyscan.h"
 
 #include <ctype.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -343,13 +344,83 @@ static void on_triton_import(void *ud, unsigned dots, const char *module, const 
     b->found = true;
 }
 
-bool kc_py_triton_binding(const char *text, size_t len, const char *local, char *out, size_t outsz)
+static bool import_binding(const char *text, size_t len, const char *local, char *out, size_t outsz)
 {
     triton_bind b = {local, out, outsz, false};
     if (!outsz || !*local)
         return false;
     kc_scan_python_imports(text, len, on_triton_import, &b);
     return b.found;
+}
+
+/* What the right-hand side [r, e) of `local = ...` makes of Triton: `Y.attr`
+ * alone with Y imported as triton.language ("triton.language.attr":
+ * `tl_arange = tl.arange`) or as triton ("triton.attr"), or an expression
+ * that wraps `Y.jit` / `Y.autotune` / `Y.heuristics` of triton
+ * (`try_decorate(lambda: triton.jit)`, `partial(triton.jit, ...)`). */
+static bool assigned_binding(const char *text, size_t len, const char *r, const char *e, char *out, size_t outsz)
+{
+    static const char *const wraps[] = {"jit", "autotune", "heuristics"};
+    while (e > r && (e[-1] == ' ' || e[-1] == '\t' || e[-1] == '\r'))
+        e--;
+    for (const char *p = r; p < e; p++) {
+        if (!ident_char(*p) || (p > r && (ident_char(p[-1]) || p[-1] == '.')) || (*p >= '0' && *p <= '9'))
+            continue;
+        const char *q = p;
+        while (q < e && ident_char(*q))
+            q++;
+        if (q >= e || *q != '.' || (size_t)(q - p) >= 64)
+            continue;
+        char y[64], qy[128];
+        memcpy(y, p, (size_t)(q - p));
+        y[q - p] = '\0';
+        const char *at = q + 1, *ae = at;
+        while (ae < e && ident_char(*ae))
+            ae++;
+        if (ae == at || (size_t)(ae - at) >= 64 || !import_binding(text, len, y, qy, sizeof qy))
+            continue;
+        bool whole = p == r && ae == e;
+        bool lang = strcmp(qy, "triton.language") == 0, tri = strcmp(qy, "triton") == 0;
+        bool wrap = false;
+        for (size_t i = 0; tri && i < sizeof wraps / sizeof wraps[0]; i++)
+            wrap |= (size_t)(ae - at) == strlen(wraps[i]) && memcmp(at, wraps[i], (size_t)(ae - at)) == 0;
+        if (!(whole && (lang || tri)) && !wrap)
+            continue;
+        if ((size_t)snprintf(out, outsz, "%s.%.*s", qy, (int)(ae - at), at) >= outsz)
+            return false;
+        return true;
+    }
+    return false;
+}
+
+bool kc_py_triton_binding(const char *text, size_t len, const char *local, char *out, size_t outsz)
+{
+    if (import_binding(text, len, local, out, outsz))
+        return true;
+    /* an assignment `local = ...` at the start of a line (at any indent:
+     * the branches of an `if` or a `try`): the first that is Triton's */
+    size_t n = strlen(local);
+    const char *end = text + len;
+    for (const char *p = text; n && p < end && (p = memmem(p, (size_t)(end - p), local, n)) != NULL; p += n) {
+        const char *ls = p;
+        while (ls > text && (ls[-1] == ' ' || ls[-1] == '\t'))
+            ls--;
+        if ((ls > text && ls[-1] != '\n') || (p + n < end && ident_char(p[n])))
+            continue;
+        const char *q = p + n;
+        while (q < end && (*q == ' ' || *q == '\t'))
+            q++;
+        if (q >= end || *q != '=' || (q + 1 < end && q[1] == '='))
+            continue;
+        q++;
+        while (q < end && (*q == ' ' || *q == '\t'))
+            q++;
+        const char *eol = memchr(q, '\n', (size_t)(end - q));
+        const char *hash = memchr(q, '#', (size_t)((eol ? eol : end) - q));
+        if (assigned_binding(text, len, q, hash ? hash : eol ? eol : end, out, outsz))
+            return true;
+    }
+    return false;
 }
 
 static bool word_follows(const char *p, const char *end, const char *w)

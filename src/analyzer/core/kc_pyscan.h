@@ -51,8 +51,11 @@ bool kc_py_mentions_launch(const char *text, size_t len, const char *const *name
  * ("triton"), `import triton.language as tl` and `from triton import
  * language as tl` ("triton.language"), `from triton import jit`
  * ("triton.jit"), wherever the statement is (a try/except fallback, an
- * if). Writes the qualified name into out (NUL-terminated) and returns
- * true; false when no import binds `local` to a triton name. */
+ * if). Else what an assignment to it makes of those names, at any
+ * indent: `tl_arange = tl.arange` ("triton.language.arange"),
+ * `triton_jit = try_decorate(lambda: triton.jit)` ("triton.jit").
+ * Writes the qualified name into out (NUL-terminated) and returns true;
+ * false when nothing binds `local` to a triton name. */
 bool kc_py_triton_binding(const char *text, size_t len, const char *local, char *out, size_t outsz);
 
 /* How the text uses the name `local` the Triton way (a mask of): */

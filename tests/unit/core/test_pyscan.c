@@ -38,6 +38,35 @@ static void test_triton_binding(void **state)
     assert_string_equal(binding("import tritonx as t\n", "t"), "-");
 }
 
+/* Names a module binds by assignment to Triton's (a project's own
+ * re-export module: Fast-LLM's fast_llm/functional/triton). */
+static void test_triton_binding_assigned(void **state)
+{
+    (void)state;
+    const char *t = "try:\n    import triton\n    import triton.language as tl\n"
+                    "    tl_constexpr = tl.constexpr\nexcept ImportError:\n    tl_constexpr = None\n"
+                    "triton_jit = try_decorate(lambda: triton.jit)\n"
+                    "triton_autotune = try_decorate(lambda: triton.autotune)  # tuned\n"
+                    "my_jit = functools.partial(triton.jit, do_not_specialize=['n'])\n"
+                    "if not ok:\n    tl_arange = None\nelse:\n    tl_arange = tl.arange\n"
+                    "tl_sum = tl.sum(x)\n"
+                    "cdiv = triton.cdiv\n"
+                    "other = torch.jit\n"
+                    "np_load = numpy.load\n"
+                    "x == tl.arange\n";
+    assert_string_equal(binding(t, "tl_constexpr"), "triton.language.constexpr");
+    assert_string_equal(binding(t, "triton_jit"), "triton.jit");
+    assert_string_equal(binding(t, "triton_autotune"), "triton.autotune");
+    assert_string_equal(binding(t, "my_jit"), "triton.jit");
+    assert_string_equal(binding(t, "tl_arange"), "triton.language.arange");
+    assert_string_equal(binding(t, "cdiv"), "triton.cdiv");
+    /* a call's result, another module's attribute, a comparison: not bindings */
+    assert_string_equal(binding(t, "tl_sum"), "-");
+    assert_string_equal(binding(t, "other"), "-");
+    assert_string_equal(binding(t, "np_load"), "-");
+    assert_string_equal(binding(t, "x"), "-");
+}
+
 static unsigned uses(const char *text, const char *local) { return kc_py_triton_uses(text, strlen(text), local); }
 
 static void test_triton_uses(void **state)
@@ -129,6 +158,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_triton_binding),
+        cmocka_unit_test(test_triton_binding_assigned),
         cmocka_unit_test(test_triton_uses),
         cmocka_unit_test(test_assigned_to_subscripted),
         cmocka_unit_test(test_def_registers),
