@@ -1049,6 +1049,15 @@ static void check(const kc_model *m, const kc_kernel *k, kc_rule_ctx *ctx)
             const kc_access *r = x->kind == KC_ACC_LOAD ? x : y;
             if (uniform_arms(k, w, r))
                 continue;
+            /* one buffer through pointers of two element sizes
+             * (`((uint64_t *)s)[16 * tid + i]`, `s[64 * tid]` of int16):
+             * the offsets compared in bytes */
+            kc_access wb = *w, rb = *r;
+            if (w->elem_bytes && r->elem_bytes && w->elem_bytes != r->elem_bytes) {
+                wb.offset = kc_index_scale(ar, w->offset, w->elem_bytes);
+                rb.offset = kc_index_scale(ar, r->offset, r->elem_bytes);
+                wb.elem_bytes = rb.elem_bytes = 1;
+            }
             /* RAW: reported at the read; WAR: at the write (the access x). */
             bool raw = x == r;
             const char *why = NULL;
@@ -1057,14 +1066,14 @@ static void check(const kc_model *m, const kc_kernel *k, kc_rule_ctx *ctx)
             uint32_t l = KC_NONE;
             if (same_pass) {
                 uint32_t a = raw ? w->seq : r->seq, b = raw ? r->seq : w->seq;
-                hazard = !sep_between(&seps, a, b) && other_thread(ar, m, k, w, r, false, &why);
+                hazard = !sep_between(&seps, a, b) && other_thread(ar, m, k, &wb, &rb, false, &why);
             }
             if (!hazard && !same_pass) {
                 l = common_loop(k, w->loop, r->loop);
                 if (l != KC_NONE && !kc_index_depends_on_loop(w->offset, l) &&
                     !kc_index_depends_on_loop(r->offset, l)) {
                     uint32_t from = raw ? w->seq : r->seq, to = raw ? r->seq : w->seq;
-                    hazard = !sep_around(k, &seps, l, from, to) && other_thread(ar, m, k, w, r, true, &why);
+                    hazard = !sep_around(k, &seps, l, from, to) && other_thread(ar, m, k, &wb, &rb, true, &why);
                     cross = hazard;
                 } else if (l != KC_NONE && raw && shrinking_split(ar, k, w, r, l, &why)) {
                     hazard = !sep_around(k, &seps, l, w->seq, r->seq);

@@ -430,7 +430,7 @@ static kc_cuda_val ev_unary(kc_cuda_walk *w, CXCursor e, int mode)
         return kc_cuda_ev_cond(w, e, NULL, NULL);
     default: {
         kc_cuda_val v = kc_cuda_ev(w, x, KC_CUDA_EV_LOAD);
-        return kc_cuda_v_deps(v.ptr && v.off ? kc_index_deps(v.off) : v.deps);
+        return kc_cuda_unary_rest(w, e, v);
     }
     }
 }

@@ -992,6 +992,16 @@ static const kc_index *split_thread(kc_cuda_walk *w, CXCursor e, enum CXBinaryOp
     return kc_cuda_ix_atom(w, KC_ATOM_OPAQUE, id, d, bits);
 }
 
+kc_cuda_val kc_cuda_unary_rest(kc_cuda_walk *w, CXCursor e, kc_cuda_val v)
+{
+    int64_t c;
+    CXType t = clang_getCursorType(e);
+    if (kc_cuda_unop_of(e) == CXUnaryOperator_Not && !v.ptr && v.ix && kc_index_is_const(v.ix, &c) &&
+        kc_cuda_ty_is_int(t))
+        return kc_cuda_v_index(kc_cuda_ix_const(w, ~c, kc_cuda_ty_bits(t) ? kc_cuda_ty_bits(t) : 32));
+    return kc_cuda_v_deps(v.ptr && v.off ? kc_index_deps(v.off) : v.deps);
+}
+
 /* l op r for the arithmetic operators (also the compound assignments). */
 kc_cuda_val kc_cuda_arith(kc_cuda_walk *w, CXCursor e, enum CXBinaryOperatorKind op, kc_cuda_val l, CXCursor lc,
                          kc_cuda_val r, CXCursor rc)
@@ -1039,6 +1049,24 @@ kc_cuda_val kc_cuda_arith(kc_cuda_walk *w, CXCursor e, enum CXBinaryOperatorKind
     case CXBinaryOperator_And:
         if (consts)
             res = kc_cuda_ix_const(w, ca & cb, bits);
+        else if (kc_index_is_const(b, &cb) && a) {
+            /* `x & ~(M - 1)`, M a power of two: x rounded down to a
+             * multiple of M, M * (x >> log2 M) (a bound rounded up to the
+             * block: `(n + 511) & ~511`) */
+            uint64_t low = ~(uint64_t)cb & (bits >= 64 ? UINT64_MAX : ((uint64_t)1 << bits) - 1);
+            if (low >= 1 && low < ((uint64_t)1 << 30) && (low & (low + 1)) == 0) {
+                const kc_index *q = kc_cuda_ix_opaque(w, e, d, bits);
+                if (q->nmono == 1 && q->mono[0].nfac == 1) {
+                    kc_opaque *o = &w->k->opaques.data[q->mono[0].fac[0].id];
+                    o->quot = a;
+                    o->quot_div = (int64_t)low + 1;
+                    const char *xt = kc_cuda_span_text(w->t, kc_cuda_wspan(w, kc_cuda_strip(lc)));
+                    if (xt)
+                        o->text = kc_arena_printf(w->a, "(%s) / %" PRIu64, xt, low + 1);
+                }
+                res = kc_index_scale(w->a, q, (int64_t)low + 1);
+            }
+        }
         break;
     case CXBinaryOperator_Or:
         if (consts)

@@ -235,6 +235,9 @@ kc_cuda_val kc_cuda_local_member_array(kc_cuda_walk *w, CXCursor member, CXCurso
 kc_cuda_val kc_cuda_convert(kc_cuda_walk *w, kc_cuda_val v, CXType t, CXCursor e);
 /* Arithmetic on evaluated operands (`lc`, `rc` their expressions), with the
  * products of runtime sizes recorded for KC304. */
+/* `~c` of a constant c: its value; any other unary operator kcheck does
+ * not model (`~x`, `!x` aside): the value's dependences. */
+kc_cuda_val kc_cuda_unary_rest(kc_cuda_walk *w, CXCursor e, kc_cuda_val v);
 kc_cuda_val kc_cuda_arith(kc_cuda_walk *w, CXCursor e, enum CXBinaryOperatorKind op, kc_cuda_val l, CXCursor lc,
                           kc_cuda_val r, CXCursor rc);
 /* `p` moved by `delta` elements. */
