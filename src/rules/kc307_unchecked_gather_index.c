@@ -11,6 +11,7 @@
  * contract) is not reported. */
 #include "rule_util.h"
 
+#include <ctype.h>
 #include <string.h>
 
 static const char doc[] =
@@ -24,7 +25,11 @@ static const char doc[] =
     "not for this one. An index the kernel never questions is not reported\n"
     "(gathers by token id are in range by contract), nor is one whose range\n"
     "the kernel asserts (`tl.device_assert(block >= 0)`, `tl.assume`): an\n"
-    "assertion states the caller's contract, it tests for nothing.\n"
+    "assertion states the caller's contract, it tests for nothing. A sentinel\n"
+    "is a negative constant, or a run-time value that is one by its name\n"
+    "(`ignore_index`, `pad_id`, `invalid_slot`) or by what a launch passes\n"
+    "(`-100`); equality with any other run-time value (a walk that stops at\n"
+    "its start state, `cur_state != start_state`) shows nothing.\n"
     "\n"
     "## Why is this bad?\n"
     "A sentinel is an index that points at nothing: `-100` as a label, `-1`\n"
@@ -94,8 +99,29 @@ static bool access_tests(const kc_kernel *k, const kc_access *a, uint32_t load)
     return false;
 }
 
+/* Does a parameter's name say it marks nothing (`ignore_index`,
+ * `pad_id`, `invalid_slot`, `sentinel`)? */
+static bool sentinel_name(const char *n)
+{
+    static const char *const words[] = {"ignore", "pad", "invalid", "sentinel", "empty", "null", "none",
+                                        "unused", "skip", "dummy", "missing", "dropped"};
+    char low[128];
+    size_t len = 0;
+    for (; n && n[len] && len + 1 < sizeof low; len++)
+        low[len] = (char)tolower((unsigned char)n[len]);
+    low[len] = '\0';
+    for (size_t i = 0; len && i < sizeof words / sizeof words[0]; i++)
+        if (strstr(low, words[i]))
+            return true;
+    return false;
+}
+
 /* Is the other side of a comparison of the index a sentinel: a negative
- * constant, or a run-time value compared for equality (ignore_index)? */
+ * constant, or a run-time value compared for equality that is one by its
+ * name (`ignore_index`) or by what a launch passes (`-100`)? Equality
+ * with any other run-time value shows nothing: a chain walked until it
+ * reaches its start state (`cur_state != start_state`) meets a real
+ * state there. */
 static bool sentinel_side(const kc_kernel *k, const kc_index *x, kc_cmp op)
 {
     int64_t v;
@@ -106,7 +132,11 @@ static bool sentinel_side(const kc_kernel *k, const kc_index *x, kc_cmp op)
     if (op != KC_CMP_EQ && op != KC_CMP_NE)
         return false;
     uint32_t s = kc_index_symbol(x);
-    return s != KC_NONE && s < k->symbols.len && k->symbols.data[s].kind == KC_SYM_PARAM;
+    if (s == KC_NONE || s >= k->symbols.len || k->symbols.data[s].kind != KC_SYM_PARAM)
+        return false;
+    const kc_symbol *sy = &k->symbols.data[s];
+    const char *arg = sy->arg_text;
+    return sentinel_name(sy->name) || (arg && arg[0] == '-' && arg[1] >= '0' && arg[1] <= '9');
 }
 
 typedef struct evidence {

@@ -310,7 +310,7 @@ static bool polls(CXCursor op, CXCursor operand)
  * not used. Read from the file's tokens, not the syntax tree: a statement
  * that reads it may be one the parse dropped (`if (e != cudaSuccess) return
  * ncclSystemError;` with nccl's header missing). */
-static bool var_named(host_ctx *x, CXCursor var)
+static bool var_named_so(host_ctx *x, CXCursor var, bool reads)
 {
     CXCursor fn = clang_getCursorSemanticParent(var);
     CXSourceRange r = clang_getCursorExtent(fn);
@@ -325,10 +325,17 @@ static bool var_named(host_ctx *x, CXCursor var)
     kc_cuda_main_toks(x->t, a, b, &tk);
     const char *name = kc_cuda_spelling(x->t, var);
     for (unsigned i = 0; i < tk.n; i++)
-        if (kc_cuda_tok_off(&tk, i, NULL) > at && kc_cuda_tok_is(&tk, i, name))
+        if (kc_cuda_tok_off(&tk, i, NULL) > at && kc_cuda_tok_is(&tk, i, name) &&
+            !(reads && i + 1 < tk.n && kc_cuda_tok_is(&tk, i + 1, "=")))
             return true;
     return false;
 }
+
+static bool var_named(host_ctx *x, CXCursor var) { return var_named_so(x, var, false); }
+
+/* The same, leaving out where it is only assigned (`err = ...`): is it
+ * ever read? */
+static bool var_read(host_ctx *x, CXCursor var) { return var_named_so(x, var, true); }
 
 /* How the value of stack[depth-1] is used: 0 discarded, 1 used, 2
  * explicitly discarded with a (void) cast, 3 compared with
@@ -369,6 +376,21 @@ static int value_use(host_ctx *x)
         case CXCursor_CXXFunctionalCastExpr:
             return clang_getCanonicalType(clang_getCursorType(p)).kind == CXType_Void ? 2 : 1;
         case CXCursor_BinaryOperator: {
+            if (clang_getCursorBinaryOperatorKind(p) == CXBinaryOperator_Assign) {
+                /* `err = cudaX(...)` into a local nothing reads after (the
+                 * next assignment aside): the result is dropped */
+                kc_cuda_kids k;
+                kc_cuda_kids_get(p, &k);
+                CXCursor v = k.n == 2 && clang_equalCursors(k.v[1], c) ? kc_cuda_strip(k.v[0]) : clang_getNullCursor();
+                kc_cuda_kids_free(&k);
+                CXCursor d = v.kind == CXCursor_DeclRefExpr ? clang_getCursorReferenced(v) : clang_getNullCursor();
+                if (d.kind == CXCursor_VarDecl && clang_getCursorSemanticParent(d).kind != CXCursor_TranslationUnit &&
+                    !in_macro_body(p) && !in_macro_body(d) && !var_read(x, d)) {
+                    x->unread_var = kc_cuda_spelling(x->t, d);
+                    return 0;
+                }
+                return 1;
+            }
             if (clang_getCursorBinaryOperatorKind(p) != CXBinaryOperator_Comma)
                 return polls(p, c) ? 3 : 1;
             kc_cuda_kids k;
