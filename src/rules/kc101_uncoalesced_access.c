@@ -18,7 +18,10 @@ static const char doc[] =
     "32-byte sectors a contiguous one would (for the element size and the\n"
     "launch's `blockDim.x`; in a block narrower than a warp, with a constant\n"
     "threadIdx.y stride, the sectors of the warp's own 32 lanes: `dim3(4, 8)`\n"
-    "with threadIdx.y the stride-1 index is 4 sectors, not reported), and the\n"
+    "with threadIdx.y the stride-1 index is 4 sectors, not reported; the same\n"
+    "bar holds for a large symbolic stride under such a block: 9 x 9 blocks\n"
+    "with threadIdx.y the stride-1 index touch 9 sectors where 8 would do, not\n"
+    "reported), and the\n"
     "thread does not go on to move the rest of\n"
     "its small record itself (`p[0] .. p[3]`, a loop over them, or the first\n"
     "field read before a loop over the others: the caches\n"
@@ -235,6 +238,22 @@ static uint64_t block_elems(const kc_shape *sh)
     return n;
 }
 
+/* A warp of rows of bx < 32 threads, threadIdx.x striding far apart and
+ * threadIdx.y moving the address ystride elements (INT64_MIN: unknown,
+ * each row's lanes then in sectors of their own): the 32-byte sectors of
+ * one request, and how many would do. */
+static void narrow_cost(int64_t bx, int64_t ystride, unsigned eb, uint64_t *sectors, uint64_t *ideal)
+{
+    uint64_t lanes = (uint64_t)bx, rows = (32 + lanes - 1) / lanes, per_col = rows;
+    if (ystride != INT64_MIN) {
+        uint64_t step = (uint64_t)(ystride < 0 ? -ystride : ystride) * eb;
+        uint64_t span = step * (rows - 1) + eb;
+        per_col = (span + 31) / 32 < rows ? (span + 31) / 32 : rows;
+    }
+    *sectors = lanes * per_col;
+    *ideal = rows * ((lanes * eb + 31) / 32);
+}
+
 /* What a warp's request costs in 32-byte sectors. */
 static void cost_note(kc_diag *d, const scatter *s)
 {
@@ -250,13 +269,9 @@ static void cost_note(kc_diag *d, const scatter *s)
         /* a warp is rows of bx threads; a row's lanes are apart, and the
          * rows' lanes share sectors where threadIdx.y moves the address
          * little */
-        uint64_t lanes = (uint64_t)s->bx, rows = (32 + lanes - 1) / lanes;
-        uint64_t ideal = rows * ((lanes * s->eb + 31) / 32), per_col = rows;
-        if (s->ystride != INT64_MIN) {
-            uint64_t step = (uint64_t)(s->ystride < 0 ? -s->ystride : s->ystride) * s->eb;
-            uint64_t span = step * (rows - 1) + s->eb;
-            per_col = (span + 31) / 32 < rows ? (span + 31) / 32 : rows;
-        }
+        uint64_t lanes = (uint64_t)s->bx, rows = (32 + lanes - 1) / lanes, ideal, sectors;
+        narrow_cost(s->bx, s->ystride, s->eb, &sectors, &ideal);
+        uint64_t per_col = sectors / lanes;
         char ys[80] = "threadIdx.y moves the address by an amount not known";
         if (s->ystride == 0)
             snprintf(ys, sizeof ys, "threadIdx.y does not move the address");
@@ -1088,6 +1103,16 @@ static void check(const kc_model *m, const kc_kernel *k, kc_rule_ctx *ctx)
         uint32_t walk_only = cuda ? record_length(m, k, a, rs->big_symbol, eb, ar, &walk_len) : KC_NONE;
         if (walk_only == KC_RECORD_SMALL)
             continue; /* a small record, moved whole by its thread */
+        int64_t ystride = cuda && !const_stride && bx > 0 && bx < 32 ? kc_index_y_stride(ar, a->offset) : INT64_MIN;
+        if (ystride != INT64_MIN) {
+            /* rows of a narrow block whose threadIdx.y steps share sectors:
+             * held to the constant strides' bar (9 sectors where 8 would
+             * do, 9x9 blocks with threadIdx.y the unit stride, is no cost) */
+            uint64_t ns, ni;
+            narrow_cost(bx, ystride, eb, &ns, &ni);
+            if (ns < (uint64_t)min_const * ni)
+                continue;
+        }
         const char *stride = kc_model_index_str(m, k, rs->stride);
         const char *what = a->kind == KC_ACC_STORE ? "store to" : a->kind == KC_ACC_ATOMIC ? "atomic on" : "load from";
         kc_diag *d;
@@ -1121,7 +1146,6 @@ static void check(const kc_model *m, const kc_kernel *k, kc_rule_ctx *ctx)
             kc_diag_note(d, "%s", walk_len);
         else if (walk_only == KC_NONE)
             size_evidence(ctx, k, d, ax, naxes);
-        int64_t ystride = cuda && !const_stride && bx > 0 && bx < 32 ? kc_index_y_stride(ar, a->offset) : INT64_MIN;
         uint64_t nelems = cuda ? 0 : block_elems(&a->offset->shape);
         once_ctx once = cuda ? once_context(k, a, writes) : (once_ctx){KC_NONE, KC_NONE, NULL, NULL, false};
         scatter s = {a, cuda, rs, stride, eb, const_stride, cst, sectors, ideal, bx, ystride, nelems, once.walk, ar};

@@ -544,6 +544,7 @@ static enum CXChildVisitResult var_write_visit(CXCursor c, CXCursor parent, CXCl
             kc_vec_push(&w->written, v);
             kc_vec_push(&w->at, c);
             kc_vec_push(&w->top, (uint8_t)clang_equalCursors(parent, w->body));
+            kc_vec_push(&w->parent, parent);
         }
     }
     return CXChildVisit_Recurse;
@@ -604,10 +605,39 @@ CXCursor kc_cuda_fixed_value(kc_cuda_tu *t, CXCursor d)
 {
     CXCursor init = clang_Cursor_getVarDeclInitializer(d);
     CXCursor fn = clang_getCursorSemanticParent(d);
-    if (clang_Cursor_isNull(init) ||
-        (fn.kind != CXCursor_FunctionDecl && fn.kind != CXCursor_CXXMethod && fn.kind != CXCursor_FunctionTemplate))
+    if (fn.kind != CXCursor_FunctionDecl && fn.kind != CXCursor_CXXMethod && fn.kind != CXCursor_FunctionTemplate)
         return clang_getNullCursor();
-    return written_in(t, fn, d) ? clang_getNullCursor() : init;
+    if (!clang_Cursor_isNull(init))
+        return written_in(t, fn, d) ? clang_getNullCursor() : init;
+    /* declared bare and assigned once, by a statement of the block that
+     * declares it, after the declaration (`int divU; divU = 9;`): that
+     * value, wherever the variable is read */
+    const kc_cuda_fnwrites *e = fn_writes(t, fn);
+    uint32_t n = 0, at = 0;
+    for (uint32_t i = 0; i < e->written.len; i++)
+        if (clang_equalCursors(e->written.data[i], d))
+            n++, at = i;
+    if (n != 1)
+        return clang_getNullCursor();
+    CXCursor w = e->at.data[at], blk = e->parent.data[at];
+    if (w.kind != CXCursor_BinaryOperator || clang_getCursorBinaryOperatorKind(w) != CXBinaryOperator_Assign ||
+        blk.kind != CXCursor_CompoundStmt)
+        return clang_getNullCursor();
+    CXFile fb, fd, fw;
+    unsigned ba, bb, da, wa;
+    CXSourceRange r = clang_getCursorExtent(blk);
+    clang_getExpansionLocation(clang_getRangeStart(r), &fb, NULL, NULL, &ba);
+    clang_getExpansionLocation(clang_getRangeEnd(r), NULL, NULL, NULL, &bb);
+    clang_getExpansionLocation(clang_getCursorLocation(d), &fd, NULL, NULL, &da);
+    clang_getExpansionLocation(clang_getCursorLocation(w), &fw, NULL, NULL, &wa);
+    if (!fb || !fd || !fw || !clang_File_isEqual(fb, fd) || !clang_File_isEqual(fb, fw) || da < ba || da > bb ||
+        wa < da)
+        return clang_getNullCursor();
+    kc_cuda_kids k;
+    kc_cuda_kids_get(w, &k);
+    CXCursor rhs = k.n == 2 ? k.v[1] : clang_getNullCursor();
+    kc_cuda_kids_free(&k);
+    return rhs;
 }
 
 /* The value of a launch argument: a constant, or a local variable of the

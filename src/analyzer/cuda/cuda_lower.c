@@ -571,6 +571,7 @@ void kc_cuda_lower_tu(CXTranslationUnit tu, const kc_source *src, kc_model *m, c
         kc_vec_free(&t.fnwrites.data[i].written);
         kc_vec_free(&t.fnwrites.data[i].at);
         kc_vec_free(&t.fnwrites.data[i].top);
+        kc_vec_free(&t.fnwrites.data[i].parent);
     }
     kc_vec_free(&t.fnwrites);
     kc_cuda_launch_cache_free(&t);

@@ -66,6 +66,7 @@ typedef struct kc_cuda_fnwrites {
      * statement of the body itself (in no loop or branch) */
     KC_VEC(CXCursor) at;
     KC_VEC(uint8_t) top;
+    KC_VEC(CXCursor) parent; /* the cursor around the writing expression (a block, for a statement) */
 } kc_cuda_fnwrites;
 
 typedef struct kc_cuda_tu {
