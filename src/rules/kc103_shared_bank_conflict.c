@@ -162,6 +162,28 @@ static int64_t active_lanes(const kc_kernel *k, uint32_t guard)
     return active;
 }
 
+/* Does the offset hold a value kcheck cannot see (an opaque: `byte_count++`
+ * of a counter a helper updates by reference) while a guard around the
+ * access tests per-thread data? Each lane then takes its own path to the
+ * access, and the counter has moved by its own amount in each: where the
+ * lanes fall in the banks is not known. */
+static bool lane_varying_opaque(const kc_kernel *k, const kc_access *a)
+{
+    bool opaque = false;
+    for (unsigned i = 0; i < a->offset->nmono && !opaque; i++)
+        for (unsigned f = 0; f < a->offset->mono[i].nfac && !opaque; f++)
+            opaque = a->offset->mono[i].fac[f].kind == KC_ATOM_OPAQUE;
+    if (!opaque)
+        return false;
+    unsigned hops = 0;
+    for (uint32_t c = a->guard; c != KC_NONE && c < k->conds.len && hops++ < 10000; c = k->conds.data[c].parent) {
+        kc_deps d = k->conds.data[c].deps;
+        if ((d.flags & KC_AF_DATA) && (d.axes || (d.flags & KC_AF_THREAD)))
+            return true;
+    }
+    return false;
+}
+
 static int64_t row_stride(const kc_shared_array *s, unsigned d)
 {
     int64_t st = 1;
@@ -203,7 +225,7 @@ static void check(const kc_model *m, const kc_kernel *k, kc_rule_ctx *ctx)
         if (!eb || eb > 16)
             continue;
         lanes L;
-        if (!lane_coefs(a->offset, &L))
+        if (!lane_coefs(a->offset, &L) || lane_varying_opaque(k, a))
             continue;
         L.active = active_lanes(k, a->guard);
         if (L.active < 2)
