@@ -481,12 +481,13 @@ static siblings link_siblings(kc_arena *ar, const kc_kernel *k)
     siblings s = {kc_arena_alloc(ar, (n + 1) * sizeof(uint32_t)), kc_arena_alloc(ar, (n + 1) * sizeof(uint32_t))};
     hashed *v = kc_arena_alloc(ar, (n + 1) * sizeof *v);
     /* loops over a record's fields (constant start, step 1, at most 32
-     * passes): their variable is a field, not another record */
+     * passes, `i < min(len - off, 32)` too): their variable is a field,
+     * not another record */
     uint64_t fields = 0;
     for (uint32_t l = 0; l < k->loops.len && l < 63; l++) {
         const kc_loop *lp = &k->loops.data[l];
-        int64_t s0, st;
-        if (lp->trip_count > 0 && lp->trip_count <= 32 && lp->start && lp->step &&
+        int64_t s0, st, passes = lp->trip_count > 0 ? lp->trip_count : lp->trip_max;
+        if (passes > 0 && passes <= 32 && lp->start && lp->step &&
             kc_index_is_const(lp->start, &s0) && kc_index_is_const(lp->step, &st) && st == 1)
             fields |= 1ull << l;
     }

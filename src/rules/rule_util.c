@@ -43,9 +43,11 @@ const char *kc_loop_describe(kc_rule_ctx *ctx, const kc_kernel *k, const kc_loop
         snprintf(passes, sizeof passes, "%s passes", l->trip_text);
     else if (l->one_pass)
         snprintf(passes, sizeof passes, "at most one pass: its body ends in `break`");
-    else if (l->trip_max > 0)
+    else if (l->trip_max > 0 && l->shrinks)
         snprintf(passes, sizeof passes, "at most %" PRId64 " passes: `%s` is divided each pass", l->trip_max,
                  l->var ? l->var : "its variable");
+    else if (l->trip_max > 0)
+        snprintf(passes, sizeof passes, "at most %" PRId64 " passes", l->trip_max);
     else
         snprintf(passes, sizeof passes, "an unknown number of passes");
     (void)k;
@@ -699,17 +701,22 @@ bool kc_offset_diff_range(kc_arena *ar, const kc_kernel *k, const kc_index *b, c
 int64_t kc_record_fields(kc_arena *ar, const kc_kernel *k, const kc_access *a, int64_t stride, unsigned eb,
                          unsigned max_bytes, bool same_kind)
 {
-    if (stride < 2 || stride > 16 || !a->offset || (uint64_t)stride * eb > max_bytes)
+    if (stride < 2 || !a->offset || (uint64_t)stride * eb > max_bytes)
         return 0;
-    /* a loop that steps the offset by one element, `stride` passes or more */
+    /* a loop that steps the offset by one element, `stride` passes or more
+     * (or up to that many: `i < min(len - off, 32)`, the last record cut
+     * short), over a record of any number of fields within max_bytes */
     for (unsigned i = 0; i < a->offset->nmono; i++) {
         const kc_mono *mo = &a->offset->mono[i];
         if (mo->nfac != 1 || mo->fac[0].kind != KC_ATOM_LOOP || (mo->coef != 1 && mo->coef != -1))
             continue;
         uint32_t l = mo->fac[0].id;
-        if (l < k->loops.len && k->loops.data[l].trip_count >= stride)
+        const kc_loop *lp = l < k->loops.len ? &k->loops.data[l] : NULL;
+        if (lp && (lp->trip_count >= stride || (lp->trip_count < 0 && lp->trip_max >= stride)))
             return stride;
     }
+    if (stride > 16)
+        return 0;
     /* siblings: constant distances from this access, in a window of
      * `stride`; a sibling in a loop over a few fields (`src[idx]`, then
      * `src[idx + j]` for j in 1..3) covers the distances its variable

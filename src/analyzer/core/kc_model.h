@@ -353,6 +353,10 @@ typedef struct kc_opaque {
      * initializer names only what is missing): one atom for every
      * evaluation of its declaration (kc_kernel_const_opaque). */
     bool constant;
+    /* CUDA: `min(x, C)` of a constant C: at most C (a loop bounded by it
+     * makes at most that many passes). */
+    bool bounded;
+    int64_t at_most;
 } kc_opaque;
 
 /* Triton tl.arange sources (the lane atoms of a Triton kernel). */
@@ -841,6 +845,11 @@ typedef struct kc_model {
     /* CUDA host code: runtime API calls returning cudaError_t (KC_CALL_RUNTIME_API,
      * with KC_CALL_RESULT_IGNORED when the result is discarded), in file order. */
     KC_VEC(kc_call) host_calls;
+    /* CUDA host code: runtime API calls written in the file that the parse
+     * dropped with their statement (`for (auto& [id, s] : mesh)` over a
+     * type from a missing header): how many are wrapped in a call (a
+     * checking macro) or assigned, and how many are bare statements. */
+    uint32_t host_calls_unparsed_checked, host_calls_unparsed_bare;
     /* CUDA: the host variables the bounds of launches are written in
      * (KC_ATOM_HOST atoms index it), by name. */
     KC_VEC(const char *) host_vars;

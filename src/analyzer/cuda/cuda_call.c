@@ -729,3 +729,20 @@ int kc_cuda_arg_mode(CXCursor call, CXCursor arg)
     }
     return KC_CUDA_EV_LOAD;
 }
+
+const kc_index *kc_cuda_call_result(kc_cuda_walk *w, CXCursor e, const char *name, const CXCursor *args, int na,
+                                    kc_deps d, uint8_t bits)
+{
+    const kc_index *r = kc_cuda_ix_opaque(w, e, d, bits);
+    bool is_min = strcmp(name, "min") == 0 || strcmp(name, "umin") == 0 || strcmp(name, "llmin") == 0 ||
+                  strcmp(name, "ullmin") == 0;
+    int64_t c;
+    if (is_min && na == 2 && r && r->nmono == 1 && r->mono[0].nfac == 1 && r->mono[0].coef == 1 &&
+        r->mono[0].fac[0].kind == KC_ATOM_OPAQUE &&
+        (kc_cuda_eval_int(args[0], &c) || kc_cuda_eval_int(args[1], &c))) {
+        kc_opaque *o = &w->k->opaques.data[r->mono[0].fac[0].id];
+        o->bounded = true;
+        o->at_most = c;
+    }
+    return r;
+}

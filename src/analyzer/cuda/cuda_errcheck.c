@@ -4,6 +4,7 @@
 #include "cuda_errcheck.h"
 
 #include <ctype.h>
+#include <stdlib.h>
 #include <string.h>
 
 bool kc_cuda_names_last_error(CXCursor c)
@@ -125,4 +126,149 @@ bool kc_cuda_wraps_runtime_call(const kc_cuda_tu *t, CXCursor c)
     while (e < b && (isalnum((unsigned char)s[e]) || s[e] == '_'))
         e++;
     return e - a > 4 && strncmp(s + a, "cuda", 4) == 0 && e < b && s[e] == '(';
+}
+
+/* Is the line at byte `off` part of a preprocessor directive (its own
+ * line, or a continuation of one ended by a backslash)? */
+static bool in_directive(const kc_source *src, size_t off)
+{
+    size_t ls = off;
+    while (ls > 0 && src->text[ls - 1] != '\n')
+        ls--;
+    for (;;) {
+        size_t p = ls;
+        while (p < src->len && (src->text[p] == ' ' || src->text[p] == '\t'))
+            p++;
+        if (p < src->len && src->text[p] == '#')
+            return true;
+        /* the line before, when it ends with a backslash, continues here */
+        if (ls < 2)
+            return false;
+        size_t e = ls - 1; /* its newline */
+        size_t q = e;
+        while (q > 0 && (src->text[q - 1] == '\r' || src->text[q - 1] == ' ' || src->text[q - 1] == '\t'))
+            q--;
+        if (q == 0 || src->text[q - 1] != '\\')
+            return false;
+        ls = e;
+        while (ls > 0 && src->text[ls - 1] != '\n')
+            ls--;
+    }
+}
+
+static bool in_device_function(CXCursor c)
+{
+    for (unsigned hops = 0; !clang_Cursor_isNull(c) && hops < 64; hops++, c = clang_getCursorSemanticParent(c)) {
+        if (c.kind == CXCursor_TranslationUnit)
+            return false;
+        if (c.kind == CXCursor_FunctionDecl || c.kind == CXCursor_FunctionTemplate || c.kind == CXCursor_CXXMethod)
+            return kc_cuda_has_attr(c, CXCursor_CUDAGlobalAttr) || (kc_cuda_has_attr(c, CXCursor_CUDADeviceAttr) &&
+                                                                    !kc_cuda_has_attr(c, CXCursor_CUDAHostAttr));
+    }
+    return false;
+}
+
+/* The names the main file defines itself, as a macro or a function
+ * (`#define cudaCheck(err) ...`, `cudaFreeCheck(...)`): a `cudaX(` token
+ * that names one of them is no runtime call. */
+typedef struct own_names {
+    KC_VEC(const char *) v;
+    kc_arena *a;
+} own_names;
+
+static enum CXChildVisitResult own_visit(CXCursor c, CXCursor parent, CXClientData data)
+{
+    (void)parent;
+    own_names *n = data;
+    if (c.kind == CXCursor_LinkageSpec || c.kind == CXCursor_Namespace)
+        return CXChildVisit_Recurse;
+    if ((c.kind == CXCursor_FunctionDecl || c.kind == CXCursor_FunctionTemplate || c.kind == CXCursor_MacroDefinition) &&
+        clang_Location_isFromMainFile(clang_getCursorLocation(c))) {
+        CXString sp = clang_getCursorSpelling(c);
+        const char *name = clang_getCString(sp);
+        if (name && !strncmp(name, "cuda", 4))
+            kc_vec_push(&n->v, kc_arena_strdup(n->a, name));
+        clang_disposeString(sp);
+    }
+    return CXChildVisit_Continue;
+}
+
+static int str_cmp(const void *x, const void *y) { return strcmp(*(const char *const *)x, *(const char *const *)y); }
+
+void kc_cuda_unparsed_api_calls(kc_cuda_tu *t)
+{
+    const kc_source *src = t->src;
+    if (!src || !src->len || !t->main)
+        return;
+    own_names own = {.a = t->m->arena};
+    clang_visitChildren(clang_getTranslationUnitCursor(t->tu), own_visit, &own);
+    if (own.v.len)
+        qsort(own.v.data, own.v.len, sizeof *own.v.data, str_cmp);
+    kc_cuda_toks tk;
+    kc_cuda_main_toks(t, 0, src->len, &tk);
+    CXSourceRangeList *skipped = clang_getSkippedRanges(t->tu, t->main);
+    uint32_t bare = 0, wrapped = 0, first_line = 0;
+    const char *first = NULL;
+    for (unsigned i = 0; i + 1 < tk.n; i++) {
+        if (clang_getTokenKind(tk.v[i]) != CXToken_Identifier || !kc_cuda_tok_is(&tk, i + 1, "("))
+            continue;
+        CXString sp = clang_getTokenSpelling(tk.tu, tk.v[i]);
+        const char *n = clang_getCString(sp);
+        size_t nl = n ? strlen(n) : 0;
+        bool is_api = nl > 5 && !strncmp(n, "cuda", 4) && isupper((unsigned char)n[4]) && strcmp(n + nl - 2, "_t") &&
+                      strcmp(n, "cudaGetErrorString") && strcmp(n, "cudaGetErrorName") &&
+                      !(own.v.len && bsearch(&n, own.v.data, own.v.len, sizeof *own.v.data, str_cmp));
+        char *name = is_api ? kc_arena_strdup(t->m->arena, n) : NULL;
+        clang_disposeString(sp);
+        if (!is_api)
+            continue;
+        unsigned line = 0, off = kc_cuda_tok_off(&tk, i, &line);
+        if (off >= src->len || in_directive(src, off))
+            continue;
+        bool in_skipped = false;
+        for (unsigned r = 0; skipped && r < skipped->count && !in_skipped; r++) {
+            unsigned a = 0, b = 0;
+            clang_getExpansionLocation(clang_getRangeStart(skipped->ranges[r]), NULL, NULL, NULL, &a);
+            clang_getExpansionLocation(clang_getRangeEnd(skipped->ranges[r]), NULL, NULL, NULL, &b);
+            in_skipped = off >= a && off <= b;
+        }
+        if (in_skipped)
+            continue;
+        unsigned col = 0;
+        clang_getExpansionLocation(clang_getTokenLocation(tk.tu, tk.v[i]), NULL, NULL, &col, NULL);
+        bool recorded = false; /* a call the host facts hold (one in a macro's argument too) */
+        for (uint32_t h = 0; h < t->m->host_calls.len && !recorded; h++)
+            recorded = t->m->host_calls.data[h].span.line == line && t->m->host_calls.data[h].span.col == col;
+        if (recorded)
+            continue;
+        CXCursor c = clang_getCursor(t->tu, clang_getTokenLocation(tk.tu, tk.v[i]));
+        if (clang_isExpression(c.kind) || clang_isDeclaration(c.kind) || c.kind == CXCursor_OverloadedDeclRef ||
+            c.kind == CXCursor_MacroExpansion || c.kind == CXCursor_TranslationUnit || in_device_function(c))
+            continue; /* parsed (or outside any function: a declaration) */
+        /* `CHECK(cudaX(...))`, `err = cudaX(...)`: written to be checked */
+        bool used = i >= 1 && (kc_cuda_tok_is(&tk, i - 1, "(") || kc_cuda_tok_is(&tk, i - 1, "=") ||
+                               kc_cuda_tok_is(&tk, i - 1, "return") || kc_cuda_tok_is(&tk, i - 1, ","));
+        if (used)
+            wrapped++;
+        else
+            bare++;
+        if (!first) {
+            first = name;
+            first_line = line;
+        }
+    }
+    if (skipped)
+        clang_disposeSourceRangeList(skipped);
+    kc_vec_free(&own.v);
+    t->m->host_calls_unparsed_checked += wrapped;
+    t->m->host_calls_unparsed_bare += bare;
+    if (!first)
+        return;
+    uint32_t n = wrapped + bare;
+    const char *what = n == 1 ? kc_arena_printf(t->m->arena, "a call of `%s` in a statement that did not compile (a "
+                                                               "type or name from a missing header?)", first)
+                              : kc_arena_printf(t->m->arena, "%u runtime API calls, the first `%s`, in statements "
+                                                               "that did not compile (a type or name from a missing "
+                                                               "header?)", n, first);
+    kc_model_add_gap(t->m, KC_GAP_OTHER, (kc_span){first_line, 1, first_line, 1}, what, NULL);
 }

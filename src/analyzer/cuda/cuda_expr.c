@@ -888,8 +888,8 @@ static kc_cuda_val call_named(kc_cuda_walk *w, CXCursor e, CXCursor ref, const c
     for (int i = 0; np == na && i < na; i++)
         write_back(w, e, clang_Cursor_isNull(ref) ? kc_cuda_candidate_param(e, i, na) : clang_Cursor_getArgument(ref, (unsigned)i),
                    args[i], 0, v.deps);
-    if (kc_cuda_ty_is_int(rt))
-        return kc_cuda_v_index(kc_cuda_ix_opaque(w, e, v.deps, kc_cuda_ty_bits(rt)));
+    if (kc_cuda_ty_is_int(rt)) /* (`min(x, C)`: at most C) */
+        return kc_cuda_v_index(kc_cuda_call_result(w, e, name, args, na, v.deps, kc_cuda_ty_bits(rt)));
     if (kc_cuda_ty_is_ptr(rt)) {
         /* A pointer from an unknown place: offsets are kept relative to it. */
         kc_cuda_val p = kc_cuda_v_none();

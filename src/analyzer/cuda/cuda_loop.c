@@ -1180,11 +1180,8 @@ bool kc_cuda_walk_loop(kc_cuda_walk *w, CXCursor s, const kc_cuda_pragma *pr)
     if (lw.vi >= 0) {
         loop_bounds(w, lp, &lw.sc.u.data[lw.vi], &lw.entry[lw.vi], lw.var_step, lw.var_step_text, &lw.pos, lw.init);
         lp->shrinks = lw.sc.u.data[lw.vi].shrink && !lw.sc.u.data[lw.vi].grow;
-        /* an integer divided or shifted right each pass (a butterfly's
-         * `mask >>= 1`) ends within its width, wherever it starts */
         CXType vt = clang_getCursorType(lw.sc.u.data[lw.vi].decl);
-        if (lp->shrinks && lp->trip_count < 0 && kc_cuda_ty_is_int(vt))
-            lp->trip_max = kc_cuda_ty_bits(vt);
+        kc_cuda_trip_max(w->k, lp, lp->shrinks && kc_cuda_ty_is_int(vt) ? kc_cuda_ty_bits(vt) : 0);
     } else if (!clang_Cursor_isNull(lw.rvar))
         lp->var = kc_cuda_spelling(w->t, lw.rvar);
     kc_cuda_mark_one_pass(lp, lw.body, lw.sc.has_continue);

@@ -9,6 +9,7 @@
  */
 #include "cuda_lower.h"
 #include "cuda_host.h"
+#include "cuda_errcheck.h"
 #include "cuda_launch.h"
 #include "cuda_walk.h"
 #include "kc_path.h"
@@ -563,6 +564,7 @@ void kc_cuda_lower_tu(CXTranslationUnit tu, const kc_source *src, kc_model *m, c
     launch_scan ls = {&t};
     clang_visitChildren(clang_getTranslationUnitCursor(tu), launch_visit, &ls);
     kc_cuda_host_facts(&t);
+    kc_cuda_unparsed_api_calls(&t);
     lower_functions(&t);
     kc_cuda_tu_free_toks(&t);
     kc_vec_free(&t.tvals);

@@ -862,3 +862,22 @@ void kc_cuda_mark_one_pass(kc_loop *lp, CXCursor body, bool has_continue)
         lp->trip_count = -1;
     lp->trip_max = 1;
 }
+
+void kc_cuda_trip_max(const kc_kernel *k, kc_loop *lp, unsigned shrink_bits)
+{
+    if (lp->trip_count >= 0)
+        return;
+    if (shrink_bits) {
+        lp->trip_max = shrink_bits;
+        return;
+    }
+    const kc_index *e = lp->end;
+    int64_t z, s;
+    if (!e || e->nmono != 1 || e->mono[0].coef != 1 || e->mono[0].nfac != 1 ||
+        e->mono[0].fac[0].kind != KC_ATOM_OPAQUE || e->mono[0].fac[0].id >= k->opaques.len || !lp->start ||
+        !kc_index_is_const(lp->start, &z) || !lp->step || !kc_index_is_const(lp->step, &s) || s <= 0)
+        return;
+    const kc_opaque *o = &k->opaques.data[e->mono[0].fac[0].id];
+    if (o->bounded && o->at_most > z && o->at_most - z <= INT32_MAX)
+        lp->trip_max = (o->at_most - z + s - 1) / s;
+}

@@ -174,6 +174,12 @@ CXCursor kc_cuda_strip(CXCursor c);
  * (has_continue, from the loop's scan), makes at most one pass: marks lp
  * so (kc_loop.one_pass, trip_max 1). */
 void kc_cuda_mark_one_pass(kc_loop *lp, CXCursor body, bool has_continue);
+/* Where the trip count is not known, at most how many passes the loop
+ * makes: an integer divided or shifted right each pass (a butterfly's
+ * `mask >>= 1`; shrink_bits, its width) ends within its width wherever it
+ * starts; one counted up by a constant step from a constant start to
+ * `min(x, C)` makes at most ceil((C - start) / step). */
+void kc_cuda_trip_max(const kc_kernel *k, kc_loop *lp, unsigned shrink_bits);
 /* The declaration a (stripped) DeclRefExpr names, else a null cursor. */
 CXCursor kc_cuda_referenced_decl(CXCursor c);
 bool kc_cuda_same_decl(CXCursor a, CXCursor b);

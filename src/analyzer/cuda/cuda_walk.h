@@ -288,6 +288,10 @@ bool kc_cuda_out_param(CXCursor param);
 /* KC_CUDA_EV_ADDR for a struct object bound to a reference parameter
  * (binding loads nothing), else KC_CUDA_EV_LOAD. */
 int kc_cuda_arg_mode(CXCursor call, CXCursor arg);
+/* The value of a call of a function kcheck does not model, of integer
+ * type: an opaque of the arguments (`min(x, C)`: one at most C). */
+const kc_index *kc_cuda_call_result(kc_cuda_walk *w, CXCursor e, const char *name, const CXCursor *args, int na,
+                                    kc_deps d, uint8_t bits);
 
 /* ---- cuda_accessor.c ---- */
 /* A PyTorch tensor accessor type (at::GenericPackedTensorAccessor,
