@@ -202,8 +202,10 @@ static void check(const kc_model *m, const kc_kernel *k, kc_rule_ctx *ctx)
          * (`BLOCK_N=triton.next_power_of_2(E)` next to `E=E`): one pass. */
         uint32_t bs = kc_index_symbol(l->step);
         int64_t st0 = 0;
-        if (bs != KC_NONE && bs < k->symbols.len && k->symbols.data[bs].at_least_symbol == sz &&
-            kc_index_symbol(l->end) == sz && (!l->start || (kc_index_is_const(l->start, &st0) && st0 >= 0)))
+        bool covered = bs != KC_NONE && bs < k->symbols.len && k->symbols.data[bs].at_least_symbol == sz &&
+                       kc_index_symbol(l->end) == sz && (!l->start || (kc_index_is_const(l->start, &st0) && st0 >= 0));
+        int64_t cap = covered ? k->symbols.data[bs].at_least_cap : 0;
+        if (covered && cap == 0)
             continue;
         /* A launch that passes a tensor extent says the bound is a problem
          * size; a comparison in the kernel alone (`cols < E`) does not say
@@ -221,6 +223,16 @@ static void check(const kc_model *m, const kc_kernel *k, kc_rule_ctx *ctx)
                           "the unrolled code grows with it",
                           what, l->trip_text ? l->trip_text : "?", sy->name);
             d->severity = KC_SEV_NOTE;
+        }
+        if (cap > 0) {
+            /* `min(triton.next_power_of_2(E), 32768)`: one pass up to the
+             * cap, ceil(E / cap) past it; many copies only for a dimension
+             * past 32 caps (a million columns for 32768) */
+            d->severity = KC_SEV_NOTE;
+            kc_diag_note(d, "every launch passes a block of at least min(%s, %" PRId64 ") (%s): at most ceil(%s / %" PRId64
+                         ") copies, more than 32 only once %s passes %" PRId64 "; reported as a note",
+                         sy->name, cap, k->symbols.data[bs].at_least_evidence ? k->symbols.data[bs].at_least_evidence : "",
+                         sy->name, cap, sy->name, cap * 32);
         }
         const char *ev = extent ? kc_symbol_evidence(ctx, k, sz) : NULL;
         if (ev)

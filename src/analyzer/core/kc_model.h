@@ -81,6 +81,10 @@ typedef struct kc_symbol {
      * nothing is known. */
     uint32_t at_least_symbol;
     const char *at_least_evidence; /* e.g. "BLOCK_N = triton.next_power_of_2(E) at the launch on line 82" */
+    /* With a cap (`min(triton.next_power_of_2(E), 32768)`): at least the
+     * smaller of the two, so a loop over E in steps of it makes at most
+     * ceil(E / cap) passes; 0: no cap. */
+    int64_t at_least_cap;
     /* Grid axes (bits) along which every launch binding it runs one
      * program per row of a flattened tensor (kc_kernel.grid_rows) and
      * passes, for it, that tensor's row stride or row length: a program id

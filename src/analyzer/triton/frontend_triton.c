@@ -405,6 +405,10 @@ static void apply_launches(tt_ctx *c, const tt_kernel_def *def)
                     continue;
                 uint32_t cs = c->k->params.data[ci].symbol;
                 if (ncover[pi] == 0 || s->at_least_symbol == cs) {
+                    /* the weakest launch decides: a cap (the smallest), or none */
+                    int64_t cap = b->v.covers_cap;
+                    if (ncover[pi] == 0 || (cap > 0 && (s->at_least_cap == 0 || cap < s->at_least_cap)))
+                        s->at_least_cap = cap;
                     ncover[pi]++;
                     s->at_least_symbol = cs;
                     if (!s->at_least_evidence)
@@ -438,6 +442,7 @@ static void apply_launches(tt_ctx *c, const tt_kernel_def *def)
         if (s->at_least_symbol != KC_NONE && ncover[i] != nbound[i]) {
             s->at_least_symbol = KC_NONE; /* some launch passes something else */
             s->at_least_evidence = NULL;
+            s->at_least_cap = 0;
         }
     }
     free(nbound);

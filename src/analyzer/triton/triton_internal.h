@@ -52,6 +52,7 @@ typedef struct tt_host_value {
     /* `triton.next_power_of_2(x)`, or `max()` of it and other values: at
      * least x, whose text this is (NULL otherwise). */
     const char *covers;
+    int64_t covers_cap; /* `min(triton.next_power_of_2(x), C)`: at least the smaller of x and C; 0: no cap */
     const int64_t *values; /* TT_HOST_INTS */
     uint32_t nvalues;
 } tt_host_value;

@@ -562,6 +562,26 @@ static tt_host_value host_value(tt_module *m, TSNode expr, TSNode scope, int dep
                 v.covers = tt_text(m, x);
             return v;
         }
+        if (TT_IS(f, identifier) && tt_text_eq(m, f, "min") && na == 2 && TT_IS(a, argument_list)) {
+            /* min(next_power_of_2(E), 32768): at least the smaller of E and the cap */
+            tt_host_value xv[2];
+            int64_t cap = 0;
+            for (uint32_t i = 0; i < 2; i++) {
+                TSNode x = ts_node_named_child(a, i);
+                if (TT_IS(x, keyword_argument) || TT_IS(x, list_splat) || TT_IS(x, comment))
+                    return v;
+                xv[i] = host_value(m, x, scope, depth + 1);
+                int64_t lit;
+                if (tt_int_literal(m, tt_unparen(x), &lit) && lit > 0)
+                    cap = lit;
+            }
+            const char *cov = xv[0].covers ? xv[0].covers : xv[1].covers;
+            if (cov && cap > 0) {
+                v.covers = cov;
+                v.covers_cap = cap;
+            }
+            return v;
+        }
         if (TT_IS(f, identifier) && tt_text_eq(m, f, "max") && na >= 2 && TT_IS(a, argument_list)) {
             /* max(next_power_of_2(E), 16): at least E */
             for (uint32_t i = 0; i < na; i++) {

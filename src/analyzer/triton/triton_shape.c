@@ -295,7 +295,8 @@ static bool divisor_is_one(tt_ctx *c, TSNode d)
         return false;
     uint32_t a = kc_kernel_find_symbol(c->k, tt_text(md, ts_node_named_child(args, 0)));
     uint32_t b = kc_kernel_find_symbol(c->k, tt_text(md, ts_node_named_child(args, 1)));
-    return a != KC_NONE && b != KC_NONE && b < c->k->symbols.len && c->k->symbols.data[b].at_least_symbol == a;
+    return a != KC_NONE && b != KC_NONE && b < c->k->symbols.len && c->k->symbols.data[b].at_least_symbol == a &&
+           !c->k->symbols.data[b].at_least_cap;
 }
 
 /* A binary operator `op` with the given operand texts (tt_walk visitor). */
