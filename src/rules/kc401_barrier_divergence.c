@@ -48,6 +48,11 @@ static const char doc[] =
     "channels > 1024 ? 1024 : channels` over `n = batch * channels`, `min(gc,\n"
     "256)`), is a note too: the threads agree unless the block is the cap and the\n"
     "cap does not divide the value, and the note says so.\n"
+    "A warp-stride loop over a span its step divides (`for (j = base + warp;\n"
+    "j < base + 128; j += 8)`, warp = threadIdx.x >> 5) makes span / step passes\n"
+    "in every thread while the warp index stays below the step: shown by the\n"
+    "launches' block, or, where no launch in the file gives it (a functor\n"
+    "launched from another file), presumed (the step is the number of warps).\n"
     "A guard on the thread's index along x (`blockIdx.x * blockDim.x +\n"
     "threadIdx.x < G`, or `threadIdx.x < G`) where every launch of the file\n"
     "gives the block exactly `G` threads along x (`<<<1, G>>>(..., G)`) puts a\n"
@@ -141,6 +146,52 @@ static bool uniform_trip_count(const kc_loop *l)
     bool uniform = span && !deps_thread(kc_index_deps(span)) && !deps_thread(kc_index_deps(l->step));
     kc_arena_delete(a);
     return uniform;
+}
+
+/* A group-stride loop over a span its step divides: `for (j = base +
+ * warp; j < base + 128; j += 8)`, warp = threadIdx.x >> 5 (or threadIdx.x
+ * itself): every thread makes span / step passes as long as its group
+ * index stays below the step. The launches' block shows that (256 threads:
+ * warps 0..7); where no launch in the file gives the block (a functor
+ * launched from another file), a group of a warp or more is presumed to
+ * number no more than the step (the step is the number of groups). */
+static bool group_stride(const kc_model *m, const kc_kernel *k, const kc_loop *l)
+{
+    int64_t st;
+    if (!l->start || !l->end || !l->step || !kc_index_is_const(l->step, &st) || st <= 1)
+        return false;
+    kc_arena *a = kc_arena_new();
+    const kc_index *span = kc_index_sub(a, l->end, l->start);
+    int64_t div = 0;
+    bool ok = span != NULL;
+    for (unsigned i = 0; ok && i < span->nmono; i++) {
+        const kc_mono *mo = &span->mono[i];
+        bool thread = false;
+        for (unsigned f = 0; f < mo->nfac; f++)
+            thread |= mo->fac[f].kind == KC_ATOM_LANE || mo->fac[f].axes || (mo->fac[f].flags & KC_AF_THREAD);
+        if (!thread) {
+            ok = mo->coef % st == 0; /* the span: a multiple of the step */
+            continue;
+        }
+        const kc_atom *g = mo->nfac == 1 ? &mo->fac[0] : NULL;
+        if (div || mo->coef != -1 || !g) {
+            ok = false;
+        } else if (g->kind == KC_ATOM_LANE && g->id == 0) {
+            div = 1;
+        } else if (g->kind == KC_ATOM_OPAQUE && g->id < k->opaques.len && k->opaques.data[g->id].split == KC_SPLIT_GROUP &&
+                   k->opaques.data[g->id].split_axis == 0 && k->opaques.data[g->id].split_div > 1) {
+            div = k->opaques.data[g->id].split_div;
+        } else {
+            ok = false;
+        }
+    }
+    kc_arena_delete(a);
+    if (!ok || !div)
+        return false;
+    int64_t bx = kc_launch_block_x(m, k);
+    if (bx > 0)
+        return (bx + div - 1) / div <= st;
+    return div >= 32;
 }
 
 /* A block-stride loop over a constant extent that the launched block tiles
@@ -458,7 +509,8 @@ static uint32_t divergent_cond(const kc_model *m, const kc_kernel *k, uint32_t g
             block_spans_bound(m, k, cd) || launches_decide(m, k, cd, false))
             continue;
         const kc_loop *l = loop_of_cond(k, cd);
-        if (l && (uniform_trip_count(l) || launch_uniform_stride(m, k, cd, l) || constant_tiles(m, k, l)))
+        if (l && (uniform_trip_count(l) || launch_uniform_stride(m, k, cd, l) || constant_tiles(m, k, l) ||
+                  group_stride(m, k, l)))
             continue;
         return c;
     }
