@@ -139,6 +139,8 @@ kc_cache_key kc_cache_key_for(const kc_options *o, const kc_source *src, kc_lang
      * a file imported by hundreds would be read hundreds of times. */
     for (uint32_t i = 0; peers && i < peers->n; i++)
         kc_hash_stat(st, peers->paths[i]);
+    uint32_t compile_use = peers ? (uint32_t)peers->torch_compile : 0;
+    XXH3_128bits_update(st, &compile_use, sizeof compile_use);
     uint64_t n = src->len;
     XXH3_128bits_update(st, &n, sizeof n);
     XXH3_128bits_update(st, src->text, src->len);

@@ -568,6 +568,76 @@ static void link_outside(kc_project *p, size_t max_file_size)
     kc_vec_free(&roots);
 }
 
+/* Does the repository at `root` call torch.compile anywhere (a Python
+ * file that names `torch.compile` or `torch._dynamo`)? Its Python files,
+ * walked as kc_expand_paths walks (.gitignore, hidden entries skipped),
+ * at most OUTSIDE_MAX_FILES of them (more: not known). */
+static kc_compile_use repo_compile_use(const char *root, size_t max_file_size, uint32_t *nread)
+{
+    kc_path_list found = {0};
+    kc_expand_paths(&root, 1, &found);
+    char *buf = NULL;
+    size_t cap = 0, len = 0;
+    uint32_t looked = 0;
+    kc_compile_use use = KC_COMPILE_NEVER;
+    for (uint32_t j = 0; j < found.files.len && use == KC_COMPILE_NEVER; j++) {
+        const char *path = found.files.data[j].path;
+        size_t pl = strlen(path);
+        if (found.files.data[j].errors.items.len || pl < 3 || strcmp(path + pl - 3, ".py") != 0)
+            continue;
+        if (++looked > OUTSIDE_MAX_FILES) {
+            use = KC_COMPILE_UNKNOWN;
+            break;
+        }
+        if (kc_read_regular(path, max_file_size, &buf, &cap, &len, NULL) &&
+            (memmem(buf, len, "torch.compile", 13) || memmem(buf, len, "torch._dynamo", 13)))
+            use = KC_COMPILE_SEEN;
+    }
+    free(buf);
+    for (uint32_t j = 0; j < found.files.len; j++)
+        kc_file_result_free(&found.files.data[j]);
+    kc_vec_free(&found.files);
+    *nread = looked;
+    return use;
+}
+
+/* The torch.compile use of the repository of each kernel file of the run,
+ * each repository read once. */
+static void link_compile_use(kc_project *p, kc_path_list *files, size_t max_file_size)
+{
+    KC_VEC(char *) roots = {0};
+    KC_VEC(kc_compile_use) uses = {0};
+    KC_VEC(uint32_t) counts = {0};
+    for (uint32_t i = 0; i < p->nindexed; i++) {
+        pyfile *f = &p->files.data[i];
+        if (!f->defines_kernels)
+            continue;
+        char *root = repo_root(f->path);
+        if (!root)
+            continue;
+        uint32_t r = 0;
+        while (r < roots.len && strcmp(roots.data[r], root) != 0)
+            r++;
+        if (r == roots.len) {
+            uint32_t n = 0;
+            kc_compile_use u = repo_compile_use(root, max_file_size, &n);
+            kc_vec_push(&roots, root);
+            kc_vec_push(&uses, u);
+            kc_vec_push(&counts, n);
+        } else {
+            free(root);
+        }
+        kc_file_result *res = &files->files.data[f->result];
+        res->peers.torch_compile = uses.data[r];
+        res->peers.repo_py_files = counts.data[r];
+    }
+    for (uint32_t r = 0; r < roots.len; r++)
+        free(roots.data[r]);
+    kc_vec_free(&roots);
+    kc_vec_free(&uses);
+    kc_vec_free(&counts);
+}
+
 kc_project *kc_project_link(kc_path_list *files, size_t max_file_size, unsigned jobs)
 {
     kc_project *p = kc_xcalloc(1, sizeof *p);
@@ -631,6 +701,7 @@ kc_project *kc_project_link(kc_path_list *files, size_t max_file_size, unsigned 
         r->peers.paths = f->peers.data;
         r->peers.n = f->peers.len;
     }
+    link_compile_use(p, files, max_file_size);
     return p;
 }
 

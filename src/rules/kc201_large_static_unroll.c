@@ -98,6 +98,31 @@ static bool indexes_register_array(const kc_kernel *k, uint32_t L)
     return false;
 }
 
+/* Every launch passes a block at least the loop's bound
+ * (`BLOCK_N=triton.next_power_of_2(E)` next to `E=E`): 0, one pass; with
+ * a cap (`min(next_power_of_2(E), 32768)`), the cap; -1 otherwise. */
+static int64_t covering_block(const kc_kernel *k, const kc_loop *l, uint32_t sz)
+{
+    uint32_t bs = kc_index_symbol(l->step);
+    int64_t st0 = 0;
+    if (bs == KC_NONE || bs >= k->symbols.len || k->symbols.data[bs].at_least_symbol != sz ||
+        kc_index_symbol(l->end) != sz || (l->start && !(kc_index_is_const(l->start, &st0) && st0 >= 0)))
+        return -1;
+    return k->symbols.data[bs].at_least_cap;
+}
+
+/* `min(triton.next_power_of_2(E), 32768)` at every launch: one pass up to
+ * the cap, ceil(E / cap) past it; many copies only for a dimension past 32
+ * caps (a million columns for 32768): a note that gives the bound. */
+static void capped_note(kc_diag *d, const kc_symbol *sy, const kc_symbol *block, int64_t cap)
+{
+    d->severity = KC_SEV_NOTE;
+    kc_diag_note(d, "every launch passes a block of at least min(%s, %" PRId64 ") (%s): at most ceil(%s / %" PRId64
+                 ") copies, more than 32 only once %s passes %" PRId64 "; reported as a note",
+                 sy->name, cap, block->at_least_evidence ? block->at_least_evidence : "", sy->name, cap, sy->name,
+                 cap * 32);
+}
+
 static void check(const kc_model *m, const kc_kernel *k, kc_rule_ctx *ctx)
 {
     (void)m;
@@ -198,15 +223,10 @@ static void check(const kc_model *m, const kc_kernel *k, kc_rule_ctx *ctx)
         if (!l->step || (kc_index_is_const(l->step, &step) && step == 1))
             continue;
         const kc_symbol *sy = &k->symbols.data[sz];
-        /* Every launch passes a block at least the bound
-         * (`BLOCK_N=triton.next_power_of_2(E)` next to `E=E`): one pass. */
         uint32_t bs = kc_index_symbol(l->step);
-        int64_t st0 = 0;
-        bool covered = bs != KC_NONE && bs < k->symbols.len && k->symbols.data[bs].at_least_symbol == sz &&
-                       kc_index_symbol(l->end) == sz && (!l->start || (kc_index_is_const(l->start, &st0) && st0 >= 0));
-        int64_t cap = covered ? k->symbols.data[bs].at_least_cap : 0;
-        if (covered && cap == 0)
-            continue;
+        int64_t cap = covering_block(k, l, sz);
+        if (cap == 0)
+            continue; /* one pass */
         /* A launch that passes a tensor extent says the bound is a problem
          * size; a comparison in the kernel alone (`cols < E`) does not say
          * how large it gets: heads and experts are bounds too. */
@@ -224,16 +244,8 @@ static void check(const kc_model *m, const kc_kernel *k, kc_rule_ctx *ctx)
                           what, l->trip_text ? l->trip_text : "?", sy->name);
             d->severity = KC_SEV_NOTE;
         }
-        if (cap > 0) {
-            /* `min(triton.next_power_of_2(E), 32768)`: one pass up to the
-             * cap, ceil(E / cap) past it; many copies only for a dimension
-             * past 32 caps (a million columns for 32768) */
-            d->severity = KC_SEV_NOTE;
-            kc_diag_note(d, "every launch passes a block of at least min(%s, %" PRId64 ") (%s): at most ceil(%s / %" PRId64
-                         ") copies, more than 32 only once %s passes %" PRId64 "; reported as a note",
-                         sy->name, cap, k->symbols.data[bs].at_least_evidence ? k->symbols.data[bs].at_least_evidence : "",
-                         sy->name, cap, sy->name, cap * 32);
-        }
+        if (cap > 0)
+            capped_note(d, sy, &k->symbols.data[bs], cap);
         const char *ev = extent ? kc_symbol_evidence(ctx, k, sz) : NULL;
         if (ev)
             kc_diag_note(d, "%s", ev);

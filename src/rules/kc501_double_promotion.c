@@ -37,7 +37,10 @@ static const char doc[] =
     "and everything computed from it until a cast runs in fp64. It is a warning\n"
     "when the file shows that torch.compile traces a launch (the launcher is\n"
     "reached from a `torch.autograd.Function`, an `nn.Module`'s `forward`, a\n"
-    "`torch.compile` or `triton_op` function), a note when it does not show it,\n"
+    "`torch.compile` or `triton_op` function), a note when it does not show it\n"
+    "or when no Python file of the file's repository calls `torch.compile` (or\n"
+    "`torch._dynamo`): such a project runs its launches eagerly, where the float\n"
+    "is fp32, and the note says what code that compiles it would get,\n"
     "and not reported when every launch runs outside tracing\n"
     "(`@torch.compiler.disable`, also around every `.apply` of the\n"
     "`torch.autograd.Function` that launches, `torch.library.custom_op`, or a decorator of the\n"
@@ -299,7 +302,7 @@ static bool fp64_judge(const kc_kernel *k, uint32_t sym, fp64_finding *f)
 
 /* Reports parameter `sym`; `pins`: the statements that pin every
  * parameter the kernel reports (one fix-it for all of them). */
-static void fp64_param(const kc_kernel *k, kc_rule_ctx *ctx, uint32_t sym, const fp64_finding *f, const char *pins)
+static void fp64_param(const kc_model *m, const kc_kernel *k, kc_rule_ctx *ctx, uint32_t sym, const fp64_finding *f, const char *pins)
 {
     kc_arena *ar = kc_rule_arena(ctx);
     const kc_symbol *s = &k->symbols.data[sym];
@@ -327,9 +330,18 @@ static void fp64_param(const kc_kernel *k, kc_rule_ctx *ctx, uint32_t sym, const
                       "its type, and the kernel uses it only with float values; Inductor passes a Python float as "
                       "an fp64 scalar where eager Triton passes fp32, and an fp64 scalar promotes the %s %s it meets",
                       shorten(ar, first->text), s->name, first->with, what);
-    if (!known || !k->traced_by)
+    /* a launch torch.compile would trace, in a repository that never
+     * compiles: eager Triton passes the float as fp32 in every run it
+     * makes itself */
+    bool never = m->torch_compile == KC_COMPILE_NEVER;
+    if (!known || !k->traced_by || never)
         d->severity = KC_SEV_NOTE;
-    if (k->traced_by)
+    if (k->traced_by && never)
+        kc_diag_note(d, "torch.compile would trace the launch (%s), but no Python file of this repository calls "
+                     "torch.compile (%u read): eager Triton passes the float as fp32, so this matters to code that "
+                     "compiles it elsewhere; reported as a note",
+                     k->traced_by, m->repo_py_files);
+    else if (k->traced_by)
         kc_diag_note(d, "torch.compile traces the launch: %s", k->traced_by);
     else
         kc_diag_note(d, "nothing in the file shows that torch.compile traces a launch of it (a "
@@ -363,7 +375,7 @@ static void fp64_param(const kc_kernel *k, kc_rule_ctx *ctx, uint32_t sym, const
                      first->fix_text);
 }
 
-static void fp64_params(const kc_kernel *k, kc_rule_ctx *ctx)
+static void fp64_params(const kc_model *m, const kc_kernel *k, kc_rule_ctx *ctx)
 {
     kc_arena *ar = kc_rule_arena(ctx);
     uint32_t n = 0, *syms = calloc(k->fp64_uses.len + 1, sizeof *syms);
@@ -381,7 +393,7 @@ static void fp64_params(const kc_kernel *k, kc_rule_ctx *ctx)
     }
     const char *all = n ? kc_arena_printf(ar, "%s", kc_sb_str(&pins)) : NULL;
     for (uint32_t i = 0; i < n; i++)
-        fp64_param(k, ctx, syms[i], &fs[i], all);
+        fp64_param(m, k, ctx, syms[i], &fs[i], all);
     kc_sb_free(&pins);
     free(syms);
     free(fs);
@@ -390,7 +402,7 @@ static void fp64_params(const kc_kernel *k, kc_rule_ctx *ctx)
 static void check(const kc_model *m, const kc_kernel *k, kc_rule_ctx *ctx)
 {
     if (m->lang == KC_LANG_TRITON) {
-        fp64_params(k, ctx);
+        fp64_params(m, k, ctx);
         return;
     }
     literals(k, ctx);

@@ -854,6 +854,10 @@ typedef struct kc_model {
      * type from a missing header): how many are wrapped in a call (a
      * checking macro) or assigned, and how many are bare statements. */
     uint32_t host_calls_unparsed_checked, host_calls_unparsed_bare;
+    /* Triton: whether the file's repository calls torch.compile anywhere,
+     * and how many of its Python files were read to tell (kc_peers). */
+    kc_compile_use torch_compile;
+    uint32_t repo_py_files;
     /* CUDA: the host variables the bounds of launches are written in
      * (KC_ATOM_HOST atoms index it), by name. */
     KC_VEC(const char *) host_vars;

@@ -35,6 +35,12 @@ static inline kc_source kc_source_lf_view(const kc_source *s)
     return v;
 }
 
+typedef enum kc_compile_use {
+    KC_COMPILE_UNKNOWN = 0, /* no repository read (a file outside git, a run of sources from memory) */
+    KC_COMPILE_SEEN,        /* some Python file of the repository names torch.compile or torch._dynamo */
+    KC_COMPILE_NEVER,       /* none does */
+} kc_compile_use;
+
 /* Other files that the analysis of one file may read: for a Python file,
  * the files of the run that import its module, whose launches of its
  * kernels bind their parameters, and the modules of the project its
@@ -42,6 +48,11 @@ static inline kc_source kc_source_lf_view(const kc_source *s)
 typedef struct kc_peers {
     const char *const *paths;
     uint32_t n;
+    /* Whether the file's repository calls torch.compile anywhere (its
+     * Python files read once per run): whether a launch torch.compile
+     * could trace is traced in practice (KC501). */
+    kc_compile_use torch_compile;
+    uint32_t repo_py_files; /* the Python files read for it */
 } kc_peers;
 
 /* Loads and validates the file. On failure returns NULL and sets *err to a

@@ -1027,6 +1027,10 @@ static void scan_peers(kc_triton_frontend *fe, tt_module *mod, const kc_peers *p
 kc_model *kc_triton_lower(kc_triton_frontend *fe, const kc_source *file, const kc_peers *peers, kc_file_errors *errs)
 {
     kc_model *model = kc_model_new(file, KC_LANG_TRITON);
+    if (peers) {
+        model->torch_compile = peers->torch_compile;
+        model->repo_py_files = peers->repo_py_files;
+    }
     if (fe->opts)
         kc_arena_set_limit(model->arena, fe->opts->file_memory);
     /* parsed with its lone CRs as LFs (tree-sitter-python ends lines at LF) */

@@ -23,6 +23,45 @@ static bool method_call(tt_module *m, TSNode n, const char *method, TSNode *obje
 
 static tt_host_value host_value(tt_module *m, TSNode expr, TSNode scope, int depth);
 
+/* `min(next_power_of_2(E), 32768)`: at least the smaller of E and the
+ * cap; `max(next_power_of_2(E), 16)`: at least E. */
+static tt_host_value host_value_minmax(tt_module *m, tt_host_value v, bool is_min, TSNode a, uint32_t na, TSNode scope,
+                                       int depth)
+{
+    if (is_min) {
+        if (na != 2)
+            return v;
+        tt_host_value xv[2];
+        int64_t cap = 0;
+        for (uint32_t i = 0; i < 2; i++) {
+            TSNode x = ts_node_named_child(a, i);
+            if (TT_IS(x, keyword_argument) || TT_IS(x, list_splat) || TT_IS(x, comment))
+                return v;
+            xv[i] = host_value(m, x, scope, depth + 1);
+            int64_t lit;
+            if (tt_int_literal(m, tt_unparen(x), &lit) && lit > 0)
+                cap = lit;
+        }
+        const char *cov = xv[0].covers ? xv[0].covers : xv[1].covers;
+        if (cov && cap > 0) {
+            v.covers = cov;
+            v.covers_cap = cap;
+        }
+        return v;
+    }
+    for (uint32_t i = 0; i < na; i++) {
+        TSNode x = ts_node_named_child(a, i);
+        if (TT_IS(x, comment))
+            continue;
+        if (TT_IS(x, keyword_argument) || TT_IS(x, list_splat))
+            return v;
+        tt_host_value xv = host_value(m, x, scope, depth + 1);
+        if (xv.covers && !v.covers)
+            v.covers = xv.covers;
+    }
+    return v;
+}
+
 static bool float_literal(TSNode n)
 {
     n = tt_unparen(n);
@@ -562,40 +601,9 @@ static tt_host_value host_value(tt_module *m, TSNode expr, TSNode scope, int dep
                 v.covers = tt_text(m, x);
             return v;
         }
-        if (TT_IS(f, identifier) && tt_text_eq(m, f, "min") && na == 2 && TT_IS(a, argument_list)) {
-            /* min(next_power_of_2(E), 32768): at least the smaller of E and the cap */
-            tt_host_value xv[2];
-            int64_t cap = 0;
-            for (uint32_t i = 0; i < 2; i++) {
-                TSNode x = ts_node_named_child(a, i);
-                if (TT_IS(x, keyword_argument) || TT_IS(x, list_splat) || TT_IS(x, comment))
-                    return v;
-                xv[i] = host_value(m, x, scope, depth + 1);
-                int64_t lit;
-                if (tt_int_literal(m, tt_unparen(x), &lit) && lit > 0)
-                    cap = lit;
-            }
-            const char *cov = xv[0].covers ? xv[0].covers : xv[1].covers;
-            if (cov && cap > 0) {
-                v.covers = cov;
-                v.covers_cap = cap;
-            }
-            return v;
-        }
-        if (TT_IS(f, identifier) && tt_text_eq(m, f, "max") && na >= 2 && TT_IS(a, argument_list)) {
-            /* max(next_power_of_2(E), 16): at least E */
-            for (uint32_t i = 0; i < na; i++) {
-                TSNode x = ts_node_named_child(a, i);
-                if (TT_IS(x, comment))
-                    continue;
-                if (TT_IS(x, keyword_argument) || TT_IS(x, list_splat))
-                    return v;
-                tt_host_value xv = host_value(m, x, scope, depth + 1);
-                if (xv.covers && !v.covers)
-                    v.covers = xv.covers;
-            }
-            return v;
-        }
+        if (TT_IS(f, identifier) && (tt_text_eq(m, f, "min") || tt_text_eq(m, f, "max")) && na >= 2 &&
+            TT_IS(a, argument_list))
+            return host_value_minmax(m, v, tt_text_eq(m, f, "min"), a, na, scope, depth);
         if (TT_IS(f, identifier) && (tt_text_eq(m, f, "len") || tt_text_eq(m, f, "int")) &&
             ts_node_named_child_count(a) == 1) {
             tt_host_value inner = host_value(m, ts_node_named_child(a, 0), scope, depth + 1);

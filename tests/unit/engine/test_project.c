@@ -355,6 +355,33 @@ static void test_launch_through_alias_links(void **state)
     free(c);
 }
 
+/* Whether the repository calls torch.compile: unknown outside a
+ * repository, never when no Python file of it names it, seen once one
+ * does (a file outside the run too). */
+static void test_repository_compile_use(void **state)
+{
+    (void)state;
+    write_tree();
+    linked r;
+    link_run(&r, dir, 1);
+    assert_int_equal(find(&r.l, "pkg/ops/kernels.py")->peers.torch_compile, KC_COMPILE_UNKNOWN);
+    linked_free(&r);
+    kh_write_at(dir, ".git/HEAD", "ref: refs/heads/main\n", 21);
+    link_run(&r, dir, 1);
+    const kc_file_result *k = find(&r.l, "pkg/ops/kernels.py");
+    assert_int_equal(k->peers.torch_compile, KC_COMPILE_NEVER);
+    assert_true(k->peers.repo_py_files >= 5);
+    assert_int_equal(find(&r.l, "pkg/ops/launch.py")->peers.torch_compile, KC_COMPILE_UNKNOWN); /* no kernel */
+    linked_free(&r);
+    static const char train_py[] = "import torch\nmodel = torch.compile(model)\n";
+    kh_write_at(dir, "scripts/train.py", train_py, strlen(train_py));
+    char *kern = kc_xasprintf("%s/pkg/ops/kernels.py", dir);
+    link_run(&r, kern, 1); /* the kernel file alone: the repository is read all the same */
+    assert_int_equal(find(&r.l, "pkg/ops/kernels.py")->peers.torch_compile, KC_COMPILE_SEEN);
+    linked_free(&r);
+    free(kern);
+}
+
 static int setup(void **state)
 {
     (void)state;
@@ -380,6 +407,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_wrapper_module_peer, setup, teardown),
         cmocka_unit_test_setup_teardown(test_decorator_module_peer, setup, teardown),
         cmocka_unit_test_setup_teardown(test_launch_through_alias_links, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_repository_compile_use, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -477,7 +477,7 @@ static lowered *lower_with_peers(const char *path, const char *text, const char 
     l->src = kc_source_from_memory(path, text, strlen(text), (size_t)1 << 30, &err);
     assert_non_null(l->src);
     l->fe = kc_frontend_new(&l->opts);
-    kc_peers p = {peers, npeers};
+    kc_peers p = {.paths = peers, .n = npeers};
     l->m = kc_frontend_lower(l->fe, l->src, KC_LANG_TRITON, &p, &l->errs);
     return l;
 }
