@@ -53,6 +53,9 @@ static const char doc[] =
     "in every thread while the warp index stays below the step: shown by the\n"
     "launches' block, or, where no launch in the file gives it (a functor\n"
     "launched from another file), presumed (the step is the number of warps).\n"
+    "A counted loop whose step or bound kcheck cannot read (a name from a\n"
+    "missing header: `k += kWarpSize`) is a note that says so: whether the\n"
+    "passes differ rests on what the step and the bound are.\n"
     "A guard on the thread's index along x (`blockIdx.x * blockDim.x +\n"
     "threadIdx.x < G`, or `threadIdx.x < G`) where every launch of the file\n"
     "gives the block exactly `G` threads along x (`<<<1, G>>>(..., G)`) puts a\n"
@@ -695,6 +698,16 @@ static void check(const kc_model *m, const kc_kernel *k, kc_rule_ctx *ctx)
                              kc_loop_describe(ctx, k, l));
                 kc_diag_note(d, "fix: loop over the same number of passes in every thread (a uniform bound, e.g. "
                              "over tiles of blockDim.x) and test the element index inside the loop");
+                if (l->kind == KC_LOOP_FOR && l->var && l->start && (!l->step || !l->end)) {
+                    /* a step or bound kcheck could not read (a name from a
+                     * missing header: `k += kWarpSize`): whether the passes
+                     * differ rests on what it is */
+                    d->severity = KC_SEV_NOTE;
+                    kc_diag_note(d, "kcheck could not read the loop's %s (KC002 says what is missing): if the step is "
+                                 "the block's width and the bound a multiple of it, every thread makes the same "
+                                 "passes; reported as a note",
+                                 !l->step && !l->end ? "step and bound" : !l->step ? "step" : "bound");
+                }
             } else {
                 d = kc_report(ctx, k, b->span,
                               "`%s()`%s is reached only by the threads where `%s` %s: the condition depends on %s",

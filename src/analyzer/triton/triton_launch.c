@@ -1035,6 +1035,41 @@ static void mark_multiples(tt_module *m, tt_launch *l, TSNode scope, uint32_t be
 
 /* Is n after a `return` or `raise` of a block it is in (up to its
  * function), so that it never runs? */
+
+/* The number of values `*x` unpacks when x is a tuple of a known length:
+ * a tuple literal, or a name assigned one (or `(...) if c else (...)` of
+ * two of the same length) last before byte `before`; -1 when not known. */
+static int64_t tuple_width(TSNode t)
+{
+    t = tt_unparen(t);
+    if (!TT_IS(t, tuple))
+        return -1;
+    int64_t n = 0;
+    for (uint32_t i = 0; i < ts_node_named_child_count(t); i++) {
+        TSNode x = ts_node_named_child(t, i);
+        if (TT_IS(x, list_splat))
+            return -1;
+        n += !TT_IS(x, comment);
+    }
+    return n;
+}
+
+static int64_t splat_width(tt_module *m, TSNode splat, TSNode scope, uint32_t before)
+{
+    TSNode x = ts_node_named_child_count(splat) ? tt_unparen(ts_node_named_child(splat, 0)) : splat;
+    if (TT_IS(x, identifier)) {
+        TSNode r = tt_find_assignment(m, scope, tt_text(m, x), before);
+        if (ts_node_is_null(r))
+            return -1;
+        x = tt_unparen(r);
+    }
+    if (TT_IS(x, conditional_expression) && ts_node_named_child_count(x) >= 3) {
+        int64_t a = tuple_width(ts_node_named_child(x, 0)), b = tuple_width(ts_node_named_child(x, 2));
+        return a >= 0 && a == b ? a : -1;
+    }
+    return tuple_width(x);
+}
+
 static bool after_exit(TSNode n)
 {
     for (TSNode x = n, p = ts_node_parent(n); !ts_node_is_null(p); x = p, p = ts_node_parent(p)) {
@@ -1081,6 +1116,13 @@ bool tt_scan_launch(tt_module *m, TSNode call, const char *kernel)
             b.position = UINT32_MAX;
             b.v = host_value(m, b.value, scope, 0);
         } else if (TT_IS(a, list_splat)) {
+            /* `*bias_strides` of a tuple of a known length (`(b.stride(0),
+             * b.stride(1)) if has_bias else (0, 0)`): that many positions */
+            int64_t width = splat_width(m, a, scope, ts_node_start_byte(call));
+            if (splats == 0 && width >= 0) {
+                pos += (uint32_t)width;
+                continue;
+            }
             splats++;
             continue;
         } else if (TT_IS(a, dictionary_splat)) {
