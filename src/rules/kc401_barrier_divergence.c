@@ -151,6 +151,25 @@ static bool uniform_trip_count(const kc_loop *l)
     return uniform;
 }
 
+/* The name a KC002 gap of kernel k lists as missing (an unknown name,
+ * type or function) that loop l's header, step or bound is written with
+ * (`k += kWarpSize`), or NULL. */
+static const char *missing_name(const kc_model *m, const kc_kernel *k, const kc_loop *l)
+{
+    for (uint32_t i = 0; i < m->gaps.len; i++) {
+        const kc_gap *g = &m->gaps.data[i];
+        if (!g->what || !g->kernel || !k->name || strcmp(g->kernel, k->name) != 0 ||
+            (g->kind != KC_GAP_NAME && g->kind != KC_GAP_TYPE && g->kind != KC_GAP_CALLEE))
+            continue;
+        size_t n = strlen(g->what);
+        if ((l->header_text && kc_text_has_word(l->header_text, g->what, n)) ||
+            (l->step_text && kc_text_has_word(l->step_text, g->what, n)) ||
+            (l->end_text && kc_text_has_word(l->end_text, g->what, n)))
+            return g->what;
+    }
+    return NULL;
+}
+
 /* A group-stride loop over a span its step divides: `for (j = base +
  * warp; j < base + 128; j += 8)`, warp = threadIdx.x >> 5 (or threadIdx.x
  * itself): every thread makes span / step passes as long as its group
@@ -698,15 +717,16 @@ static void check(const kc_model *m, const kc_kernel *k, kc_rule_ctx *ctx)
                              kc_loop_describe(ctx, k, l));
                 kc_diag_note(d, "fix: loop over the same number of passes in every thread (a uniform bound, e.g. "
                              "over tiles of blockDim.x) and test the element index inside the loop");
-                if (l->kind == KC_LOOP_FOR && l->var && l->start && (!l->step || !l->end)) {
+                const char *miss = l->kind == KC_LOOP_FOR && (!l->step || !l->end) ? missing_name(m, k, l) : NULL;
+                if (miss) {
                     /* a step or bound kcheck could not read (a name from a
                      * missing header: `k += kWarpSize`): whether the passes
                      * differ rests on what it is */
                     d->severity = KC_SEV_NOTE;
-                    kc_diag_note(d, "kcheck could not read the loop's %s (KC002 says what is missing): if the step is "
-                                 "the block's width and the bound a multiple of it, every thread makes the same "
-                                 "passes; reported as a note",
-                                 !l->step && !l->end ? "step and bound" : !l->step ? "step" : "bound");
+                    kc_diag_note(d, "kcheck could not read the loop's %s: `%s` comes from what is missing (KC002): if "
+                                 "the step is the block's width and the bound a multiple of it, every thread makes "
+                                 "the same passes; reported as a note",
+                                 !l->step && !l->end ? "step and bound" : !l->step ? "step" : "bound", miss);
                 }
             } else {
                 d = kc_report(ctx, k, b->span,
