@@ -156,6 +156,68 @@ static bool in_directive(const kc_source *src, size_t off)
     }
 }
 
+/* Per line of the source (1-based), whether it lies inside an `#if`,
+ * `#ifdef` or `#ifndef` block (an include guard aside: an `#ifndef X`
+ * directly followed by `#define X`): which branch the preprocessor took is
+ * not known here (the parse keeps no record of skipped blocks), so calls
+ * written there are not judged dropped. malloc'd, nlines + 2 entries. */
+static uint8_t *conditional_lines(const kc_source *src, uint32_t *nlines)
+{
+    uint32_t n = 1;
+    for (size_t i = 0; i < src->len; i++)
+        n += src->text[i] == '\n';
+    uint8_t *mask = kc_xcalloc((size_t)n + 2, 1);
+    int depth = 0, guard_depth = -1;
+    bool first_directive = true;
+    char guard[128] = "";
+    uint32_t line = 1;
+    for (size_t at = 0; at < src->len; line++) {
+        size_t end = at;
+        while (end < src->len && src->text[end] != '\n')
+            end++;
+        size_t p = at;
+        while (p < end && (src->text[p] == ' ' || src->text[p] == '\t'))
+            p++;
+        mask[line] = depth > 0 && !(depth == 1 && guard_depth == 1);
+        if (p < end && src->text[p] == '#') {
+            p++;
+            while (p < end && (src->text[p] == ' ' || src->text[p] == '\t'))
+                p++;
+            const char *w = src->text + p;
+            size_t wl = 0;
+            while (p + wl < end && (isalnum((unsigned char)w[wl]) || w[wl] == '_'))
+                wl++;
+            const char *arg = w + wl;
+            while (arg < src->text + end && (*arg == ' ' || *arg == '\t'))
+                arg++;
+            size_t al = 0;
+            while (arg + al < src->text + end && (isalnum((unsigned char)arg[al]) || arg[al] == '_'))
+                al++;
+            bool opens = (wl == 2 && !memcmp(w, "if", 2)) || (wl == 5 && !memcmp(w, "ifdef", 5)) ||
+                         (wl == 6 && !memcmp(w, "ifndef", 6));
+            if (opens) {
+                depth++;
+                if (first_directive && wl == 6 && al && al < sizeof guard) {
+                    memcpy(guard, arg, al);
+                    guard[al] = '\0';
+                    guard_depth = -2; /* a guard if the next directive defines it */
+                }
+            } else if (wl == 6 && !memcmp(w, "define", 6) && guard_depth == -2) {
+                guard_depth = al == strlen(guard) && !memcmp(arg, guard, al) ? 1 : -1;
+            } else if (wl == 5 && !memcmp(w, "endif", 5) && depth > 0) {
+                depth--;
+            }
+            if (guard_depth == -2 && !opens)
+                guard_depth = -1;
+            first_directive = false;
+            mask[line] = 1; /* the directive line itself */
+        }
+        at = end < src->len ? end + 1 : end;
+    }
+    *nlines = n;
+    return mask;
+}
+
 static bool in_device_function(CXCursor c)
 {
     for (unsigned hops = 0; !clang_Cursor_isNull(c) && hops < 64; hops++, c = clang_getCursorSemanticParent(c)) {
@@ -206,7 +268,8 @@ void kc_cuda_unparsed_api_calls(kc_cuda_tu *t)
         qsort(own.v.data, own.v.len, sizeof *own.v.data, str_cmp);
     kc_cuda_toks tk;
     kc_cuda_main_toks(t, 0, src->len, &tk);
-    CXSourceRangeList *skipped = clang_getSkippedRanges(t->tu, t->main);
+    uint32_t nlines = 0;
+    uint8_t *cond = conditional_lines(src, &nlines);
     uint32_t bare = 0, wrapped = 0, first_line = 0;
     const char *first = NULL;
     for (unsigned i = 0; i + 1 < tk.n; i++) {
@@ -225,15 +288,8 @@ void kc_cuda_unparsed_api_calls(kc_cuda_tu *t)
         unsigned line = 0, off = kc_cuda_tok_off(&tk, i, &line);
         if (off >= src->len || in_directive(src, off))
             continue;
-        bool in_skipped = false;
-        for (unsigned r = 0; skipped && r < skipped->count && !in_skipped; r++) {
-            unsigned a = 0, b = 0;
-            clang_getExpansionLocation(clang_getRangeStart(skipped->ranges[r]), NULL, NULL, NULL, &a);
-            clang_getExpansionLocation(clang_getRangeEnd(skipped->ranges[r]), NULL, NULL, NULL, &b);
-            in_skipped = off >= a && off <= b;
-        }
-        if (in_skipped)
-            continue;
+        if (line <= nlines && cond[line])
+            continue; /* inside an #if block: taken or not, not known here */
         unsigned col = 0;
         clang_getExpansionLocation(clang_getTokenLocation(tk.tu, tk.v[i]), NULL, NULL, &col, NULL);
         bool recorded = false; /* a call the host facts hold (one in a macro's argument too) */
@@ -242,7 +298,9 @@ void kc_cuda_unparsed_api_calls(kc_cuda_tu *t)
         if (recorded)
             continue;
         CXCursor c = clang_getCursor(t->tu, clang_getTokenLocation(tk.tu, tk.v[i]));
-        if (clang_isExpression(c.kind) || clang_isDeclaration(c.kind) || c.kind == CXCursor_OverloadedDeclRef ||
+        /* (an invalid cursor: no code there, as in a block `#if 0` leaves out) */
+        if (clang_isInvalid(c.kind) || clang_isExpression(c.kind) || clang_isDeclaration(c.kind) ||
+            c.kind == CXCursor_OverloadedDeclRef ||
             c.kind == CXCursor_MacroExpansion || c.kind == CXCursor_TranslationUnit || in_device_function(c))
             continue; /* parsed (or outside any function: a declaration) */
         /* `CHECK(cudaX(...))`, `err = cudaX(...)`: written to be checked */
@@ -257,8 +315,7 @@ void kc_cuda_unparsed_api_calls(kc_cuda_tu *t)
             first_line = line;
         }
     }
-    if (skipped)
-        clang_disposeSourceRangeList(skipped);
+    free(cond);
     kc_vec_free(&own.v);
     t->m->host_calls_unparsed_checked += wrapped;
     t->m->host_calls_unparsed_bare += bare;

@@ -20,7 +20,8 @@ bool kc_cuda_reports_last_error(CXCursor c, CXCursor ref);
 bool kc_cuda_wraps_runtime_call(const kc_cuda_tu *t, CXCursor c);
 /* The runtime API calls of the main file's host code that the parse
  * dropped with their statement (the tokens `cudaX (` where no expression
- * is, outside preprocessor directives and skipped `#if` blocks): counted
+ * is, outside preprocessor directives and `#if` blocks, an include guard
+ * aside: which branch the preprocessor took is not kept): counted
  * into the model (host_calls_unparsed_*) and said in a KC002 gap. */
 void kc_cuda_unparsed_api_calls(kc_cuda_tu *t);
 
