@@ -491,7 +491,7 @@ static siblings link_siblings(kc_arena *ar, const kc_kernel *k)
     uint64_t fields = 0;
     for (uint32_t l = 0; l < k->loops.len && l < 63; l++) {
         const kc_loop *lp = &k->loops.data[l];
-        int64_t s0, st, passes = lp->trip_count > 0 ? lp->trip_count : lp->trip_max;
+        int64_t s0, st, passes = kc_loop_passes_at_most(lp);
         if (passes > 0 && passes <= 32 && lp->start && lp->step &&
             kc_index_is_const(lp->start, &s0) && kc_index_is_const(lp->step, &st) && st == 1)
             fields |= 1ull << l;
@@ -648,7 +648,7 @@ static const kc_access *loop_access(const kc_kernel *k, const kc_access **short_
          * zero fill is not followed by the search it skips) */
         if (rows && (b->seq >= self->seq || in_walking_loop(k, b->loop, walking)))
             continue;
-        int64_t passes = l->trip_count >= 0 ? l->trip_count : l->trip_max > 0 ? l->trip_max : -1;
+        int64_t passes = kc_loop_passes_at_most(l);
         if (passes < 0 || passes >= min_passes) {
             if (in_kernel_body(k, l->span))
                 return b;

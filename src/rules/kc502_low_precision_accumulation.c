@@ -86,9 +86,7 @@ static int64_t accumulated_passes(const kc_kernel *k, const kc_accum *ac)
         return -1;
     int64_t n = 1;
     for (uint32_t l = ac->loop; l != KC_NONE && l < k->loops.len; l = k->loops.data[l].parent) {
-        int64_t t = k->loops.data[l].trip_count >= 0 ? k->loops.data[l].trip_count
-                    : k->loops.data[l].trip_max > 0   ? k->loops.data[l].trip_max
-                                                      : -1;
+        int64_t t = kc_loop_passes_at_most(&k->loops.data[l]);
         if (t < 0 || (t > 0 && n > INT64_MAX / t))
             return -1;
         n *= t;

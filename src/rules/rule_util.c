@@ -31,6 +31,11 @@ uint32_t kc_index_large_symbol(const kc_kernel *k, const kc_index *x)
     return KC_NONE;
 }
 
+int64_t kc_loop_passes_at_most(const kc_loop *l)
+{
+    return l->trip_count >= 0 ? l->trip_count : l->trip_max > 0 ? l->trip_max : -1;
+}
+
 const char *kc_loop_describe(kc_rule_ctx *ctx, const kc_kernel *k, const kc_loop *l)
 {
     kc_arena *a = kc_rule_arena(ctx);
@@ -712,7 +717,7 @@ int64_t kc_record_fields(kc_arena *ar, const kc_kernel *k, const kc_access *a, i
             continue;
         uint32_t l = mo->fac[0].id;
         const kc_loop *lp = l < k->loops.len ? &k->loops.data[l] : NULL;
-        if (lp && (lp->trip_count >= stride || (lp->trip_count < 0 && lp->trip_max >= stride)))
+        if (lp && kc_loop_passes_at_most(lp) >= stride)
             return stride;
     }
     if (stride > 16)

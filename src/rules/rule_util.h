@@ -16,6 +16,9 @@ uint32_t kc_index_large_symbol(const kc_kernel *k, const kc_index *x);
 
 /* Describes loop `l` for messages: "the loop over `index` (tl.static_range,
  * line 25; ceil(N / BLOCK_SIZE_N) passes)". Arena string. */
+/* The most passes loop l makes: its trip count when known, else the
+ * bound kcheck knows (kc_loop.trip_max), else -1. */
+int64_t kc_loop_passes_at_most(const kc_loop *l);
 const char *kc_loop_describe(kc_rule_ctx *ctx, const kc_kernel *k, const kc_loop *l);
 
 /* "N = input.shape[1] at the launch on line 50" style text for a symbol;

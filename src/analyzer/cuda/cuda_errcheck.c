@@ -128,35 +128,8 @@ bool kc_cuda_wraps_runtime_call(const kc_cuda_tu *t, CXCursor c)
     return e - a > 4 && strncmp(s + a, "cuda", 4) == 0 && e < b && s[e] == '(';
 }
 
-/* Is the line at byte `off` part of a preprocessor directive (its own
- * line, or a continuation of one ended by a backslash)? */
-static bool in_directive(const kc_source *src, size_t off)
-{
-    size_t ls = off;
-    while (ls > 0 && src->text[ls - 1] != '\n')
-        ls--;
-    for (;;) {
-        size_t p = ls;
-        while (p < src->len && (src->text[p] == ' ' || src->text[p] == '\t'))
-            p++;
-        if (p < src->len && src->text[p] == '#')
-            return true;
-        /* the line before, when it ends with a backslash, continues here */
-        if (ls < 2)
-            return false;
-        size_t e = ls - 1; /* its newline */
-        size_t q = e;
-        while (q > 0 && (src->text[q - 1] == '\r' || src->text[q - 1] == ' ' || src->text[q - 1] == '\t'))
-            q--;
-        if (q == 0 || src->text[q - 1] != '\\')
-            return false;
-        ls = e;
-        while (ls > 0 && src->text[ls - 1] != '\n')
-            ls--;
-    }
-}
-
-/* Per line of the source (1-based), whether it lies inside an `#if`,
+/* Per line of the source (1-based), whether it is part of a preprocessor
+ * directive (a `#define`'s continuation lines too) or lies inside an `#if`,
  * `#ifdef` or `#ifndef` block (an include guard aside: an `#ifndef X`
  * directly followed by `#define X`): which branch the preprocessor took is
  * not known here (the parse keeps no record of skipped blocks), so calls
@@ -168,7 +141,7 @@ static uint8_t *conditional_lines(const kc_source *src, uint32_t *nlines)
         n += src->text[i] == '\n';
     uint8_t *mask = kc_xcalloc((size_t)n + 2, 1);
     int depth = 0, guard_depth = -1;
-    bool first_directive = true;
+    bool first_directive = true, continued = false;
     char guard[128] = "";
     uint32_t line = 1;
     for (size_t at = 0; at < src->len; line++) {
@@ -178,8 +151,14 @@ static uint8_t *conditional_lines(const kc_source *src, uint32_t *nlines)
         size_t p = at;
         while (p < end && (src->text[p] == ' ' || src->text[p] == '\t'))
             p++;
-        mask[line] = depth > 0 && !(depth == 1 && guard_depth == 1);
+        mask[line] = continued || (depth > 0 && !(depth == 1 && guard_depth == 1));
+        size_t q = end; /* a directive (or its continuation) ending in a backslash goes on */
+        while (q > at && (src->text[q - 1] == '\r' || src->text[q - 1] == ' ' || src->text[q - 1] == '\t'))
+            q--;
+        bool backslash = q > at && src->text[q - 1] == '\\';
+        continued = continued && backslash;
         if (p < end && src->text[p] == '#') {
+            continued = backslash;
             p++;
             while (p < end && (src->text[p] == ' ' || src->text[p] == '\t'))
                 p++;
@@ -281,15 +260,13 @@ void kc_cuda_unparsed_api_calls(kc_cuda_tu *t)
         bool is_api = nl > 5 && !strncmp(n, "cuda", 4) && isupper((unsigned char)n[4]) && strcmp(n + nl - 2, "_t") &&
                       strcmp(n, "cudaGetErrorString") && strcmp(n, "cudaGetErrorName") &&
                       !(own.v.len && bsearch(&n, own.v.data, own.v.len, sizeof *own.v.data, str_cmp));
-        char *name = is_api ? kc_arena_strdup(t->m->arena, n) : NULL;
+        char *name = is_api && !first ? kc_arena_strdup(t->m->arena, n) : NULL; /* the note names the first */
         clang_disposeString(sp);
         if (!is_api)
             continue;
         unsigned line = 0, off = kc_cuda_tok_off(&tk, i, &line);
-        if (off >= src->len || in_directive(src, off))
-            continue;
-        if (line <= nlines && cond[line])
-            continue; /* inside an #if block: taken or not, not known here */
+        if (off >= src->len || (line <= nlines && cond[line]))
+            continue; /* a directive's text, or inside an #if block: taken or not, not known here */
         unsigned col = 0;
         clang_getExpansionLocation(clang_getTokenLocation(tk.tu, tk.v[i]), NULL, NULL, &col, NULL);
         bool recorded = false; /* a call the host facts hold (one in a macro's argument too) */
