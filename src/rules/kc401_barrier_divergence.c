@@ -56,6 +56,13 @@ static const char doc[] =
     "A counted loop whose step or bound kcheck cannot read (a name from a\n"
     "missing header: `k += kWarpSize`) is a note that says so: whether the\n"
     "passes differ rests on what the step and the bound are.\n"
+    "A condition that varies with the thread only through the result of a\n"
+    "call kcheck does not follow (a member function such as a decoder's\n"
+    "`stream.decode_next(t, n)`, or a callee it cannot resolve) is not taken\n"
+    "to diverge: being given the thread index, the callee may still hand\n"
+    "every thread the same count. The block total that CUB's `BlockScan`\n"
+    "gives in its `block_aggregate` argument (`InclusiveSum(in, out,\n"
+    "total)`) is the same for every thread; the scan's own output is not.\n"
     "A guard on the thread's index along x (`blockIdx.x * blockDim.x +\n"
     "threadIdx.x < G`, or `threadIdx.x < G`) where every launch of the file\n"
     "gives the block exactly `G` threads along x (`<<<1, G>>>(..., G)`) puts a\n"
@@ -127,7 +134,11 @@ static bool block_wide(const char *name)
            strcmp(name, "cg::grid_group::sync") == 0 || strcmp(name, "cg::cluster_group::sync") == 0;
 }
 
-static bool deps_thread(kc_deps d) { return d.axes != 0 || (d.flags & KC_AF_THREAD) != 0; }
+/* Thread-dependent as far as kcheck can tell: not through the result of
+ * a call it did not follow (a member function such as a decoder's
+ * `stream.skip_decode(t, n)`, which may hand every thread the same
+ * count), whose thread index argument proves nothing about its result. */
+static bool deps_thread(kc_deps d) { return kc_deps_thread_seen(d); }
 
 /* The loop whose condition `c` is (the guard of its body), or NULL. */
 static const kc_loop *loop_of_cond(const kc_kernel *k, const kc_cond *c)

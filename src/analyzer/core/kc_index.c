@@ -87,7 +87,13 @@ const kc_index *kc_index_const(kc_arena *a, int64_t v, uint8_t bits, kc_lane_spa
 
 kc_atom kc_atom_make(kc_atom_kind kind, uint32_t id, kc_deps deps)
 {
-    kc_atom at = {.kind = (uint8_t)kind, .axes = deps.axes, .flags = deps.flags, .id = id,
+    /* an atom is unseen as a whole: only when every axis of it is */
+    uint8_t flags = (uint8_t)(deps.flags & ~KC_AF_UNSEEN);
+    bool thread = (deps.flags & KC_AF_THREAD) != 0;
+    if ((deps.axes || thread) && (deps.unseen & deps.axes) == deps.axes &&
+        (!thread || (deps.unseen & KC_UNSEEN_THREAD)))
+        flags |= KC_AF_UNSEEN;
+    kc_atom at = {.kind = (uint8_t)kind, .axes = deps.axes, .flags = flags, .id = id,
                   .loops = deps.loops, .programs = deps.programs};
     return at;
 }
@@ -334,6 +340,8 @@ kc_deps kc_index_deps(const kc_index *x)
     kc_deps d = {0};
     if (!x)
         return d;
+    uint8_t sure = 0;
+    bool sure_thread = false;
     for (unsigned i = 0; i < x->nmono; i++)
         for (unsigned f = 0; f < x->mono[i].nfac; f++) {
             const kc_atom *at = &x->mono[i].fac[f];
@@ -341,7 +349,13 @@ kc_deps kc_index_deps(const kc_index *x)
             d.flags |= at->flags;
             d.loops |= at->loops;
             d.programs |= at->programs;
+            if (!(at->flags & KC_AF_UNSEEN)) {
+                sure |= at->axes;
+                sure_thread |= (at->flags & KC_AF_THREAD) != 0;
+            }
         }
+    d.flags = (uint8_t)(d.flags & ~KC_AF_UNSEEN);
+    d.unseen = (uint8_t)((d.axes & ~sure) | ((d.flags & KC_AF_THREAD) && !sure_thread ? KC_UNSEEN_THREAD : 0));
     return d;
 }
 

@@ -43,6 +43,10 @@ enum {
     KC_AF_PROGRAM = 1u << 0, /* varies between programs / thread blocks */
     KC_AF_DATA = 1u << 1,    /* depends on values loaded from memory */
     KC_AF_THREAD = 1u << 2,  /* varies between the threads / lanes of one program */
+    /* its axes come from the arguments of a call kcheck did not follow (a
+     * member function, a callee it could not resolve): whether the result
+     * still varies with them is not known (kc_deps.unseen) */
+    KC_AF_UNSEEN = 1u << 3,
 };
 
 typedef struct kc_atom {
@@ -91,7 +95,27 @@ typedef struct kc_deps {
     /* Grid axes of the program / block ids it depends on, where known
      * (KC_PROG_* bits): KC_AF_PROGRAM with no bit here means "some axis". */
     uint8_t programs;
+    /* the axes it varies along only through calls kcheck did not follow
+     * (KC_AF_UNSEEN), and KC_UNSEEN_THREAD when so is its KC_AF_THREAD */
+    uint8_t unseen;
 } kc_deps;
+
+#define KC_UNSEEN_THREAD 0x80u
+
+/* `d` as the result of a call kcheck did not follow, given arguments of
+ * deps `d`: every lane axis (and the thread flag) only through it. */
+static inline kc_deps kc_deps_unseen(kc_deps d)
+{
+    d.unseen = (uint8_t)(d.axes | ((d.flags & KC_AF_THREAD) ? KC_UNSEEN_THREAD : 0));
+    return d;
+}
+
+/* Varies between the threads of a block as far as kcheck can tell: not
+ * only through the arguments of calls it did not follow. */
+static inline bool kc_deps_thread_seen(kc_deps d)
+{
+    return (d.axes & ~d.unseen & 0x7f) != 0 || ((d.flags & KC_AF_THREAD) && !(d.unseen & KC_UNSEEN_THREAD));
+}
 
 /* The bits of kc_deps.programs and kc_atom.programs: two per grid axis,
  * the program id modulo a divisor (LO) and the id divided by it (HI); the

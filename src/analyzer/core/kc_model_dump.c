@@ -27,9 +27,12 @@ static const char *loop_kind_name(kc_loop_kind k)
 
 static void dump_deps(FILE *out, kc_deps d)
 {
-    fprintf(out, "{axes=%#x%s%s%s loops=%#llx}", d.axes, (d.flags & KC_AF_THREAD) ? " thread" : "",
+    fprintf(out, "{axes=%#x%s%s%s loops=%#llx", d.axes, (d.flags & KC_AF_THREAD) ? " thread" : "",
             (d.flags & KC_AF_PROGRAM) ? " program" : "", (d.flags & KC_AF_DATA) ? " data" : "",
             (unsigned long long)d.loops);
+    if (d.unseen)
+        fprintf(out, " unseen=%#x", d.unseen);
+    fputc('}', out);
 }
 
 static void dump_symbols(FILE *out, const kc_kernel *k)

@@ -140,12 +140,68 @@ bool kc_cuda_member_arrow(const kc_cuda_tu *t, CXCursor call)
     return p[0] == '-' && p[1] == '>';
 }
 
-/* The function whose body a call to `ref` should inline, or a null cursor. */
-CXCursor kc_cuda_inline_target(kc_cuda_walk *w, CXCursor ref)
+/* The one function an unresolved call `call` can name: in a template, a
+ * call with an argument of dependent type stays unresolved
+ * (`byte_rle(&s->bs, ..., t)` in a kernel templated on its block size),
+ * though only one function (or function template) of that name exists:
+ * the call references nothing, its callee an overload set. Declarations of
+ * the same function count once. */
+static CXCursor sole_candidate(CXCursor call)
+{
+    CXCursor none = clang_getNullCursor(), found = none;
+    kc_cuda_kids k;
+    kc_cuda_kids_get(call, &k);
+    CXCursor callee = k.n >= 1 ? kc_cuda_strip(k.v[0]) : none;
+    kc_cuda_kids_free(&k);
+    CXCursor ref = clang_Cursor_isNull(callee) ? none : clang_getCursorReferenced(callee);
+    if (ref.kind != CXCursor_OverloadedDeclRef)
+        return none;
+    unsigned n = clang_getNumOverloadedDecls(ref);
+    for (unsigned i = 0; i < n; i++) {
+        CXCursor d = clang_getOverloadedDecl(ref, i);
+        if (d.kind != CXCursor_FunctionDecl && d.kind != CXCursor_FunctionTemplate)
+            return none;
+        if (!clang_Cursor_isNull(found) &&
+            !clang_equalCursors(clang_getCanonicalCursor(found), clang_getCanonicalCursor(d)))
+            return none;
+        found = d;
+    }
+    return found;
+}
+
+/* The `block_aggregate` out-parameter of a block-wide collective of CUB
+ * (hipCUB's too): `BlockScan::InclusiveSum(in, out, block_aggregate)` gives
+ * every thread of the block the same total (cub/block/block_scan.cuh),
+ * where the scan's own output differs from thread to thread. */
+bool kc_cuda_block_aggregate(kc_cuda_walk *w, CXCursor param)
+{
+    if (strcmp(kc_cuda_spelling(w->t, param), "block_aggregate") != 0)
+        return false;
+    CXCursor fn = clang_getCursorSemanticParent(param);
+    CXCursor cls = clang_Cursor_isNull(fn) ? fn : clang_getCursorSemanticParent(fn);
+    return !clang_Cursor_isNull(cls) && kc_cuda_starts_with(kc_cuda_spelling(w->t, cls), "Block");
+}
+
+/* A call of the project's that the walk does not follow (a member
+ * function, one it cannot resolve or will not inline here): the thread
+ * index its arguments carry may not reach its result. */
+bool kc_cuda_call_unfollowed(kc_cuda_walk *w, CXCursor call)
+{
+    CXCursor ref = clang_getCursorReferenced(call);
+    return kc_cuda_call_unseen(ref) && clang_Cursor_isNull(kc_cuda_inline_target(w, call, ref)) &&
+           clang_Cursor_isNull(kc_cuda_lambda_target(w, ref));
+}
+
+/* The function whose body `call` (to `ref`) should inline, or a null cursor. */
+CXCursor kc_cuda_inline_target(kc_cuda_walk *w, CXCursor call, CXCursor ref)
 {
     CXCursor none = clang_getNullCursor();
+    bool unresolved = clang_Cursor_isNull(ref);
+    if (unresolved)
+        ref = sole_candidate(call);
     if (clang_Cursor_isNull(ref) ||
-        (ref.kind != CXCursor_FunctionDecl && !(ref.kind == CXCursor_CXXMethod && clang_CXXMethod_isStatic(ref))))
+        (ref.kind != CXCursor_FunctionDecl && !(ref.kind == CXCursor_CXXMethod && clang_CXXMethod_isStatic(ref)) &&
+         !(unresolved && ref.kind == CXCursor_FunctionTemplate)))
         return none; /* member functions would need `this` */
     if (w->inline_depth >= KC_CUDA_MAX_INLINE || w->budget < 1000)
         return none;

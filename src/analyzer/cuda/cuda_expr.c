@@ -631,8 +631,9 @@ static void write_back(kc_cuda_walk *w, CXCursor call, CXCursor param, CXCursor 
          * (a store; what the caller reads of it next is the unknown below) */
         kc_cuda_ev(w, arg, KC_CUDA_EV_STORE);
     }
-    if (clang_Cursor_isNull(param))
-        deps = (kc_deps){.loops = deps.loops, .flags = (uint8_t)(deps.flags & KC_AF_DATA)};
+    if (clang_Cursor_isNull(param) || kc_cuda_block_aggregate(w, param))
+        deps = (kc_deps){.loops = deps.loops, .programs = deps.programs,
+                         .flags = (uint8_t)(deps.flags & (KC_AF_DATA | KC_AF_PROGRAM))};
     kc_cuda_val v;
     CXType vt = clang_getCursorType(d);
     if (out)
@@ -848,7 +849,7 @@ static kc_cuda_val call_named(kc_cuda_walk *w, CXCursor e, CXCursor ref, const c
         return out;
 
     /* Device functions of the user, and lambdas: inlined. */
-    CXCursor def = kc_cuda_inline_target(w, ref);
+    CXCursor def = kc_cuda_inline_target(w, e, ref);
     bool lambda = false;
     if (clang_Cursor_isNull(def) && !clang_Cursor_isNull(ref) && strcmp(name, "operator()") == 0 && na >= 1) {
         def = kc_cuda_lambda_target(w, ref);
@@ -881,6 +882,8 @@ static kc_cuda_val call_named(kc_cuda_walk *w, CXCursor e, CXCursor ref, const c
     else if (unseen)
         kc_cuda_record_call(w, e, name, unseen, NULL, args, na);
     kc_cuda_val v = ev_call_children(w, e, ref);
+    if (unseen) /* not followed: its thread index may not reach the result */
+        v.deps = kc_deps_unseen(v.deps);
     bool unres = clang_Cursor_isNull(ref) && clang_equalCursors(e, w->stmt_expr); /* `d.divmod(i, q, r);` */
     v.deps.loops |= kc_cuda_call_pass_loops(w, args, na, unres);
     /* (an operator called on an object passes one argument more than its parameters: not matched) */

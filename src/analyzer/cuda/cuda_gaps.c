@@ -51,6 +51,21 @@ static bool unknown_name(const char *msg, kc_gap_kind *kind)
 
 static bool ident_char(char c) { return isalnum((unsigned char)c) || c == '_'; }
 
+/* Past the parenthesised group that opens at src->text[k], and the blanks
+ * after it (or up to a `;` if it does not close first). */
+static size_t skip_parens(const kc_source *src, size_t k)
+{
+    int depth = 0;
+    do {
+        depth += src->text[k] == '(';
+        depth -= src->text[k] == ')';
+        k++;
+    } while (k < src->len && depth > 0 && src->text[k] != ';');
+    while (k < src->len && isspace((unsigned char)src->text[k]))
+        k++;
+    return k;
+}
+
 /* The name an unknown-name error is about, as the source spells it at the
  * error (`c10::Half`, `GGML_RESTRICT`), and whether it is called. Falls
  * back on the first quoted word of the message. */
@@ -79,17 +94,28 @@ static const char *name_at(kc_arena *ar, const kc_source *src, uint32_t line, ui
             while (p > 0 && isspace((unsigned char)src->text[p - 1]))
                 p--;
             bool starts = p == 0 || strchr(";{})", src->text[p - 1]);
-            if (k < src->len && src->text[k] == '(') {
-                int depth = 0;
-                do {
-                    depth += src->text[k] == '(';
-                    depth -= src->text[k] == ')';
-                    k++;
-                } while (k < src->len && depth > 0 && src->text[k] != ';');
-                while (k < src->len && isspace((unsigned char)src->text[k]))
-                    k++;
+            /* a call, and calls on its result: `group::this_thread_block().sync();`
+             * (a qualified name that is called is no declaration) */
+            bool called = false;
+            while (k < src->len && src->text[k] == '(') {
+                k = skip_parens(src, k);
+                called = true;
+                size_t m = k;
+                if (m < src->len && src->text[m] == '.')
+                    m++;
+                else if (m + 1 < src->len && src->text[m] == '-' && src->text[m + 1] == '>')
+                    m += 2;
+                else
+                    break;
+                while (m < src->len && ident_char(src->text[m]))
+                    m++;
+                while (m < src->len && (src->text[m] == ' ' || src->text[m] == '\t'))
+                    m++;
+                if (m >= src->len || src->text[m] != '(')
+                    break;
+                k = m;
             }
-            *statement = starts && k < src->len && src->text[k] == ';' && !strstr(name, "::");
+            *statement = starts && k < src->len && src->text[k] == ';' && (called || !strstr(name, "::"));
             return name;
         }
     }

@@ -135,6 +135,8 @@ static kc_deps sdeps(kc_cuda_scan *sc, CXCursor c, uint64_t *on, bool *all, bool
     kc_cuda_kids_free(&k);
     if (memory && c.kind != CXCursor_CallExpr)
         d.flags |= KC_AF_DATA;
+    if (memory && c.kind == CXCursor_CallExpr && kc_cuda_call_unfollowed(sc->w, c))
+        d = kc_deps_unseen(d); /* as call_named marks its result */
     return d;
 }
 

@@ -562,9 +562,28 @@ CXCursor kc_cuda_strip(CXCursor c)
     return c;
 }
 
+/* The variable an expression names, through parentheses and implicit
+ * conversions only. libclang shows some expressions it does not expose
+ * as an UnexposedExpr whose one child is their base: `s->src` (a member
+ * of class type written through a pointer) has `s` as its only child,
+ * over a shorter extent. Such a wrapper names no variable. */
 CXCursor kc_cuda_referenced_decl(CXCursor c)
 {
-    c = kc_cuda_strip(c);
+    for (int i = 0; i < 64; i++) {
+        if (c.kind != CXCursor_ParenExpr && c.kind != CXCursor_UnexposedExpr)
+            break;
+        kc_cuda_kids k;
+        kc_cuda_kids_get(c, &k);
+        bool one = k.n == 1;
+        CXCursor next = one ? k.v[0] : c;
+        kc_cuda_kids_free(&k);
+        if (!one)
+            break;
+        if (c.kind == CXCursor_UnexposedExpr &&
+            !clang_equalRanges(clang_getCursorExtent(c), clang_getCursorExtent(next)))
+            return clang_getNullCursor();
+        c = next;
+    }
     if (c.kind != CXCursor_DeclRefExpr)
         return clang_getNullCursor();
     return clang_getCursorReferenced(c);

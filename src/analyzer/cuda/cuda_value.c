@@ -39,12 +39,19 @@ kc_cuda_val kc_cuda_v_deps(kc_deps d)
 
 kc_deps kc_cuda_deps_or(kc_deps a, kc_deps b)
 {
+    uint8_t sure = (uint8_t)((a.axes & ~a.unseen) | (b.axes & ~b.unseen));
+    bool sure_thread = ((a.flags & KC_AF_THREAD) && !(a.unseen & KC_UNSEEN_THREAD)) ||
+                       ((b.flags & KC_AF_THREAD) && !(b.unseen & KC_UNSEEN_THREAD));
     kc_deps d = {.axes = (uint8_t)(a.axes | b.axes), .flags = (uint8_t)(a.flags | b.flags),
                  .loops = a.loops | b.loops, .programs = (uint8_t)(a.programs | b.programs)};
+    d.unseen = (uint8_t)((d.axes & ~sure) | ((d.flags & KC_AF_THREAD) && !sure_thread ? KC_UNSEEN_THREAD : 0));
     return d;
 }
 
-static bool deps_thread(kc_deps d) { return d.axes != 0 || (d.flags & KC_AF_THREAD) != 0; }
+/* Varies between the threads of a block, as far as kcheck can tell: what
+ * only an unfollowed call's arguments bring (kc_deps.unseen) does not
+ * count. */
+static bool deps_thread(kc_deps d) { return kc_deps_thread_seen(d); }
 
 static bool deps_vary(kc_deps d)
 {

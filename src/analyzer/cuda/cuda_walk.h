@@ -270,7 +270,11 @@ bool kc_cuda_in_cg_namespace(CXCursor decl);
 CXCursor kc_cuda_member_object(CXCursor call);
 /* Is the member call written `p->f(...)`, through a pointer (from the text)? */
 bool kc_cuda_member_arrow(const kc_cuda_tu *t, CXCursor call);
-CXCursor kc_cuda_inline_target(kc_cuda_walk *w, CXCursor ref);
+CXCursor kc_cuda_inline_target(kc_cuda_walk *w, CXCursor call, CXCursor ref);
+/* A call of the project's that the walk does not follow (kc_deps.unseen). */
+bool kc_cuda_call_unfollowed(kc_cuda_walk *w, CXCursor call);
+/* The `block_aggregate` out-parameter of a CUB block collective: block-uniform. */
+bool kc_cuda_block_aggregate(kc_cuda_walk *w, CXCursor param);
 CXCursor kc_cuda_lambda_target(kc_cuda_walk *w, CXCursor ref);
 const char *kc_cuda_legacy_warp_sync_name(kc_cuda_walk *w, const char *name);
 /* Which specialization of a function a call inlines: its type and its

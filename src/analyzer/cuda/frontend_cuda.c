@@ -307,6 +307,10 @@ static const char *find_header(kc_cuda_scan_inc *s, const char *name, bool quote
  * directory with .git), does. */
 static const char *ancestor_root(kc_cuda_scan_inc *s, const char *name, const char *dir)
 {
+    /* An angle-bracket name is looked up the same way when it names a
+     * path (`<cudf/types.hpp>` from cpp/include, `<ATen/Tensor.h>` from
+     * aten/src) and nothing outside the project provides it: the system's
+     * headers, the toolkit's, clang's, PyTorch's stand-ins. */
     /* the same ancestors whatever the path looks like (`./a/b.cu`, `a/b.cu`) */
     char *real = realpath(dir, NULL);
     if (!real)
@@ -336,17 +340,39 @@ static const char *ancestor_root(kc_cuda_scan_inc *s, const char *name, const ch
     return NULL;
 }
 
+/* CUB, Thrust, libcu++ or cooperative groups: the toolkit's. */
+static bool cccl_path(const char *name)
+{
+    return strncmp(name, "cub/", 4) == 0 || strncmp(name, "thrust/", 7) == 0 || strncmp(name, "cuda/", 5) == 0 ||
+           strncmp(name, "nv/", 3) == 0 || strncmp(name, "cooperative_groups", 18) == 0;
+}
+
+/* An angle-bracket include that may be the project's own: a path with a
+ * directory (`<cudf/types.hpp>`, not `<vector>`), not a library kcheck
+ * stands in for, and found in none of the system's include directories. */
+static bool project_path(kc_cuda_scan_inc *s, const char *name)
+{
+    if (!strchr(name, '/') || cccl_path(name) || kc_cuda_shim_library(name) || kc_cuda_shim_provides(name))
+        return false;
+    const char *sys[] = {s->fe->builtin_inc,
+                         s->fe->cuda_path ? kc_cuda_path_join(s->ar, s->fe->cuda_path, "include") : NULL,
+                         "/usr/local/include", "/usr/include"};
+    for (size_t i = 0; i < sizeof sys / sizeof sys[0]; i++)
+        if (sys[i] && kc_cuda_file_exists(kc_cuda_path_join(s->ar, sys[i], name)))
+            return false;
+    return true;
+}
+
 static void on_include(kc_cuda_scan_inc *s, const char *name, bool quoted, const char *dir, unsigned depth)
 {
     if (!name[0] || strstr(name, ".."))
         return; /* a relative climb: found on disk or not, no stand-in */
-    if (strncmp(name, "cub/", 4) == 0 || strncmp(name, "thrust/", 7) == 0 || strncmp(name, "cuda/", 5) == 0 ||
-        strncmp(name, "nv/", 3) == 0 || strncmp(name, "cooperative_groups", 18) == 0)
+    if (cccl_path(name))
         s->needs_cccl = true;
     if (s->shim && kc_cuda_shim_provides(name))
         return;
     const char *found = find_header(s, name, quoted, dir);
-    if (!found && quoted && s->roots)
+    if (!found && s->roots && (quoted || project_path(s, name)))
         found = ancestor_root(s, name, dir);
     if (found) {
         scan_file(s, found, depth + 1);

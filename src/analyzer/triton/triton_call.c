@@ -217,7 +217,7 @@ static tv tl_program(tt_ctx *c, TSNode call, const char *name)
     tt_is_const(&ax, &axis);
     tv v = tt_unknown();
     v.kind = TV_NUM;
-    kc_deps d = {0, KC_AF_PROGRAM, 0, axis >= 0 && axis < 3 ? KC_PROG_AXIS(axis) : KC_PROG_ALL};
+    kc_deps d = {0, KC_AF_PROGRAM, 0, axis >= 0 && axis < 3 ? KC_PROG_AXIS(axis) : KC_PROG_ALL, 0};
     if (name[0] == 'n')
         d.flags = d.programs = 0;
     /* `ext.program_id(0)` through a project module whose wrapper returns
@@ -265,7 +265,7 @@ static tv tl_arange(tt_ctx *c, TSNode call, const char *name)
     tv v = tt_unknown();
     v.kind = TV_NUM;
     v.shape = shp;
-    kc_deps d = {1, KC_AF_THREAD, 0, 0};
+    kc_deps d = {1, KC_AF_THREAD, 0, 0, 0};
     const kc_index *lane = kc_index_atom(c->a, kc_atom_make(KC_ATOM_LANE, id, d), 32, KC_SPACE_BLOCK, &shp);
     v.idx = s_const ? (sv ? kc_index_add(c->a, lane, kc_index_const(c->a, sv, 32, KC_SPACE_BLOCK)) : lane)
                     : kc_index_add(c->a, lane, tt_num_of(c, &s, ts_node_is_null(sn) ? call : sn).idx);

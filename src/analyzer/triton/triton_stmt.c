@@ -188,7 +188,7 @@ static void make_loop_carried(tt_ctx *c, TSNode loopn, TSNode body, uint32_t loo
 {
     tt_names names = {0};
     collect_assigned(c, body, &names, 0);
-    kc_deps ld = {0, 0, kc_loop_bit(loop), 0};
+    kc_deps ld = {0, 0, kc_loop_bit(loop), 0, 0};
     for (uint32_t i = 0; i < names.len; i++) {
         tv *v = tt_env_get(&c->env, names.data[i]);
         if (!v)
@@ -421,7 +421,7 @@ static void range_facts(tt_ctx *c, kc_loop *lp, const range_bounds *rb, uint32_t
  * that depends on the loop. */
 static void bind_loop_target(tt_ctx *c, TSNode left, const kc_loop *lp, const range_bounds *rb)
 {
-    kc_deps loop_dep = {0, 0, kc_loop_bit(lp->id), 0};
+    kc_deps loop_dep = {0, 0, kc_loop_bit(lp->id), 0, 0};
     if (lp->var) {
         tv iv = tt_unknown();
         iv.kind = TV_NUM;

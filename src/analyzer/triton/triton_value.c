@@ -85,7 +85,7 @@ tv tt_unknown(void)
 kc_deps tt_deps_or(kc_deps a, kc_deps b)
 {
     kc_deps d = {(uint8_t)(a.axes | b.axes), (uint8_t)(a.flags | b.flags), a.loops | b.loops,
-                 (uint8_t)(a.programs | b.programs)};
+                 (uint8_t)(a.programs | b.programs), 0};
     return d;
 }
 

@@ -39,11 +39,13 @@ public:
   struct TempStorage { T storage[BLOCK_DIM_X * BLOCK_DIM_Y * BLOCK_DIM_Z]; };
   __KC_D BlockScan(TempStorage &temp);
   __KC_D void InclusiveSum(T input, T &output);
-  __KC_D void InclusiveSum(T input, T &output, T &aggregate);
+  __KC_D void InclusiveSum(T input, T &output, T &block_aggregate);
   __KC_D void ExclusiveSum(T input, T &output);
-  __KC_D void ExclusiveSum(T input, T &output, T &aggregate);
+  __KC_D void ExclusiveSum(T input, T &output, T &block_aggregate);
   template <class Op> __KC_D void InclusiveScan(T input, T &output, Op op);
+  template <class Op> __KC_D void InclusiveScan(T input, T &output, Op op, T &block_aggregate);
   template <class Op> __KC_D void ExclusiveScan(T input, T &output, T init, Op op);
+  template <class Op> __KC_D void ExclusiveScan(T input, T &output, T init, Op op, T &block_aggregate);
 };
 template <class T, int BLOCK_DIM_X, int ITEMS_PER_THREAD, BlockLoadAlgorithm ALGORITHM = BLOCK_LOAD_DIRECT, int BLOCK_DIM_Y = 1, int BLOCK_DIM_Z = 1>
 class BlockLoad {
