@@ -311,7 +311,8 @@ static const kc_shared_array *array_of(const kc_kernel *k, uint32_t sym)
  * bridged by moving one threadIdx component, within the range that the
  * array or the other coefficients leave it (s[8*ty + tx]: tx < 8;
  * s[ty][tx] of a [.][16] array: tx < 16)? */
-static bool reachable(const kc_model *m, const kc_kernel *k, const kc_access *w, const kc_offset_delta *od)
+static bool reachable(const kc_model *m, const kc_kernel *k, const kc_access *w, const kc_access *r,
+                      const kc_offset_delta *od)
 {
     const kc_index *x = w->offset;
     const kc_shared_array *sa = array_of(k, w->base);
@@ -333,9 +334,11 @@ static bool reachable(const kc_model *m, const kc_kernel *k, const kc_access *w,
         }
         /* or below the block's extent along it, where every launch
          * gives it (`[tid]` and `[tid + 512]` under 512 threads) */
-        int64_t bd = kc_launch_block_dim(m, k, c);
+        int64_t bd = kc_launch_block_dim(m, k, c), g = kc_lane_guard_bound(k, w, r, c);
         if (bd > 0 && (!range || bd < range))
             range = bd;
+        if (g > 0 && (!range || g < range)) /* both under `threadIdx.x < 32` */
+            range = g;
         if (sa) {
             int64_t st = 1;
             for (int d = (int)sa->rank - 1; d >= 0; d--) {
@@ -931,7 +934,7 @@ static bool other_thread(kc_arena *ar, const kc_model *m, const kc_kernel *k, co
                        : "the write is done by the threads where a condition holds and the read by all threads";
             return true;
         }
-        if (od.rest_zero || !od.rest_clean || !reachable(m, k, w, &od) || foreign_loops(k, w, r, od.rest))
+        if (od.rest_zero || !od.rest_clean || !reachable(m, k, w, r, &od) || foreign_loops(k, w, r, od.rest))
             return false;
         if (split_by_guard(ar, k, w, r, &od) || opaque_thread_guard(k, w, r))
             return false;

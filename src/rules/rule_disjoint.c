@@ -116,3 +116,27 @@ bool kc_pivot_excluded(kc_arena *ar, const kc_model *m, const kc_kernel *k, cons
     }
     return false;
 }
+
+int64_t kc_lane_guard_bound(const kc_kernel *k, const kc_access *w, const kc_access *r, unsigned axis)
+{
+    int64_t best = 0;
+    unsigned hops = 0;
+    for (uint32_t c = w->guard; c != KC_NONE && c < k->conds.len && hops++ < 10000; c = k->conds.data[c].parent) {
+        const kc_cond *cd = &k->conds.data[c];
+        if (cd->negated || !kc_guard_has(k, r->guard, c))
+            continue;
+        for (uint32_t p = 0; p < cd->npreds; p++) {
+            const kc_pred *pr = &cd->preds[p];
+            int64_t g;
+            if (!pr->lhs || !pr->rhs || (pr->op != KC_CMP_LT && pr->op != KC_CMP_LE) || pr->lhs->nmono != 1 ||
+                pr->lhs->mono[0].coef != 1 || pr->lhs->mono[0].nfac != 1 ||
+                pr->lhs->mono[0].fac[0].kind != KC_ATOM_LANE || pr->lhs->mono[0].fac[0].id != axis ||
+                !kc_index_is_const(pr->rhs, &g))
+                continue;
+            g += pr->op == KC_CMP_LE;
+            if (g > 0 && (!best || g < best))
+                best = g;
+        }
+    }
+    return best;
+}

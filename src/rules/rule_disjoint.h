@@ -12,4 +12,9 @@
  * B[j + i * NT] -= A[k + i * NT] * B[j + k * NT]`)? */
 bool kc_pivot_excluded(kc_arena *ar, const kc_model *m, const kc_kernel *k, const kc_access *w, const kc_access *r);
 
+/* The bound G of a guard `threadIdx.<axis> < G` (or `<= G - 1`, G a
+ * constant) that both `w` and `r` are under, so the threads that make
+ * them differ by less than G along that axis; 0 if there is none. */
+int64_t kc_lane_guard_bound(const kc_kernel *k, const kc_access *w, const kc_access *r, unsigned axis);
+
 #endif
