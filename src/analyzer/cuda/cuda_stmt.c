@@ -379,6 +379,29 @@ typedef struct if_info {
     uint32_t npos, nneg;
 } if_info;
 
+/* `a == b` / `a != b` between two variables that hold the same pointer
+ * here (an inlined `BlockCoVar(data, data)` testing `lhs == rhs`): 1 if
+ * the condition holds, 0 if it does not, -1 when kcheck cannot tell. */
+static int same_pointer_test(kc_cuda_walk *w, CXCursor cond)
+{
+    cond = kc_cuda_strip(cond);
+    enum CXBinaryOperatorKind op = kc_cuda_binop_of(cond);
+    if (op != CXBinaryOperator_EQ && op != CXBinaryOperator_NE)
+        return -1;
+    kc_cuda_kids k;
+    kc_cuda_kids_get(cond, &k);
+    const kc_cuda_bind *b[2] = {NULL, NULL};
+    for (unsigned i = 0; k.n == 2 && i < 2; i++) {
+        CXCursor d = kc_cuda_referenced_decl(k.v[i]);
+        b[i] = clang_Cursor_isNull(d) ? NULL : kc_cuda_env_find(w->fn, d);
+    }
+    kc_cuda_kids_free(&k);
+    if (!b[0] || !b[1] || b[0]->in_memory || b[1]->in_memory || !b[0]->val.ptr || !b[1]->val.ptr ||
+        b[0]->val.base == KC_NONE || !kc_cuda_val_same(&b[0]->val, &b[1]->val))
+        return -1;
+    return op == CXBinaryOperator_EQ;
+}
+
 static bool walk_if(kc_cuda_walk *w, CXCursor s, if_info *info)
 {
     kc_cuda_kids k;
@@ -396,6 +419,13 @@ static bool walk_if(kc_cuda_walk *w, CXCursor s, if_info *info)
     CXCursor then_s = ci + 1 < k.n ? k.v[ci + 1] : clang_getNullCursor();
     CXCursor else_s = ci + 2 < k.n ? k.v[ci + 2] : clang_getNullCursor();
     kc_cuda_kids_free(&k);
+    /* a branch no thread takes here is not walked: its accesses and
+     * barriers do not happen in this call */
+    int known = same_pointer_test(w, cond);
+    if (known == 1)
+        else_s = clang_getNullCursor();
+    else if (known == 0)
+        then_s = clang_getNullCursor();
 
     kc_cuda_preds pos = {0}, neg = {0};
     kc_cuda_val c = kc_cuda_ev_cond(w, cond, &pos, &neg);
