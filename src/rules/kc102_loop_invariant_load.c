@@ -56,7 +56,9 @@ static const char doc[] =
     "blockDim.x + threadIdx.x` by `blockDim.x * gridDim.x`) that every launch in\n"
     "the file gives as many blocks as `n` has values (`n` blocks; `(n + B - 1) /\n"
     "B` or `DIVUP(n, B)` blocks of B threads) makes one pass in every thread:\n"
-    "its loads are made once and are not reported.\n"
+    "its loads are made once and are not reported. A load in a loop of a\n"
+    "`__device__` function is reported once, in that function, not again at\n"
+    "each kernel that inlines it.\n"
     "\n"
     "## Why is this bad?\n"
     "The same bytes are fetched again in every pass: extra instructions,\n"
@@ -251,45 +253,80 @@ static bool has_opaque(const kc_index *x)
     return false;
 }
 
+/* Is load `a` of kernel k reported, and why is it kept in its loop? */
+static bool reportable(const kc_model *m, const kc_kernel *k, const kc_access *a, kc_rule_ctx *ctx, keeper *why,
+                       bool *varying_mask)
+{
+    if (a->kind != KC_ACC_LOAD || a->loop == KC_NONE || a->loop >= k->loops.len || !a->offset)
+        return false;
+    /* Constant memory is served by its own cache (scalars are operands
+     * of the instruction); a volatile load must be repeated. */
+    if (a->space != KC_MEM_GLOBAL || a->is_volatile)
+        return false;
+    uint32_t L = a->loop;
+    if (kc_index_depends_on_loop(a->offset, L))
+        return false;
+    /* A for loop whose variable kcheck lost (its declaration did not
+     * parse: `for (cuda::index_t i = ...` with the type from a missing
+     * header), and an address with a part it could not express: that
+     * part may be the variable, so whether the address changes with
+     * the loop is not known. */
+    if (k->loops.data[L].kind == KC_LOOP_FOR && !k->loops.data[L].var && has_opaque(a->offset))
+        return false;
+    /* Loaded only in some passes (under `if i == 0:`): not repeated. */
+    if (kc_cond_chain_depends_on_loop(k, a->guard, L) || guard_reads_stored(k, a, L) ||
+        polled(a, &k->loops.data[L]))
+        return false;
+    /* An address computed from loaded values may change when the loop
+     * stores (`t[off[b]]` with `off[b]` updated in the loop). */
+    if (stored_in_loop(k, a->base, L, (kc_index_deps(a->offset).flags & KC_AF_DATA) != 0))
+        return false;
+    /* A mask that changes with the loop keeps a Triton load in the loop
+     * whatever else the loop does; otherwise the compiler hoists it
+     * unless something in the loop may change the word. */
+    *varying_mask = k->lang == KC_LANG_TRITON && a->masked && (a->mask_deps.loops & kc_loop_bit(L));
+    *why = why_kept(k, a, L, ctx);
+    if (!*varying_mask && why->kind == KEEP_NONE)
+        return false;
+    /* A grid-stride loop that the launches give a block per value
+     * makes one pass: the load is made once per thread. */
+    if (kc_loop_one_pass_per_thread(m, k, &k->loops.data[L]))
+        return false;
+    return true;
+}
+
+/* A load of an inlined device function that the model of a device
+ * function it was inlined from (itself, or one that calls it in a loop)
+ * reports already: the finding is that function's, not each call's
+ * (warp-drive's observation helper, inlined in the step kernel). */
+static bool reported_in_callee(const kc_model *m, const kc_kernel *k, const kc_access *a, kc_rule_ctx *ctx)
+{
+    if (kc_span_same(a->origin, a->span))
+        return false;
+    for (uint32_t i = 0; i < m->kernels.len; i++) {
+        const kc_kernel *d = m->kernels.data[i];
+        if (d == k || !d->is_device_function)
+            continue;
+        for (uint32_t j = 0; j < d->accesses.len; j++) {
+            const kc_access *o = &d->accesses.data[j];
+            keeper why;
+            bool vm;
+            if (o->kind == a->kind && kc_span_same(o->origin, a->origin) && reportable(m, d, o, ctx, &why, &vm))
+                return true;
+        }
+    }
+    return false;
+}
+
 static void check(const kc_model *m, const kc_kernel *k, kc_rule_ctx *ctx)
 {
     for (uint32_t i = 0; i < k->accesses.len; i++) {
         const kc_access *a = &k->accesses.data[i];
-        if (a->kind != KC_ACC_LOAD || a->loop == KC_NONE || a->loop >= k->loops.len || !a->offset)
-            continue;
-        /* Constant memory is served by its own cache (scalars are operands
-         * of the instruction); a volatile load must be repeated. */
-        if (a->space != KC_MEM_GLOBAL || a->is_volatile)
+        keeper why;
+        bool varying_mask;
+        if (!reportable(m, k, a, ctx, &why, &varying_mask) || reported_in_callee(m, k, a, ctx))
             continue;
         uint32_t L = a->loop;
-        if (kc_index_depends_on_loop(a->offset, L))
-            continue;
-        /* A for loop whose variable kcheck lost (its declaration did not
-         * parse: `for (cuda::index_t i = ...` with the type from a missing
-         * header), and an address with a part it could not express: that
-         * part may be the variable, so whether the address changes with
-         * the loop is not known. */
-        if (k->loops.data[L].kind == KC_LOOP_FOR && !k->loops.data[L].var && has_opaque(a->offset))
-            continue;
-        /* Loaded only in some passes (under `if i == 0:`): not repeated. */
-        if (kc_cond_chain_depends_on_loop(k, a->guard, L) || guard_reads_stored(k, a, L) ||
-            polled(a, &k->loops.data[L]))
-            continue;
-        /* An address computed from loaded values may change when the loop
-         * stores (`t[off[b]]` with `off[b]` updated in the loop). */
-        if (stored_in_loop(k, a->base, L, (kc_index_deps(a->offset).flags & KC_AF_DATA) != 0))
-            continue;
-        /* A mask that changes with the loop keeps a Triton load in the loop
-         * whatever else the loop does; otherwise the compiler hoists it
-         * unless something in the loop may change the word. */
-        bool varying_mask = k->lang == KC_LANG_TRITON && a->masked && (a->mask_deps.loops & kc_loop_bit(L));
-        keeper why = why_kept(k, a, L, ctx);
-        if (!varying_mask && why.kind == KEEP_NONE)
-            continue;
-        /* A grid-stride loop that the launches give a block per value
-         * makes one pass: the load is made once per thread. */
-        if (kc_loop_one_pass_per_thread(m, k, &k->loops.data[L]))
-            continue;
         const kc_loop *lp = &k->loops.data[L];
         const char *name = a->base_name ? a->base_name : "memory";
         kc_diag *d = kc_report(ctx, k, kc_access_point(a),
