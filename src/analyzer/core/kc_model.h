@@ -119,6 +119,10 @@ typedef struct kc_param {
     bool is_constexpr;
     bool pointee_const;
     bool is_restrict;
+    /* declared with a name kcheck could not expand where a qualifier goes
+     * (`int *FINUFFT_RESTRICT p`, the macro from a header not found, or one
+     * empty here): in the build it may be `__restrict__` */
+    bool restrict_unknown;
     uint8_t elem_bytes;   /* pointee size, 0 unknown */
     const char *default_text;
     /* Triton: a parameter of a jit function that other jit functions call

@@ -379,6 +379,38 @@ typedef struct if_info {
     uint32_t npos, nneg;
 } if_info;
 
+/* Does the declaration of parameter `name` at `at` put a word other than
+ * const, volatile or a restrict keyword between its last `*` and its name
+ * (`int *FINUFFT_RESTRICT p`)? Read from the file as written: the text
+ * libclang parsed has qualifier macros from missing headers blanked. */
+static bool qualifier_word(kc_cuda_walk *w, kc_span at, const char *name)
+{
+    const kc_source *src = w->m->src;
+    if (!kc_span_valid(at) || !src || at.end_line > src->nlines)
+        return false;
+    size_t from = kc_source_offset(src, at.line, at.col), to = kc_source_offset(src, at.end_line, at.end_col);
+    if (to <= from || to > src->len)
+        return false;
+    const char *decl = kc_arena_strndup(w->a, src->text + from, to - from);
+    const char *star = strrchr(decl, '*');
+    const char *end = star ? strstr(star, name) : NULL;
+    for (const char *p = star ? star + 1 : NULL; p && p < end;) {
+        while (p < end && !(isalpha((unsigned char)*p) || *p == '_'))
+            p++;
+        const char *word = p;
+        while (p < end && (isalnum((unsigned char)*p) || *p == '_'))
+            p++;
+        size_t n = (size_t)(p - word);
+        static const char *const known[] = {"const", "volatile", "restrict", "__restrict", "__restrict__"};
+        bool kw = false;
+        for (size_t i = 0; i < sizeof known / sizeof known[0]; i++)
+            kw |= strlen(known[i]) == n && strncmp(word, known[i], n) == 0;
+        if (n && !kw)
+            return true;
+    }
+    return false;
+}
+
 /* `a == b` / `a != b` between two variables that hold the same pointer
  * here (an inlined `BlockCoVar(data, data)` testing `lhs == rhs`): 1 if
  * the condition holds, 0 if it does not, -1 when kcheck cannot tell. */
@@ -889,6 +921,7 @@ static void add_params(kc_cuda_walk *w, CXCursor fn, CXCursor *body)
             p.span = kc_cuda_span(w->t, c);
             p.is_pointer = kc_cuda_ty_is_ptr(t);
             p.is_restrict = clang_isRestrictQualifiedType(t) != 0;
+            p.restrict_unknown = p.is_pointer && !p.is_restrict && qualifier_word(w, p.span, name);
             kc_cuda_accessor acc;
             bool accessor = !p.is_pointer && kc_cuda_accessor_type(t, &acc);
             if (accessor) { /* a tensor accessor: a pointer to its elements */
