@@ -615,8 +615,8 @@ static kc_cuda_val ev_unexposed(kc_cuda_walk *w, CXCursor e, int mode)
 
 /* After a call: a variable passed to an out parameter holds what the
  * callee left in it (`out`) or, body not walked (out NULL), an unknown of
- * the arguments (`deps`). A null param: an unresolved call; the value may
- * change between passes, but not by thread (a scan's aggregate). */
+ * the arguments (`deps`); a `__shared__` one is the block's. A null param:
+ * an unresolved call, whose value may change between passes, not by thread. */
 static void write_back(kc_cuda_walk *w, CXCursor call, CXCursor param, CXCursor arg, const kc_cuda_val *out,
                        kc_deps deps)
 {
@@ -644,7 +644,7 @@ static void write_back(kc_cuda_walk *w, CXCursor call, CXCursor param, CXCursor 
         return; /* a pointer moved by the callee: left as it was */
     else
         v = kc_cuda_v_deps(deps);
-    kc_cuda_env_bind(w, d, kc_cuda_spelling(w->t, d), v);
+    kc_cuda_env_bind(w, d, kc_cuda_spelling(w->t, d), v)->block_value |= kc_cuda_has_attr(d, CXCursor_CUDASharedAttr);
 }
 
 /* Walks the body of `def` for a call: arguments argv[0..na) (evaluated

@@ -255,7 +255,9 @@ static void decl_var(kc_cuda_walk *w, CXCursor d)
     else if (kc_cuda_ty_is_int(t) && !v.ix && !v.ptr)
         v.ix = kc_cuda_ix_opaque_text(w, kc_cuda_span(w->t, d), name, v.deps, kc_cuda_ty_bits(t));
     kc_cuda_bind *b = kc_cuda_env_bind(w, d, name, v);
-    b->block_value = shared && (ck == CXType_Record || ck == CXType_Pointer);
+    /* (a struct whose type depends on the template, `task_t<T>`, too) */
+    b->block_value = shared && (ck == CXType_Record || ck == CXType_Pointer || ck == CXType_Unexposed ||
+                                ck == CXType_Dependent);
 }
 
 static void walk_decl_stmt(kc_cuda_walk *w, CXCursor s)
