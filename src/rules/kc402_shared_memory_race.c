@@ -55,6 +55,10 @@ static const char doc[] =
     "read; C++ keeps each subscript within its dimension), nor a write and a read in\n"
     "the two arms of a condition that is the same for the whole block in every\n"
     "pass (`if (role < 2) ... else ...` with `role = blockIdx.z`): a block runs one.\n"
+    "Nor are rows of a tile whose row length is a compile-time constant kcheck has\n"
+    "no value for (`s[i * (NRHS + 1) + tx]` and `s[j * (NRHS + 1) + tx]`, NRHS a\n"
+    "template parameter): each thread owns a column when the block is at most a row\n"
+    "wide, which kcheck cannot check there.\n"
     "\n"
     "Indices are compared symbolically; when either one depends on the thread in a\n"
     "way kcheck cannot express (loaded data, division by a run-time value), or a\n"
@@ -350,7 +354,7 @@ static bool reachable(const kc_model *m, const kc_kernel *k, const kc_access *w,
             }
         }
         if (!od->rest_const) {
-            if (a != 1)
+            if (a != 1 || kc_rows_of_unknown_length(k, od->rest))
                 continue;
             if (!range)
                 return true;

@@ -140,3 +140,88 @@ int64_t kc_lane_guard_bound(const kc_kernel *k, const kc_access *w, const kc_acc
     }
     return best;
 }
+
+static bool atom_same(const kc_atom *a, const kc_atom *b) { return a->kind == b->kind && a->id == b->id; }
+
+/* Monomial `m` without one factor equal to `s` into `out`; false when it
+ * has no such factor or more than one. */
+static bool mono_without(const kc_mono *m, const kc_atom *s, kc_mono *out)
+{
+    unsigned n = 0, hits = 0;
+    *out = *m;
+    for (unsigned f = 0; f < m->nfac; f++) {
+        if (atom_same(&m->fac[f], s))
+            hits++;
+        else
+            out->fac[n++] = m->fac[f];
+    }
+    out->nfac = (uint8_t)n;
+    return hits == 1;
+}
+
+static bool same_factors(const kc_mono *a, const kc_mono *b)
+{
+    if (a->nfac != b->nfac)
+        return false;
+    for (unsigned f = 0; f < a->nfac; f++)
+        if (!atom_same(&a->fac[f], &b->fac[f]))
+            return false;
+    return true;
+}
+
+static bool has_loop(const kc_mono *m)
+{
+    for (unsigned f = 0; f < m->nfac; f++)
+        if (m->fac[f].kind == KC_ATOM_LOOP)
+            return true;
+    return false;
+}
+
+/* Is `rest` Q * (S + c): S one symbol, c >= 0, every term of Q a loop
+ * variable's? Splitting on S: the terms with S give Q, the others must be
+ * c times Q's terms, term by term. */
+static bool whole_rows_of(const kc_index *rest, const kc_atom *s)
+{
+    kc_mono q[KC_INDEX_MAX_MONOS], o[KC_INDEX_MAX_MONOS];
+    unsigned nq = 0, no = 0;
+    for (unsigned i = 0; i < rest->nmono && i < KC_INDEX_MAX_MONOS; i++) {
+        kc_mono t;
+        if (mono_without(&rest->mono[i], s, &t)) {
+            if (!has_loop(&t))
+                return false;
+            q[nq++] = t;
+        } else if (t.nfac == rest->mono[i].nfac) { /* no S in it */
+            o[no++] = rest->mono[i];
+        } else
+            return false; /* S squared */
+    }
+    if (!nq || (no && no != nq))
+        return false;
+    int64_t c = 0;
+    for (unsigned i = 0; i < no; i++) {
+        unsigned j = 0;
+        while (j < nq && !same_factors(&o[i], &q[j]))
+            j++;
+        if (j == nq || o[i].coef % q[j].coef != 0)
+            return false;
+        int64_t ci = o[i].coef / q[j].coef;
+        if (ci < 0 || (i && ci != c))
+            return false;
+        c = ci;
+    }
+    return true;
+}
+
+bool kc_rows_of_unknown_length(const kc_kernel *k, const kc_index *rest)
+{
+    if (!rest)
+        return false;
+    for (unsigned i = 0; i < rest->nmono; i++)
+        for (unsigned f = 0; f < rest->mono[i].nfac; f++) {
+            const kc_atom *a = &rest->mono[i].fac[f];
+            if (a->kind == KC_ATOM_SYMBOL && a->id < k->symbols.len &&
+                k->symbols.data[a->id].kind == KC_SYM_CONSTEXPR && whole_rows_of(rest, a))
+                return true;
+        }
+    return false;
+}

@@ -17,4 +17,11 @@ bool kc_pivot_excluded(kc_arena *ar, const kc_model *m, const kc_kernel *k, cons
  * them differ by less than G along that axis; 0 if there is none. */
 int64_t kc_lane_guard_bound(const kc_kernel *k, const kc_access *w, const kc_access *r, unsigned axis);
 
+/* Is the difference of two offsets whole rows of a tile whose row length
+ * is a compile-time constant with no value kcheck knows (`s[i * (NRHS + 1)
+ * + tx]` and `s[j * (NRHS + 1) + tx]`, NRHS a template parameter, i and j
+ * loop variables)? Each thread owns a column of such a tile when the
+ * block is at most a row wide, which kcheck cannot check. */
+bool kc_rows_of_unknown_length(const kc_kernel *k, const kc_index *rest);
+
 #endif
