@@ -1123,11 +1123,11 @@ static void check(const kc_model *m, const kc_kernel *k, kc_rule_ctx *ctx)
         const char *what = a->kind == KC_ACC_STORE ? "store to" : a->kind == KC_ACC_ATOMIC ? "atomic on" : "load from";
         kc_diag *d;
         if (cuda)
-            d = kc_report(ctx, k, kc_access_point(a),
+            d = kc_report_access(ctx, k, a,
                           "uncoalesced %s `%s`: consecutive threads (threadIdx.x) are %s elements apart",
                           what, a->base_name ? a->base_name : "memory", stride);
         else
-            d = kc_report(ctx, k, kc_access_point(a),
+            d = kc_report_access(ctx, k, a,
                           "uncoalesced %s `%s`: neighbouring lanes of the block are %s elements apart",
                           what, a->base_name ? a->base_name : "memory", stride);
         kc_strbuf sb = {0};

@@ -274,7 +274,7 @@ static void check(const kc_model *m, const kc_kernel *k, kc_rule_ctx *ctx)
         kc_diag *d;
         if (dim >= 0 && s) {
             int64_t row = row_stride(s, (unsigned)dim);
-            d = kc_report(ctx, k, kc_access_point(a),
+            d = kc_report_access(ctx, k, a,
                           "%u-way shared-memory bank conflict on `%s`: lanes %s hit bank %u: rows of %" PRId64
                           " %s (%" PRId64 " bytes) apart, and threadIdx.x picks the row",
                           ways, arr, L.wx < 32 ? "of the warp" : "0..31", bank, row, type, row * (int64_t)eb);
@@ -284,7 +284,7 @@ static void check(const kc_model *m, const kc_kernel *k, kc_rule_ctx *ctx)
             /* the lanes that take part: a guard (`tid < 16`) leaves fewer */
             int64_t taking = L.active > 0 && L.active < L.wx ? L.active * (L.nlanes / L.wx) : L.nlanes;
             int64_t banks = taking / ways ? taking / ways : 1;
-            d = kc_report(ctx, k, kc_access_point(a),
+            d = kc_report_access(ctx, k, a,
                           "%u-way shared-memory bank conflict on `%s`: consecutive threads are %" PRId64
                           " %s (%" PRId64 " words) apart, so the %" PRId64 "%s lanes of a warp share %" PRId64
                           " bank%s",

@@ -987,7 +987,7 @@ static void report(kc_rule_ctx *ctx, const kc_kernel *k, const finding *f, const
                       "%s `%s`: the mask `%s` does not bound the tiled index %s", what_of(a), base,
                       a->mask_text ? a->mask_text : "", tix);
     else
-        d = kc_report(ctx, k, kc_access_point(a), "%s `%s` is not bounds-checked: the tiled index %s runs "
+        d = kc_report_access(ctx, k, a, "%s `%s` is not bounds-checked: the tiled index %s runs "
                       "past %s%s%s in the last %s",
                       what_of(a), base, tix, sz ? "`" : "the end", sz ? sz : "", sz ? "`" : "",
                       t->by_loop ? "pass" : "program");

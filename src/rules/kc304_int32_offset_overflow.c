@@ -659,7 +659,7 @@ static void report(const kc_model *mdl, const kc_kernel *k, kc_rule_ctx *ctx, co
         d = kc_report(ctx, k, outer->span, "`%s` is int32: it overflows past 2^31 elements; cast `%s` to int64",
                       outer->text, cast_text);
     else
-        d = kc_report(ctx, k, kc_access_point(a),
+        d = kc_report_access(ctx, k, a,
                       "`%s` in the address of `%s` is int32: it overflows past 2^31 elements; cast `%s` to int64",
                       kc_sb_str(&term), a->base_name ? a->base_name : "memory", iname);
     /* Name the index as written, with what it is when that differs. */

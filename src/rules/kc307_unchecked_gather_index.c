@@ -263,7 +263,7 @@ static void check(const kc_model *m, const kc_kernel *k, kc_rule_ctx *ctx)
                 if (!find_evidence(k, at->id, i, &ev))
                     continue;
                 const char *name = src->value_name ? src->value_name : "the loaded index";
-                kc_diag *d = kc_report(ctx, k, kc_access_point(a),
+                kc_diag *d = kc_report_access(ctx, k, a,
                                        "%s at an address computed from `%s`, which the kernel %s on line %u, but "
                                        "nothing masks or guards this access by it",
                                        a->kind == KC_ACC_STORE ? "store" : a->kind == KC_ACC_ATOMIC ? "atomic" : "load",

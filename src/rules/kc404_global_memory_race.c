@@ -428,12 +428,12 @@ static void report_race(const kc_model *m, const kc_kernel *k, kc_rule_ctx *ctx,
     char hb[96], ob[96];
     const char *half = part != KC_PROG_AXIS(ax) ? half_text(k, part, hb, sizeof hb) : NULL;
     const char *other = half ? half_text(k, (uint8_t)(KC_PROG_AXIS(ax) & ~part), ob, sizeof ob) : NULL;
-    kc_diag *d = half ? kc_report(ctx, k, kc_access_point(a),
+    kc_diag *d = half ? kc_report_access(ctx, k, a,
                                   "the %ss that differ only in `%s` %s the same addresses of `%s`, and the value "
                                   "stored differs between them: they race",
                                   who, half, rmw ? "read, update and store back" : "store to",
                                   a->base_name ? a->base_name : "?")
-                      : kc_report(ctx, k, kc_access_point(a),
+                      : kc_report_access(ctx, k, a,
                                   "every %s along %s %s the same addresses of `%s`, and the value stored differs "
                                   "between them: the %ss race",
                                   who, cuda ? kc_arena_printf(ar, "`%s`", id) : kc_arena_printf(ar, "grid axis %u", ax),
@@ -531,7 +531,7 @@ static void check_pick(const kc_model *m, const kc_kernel *k, kc_rule_ctx *ctx)
                             : cuda && s->addr_text[0] != '*' ? kc_arena_printf(kc_rule_arena(ctx), "%s[%s]", name, s->addr_text)
                                           : s->addr_text;
         const char *verb = r->kind == KC_ACC_ATOMIC ? "update" : r->kind == KC_ACC_LOAD ? "read" : "store to";
-        kc_diag *d = kc_report(ctx, k, kc_access_point(s),
+        kc_diag *d = kc_report_access(ctx, k, s,
                                "only the %ss where `%s` holds store to `%s`, which the other %ss of the same launch "
                                "%s (line %u), and nothing orders the %ss of a launch: the %ss race",
                                who, pc->text ? pc->text : "?", where, who, verb,
@@ -575,7 +575,7 @@ static void report_same_value(const kc_model *m, const kc_kernel *k, kc_rule_ctx
         return;
     kc_arena *ar = kc_rule_arena(ctx);
     const char *id = kc_arena_printf(ar, "tl.program_id(%u)", ax);
-    kc_diag *d = kc_report(ctx, k, kc_access_point(a),
+    kc_diag *d = kc_report_access(ctx, k, a,
                            "every program along grid axis %u stores the same value to the same addresses of `%s`: "
                            "neither the address `%s` nor the value depends on `%s`",
                            ax, a->base_name ? a->base_name : "?", a->addr_text ? a->addr_text : "", id);

@@ -44,11 +44,21 @@ bool kc_rules_enabled(const kc_options *o, size_t index)
     return o->rule_enabled[index] != 0;
 }
 
+/* A diagnostic about an access: where the access is written, and whether
+ * it was reached through an inlined device function (its span then the
+ * call). */
+typedef struct access_report {
+    uint32_t index; /* in kc_rule_ctx.out */
+    kc_span written;
+    bool inlined;
+} access_report;
+
 struct kc_rule_ctx {
     const kc_rule *rule;
     const kc_options *opts;
     const kc_model *model;
     kc_diag_list *out;
+    KC_VEC(access_report) accesses;
 };
 
 kc_diag *kc_report(kc_rule_ctx *ctx, const kc_kernel *k, kc_span span, const char *fmt, ...)
@@ -64,6 +74,56 @@ kc_diag *kc_report(kc_rule_ctx *ctx, const kc_kernel *k, kc_span span, const cha
     d->message = kc_xvasprintf(fmt, ap);
     va_end(ap);
     return d;
+}
+
+kc_diag *kc_report_access(kc_rule_ctx *ctx, const kc_kernel *k, const kc_access *a, const char *fmt, ...)
+{
+    kc_diag *d = kc_diag_list_add(ctx->out);
+    d->rule_id = ctx->rule->id;
+    d->rule_slug = ctx->rule->slug;
+    d->severity = ctx->rule->severity;
+    d->span = kc_span_valid(a->addr_span) ? a->addr_span : a->span; /* as kc_access_point */
+    d->kernel = k ? kc_xstrdup(k->name) : NULL;
+    va_list ap;
+    va_start(ap, fmt);
+    d->message = kc_xvasprintf(fmt, ap);
+    va_end(ap);
+    bool inl = kc_span_valid(a->origin) && !kc_span_same(a->origin, a->span);
+    access_report r = {.index = ctx->out->items.len - 1, .written = inl ? a->origin : a->span, .inlined = inl};
+    kc_vec_push(&ctx->accesses, r);
+    return d;
+}
+
+/* An access inlined from a device function whose own model reports the
+ * same rule at the access as written is reported once, there: the call
+ * sites would repeat it in every kernel that calls the function. */
+static void drop_inlined_repeats(kc_rule_ctx *ctx)
+{
+    kc_diag_list *l = ctx->out;
+    uint32_t n = ctx->accesses.len, dropped = 0;
+    bool *drop = n ? kc_xcalloc(l->items.len, sizeof *drop) : NULL;
+    for (uint32_t i = 0; i < n; i++) {
+        const access_report *x = &ctx->accesses.data[i];
+        for (uint32_t j = 0; x->inlined && j < n && !drop[x->index]; j++) {
+            const access_report *y = &ctx->accesses.data[j];
+            if (!y->inlined && kc_span_same(y->written, x->written)) {
+                drop[x->index] = true;
+                dropped++;
+            }
+        }
+    }
+    if (dropped) {
+        uint32_t w = 0;
+        for (uint32_t i = 0; i < l->items.len; i++) {
+            if (drop[i])
+                kc_diag_dispose(&l->items.data[i]);
+            else
+                l->items.data[w++] = l->items.data[i];
+        }
+        l->items.len = w;
+    }
+    free(drop);
+    kc_vec_free(&ctx->accesses);
 }
 
 int64_t kc_rule_option_int(kc_rule_ctx *ctx, const char *name, int64_t def)
@@ -104,5 +164,6 @@ void kc_rules_run(const kc_model *m, const kc_options *opts, kc_diag_list *out)
             r->check(m, m->kernels.data[k], &ctx);
         if (r->check_model)
             r->check_model(m, &ctx);
+        drop_inlined_repeats(&ctx);
     }
 }

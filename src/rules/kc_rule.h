@@ -65,6 +65,11 @@ typedef struct kc_rule {
  * returned pointer is valid until the next kc_report call. */
 kc_diag *kc_report(kc_rule_ctx *ctx, const kc_kernel *k, kc_span span, const char *fmt, ...)
     KC_PRINTF(4, 5);
+/* kc_report at an access (kc_access_point). One inlined from a device
+ * function whose own model reports the same rule at the same access is
+ * dropped when the rule is done: reported once, where it is written. */
+kc_diag *kc_report_access(kc_rule_ctx *ctx, const kc_kernel *k, const kc_access *a, const char *fmt, ...)
+    KC_PRINTF(4, 5);
 /* An integer option of the running rule (documented default otherwise). */
 int64_t kc_rule_option_int(kc_rule_ctx *ctx, const char *name, int64_t def);
 /* The model's arena, for scratch index expressions. */
