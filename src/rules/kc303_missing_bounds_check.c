@@ -496,7 +496,7 @@ static void launch_grids(const kc_model *m, const kc_kernel *k, const char **cdi
     *exact_grid = false;
     for (uint32_t i = 0; i < m->launches.len; i++) {
         const kc_launch *l = &m->launches.data[i];
-        if (!l->kernel || strcmp(l->kernel, k->name) || !l->grid_text)
+        if (!kc_launch_may_run(l, k) || !l->grid_text)
             continue;
         bool literal = strchr(l->grid_text, '(') || strchr(l->grid_text, '[');
         /* a grid named by a variable, read through it (`grid = (B, H)`):

@@ -359,7 +359,7 @@ static bool launches_keep_multiple(const kc_model *m, const kc_kernel *k, const 
     *capped = NULL;
     for (uint32_t i = 0; i < m->launches.len; i++) {
         const kc_launch *L = &m->launches.data[i];
-        if (!L->kernel || strcmp(L->kernel, k->name) != 0)
+        if (!kc_launch_may_run(L, k))
             continue;
         seen++;
         const kc_launch_arg *arg = kc_launch_arg_for(k, L, p);
@@ -433,7 +433,7 @@ static const kc_launch_arg *asserted_bound(const kc_model *m, const kc_kernel *k
         bool all = true;
         for (uint32_t l = 0; l < m->launches.len && all; l++) {
             const kc_launch *L = &m->launches.data[l];
-            if (!L->kernel || strcmp(L->kernel, k->name) != 0)
+            if (!kc_launch_may_run(L, k))
                 continue;
             const kc_launch_arg *a = kc_launch_arg_for(k, L, p);
             all = a && a->multiple_of;

@@ -796,7 +796,9 @@ static bool guarded_range(kc_arena *ar, const kc_kernel *k, const kc_access *a, 
 
 /* Within one pass, are `w` and `r` apart under their guards: one's range
  * ends before the other's begins (`s[tid]` written and `s[2 * i - 1 - tid]`
- * read under `tid < i`: [0, i - 1] and [i, 2i - 1], a folding reduction)? */
+ * read under `tid < i`: [0, i - 1] and [i, 2i - 1], a folding reduction;
+ * `s[64 + tid]` written and `s[tid + i]` read under `tid < i`, i halved
+ * from 32: [64, 63 + i] and [i, 2i - 1])? */
 static bool disjoint_guarded(kc_arena *ar, const kc_kernel *k, const kc_access *w, const kc_access *r)
 {
     const kc_index *wl, *wh, *rl, *rh;
@@ -804,7 +806,8 @@ static bool disjoint_guarded(kc_arena *ar, const kc_kernel *k, const kc_access *
         return false;
     int64_t d;
     const kc_index *a = kc_index_sub(ar, rl, wh), *b = kc_index_sub(ar, wl, rh);
-    return (a && kc_index_is_const(a, &d) && d > 0) || (b && kc_index_is_const(b, &d) && d > 0);
+    return (a && kc_index_is_const(a, &d) && d > 0) || (b && kc_index_is_const(b, &d) && d > 0) ||
+           kc_index_positive_in_pass(k, a) || kc_index_positive_in_pass(k, b);
 }
 
 /* The largest threadIdx along axis `ax` for access a: below the launch's

@@ -126,7 +126,7 @@ static uint8_t deps_programs(kc_deps d, bool *unknown)
 /* Is L a launch of kernel k? */
 static bool launches_kernel(const kc_launch *L, const kc_kernel *k)
 {
-    return L->kernel && !strcmp(L->kernel, k->name);
+    return kc_launch_may_run(L, k); /* an instantiation: its own template arguments */
 }
 
 /* The first grid axis with a bit in `bits` (KC_PROG_* bits). */

@@ -225,3 +225,46 @@ bool kc_rows_of_unknown_length(const kc_kernel *k, const kc_index *rest)
         }
     return false;
 }
+
+/* The least value loop variable `l`'s term c * v takes in any pass, where
+ * the loop shows it: a variable only shifted right or divided from a
+ * constant start S >= 0 stays within [0, S]; one stepped up by a constant
+ * from a constant start never goes below it. */
+static bool loop_term_min(const kc_kernel *k, uint32_t l, int64_t c, int64_t *out)
+{
+    if (l >= k->loops.len)
+        return false;
+    const kc_loop *lp = &k->loops.data[l];
+    int64_t s, st;
+    if (!lp->start || !kc_index_is_const(lp->start, &s))
+        return false;
+    if (lp->shrinks && s >= 0) {
+        *out = c < 0 ? c * s : 0;
+        return true;
+    }
+    if (c > 0 && lp->step && kc_index_is_const(lp->step, &st) && st > 0) {
+        *out = c * s;
+        return true;
+    }
+    return false;
+}
+
+bool kc_index_positive_in_pass(const kc_kernel *k, const kc_index *x)
+{
+    if (!x)
+        return false;
+    int64_t least = 0;
+    for (unsigned i = 0; i < x->nmono; i++) {
+        const kc_mono *m = &x->mono[i];
+        int64_t t;
+        if (m->nfac == 0)
+            least += m->coef;
+        else if (m->nfac == 1 && m->fac[0].kind == KC_ATOM_LOOP && loop_term_min(k, m->fac[0].id, m->coef, &t))
+            least += t;
+        else
+            return false;
+        if (least < -((int64_t)1 << 40) || least > ((int64_t)1 << 40))
+            return false;
+    }
+    return least > 0;
+}

@@ -24,4 +24,9 @@ int64_t kc_lane_guard_bound(const kc_kernel *k, const kc_access *w, const kc_acc
  * block is at most a row wide, which kcheck cannot check. */
 bool kc_rows_of_unknown_length(const kc_kernel *k, const kc_index *rest);
 
+/* Is `x`, made of constants and loop variables, above 0 in every pass, by
+ * what the loops show of their variables' ranges (65 - 2 * s with s only
+ * halved from 32)? */
+bool kc_index_positive_in_pass(const kc_kernel *k, const kc_index *x);
+
 #endif
