@@ -218,9 +218,7 @@ static void check(const kc_model *m, const kc_kernel *k, kc_rule_ctx *ctx)
     KC_VEC(uint32_t) seen_base = {0};
     for (uint32_t i = 0; i < k->accesses.len; i++) {
         const kc_access *a = &k->accesses.data[i];
-        /* Through a pointer cast to a type kcheck cannot size (`T *` of a
-         * template over `unsigned char smem[]`): how wide each lane's
-         * access is, and so which banks it covers, is not known. */
+        /* recast: through a cast to a type of unknown size, lane width unknown */
         if (a->space != KC_MEM_SHARED || !a->offset || a->base == KC_NONE || a->kind == KC_ACC_ATOMIC || a->recast)
             continue;
         const kc_shared_array *s = array_of(k, a->base);
