@@ -299,12 +299,12 @@ static void check(const kc_model *m, const kc_kernel *k, kc_rule_ctx *ctx)
                      L.wx < 32 ? kc_arena_printf(ar, " for l < %" PRId64 ", then the next threadIdx.y", L.wx) : "");
         kc_sb_free(&sb);
         if (bx <= 0)
-            kc_diag_note(d, "assumed: the 32 lanes of a warp are %s (no launch of `%s` in this file gives the block's "
+            kc_diag_note(d, "assumed: the 32 lanes of a warp are %s (no launch %s`%s` in this file gives the block's "
                          "shape)",
                          L.wx < 32 ? kc_arena_printf(ar, "%" PRId64 " values of threadIdx.x times %" PRId64
                                                      " of threadIdx.y", L.wx, 32 / L.wx)
                                    : "threadIdx.x 0..31",
-                         k->name);
+                         k->is_device_function ? "of a kernel that calls " : "of ", k->name);
         kc_diag_note(d, "the warp's request is split into %u shared-memory wavefronts where %u would do", ways *
                      (eb > 4 ? eb / 4 : 1), eb > 4 ? eb / 4 : 1);
         if (L.wx < 32)

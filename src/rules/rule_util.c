@@ -225,21 +225,22 @@ bool kc_guard_has(const kc_kernel *k, uint32_t guard, uint32_t c)
 /* The block width that every launch of the kernel in this file gives, or
  * -1 (of this instantiation, for one: `block(NT, NT)` launching `k<T, 8>`
  * says nothing of `k<T, 32>`). */
-int64_t kc_launch_block_x(const kc_model *m, const kc_kernel *k)
+int64_t kc_launch_block_x(const kc_model *m, const kc_kernel *k) { return kc_launch_block_dim(m, k, 0); }
+
+/* Does kernel K run code of device function d (an access or a barrier of
+ * it, inlined)? */
+static bool runs_device_function(const kc_kernel *K, const kc_kernel *d)
 {
-    int64_t bx = -1;
-    for (uint32_t i = 0; i < m->launches.len; i++) {
-        const kc_launch *l = &m->launches.data[i];
-        if (!kc_launch_may_run(l, k))
-            continue;
-        if (l->block_dim[0] <= 0 || (bx > 0 && bx != l->block_dim[0]))
-            return -1;
-        bx = l->block_dim[0];
-    }
-    return bx;
+    for (uint32_t i = 0; i < K->accesses.len; i++)
+        if (kc_span_valid(K->accesses.data[i].origin) && kc_span_inside(K->accesses.data[i].origin, d->span))
+            return true;
+    for (uint32_t i = 0; i < K->barriers.len; i++)
+        if (kc_span_valid(K->barriers.data[i].origin) && kc_span_inside(K->barriers.data[i].origin, d->span))
+            return true;
+    return false;
 }
 
-int64_t kc_launch_block_dim(const kc_model *m, const kc_kernel *k, unsigned axis)
+static int64_t own_block_dim(const kc_model *m, const kc_kernel *k, unsigned axis)
 {
     int64_t b = -1;
     for (uint32_t i = 0; axis < 3 && i < m->launches.len; i++) {
@@ -249,6 +250,24 @@ int64_t kc_launch_block_dim(const kc_model *m, const kc_kernel *k, unsigned axis
         if (l->block_dim[axis] <= 0 || (b > 0 && l->block_dim[axis] != b))
             return -1;
         b = l->block_dim[axis];
+    }
+    return b;
+}
+
+int64_t kc_launch_block_dim(const kc_model *m, const kc_kernel *k, unsigned axis)
+{
+    if (!k->is_device_function)
+        return own_block_dim(m, k, axis);
+    /* a __device__ function runs in the blocks of the kernels that call it */
+    int64_t b = -1;
+    for (uint32_t i = 0; i < m->kernels.len; i++) {
+        const kc_kernel *K = m->kernels.data[i];
+        if (K == k || K->is_device_function || !runs_device_function(K, k))
+            continue;
+        int64_t kb = own_block_dim(m, K, axis);
+        if (kb <= 0 || (b > 0 && kb != b))
+            return -1;
+        b = kb;
     }
     return b;
 }

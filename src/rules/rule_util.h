@@ -27,7 +27,8 @@ const char *kc_symbol_evidence(kc_rule_ctx *ctx, const kc_kernel *k, uint32_t sy
 
 /* The block extent along thread axis `axis` (0 x, 1 y, 2 z) that every
  * launch of the kernel in this file gives, or -1 (none seen, or they
- * differ, or one is not known). */
+ * differ, or one is not known). A __device__ function: the extent every
+ * launch of every kernel that runs it gives. */
 int64_t kc_launch_block_dim(const kc_model *m, const kc_kernel *k, unsigned axis);
 
 /* The thread axes (bit 0 x, 1 y, 2 z) along which every launch of the
