@@ -208,6 +208,49 @@ static const char *elem_name(kc_arena *ar, unsigned eb, const char *type)
     return eb == 8 ? "8-byte elements" : eb == 2 ? "2-byte elements" : "4-byte elements";
 }
 
+/* The widest access of shared array `base` in bytes (at least 4 and eb),
+ * 0 when one goes through a cast to a type of unknown size. */
+static int64_t widest_access(const kc_kernel *k, uint32_t base, unsigned eb)
+{
+    int64_t w = eb > 4 ? eb : 4;
+    for (uint32_t i = 0; i < k->accesses.len; i++) {
+        const kc_access *o = &k->accesses.data[i];
+        if (o->base != base || o->space != KC_MEM_SHARED)
+            continue;
+        if (o->recast)
+            return 0;
+        if (o->elem_bytes > w && o->elem_bytes <= 16)
+            w = o->elem_bytes;
+    }
+    return w;
+}
+
+/* The padding that makes a per-thread stride of `stride` eb-byte elements
+ * conflict-free while keeping the array's widest accesses aligned: odd in
+ * words for accesses of up to 4 bytes, an odd number of 16-byte units for
+ * 16-byte ones (served a quarter-warp at a time). */
+static void pad_advice(kc_arena *ar, kc_diag *d, const kc_kernel *k, const kc_access *a, unsigned eb, const lanes *L)
+{
+    int64_t stride = L->cx < 0 ? -L->cx : L->cx;
+    int64_t w = widest_access(k, a->base, eb);
+    if (!w) {
+        kc_diag_note(d, "fix: make the per-thread stride odd in words (%" PRId64 " -> %" PRId64 " elements), or swizzle "
+                     "the index; `%s` is also accessed through a cast to a wider type: keep each padded row a "
+                     "multiple of that type's size (16 bytes for float4), or swizzle",
+                     stride, stride + (eb < 4 ? 4 / eb : 1), a->base_name ? a->base_name : "the array");
+        return;
+    }
+    int64_t pad = w / eb;
+    lanes P = *L;
+    P.cx = L->cx < 0 ? -(stride + pad) : stride + pad;
+    unsigned bank, after = conflict_ways(&P, eb, &bank, 0);
+    kc_diag_note(d, "fix: pad each row by %" PRId64 " element%s (stride %" PRId64 " -> %" PRId64 "%s; %s), or swizzle "
+                 "the index",
+                 pad, pad == 1 ? "" : "s", stride, stride + pad,
+                 w > 4 && w > (int64_t)eb ? ", which keeps the rows aligned for the array's wider accesses" : "",
+                 after >= 2 ? kc_arena_printf(ar, "%u-way afterwards", after) : "no conflict afterwards");
+}
+
 static void check(const kc_model *m, const kc_kernel *k, kc_rule_ctx *ctx)
 {
     kc_arena *ar = kc_rule_arena(ctx);
@@ -315,8 +358,10 @@ static void check(const kc_model *m, const kc_kernel *k, kc_rule_ctx *ctx)
         bool fixed = false;
         if (s && s->rank >= 2 && dim >= 0 && kc_span_valid(s->last_dim_span) && s->dims[s->rank - 1] > 0) {
             int64_t last = s->dims[s->rank - 1];
-            /* One 4-byte word of padding per row: 1 element, 2 halves, 4 bytes. */
-            int64_t pad = eb < 4 ? 4 / eb : 1;
+            /* One 4-byte word of padding per row (1 element, 2 halves, 4
+             * bytes), or as many bytes as the widest access of the array,
+             * whose rows must stay aligned to it (float4: 16). */
+            int64_t pad = widest_access(k, a->base, eb) / eb;
             /* The padded array: each stride that spans the last dimension grows. */
             lanes P = L;
             int64_t st_old = row_stride(s, (unsigned)dim);
@@ -336,7 +381,7 @@ static void check(const kc_model *m, const kc_kernel *k, kc_rule_ctx *ctx)
                                                               : kc_arena_printf(ar, "%s + %lld", txt, (long long)pad);
                 kc_diag_note(d, "padding the last dimension of `%s` (line %u) by %s puts the rows in different "
                              "banks (%u-way afterwards)",
-                             arr, s->span.line, pad == 1 ? "one element" : kc_arena_printf(ar, "%lld elements (one 4-byte word)", (long long)pad), w2);
+                             arr, s->span.line, pad == 1 ? "one element" : kc_arena_printf(ar, "%lld elements (%lld bytes)", (long long)pad, (long long)pad * eb), w2);
                 kc_diag_fix(d, kc_arena_printf(ar, "pad `%s`: [%s] -> [%s]", arr, txt, rep), s->last_dim_span, rep);
                 fixed = true;
             }
@@ -350,9 +395,7 @@ static void check(const kc_model *m, const kc_kernel *k, kc_rule_ctx *ctx)
                              arr, s->dims[0], s->dims[0] / (stride + 1), stride + 1, stride + 1, stride);
         }
         if (!fixed)
-            kc_diag_note(d, "fix: make the per-thread stride odd in words (pad each row by one element: stride "
-                         "%" PRId64 " -> %" PRId64 "), or swizzle the index",
-                         L.cx < 0 ? -L.cx : L.cx, (L.cx < 0 ? -L.cx : L.cx) + 1);
+            pad_advice(ar, d, k, a, eb, &L);
     }
     kc_vec_free(&seen);
     kc_vec_free(&seen_base);
