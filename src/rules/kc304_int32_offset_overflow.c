@@ -204,10 +204,27 @@ static irange index_range(const kc_kernel *k, const kc_atom *a)
 /* Is `ix` the program id of a grid axis that counts the rows of a
  * flattened tensor, and `f` that tensor's row stride or row extent at
  * every launch (kc_kernel.grid_rows, kc_symbol.row_axes)? */
-static bool scales_rows(const kc_kernel *k, const kc_atom *ix, const kc_atom *f)
+static bool row_symbol(const kc_kernel *k, const kc_atom *ix, const kc_atom *f)
 {
     return ix->kind == KC_ATOM_PROGRAM && ix->id < 3 && k->grid_rows[ix->id] && f->kind == KC_ATOM_SYMBOL &&
            f->id < k->symbols.len && (k->symbols.data[f->id].row_axes & (1u << ix->id));
+}
+
+/* Does program id `ix` times factor `f` of product `m` span the rows of the
+ * tensor the grid counts: f its row stride or row length, or one of its
+ * trailing extents with another in the product (`i_bh * H * D`)? One alone
+ * (`i_bh * T` of a (B, H, T, K) tensor) spans a tensor without the others,
+ * a per-position statistic. */
+static bool scales_rows(const kc_kernel *k, const kc_mono *m, const kc_atom *ix, const kc_atom *f)
+{
+    if (!row_symbol(k, ix, f))
+        return false;
+    if (!(k->symbols.data[f->id].row_part_axes & (1u << ix->id)))
+        return true;
+    for (unsigned i = 0; m && i < m->nfac; i++)
+        if (&m->fac[i] != f && &m->fac[i] != ix && row_symbol(k, ix, &m->fac[i]))
+            return true;
+    return false;
 }
 
 /* Every value the launches pass is 0 or 1 (a unit stride, a broadcast). */
@@ -304,7 +321,7 @@ static bool hazardous(const kc_kernel *k, const kc_mono *m, bool scalar, const k
     for (unsigned f = 0; f < m->nfac; f++) {
         /* a row length (`pid * (n_heads * head_dim)`, constexpr or not) of
          * the tensor whose rows the program id's axis counts */
-        if (!ct_row && &m->fac[f] != *ix && scales_rows(k, *ix, &m->fac[f]) &&
+        if (!ct_row && &m->fac[f] != *ix && scales_rows(k, m, *ix, &m->fac[f]) &&
             !tiny_values(&k->symbols.data[m->fac[f].id]) &&
             (!(k->grid_rows_dim0 & (1u << (*ix)->id)) || k->symbols.data[m->fac[f].id].kind != KC_SYM_CONSTEXPR))
             ct_row = &m->fac[f];
@@ -514,7 +531,7 @@ static void explain_severity(kc_rule_ctx *ctx, const kc_kernel *k, kc_diag *d, c
     bool dim0_warns = kc_rule_option_int(ctx, "first-dim-rows", 0) != 0;
     bool elsewhere_warns = kc_rule_option_int(ctx, "widened-elsewhere", 0) != 0;
     for (uint32_t i = 0; i < n && !row && kc_rule_option_int(ctx, "flattened-rows", 1) != 0; i++) {
-        if (!scales_rows(k, hs[i].index, hs[i].runtime))
+        if (!scales_rows(k, hs[i].mono, hs[i].index, hs[i].runtime))
             continue;
         if (!(k->grid_rows_dim0 & (1u << hs[i].index->id)))
             row = &hs[i];
@@ -686,9 +703,18 @@ static void report(const kc_model *mdl, const kc_kernel *k, kc_rule_ctx *ctx, co
                  "bf16) the offset wraps negative and the access goes out of bounds",
                  prod);
     explain_severity(ctx, k, d, hs, n, prod, widened_elsewhere, widened_line);
-    bool rows = false;
-    for (uint32_t i = 0; i < n; i++)
-        rows |= scales_rows(k, hs[i].index, hs[i].runtime);
+    bool rows = false, part = false;
+    for (uint32_t i = 0; i < n; i++) {
+        rows |= scales_rows(k, hs[i].mono, hs[i].index, hs[i].runtime);
+        part |= row_symbol(k, hs[i].index, hs[i].runtime);
+    }
+    if (part && !rows) {
+        char pb[256];
+        kc_diag_note(d, "%s; `%s` is one of the trailing extents of that tensor's rows, so `%s` alone spans a "
+                     "tensor without the others (a value per position, as a gate or a statistic), which passes "
+                     "2^31 elements only after that tensor does by the extents left out",
+                     k->grid_rows[h->index->id], kc_atom_name(k, h->runtime, pb, sizeof pb), prod);
+    }
     if (h->branch && !rows && d->severity == KC_SEV_WARNING) {
         d->severity = KC_SEV_NOTE;
         kc_diag_note(d, "reported as a note: the pointer is advanced differently in the branches of an `if` "

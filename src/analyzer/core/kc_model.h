@@ -90,6 +90,12 @@ typedef struct kc_symbol {
      * passes, for it, that tensor's row stride or row length: a program id
      * of such an axis times it spans the whole tensor. */
     uint8_t row_axes;
+    /* Of row_axes, the axes where it is one of several trailing extents of
+     * the counted tensor, not the last (T of a (B, H, T, K) tensor whose
+     * B * H rows the axis counts): a program id times it alone spans a
+     * tensor without the last extent (a per-position gate or statistic),
+     * not the rows. */
+    uint8_t row_part_axes;
     /* Pointers: grid axes (bits) along which every launch binding it runs
      * one program per row of a tensor (kc_kernel.grid_rows) and passes, for
      * it, a per-sequence state of that tensor: one the launching code makes

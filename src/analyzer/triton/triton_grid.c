@@ -426,7 +426,7 @@ static void flat_rows(tt_module *m, TSNode e, TSNode scope, int depth, rows_info
  * one of `lens`: the row lengths of the flattened tensors the launch passes;
  * n_heads and head_dim of a (batch, seq, n_heads, head_dim) tensor)? */
 static bool row_factor(tt_module *m, TSNode e, TSNode scope, const rows_info *ri, const char *const *lens,
-                       uint32_t nlens, int depth)
+                       uint32_t nlens, int depth, bool *part)
 {
     e = tt_unparen(e);
     if (depth > GRID_DEPTH || ts_node_is_null(e))
@@ -452,7 +452,14 @@ static bool row_factor(tt_module *m, TSNode e, TSNode scope, const rows_info *ri
     if (ri->kind == ROWS_LEADING2)
         /* n_heads, head_dim of `batch, seq, n_heads, head_dim = q.shape`: a
          * trailing extent of a tensor whose two leading dimensions are the rows */
-        return extent(m, e, scope, 0, &t, &dim, &targets) && targets >= 3 && dim >= 2;
+    {
+        if (!extent(m, e, scope, 0, &t, &dim, &targets) || targets < 3 || dim < 2)
+            return false;
+        /* one of two or more trailing extents, the last (a head or feature
+         * size, not a sequence length that may be 1) left out */
+        *part = targets > 3 && (uint32_t)dim + 1 < targets;
+        return true;
+    }
     if (ri->kind == ROWS_DIM0) {
         /* N of `M, N = x.shape` (two dimensions: N is the row length) */
         if (extent(m, e, scope, 0, &t, &dim, &targets) && dim == 1 && targets == 2 && ri->targets == 2 &&
@@ -464,7 +471,7 @@ static bool row_factor(tt_module *m, TSNode e, TSNode scope, const rows_info *ri
         int elem;
         TSNode r = binding(m, scope, e, &elem);
         if (!ts_node_is_null(r) && elem < 0 &&
-            row_factor(m, r, scope, ri, lens, nlens, depth + 1))
+            row_factor(m, r, scope, ri, lens, nlens, depth + 1, part))
             return true;
     }
     if (ri->kind != ROWS_FLAT)
@@ -723,8 +730,12 @@ static void mark_row_factors(tt_module *m, tt_launch *l, TSNode scope, unsigned 
         if (TT_IS(a, list_splat) || TT_IS(a, dictionary_splat))
             return; /* the bindings after it may have been dropped: stop matching */
         TSNode v = TT_IS(a, keyword_argument) ? tt_field(a, "value") : a;
-        if (row_factor(m, v, scope, ri, lens, nlens, 0))
+        bool part = false;
+        if (row_factor(m, v, scope, ri, lens, nlens, 0, &part)) {
             l->args.data[b].row_axes |= (uint8_t)(1u << ax);
+            if (part)
+                l->args.data[b].row_part_axes |= (uint8_t)(1u << ax);
+        }
         const char *state = state_of(m, v, scope, ri);
         if (state) {
             l->args.data[b].state_axes |= (uint8_t)(1u << ax);
