@@ -251,6 +251,41 @@ static void pad_advice(kc_arena *ar, kc_diag *d, const kc_kernel *k, const kc_ac
                  after >= 2 ? kc_arena_printf(ar, "%u-way afterwards", after) : "no conflict afterwards");
 }
 
+/* Where the lanes fall, what is assumed of the block and what it costs. */
+static void lane_notes(kc_arena *ar, kc_diag *d, const kc_kernel *k, const kc_access *a, const lanes *Lp, unsigned eb,
+                       unsigned ways, int64_t bx, const char *what, const char *arr)
+{
+    lanes L = *Lp;
+    int64_t words_apart = L.cx * (int64_t)eb / 4;
+    kc_strbuf sb = {0};
+    kc_model_format_index(k, a->offset, &sb);
+    /* a block of fewer threads than a warp (one-dimensional, 16): a warp
+     * holds the whole block, and no threadIdx.y follows */
+    bool small = L.nlanes < 32 && L.nlanes == L.wx;
+    kc_diag_note(d, "%s `%s`: element offset %s; lane l touches 4-byte word %" PRId64 "*l%s (mod 32 banks)", what,
+                 arr, kc_sb_str(&sb), words_apart,
+                 small      ? kc_arena_printf(ar, " for l < %" PRId64 ", the block's threads", L.wx)
+                 : L.wx < 32 ? kc_arena_printf(ar, " for l < %" PRId64 ", then the next threadIdx.y", L.wx)
+                             : "");
+    kc_sb_free(&sb);
+    if (bx <= 0)
+        kc_diag_note(d, "assumed: the 32 lanes of a warp are %s (no launch %s`%s` in this file gives the block's "
+                     "shape)",
+                     L.wx < 32 ? kc_arena_printf(ar, "%" PRId64 " values of threadIdx.x times %" PRId64
+                                                 " of threadIdx.y", L.wx, 32 / L.wx)
+                               : "threadIdx.x 0..31",
+                     k->is_device_function ? "of a kernel that calls " : "of ", k->name);
+    kc_diag_note(d, "the warp's request is split into %u shared-memory wavefronts where %u would do", ways *
+                 (eb > 4 ? eb / 4 : 1), eb > 4 ? eb / 4 : 1);
+    if (small)
+        kc_diag_note(d, "the launch gives the block %" PRId64 " threads: a warp holds all of them, and the "
+                     "other lanes are idle", L.nlanes);
+    else if (L.wx < 32)
+        kc_diag_note(d, "threadIdx.x indexes a dimension of %" PRId64 ": the block is assumed %" PRId64
+                     " threads wide, so a warp spans %" PRId64 " values of threadIdx.y",
+                     L.wx, L.wx, 32 / L.wx);
+}
+
 static void check(const kc_model *m, const kc_kernel *k, kc_rule_ctx *ctx)
 {
     kc_arena *ar = kc_rule_arena(ctx);
@@ -335,25 +370,7 @@ static void check(const kc_model *m, const kc_kernel *k, kc_rule_ctx *ctx)
                           ways, arr, L.cx, type, words_apart, taking, taking < L.nlanes ? " active" : "", banks,
                           banks == 1 ? "" : "s");
         }
-        kc_strbuf sb = {0};
-        kc_model_format_index(k, a->offset, &sb);
-        kc_diag_note(d, "%s `%s`: element offset %s; lane l touches 4-byte word %" PRId64 "*l%s (mod 32 banks)", what,
-                     arr, kc_sb_str(&sb), words_apart,
-                     L.wx < 32 ? kc_arena_printf(ar, " for l < %" PRId64 ", then the next threadIdx.y", L.wx) : "");
-        kc_sb_free(&sb);
-        if (bx <= 0)
-            kc_diag_note(d, "assumed: the 32 lanes of a warp are %s (no launch %s`%s` in this file gives the block's "
-                         "shape)",
-                         L.wx < 32 ? kc_arena_printf(ar, "%" PRId64 " values of threadIdx.x times %" PRId64
-                                                     " of threadIdx.y", L.wx, 32 / L.wx)
-                                   : "threadIdx.x 0..31",
-                         k->is_device_function ? "of a kernel that calls " : "of ", k->name);
-        kc_diag_note(d, "the warp's request is split into %u shared-memory wavefronts where %u would do", ways *
-                     (eb > 4 ? eb / 4 : 1), eb > 4 ? eb / 4 : 1);
-        if (L.wx < 32)
-            kc_diag_note(d, "threadIdx.x indexes a dimension of %" PRId64 ": the block is assumed %" PRId64
-                         " threads wide, so a warp spans %" PRId64 " values of threadIdx.y",
-                         L.wx, L.wx, 32 / L.wx);
+        lane_notes(ar, d, k, a, &L, eb, ways, bx, what, arr);
         /* Padding: in the declaration, or declared and bypassed. */
         bool fixed = false;
         if (s && s->rank >= 2 && dim >= 0 && kc_span_valid(s->last_dim_span) && s->dims[s->rank - 1] > 0) {
