@@ -128,6 +128,40 @@ static void split_min_bound(const tv *a, const tv *b, kc_pred *p)
     }
 }
 
+/* Does `x` hold 0 in every lane that its load's mask turned off (`c =
+ * tl.load(p, mask=m, other=0)`, and values computed from it that keep
+ * them 0)? */
+static bool zero_outside_load_mask(const tt_ctx *c, const tv *x)
+{
+    if (!x->junk_axes || x->junk_load >= c->k->accesses.len)
+        return false;
+    for (unsigned ax = 0; ax < KC_MAX_RANK; ax++)
+        if ((x->junk_axes & (1u << ax)) && x->fill[ax][KC_FILL_AS_WRITTEN] != KC_FILL_ZERO)
+            return false;
+    return c->k->accesses.data[x->junk_load].nmask_preds > 0;
+}
+
+/* `x > 0`, `x != 0` (or mirrored) with x 0 wherever its load's mask is off
+ * holds only where that mask holds: the load's bounds are the result's
+ * too (`x_mask = cnt > 0` after `cnt = tl.load(..., mask=k < n, other=0)`
+ * bounds k by n). Appends them to r. */
+static void implied_load_bounds(tt_ctx *c, tv *r, kc_cmp cmp, const tv *a, const tv *b, TSNode an, TSNode bn)
+{
+    const tv *x = NULL;
+    if ((cmp == KC_CMP_GT || cmp == KC_CMP_NE) && tt_fill_literal(c, bn) == KC_FILL_ZERO)
+        x = a;
+    else if ((cmp == KC_CMP_LT || cmp == KC_CMP_NE) && tt_fill_literal(c, an) == KC_FILL_ZERO)
+        x = b;
+    if (!x || !zero_outside_load_mask(c, x))
+        return;
+    const kc_access *ld = &c->k->accesses.data[x->junk_load];
+    kc_pred *p = kc_arena_alloc(c->a, (r->npreds + ld->nmask_preds) * sizeof *p);
+    memcpy(p, r->preds, r->npreds * sizeof *p);
+    memcpy(p + r->npreds, ld->mask_preds, ld->nmask_preds * sizeof *p);
+    r->preds = p;
+    r->npreds += ld->nmask_preds;
+}
+
 tv tt_compare(tt_ctx *c, TSNode at, const char *op, const tv *a, const tv *b, TSNode an, TSNode bn)
 {
     tv r = tt_unknown();
@@ -171,6 +205,7 @@ tv tt_compare(tt_ctx *c, TSNode at, const char *op, const tv *a, const tv *b, TS
                 tt_mark_size(c, a->idx, ev, true);
             free(ev);
         }
+        implied_load_bounds(c, &r, cmp, a, b, an, bn);
     }
     return r;
 }
