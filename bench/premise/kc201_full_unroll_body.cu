@@ -79,9 +79,16 @@ int main()
     CK(cudaMemcpy(din, h.data(), n * sizeof(float), cudaMemcpyHostToDevice));
     run<48, 0>("fma", din, dout, n, blocks, 64);
     run<128, 0>("fma", din, dout, n, blocks, 24);
+    run<256, 0>("fma", din, dout, n, blocks, 12);
     run<512, 0>("fma", din, dout, n, blocks, 6);
     run<48, 16>("fma16", din, dout, n, blocks, 16);
     run<128, 16>("fma16", din, dout, n, blocks, 6);
+    run<256, 16>("fma16", din, dout, n, blocks, 3);
     run<512, 16>("fma16", din, dout, n, blocks, 2);
+    // one pass (reps = 1): no reuse of the tile across passes of the outer loop
+    run<48, 0>("fma-once", din, dout, n, blocks, 1);
+    run<128, 0>("fma-once", din, dout, n, blocks, 1);
+    run<256, 0>("fma-once", din, dout, n, blocks, 1);
+    run<512, 0>("fma-once", din, dout, n, blocks, 1);
     return 0;
 }
