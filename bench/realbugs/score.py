@@ -183,6 +183,10 @@ def main():
     ap.add_argument("--context", action="store_true",
                     help="run kcheck over the file's directory in OUTDIR/<id>/pre-tree and post-tree")
     a = ap.parse_args()
+    if os.sep in a.kcheck:
+        # --context runs kcheck from inside each tree: a relative path must
+        # still name the same binary there
+        a.kcheck = os.path.abspath(a.kcheck)
 
     rows = read_manifest(a.manifest)
     results = []

@@ -130,6 +130,34 @@ static void capped_note(kc_diag *d, const kc_symbol *sy, const kc_symbol *block,
                  cap * 32);
 }
 
+/* The fix of a full unroll: a runtime loop (Triton), a bounded factor
+ * with what it was measured to cost and gain (CUDA). */
+static void full_unroll_fix(kc_rule_ctx *ctx, kc_diag *d, const kc_kernel *k, const kc_loop *l, bool is_static,
+                            int64_t limit)
+{
+    if (is_static && l->callee_text) {
+        const char *rng = kc_arena_printf(kc_rule_arena(ctx), "%.*srange",
+                                          (int)(strlen(l->callee_text) - strlen("static_range")),
+                                          l->callee_text);
+        kc_diag_fix(d, kc_arena_printf(kc_rule_arena(ctx), "use `%s` (a runtime loop)", rng),
+                    l->callee_span, rng);
+    } else {
+        /* measured (bench/premise/kc201_full_unroll_body.sh): 4 is never
+         * faster than the limit, and slower for the n-body tile loop */
+        const char *lim = kc_arena_printf(kc_rule_arena(ctx), "%" PRId64, limit);
+        if (k->lang == KC_LANG_CUDA)
+            kc_diag_note(d, "measured on an H100: a loop of 128 passes run once ran 1.9x slower fully "
+                         "unrolled than with `#pragma unroll 32` (48 passes: 1.1x), while the same loop "
+                         "repeated over the same operands ran 2.3x faster fully unrolled (its operands "
+                         "stay in registers); time both where the loop sits in an outer loop");
+        if (kc_span_valid(l->unroll_span))
+            kc_diag_fix(d, kc_arena_printf(kc_rule_arena(ctx), "unroll by a bounded factor: `#pragma unroll %s`", lim),
+                        l->unroll_span, kc_arena_printf(kc_rule_arena(ctx), "#pragma unroll %s", lim));
+        else
+            kc_diag_note(d, "fix: `#pragma unroll %s` (a bounded factor) or no pragma", lim);
+    }
+}
+
 static void check(const kc_model *m, const kc_kernel *k, kc_rule_ctx *ctx)
 {
     (void)m;
@@ -207,27 +235,7 @@ static void check(const kc_model *m, const kc_kernel *k, kc_rule_ctx *ctx)
                     kc_diag_note(d, "%s = %" PRId64 " from %s", sy->name, sy->value, sy->value_origin);
             }
             kc_diag_note(d, "each copy adds its instructions and registers; compile time grows with the count");
-            if (is_static && l->callee_text) {
-                const char *rng = kc_arena_printf(kc_rule_arena(ctx), "%.*srange",
-                                                  (int)(strlen(l->callee_text) - strlen("static_range")),
-                                                  l->callee_text);
-                kc_diag_fix(d, kc_arena_printf(kc_rule_arena(ctx), "use `%s` (a runtime loop)", rng),
-                            l->callee_span, rng);
-            } else {
-                /* measured (bench/premise/kc201_full_unroll_body.sh): 4 is never
-                 * faster than the limit, and slower for the n-body tile loop */
-                const char *lim = kc_arena_printf(kc_rule_arena(ctx), "%" PRId64, limit);
-                if (k->lang == KC_LANG_CUDA)
-                    kc_diag_note(d, "measured on an H100: a loop of 128 passes run once ran 1.9x slower fully "
-                                 "unrolled than with `#pragma unroll 32` (48 passes: 1.1x), while the same loop "
-                                 "repeated over the same operands ran 2.3x faster fully unrolled (its operands "
-                                 "stay in registers); time both where the loop sits in an outer loop");
-                if (kc_span_valid(l->unroll_span))
-                    kc_diag_fix(d, kc_arena_printf(kc_rule_arena(ctx), "unroll by a bounded factor: `#pragma unroll %s`", lim),
-                                l->unroll_span, kc_arena_printf(kc_rule_arena(ctx), "#pragma unroll %s", lim));
-                else
-                    kc_diag_note(d, "fix: `#pragma unroll %s` (a bounded factor) or no pragma", lim);
-            }
+            full_unroll_fix(ctx, d, k, l, is_static, limit);
             continue;
         }
         uint32_t sz = size_symbol(k, l);
