@@ -991,19 +991,75 @@ static void host_function(host_ctx *x, CXCursor fn)
 
 /* Is every call of function `fn` in the file (at least one) followed by
  * a last-error check in its caller, or made by a function every call of
- * which is so (up to `depth` callers up)? A launch error stays pending
- * until a cudaGetLastError reads it. */
-static bool calls_checked(const host_ctx *x, unsigned fn, unsigned depth)
+ * which is so (up to CHECK_DEPTH callers up)? A launch error stays pending
+ * until a cudaGetLastError reads it. Computed for every function at once,
+ * level by level (level d: callers up to d levels up), in time linear in
+ * the calls per level: a file that dispatches thousands of template
+ * instantiations (ggml's mmvf.cu) makes as many calls. */
+#define CHECK_DEPTH 3
+
+typedef struct checked_table {
+    unsigned *keys;                  /* distinct function keys, sorted */
+    uint32_t nkeys;
+    uint8_t *ok[CHECK_DEPTH + 1];    /* ok[d][i]: keys[i]'s calls are all checked, d levels up */
+} checked_table;
+
+static int key_cmp(const void *a, const void *b)
 {
-    uint32_t ncalls = 0, nchecked = 0;
-    for (uint32_t j = 0; j < x->calls.len; j++) {
-        const host_link *c = &x->calls.data[j];
-        if (c->fn != fn)
-            continue;
-        ncalls++;
-        nchecked += c->checked || (depth > 0 && c->in != fn && calls_checked(x, c->in, depth - 1));
+    unsigned x = *(const unsigned *)a, y = *(const unsigned *)b;
+    return x < y ? -1 : x > y;
+}
+
+static int64_t key_index(const checked_table *t, unsigned key)
+{
+    const unsigned *f = bsearch(&key, t->keys, t->nkeys, sizeof *t->keys, key_cmp);
+    return f ? f - t->keys : -1;
+}
+
+static void checked_build(const host_ctx *x, checked_table *t)
+{
+    uint32_t n = x->calls.len;
+    t->keys = kc_xcalloc(2 * (size_t)n + 1, sizeof *t->keys);
+    t->nkeys = 0;
+    for (uint32_t j = 0; j < n; j++) {
+        t->keys[t->nkeys++] = x->calls.data[j].fn;
+        t->keys[t->nkeys++] = x->calls.data[j].in;
     }
-    return ncalls && nchecked == ncalls;
+    qsort(t->keys, t->nkeys, sizeof *t->keys, key_cmp);
+    uint32_t u = 0;
+    for (uint32_t i = 0; i < t->nkeys; i++)
+        if (!u || t->keys[i] != t->keys[u - 1])
+            t->keys[u++] = t->keys[i];
+    t->nkeys = u;
+    uint32_t *ncalls = kc_xcalloc(u + 1, sizeof *ncalls), *nok = kc_xcalloc(u + 1, sizeof *nok);
+    for (unsigned d = 0; d <= CHECK_DEPTH; d++) {
+        t->ok[d] = kc_xcalloc(u + 1, 1);
+        memset(ncalls, 0, (u + 1) * sizeof *ncalls);
+        memset(nok, 0, (u + 1) * sizeof *nok);
+        for (uint32_t j = 0; j < n; j++) {
+            const host_link *c = &x->calls.data[j];
+            int64_t fi = key_index(t, c->fn), ii = key_index(t, c->in);
+            ncalls[fi]++;
+            nok[fi] += c->checked || (d > 0 && c->in != c->fn && t->ok[d - 1][ii]);
+        }
+        for (uint32_t i = 0; i < u; i++)
+            t->ok[d][i] = ncalls[i] && nok[i] == ncalls[i];
+    }
+    free(ncalls);
+    free(nok);
+}
+
+static bool calls_checked(const checked_table *t, unsigned fn, unsigned depth)
+{
+    int64_t i = key_index(t, fn);
+    return i >= 0 && t->ok[depth][i];
+}
+
+static void checked_free(checked_table *t)
+{
+    free(t->keys);
+    for (unsigned d = 0; d <= CHECK_DEPTH; d++)
+        free(t->ok[d]);
 }
 
 /* Launches and discarded API results their own functions leave unchecked,
@@ -1012,6 +1068,8 @@ static bool calls_checked(const host_ctx *x, unsigned fn, unsigned depth)
 static void callers_check(host_ctx *x)
 {
     kc_model *m = x->t->m;
+    checked_table tab;
+    checked_build(x, &tab);
     for (uint32_t i = 0; i < x->pending.len; i++) {
         const host_link *p = &x->pending.data[i];
         uint32_t ncalls = 0, nchecked = 0;
@@ -1019,7 +1077,7 @@ static void callers_check(host_ctx *x)
             if (x->calls.data[j].fn == p->fn) {
                 ncalls++;
                 nchecked += x->calls.data[j].checked ||
-                            (x->calls.data[j].in != p->fn && calls_checked(x, x->calls.data[j].in, 3));
+                            (x->calls.data[j].in != p->fn && calls_checked(&tab, x->calls.data[j].in, CHECK_DEPTH));
             }
         /* passed to a function that calls it through a parameter: those
          * calls count (an alias with no such call is one unchecked use) */
@@ -1046,6 +1104,7 @@ static void callers_check(host_ctx *x)
                 L->error_checked = L->checked_by_caller = true;
         }
     }
+    checked_free(&tab);
 }
 
 /* Host function definitions of the main file: free functions, methods,
