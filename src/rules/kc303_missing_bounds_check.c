@@ -93,8 +93,6 @@ static const char doc[] =
 
 /* ---- tiles ---- */
 
-static bool atom_same(const kc_atom *a, const kc_atom *b) { return a->kind == b->kind && a->id == b->id; }
-
 /* Two Triton aranges of the same range are the same lanes. */
 static bool lane_equiv(const kc_kernel *k, const kc_atom *a, const kc_atom *b)
 {
@@ -120,7 +118,7 @@ static bool rest_equal(const kc_mono *m, int skip, const kc_atom *also, const kc
     for (unsigned i = 0; i < m->nfac; i++) {
         if ((int)i == skip)
             continue;
-        if (!used_also && atom_same(&m->fac[i], also)) {
+        if (!used_also && kc_atom_same(&m->fac[i], also)) {
             used_also = true;
             continue;
         }
@@ -137,7 +135,7 @@ static bool rest_equal(const kc_mono *m, int skip, const kc_atom *also, const kc
     for (unsigned i = 0; i < na; i++) {
         bool f = false;
         for (unsigned j = 0; j < nb && !f; j++)
-            if (!used[j] && atom_same(&a[i], &b[j]))
+            if (!used[j] && kc_atom_same(&a[i], &b[j]))
                 used[j] = f = true;
         if (!f)
             return false;
@@ -298,7 +296,7 @@ static bool foreign_step(const kc_index *x, const tile *t, bool *own)
             const kc_atom *a = &x->mono[i].fac[j];
             if (!step_atom(a))
                 continue;
-            if (atom_same(a, t->step))
+            if (kc_atom_same(a, t->step))
                 *own = true;
             else
                 f = true;

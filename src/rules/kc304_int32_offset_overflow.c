@@ -260,8 +260,6 @@ static bool runtime_atom_w(const kc_kernel *k, const kc_atom *a, bool any_width)
 
 static bool runtime_atom(const kc_kernel *k, const kc_atom *a) { return runtime_atom_w(k, a, false); }
 
-static bool atom_same(const kc_atom *a, const kc_atom *b) { return a->kind == b->kind && a->id == b->id; }
-
 /* Does every factor of `small` occur in `big` (as a multiset)? */
 static bool mono_divides(const kc_mono *small, const kc_mono *big)
 {
@@ -269,7 +267,7 @@ static bool mono_divides(const kc_mono *small, const kc_mono *big)
     for (unsigned i = 0; i < small->nfac; i++) {
         bool found = false;
         for (unsigned j = 0; j < big->nfac && !found; j++)
-            if (!used[j] && atom_same(&small->fac[i], &big->fac[j]))
+            if (!used[j] && kc_atom_same(&small->fac[i], &big->fac[j]))
                 used[j] = found = true;
         if (!found)
             return false;
@@ -365,7 +363,7 @@ static void match_products(const kc_kernel *k, hazard *h)
                 continue;
             bool has_index = false;
             for (unsigned f = 0; f < m->nfac; f++)
-                has_index |= atom_same(&m->fac[f], h->index);
+                has_index |= kc_atom_same(&m->fac[f], h->index);
             if (!has_index)
                 continue;
             if (m->nfac > best_outer) {
@@ -458,7 +456,7 @@ static uint16_t wide_bases(const kc_kernel *k, const hazard *h, kc_mono *out)
             if (x->kind == KC_ATOM_LANE || (x->flags & (KC_AF_THREAD | KC_AF_DATA)) || x->kind == KC_ATOM_LOOP)
                 lane = true;
             else if ((x->kind == KC_ATOM_PROGRAM || (x->kind == KC_ATOM_OPAQUE && (x->flags & KC_AF_PROGRAM))) &&
-                     !atom_same(x, h->index))
+                     !kc_atom_same(x, h->index))
                 prog = true;
             else if (x->kind == KC_ATOM_SYMBOL && x->id < k->symbols.len &&
                      !(k->symbols.data[x->id].facts & KC_SF_POINTER))

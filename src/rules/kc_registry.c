@@ -61,7 +61,7 @@ struct kc_rule_ctx {
     KC_VEC(access_report) accesses;
 };
 
-kc_diag *kc_report(kc_rule_ctx *ctx, const kc_kernel *k, kc_span span, const char *fmt, ...)
+static kc_diag *vreport(kc_rule_ctx *ctx, const kc_kernel *k, kc_span span, const char *fmt, va_list ap)
 {
     kc_diag *d = kc_diag_list_add(ctx->out);
     d->rule_id = ctx->rule->id;
@@ -69,24 +69,24 @@ kc_diag *kc_report(kc_rule_ctx *ctx, const kc_kernel *k, kc_span span, const cha
     d->severity = ctx->rule->severity;
     d->span = span;
     d->kernel = k ? kc_xstrdup(k->name) : NULL;
+    d->message = kc_xvasprintf(fmt, ap);
+    return d;
+}
+
+kc_diag *kc_report(kc_rule_ctx *ctx, const kc_kernel *k, kc_span span, const char *fmt, ...)
+{
     va_list ap;
     va_start(ap, fmt);
-    d->message = kc_xvasprintf(fmt, ap);
+    kc_diag *d = vreport(ctx, k, span, fmt, ap);
     va_end(ap);
     return d;
 }
 
 kc_diag *kc_report_access(kc_rule_ctx *ctx, const kc_kernel *k, const kc_access *a, const char *fmt, ...)
 {
-    kc_diag *d = kc_diag_list_add(ctx->out);
-    d->rule_id = ctx->rule->id;
-    d->rule_slug = ctx->rule->slug;
-    d->severity = ctx->rule->severity;
-    d->span = kc_span_valid(a->addr_span) ? a->addr_span : a->span; /* as kc_access_point */
-    d->kernel = k ? kc_xstrdup(k->name) : NULL;
     va_list ap;
     va_start(ap, fmt);
-    d->message = kc_xvasprintf(fmt, ap);
+    kc_diag *d = vreport(ctx, k, kc_access_point(a), fmt, ap);
     va_end(ap);
     bool inl = kc_span_valid(a->origin) && !kc_span_same(a->origin, a->span);
     access_report r = {.index = ctx->out->items.len - 1, .written = inl ? a->origin : a->span, .inlined = inl};

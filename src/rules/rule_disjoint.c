@@ -141,8 +141,6 @@ int64_t kc_lane_guard_bound(const kc_kernel *k, const kc_access *w, const kc_acc
     return best;
 }
 
-static bool atom_same(const kc_atom *a, const kc_atom *b) { return a->kind == b->kind && a->id == b->id; }
-
 /* Monomial `m` without one factor equal to `s` into `out`; false when it
  * has no such factor or more than one. */
 static bool mono_without(const kc_mono *m, const kc_atom *s, kc_mono *out)
@@ -150,7 +148,7 @@ static bool mono_without(const kc_mono *m, const kc_atom *s, kc_mono *out)
     unsigned n = 0, hits = 0;
     *out = *m;
     for (unsigned f = 0; f < m->nfac; f++) {
-        if (atom_same(&m->fac[f], s))
+        if (kc_atom_same(&m->fac[f], s))
             hits++;
         else
             out->fac[n++] = m->fac[f];
@@ -164,7 +162,7 @@ static bool same_factors(const kc_mono *a, const kc_mono *b)
     if (a->nfac != b->nfac)
         return false;
     for (unsigned f = 0; f < a->nfac; f++)
-        if (!atom_same(&a->fac[f], &b->fac[f]))
+        if (!kc_atom_same(&a->fac[f], &b->fac[f]))
             return false;
     return true;
 }

@@ -6,11 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-kc_span kc_access_point(const kc_access *a)
-{
-    return kc_span_valid(a->addr_span) ? a->addr_span : a->span;
-}
-
 uint32_t kc_index_large_symbol(const kc_kernel *k, const kc_index *x)
 {
     if (!x)

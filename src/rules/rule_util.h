@@ -5,10 +5,6 @@
 
 #include "kc_rule.h"
 
-/* The span a diagnostic about an access points at: its address expression
- * when known, else the whole access. */
-kc_span kc_access_point(const kc_access *a);
-
 /* A symbol of the expression that is known to be large: a problem size or
  * an outer stride (and not presumed to be an innermost stride of 1).
  * Returns its id or KC_NONE. */

@@ -58,6 +58,9 @@ typedef struct kc_atom {
     uint64_t loops; /* bit l: depends on loop l (loops >= 63 share bit 63) */
 } kc_atom;
 
+/* The same atom: the same kind and id (what it depends on follows). */
+static inline bool kc_atom_same(const kc_atom *a, const kc_atom *b) { return a->kind == b->kind && a->id == b->id; }
+
 typedef struct kc_mono {
     int64_t coef;
     uint8_t nfac;

@@ -307,6 +307,13 @@ typedef struct kc_access {
     const uint32_t *products;
 } kc_access;
 
+/* Where a diagnostic about an access points: its address expression when
+ * the front end has one, else the whole access. */
+static inline kc_span kc_access_point(const kc_access *a)
+{
+    return kc_span_valid(a->addr_span) ? a->addr_span : a->span;
+}
+
 /* ---- barriers ---------------------------------------------------------- */
 
 typedef struct kc_barrier {

@@ -1031,20 +1031,25 @@ static void checked_build(const host_ctx *x, checked_table *t)
         if (!u || t->keys[i] != t->keys[u - 1])
             t->keys[u++] = t->keys[i];
     t->nkeys = u;
+    /* each call's function and caller as indices, once for every level */
+    uint32_t *fi = kc_xcalloc(2 * (size_t)n + 1, sizeof *fi), *ii = fi + n;
     uint32_t *ncalls = kc_xcalloc(u + 1, sizeof *ncalls), *nok = kc_xcalloc(u + 1, sizeof *nok);
+    for (uint32_t j = 0; j < n; j++) {
+        fi[j] = (uint32_t)key_index(t, x->calls.data[j].fn);
+        ii[j] = (uint32_t)key_index(t, x->calls.data[j].in);
+        ncalls[fi[j]]++;
+    }
     for (unsigned d = 0; d <= CHECK_DEPTH; d++) {
         t->ok[d] = kc_xcalloc(u + 1, 1);
-        memset(ncalls, 0, (u + 1) * sizeof *ncalls);
         memset(nok, 0, (u + 1) * sizeof *nok);
         for (uint32_t j = 0; j < n; j++) {
             const host_link *c = &x->calls.data[j];
-            int64_t fi = key_index(t, c->fn), ii = key_index(t, c->in);
-            ncalls[fi]++;
-            nok[fi] += c->checked || (d > 0 && c->in != c->fn && t->ok[d - 1][ii]);
+            nok[fi[j]] += c->checked || (d > 0 && c->in != c->fn && t->ok[d - 1][ii[j]]);
         }
         for (uint32_t i = 0; i < u; i++)
             t->ok[d][i] = ncalls[i] && nok[i] == ncalls[i];
     }
+    free(fi);
     free(ncalls);
     free(nok);
 }

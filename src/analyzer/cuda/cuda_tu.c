@@ -544,8 +544,13 @@ kc_space kc_cuda_param_space(const kc_cuda_tu *t, const char *fn, unsigned param
 
 /* ---- implicit nodes ---------------------------------------------------------- */
 
-/* Strips parentheses and single-child implicit nodes (casts, temporaries). */
-CXCursor kc_cuda_strip(CXCursor c)
+/* Parentheses and single-child implicit nodes (casts, temporaries)
+ * stripped. With `names`, for kc_cuda_referenced_decl: libclang shows
+ * some expressions it does not expose as an UnexposedExpr whose one child
+ * is their base (`s->src`, a member of class type written through a
+ * pointer, has `s` as its only child, over a shorter extent); such a
+ * wrapper names no variable, and the result is null. */
+static CXCursor unwrap(CXCursor c, bool names)
 {
     for (int i = 0; i < 64; i++) {
         if (c.kind != CXCursor_ParenExpr && c.kind != CXCursor_UnexposedExpr)
@@ -557,34 +562,22 @@ CXCursor kc_cuda_strip(CXCursor c)
         kc_cuda_kids_free(&k);
         if (!one)
             break;
+        if (names && c.kind == CXCursor_UnexposedExpr &&
+            !clang_equalRanges(clang_getCursorExtent(c), clang_getCursorExtent(next)))
+            return clang_getNullCursor();
         c = next;
     }
     return c;
 }
 
+CXCursor kc_cuda_strip(CXCursor c) { return unwrap(c, false); }
+
 /* The variable an expression names, through parentheses and implicit
- * conversions only. libclang shows some expressions it does not expose
- * as an UnexposedExpr whose one child is their base: `s->src` (a member
- * of class type written through a pointer) has `s` as its only child,
- * over a shorter extent. Such a wrapper names no variable. */
+ * conversions only (null when it names none). */
 CXCursor kc_cuda_referenced_decl(CXCursor c)
 {
-    for (int i = 0; i < 64; i++) {
-        if (c.kind != CXCursor_ParenExpr && c.kind != CXCursor_UnexposedExpr)
-            break;
-        kc_cuda_kids k;
-        kc_cuda_kids_get(c, &k);
-        bool one = k.n == 1;
-        CXCursor next = one ? k.v[0] : c;
-        kc_cuda_kids_free(&k);
-        if (!one)
-            break;
-        if (c.kind == CXCursor_UnexposedExpr &&
-            !clang_equalRanges(clang_getCursorExtent(c), clang_getCursorExtent(next)))
-            return clang_getNullCursor();
-        c = next;
-    }
-    if (c.kind != CXCursor_DeclRefExpr)
+    c = unwrap(c, true);
+    if (clang_Cursor_isNull(c) || c.kind != CXCursor_DeclRefExpr)
         return clang_getNullCursor();
     return clang_getCursorReferenced(c);
 }
