@@ -301,41 +301,20 @@ static bool reportable(const kc_model *m, const kc_kernel *k, const kc_access *a
     return true;
 }
 
-/* A load of an inlined device function that the model of a device
- * function it was inlined from (itself, or one that calls it in a loop)
- * reports already: the finding is that function's, not each call's
- * (warp-drive's observation helper, inlined in the step kernel). */
-static bool reported_in_callee(const kc_model *m, const kc_kernel *k, const kc_access *a, kc_rule_ctx *ctx)
-{
-    if (kc_span_same(a->origin, a->span))
-        return false;
-    for (uint32_t i = 0; i < m->kernels.len; i++) {
-        const kc_kernel *d = m->kernels.data[i];
-        if (d == k || !d->is_device_function)
-            continue;
-        for (uint32_t j = 0; j < d->accesses.len; j++) {
-            const kc_access *o = &d->accesses.data[j];
-            keeper why;
-            bool vm;
-            if (o->kind == a->kind && kc_span_same(o->origin, a->origin) && reportable(m, d, o, ctx, &why, &vm))
-                return true;
-        }
-    }
-    return false;
-}
-
 static void check(const kc_model *m, const kc_kernel *k, kc_rule_ctx *ctx)
 {
     for (uint32_t i = 0; i < k->accesses.len; i++) {
         const kc_access *a = &k->accesses.data[i];
         keeper why;
         bool varying_mask;
-        if (!reportable(m, k, a, ctx, &why, &varying_mask) || reported_in_callee(m, k, a, ctx))
+        if (!reportable(m, k, a, ctx, &why, &varying_mask))
             continue;
         uint32_t L = a->loop;
         const kc_loop *lp = &k->loops.data[L];
         const char *name = a->base_name ? a->base_name : "memory";
-        kc_diag *d = kc_report(ctx, k, kc_access_point(a),
+        /* an inlined load is reported once, by the function that reports it
+         * in its own model (the registry drops the repeats) */
+        kc_diag *d = kc_report_access(ctx, k, a,
                                "loop-invariant load from `%s`: the address does not change with %s, yet it is "
                                "loaded again in every pass",
                                name, lp->var ? kc_arena_printf(kc_rule_arena(ctx), "`%s`", lp->var) : "the loop");

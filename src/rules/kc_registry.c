@@ -49,7 +49,9 @@ bool kc_rules_enabled(const kc_options *o, size_t index)
  * call). */
 typedef struct access_report {
     uint32_t index; /* in kc_rule_ctx.out */
-    kc_span written;
+    kc_span written, at; /* where the access is written; where it is reported */
+    const kc_span *sites; /* the calls an inlined access is reached through */
+    uint32_t nsites;
     bool inlined;
 } access_report;
 
@@ -89,14 +91,36 @@ kc_diag *kc_report_access(kc_rule_ctx *ctx, const kc_kernel *k, const kc_access 
     kc_diag *d = vreport(ctx, k, kc_access_point(a), fmt, ap);
     va_end(ap);
     bool inl = kc_span_valid(a->origin) && !kc_span_same(a->origin, a->span);
-    access_report r = {.index = ctx->out->items.len - 1, .written = inl ? a->origin : a->span, .inlined = inl};
+    access_report r = {.index = ctx->out->items.len - 1,
+                       .written = inl ? a->origin : a->span,
+                       .at = kc_access_point(a),
+                       .sites = a->sites,
+                       .nsites = a->nsites,
+                       .inlined = inl};
     kc_vec_push(&ctx->accesses, r);
     return d;
 }
 
+/* Is report `y` the one inlined report `x` repeats: of the same access as
+ * written, made by the function that writes it (not inlined there), or by
+ * a device function whose call `x` is reached through (`y` is reported at
+ * its own call of the helper, one of the calls on `x`'s way)? Two device
+ * functions that both inline one helper report it each, at their calls. */
+static bool repeats(const access_report *x, const access_report *y)
+{
+    if (x == y || !x->inlined || !kc_span_same(y->written, x->written))
+        return false;
+    if (!y->inlined)
+        return true;
+    for (uint32_t s = 1; s < x->nsites; s++)
+        if (kc_span_valid(x->sites[s]) && kc_span_same(x->sites[s], y->at))
+            return true;
+    return false;
+}
+
 /* An access inlined from a device function whose own model reports the
- * same rule at the access as written is reported once, there: the call
- * sites would repeat it in every kernel that calls the function. */
+ * same rule is reported once, by that function: the call sites would
+ * repeat it in every kernel that calls the function. */
 static void drop_inlined_repeats(kc_rule_ctx *ctx)
 {
     kc_diag_list *l = ctx->out;
@@ -106,7 +130,7 @@ static void drop_inlined_repeats(kc_rule_ctx *ctx)
         const access_report *x = &ctx->accesses.data[i];
         for (uint32_t j = 0; x->inlined && j < n && !drop[x->index]; j++) {
             const access_report *y = &ctx->accesses.data[j];
-            if (!y->inlined && kc_span_same(y->written, x->written)) {
+            if (repeats(x, y)) {
                 drop[x->index] = true;
                 dropped++;
             }

@@ -293,6 +293,11 @@ typedef struct kc_access {
     /* CUDA: where the access is written; differs from span when it is
      * reached through an inlined device function (span is then the call). */
     kc_span origin;
+    /* CUDA, inlined accesses: the calls it is reached through, outermost
+     * first (sites[0] is the call span names); a call written outside the
+     * file has an invalid span. NULL and 0 when not inlined. */
+    const kc_span *sites;
+    uint32_t nsites;
     /* Triton: through a tl.make_block_ptr block pointer (offset is NULL;
      * a store needs a value of exactly the block shape; boundary_check=
      * given sets bounds_checked). */

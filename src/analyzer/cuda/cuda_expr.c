@@ -700,12 +700,12 @@ static kc_cuda_val inline_call(kc_cuda_walk *w, CXCursor call, CXCursor def, CXC
                 kc_cuda_env_bind(w, tparams.data[i], kc_cuda_spelling(w->t, tparams.data[i]),
                                  kc_cuda_v_index(kc_cuda_ix_const(w, value, 32)));
             }
-        kc_span saved_site = w->call_site, saved_inner = w->inner_site;
+        kc_span saved_site = w->call_site, saved_inner = w->inner_site, here = kc_cuda_span(w->t, call);
         if (w->inline_depth == 0)
-            w->call_site = kc_cuda_span(w->t, call);
-        if (kc_span_valid(kc_cuda_span(w->t, call)))
-            w->inner_site = kc_cuda_span(w->t, call);
+            w->call_site = here;
+        w->inner_site = kc_span_valid(here) ? here : w->inner_site;
         w->inline_key[w->inline_depth] = kc_cuda_specialization_key(w, ref, nt);
+        w->inline_sites[w->inline_depth] = here;
         w->inline_stack[w->inline_depth++] = def;
         w->stmt(w, body);
         w->inline_depth--;

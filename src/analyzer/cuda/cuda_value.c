@@ -433,6 +433,12 @@ uint32_t kc_cuda_mk_access(kc_cuda_walk *w, kc_access_kind kind, const kc_cuda_v
     a.origin = w->inline_depth && !clang_Cursor_isNull(whole) ? kc_cuda_span(w->t, whole) : a.span;
     if (!kc_span_valid(a.origin))
         a.origin = w->inline_depth && kc_span_valid(w->inner_site) ? w->inner_site : a.span;
+    if (w->inline_depth) {
+        kc_span *sites = kc_arena_alloc(w->a, w->inline_depth * sizeof *sites);
+        memcpy(sites, w->inline_sites, w->inline_depth * sizeof *sites);
+        a.sites = sites;
+        a.nsites = w->inline_depth;
+    }
     kc_vec_push(&w->k->accesses, a);
     return a.id;
 }

@@ -136,6 +136,7 @@ typedef struct kc_cuda_walk {
     unsigned depth;      /* recursion depth, capped at KC_CUDA_MAX_DEPTH */
     unsigned inline_depth;
     CXCursor inline_stack[KC_CUDA_MAX_INLINE + 1];
+    kc_span inline_sites[KC_CUDA_MAX_INLINE + 1]; /* per inline level: the call inlined there */
     kc_span call_site; /* valid while inlining: the call in the lowered function */
     /* valid while inlining: the innermost call being inlined that is
      * written in the main file (where code of another file is placed) */
