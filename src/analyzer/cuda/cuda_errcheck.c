@@ -2,6 +2,7 @@
  * like it (KC601's host facts, cuda_host.c): a function that reports the
  * last error, and a checker written around a runtime call. */
 #include "cuda_errcheck.h"
+#include "cuda_shim.h"
 
 #include <ctype.h>
 #include <stdlib.h>
@@ -209,6 +210,21 @@ static bool in_device_function(CXCursor c)
     return false;
 }
 
+
+/* Is the identifier `name` at line:col the host call `c`, or the name of
+ * the macro `c` is written in (`cudaCheck(cudaMalloc(...))` where
+ * `cudaCheck` is a project's checking macro: named like the runtime API,
+ * it is not a call of it)? */
+static bool held_call(const kc_call *c, const char *name, unsigned line, unsigned col)
+{
+    if (c->span.line == line && c->span.col == col)
+        return true;
+    if (!c->macro || !name || strcmp(c->macro, name))
+        return false;
+    /* the call lies in the macro's argument, which starts after its name */
+    bool after = c->span.line > line || (c->span.line == line && c->span.col > col);
+    return after && c->span.line <= line + 8;
+}
 /* The names the main file defines itself, as a macro or a function
  * (`#define cudaCheck(err) ...`, `cudaFreeCheck(...)`): a `cudaX(` token
  * that names one of them is no runtime call. */
@@ -217,14 +233,34 @@ typedef struct own_names {
     kc_arena *a;
 } own_names;
 
+/* Is `at` in a header of the project: not a built-in stand-in, not a
+ * system header? */
+static bool project_header(CXSourceLocation at)
+{
+    if (clang_Location_isInSystemHeader(at))
+        return false;
+    CXFile f = NULL;
+    clang_getExpansionLocation(at, &f, NULL, NULL, NULL);
+    CXString name = clang_getFileName(f);
+    const char *p = clang_getCString(name);
+    bool project = p && strncmp(p, KC_CUDA_SHIM_ROOT, strlen(KC_CUDA_SHIM_ROOT));
+    clang_disposeString(name);
+    return project;
+}
+
 static enum CXChildVisitResult own_visit(CXCursor c, CXCursor parent, CXClientData data)
 {
     (void)parent;
     own_names *n = data;
     if (c.kind == CXCursor_LinkageSpec || c.kind == CXCursor_Namespace)
         return CXChildVisit_Recurse;
-    if ((c.kind == CXCursor_FunctionDecl || c.kind == CXCursor_FunctionTemplate || c.kind == CXCursor_MacroDefinition) &&
-        clang_Location_isFromMainFile(clang_getCursorLocation(c))) {
+    /* the file's own functions and macros, and functions the project's
+     * headers define (`cudaFreeCheck(ptr, file, line)` behind a checking
+     * macro): not the runtime API, which the built-in headers declare */
+    CXSourceLocation at = clang_getCursorLocation(c);
+    bool fn = c.kind == CXCursor_FunctionDecl || c.kind == CXCursor_FunctionTemplate;
+    if ((fn || c.kind == CXCursor_MacroDefinition) &&
+        (clang_Location_isFromMainFile(at) || (fn && clang_isCursorDefinition(c) && project_header(at)))) {
         CXString sp = clang_getCursorSpelling(c);
         const char *name = clang_getCString(sp);
         if (name && !strncmp(name, "cuda", 4))
@@ -260,7 +296,7 @@ void kc_cuda_unparsed_api_calls(kc_cuda_tu *t)
         bool is_api = nl > 5 && !strncmp(n, "cuda", 4) && isupper((unsigned char)n[4]) && strcmp(n + nl - 2, "_t") &&
                       strcmp(n, "cudaGetErrorString") && strcmp(n, "cudaGetErrorName") &&
                       !(own.v.len && bsearch(&n, own.v.data, own.v.len, sizeof *own.v.data, str_cmp));
-        char *name = is_api && !first ? kc_arena_strdup(t->m->arena, n) : NULL; /* the note names the first */
+        char *name = is_api ? kc_arena_strdup(t->m->arena, n) : NULL;
         clang_disposeString(sp);
         if (!is_api)
             continue;
@@ -271,7 +307,7 @@ void kc_cuda_unparsed_api_calls(kc_cuda_tu *t)
         clang_getExpansionLocation(clang_getTokenLocation(tk.tu, tk.v[i]), NULL, NULL, &col, NULL);
         bool recorded = false; /* a call the host facts hold (one in a macro's argument too) */
         for (uint32_t h = 0; h < t->m->host_calls.len && !recorded; h++)
-            recorded = t->m->host_calls.data[h].span.line == line && t->m->host_calls.data[h].span.col == col;
+            recorded = held_call(&t->m->host_calls.data[h], name, line, col);
         if (recorded)
             continue;
         CXCursor c = clang_getCursor(t->tu, clang_getTokenLocation(tk.tu, tk.v[i]));
