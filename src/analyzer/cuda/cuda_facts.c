@@ -491,6 +491,10 @@ static void check_binary(facts_ctx *x, CXCursor e)
         return;
     if (fd_class(x, ll ? r : l, 0) != FD_FLOAT || !sinks_to_float(x, x->depth - 1))
         return;
+    /* a constant expression (`-0.000685871056241 * (0.5f * 8)` initializing
+     * a constexpr float) is folded by the compiler: no fp64 at run time */
+    if (kc_cuda_eval_constant(e))
+        return;
     /* beside a math call that is double already (pow(float, int), exp
      * resolved to the double function) the literal converts nothing now;
      * it keeps the arithmetic in fp64 once the call is float */

@@ -483,6 +483,16 @@ bool kc_cuda_eval_int(CXCursor c, int64_t *out)
     return ok;
 }
 
+bool kc_cuda_eval_constant(CXCursor c)
+{
+    CXEvalResult r = clang_Cursor_Evaluate(c);
+    if (!r)
+        return false;
+    CXEvalResultKind k = clang_EvalResult_getKind(r);
+    clang_EvalResult_dispose(r);
+    return k == CXEval_Int || k == CXEval_Float;
+}
+
 bool kc_cuda_is_launch(CXCursor call)
 {
     if (call.kind != CXCursor_CallExpr)

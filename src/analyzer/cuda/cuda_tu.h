@@ -162,6 +162,8 @@ kc_space kc_cuda_param_space(const kc_cuda_tu *t, const char *fn, unsigned param
 
 /* Integer value of a constant expression, via clang's evaluator. */
 bool kc_cuda_eval_int(CXCursor c, int64_t *out);
+/* Does clang fold `c` to a constant (an integer or floating value)? */
+bool kc_cuda_eval_constant(CXCursor c);
 /* Is `call` a `<<<...>>>` launch (has an execution configuration)? */
 bool kc_cuda_is_launch(CXCursor call);
 /* Is `c` the execution configuration's call under such a launch? */
