@@ -125,7 +125,8 @@ typedef struct kc_cuda_scan_inc {
 } kc_cuda_scan_inc;
 
 /* A HIP file or header by its path: a `.hip` file, one under a directory
- * named `hip` or `amd_detail` (HIP's own headers, a project's HIP port),
+ * named `hip`, `rocm` or `amd_detail` (HIP's own headers, a project's HIP
+ * port, the kernels a project builds only for ROCm: vLLM's `csrc/rocm/`),
  * or one whose name says so (`hip_runtime.h`, `hip_reduce.h`,
  * `aiter_hip_common.h`). */
 static bool hip_path(const char *path)
@@ -138,7 +139,7 @@ static bool hip_path(const char *path)
     for (const char *p = path; *p; p++) {
         if (p != path && p[-1] != '/')
             continue;
-        if (strncmp(p, "hip/", 4) == 0 || strncmp(p, "amd_detail/", 11) == 0)
+        if (strncmp(p, "hip/", 4) == 0 || strncmp(p, "rocm/", 5) == 0 || strncmp(p, "amd_detail/", 11) == 0)
             return true;
     }
     for (const char *p = base; (p = strstr(p, "hip")) != NULL; p += 3)
