@@ -210,7 +210,6 @@ static bool in_device_function(CXCursor c)
     return false;
 }
 
-
 /* Is the identifier `name` at line:col the host call `c`, or the name of
  * the macro `c` is written in (`cudaCheck(cudaMalloc(...))` where
  * `cudaCheck` is a project's checking macro: named like the runtime API,
@@ -225,8 +224,8 @@ static bool held_call(const kc_call *c, const char *name, unsigned line, unsigne
     bool after = c->span.line > line || (c->span.line == line && c->span.col > col);
     return after && c->span.line <= line + 8;
 }
-/* The names the main file defines itself, as a macro or a function
- * (`#define cudaCheck(err) ...`, `cudaFreeCheck(...)`): a `cudaX(` token
+
+/* The `cuda...` names the project defines (own_visit): a `cudaX(` token
  * that names one of them is no runtime call. */
 typedef struct own_names {
     KC_VEC(const char *) v;
