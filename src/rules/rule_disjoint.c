@@ -167,14 +167,6 @@ static bool same_factors(const kc_mono *a, const kc_mono *b)
     return true;
 }
 
-static bool has_loop(const kc_mono *m)
-{
-    for (unsigned f = 0; f < m->nfac; f++)
-        if (m->fac[f].kind == KC_ATOM_LOOP)
-            return true;
-    return false;
-}
-
 /* Is `rest` Q * (S + c): S one symbol, c >= 0, every term of Q a loop
  * variable's? Splitting on S: the terms with S give Q, the others must be
  * c times Q's terms, term by term. */
@@ -185,7 +177,7 @@ static bool whole_rows_of(const kc_index *rest, const kc_atom *s)
     for (unsigned i = 0; i < rest->nmono && i < KC_INDEX_MAX_MONOS; i++) {
         kc_mono t;
         if (mono_without(&rest->mono[i], s, &t)) {
-            if (!has_loop(&t))
+            if (!kc_mono_has_kind(&t, KC_ATOM_LOOP))
                 return false;
             q[nq++] = t;
         } else if (t.nfac == rest->mono[i].nfac) { /* no S in it */

@@ -88,14 +88,6 @@ static int64_t gcd64(int64_t a, int64_t b)
     return a;
 }
 
-static bool mono_has_lane(const kc_mono *m)
-{
-    for (unsigned f = 0; f < m->nfac; f++)
-        if (m->fac[f].kind == KC_ATOM_LANE)
-            return true;
-    return false;
-}
-
 const kc_index *kc_index_lane_part(kc_arena *a, const kc_index *x)
 {
     if (!x)
@@ -103,7 +95,7 @@ const kc_index *kc_index_lane_part(kc_arena *a, const kc_index *x)
     const kc_index *sum = NULL;
     for (unsigned i = 0; i < x->nmono; i++) {
         const kc_mono *m = &x->mono[i];
-        if (!mono_has_lane(m))
+        if (!kc_mono_has_kind(m, KC_ATOM_LANE))
             continue;
         const kc_index *t = kc_index_const(a, m->coef, m->bits, (kc_lane_space)x->space);
         for (unsigned f = 0; f < m->nfac && t; f++)
@@ -132,7 +124,7 @@ static bool thread_unknown(const kc_index *x)
 static bool lanes_pure(const kc_index *x)
 {
     for (unsigned i = 0; i < x->nmono; i++)
-        if (mono_has_lane(&x->mono[i]) && x->mono[i].nfac != 1)
+        if (kc_mono_has_kind(&x->mono[i], KC_ATOM_LANE) && x->mono[i].nfac != 1)
             return false;
     return true;
 }
@@ -146,13 +138,13 @@ void kc_offset_delta_of(kc_arena *a, const kc_kernel *k, const kc_index *w, cons
     out->lanes_pure = lanes_pure(w) && lanes_pure(r);
     out->w_uniform = out->r_uniform = true;
     for (unsigned i = 0; i < w->nmono; i++)
-        if (mono_has_lane(&w->mono[i])) {
+        if (kc_mono_has_kind(&w->mono[i], KC_ATOM_LANE)) {
             out->w_uniform = false;
             if (w->mono[i].nfac == 1)
                 out->lane_gcd = gcd64(out->lane_gcd, w->mono[i].coef);
         }
     for (unsigned i = 0; i < r->nmono; i++)
-        if (mono_has_lane(&r->mono[i]))
+        if (kc_mono_has_kind(&r->mono[i], KC_ATOM_LANE))
             out->r_uniform = false;
     out->delta = kc_index_sub(a, r, w);
     if (!out->delta)
@@ -160,7 +152,7 @@ void kc_offset_delta_of(kc_arena *a, const kc_kernel *k, const kc_index *w, cons
     out->lanes_equal = true;
     bool any_rest = false;
     for (unsigned i = 0; i < out->delta->nmono; i++) {
-        if (mono_has_lane(&out->delta->mono[i]))
+        if (kc_mono_has_kind(&out->delta->mono[i], KC_ATOM_LANE))
             out->lanes_equal = false;
         else
             any_rest = true;
@@ -174,7 +166,7 @@ void kc_offset_delta_of(kc_arena *a, const kc_kernel *k, const kc_index *w, cons
     unsigned n = 0;
     for (unsigned i = 0; i < out->delta->nmono && n < KC_INDEX_MAX_MONOS; i++) {
         const kc_mono *m = &out->delta->mono[i];
-        if (mono_has_lane(m))
+        if (kc_mono_has_kind(m, KC_ATOM_LANE))
             continue;
         tmp[n++] = *m;
         for (unsigned f = 0; f < m->nfac; f++) {

@@ -68,6 +68,15 @@ typedef struct kc_mono {
     kc_atom fac[KC_MONO_MAX_FACTORS];
 } kc_mono;
 
+/* Has the term a factor of that kind (a lane, a loop variable)? */
+static inline bool kc_mono_has_kind(const kc_mono *m, kc_atom_kind kind)
+{
+    for (unsigned f = 0; f < m->nfac; f++)
+        if (m->fac[f].kind == kind)
+            return true;
+    return false;
+}
+
 /* A dimension of a Triton block shape. */
 typedef struct kc_dim {
     int64_t value;   /* -1 when unknown */
