@@ -125,6 +125,15 @@ static bool exempt(const char *n)
     return strncmp(n, "cudaFree", 8) == 0 || strstr(n, "Destroy") != NULL;
 }
 
+/* Is launch l reported as unchecked (a launch at the end of its function
+ * only where the file's launchers check their own launches)? */
+static bool unchecked(const kc_launch *l, bool file_checks_launches)
+{
+    if (!l->in_host_code || l->error_checked || !kc_span_valid(l->span))
+        return false;
+    return !l->at_function_end || file_checks_launches;
+}
+
 static void check_model(const kc_model *m, kc_rule_ctx *ctx)
 {
     kc_arena *ar = kc_rule_arena(ctx);
@@ -141,9 +150,25 @@ static void check_model(const kc_model *m, kc_rule_ctx *ctx)
     bool file_checks_launches = tail_checked > tail_unchecked;
     for (uint32_t i = 0; i < m->launches.len; i++) {
         const kc_launch *l = &m->launches.data[i];
-        if (!l->in_host_code || l->error_checked || !kc_span_valid(l->span))
+        if (!unchecked(l, file_checks_launches))
             continue;
-        if (l->at_function_end && !file_checks_launches)
+        /* A launch written once in a macro and expanded at several places
+         * (a dispatch chain of `CALL_IF(...)` arms) is one fix, in the
+         * macro: reported at its first expansion, the others counted. */
+        unsigned same = 0;
+        const char *lines = "";
+        bool earlier = false;
+        for (uint32_t j = 0; j < m->launches.len && !earlier; j++) {
+            const kc_launch *o = &m->launches.data[j];
+            if (j == i || !kc_span_valid(l->spelled) || !kc_span_valid(o->spelled) ||
+                o->spelled.line != l->spelled.line || o->spelled.col != l->spelled.col ||
+                !unchecked(o, file_checks_launches))
+                continue;
+            earlier = j < i;
+            if (++same <= 8)
+                lines = kc_arena_printf(ar, "%s%s%u", lines, same > 1 ? ", " : "", o->span.line);
+        }
+        if (earlier)
             continue;
         kc_diag *d = kc_report(ctx, NULL, l->span,
                                "launch of `%s` is not followed by an error check: if it fails to launch (too many "
@@ -153,6 +178,11 @@ static void check_model(const kc_model *m, kc_rule_ctx *ctx)
             kc_diag_note(d, "grid `%s`, block `%s`: nothing in this function calls cudaGetLastError() (or a "
                          "checking macro) after it before the next launch",
                          l->grid_text, l->block_text);
+        if (same)
+            kc_diag_note(d, "the launch is written once, in the macro `%s` on line %u, and expanded unchecked at %u "
+                         "more place%s (line%s %s%s): one check in the macro, after the launch, covers them all",
+                         l->spelled_in, l->spelled.line, same, same == 1 ? "" : "s", same == 1 ? "" : "s", lines,
+                         same > 8 ? ", ..." : "");
         kc_diag_note(d, "launch errors are not sticky: only cudaGetLastError()/cudaPeekAtLastError() report them, "
                      "and a later check of another call does not");
         kc_diag_note(d, "fix: check right after the launch, e.g. `CUDA_CHECK(cudaGetLastError());` (PyTorch: "

@@ -827,6 +827,11 @@ typedef struct kc_launch {
      * the check; checked, the launcher checks its own launches). */
     bool at_function_end;
     const char *grid_text, *block_text;
+    /* CUDA: where the launch is written when it comes from the body of a
+     * macro of the file, and that macro's name (every expansion of the
+     * macro shares the place); invalid span and NULL otherwise. */
+    kc_span spelled;
+    const char *spelled_in;
     /* CUDA: the block's x, y, z sizes where the launch spells constants
      * (`256`, `dim3(32, 8)`, a dim3 variable initialized so); -1 unknown. */
     int64_t block_dim[3];

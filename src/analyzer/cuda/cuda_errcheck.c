@@ -230,7 +230,30 @@ static bool held_call(const kc_call *c, const char *name, unsigned line, unsigne
 typedef struct own_names {
     KC_VEC(const char *) v;
     kc_arena *a;
+    /* byte ranges of the main file's templates (a function template, a
+     * class template, a member of one defined outside it): a call there
+     * whose arguments depend on a parameter stays unresolved */
+    KC_VEC(uint32_t) tpl;
 } own_names;
+
+static bool is_template(CXCursor c)
+{
+    if (c.kind == CXCursor_FunctionTemplate || c.kind == CXCursor_ClassTemplate ||
+        c.kind == CXCursor_ClassTemplatePartialSpecialization)
+        return true;
+    CXCursor p = clang_getCursorSemanticParent(c);
+    return (c.kind == CXCursor_CXXMethod || c.kind == CXCursor_Constructor || c.kind == CXCursor_Destructor) &&
+           (p.kind == CXCursor_ClassTemplate || p.kind == CXCursor_ClassTemplatePartialSpecialization);
+}
+
+/* Does `off` lie in a template of the main file? */
+static bool in_template(const own_names *n, uint32_t off)
+{
+    for (uint32_t i = 0; i + 1 < n->tpl.len; i += 2)
+        if (off >= n->tpl.data[i] && off < n->tpl.data[i + 1])
+            return true;
+    return false;
+}
 
 /* Is `at` in a header of the project: not a built-in stand-in, not a
  * system header? */
@@ -257,6 +280,14 @@ static enum CXChildVisitResult own_visit(CXCursor c, CXCursor parent, CXClientDa
      * headers define (`cudaFreeCheck(ptr, file, line)` behind a checking
      * macro): not the runtime API, which the built-in headers declare */
     CXSourceLocation at = clang_getCursorLocation(c);
+    if (is_template(c) && clang_Location_isFromMainFile(at)) {
+        CXSourceRange r = clang_getCursorExtent(c);
+        unsigned b = 0, e = 0;
+        clang_getExpansionLocation(clang_getRangeStart(r), NULL, NULL, NULL, &b);
+        clang_getExpansionLocation(clang_getRangeEnd(r), NULL, NULL, NULL, &e);
+        kc_vec_push(&n->tpl, b);
+        kc_vec_push(&n->tpl, e);
+    }
     bool fn = c.kind == CXCursor_FunctionDecl || c.kind == CXCursor_FunctionTemplate;
     if ((fn || c.kind == CXCursor_MacroDefinition) &&
         (clang_Location_isFromMainFile(at) || (fn && clang_isCursorDefinition(c) && project_header(at)))) {
@@ -270,6 +301,20 @@ static enum CXChildVisitResult own_visit(CXCursor c, CXCursor parent, CXClientDa
 }
 
 static int str_cmp(const void *x, const void *y) { return strcmp(*(const char *const *)x, *(const char *const *)y); }
+
+/* Does the call named by token i take a runtime call as its first
+ * argument (`cudaCheck(cudaMalloc(...))`)? No runtime function does: it
+ * is a checker. */
+static bool wraps_api_call(kc_cuda_toks *tk, unsigned i)
+{
+    if (i + 3 >= tk->n || clang_getTokenKind(tk->v[i + 2]) != CXToken_Identifier || !kc_cuda_tok_is(tk, i + 3, "("))
+        return false;
+    CXString sp = clang_getTokenSpelling(tk->tu, tk->v[i + 2]);
+    const char *n = clang_getCString(sp);
+    bool api = n && strlen(n) > 5 && !strncmp(n, "cuda", 4) && isupper((unsigned char)n[4]);
+    clang_disposeString(sp);
+    return api;
+}
 
 void kc_cuda_unparsed_api_calls(kc_cuda_tu *t)
 {
@@ -310,9 +355,17 @@ void kc_cuda_unparsed_api_calls(kc_cuda_tu *t)
         if (recorded)
             continue;
         CXCursor c = clang_getCursor(t->tu, clang_getTokenLocation(tk.tu, tk.v[i]));
-        /* (an invalid cursor: no code there, as in a block `#if 0` leaves out) */
+        /* (an invalid cursor: no code there, as in a block `#if 0` leaves
+         * out; a reference to an overload set in a template is a call
+         * whose arguments depend on a parameter, and outside one a call
+         * clang could not resolve, an argument naming what a missing
+         * header declares: `cudaGraphGetNodes(graph, ...)` with `graph` a
+         * member of a class from it, which the host facts do not hold;
+         * one whose argument is a runtime call is no runtime call but a
+         * checker from a missing header, `cudaCheck(cudaMalloc(...))` in
+         * llm.c) */
         if (clang_isInvalid(c.kind) || clang_isExpression(c.kind) || clang_isDeclaration(c.kind) ||
-            c.kind == CXCursor_OverloadedDeclRef ||
+            (c.kind == CXCursor_OverloadedDeclRef && (in_template(&own, off) || wraps_api_call(&tk, i))) ||
             c.kind == CXCursor_MacroExpansion || c.kind == CXCursor_TranslationUnit || in_device_function(c))
             continue; /* parsed (or outside any function: a declaration) */
         /* `CHECK(cudaX(...))`, `err = cudaX(...)`: written to be checked */
@@ -329,6 +382,7 @@ void kc_cuda_unparsed_api_calls(kc_cuda_tu *t)
     }
     free(cond);
     kc_vec_free(&own.v);
+    kc_vec_free(&own.tpl);
     t->m->host_calls_unparsed_checked += wrapped;
     t->m->host_calls_unparsed_bare += bare;
     if (!first)

@@ -82,6 +82,9 @@ typedef struct host_ctx {
     unsigned depth;
     branch_at path[HOST_MAX_BRANCH];
     unsigned npath;
+    /* the if statement visited next is the `else` of an if whose arm is
+     * the top of path: one more arm of the same chain */
+    bool else_if;
     unsigned budget;
     const char *unread_var; /* value_use: the variable nothing reads that took the value, or NULL */
     const CXCursor *fns;    /* the host functions of the file */
@@ -756,13 +759,23 @@ static void visit(host_ctx *x, CXCursor c)
         for (unsigned i = 0; i < k.n && ci == k.n; i++)
             if (clang_isExpression(k.v[i].kind))
                 ci = i;
+    /* `if (a) ... else if (b) ... else ...` is one branch of many arms,
+     * not ever deeper ones: a chain of a hundred dispatch arms
+     * (`CALL_IF(...)` macros) would pass the path's depth, and launches in
+     * arms past it would look like a sequence */
+    bool chained = c.kind == CXCursor_IfStmt && x->else_if && x->npath > 0;
+    unsigned base = chained ? x->path[x->npath - 1].arm : 0;
+    x->else_if = false;
     for (unsigned i = 0; i < k.n; i++) {
-        bool arm = i > ci && x->npath < HOST_MAX_BRANCH;
-        if (arm) {
+        bool arm = i > ci && (chained || x->npath < HOST_MAX_BRANCH);
+        if (arm && chained) {
+            x->path[x->npath - 1].arm = base + (i - ci) - 1;
+        } else if (arm) {
             x->path[x->npath].stmt = clang_hashCursor(c);
             x->path[x->npath].arm = i - ci;
             x->npath++;
         }
+        x->else_if = arm && c.kind == CXCursor_IfStmt && i - ci == 2 && k.v[i].kind == CXCursor_IfStmt;
         if (arm && c.kind == CXCursor_SwitchStmt && k.v[i].kind == CXCursor_CompoundStmt) {
             /* each case label starts an arm of its own */
             kc_cuda_kids cs;
@@ -779,7 +792,10 @@ static void visit(host_ctx *x, CXCursor c)
         } else {
             visit(x, k.v[i]);
         }
-        if (arm)
+        x->else_if = false;
+        if (arm && chained)
+            x->path[x->npath - 1].arm = base;
+        else if (arm)
             x->npath--;
     }
     kc_cuda_kids_free(&k);

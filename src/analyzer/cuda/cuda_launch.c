@@ -419,7 +419,7 @@ static bool ceil_div(kc_cuda_tu *t, CXCursor e, CXCursor *n, int64_t *b)
 static void grid_axis(kc_cuda_tu *t, CXCursor e, unsigned ax, kc_grid_axis *g)
 {
     g->span = kc_cuda_span(t, e);
-    g->text = kc_cuda_text(t, e);
+    g->text = kc_cuda_arg_text(t, e);
     int64_t v;
     CXCursor size;
     int64_t b, nv;

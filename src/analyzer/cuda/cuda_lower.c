@@ -195,6 +195,8 @@ static bool record_launch(kc_cuda_tu *t, CXCursor call)
     kc_arena *ar = t->m->arena;
     kc_launch L = {0};
     L.span = kc_cuda_span(t, call);
+    if (!kc_cuda_macro_spelling(t, call, &L.spelled, &L.spelled_in))
+        L.spelled = (kc_span){0, 0, 0, 0};
     if (!clang_Cursor_isNull(config)) {
         /* kernel<<<grid, block, smem, stream>>>(args) */
         L.kernel = clang_Cursor_isNull(callee) ? kc_cuda_spelling(t, call) : kc_cuda_spelling(t, callee);
@@ -202,9 +204,9 @@ static bool record_launch(kc_cuda_tu *t, CXCursor call)
             L.kernel = launch_name(t, call, &k);
         int nc = clang_Cursor_getNumArguments(config);
         if (nc >= 1)
-            L.grid_text = kc_cuda_text(t, clang_Cursor_getArgument(config, 0));
+            L.grid_text = kc_cuda_arg_text(t, clang_Cursor_getArgument(config, 0));
         if (nc >= 2)
-            L.block_text = kc_cuda_text(t, clang_Cursor_getArgument(config, 1));
+            L.block_text = kc_cuda_arg_text(t, clang_Cursor_getArgument(config, 1));
         CXCursor grid = nc >= 1 ? clang_Cursor_getArgument(config, 0) : clang_getNullCursor();
         CXCursor block = nc >= 2 ? clang_Cursor_getArgument(config, 1) : clang_getNullCursor();
         if (nc < 2 || !kc_cuda_block_dims(t, block, L.block_dim))
@@ -221,7 +223,7 @@ static bool record_launch(kc_cuda_tu *t, CXCursor call)
         for (int i = 0; i < na; i++) {
             CXCursor arg = clang_Cursor_getArgument(call, (unsigned)i);
             kc_launch_arg a = {0};
-            a.text = kc_cuda_text(t, arg);
+            a.text = kc_cuda_arg_text(t, arg);
             if (i < np)
                 a.param = kc_cuda_spelling(t, clang_Cursor_getArgument(callee, (unsigned)i));
             if (a.param && !a.param[0])
@@ -253,8 +255,8 @@ static bool record_launch(kc_cuda_tu *t, CXCursor call)
         L.kernel = clang_Cursor_isNull(fnref) ? kc_arena_strdup(ar, "?") : kc_cuda_spelling(t, fnref);
         L.block_dim[0] = L.block_dim[1] = L.block_dim[2] = -1;
         if (!ex && na >= 3) {
-            L.grid_text = kc_cuda_text(t, clang_Cursor_getArgument(call, 1));
-            L.block_text = kc_cuda_text(t, clang_Cursor_getArgument(call, 2));
+            L.grid_text = kc_cuda_arg_text(t, clang_Cursor_getArgument(call, 1));
+            L.block_text = kc_cuda_arg_text(t, clang_Cursor_getArgument(call, 2));
             if (!kc_cuda_block_dims(t, clang_Cursor_getArgument(call, 2), L.block_dim))
                 L.block_dim[0] = L.block_dim[1] = L.block_dim[2] = -1;
             kc_cuda_grid_axes(t, clang_Cursor_getArgument(call, 1), L.grid);

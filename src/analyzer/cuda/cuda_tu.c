@@ -318,6 +318,152 @@ const char *kc_cuda_span_text(const kc_cuda_tu *t, kc_span s)
     return out;
 }
 
+/* Is the newline at `i` the end of a logical line (no `\` before it)? */
+static bool line_ends_at(const char *s, size_t i)
+{
+    return s[i] == '\n' && !(i >= 1 && s[i - 1] == '\\') && !(i >= 2 && s[i - 1] == '\r' && s[i - 2] == '\\');
+}
+
+/* The `#define` whose replacement list holds offset `off`: its name and
+ * where the list starts and ends. */
+typedef struct macro_def {
+    size_t name, name_len, body, body_end;
+    bool function_like;
+} macro_def;
+
+static size_t skip_blanks(const char *s, size_t p, size_t end)
+{
+    while (p < end && (s[p] == ' ' || s[p] == '\t'))
+        p++;
+    return p;
+}
+
+static bool macro_def_at(const kc_source *src, size_t off, macro_def *d)
+{
+    const char *s = src->text;
+    size_t ls = off;
+    for (unsigned lines = 0; lines < 400; lines++) {
+        while (ls > 0 && s[ls - 1] != '\n')
+            ls--;
+        if (ls == 0 || line_ends_at(s, ls - 1))
+            break;
+        ls--; /* (a continued line: go on to the one before) */
+    }
+    size_t p = skip_blanks(s, ls, off);
+    if (p >= off || s[p++] != '#')
+        return false;
+    p = skip_blanks(s, p, off);
+    if (off - p < 7 || strncmp(s + p, "define", 6) != 0 || (s[p + 6] != ' ' && s[p + 6] != '\t'))
+        return false;
+    p = skip_blanks(s, p + 6, off);
+    d->name = p;
+    while (p < off && is_ident_char(s[p]))
+        p++;
+    d->name_len = p - d->name;
+    d->function_like = p < off && s[p] == '(';
+    if (d->function_like)
+        while (p < off && s[p] != ')')
+            p++;
+    if (!d->name_len || p >= off)
+        return false;
+    p += d->function_like;
+    while (p < off && (s[p] == ' ' || s[p] == '\t' || s[p] == '\\' || s[p] == '\r' || s[p] == '\n'))
+        p++;
+    d->body = p;
+    size_t e = off;
+    while (e < src->len && !line_ends_at(s, e) &&
+           !(s[e] == '/' && e + 1 < src->len && (s[e + 1] == '/' || s[e + 1] == '*')))
+        e++;
+    while (e > off && (s[e - 1] == ' ' || s[e - 1] == '\t' || s[e - 1] == '\r' || s[e - 1] == '\\'))
+        e--;
+    d->body_end = e;
+    return true;
+}
+
+/* The text of argument `c` (of a call or of a launch's `<<<...>>>`) where
+ * it is written in the body of a macro defined in this file and is only
+ * part of what that macro expands to (`<<<blocks, THREADS, smem>>>` inside
+ * `#define CALL_IF(...)`, whose expansion's text is the whole invocation,
+ * `CALL_IF(8, 8, 1)`): from where the argument is spelled to the `,`, `)`
+ * or `>>>` that ends it at its depth. An argument that is all of the
+ * invoked macro (`DIVUP(n, 256)`, `THREADS`) keeps the invocation's text
+ * (NULL here); one that is all of another macro used inside the first is
+ * that macro's name where it takes no arguments (`THREADS`). libclang
+ * gives the spelling of an extent's start only (its end maps to the end
+ * of the invocation), hence the scan. */
+static const char *macro_body_arg_text(const kc_cuda_tu *t, CXCursor c)
+{
+    CXSourceRange r = clang_getCursorExtent(c);
+    if (clang_Range_isNull(r) || !t->src)
+        return NULL;
+    CXFile f, sf = NULL;
+    uint32_t el, ec, eo;
+    unsigned so = 0;
+    if (!expansion(t, clang_getRangeStart(r), &f, &el, &ec, &eo))
+        return NULL;
+    clang_getSpellingLocation(clang_getRangeStart(r), &sf, NULL, NULL, &so);
+    /* (a definition comes before its uses; a token of an argument is
+     * spelled at the invocation, where kc_cuda_span already points) */
+    macro_def d;
+    if (!sf || !clang_File_isEqual(sf, f) || so >= eo || !macro_def_at(t->src, so, &d))
+        return NULL;
+    const char *s = t->src->text;
+    size_t e = so;
+    int depth = 0;
+    for (; e < d.body_end; e++) {
+        char ch = s[e];
+        if (ch == '(' || ch == '[' || ch == '{')
+            depth++;
+        else if (ch == ')' || ch == ']' || ch == '}') {
+            if (depth-- == 0)
+                break;
+        } else if (depth == 0 && (ch == ',' || ch == ';' ||
+                                  (ch == '>' && e + 2 < d.body_end && s[e + 1] == '>' && s[e + 2] == '>')))
+            break;
+    }
+    if (e == so || e - so > 1024)
+        return NULL;
+    if (so == d.body && e == d.body_end) {
+        size_t n = 0;
+        while (eo + n < t->src->len && is_ident_char(s[eo + n]))
+            n++;
+        if (n == d.name_len && strncmp(s + eo, s + d.name, n) == 0)
+            return NULL;
+        if (!d.function_like)
+            return kc_arena_strndup(t->m->arena, s + d.name, d.name_len);
+    }
+    uint32_t l1, c1, l2, c2;
+    kc_source_position(t->src, so, &l1, &c1);
+    kc_source_position(t->src, e, &l2, &c2);
+    kc_span sp = {l1, c1, l2, c2};
+    return kc_cuda_span_text(t, sp);
+}
+
+bool kc_cuda_macro_spelling(const kc_cuda_tu *t, CXCursor c, kc_span *at, const char **macro)
+{
+    CXSourceLocation loc = clang_getRangeStart(clang_getCursorExtent(c));
+    CXFile f, sf = NULL;
+    uint32_t el, ec, eo;
+    unsigned so = 0;
+    macro_def d;
+    if (!t->src || !expansion(t, loc, &f, &el, &ec, &eo))
+        return false;
+    clang_getSpellingLocation(loc, &sf, NULL, NULL, &so);
+    if (!sf || !clang_File_isEqual(sf, f) || so >= eo || !macro_def_at(t->src, so, &d))
+        return false;
+    kc_source_position(t->src, so, &at->line, &at->col);
+    at->end_line = at->line;
+    at->end_col = at->col;
+    *macro = kc_arena_strndup(t->m->arena, t->src->text + d.name, d.name_len);
+    return true;
+}
+
+const char *kc_cuda_arg_text(const kc_cuda_tu *t, CXCursor c)
+{
+    const char *body = macro_body_arg_text(t, c);
+    return body ? body : kc_cuda_text(t, c);
+}
+
 const char *kc_cuda_text(const kc_cuda_tu *t, CXCursor c)
 {
     kc_span s = kc_cuda_span(t, c);

@@ -124,6 +124,14 @@ const char *kc_cuda_span_text(const kc_cuda_tu *t, kc_span s);
 /* Text of a cursor: its main-file source, else clang's pretty printing
  * (arena; never NULL). */
 const char *kc_cuda_text(const kc_cuda_tu *t, CXCursor c);
+/* As kc_cuda_text, for an argument of a call or of a launch's `<<<...>>>`:
+ * where it is written in the body of a macro of this file, that text, not
+ * the invocation's. */
+const char *kc_cuda_arg_text(const kc_cuda_tu *t, CXCursor c);
+/* Where `c` is written when it comes from the body of a `#define` of this
+ * file (`Marlin_24<...><<<...>>>` inside `#define CALL_IF_2_4(...)`): that
+ * place (its start) and the macro's name (arena). False otherwise. */
+bool kc_cuda_macro_spelling(const kc_cuda_tu *t, CXCursor c, kc_span *at, const char **macro);
 /* Spelling of a cursor (arena; "" for none). */
 const char *kc_cuda_spelling(const kc_cuda_tu *t, CXCursor c);
 
