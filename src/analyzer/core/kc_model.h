@@ -251,6 +251,10 @@ typedef struct kc_access {
      * access may be wider than one of them (offset and elem_bytes stay
      * those of the elements cast from) */
     bool recast;
+    /* CUDA: with recast, the size of the type the elements of unknown size
+     * were cast to, where that is known (`*reinterpret_cast<const int4 *>(
+     * &x[8 * tid])`: 16 bytes a lane); 0 otherwise */
+    uint8_t recast_bytes;
     /* CUDA: the subscripts of an array of two or more dimensions indexed
      * by subscripts alone (`s_f[sj - 4][si]`), outermost first; nsubs 0
      * otherwise. Each lies within its dimension where the code is correct

@@ -406,6 +406,7 @@ uint32_t kc_cuda_mk_access(kc_cuda_walk *w, kc_access_kind kind, const kc_cuda_v
     a.elem_bytes = p->elem_bytes;
     a.elem_type = p->elem_type;
     a.recast = p->recast;
+    a.recast_bytes = p->recast_bytes;
     if (p->nsubs >= 2 && p->off && p->subs) {
         a.nsubs = p->nsubs;
         memcpy(a.subs, p->subs, p->nsubs * sizeof *a.subs);
@@ -801,13 +802,17 @@ kc_cuda_val kc_cuda_convert(kc_cuda_walk *w, kc_cuda_val v, CXType t, CXCursor e
              * sized ones (`*(const double *)(g_in + 4 * tid)`): the offset
              * counts the elements cast from, of unknown size */
             v.recast = true;
+            v.recast_bytes = nb;
         } else if (nb) {
             v.elem_bytes = nb;
             v.elem_type = kc_cuda_ty_name(w, kc_cuda_ty_innermost(pointee));
         } else {
             const char *to = kc_cuda_ty_name(w, kc_cuda_ty_innermost(pointee));
             if (to && (!v.elem_type || strcmp(to, v.elem_type) != 0))
+            {
                 v.recast = true; /* offsets stay in the elements cast from */
+                v.recast_bytes = 0;
+            }
         }
         return v;
     }

@@ -41,6 +41,9 @@ typedef struct kc_cuda_val {
      * const vec4_t *>(&w[4 * i])` with vec4_t from a template): an access
      * through it may be wider than an element of `off` */
     bool recast;
+    /* the size of the type cast to where it is known (`int4`: 16) while
+     * the elements of `off` are not; 0 otherwise */
+    uint8_t recast_bytes;
     uint32_t base;        /* symbol of the base, or KC_NONE */
     const char *base_name;
     const char *elem_type;
