@@ -996,21 +996,6 @@ static void gather_note(const kc_access *a, kc_diag *d, bool symbolic)
  * template), which may be one vector of the lane's elements, read whole. */
 static bool lanes_close(const kc_access *a, uint64_t step) { return step < 16 || (a->recast && step <= 16); }
 
-/* CUDA: elements of unknown size (a template's `scalar_t`) cast to a
- * vector of known width W (`*reinterpret_cast<const int4 *>(&x[8 * tid])`,
- * 16 bytes) with the lanes `cst` elements apart: the vector is the lane's
- * `cst` elements when they are W / cst bytes each, a size an element can
- * have (1, 2, 4 or 8: here 2-byte halves). The lanes then move adjacent
- * W-byte vectors, which is coalesced; taken so. */
-static bool lane_vector(const kc_access *a, int64_t cst)
-{
-    int64_t s = cst < 0 ? -cst : cst, w = a->recast_bytes;
-    if (!a->recast || !w || a->elem_bytes || !s || w % s)
-        return false;
-    int64_t eb = w / s;
-    return eb == 1 || eb == 2 || eb == 4 || eb == 8;
-}
-
 /* CUDA, a constant stride `cst` of eb-byte elements: what a warp request
  * costs, in 32-byte sectors, against a contiguous access of the same
  * elements, and what the thread's record makes of it. A block narrower
@@ -1040,7 +1025,7 @@ static bool const_stride_cost(kc_arena *ar, const kc_model *m, const kc_kernel *
     }
     if (out->sectors < (uint64_t)min_const * out->ideal)
         return false; /* e.g. bytes 4 apart in rows of 16 lanes: 2x */
-    if (lanes_close(a, step) || lane_vector(a, cst))
+    if (lanes_close(a, step) || kc_lane_vector(a, cst))
         return false;
     int64_t rec = cst < 0 ? -cst : cst, fields = kc_record_fields(ar, k, a, rec, eb, kc_record_max_bytes(a), false);
     if (fields * 6 >= rec * 5)

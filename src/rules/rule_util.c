@@ -1085,3 +1085,18 @@ const kc_gap *kc_gap_spanning(const kc_model *m, const kc_kernel *k, uint32_t li
     }
     return NULL;
 }
+
+/* CUDA: elements of unknown size (a template's `scalar_t`) cast to a
+ * vector of known width W (`*reinterpret_cast<const int4 *>(&x[8 * tid])`,
+ * 16 bytes) with the lanes `cst` elements apart: the vector is the lane's
+ * `cst` elements when they are W / cst bytes each, a size an element can
+ * have (1, 2, 4 or 8: here 2-byte halves). The lanes then move adjacent
+ * W-byte vectors, which is coalesced; taken so. */
+bool kc_lane_vector(const kc_access *a, int64_t cst)
+{
+    int64_t s = cst < 0 ? -cst : cst, w = a->recast_bytes;
+    if (!a->recast || !w || a->elem_bytes || !s || w % s)
+        return false;
+    int64_t eb = w / s;
+    return eb == 1 || eb == 2 || eb == 4 || eb == 8;
+}

@@ -191,4 +191,11 @@ typedef struct kc_row_run {
 } kc_row_run;
 kc_row_run kc_triton_row_run(kc_arena *ar, const kc_kernel *k, const kc_access *a, const kc_index *lane_stride);
 
+/* CUDA: is access a, whose lanes are `cst` elements apart, a vector of
+ * known width over elements of unknown size that covers the lane's `cst`
+ * elements exactly for some element size of 1, 2, 4 or 8 bytes
+ * (`*reinterpret_cast<const int4 *>(&x[8 * tid])`)? Then the lanes move
+ * adjacent vectors. */
+bool kc_lane_vector(const kc_access *a, int64_t cst);
+
 #endif
