@@ -101,7 +101,8 @@ static const char doc[] =
     "against the same values transposed): 0.97x at 16 B, 1.01x at 32 and 56 B,\n"
     "1.32x at 64 B, 2.71x at 128 B. Nor is an access of a type kcheck cannot\n"
     "size (a vector type a template picks) whose lanes are four elements apart:\n"
-    "it may be one 16-byte vector per lane; nor one of elements kcheck cannot\n"
+    "it may be one 16-byte vector per lane (nor, in Triton, a record a lane\n"
+    "moves whole field by field: `p + 4 * i + 0` to `+ 3`); nor one of elements kcheck cannot\n"
     "size cast to a vector it can (`*reinterpret_cast<const int4 *>(&x[8 *\n"
     "tid])`) when the lanes' step in elements makes that vector of elements of\n"
     "1, 2, 4 or 8 bytes (here 2): the lanes then move adjacent vectors.\n"
@@ -989,13 +990,6 @@ static void gather_note(const kc_access *a, kc_diag *d, bool symbolic)
                     "made once per thread, reported as a note");
 }
 
-/* Lanes `step` bytes apart that a warp reads at little cost: closer than
- * half a sector (measured 1.0-1.1x, bytes 4 apart), or at most 16 bytes
- * apart through a cast to a type kcheck could not size
- * (`reinterpret_cast<const vec4_t *>(&w[4 * i])[0]` with vec4_t from a
- * template), which may be one vector of the lane's elements, read whole. */
-static bool lanes_close(const kc_access *a, uint64_t step) { return step < 16 || (a->recast && step <= 16); }
-
 /* CUDA, a constant stride `cst` of eb-byte elements: what a warp request
  * costs, in 32-byte sectors, against a contiguous access of the same
  * elements, and what the thread's record makes of it. A block narrower
@@ -1025,7 +1019,7 @@ static bool const_stride_cost(kc_arena *ar, const kc_model *m, const kc_kernel *
     }
     if (out->sectors < (uint64_t)min_const * out->ideal)
         return false; /* e.g. bytes 4 apart in rows of 16 lanes: 2x */
-    if (lanes_close(a, step) || kc_lane_vector(a, cst))
+    if (kc_lanes_close(a, step) || kc_lane_vector(a, cst))
         return false;
     int64_t rec = cst < 0 ? -cst : cst, fields = kc_record_fields(ar, k, a, rec, eb, kc_record_max_bytes(a), false);
     if (fields * 6 >= rec * 5)
@@ -1087,6 +1081,11 @@ static void check(const kc_model *m, const kc_kernel *k, kc_rule_ctx *ctx)
         bool const_stride = kc_index_is_const(rs->stride, &cst);
         const_cost cc = {0};
         if (cuda && const_stride && !const_stride_cost(ar, m, k, a, cst, eb, bx, min_const, &cc))
+            continue;
+        /* Triton: each lane moves its whole record field by field (`p + 4 * i + 0` .. `+ 3`): merged in the
+         * caches as the range walk is (bench/premise/kc101_triton_range_walk.py) */
+        int64_t rec = cst < 0 ? -cst : cst;
+        if (!cuda && const_stride && kc_record_fields(ar, k, a, rec, eb, kc_record_max_bytes(a), false) * 6 >= rec * 5)
             continue;
         uint64_t sectors = cc.sectors, ideal = cc.ideal;
         int64_t partial = cc.partial, stored_whole = cc.stored_whole;

@@ -1100,3 +1100,10 @@ bool kc_lane_vector(const kc_access *a, int64_t cst)
     int64_t eb = w / s;
     return eb == 1 || eb == 2 || eb == 4 || eb == 8;
 }
+
+/* Lanes `step` bytes apart that a warp reads at little cost: closer than
+ * half a sector (measured 1.0-1.1x, bytes 4 apart), or at most 16 bytes
+ * apart through a cast to a type kcheck could not size
+ * (`reinterpret_cast<const vec4_t *>(&w[4 * i])[0]` with vec4_t from a
+ * template), which may be one vector of the lane's elements, read whole. */
+bool kc_lanes_close(const kc_access *a, uint64_t step) { return step < 16 || (a->recast && step <= 16); }

@@ -198,4 +198,8 @@ kc_row_run kc_triton_row_run(kc_arena *ar, const kc_kernel *k, const kc_access *
  * adjacent vectors. */
 bool kc_lane_vector(const kc_access *a, int64_t cst);
 
+/* CUDA: lanes `step` bytes apart that a warp reads at little cost
+ * (closer than half a sector, or a vector of the lane's elements). */
+bool kc_lanes_close(const kc_access *a, uint64_t step);
+
 #endif
