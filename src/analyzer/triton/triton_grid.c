@@ -256,8 +256,10 @@ static bool extent(tt_module *m, TSNode e, TSNode scope, int depth, TSNode *tens
         uint32_t rest = ts_node_named_child_count(r) - 1;
         TSNode sp = ts_node_named_child(r, 0);
         sp = tt_unparen(TT_IS(sp, list_splat) ? ts_node_named_child(sp, 0) : sp);
-        if (nt <= rest || (uint32_t)elem >= nt - rest || !TT_IS(sp, attribute) ||
-            !tt_text_eq(m, tt_field(sp, "attribute"), "shape"))
+        if (nt > rest && (uint32_t)elem >= nt - rest) /* (HV in `B, T, H, K, V, HV = *k.shape, v.shape[-1], u.shape[2]`) */
+            return extent(m, ts_node_named_child(r, (uint32_t)elem - (nt - rest) + 1), scope, depth + 1, tensor, dim,
+                          targets);
+        if (nt <= rest || !TT_IS(sp, attribute) || !tt_text_eq(m, tt_field(sp, "attribute"), "shape"))
             return false;
         /* tree-sitter-python 0.23 parses `*x.shape` there as the attribute
          * `shape` of the splat `*x` */
@@ -267,6 +269,14 @@ static bool extent(tt_module *m, TSNode e, TSNode scope, int depth, TSNode *tens
         *dim = elem;
         *targets = nt - rest;
         return true;
+    }
+    if ((TT_IS(r, expression_list) || TT_IS(r, tuple)) && (uint32_t)elem < ts_node_named_child_count(r)) {
+        /* N, NT = B, cdiv(T, BT): the element bound to the name */
+        TSNode asg = ts_node_parent(r);
+        TSNode left = TT_IS(asg, assignment) ? tt_field(asg, "left") : (TSNode){0};
+        if (ts_node_is_null(left) || ts_node_named_child_count(left) != ts_node_named_child_count(r))
+            return false;
+        return extent(m, ts_node_named_child(r, (uint32_t)elem), scope, depth + 1, tensor, dim, targets);
     }
     if (TT_IS(r, attribute) && tt_text_eq(m, tt_field(r, "attribute"), "shape"))
         *tensor = tt_field(r, "object");
