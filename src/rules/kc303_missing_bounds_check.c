@@ -24,6 +24,12 @@ static const char doc[] =
     "the kernel takes a size argument. It also flags a mask that bounds the other\n"
     "axes of a 2-D tile but not the tiled one, and names a bound the kernel\n"
     "computed but did not pass (`mask = offs < n` followed by an unmasked store).\n"
+    "A program id reduced modulo a rounded-up tile count (`i_k = pid % NK` with\n"
+    "`NK = tl.cdiv(K, BK)`) steps over K's tiles, and the size named is K; each\n"
+    "tile of a 2-D offset is judged. In Triton it also flags an unmasked access\n"
+    "whose lanes `tl.arange(0, BK)` form one tile that every launch makes at least\n"
+    "as large as a size (`BK = triton.next_power_of_2(K)`): the lanes from K on\n"
+    "lie past it whenever K is not a power of two.\n"
     "\n"
     "It stays quiet when the size is asserted to be a multiple of the tile\n"
     "(`tl.static_assert(N % BLOCK == 0)`, `tl.assume`, an `assert`, or in the\n"
@@ -183,17 +189,19 @@ static bool step_atom_k(const kc_kernel *k, const kc_atom *a)
         return true;
     if (a->kind != KC_ATOM_OPAQUE || !(a->flags & KC_AF_PROGRAM) || (a->flags & KC_AF_THREAD))
         return false;
+    /* (`pid % NK` with `NK = tl.cdiv(K, BK)` ranges over tiles rounded up) */
     return !k || (a->id < k->opaques.len && k->opaques.data[a->id].text &&
-                  !top_level_remainder(k->opaques.data[a->id].text));
+                  (k->opaques.data[a->id].mod_tiles || !top_level_remainder(k->opaques.data[a->id].text)));
 }
 
 static bool step_atom(const kc_atom *a) { return step_atom_k(NULL, a); }
 
 /* Finds a tile `F * c * B + c * L` in the offset. */
-static bool find_tile(const kc_kernel *k, const kc_index *off, tile *t)
+static bool find_tile(const kc_kernel *k, const kc_index *off, tile *t, unsigned *from)
 {
     t->stepped = false;
-    for (unsigned i = 0; i < off->nmono; i++) {
+    for (unsigned i = *from; i < off->nmono; i++) {
+        *from = i + 1;
         const kc_mono *lm = &off->mono[i];
         int li = -1;
         for (unsigned f = 0; f < lm->nfac; f++)
@@ -1029,6 +1037,97 @@ static void report(kc_rule_ctx *ctx, const kc_kernel *k, const finding *f, const
     kc_sb_free(&off);
 }
 
+/* Triton: access a has no mask and a lane `tl.arange(0, B)` whose extent
+ * every launch passes as at least a size the kernel takes (`BK =
+ * triton.next_power_of_2(K)`): the one tile covers K and runs past it
+ * whenever K is not B (not a power of two). Reported as such. */
+static bool wide_tile(kc_rule_ctx *ctx, const kc_kernel *k, const kc_access *a)
+{
+    if (k->lang != KC_LANG_TRITON || a->masked || a->bounds_checked || a->block_ptr || a->kind == KC_ACC_ATOMIC)
+        return false;
+    for (unsigned i = 0; i < a->offset->nmono; i++) {
+        const kc_mono *mo = &a->offset->mono[i];
+        if (mo->nfac != 1 || mo->fac[0].kind != KC_ATOM_LANE || mo->coef != 1 || mo->fac[0].id >= k->aranges.len)
+            continue;
+        const kc_arange *ar = &k->aranges.data[mo->fac[0].id];
+        uint32_t B = ar->len.symbol;
+        if (ar->start != 0 || B == KC_NONE || B >= k->symbols.len)
+            continue;
+        const kc_symbol *bs = &k->symbols.data[B];
+        uint32_t S = bs->at_least_symbol;
+        if (S == KC_NONE || S >= k->symbols.len || bs->at_least_cap)
+            continue;
+        const kc_symbol *ss = &k->symbols.data[S];
+        /* (a size asserted a multiple of the tile is the tile) */
+        if (ss->multiple_of_symbol == B)
+            continue;
+        const char *base = a->base_name ? a->base_name : "memory";
+        kc_diag *d = kc_report_access(ctx, k, a,
+                                      "%s `%s` is not bounds-checked: the lanes `%s` run past `%s` whenever `%s` is "
+                                      "not a power of two",
+                                      what_of(a), base, ar->text ? ar->text : "tl.arange", ss->name, ss->name);
+        kc_diag_note(d, "%s: one tile covers all of `%s`, and its lanes from `%s` on lie past it", bs->at_least_evidence
+                                                                                                  ? bs->at_least_evidence
+                                                                                                  : "every launch passes it at least as large",
+                     ss->name, ss->name);
+        kc_diag_note(d, "%s", a->kind == KC_ACC_STORE ? "an out-of-bounds store writes into the next row or the next "
+                                                        "allocation"
+                                                      : "an out-of-bounds load reads garbage or faults (illegal "
+                                                        "memory access)");
+        kc_diag_note(d, "fix: mask the lanes, `mask=%s < %s` (with `other=` for a load), as the other accesses of "
+                     "the row do",
+                     ar->text ? ar->text : "offs", ss->name);
+        return true;
+    }
+    return false;
+}
+
+/* Is the tile f->t of access f->a one that runs past its size (reported
+ * then)? */
+static bool judge_tile(const kc_model *m, const kc_kernel *k, kc_rule_ctx *ctx, finding *fp, const char *cdiv_grid,
+                       bool exact_grid)
+{
+    finding f = *fp;
+    const kc_access *a = f.a;
+    if (a->bounds_checked) {
+        if (!mask_misses_tile(k, a, &f.t))
+            return false;
+        f.uncovered_axis = true;
+    }
+    if (f.t.by_loop && !loop_reaches_size(k, &f.t, &f.size))
+        return false;
+    int ax = tile_axis(&f.t);
+    /* every launch floors the tile's axis (`Tkv // BLOCK_N`): no program
+     * runs past the extent */
+    if (ax >= 0 && k->grid_cover[ax].cover == KC_COVER_FLOOR)
+        return false;
+    if (ax >= 0 && not_last_program(m, k, kc_rule_arena(ctx), a->guard, ax))
+        return false;
+    bool rounds_up = ax >= 0 && k->grid_cover[ax].cover == KC_COVER_ROUNDS_UP;
+    /* `pid % tl.cdiv(K, BK)`: the tiles are K's */
+    const kc_opaque *mo = f.t.step->kind == KC_ATOM_OPAQUE && f.t.step->id < k->opaques.len
+                              ? &k->opaques.data[f.t.step->id] : NULL;
+    if (mo && mo->mod_tiles && mo->tiles_of < k->symbols.len)
+        f.size = mo->tiles_of;
+    if (tile_of_one(k, &f.t) || !tie_to_size(k, &f))
+        return false;
+    if (rounds_up && k->grid_cover[ax].size != KC_NONE && !f.computed) {
+        /* the extent the launches divide is the one it runs past */
+        f.size = k->grid_cover[ax].size;
+        f.size_unsure = false;
+    }
+    if (asserted_multiple(k, &f))
+        return false;
+    if (!f.t.by_loop && exact_grid && !f.computed && !f.twin && !rounds_up)
+        return false;
+    if (!f.t.by_loop && !f.computed && !f.twin && tile_start_bound(k, &f.t))
+        return false;
+    if (padded_row(k, &f) || (rounds_up && padded_stride(k, &f, ax)))
+        return false;
+    report(ctx, k, &f, cdiv_grid, rounds_up ? k->grid_cover[ax].why : NULL);
+    return true;
+}
+
 static void check(const kc_model *m, const kc_kernel *k, kc_rule_ctx *ctx)
 {
     const char *cdiv_grid;
@@ -1043,43 +1142,21 @@ static void check(const kc_model *m, const kc_kernel *k, kc_rule_ctx *ctx)
     if (m->lang == KC_LANG_CUDA && !cdiv_grid)
         return;
     for (uint32_t i = 0; i < k->accesses.len; i++) {
-        finding f = {.a = &k->accesses.data[i], .index = i, .size = KC_NONE};
-        const kc_access *a = f.a;
-        if (a->space != KC_MEM_GLOBAL || !a->offset || a->block_ptr || !find_tile(k, a->offset, &f.t))
+        const kc_access *a = &k->accesses.data[i];
+        if (a->space != KC_MEM_GLOBAL || !a->offset || a->block_ptr || in_specialized_branch(k, a->guard))
             continue;
-        if (a->bounds_checked) {
-            if (!mask_misses_tile(k, a, &f.t))
-                continue;
-            f.uncovered_axis = true;
+        /* every tile of the offset (a 2-D tile has one per axis), until
+         * one is reported */
+        unsigned from = 0, tiles = 0;
+        finding f = {.a = a, .index = i, .size = KC_NONE};
+        while (find_tile(k, a->offset, &f.t, &from)) {
+            tiles++;
+            if (judge_tile(m, k, ctx, &f, cdiv_grid, exact_grid))
+                break;
+            f = (finding){.a = a, .index = i, .size = KC_NONE};
         }
-        if (in_specialized_branch(k, a->guard))
-            continue;
-        if (f.t.by_loop && !loop_reaches_size(k, &f.t, &f.size))
-            continue;
-        int ax = tile_axis(&f.t);
-        /* every launch floors the tile's axis (`Tkv // BLOCK_N`): no
-         * program runs past the extent */
-        if (ax >= 0 && k->grid_cover[ax].cover == KC_COVER_FLOOR)
-            continue;
-        if (ax >= 0 && not_last_program(m, k, kc_rule_arena(ctx), a->guard, ax))
-            continue;
-        bool rounds_up = ax >= 0 && k->grid_cover[ax].cover == KC_COVER_ROUNDS_UP;
-        if (tile_of_one(k, &f.t) || !tie_to_size(k, &f))
-            continue;
-        if (rounds_up && k->grid_cover[ax].size != KC_NONE && !f.computed) {
-            /* the extent the launches divide is the one it runs past */
-            f.size = k->grid_cover[ax].size;
-            f.size_unsure = false;
-        }
-        if (asserted_multiple(k, &f))
-            continue;
-        if (!f.t.by_loop && exact_grid && !f.computed && !f.twin && !rounds_up)
-            continue;
-        if (!f.t.by_loop && !f.computed && !f.twin && tile_start_bound(k, &f.t))
-            continue;
-        if (padded_row(k, &f) || (rounds_up && padded_stride(k, &f, ax)))
-            continue;
-        report(ctx, k, &f, cdiv_grid, rounds_up ? k->grid_cover[ax].why : NULL);
+        if (!tiles)
+            wide_tile(ctx, k, a);
     }
 }
 

@@ -122,7 +122,7 @@ uint32_t kc_kernel_find_symbol(const kc_kernel *k, const char *name)
 
 uint32_t kc_kernel_add_opaque(kc_model *m, kc_kernel *k, kc_span span, const char *text)
 {
-    kc_opaque o = {.span = span, .text = kc_arena_strdup(m->arena, text ? text : "?")};
+    kc_opaque o = {.span = span, .text = kc_arena_strdup(m->arena, text ? text : "?"), .tiles_of = KC_NONE};
     kc_vec_push(&k->opaques, o);
     return k->opaques.len - 1;
 }

@@ -387,6 +387,11 @@ typedef struct kc_opaque {
      * makes at most that many passes). */
     bool bounded;
     int64_t at_most;
+    /* Triton: `x % NK` whose modulus is a tile count rounded up (`NK =
+     * tl.cdiv(K, BK)`): it ranges over tiles of K, the last of which may
+     * run past K. */
+    bool mod_tiles;
+    uint32_t tiles_of; /* with mod_tiles: the symbol K, or KC_NONE */
 } kc_opaque;
 
 /* Triton tl.arange sources (the lane atoms of a Triton kernel). */

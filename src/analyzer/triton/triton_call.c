@@ -585,9 +585,27 @@ static tv tl_random(tt_ctx *c, TSNode call, const char *name)
 }
 
 /* tl.cdiv: element-wise, an integer result. */
+/* The kernel symbol a tile count divides: the first argument of the
+ * cdiv when it is a name of one (KC_NONE otherwise). */
+static uint32_t counted_symbol(tt_ctx *c, TSNode call)
+{
+    TSNode n = tt_unparen(tt_call_arg(c->mod, call, 0, NULL));
+    if (!TT_IS(n, identifier))
+        return KC_NONE;
+    tv *v = tt_env_get(&c->env, tt_text(c->mod, n));
+    if (!v)
+        return KC_NONE;
+    const kc_index *x = v->kind == TV_NUM ? v->idx : NULL;
+    if (x && x->nmono == 1 && x->mono[0].nfac == 1 && x->mono[0].coef == 1 && x->mono[0].fac[0].kind == KC_ATOM_SYMBOL)
+        return x->mono[0].fac[0].id;
+    return v->sym;
+}
+
 static tv tl_cdiv(tt_ctx *c, TSNode call, const char *name)
 {
     tv r = elementwise(c, call, false);
+    r.tile_count = true;
+    r.tile_count_of = counted_symbol(c, call);
     return r;
 }
 
@@ -779,7 +797,10 @@ tv tt_eval_call(tt_ctx *c, TSNode call)
         return eval_tl_call(c, call, tl);
     }
     if (q && !strcmp(q, "triton.cdiv")) {
-        return elementwise(c, call, false);
+        tv r = elementwise(c, call, false);
+        r.tile_count = true;
+        r.tile_count_of = counted_symbol(c, call);
+        return r;
     }
     if (q && (!strncmp(q, "triton.", 7) || strstr(q, "libdevice")))
         return elementwise(c, call, true);

@@ -452,6 +452,13 @@ struct tv {
      * Python min(a, b) of two numbers), NULL when not: `x < min(a, b)` is
      * `x < a` and `x < b`. */
     const kc_index *min_of[2];
+    /* TV_NUM: a count of tiles rounded up, `tl.cdiv(n, B)`, `(n + B - 1)
+     * // B`: a program id reduced modulo it (`pid % NK`) steps over tiles
+     * the last of which may run past n (KC303). */
+    bool tile_count;
+    /* with tile_count: the kernel symbol the count divides (`K` of
+     * `tl.cdiv(K, BK)`, through a local `N = dg`: `dg`), or KC_NONE */
+    uint32_t tile_count_of;
 };
 
 /* Element types, as far as KC502 needs them. */

@@ -884,9 +884,20 @@ static void note_multiple(multiple_scan *ms, TSNode c, TSNode stmt, bool negated
     TSNode x = tt_unparen(tt_field(mod, "left")), y = tt_unparen(tt_field(mod, "right"));
     int64_t v = 0;
     bool lit = tt_int_literal(m, y, &v) && v > 0;
+    /* `M = seqlen` before `assert M % BLOCK_M == 0`, the launch passing
+     * `seqlen`: the same value */
+    const char *alias = NULL;
+    if (TT_IS(x, identifier)) {
+        int elem;
+        TSNode fn = tt_enclosing_function(stmt);
+        TSNode r = ts_node_is_null(fn) ? (TSNode){0}
+                                       : tt_find_binding(m, fn, tt_text(m, x), ts_node_start_byte(stmt), &elem);
+        if (!ts_node_is_null(r) && elem < 0 && TT_IS(tt_unparen(r), identifier))
+            alias = tt_text(m, tt_unparen(r));
+    }
     for (uint32_t i = 0; i < ms->l->args.len; i++) {
         tt_binding *b = &ms->l->args.data[i];
-        if (!b->v.text || !tt_text_eq(m, x, b->v.text))
+        if (!b->v.text || !(tt_text_eq(m, x, b->v.text) || (alias && !strcmp(alias, b->v.text))))
             continue;
         if (b->multiple_why) {
             /* `N % 16 == 0 and N % 256 == 0`: a multiple of both */
@@ -935,20 +946,6 @@ static bool visit_multiple(TSNode n, void *ud)
     if (TT_IS(n, if_statement) && ts_node_end_byte(n) <= ms->before && raises(tt_field(n, "consequence")))
         note_multiple(ms, tt_field(n, "condition"), n, true);
     return true;
-}
-
-bool tt_rounding_sum(TSNode e, TSNode *n)
-{
-    e = tt_unparen(e);
-    bool plus = false;
-    /* the leftmost operand of the chain is the extent */
-    TSNode l = e;
-    while (TT_IS(l, binary_operator) && (!strcmp(tt_op_of(l), "+") || !strcmp(tt_op_of(l), "-"))) {
-        plus |= !strcmp(tt_op_of(l), "+");
-        l = tt_unparen(tt_field(l, "left"));
-    }
-    *n = l;
-    return plus;
 }
 
 /* `math.ceil(n / B) * B`, `triton.cdiv(n, B) * B`, `(n + B - 1) // B * B`

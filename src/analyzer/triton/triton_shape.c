@@ -474,6 +474,15 @@ tv tt_binop(tt_ctx *c, TSNode at, const char *op, tv a, tv b, TSNode an, TSNode 
         }
         r = tt_opaque(c, at, d, &s, x.bits > y.bits ? x.bits : y.bits);
         (void)affine;
+        TSNode summed;
+        if (op[0] == '/' && op[1] == '/' && tt_rounding_sum(tt_field(at, "left"), &summed)) {
+            r.tile_count = true; /* (n + B - 1) // B */
+            r.tile_count_of = KC_NONE;
+        } else if (op[0] == '%' && y.tile_count && r.idx->nmono == 1 && r.idx->mono[0].nfac == 1) {
+            kc_opaque *o = &c->k->opaques.data[r.idx->mono[0].fac[0].id];
+            o->mod_tiles = true;
+            o->tiles_of = y.tile_count_of;
+        }
     }
     r.bits = x.bits > y.bits ? x.bits : y.bits;
     if (res && r.idx->bits != r.bits)
@@ -793,4 +802,18 @@ tv tt_permute(tt_ctx *c, TSNode call, const tv *x, const uint8_t *perm, unsigned
     tt_junk_remap(&r, x, map);
     (void)call;
     return r;
+}
+
+bool tt_rounding_sum(TSNode e, TSNode *n)
+{
+    e = tt_unparen(e);
+    bool plus = false;
+    /* the leftmost operand of the chain is the extent */
+    TSNode l = e;
+    while (TT_IS(l, binary_operator) && (!strcmp(tt_op_of(l), "+") || !strcmp(tt_op_of(l), "-"))) {
+        plus |= !strcmp(tt_op_of(l), "+");
+        l = tt_unparen(tt_field(l, "left"));
+    }
+    *n = l;
+    return plus;
 }
