@@ -73,7 +73,10 @@ static const char doc[] =
     "A launch written once in a macro of the file and expanded at several places\n"
     "(a dispatch chain of `CALL_IF(...)` arms) is reported once, at its first\n"
     "unchecked expansion, with the others listed: the fix is one check in the\n"
-    "macro. Arms of an `else if` chain are alternatives, however many there are.\n"
+    "macro. Arms of an `else if` chain are alternatives, however many there are,\n"
+    "and launches in different arms of one branch that no check follows are one\n"
+    "finding too, at the first, the others listed: one check after the branch\n"
+    "covers them.\n"
     "\n"
     "## Why is this bad?\n"
     "A launch that fails (too many registers or threads for the block, an invalid\n"
@@ -173,8 +176,23 @@ static void check_model(const kc_model *m, kc_rule_ctx *ctx)
             if (++same <= 8)
                 lines = kc_arena_printf(ar, "%s%s%u", lines, same > 1 ? ", " : "", o->span.line);
         }
-        if (earlier)
+        /* a launch in another arm of a branch around an earlier one, which
+         * no check follows either: one check after the branch covers both,
+         * reported at the first */
+        const kc_launch *alt = NULL;
+        for (uint32_t j = 0; j < m->launches.len && !alt && kc_span_valid(l->alt_of); j++)
+            if (j != i && kc_span_same(m->launches.data[j].span, l->alt_of) &&
+                !kc_span_same(l->span, l->alt_of) && unchecked(&m->launches.data[j], file_checks_launches))
+                alt = &m->launches.data[j];
+        if (earlier || alt)
             continue;
+        unsigned alts = 0;
+        const char *alt_lines = "";
+        for (uint32_t j = 0; j < m->launches.len && !same; j++) {
+            const kc_launch *o = &m->launches.data[j];
+            if (j != i && kc_span_same(o->alt_of, l->span) && unchecked(o, file_checks_launches) && ++alts <= 8)
+                alt_lines = kc_arena_printf(ar, "%s%s%u", alt_lines, alts > 1 ? ", " : "", o->span.line);
+        }
         kc_diag *d = kc_report(ctx, NULL, l->span,
                                "launch of `%s` is not followed by an error check: if it fails to launch (too many "
                                "resources, bad configuration) the kernel silently does not run",
@@ -188,6 +206,11 @@ static void check_model(const kc_model *m, kc_rule_ctx *ctx)
                          "more place%s (line%s %s%s): one check in the macro, after the launch, covers them all",
                          l->spelled_in, l->spelled.line, same, same == 1 ? "" : "s", same == 1 ? "" : "s", lines,
                          same > 8 ? ", ..." : "");
+        else if (alts)
+            kc_diag_note(d, "the other arm%s of the branch around it launch%s unchecked too (line%s %s%s): one check "
+                         "after the branch covers them all",
+                         alts == 1 ? "" : "s", alts == 1 ? "es" : "", alts == 1 ? "" : "s", alt_lines,
+                         alts > 8 ? ", ..." : "");
         kc_diag_note(d, "launch errors are not sticky: only cudaGetLastError()/cudaPeekAtLastError() report them, "
                      "and a later check of another call does not");
         kc_diag_note(d, "fix: check right after the launch, e.g. `CUDA_CHECK(cudaGetLastError());` (PyTorch: "

@@ -841,6 +841,10 @@ typedef struct kc_launch {
      * macro shares the place); invalid span and NULL otherwise. */
     kc_span spelled;
     const char *spelled_in;
+    /* CUDA: an earlier launch of the same host function, in another arm of
+     * a branch around both, that no check follows either (invalid: none):
+     * one check after the branch covers both. */
+    kc_span alt_of;
     /* CUDA: the block's x, y, z sizes where the launch spells constants
      * (`256`, `dim3(32, 8)`, a dim3 variable initialized so); -1 unknown. */
     int64_t block_dim[3];

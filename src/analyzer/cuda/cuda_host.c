@@ -926,6 +926,7 @@ static void host_function(host_ctx *x, CXCursor fn)
     unknown_checkers(x, body);
     kc_model *m = x->t->m;
     KC_VEC(uint32_t) last_checks = {0};
+    KC_VEC(uint32_t) unchecked = {0}; /* the function's launch events no check follows */
     for (uint32_t i = 0; i < x->evs.len; i++)
         if (x->evs.data[i].kind == EV_CHECK && x->evs.data[i].last_error)
             kc_vec_push(&last_checks, i);
@@ -948,16 +949,25 @@ static void host_function(host_ctx *x, CXCursor fn)
                 else if (f->kind == EV_CHECK)
                     checked = !other_launch || f->last_error;
             }
+            /* an earlier unchecked launch in another arm of a branch
+             * around both: one check after the branch covers the two */
+            kc_span alt = {0, 0, 0, 0};
+            for (uint32_t u = 0; !checked && u < unchecked.len && !kc_span_valid(alt); u++)
+                if (!same_path(e, &x->evs.data[unchecked.data[u]]) &&
+                    !kc_span_same(x->evs.data[unchecked.data[u]].span, e->span))
+                    alt = x->evs.data[unchecked.data[u]].span; /* (not the same code, expanded in every case of a dispatch) */
             for (uint32_t l = 0; l < m->launches.len; l++) {
                 kc_launch *L = &m->launches.data[l];
                 if (kc_span_same(L->span, e->span)) {
                     L->in_host_code = true;
                     L->error_checked |= checked;
                     L->at_function_end = tail;
+                    L->alt_of = alt;
                     asserted_args(x, fn, L);
                 }
             }
             if (!checked) {
+                kc_vec_push(&unchecked, i);
                 host_link p = {.fn = fn_key(fn), .span = e->span, .call_ix = KC_NONE};
                 kc_vec_push(&x->pending, p);
             }
@@ -1002,6 +1012,7 @@ static void host_function(host_ctx *x, CXCursor fn)
             }
         }
     }
+    kc_vec_free(&unchecked);
     kc_vec_free(&last_checks);
 }
 
