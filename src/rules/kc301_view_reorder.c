@@ -9,7 +9,8 @@ static const char doc[] =
     "Flags `tl.view(x, shape)` and `tl.reshape(x, shape, can_reorder=True)` when\n"
     "the result is used where element order matters: combined element-wise with\n"
     "another block, used as an address or a mask, stored, or fed to `tl.dot`.\n"
-    "A result that is only reduced as a whole is not reported.\n"
+    "A result that is only reduced as a whole is not reported, nor a view to a\n"
+    "single element (`[1]`, `[1, 1]`), which has no order to change.\n"
     "\n"
     "## Why is this bad?\n"
     "These calls promise the same elements in *some* order, not in the order\n"
@@ -40,12 +41,22 @@ static const char doc[] =
     "- triton-lang/triton#2829, #2157, #2454; PR #3480 (tl.view semantics).\n"
     "- kcheck seed 003 (\"Mismatch behavior between for-loop and SIMD\").\n";
 
+/* A shape of one element (`[1]`, `[1, 1]`): a view to it has no order to
+ * change. */
+static bool one_element(const kc_shape *s)
+{
+    for (unsigned i = 0; i < s->rank && i < KC_MAX_RANK; i++)
+        if (s->dims[i].value != 1)
+            return false;
+    return s->rank > 0;
+}
+
 static void check(const kc_model *m, const kc_kernel *k, kc_rule_ctx *ctx)
 {
     kc_strbuf from = {0}, to = {0};
     for (uint32_t i = 0; i < k->reorders.len; i++) {
         const kc_reorder *r = &k->reorders.data[i];
-        if (!r->use_kind)
+        if (!r->use_kind || one_element(&r->to))
             continue;
         from.len = to.len = 0;
         if (from.data)
