@@ -373,6 +373,20 @@ static void test_repository_compile_use(void **state)
     assert_true(k->peers.repo_py_files >= 5);
     assert_int_equal(find(&r.l, "pkg/ops/launch.py")->peers.torch_compile, KC_COMPILE_UNKNOWN); /* no kernel */
     linked_free(&r);
+    /* named only in a comment, a docstring, `torch.compiler.disable` and an
+     * `is_compiling()` check (a vendored model file): no call */
+    static const char model_py[] = "import torch\n"
+                                   "# works with torch.compile's dynamic shapes\n"
+                                   "class Cache:\n"
+                                   "    \"\"\"To be used with `torch.compile(model)`.\"\"\"\n"
+                                   "    @torch.compiler.disable\n"
+                                   "    def f(self):\n"
+                                   "        s = 'torch.compile(x)'\n"
+                                   "        return torch._dynamo.is_compiling()\n";
+    kh_write_at(dir, "pkg/models/model.py", model_py, strlen(model_py));
+    link_run(&r, dir, 1);
+    assert_int_equal(find(&r.l, "pkg/ops/kernels.py")->peers.torch_compile, KC_COMPILE_NEVER);
+    linked_free(&r);
     static const char train_py[] = "import torch\nmodel = torch.compile(model)\n";
     kh_write_at(dir, "scripts/train.py", train_py, strlen(train_py));
     char *kern = kc_xasprintf("%s/pkg/ops/kernels.py", dir);
