@@ -68,9 +68,12 @@ static const char doc[] =
     "the load there) is reported as a note: after the first pass the word is in\n"
     "L1, and the pass's cost is the moving data's. Round 48 judged 20 of 20\n"
     "such warnings immaterial (a block-uniform or coalesced word beside a row\n"
-    "copy or atomics); `bench/premise/kc102_uniform_reload.sh` measures the\n"
-    "reload against its hoisted twin beside a row copy and in a dependent FMA\n"
-    "chain. A reload that is the loop's only moving traffic stays a warning.\n"
+    "copy or atomics), and `bench/premise/kc102_uniform_reload.sh` measured it\n"
+    "on an H100: beside a coalesced row copy the reload costs 1.00x its hoisted\n"
+    "twin (warp-uniform or per-thread), while as the only memory access of a\n"
+    "dependent FMA chain it costs 32.9x\n"
+    "(`docs/measurements/kc102-premise-and-verify-h100-2026-12-06.txt`). A\n"
+    "reload that is the loop's only moving traffic stays a warning.\n"
     "\n"
     "## Why is this bad?\n"
     "The same bytes are fetched again in every pass: extra instructions,\n"
@@ -376,8 +379,8 @@ static void check(const kc_model *m, const kc_kernel *k, kc_rule_ctx *ctx)
         if (moving) {
             d->severity = KC_SEV_NOTE;
             kc_diag_note(d, "after the first pass the word is in L1, and every pass also makes %u access%s that "
-                         "move%s new data (`%s`, line %u): the reload is likely a small part of a pass; reported as "
-                         "a note (bench/premise/kc102_uniform_reload.sh measures it)",
+                         "move%s new data (`%s`, line %u): the reload is a small part of a pass (measured on an "
+                         "H100 beside a row copy: 1.00x its hoisted twin); reported as a note",
                          moving, moving == 1 ? "" : "es", moving == 1 ? "s" : "",
                          mover->base_name ? mover->base_name : "memory", mover->span.line);
         }
