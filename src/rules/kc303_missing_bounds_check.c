@@ -1058,8 +1058,12 @@ static bool wide_tile(kc_rule_ctx *ctx, const kc_kernel *k, const kc_access *a)
         if (S == KC_NONE || S >= k->symbols.len || bs->at_least_cap)
             continue;
         const kc_symbol *ss = &k->symbols.data[S];
-        /* (a size asserted a multiple of the tile is the tile) */
-        if (ss->multiple_of_symbol == B)
+        /* (a size asserted a multiple of the tile is the tile; so is one
+         * every launch passes as a power of two) */
+        bool pow2 = ss->nvalues > 0;
+        for (uint32_t v = 0; v < ss->nvalues; v++)
+            pow2 &= ss->values[v] > 0 && (ss->values[v] & (ss->values[v] - 1)) == 0;
+        if (ss->multiple_of_symbol == B || pow2)
             continue;
         const char *base = a->base_name ? a->base_name : "memory";
         kc_diag *d = kc_report_access(ctx, k, a,
