@@ -568,44 +568,9 @@ static void link_outside(kc_project *p, size_t max_file_size)
     kc_vec_free(&roots);
 }
 
-static bool ident_char(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_'; }
-
-/* Does Python source `buf` compile with torch.compile in its code, not in
- * a comment or a string (a docstring's "used with `torch.compile(model)`"):
- * `torch.compile` (not `torch.compiler.disable`), or `torch._dynamo` put to
- * other use than asking `is_compiling()`? */
-static bool names_torch_compile(const char *buf, size_t len)
-{
-    for (size_t i = 0; i < len; i++) {
-        char c = buf[i];
-        if (c == '#') {
-            while (i < len && buf[i] != '\n')
-                i++;
-        } else if (c == '\'' || c == '"') {
-            bool triple = i + 2 < len && buf[i + 1] == c && buf[i + 2] == c;
-            for (i += triple ? 3 : 1; i < len; i++) {
-                if (buf[i] == '\\') {
-                    i++;
-                } else if (buf[i] == c && (!triple || (i + 2 < len && buf[i + 1] == c && buf[i + 2] == c))) {
-                    i += triple ? 2 : 0;
-                    break;
-                } else if (buf[i] == '\n' && !triple) {
-                    break;
-                }
-            }
-        } else if (c == 't' && (i == 0 || !ident_char(buf[i - 1])) && len - i > 13) {
-            if (!memcmp(buf + i, "torch.compile", 13) && (i + 13 == len || !ident_char(buf[i + 13])))
-                return true;
-            if (!memcmp(buf + i, "torch._dynamo", 13) && !(len - i > 27 && !memcmp(buf + i + 13, ".is_compiling", 13)))
-                return true;
-        }
-    }
-    return false;
-}
-
 /* Does the repository at `root` call torch.compile anywhere (a Python
  * file that names `torch.compile` or `torch._dynamo` in its code,
- * names_torch_compile)? Its Python files,
+ * kc_py_calls_torch_compile)? Its Python files,
  * walked as kc_expand_paths walks (.gitignore, hidden entries skipped),
  * at most OUTSIDE_MAX_FILES of them (more: not known). */
 static kc_compile_use repo_compile_use(const char *root, size_t max_file_size, uint32_t *nread)
@@ -625,7 +590,7 @@ static kc_compile_use repo_compile_use(const char *root, size_t max_file_size, u
             use = KC_COMPILE_UNKNOWN;
             break;
         }
-        if (kc_read_regular(path, max_file_size, &buf, &cap, &len, NULL) && names_torch_compile(buf, len))
+        if (kc_read_regular(path, max_file_size, &buf, &cap, &len, NULL) && kc_py_calls_torch_compile(buf, len))
             use = KC_COMPILE_SEEN;
     }
     free(buf);

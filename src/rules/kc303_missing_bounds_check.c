@@ -1088,10 +1088,10 @@ static bool wide_tile(kc_rule_ctx *ctx, const kc_kernel *k, const kc_access *a)
 
 /* Is the tile f->t of access f->a one that runs past its size (reported
  * then)? */
-static bool judge_tile(const kc_model *m, const kc_kernel *k, kc_rule_ctx *ctx, finding *fp, const char *cdiv_grid,
-                       bool exact_grid)
+static bool judge_tile(const kc_model *m, const kc_kernel *k, kc_rule_ctx *ctx, const finding *fp,
+                       const char *cdiv_grid, bool exact_grid)
 {
-    finding f = *fp;
+    finding f = *fp; /* (what it learns of one tile stays with that tile) */
     const kc_access *a = f.a;
     if (a->bounds_checked) {
         if (!mask_misses_tile(k, a, &f.t))
@@ -1157,7 +1157,6 @@ static void check(const kc_model *m, const kc_kernel *k, kc_rule_ctx *ctx)
             tiles++;
             if (judge_tile(m, k, ctx, &f, cdiv_grid, exact_grid))
                 break;
-            f = (finding){.a = a, .index = i, .size = KC_NONE};
         }
         if (!tiles)
             wide_tile(ctx, k, a);

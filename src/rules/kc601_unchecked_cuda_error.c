@@ -182,7 +182,7 @@ static void check_model(const kc_model *m, kc_rule_ctx *ctx)
         const kc_launch *alt = NULL;
         for (uint32_t j = 0; j < m->launches.len && !alt && kc_span_valid(l->alt_of); j++)
             if (j != i && kc_span_same(m->launches.data[j].span, l->alt_of) &&
-                !kc_span_same(l->span, l->alt_of) && unchecked(&m->launches.data[j], file_checks_launches))
+                unchecked(&m->launches.data[j], file_checks_launches))
                 alt = &m->launches.data[j];
         if (earlier || alt)
             continue;

@@ -70,6 +70,11 @@ void kc_sb_putc(kc_strbuf *sb, char c);
 char *kc_sb_take(kc_strbuf *sb);
 void kc_sb_free(kc_strbuf *sb);
 static inline const char *kc_sb_str(const kc_strbuf *sb) { return sb->data ? sb->data : ""; }
+/* Can `c` continue a C or Python identifier (ASCII letters, digits, `_`)? */
+static inline bool kc_ident_char(char c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+}
 /* Empties the buffer, keeping its storage. */
 static inline void kc_sb_len_reset(kc_strbuf *sb)
 {

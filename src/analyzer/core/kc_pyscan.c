@@ -540,3 +540,34 @@ bool kc_py_mentions_launch(const char *text, size_t len, const char *const *name
         found = memmem(text, len, names[i], strlen(names[i])) != NULL;
     return found;
 }
+
+/* ---- torch.compile ---- */
+
+bool kc_py_calls_torch_compile(const char *buf, size_t len)
+{
+    for (size_t i = 0; i < len; i++) {
+        char c = buf[i];
+        if (c == '#') {
+            while (i < len && buf[i] != '\n')
+                i++;
+        } else if (c == '\'' || c == '"') {
+            bool triple = i + 2 < len && buf[i + 1] == c && buf[i + 2] == c;
+            for (i += triple ? 3 : 1; i < len; i++) {
+                if (buf[i] == '\\') {
+                    i++;
+                } else if (buf[i] == c && (!triple || (i + 2 < len && buf[i + 1] == c && buf[i + 2] == c))) {
+                    i += triple ? 2 : 0;
+                    break;
+                } else if (buf[i] == '\n' && !triple) {
+                    break;
+                }
+            }
+        } else if (c == 't' && (i == 0 || !kc_ident_char(buf[i - 1])) && len - i > 13) {
+            if (!memcmp(buf + i, "torch.compile", 13) && (i + 13 == len || !kc_ident_char(buf[i + 13])))
+                return true;
+            if (!memcmp(buf + i, "torch._dynamo", 13) && !(len - i > 27 && !memcmp(buf + i + 13, ".is_compiling", 13)))
+                return true;
+        }
+    }
+    return false;
+}

@@ -79,4 +79,12 @@ enum {
 };
 unsigned kc_py_def_registers(const char *text, size_t len, const char *name);
 
+/* ---- torch.compile ---- */
+
+/* Does the text use torch.compile in its code, not in a comment or a
+ * string (a docstring's "used with `torch.compile(model)`"): the name
+ * `torch.compile` (not `torch.compiler.disable`), or `torch._dynamo` put to
+ * another use than asking `is_compiling()`? */
+bool kc_py_calls_torch_compile(const char *text, size_t len);
+
 #endif

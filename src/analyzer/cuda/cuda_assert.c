@@ -11,7 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static bool ident_char(char c) { return isalnum((unsigned char)c) || c == '_'; }
 
 static size_t skip_space(const char *t, size_t i, size_t to)
 {
@@ -77,7 +76,7 @@ static size_t word_before(const char *t, size_t from, size_t p, size_t *b)
     while (p > from && isspace((unsigned char)t[p - 1]))
         p--;
     size_t e = p;
-    while (p > from && (ident_char(t[p - 1]) || t[p - 1] == ':'))
+    while (p > from && (kc_ident_char(t[p - 1]) || t[p - 1] == ':'))
         p--;
     *b = p;
     return e;
@@ -103,7 +102,7 @@ static bool leaves_after(const char *t, size_t open, size_t to)
     static const char *const exits[] = {"throw", "return", "exit", "abort", "std::abort", "std::exit", "std::terminate"};
     for (size_t i = 0; i < sizeof exits / sizeof exits[0]; i++) {
         size_t n = strlen(exits[i]);
-        if (k + n <= to && strncmp(t + k, exits[i], n) == 0 && (k + n == to || !ident_char(t[k + n])))
+        if (k + n <= to && strncmp(t + k, exits[i], n) == 0 && (k + n == to || !kc_ident_char(t[k + n])))
             return true;
     }
     return false;
@@ -122,8 +121,8 @@ bool kc_cuda_asserted_multiple(const char *t, size_t from, size_t to, const char
             i = j - 1;
             continue;
         }
-        if (strncmp(t + i, name, len) != 0 || (i > from && (ident_char(t[i - 1]) || t[i - 1] == '.')) ||
-            ident_char(t[i + len]))
+        if (strncmp(t + i, name, len) != 0 || (i > from && (kc_ident_char(t[i - 1]) || t[i - 1] == '.')) ||
+            kc_ident_char(t[i + len]))
             continue;
         size_t p = skip_space(t, i + len, to);
         if (p >= to || t[p] != '%')
@@ -133,7 +132,7 @@ bool kc_cuda_asserted_multiple(const char *t, size_t from, size_t to, const char
             continue;
         bool eq = t[de] == '=';
         size_t z = skip_space(t, de + 2, to);
-        if (z >= to || t[z] != '0' || (z + 1 < to && (ident_char(t[z + 1]) || t[z + 1] == '.')))
+        if (z >= to || t[z] != '0' || (z + 1 < to && (kc_ident_char(t[z + 1]) || t[z + 1] == '.')))
             continue;
         /* the whole test, or a conjunct of an assert / a disjunct of an
          * exit test: `n % 64 == 0 || tail_ok` asserts nothing */

@@ -302,6 +302,13 @@ static enum CXChildVisitResult own_visit(CXCursor c, CXCursor parent, CXClientDa
 
 static int str_cmp(const void *x, const void *y) { return strcmp(*(const char *const *)x, *(const char *const *)y); }
 
+/* Is `n` named like a runtime API function (`cudaMalloc`: `cuda` and a
+ * capital, more than one letter after)? */
+static bool api_like(const char *n)
+{
+    return n && strlen(n) > 5 && !strncmp(n, "cuda", 4) && isupper((unsigned char)n[4]);
+}
+
 /* Does the call named by token i take a runtime call as its first
  * argument (`cudaCheck(cudaMalloc(...))`)? No runtime function does: it
  * is a checker. */
@@ -310,8 +317,7 @@ static bool wraps_api_call(kc_cuda_toks *tk, unsigned i)
     if (i + 3 >= tk->n || clang_getTokenKind(tk->v[i + 2]) != CXToken_Identifier || !kc_cuda_tok_is(tk, i + 3, "("))
         return false;
     CXString sp = clang_getTokenSpelling(tk->tu, tk->v[i + 2]);
-    const char *n = clang_getCString(sp);
-    bool api = n && strlen(n) > 5 && !strncmp(n, "cuda", 4) && isupper((unsigned char)n[4]);
+    bool api = api_like(clang_getCString(sp));
     clang_disposeString(sp);
     return api;
 }
@@ -337,7 +343,7 @@ void kc_cuda_unparsed_api_calls(kc_cuda_tu *t)
         CXString sp = clang_getTokenSpelling(tk.tu, tk.v[i]);
         const char *n = clang_getCString(sp);
         size_t nl = n ? strlen(n) : 0;
-        bool is_api = nl > 5 && !strncmp(n, "cuda", 4) && isupper((unsigned char)n[4]) && strcmp(n + nl - 2, "_t") &&
+        bool is_api = api_like(n) && strcmp(n + nl - 2, "_t") &&
                       strcmp(n, "cudaGetErrorString") && strcmp(n, "cudaGetErrorName") &&
                       !(own.v.len && bsearch(&n, own.v.data, own.v.len, sizeof *own.v.data, str_cmp));
         char *name = is_api ? kc_arena_strdup(t->m->arena, n) : NULL;

@@ -49,7 +49,6 @@ static bool unknown_name(const char *msg, kc_gap_kind *kind)
     return false;
 }
 
-static bool ident_char(char c) { return isalnum((unsigned char)c) || c == '_'; }
 
 /* Past the parenthesised group that opens at src->text[k], and the blanks
  * after it (or up to a `;` if it does not close first). */
@@ -74,7 +73,7 @@ static const char *name_at(kc_arena *ar, const kc_source *src, uint32_t line, ui
 {
     if (line && line <= src->nlines && col) {
         size_t at = kc_source_offset(src, line, col), end = at;
-        while (end < src->len && (ident_char(src->text[end]) ||
+        while (end < src->len && (kc_ident_char(src->text[end]) ||
                                   (src->text[end] == ':' && end + 1 < src->len && src->text[end + 1] == ':'))) {
             end += src->text[end] == ':' ? 2 : 1;
         }
@@ -107,7 +106,7 @@ static const char *name_at(kc_arena *ar, const kc_source *src, uint32_t line, ui
                     m += 2;
                 else
                     break;
-                while (m < src->len && ident_char(src->text[m]))
+                while (m < src->len && kc_ident_char(src->text[m]))
                     m++;
                 while (m < src->len && (src->text[m] == ' ' || src->text[m] == '\t'))
                     m++;
@@ -248,7 +247,7 @@ static const char *defined_name(kc_arena *ar, const char *t, size_t len, size_t 
         while (b > i && (t[b - 1] == ' ' || t[b - 1] == '\t' || t[b - 1] == '\n'))
             b--;
         size_t a = b;
-        while (a > i && ident_char(t[a - 1]))
+        while (a > i && kc_ident_char(t[a - 1]))
             a--;
         if (b - a == 17 && strncmp(t + a, "__launch_bounds__", 17) == 0) {
             paren = past_parens(t, len, paren);
@@ -314,7 +313,7 @@ static bool directive_names(const char *t, size_t len, const char *word, const c
         const char *q = p + wl;
         while (q < t + len && (*q == ' ' || *q == '\t'))
             q++;
-        if (q > p + wl && (size_t)(t + len - q) >= n && !memcmp(q, name, n) && (q + n == t + len || !ident_char(q[n])))
+        if (q > p + wl && (size_t)(t + len - q) >= n && !memcmp(q, name, n) && (q + n == t + len || !kc_ident_char(q[n])))
             return true;
     }
     return false;
@@ -334,7 +333,7 @@ static signed char pp_decide(const char *t, size_t len, size_t w, size_t e)
     while (a < len && (t[a] == ' ' || t[a] == '\t' || t[a] == '(' || t[a] == '!'))
         a++;
     bool negated = memchr(t + e, '!', a - e) != NULL;
-    if (n == 2 && a + 7 < len && !strncmp(t + a, "defined", 7) && !ident_char(t[a + 7])) {
+    if (n == 2 && a + 7 < len && !strncmp(t + a, "defined", 7) && !kc_ident_char(t[a + 7])) {
         a += 7;
         while (a < len && (t[a] == ' ' || t[a] == '\t' || t[a] == '('))
             a++;
@@ -348,7 +347,7 @@ static signed char pp_decide(const char *t, size_t len, size_t w, size_t e)
         return zero && (z >= len || t[z] == '\n' || t[z] == '/') ? 1 : -1;
     }
     size_t b = a;
-    while (b < len && ident_char(t[b]))
+    while (b < len && kc_ident_char(t[b]))
         b++;
     size_t z = b;
     while (z < len && (t[z] == ' ' || t[z] == '\t' || t[z] == ')' || t[z] == '\r'))
@@ -367,7 +366,7 @@ static void pp_directive(pp_stack *pp, const char *t, size_t len, size_t i)
     while (w < len && (t[w] == ' ' || t[w] == '\t'))
         w++;
     size_t e = w;
-    while (e < len && ident_char(t[e]))
+    while (e < len && kc_ident_char(t[e]))
         e++;
     size_t n = e - w;
     if ((n == 2 && !strncmp(t + w, "if", 2)) || (n == 5 && !strncmp(t + w, "ifdef", 5)) ||
@@ -503,8 +502,8 @@ static void note_lost_kernels(kc_model *m, kc_arena *ar, const kc_cuda_errors *e
         }
         if (c != ' ' && c != '\t')
             at_line_start = false;
-        if (!line_is_directive && c == '_' && strncmp(t + i, "__global__", 10) == 0 && (i == 0 || !ident_char(t[i - 1])) &&
-            !ident_char(t[i + 10]) && kc_cuda_kernel_at(m, line) < 0) {
+        if (!line_is_directive && c == '_' && strncmp(t + i, "__global__", 10) == 0 && (i == 0 || !kc_ident_char(t[i - 1])) &&
+            !kc_ident_char(t[i + 10]) && kc_cuda_kernel_at(m, line) < 0) {
             size_t body = len;
             const char *name = defined_name(ar, t, len, i + 10, &body);
             int taken = -1;

@@ -21,7 +21,6 @@ typedef struct macro {
 typedef KC_VEC(macro) macro_vec;
 
 static bool ident_start(char c) { return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
-static bool ident_char(char c) { return ident_start(c) || (c >= '0' && c <= '9'); }
 
 static macro *find(macro_vec *v, const char *s, size_t n)
 {
@@ -50,7 +49,7 @@ static uint64_t size_of(macro_vec *v, macro *m, int depth)
             p++;
         } else if (ident_start(c)) {
             const char *s = p;
-            while (p < m->end && ident_char(*p))
+            while (p < m->end && kc_ident_char(*p))
                 p++;
             macro *x = find(v, s, (size_t)(p - s));
             uint32_t idx = (uint32_t)(m - v->data);
@@ -58,7 +57,7 @@ static uint64_t size_of(macro_vec *v, macro *m, int depth)
             m = &v->data[idx];
             n += add;
         } else if (c >= '0' && c <= '9') {
-            while (p < m->end && (ident_char(*p) || *p == '.'))
+            while (p < m->end && (kc_ident_char(*p) || *p == '.'))
                 p++;
             n++;
         } else {
@@ -98,7 +97,7 @@ bool kc_cuda_macro_bomb(kc_arena *ar, const char *text, size_t len, const char *
                 while (q < le && (*q == ' ' || *q == '\t'))
                     q++;
                 const char *ns = q;
-                while (q < le && ident_char(*q))
+                while (q < le && kc_ident_char(*q))
                     q++;
                 if (q > ns && ident_start(*ns)) {
                     macro m = {.name = ns, .nlen = (size_t)(q - ns), .line = ln, .end = le};
@@ -164,7 +163,7 @@ static char *code_only(const char *text, size_t len)
 static const char *next_use(const char *t, const char *end, const char *p, const char *name, size_t n)
 {
     for (; (p = memmem(p, (size_t)(end - p), name, n)) != NULL; p += n)
-        if (!(p > t && ident_char(p[-1])) && !(p + n < end && ident_char(p[n])))
+        if (!(p > t && kc_ident_char(p[-1])) && !(p + n < end && kc_ident_char(p[n])))
             return p;
     return NULL;
 }
@@ -203,7 +202,7 @@ static bool function_specifier(const char *end, const char *p, size_t n)
     while (a < end && (*a == ' ' || *a == '\t'))
         a++;
     size_t w = 0;
-    while (a + w < end && ident_char(a[w]))
+    while (a + w < end && kc_ident_char(a[w]))
         w++;
     for (size_t i = 0; w && i < sizeof kw / sizeof kw[0]; i++)
         if (strlen(kw[i]) == w && memcmp(a, kw[i], w) == 0)
@@ -221,7 +220,7 @@ static bool after_return_type(const char *t, const char *end, const char *p, siz
     while (b > t && (b[-1] == ' ' || b[-1] == '\t' || b[-1] == '\n'))
         b--;
     size_t w = 0;
-    while (b - w > t && ident_char(b[-(ptrdiff_t)w - 1]))
+    while (b - w > t && kc_ident_char(b[-(ptrdiff_t)w - 1]))
         w++;
     const char *a = p + n;
     while (a < end && (*a == ' ' || *a == '\t' || *a == '\n'))
@@ -301,7 +300,7 @@ char *kc_cuda_qualifier_macros(kc_arena *ar, const char *source, size_t len, kc_
         while (a < len && (text[a] == ' ' || text[a] == '\t'))
             a++;
         size_t b = a;
-        while (b < len && ident_char(text[b]))
+        while (b < len && kc_ident_char(text[b]))
             b++;
         if (b == a || !upper_name(text + a, b - a))
             continue;
@@ -314,7 +313,7 @@ char *kc_cuda_qualifier_macros(kc_arena *ar, const char *source, size_t len, kc_
         while (c < len && (text[c] == ' ' || text[c] == '\t'))
             c++;
         size_t d = c;
-        while (d < len && ident_char(text[d]))
+        while (d < len && kc_ident_char(text[d]))
             d++;
         if (d == c || c == b || !ident_start(text[c]))
             continue;

@@ -8,7 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static bool ident_char(char c) { return isalnum((unsigned char)c) || c == '_'; }
 
 /* The kernel name written before offset `lt` (of `<<<`), template
  * arguments skipped: [*b, *e). */
@@ -31,7 +30,7 @@ static bool name_before(const char *t, size_t lt, size_t *b, size_t *e)
             i--;
     }
     *e = i;
-    while (i > 0 && (ident_char(t[i - 1]) || t[i - 1] == ':'))
+    while (i > 0 && (kc_ident_char(t[i - 1]) || t[i - 1] == ':'))
         i--;
     *b = i;
     return *e > *b;
@@ -146,14 +145,14 @@ static bool dim3_axes(kc_model *m, const char *t, size_t before, const char *nam
     size_t nl = strlen(name);
     size_t found = 0, open = 0;
     for (const char *p = t; (p = strstr(p, "dim3")) != NULL && (size_t)(p - t) < before; p += 4) {
-        if (p > t && ident_char(p[-1]))
+        if (p > t && kc_ident_char(p[-1]))
             continue;
         const char *q = p + 4;
         if (!isspace((unsigned char)*q))
             continue;
         while (isspace((unsigned char)*q))
             q++;
-        if (strncmp(q, name, nl) || ident_char(q[nl]))
+        if (strncmp(q, name, nl) || kc_ident_char(q[nl]))
             continue;
         q += nl;
         while (isspace((unsigned char)*q))
@@ -202,7 +201,7 @@ static bool local_literal(const char *t, size_t before, const char *name, int64_
     size_t nl = strlen(name), decl = 0;
     bool found = false;
     for (const char *p = t; (p = strstr(p, name)) != NULL && (size_t)(p - t) < before; p += nl) {
-        if ((p > t && ident_char(p[-1])) || ident_char(p[nl]))
+        if ((p > t && kc_ident_char(p[-1])) || kc_ident_char(p[nl]))
             continue;
         const char *q = p + nl;
         while (isspace((unsigned char)*q))
@@ -210,7 +209,7 @@ static bool local_literal(const char *t, size_t before, const char *name, int64_
         const char *b = p;
         while (b > t && isspace((unsigned char)b[-1]))
             b--;
-        bool typed = b > t && (ident_char(b[-1]) || b[-1] == '*' || b[-1] == '&');
+        bool typed = b > t && (kc_ident_char(b[-1]) || b[-1] == '*' || b[-1] == '&');
         bool assigns = (q[0] == '=' && q[1] != '=') || ((q[0] == '+' || q[0] == '-' || q[0] == '*' || q[0] == '/' ||
                                                           q[0] == '%' || q[0] == '<' || q[0] == '>' || q[0] == '&' ||
                                                           q[0] == '|' || q[0] == '^') && q[1] == '=') ||
@@ -256,7 +255,7 @@ static void recovered_block(kc_model *m, const char *t, size_t before, const cha
         return;
     }
     for (const char *p = text; *p; p++)
-        if (!ident_char(*p))
+        if (!kc_ident_char(*p))
             return;
     kc_grid_axis b[3];
     memset(b, 0, sizeof b);
@@ -327,7 +326,7 @@ uint32_t kc_cuda_recover_launches(kc_model *m, const kc_source *src)
         int64_t v;
         bool ident = L.grid_text[0] != 0;
         for (const char *p = L.grid_text; *p; p++)
-            ident &= ident_char(*p);
+            ident &= kc_ident_char(*p);
         if (int_literal(L.grid_text, &v)) {
             L.grid[0].hazard = KC_GRID_CONST;
             L.grid[0].value = v;

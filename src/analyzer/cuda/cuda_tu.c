@@ -380,6 +380,29 @@ static bool macro_def_at(const kc_source *src, size_t off, macro_def *d)
     return true;
 }
 
+/* Is cursor `c` written in the replacement list of a `#define` of this
+ * file: where it starts there (*so), where the expansion it comes from is
+ * (*eo), and that definition? A definition comes before its uses; a token
+ * of a macro's argument is spelled at the invocation, after *eo, where
+ * kc_cuda_span already points. */
+static bool spelled_in_macro(const kc_cuda_tu *t, CXCursor c, size_t *so, size_t *eo, macro_def *d)
+{
+    CXSourceRange r = clang_getCursorExtent(c);
+    if (clang_Range_isNull(r) || !t->src)
+        return false;
+    CXFile f, sf = NULL;
+    uint32_t el, ec, e;
+    unsigned s = 0;
+    if (!expansion(t, clang_getRangeStart(r), &f, &el, &ec, &e))
+        return false;
+    clang_getSpellingLocation(clang_getRangeStart(r), &sf, NULL, NULL, &s);
+    if (!sf || !clang_File_isEqual(sf, f) || s >= e || !macro_def_at(t->src, s, d))
+        return false;
+    *so = s;
+    *eo = e;
+    return true;
+}
+
 /* The text of argument `c` (of a call or of a launch's `<<<...>>>`) where
  * it is written in the body of a macro defined in this file and is only
  * part of what that macro expands to (`<<<blocks, THREADS, smem>>>` inside
@@ -393,19 +416,9 @@ static bool macro_def_at(const kc_source *src, size_t off, macro_def *d)
  * of the invocation), hence the scan. */
 static const char *macro_body_arg_text(const kc_cuda_tu *t, CXCursor c)
 {
-    CXSourceRange r = clang_getCursorExtent(c);
-    if (clang_Range_isNull(r) || !t->src)
-        return NULL;
-    CXFile f, sf = NULL;
-    uint32_t el, ec, eo;
-    unsigned so = 0;
-    if (!expansion(t, clang_getRangeStart(r), &f, &el, &ec, &eo))
-        return NULL;
-    clang_getSpellingLocation(clang_getRangeStart(r), &sf, NULL, NULL, &so);
-    /* (a definition comes before its uses; a token of an argument is
-     * spelled at the invocation, where kc_cuda_span already points) */
+    size_t so, eo;
     macro_def d;
-    if (!sf || !clang_File_isEqual(sf, f) || so >= eo || !macro_def_at(t->src, so, &d))
+    if (!spelled_in_macro(t, c, &so, &eo, &d))
         return NULL;
     const char *s = t->src->text;
     size_t e = so;
@@ -441,15 +454,9 @@ static const char *macro_body_arg_text(const kc_cuda_tu *t, CXCursor c)
 
 bool kc_cuda_macro_spelling(const kc_cuda_tu *t, CXCursor c, kc_span *at, const char **macro)
 {
-    CXSourceLocation loc = clang_getRangeStart(clang_getCursorExtent(c));
-    CXFile f, sf = NULL;
-    uint32_t el, ec, eo;
-    unsigned so = 0;
+    size_t so, eo;
     macro_def d;
-    if (!t->src || !expansion(t, loc, &f, &el, &ec, &eo))
-        return false;
-    clang_getSpellingLocation(loc, &sf, NULL, NULL, &so);
-    if (!sf || !clang_File_isEqual(sf, f) || so >= eo || !macro_def_at(t->src, so, &d))
+    if (!spelled_in_macro(t, c, &so, &eo, &d))
         return false;
     kc_source_position(t->src, so, &at->line, &at->col);
     at->end_line = at->line;
