@@ -240,6 +240,8 @@ typedef struct run_state {
     uint8_t *state;      /* one FILE_* per file, under mu */
     double *started;     /* when a worker took each file (monotonic s; 0: not yet), under mu */
     unsigned live;       /* workers that have not ended, not counting stranded ones; under mu */
+    pthread_t *taker;    /* the worker that took each file, under mu */
+    KC_VEC(pthread_t) joinable; /* workers started and not stranded (the reporting thread's) */
 } run_state;
 
 static double mono_now(void)
@@ -290,6 +292,7 @@ static void *worker(void *arg)
             break;
         pthread_mutex_lock(&st->mu);
         st->started[i] = mono_now();
+        st->taker[i] = pthread_self();
         kc_file_result r = st->files->files.data[i];
         pthread_cond_broadcast(&st->cv); /* the reporting thread times the file from now */
         pthread_mutex_unlock(&st->mu);
@@ -313,13 +316,16 @@ static void *worker(void *arg)
     return NULL;
 }
 
-/* Starts a worker (detached: the run waits for run_state.live instead of
- * joining, so that a stranded worker is never waited for). */
+/* Starts a worker. The run waits for run_state.live, so that a stranded
+ * worker is never waited for, and then joins the others: a worker that has
+ * said it ended may still be tearing its thread down, and a run that
+ * returned before that would leave the caller a thread that holds the C
+ * library's (or a sanitizer runtime's) locks, which a fork() then inherits
+ * held (a forked child of an ASan build hung in pthread_create). */
 static bool start_worker(run_state *st, size_t *stack)
 {
     pthread_attr_t attr;
     pthread_attr_init(&attr);
-    pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
     pthread_attr_setstacksize(&attr, *stack);
     pthread_t th;
     pthread_mutex_lock(&st->mu);
@@ -336,8 +342,21 @@ static bool start_worker(run_state *st, size_t *stack)
         pthread_mutex_lock(&st->mu);
         st->live--;
         pthread_mutex_unlock(&st->mu);
+    } else {
+        kc_vec_push(&st->joinable, th);
     }
     return rc == 0;
+}
+
+/* The stranded worker TH is never joined: it is detached and forgotten. */
+static void strand(run_state *st, pthread_t th)
+{
+    for (uint32_t k = 0; k < st->joinable.len; k++)
+        if (pthread_equal(st->joinable.data[k], th)) {
+            pthread_detach(th);
+            st->joinable.data[k] = st->joinable.data[--st->joinable.len];
+            return;
+        }
 }
 
 /* Waits, under st->mu, until file i is done, or gives it up once it has
@@ -417,6 +436,7 @@ void kc_run_files(const kc_options *opts, kc_path_list *files, kc_result_fn fn, 
     pthread_condattr_destroy(&ca);
     st->state = kc_xcalloc(n, 1);
     st->started = kc_xcalloc(n, sizeof *st->started);
+    st->taker = kc_xcalloc(n, sizeof *st->taker);
     unsigned started = 0;
     /* Files are checked on worker threads, even with -j 1, for their
      * stack: libclang's parser and Sema recurse once per nesting level
@@ -442,9 +462,12 @@ void kc_run_files(const kc_options *opts, kc_path_list *files, kc_result_fn fn, 
         pthread_mutex_lock(&st->mu);
         bool given_up = wait_for_file(st, i, limit);
         double took = given_up ? mono_now() - st->started[i] : 0;
+        pthread_t taker = st->taker[i];
         if (given_up)
             st->live--; /* stranded */
         pthread_mutex_unlock(&st->mu);
+        if (given_up)
+            strand(st, taker);
         kc_file_result *r = &files->files.data[i];
         if (given_up) {
             totals->stranded++;
@@ -480,10 +503,14 @@ void kc_run_files(const kc_options *opts, kc_path_list *files, kc_result_fn fn, 
     while (st->live)
         pthread_cond_wait(&st->cv, &st->mu);
     pthread_mutex_unlock(&st->mu);
+    for (uint32_t k = 0; k < st->joinable.len; k++)
+        pthread_join(st->joinable.data[k], NULL);
+    kc_vec_free(&st->joinable);
     if (totals->stranded)
         return; /* st and proj stay: a stranded worker may still use them */
     free(st->state);
     free(st->started);
+    free(st->taker);
     kc_project_free(proj);
     pthread_cond_destroy(&st->cv);
     pthread_mutex_destroy(&st->mu);

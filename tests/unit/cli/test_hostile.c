@@ -433,6 +433,62 @@ static void test_large_files(void **state)
     alarm(0);
 }
 
+/* A run returns with none of its threads left (bar stranded ones): a
+ * process that forks right after it gets a child that can start threads.
+ * Workers once were detached and could still be tearing down when the run
+ * returned, holding the sanitizer runtime's thread-registry lock; a child
+ * forked then hung in pthread_create (seen in CI under ASan, in the fork of
+ * test_file_time_limit). The process's thread count is read from /proc. */
+static int thread_count(void)
+{
+    FILE *f = fopen("/proc/self/status", "r");
+    if (!f)
+        return -1;
+    char line[256];
+    int n = -1;
+    while (fgets(line, sizeof line, f))
+        if (sscanf(line, "Threads: %d", &n) == 1)
+            break;
+    fclose(f);
+    return n;
+}
+
+static void test_no_threads_left_after_run(void **state)
+{
+    (void)state;
+    alarm(120);
+    write_str("t1.py", bad_py);
+    write_str("t2.py", bad_py);
+    write_str("t3.py", bad_py);
+    char *t1 = tp("t1.py"), *t2 = tp("t2.py"), *t3 = tp("t3.py");
+    int before = thread_count();
+    if (before < 0) {
+        print_message("no /proc/self/status: the thread count is not checked\n");
+    }
+    for (int round = 0; round < 20; round++) {
+        kh_result r = kh_run("--no-cache", "--no-source", "-j3", t1, t2, t3, NULL);
+        assert_int_equal(r.status, 1);
+        kh_result_free(&r);
+        if (before >= 0)
+            assert_int_equal(thread_count(), before);
+        pid_t pid = fork();
+        assert_true(pid >= 0);
+        if (pid == 0) {
+            FILE *o = fopen("/dev/null", "w");
+            char *argv[] = {"kcheck", "--no-cache", "-j3", t1, t2, t3, NULL};
+            _exit(kc_cli_main(6, argv, o, o) & 0xff);
+        }
+        int ws = 0;
+        assert_int_equal(waitpid(pid, &ws, 0), pid);
+        assert_true(WIFEXITED(ws));
+        assert_int_equal(WEXITSTATUS(ws), 1);
+    }
+    free(t1);
+    free(t2);
+    free(t3);
+    alarm(0);
+}
+
 /* A 600-byte macro bomb (each macro twice the one before) is refused
  * before libclang sees it: it took over 60 s and 6 GB, and a file beside
  * it is still checked. Function-like doubling too; ordinary macros pass. */
@@ -1128,6 +1184,7 @@ int main(void)
         cmocka_unit_test(test_import_scan_shapes),
         cmocka_unit_test(test_large_files),
         cmocka_unit_test(test_macro_bomb),
+        cmocka_unit_test(test_no_threads_left_after_run),
         cmocka_unit_test(test_file_time_limit),
         cmocka_unit_test(test_file_memory_limit),
         cmocka_unit_test(test_rules_scale_linearly),
