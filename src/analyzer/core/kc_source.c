@@ -294,13 +294,15 @@ void kc_source_position(const kc_source *s, size_t offset, uint32_t *line, uint3
     *col = (uint32_t)(offset - s->line_start[lo]) + 1;
 }
 
+static bool device_marks(const char *text, size_t len, bool kernels_only, bool macros);
+
 bool kc_source_has_device_code(const char *text, size_t len)
 {
     static const char *const marks[] = {"__global__", "__device__", "__shared__"};
     for (size_t i = 0; i < sizeof marks / sizeof marks[0]; i++)
         if (memmem(text, len, marks[i], strlen(marks[i])))
             return true;
-    return false;
+    return device_marks(text, len, false, true);
 }
 
 /* `[] __device__ (...)`, `[=] __host__ __device__ (...)`: the
@@ -320,13 +322,47 @@ static bool lambda_qualifier(const char *text, const char *at)
     }
 }
 
-static bool device_marks(const char *text, size_t len, bool kernels_only);
+bool kc_source_has_device_functions(const char *text, size_t len) { return device_marks(text, len, false, false); }
 
-bool kc_source_has_device_functions(const char *text, size_t len) { return device_marks(text, len, false); }
+bool kc_source_has_kernels(const char *text, size_t len) { return device_marks(text, len, true, false); }
 
-bool kc_source_has_kernels(const char *text, size_t len) { return device_marks(text, len, true); }
+/* Is the word at text[i..j) a macro that marks device code in a
+ * declaration's specifier place: upper case, naming DEVICE or GLOBAL
+ * (`CUTLASS_DEVICE`, `CUTE_HOST_DEVICE`, `CUTLASS_GLOBAL`, `DEVICE_INLINE`),
+ * followed by a name or `~` (the return type, a constructor's or
+ * destructor's name) and not itself a member (`x.`, `::`, `->` before it)? */
+static bool device_macro_at(const char *text, size_t len, size_t i, size_t j)
+{
+    if (j - i < 6 || !(memmem(text + i, j - i, "DEVICE", 6) || memmem(text + i, j - i, "GLOBAL", 6)))
+        return false;
+    for (size_t k = i; k < j; k++)
+        if (!(text[k] == '_' || (text[k] >= 'A' && text[k] <= 'Z') || (text[k] >= '0' && text[k] <= '9')))
+            return false;
+    size_t a = j;
+    while (a < len && (text[a] == ' ' || text[a] == '\t' || text[a] == '\n' || text[a] == '\r'))
+        a++;
+    if (a >= len || !(isalpha((unsigned char)text[a]) || text[a] == '_' || text[a] == '~'))
+        return false;
+    size_t b = i;
+    while (b > 0 && (text[b - 1] == ' ' || text[b - 1] == '\t'))
+        b--;
+    if (b > 0 && (text[b - 1] == '.' || (b > 1 && text[b - 1] == ':' && text[b - 2] == ':') ||
+                  (b > 1 && text[b - 1] == '>' && text[b - 2] == '-')))
+        return false;
+    /* not the name a #define or #ifdef line is about */
+    size_t bol = i;
+    while (bol > 0 && text[bol - 1] != '\n')
+        bol--;
+    while (bol < i && (text[bol] == ' ' || text[bol] == '\t'))
+        bol++;
+    return bol == i || text[bol] != '#';
+}
 
-static bool device_marks(const char *text, size_t len, bool kernels_only)
+/* The marks of device code outside comments and string literals:
+ * `__global__` (kernels_only), also `__shared__` and a `__device__` that
+ * is not a lambda's, and with macros a macro that marks device code
+ * (device_macro_at). */
+static bool device_marks(const char *text, size_t len, bool kernels_only, bool macros)
 {
     /* outside comments and string literals */
     for (size_t i = 0; i < len; i++) {
@@ -350,6 +386,14 @@ static bool device_marks(const char *text, size_t len, bool kernels_only)
                 return true;
             if (!memcmp(text + i, "__device__", 10) && !lambda_qualifier(text, text + i))
                 return true;
+        } else if (macros && (c == '_' || (c >= 'A' && c <= 'Z')) &&
+                   (i == 0 || !(isalnum((unsigned char)text[i - 1]) || text[i - 1] == '_'))) {
+            size_t j = i;
+            while (j < len && (isalnum((unsigned char)text[j]) || text[j] == '_'))
+                j++;
+            if (device_macro_at(text, len, i, j))
+                return true;
+            i = j - 1;
         }
     }
     return false;

@@ -87,7 +87,9 @@ size_t kc_utf8_invalid_at(const unsigned char *p, size_t n);
 char *kc_utf8_lenient(const char *s);
 
 /* Does the text hold CUDA device code (`__global__`, `__device__` or
- * `__shared__` anywhere, comments included)? A header without any is
+ * `__shared__` anywhere, comments included, or, outside comments, a macro
+ * in a declaration's specifier place that names DEVICE or GLOBAL:
+ * `static CUTLASS_DEVICE void f(`, `CUTE_HOST_DEVICE T g(`)? A header without any is
  * passed over; a .cu file without any whose parse fails cannot be hiding
  * a kernel of its own, so its errors are notes, not a file refused. */
 bool kc_source_has_device_code(const char *text, size_t len);

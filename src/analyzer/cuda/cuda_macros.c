@@ -233,17 +233,45 @@ static bool after_return_type(const char *t, const char *end, const char *p, siz
     return false;
 }
 
+/* Does the name say it marks device code (DEVICE or GLOBAL in it)? */
+static bool device_name(const char *p, size_t n)
+{
+    return memmem(p, n, "DEVICE", 6) || memmem(p, n, "GLOBAL", 6);
+}
+
+/* Is the use at p (n characters) of a name that says DEVICE or GLOBAL a
+ * declaration's specifier: followed by a name or `~` (a return type of any
+ * spelling, a constructor's or destructor's name: `static CUTLASS_DEVICE
+ * accum_t f(`, `CUTLASS_HOST_DEVICE Array()`), and not a member (`::`,
+ * `.`, `->` before it)? */
+static bool device_specifier(const char *t, const char *end, const char *p, size_t n)
+{
+    if (!device_name(p, n))
+        return false;
+    const char *a = p + n;
+    while (a < end && (*a == ' ' || *a == '\t' || *a == '\n' || *a == '\r'))
+        a++;
+    if (a >= end || !(ident_start(*a) || *a == '~'))
+        return false;
+    const char *b = p;
+    while (b > t && (b[-1] == ' ' || b[-1] == '\t'))
+        b--;
+    return !(b > t && (b[-1] == '.' || (b - 1 > t && b[-1] == ':' && b[-2] == ':') ||
+                       (b - 1 > t && b[-1] == '>' && b[-2] == '-')));
+}
+
 /* A qualifier's place: after `*`, a lambda's specifier or a function's. */
 static bool qualifier_place(const char *t, const char *end, const char *p, size_t n)
 {
     return after_star(t, p) || lambda_specifier(t, end, p, n) || function_specifier(end, p, n) ||
-           after_return_type(t, end, p, n);
+           after_return_type(t, end, p, n) || device_specifier(t, end, p, n);
 }
 
 /* What a use in a qualifier's place becomes, in its n characters: a name
  * that says HOST and DEVICE is `__host__ __device__` (KC_CUDA_HD_MACRO),
- * DEVICE alone `__device__`, where that fits, so that the lambdas and
- * functions it marks stay what they are; any other blanks. */
+ * DEVICE alone `__device__`, GLOBAL `__global__` (`CUTLASS_GLOBAL`), where
+ * that fits, so that the lambdas, functions and kernels it marks stay what
+ * they are; any other blanks. */
 static void replace_use(char *at, const char *name, size_t n)
 {
     const char *with = "";
@@ -251,6 +279,8 @@ static void replace_use(char *at, const char *name, size_t n)
         with = KC_CUDA_HD_MACRO;
     else if (strstr(name, "DEVICE"))
         with = "__device__";
+    else if (strstr(name, "GLOBAL"))
+        with = "__global__";
     if (strlen(with) > n)
         with = "";
     size_t w = strlen(with);
@@ -294,6 +324,16 @@ char *kc_cuda_qualifier_macros(kc_arena *ar, const char *source, size_t len, kc_
 {
     char *text = code_only(source, len);
     for (size_t i = 0; i < len; i++) {
+        /* a name that says DEVICE or GLOBAL as a declaration's specifier */
+        if (ident_start(text[i]) && (i == 0 || !kc_ident_char(text[i - 1]))) {
+            size_t j = i;
+            while (j < len && kc_ident_char(text[j]))
+                j++;
+            if (upper_name(text + i, j - i) && device_specifier(text, text + len, text + i, j - i))
+                consider(ar, text, len, i, j, out);
+            i = j - 1;
+            continue;
+        }
         if (text[i] != '*' && text[i] != ']')
             continue;
         size_t a = i + 1;
