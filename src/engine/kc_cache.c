@@ -141,6 +141,9 @@ kc_cache_key kc_cache_key_for(const kc_options *o, const kc_source *src, kc_lang
         kc_hash_stat(st, peers->paths[i]);
     uint32_t compile_use = peers ? (uint32_t)peers->torch_compile : 0;
     XXH3_128bits_update(st, &compile_use, sizeof compile_use);
+    /* what its repository names of it (kc_reach.h) */
+    for (uint32_t i = 0; peers && i < peers->nunreferenced; i++)
+        kc_hash_str(st, peers->unreferenced[i]);
     uint64_t n = src->len;
     XXH3_128bits_update(st, &n, sizeof n);
     XXH3_128bits_update(st, src->text, src->len);

@@ -8,6 +8,7 @@
 #include "kc_frontend.h"
 #include "kc_changed.h"
 #include "kc_project.h"
+#include "kc_reach.h"
 #include "kc_suppress.h"
 #include "kc_rule.h"
 
@@ -29,6 +30,7 @@ static void analyze(struct kc_frontend *fe, const kc_options *o, const kc_source
         key = kc_cache_key_for(o, src, lang, peers);
     if (!cache || !kc_cache_load(cache, key, &out->diags, &out->errors, &out->kernels)) {
         kc_model *m = kc_frontend_lower(fe, src, lang, peers, &out->errors);
+        kc_reach_mark(m, peers);
         if (m) {
             /* the file's model, then those of the CUDA source in its strings */
             for (const kc_model *x = m; x; x = x->next) {

@@ -6,6 +6,7 @@
 #include "kc_path.h"
 #include "kc_fingerprint.h"
 #include "kc_pyscan.h"
+#include "kc_reach.h"
 
 #include <pthread.h>
 #include <stdatomic.h>
@@ -49,6 +50,7 @@ struct kc_project {
     KC_VEC(char *) extra; /* peers that are not files of the run (owned) */
     uint32_t *by_path; /* indices sorted by path */
     uint32_t *by_base; /* indices sorted by base name, then path */
+    kc_reach reach;    /* the unreferenced names of the run's files */
 };
 
 /* The key a file is found by from a module's tail: its last component,
@@ -658,6 +660,7 @@ kc_project *kc_project_link(kc_path_list *files, size_t max_file_size, unsigned 
         kc_vec_push(&p->files, f);
     }
     free(cwd);
+    kc_reach_link(files, max_file_size, &p->reach);
     uint32_t n = p->files.len;
     p->nindexed = n;
     if (n == 0)
@@ -717,6 +720,7 @@ void kc_project_free(kc_project *p)
         kc_vec_free(&p->files.data[i].peers);
     }
     kc_vec_free(&p->files);
+    kc_reach_free(&p->reach);
     free(p->by_path);
     free(p->by_base);
     free(p);

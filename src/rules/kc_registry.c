@@ -174,6 +174,29 @@ const char *kc_rule_span_text(kc_rule_ctx *ctx, kc_span span)
     return kc_arena_strndup(ctx->model->arena, src->text + a, b - a);
 }
 
+/* Findings out->items[from..) of a rule that judges code: those in a
+ * function nothing in its repository names (kc_kernel.unreferenced) are
+ * notes that say so (k NULL: the diagnostic's kernel, by name). The rules
+ * about kcheck's own input (KC0xx) are left as they are. */
+static void demote_unreferenced(const kc_rule *r, const kc_model *m, const kc_kernel *k, kc_diag_list *out,
+                                uint32_t from)
+{
+    if (strncmp(r->id, "KC0", 3) == 0)
+        return;
+    for (uint32_t i = from; i < out->items.len; i++) {
+        kc_diag *d = &out->items.data[i];
+        const kc_kernel *dk = k;
+        for (uint32_t j = 0; !dk && d->kernel && j < m->kernels.len; j++)
+            if (m->kernels.data[j]->unreferenced && m->kernels.data[j]->name &&
+                strcmp(m->kernels.data[j]->name, d->kernel) == 0)
+                dk = m->kernels.data[j];
+        if (!dk || !dk->unreferenced || d->severity == KC_SEV_NOTE)
+            continue;
+        d->severity = KC_SEV_NOTE;
+        kc_diag_note(d, "reported as a note: %s", dk->unreferenced);
+    }
+}
+
 void kc_rules_run(const kc_model *m, const kc_options *opts, kc_diag_list *out)
 {
     unsigned lang_bit = 1u << m->lang;
@@ -184,10 +207,17 @@ void kc_rules_run(const kc_model *m, const kc_options *opts, kc_diag_list *out)
         if (opts->rule_enabled && !opts->rule_enabled[i])
             continue;
         kc_rule_ctx ctx = {.rule = r, .opts = opts, .model = m, .out = out};
-        for (uint32_t k = 0; r->check && k < m->kernels.len; k++)
+        for (uint32_t k = 0; r->check && k < m->kernels.len; k++) {
+            uint32_t from = out->items.len;
             r->check(m, m->kernels.data[k], &ctx);
-        if (r->check_model)
+            if (m->kernels.data[k]->unreferenced)
+                demote_unreferenced(r, m, m->kernels.data[k], out, from);
+        }
+        if (r->check_model) {
+            uint32_t from = out->items.len;
             r->check_model(m, &ctx);
+            demote_unreferenced(r, m, NULL, out, from);
+        }
         drop_inlined_repeats(&ctx);
     }
 }

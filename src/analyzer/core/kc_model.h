@@ -735,6 +735,11 @@ typedef struct kc_kernel {
     const char *traced_by;
     const char *eager_by;
     bool is_device_function; /* CUDA __device__ helper, analysed in place */
+    /* Why nothing runs it: its name appears nowhere else in its repository
+     * (kc_reach.h), e.g. "`k` is named nowhere else in its repository (...)";
+     * NULL when something names it or it is not known. Its findings are
+     * notes. */
+    const char *unreferenced;
     /* CUDA: an instantiation of a template kernel (`k<128>`): its integral
      * template arguments in order (kc_targs_match); ntargs 0 otherwise. */
     int64_t targs[KC_MAX_TARGS];

@@ -53,6 +53,13 @@ typedef struct kc_peers {
      * could trace is traced in practice (KC501). */
     kc_compile_use torch_compile;
     uint32_t repo_py_files; /* the Python files read for it */
+    /* The functions the file defines that no file of its repository names
+     * but where they are defined, comments left out (kc_reach.h): code
+     * nothing launches or calls. Sorted; reach_files: the files read (0:
+     * not known, the file is in no repository or one too large). */
+    const char *const *unreferenced;
+    uint32_t nunreferenced;
+    uint32_t reach_files;
 } kc_peers;
 
 /* Loads and validates the file. On failure returns NULL and sets *err to a

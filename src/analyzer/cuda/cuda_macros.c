@@ -248,6 +248,13 @@ static bool device_specifier(const char *t, const char *end, const char *p, size
 {
     if (!device_name(p, n))
         return false;
+    const char *bol = p; /* not a preprocessor line's (`#if USE_DEVICE_X`) */
+    while (bol > t && bol[-1] != '\n')
+        bol--;
+    while (bol < p && (*bol == ' ' || *bol == '\t'))
+        bol++;
+    if (*bol == '#')
+        return false;
     const char *a = p + n;
     while (a < end && (*a == ' ' || *a == '\t' || *a == '\n' || *a == '\r'))
         a++;

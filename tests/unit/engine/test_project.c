@@ -396,6 +396,70 @@ static void test_repository_compile_use(void **state)
     free(kern);
 }
 
+/* ---- functions nothing in the repository names (kc_reach.h) ---- */
+
+static bool unreferenced(const kc_file_result *r, const char *name)
+{
+    for (uint32_t i = 0; i < r->peers.nunreferenced; i++)
+        if (strcmp(r->peers.unreferenced[i], name) == 0)
+            return true;
+    return false;
+}
+
+static void test_repository_unreferenced(void **state)
+{
+    (void)state;
+    static const char kern_py[] = "import triton\nimport triton.language as tl\n\n"
+                                  "@triton.jit\ndef live(x):\n    pass\n\n"
+                                  "@triton.jit\ndef dead(x):\n    pass\n\n"
+                                  "@triton.jit\ndef by_string(x):\n    pass\n\n"
+                                  "@triton.jit\ndef from_other(x):\n    pass\n\n"
+                                  "def run(x):\n    live[(1,)](x)  # dead[(1,)](x)\n"
+                                  "KERNELS = ['by_string']\n";
+    static const char other_py[] = "from .kern import from_other\nfrom_other[(1,)](0)\n";
+    static const char kern_cu[] = "template <int N>\n__global__ void __launch_bounds__(256) used_k(float *p) {}\n"
+                                  "__global__ void dead_k(float *p) { helper_d(p); }\n"
+                                  "__device__ __forceinline__ float helper_d(float *p) { return *p; }\n"
+                                  "static CUTLASS_DEVICE void macro_d(float *p) {}\n"
+                                  "void go(float *p) {\n  used_k<128><<<1, 256>>>(p);\n"
+                                  "  /* dead_k<<<1, 1>>>(p); */\n  const char *s = \"macro_d\";\n}\n";
+    static const char lib_cu[] = "__global__ void lib_k(float *p) {}\n"; /* launched from outside */
+    kh_write_at(dir, "pkg/kern.py", kern_py, strlen(kern_py));
+    kh_write_at(dir, "pkg/other.py", other_py, strlen(other_py));
+    kh_write_at(dir, "csrc/kern.cu", kern_cu, strlen(kern_cu));
+    kh_write_at(dir, "csrc/lib.cu", lib_cu, strlen(lib_cu));
+    /* outside a repository: nothing is said */
+    linked r;
+    link_run(&r, dir, 1);
+    assert_int_equal(find(&r.l, "pkg/kern.py")->peers.nunreferenced, 0);
+    assert_int_equal(find(&r.l, "pkg/kern.py")->peers.reach_files, 0);
+    linked_free(&r);
+    kh_write_at(dir, ".git/HEAD", "ref: refs/heads/main\n", 21);
+    char *one = kc_xasprintf("%s/pkg/kern.py", dir);
+    for (int pass = 0; pass < 2; pass++) { /* the whole tree, then the file alone */
+        link_run(&r, pass ? one : dir, 1);
+        const kc_file_result *k = find(&r.l, "pkg/kern.py");
+        assert_true(k->peers.reach_files >= 4);
+        assert_true(unreferenced(k, "dead"));
+        assert_true(unreferenced(k, "run")); /* a function nothing calls, whatever it is */
+        assert_false(unreferenced(k, "live"));
+        assert_false(unreferenced(k, "by_string")); /* a string may name it */
+        assert_false(unreferenced(k, "from_other"));
+        if (!pass) {
+            const kc_file_result *c = find(&r.l, "csrc/kern.cu");
+            assert_true(unreferenced(c, "dead_k"));
+            assert_false(unreferenced(c, "used_k"));
+            assert_false(unreferenced(c, "helper_d"));
+            assert_false(unreferenced(c, "macro_d"));
+            assert_false(unreferenced(c, "__launch_bounds__"));
+            /* a file that launches none of its own kernels: nothing said */
+            assert_int_equal(find(&r.l, "csrc/lib.cu")->peers.nunreferenced, 0);
+        }
+        linked_free(&r);
+    }
+    free(one);
+}
+
 static int setup(void **state)
 {
     (void)state;
@@ -422,6 +486,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_decorator_module_peer, setup, teardown),
         cmocka_unit_test_setup_teardown(test_launch_through_alias_links, setup, teardown),
         cmocka_unit_test_setup_teardown(test_repository_compile_use, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_repository_unreferenced, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,478 @@
+/* kc_reach.c — functions of the run's files that nothing in their
+ * repository names (kc_reach.h). */
+#define _GNU_SOURCE 1 /* memmem */
+#include "kc_reach.h"
+
+#include "kc_frontend.h"
+#include "kc_path.h"
+#include "kc_source.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+/* ---- scanning a text for names ---- */
+
+/* What an identifier of a text is: a use, or the name of the function its
+ * declaration defines (an entry: a CUDA kernel, any Python function, which
+ * host code may call). */
+enum { USE = 0, DEF, DEF_ENTRY };
+
+/* One identifier of a text, outside comments (string literals included). */
+typedef void (*ident_fn)(void *ud, const char *s, size_t n, int what);
+
+static bool ident_start(char c) { return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
+
+static bool word_is(const char *s, size_t n, const char *w) { return strlen(w) == n && memcmp(s, w, n) == 0; }
+
+/* The identifiers of t[0..len), none a definition (a string's text). */
+static void scan_words(const char *t, size_t len, ident_fn fn, void *ud)
+{
+    for (size_t i = 0; i < len; i++) {
+        if (!ident_start(t[i]) || (i && kc_ident_char(t[i - 1])))
+            continue;
+        size_t j = i;
+        while (j < len && kc_ident_char(t[j]))
+            j++;
+        fn(ud, t + i, j - i, USE);
+        i = j - 1;
+    }
+}
+
+/* The end of the string literal whose opening quote is at t[i] (one past
+ * its closing quote, or len), and where its text begins and ends. */
+static size_t string_end(const char *t, size_t len, size_t i, bool python, size_t *a, size_t *b)
+{
+    char q = t[i];
+    bool triple = python && i + 2 < len && t[i + 1] == q && t[i + 2] == q;
+    size_t j = i + (triple ? 3 : 1);
+    *a = j;
+    for (; j < len; j++) {
+        if (t[j] == '\\') {
+            j++;
+            continue;
+        }
+        if (t[j] == '\n' && !triple)
+            break;
+        if (t[j] == q && (!triple || (j + 2 < len && t[j + 1] == q && t[j + 2] == q)))
+            break;
+    }
+    if (j > len)
+        j = len;
+    *b = j;
+    if (j >= len)
+        return len;
+    return j + (triple ? 3 : 1);
+}
+
+/* Python: a name right after `def` is a definition. */
+static void scan_python(const char *t, size_t len, ident_fn fn, void *ud)
+{
+    bool after_def = false;
+    for (size_t i = 0; i < len;) {
+        char c = t[i];
+        if (c == '#') {
+            while (i < len && t[i] != '\n')
+                i++;
+        } else if (c == '\'' || c == '"') {
+            size_t a, b;
+            i = string_end(t, len, i, true, &a, &b);
+            scan_words(t + a, b - a, fn, ud);
+            after_def = false;
+        } else if (ident_start(c) && (i == 0 || !kc_ident_char(t[i - 1]))) {
+            size_t j = i;
+            while (j < len && kc_ident_char(t[j]))
+                j++;
+            if (word_is(t + i, j - i, "def")) {
+                after_def = true;
+            } else {
+                fn(ud, t + i, j - i, after_def ? DEF_ENTRY : USE);
+                after_def = false;
+            }
+            i = j;
+        } else {
+            if (c != ' ' && c != '\t')
+                after_def = false;
+            i++;
+        }
+    }
+}
+
+/* A word that makes a C++ declaration one of device code: `__global__`,
+ * `__device__`, or a macro in capitals that names DEVICE or GLOBAL
+ * (`CUTLASS_DEVICE`). DEF_ENTRY for a kernel's, DEF for a device
+ * function's, USE for any other word. */
+static int device_word(const char *s, size_t n)
+{
+    if (word_is(s, n, "__global__"))
+        return DEF_ENTRY;
+    if (word_is(s, n, "__device__"))
+        return DEF;
+    for (size_t i = 0; i < n; i++)
+        if (!(s[i] == '_' || (s[i] >= 'A' && s[i] <= 'Z') || (s[i] >= '0' && s[i] <= '9')))
+            return USE;
+    return memmem(s, n, "GLOBAL", 6) ? DEF_ENTRY : memmem(s, n, "DEVICE", 6) ? DEF : USE;
+}
+
+/* C, C++ and CUDA: in a statement (from the last `;`, `{` or `}`) that
+ * says device_word, the first name followed by `(` other than an
+ * attribute's (`__launch_bounds__(`, `decltype(`) is the function it
+ * declares. */
+static void scan_c(const char *t, size_t len, ident_fn fn, void *ud)
+{
+    int qual = USE; /* what the statement so far declares */
+    bool named = false;
+    for (size_t i = 0; i < len;) {
+        char c = t[i];
+        if (c == '/' && i + 1 < len && t[i + 1] == '/') {
+            while (i < len && t[i] != '\n')
+                i++;
+        } else if (c == '/' && i + 1 < len && t[i + 1] == '*') {
+            const char *e = memmem(t + i + 2, len - i - 2, "*/", 2);
+            i = e ? (size_t)(e - t) + 2 : len;
+        } else if (c == '"' || (c == '\'' && !(i && kc_ident_char(t[i - 1])))) {
+            size_t a, b;
+            i = string_end(t, len, i, false, &a, &b);
+            if (c == '"')
+                scan_words(t + a, b - a, fn, ud);
+        } else if (c == ';' || c == '{' || c == '}') {
+            qual = USE;
+            named = false;
+            i++;
+        } else if (ident_start(c) && (i == 0 || !kc_ident_char(t[i - 1]))) {
+            size_t j = i;
+            while (j < len && kc_ident_char(t[j]))
+                j++;
+            int w = device_word(t + i, j - i);
+            if (w != USE) {
+                if (w > qual)
+                    qual = w;
+                i = j;
+                continue;
+            }
+            size_t a = j;
+            while (a < len && (t[a] == ' ' || t[a] == '\t' || t[a] == '\n' || t[a] == '\r'))
+                a++;
+            int what = USE;
+            if (qual != USE && !named && a < len && t[a] == '(' &&
+                !(j - i > 2 && t[i] == '_' && t[i + 1] == '_') && !word_is(t + i, j - i, "decltype") &&
+                !word_is(t + i, j - i, "alignas")) {
+                what = qual;
+                named = true;
+            }
+            fn(ud, t + i, j - i, what);
+            i = j;
+        } else {
+            i++;
+        }
+    }
+}
+
+static bool is_python(const char *path)
+{
+    size_t n = strlen(path);
+    return n > 3 && strcmp(path + n - 3, ".py") == 0;
+}
+
+static void scan(const char *path, const char *t, size_t len, ident_fn fn, void *ud)
+{
+    if (is_python(path))
+        scan_python(t, len, fn, ud);
+    else
+        scan_c(t, len, fn, ud);
+}
+
+/* ---- the names a repository's files define and name ---- */
+
+typedef struct cand {
+    const char *name; /* NUL-terminated */
+    size_t n;
+    uint32_t refs;
+} cand;
+
+typedef KC_VEC(char *) str_vec;
+
+typedef struct defs_ctx {
+    str_vec *names;
+    str_vec *entries; /* borrowed from names */
+} defs_ctx;
+
+static void on_def(void *ud, const char *s, size_t n, int what)
+{
+    defs_ctx *c = ud;
+    if (what == USE)
+        return;
+    char *name = kc_xstrndup(s, n);
+    kc_vec_push(c->names, name);
+    if (what == DEF_ENTRY)
+        kc_vec_push(c->entries, name);
+}
+
+static int cmp_cand(const void *a, const void *b)
+{
+    const cand *x = a, *y = b;
+    size_t m = x->n < y->n ? x->n : y->n;
+    int r = memcmp(x->name, y->name, m);
+    return r ? r : (x->n < y->n ? -1 : x->n > y->n ? 1 : 0);
+}
+
+typedef struct refs_ctx {
+    cand *c;
+    uint32_t n;
+} refs_ctx;
+
+static void on_ref(void *ud, const char *s, size_t n, int what)
+{
+    refs_ctx *r = ud;
+    if (what != USE)
+        return;
+    cand key = {s, n, 0};
+    cand *hit = bsearch(&key, r->c, r->n, sizeof *r->c, cmp_cand);
+    if (hit)
+        hit->refs++;
+}
+
+/* Does the text name one of the n entries it defines (own: kernels, Python
+ * functions) other than where it defines them: a launch, a call? */
+static bool refs_own(const char *path, const char *text, size_t len, char *const *own, uint32_t n)
+{
+    cand *c = kc_xcalloc(n + 1, sizeof *c);
+    for (uint32_t k = 0; k < n; k++)
+        c[k] = (cand){own[k], strlen(own[k]), 0};
+    qsort(c, n, sizeof *c, cmp_cand);
+    refs_ctx rc = {c, n};
+    scan(path, text, len, on_ref, &rc);
+    bool any = false;
+    for (uint32_t k = 0; k < n && !any; k++)
+        any = c[k].refs > 0;
+    free(c);
+    return any;
+}
+
+/* The repository a file lives in (the nearest directory above it holding
+ * .git, not the home directory); malloc'd, or NULL. */
+static char *repo_of(const char *abspath)
+{
+    char *d = kc_xstrdup(abspath);
+    char *root = NULL;
+    for (char *slash = strrchr(d, '/'); slash && slash > d && !root; slash = strrchr(d, '/')) {
+        *slash = '\0';
+        char *git = kc_xasprintf("%s/.git", d);
+        struct stat st;
+        if (stat(git, &st) == 0)
+            root = kc_xstrdup(d);
+        free(git);
+    }
+    free(d);
+    const char *home = getenv("HOME");
+    char *home_abs = root && home && *home ? realpath(home, NULL) : NULL;
+    if (root && home_abs && strcmp(root, home_abs) == 0) {
+        free(root);
+        root = NULL;
+    }
+    free(home_abs);
+    return root;
+}
+
+/* A file of the run that may define kernels: CUDA, or Python that
+ * mentions `jit`. */
+static bool may_define(const char *path, const char *text, size_t len)
+{
+    kc_lang lang;
+    if (!kc_lang_for_path(path, &lang))
+        return false;
+    return lang != KC_LANG_TRITON || memmem(text, len, "jit", 3) != NULL;
+}
+
+/* Reads every CUDA and Python file of the repository at root (and the
+ * run's files in it, which a .gitignore may leave out of the walk),
+ * counting the names of cands they mention. False when the repository is
+ * larger than the limits. *nread: the files read. */
+static bool count_refs(const char *root, char *const *run_paths, uint32_t nrun, size_t max_file_size, cand *c,
+                       uint32_t nc, uint32_t *nread)
+{
+    kc_path_list found = {0};
+    kc_expand_paths(&root, 1, &found);
+    char *buf = NULL;
+    size_t cap = 0, len = 0, bytes = 0;
+    bool ok = found.files.len <= KC_REACH_MAX_FILES;
+    refs_ctx rc = {c, nc};
+    uint32_t n = 0;
+    KC_VEC(char *) seen = {0};
+    for (uint32_t j = 0; ok && j < found.files.len; j++) {
+        const kc_file_result *f = &found.files.data[j];
+        if (f->errors.items.len)
+            continue;
+        char *abs = kc_path_absolute(f->path);
+        if (abs)
+            kc_vec_push(&seen, abs);
+        if (!kc_read_regular(f->path, max_file_size, &buf, &cap, &len, NULL))
+            continue;
+        n++;
+        bytes += len;
+        ok = bytes <= KC_REACH_MAX_BYTES;
+        scan(f->path, buf, len, on_ref, &rc);
+    }
+    /* the run's files the walk did not take */
+    for (uint32_t r = 0; ok && r < nrun; r++) {
+        bool walked = false;
+        for (uint32_t s = 0; s < seen.len && !walked; s++)
+            walked = strcmp(seen.data[s], run_paths[r]) == 0;
+        if (walked || !kc_read_regular(run_paths[r], max_file_size, &buf, &cap, &len, NULL))
+            continue;
+        n++;
+        scan(run_paths[r], buf, len, on_ref, &rc);
+    }
+    for (uint32_t s = 0; s < seen.len; s++)
+        free(seen.data[s]);
+    kc_vec_free(&seen);
+    free(buf);
+    for (uint32_t j = 0; j < found.files.len; j++)
+        kc_file_result_free(&found.files.data[j]);
+    kc_vec_free(&found.files);
+    *nread = n;
+    return ok;
+}
+
+void kc_reach_link(kc_path_list *files, size_t max_file_size, kc_reach *owned)
+{
+    uint32_t nf = (uint32_t)files->files.len;
+    char **abs = kc_xcalloc(nf + 1, sizeof *abs);
+    char **root = kc_xcalloc(nf + 1, sizeof *root);
+    char *buf = NULL;
+    size_t cap = 0, len = 0;
+    for (uint32_t i = 0; i < nf; i++) {
+        kc_file_result *r = &files->files.data[i];
+        kc_lang lang;
+        if (r->errors.items.len || !r->path || !kc_lang_for_path(r->path, &lang))
+            continue;
+        abs[i] = kc_path_absolute(r->path);
+        if (abs[i])
+            root[i] = repo_of(abs[i]);
+    }
+    for (uint32_t i = 0; i < nf; i++) {
+        if (!root[i])
+            continue;
+        /* the run's files of this repository, and the names they define */
+        KC_VEC(uint32_t) mine = {0};
+        KC_VEC(char *) run_paths = {0};
+        str_vec names = {0};
+        KC_VEC(uint32_t) ndefs = {0}; /* per file of mine: how many of names are its */
+        KC_VEC(bool) self_ref = {0};  /* per file of mine: it names one of its own functions */
+        for (uint32_t k = i; k < nf; k++) {
+            if (!root[k] || strcmp(root[k], root[i]) != 0)
+                continue;
+            kc_vec_push(&mine, k);
+            kc_vec_push(&run_paths, abs[k]);
+            uint32_t before = names.len;
+            bool self = false;
+            if (kc_read_regular(abs[k], max_file_size, &buf, &cap, &len, NULL) && may_define(abs[k], buf, len)) {
+                str_vec entries = {0};
+                defs_ctx dc = {&names, &entries};
+                scan(abs[k], buf, len, on_def, &dc);
+                self = refs_own(abs[k], buf, len, entries.data, entries.len);
+                kc_vec_free(&entries);
+            }
+            kc_vec_push(&ndefs, names.len - before);
+            kc_vec_push(&self_ref, self);
+        }
+        cand *c = kc_xcalloc(names.len + 1, sizeof *c);
+        uint32_t nc = 0;
+        for (uint32_t k = 0; k < names.len; k++)
+            c[nc++] = (cand){names.data[k], strlen(names.data[k]), 0};
+        qsort(c, nc, sizeof *c, cmp_cand);
+        uint32_t u = 0; /* unique */
+        for (uint32_t k = 0; k < nc; k++)
+            if (u == 0 || cmp_cand(&c[u - 1], &c[k]) != 0)
+                c[u++] = c[k];
+        nc = u;
+        uint32_t nread = 0;
+        bool known = nc && count_refs(root[i], run_paths.data, run_paths.len, max_file_size, c, nc, &nread);
+        /* each file's names found only where they are defined */
+        uint32_t at = 0;
+        for (uint32_t m = 0; m < mine.len; m++) {
+            kc_file_result *r = &files->files.data[mine.data[m]];
+            KC_VEC(const char *) un = {0};
+            for (uint32_t k = at; known && k < at + ndefs.data[m]; k++) {
+                cand key = {names.data[k], strlen(names.data[k]), 0};
+                cand *hit = bsearch(&key, c, nc, sizeof *c, cmp_cand);
+                if (!hit || hit->refs)
+                    continue;
+                bool dup = false;
+                for (uint32_t q = 0; q < un.len && !dup; q++)
+                    dup = strcmp(un.data[q], hit->name) == 0;
+                if (!dup)
+                    kc_vec_push(&un, hit->name);
+            }
+            /* a file that launches none of its own kernels (calls none of
+             * its Python functions) is used from outside it (a library's
+             * kernels, a module of kernels another launches, work in
+             * progress): what its repository names does not show what runs */
+            if (!self_ref.data[m])
+                un.len = 0;
+            at += ndefs.data[m];
+            r->peers.reach_files = known ? nread : 0;
+            if (un.len) {
+                qsort(un.data, un.len, sizeof *un.data, kc_strptr_cmp);
+                r->peers.unreferenced = un.data;
+                r->peers.nunreferenced = un.len;
+                kc_vec_push(&owned->arrays, un.data);
+            } else {
+                kc_vec_free(&un);
+            }
+            free(root[mine.data[m]]);
+            root[mine.data[m]] = NULL; /* done */
+        }
+        for (uint32_t k = 0; k < names.len; k++)
+            kc_vec_push(&owned->names, names.data[k]);
+        kc_vec_free(&names);
+        free(c);
+        kc_vec_free(&mine);
+        kc_vec_free(&run_paths);
+        kc_vec_free(&ndefs);
+        kc_vec_free(&self_ref);
+    }
+    free(buf);
+    for (uint32_t i = 0; i < nf; i++) {
+        free(abs[i]);
+        free(root[i]);
+    }
+    free(abs);
+    free(root);
+}
+
+void kc_reach_free(kc_reach *r)
+{
+    for (uint32_t i = 0; i < r->names.len; i++)
+        free(r->names.data[i]);
+    kc_vec_free(&r->names);
+    for (uint32_t i = 0; i < r->arrays.len; i++)
+        free(r->arrays.data[i]);
+    kc_vec_free(&r->arrays);
+}
+
+/* ---- marking the kernels ---- */
+
+void kc_reach_mark(kc_model *m, const kc_peers *peers)
+{
+    if (!peers || !peers->nunreferenced)
+        return;
+    for (kc_model *x = m; x; x = x->next) {
+        for (uint32_t i = 0; i < x->kernels.len; i++) {
+            kc_kernel *k = x->kernels.data[i];
+            if (!k->name)
+                continue;
+            size_t n = strcspn(k->name, "<"); /* an instance `k<128>` is k's */
+            char *base = kc_arena_strndup(x->arena, k->name, n);
+            const char *key = base;
+            if (!bsearch(&key, peers->unreferenced, peers->nunreferenced, sizeof *peers->unreferenced,
+                         kc_strptr_cmp))
+                continue;
+            k->unreferenced = kc_arena_printf(x->arena,
+                                              "`%s` is named nowhere else in its repository (its CUDA and "
+                                              "Python files read, comments left out): nothing launches or calls it",
+                                              base);
+        }
+    }
+}

@@ -1,0 +1,42 @@
+/* kc_reach.h — functions of the run's files that nothing in their
+ * repository names.
+ *
+ * A kernel nothing launches and a helper nothing calls never run: a
+ * finding there is about code the project does not execute (a deprecated
+ * kernel left in a module, a launch commented out). For each file of the
+ * run inside a git repository, the functions it defines (Python: every
+ * `def`, in files that mention `jit`; CUDA: the first name followed by `(`
+ * in a declaration that says `__global__` or `__device__`, or a macro that
+ * names DEVICE or GLOBAL) are looked for in the text of every CUDA and
+ * Python file of the repository (walked as kc_expand_paths walks:
+ * .gitignore honoured, hidden entries skipped), comments left out and
+ * string literals kept (a name in a string may be looked up at run time:
+ * an ahead-of-time build's kernel list, `getattr`, NVRTC). A name found
+ * only where it is defined is unreferenced. Nothing is said of a file
+ * outside a git repository, or of a repository of more than
+ * KC_REACH_MAX_FILES files or KC_REACH_MAX_BYTES bytes. */
+#ifndef KC_REACH_H
+#define KC_REACH_H
+
+#include "kc_model.h"
+#include "kc_walk.h"
+
+#define KC_REACH_MAX_FILES 20000
+#define KC_REACH_MAX_BYTES ((size_t)256 << 20)
+
+/* The names unreferenced in each file's repository, set in each file
+ * result's peers (unreferenced, nunreferenced, reach_files); `owned`
+ * receives the allocations, which must outlive the run (free with
+ * kc_reach_free). */
+typedef struct kc_reach {
+    KC_VEC(char *) names;
+    KC_VEC(const char **) arrays;
+} kc_reach;
+void kc_reach_link(kc_path_list *files, size_t max_file_size, kc_reach *owned);
+void kc_reach_free(kc_reach *r);
+
+/* Marks each kernel of m (and of the models chained after it) whose name
+ * is among peers' unreferenced names: kc_kernel.unreferenced says why. */
+void kc_reach_mark(kc_model *m, const kc_peers *peers);
+
+#endif
