@@ -33,10 +33,15 @@ static const char doc[] =
     "  and those are sticky (every later call returns them), so the next check\n"
     "  stops the program, under the wrong call's name. `cudaStreamSynchronize`\n"
     "  and `cudaEventSynchronize` can fail for their own argument, which is not\n"
-    "  sticky, and stay warnings.\n"
+    "  sticky, and stay warnings. The same holds for the device queries\n"
+    "  `cudaGetDevice` and `cudaGetDeviceCount` and for `cudaSetDevice(old)`\n"
+    "  restoring the device `cudaGetDevice(&old)` gave in the same function: their\n"
+    "  only errors are the runtime's failure to start and earlier faults, which\n"
+    "  the next checked call returns too (a note); a switch to any other device\n"
+    "  can fail for its ordinal and stays a warning.\n"
     "  Clean-up calls (`cudaFree`, `*Destroy`, `cudaDeviceReset`, and every call\n"
-    "  in a destructor, which must not throw or abort: `cudaSetDevice(id);\n"
-    "  cudaFree(p);`), the status\n"
+    "  in a destructor, a local class's included, which must not throw or abort:\n"
+    "  `cudaSetDevice(id); cudaFree(p);`), the status\n"
     "  queries `cudaEventQuery` and `cudaStreamQuery` (whose normal result while\n"
     "  work is pending is `cudaErrorNotReady`) and\n"
     "  `(void)`-casts are not reported. Calls written inside a macro's body\n"
@@ -140,6 +145,37 @@ static bool unchecked(const kc_launch *l, bool file_checks_launches)
     if (!l->in_host_code || l->error_checked || !kc_span_valid(l->span))
         return false;
     return !l->at_function_end || file_checks_launches;
+}
+
+/* A discarded result whose errors the checked call at c->later_check
+ * returns too: a synchronization's (sticky faults of earlier kernels), a
+ * device query's or a device restore's (also the runtime's failure to
+ * start). A note. */
+static void report_later(kc_rule_ctx *ctx, const kc_call *c, kc_span at)
+{
+    kc_diag *d;
+    if (strncmp(c->callee, "cudaGetDevice", 13) != 0 && strcmp(c->callee, "cudaSetDevice") != 0) {
+        d = kc_report(ctx, NULL, at,
+                      "the `cudaError_t` returned by `%s` is discarded: a fault of an earlier kernel is reported "
+                      "only by the checked call on line %u, as that call's error",
+                      c->callee, c->later_check.line);
+        kc_diag_note(d, "its only errors are faults of kernels that ran before it, which are sticky: every later "
+                     "runtime call returns them, so the program does not go on unaware, but the message names the "
+                     "wrong call; reported as a note");
+        kc_diag_note(d, "fix: wrap it in the file's checking macro (e.g. `CUDA_CHECK(%s())`)", c->callee);
+    } else {
+        d = kc_report(ctx, NULL, at,
+                      "the `cudaError_t` returned by `%s` is discarded: it fails only where the checked call on "
+                      "line %u fails too",
+                      c->callee, c->later_check.line);
+        kc_diag_note(d, "%s takes nothing that can be wrong: its only errors are the runtime's failure to start "
+                     "and faults of earlier kernels, which every later runtime call returns too; reported as a "
+                     "note",
+                     strcmp(c->callee, "cudaSetDevice") == 0 ? "restoring the device `cudaGetDevice` gave"
+                                                             : "a device query");
+        kc_diag_note(d, "fix: wrap it in the file's checking macro (e.g. `CUDA_CHECK(%s(...))`)", c->callee);
+    }
+    d->severity = KC_SEV_NOTE;
 }
 
 static void check_model(const kc_model *m, kc_rule_ctx *ctx)
@@ -271,15 +307,7 @@ static void check_model(const kc_model *m, kc_rule_ctx *ctx)
                          "file's checking macro",
                          c->stored_in, c->stored_in);
         } else if (c->flags & KC_CALL_FAULT_REPORTED_LATER) {
-            d = kc_report(ctx, NULL, at,
-                          "the `cudaError_t` returned by `%s` is discarded: a fault of an earlier kernel is reported "
-                          "only by the checked call on line %u, as that call's error",
-                          c->callee, c->later_check.line);
-            d->severity = KC_SEV_NOTE;
-            kc_diag_note(d, "its only errors are faults of kernels that ran before it, which are sticky: every "
-                         "later runtime call returns them, so the program does not go on unaware, but the message "
-                         "names the wrong call; reported as a note");
-            kc_diag_note(d, "fix: wrap it in the file's checking macro (e.g. `CUDA_CHECK(%s())`)", c->callee);
+            report_later(ctx, c, at);
         } else {
             d = kc_report(ctx, NULL, at, "the `cudaError_t` returned by `%s` is discarded", c->callee);
             kc_diag_note(d, "this file checks %u of its %u runtime API calls; a failure here goes unnoticed and "

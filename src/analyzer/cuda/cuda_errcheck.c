@@ -401,3 +401,39 @@ void kc_cuda_unparsed_api_calls(kc_cuda_tu *t)
                                                                "header?)", n, first);
     kc_model_add_gap(t->m, KC_GAP_OTHER, (kc_span){first_line, 1, first_line, 1}, what, NULL);
 }
+
+/* ---- names that say they check ---- */
+
+static bool ci_contains(const char *s, const char *pat)
+{
+    size_t n = strlen(pat);
+    for (; *s; s++) {
+        size_t i = 0;
+        while (i < n && s[i] && tolower((unsigned char)s[i]) == pat[i])
+            i++;
+        if (i == n)
+            return true;
+    }
+    return false;
+}
+
+bool kc_cuda_checker_name(const char *n)
+{
+    /* libclang's "(unnamed struct at /path/...)" is no name: its path
+     * may hold anything ("unchecked") */
+    if (n[0] == '(')
+        return false;
+    static const char *const pats[] = {"check", "chk", "lasterror", "lastcudaerror", "safe_call", "safecall",
+                                       "handle_error", "handleerror", "cuda_call", "cudacall", "cuda_try",
+                                       "rt_call"};
+    for (size_t i = 0; i < sizeof pats / sizeof pats[0]; i++)
+        if (ci_contains(n, pats[i]))
+            return true;
+    return false;
+}
+
+bool kc_cuda_last_error_name(const char *n)
+{
+    return ci_contains(n, "lasterror") || ci_contains(n, "lastcudaerror") || ci_contains(n, "launch_check") ||
+           ci_contains(n, "launchcheck") || ci_contains(n, "peekatlasterror");
+}

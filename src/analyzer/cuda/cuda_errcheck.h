@@ -25,4 +25,10 @@ bool kc_cuda_wraps_runtime_call(const kc_cuda_tu *t, CXCursor c);
  * into the model (host_calls_unparsed_*) and said in a KC002 gap. */
 void kc_cuda_unparsed_api_calls(kc_cuda_tu *t);
 
+/* A function or macro name that says it checks CUDA errors (`CUDA_CHECK`,
+ * `cudaSafeCall`, `HANDLE_ERROR`), and one that says it reads the last
+ * error (`cudaCheckLastError`, `LAUNCH_CHECK`). */
+bool kc_cuda_checker_name(const char *n);
+bool kc_cuda_last_error_name(const char *n);
+
 #endif

@@ -48,6 +48,7 @@ typedef struct host_ev {
     bool last_error; /* a check that reports the error of earlier calls */
     bool used;       /* EV_API: the result is used */
     bool of_api;     /* EV_CHECK: the test of a runtime call's own result */
+    bool restores;   /* EV_API: cudaSetDevice of a device cudaGetDevice gave */
     kc_span span;
     kc_call call;    /* EV_API */
     unsigned callee; /* EV_CALL: hash of the called function (fn_key) */
@@ -73,6 +74,13 @@ typedef struct host_alias {
     unsigned fn, via;
 } host_alias;
 
+/* Host function definitions of the main file: free functions, methods,
+ * templates, in namespaces, classes and extern "C" blocks. */
+typedef struct host_fns {
+    KC_VEC(CXCursor) v;
+    unsigned depth;
+} host_fns;
+
 typedef struct host_ctx {
     kc_cuda_tu *t;
     KC_VEC(host_ev) evs;
@@ -89,42 +97,13 @@ typedef struct host_ctx {
     const char *unread_var; /* value_use: the variable nothing reads that took the value, or NULL */
     const CXCursor *fns;    /* the host functions of the file */
     uint32_t nfns;
+    host_fns *all;          /* where fns are gathered (local classes' methods join them) */
+    unsigned got_device[8]; /* the function's variables cudaGetDevice wrote (clang_hashCursor) */
+    unsigned ngot;
 } host_ctx;
 
-static bool ci_contains(const char *s, const char *pat)
-{
-    size_t n = strlen(pat);
-    for (; *s; s++) {
-        size_t i = 0;
-        while (i < n && s[i] && tolower((unsigned char)s[i]) == pat[i])
-            i++;
-        if (i == n)
-            return true;
-    }
-    return false;
-}
 
-/* A function or macro name that says it checks CUDA errors. */
-static bool checker_name(const char *n)
-{
-    /* libclang's "(unnamed struct at /path/...)" is no name: its path
-     * may hold anything ("unchecked") */
-    if (n[0] == '(')
-        return false;
-    static const char *const pats[] = {"check", "chk", "lasterror", "lastcudaerror", "safe_call", "safecall",
-                                       "handle_error", "handleerror", "cuda_call", "cudacall", "cuda_try",
-                                       "rt_call"};
-    for (size_t i = 0; i < sizeof pats / sizeof pats[0]; i++)
-        if (ci_contains(n, pats[i]))
-            return true;
-    return false;
-}
-
-static bool last_error_name(const char *n)
-{
-    return ci_contains(n, "lasterror") || ci_contains(n, "lastcudaerror") || ci_contains(n, "launch_check") ||
-           ci_contains(n, "launchcheck") || ci_contains(n, "peekatlasterror");
-}
+static enum CXChildVisitResult fns_visit(CXCursor c, CXCursor parent, CXClientData data);
 
 /* The identifier written at the expansion start of `c` when it comes from
  * a macro (`CUDA_CHECK` for the call it expands to), else NULL. */
@@ -517,7 +496,7 @@ static bool returns_last_error(CXCursor call)
  * checks that value. The name decides first (`...LastError`). */
 static bool checks_last_error(CXCursor c, const char *name, const char *macro, bool has_args)
 {
-    if (last_error_name(name) || (macro && last_error_name(macro)))
+    if (kc_cuda_last_error_name(name) || (macro && kc_cuda_last_error_name(macro)))
         return true;
     /* how a checking macro stops the program (`if (e != cudaSuccess) {
      * ...; abort(); }`): it checks nothing itself */
@@ -674,8 +653,8 @@ static void on_call(host_ctx *x, CXCursor c)
         e.kind = EV_CHECK;
         e.last_error = true;
         push_ev(x, &e);
-    } else if (checker_name(name) ||
-               (macro && checker_name(macro) && !(strncmp(name, "cuda", 4) == 0 && returns_cuda_error(c)))) {
+    } else if (kc_cuda_checker_name(name) ||
+               (macro && kc_cuda_checker_name(macro) && !(strncmp(name, "cuda", 4) == 0 && returns_cuda_error(c)))) {
         /* the checker itself; not the API call it is given, which starts
          * at the macro's expansion too (`cudaCheck(cudaDeviceSynchronize())`
          * checks that call's result, not the last error) */
@@ -702,10 +681,15 @@ static void on_call(host_ctx *x, CXCursor c)
         k->stored_in = use == 0 ? x->unread_var : NULL;
         if (macro && in_macro_body(c))
             k->flags |= KC_CALL_IN_MACRO_BODY;
-        else if (macro && use == 0 && checker_name(macro))
+        else if (macro && use == 0 && kc_cuda_checker_name(macro))
             k->flags |= KC_CALL_CHECKER_DROPS;
         k->guard = k->loop = KC_NONE;
         k->seq = x->evs.len;
+        unsigned v = kc_cuda_arg_var(c, 0);
+        if (v && strcmp(name, "cudaGetDevice") == 0 && x->ngot < sizeof x->got_device / sizeof x->got_device[0])
+            x->got_device[x->ngot++] = v;
+        for (unsigned g = 0; v && strcmp(name, "cudaSetDevice") == 0 && g < x->ngot; g++)
+            a.restores |= x->got_device[g] == v;
         kc_cuda_kids kids;
         kc_cuda_kids_get(c, &kids);
         if (kids.n >= 1)
@@ -731,6 +715,14 @@ static void visit(host_ctx *x, CXCursor c)
     if (x->depth >= HOST_MAX_DEPTH || x->budget == 0)
         return;
     x->budget--;
+    if (c.kind == CXCursor_StructDecl || c.kind == CXCursor_ClassDecl) {
+        /* a class local to the function: its methods are functions of
+         * their own (a destructor's clean-up is judged as a destructor's) */
+        clang_visitChildren(c, fns_visit, x->all);
+        x->fns = x->all->v.data;
+        x->nfns = x->all->v.len;
+        return;
+    }
     x->stack[x->depth++] = c;
     if (c.kind == CXCursor_CallExpr) {
         on_call(x, c);
@@ -740,7 +732,7 @@ static void visit(host_ctx *x, CXCursor c)
          * no recovered call: inside a macro its span is the whole
          * `cudaCheck(cudaMalloc(...))`) */
         const char *name = recovered_call(x, c);
-        if (name && checker_name(name)) {
+        if (name && kc_cuda_checker_name(name)) {
             host_ev e;
             memset(&e, 0, sizeof e);
             e.kind = EV_CHECK;
@@ -891,7 +883,7 @@ static void unknown_checkers(host_ctx *x, CXCursor body)
         const kc_cuda_hole *h = &x->t->holes[i];
         bool inside = (h->line > b.line || (h->line == b.line && h->col > b.col)) &&
                       (h->line < b.end_line || (h->line == b.end_line && h->col < b.end_col));
-        if (!inside || !h->name || !checker_name(h->name) || !bare_statement(x->t->src, h->line, h->col))
+        if (!inside || !h->name || !kc_cuda_checker_name(h->name) || !bare_statement(x->t->src, h->line, h->col))
             continue;
         host_ev e;
         memset(&e, 0, sizeof e);
@@ -922,6 +914,7 @@ static void host_function(host_ctx *x, CXCursor fn)
     x->evs.len = 0;
     x->depth = 0;
     x->npath = 0;
+    x->ngot = 0;
     visit(x, body);
     unknown_checkers(x, body);
     kc_model *m = x->t->m;
@@ -992,6 +985,12 @@ static void host_function(host_ctx *x, CXCursor fn)
              * it runs whenever the synchronization does. */
             bool sticky_only = strcmp(c.callee, "cudaDeviceSynchronize") == 0 ||
                                strcmp(c.callee, "cudaThreadSynchronize") == 0;
+            /* The device queries take nothing that can be wrong either,
+             * and neither does restoring a device the runtime gave: their
+             * only errors are the runtime's failure to start and earlier
+             * faults, which every later call returns too. */
+            sticky_only |= strcmp(c.callee, "cudaGetDevice") == 0 ||
+                           strcmp(c.callee, "cudaGetDeviceCount") == 0 || e->restores;
             for (uint32_t j = i + 1; j < x->evs.len; j++) {
                 const host_ev *f = &x->evs.data[j];
                 if (f->kind != EV_CHECK || !same_path(e, f))
@@ -1139,13 +1138,6 @@ static void callers_check(host_ctx *x)
     checked_free(&tab);
 }
 
-/* Host function definitions of the main file: free functions, methods,
- * templates, in namespaces, classes and extern "C" blocks. */
-typedef struct host_fns {
-    KC_VEC(CXCursor) v;
-    unsigned depth;
-} host_fns;
-
 static enum CXChildVisitResult fns_visit(CXCursor c, CXCursor parent, CXClientData data)
 {
     (void)parent;
@@ -1186,10 +1178,14 @@ void kc_cuda_host_facts(kc_cuda_tu *t)
     host_ctx *x = kc_xcalloc(1, sizeof *x);
     x->t = t;
     x->budget = HOST_BUDGET;
+    x->all = &fns;
+    for (uint32_t i = 0; i < fns.v.len; i++) {
+        x->fns = fns.v.data;
+        x->nfns = fns.v.len;
+        host_function(x, fns.v.data[i]);
+    }
     x->fns = fns.v.data;
     x->nfns = fns.v.len;
-    for (uint32_t i = 0; i < fns.v.len; i++)
-        host_function(x, fns.v.data[i]);
     callers_check(x);
     kc_vec_free(&x->evs);
     kc_vec_free(&x->pending);

@@ -735,6 +735,19 @@ static CXCursor unwrap(CXCursor c, bool names)
 
 CXCursor kc_cuda_strip(CXCursor c) { return unwrap(c, false); }
 
+unsigned kc_cuda_arg_var(CXCursor call, unsigned i)
+{
+    if (clang_Cursor_getNumArguments(call) <= (int)i)
+        return 0;
+    CXCursor a = kc_cuda_strip(clang_Cursor_getArgument(call, i));
+    kc_cuda_kids k;
+    kc_cuda_kids_get(a, &k);
+    if (a.kind == CXCursor_UnaryOperator && k.n == 1)
+        a = kc_cuda_strip(k.v[0]);
+    kc_cuda_kids_free(&k);
+    return a.kind == CXCursor_DeclRefExpr ? clang_hashCursor(clang_getCursorReferenced(a)) : 0;
+}
+
 /* The variable an expression names, through parentheses and implicit
  * conversions only (null when it names none). */
 CXCursor kc_cuda_referenced_decl(CXCursor c)

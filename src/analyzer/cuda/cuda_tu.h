@@ -178,6 +178,9 @@ bool kc_cuda_is_launch(CXCursor call);
 bool kc_cuda_is_config_call(CXCursor c);
 /* Strips parentheses and single-child implicit nodes (casts, temporaries). */
 CXCursor kc_cuda_strip(CXCursor c);
+/* The variable argument i of the call names, `v` or `&v` (its
+ * clang_hashCursor), or 0. */
+unsigned kc_cuda_arg_var(CXCursor call, unsigned i);
 
 /* `while (true) { ...; break; }`: a loop body that ends in an
  * unconditional break, with no continue of its own loop in it
