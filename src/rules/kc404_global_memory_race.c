@@ -52,7 +52,10 @@ static const char doc[] =
     "argument, a `tl.constexpr` flag) that a launch may tie to the grid: one\n"
     "it does not pass, or passes as an expression sharing a name with the\n"
     "axis's grid size (apex launches its clearing mode as\n"
-    "`dim3 blocks(clear ? 1 : n)`).\n"
+    "`dim3 blocks(clear ? 1 : n)`), and a store in one arm of such a branch\n"
+    "whose other arm updates the same address atomically (`if KD == D:\n"
+    "tl.store(p, o)` / `else: tl.atomic_add(p, o)`: the author's configuration\n"
+    "with one program per location).\n"
     "\n"
     "## Why is this bad?\n"
     "Programs of one launch run in no defined order, and nothing orders them\n"
@@ -323,6 +326,35 @@ static bool in_tied_branch(const kc_model *m, const kc_kernel *k, const kc_acces
         const kc_cond *cd = &k->conds.data[c];
         if (!cd->deps.axes && !cd->deps.flags && !cd->deps.loops && branch_tied(m, k, cd, ax))
             return true;
+    }
+    return false;
+}
+
+/* Is the store in one arm of a branch on shared values (a `tl.constexpr`,
+ * an argument) whose other arm updates the same location atomically
+ * (`if KD == D: tl.store(p, o) else: tl.atomic_add(p, o)`)? The author
+ * chose per configuration between one writer and many: the plain store is
+ * the configuration with one program per location (linghe's lightning
+ * attention, where `KD == D` leaves the split axis one program wide). */
+static bool atomic_in_other_arm(const kc_kernel *k, const kc_access *a)
+{
+    uint32_t hops = 0;
+    for (uint32_t c = a->guard; c != KC_NONE && c < k->conds.len && hops++ < 10000; c = k->conds.data[c].parent) {
+        const kc_cond *cd = &k->conds.data[c];
+        if (cd->deps.axes || cd->deps.flags || cd->deps.loops)
+            continue;
+        for (uint32_t i = 0; i < k->accesses.len; i++) {
+            const kc_access *b = &k->accesses.data[i];
+            if (b->kind != KC_ACC_ATOMIC || !kc_access_same_base(a, b) || !a->offset || !b->offset ||
+                !kc_index_equal(a->offset, b->offset))
+                continue;
+            for (uint32_t g = b->guard, h = 0; g != KC_NONE && g < k->conds.len && h++ < 10000;
+                 g = k->conds.data[g].parent) {
+                const kc_cond *bd = &k->conds.data[g];
+                if (bd != cd && kc_span_same(bd->span, cd->span) && bd->negated != cd->negated)
+                    return true;
+            }
+        }
     }
     return false;
 }
@@ -624,7 +656,7 @@ static void check(const kc_model *m, const kc_kernel *k, kc_rule_ctx *ctx)
         if (single_program(m, k, racing))
             continue;
         unsigned ax = first_axis(racing);
-        if (guarded_single(m, k, a, ax) || in_tied_branch(m, k, a, ax))
+        if (guarded_single(m, k, a, ax) || in_tied_branch(m, k, a, ax) || atomic_in_other_arm(k, a))
             continue;
         /* a split whose divisor the launches size (`tl.cdiv(K, BK)`) is
          * judged only where every launch shows its arguments */
