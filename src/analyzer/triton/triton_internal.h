@@ -298,6 +298,13 @@ bool tt_rounding_sum(TSNode e, TSNode *n);
 /* Reads the grid of launch `l` (in function `scope`, or null at module
  * level) into l->grid_rows. */
 void tt_scan_grid(tt_module *m, tt_launch *l, TSNode scope);
+/* How many assignments and calls the host-side readers follow. */
+#define TT_HOST_DEPTH 6
+
+/* Marks the launch's arguments that the launching function (scope, before
+ * byte `before`) shows to be multiples (tt_binding.multiple_*):
+ * triton_divides.c. */
+void tt_mark_multiples(tt_module *m, tt_launch *l, TSNode scope, uint32_t before);
 /* The triton.Config(...) calls of an autotune config list, as launches of
  * `kernel` marked from_autotune. */
 void tt_scan_configs(tt_module *m, const char *kernel, TSNode list, int depth);
