@@ -2,7 +2,11 @@
 // earlier kernels, and those are sticky (every later runtime call returns
 // them), while launch-configuration errors and errors of a call's own
 // argument are not. Each case runs in its own process (a sticky fault
-// ends the context): `kc601_sticky_sync CASE`.
+// ends the context): `kc601_sticky_sync CASE`. The device cases check the
+// same premise for cudaGetDevice and for cudaSetDevice restoring the device
+// cudaGetDevice gave: after a fault they return the fault (as every later
+// call does), and without one they succeed; a switch to an ordinal that
+// does not exist fails on its own and leaves the current device as it was.
 #include <cstdio>
 #include <cstring>
 #include <cuda_runtime.h>
@@ -40,8 +44,25 @@ int main(int argc, char **argv)
         show("cudaMemcpy past the allocation's end", cudaMemcpy(h, d, (size_t)1 << 40, cudaMemcpyDeviceToHost));
         show("next cudaMemcpy (checked)", cudaMemcpy(h, d, sizeof h, cudaMemcpyDeviceToHost));
         show("cudaDeviceSynchronize", cudaDeviceSynchronize());
+    } else if (!strcmp(c, "fault_then_device_calls")) {
+        int old = -1;
+        fault<<<1, 32>>>(nullptr);
+        show("cudaDeviceSynchronize (checked)", cudaDeviceSynchronize());
+        show("cudaGetDevice (discarded by the code)", cudaGetDevice(&old));
+        show("cudaSetDevice(old) (discarded by the code)", cudaSetDevice(old));
+        show("next cudaMemcpy (checked)", cudaMemcpy(h, d, sizeof h, cudaMemcpyDeviceToHost));
+    } else if (!strcmp(c, "device_calls_clean")) {
+        int old = -1, n = 0, now = -1;
+        show("cudaGetDeviceCount", cudaGetDeviceCount(&n));
+        show("cudaGetDevice", cudaGetDevice(&old));
+        show("cudaSetDevice(old)", cudaSetDevice(old));
+        show("cudaSetDevice(count): no such ordinal", cudaSetDevice(n));
+        show("cudaGetDevice after the failed switch", cudaGetDevice(&now));
+        printf("  device before %d, after the failed switch %d\n", old, now);
+        show("next cudaMemcpy (checked)", cudaMemcpy(h, d, sizeof h, cudaMemcpyDeviceToHost));
     } else {
-        fprintf(stderr, "usage: kc601_sticky_sync fault_then_copy|trap_then_copy|bad_config_then_sync|bad_arg_then_copy\n");
+        fprintf(stderr, "usage: kc601_sticky_sync fault_then_copy|trap_then_copy|bad_config_then_sync|bad_arg_then_copy|"
+                        "fault_then_device_calls|device_calls_clean\n");
         return 2;
     }
     return 0;
