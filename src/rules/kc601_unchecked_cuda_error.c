@@ -36,9 +36,11 @@ static const char doc[] =
     "  sticky, and stay warnings. The same holds for the device queries\n"
     "  `cudaGetDevice` and `cudaGetDeviceCount` and for `cudaSetDevice(old)`\n"
     "  restoring the device `cudaGetDevice(&old)` gave in the same function: their\n"
-    "  only errors are the runtime's failure to start and earlier faults, which\n"
-    "  the next checked call returns too (a note); a switch to any other device\n"
-    "  can fail for its ordinal and stays a warning.\n"
+    "  only error is the runtime's failure to start, which the next checked call\n"
+    "  returns too (a note; after a kernel's fault they return cudaSuccess and\n"
+    "  the next checked call reports it, measured on an H100); a switch to any\n"
+    "  other device can fail for its ordinal (cudaErrorInvalidDevice, the\n"
+    "  current device unchanged) and stays a warning.\n"
     "  Clean-up calls (`cudaFree`, `*Destroy`, `cudaDeviceReset`, and every call\n"
     "  in a destructor, a local class's included, which must not throw or abort:\n"
     "  `cudaSetDevice(id); cudaFree(p);`), the status\n"
@@ -114,6 +116,8 @@ static const char doc[] =
     "- pytorch/pytorch issue #91758 (`C10_CUDA_KERNEL_LAUNCH_CHECK()` became a no-op;\n"
     "  kernels launched with too many resources were silently not run).\n"
     "- CUDA C++ Programming Guide, \"Error Checking\".\n"
+    "- The premise for the device calls, measured on an H100 (`bench/premise/kc601_sticky_sync.sh`,\n"
+    "  docs/measurements/kc601-device-calls-h100-2026-12-06.txt).\n"
     "- The premise for `cudaDeviceSynchronize`, measured on an H200 (`bench/premise/kc601_sticky_sync.sh`,\n"
     "  docs/measurements/kc601-sticky-sync-h200-2026-12-06.txt): after a kernel's illegal address the\n"
     "  synchronization and every later call return `cudaErrorIllegalAddress`; a launch of 2048 threads a\n"
@@ -168,8 +172,9 @@ static void report_later(kc_rule_ctx *ctx, const kc_call *c, kc_span at)
                       "the `cudaError_t` returned by `%s` is discarded: it fails only where the checked call on "
                       "line %u fails too",
                       c->callee, c->later_check.line);
-        kc_diag_note(d, "%s takes nothing that can be wrong: its only errors are the runtime's failure to start "
-                     "and faults of earlier kernels, which every later runtime call returns too; reported as a "
+        kc_diag_note(d, "%s takes nothing that can be wrong: its only error is the runtime's failure to start, "
+                     "which every later runtime call returns too (after a kernel's fault it still returns "
+                     "cudaSuccess and the next checked call reports the fault: measured on an H100); reported as a "
                      "note",
                      strcmp(c->callee, "cudaSetDevice") == 0 ? "restoring the device `cudaGetDevice` gave"
                                                              : "a device query");
