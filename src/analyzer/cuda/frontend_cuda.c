@@ -36,6 +36,7 @@
 #include "cuda_lower.h"
 #include "cuda_pch.h"
 #include "cuda_shim.h"
+#include "cuda_headers.h"
 #include "kc_file.h"
 #include "kc_cuda_frontend.h"
 
@@ -72,6 +73,7 @@ struct kc_cuda_frontend {
     char *pch_dir;              /* where the header cache lives, or NULL; owned */
     bool pch_off;               /* the header cache failed once: parse without it from now on */
     kc_cuda_pch_memo pch_seen;  /* headers checked against their records (cuda_pch.h) */
+    kc_cuda_headers *headers;   /* repositories' headers by name (cuda_headers.h), or NULL */
 };
 
 /* ---- small helpers ------------------------------------------------------ */
@@ -334,9 +336,18 @@ static const char *ancestor_root(kc_cuda_scan_inc *s, const char *name, const ch
             s->nroots++;
             return p;
         }
-        /* not above the repository's root: another project's files */
-        if (dir_exists(kc_cuda_path_join(s->ar, a, ".git")) || kc_cuda_file_exists(kc_cuda_path_join(s->ar, a, ".git")))
-            return NULL;
+        /* not above the repository's root: another project's files; but
+         * a header of the repository by its name (cuda_headers.h) */
+        if (dir_exists(kc_cuda_path_join(s->ar, a, ".git")) || kc_cuda_file_exists(kc_cuda_path_join(s->ar, a, ".git"))) {
+            const char *p = kc_cuda_headers_find(&s->fe->headers, a, name);
+            if (!p)
+                return NULL;
+            const char *root = kc_arena_strndup(s->ar, p, strlen(p) - strlen(name) - 1);
+            kc_cuda_arg(s->args, kc_arena_printf(s->ar, "-I%s", root));
+            kc_vec_push(&s->args->dirs, root);
+            s->nroots++;
+            return kc_arena_strdup(s->ar, p);
+        }
     }
     return NULL;
 }
@@ -556,6 +567,7 @@ void kc_cuda_frontend_delete(kc_cuda_frontend *fe)
     free(fe->db_error);
     free(fe->pch_dir);
     kc_vec_free(&fe->pch_seen);
+    kc_cuda_headers_free(fe->headers);
     free(fe);
 }
 
