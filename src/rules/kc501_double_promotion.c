@@ -26,6 +26,9 @@ static const char doc[] =
     "\n"
     "Arithmetic on genuine doubles (double variables, explicit casts) and\n"
     "comparisons are left alone; so is template code whose types are not known.\n"
+    "In CUDA, fp64 that one thread of the block runs once, outside every loop\n"
+    "(`if (tid == 0) var = sqrt(var / n + 1e-10);` after a block reduction), is\n"
+    "a note: a few fp64 instructions per block beside the block's own work.\n"
     "\n"
     "In Triton kernels: a scalar argument that a launch passes as a Python float\n"
     "(`eps=1e-6`, `float(x)`, `1.0 / math.sqrt(d)`, a `float` parameter of the\n"
@@ -129,6 +132,54 @@ static const char *shown(kc_arena *ar, const kc_literal *l)
     return l->macro ? kc_arena_printf(ar, "`%s` (from `%s`)", l->text, l->macro) : kc_arena_printf(ar, "`%s`", l->text);
 }
 
+/* The condition on the guard chain that lets one thread of the block in
+ * (`tid == 0`, `threadIdx.x == 0`: a thread index equal to a constant),
+ * or NULL. */
+static const char *one_thread(const kc_kernel *k, uint32_t guard)
+{
+    uint32_t hops = 0;
+    for (uint32_t c = guard; c != KC_NONE && c < k->conds.len && hops++ < 10000; c = k->conds.data[c].parent) {
+        const kc_cond *cd = &k->conds.data[c];
+        for (uint32_t i = 0; !cd->negated && i < cd->npreds; i++) {
+            const kc_pred *p = &cd->preds[i];
+            int64_t v;
+            kc_deps dl = kc_index_deps(p->lhs);
+            if (p->op == KC_CMP_EQ && kc_index_is_const(p->rhs, &v) && (dl.flags & KC_AF_THREAD) &&
+                !(dl.flags & KC_AF_DATA))
+                return cd->text ? cd->text : "";
+        }
+    }
+    return NULL;
+}
+
+/* The guard of the statements on a line (its accesses' or calls'), or
+ * KC_NONE. */
+static uint32_t line_guard(const kc_kernel *k, uint32_t line)
+{
+    for (uint32_t i = 0; i < k->accesses.len; i++)
+        if (k->accesses.data[i].span.line == line)
+            return k->accesses.data[i].guard;
+    for (uint32_t i = 0; i < k->calls.len; i++)
+        if (k->calls.data[i].span.line == line)
+            return k->calls.data[i].guard;
+    return KC_NONE;
+}
+
+/* fp64 that one thread of the block runs once (outside every loop, under
+ * `tid == 0`): a handful of fp64 instructions per block beside the block's
+ * own work, which its cost does not show in (a layer norm's variance, by
+ * thread 0 after the reduction). A note that says so. */
+static void once_per_block(const kc_kernel *k, kc_diag *d, uint32_t loop, uint32_t guard)
+{
+    const char *who = loop == KC_NONE ? one_thread(k, guard) : NULL;
+    if (!who)
+        return;
+    d->severity = KC_SEV_NOTE;
+    kc_diag_note(d, "reported as a note: it runs once per block, outside every loop, in the one thread `%s` lets "
+                 "in: a few fp64 instructions per block cost nothing next to the block's own work",
+                 who);
+}
+
 static void literals(const kc_kernel *k, kc_rule_ctx *ctx)
 {
     kc_arena *ar = kc_rule_arena(ctx);
@@ -173,6 +224,8 @@ static void literals(const kc_kernel *k, kc_rule_ctx *ctx)
         kc_sb_free(&names);
         if (l->loop != KC_NONE && l->loop < k->loops.len)
             kc_diag_note(d, "it runs in %s", kc_loop_describe(ctx, k, &k->loops.data[l->loop]));
+        if (k->lang == KC_LANG_CUDA)
+            once_per_block(k, d, l->loop, line_guard(k, l->span.line));
         kc_diag_note(d, "the result is stored back as float, so the double precision is lost anyway; fp64 runs at "
                      "1/32 of the fp32 rate on a T4 (2.6x slower measured for a GELU loop even on an H200)");
         bool first = true;
@@ -210,6 +263,8 @@ static void math_calls(const kc_kernel *k, kc_rule_ctx *ctx)
                                    : "its argument is float data promoted to double");
         if (c->loop != KC_NONE && c->loop < k->loops.len)
             kc_diag_note(d, "it runs in %s", kc_loop_describe(ctx, k, &k->loops.data[c->loop]));
+        if (k->lang == KC_LANG_CUDA)
+            once_per_block(k, d, c->loop, c->guard != KC_NONE ? c->guard : line_guard(k, c->span.line));
         kc_diag_note(d, "double-precision transcendental functions take tens of fp64 instructions; the float "
                      "version is `%sf` (or keep the argument float: with float arguments C++ overloads pick the "
                      "float function)",
