@@ -28,11 +28,26 @@ static bool header_name(const char *n)
     return false;
 }
 
+/* Does dir hold `name` (a file or a directory)? */
+static bool holds(const char *dir, const char *name)
+{
+    char *p = kc_xasprintf("%s/%s", dir, name);
+    struct stat st;
+    bool yes = lstat(p, &st) == 0;
+    free(p);
+    return yes;
+}
+
 /* Lists the headers under dir (hidden entries and symbolic links to
- * directories skipped, 16 levels deep at most). */
+ * directories skipped, 16 levels deep at most). Below the top, a
+ * directory that is a repository of its own (a submodule, a clone: another
+ * project's files) or a CMake build tree (copies of the sources' headers)
+ * is not entered. */
 static void list(repo_listing *r, const char *dir, unsigned depth)
 {
     if (depth > 16 || !r->whole)
+        return;
+    if (depth > 0 && (holds(dir, ".git") || holds(dir, "CMakeCache.txt")))
         return;
     DIR *d = opendir(dir);
     if (!d)

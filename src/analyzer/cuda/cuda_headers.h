@@ -7,7 +7,8 @@
  * -Iinclude/devices/cuda. The repository's headers are listed once (per
  * front end, per repository) and the name is looked up among them: a
  * single file whose path ends with `/name` is the one; none, or several
- * (two `utils.h`), is nothing. */
+ * (two `utils.h`), is nothing. Repositories nested in it (submodules,
+ * clones) and CMake build trees (copies of its headers) are not listed. */
 #ifndef KC_CUDA_HEADERS_H
 #define KC_CUDA_HEADERS_H
 
