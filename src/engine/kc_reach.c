@@ -15,9 +15,11 @@
 /* ---- scanning a text for names ---- */
 
 /* What an identifier of a text is: a use, or the name of the function its
- * declaration defines (an entry: a CUDA kernel, any Python function, which
- * host code may call). */
-enum { USE = 0, DEF, DEF_ENTRY };
+ * declaration defines: a device function (DEF), a kernel (DEF_ENTRY: a
+ * CUDA kernel, a Python function decorated with a `jit`), or a Python
+ * function of the host (DEF_HOST: not judged, but a file that calls one of
+ * its own is one whose code runs, as one that launches its kernels). */
+enum { USE = 0, DEF, DEF_ENTRY, DEF_HOST };
 
 /* One identifier of a text, outside comments (string literals included). */
 typedef void (*ident_fn)(void *ud, const char *s, size_t n, int what);
@@ -66,13 +68,19 @@ static size_t string_end(const char *t, size_t len, size_t i, bool python, size_
     return j + (triple ? 3 : 1);
 }
 
-/* Python: a name right after `def` is a definition. */
+/* Python: a name right after `def` is a definition, a kernel's when a
+ * decorator line naming `jit` comes before it. */
 static void scan_python(const char *t, size_t len, ident_fn fn, void *ud)
 {
-    bool after_def = false;
+    bool after_def = false, jit = false;
     for (size_t i = 0; i < len;) {
         char c = t[i];
-        if (c == '#') {
+        if (c == '@') {
+            const char *eol = memchr(t + i, '\n', len - i);
+            size_t n = eol ? (size_t)(eol - (t + i)) : len - i;
+            jit |= memmem(t + i, n, "jit", 3) != NULL;
+            i++;
+        } else if (c == '#') {
             while (i < len && t[i] != '\n')
                 i++;
         } else if (c == '\'' || c == '"') {
@@ -86,8 +94,12 @@ static void scan_python(const char *t, size_t len, ident_fn fn, void *ud)
                 j++;
             if (word_is(t + i, j - i, "def")) {
                 after_def = true;
+            } else if (word_is(t + i, j - i, "class")) {
+                jit = false;
             } else {
-                fn(ud, t + i, j - i, after_def ? DEF_ENTRY : USE);
+                fn(ud, t + i, j - i, !after_def ? USE : jit ? DEF_ENTRY : DEF_HOST);
+                if (after_def)
+                    jit = false;
                 after_def = false;
             }
             i = j;
@@ -194,8 +206,9 @@ typedef struct cand {
 typedef KC_VEC(char *) str_vec;
 
 typedef struct defs_ctx {
-    str_vec *names;
-    str_vec *entries; /* borrowed from names */
+    str_vec *names;   /* the functions judged: kernels, device functions */
+    str_vec *entries; /* kernels, borrowed from names */
+    str_vec *hosts;   /* Python functions of the host (owned) */
 } defs_ctx;
 
 static void on_def(void *ud, const char *s, size_t n, int what)
@@ -204,6 +217,10 @@ static void on_def(void *ud, const char *s, size_t n, int what)
     if (what == USE)
         return;
     char *name = kc_xstrndup(s, n);
+    if (what == DEF_HOST) {
+        kc_vec_push(c->hosts, name);
+        return;
+    }
     kc_vec_push(c->names, name);
     if (what == DEF_ENTRY)
         kc_vec_push(c->entries, name);
@@ -368,11 +385,35 @@ void kc_reach_link(kc_path_list *files, size_t max_file_size, kc_reach *owned)
             uint32_t before = names.len;
             bool self = false;
             if (kc_read_regular(abs[k], max_file_size, &buf, &cap, &len, NULL) && may_define(abs[k], buf, len)) {
-                str_vec entries = {0};
-                defs_ctx dc = {&names, &entries};
+                str_vec entries = {0}, hosts = {0};
+                defs_ctx dc = {&names, &entries, &hosts};
                 scan(abs[k], buf, len, on_def, &dc);
-                self = refs_own(abs[k], buf, len, entries.data, entries.len);
+                self = refs_own(abs[k], buf, len, entries.data, entries.len) ||
+                       refs_own(abs[k], buf, len, hosts.data, hosts.len);
+                /* what the file itself names needs no other file read, and
+                 * nothing is said of a file that runs none of its own code */
+                uint32_t nn = names.len - before, w = before;
+                cand *own = kc_xcalloc(nn + 1, sizeof *own);
+                for (uint32_t q = 0; q < nn; q++)
+                    own[q] = (cand){names.data[before + q], strlen(names.data[before + q]), 0};
+                qsort(own, nn, sizeof *own, cmp_cand);
+                refs_ctx rc = {own, nn};
+                if (self)
+                    scan(abs[k], buf, len, on_ref, &rc);
+                for (uint32_t q = before; q < names.len; q++) {
+                    cand key = {names.data[q], strlen(names.data[q]), 0};
+                    const cand *hit = bsearch(&key, own, nn, sizeof *own, cmp_cand);
+                    if (self && hit && hit->refs == 0)
+                        names.data[w++] = names.data[q];
+                    else
+                        kc_vec_push(&owned->names, names.data[q]);
+                }
+                names.len = w;
+                free(own);
                 kc_vec_free(&entries);
+                for (uint32_t q = 0; q < hosts.len; q++)
+                    free(hosts.data[q]);
+                kc_vec_free(&hosts);
             }
             kc_vec_push(&ndefs, names.len - before);
             kc_vec_push(&self_ref, self);

@@ -4,17 +4,20 @@
  * A kernel nothing launches and a helper nothing calls never run: a
  * finding there is about code the project does not execute (a deprecated
  * kernel left in a module, a launch commented out). For each file of the
- * run inside a git repository, the functions it defines (Python: every
- * `def`, in files that mention `jit`; CUDA: the first name followed by `(`
+ * run inside a git repository, the functions it defines (Python: a `def`
+ * after a decorator line naming `jit`; CUDA: the first name followed by `(`
  * in a declaration that says `__global__` or `__device__`, or a macro that
  * names DEVICE or GLOBAL) are looked for in the text of every CUDA and
  * Python file of the repository (walked as kc_expand_paths walks:
  * .gitignore honoured, hidden entries skipped), comments left out and
  * string literals kept (a name in a string may be looked up at run time:
  * an ahead-of-time build's kernel list, `getattr`, NVRTC). A name found
- * only where it is defined is unreferenced. Nothing is said of a file
- * outside a git repository, or of a repository of more than
- * KC_REACH_MAX_FILES files or KC_REACH_MAX_BYTES bytes. */
+ * only where it is defined is unreferenced; the repository is read only
+ * for the names the file itself does not use. Nothing is said of a file
+ * outside a git repository, of one that launches none of its own kernels
+ * and calls none of its own Python functions (used from outside), or of a
+ * repository of more than KC_REACH_MAX_FILES files or KC_REACH_MAX_BYTES
+ * bytes. */
 #ifndef KC_REACH_H
 #define KC_REACH_H
 
