@@ -36,6 +36,7 @@
 
 #include "kc_driver.h"
 #include "kc_project.h"
+#include "kc_path.h"
 #include "kc_frontend.h"
 #include "kc_rule.h"
 
@@ -168,20 +169,13 @@ static bool diag_has(const kc_diag *d, const char *s)
     return false;
 }
 
-/* Is the file inside a git checkout (a directory above it holds .git)? */
-static bool in_git_checkout(const char *path)
+/* Is the file inside a git checkout? */
+static bool fixture_in_repository(const char *path)
 {
-    char *d = realpath(path, NULL);
-    bool found = false;
-    for (char *slash = d ? strrchr(d, '/') : NULL; slash && slash > d && !found; slash = strrchr(d, '/')) {
-        *slash = '\0';
-        char *git = kc_xasprintf("%s/.git", d);
-        struct stat st;
-        found = stat(git, &st) == 0;
-        free(git);
-    }
-    free(d);
-    return found;
+    char *repo = kc_path_repository(path);
+    bool in = repo != NULL;
+    free(repo);
+    return in;
 }
 
 static void run_fixture(void **state)
@@ -216,7 +210,7 @@ static void run_fixture(void **state)
     int failures = 0;
     /* A fixture about what its repository holds (`needs: repository`)
      * means nothing outside a git checkout (a source archive): skipped. */
-    bool skipping = s && memmem(s->text, s->len, "needs: repository", 17) && !in_git_checkout(path);
+    bool skipping = s && memmem(s->text, s->len, "needs: repository", 17) && !fixture_in_repository(path);
     KC_VEC(bool) used = {0};
     if (skipping) {
         print_message("%s: skipped: not in a git checkout, and the fixture is about its repository\n", path);

@@ -437,24 +437,6 @@ static void *load_worker(void *arg)
 
 #define OUTSIDE_MAX_FILES 20000
 
-/* The repository a file lives in: the nearest directory above it holding
- * .git. malloc'd, or NULL (not in a repository: nothing is searched). */
-static char *repo_root(const char *path)
-{
-    char *d = kc_xstrdup(path);
-    for (char *slash = strrchr(d, '/'); slash && slash > d; slash = strrchr(d, '/')) {
-        *slash = '\0';
-        char *git = kc_xasprintf("%s/.git", d);
-        struct stat st;
-        bool found = stat(git, &st) == 0;
-        free(git);
-        if (found)
-            return d;
-    }
-    free(d);
-    return NULL;
-}
-
 /* Whether the file's text names one of the stems as a whole word. */
 static bool names_stem(const char *buf, size_t len, const char *const *stems, uint32_t nstems)
 {
@@ -488,15 +470,11 @@ static void link_outside(kc_project *p, size_t max_file_size)
         pyfile *f = &p->files.data[i];
         if (!f->defines_kernels || f->peers.len)
             continue;
-        char *root = repo_root(f->path);
-        /* a home directory kept in git is not a project to walk */
-        const char *home = getenv("HOME");
-        char *home_abs = home && *home ? realpath(home, NULL) : NULL;
-        if (root && home_abs && strcmp(root, home_abs) == 0) {
+        char *root = kc_path_repository(f->path);
+        if (root && kc_path_is_home(root)) {
             free(root);
             root = NULL;
         }
-        free(home_abs);
         if (!root)
             continue;
         bool seen = false;
@@ -614,7 +592,7 @@ static void link_compile_use(kc_project *p, kc_path_list *files, size_t max_file
         pyfile *f = &p->files.data[i];
         if (!f->defines_kernels)
             continue;
-        char *root = repo_root(f->path);
+        char *root = kc_path_repository(f->path);
         if (!root)
             continue;
         uint32_t r = 0;

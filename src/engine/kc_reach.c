@@ -121,10 +121,9 @@ static int device_word(const char *s, size_t n)
         return DEF_ENTRY;
     if (word_is(s, n, "__device__"))
         return DEF;
-    for (size_t i = 0; i < n; i++)
-        if (!(s[i] == '_' || (s[i] >= 'A' && s[i] <= 'Z') || (s[i] >= '0' && s[i] <= '9')))
-            return USE;
-    return memmem(s, n, "GLOBAL", 6) ? DEF_ENTRY : memmem(s, n, "DEVICE", 6) ? DEF : USE;
+    if (!kc_device_macro_name(s, n))
+        return USE;
+    return memmem(s, n, "GLOBAL", 6) ? DEF_ENTRY : DEF;
 }
 
 /* C, C++ and CUDA: in a statement (from the last `;`, `{` or `}`) that
@@ -267,28 +266,15 @@ static bool refs_own(const char *path, const char *text, size_t len, char *const
     return any;
 }
 
-/* The repository a file lives in (the nearest directory above it holding
- * .git, not the home directory); malloc'd, or NULL. */
+/* The repository a file lives in, not the home directory; malloc'd, or
+ * NULL. */
 static char *repo_of(const char *abspath)
 {
-    char *d = kc_xstrdup(abspath);
-    char *root = NULL;
-    for (char *slash = strrchr(d, '/'); slash && slash > d && !root; slash = strrchr(d, '/')) {
-        *slash = '\0';
-        char *git = kc_xasprintf("%s/.git", d);
-        struct stat st;
-        if (stat(git, &st) == 0)
-            root = kc_xstrdup(d);
-        free(git);
-    }
-    free(d);
-    const char *home = getenv("HOME");
-    char *home_abs = root && home && *home ? realpath(home, NULL) : NULL;
-    if (root && home_abs && strcmp(root, home_abs) == 0) {
+    char *root = kc_path_repository(abspath);
+    if (root && kc_path_is_home(root)) {
         free(root);
         root = NULL;
     }
-    free(home_abs);
     return root;
 }
 

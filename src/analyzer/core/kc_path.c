@@ -73,10 +73,8 @@ char *kc_path_absolute(const char *path)
     return norm;
 }
 
-char *kc_path_project_root(const char *path, const char *root)
+char *kc_path_repository(const char *path)
 {
-    if (root && *root)
-        return kc_path_absolute(root);
     char *dir = kc_path_absolute(path);
     struct stat st;
     if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
@@ -96,6 +94,25 @@ char *kc_path_project_root(const char *path, const char *root)
         *slash = '\0';
     }
     free(dir);
+    return NULL;
+}
+
+bool kc_path_is_home(const char *dir)
+{
+    const char *home = getenv("HOME");
+    char *home_abs = home && *home ? realpath(home, NULL) : NULL;
+    bool is = home_abs && strcmp(dir, home_abs) == 0;
+    free(home_abs);
+    return is;
+}
+
+char *kc_path_project_root(const char *path, const char *root)
+{
+    if (root && *root)
+        return kc_path_absolute(root);
+    char *repo = kc_path_repository(path);
+    if (repo)
+        return repo;
     char *cwd = getcwd(NULL, 0);
     char *norm = cwd ? kc_path_lexical(cwd) : kc_xstrdup("/");
     free(cwd);

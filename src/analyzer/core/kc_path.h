@@ -24,6 +24,12 @@ const char *kc_path_under(const char *abspath, const char *dir);
  * or above `path` that holds `.git` (the repository), else the working
  * directory. Absolute, lexically normalized, malloc'd. */
 char *kc_path_project_root(const char *path, const char *root);
+/* The nearest directory at or above `path` that holds `.git` (its
+ * repository), absolute and malloc'd, or NULL. */
+char *kc_path_repository(const char *path);
+/* Is `dir` (absolute) the user's home directory ($HOME)? A home kept in git
+ * is not a project to walk. */
+bool kc_path_is_home(const char *dir);
 /* `path` relative to kc_path_project_root(path, root), lexically (the
  * same from whichever directory kcheck runs); kc_path_normalize(path) when
  * it is not under that directory. malloc'd. */

@@ -326,18 +326,20 @@ bool kc_source_has_device_functions(const char *text, size_t len) { return devic
 
 bool kc_source_has_kernels(const char *text, size_t len) { return device_marks(text, len, true, false); }
 
-/* Is the word at text[i..j) a macro that marks device code in a
- * declaration's specifier place: upper case, naming DEVICE or GLOBAL
- * (`CUTLASS_DEVICE`, `CUTE_HOST_DEVICE`, `CUTLASS_GLOBAL`, `DEVICE_INLINE`),
- * followed by a name or `~` (the return type, a constructor's or
- * destructor's name) and not itself a member (`x.`, `::`, `->` before it)? */
-static bool device_macro_at(const char *text, size_t len, size_t i, size_t j)
+bool kc_device_macro_name(const char *s, size_t n)
 {
-    if (j - i < 6 || !(memmem(text + i, j - i, "DEVICE", 6) || memmem(text + i, j - i, "GLOBAL", 6)))
+    if (n < 6 || !(memmem(s, n, "DEVICE", 6) || memmem(s, n, "GLOBAL", 6)))
         return false;
-    for (size_t k = i; k < j; k++)
-        if (!(text[k] == '_' || (text[k] >= 'A' && text[k] <= 'Z') || (text[k] >= '0' && text[k] <= '9')))
+    for (size_t k = 0; k < n; k++)
+        if (!(s[k] == '_' || (s[k] >= 'A' && s[k] <= 'Z') || (s[k] >= '0' && s[k] <= '9')))
             return false;
+    return true;
+}
+
+bool kc_source_device_macro_at(const char *text, size_t len, size_t i, size_t j)
+{
+    if (!kc_device_macro_name(text + i, j - i))
+        return false;
     size_t a = j;
     while (a < len && (text[a] == ' ' || text[a] == '\t' || text[a] == '\n' || text[a] == '\r'))
         a++;
@@ -361,7 +363,7 @@ static bool device_macro_at(const char *text, size_t len, size_t i, size_t j)
 /* The marks of device code outside comments and string literals:
  * `__global__` (kernels_only), also `__shared__` and a `__device__` that
  * is not a lambda's, and with macros a macro that marks device code
- * (device_macro_at). */
+ * (kc_source_device_macro_at). */
 static bool device_marks(const char *text, size_t len, bool kernels_only, bool macros)
 {
     /* outside comments and string literals */
@@ -391,7 +393,7 @@ static bool device_marks(const char *text, size_t len, bool kernels_only, bool m
             size_t j = i;
             while (j < len && (isalnum((unsigned char)text[j]) || text[j] == '_'))
                 j++;
-            if (device_macro_at(text, len, i, j))
+            if (kc_source_device_macro_at(text, len, i, j))
                 return true;
             i = j - 1;
         }

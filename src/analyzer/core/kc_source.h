@@ -100,6 +100,13 @@ char *kc_utf8_lenient(const char *s);
  * passed over; a .cu file without any whose parse fails cannot be hiding
  * a kernel of its own, so its errors are notes, not a file refused. */
 bool kc_source_has_device_code(const char *text, size_t len);
+/* Is s[0..n) a macro name that marks device code: capitals, digits and
+ * '_', naming DEVICE or GLOBAL (`CUTLASS_DEVICE`, `CUTE_HOST_DEVICE`)? */
+bool kc_device_macro_name(const char *s, size_t n);
+/* Is the word text[i..j) such a name in a declaration's specifier place:
+ * followed by a name or `~`, not a member (`.`, `::`, `->` before it), not
+ * on a preprocessor line? */
+bool kc_source_device_macro_at(const char *text, size_t len, size_t i, size_t j);
 /* Device code other than `__device__` lambdas: `__global__`, `__shared__`,
  * or a `__device__` function or variable. A file whose only device code is
  * lambdas handed to library algorithms (thrust, cuco) holds no kernel

@@ -2,6 +2,7 @@
  * (cuda_macros.h). */
 #define _GNU_SOURCE 1 /* memmem */
 #include "cuda_macros.h"
+#include "kc_source.h"
 
 #include "cuda_gaps.h"
 
@@ -233,38 +234,12 @@ static bool after_return_type(const char *t, const char *end, const char *p, siz
     return false;
 }
 
-/* Does the name say it marks device code (DEVICE or GLOBAL in it)? */
-static bool device_name(const char *p, size_t n)
-{
-    return memmem(p, n, "DEVICE", 6) || memmem(p, n, "GLOBAL", 6);
-}
-
 /* Is the use at p (n characters) of a name that says DEVICE or GLOBAL a
- * declaration's specifier: followed by a name or `~` (a return type of any
- * spelling, a constructor's or destructor's name: `static CUTLASS_DEVICE
- * accum_t f(`, `CUTLASS_HOST_DEVICE Array()`), and not a member (`::`,
- * `.`, `->` before it)? */
+ * declaration's specifier (`static CUTLASS_DEVICE accum_t f(`,
+ * `CUTLASS_HOST_DEVICE Array()`): kc_source_device_macro_at. */
 static bool device_specifier(const char *t, const char *end, const char *p, size_t n)
 {
-    if (!device_name(p, n))
-        return false;
-    const char *bol = p; /* not a preprocessor line's (`#if USE_DEVICE_X`) */
-    while (bol > t && bol[-1] != '\n')
-        bol--;
-    while (bol < p && (*bol == ' ' || *bol == '\t'))
-        bol++;
-    if (*bol == '#')
-        return false;
-    const char *a = p + n;
-    while (a < end && (*a == ' ' || *a == '\t' || *a == '\n' || *a == '\r'))
-        a++;
-    if (a >= end || !(ident_start(*a) || *a == '~'))
-        return false;
-    const char *b = p;
-    while (b > t && (b[-1] == ' ' || b[-1] == '\t'))
-        b--;
-    return !(b > t && (b[-1] == '.' || (b - 1 > t && b[-1] == ':' && b[-2] == ':') ||
-                       (b - 1 > t && b[-1] == '>' && b[-2] == '-')));
+    return kc_source_device_macro_at(t, (size_t)(end - t), (size_t)(p - t), (size_t)(p - t) + n);
 }
 
 /* A qualifier's place: after `*`, a lambda's specifier or a function's. */
