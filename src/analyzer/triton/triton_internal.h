@@ -257,7 +257,7 @@ void tt_walk(TSNode root, tt_visit_fn visit, void *ud);
 TSNode tt_unparen(TSNode n);
 /* The assignments under `scope`, outside the functions and classes defined
  * in it (a Triton kernel defines none): built on first use, kept with the
- * module. */
+ * module. A null scope (code outside any function) is the module. */
 const tt_assign_index *tt_assignments(tt_module *m, TSNode scope);
 /* The bindings of `name` in the index, in source order: by_name[*lo] up
  * to (not including) by_name[*hi]. */

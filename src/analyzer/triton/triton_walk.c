@@ -156,6 +156,8 @@ uint32_t tt_field_children(TSNode n, const char *field, TSNode *out, uint32_t ma
 
 void tt_walk(TSNode root, tt_visit_fn visit, void *ud)
 {
+    if (ts_node_is_null(root))
+        return;
     TSTreeCursor cur = ts_tree_cursor_new(root);
     for (;;) {
         bool down = visit(ts_tree_cursor_current_node(&cur), ud);
@@ -441,6 +443,10 @@ static int named_item_cmp(const void *a, const void *b)
 
 const tt_assign_index *tt_assignments(tt_module *m, TSNode scope)
 {
+    /* Code outside any function (a launch under `if __name__ ==
+     * "__main__":`) has no enclosing function: its scope is the module. */
+    if (ts_node_is_null(scope))
+        scope = m->root;
     if (m->assign_nslots) {
         uint32_t *s = scope_slot(m, scope);
         if (*s)
@@ -563,6 +569,8 @@ static bool names_itself(tt_module *m, TSNode e, const char *name) { return name
  * the right side is unpacked (M, N = x.shape). */
 static TSNode find_assignment_at(tt_module *m, TSNode scope, const char *name, uint32_t before, int *elem)
 {
+    if (ts_node_is_null(scope))
+        scope = m->root;
     const tt_assign_index *ix = tt_assignments(m, scope);
     TSNode best = {0};
     *elem = -1;
