@@ -27,6 +27,10 @@ static void describe(kc_strbuf *sb, const kc_gap *g)
             kc_sb_append(sb, "lost by the parse, after an error above it");
         break;
     case KC_GAP_UNUSED: kc_sb_append(sb, kc_gap_kind_phrase(g->kind)); break;
+    case KC_GAP_SPECIALIZATIONS:
+        kc_sb_appendf(sb, "%u of its specializations one by one (the template itself and %u of them were analysed)",
+                      g->lines, KC_MAX_SPECIALIZATIONS);
+        break;
     default: kc_sb_appendf(sb, "%s (%s)", kc_gap_kind_phrase(g->kind), g->what ? g->what : "?"); break;
     }
 }
@@ -117,8 +121,10 @@ static void check_model(const kc_model *m, kc_rule_ctx *ctx)
         kc_sb_appendf(&sb, "line %u: ", g->span.line);
         if (g->kind == KC_GAP_UNSEEN || g->kind == KC_GAP_UNUSED)
             kc_sb_appendf(&sb, "`%s` not analysed: ", g->what ? g->what : "?");
+        else if (g->kind == KC_GAP_SPECIALIZATIONS)
+            kc_sb_appendf(&sb, "`%s` analysed without ", g->kernel ? g->kernel : "?");
         describe(&sb, g);
-        if (g->kind == KC_GAP_UNSEEN || g->kind == KC_GAP_UNUSED) {
+        if (g->kind == KC_GAP_UNSEEN || g->kind == KC_GAP_UNUSED || g->kind == KC_GAP_SPECIALIZATIONS) {
             /* the kernel's name and why are said above */
         } else if (g->kernel && g->dropped)
             kc_sb_appendf(&sb, " in `%s`: the kernel is not analysed", g->kernel);

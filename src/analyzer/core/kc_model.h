@@ -654,7 +654,14 @@ typedef enum kc_gap_kind {
     KC_GAP_UNSEEN,     /* a kernel the parse lost (`what` is its name or the text at `span`) */
     KC_GAP_STRING,     /* CUDA source in a string that was not analysed (`what` says why) */
     KC_GAP_UNUSED,     /* a kernel template that nothing in its file launches or instantiates */
+    KC_GAP_SPECIALIZATIONS, /* specializations of a template past the first KC_MAX_SPECIALIZATIONS, not
+                               analysed one by one (`lines`: how many; the template itself is) */
 } kc_gap_kind;
+
+/* The specializations of one template a front end lowers one by one, each
+ * with its template arguments as constants; the template itself stands
+ * for the rest (KC_GAP_SPECIALIZATIONS). */
+#define KC_MAX_SPECIALIZATIONS 128
 
 typedef struct kc_gap {
     kc_span span;       /* the first place */

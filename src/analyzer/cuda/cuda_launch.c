@@ -178,9 +178,9 @@ static bool exclusive_branches(const excl_scan *x, CXCursor write, CXCursor use)
  * may expand to thousands of launches in one function). */
 static dim3_writes *dim3_writes_of(kc_cuda_tu *t, CXCursor d, CXCursor fn)
 {
-    for (uint32_t i = 0; i < t->dim3s.len; i++)
-        if (clang_equalCursors(((dim3_writes *)t->dim3s.data[i])->var, d))
-            return t->dim3s.data[i];
+    uint32_t known = kc_cuda_cmap_get(&t->dim3s_of, d);
+    if (known != UINT32_MAX)
+        return t->dim3s.data[known];
     dim3_writes *w = kc_xcalloc(1, sizeof *w);
     w->var = d;
     w->fn = fn;
@@ -188,6 +188,7 @@ static dim3_writes *dim3_writes_of(kc_cuda_tu *t, CXCursor d, CXCursor fn)
     if (fn.kind == CXCursor_FunctionDecl || fn.kind == CXCursor_CXXMethod || fn.kind == CXCursor_FunctionTemplate)
         clang_visitChildren(fn, dim3_write_visit, w);
     kc_vec_push(&t->dim3s, (void *)w);
+    kc_cuda_cmap_put(&t->dim3s_of, d, t->dim3s.len - 1);
     return w;
 }
 
@@ -204,6 +205,18 @@ void kc_cuda_launch_cache_free(kc_cuda_tu *t)
         free(w);
     }
     kc_vec_free(&t->dim3s);
+    kc_cuda_cmap_free(&t->dim3s_of);
+    for (uint32_t i = 0; i < t->fnwrites.len; i++) {
+        kc_cuda_fnwrites *w = &t->fnwrites.data[i];
+        kc_vec_free(&w->written);
+        kc_vec_free(&w->at);
+        kc_vec_free(&w->top);
+        kc_vec_free(&w->parent);
+        free(w->by_var);
+        free(w->var_hash);
+    }
+    kc_vec_free(&t->fnwrites);
+    kc_cuda_cmap_free(&t->fnwrites_of);
 }
 
 /* What a dim3 variable holds where `use` reads it (a launch): the last
@@ -558,25 +571,72 @@ static enum CXChildVisitResult body_visit(CXCursor c, CXCursor parent, CXClientD
     return CXChildVisit_Continue;
 }
 
+typedef struct by_hash {
+    unsigned hash;
+    uint32_t index;
+} by_hash;
+
+static int by_hash_cmp(const void *a, const void *b)
+{
+    const by_hash *x = a, *y = b;
+    if (x->hash != y->hash)
+        return x->hash < y->hash ? -1 : 1;
+    return x->index < y->index ? -1 : x->index > y->index;
+}
+
 /* The writes of function fn, found in one walk. */
 static const kc_cuda_fnwrites *fn_writes(kc_cuda_tu *t, CXCursor fn)
 {
-    for (uint32_t i = 0; i < t->fnwrites.len; i++)
-        if (clang_equalCursors(t->fnwrites.data[i].fn, fn))
-            return &t->fnwrites.data[i];
+    uint32_t known = kc_cuda_cmap_get(&t->fnwrites_of, fn);
+    if (known != UINT32_MAX)
+        return &t->fnwrites.data[known];
     kc_cuda_fnwrites w = {.fn = fn, .body = clang_getNullCursor()};
     clang_visitChildren(fn, body_visit, &w.body);
     clang_visitChildren(fn, var_write_visit, &w);
+    uint32_t n = w.written.len;
+    by_hash *h = kc_xcalloc(n ? n : 1, sizeof *h);
+    for (uint32_t i = 0; i < n; i++)
+        h[i] = (by_hash){clang_hashCursor(w.written.data[i]), i};
+    qsort(h, n, sizeof *h, by_hash_cmp);
+    w.by_var = kc_xcalloc(n ? n : 1, sizeof *w.by_var);
+    w.var_hash = kc_xcalloc(n ? n : 1, sizeof *w.var_hash);
+    for (uint32_t i = 0; i < n; i++) {
+        w.by_var[i] = h[i].index;
+        w.var_hash[i] = h[i].hash;
+    }
+    free(h);
     kc_vec_push(&t->fnwrites, w);
+    kc_cuda_cmap_put(&t->fnwrites_of, fn, t->fnwrites.len - 1);
     return &t->fnwrites.data[t->fnwrites.len - 1];
+}
+
+/* The entries of e->by_var whose variable hashes as var does: [*lo, *hi)
+ * (each still to be compared with clang_equalCursors). */
+static void writes_of(const kc_cuda_fnwrites *e, CXCursor var, uint32_t *lo, uint32_t *hi)
+{
+    unsigned h = clang_hashCursor(var);
+    uint32_t a = 0, b = e->written.len;
+    while (a < b) {
+        uint32_t mid = a + (b - a) / 2;
+        if (e->var_hash[mid] < h)
+            a = mid + 1;
+        else
+            b = mid;
+    }
+    *lo = a;
+    while (a < e->written.len && e->var_hash[a] == h)
+        a++;
+    *hi = a;
 }
 
 /* Does some statement of `fn` write `var`? */
 static bool written_in(kc_cuda_tu *t, CXCursor fn, CXCursor var)
 {
     const kc_cuda_fnwrites *e = fn_writes(t, fn);
-    for (uint32_t i = 0; i < e->written.len; i++)
-        if (clang_equalCursors(e->written.data[i], var))
+    uint32_t lo, hi;
+    writes_of(e, var, &lo, &hi);
+    for (uint32_t k = lo; k < hi; k++)
+        if (clang_equalCursors(e->written.data[e->by_var[k]], var))
             return true;
     return false;
 }
@@ -590,7 +650,10 @@ static bool settled_before(kc_cuda_tu *t, CXCursor fn, CXCursor var, CXCursor us
     const kc_cuda_fnwrites *e = fn_writes(t, fn);
     unsigned at;
     clang_getExpansionLocation(clang_getRangeStart(clang_getCursorExtent(use)), NULL, NULL, NULL, &at);
-    for (uint32_t i = 0; i < e->written.len; i++) {
+    uint32_t lo, hi;
+    writes_of(e, var, &lo, &hi);
+    for (uint32_t k = lo; k < hi; k++) {
+        uint32_t i = e->by_var[k];
         if (!clang_equalCursors(e->written.data[i], var))
             continue;
         unsigned end;
@@ -613,10 +676,11 @@ CXCursor kc_cuda_fixed_value(kc_cuda_tu *t, CXCursor d)
      * declares it, after the declaration (`int divU; divU = 9;`): that
      * value, wherever the variable is read */
     const kc_cuda_fnwrites *e = fn_writes(t, fn);
-    uint32_t n = 0, at = 0;
-    for (uint32_t i = 0; i < e->written.len; i++)
-        if (clang_equalCursors(e->written.data[i], d))
-            n++, at = i;
+    uint32_t n = 0, at = 0, lo, hi;
+    writes_of(e, d, &lo, &hi);
+    for (uint32_t k = lo; k < hi; k++)
+        if (clang_equalCursors(e->written.data[e->by_var[k]], d))
+            n++, at = e->by_var[k];
     if (n != 1)
         return clang_getNullCursor();
     CXCursor w = e->at.data[at], blk = e->parent.data[at];

@@ -36,7 +36,7 @@ typedef struct kc_cuda_block_arg {
 bool kc_cuda_block_dims(kc_cuda_tu *t, CXCursor e, int64_t out[3]);
 /* The grid's axes as far as their hardware limits go (KC602). */
 void kc_cuda_grid_axes(kc_cuda_tu *t, CXCursor e, kc_grid_axis out[3]);
-/* Frees what the launch readers kept for the file (t->dim3s). */
+/* Frees what the launch readers kept for the file (t->dim3s, t->fnwrites). */
 void kc_cuda_launch_cache_free(kc_cuda_tu *t);
 /* The initializer of a local variable that nothing else writes, or a null
  * cursor. */

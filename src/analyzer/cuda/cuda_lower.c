@@ -516,13 +516,44 @@ static bool unused_template(kc_cuda_tu *t, CXCursor fn, const char *name)
     return uses == 1;
 }
 
+/* Is fn a specialization of a template that already has
+ * KC_MAX_SPECIALIZATIONS lowered? Counts it otherwise. A dispatch over ten
+ * template flags instantiates thousands (DualSPHysics' force kernel and
+ * its device function, 2,160 each: 26 s of lowering). */
+typedef KC_VEC(uint32_t) count_vec;
+
+static bool over_specializations(kc_cuda_tu *t, CXCursor fn, kc_cuda_cmap *seen, count_vec *counts)
+{
+    CXCursor tmpl = clang_getSpecializedCursorTemplate(fn);
+    if (clang_Cursor_isNull(tmpl))
+        return false;
+    uint32_t at = kc_cuda_cmap_get(seen, tmpl);
+    if (at == UINT32_MAX) {
+        kc_vec_push(counts, 0);
+        at = counts->len - 1;
+        kc_cuda_cmap_put(seen, tmpl, at);
+    }
+    if (counts->data[at] >= KC_MAX_SPECIALIZATIONS) {
+        kc_gap *g = kc_model_add_gap(t->m, KC_GAP_SPECIALIZATIONS, kc_cuda_span(t, tmpl), "", kc_cuda_spelling(t, tmpl));
+        g->lines = ++counts->data[at] - KC_MAX_SPECIALIZATIONS; /* how many were left */
+        return true;
+    }
+    counts->data[at]++;
+    return false;
+}
+
 static void lower_functions(kc_cuda_tu *t)
 {
     fn_list l = {0};
     clang_visitChildren(clang_getTranslationUnitCursor(t->tu), fn_visit, &l);
+    kc_cuda_cmap seen = {0};
+    count_vec counts = {0};
     for (uint32_t i = 0; i < l.fns.len; i++) {
         CXCursor fn = l.fns.data[i];
         const char *name = kc_cuda_spelling(t, fn);
+        if ((kc_cuda_has_attr(fn, CXCursor_CUDAGlobalAttr) || kc_cuda_has_attr(fn, CXCursor_CUDADeviceAttr)) &&
+            over_specializations(t, fn, &seen, &counts))
+            continue;
         if (kc_cuda_has_attr(fn, CXCursor_CUDAGlobalAttr) && unused_template(t, fn, name)) {
             kc_model_add_gap(t->m, KC_GAP_UNUSED, kc_cuda_span(t, fn), name, name);
         } else if (kc_cuda_has_attr(fn, CXCursor_CUDAGlobalAttr)) {
@@ -548,6 +579,8 @@ static void lower_functions(kc_cuda_tu *t)
             }
         }
     }
+    kc_cuda_cmap_free(&seen);
+    kc_vec_free(&counts);
     kc_vec_free(&l.fns);
 }
 
@@ -571,13 +604,7 @@ void kc_cuda_lower_tu(CXTranslationUnit tu, const kc_source *src, kc_model *m, c
     kc_cuda_tu_free_toks(&t);
     kc_vec_free(&t.tvals);
     kc_vec_free(&t.argspaces);
-    for (uint32_t i = 0; i < t.fnwrites.len; i++) {
-        kc_vec_free(&t.fnwrites.data[i].written);
-        kc_vec_free(&t.fnwrites.data[i].at);
-        kc_vec_free(&t.fnwrites.data[i].top);
-        kc_vec_free(&t.fnwrites.data[i].parent);
-    }
-    kc_vec_free(&t.fnwrites);
     kc_cuda_launch_cache_free(&t);
+    kc_cuda_param_index_free(&t);
     kc_vec_free(&t.host_decls);
 }

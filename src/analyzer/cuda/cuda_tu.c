@@ -659,19 +659,115 @@ bool kc_cuda_is_launch(CXCursor call)
     return yes;
 }
 
-static kc_space param_space(const kc_cuda_tu *t, const char *fn, unsigned param, unsigned depth)
+#define PARAM_DEPTH 4
+
+struct kc_cuda_param_index {
+    uint32_t *order;       /* argspaces indexes, by callee name */
+    uint32_t *group_start; /* group g: order[group_start[g]] up to order[group_start[g + 1]] */
+    uint32_t ngroups;
+    unsigned *nparams;     /* per group: 1 + its largest argument index */
+    uint8_t **memo;        /* per group: [param * (PARAM_DEPTH + 1) + depth] = space + 1 once known */
+};
+
+typedef struct named_index {
+    const char *name;
+    uint32_t index;
+} named_index;
+
+static int named_index_cmp(const void *a, const void *b)
 {
-    bool any = false, called = false, shared = false, other = false, passed = false;
-    for (uint32_t i = 0; i < t->argspaces.len; i++) {
-        const kc_cuda_argspace *a = &t->argspaces.data[i];
-        if (strcmp(a->callee, fn) != 0)
-            continue;
-        called = true;
+    const named_index *x = a, *y = b;
+    int c = strcmp(x->name, y->name);
+    return c ? c : (x->index > y->index) - (x->index < y->index);
+}
+
+static kc_cuda_param_index *param_index(kc_cuda_tu *t)
+{
+    if (t->param_index)
+        return t->param_index;
+    kc_cuda_param_index *ix = kc_xcalloc(1, sizeof *ix);
+    uint32_t n = t->argspaces.len;
+    named_index *byname = kc_xcalloc(n ? n : 1, sizeof *byname);
+    for (uint32_t i = 0; i < n; i++)
+        byname[i] = (named_index){t->argspaces.data[i].callee, i};
+    qsort(byname, n, sizeof *byname, named_index_cmp);
+    ix->order = kc_xcalloc(n ? n : 1, sizeof *ix->order);
+    for (uint32_t i = 0; i < n; i++)
+        ix->order[i] = byname[i].index;
+    free(byname);
+    ix->group_start = kc_xcalloc(n + 1, sizeof *ix->group_start);
+    ix->nparams = kc_xcalloc(n ? n : 1, sizeof *ix->nparams);
+    for (uint32_t i = 0; i < n; i++) {
+        const kc_cuda_argspace *a = &t->argspaces.data[ix->order[i]];
+        if (i == 0 || strcmp(a->callee, t->argspaces.data[ix->order[i - 1]].callee) != 0)
+            ix->group_start[ix->ngroups++] = i;
+        unsigned *np = &ix->nparams[ix->ngroups - 1];
+        if (a->arg + 1 > *np)
+            *np = a->arg + 1;
+    }
+    ix->group_start[ix->ngroups] = n;
+    ix->memo = kc_xcalloc(ix->ngroups ? ix->ngroups : 1, sizeof *ix->memo);
+    t->param_index = ix;
+    return ix;
+}
+
+void kc_cuda_param_index_free(kc_cuda_tu *t)
+{
+    kc_cuda_param_index *ix = t->param_index;
+    if (!ix)
+        return;
+    for (uint32_t g = 0; g < ix->ngroups; g++)
+        free(ix->memo[g]);
+    free(ix->memo);
+    free(ix->nparams);
+    free(ix->group_start);
+    free(ix->order);
+    free(ix);
+    t->param_index = NULL;
+}
+
+/* The group of the calls of `fn`, or UINT32_MAX when nothing calls it. */
+static uint32_t param_group(const kc_cuda_tu *t, const kc_cuda_param_index *ix, const char *fn)
+{
+    uint32_t a = 0, b = ix->ngroups;
+    while (a < b) {
+        uint32_t mid = a + (b - a) / 2;
+        int c = strcmp(t->argspaces.data[ix->order[ix->group_start[mid]]].callee, fn);
+        if (c == 0)
+            return mid;
+        if (c < 0)
+            a = mid + 1;
+        else
+            b = mid;
+    }
+    return UINT32_MAX;
+}
+
+static kc_space param_space(kc_cuda_tu *t, const char *fn, unsigned param, unsigned depth)
+{
+    kc_cuda_param_index *ix = param_index(t);
+    uint32_t g = param_group(t, ix, fn);
+    /* no call in the file: the helper may be given registers, shared or
+     * global memory (an inline helper pasted into many files and called
+     * from none, a header's helper called from other files) */
+    if (g == UINT32_MAX)
+        return KC_MEM_UNKNOWN;
+    /* called, but never with this argument (a default argument, a pack) */
+    if (param >= ix->nparams[g])
+        return KC_MEM_GLOBAL;
+    if (!ix->memo[g])
+        ix->memo[g] = kc_xcalloc((size_t)ix->nparams[g] * (PARAM_DEPTH + 1), 1);
+    uint8_t *known = &ix->memo[g][param * (PARAM_DEPTH + 1) + depth];
+    if (*known)
+        return (kc_space)(*known - 1);
+    bool any = false, shared = false, other = false, passed = false;
+    for (uint32_t k = ix->group_start[g]; k < ix->group_start[g + 1]; k++) {
+        const kc_cuda_argspace *a = &t->argspaces.data[ix->order[k]];
         if (a->arg != param)
             continue;
         if (a->via && !a->via_kernel && strcmp(a->via, fn) != 0) {
             /* the caller's parameter: where its callers point it */
-            kc_space s = depth < 4 ? param_space(t, a->via, a->via_param, depth + 1) : KC_MEM_UNKNOWN;
+            kc_space s = depth < PARAM_DEPTH ? param_space(t, a->via, a->via_param, depth + 1) : KC_MEM_UNKNOWN;
             passed = true;
             if (s == KC_MEM_UNKNOWN)
                 continue;
@@ -685,22 +781,23 @@ static kc_space param_space(const kc_cuda_tu *t, const char *fn, unsigned param,
         else
             any = true;
     }
+    kc_space r;
     /* only callers nothing calls pass it on: may point anywhere */
     if (passed && !shared && !other && !any)
-        return KC_MEM_UNKNOWN;
+        r = KC_MEM_UNKNOWN;
     /* pointers into shared memory from every call: shared; from some
      * calls, where others pass global memory: either */
-    if (shared)
-        return other || any ? KC_MEM_UNKNOWN : KC_MEM_SHARED;
-    if (other)
-        return KC_MEM_GLOBAL;
-    /* no call in the file: the helper may be given registers, shared or
-     * global memory (an inline helper pasted into many files and called
-     * from none, a header's helper called from other files) */
-    return any ? KC_MEM_LOCAL : called ? KC_MEM_GLOBAL : KC_MEM_UNKNOWN;
+    else if (shared)
+        r = other || any ? KC_MEM_UNKNOWN : KC_MEM_SHARED;
+    else if (other)
+        r = KC_MEM_GLOBAL;
+    else
+        r = any ? KC_MEM_LOCAL : KC_MEM_GLOBAL;
+    *known = (uint8_t)(r + 1);
+    return r;
 }
 
-kc_space kc_cuda_param_space(const kc_cuda_tu *t, const char *fn, unsigned param)
+kc_space kc_cuda_param_space(kc_cuda_tu *t, const char *fn, unsigned param)
 {
     return param_space(t, fn, param, 0);
 }

@@ -55,6 +55,21 @@ typedef struct kc_cuda_hole {
     const char *name;
 } kc_cuda_hole;
 
+/* A map from cursors to indexes (clang_hashCursor, clang_equalCursors):
+ * the questions a file's launches ask about the same functions and
+ * variables over and over (a dispatch of thousands of launches in one
+ * function) look their answers up instead of scanning lists. */
+typedef struct kc_cuda_cmap {
+    CXCursor *keys;
+    uint32_t *vals; /* index + 1; 0: empty slot */
+    uint32_t cap, len;
+} kc_cuda_cmap;
+
+/* The index kept for cursor c, or UINT32_MAX. */
+uint32_t kc_cuda_cmap_get(const kc_cuda_cmap *m, CXCursor c);
+void kc_cuda_cmap_put(kc_cuda_cmap *m, CXCursor c, uint32_t index);
+void kc_cuda_cmap_free(kc_cuda_cmap *m);
+
 /* The variables that some statement of a function writes (assigns,
  * increments, takes the address of), found in one walk of the function
  * and kept for every later question about it. */
@@ -67,7 +82,16 @@ typedef struct kc_cuda_fnwrites {
     KC_VEC(CXCursor) at;
     KC_VEC(uint8_t) top;
     KC_VEC(CXCursor) parent; /* the cursor around the writing expression (a block, for a statement) */
+    /* the entries of written ordered by clang_hashCursor of the variable
+     * (ties in source order), and those hashes */
+    uint32_t *by_var;
+    unsigned *var_hash;
 } kc_cuda_fnwrites;
+
+/* kc_cuda_param_space's index of the argspaces by callee, and its answers
+ * so far, made on the first question (the argspaces are complete by
+ * then: the launch walk records them before any function is lowered). */
+typedef struct kc_cuda_param_index kc_cuda_param_index;
 
 typedef struct kc_cuda_tu {
     CXTranslationUnit tu;
@@ -76,10 +100,13 @@ typedef struct kc_cuda_tu {
     kc_model *m;
     KC_VEC(kc_cuda_tval) tvals;
     KC_VEC(kc_cuda_argspace) argspaces;
+    kc_cuda_param_index *param_index;
     const kc_cuda_hole *holes; /* in file order */
     uint32_t nholes;
     KC_VEC(kc_cuda_fnwrites) fnwrites;
+    kc_cuda_cmap fnwrites_of; /* function -> its fnwrites entry */
     KC_VEC(void *) dim3s; /* each dim3 variable's assignments (cuda_launch.c), found once */
+    kc_cuda_cmap dim3s_of; /* dim3 variable -> its dim3s entry */
     KC_VEC(CXCursor) host_decls; /* the declarations of kc_model.host_vars, in order */
     /* The main file's tokens and their offsets, made on first use
      * (kc_cuda_main_toks); freed with kc_cuda_tu_free_toks. */
@@ -164,7 +191,9 @@ unsigned kc_cuda_tvals_for(const kc_cuda_tu *t, CXCursor tmpl, unsigned param, i
  * array of the caller (helpers that fill a register array), unknown when
  * nothing in the file calls it (or only functions that nothing calls pass
  * their own parameter on to it), else global. */
-kc_space kc_cuda_param_space(const kc_cuda_tu *t, const char *fn, unsigned param);
+kc_space kc_cuda_param_space(kc_cuda_tu *t, const char *fn, unsigned param);
+/* Frees t->param_index. */
+void kc_cuda_param_index_free(kc_cuda_tu *t);
 
 /* ---- expressions ---- */
 
