@@ -221,3 +221,30 @@ kc_cuda_val kc_cuda_accessor_param(kc_cuda_walk *w, uint32_t sym, const char *na
     w->k->symbols.data[sym].facts |= KC_SF_POINTER;
     return kc_cuda_mem_pointer(w, sym, name, KC_MEM_GLOBAL, acc->elem);
 }
+
+kc_cuda_val kc_cuda_struct_field(kc_cuda_walk *w, const kc_cuda_val *base, CXCursor member)
+{
+    uint32_t pidx = base->sparam - 1;
+    const char *pname = base->spath ? base->spath : pidx < w->k->params.len ? w->k->params.data[pidx].name : "?";
+    const char *field = kc_cuda_spelling(w->t, member);
+    const char *name = kc_arena_printf(w->a, "%s.%s", pname, field);
+    CXType t = clang_getCursorType(member);
+    kc_span at = pidx < w->k->params.len ? w->k->params.data[pidx].span : (kc_span){0};
+    uint32_t sym = kc_cuda_param_symbol(w, name, pidx, at, kc_cuda_ty_bits(t));
+    kc_symbol *s = &w->k->symbols.data[sym];
+    if (kc_cuda_ty_is_ptr(t))
+        s->facts |= KC_SF_POINTER;
+    kc_cuda_accessor acc;
+    if (kc_cuda_ty_is_ptr(t))
+        return kc_cuda_mem_pointer(w, sym, s->name, KC_MEM_GLOBAL, kc_cuda_ty_pointee(t));
+    if (kc_cuda_accessor_type(t, &acc))
+        return kc_cuda_accessor_param(w, sym, s->name, &acc);
+    if (kc_cuda_ty_is_int(t))
+        return kc_cuda_v_index(kc_cuda_ix_atom(w, KC_ATOM_SYMBOL, sym, (kc_deps){0}, kc_cuda_ty_bits(t)));
+    kc_cuda_val v = kc_cuda_v_none();
+    if (kc_cuda_ty_is_record(t)) { /* nested struct: fields keep the parameter and the path */
+        v.sparam = base->sparam;
+        v.spath = name;
+    }
+    return v;
+}

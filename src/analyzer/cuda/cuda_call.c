@@ -271,6 +271,26 @@ CXCursor kc_cuda_lambda_target(kc_cuda_walk *w, CXCursor ref)
     return def;
 }
 
+/* Does the source of `outer` hold `inner` (both in one file)? */
+static bool encloses(CXCursor outer, CXCursor inner)
+{
+    CXFile fo, fi;
+    unsigned oa, ob, ia;
+    CXSourceRange r = clang_getCursorExtent(outer);
+    clang_getExpansionLocation(clang_getRangeStart(r), &fo, NULL, NULL, &oa);
+    clang_getExpansionLocation(clang_getRangeEnd(r), NULL, NULL, NULL, &ob);
+    clang_getExpansionLocation(clang_getCursorLocation(inner), &fi, NULL, NULL, &ia);
+    return fo && fi && clang_File_isEqual(fo, fi) && oa <= ia && ia < ob;
+}
+
+kc_cuda_fn *kc_cuda_lambda_home(kc_cuda_walk *w, CXCursor def)
+{
+    for (kc_cuda_fn *f = w->fn; f; f = f->caller)
+        if (encloses(f->decl, def))
+            return f;
+    return w->fn;
+}
+
 /* Legacy warp intrinsics without a mask (removed for sm_70 and later):
  * the name of the _sync replacement, or NULL. */
 const char *kc_cuda_legacy_warp_sync_name(kc_cuda_walk *w, const char *name)

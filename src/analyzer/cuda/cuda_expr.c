@@ -274,33 +274,6 @@ static kc_cuda_val ev_subscript(kc_cuda_walk *w, CXCursor e, int mode)
     return kc_cuda_deref(w, p, e, rt, mode);
 }
 
-static kc_cuda_val struct_field(kc_cuda_walk *w, const kc_cuda_val *base, CXCursor member)
-{
-    uint32_t pidx = base->sparam - 1;
-    const char *pname = base->spath ? base->spath : pidx < w->k->params.len ? w->k->params.data[pidx].name : "?";
-    const char *field = kc_cuda_spelling(w->t, member);
-    const char *name = kc_arena_printf(w->a, "%s.%s", pname, field);
-    CXType t = clang_getCursorType(member);
-    kc_span at = pidx < w->k->params.len ? w->k->params.data[pidx].span : (kc_span){0};
-    uint32_t sym = kc_cuda_param_symbol(w, name, pidx, at, kc_cuda_ty_bits(t));
-    kc_symbol *s = &w->k->symbols.data[sym];
-    if (kc_cuda_ty_is_ptr(t))
-        s->facts |= KC_SF_POINTER;
-    kc_cuda_accessor acc;
-    if (kc_cuda_ty_is_ptr(t))
-        return kc_cuda_mem_pointer(w, sym, s->name, KC_MEM_GLOBAL, kc_cuda_ty_pointee(t));
-    if (kc_cuda_accessor_type(t, &acc))
-        return kc_cuda_accessor_param(w, sym, s->name, &acc);
-    if (kc_cuda_ty_is_int(t))
-        return kc_cuda_v_index(kc_cuda_ix_atom(w, KC_ATOM_SYMBOL, sym, (kc_deps){0}, kc_cuda_ty_bits(t)));
-    kc_cuda_val v = kc_cuda_v_none();
-    if (kc_cuda_ty_is_record(t)) { /* nested struct: fields keep the parameter and the path */
-        v.sparam = base->sparam;
-        v.spath = name;
-    }
-    return v;
-}
-
 static kc_cuda_val ev_member(kc_cuda_walk *w, CXCursor e, int mode)
 {
     kc_cuda_kids k;
@@ -335,7 +308,7 @@ static kc_cuda_val ev_member(kc_cuda_walk *w, CXCursor e, int mode)
         return lm;
     kc_cuda_val b = kc_cuda_ev(w, base, mode == KC_CUDA_EV_ADDR ? KC_CUDA_EV_ADDR : mode);
     if (b.sparam && !b.ptr)
-        return struct_field(w, &b, e);
+        return kc_cuda_struct_field(w, &b, e);
     CXType t = clang_getCursorType(e);
     kc_deps d = b.ptr && b.off ? kc_index_deps(b.off) : b.deps;
     kc_cuda_val v = kc_cuda_v_deps(d);
@@ -624,6 +597,14 @@ static void write_back(kc_cuda_walk *w, CXCursor call, CXCursor param, CXCursor 
     if ((clang_Cursor_isNull(param) ? !kc_cuda_bare_variable(arg) : !kc_cuda_out_param(param)) ||
         (d.kind != CXCursor_VarDecl && d.kind != CXCursor_ParmDecl))
         return;
+    kc_cuda_bind *mem = kc_cuda_env_find(w->fn, d);
+    if (mem && mem->in_memory) {
+        /* a `__shared__` scalar: a walked callee wrote it through the
+         * reference as memory (inline_call); an unwalked one may store to it */
+        if (!out)
+            kc_cuda_ev(w, arg, KC_CUDA_EV_STORE);
+        return;
+    }
     if (!out && !kc_cuda_env_find(w->fn, d) &&
         (kc_cuda_has_attr(d, CXCursor_CUDADeviceAttr) || kc_cuda_has_attr(d, CXCursor_CUDASharedAttr))) {
         /* a variable in memory (`__device__ int tempLength;`) handed to a
@@ -680,7 +661,7 @@ static kc_cuda_val inline_call(kc_cuda_walk *w, CXCursor call, CXCursor def, CXC
         kc_cuda_fn f;
         memset(&f, 0, sizeof f);
         f.caller = w->fn;
-        f.outer = lambda ? w->fn : NULL;
+        f.outer = lambda ? kc_cuda_lambda_home(w, def) : NULL;
         f.decl = def;
         f.entry_guard = w->guard;
         f.frame_base = w->frames.len;
@@ -688,6 +669,17 @@ static kc_cuda_val inline_call(kc_cuda_walk *w, CXCursor call, CXCursor def, CXC
         kc_cuda_fn *caller = w->fn;
         w->fn = &f;
         for (uint32_t i = 0; i < params.len && (int)i < na; i++) {
+            /* a reference to a `__shared__` scalar of the caller is that
+             * memory: what the callee reads and writes through it are
+             * accesses to it, read alike by every thread after a barrier */
+            kc_cuda_bind *mem = kc_cuda_out_param(params.data[i])
+                                    ? kc_cuda_env_find(caller, kc_cuda_referenced_decl(argv[i]))
+                                    : NULL;
+            if (mem && mem->in_memory) {
+                kc_cuda_val at = mem->val;
+                kc_cuda_env_bind(w, params.data[i], kc_cuda_spelling(w->t, params.data[i]), at)->in_memory = true;
+                continue;
+            }
             kc_cuda_val v = kc_cuda_convert(w, args[i], clang_getCursorType(params.data[i]), params.data[i]);
             kc_cuda_env_bind(w, params.data[i], kc_cuda_spelling(w->t, params.data[i]), v);
         }

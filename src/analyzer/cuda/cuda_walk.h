@@ -279,6 +279,11 @@ CXCursor kc_cuda_inline_target(kc_cuda_walk *w, CXCursor call, CXCursor ref);
 bool kc_cuda_call_unfollowed(kc_cuda_walk *w, CXCursor call);
 /* The `block_aggregate` out-parameter of a CUB block collective: block-uniform. */
 bool kc_cuda_block_aggregate(kc_cuda_walk *w, CXCursor param);
+/* The frame whose variables a lambda captures: the function that defines
+ * it, wherever it is called from (`strided_op(n, [&](int i) { ... _v[i]
+ * ... })` calls it inside strided_op, inlined from the kernel that defines
+ * it and `_v`); the caller when none of the frames holds it. */
+struct kc_cuda_fn *kc_cuda_lambda_home(kc_cuda_walk *w, CXCursor def);
 CXCursor kc_cuda_lambda_target(kc_cuda_walk *w, CXCursor ref);
 const char *kc_cuda_legacy_warp_sync_name(kc_cuda_walk *w, const char *name);
 /* Which specialization of a function a call inlines: its type and its
@@ -314,6 +319,9 @@ bool kc_cuda_accessor_type(CXType t, kc_cuda_accessor *out);
 /* The value of a kernel parameter (or parameter struct field) of accessor
  * type, symbol `sym`: a pointer to its elements in global memory. */
 kc_cuda_val kc_cuda_accessor_param(kc_cuda_walk *w, uint32_t sym, const char *name, const kc_cuda_accessor *acc);
+/* A field of a struct kernel parameter (`p.n`, `p.data`): a symbol named by
+ * its path, a global pointer, an accessor, or a nested struct. */
+kc_cuda_val kc_cuda_struct_field(kc_cuda_walk *w, const kc_cuda_val *base, CXCursor member);
 /* `x[i][j]` (an access of x's elements: an operator call in an
  * instantiation, a subscript in a template) and `x.size(k)`, `x.stride(k)`
  * (symbols); false when `e` is none of these. `ev` evaluates the
