@@ -1,5 +1,6 @@
 /* KC101 uncoalesced-access: a global access whose neighbouring lanes are
  * far apart in memory. */
+#include "rule_record.h"
 #include "rule_util.h"
 
 #include <inttypes.h>
@@ -38,8 +39,9 @@ static const char doc[] =
     "0.91x the transposed layout for W = 8, 16, 32 and 56 bytes, 3.19x for 64\n"
     "and 6.60x for 128; and 9 x 9 or 8 x 8 blocks storing with threadIdx.y the\n"
     "unit stride 1.00x, `bench/premise/kc101_byte_words_narrow_blocks.cu`, an\n"
-    "H100); the thread's accesses of one record are one\n"
-    "finding, whose note counts the others. Where the thread reads F of its\n"
+    "H100); the thread's accesses of one record (a Triton lane's: `p + row`,\n"
+    "`p + row + 1`, ... with a row stride) are one finding, whose note counts\n"
+    "the others. Where the thread reads F of its\n"
     "record's S fields, the requests together cost about S/F: under\n"
     "`KC101.min-constant-stride` that is a note (5 of the 7 fields of a 28-byte\n"
     "box: 1.4x). A symbolic stride only when\n"
@@ -196,25 +198,6 @@ static axis_stride classify(kc_arena *ar, const kc_kernel *k, const kc_index *of
         r.large = (r.big_symbol = kc_index_large_symbol(k, st.stride)) != KC_NONE;
     return r;
 }
-
-/* CUDA: b moves the same record as a: the same kind of access, base and
- * loop, at an offset less than the (constant) stride away. The thread's
- * accesses of one record are one finding. */
-static bool record_sibling(kc_arena *ar, const kc_kernel *k, const kc_access *a, const kc_access *b, int64_t stride)
-{
-    if (b == a || b->kind != a->kind || b->space != a->space || !b->offset || !kc_access_same_base(a, b))
-        return false;
-    int64_t c;
-    if (b->loop == a->loop)
-        return kc_index_const_diff(a->offset, b->offset, &c) && c > -stride && c < stride;
-    /* one of them in a loop over the record's fields inside the other's
-     * loop (`cphi[10*i]`, then `cphi[10*i + 4 + j]` for j < 6) */
-    if (!kc_loop_within(k, a->loop, b->loop) && !kc_loop_within(k, b->loop, a->loop))
-        return false;
-    int64_t lo, hi;
-    return kc_offset_diff_range(ar, k, b->offset, a->offset, &lo, &hi) && lo > -stride && hi < stride;
-}
-
 
 /* One uncoalesced access as the notes describe it. */
 typedef struct scatter {
@@ -461,84 +444,6 @@ static const kc_access *program_tile(const kc_kernel *k, const kc_access *a, uin
         return NULL;
     *ratio = bytes / ((uint64_t)na * 32);
     return first;
-}
-
-/* Accesses whose offsets differ by a constant, linked in program order
- * (prev, next: the one before and after with the same offset terms, or
- * KC_NONE): a record's accesses are looked for among them only, and at
- * most SIBLING_SCAN of them back, so that a hand-unrolled kernel of
- * thousands of accesses is checked in linear time. */
-#define SIBLING_SCAN 64
-#define SIBLING_NOTE_SCAN 1024
-typedef struct siblings {
-    uint32_t *prev, *next;
-} siblings;
-
-typedef struct hashed {
-    uint64_t h;
-    uint32_t i;
-} hashed;
-
-static int hashed_cmp(const void *x, const void *y)
-{
-    const hashed *a = x, *b = y;
-    return a->h != b->h ? (a->h < b->h ? -1 : 1) : a->i < b->i ? -1 : a->i > b->i;
-}
-
-static siblings link_siblings(kc_arena *ar, const kc_kernel *k)
-{
-    uint32_t n = k->accesses.len;
-    siblings s = {kc_arena_alloc(ar, (n + 1) * sizeof(uint32_t)), kc_arena_alloc(ar, (n + 1) * sizeof(uint32_t))};
-    hashed *v = kc_arena_alloc(ar, (n + 1) * sizeof *v);
-    /* loops over a record's fields (constant start, step 1, at most 32
-     * passes, `i < min(len - off, 32)` too): their variable is a field,
-     * not another record */
-    uint64_t fields = 0;
-    for (uint32_t l = 0; l < k->loops.len && l < 63; l++) {
-        const kc_loop *lp = &k->loops.data[l];
-        int64_t s0, st, passes = kc_loop_passes_at_most(lp);
-        if (passes > 0 && passes <= 32 && lp->start && lp->step &&
-            kc_index_is_const(lp->start, &s0) && kc_index_is_const(lp->step, &st) && st == 1)
-            fields |= 1ull << l;
-    }
-    for (uint32_t i = 0; i < n; i++) {
-        v[i] = (hashed){kc_index_nonconst_hash_skipping(k->accesses.data[i].offset, fields), i};
-        s.prev[i] = s.next[i] = KC_NONE;
-    }
-    qsort(v, n, sizeof *v, hashed_cmp);
-    for (uint32_t t = 1; t < n; t++)
-        if (v[t].h == v[t - 1].h) {
-            s.prev[v[t].i] = v[t - 1].i;
-            s.next[v[t - 1].i] = v[t].i;
-        }
-    return s;
-}
-
-/* The thread's other accesses of the record of access i (within `window`
- * elements of it): one finding for them all, whose note lists them. */
-static void record_note(kc_arena *ar, const kc_kernel *k, const siblings *sib, uint32_t i, int64_t window,
-                        const char *stride, kc_diag *d)
-{
-    const kc_access *a = &k->accesses.data[i];
-    unsigned more = 0, nlines = 0, steps = 0;
-    uint32_t last = a->span.line;
-    kc_strbuf lines = {0};
-    for (uint32_t j = sib->next[i]; j != KC_NONE && steps++ < SIBLING_NOTE_SCAN; j = sib->next[j]) {
-        const kc_access *b = &k->accesses.data[j];
-        if (!record_sibling(ar, k, a, b, window))
-            continue;
-        more++;
-        if (b->span.line != last && nlines++ < 6)
-            kc_sb_appendf(&lines, "%s%u", lines.len ? ", " : "", b->span.line);
-        last = b->span.line;
-    }
-    if (more)
-        kc_diag_note(d, "the same holds for %u more %s%s of this %s-element record by the same thread (%s%s%s): "
-                     "one finding for them all",
-                     more, a->kind == KC_ACC_LOAD ? "load" : "store", more == 1 ? "" : "s", stride,
-                     nlines ? (nlines == 1 ? "line " : "lines ") : "on this line", kc_sb_str(&lines),
-                     nlines > 6 ? ", ..." : "");
-    kc_sb_free(&lines);
 }
 
 /* Fewer passes than this and an access made once per thread costs as much
@@ -1044,7 +949,7 @@ static void check(const kc_model *m, const kc_kernel *k, kc_rule_ctx *ctx)
     int64_t bx = m->lang == KC_LANG_CUDA ? kc_launch_block_x(m, k) : -1;
     if (bx == 1)
         return;
-    siblings sib = link_siblings(ar, k);
+    kc_siblings sib = kc_link_siblings(ar, k);
     uint8_t *writes = kc_arena_alloc(ar, k->loops.len + 1); /* zeroed: hoisted_from's memo */
     for (uint32_t i = 0; i < k->accesses.len; i++) {
         const kc_access *a = &k->accesses.data[i];
@@ -1098,9 +1003,8 @@ static void check(const kc_model *m, const kc_kernel *k, kc_rule_ctx *ctx)
             window = 1;
         bool earlier = false;
         unsigned steps = 0;
-        for (uint32_t j = cuda ? sib.prev[i] : KC_NONE; j != KC_NONE && !earlier && steps++ < SIBLING_SCAN;
-             j = sib.prev[j])
-            earlier = record_sibling(ar, k, a, &k->accesses.data[j], window);
+        for (uint32_t j = sib.prev[i]; j != KC_NONE && !earlier && steps++ < KC_SIBLING_SCAN; j = sib.prev[j])
+            earlier = kc_record_sibling(ar, k, a, &k->accesses.data[j], window);
         if (earlier)
             continue; /* reported with the record's first access */
         kc_row_run run = cuda ? (kc_row_run){1, KC_NONE, a} : kc_triton_row_run(ar, k, a, rs->stride);
@@ -1162,8 +1066,7 @@ static void check(const kc_model *m, const kc_kernel *k, kc_rule_ctx *ctx)
         if (run.len > 1)
             row_run_note(m, k, d, &run, stride);
         record_notes(ctx, k, d, a, partial, stored_whole, cst < 0 ? -cst : cst, min_const, walk_only, rs->big_symbol);
-        if (cuda)
-            record_note(ar, k, &sib, i, window, stride, d);
+        kc_record_note(ar, k, &sib, i, window, stride, cuda, d);
         if (hidden) {
             d->severity = KC_SEV_NOTE;
             kc_diag_note(d, "kcheck did not see all of `%s` before this access (%s `%s`, line %u): if what it "

@@ -1,0 +1,98 @@
+/* rule_record.c — a thread's (a Triton lane's) accesses of one record:
+ * rule_record.h. */
+#include "rule_record.h"
+#include "rule_util.h"
+
+#include <stdlib.h>
+
+bool kc_record_sibling(kc_arena *ar, const kc_kernel *k, const kc_access *a, const kc_access *b, int64_t stride)
+{
+    if (b == a || b->kind != a->kind || b->space != a->space || !b->offset || !kc_access_same_base(a, b))
+        return false;
+    int64_t c;
+    if (b->loop == a->loop)
+        return kc_index_const_diff(a->offset, b->offset, &c) && c > -stride && c < stride;
+    /* one of them in a loop over the record's fields inside the other's
+     * loop (`cphi[10*i]`, then `cphi[10*i + 4 + j]` for j < 6) */
+    if (!kc_loop_within(k, a->loop, b->loop) && !kc_loop_within(k, b->loop, a->loop))
+        return false;
+    int64_t lo, hi;
+    return kc_offset_diff_range(ar, k, b->offset, a->offset, &lo, &hi) && lo > -stride && hi < stride;
+}
+
+#define SIBLING_NOTE_SCAN 1024
+
+typedef struct hashed {
+    uint64_t h;
+    uint32_t i;
+} hashed;
+
+static int hashed_cmp(const void *x, const void *y)
+{
+    const hashed *a = x, *b = y;
+    return a->h != b->h ? (a->h < b->h ? -1 : 1) : a->i < b->i ? -1 : a->i > b->i;
+}
+
+kc_siblings kc_link_siblings(kc_arena *ar, const kc_kernel *k)
+{
+    uint32_t n = k->accesses.len;
+    kc_siblings s = {kc_arena_alloc(ar, (n + 1) * sizeof(uint32_t)), kc_arena_alloc(ar, (n + 1) * sizeof(uint32_t))};
+    hashed *v = kc_arena_alloc(ar, (n + 1) * sizeof *v);
+    /* loops over a record's fields (constant start, step 1, at most 32
+     * passes, `i < min(len - off, 32)` too): their variable is a field,
+     * not another record */
+    uint64_t fields = 0;
+    for (uint32_t l = 0; l < k->loops.len && l < 63; l++) {
+        const kc_loop *lp = &k->loops.data[l];
+        int64_t s0, st, passes = kc_loop_passes_at_most(lp);
+        if (passes > 0 && passes <= 32 && lp->start && lp->step &&
+            kc_index_is_const(lp->start, &s0) && kc_index_is_const(lp->step, &st) && st == 1)
+            fields |= 1ull << l;
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        v[i] = (hashed){kc_index_nonconst_hash_skipping(k->accesses.data[i].offset, fields), i};
+        s.prev[i] = s.next[i] = KC_NONE;
+    }
+    qsort(v, n, sizeof *v, hashed_cmp);
+    for (uint32_t t = 1; t < n; t++)
+        if (v[t].h == v[t - 1].h) {
+            s.prev[v[t].i] = v[t - 1].i;
+            s.next[v[t - 1].i] = v[t].i;
+        }
+    return s;
+}
+
+void kc_record_note(kc_arena *ar, const kc_kernel *k, const kc_siblings *sib, uint32_t i, int64_t window,
+                        const char *stride, bool cuda, kc_diag *d)
+{
+    const kc_access *a = &k->accesses.data[i];
+    unsigned more = 0, nlines = 0, steps = 0;
+    uint32_t last = a->span.line;
+    int64_t lo = 0, hi = 0; /* the offsets taken, relative to a's (same loop) */
+    kc_strbuf lines = {0};
+    for (uint32_t j = sib->next[i]; j != KC_NONE && steps++ < SIBLING_NOTE_SCAN; j = sib->next[j]) {
+        const kc_access *b = &k->accesses.data[j];
+        int64_t c;
+        bool chained = b->loop == a->loop && b->kind == a->kind && b->space == a->space && b->offset &&
+                       kc_access_same_base(a, b) && kc_index_const_diff(a->offset, b->offset, &c) &&
+                       c > lo - window && c < hi + window;
+        if (!chained && !kc_record_sibling(ar, k, a, b, window))
+            continue;
+        if (chained) {
+            lo = c < lo ? c : lo;
+            hi = c > hi ? c : hi;
+        }
+        more++;
+        if (b->span.line != last && nlines++ < 6)
+            kc_sb_appendf(&lines, "%s%u", lines.len ? ", " : "", b->span.line);
+        last = b->span.line;
+    }
+    if (more)
+        kc_diag_note(d, "the same holds for %u more %s%s of this %s-element record by the same %s (%s%s%s): "
+                     "one finding for them all",
+                     more, a->kind == KC_ACC_LOAD ? "load" : "store", more == 1 ? "" : "s", stride,
+                     cuda ? "thread" : "lane",
+                     nlines ? (nlines == 1 ? "line " : "lines ") : "on this line", kc_sb_str(&lines),
+                     nlines > 6 ? ", ..." : "");
+    kc_sb_free(&lines);
+}
