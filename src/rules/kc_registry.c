@@ -197,6 +197,80 @@ static void demote_unreferenced(const kc_rule *r, const kc_model *m, const kc_ke
     }
 }
 
+typedef struct spec_key {
+    uint32_t line, col, index;
+    const char *kernel;
+} spec_key;
+
+static int spec_key_cmp(const void *x, const void *y)
+{
+    const spec_key *a = x, *b = y;
+    if (a->line != b->line)
+        return a->line < b->line ? -1 : 1;
+    if (a->col != b->col)
+        return a->col < b->col ? -1 : 1;
+    int c = strcmp(a->kernel, b->kernel);
+    return c ? c : (a->index > b->index) - (a->index < b->index);
+}
+
+/* Findings out->items[from..) of one rule at one place of a kernel that the
+ * model holds several specializations of (a template lowered once per set
+ * of template arguments) whose messages differ only by those arguments'
+ * values (`fully unrolls 34 iterations`, `36`, ...): one finding, the most
+ * severe, with a note counting the others. Identical ones are left to
+ * kc_diag_list_sort_unique. */
+static void merge_specializations(const kc_model *m, kc_diag_list *out, uint32_t from)
+{
+    bool twice = false;
+    for (uint32_t i = 1; i < m->kernels.len && !twice; i++)
+        twice = m->kernels.data[i]->name && m->kernels.data[i - 1]->name &&
+                strcmp(m->kernels.data[i]->name, m->kernels.data[i - 1]->name) == 0;
+    uint32_t n = out->items.len - from;
+    if (!twice || n < 2)
+        return;
+    spec_key *keys = kc_xcalloc(n, sizeof *keys);
+    uint32_t nk = 0;
+    for (uint32_t i = from; i < out->items.len; i++)
+        if (out->items.data[i].kernel)
+            keys[nk++] = (spec_key){out->items.data[i].span.line, out->items.data[i].span.col, i,
+                                    out->items.data[i].kernel};
+    qsort(keys, nk, sizeof *keys, spec_key_cmp);
+    bool *drop = kc_xcalloc(out->items.len, sizeof *drop);
+    for (uint32_t a = 0; a < nk;) {
+        uint32_t b = a + 1;
+        while (b < nk && keys[b].line == keys[a].line && keys[b].col == keys[a].col &&
+               strcmp(keys[b].kernel, keys[a].kernel) == 0)
+            b++;
+        uint32_t keep = keys[a].index, others = 0;
+        for (uint32_t j = a + 1; j < b; j++)
+            if (out->items.data[keys[j].index].severity > out->items.data[keep].severity)
+                keep = keys[j].index;
+        for (uint32_t j = a; j < b; j++) {
+            kc_diag *d = &out->items.data[keys[j].index];
+            if (keys[j].index == keep || strcmp(d->message, out->items.data[keep].message) == 0)
+                continue;
+            drop[keys[j].index] = true;
+            others++;
+        }
+        if (others)
+            kc_diag_note(&out->items.data[keep],
+                         "other specializations of `%s` give this finding here with other values (%u more): one "
+                         "finding for them all",
+                         keys[a].kernel, others);
+        a = b;
+    }
+    uint32_t w = from;
+    for (uint32_t i = from; i < out->items.len; i++) {
+        if (drop[i])
+            kc_diag_dispose(&out->items.data[i]);
+        else
+            out->items.data[w++] = out->items.data[i];
+    }
+    out->items.len = w;
+    free(drop);
+    free(keys);
+}
+
 void kc_rules_run(const kc_model *m, const kc_options *opts, kc_diag_list *out)
 {
     unsigned lang_bit = 1u << m->lang;
@@ -207,6 +281,7 @@ void kc_rules_run(const kc_model *m, const kc_options *opts, kc_diag_list *out)
         if (opts->rule_enabled && !opts->rule_enabled[i])
             continue;
         kc_rule_ctx ctx = {.rule = r, .opts = opts, .model = m, .out = out};
+        uint32_t rule_from = out->items.len;
         for (uint32_t k = 0; r->check && k < m->kernels.len; k++) {
             uint32_t from = out->items.len;
             r->check(m, m->kernels.data[k], &ctx);
@@ -219,5 +294,6 @@ void kc_rules_run(const kc_model *m, const kc_options *opts, kc_diag_list *out)
             demote_unreferenced(r, m, NULL, out, from);
         }
         drop_inlined_repeats(&ctx);
+        merge_specializations(m, out, rule_from);
     }
 }
