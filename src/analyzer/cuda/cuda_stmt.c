@@ -95,11 +95,15 @@ static CXCursor init_shared_memory(CXCursor e, unsigned depth)
 static uint32_t decl_symbol(kc_cuda_walk *w, CXCursor d, const char *name, kc_symbol_kind kind)
 {
     CXFile file = NULL;
-    unsigned off = 0;
+    unsigned off = 0, spelled = 0;
     clang_getExpansionLocation(clang_getCursorLocation(d), &file, NULL, NULL, &off);
+    /* declarations that one macro makes share their expansion place
+     * (`__shared__ int ntasks, pair_ij;` in a setup macro): where each is
+     * spelled and its name keep them apart */
+    clang_getSpellingLocation(clang_getCursorLocation(d), NULL, NULL, NULL, &spelled);
     CXString fs = clang_getFileName(file);
-    const char *key = kc_arena_printf(w->a, "%s:%u|%s", clang_getCString(fs) ? clang_getCString(fs) : "",
-                                      off, w->inline_depth ? w->inline_key[w->inline_depth - 1] : "");
+    const char *key = kc_arena_printf(w->a, "%s:%u:%u:%s|%s", clang_getCString(fs) ? clang_getCString(fs) : "", off,
+                                      spelled, name, w->inline_depth ? w->inline_key[w->inline_depth - 1] : "");
     clang_disposeString(fs);
     uint32_t known = kc_cuda_declsym_find(w, key);
     if (known != KC_NONE)
