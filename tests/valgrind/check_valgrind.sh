@@ -53,10 +53,11 @@ vg() { # vg NAME WANT ARGS...: kcheck ARGS under memcheck, expecting exit status
 # (bad_*) on two threads; the other formats on a few. (Every CUDA fixture
 # took 55 s of memcheck alone, 110 s of CI's 15 minutes beside the other
 # tests; the ok_ ones are checked under ASan and UBSan.)
+find "$src/tests/fixtures" \( -name '*.py' -o -name 'bad_*.cu' -o -name 'bad_*.cuh' \) | sort >"$work/text-inputs"
 set -- "$src/examples"
-for f in $(find "$src/tests/fixtures" \( -name '*.py' -o -name 'bad_*.cu' -o -name 'bad_*.cuh' \) | sort); do
+while IFS= read -r f; do
     set -- "$@" "$f"
-done
+done <"$work/text-inputs"
 vg text 1 -j 2 "$@"
 vg json 1 -j 2 --format json "$src/tests/fixtures/seeds" "$src/examples/cuda"
 vg sarif 1 -j 2 --format sarif --stats "$src/examples/seeds"
