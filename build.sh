@@ -132,7 +132,9 @@ test)
     # Not again here: what runs no kcheck code of this build (nvcc compiling
     # the .fixed fixtures, the layering check of the sources) or repeats the
     # first pass's packaging and the pre-commit hook's own build of kcheck in
-    # a clone (about 150 s of the CI budget).
+    # a clone (about 150 s of the CI budget), and cli.batches, a property of
+    # the findings (the same for any batching) that reruns every fixture
+    # the fixture tests already run here (116 s sanitized).
     # cuda.header_cache runs kcheck over its inputs a dozen times: here on
     # the examples and three fixture folders (about 100 s of the budget).
     (cd build-asan && KCHECK_CACHE_DIR="$ROOT/build-asan/kcheck-cache" \
@@ -140,7 +142,7 @@ test)
         ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:detect_stack_use_after_return=1:use_sigaltstack=0:intercept_tls_get_addr=0 \
         LSAN_OPTIONS=suppressions="$ROOT/tests/lsan.supp":print_suppressions=0 \
         UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-        ctest --output-on-failure -j "$JOBS" -E '^(cuda\.fixed_fixtures_compile|arch\.layers|install\.package|precommit\.hook_builds)$')
+        ctest --output-on-failure -j "$JOBS" -E '^(cuda\.fixed_fixtures_compile|arch\.layers|install\.package|precommit\.hook_builds|cli\.batches)$')
     log "fuzzing: each libFuzzer harness for ${KCHECK_FUZZ_SECONDS:-10} s from its seed corpus (scripts/fuzz.sh)"
     FUZZ_BUILD=build-fuzz scripts/fuzz.sh "${KCHECK_FUZZ_SECONDS:-10}" ;;
 *)
