@@ -719,10 +719,14 @@ static void check(const kc_model *m, const kc_kernel *k, kc_rule_ctx *ctx)
             if (l && grid_stride_bound(k, c, l)) {
                 d = grid_stride_report(ctx, m, k, b, c, l, via);
             } else if (l) {
+                /* (a condition written in another file, inlined here, may have no text) */
+                const char *ct = c->text && c->text[0]
+                                     ? kc_arena_printf(kc_rule_arena(ctx), " `%s`", c->text)
+                                     : "";
                 d = kc_report(ctx, k, b->span,
-                              "`%s()`%s is in a loop whose number of passes differs between threads: its condition "
-                              "`%s` depends on %s",
-                              bname, via, c->text, thread_source(c->deps));
+                              "`%s()`%s is in a loop whose number of passes differs between threads: its condition"
+                              "%s depends on %s",
+                              bname, via, ct, thread_source(c->deps));
                 kc_diag_note(d, "threads that finish the loop early stop arriving at the barrier while the others "
                              "still wait at it (%s)",
                              kc_loop_describe(ctx, k, l));
