@@ -22,22 +22,11 @@ bool kc_record_sibling(kc_arena *ar, const kc_kernel *k, const kc_access *a, con
 
 #define SIBLING_NOTE_SCAN 1024
 
-typedef struct hashed {
-    uint64_t h;
-    uint32_t i;
-} hashed;
-
-static int hashed_cmp(const void *x, const void *y)
-{
-    const hashed *a = x, *b = y;
-    return a->h != b->h ? (a->h < b->h ? -1 : 1) : a->i < b->i ? -1 : a->i > b->i;
-}
-
 kc_siblings kc_link_siblings(kc_arena *ar, const kc_kernel *k)
 {
     uint32_t n = k->accesses.len;
     kc_siblings s = {kc_arena_alloc(ar, (n + 1) * sizeof(uint32_t)), kc_arena_alloc(ar, (n + 1) * sizeof(uint32_t))};
-    hashed *v = kc_arena_alloc(ar, (n + 1) * sizeof *v);
+    kc_hash_index *v = kc_arena_alloc(ar, (n + 1) * sizeof *v);
     /* loops over a record's fields (constant start, step 1, at most 32
      * passes, `i < min(len - off, 32)` too): their variable is a field,
      * not another record */
@@ -50,14 +39,14 @@ kc_siblings kc_link_siblings(kc_arena *ar, const kc_kernel *k)
             fields |= 1ull << l;
     }
     for (uint32_t i = 0; i < n; i++) {
-        v[i] = (hashed){kc_index_nonconst_hash_skipping(k->accesses.data[i].offset, fields), i};
+        v[i] = (kc_hash_index){kc_index_nonconst_hash_skipping(k->accesses.data[i].offset, fields), i};
         s.prev[i] = s.next[i] = KC_NONE;
     }
-    qsort(v, n, sizeof *v, hashed_cmp);
+    qsort(v, n, sizeof *v, kc_hash_index_cmp);
     for (uint32_t t = 1; t < n; t++)
-        if (v[t].h == v[t - 1].h) {
-            s.prev[v[t].i] = v[t - 1].i;
-            s.next[v[t - 1].i] = v[t].i;
+        if (v[t].hash == v[t - 1].hash) {
+            s.prev[v[t].index] = v[t - 1].index;
+            s.next[v[t - 1].index] = v[t].index;
         }
     return s;
 }

@@ -218,3 +218,18 @@ int kc_strptr_cmp(const void *a, const void *b)
 {
     return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
+
+int kc_hash_index_cmp(const void *a, const void *b)
+{
+    const kc_hash_index *x = a, *y = b;
+    if (x->hash != y->hash)
+        return x->hash < y->hash ? -1 : 1;
+    return (x->index > y->index) - (x->index < y->index);
+}
+
+int kc_name_index_cmp(const void *a, const void *b)
+{
+    const kc_name_index *x = a, *y = b;
+    int c = strcmp(x->name, y->name);
+    return c ? c : (x->index > y->index) - (x->index < y->index);
+}

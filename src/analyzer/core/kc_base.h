@@ -26,6 +26,19 @@ char *kc_xstrdup(const char *s);
 /* strcmp of two `const char *` array elements: the comparator for qsort
  * and bsearch over arrays of strings. */
 int kc_strptr_cmp(const void *a, const void *b);
+/* Sort records for qsort that keep items with equal keys in their
+ * original order (qsort is not stable): a key and the item's index, the
+ * tie-break. */
+typedef struct kc_hash_index {
+    uint64_t hash;
+    uint32_t index;
+} kc_hash_index;
+int kc_hash_index_cmp(const void *a, const void *b);
+typedef struct kc_name_index {
+    const char *name;
+    uint32_t index;
+} kc_name_index;
+int kc_name_index_cmp(const void *a, const void *b);
 char *kc_xstrndup(const char *s, size_t n);
 /* Returns a malloc'd formatted string; caller frees. */
 char *kc_xasprintf(const char *fmt, ...) KC_PRINTF(1, 2);

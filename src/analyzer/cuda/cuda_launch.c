@@ -571,19 +571,6 @@ static enum CXChildVisitResult body_visit(CXCursor c, CXCursor parent, CXClientD
     return CXChildVisit_Continue;
 }
 
-typedef struct by_hash {
-    unsigned hash;
-    uint32_t index;
-} by_hash;
-
-static int by_hash_cmp(const void *a, const void *b)
-{
-    const by_hash *x = a, *y = b;
-    if (x->hash != y->hash)
-        return x->hash < y->hash ? -1 : 1;
-    return x->index < y->index ? -1 : x->index > y->index;
-}
-
 /* The writes of function fn, found in one walk. */
 static const kc_cuda_fnwrites *fn_writes(kc_cuda_tu *t, CXCursor fn)
 {
@@ -594,15 +581,15 @@ static const kc_cuda_fnwrites *fn_writes(kc_cuda_tu *t, CXCursor fn)
     clang_visitChildren(fn, body_visit, &w.body);
     clang_visitChildren(fn, var_write_visit, &w);
     uint32_t n = w.written.len;
-    by_hash *h = kc_xcalloc(n ? n : 1, sizeof *h);
+    kc_hash_index *h = kc_xcalloc(n ? n : 1, sizeof *h);
     for (uint32_t i = 0; i < n; i++)
-        h[i] = (by_hash){clang_hashCursor(w.written.data[i]), i};
-    qsort(h, n, sizeof *h, by_hash_cmp);
+        h[i] = (kc_hash_index){clang_hashCursor(w.written.data[i]), i};
+    qsort(h, n, sizeof *h, kc_hash_index_cmp);
     w.by_var = kc_xcalloc(n ? n : 1, sizeof *w.by_var);
     w.var_hash = kc_xcalloc(n ? n : 1, sizeof *w.var_hash);
     for (uint32_t i = 0; i < n; i++) {
         w.by_var[i] = h[i].index;
-        w.var_hash[i] = h[i].hash;
+        w.var_hash[i] = (unsigned)h[i].hash;
     }
     free(h);
     kc_vec_push(&t->fnwrites, w);

@@ -669,28 +669,16 @@ struct kc_cuda_param_index {
     uint8_t **memo;        /* per group: [param * (PARAM_DEPTH + 1) + depth] = space + 1 once known */
 };
 
-typedef struct named_index {
-    const char *name;
-    uint32_t index;
-} named_index;
-
-static int named_index_cmp(const void *a, const void *b)
-{
-    const named_index *x = a, *y = b;
-    int c = strcmp(x->name, y->name);
-    return c ? c : (x->index > y->index) - (x->index < y->index);
-}
-
 static kc_cuda_param_index *param_index(kc_cuda_tu *t)
 {
     if (t->param_index)
         return t->param_index;
     kc_cuda_param_index *ix = kc_xcalloc(1, sizeof *ix);
     uint32_t n = t->argspaces.len;
-    named_index *byname = kc_xcalloc(n ? n : 1, sizeof *byname);
+    kc_name_index *byname = kc_xcalloc(n ? n : 1, sizeof *byname);
     for (uint32_t i = 0; i < n; i++)
-        byname[i] = (named_index){t->argspaces.data[i].callee, i};
-    qsort(byname, n, sizeof *byname, named_index_cmp);
+        byname[i] = (kc_name_index){t->argspaces.data[i].callee, i};
+    qsort(byname, n, sizeof *byname, kc_name_index_cmp);
     ix->order = kc_xcalloc(n ? n : 1, sizeof *ix->order);
     for (uint32_t i = 0; i < n; i++)
         ix->order[i] = byname[i].index;

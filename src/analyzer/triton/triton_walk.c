@@ -429,18 +429,6 @@ static void add_scope(tt_module *m, tt_assign_index *ix)
     }
 }
 
-typedef struct named_item {
-    const char *left;
-    uint32_t idx;
-} named_item;
-
-static int named_item_cmp(const void *a, const void *b)
-{
-    const named_item *x = a, *y = b;
-    int c = strcmp(x->left, y->left);
-    return c ? c : x->idx < y->idx ? -1 : x->idx > y->idx;
-}
-
 const tt_assign_index *tt_assignments(tt_module *m, TSNode scope)
 {
     /* Code outside any function (a launch under `if __name__ ==
@@ -458,14 +446,14 @@ const tt_assign_index *tt_assignments(tt_module *m, TSNode scope)
     tt_walk(scope, collect_assignment, &ac);
     /* by name, then in source order (the index breaks ties) */
     uint32_t n = ix->items.len;
-    named_item *tmp = kc_xcalloc(n ? n : 1, sizeof *tmp);
+    kc_name_index *tmp = kc_xcalloc(n ? n : 1, sizeof *tmp);
     for (uint32_t i = 0; i < n; i++)
-        tmp[i] = (named_item){ix->items.data[i].left, i};
+        tmp[i] = (kc_name_index){ix->items.data[i].left, i};
     if (n > 1)
-        qsort(tmp, n, sizeof *tmp, named_item_cmp);
+        qsort(tmp, n, sizeof *tmp, kc_name_index_cmp);
     ix->by_name = kc_xcalloc(n ? n : 1, sizeof *ix->by_name);
     for (uint32_t i = 0; i < n; i++)
-        ix->by_name[i] = tmp[i].idx;
+        ix->by_name[i] = tmp[i].index;
     free(tmp);
     add_scope(m, ix);
     return ix;
