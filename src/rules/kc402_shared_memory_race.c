@@ -311,12 +311,114 @@ static const kc_shared_array *array_of(const kc_kernel *k, uint32_t sym)
     return NULL;
 }
 
+/* A buffer's own layout as a bound on the block: two stores of one lane
+ * map, D elements apart, done by every thread with no barrier between them
+ * (`gx[0] = a; gx[64] = b;` with `gx = s + threadIdx.x`, generated
+ * integral kernels) would be a write-write race on every run if two
+ * threads of the block were D apart along a component; code that works
+ * keeps the block narrower. Only consulted where no launch in the file
+ * gives the block's extent (chosen at run time, in a switch, by the
+ * caller). */
+typedef struct layout {
+    uint32_t base;
+    unsigned elem_bytes;
+    uint8_t axis; /* the thread component it bounds */
+    int64_t step; /* the smallest such D */
+} layout;
+
+typedef KC_VEC(layout) layout_list;
+
+/* The thread components the conditions around `guard` vary along; 7 when
+ * one varies with the thread in a way kcheck cannot place. Threads that
+ * differ only in the other components run the same statements. A
+ * comparison counts by its two sides' difference: `task < ntasks + tx`
+ * with `task = tx + 64 * pass` (a loop over tasks from each thread's
+ * own) is the same for every thread. */
+static uint8_t guard_axes(kc_arena *ar, const kc_kernel *k, uint32_t guard)
+{
+    uint8_t axes = 0;
+    unsigned hops = 0;
+    for (uint32_t c = guard; c != KC_NONE && c < k->conds.len && hops++ < 10000; c = k->conds.data[c].parent) {
+        const kc_cond *cd = &k->conds.data[c];
+        kc_deps d = cd->deps;
+        if (cd->npreds) {
+            kc_deps u = {0};
+            uint32_t p = 0;
+            for (; p < cd->npreds; p++) {
+                const kc_pred *pr = &cd->preds[p];
+                const kc_index *diff = pr->lhs && pr->rhs ? kc_index_sub(ar, pr->lhs, pr->rhs) : NULL;
+                if (!diff)
+                    break;
+                kc_deps e = kc_index_deps(diff);
+                u.axes |= e.axes;
+                u.flags |= e.flags;
+            }
+            if (p == cd->npreds)
+                d = u;
+        }
+        axes |= d.axes;
+        if ((d.flags & KC_AF_THREAD) && !d.axes)
+            return 7;
+    }
+    return axes & 7;
+}
+
+static void layouts_of(kc_arena *ar, const kc_kernel *k, const sep_list *seps, layout_list *out)
+{
+    for (uint32_t i = 0; i < k->accesses.len; i++) {
+        const kc_access *x = &k->accesses.data[i];
+        if (x->kind != KC_ACC_STORE || x->space != KC_MEM_SHARED || !x->offset || x->base == KC_NONE)
+            continue;
+        /* the store of the buffer just before it */
+        const kc_access *p = NULL;
+        for (uint32_t j = i; j-- > 0 && i - j <= 64 && !p;) {
+            const kc_access *y = &k->accesses.data[j];
+            if (y->kind == KC_ACC_STORE && y->space == KC_MEM_SHARED && y->base == x->base && y->offset)
+                p = y;
+        }
+        if (!p || p->guard != x->guard || p->loop != x->loop || p->elem_bytes != x->elem_bytes ||
+            p->seq >= x->seq || sep_between(seps, p->seq, x->seq))
+            continue;
+        kc_offset_delta od;
+        kc_offset_delta_of(ar, k, p->offset, x->offset, &od);
+        if (!od.known || !od.lanes_equal || !od.lanes_pure || od.w_uniform || !od.rest_const || !od.rest_value)
+            continue;
+        int64_t d = od.rest_value < 0 ? -od.rest_value : od.rest_value;
+        uint8_t free_axes = (uint8_t)(~guard_axes(ar, k, x->guard) & 7);
+        for (uint8_t ax = 0; ax < 3; ax++) {
+            if (!(free_axes & (1u << ax)))
+                continue;
+            layout *hit = NULL;
+            for (uint32_t q = 0; q < out->len && !hit; q++)
+                if (out->data[q].base == x->base && out->data[q].elem_bytes == x->elem_bytes && out->data[q].axis == ax)
+                    hit = &out->data[q];
+            if (hit) {
+                if (d < hit->step)
+                    hit->step = d;
+            } else {
+                layout l = {x->base, x->elem_bytes, ax, d};
+                kc_vec_push(out, l);
+            }
+        }
+    }
+}
+
+/* The layout's bound on thread component `ax` for accesses of w's buffer:
+ * D elements, or 0 when none is known. */
+static int64_t layout_step(const layout_list *ls, const kc_access *w, unsigned ax)
+{
+    for (uint32_t q = 0; ls && q < ls->len; q++)
+        if (ls->data[q].base == w->base && ls->data[q].elem_bytes == w->elem_bytes && ls->data[q].axis == ax)
+            return ls->data[q].step;
+    return 0;
+}
+
 /* Can a constant (or loop-variable) difference between the indices be
  * bridged by moving one threadIdx component, within the range that the
  * array or the other coefficients leave it (s[8*ty + tx]: tx < 8;
  * s[ty][tx] of a [.][16] array: tx < 16)? */
 static bool reachable(const kc_model *m, const kc_kernel *k, const kc_access *w, const kc_access *r,
-                      const kc_offset_delta *od)
+                      const kc_offset_delta *od, const layout_list *layouts)
 {
     const kc_index *x = w->offset;
     const kc_shared_array *sa = array_of(k, w->base);
@@ -336,10 +438,16 @@ static bool reachable(const kc_model *m, const kc_kernel *k, const kc_access *w,
             if (o != c && b > a && (!range || b / a < range))
                 range = b / a;
         }
-        /* or below the block's extent along it, where every launch
-         * gives it (`[tid]` and `[tid + 512]` under 512 threads) */
+        /* or below the block's extent along it: where every launch
+         * gives it (`[tid]` and `[tid + 512]` under 512 threads), else
+         * where the buffer's layout or the hardware bounds it */
         int64_t bd = kc_launch_block_dim(m, k, c), g = kc_lane_guard_bound(k, w, r, c);
-        if (bd > 0 && (!range || bd < range))
+        int64_t step = bd <= 0 ? layout_step(layouts, w, c) : 0;
+        if (step > 0 && step % a == 0)
+            bd = step / a; /* the buffer's layout (layouts_of) */
+        if (bd <= 0)
+            bd = kc_block_dim_bound(m, k, c); /* the hardware's */
+        if (!range || bd < range)
             range = bd;
         if (g > 0 && (!range || g < range)) /* both under `threadIdx.x < 32` */
             range = g;
@@ -689,12 +797,13 @@ static bool some_thread_writes(const kc_index *w, int64_t c)
     return (c - b) % a == 0 && (c - b) / a >= 0;
 }
 
-/* The values an index takes, as far as the launch's block extents and the
- * loops' starts bound them: [*lo, *hi], *hi_open when unbounded above
- * (a loop that counts up from its start). False when a term is not bounded
- * so (a symbol, a loaded value, an extent no launch gives). */
-static bool index_interval(const kc_model *m, const kc_kernel *k, const kc_index *x, int64_t *lo, int64_t *hi,
-                           bool *hi_open)
+/* The values an index takes, as far as the block's extents (the launch's,
+ * else the hardware's 1024 threads) and the loops' starts and trip counts
+ * bound them: [*lo, *hi], *hi_open when unbounded above (a loop that counts
+ * up from its start with no known number of passes). False when a term is
+ * not bounded so (a symbol, a loaded value). */
+static bool index_interval(kc_arena *ar, const kc_model *m, const kc_kernel *k, const kc_index *x, int64_t *lo,
+                           int64_t *hi, bool *hi_open, unsigned depth)
 {
     *lo = *hi = 0;
     *hi_open = false;
@@ -704,18 +813,49 @@ static bool index_interval(const kc_model *m, const kc_kernel *k, const kc_index
         if (mo->nfac == 0) {
             from = span = c;
         } else if (mo->nfac == 1 && mo->fac[0].kind == KC_ATOM_LANE && mo->fac[0].id < 3) {
-            int64_t bd = kc_launch_block_dim(m, k, mo->fac[0].id);
-            if (bd <= 0 || __builtin_mul_overflow(c, bd - 1, &span))
+            int64_t bd = kc_block_dim_bound(m, k, mo->fac[0].id);
+            if (__builtin_mul_overflow(c, bd - 1, &span))
                 return false;
             from = 0;
         } else if (mo->nfac == 1 && mo->fac[0].kind == KC_ATOM_LOOP && mo->fac[0].id < k->loops.len && c > 0) {
             const kc_loop *l = &k->loops.data[mo->fac[0].id];
-            int64_t start, step;
-            if (!kc_index_is_const(l->start, &start) || !kc_index_is_const(l->step, &step) || step <= 0 ||
-                __builtin_mul_overflow(c, start, &from))
+            int64_t start, step, end, last, trips = l->trip_count > 0 ? l->trip_count : l->trip_max;
+            if (!kc_index_is_const(l->step, &step) || step <= 0)
+                return false;
+            if (!kc_index_is_const(l->start, &start)) {
+                /* a start that varies with the thread (`for (n =
+                 * threadIdx.y; n < 3; n += 4)`): the atom counts passes
+                 * and the variable is start + step * pass, so an index
+                 * holding c * start + c * step * pass is c * n, from
+                 * c * (the start's least value) to c * (end - 1) */
+                int64_t cv = c / step, slo, shi;
+                bool sopen;
+                kc_index part = {.mono = mo, .nmono = 1, .bits = x->bits, .space = x->space};
+                const kc_index *rest = c % step == 0 && depth < 4 && l->start && l->end &&
+                                               kc_index_is_const(l->end, &end)
+                                           ? kc_index_sub(ar, kc_index_sub(ar, x, &part),
+                                                          kc_index_scale(ar, l->start, cv))
+                                           : NULL;
+                if (!rest || kc_index_depends_on_loop(rest, mo->fac[0].id) ||
+                    !index_interval(ar, m, k, l->start, &slo, &shi, &sopen, depth + 1) ||
+                    !index_interval(ar, m, k, rest, lo, hi, hi_open, depth + 1))
+                    return false;
+                int64_t a, b;
+                if (__builtin_mul_overflow(cv, slo, &a) || __builtin_mul_overflow(cv, end - 1, &b) ||
+                    __builtin_add_overflow(*lo, a < b ? a : b, lo) || __builtin_add_overflow(*hi, a < b ? b : a, hi))
+                    return false;
+                return true;
+            }
+            if (__builtin_mul_overflow(c, start, &from))
                 return false;
             span = from;
-            *hi_open = true;
+            /* a counted loop (`b < 21`) ends at its last pass's value; a
+             * `break` only ends it sooner */
+            if (trips > 0 && !__builtin_mul_overflow(step, trips - 1, &last) &&
+                !__builtin_add_overflow(start, last, &last) && !__builtin_mul_overflow(c, last, &last))
+                span = last;
+            else
+                *hi_open = true;
         } else {
             return false;
         }
@@ -729,11 +869,13 @@ static bool index_interval(const kc_model *m, const kc_kernel *k, const kc_index
 /* Do `w` and `r` touch disjoint ranges of the array, whatever the threads
  * and passes (`shared_keys[tx + 16*ty]` in [256, 512) under `dim3(16, 16)`
  * and `shared_topk[16*kb + tx]` from 768 up, two regions of one buffer)? */
-static bool disjoint_ranges(const kc_model *m, const kc_kernel *k, const kc_access *w, const kc_access *r)
+static bool disjoint_ranges(kc_arena *ar, const kc_model *m, const kc_kernel *k, const kc_access *w,
+                            const kc_access *r)
 {
     int64_t wl, wh, rl, rh;
     bool wo, ro;
-    if (!index_interval(m, k, w->offset, &wl, &wh, &wo) || !index_interval(m, k, r->offset, &rl, &rh, &ro))
+    if (!index_interval(ar, m, k, w->offset, &wl, &wh, &wo, 0) ||
+        !index_interval(ar, m, k, r->offset, &rl, &rh, &ro, 0))
         return false;
     return (!wo && wh < rl) || (!ro && rh < wl);
 }
@@ -891,6 +1033,114 @@ static bool disjoint_subscripts(const kc_model *m, const kc_kernel *k, const kc_
     return false;
 }
 
+/* The thread components a condition chain pins to one value (`if
+ * (threadIdx.y == 0)`, `ty < 1`): bit c of the result, the value in
+ * val[c]. */
+static uint8_t pinned_lanes(const kc_kernel *k, uint32_t guard, int64_t val[3])
+{
+    uint8_t pins = 0;
+    unsigned hops = 0;
+    for (uint32_t ci = guard; ci != KC_NONE && ci < k->conds.len && hops++ < 10000; ci = k->conds.data[ci].parent) {
+        const kc_cond *cd = &k->conds.data[ci];
+        for (uint32_t p = 0; !cd->negated && p < cd->npreds; p++) {
+            const kc_pred *pr = &cd->preds[p];
+            int64_t v;
+            const kc_index *l = pr->lhs;
+            if (!l || !pr->rhs || l->nmono != 1 || l->mono[0].coef != 1 || l->mono[0].nfac != 1 ||
+                l->mono[0].fac[0].kind != KC_ATOM_LANE || l->mono[0].fac[0].id > 2 || !kc_index_is_const(pr->rhs, &v))
+                continue;
+            if (pr->op == KC_CMP_LT && v == 1)
+                v = 0;
+            else if (pr->op == KC_CMP_LE && v == 0)
+                v = 0;
+            else if (pr->op != KC_CMP_EQ)
+                continue;
+            pins |= (uint8_t)(1u << l->mono[0].fac[0].id);
+            val[l->mono[0].fac[0].id] = v;
+        }
+    }
+    return pins;
+}
+
+/* x with the pinned thread components replaced by their values; NULL when
+ * a pinned component appears in a product. */
+static const kc_index *pin_lanes(kc_arena *ar, const kc_index *x, uint8_t pins, const int64_t val[3])
+{
+    const kc_index *out = kc_index_const(ar, 0, x->bits, x->space);
+    for (unsigned i = 0; out && i < x->nmono; i++) {
+        const kc_mono *mo = &x->mono[i];
+        bool lane = false;
+        for (unsigned f = 0; f < mo->nfac; f++)
+            if (mo->fac[f].kind == KC_ATOM_LANE && mo->fac[f].id < 3 && (pins & (1u << mo->fac[f].id)))
+                lane = true;
+        if (lane && mo->nfac != 1)
+            return NULL;
+        kc_index part = {.mono = mo, .nmono = 1, .bits = x->bits, .space = x->space};
+        out = lane ? kc_index_add(ar, out, kc_index_const(ar, mo->coef * val[mo->fac[0].id], x->bits, x->space))
+                   : kc_index_add(ar, out, &part);
+    }
+    return out;
+}
+
+/* Does the store's index give every thread of the block an element of its
+ * own: a sum of constant multiples of threadIdx components, each
+ * coefficient at least the one below it times that component's extent
+ * (`32 * ty + tx` under 32 threads along x; `9 * tx + ty` under 8 along
+ * y), plus terms the same for every thread? Where no launch or guard gives
+ * the extent, a store that every thread along the component does is its
+ * own evidence: two threads writing one element there would be a
+ * write-write race on every run, so the block is that narrow in code that
+ * works (`sdata[tx * (blocky + 1) + ty] = val` in a helper whose kernels
+ * are launched elsewhere). */
+static bool lanes_injective(kc_arena *ar, const kc_model *m, const kc_kernel *k, const kc_access *w)
+{
+    int64_t coef[3] = {0, 0, 0};
+    const kc_index *x = w->offset;
+    for (unsigned i = 0; i < x->nmono; i++) {
+        const kc_mono *mo = &x->mono[i];
+        if (mo->nfac == 1 && mo->fac[0].kind == KC_ATOM_LANE && mo->fac[0].id < 3) {
+            coef[mo->fac[0].id] += mo->coef;
+            continue;
+        }
+        kc_index part = {.mono = mo, .nmono = 1, .bits = x->bits, .space = x->space};
+        kc_deps d = kc_index_deps(&part);
+        if (d.axes || (d.flags & (KC_AF_THREAD | KC_AF_DATA)))
+            return false;
+    }
+    unsigned order[3], n = 0;
+    for (unsigned c = 0; c < 3; c++)
+        if (coef[c]) {
+            unsigned j = n++;
+            while (j > 0 && llabs(coef[order[j - 1]]) > llabs(coef[c])) {
+                order[j] = order[j - 1];
+                j--;
+            }
+            order[j] = c;
+        }
+    uint8_t varies = guard_axes(ar, k, w->guard);
+    for (unsigned j = 0; j + 1 < n; j++) {
+        int64_t ext = lane_max(m, k, w, order[j]) + 1, need;
+        if (ext <= 0 && !(varies & (1u << order[j])))
+            continue;
+        if (ext <= 0 || __builtin_mul_overflow(llabs(coef[order[j]]), ext, &need) || llabs(coef[order[j + 1]]) < need)
+            return false;
+    }
+    return n > 0;
+}
+
+/* Is the element `r` reads one that only the reading thread itself writes
+ * at `w`: under `if (threadIdx.y == 0)` the read `buf[tx]` is the write
+ * `buf[tx + 32 * ty]` of the same thread, and no other thread writes
+ * there (a reduction over y whose row 0 is read back, then refilled)? */
+static bool own_element(kc_arena *ar, const kc_model *m, const kc_kernel *k, const kc_access *w, const kc_access *r)
+{
+    int64_t val[3] = {0, 0, 0};
+    uint8_t pins = pinned_lanes(k, r->guard, val);
+    const kc_index *wp = pins ? pin_lanes(ar, w->offset, pins, val) : w->offset;
+    const kc_index *rp = pins ? pin_lanes(ar, r->offset, pins, val) : r->offset;
+    return wp && rp && kc_index_equal(wp, rp) && lanes_injective(ar, m, k, w);
+}
+
 /* Are `a` and `b` in the two arms of one condition that is the same for
  * the whole block and in every pass (`if (role < 2) ... else ...` with
  * `role = blockIdx.z`)? A block then runs one of them only. */
@@ -917,12 +1167,13 @@ static bool uniform_arms(const kc_kernel *k, const kc_access *a, const kc_access
 
 /* Can a thread touch, at `r`, the element another thread touches at `w`? */
 static bool other_thread(kc_arena *ar, const kc_model *m, const kc_kernel *k, const kc_access *w,
-                         const kc_access *r, bool cross_pass, const char **why)
+                         const kc_access *r, bool cross_pass, const layout_list *layouts, const char **why)
 {
     if (has_split(k, w->offset) || has_split(k, r->offset))
         return split_conflict(ar, m, k, w, r, why);
-    if (disjoint_ranges(m, k, w, r) || (!cross_pass && disjoint_guarded(ar, k, w, r)) ||
-        disjoint_subscripts(m, k, w, r) || (!cross_pass && kc_pivot_excluded(ar, m, k, w, r)))
+    if (disjoint_ranges(ar, m, k, w, r) || (!cross_pass && disjoint_guarded(ar, k, w, r)) ||
+        disjoint_subscripts(m, k, w, r) || (!cross_pass && kc_pivot_excluded(ar, m, k, w, r)) ||
+        own_element(ar, m, k, w, r))
         return false;
     kc_offset_delta od;
     kc_offset_delta_of(ar, k, w->offset, r->offset, &od);
@@ -941,7 +1192,7 @@ static bool other_thread(kc_arena *ar, const kc_model *m, const kc_kernel *k, co
                        : "the write is done by the threads where a condition holds and the read by all threads";
             return true;
         }
-        if (od.rest_zero || !od.rest_clean || !reachable(m, k, w, r, &od) || foreign_loops(k, w, r, od.rest))
+        if (od.rest_zero || !od.rest_clean || !reachable(m, k, w, r, &od, layouts) || foreign_loops(k, w, r, od.rest))
             return false;
         if (split_by_guard(ar, k, w, r, &od) || opaque_thread_guard(k, w, r))
             return false;
@@ -1043,6 +1294,9 @@ static void check(const kc_model *m, const kc_kernel *k, kc_rule_ctx *ctx)
     kc_arena *ar = kc_rule_arena(ctx);
     sep_list seps = {0};
     seps_of(k, &seps);
+    layout_list layouts = {0};
+    if (kc_launch_block_dim(m, k, 0) <= 0 || kc_launch_block_dim(m, k, 1) <= 0 || kc_launch_block_dim(m, k, 2) <= 0)
+        layouts_of(ar, k, &seps, &layouts);
     bool *reported = calloc(k->accesses.len ? k->accesses.len : 1, sizeof *reported);
     KC_VEC(uint64_t) keys = {0};
     for (uint32_t i = 0; i < k->accesses.len; i++) {
@@ -1076,14 +1330,14 @@ static void check(const kc_model *m, const kc_kernel *k, kc_rule_ctx *ctx)
             uint32_t l = KC_NONE;
             if (same_pass) {
                 uint32_t a = raw ? w->seq : r->seq, b = raw ? r->seq : w->seq;
-                hazard = !sep_between(&seps, a, b) && other_thread(ar, m, k, &wb, &rb, false, &why);
+                hazard = !sep_between(&seps, a, b) && other_thread(ar, m, k, &wb, &rb, false, w->elem_bytes == r->elem_bytes ? &layouts : NULL, &why);
             }
             if (!hazard && !same_pass) {
                 l = common_loop(k, w->loop, r->loop);
                 if (l != KC_NONE && !kc_index_depends_on_loop(w->offset, l) &&
                     !kc_index_depends_on_loop(r->offset, l)) {
                     uint32_t from = raw ? w->seq : r->seq, to = raw ? r->seq : w->seq;
-                    hazard = !sep_around(k, &seps, l, from, to) && other_thread(ar, m, k, &wb, &rb, true, &why);
+                    hazard = !sep_around(k, &seps, l, from, to) && other_thread(ar, m, k, &wb, &rb, true, w->elem_bytes == r->elem_bytes ? &layouts : NULL, &why);
                     cross = hazard;
                 } else if (l != KC_NONE && raw && shrinking_split(ar, k, w, r, l, &why)) {
                     hazard = !sep_around(k, &seps, l, w->seq, r->seq);
@@ -1167,6 +1421,7 @@ static void check(const kc_model *m, const kc_kernel *k, kc_rule_ctx *ctx)
     free(reported);
     kc_vec_free(&keys);
     kc_vec_free(&seps);
+    kc_vec_free(&layouts);
 }
 
 const kc_rule kc402_shared_memory_race = {

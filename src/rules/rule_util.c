@@ -259,6 +259,12 @@ int64_t kc_launch_block_dim(const kc_model *m, const kc_kernel *k, unsigned axis
     return b;
 }
 
+int64_t kc_block_dim_bound(const kc_model *m, const kc_kernel *k, unsigned axis)
+{
+    int64_t b = kc_launch_block_dim(m, k, axis);
+    return b > 0 ? b : axis == 2 ? 64 : 1024;
+}
+
 uint8_t kc_launch_unit_axes(const kc_model *m, const kc_kernel *k)
 {
     uint8_t unit = 0;

@@ -27,6 +27,11 @@ const char *kc_symbol_evidence(kc_rule_ctx *ctx, const kc_kernel *k, uint32_t sy
  * launch of every kernel that runs it gives. */
 int64_t kc_launch_block_dim(const kc_model *m, const kc_kernel *k, unsigned axis);
 
+/* The most threads along axis `axis` a block of the kernel can have: the
+ * launches' extent where kc_launch_block_dim knows it, else what the
+ * hardware allows (1024 along x and y, 64 along z). */
+int64_t kc_block_dim_bound(const kc_model *m, const kc_kernel *k, unsigned axis);
+
 /* The thread axes (bit 0 x, 1 y, 2 z) along which every launch of the
  * kernel in this file gives the block one thread (`dim3(32, 1)`, a macro
  * that is 1): there threadIdx is 0 for every thread. 0 when no launch is
