@@ -323,45 +323,10 @@ typedef struct layout {
     uint32_t base;
     unsigned elem_bytes;
     uint8_t axis; /* the thread component it bounds */
-    int64_t step; /* the smallest such D */
+    int64_t ext;  /* at most this many threads along it: D / its coefficient */
 } layout;
 
 typedef KC_VEC(layout) layout_list;
-
-/* The thread components the conditions around `guard` vary along; 7 when
- * one varies with the thread in a way kcheck cannot place. Threads that
- * differ only in the other components run the same statements. A
- * comparison counts by its two sides' difference: `task < ntasks + tx`
- * with `task = tx + 64 * pass` (a loop over tasks from each thread's
- * own) is the same for every thread. */
-static uint8_t guard_axes(kc_arena *ar, const kc_kernel *k, uint32_t guard)
-{
-    uint8_t axes = 0;
-    unsigned hops = 0;
-    for (uint32_t c = guard; c != KC_NONE && c < k->conds.len && hops++ < 10000; c = k->conds.data[c].parent) {
-        const kc_cond *cd = &k->conds.data[c];
-        kc_deps d = cd->deps;
-        if (cd->npreds) {
-            kc_deps u = {0};
-            uint32_t p = 0;
-            for (; p < cd->npreds; p++) {
-                const kc_pred *pr = &cd->preds[p];
-                const kc_index *diff = pr->lhs && pr->rhs ? kc_index_sub(ar, pr->lhs, pr->rhs) : NULL;
-                if (!diff)
-                    break;
-                kc_deps e = kc_index_deps(diff);
-                u.axes |= e.axes;
-                u.flags |= e.flags;
-            }
-            if (p == cd->npreds)
-                d = u;
-        }
-        axes |= d.axes;
-        if ((d.flags & KC_AF_THREAD) && !d.axes)
-            return 7;
-    }
-    return axes & 7;
-}
 
 static void layouts_of(kc_arena *ar, const kc_kernel *k, const sep_list *seps, layout_list *out)
 {
@@ -383,33 +348,39 @@ static void layouts_of(kc_arena *ar, const kc_kernel *k, const sep_list *seps, l
         kc_offset_delta_of(ar, k, p->offset, x->offset, &od);
         if (!od.known || !od.lanes_equal || !od.lanes_pure || od.w_uniform || !od.rest_const || !od.rest_value)
             continue;
-        int64_t d = od.rest_value < 0 ? -od.rest_value : od.rest_value;
-        uint8_t free_axes = (uint8_t)(~guard_axes(ar, k, x->guard) & 7);
+        int64_t d = od.rest_value < 0 ? -od.rest_value : od.rest_value, coef[3] = {0, 0, 0};
+        for (unsigned mi = 0; mi < x->offset->nmono; mi++) {
+            const kc_mono *mo = &x->offset->mono[mi];
+            if (mo->nfac == 1 && mo->fac[0].kind == KC_ATOM_LANE && mo->fac[0].id < 3)
+                coef[mo->fac[0].id] += mo->coef < 0 ? -mo->coef : mo->coef;
+        }
+        uint8_t free_axes = (uint8_t)(~kc_guard_axes(ar, k, x->guard) & 7);
         for (uint8_t ax = 0; ax < 3; ax++) {
-            if (!(free_axes & (1u << ax)))
+            if (!(free_axes & (1u << ax)) || !coef[ax] || d % coef[ax] != 0)
                 continue;
+            int64_t ext = d / coef[ax];
             layout *hit = NULL;
             for (uint32_t q = 0; q < out->len && !hit; q++)
                 if (out->data[q].base == x->base && out->data[q].elem_bytes == x->elem_bytes && out->data[q].axis == ax)
                     hit = &out->data[q];
             if (hit) {
-                if (d < hit->step)
-                    hit->step = d;
+                if (ext < hit->ext)
+                    hit->ext = ext;
             } else {
-                layout l = {x->base, x->elem_bytes, ax, d};
+                layout l = {x->base, x->elem_bytes, ax, ext};
                 kc_vec_push(out, l);
             }
         }
     }
 }
 
-/* The layout's bound on thread component `ax` for accesses of w's buffer:
- * D elements, or 0 when none is known. */
-static int64_t layout_step(const layout_list *ls, const kc_access *w, unsigned ax)
+/* The layout's bound on the threads along component `ax` for accesses of
+ * w's buffer, or 0 when none is known. */
+static int64_t layout_ext(const layout_list *ls, const kc_access *w, unsigned ax)
 {
     for (uint32_t q = 0; ls && q < ls->len; q++)
         if (ls->data[q].base == w->base && ls->data[q].elem_bytes == w->elem_bytes && ls->data[q].axis == ax)
-            return ls->data[q].step;
+            return ls->data[q].ext;
     return 0;
 }
 
@@ -442,9 +413,8 @@ static bool reachable(const kc_model *m, const kc_kernel *k, const kc_access *w,
          * gives it (`[tid]` and `[tid + 512]` under 512 threads), else
          * where the buffer's layout or the hardware bounds it */
         int64_t bd = kc_launch_block_dim(m, k, c), g = kc_lane_guard_bound(k, w, r, c);
-        int64_t step = bd <= 0 ? layout_step(layouts, w, c) : 0;
-        if (step > 0 && step % a == 0)
-            bd = step / a; /* the buffer's layout (layouts_of) */
+        if (bd <= 0)
+            bd = layout_ext(layouts, w, c); /* the buffer's layout (layouts_of) */
         if (bd <= 0)
             bd = kc_block_dim_bound(m, k, c); /* the hardware's */
         if (!range || bd < range)
@@ -797,350 +767,6 @@ static bool some_thread_writes(const kc_index *w, int64_t c)
     return (c - b) % a == 0 && (c - b) / a >= 0;
 }
 
-/* The values an index takes, as far as the block's extents (the launch's,
- * else the hardware's 1024 threads) and the loops' starts and trip counts
- * bound them: [*lo, *hi], *hi_open when unbounded above (a loop that counts
- * up from its start with no known number of passes). False when a term is
- * not bounded so (a symbol, a loaded value). */
-static bool index_interval(kc_arena *ar, const kc_model *m, const kc_kernel *k, const kc_index *x, int64_t *lo,
-                           int64_t *hi, bool *hi_open, unsigned depth)
-{
-    *lo = *hi = 0;
-    *hi_open = false;
-    for (unsigned i = 0; x && i < x->nmono; i++) {
-        const kc_mono *mo = &x->mono[i];
-        int64_t c = mo->coef, from, span;
-        if (mo->nfac == 0) {
-            from = span = c;
-        } else if (mo->nfac == 1 && mo->fac[0].kind == KC_ATOM_LANE && mo->fac[0].id < 3) {
-            int64_t bd = kc_block_dim_bound(m, k, mo->fac[0].id);
-            if (__builtin_mul_overflow(c, bd - 1, &span))
-                return false;
-            from = 0;
-        } else if (mo->nfac == 1 && mo->fac[0].kind == KC_ATOM_LOOP && mo->fac[0].id < k->loops.len && c > 0) {
-            const kc_loop *l = &k->loops.data[mo->fac[0].id];
-            int64_t start, step, end, last, trips = l->trip_count > 0 ? l->trip_count : l->trip_max;
-            if (!kc_index_is_const(l->step, &step) || step <= 0)
-                return false;
-            if (!kc_index_is_const(l->start, &start)) {
-                /* a start that varies with the thread (`for (n =
-                 * threadIdx.y; n < 3; n += 4)`): the atom counts passes
-                 * and the variable is start + step * pass, so an index
-                 * holding c * start + c * step * pass is c * n, from
-                 * c * (the start's least value) to c * (end - 1) */
-                int64_t cv = c / step, slo, shi;
-                bool sopen;
-                kc_index part = {.mono = mo, .nmono = 1, .bits = x->bits, .space = x->space};
-                const kc_index *rest = c % step == 0 && depth < 4 && l->start && l->end &&
-                                               kc_index_is_const(l->end, &end)
-                                           ? kc_index_sub(ar, kc_index_sub(ar, x, &part),
-                                                          kc_index_scale(ar, l->start, cv))
-                                           : NULL;
-                if (!rest || kc_index_depends_on_loop(rest, mo->fac[0].id) ||
-                    !index_interval(ar, m, k, l->start, &slo, &shi, &sopen, depth + 1) ||
-                    !index_interval(ar, m, k, rest, lo, hi, hi_open, depth + 1))
-                    return false;
-                int64_t a, b;
-                if (__builtin_mul_overflow(cv, slo, &a) || __builtin_mul_overflow(cv, end - 1, &b) ||
-                    __builtin_add_overflow(*lo, a < b ? a : b, lo) || __builtin_add_overflow(*hi, a < b ? b : a, hi))
-                    return false;
-                return true;
-            }
-            if (__builtin_mul_overflow(c, start, &from))
-                return false;
-            span = from;
-            /* a counted loop (`b < 21`) ends at its last pass's value; a
-             * `break` only ends it sooner */
-            if (trips > 0 && !__builtin_mul_overflow(step, trips - 1, &last) &&
-                !__builtin_add_overflow(start, last, &last) && !__builtin_mul_overflow(c, last, &last))
-                span = last;
-            else
-                *hi_open = true;
-        } else {
-            return false;
-        }
-        int64_t a = from < span ? from : span, b = from < span ? span : from;
-        if (__builtin_add_overflow(*lo, a, lo) || __builtin_add_overflow(*hi, b, hi))
-            return false;
-    }
-    return x != NULL;
-}
-
-/* Do `w` and `r` touch disjoint ranges of the array, whatever the threads
- * and passes (`shared_keys[tx + 16*ty]` in [256, 512) under `dim3(16, 16)`
- * and `shared_topk[16*kb + tx]` from 768 up, two regions of one buffer)? */
-static bool disjoint_ranges(kc_arena *ar, const kc_model *m, const kc_kernel *k, const kc_access *w,
-                            const kc_access *r)
-{
-    int64_t wl, wh, rl, rh;
-    bool wo, ro;
-    if (!index_interval(ar, m, k, w->offset, &wl, &wh, &wo, 0) ||
-        !index_interval(ar, m, k, r->offset, &rl, &rh, &ro, 0))
-        return false;
-    return (!wo && wh < rl) || (!ro && rh < wl);
-}
-
-/* The range [lo, hi] of an index `c * threadIdx.x + u` (u the same for
- * every thread) under a guard `threadIdx.x < B` on its condition chain:
- * threadIdx.x in [0, B - 1]. False when it is not of that form. */
-static bool guarded_range(kc_arena *ar, const kc_kernel *k, const kc_access *a, const kc_index **lo,
-                          const kc_index **hi)
-{
-    const kc_index *x = a->offset;
-    int64_t c = 0;
-    const kc_index *u = kc_index_const(ar, 0, 64, KC_SPACE_THREADS);
-    for (unsigned i = 0; x && i < x->nmono; i++) {
-        const kc_mono *mo = &x->mono[i];
-        if (mo->nfac == 1 && mo->fac[0].kind == KC_ATOM_LANE && mo->fac[0].id == 0) {
-            c += mo->coef;
-            continue;
-        }
-        kc_index part = {.mono = mo, .nmono = 1, .bits = x->bits, .space = x->space};
-        kc_deps d = kc_index_deps(&part);
-        if (d.axes || (d.flags & (KC_AF_THREAD | KC_AF_DATA)))
-            return false;
-        u = kc_index_add(ar, u, &part);
-        if (!u)
-            return false;
-    }
-    if (!x || c == 0)
-        return false;
-    const kc_index *bound = NULL;
-    unsigned hops = 0;
-    for (uint32_t ci = a->guard; ci != KC_NONE && ci < k->conds.len && hops++ < 10000 && !bound;
-         ci = k->conds.data[ci].parent) {
-        const kc_cond *cd = &k->conds.data[ci];
-        for (uint32_t p = 0; p < cd->npreds && !bound; p++) {
-            const kc_pred *pr = &cd->preds[p];
-            /* `tid < B`, or written the other way round: `B > tid` (a
-             * tree reduction's `for (j = N / 2; j > tid; j /= 2)`) */
-            bool flip = pr->op == KC_CMP_GT || pr->op == KC_CMP_GE;
-            const kc_index *l = flip ? pr->rhs : pr->lhs, *r = flip ? pr->lhs : pr->rhs;
-            kc_cmp op = flip ? (pr->op == KC_CMP_GT ? KC_CMP_LT : KC_CMP_LE) : pr->op;
-            kc_deps rd = r ? kc_index_deps(r) : (kc_deps){.flags = KC_AF_DATA};
-            if ((op != KC_CMP_LT && op != KC_CMP_LE) || !l || l->nmono != 1 || l->mono[0].coef != 1 ||
-                l->mono[0].nfac != 1 || l->mono[0].fac[0].kind != KC_ATOM_LANE || l->mono[0].fac[0].id != 0 ||
-                rd.axes || (rd.flags & (KC_AF_THREAD | KC_AF_DATA)))
-                continue;
-            /* the largest threadIdx.x: B - 1, or B for `<=` */
-            bound = op == KC_CMP_LT ? kc_index_sub(ar, r, kc_index_const(ar, 1, 64, KC_SPACE_THREADS)) : r;
-        }
-    }
-    if (!bound)
-        return false;
-    const kc_index *far = kc_index_add(ar, u, kc_index_scale(ar, bound, c));
-    if (!far)
-        return false;
-    *lo = c > 0 ? u : far;
-    *hi = c > 0 ? far : u;
-    return true;
-}
-
-/* Within one pass, are `w` and `r` apart under their guards: one's range
- * ends before the other's begins (`s[tid]` written and `s[2 * i - 1 - tid]`
- * read under `tid < i`: [0, i - 1] and [i, 2i - 1], a folding reduction;
- * `s[64 + tid]` written and `s[tid + i]` read under `tid < i`, i halved
- * from 32: [64, 63 + i] and [i, 2i - 1])? */
-static bool disjoint_guarded(kc_arena *ar, const kc_kernel *k, const kc_access *w, const kc_access *r)
-{
-    const kc_index *wl, *wh, *rl, *rh;
-    if (!guarded_range(ar, k, w, &wl, &wh) || !guarded_range(ar, k, r, &rl, &rh))
-        return false;
-    int64_t d;
-    const kc_index *a = kc_index_sub(ar, rl, wh), *b = kc_index_sub(ar, wl, rh);
-    return (a && kc_index_is_const(a, &d) && d > 0) || (b && kc_index_is_const(b, &d) && d > 0) ||
-           kc_index_positive_in_pass(k, a) || kc_index_positive_in_pass(k, b);
-}
-
-/* The largest threadIdx along axis `ax` for access a: below the launch's
- * block, and below what a guard on its condition chain allows (`i < 4`,
- * `threadIdx.y + 4 < 8`: c * threadIdx + c0 < R with constants); -1 when
- * neither bounds it. */
-static int64_t lane_max(const kc_model *m, const kc_kernel *k, const kc_access *a, unsigned ax)
-{
-    int64_t bd = kc_launch_block_dim(m, k, ax), best = bd > 0 ? bd - 1 : -1;
-    unsigned hops = 0;
-    for (uint32_t ci = a->guard; ci != KC_NONE && ci < k->conds.len && hops++ < 10000; ci = k->conds.data[ci].parent) {
-        const kc_cond *cd = &k->conds.data[ci];
-        for (uint32_t p = 0; p < cd->npreds; p++) {
-            const kc_pred *pr = &cd->preds[p];
-            int64_t r, c = 0, c0 = 0;
-            if ((pr->op != KC_CMP_LT && pr->op != KC_CMP_LE) || !pr->lhs || !pr->rhs || !kc_index_is_const(pr->rhs, &r))
-                continue;
-            bool ok = true;
-            for (unsigned i = 0; i < pr->lhs->nmono && ok; i++) {
-                const kc_mono *mo = &pr->lhs->mono[i];
-                if (mo->nfac == 0)
-                    c0 += mo->coef;
-                else if (mo->nfac == 1 && mo->fac[0].kind == KC_ATOM_LANE && mo->fac[0].id == ax && !c)
-                    c = mo->coef;
-                else
-                    ok = false;
-            }
-            if (!ok || c <= 0)
-                continue;
-            int64_t top = r - c0 - (pr->op == KC_CMP_LT ? 1 : 0);
-            int64_t mx = top >= 0 ? top / c : -1;
-            if (mx >= 0 && (best < 0 || mx < best))
-                best = mx;
-        }
-    }
-    return best;
-}
-
-/* The values [lo, hi] of subscript x of access a: constants and threadIdx
- * terms bounded by lane_max; false for anything else. */
-static bool sub_interval(const kc_model *m, const kc_kernel *k, const kc_access *a, const kc_index *x, int64_t *lo,
-                         int64_t *hi)
-{
-    *lo = *hi = 0;
-    for (unsigned i = 0; x && i < x->nmono; i++) {
-        const kc_mono *mo = &x->mono[i];
-        int64_t span;
-        if (mo->nfac == 0) {
-            *lo += mo->coef;
-            *hi += mo->coef;
-            continue;
-        }
-        if (mo->nfac != 1 || mo->fac[0].kind != KC_ATOM_LANE || mo->fac[0].id > 2)
-            return false;
-        int64_t top = lane_max(m, k, a, mo->fac[0].id);
-        if (top < 0 || top > 1024 || __builtin_mul_overflow(mo->coef, top, &span))
-            return false;
-        if (span > 0)
-            *hi += span;
-        else
-            *lo += span;
-    }
-    return x != NULL;
-}
-
-/* Accesses of one array of two or more dimensions, by subscripts: apart
- * where, in some dimension, their subscripts' ranges never meet (the halo
- * of a stencil tile filled under `if (j < 4)`: rows [0, 3] written, rows
- * [63, 66] read). Subscripts lie within their dimensions in correct code,
- * so elements with different subscripts in one dimension differ. */
-static bool disjoint_subscripts(const kc_model *m, const kc_kernel *k, const kc_access *w, const kc_access *r)
-{
-    if (w->nsubs < 2 || w->nsubs != r->nsubs || w->base != r->base || w->base == KC_NONE)
-        return false;
-    for (unsigned d = 0; d < w->nsubs; d++) {
-        int64_t wl, wh, rl, rh;
-        if (sub_interval(m, k, w, w->subs[d], &wl, &wh) && sub_interval(m, k, r, r->subs[d], &rl, &rh) &&
-            (wh < rl || rh < wl))
-            return true;
-    }
-    return false;
-}
-
-/* The thread components a condition chain pins to one value (`if
- * (threadIdx.y == 0)`, `ty < 1`): bit c of the result, the value in
- * val[c]. */
-static uint8_t pinned_lanes(const kc_kernel *k, uint32_t guard, int64_t val[3])
-{
-    uint8_t pins = 0;
-    unsigned hops = 0;
-    for (uint32_t ci = guard; ci != KC_NONE && ci < k->conds.len && hops++ < 10000; ci = k->conds.data[ci].parent) {
-        const kc_cond *cd = &k->conds.data[ci];
-        for (uint32_t p = 0; !cd->negated && p < cd->npreds; p++) {
-            const kc_pred *pr = &cd->preds[p];
-            int64_t v;
-            const kc_index *l = pr->lhs;
-            if (!l || !pr->rhs || l->nmono != 1 || l->mono[0].coef != 1 || l->mono[0].nfac != 1 ||
-                l->mono[0].fac[0].kind != KC_ATOM_LANE || l->mono[0].fac[0].id > 2 || !kc_index_is_const(pr->rhs, &v))
-                continue;
-            if (pr->op == KC_CMP_LT && v == 1)
-                v = 0;
-            else if (pr->op == KC_CMP_LE && v == 0)
-                v = 0;
-            else if (pr->op != KC_CMP_EQ)
-                continue;
-            pins |= (uint8_t)(1u << l->mono[0].fac[0].id);
-            val[l->mono[0].fac[0].id] = v;
-        }
-    }
-    return pins;
-}
-
-/* x with the pinned thread components replaced by their values; NULL when
- * a pinned component appears in a product. */
-static const kc_index *pin_lanes(kc_arena *ar, const kc_index *x, uint8_t pins, const int64_t val[3])
-{
-    const kc_index *out = kc_index_const(ar, 0, x->bits, x->space);
-    for (unsigned i = 0; out && i < x->nmono; i++) {
-        const kc_mono *mo = &x->mono[i];
-        bool lane = false;
-        for (unsigned f = 0; f < mo->nfac; f++)
-            if (mo->fac[f].kind == KC_ATOM_LANE && mo->fac[f].id < 3 && (pins & (1u << mo->fac[f].id)))
-                lane = true;
-        if (lane && mo->nfac != 1)
-            return NULL;
-        kc_index part = {.mono = mo, .nmono = 1, .bits = x->bits, .space = x->space};
-        out = lane ? kc_index_add(ar, out, kc_index_const(ar, mo->coef * val[mo->fac[0].id], x->bits, x->space))
-                   : kc_index_add(ar, out, &part);
-    }
-    return out;
-}
-
-/* Does the store's index give every thread of the block an element of its
- * own: a sum of constant multiples of threadIdx components, each
- * coefficient at least the one below it times that component's extent
- * (`32 * ty + tx` under 32 threads along x; `9 * tx + ty` under 8 along
- * y), plus terms the same for every thread? Where no launch or guard gives
- * the extent, a store that every thread along the component does is its
- * own evidence: two threads writing one element there would be a
- * write-write race on every run, so the block is that narrow in code that
- * works (`sdata[tx * (blocky + 1) + ty] = val` in a helper whose kernels
- * are launched elsewhere). */
-static bool lanes_injective(kc_arena *ar, const kc_model *m, const kc_kernel *k, const kc_access *w)
-{
-    int64_t coef[3] = {0, 0, 0};
-    const kc_index *x = w->offset;
-    for (unsigned i = 0; i < x->nmono; i++) {
-        const kc_mono *mo = &x->mono[i];
-        if (mo->nfac == 1 && mo->fac[0].kind == KC_ATOM_LANE && mo->fac[0].id < 3) {
-            coef[mo->fac[0].id] += mo->coef;
-            continue;
-        }
-        kc_index part = {.mono = mo, .nmono = 1, .bits = x->bits, .space = x->space};
-        kc_deps d = kc_index_deps(&part);
-        if (d.axes || (d.flags & (KC_AF_THREAD | KC_AF_DATA)))
-            return false;
-    }
-    unsigned order[3], n = 0;
-    for (unsigned c = 0; c < 3; c++)
-        if (coef[c]) {
-            unsigned j = n++;
-            while (j > 0 && llabs(coef[order[j - 1]]) > llabs(coef[c])) {
-                order[j] = order[j - 1];
-                j--;
-            }
-            order[j] = c;
-        }
-    uint8_t varies = guard_axes(ar, k, w->guard);
-    for (unsigned j = 0; j + 1 < n; j++) {
-        int64_t ext = lane_max(m, k, w, order[j]) + 1, need;
-        if (ext <= 0 && !(varies & (1u << order[j])))
-            continue;
-        if (ext <= 0 || __builtin_mul_overflow(llabs(coef[order[j]]), ext, &need) || llabs(coef[order[j + 1]]) < need)
-            return false;
-    }
-    return n > 0;
-}
-
-/* Is the element `r` reads one that only the reading thread itself writes
- * at `w`: under `if (threadIdx.y == 0)` the read `buf[tx]` is the write
- * `buf[tx + 32 * ty]` of the same thread, and no other thread writes
- * there (a reduction over y whose row 0 is read back, then refilled)? */
-static bool own_element(kc_arena *ar, const kc_model *m, const kc_kernel *k, const kc_access *w, const kc_access *r)
-{
-    int64_t val[3] = {0, 0, 0};
-    uint8_t pins = pinned_lanes(k, r->guard, val);
-    const kc_index *wp = pins ? pin_lanes(ar, w->offset, pins, val) : w->offset;
-    const kc_index *rp = pins ? pin_lanes(ar, r->offset, pins, val) : r->offset;
-    return wp && rp && kc_index_equal(wp, rp) && lanes_injective(ar, m, k, w);
-}
-
 /* Are `a` and `b` in the two arms of one condition that is the same for
  * the whole block and in every pass (`if (role < 2) ... else ...` with
  * `role = blockIdx.z`)? A block then runs one of them only. */
@@ -1171,9 +797,12 @@ static bool other_thread(kc_arena *ar, const kc_model *m, const kc_kernel *k, co
 {
     if (has_split(k, w->offset) || has_split(k, r->offset))
         return split_conflict(ar, m, k, w, r, why);
-    if (disjoint_ranges(ar, m, k, w, r) || (!cross_pass && disjoint_guarded(ar, k, w, r)) ||
-        disjoint_subscripts(m, k, w, r) || (!cross_pass && kc_pivot_excluded(ar, m, k, w, r)) ||
-        own_element(ar, m, k, w, r))
+    int64_t ext[3];
+    for (unsigned c = 0; c < 3; c++) /* where no launch gives the block */
+        ext[c] = kc_launch_block_dim(m, k, c) <= 0 ? layout_ext(layouts, w, c) : 0;
+    if (kc_disjoint_ranges(ar, m, k, w, r, ext) || (!cross_pass && kc_disjoint_guarded(ar, k, w, r)) ||
+        kc_disjoint_subscripts(m, k, w, r) || (!cross_pass && kc_pivot_excluded(ar, m, k, w, r)) ||
+        kc_own_element(ar, m, k, w, r, ext))
         return false;
     kc_offset_delta od;
     kc_offset_delta_of(ar, k, w->offset, r->offset, &od);
@@ -1195,6 +824,8 @@ static bool other_thread(kc_arena *ar, const kc_model *m, const kc_kernel *k, co
         if (od.rest_zero || !od.rest_clean || !reachable(m, k, w, r, &od, layouts) || foreign_loops(k, w, r, od.rest))
             return false;
         if (split_by_guard(ar, k, w, r, &od) || opaque_thread_guard(k, w, r))
+            return false;
+        if (kc_disjoint_by_threads(ar, m, k, w, r, ext))
             return false;
         *why = "the indices differ by a constant offset between threads";
         return true;
@@ -1228,6 +859,8 @@ static bool other_thread(kc_arena *ar, const kc_model *m, const kc_kernel *k, co
         if ((d.flags & KC_AF_DATA) && (d.axes || (d.flags & KC_AF_THREAD)))
             return false;
     }
+    if (kc_disjoint_by_threads(ar, m, k, w, r, ext))
+        return false;
     *why = "the two indices map threads to elements differently";
     return true;
 }

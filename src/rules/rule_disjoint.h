@@ -29,4 +29,38 @@ bool kc_rows_of_unknown_length(const kc_kernel *k, const kc_index *rest);
  * halved from 32)? */
 bool kc_index_positive_in_pass(const kc_kernel *k, const kc_index *x);
 
+/* The thread components the conditions around `guard` vary along; 7 when
+ * one varies with the thread in a way kcheck cannot place. Threads that
+ * differ only in the other components run the same statements. */
+uint8_t kc_guard_axes(kc_arena *ar, const kc_kernel *k, uint32_t guard);
+
+/* Do `w` and `r` touch disjoint ranges of the array, whatever the threads
+ * and passes, by the block's extents (the launch's, else the hardware's,
+ * or ext[c] threads along component c where that is positive and less)
+ * and the loops' ranges? ext may be NULL. */
+bool kc_disjoint_ranges(kc_arena *ar, const kc_model *m, const kc_kernel *k, const kc_access *w, const kc_access *r,
+                        const int64_t ext[3]);
+
+/* Within one pass, are `w` and `r` apart under their guards `tid < B`? */
+bool kc_disjoint_guarded(kc_arena *ar, const kc_kernel *k, const kc_access *w, const kc_access *r);
+
+/* Accesses of one array of two or more dimensions whose subscripts' ranges
+ * never meet in some dimension. */
+bool kc_disjoint_subscripts(const kc_model *m, const kc_kernel *k, const kc_access *w, const kc_access *r);
+
+/* Is the element `r` reads one that only the reading thread itself writes
+ * at `w` (row 0, under `threadIdx.y == 0`, reading `buf[tx]` of a store
+ * `buf[32 * ty + tx]` that gives every thread its own element), or the
+ * element `w` writes one that only the writing thread reads? ext[c], where
+ * positive, bounds the threads along component c (may be NULL). */
+bool kc_own_element(kc_arena *ar, const kc_model *m, const kc_kernel *k, const kc_access *w, const kc_access *r,
+                    const int64_t ext[3]);
+
+/* Thread by thread, over the threads each access may run on (each
+ * component its index names bounded by the launch, ext[c], or a guard;
+ * at most 4096 a side): is no element that one thread writes at `w` read
+ * by another at `r`? False when kcheck cannot enumerate them. */
+bool kc_disjoint_by_threads(kc_arena *ar, const kc_model *m, const kc_kernel *k, const kc_access *w,
+                            const kc_access *r, const int64_t ext[3]);
+
 #endif

@@ -100,7 +100,7 @@ kc_cuda_val kc_cuda_ev_cond(kc_cuda_walk *w, CXCursor e, kc_cuda_preds *pos, kc_
             kc_vec_push(neg, cp);
         }
         kc_cuda_kids_free(&k);
-        return kc_cuda_v_deps(kc_cuda_deps_or(l.deps, r.deps));
+        return kc_cuda_v_deps(kc_cuda_cmp_deps(w, &l, &r, &p));
     }
     kc_cuda_val v = kc_cuda_ev(w, e, KC_CUDA_EV_LOAD);
     /* a bool variable that holds a comparison */

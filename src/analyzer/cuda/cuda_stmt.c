@@ -512,6 +512,9 @@ static bool walk_if(kc_cuda_walk *w, CXCursor s, if_info *info)
         uint32_t ret_then_cond = fn->div_return_cond;
         fn->div_return = ret0;
         fn->div_return_cond = ret0_cond;
+        /* the else branch runs under the negation alone, not inside the
+         * then branch's condition */
+        w->guard = saved;
         w->guard = kc_cuda_mk_cond(w, info->span, info->text, c.deps, true, info->neg, info->nneg);
         w->trapped = false;
         ex2 = kc_cuda_walk_stmt(w, else_s);
@@ -950,9 +953,24 @@ static void add_params(kc_cuda_walk *w, CXCursor fn, CXCursor *body)
             p.symbol = sym;
             kc_vec_push(&w->k->params, p);
             kc_cuda_val v;
+            bool in_memory = false;
+            kc_space rspace = KC_MEM_UNKNOWN;
+            CXType referred = clang_getNonReferenceType(t);
             if (p.is_pointer) {
                 kc_space space = w->k->is_device_function ? kc_cuda_param_space(w->t, w->k->name, pidx) : KC_MEM_GLOBAL;
                 v = kc_cuda_mem_pointer(w, sym, s->name, space, pointee);
+            } else if (w->k->is_device_function && clang_getCanonicalType(t).kind == CXType_LValueReference &&
+                       kc_cuda_ty_is_arith(referred) &&
+                       (rspace = kc_cuda_param_space(w->t, w->k->name, pidx)) != KC_MEM_GLOBAL &&
+                       rspace != KC_MEM_LOCAL) {
+                /* `int &ntasks` that every call in the file binds to a
+                 * `__shared__` variable: that memory, read and written as
+                 * a shared scalar (its value after a barrier is the
+                 * block's, whichever threads wrote it). Where nothing in
+                 * the file calls the function, memory kcheck cannot place:
+                 * a shared scalar or a register of the caller. */
+                v = kc_cuda_mem_pointer(w, sym, s->name, rspace, referred);
+                in_memory = true;
             } else if (accessor) {
                 v = kc_cuda_accessor_param(w, sym, s->name, &acc);
             } else if (kc_cuda_ty_is_int(t)) {
@@ -963,7 +981,7 @@ static void add_params(kc_cuda_walk *w, CXCursor fn, CXCursor *body)
             } else {
                 v = kc_cuda_v_none();
             }
-            kc_cuda_env_bind(w, c, name, v);
+            kc_cuda_env_bind(w, c, name, v)->in_memory = in_memory;
         } else if (c.kind == CXCursor_CompoundStmt) {
             *body = c;
         }

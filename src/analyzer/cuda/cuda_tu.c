@@ -1136,6 +1136,22 @@ void kc_cuda_mark_one_pass(kc_loop *lp, CXCursor body, bool has_continue)
     lp->trip_max = 1;
 }
 
+/* The least value of a start made of a constant and threadIdx terms with
+ * positive coefficients (`threadIdx.y`, `tx + 32 * ty + 4`): the
+ * constant. False for anything else. */
+static bool lane_start_min(const kc_index *x, int64_t *min)
+{
+    *min = 0;
+    for (unsigned i = 0; x && i < x->nmono; i++) {
+        const kc_mono *mo = &x->mono[i];
+        if (mo->nfac == 0)
+            *min += mo->coef;
+        else if (mo->nfac != 1 || mo->fac[0].kind != KC_ATOM_LANE || mo->fac[0].id > 2 || mo->coef <= 0)
+            return false;
+    }
+    return x != NULL;
+}
+
 void kc_cuda_trip_max(const kc_kernel *k, kc_loop *lp, unsigned shrink_bits)
 {
     if (lp->trip_count >= 0)
@@ -1145,7 +1161,14 @@ void kc_cuda_trip_max(const kc_kernel *k, kc_loop *lp, unsigned shrink_bits)
         return;
     }
     const kc_index *e = lp->end;
-    int64_t z, s;
+    int64_t z, s, end;
+    /* a loop from the thread's row up to a constant, by a step at least
+     * that far (`for (n = threadIdx.y; n < 3; n += 4)`): a pass or none */
+    if (e && kc_index_is_const(e, &end) && lane_start_min(lp->start, &z) && lp->step &&
+        kc_index_is_const(lp->step, &s) && s > 0 && end - z <= 64 * s) {
+        lp->trip_max = end > z ? (end - z + s - 1) / s : 0;
+        return;
+    }
     if (!e || e->nmono != 1 || e->mono[0].coef != 1 || e->mono[0].nfac != 1 ||
         e->mono[0].fac[0].kind != KC_ATOM_OPAQUE || e->mono[0].fac[0].id >= k->opaques.len || !lp->start ||
         !kc_index_is_const(lp->start, &z) || !lp->step || !kc_index_is_const(lp->step, &s) || s <= 0)

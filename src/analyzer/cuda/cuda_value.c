@@ -293,6 +293,30 @@ void kc_cuda_size_fact(kc_cuda_walk *w, const kc_index *side, kc_deps other, kc_
 
 /* ---- conditions ------------------------------------------------------------- */
 
+/* What a comparison depends on. Whether it varies with the thread is
+ * whether the difference of its sides does: `i >= n + ty` with `i = ty +
+ * 4 * pass` (a loop variable that starts at the thread's row) is `4 * pass
+ * >= n`, the same in every thread. Only where each side's index carries
+ * all of that side's thread dependence (nothing the index leaves out). */
+kc_deps kc_cuda_cmp_deps(kc_cuda_walk *w, const kc_cuda_val *l, const kc_cuda_val *r, const kc_pred *p)
+{
+    kc_deps d = kc_cuda_deps_or(l->deps, r->deps);
+    if (!(d.axes || (d.flags & KC_AF_THREAD)) || d.unseen || l->ptr || r->ptr || !p->lhs || !p->rhs)
+        return d;
+    kc_deps dl = kc_index_deps(p->lhs), dr = kc_index_deps(p->rhs);
+    if (dl.axes != l->deps.axes || dr.axes != r->deps.axes ||
+        (dl.flags & KC_AF_THREAD) != (l->deps.flags & KC_AF_THREAD) ||
+        (dr.flags & KC_AF_THREAD) != (r->deps.flags & KC_AF_THREAD))
+        return d;
+    const kc_index *diff = kc_index_sub(w->a, p->lhs, p->rhs);
+    if (!diff)
+        return d;
+    kc_deps e = kc_index_deps(diff);
+    d.axes = e.axes;
+    d.flags = (uint8_t)((d.flags & ~KC_AF_THREAD) | (e.flags & KC_AF_THREAD));
+    return d;
+}
+
 const kc_pred *kc_cuda_preds_copy(kc_cuda_walk *w, const kc_cuda_preds *p, uint32_t *n)
 {
     *n = p ? p->len : 0;

@@ -176,6 +176,9 @@ kc_cuda_val kc_cuda_v_none(void);
 kc_cuda_val kc_cuda_v_index(const kc_index *ix);
 kc_cuda_val kc_cuda_v_deps(kc_deps d);
 kc_deps kc_cuda_deps_or(kc_deps a, kc_deps b);
+/* What a comparison of l and r (its predicate p) depends on: the thread
+ * dependence of the sides' difference, where their indices carry it all. */
+kc_deps kc_cuda_cmp_deps(kc_cuda_walk *w, const kc_cuda_val *l, const kc_cuda_val *r, const kc_pred *p);
 bool kc_cuda_budget_ok(kc_cuda_walk *w);
 const char *kc_cuda_ty_name(kc_cuda_walk *w, CXType t);
 kc_span kc_cuda_wspan(kc_cuda_walk *w, CXCursor c);
