@@ -55,6 +55,15 @@ static const char doc[] =
     "channels > 1024 ? 1024 : channels` over `n = batch * channels`, `min(gc,\n"
     "256)`), is a note too: the threads agree unless the block is the cap and the\n"
     "cap does not divide the value, and the note says so.\n"
+    "A break that only a loop's last pass can take is no early exit for the\n"
+    "barriers before it: in a loop from the thread's index by a constant step S\n"
+    "whose passes are the same in every thread (`for (t = tx; t < n + tx; t +=\n"
+    "64)`), `if (t >= n) break;` holds only where no thread has a next pass,\n"
+    "as long as the threads' indices stay below S (the launches' block, else\n"
+    "what the loop presumes: a step of S visits every value once only from\n"
+    "starts below S). Two loads of one address that nothing in the loop\n"
+    "stores to are one value there (`n` read in the condition and again in\n"
+    "the body).\n"
     "A warp-stride loop over a span its step divides (`for (j = base + warp;\n"
     "j < base + 128; j += 8)`, warp = threadIdx.x >> 5) makes span / step passes\n"
     "in every thread while the warp index stays below the step: shown by the\n"
@@ -557,20 +566,156 @@ static uint32_t divergent_cond(const kc_model *m, const kc_kernel *k, uint32_t g
     return KC_NONE;
 }
 
-static bool divergent(const kc_model *m, const kc_kernel *k, const kc_barrier *b)
+/* Do loads a and b (access ids) read one value in every pass of loop L:
+ * the same address of the same memory, which nothing in L stores to? */
+static bool same_load(const kc_kernel *k, uint32_t a, uint32_t b, uint32_t L)
+{
+    if (a >= k->accesses.len || b >= k->accesses.len)
+        return false;
+    const kc_access *x = &k->accesses.data[a], *y = &k->accesses.data[b];
+    if (x->kind != KC_ACC_LOAD || y->kind != KC_ACC_LOAD || x->base == KC_NONE || x->base != y->base ||
+        x->space != y->space || !x->offset || !y->offset || !kc_index_equal(x->offset, y->offset))
+        return false;
+    kc_deps d = kc_index_deps(x->offset);
+    if (d.axes || (d.flags & (KC_AF_THREAD | KC_AF_DATA)))
+        return false;
+    for (uint32_t i = 0; i < k->accesses.len; i++) {
+        const kc_access *z = &k->accesses.data[i];
+        if (z->kind != KC_ACC_LOAD && z->base == x->base && z->loop != KC_NONE && kc_loop_within(k, z->loop, L))
+            return false;
+    }
+    return true;
+}
+
+/* x less the pairs of terms `c * v` and `-c * w` where v and w are loads
+ * of one value (same_load): `ntasks - ntasks` read in a loop's condition
+ * and again in its body. */
+static const kc_index *cancel_same_loads(kc_arena *ar, const kc_kernel *k, const kc_index *x, uint32_t L)
+{
+    bool gone[KC_INDEX_MAX_MONOS] = {false};
+    for (unsigned i = 0; i < x->nmono && i < KC_INDEX_MAX_MONOS; i++) {
+        const kc_mono *a = &x->mono[i];
+        if (gone[i] || a->nfac != 1 || a->fac[0].kind != KC_ATOM_DATA)
+            continue;
+        for (unsigned j = i + 1; j < x->nmono && j < KC_INDEX_MAX_MONOS; j++) {
+            const kc_mono *b = &x->mono[j];
+            if (!gone[j] && b->nfac == 1 && b->fac[0].kind == KC_ATOM_DATA && b->coef == -a->coef &&
+                same_load(k, a->fac[0].id, b->fac[0].id, L)) {
+                gone[i] = gone[j] = true;
+                break;
+            }
+        }
+    }
+    const kc_index *out = kc_index_const(ar, 0, x->bits, x->space);
+    for (unsigned i = 0; out && i < x->nmono; i++) {
+        kc_index part = {.mono = &x->mono[i], .nmono = 1, .bits = x->bits, .space = x->space};
+        if (i >= KC_INDEX_MAX_MONOS || !gone[i])
+            out = kc_index_add(ar, out, &part);
+    }
+    return out;
+}
+
+/* A break that only the last pass can take: in a loop from the thread's
+ * index by a constant step S whose passes are the same in every thread
+ * (`for (t = tx; t < n + tx; t += 64)`: 64 * pass < n), a break under `t >=
+ * n` (gpu4pyscf's task loops) is taken only where t - n >= 0, and then the
+ * next pass's `t + 64 < n + tx` fails in every thread as long as tx < 64.
+ * A barrier of the loop before the break is then reached by all: no later
+ * pass runs. The threads' spread is the launches' block, else the one the
+ * loop itself presumes (a step of S visits every value once only from
+ * starts below S). */
+static bool break_in_last_pass(kc_arena *ar, const kc_model *m, const kc_kernel *k, const kc_barrier *b)
+{
+    if (b->exit_cond >= k->conds.len || !kc_span_valid(b->divergent_exit))
+        return false;
+    const kc_cond *c = &k->conds.data[b->exit_cond];
+    uint32_t L = c->loop;
+    if (L == KC_NONE || L >= k->loops.len || b->loop == KC_NONE || !kc_loop_within(k, b->loop, L) ||
+        b->span.line > b->divergent_exit.line ||
+        (b->span.line == b->divergent_exit.line && b->span.col >= b->divergent_exit.col))
+        return false;
+    const kc_loop *l = &k->loops.data[L];
+    int64_t S;
+    if (!l->start || !l->end || !l->step || !kc_index_is_const(l->step, &S) || S <= 0)
+        return false;
+    const kc_index *U = kc_index_sub(ar, l->end, l->start);
+    kc_deps du = U ? kc_index_deps(U) : (kc_deps){.axes = 7};
+    if (!U || du.axes || (du.flags & KC_AF_THREAD))
+        return false;
+    for (uint32_t p = 0; p < c->npreds; p++) {
+        const kc_pred *pr = &c->preds[p];
+        if (!pr->lhs || !pr->rhs || (pr->op != KC_CMP_GE && pr->op != KC_CMP_GT && pr->op != KC_CMP_LE &&
+                                     pr->op != KC_CMP_LT))
+            continue;
+        bool up = pr->op == KC_CMP_GE || pr->op == KC_CMP_GT;
+        const kc_index *X = up ? kc_index_sub(ar, pr->lhs, pr->rhs) : kc_index_sub(ar, pr->rhs, pr->lhs);
+        if (!X)
+            continue;
+        /* X = start + S * pass - end + D: its pass term is S * pass */
+        int64_t pc = 0;
+        const kc_index *rest = kc_index_const(ar, 0, X->bits, X->space);
+        for (unsigned i = 0; rest && i < X->nmono; i++) {
+            const kc_mono *mo = &X->mono[i];
+            bool pass = false;
+            for (unsigned f = 0; f < mo->nfac; f++)
+                pass |= mo->fac[f].kind == KC_ATOM_LOOP && mo->fac[f].id == L;
+            if (pass && mo->nfac == 1)
+                pc += mo->coef;
+            else if (pass)
+                rest = NULL;
+            else {
+                kc_index part = {.mono = mo, .nmono = 1, .bits = X->bits, .space = X->space};
+                rest = kc_index_add(ar, rest, &part);
+            }
+        }
+        const kc_index *D = rest && pc == S ? kc_index_add(ar, kc_index_sub(ar, rest, l->start), l->end) : NULL;
+        D = D ? cancel_same_loads(ar, k, D, L) : NULL;
+        if (!D)
+            continue;
+        /* the most D can be: threadIdx terms with positive coefficients and
+         * a constant */
+        bool presumed = kc_index_equal(D, l->start);
+        int64_t most = 0;
+        bool ok = true;
+        for (unsigned i = 0; ok && i < D->nmono; i++) {
+            const kc_mono *mo = &D->mono[i];
+            if (mo->nfac == 0) {
+                most += mo->coef;
+                continue;
+            }
+            int64_t bd = mo->nfac == 1 && mo->fac[0].kind == KC_ATOM_LANE && mo->fac[0].id < 3 && mo->coef > 0
+                             ? kc_launch_block_dim(m, k, mo->fac[0].id)
+                             : -1;
+            if (bd > 0 && bd <= 4096)
+                most += mo->coef * (bd - 1);
+            else if (mo->nfac == 1 && mo->fac[0].kind == KC_ATOM_LANE && mo->coef > 0 && presumed)
+                continue; /* bounded below by the presumption */
+            else
+                ok = false;
+        }
+        if (ok && presumed && most < S)
+            most = S - 1; /* the loop's own presumption: starts below S */
+        if (ok && most <= S)
+            return true;
+    }
+    return false;
+}
+
+static bool divergent(kc_arena *ar, const kc_model *m, const kc_kernel *k, const kc_barrier *b)
 {
     bool exit = kc_span_valid(b->divergent_exit) &&
                 !(b->exit_cond < k->conds.len && (pinned(k, &k->conds.data[b->exit_cond]) ||
                                                   fixed_by_launch(k->conds.data[b->exit_cond].deps,
                                                                   kc_launch_unit_axes(m, k)) ||
                                                   block_spans_bound(m, k, &k->conds.data[b->exit_cond]) ||
-                                                  launches_decide(m, k, &k->conds.data[b->exit_cond], true)));
+                                                  launches_decide(m, k, &k->conds.data[b->exit_cond], true) ||
+                                                  break_in_last_pass(ar, m, k, b)));
     return block_wide(b->name) && (divergent_cond(m, k, b->guard) != KC_NONE || exit);
 }
 
 /* A barrier reached through an inlined device function that is already
  * divergent inside that function's own model (reported there). */
-static bool reported_in_callee(const kc_model *m, const kc_kernel *k, const kc_barrier *b)
+static bool reported_in_callee(kc_arena *ar, const kc_model *m, const kc_kernel *k, const kc_barrier *b)
 {
     if (kc_span_same(b->origin, b->span))
         return false;
@@ -579,7 +724,7 @@ static bool reported_in_callee(const kc_model *m, const kc_kernel *k, const kc_b
         if (d == k || !d->is_device_function || !kc_span_inside(b->origin, d->span))
             continue;
         for (uint32_t j = 0; j < d->barriers.len; j++)
-            if (kc_span_same(d->barriers.data[j].span, b->origin) && divergent(m, d, &d->barriers.data[j]))
+            if (kc_span_same(d->barriers.data[j].span, b->origin) && divergent(ar, m, d, &d->barriers.data[j]))
                 return true;
     }
     return false;
@@ -660,7 +805,7 @@ static void asserted_note(const kc_model *m, const kc_kernel *k, const kc_cond *
  * (`k<128>`, lowered with the arguments' values) is judged by them: a
  * barrier of the template is divergent only where one of them finds it
  * so. False when there is no instantiation. */
-static bool cleared_by_instantiations(const kc_model *m, const kc_kernel *k, const kc_barrier *b)
+static bool cleared_by_instantiations(kc_arena *ar, const kc_model *m, const kc_kernel *k, const kc_barrier *b)
 {
     if (k->ntargs)
         return false;
@@ -671,7 +816,7 @@ static bool cleared_by_instantiations(const kc_model *m, const kc_kernel *k, con
             continue;
         any = true;
         for (uint32_t j = 0; j < d->barriers.len; j++)
-            if (kc_span_same(d->barriers.data[j].span, b->span) && divergent(m, d, &d->barriers.data[j]))
+            if (kc_span_same(d->barriers.data[j].span, b->span) && divergent(ar, m, d, &d->barriers.data[j]))
                 return false;
     }
     return any;
@@ -683,7 +828,7 @@ static void check(const kc_model *m, const kc_kernel *k, kc_rule_ctx *ctx)
     bool *done = calloc(k->barriers.len ? k->barriers.len : 1, sizeof *done);
     for (uint32_t i = 0; i < k->barriers.len; i++) {
         const kc_barrier *b = &k->barriers.data[i];
-        if (done[i] || !divergent(m, k, b) || reported_in_callee(m, k, b) || cleared_by_instantiations(m, k, b))
+        if (done[i] || !divergent(ar, m, k, b) || reported_in_callee(ar, m, k, b) || cleared_by_instantiations(ar, m, k, b))
             continue;
         uint32_t ci = divergent_cond(m, k, b->guard);
         /* Barriers with the same cause: reported once, here. */
@@ -691,7 +836,7 @@ static void check(const kc_model *m, const kc_kernel *k, kc_rule_ctx *ctx)
         kc_strbuf lines = {0};
         for (uint32_t j = i + 1; j < k->barriers.len; j++) {
             const kc_barrier *o = &k->barriers.data[j];
-            if (done[j] || !divergent(m, k, o))
+            if (done[j] || !divergent(ar, m, k, o))
                 continue;
             uint32_t cj = divergent_cond(m, k, o->guard);
             bool same = ci != KC_NONE ? cj == ci
