@@ -130,13 +130,82 @@ static int device_word(const char *s, size_t n)
  * says device_word, the first name followed by `(` other than an
  * attribute's (`__launch_bounds__(`, `decltype(`) is the function it
  * declares. */
+/* At t[i], a `#` that begins its line: the directive's word in *w, *wn,
+ * and the index after it. */
+static size_t directive(const char *t, size_t len, size_t i, const char **w, size_t *wn)
+{
+    size_t j = i + 1;
+    while (j < len && (t[j] == ' ' || t[j] == '\t'))
+        j++;
+    size_t k = j;
+    while (k < len && kc_ident_char(t[k]))
+        k++;
+    *w = t + j;
+    *wn = k - j;
+    return k;
+}
+
+static bool line_start(const char *t, size_t i)
+{
+    while (i > 0 && (t[i - 1] == ' ' || t[i - 1] == '\t'))
+        i--;
+    return i == 0 || t[i - 1] == '\n';
+}
+
+/* At t[i], `#if 0` (or `#if false`): the index where the code that the
+ * compiler sees resumes, the line of its `#else`/`#elif` or the end of its
+ * `#endif` line (nested conditionals skipped whole); i itself otherwise.
+ * Code there is never compiled: a launch kept in it launches nothing. */
+static size_t skip_if0(const char *t, size_t len, size_t i)
+{
+    const char *w;
+    size_t wn, j = directive(t, len, i, &w, &wn);
+    if (!word_is(w, wn, "if"))
+        return i;
+    while (j < len && (t[j] == ' ' || t[j] == '\t'))
+        j++;
+    size_t k = j;
+    while (k < len && kc_ident_char(t[k]))
+        k++;
+    if (!word_is(t + j, k - j, "0") && !word_is(t + j, k - j, "false"))
+        return i;
+    while (k < len && (t[k] == ' ' || t[k] == '\t' || t[k] == '\r'))
+        k++;
+    if (k < len && t[k] != '\n' && t[k] != '/')
+        return i; /* `#if 0 || X`: not dead for certain */
+    unsigned depth = 0;
+    for (size_t p = k; p < len; p++) {
+        if (t[p] != '#' || !line_start(t, p))
+            continue;
+        size_t e = directive(t, len, p, &w, &wn);
+        if (word_is(w, wn, "if") || word_is(w, wn, "ifdef") || word_is(w, wn, "ifndef")) {
+            depth++;
+        } else if (word_is(w, wn, "endif")) {
+            if (depth == 0) {
+                while (e < len && t[e] != '\n')
+                    e++;
+                return e;
+            }
+            depth--;
+        } else if (depth == 0 && (word_is(w, wn, "else") || word_is(w, wn, "elif"))) {
+            while (e < len && t[e] != '\n')
+                e++;
+            return e;
+        }
+    }
+    return len;
+}
+
 static void scan_c(const char *t, size_t len, ident_fn fn, void *ud)
 {
     int qual = USE; /* what the statement so far declares */
     bool named = false;
     for (size_t i = 0; i < len;) {
         char c = t[i];
-        if (c == '/' && i + 1 < len && t[i + 1] == '/') {
+        size_t dead;
+        if (c == '#' && line_start(t, i) && (dead = skip_if0(t, len, i)) != i) {
+            i = dead;
+        } else if (c == '/' && i + 1 < len && t[i + 1] == '/') {
             while (i < len && t[i] != '\n')
                 i++;
         } else if (c == '/' && i + 1 < len && t[i + 1] == '*') {
@@ -498,7 +567,7 @@ void kc_reach_mark(kc_model *m, const kc_peers *peers)
                 continue;
             k->unreferenced = kc_arena_printf(x->arena,
                                               "`%s` is named nowhere else in its repository (its CUDA and "
-                                              "Python files read, comments left out): nothing launches or calls it",
+                                              "Python files read, comments and `#if 0` code left out): nothing launches or calls it",
                                               base);
         }
     }

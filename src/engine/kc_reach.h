@@ -9,7 +9,9 @@
  * in a declaration that says `__global__` or `__device__`, or a macro that
  * names DEVICE or GLOBAL) are looked for in the text of every CUDA and
  * Python file of the repository (walked as kc_expand_paths walks:
- * .gitignore honoured, hidden entries skipped), comments left out and
+ * .gitignore honoured, hidden entries skipped), comments and CUDA code
+ * under `#if 0` (never compiled: a launch kept there launches nothing) left
+ * out and
  * string literals kept (a name in a string may be looked up at run time:
  * an ahead-of-time build's kernel list, `getattr`, NVRTC). A name found
  * only where it is defined is unreferenced; the repository is read only
