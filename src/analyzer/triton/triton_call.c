@@ -419,9 +419,16 @@ static int64_t dot_k_extent(const tt_ctx *c, const tv *a)
 static tv tl_dot(tt_ctx *c, TSNode call, const char *name)
 {
     tt_module *md = c->mod;
-    TSNode an = tt_call_arg(md, call, 0, "input"), bn = tt_call_arg(md, call, 1, "other");
+    /* tl.dot_scaled(lhs, lhs_scale, lhs_format, rhs, rhs_scale, rhs_format,
+     * acc=None, ...): the operands are the first and the fourth; the scales
+     * between them are not multiplied as matrices. Packed fp4 operands
+     * hold two values a byte along K (or along M / N with `*_k_pack=False`),
+     * so the result takes the accumulator's shape where there is one. */
+    bool scaled = !strcmp(name, "dot_scaled");
+    TSNode an = scaled ? tt_call_arg(md, call, 0, "lhs") : tt_call_arg(md, call, 0, "input");
+    TSNode bn = scaled ? tt_call_arg(md, call, 3, "rhs") : tt_call_arg(md, call, 1, "other");
     tv a = tt_eval_opt(c, an), b = tt_eval_opt(c, bn);
-    tv acc = tt_eval_opt(c, tt_call_arg(md, call, 2, "acc"));
+    tv acc = tt_eval_opt(c, scaled ? tt_call_arg(md, call, 6, "acc") : tt_call_arg(md, call, 2, "acc"));
     tt_junk_dot(c, call, tt_field(call, "function"), &a, &b);
     if (a.taint)
         tt_observe(c, a.taint, an, "multiplied in tl.dot");
@@ -429,7 +436,15 @@ static tv tl_dot(tt_ctx *c, TSNode call, const char *name)
         tt_observe(c, b.taint, bn, "multiplied in tl.dot");
     kc_shape s = {0};
     bool su = true;
-    if (!a.shape_unknown && !b.shape_unknown && a.shape.rank >= 2 && b.shape.rank >= 2) {
+    if (scaled && acc.kind != TV_NONE) {
+        if (!acc.shape_unknown && acc.shape.rank >= 2) {
+            s = acc.shape;
+            su = false;
+        }
+    } else if (scaled) {
+        /* no accumulator: [M, N] only where neither operand is packed
+         * along M or N, which kcheck does not follow */
+    } else if (!a.shape_unknown && !b.shape_unknown && a.shape.rank >= 2 && b.shape.rank >= 2) {
         s = a.shape;
         s.dims[s.rank - 1] = b.shape.dims[b.shape.rank - 1];
         su = false;
