@@ -61,7 +61,11 @@ static const char doc[] =
     "64)`), `if (t >= n) break;` holds only where no thread has a next pass,\n"
     "as long as the threads' indices stay below S (the launches' block, else\n"
     "what the loop presumes: a step of S visits every value once only from\n"
-    "starts below S). Two loads of one address that nothing in the loop\n"
+    "starts below S). A break no thread takes is none either: in a loop over\n"
+    "chunks by S from a start the same for all (`for (round = 0; round < T;\n"
+    "round += 4)`), `if (round + warp_id >= T) break;` is never taken when S\n"
+    "divides T - start and the warp index stays below S (the launches' block,\n"
+    "else the loop's presumption again). Two loads of one address that nothing in the loop\n"
     "stores to are one value there (`n` read in the condition and again in\n"
     "the body).\n"
     "A warp-stride loop over a span its step divides (`for (j = base + warp;\n"
@@ -615,6 +619,107 @@ static const kc_index *cancel_same_loads(kc_arena *ar, const kc_kernel *k, const
     return out;
 }
 
+/* The most a thread-dependent term can be: c * threadIdx (c > 0) or c *
+ * (threadIdx / W) (a warp's index) under the launches' block; -1 unknown. */
+static int64_t term_most(const kc_model *m, const kc_kernel *k, const kc_mono *mo)
+{
+    if (mo->nfac != 1 || mo->coef <= 0)
+        return -1;
+    const kc_atom *a = &mo->fac[0];
+    if (a->kind == KC_ATOM_LANE && a->id < 3) {
+        int64_t bd = kc_launch_block_dim(m, k, a->id);
+        return bd > 0 && bd <= 4096 ? mo->coef * (bd - 1) : -1;
+    }
+    const kc_opaque *o = a->kind == KC_ATOM_OPAQUE && a->id < k->opaques.len ? &k->opaques.data[a->id] : NULL;
+    if (!o || !o->split || o->split_axis > 2 || o->split_div <= 0)
+        return -1;
+    int64_t bd = kc_launch_block_dim(m, k, o->split_axis);
+    if (bd <= 0 || bd > 4096)
+        return -1;
+    int64_t v = o->split == KC_SPLIT_GROUP ? (bd - 1) / o->split_div
+                                           : (bd < o->split_div ? bd : o->split_div) - 1;
+    return mo->coef * v;
+}
+
+/* A break no thread takes: in a loop over chunks by a constant step S from
+ * a start the same for all (`for (round = 0; round < TOTAL; round += 4)`),
+ * a break under `round + warp_id >= TOTAL` (Primus-Turbo's MXFP quantizers)
+ * is never taken when the last pass's round plus the largest warp index
+ * stays below TOTAL: TOTAL - round is S in the last pass when S divides
+ * TOTAL - start, and the warp index stays below S under the launches'
+ * block, or by the loop's own presumption (each warp takes the chunk its
+ * index adds; a step of S covers each chunk once only for indices below
+ * S). */
+static bool break_never_taken(kc_arena *ar, const kc_model *m, const kc_kernel *k, const kc_cond *c,
+                              const kc_loop *l, uint32_t L, int64_t S, const kc_index *U)
+{
+    int64_t u;
+    if (!kc_index_is_const(U, &u) || u <= 0 || l->trip_count <= 0)
+        return false;
+    int64_t span = u - S * (l->trip_count - 1); /* end - the last pass's value */
+    for (uint32_t p = 0; p < c->npreds; p++) {
+        const kc_pred *pr = &c->preds[p];
+        if (!pr->lhs || !pr->rhs || (pr->op != KC_CMP_GE && pr->op != KC_CMP_GT && pr->op != KC_CMP_LE &&
+                                     pr->op != KC_CMP_LT))
+            continue;
+        bool up = pr->op == KC_CMP_GE || pr->op == KC_CMP_GT;
+        const kc_index *X = up ? kc_index_sub(ar, pr->lhs, pr->rhs) : kc_index_sub(ar, pr->rhs, pr->lhs);
+        if (!X)
+            continue;
+        /* X = v + D - end, v the loop's variable with coefficient 1 */
+        int64_t vc = 0;
+        const kc_index *rest = kc_index_const(ar, 0, X->bits, X->space);
+        for (unsigned i = 0; rest && i < X->nmono; i++) {
+            const kc_mono *mo = &X->mono[i];
+            bool var = false;
+            for (unsigned f = 0; f < mo->nfac; f++)
+                var |= mo->fac[f].kind == KC_ATOM_LOOP && mo->fac[f].id == L;
+            if (var && mo->nfac == 1)
+                vc += mo->coef;
+            else if (var)
+                rest = NULL;
+            else {
+                kc_index part = {.mono = mo, .nmono = 1, .bits = X->bits, .space = X->space};
+                rest = kc_index_add(ar, rest, &part);
+            }
+        }
+        const kc_index *D = rest && vc == 1 ? cancel_same_loads(ar, k, kc_index_add(ar, rest, l->end), L) : NULL;
+        if (!D)
+            continue;
+        int64_t most = 0;
+        unsigned thread_terms = 0;
+        bool ok = true, presumed = false;
+        for (unsigned i = 0; ok && i < D->nmono; i++) {
+            const kc_mono *mo = &D->mono[i];
+            if (mo->nfac == 0) {
+                most += mo->coef;
+                continue;
+            }
+            kc_index part = {.mono = mo, .nmono = 1, .bits = D->bits, .space = D->space};
+            kc_deps d = kc_index_deps(&part);
+            if (!(d.axes || (d.flags & KC_AF_THREAD)) || (d.flags & KC_AF_DATA)) {
+                ok = false;
+                break;
+            }
+            thread_terms++;
+            int64_t t = term_most(m, k, mo);
+            if (t >= 0)
+                most += t;
+            else if (mo->coef == 1 && mo->nfac == 1)
+                presumed = true;
+            else
+                ok = false;
+        }
+        if (!ok || !thread_terms || (presumed && thread_terms != 1))
+            continue;
+        if (presumed)
+            most += S - 1;
+        if (up ? (pr->op == KC_CMP_GE ? most < span : most <= span) : (pr->op == KC_CMP_LE ? most < span : most <= span))
+            return true;
+    }
+    return false;
+}
+
 /* A break that only the last pass can take: in a loop from the thread's
  * index by a constant step S whose passes are the same in every thread
  * (`for (t = tx; t < n + tx; t += 64)`: 64 * pass < n), a break under `t >=
@@ -630,10 +735,10 @@ static bool break_in_last_pass(kc_arena *ar, const kc_model *m, const kc_kernel 
         return false;
     const kc_cond *c = &k->conds.data[b->exit_cond];
     uint32_t L = c->loop;
-    if (L == KC_NONE || L >= k->loops.len || b->loop == KC_NONE || !kc_loop_within(k, b->loop, L) ||
-        b->span.line > b->divergent_exit.line ||
-        (b->span.line == b->divergent_exit.line && b->span.col >= b->divergent_exit.col))
+    if (L == KC_NONE || L >= k->loops.len || b->loop == KC_NONE || !kc_loop_within(k, b->loop, L))
         return false;
+    bool before = b->span.line < b->divergent_exit.line ||
+                  (b->span.line == b->divergent_exit.line && b->span.col < b->divergent_exit.col);
     const kc_loop *l = &k->loops.data[L];
     int64_t S;
     if (!l->start || !l->end || !l->step || !kc_index_is_const(l->step, &S) || S <= 0)
@@ -641,6 +746,11 @@ static bool break_in_last_pass(kc_arena *ar, const kc_model *m, const kc_kernel 
     const kc_index *U = kc_index_sub(ar, l->end, l->start);
     kc_deps du = U ? kc_index_deps(U) : (kc_deps){.axes = 7};
     if (!U || du.axes || (du.flags & KC_AF_THREAD))
+        return false;
+    kc_deps ds = kc_index_deps(l->start);
+    if (!(ds.axes || (ds.flags & KC_AF_THREAD)))
+        return break_never_taken(ar, m, k, c, l, L, S, U);
+    if (!before)
         return false;
     for (uint32_t p = 0; p < c->npreds; p++) {
         const kc_pred *pr = &c->preds[p];
@@ -703,14 +813,22 @@ static bool break_in_last_pass(kc_arena *ar, const kc_model *m, const kc_kernel 
 
 static bool divergent(kc_arena *ar, const kc_model *m, const kc_kernel *k, const kc_barrier *b)
 {
-    bool exit = kc_span_valid(b->divergent_exit) &&
-                !(b->exit_cond < k->conds.len && (pinned(k, &k->conds.data[b->exit_cond]) ||
-                                                  fixed_by_launch(k->conds.data[b->exit_cond].deps,
-                                                                  kc_launch_unit_axes(m, k)) ||
-                                                  block_spans_bound(m, k, &k->conds.data[b->exit_cond]) ||
-                                                  launches_decide(m, k, &k->conds.data[b->exit_cond], true) ||
-                                                  break_in_last_pass(ar, m, k, b)));
-    return block_wide(b->name) && (divergent_cond(m, k, b->guard) != KC_NONE || exit);
+    bool cleared = b->exit_cond < k->conds.len && (pinned(k, &k->conds.data[b->exit_cond]) ||
+                                                   fixed_by_launch(k->conds.data[b->exit_cond].deps,
+                                                                   kc_launch_unit_axes(m, k)) ||
+                                                   block_spans_bound(m, k, &k->conds.data[b->exit_cond]) ||
+                                                   launches_decide(m, k, &k->conds.data[b->exit_cond], true) ||
+                                                   break_in_last_pass(ar, m, k, b));
+    bool exit = kc_span_valid(b->divergent_exit) && !cleared;
+    uint32_t ci = divergent_cond(m, k, b->guard);
+    /* the code after `if (c) break;` runs under not-c: where the break is
+     * one no thread takes, neither is that condition a divergence */
+    unsigned hops = 0;
+    while (ci != KC_NONE && cleared && hops++ < 10000 &&
+           kc_span_same(k->conds.data[ci].span, k->conds.data[b->exit_cond].span) &&
+           k->conds.data[ci].negated != k->conds.data[b->exit_cond].negated)
+        ci = divergent_cond(m, k, k->conds.data[ci].parent);
+    return block_wide(b->name) && (ci != KC_NONE || exit);
 }
 
 /* A barrier reached through an inlined device function that is already
