@@ -271,9 +271,48 @@ static void merge_specializations(const kc_model *m, kc_diag_list *out, uint32_t
     free(keys);
 }
 
+/* A template kernel that every launch of the file instantiates with
+ * integral arguments the model lowered (`k<8, 16>`, `k<16, 16>`) is judged
+ * by those instantiations: the template itself, analysed with its
+ * parameters unknown, stands only for instantiations the model does not
+ * hold (launched elsewhere, past the cap on specializations, with
+ * arguments kcheck cannot read), and here there are none. */
+static bool judged_by_instantiations(const kc_model *m, const kc_kernel *k)
+{
+    if (k->ntargs || !k->name || k->is_device_function)
+        return false;
+    bool any = false;
+    for (uint32_t i = 0; i < m->kernels.len && !any; i++) {
+        const kc_kernel *d = m->kernels.data[i];
+        any = d != k && d->ntargs && d->name && strcmp(d->name, k->name) == 0 && d->span.end_line == k->span.end_line;
+    }
+    if (!any)
+        return false;
+    bool launched = false;
+    for (uint32_t l = 0; l < m->launches.len; l++) {
+        const kc_launch *L = &m->launches.data[l];
+        if (!L->kernel || strcmp(L->kernel, k->name) != 0)
+            continue;
+        launched = true;
+        if (!L->ntargs)
+            return false;
+        bool lowered = false;
+        for (uint32_t i = 0; i < m->kernels.len && !lowered; i++) {
+            const kc_kernel *d = m->kernels.data[i];
+            lowered = d != k && d->ntargs && kc_launch_may_run(L, d) && d->span.end_line == k->span.end_line;
+        }
+        if (!lowered)
+            return false;
+    }
+    return launched;
+}
+
 void kc_rules_run(const kc_model *m, const kc_options *opts, kc_diag_list *out)
 {
     unsigned lang_bit = 1u << m->lang;
+    bool *judged = kc_xcalloc(m->kernels.len ? m->kernels.len : 1, sizeof *judged);
+    for (uint32_t k = 0; k < m->kernels.len; k++)
+        judged[k] = judged_by_instantiations(m, m->kernels.data[k]);
     for (size_t i = 0; i < kc_rules_count(); i++) {
         const kc_rule *r = all_rules[i];
         if (!(r->langs & lang_bit))
@@ -283,6 +322,8 @@ void kc_rules_run(const kc_model *m, const kc_options *opts, kc_diag_list *out)
         kc_rule_ctx ctx = {.rule = r, .opts = opts, .model = m, .out = out};
         uint32_t rule_from = out->items.len;
         for (uint32_t k = 0; r->check && k < m->kernels.len; k++) {
+            if (judged[k])
+                continue;
             uint32_t from = out->items.len;
             r->check(m, m->kernels.data[k], &ctx);
             if (m->kernels.data[k]->unreferenced)
@@ -296,4 +337,5 @@ void kc_rules_run(const kc_model *m, const kc_options *opts, kc_diag_list *out)
         drop_inlined_repeats(&ctx);
         merge_specializations(m, out, rule_from);
     }
+    free(judged);
 }
