@@ -64,7 +64,10 @@ static const char doc[] =
     "persistent loop, `for tile in range(pid, num_tiles, NUM_SMS)`, each of\n"
     "whose passes is one program's work), in a kernel whose loops move tiles is\n"
     "a note: its scattered sectors are paid once, where each pass of the loop\n"
-    "pays for a tile. So, in CUDA, is an access made once per thread,\n"
+    "pays for a tile. So is an access made only in the programs that a\n"
+    "condition on their ids picks (`if (blockIdx.x == 0)`: padding rows filled\n"
+    "once per launch by block 0) in a kernel whose other accesses every program\n"
+    "makes: one block of the grid pays for it. So, in CUDA, is an access made once per thread,\n"
     "outside every loop, in a kernel whose loops access global memory in every\n"
     "pass (a row's result stored after the loop over the row), unless those\n"
     "loops are known to make fewer than 64 passes. Once per thread counts an\n"
@@ -666,6 +669,32 @@ static void once_per_thread(kc_rule_ctx *ctx, const kc_kernel *k, kc_diag *d, co
                  how, kc_loop_describe(ctx, k, &k->loops.data[in_loop->loop]), in_loop->span.line);
 }
 
+/* An access made only in the programs that a condition on their ids picks
+ * (`if (block_id == 0)`: padding rows written once per launch by block 0)
+ * in a kernel whose other global accesses every program makes: its
+ * scattered sectors are paid by one block of the grid, not by all. A note
+ * that says so. */
+static void one_program(const kc_kernel *k, kc_diag *d, const kc_access *a)
+{
+    uint32_t pick = kc_guard_program_pick(k, a->guard);
+    if (pick == KC_NONE)
+        return;
+    const kc_access *work = NULL;
+    for (uint32_t i = 0; i < k->accesses.len && !work; i++) {
+        const kc_access *b = &k->accesses.data[i];
+        if (b != a && b->space == KC_MEM_GLOBAL && b->offset &&
+            (kc_index_deps(b->offset).flags & KC_AF_PROGRAM) &&
+            kc_guard_program_pick(k, b->guard) == KC_NONE)
+            work = b;
+    }
+    if (!work)
+        return;
+    d->severity = KC_SEV_NOTE;
+    kc_diag_note(d, "it runs only in the programs `%s` picks, once per launch, where every program makes the kernel's "
+                 "other accesses (line %u): its cost is paid by one block of the grid, not by all; reported as a note",
+                 k->conds.data[pick].text ? k->conds.data[pick].text : "?", work->span.line);
+}
+
 /* A vector (a 1-D block: a statistic per row or per head, a log-sum-exp)
  * read or written once per program, outside every loop, in a kernel whose
  * loops move tiles: its scattered sectors are paid once, where each pass
@@ -1082,6 +1111,8 @@ static void check(const kc_model *m, const kc_kernel *k, kc_rule_ctx *ctx)
         else if (!cuda && a->loop == KC_NONE && a->offset->shape.rank == 1)
             beside_tiles(ctx, k, d, a);
         once_note(ctx, k, d, &once, stride);
+        if (d->severity != KC_SEV_NOTE)
+            one_program(k, d, a);
         gather_note(a, d, cuda && !const_stride);
     }
 }

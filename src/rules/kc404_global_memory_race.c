@@ -490,28 +490,6 @@ static void report_race(const kc_model *m, const kc_kernel *k, kc_rule_ctx *ctx,
                  kc_arena_printf(ar, cuda ? "if (%s == 0)" : "if %s == 0:", by));
 }
 
-/* The condition on `guard`'s chain that picks some programs of the grid
- * by their ids (`blockIdx.x == 0`, `pid == 0`, `i == 0` for a global
- * thread index), not by loaded data (the last block of a ticket counter);
- * KC_NONE when none. */
-static uint32_t program_pick(const kc_kernel *k, uint32_t guard)
-{
-    uint32_t hops = 0;
-    for (uint32_t c = guard; c != KC_NONE && c < k->conds.len && hops++ < 10000; c = k->conds.data[c].parent) {
-        const kc_cond *cd = &k->conds.data[c];
-        if (cd->negated || (cd->deps.flags & KC_AF_DATA) || !(cd->deps.flags & KC_AF_PROGRAM))
-            continue;
-        for (uint32_t p = 0; p < cd->npreds; p++) {
-            const kc_pred *pr = &cd->preds[p];
-            int64_t v;
-            if (pr->op == KC_CMP_EQ && pr->lhs && pr->rhs && kc_index_is_const(pr->rhs, &v) &&
-                (kc_index_deps(pr->lhs).flags & KC_AF_PROGRAM) && !(kc_index_deps(pr->lhs).flags & KC_AF_DATA))
-                return c;
-        }
-    }
-    return KC_NONE;
-}
-
 /* Is `guard` under a condition written as `text` (a second `if
  * (blockIdx.x == 0)` block picks the same programs)? */
 static bool guard_has_text(const kc_kernel *k, uint32_t guard, const char *text)
@@ -542,7 +520,7 @@ static void check_pick(const kc_model *m, const kc_kernel *k, kc_rule_ctx *ctx)
         bool unknown = false;
         if (index_programs(s->offset, &unknown) || unknown)
             continue;
-        uint32_t pick = program_pick(k, s->guard);
+        uint32_t pick = kc_guard_program_pick(k, s->guard);
         if (pick == KC_NONE)
             continue;
         const kc_cond *pc = &k->conds.data[pick];
@@ -553,7 +531,7 @@ static void check_pick(const kc_model *m, const kc_kernel *k, kc_rule_ctx *ctx)
             const kc_access *o = &k->accesses.data[j];
             if (j != i && o->base == s->base && o->space == KC_MEM_GLOBAL && kc_index_equal(o->offset, s->offset) &&
                 !kc_guard_has(k, o->guard, pick) && !guard_has_text(k, o->guard, pc->text) &&
-                program_pick(k, o->guard) == KC_NONE)
+                kc_guard_program_pick(k, o->guard) == KC_NONE)
                 r = o;
         }
         if (!r)

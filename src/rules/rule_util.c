@@ -200,6 +200,28 @@ uint32_t kc_guard_thread_cond(const kc_kernel *k, uint32_t guard)
     return KC_NONE;
 }
 
+/* The condition on `guard`'s chain that picks some programs of the grid
+ * by their ids (`blockIdx.x == 0`, `pid == 0`, `i == 0` for a global
+ * thread index), not by loaded data (the last block of a ticket counter);
+ * KC_NONE when none. */
+uint32_t kc_guard_program_pick(const kc_kernel *k, uint32_t guard)
+{
+    uint32_t hops = 0;
+    for (uint32_t c = guard; c != KC_NONE && c < k->conds.len && hops++ < 10000; c = k->conds.data[c].parent) {
+        const kc_cond *cd = &k->conds.data[c];
+        if (cd->negated || (cd->deps.flags & KC_AF_DATA) || !(cd->deps.flags & KC_AF_PROGRAM))
+            continue;
+        for (uint32_t p = 0; p < cd->npreds; p++) {
+            const kc_pred *pr = &cd->preds[p];
+            int64_t v;
+            if (pr->op == KC_CMP_EQ && pr->lhs && pr->rhs && kc_index_is_const(pr->rhs, &v) &&
+                (kc_index_deps(pr->lhs).flags & KC_AF_PROGRAM) && !(kc_index_deps(pr->lhs).flags & KC_AF_DATA))
+                return c;
+        }
+    }
+    return KC_NONE;
+}
+
 bool kc_guard_has(const kc_kernel *k, uint32_t guard, uint32_t c)
 {
     unsigned hops = 0;

@@ -175,6 +175,11 @@ void kc_offset_delta_of(kc_arena *a, const kc_kernel *k, const kc_index *w, cons
 /* The lane terms of an offset as an index (NULL when none). */
 const kc_index *kc_index_lane_part(kc_arena *a, const kc_index *x);
 
+/* The condition on `guard`'s chain that picks some programs of the grid
+ * by their ids (`blockIdx.x == 0`, `pid == 0`), not by loaded data; KC_NONE
+ * when none. */
+uint32_t kc_guard_program_pick(const kc_kernel *k, uint32_t guard);
+
 /* Does a condition from `guard` outwards depend on the thread? Returns
  * the innermost such condition or KC_NONE. */
 uint32_t kc_guard_thread_cond(const kc_kernel *k, uint32_t guard);
