@@ -469,6 +469,27 @@ static bool double_constant(facts_ctx *x, CXCursor c, CXCursor *lit)
     return !clang_Cursor_isNull(*lit);
 }
 
+/* Every double literal of a constant folded from literals (`1.88494 /
+ * 2.0`): each needs the f suffix, or the constant stays double (`1.88494f
+ * / 2.0` is still a double, and so is its product with a float). */
+static void add_folded_literals(facts_ctx *x, CXCursor c, CXCursor e, unsigned depth)
+{
+    c = strip_parens(c);
+    if (depth > 16)
+        return;
+    if (is_double_literal(c)) {
+        add_literal(x, c, e);
+        return;
+    }
+    if (c.kind != CXCursor_BinaryOperator && c.kind != CXCursor_UnexposedExpr && c.kind != CXCursor_UnaryOperator)
+        return;
+    kc_cuda_kids k;
+    kc_cuda_kids_get(c, &k);
+    for (unsigned i = 0; i < k.n; i++)
+        add_folded_literals(x, k.v[i], e, depth + 1);
+    kc_cuda_kids_free(&k);
+}
+
 /* x op lit, lit op x, f op= lit (lit: a double literal or a constant
  * folded from literals, one of them double). */
 static void check_binary(facts_ctx *x, CXCursor e)
@@ -507,7 +528,10 @@ static void check_binary(facts_ctx *x, CXCursor e)
                  unit_chain_narrowed(x, e, ll ? r : l, ll ? llit : rlit)))
         return;
     uint32_t before = x->k->literals.len;
-    add_literal(x, ll ? llit : rlit, e);
+    if (lone)
+        add_literal(x, ll ? llit : rlit, e);
+    else
+        add_folded_literals(x, ll ? l : r, e, 0);
     if (beside && x->k->literals.len > before)
         x->k->literals.data[before].beside_call = kc_cuda_span_text(x->t, kc_cuda_span(x->t, call));
 }
