@@ -370,7 +370,7 @@ static void layouts_of(kc_arena *ar, const kc_kernel *k, const sep_list *seps, l
             if (mo->nfac == 1 && mo->fac[0].kind == KC_ATOM_LANE && mo->fac[0].id < 3)
                 coef[mo->fac[0].id] += mo->coef < 0 ? -mo->coef : mo->coef;
         }
-        uint8_t free_axes = (uint8_t)(~kc_guard_axes(ar, k, x->guard) & 7);
+        uint8_t free_axes = (uint8_t)(~kc_guard_axes(k, x->guard) & 7);
         for (uint8_t ax = 0; ax < 3; ax++) {
             if (!(free_axes & (1u << ax)) || !coef[ax] || d % coef[ax] != 0)
                 continue;

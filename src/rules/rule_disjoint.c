@@ -263,32 +263,16 @@ bool kc_index_positive_in_pass(const kc_kernel *k, const kc_index *x)
 
 /* The thread components the conditions around `guard` vary along; 7 when
  * one varies with the thread in a way kcheck cannot place. Threads that
- * differ only in the other components run the same statements. A
- * comparison counts by its two sides' difference: `task < ntasks + tx`
- * with `task = tx + 64 * pass` (a loop over tasks from each thread's
- * own) is the same for every thread. */
-uint8_t kc_guard_axes(kc_arena *ar, const kc_kernel *k, uint32_t guard)
+ * differ only in the other components run the same statements. (A
+ * comparison's dependence is its sides' difference's, as the front end
+ * computes it: `task < ntasks + tx` with `task = tx + 64 * pass` is the
+ * same for every thread.) */
+uint8_t kc_guard_axes(const kc_kernel *k, uint32_t guard)
 {
     uint8_t axes = 0;
     unsigned hops = 0;
     for (uint32_t c = guard; c != KC_NONE && c < k->conds.len && hops++ < 10000; c = k->conds.data[c].parent) {
-        const kc_cond *cd = &k->conds.data[c];
-        kc_deps d = cd->deps;
-        if (cd->npreds) {
-            kc_deps u = {0};
-            uint32_t p = 0;
-            for (; p < cd->npreds; p++) {
-                const kc_pred *pr = &cd->preds[p];
-                const kc_index *diff = pr->lhs && pr->rhs ? kc_index_sub(ar, pr->lhs, pr->rhs) : NULL;
-                if (!diff)
-                    break;
-                kc_deps e = kc_index_deps(diff);
-                u.axes |= e.axes;
-                u.flags |= e.flags;
-            }
-            if (p == cd->npreds)
-                d = u;
-        }
+        kc_deps d = k->conds.data[c].deps;
         axes |= d.axes;
         if ((d.flags & KC_AF_THREAD) && !d.axes)
             return 7;
@@ -644,7 +628,7 @@ static bool lanes_injective(kc_arena *ar, const kc_model *m, const kc_kernel *k,
             }
             order[j] = c;
         }
-    uint8_t varies = kc_guard_axes(ar, k, a->guard);
+    uint8_t varies = kc_guard_axes(k, a->guard);
     for (unsigned j = 0; j + 1 < n; j++) {
         int64_t e = lane_max(m, k, a, order[j]) + 1, need;
         if (e <= 0 && ext && ext[order[j]] > 0)

@@ -32,7 +32,7 @@ bool kc_index_positive_in_pass(const kc_kernel *k, const kc_index *x);
 /* The thread components the conditions around `guard` vary along; 7 when
  * one varies with the thread in a way kcheck cannot place. Threads that
  * differ only in the other components run the same statements. */
-uint8_t kc_guard_axes(kc_arena *ar, const kc_kernel *k, uint32_t guard);
+uint8_t kc_guard_axes(const kc_kernel *k, uint32_t guard);
 
 /* Do `w` and `r` touch disjoint ranges of the array, whatever the threads
  * and passes, by the block's extents (the launch's, else the hardware's,
