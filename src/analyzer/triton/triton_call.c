@@ -465,9 +465,20 @@ static tv tl_dot(tt_ctx *c, TSNode call, const char *name)
         r.dtype_span = od.dtype_span;
         /* Without an accumulator operand the narrow sum spans one K tile
          * (`acc += tl.dot(p, v, out_dtype=tl.float16)` into a float32 acc):
-         * its error is bounded by the tile, reported only for a wide one. */
-        if (tt_elt_low(od.elt) && (acc.kind != TV_NONE || dot_k_extent(c, &a) > KC_NARROW_SUM_TERMS))
+         * its error is bounded by the tile, reported only for a wide one.
+         * So does one whose accumulator is a fresh zero tile
+         * (`acc=tl.zeros(...)`: nothing carried in from earlier tiles). */
+        int64_t z = -1;
+        bool fresh = acc.kind != TV_NONE && tt_is_const(&acc, &z) && z == 0;
+        if (tt_elt_low(od.elt) && ((acc.kind != TV_NONE && !fresh) || dot_k_extent(c, &a) > KC_NARROW_SUM_TERMS)) {
             tt_record_accum(c, call, NULL, &od, KC_ACCUM_DOT);
+            /* out_dtype must stay the accumulator operand's dtype: a fresh
+             * zero tile written in the call would need the same change,
+             * which this fix-it does not make (a carried one is widened by
+             * its own finding's fix) */
+            if (fresh)
+                kc_vec_last(&c->k->accums)->fix_text = NULL;
+        }
     } else {
         r.elt = a.elt == TT_ELT_INT || b.elt == TT_ELT_INT ? TT_ELT_INT : TT_ELT_FP32;
     }
