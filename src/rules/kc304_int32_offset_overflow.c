@@ -697,9 +697,14 @@ static void report(const kc_model *mdl, const kc_kernel *k, kc_rule_ctx *ctx, co
     kc_strbuf off = {0};
     kc_model_format_index(k, a->offset, &off);
     kc_diag_note(d, "element offset of %s: %s", access_desc(ctx, a), kc_sb_str(&off));
-    kc_diag_note(d, "once `%s` exceeds 2147483647 (a tensor of more than 2^31 elements: 8 GiB of fp32, 4 GiB of "
-                 "bf16) the offset wraps negative and the access goes out of bounds",
-                 prod);
+    if (a->elem_bytes == 1 || a->elem_bytes == 2 || a->elem_bytes == 4 || a->elem_bytes == 8)
+        kc_diag_note(d, "once `%s` exceeds 2147483647 (a tensor of more than 2^31 elements: %u GiB of these %u-byte "
+                     "elements) the offset wraps negative and the access goes out of bounds",
+                     prod, 2u * a->elem_bytes, a->elem_bytes);
+    else
+        kc_diag_note(d, "once `%s` exceeds 2147483647 (a tensor of more than 2^31 elements: 8 GiB of fp32, 4 GiB "
+                     "of bf16) the offset wraps negative and the access goes out of bounds",
+                     prod);
     explain_severity(ctx, k, d, hs, n, prod, widened_elsewhere, widened_line);
     bool rows = false, part = false;
     for (uint32_t i = 0; i < n; i++) {
