@@ -322,7 +322,8 @@ void kc_rules_run(const kc_model *m, const kc_options *opts, kc_diag_list *out)
         kc_rule_ctx ctx = {.rule = r, .opts = opts, .model = m, .out = out};
         uint32_t rule_from = out->items.len;
         for (uint32_t k = 0; r->check && k < m->kernels.len; k++) {
-            if (judged[k])
+            /* the rules about kcheck's own input (KC0xx) still see it */
+            if (judged[k] && strncmp(r->id, "KC0", 3) != 0)
                 continue;
             uint32_t from = out->items.len;
             r->check(m, m->kernels.data[k], &ctx);
