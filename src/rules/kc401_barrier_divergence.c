@@ -619,6 +619,40 @@ static const kc_index *cancel_same_loads(kc_arena *ar, const kc_kernel *k, const
     return out;
 }
 
+/* A break's comparison written as X >= 0 (`>`, `<`, `<=` brought to that
+ * form; *strict for `>`, `<`), with loop L's variable or pass split off:
+ * *coef its coefficient, *rest the other terms. False when the comparison
+ * is not an ordering or L's atom appears in a product. */
+static bool split_exit(kc_arena *ar, const kc_pred *pr, uint32_t L, int64_t *coef, const kc_index **rest,
+                       bool *strict)
+{
+    if (!pr->lhs || !pr->rhs ||
+        (pr->op != KC_CMP_GE && pr->op != KC_CMP_GT && pr->op != KC_CMP_LE && pr->op != KC_CMP_LT))
+        return false;
+    bool up = pr->op == KC_CMP_GE || pr->op == KC_CMP_GT;
+    *strict = pr->op == KC_CMP_GT || pr->op == KC_CMP_LT;
+    const kc_index *X = up ? kc_index_sub(ar, pr->lhs, pr->rhs) : kc_index_sub(ar, pr->rhs, pr->lhs);
+    if (!X)
+        return false;
+    *coef = 0;
+    *rest = kc_index_const(ar, 0, X->bits, X->space);
+    for (unsigned i = 0; *rest && i < X->nmono; i++) {
+        const kc_mono *mo = &X->mono[i];
+        bool var = false;
+        for (unsigned f = 0; f < mo->nfac; f++)
+            var |= mo->fac[f].kind == KC_ATOM_LOOP && mo->fac[f].id == L;
+        if (var && mo->nfac != 1)
+            return false;
+        if (var) {
+            *coef += mo->coef;
+            continue;
+        }
+        kc_index part = {.mono = mo, .nmono = 1, .bits = X->bits, .space = X->space};
+        *rest = kc_index_add(ar, *rest, &part);
+    }
+    return *rest != NULL;
+}
+
 /* The most a thread-dependent term can be: c * threadIdx (c > 0) or c *
  * (threadIdx / W) (a warp's index) under the launches' block; -1 unknown. */
 static int64_t term_most(const kc_model *m, const kc_kernel *k, const kc_mono *mo)
@@ -658,32 +692,13 @@ static bool break_never_taken(kc_arena *ar, const kc_model *m, const kc_kernel *
         return false;
     int64_t span = u - S * (l->trip_count - 1); /* end - the last pass's value */
     for (uint32_t p = 0; p < c->npreds; p++) {
-        const kc_pred *pr = &c->preds[p];
-        if (!pr->lhs || !pr->rhs || (pr->op != KC_CMP_GE && pr->op != KC_CMP_GT && pr->op != KC_CMP_LE &&
-                                     pr->op != KC_CMP_LT))
-            continue;
-        bool up = pr->op == KC_CMP_GE || pr->op == KC_CMP_GT;
-        const kc_index *X = up ? kc_index_sub(ar, pr->lhs, pr->rhs) : kc_index_sub(ar, pr->rhs, pr->lhs);
-        if (!X)
-            continue;
         /* X = v + D - end, v the loop's variable with coefficient 1 */
-        int64_t vc = 0;
-        const kc_index *rest = kc_index_const(ar, 0, X->bits, X->space);
-        for (unsigned i = 0; rest && i < X->nmono; i++) {
-            const kc_mono *mo = &X->mono[i];
-            bool var = false;
-            for (unsigned f = 0; f < mo->nfac; f++)
-                var |= mo->fac[f].kind == KC_ATOM_LOOP && mo->fac[f].id == L;
-            if (var && mo->nfac == 1)
-                vc += mo->coef;
-            else if (var)
-                rest = NULL;
-            else {
-                kc_index part = {.mono = mo, .nmono = 1, .bits = X->bits, .space = X->space};
-                rest = kc_index_add(ar, rest, &part);
-            }
-        }
-        const kc_index *D = rest && vc == 1 ? cancel_same_loads(ar, k, kc_index_add(ar, rest, l->end), L) : NULL;
+        int64_t vc;
+        const kc_index *rest;
+        bool strict;
+        if (!split_exit(ar, &c->preds[p], L, &vc, &rest, &strict))
+            continue;
+        const kc_index *D = vc == 1 ? cancel_same_loads(ar, k, kc_index_add(ar, rest, l->end), L) : NULL;
         if (!D)
             continue;
         int64_t most = 0;
@@ -714,7 +729,8 @@ static bool break_never_taken(kc_arena *ar, const kc_model *m, const kc_kernel *
             continue;
         if (presumed)
             most += S - 1;
-        if (up ? (pr->op == KC_CMP_GE ? most < span : most <= span) : (pr->op == KC_CMP_LE ? most < span : most <= span))
+        /* taken where v + D >= end (strict: > end); never while D < end - v */
+        if (strict ? most <= span : most < span)
             return true;
     }
     return false;
@@ -753,32 +769,13 @@ static bool break_in_last_pass(kc_arena *ar, const kc_model *m, const kc_kernel 
     if (!before)
         return false;
     for (uint32_t p = 0; p < c->npreds; p++) {
-        const kc_pred *pr = &c->preds[p];
-        if (!pr->lhs || !pr->rhs || (pr->op != KC_CMP_GE && pr->op != KC_CMP_GT && pr->op != KC_CMP_LE &&
-                                     pr->op != KC_CMP_LT))
-            continue;
-        bool up = pr->op == KC_CMP_GE || pr->op == KC_CMP_GT;
-        const kc_index *X = up ? kc_index_sub(ar, pr->lhs, pr->rhs) : kc_index_sub(ar, pr->rhs, pr->lhs);
-        if (!X)
-            continue;
         /* X = start + S * pass - end + D: its pass term is S * pass */
-        int64_t pc = 0;
-        const kc_index *rest = kc_index_const(ar, 0, X->bits, X->space);
-        for (unsigned i = 0; rest && i < X->nmono; i++) {
-            const kc_mono *mo = &X->mono[i];
-            bool pass = false;
-            for (unsigned f = 0; f < mo->nfac; f++)
-                pass |= mo->fac[f].kind == KC_ATOM_LOOP && mo->fac[f].id == L;
-            if (pass && mo->nfac == 1)
-                pc += mo->coef;
-            else if (pass)
-                rest = NULL;
-            else {
-                kc_index part = {.mono = mo, .nmono = 1, .bits = X->bits, .space = X->space};
-                rest = kc_index_add(ar, rest, &part);
-            }
-        }
-        const kc_index *D = rest && pc == S ? kc_index_add(ar, kc_index_sub(ar, rest, l->start), l->end) : NULL;
+        int64_t pc;
+        const kc_index *rest;
+        bool strict;
+        if (!split_exit(ar, &c->preds[p], L, &pc, &rest, &strict))
+            continue;
+        const kc_index *D = pc == S ? kc_index_add(ar, kc_index_sub(ar, rest, l->start), l->end) : NULL;
         D = D ? cancel_same_loads(ar, k, D, L) : NULL;
         if (!D)
             continue;

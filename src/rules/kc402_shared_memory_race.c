@@ -332,8 +332,8 @@ static const kc_shared_array *array_of(const kc_kernel *k, uint32_t sym)
  * (`gx[0] = a; gx[64] = b;` with `gx = s + threadIdx.x`, generated
  * integral kernels) would be a write-write race on every run if two
  * threads of the block were D apart along a component; code that works
- * keeps the block narrower. Only consulted where no launch in the file
- * gives the block's extent (chosen at run time, in a switch, by the
+ * keeps the block narrower. Recorded only for components no launch in the
+ * file gives the extent of (chosen at run time, in a switch, by the
  * caller). */
 typedef struct layout {
     uint32_t base;
@@ -344,8 +344,14 @@ typedef struct layout {
 
 typedef KC_VEC(layout) layout_list;
 
-static void layouts_of(kc_arena *ar, const kc_kernel *k, const sep_list *seps, layout_list *out)
+static void layouts_of(kc_arena *ar, const kc_model *m, const kc_kernel *k, const sep_list *seps, layout_list *out)
 {
+    uint8_t open_axes = 0; /* the components no launch in the file gives */
+    for (unsigned ax = 0; ax < 3; ax++)
+        if (kc_launch_block_dim(m, k, ax) <= 0)
+            open_axes |= (uint8_t)(1u << ax);
+    if (!open_axes)
+        return;
     for (uint32_t i = 0; i < k->accesses.len; i++) {
         const kc_access *x = &k->accesses.data[i];
         if (x->kind != KC_ACC_STORE || x->space != KC_MEM_SHARED || !x->offset || x->base == KC_NONE)
@@ -370,7 +376,7 @@ static void layouts_of(kc_arena *ar, const kc_kernel *k, const sep_list *seps, l
             if (mo->nfac == 1 && mo->fac[0].kind == KC_ATOM_LANE && mo->fac[0].id < 3)
                 coef[mo->fac[0].id] += mo->coef < 0 ? -mo->coef : mo->coef;
         }
-        uint8_t free_axes = (uint8_t)(~kc_guard_axes(k, x->guard) & 7);
+        uint8_t free_axes = (uint8_t)(~kc_guard_axes(k, x->guard) & open_axes);
         for (uint8_t ax = 0; ax < 3; ax++) {
             if (!(free_axes & (1u << ax)) || !coef[ax] || d % coef[ax] != 0)
                 continue;
@@ -430,7 +436,7 @@ static bool reachable(const kc_model *m, const kc_kernel *k, const kc_access *w,
          * where the buffer's layout or the hardware bounds it */
         int64_t bd = kc_launch_block_dim(m, k, c), g = kc_lane_guard_bound(k, w, r, c);
         if (bd <= 0)
-            bd = layout_ext(layouts, w, c); /* the buffer's layout (layouts_of) */
+            bd = layout_ext(layouts, w, c); /* the buffer's layout (layouts_of: axes no launch gives) */
         if (bd <= 0)
             bd = kc_block_dim_bound(m, k, c); /* the hardware's */
         if (!range || bd < range)
@@ -813,9 +819,7 @@ static bool other_thread(kc_arena *ar, const kc_model *m, const kc_kernel *k, co
 {
     if (has_split(k, w->offset) || has_split(k, r->offset))
         return split_conflict(ar, m, k, w, r, why);
-    int64_t ext[3];
-    for (unsigned c = 0; c < 3; c++) /* where no launch gives the block */
-        ext[c] = kc_launch_block_dim(m, k, c) <= 0 ? layout_ext(layouts, w, c) : 0;
+    int64_t ext[3] = {layout_ext(layouts, w, 0), layout_ext(layouts, w, 1), layout_ext(layouts, w, 2)};
     if (kc_disjoint_ranges(ar, m, k, w, r, ext) || (!cross_pass && kc_disjoint_guarded(ar, k, w, r)) ||
         kc_disjoint_subscripts(m, k, w, r) || (!cross_pass && kc_pivot_excluded(ar, m, k, w, r)) ||
         kc_own_element(ar, m, k, w, r, ext))
@@ -944,8 +948,7 @@ static void check(const kc_model *m, const kc_kernel *k, kc_rule_ctx *ctx)
     sep_list seps = {0};
     seps_of(k, &seps);
     layout_list layouts = {0};
-    if (kc_launch_block_dim(m, k, 0) <= 0 || kc_launch_block_dim(m, k, 1) <= 0 || kc_launch_block_dim(m, k, 2) <= 0)
-        layouts_of(ar, k, &seps, &layouts);
+    layouts_of(ar, m, k, &seps, &layouts);
     bool *reported = calloc(k->accesses.len ? k->accesses.len : 1, sizeof *reported);
     KC_VEC(uint64_t) keys = {0};
     for (uint32_t i = 0; i < k->accesses.len; i++) {
