@@ -638,7 +638,8 @@ kc_project *kc_project_link(kc_path_list *files, size_t max_file_size, unsigned 
         kc_vec_push(&p->files, f);
     }
     free(cwd);
-    kc_reach_link(files, max_file_size, &p->reach);
+    if (!files->no_reach)
+        kc_reach_link(files, max_file_size, &p->reach);
     uint32_t n = p->files.len;
     p->nindexed = n;
     if (n == 0)

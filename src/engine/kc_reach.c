@@ -16,10 +16,12 @@
 
 /* What an identifier of a text is: a use, or the name of the function its
  * declaration defines: a device function (DEF), a kernel (DEF_ENTRY: a
- * CUDA kernel, a Python function decorated with a `jit`), or a Python
+ * CUDA kernel, a Python function decorated with a `jit`), a Python
  * function of the host (DEF_HOST: not judged, but a file that calls one of
- * its own is one whose code runs, as one that launches its kernels). */
-enum { USE = 0, DEF, DEF_ENTRY, DEF_HOST };
+ * its own is one whose code runs, as one that launches its kernels), or a
+ * C/C++ function of the host defined at namespace scope (DEF_HOSTFN: a
+ * launcher, a stage of a host pipeline). */
+enum { USE = 0, DEF, DEF_ENTRY, DEF_HOST, DEF_HOSTFN };
 
 /* One identifier of a text, outside comments (string literals included). */
 typedef void (*ident_fn)(void *ud, const char *s, size_t n, int what);
@@ -196,15 +198,147 @@ static size_t skip_if0(const char *t, size_t len, size_t i)
     return len;
 }
 
+/* Past the comment or string literal at t[i] (i itself when none). */
+static size_t skip_lexeme(const char *t, size_t len, size_t i)
+{
+    if (t[i] == '/' && i + 1 < len && t[i + 1] == '/') {
+        while (i < len && t[i] != '\n')
+            i++;
+        return i;
+    }
+    if (t[i] == '/' && i + 1 < len && t[i + 1] == '*') {
+        const char *e = memmem(t + i + 2, len - i - 2, "*/", 2);
+        return e ? (size_t)(e - t) + 2 : len;
+    }
+    if (t[i] == '"' || (t[i] == '\'' && !(i && kc_ident_char(t[i - 1])))) {
+        size_t a, b;
+        return string_end(t, len, i, false, &a, &b);
+    }
+    return i;
+}
+
+/* At t[i] a `(` that follows a name: is the name a function this text
+ * defines, its parameters then (after the qualifiers `const`, `noexcept`,
+ * `override`, a trailing return type) its body's `{`? A call is followed
+ * by `;`, `)` or an operator, never by a body. */
+static bool opens_body(const char *t, size_t len, size_t i)
+{
+    unsigned depth = 0;
+    for (; i < len; i++) {
+        size_t e = skip_lexeme(t, len, i);
+        if (e != i) {
+            i = e - 1;
+            continue;
+        }
+        if (t[i] == '(')
+            depth++;
+        else if (t[i] == ')' && --depth == 0)
+            break;
+        else if (t[i] == ';' || t[i] == '{' || t[i] == '}')
+            return false;
+    }
+    for (i++; i < len; i++) {
+        size_t e = skip_lexeme(t, len, i);
+        if (e != i) {
+            i = e - 1;
+            continue;
+        }
+        char c = t[i];
+        if (c == '{')
+            return true;
+        if (!(kc_ident_char(c) || c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '-' || c == '>' ||
+              c == '<' || c == ':' || c == '*' || c == '&' || c == ','))
+            return false;
+    }
+    return false;
+}
+
+/* The C/C++ keywords that are followed by `(` and a block. */
+static bool control_word(const char *s, size_t n)
+{
+    static const char *const w[] = {"if", "for", "while", "switch", "catch", "return", "sizeof", "main"};
+    for (size_t k = 0; k < sizeof w / sizeof w[0]; k++)
+        if (word_is(s, n, w[k]))
+            return true;
+    return false;
+}
+
+/* Open braces: a namespace's or an `extern "C"` block's is transparent
+ * (what it holds is at namespace scope), any other (a class, a function
+ * body, an initializer) is not. Up to 64 levels; deeper ones count as
+ * not transparent. */
+typedef struct brace_stack {
+    uint64_t transparent; /* bit d: the brace at depth d */
+    unsigned depth, opaque;
+} brace_stack;
+
+static void brace_open(brace_stack *b, bool transparent)
+{
+    if (b->depth < 64 && transparent)
+        b->transparent |= (uint64_t)1 << b->depth;
+    else if (b->depth < 64)
+        b->transparent &= ~((uint64_t)1 << b->depth);
+    if (!transparent || b->depth >= 64)
+        b->opaque++;
+    b->depth++;
+}
+
+static void brace_close(brace_stack *b)
+{
+    if (b->depth == 0)
+        return; /* unbalanced (a brace in one arm of `#if`): stay at the top */
+    b->depth--;
+    if (b->depth >= 64 || !(b->transparent >> b->depth & 1))
+        b->opaque--;
+}
+
+/* The preprocessor directive at t[i]: its names (and those of its
+ * string literals) are uses, its comments left out; returns the index of
+ * the end of its last line. */
+static size_t scan_directive(const char *t, size_t len, size_t i, ident_fn fn, void *ud)
+{
+    while (i < len && t[i] != '\n') {
+        if (t[i] == '\\' && i + 1 < len) {
+            i += 2;
+            continue;
+        }
+        size_t e = skip_lexeme(t, len, i);
+        if (e != i) {
+            if (t[i] == '"')
+                scan_words(t + i + 1, e - i - 1, fn, ud);
+            i = e;
+            continue;
+        }
+        if (ident_start(t[i]) && (i == 0 || !kc_ident_char(t[i - 1]))) {
+            size_t j = i;
+            while (j < len && kc_ident_char(t[j]))
+                j++;
+            fn(ud, t + i, j - i, USE);
+            i = j;
+            continue;
+        }
+        i++;
+    }
+    return i;
+}
+
 static void scan_c(const char *t, size_t len, ident_fn fn, void *ud)
 {
     int qual = USE; /* what the statement so far declares */
     bool named = false;
+    /* the statement so far: begins with `namespace` / `extern`, its last
+     * token a string literal (`extern "C" {`), it names `::` before a name */
+    bool ns_stmt = false, first = true, last_string = false, scoped = false;
+    brace_stack braces = {0};
     for (size_t i = 0; i < len;) {
         char c = t[i];
         size_t dead;
         if (c == '#' && line_start(t, i) && (dead = skip_if0(t, len, i)) != i) {
             i = dead;
+        } else if (c == '#' && line_start(t, i)) {
+            /* a directive: its words are uses; its braces (a macro's body)
+             * open no scope */
+            i = scan_directive(t, len, i, fn, ud);
         } else if (c == '/' && i + 1 < len && t[i + 1] == '/') {
             while (i < len && t[i] != '\n')
                 i++;
@@ -216,14 +350,28 @@ static void scan_c(const char *t, size_t len, ident_fn fn, void *ud)
             i = string_end(t, len, i, false, &a, &b);
             if (c == '"')
                 scan_words(t + a, b - a, fn, ud);
+            last_string = c == '"';
+            first = false;
         } else if (c == ';' || c == '{' || c == '}') {
+            if (c == '{')
+                brace_open(&braces, ns_stmt || last_string);
+            else if (c == '}')
+                brace_close(&braces);
             qual = USE;
-            named = false;
+            named = ns_stmt = last_string = scoped = false;
+            first = true;
             i++;
         } else if (ident_start(c) && (i == 0 || !kc_ident_char(t[i - 1]))) {
             size_t j = i;
             while (j < len && kc_ident_char(t[j]))
                 j++;
+            if (first)
+                ns_stmt = word_is(t + i, j - i, "namespace") || word_is(t + i, j - i, "extern");
+            else if (!word_is(t + i, j - i, "extern"))
+                ns_stmt &= word_is(t + i, j - i, "inline") || !last_string;
+            first = last_string = false;
+            bool after_scope = scoped;
+            scoped = false;
             int w = device_word(t + i, j - i);
             if (w != USE) {
                 if (w > qual)
@@ -240,10 +388,24 @@ static void scan_c(const char *t, size_t len, ident_fn fn, void *ud)
                 !word_is(t + i, j - i, "alignas")) {
                 what = qual;
                 named = true;
+            } else if (qual == USE && !named && braces.opaque == 0 && !after_scope && a < len && t[a] == '(' &&
+                       !control_word(t + i, j - i) && opens_body(t, len, a)) {
+                what = DEF_HOSTFN;
+                named = true;
             }
             fn(ud, t + i, j - i, what);
             i = j;
         } else {
+            if (c == ':' && i + 1 < len && t[i + 1] == ':') {
+                scoped = true;
+                i += 2;
+                continue;
+            }
+            if (c != ' ' && c != '\t' && c != '\n' && c != '\r') {
+                last_string = false;
+                first = false;
+                scoped = false;
+            }
             i++;
         }
     }
@@ -272,21 +434,23 @@ typedef struct cand {
 } cand;
 
 typedef KC_VEC(char *) str_vec;
+typedef KC_VEC(uint32_t) u32_vec;
 
 typedef struct defs_ctx {
     str_vec *names;   /* the functions judged: kernels, device functions */
     str_vec *entries; /* kernels, borrowed from names */
     str_vec *hosts;   /* Python functions of the host (owned) */
+    str_vec *hostfns; /* C/C++ functions of the host (owned); NULL: not collected */
 } defs_ctx;
 
 static void on_def(void *ud, const char *s, size_t n, int what)
 {
     defs_ctx *c = ud;
-    if (what == USE)
+    if (what == USE || (what == DEF_HOSTFN && !c->hostfns))
         return;
     char *name = kc_xstrndup(s, n);
-    if (what == DEF_HOST) {
-        kc_vec_push(c->hosts, name);
+    if (what == DEF_HOST || what == DEF_HOSTFN) {
+        kc_vec_push(what == DEF_HOST ? c->hosts : c->hostfns, name);
         return;
     }
     kc_vec_push(c->names, name);
@@ -316,23 +480,6 @@ static void on_ref(void *ud, const char *s, size_t n, int what)
     cand *hit = bsearch(&key, r->c, r->n, sizeof *r->c, cmp_cand);
     if (hit)
         hit->refs++;
-}
-
-/* Does the text name one of the n entries it defines (own: kernels, Python
- * functions) other than where it defines them: a launch, a call? */
-static bool refs_own(const char *path, const char *text, size_t len, char *const *own, uint32_t n)
-{
-    cand *c = kc_xcalloc(n + 1, sizeof *c);
-    for (uint32_t k = 0; k < n; k++)
-        c[k] = (cand){own[k], strlen(own[k]), 0};
-    qsort(c, n, sizeof *c, cmp_cand);
-    refs_ctx rc = {c, n};
-    scan(path, text, len, on_ref, &rc);
-    bool any = false;
-    for (uint32_t k = 0; k < n && !any; k++)
-        any = c[k].refs > 0;
-    free(c);
-    return any;
 }
 
 /* The repository a file lives in, not the home directory; malloc'd, or
@@ -407,6 +554,101 @@ static bool count_refs(const char *root, char *const *run_paths, uint32_t nrun, 
     return ok;
 }
 
+/* How often the text names each of names[from..) (a sorted cand array,
+ * caller frees). */
+static cand *uses_in(const char *path, const char *text, size_t len, const str_vec *names, uint32_t from,
+                     uint32_t *nout)
+{
+    uint32_t n = names->len - from, u = 0;
+    cand *c = kc_xcalloc(n + 1, sizeof *c);
+    for (uint32_t k = 0; k < n; k++)
+        c[k] = (cand){names->data[from + k], strlen(names->data[from + k]), 0};
+    qsort(c, n, sizeof *c, cmp_cand);
+    for (uint32_t k = 0; k < n; k++) /* each name once: a use counts in one place */
+        if (u == 0 || cmp_cand(&c[u - 1], &c[k]) != 0)
+            c[u++] = c[k];
+    refs_ctx rc = {c, u};
+    if (u)
+        scan(path, text, len, on_ref, &rc);
+    *nout = u;
+    return c;
+}
+
+static uint32_t refs_of(const cand *c, uint32_t n, const char *name)
+{
+    cand key = {name, strlen(name), 0};
+    const cand *hit = bsearch(&key, c, n, sizeof *c, cmp_cand);
+    return hit ? hit->refs : 0;
+}
+
+/* Is the file code whose host functions the analysis judges: CUDA (a
+ * C++ source only when it holds kernels: without, it is not checked). */
+static bool judged_host(const char *path, const char *text, size_t len)
+{
+    kc_lang lang;
+    if (!kc_lang_for_path(path, &lang) || lang != KC_LANG_CUDA)
+        return false;
+    return !kc_path_is_cxx_source(path) || kc_source_has_kernels(text, len);
+}
+
+static void push_unique(void *vec, const char *name)
+{
+    KC_VEC(const char *) *un = vec;
+    for (uint32_t q = 0; q < un->len; q++)
+        if (strcmp(un->data[q], name) == 0)
+            return;
+    kc_vec_push(un, name);
+}
+
+/* The functions the file (text[0..len)) defines: the kernels and device
+ * functions nothing in it names but their definition, added to names
+ * (the others go to owned) when it launches or calls its own (the return
+ * value: a file that does not is used from outside); its C/C++ functions
+ * of the host, every one, added to hostfns, with how often the file names
+ * each in own_uses. */
+static bool file_defs(const char *path, const char *text, size_t len, str_vec *names, str_vec *hostfns,
+                      u32_vec *own_uses, kc_reach *owned)
+{
+    uint32_t before = names->len, hbefore = hostfns->len;
+    str_vec entries = {0}, hosts = {0};
+    defs_ctx dc = {names, &entries, &hosts, judged_host(path, text, len) ? hostfns : NULL};
+    scan(path, text, len, on_def, &dc);
+    /* one scan for how often the file names each (entries are among names) */
+    str_vec all = {0};
+    for (uint32_t q = before; q < names->len; q++)
+        kc_vec_push(&all, names->data[q]);
+    for (uint32_t q = 0; q < hosts.len; q++)
+        kc_vec_push(&all, hosts.data[q]);
+    for (uint32_t q = hbefore; q < hostfns->len; q++)
+        kc_vec_push(&all, hostfns->data[q]);
+    uint32_t nu;
+    cand *uses = uses_in(path, text, len, &all, 0, &nu);
+    bool self = false;
+    for (uint32_t q = 0; q < entries.len && !self; q++)
+        self = refs_of(uses, nu, entries.data[q]) > 0;
+    for (uint32_t q = 0; q < hosts.len && !self; q++)
+        self = refs_of(uses, nu, hosts.data[q]) > 0;
+    /* what the file itself names needs no other file read, and nothing is
+     * said of a file that runs none of its own code */
+    uint32_t w = before;
+    for (uint32_t q = before; q < names->len; q++) {
+        if (self && refs_of(uses, nu, names->data[q]) == 0)
+            names->data[w++] = names->data[q];
+        else
+            kc_vec_push(&owned->names, names->data[q]);
+    }
+    names->len = w;
+    for (uint32_t q = hbefore; q < hostfns->len; q++)
+        kc_vec_push(own_uses, refs_of(uses, nu, hostfns->data[q]));
+    free(uses);
+    kc_vec_free(&all);
+    kc_vec_free(&entries);
+    for (uint32_t q = 0; q < hosts.len; q++)
+        free(hosts.data[q]);
+    kc_vec_free(&hosts);
+    return self;
+}
+
 void kc_reach_link(kc_path_list *files, size_t max_file_size, kc_reach *owned)
 {
     uint32_t nf = (uint32_t)files->files.len;
@@ -432,51 +674,31 @@ void kc_reach_link(kc_path_list *files, size_t max_file_size, kc_reach *owned)
         str_vec names = {0};
         KC_VEC(uint32_t) ndefs = {0}; /* per file of mine: how many of names are its */
         KC_VEC(bool) self_ref = {0};  /* per file of mine: it names one of its own functions */
+        /* the C/C++ functions of the host the files define (every one, in
+         * file order), how many are each file's, and how often each is
+         * named in its own file */
+        str_vec hostfns = {0};
+        KC_VEC(uint32_t) nhost = {0};
+        u32_vec own_uses = {0};
         for (uint32_t k = i; k < nf; k++) {
             if (!root[k] || strcmp(root[k], root[i]) != 0)
                 continue;
             kc_vec_push(&mine, k);
             kc_vec_push(&run_paths, abs[k]);
-            uint32_t before = names.len;
+            uint32_t before = names.len, hbefore = hostfns.len;
             bool self = false;
-            if (kc_read_regular(abs[k], max_file_size, &buf, &cap, &len, NULL) && may_define(abs[k], buf, len)) {
-                str_vec entries = {0}, hosts = {0};
-                defs_ctx dc = {&names, &entries, &hosts};
-                scan(abs[k], buf, len, on_def, &dc);
-                self = refs_own(abs[k], buf, len, entries.data, entries.len) ||
-                       refs_own(abs[k], buf, len, hosts.data, hosts.len);
-                /* what the file itself names needs no other file read, and
-                 * nothing is said of a file that runs none of its own code */
-                uint32_t nn = names.len - before, w = before;
-                cand *own = kc_xcalloc(nn + 1, sizeof *own);
-                for (uint32_t q = 0; q < nn; q++)
-                    own[q] = (cand){names.data[before + q], strlen(names.data[before + q]), 0};
-                qsort(own, nn, sizeof *own, cmp_cand);
-                refs_ctx rc = {own, nn};
-                if (self)
-                    scan(abs[k], buf, len, on_ref, &rc);
-                for (uint32_t q = before; q < names.len; q++) {
-                    cand key = {names.data[q], strlen(names.data[q]), 0};
-                    const cand *hit = bsearch(&key, own, nn, sizeof *own, cmp_cand);
-                    if (self && hit && hit->refs == 0)
-                        names.data[w++] = names.data[q];
-                    else
-                        kc_vec_push(&owned->names, names.data[q]);
-                }
-                names.len = w;
-                free(own);
-                kc_vec_free(&entries);
-                for (uint32_t q = 0; q < hosts.len; q++)
-                    free(hosts.data[q]);
-                kc_vec_free(&hosts);
-            }
+            if (kc_read_regular(abs[k], max_file_size, &buf, &cap, &len, NULL) && may_define(abs[k], buf, len))
+                self = file_defs(abs[k], buf, len, &names, &hostfns, &own_uses, owned);
             kc_vec_push(&ndefs, names.len - before);
+            kc_vec_push(&nhost, hostfns.len - hbefore);
             kc_vec_push(&self_ref, self);
         }
-        cand *c = kc_xcalloc(names.len + 1, sizeof *c);
+        cand *c = kc_xcalloc(names.len + hostfns.len + 1, sizeof *c);
         uint32_t nc = 0;
         for (uint32_t k = 0; k < names.len; k++)
             c[nc++] = (cand){names.data[k], strlen(names.data[k]), 0};
+        for (uint32_t k = 0; k < hostfns.len; k++)
+            c[nc++] = (cand){hostfns.data[k], strlen(hostfns.data[k]), 0};
         qsort(c, nc, sizeof *c, cmp_cand);
         uint32_t u = 0; /* unique */
         for (uint32_t k = 0; k < nc; k++)
@@ -486,20 +708,15 @@ void kc_reach_link(kc_path_list *files, size_t max_file_size, kc_reach *owned)
         uint32_t nread = 0;
         bool known = nc && count_refs(root[i], run_paths.data, run_paths.len, max_file_size, c, nc, &nread);
         /* each file's names found only where they are defined */
-        uint32_t at = 0;
+        uint32_t at = 0, hat = 0;
         for (uint32_t m = 0; m < mine.len; m++) {
             kc_file_result *r = &files->files.data[mine.data[m]];
             KC_VEC(const char *) un = {0};
             for (uint32_t k = at; known && k < at + ndefs.data[m]; k++) {
                 cand key = {names.data[k], strlen(names.data[k]), 0};
                 cand *hit = bsearch(&key, c, nc, sizeof *c, cmp_cand);
-                if (!hit || hit->refs)
-                    continue;
-                bool dup = false;
-                for (uint32_t q = 0; q < un.len && !dup; q++)
-                    dup = strcmp(un.data[q], hit->name) == 0;
-                if (!dup)
-                    kc_vec_push(&un, hit->name);
+                if (hit && !hit->refs)
+                    push_unique(&un, hit->name);
             }
             /* a file that launches none of its own kernels (calls none of
              * its Python functions) is used from outside it (a library's
@@ -507,7 +724,22 @@ void kc_reach_link(kc_path_list *files, size_t max_file_size, kc_reach *owned)
              * progress): what its repository names does not show what runs */
             if (!self_ref.data[m])
                 un.len = 0;
+            /* Its host functions: judged only when another file of the
+             * repository names one of them (the file is part of a program
+             * there, not a library used from outside or a file on its
+             * own); then one named nowhere but where it is defined is
+             * called by nothing. */
+            bool linked = false;
+            for (uint32_t k = hat; known && k < hat + nhost.data[m] && !linked; k++)
+                linked = refs_of(c, nc, hostfns.data[k]) > own_uses.data[k];
+            for (uint32_t k = hat; linked && k < hat + nhost.data[m]; k++) {
+                cand key = {hostfns.data[k], strlen(hostfns.data[k]), 0};
+                cand *hit = bsearch(&key, c, nc, sizeof *c, cmp_cand);
+                if (hit && !hit->refs)
+                    push_unique(&un, hit->name);
+            }
             at += ndefs.data[m];
+            hat += nhost.data[m];
             r->peers.reach_files = known ? nread : 0;
             if (un.len) {
                 qsort(un.data, un.len, sizeof *un.data, kc_strptr_cmp);
@@ -522,7 +754,12 @@ void kc_reach_link(kc_path_list *files, size_t max_file_size, kc_reach *owned)
         }
         for (uint32_t k = 0; k < names.len; k++)
             kc_vec_push(&owned->names, names.data[k]);
+        for (uint32_t k = 0; k < hostfns.len; k++)
+            kc_vec_push(&owned->names, hostfns.data[k]);
         kc_vec_free(&names);
+        kc_vec_free(&hostfns);
+        kc_vec_free(&nhost);
+        kc_vec_free(&own_uses);
         free(c);
         kc_vec_free(&mine);
         kc_vec_free(&run_paths);
@@ -569,6 +806,18 @@ void kc_reach_mark(kc_model *m, const kc_peers *peers)
                                               "`%s` is named nowhere else in its repository (its CUDA and "
                                               "Python files read, comments and `#if 0` code left out): nothing launches or calls it",
                                               base);
+        }
+        for (uint32_t i = 0; i < x->host_fns.len; i++) {
+            kc_host_fn *h = &x->host_fns.data[i];
+            const char *key = h->name;
+            if (!bsearch(&key, peers->unreferenced, peers->nunreferenced, sizeof *peers->unreferenced,
+                         kc_strptr_cmp))
+                continue;
+            h->unreferenced = kc_arena_printf(x->arena,
+                                              "`%s` is named nowhere else in its repository (its CUDA, C++ and "
+                                              "Python files read, comments and `#if 0` code left out), while other "
+                                              "files there call this file's functions: nothing calls it",
+                                              h->name);
         }
     }
 }

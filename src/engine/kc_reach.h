@@ -7,7 +7,9 @@
  * run inside a git repository, the functions it defines (Python: a `def`
  * after a decorator line naming `jit`; CUDA: the first name followed by `(`
  * in a declaration that says `__global__` or `__device__`, or a macro that
- * names DEVICE or GLOBAL) are looked for in the text of every CUDA and
+ * names DEVICE or GLOBAL; C/C++ host code: the first name followed by `(`,
+ * its parameters and then a body, at namespace scope, not `A::f`, not
+ * `main`) are looked for in the text of every CUDA, C/C++ and
  * Python file of the repository (walked as kc_expand_paths walks:
  * .gitignore honoured, hidden entries skipped), comments and CUDA code
  * under `#if 0` (never compiled: a launch kept there launches nothing) left
@@ -19,7 +21,9 @@
  * outside a git repository, of one that launches none of its own kernels
  * and calls none of its own Python functions (used from outside), or of a
  * repository of more than KC_REACH_MAX_FILES files or KC_REACH_MAX_BYTES
- * bytes. */
+ * bytes. The host functions of a file are judged only when another file of
+ * the repository names one of them (the file is part of a program there;
+ * otherwise it may be a library's API, called from elsewhere). */
 #ifndef KC_REACH_H
 #define KC_REACH_H
 
@@ -40,8 +44,9 @@ typedef struct kc_reach {
 void kc_reach_link(kc_path_list *files, size_t max_file_size, kc_reach *owned);
 void kc_reach_free(kc_reach *r);
 
-/* Marks each kernel of m (and of the models chained after it) whose name
- * is among peers' unreferenced names: kc_kernel.unreferenced says why. */
+/* Marks each kernel and host function of m (and of the models chained
+ * after it) whose name is among peers' unreferenced names:
+ * kc_kernel.unreferenced and kc_host_fn.unreferenced say why. */
 void kc_reach_mark(kc_model *m, const kc_peers *peers);
 
 #endif

@@ -8,6 +8,10 @@
 
 typedef struct kc_path_list {
     KC_VEC(kc_file_result) files; /* path and explicit_path set; errors for bad paths */
+    /* kc_project_link leaves the files' repositories unread (kc_reach.h):
+     * a check of files that stand alone whatever they sit beside (the
+     * test suite's fixtures). */
+    bool no_reach;
 } kc_path_list;
 
 /* Expands files and directories. Directories are walked recursively in

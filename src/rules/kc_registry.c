@@ -175,9 +175,10 @@ const char *kc_rule_span_text(kc_rule_ctx *ctx, kc_span span)
 }
 
 /* Findings out->items[from..) of a rule that judges code: those in a
- * function nothing in its repository names (kc_kernel.unreferenced) are
- * notes that say so (k NULL: the diagnostic's kernel, by name). The rules
- * about kcheck's own input (KC0xx) are left as they are. */
+ * function nothing in its repository names (kc_kernel.unreferenced, or
+ * kc_host_fn.unreferenced for one in host code inside it) are notes that
+ * say so (k NULL: the diagnostic's kernel, by name). The rules about
+ * kcheck's own input (KC0xx) are left as they are. */
 static void demote_unreferenced(const kc_rule *r, const kc_model *m, const kc_kernel *k, kc_diag_list *out,
                                 uint32_t from)
 {
@@ -190,10 +191,18 @@ static void demote_unreferenced(const kc_rule *r, const kc_model *m, const kc_ke
             if (m->kernels.data[j]->unreferenced && m->kernels.data[j]->name &&
                 strcmp(m->kernels.data[j]->name, d->kernel) == 0)
                 dk = m->kernels.data[j];
-        if (!dk || !dk->unreferenced || d->severity == KC_SEV_NOTE)
+        const char *why = dk ? dk->unreferenced : NULL;
+        /* a finding in host code (a launch, a runtime call) inside a
+         * function of the host that nothing calls */
+        for (uint32_t j = 0; !why && j < m->host_fns.len; j++) {
+            const kc_host_fn *h = &m->host_fns.data[j];
+            if (h->unreferenced && kc_span_inside(d->span, h->span))
+                why = h->unreferenced;
+        }
+        if (!why || d->severity == KC_SEV_NOTE)
             continue;
         d->severity = KC_SEV_NOTE;
-        kc_diag_note(d, "reported as a note: %s", dk->unreferenced);
+        kc_diag_note(d, "reported as a note: %s", why);
     }
 }
 
@@ -327,8 +336,7 @@ void kc_rules_run(const kc_model *m, const kc_options *opts, kc_diag_list *out)
                 continue;
             uint32_t from = out->items.len;
             r->check(m, m->kernels.data[k], &ctx);
-            if (m->kernels.data[k]->unreferenced)
-                demote_unreferenced(r, m, m->kernels.data[k], out, from);
+            demote_unreferenced(r, m, m->kernels.data[k], out, from);
         }
         if (r->check_model) {
             uint32_t from = out->items.len;

@@ -541,6 +541,16 @@ typedef struct kc_call {
     kc_span later_check;
 } kc_call;
 
+/* CUDA: a function of the host defined in the file at namespace scope (a
+ * launcher, a stage of a host pipeline; not a class member). */
+typedef struct kc_host_fn {
+    const char *name;
+    kc_span span; /* the whole definition */
+    /* Why nothing runs it (kc_reach_mark: nothing in its repository names
+     * it), or NULL. */
+    const char *unreferenced;
+} kc_host_fn;
+
 /* A floating literal of double type in float code (0.5 instead of 0.5f). */
 typedef struct kc_literal {
     kc_span span;
@@ -906,6 +916,8 @@ typedef struct kc_model {
      * type from a missing header): how many are wrapped in a call (a
      * checking macro) or assigned, and how many are bare statements. */
     uint32_t host_calls_unparsed_checked, host_calls_unparsed_bare;
+    /* CUDA: the functions of the host the file defines (kc_host_fn). */
+    KC_VEC(kc_host_fn) host_fns;
     /* Triton: whether the file's repository calls torch.compile anywhere,
      * and how many of its Python files were read to tell (kc_peers). */
     kc_compile_use torch_compile;

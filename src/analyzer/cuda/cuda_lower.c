@@ -584,6 +584,27 @@ static void lower_functions(kc_cuda_tu *t)
     kc_vec_free(&l.fns);
 }
 
+/* The file's functions of the host at namespace scope (kc_model.host_fns:
+ * launchers, stages of a host pipeline; not class members), what the
+ * reach of the repository judges (kc_reach.h). */
+static enum CXChildVisitResult host_fn_visit(CXCursor c, CXCursor parent, CXClientData data)
+{
+    (void)parent;
+    kc_cuda_tu *t = data;
+    if (!clang_Location_isFromMainFile(clang_getCursorLocation(c)))
+        return CXChildVisit_Continue;
+    if (c.kind == CXCursor_Namespace || c.kind == CXCursor_LinkageSpec)
+        return CXChildVisit_Recurse;
+    if ((c.kind != CXCursor_FunctionDecl && c.kind != CXCursor_FunctionTemplate) || !clang_isCursorDefinition(c) ||
+        kc_cuda_has_attr(c, CXCursor_CUDAGlobalAttr) ||
+        (kc_cuda_has_attr(c, CXCursor_CUDADeviceAttr) && !kc_cuda_has_attr(c, CXCursor_CUDAHostAttr)))
+        return CXChildVisit_Continue;
+    kc_host_fn h = {.name = kc_cuda_spelling(t, c), .span = kc_cuda_span(t, c)};
+    if (*h.name && kc_span_valid(h.span))
+        kc_vec_push(&t->m->host_fns, h);
+    return CXChildVisit_Continue;
+}
+
 void kc_cuda_lower_tu(CXTranslationUnit tu, const kc_source *src, kc_model *m, const kc_cuda_hole *holes,
                       uint32_t nholes)
 {
@@ -599,6 +620,7 @@ void kc_cuda_lower_tu(CXTranslationUnit tu, const kc_source *src, kc_model *m, c
     launch_scan ls = {&t};
     clang_visitChildren(clang_getTranslationUnitCursor(tu), launch_visit, &ls);
     kc_cuda_host_facts(&t);
+    clang_visitChildren(clang_getTranslationUnitCursor(tu), host_fn_visit, &t);
     kc_cuda_unparsed_api_calls(&t);
     lower_functions(&t);
     kc_cuda_tu_free_toks(&t);

@@ -460,6 +460,67 @@ static void test_repository_unreferenced(void **state)
     free(one);
 }
 
+/* C/C++ functions of the host: judged only in a file whose functions
+ * another file of the repository names; then one named nowhere but where
+ * it is defined is called by nothing. Class members, `main`, functions
+ * defined as `A::f` are never judged. */
+static void test_repository_unreferenced_host(void **state)
+{
+    (void)state;
+    static const char pipe_cu[] =
+        "#include \"pipe.h\"\n"
+        "__global__ void k(float *p) {}\n"
+        "#define BLOCK { int unbalanced_in_a_macro;\n"
+        "namespace stage {\n"
+        "void run_stage(float *p) { k<<<1, 1>>>(p); if (p) { dead_helper(0); } }\n"
+        "static void dead_helper(float *p) { }\n"
+        "void declared_in_header(float *p) {}\n"
+        "} // namespace stage\n"
+        "extern \"C\" void c_api(float *p) {}\n"
+        "extern \"C\" {\nvoid in_block(float *p) {}\n}\n"
+        "struct S { void member(float *p) {} };\n"
+        "void S2::defined_outside(float *p) const {}\n"
+        "template <typename T, int N = sizeof(T)>\nstd::vector<T> tmpl_dead(T *p) noexcept {}\n"
+        "/* void commented(float *p) {} */\n"
+        "int main() { return 0; }\n";
+    static const char pipe_h[] = "void declared_in_header(float *p);\n";
+    static const char main_cpp[] = "#include \"pipe.h\"\nint main() { stage::run_stage(0); }\n";
+    static const char api_py[] = "def go(lib, x):\n    lib.c_api(x)\n";
+    static const char alone_cu[] = "__global__ void k2(float *p) {}\nvoid only_here(float *p) { k2<<<1, 1>>>(p); }\n";
+    kh_write_at(dir, "csrc/pipe.cu", pipe_cu, strlen(pipe_cu));
+    kh_write_at(dir, "csrc/pipe.h", pipe_h, strlen(pipe_h));
+    kh_write_at(dir, "csrc/main.cpp", main_cpp, strlen(main_cpp));
+    kh_write_at(dir, "py/api.py", api_py, strlen(api_py));
+    kh_write_at(dir, "csrc/alone.cu", alone_cu, strlen(alone_cu));
+    kh_write_at(dir, ".git/HEAD", "ref: refs/heads/main\n", 21);
+    linked r;
+    link_run(&r, dir, 1);
+    const kc_file_result *c = find(&r.l, "csrc/pipe.cu");
+    assert_false(unreferenced(c, "run_stage"));   /* main.cpp calls it */
+    assert_false(unreferenced(c, "dead_helper")); /* run_stage calls it */
+    assert_false(unreferenced(c, "declared_in_header"));
+    assert_false(unreferenced(c, "c_api")); /* Python names it (ctypes) */
+    assert_true(unreferenced(c, "in_block"));
+    assert_true(unreferenced(c, "tmpl_dead"));
+    assert_false(unreferenced(c, "member"));
+    assert_false(unreferenced(c, "defined_outside"));
+    assert_false(unreferenced(c, "main"));
+    assert_false(unreferenced(c, "commented"));
+    assert_false(unreferenced(c, "k"));
+    /* no other file names a function of this one: used from outside */
+    assert_int_equal(find(&r.l, "csrc/alone.cu")->peers.nunreferenced, 0);
+    linked_free(&r);
+    /* a run whose list keeps the repository unread (the fixtures) */
+    const char *paths[] = {dir};
+    memset(&r, 0, sizeof r);
+    kc_expand_paths(paths, 1, &r.l);
+    r.l.no_reach = true;
+    r.p = kc_project_link(&r.l, 1 << 20, 1);
+    assert_int_equal(find(&r.l, "csrc/pipe.cu")->peers.nunreferenced, 0);
+    assert_int_equal(find(&r.l, "csrc/pipe.cu")->peers.reach_files, 0);
+    linked_free(&r);
+}
+
 static int setup(void **state)
 {
     (void)state;
@@ -487,6 +548,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_launch_through_alias_links, setup, teardown),
         cmocka_unit_test_setup_teardown(test_repository_compile_use, setup, teardown),
         cmocka_unit_test_setup_teardown(test_repository_unreferenced, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_repository_unreferenced_host, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
