@@ -25,7 +25,11 @@ static const char doc[] =
     "keeps the array in registers, and a bounded factor moves it to local memory.\n"
     "So is a large factor over such a loop. A factor at least the loop's\n"
     "compile-time trip count (`#pragma unroll 128` over `LDGS` passes) unrolls it\n"
-    "fully and is judged as a full unroll of that many copies.\n"
+    "fully and is judged as a full unroll of that many copies. In CUDA, a full\n"
+    "unroll of a loop that one thread of the block runs once (in no other loop,\n"
+    "under `tid == 0`: a final scan after the block's reduction), in a kernel\n"
+    "whose threads all run another loop, is a note: a one-off tail beside the\n"
+    "block's work.\n"
     "\n"
     "## Why is this bad?\n"
     "Every iteration becomes a copy of the body: code size, register pressure\n"
@@ -128,6 +132,31 @@ static void capped_note(kc_diag *d, const kc_symbol *sy, const kc_symbol *block,
                  ") copies, more than 32 only once %s passes %" PRId64 "; reported as a note",
                  sy->name, cap, block->at_least_evidence ? block->at_least_evidence : "", sy->name, cap, sy->name,
                  cap * 32);
+}
+
+/* CUDA: a loop that one thread of the block runs once (in no other loop,
+ * under `tx == 0`: a block's final scan after its reduction), in a kernel
+ * whose threads all run another loop: the one-off tail costs little next
+ * to the block's work, whatever its unroll. The condition, or NULL. */
+static const char *once_per_block(const kc_kernel *k, uint32_t li)
+{
+    const kc_loop *l = &k->loops.data[li];
+    if (k->lang != KC_LANG_CUDA || l->parent != KC_NONE)
+        return NULL;
+    const char *who = NULL;
+    for (uint32_t i = 0; i < k->accesses.len && !who; i++)
+        if (k->accesses.data[i].loop != KC_NONE && kc_loop_within(k, k->accesses.data[i].loop, li))
+            who = kc_guard_one_thread(k, k->accesses.data[i].guard);
+    if (!who)
+        return NULL;
+    /* another loop, outside this one, that the one-thread condition does
+     * not cover (all threads run it) */
+    for (uint32_t i = 0; i < k->accesses.len; i++) {
+        const kc_access *a = &k->accesses.data[i];
+        if (a->loop != KC_NONE && !kc_loop_within(k, a->loop, li) && !kc_guard_one_thread(k, a->guard))
+            return who;
+    }
+    return NULL;
 }
 
 /* The fix of a full unroll: a runtime loop (Triton), a bounded factor
@@ -235,6 +264,14 @@ static void check(const kc_model *m, const kc_kernel *k, kc_rule_ctx *ctx)
                     kc_diag_note(d, "%s = %" PRId64 " from %s", sy->name, sy->value, sy->value_origin);
             }
             kc_diag_note(d, "each copy adds its instructions and registers; compile time grows with the count");
+            const char *who = once_per_block(k, i);
+            if (who) {
+                d->severity = KC_SEV_NOTE;
+                kc_diag_note(d, "reported as a note: it runs once per block, in no other loop, in the one thread "
+                             "`%s` lets in, beside the loops every thread runs: its time is a small part of the "
+                             "block's",
+                             who);
+            }
             full_unroll_fix(ctx, d, k, l, is_static, limit);
             continue;
         }

@@ -937,6 +937,15 @@ static bool cleared_by_instantiations(kc_arena *ar, const kc_model *m, const kc_
     return any;
 }
 
+/* Where the barriers just listed are called from (call_line): the call of
+ * the reported barrier, or another. */
+static const char *call_where(kc_arena *ar, const kc_barrier *b, unsigned call_line)
+{
+    return call_line == b->span.line && !kc_span_same(b->origin, b->span)
+               ? "in the same call"
+               : kc_arena_printf(ar, "in the function called on line %u", call_line);
+}
+
 static void check(const kc_model *m, const kc_kernel *k, kc_rule_ctx *ctx)
 {
     kc_arena *ar = kc_rule_arena(ctx);
@@ -947,7 +956,7 @@ static void check(const kc_model *m, const kc_kernel *k, kc_rule_ctx *ctx)
             continue;
         uint32_t ci = divergent_cond(m, k, b->guard);
         /* Barriers with the same cause: reported once, here. */
-        unsigned more = 0;
+        unsigned more = 0, call_line = 0;
         kc_strbuf lines = {0};
         for (uint32_t j = i + 1; j < k->barriers.len; j++) {
             const kc_barrier *o = &k->barriers.data[j];
@@ -959,9 +968,18 @@ static void check(const kc_model *m, const kc_kernel *k, kc_rule_ctx *ctx)
             if (!same)
                 continue;
             done[j] = true;
-            if (more++ < 6)
-                kc_sb_appendf(&lines, "%s%u", lines.len ? ", " : "", o->span.line);
+            /* a barrier inside a called function: where it is written,
+             * then the call (once for the barriers of one call) */
+            if (more++ >= 6)
+                continue;
+            bool in_call = !kc_span_same(o->origin, o->span) && kc_span_valid(o->origin);
+            if (call_line && (!in_call || o->span.line != call_line))
+                kc_sb_appendf(&lines, " %s", call_where(ar, b, call_line));
+            call_line = in_call ? o->span.line : 0;
+            kc_sb_appendf(&lines, "%s%u", lines.len ? ", " : "", in_call ? o->origin.line : o->span.line);
         }
+        if (call_line && more <= 6)
+            kc_sb_appendf(&lines, " %s", call_where(ar, b, call_line));
         const char *bname = b->name;
         bool inlined = !kc_span_same(b->origin, b->span);
         const char *via = inlined ? kc_arena_printf(ar, " (inside the function called here, line %u)", b->origin.line)

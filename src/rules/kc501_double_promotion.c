@@ -132,26 +132,6 @@ static const char *shown(kc_arena *ar, const kc_literal *l)
     return l->macro ? kc_arena_printf(ar, "`%s` (from `%s`)", l->text, l->macro) : kc_arena_printf(ar, "`%s`", l->text);
 }
 
-/* The condition on the guard chain that lets one thread of the block in
- * (`tid == 0`, `threadIdx.x == 0`: a thread index equal to a constant),
- * or NULL. */
-static const char *one_thread(const kc_kernel *k, uint32_t guard)
-{
-    uint32_t hops = 0;
-    for (uint32_t c = guard; c != KC_NONE && c < k->conds.len && hops++ < 10000; c = k->conds.data[c].parent) {
-        const kc_cond *cd = &k->conds.data[c];
-        for (uint32_t i = 0; !cd->negated && i < cd->npreds; i++) {
-            const kc_pred *p = &cd->preds[i];
-            int64_t v;
-            kc_deps dl = kc_index_deps(p->lhs);
-            if (p->op == KC_CMP_EQ && kc_index_is_const(p->rhs, &v) && (dl.flags & KC_AF_THREAD) &&
-                !(dl.flags & KC_AF_DATA))
-                return cd->text ? cd->text : "";
-        }
-    }
-    return NULL;
-}
-
 /* The guard of the statements on a line (its accesses' or calls'), or
  * KC_NONE. */
 static uint32_t line_guard(const kc_kernel *k, uint32_t line)
@@ -171,7 +151,7 @@ static uint32_t line_guard(const kc_kernel *k, uint32_t line)
  * thread 0 after the reduction). A note that says so. */
 static void once_per_block(const kc_kernel *k, kc_diag *d, uint32_t loop, uint32_t guard)
 {
-    const char *who = loop == KC_NONE ? one_thread(k, guard) : NULL;
+    const char *who = loop == KC_NONE ? kc_guard_one_thread(k, guard) : NULL;
     if (!who)
         return;
     d->severity = KC_SEV_NOTE;

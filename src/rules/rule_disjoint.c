@@ -365,60 +365,88 @@ bool kc_disjoint_ranges(kc_arena *ar, const kc_model *m, const kc_kernel *k, con
     return (!wo && wh < rl) || (!ro && rh < wl);
 }
 
-/* The range [lo, hi] of an index `c * threadIdx.x + u` (u the same for
- * every thread) under a guard `threadIdx.x < B` on its condition chain:
- * threadIdx.x in [0, B - 1]. False when it is not of that form. */
+/* Is every term of l at least 0: positive multiples of thread indices,
+ * block extents and loop variables that count up from 0 or more (or that
+ * count passes, for a loop from the thread's index)? */
+static bool nonneg_terms(const kc_kernel *k, const kc_index *l)
+{
+    for (unsigned i = 0; i < l->nmono; i++) {
+        const kc_mono *mo = &l->mono[i];
+        if (mo->coef <= 0)
+            return false;
+        for (unsigned f = 0; f < mo->nfac; f++) {
+            const kc_atom *at = &mo->fac[f];
+            int64_t step, start;
+            if (at->kind == KC_ATOM_LANE || at->kind == KC_ATOM_BLOCK_DIM)
+                continue;
+            if (at->kind != KC_ATOM_LOOP || at->id >= k->loops.len)
+                return false;
+            /* a loop from the thread's index by a step: the atom counts
+             * passes */
+            const kc_loop *lp = &k->loops.data[at->id];
+            if (lp->start && !kc_index_is_const(lp->start, &start) && !lp->shrinks && lp->step &&
+                kc_index_deps(lp->start).axes)
+                continue;
+            if (!lp->start || !lp->step || start < 0 || !kc_index_is_const(lp->step, &step) || step <= 0)
+                return false;
+        }
+    }
+    return true;
+}
+
+/* The range [lo, hi] of an index `c * L + u` (u the same for every thread)
+ * under a guard `L < B` on its condition chain, L a sum of thread indices
+ * and loop variables that is never negative (`threadIdx.x`, or a
+ * block-stride loop's `m` from threadIdx.x by blockDim.x under `m < n`):
+ * L in [0, B - 1]. False when it is not of that form. */
 static bool guarded_range(kc_arena *ar, const kc_kernel *k, const kc_access *a, const kc_index **lo,
                           const kc_index **hi)
 {
     const kc_index *x = a->offset;
-    int64_t c = 0;
-    const kc_index *u = kc_index_const(ar, 0, 64, KC_SPACE_THREADS);
-    for (unsigned i = 0; x && i < x->nmono; i++) {
-        const kc_mono *mo = &x->mono[i];
-        if (mo->nfac == 1 && mo->fac[0].kind == KC_ATOM_LANE && mo->fac[0].id == 0) {
-            c += mo->coef;
-            continue;
-        }
-        kc_index part = {.mono = mo, .nmono = 1, .bits = x->bits, .space = x->space};
-        kc_deps d = kc_index_deps(&part);
-        if (d.axes || (d.flags & (KC_AF_THREAD | KC_AF_DATA)))
-            return false;
-        u = kc_index_add(ar, u, &part);
-        if (!u)
-            return false;
-    }
-    if (!x || c == 0)
+    int64_t cx = 0;
+    for (unsigned i = 0; x && i < x->nmono; i++)
+        if (x->mono[i].nfac == 1 && x->mono[i].fac[0].kind == KC_ATOM_LANE && x->mono[i].fac[0].id == 0)
+            cx += x->mono[i].coef;
+    if (!x || cx == 0)
         return false;
-    const kc_index *bound = NULL;
     unsigned hops = 0;
-    for (uint32_t ci = a->guard; ci != KC_NONE && ci < k->conds.len && hops++ < 10000 && !bound;
+    for (uint32_t ci = a->guard; ci != KC_NONE && ci < k->conds.len && hops++ < 10000;
          ci = k->conds.data[ci].parent) {
         const kc_cond *cd = &k->conds.data[ci];
-        for (uint32_t p = 0; p < cd->npreds && !bound; p++) {
+        for (uint32_t p = 0; p < cd->npreds; p++) {
             const kc_pred *pr = &cd->preds[p];
-            /* `tid < B`, or written the other way round: `B > tid` (a
-             * tree reduction's `for (j = N / 2; j > tid; j /= 2)`) */
+            /* `L < B`, or written the other way round: `B > L` (a tree
+             * reduction's `for (j = N / 2; j > tid; j /= 2)`) */
             bool flip = pr->op == KC_CMP_GT || pr->op == KC_CMP_GE;
             const kc_index *l = flip ? pr->rhs : pr->lhs, *r = flip ? pr->lhs : pr->rhs;
             kc_cmp op = flip ? (pr->op == KC_CMP_GT ? KC_CMP_LT : KC_CMP_LE) : pr->op;
             kc_deps rd = r ? kc_index_deps(r) : (kc_deps){.flags = KC_AF_DATA};
-            if ((op != KC_CMP_LT && op != KC_CMP_LE) || !l || l->nmono != 1 || l->mono[0].coef != 1 ||
-                l->mono[0].nfac != 1 || l->mono[0].fac[0].kind != KC_ATOM_LANE || l->mono[0].fac[0].id != 0 ||
-                rd.axes || (rd.flags & (KC_AF_THREAD | KC_AF_DATA)))
+            if ((op != KC_CMP_LT && op != KC_CMP_LE) || !l || rd.axes || (rd.flags & (KC_AF_THREAD | KC_AF_DATA)))
                 continue;
-            /* the largest threadIdx.x: B - 1, or B for `<=` */
-            bound = op == KC_CMP_LT ? kc_index_sub(ar, r, kc_index_const(ar, 1, 64, KC_SPACE_THREADS)) : r;
+            int64_t cl = 0;
+            for (unsigned i = 0; i < l->nmono; i++)
+                if (l->mono[i].nfac == 1 && l->mono[i].fac[0].kind == KC_ATOM_LANE && l->mono[i].fac[0].id == 0)
+                    cl += l->mono[i].coef;
+            if (cl <= 0 || cx % cl != 0 || !nonneg_terms(k, l))
+                continue;
+            int64_t c = cx / cl;
+            const kc_index *u = kc_index_sub(ar, x, kc_index_scale(ar, l, c));
+            if (!u)
+                continue;
+            kc_deps ud = kc_index_deps(u);
+            if (ud.axes || (ud.flags & (KC_AF_THREAD | KC_AF_DATA)))
+                continue;
+            /* the largest L: B - 1, or B for `<=` */
+            const kc_index *bound = op == KC_CMP_LT ? kc_index_sub(ar, r, kc_index_const(ar, 1, 64, KC_SPACE_THREADS)) : r;
+            const kc_index *far = bound ? kc_index_add(ar, u, kc_index_scale(ar, bound, c)) : NULL;
+            if (!far)
+                continue;
+            *lo = c > 0 ? u : far;
+            *hi = c > 0 ? far : u;
+            return true;
         }
     }
-    if (!bound)
-        return false;
-    const kc_index *far = kc_index_add(ar, u, kc_index_scale(ar, bound, c));
-    if (!far)
-        return false;
-    *lo = c > 0 ? u : far;
-    *hi = c > 0 ? far : u;
-    return true;
+    return false;
 }
 
 /* Within one pass, are `w` and `r` apart under their guards: one's range

@@ -1136,3 +1136,23 @@ bool kc_lane_vector(const kc_access *a, int64_t cst)
  * (`reinterpret_cast<const vec4_t *>(&w[4 * i])[0]` with vec4_t from a
  * template), which may be one vector of the lane's elements, read whole. */
 bool kc_lanes_close(const kc_access *a, uint64_t step) { return step < 16 || (a->recast && step <= 16); }
+
+/* The condition on the guard chain that lets one thread of the block in
+ * (`tid == 0`, `threadIdx.x == 0`: a thread index equal to a constant),
+ * or NULL. */
+const char *kc_guard_one_thread(const kc_kernel *k, uint32_t guard)
+{
+    uint32_t hops = 0;
+    for (uint32_t c = guard; c != KC_NONE && c < k->conds.len && hops++ < 10000; c = k->conds.data[c].parent) {
+        const kc_cond *cd = &k->conds.data[c];
+        for (uint32_t i = 0; !cd->negated && i < cd->npreds; i++) {
+            const kc_pred *p = &cd->preds[i];
+            int64_t v;
+            kc_deps dl = kc_index_deps(p->lhs);
+            if (p->op == KC_CMP_EQ && kc_index_is_const(p->rhs, &v) && (dl.flags & KC_AF_THREAD) &&
+                !(dl.flags & KC_AF_DATA))
+                return cd->text ? cd->text : "";
+        }
+    }
+    return NULL;
+}

@@ -180,6 +180,11 @@ const kc_index *kc_index_lane_part(kc_arena *a, const kc_index *x);
  * when none. */
 uint32_t kc_guard_program_pick(const kc_kernel *k, uint32_t guard);
 
+/* The condition on `guard`'s chain that lets one thread of the block in
+ * (`tid == 0`, `threadIdx.x == 0`: a thread index equal to a constant),
+ * its text (arena), or NULL. */
+const char *kc_guard_one_thread(const kc_kernel *k, uint32_t guard);
+
 /* Does a condition from `guard` outwards depend on the thread? Returns
  * the innermost such condition or KC_NONE. */
 uint32_t kc_guard_thread_cond(const kc_kernel *k, uint32_t guard);
