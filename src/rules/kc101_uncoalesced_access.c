@@ -996,6 +996,10 @@ static void check(const kc_model *m, const kc_kernel *k, kc_rule_ctx *ctx)
         int report = -1;
         for (unsigned x = 0; x < naxes; x++) {
             ax[x] = classify(ar, k, a->offset, x, min_const);
+            /* an axis one element long (`tl.arange(0, 1)[:, None] * k`)
+             * holds one lane: its stride separates nothing */
+            if (!cuda && a->offset->shape.dims[x].value == 1)
+                ax[x] = (axis_stride){.big_symbol = KC_NONE};
             if (ax[x].unknown)
                 all_large = false;
             if (!ax[x].stride)

@@ -563,6 +563,11 @@ typedef struct kc_literal {
                               * itself a finding), or NULL: the literal keeps the
                               * arithmetic in fp64 once that call is float */
     uint32_t loop;         /* innermost loop, or KC_NONE */
+    /* CUDA: the fp64 operations the promoted value takes part in before it
+     * becomes a float again (0: not known), and whether one of them is a
+     * division or a math function. */
+    uint8_t fp64_ops;
+    bool fp64_costly;
 } kc_literal;
 
 /* ---- shared memory (KC103, KC402) --------------------------------------- */

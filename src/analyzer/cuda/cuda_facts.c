@@ -284,6 +284,29 @@ static bool sinks_to_float(facts_ctx *x, unsigned at)
     return false;
 }
 
+/* The fp64 operations the double value of stack[at] (an operation `op`)
+ * takes part in up to where it becomes a float: how many, and whether one
+ * is a division or a math function (tens of fp64 instructions each). */
+static void fp64_chain(facts_ctx *x, unsigned at, bool div, kc_literal *L)
+{
+    L->fp64_ops = 1;
+    L->fp64_costly = div;
+    for (unsigned j = at; j-- > 0 && L->fp64_ops < 255;) {
+        CXCursor p = x->stack[j];
+        if (ckind(p) != CXType_Double)
+            return;
+        if (p.kind == CXCursor_BinaryOperator) {
+            enum CXBinaryOperatorKind op = clang_getCursorBinaryOperatorKind(p);
+            L->fp64_ops++;
+            L->fp64_costly |= op == CXBinaryOperator_Div || op == CXBinaryOperator_Rem;
+        } else if (p.kind == CXCursor_UnaryOperator) {
+            L->fp64_ops++;
+        } else if (p.kind == CXCursor_CallExpr) {
+            L->fp64_costly = true;
+        }
+    }
+}
+
 static uint32_t innermost_loop(const facts_ctx *x)
 {
     for (unsigned i = x->nloops; i-- > 0;)
@@ -500,8 +523,14 @@ static void check_binary(facts_ctx *x, CXCursor e)
     enum CXBinaryOperatorKind op = clang_getCursorBinaryOperatorKind(e);
     if (e.kind == CXCursor_CompoundAssignOperator) {
         if (is_arith_assign(op) && ckind(l) == CXType_Float && is_double_literal(r) &&
-            !narrowed_by_compiler(x, e, l, r))
+            !narrowed_by_compiler(x, e, l, r)) {
+            uint32_t before = x->k->literals.len;
             add_literal(x, r, e);
+            if (x->k->literals.len > before) {
+                x->k->literals.data[before].fp64_ops = 1;
+                x->k->literals.data[before].fp64_costly = op == CXBinaryOperator_DivAssign;
+            }
+        }
         return;
     }
     if (!is_arith_op(op) || ckind(e) != CXType_Double)
@@ -532,6 +561,8 @@ static void check_binary(facts_ctx *x, CXCursor e)
         add_literal(x, ll ? llit : rlit, e);
     else
         add_folded_literals(x, ll ? l : r, e, 0);
+    for (uint32_t i = before; i < x->k->literals.len; i++)
+        fp64_chain(x, x->depth - 1, op == CXBinaryOperator_Div, &x->k->literals.data[i]);
     if (beside && x->k->literals.len > before)
         x->k->literals.data[before].beside_call = kc_cuda_span_text(x->t, kc_cuda_span(x->t, call));
 }

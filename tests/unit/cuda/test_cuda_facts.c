@@ -114,6 +114,10 @@ static void test_double_literals_and_math(void **state)
     assert_string_equal(k->literals.data[0].fix_text, "0.5f");
     assert_string_equal(k->literals.data[0].context, "v * 0.5");
     assert_string_equal(k->literals.data[1].text, "2.0");
+    /* the fp64 operations up to the float: `v * 0.5`, then two adds */
+    assert_int_equal(k->literals.data[0].fp64_ops, 3);
+    assert_false(k->literals.data[0].fp64_costly);
+    assert_true(k->literals.data[1].fp64_costly); /* `v * 2.0` goes into exp(double) */
     unsigned math = 0;
     for (uint32_t i = 0; i < k->calls.len; i++)
         if (k->calls.data[i].flags & KC_CALL_DOUBLE_MATH) {
@@ -122,6 +126,30 @@ static void test_double_literals_and_math(void **state)
             assert_string_equal(k->calls.data[i].fix_text, "expf");
         }
     assert_int_equal(math, 1);
+    fh_free(&L);
+}
+
+/* What fp64 work a promoted value takes part in: a division is costly, a
+ * compound assignment is one operation. */
+static void test_double_literal_fp64_chain(void **state)
+{
+    (void)state;
+    lowered L;
+    lower(&L, "__global__ void k(float *x) {\n"
+              "    float v = x[threadIdx.x];\n"
+              "    float a = v * 1.1;\n"
+              "    float b = 1.0f / (v / 0.7);\n"
+              "    v /= 0.3;\n"
+              "    x[threadIdx.x] = a + b + v;\n"
+              "}\n");
+    const kc_kernel *k = fh_kernel(L.m, "k");
+    assert_int_equal(k->literals.len, 3);
+    assert_int_equal(k->literals.data[0].fp64_ops, 1);
+    assert_false(k->literals.data[0].fp64_costly);
+    assert_int_equal(k->literals.data[1].fp64_ops, 2); /* v / 0.7, then 1.0f / that */
+    assert_true(k->literals.data[1].fp64_costly);
+    assert_int_equal(k->literals.data[2].fp64_ops, 1);
+    assert_true(k->literals.data[2].fp64_costly);
     fh_free(&L);
 }
 
@@ -452,6 +480,7 @@ int main(void)
         cmocka_unit_test(test_program_order_and_volatile),
         cmocka_unit_test(test_shared_arrays),
         cmocka_unit_test(test_double_literals_and_math),
+        cmocka_unit_test(test_double_literal_fp64_chain),
         cmocka_unit_test(test_warp_calls_and_may_sync),
         cmocka_unit_test(test_half_accumulators),
         cmocka_unit_test(test_dim3_assigned_later),
