@@ -386,12 +386,22 @@ static void context_and_fix(kc_rule_ctx *ctx, const kc_kernel *k, kc_diag *d, co
 /* Triton: an access of a loop pass that moves a tile (a block of rank 2 or
  * more), in a loop that repeats within a program (not a persistent loop),
  * or NULL. */
+/* The block an access moves: its offset's shape, or a block pointer's
+ * block_shape; NULL when not known. */
+static const kc_shape *moved_shape(const kc_access *b)
+{
+    if (b->offset)
+        return &b->offset->shape;
+    return b->block_ptr && b->ptr_shape_known ? &b->ptr_shape : NULL;
+}
+
 static const kc_access *loop_tile(const kc_kernel *k)
 {
     for (uint32_t i = 0; i < k->accesses.len; i++) {
         const kc_access *b = &k->accesses.data[i];
-        if (b->space == KC_MEM_GLOBAL && b->loop != KC_NONE && b->loop < k->loops.len && b->offset &&
-            b->offset->shape.rank >= 2 && !persistent_loop(k, b->loop))
+        const kc_shape *sh = moved_shape(b);
+        if (b->space == KC_MEM_GLOBAL && b->loop != KC_NONE && b->loop < k->loops.len && sh && sh->rank >= 2 &&
+            !persistent_loop(k, b->loop))
             return b;
     }
     return NULL;
@@ -430,11 +440,12 @@ static const kc_access *program_tile(const kc_kernel *k, const kc_access *a, uin
     uint64_t bytes = 0;
     for (uint32_t i = 0; i < k->accesses.len; i++) {
         const kc_access *b = &k->accesses.data[i];
-        if (b == a || b->space != KC_MEM_GLOBAL || b->loop != KC_NONE || !b->offset || b->offset->shape.rank < 2)
+        const kc_shape *sh = moved_shape(b);
+        if (b == a || b->space != KC_MEM_GLOBAL || b->loop != KC_NONE || !sh || sh->rank < 2)
             continue;
         uint64_t nb = b->elem_bytes ? b->elem_bytes : 2; /* bf16 when not known: the fewest sectors */
-        for (unsigned x = 0; x < b->offset->shape.rank && x < KC_MAX_RANK; x++) {
-            int64_t v = dim_min(k, &b->offset->shape.dims[x]);
+        for (unsigned x = 0; x < sh->rank && x < KC_MAX_RANK; x++) {
+            int64_t v = dim_min(k, &sh->dims[x]);
             if (v <= 0 || nb > (UINT64_C(1) << 40))
                 return NULL;
             nb *= (uint64_t)v;
@@ -703,7 +714,7 @@ static void once_per_program(kc_rule_ctx *ctx, const kc_kernel *k, kc_diag *d, c
                              bool a_in_persistent)
 {
     kc_strbuf shp = {0};
-    kc_model_format_shape(k, &tile->offset->shape, &shp);
+    kc_model_format_shape(k, moved_shape(tile), &shp);
     d->severity = KC_SEV_NOTE;
     kc_diag_note(d, "it runs once per program%s, where %s moves a %s block each pass (line %u): "
                  "its cost is paid once, next to the loop's; reported as a note",
@@ -722,7 +733,7 @@ static void beside_tiles(kc_rule_ctx *ctx, const kc_kernel *k, kc_diag *d, const
     if (!flat)
         return;
     kc_strbuf shp = {0};
-    kc_model_format_shape(k, &flat->offset->shape, &shp);
+    kc_model_format_shape(k, moved_shape(flat), &shp);
     d->severity = KC_SEV_NOTE;
     kc_diag_note(d, "it runs once per program, outside every loop, where the program also moves a %s block (line "
                  "%u; with the program's other such blocks, at least %llu times the sectors of this scattered "
@@ -982,8 +993,8 @@ static void check(const kc_model *m, const kc_kernel *k, kc_rule_ctx *ctx)
     uint8_t *writes = kc_arena_alloc(ar, k->loops.len + 1); /* zeroed: hoisted_from's memo */
     for (uint32_t i = 0; i < k->accesses.len; i++) {
         const kc_access *a = &k->accesses.data[i];
-        if (a->space != KC_MEM_GLOBAL || !a->offset)
-            continue;
+        if (a->space != KC_MEM_GLOBAL || !a->offset || a->discarded)
+            continue; /* (a load nothing uses is removed by the compiler) */
         bool cuda = a->offset->space == KC_SPACE_THREADS;
         /* CUDA: the lanes of a warp differ in threadIdx.x. Triton: the
          * compiler lays the block out along whichever axis is contiguous, so

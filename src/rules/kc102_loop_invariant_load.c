@@ -2,6 +2,7 @@
  * although its address does not change. */
 #include "rule_util.h"
 
+#include <ctype.h>
 #include <string.h>
 
 static const char doc[] =
@@ -280,7 +281,8 @@ static bool has_opaque(const kc_index *x)
 static bool reportable(const kc_model *m, const kc_kernel *k, const kc_access *a, kc_rule_ctx *ctx, keeper *why,
                        bool *varying_mask)
 {
-    if (a->kind != KC_ACC_LOAD || a->loop == KC_NONE || a->loop >= k->loops.len || !a->offset)
+    /* a load nothing uses is removed by the compiler: nothing is reloaded */
+    if (a->kind != KC_ACC_LOAD || a->loop == KC_NONE || a->loop >= k->loops.len || !a->offset || a->discarded)
         return false;
     /* Constant memory is served by its own cache (scalars are operands
      * of the instruction); a volatile load must be repeated. */
@@ -332,6 +334,19 @@ static unsigned moving_accesses(const kc_kernel *k, const kc_access *a, uint32_t
             *first = b;
     }
     return n;
+}
+
+/* Triton: is the access's address a pointer variable as written
+ * (`tl.load(q_ptr)`), which the code steps by assignment? */
+static bool bare_pointer(const kc_access *a)
+{
+    const char *t = a->addr_text;
+    if (!t || !*t || !(isalpha((unsigned char)*t) || *t == '_'))
+        return false;
+    for (; *t; t++)
+        if (!isalnum((unsigned char)*t) && *t != '_')
+            return false;
+    return true;
 }
 
 static void check(const kc_model *m, const kc_kernel *k, kc_rule_ctx *ctx)
@@ -389,6 +404,24 @@ static void check(const kc_model *m, const kc_kernel *k, kc_rule_ctx *ctx)
                          moving, moving == 1 ? "" : "es", moving == 1 ? "s" : "",
                          mover->base_name ? mover->base_name : "memory", mover->span.line);
         }
+        /* Triton: the only access of the loop through a pointer variable
+         * that the loop does not step, where it steps every other one
+         * (`dq_ptr -= d` beside `q = tl.load(q_ptr)`): maybe a step is
+         * missing */
+        const kc_access *other = NULL;
+        unsigned movers = k->lang == KC_LANG_TRITON && bare_pointer(a) ? moving_accesses(k, a, L, &other) : 0;
+        bool alone = movers >= 2;
+        for (uint32_t j = 0; alone && j < k->accesses.len; j++) {
+            const kc_access *b = &k->accesses.data[j];
+            if (b == a || b->space != KC_MEM_GLOBAL || b->discarded || b->loop == KC_NONE ||
+                !kc_loop_within(k, b->loop, L))
+                continue;
+            alone = bare_pointer(b) && b->offset && kc_index_depends_on_loop(b->offset, L);
+        }
+        if (alone)
+            kc_diag_note(d, "every other access of the loop moves with it (%u, `%s` on line %u the first): if `%s` "
+                         "should move too, the pointer's step is missing, a wrong result rather than a slow one",
+                         movers, other->base_name ? other->base_name : "memory", other->span.line, name);
         if (varying_mask)
             kc_diag_note(d, "fix: load it once before the loop with a mask that does not depend on the loop, and "
                          "use the value inside");

@@ -302,6 +302,9 @@ typedef struct kc_access {
      * file has an invalid span. NULL and 0 when not inlined. */
     const kc_span *sites;
     uint32_t nsites;
+    /* Triton: a load whose value nothing uses (`tl.load(p).to(tl.float32)`
+     * as a statement): the compiler removes it. */
+    bool discarded;
     /* Triton: through a tl.make_block_ptr block pointer (offset is NULL;
      * a store needs a value of exactly the block shape; boundary_check=
      * given sets bounds_checked). */

@@ -437,3 +437,39 @@ bool kc_cuda_last_error_name(const char *n)
     return ci_contains(n, "lasterror") || ci_contains(n, "lastcudaerror") || ci_contains(n, "launch_check") ||
            ci_contains(n, "launchcheck") || ci_contains(n, "peekatlasterror");
 }
+
+bool kc_cuda_empty_checker_after(const kc_cuda_tu *t, kc_span launch)
+{
+    size_t a, b;
+    kc_cuda_span_offsets(t, launch, &a, &b);
+    const char *s = t->src->text;
+    size_t n = t->src->len, i = b;
+    /* the launch's own `;`, then blanks and comments */
+    for (bool semi = false; i < n;) {
+        if (s[i] == ';' && !semi) {
+            semi = true;
+            i++;
+        } else if (isspace((unsigned char)s[i])) {
+            i++;
+        } else if (s[i] == '/' && i + 1 < n && s[i + 1] == '/') {
+            while (i < n && s[i] != '\n')
+                i++;
+        } else if (s[i] == '/' && i + 1 < n && s[i + 1] == '*') {
+            const char *e = strstr(s + i + 2, "*/");
+            i = e ? (size_t)(e - s) + 2 : n;
+        } else {
+            break;
+        }
+    }
+    size_t w = i;
+    while (i < n && (isalnum((unsigned char)s[i]) || s[i] == '_'))
+        i++;
+    if (i == w || i - w > 63 || isdigit((unsigned char)s[w]))
+        return false;
+    char name[64];
+    memcpy(name, s + w, i - w);
+    name[i - w] = '\0';
+    while (i < n && (s[i] == ' ' || s[i] == '\t'))
+        i++;
+    return i < n && s[i] == ';' && kc_cuda_checker_name(name);
+}

@@ -102,7 +102,6 @@ typedef struct host_ctx {
     unsigned ngot;
 } host_ctx;
 
-
 static enum CXChildVisitResult fns_visit(CXCursor c, CXCursor parent, CXClientData data);
 
 /* The identifier written at the expansion start of `c` when it comes from
@@ -513,6 +512,10 @@ static bool checks_last_error(CXCursor c, const char *name, const char *macro, b
             clang_visitChildren(def, find_last_error, &found);
             return found;
         }
+        /* defined elsewhere, given nothing but its place (`cuCheckForError(
+         * __FILE__, __LINE__)`): no error to test but the last one */
+        if (has_args)
+            return kc_cuda_reports_last_error(c, clang_getCursorReferenced(c));
     }
     return !has_args;
 }
@@ -933,8 +936,7 @@ static void host_function(host_ctx *x, CXCursor fn)
                 host_ev *f = &x->evs.data[j];
                 if (f->kind == EV_CALL || !same_path(e, f))
                     continue;
-                /* only more launches and checks after it: the caller's
-                 * check covers whatever remains unchecked */
+                /* only more launches and checks after it: the caller's check covers what remains */
                 if (f->kind != EV_LAUNCH && f->kind != EV_CHECK)
                     tail = false;
                 if (f->kind == EV_LAUNCH)
@@ -942,6 +944,8 @@ static void host_function(host_ctx *x, CXCursor fn)
                 else if (f->kind == EV_CHECK)
                     checked = !other_launch || f->last_error;
             }
+            /* `ORcudaKernelCheck;` compiled to nothing: checked in the debug builds */
+            checked = checked || kc_cuda_empty_checker_after(x->t, e->span);
             /* an earlier unchecked launch in another arm of a branch
              * around both: one check after the branch covers the two */
             kc_span alt = {0, 0, 0, 0};

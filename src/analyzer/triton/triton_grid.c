@@ -609,6 +609,13 @@ static uint32_t alloc_extents(tt_module *m, TSNode e, TSNode scope, int depth, T
     if (TT_IS(e, identifier)) {
         int elem;
         TSNode r = binding(m, scope, e, &elem);
+        /* `x = None` in one arm of an `if` and the allocation in the other
+         * (`if out: s = torch.empty(...)` / `else: s = None`): the tensor
+         * where there is one, as for a conditional expression */
+        for (int k = 0; k < 4 && !ts_node_is_null(r) && elem < 0 && TT_IS(tt_unparen(r), none) &&
+                        !ts_node_is_null(scope);
+             k++)
+            r = tt_find_binding(m, scope, tt_text(m, e), use_point(r), &elem);
         return ts_node_is_null(r) || elem >= 0 ? 0 : alloc_extents(m, r, scope, depth + 1, dims, max, split, made);
     }
     if (TT_IS(e, conditional_expression)) {

@@ -509,6 +509,22 @@ static void exec_while(tt_ctx *c, TSNode st)
     c->cond = saved_cond;
 }
 
+/* Is `e` a load whose value goes nowhere, as a statement: `tl.load(p)`,
+ * or method calls on it (`tl.load(p).to(tl.float32)`)? */
+static bool dead_load(tt_ctx *c, TSNode e, int depth)
+{
+    e = tt_unparen(e);
+    if (depth > 8 || !TT_IS(e, call))
+        return false;
+    TSNode f = tt_field(e, "function");
+    if (!TT_IS(f, attribute))
+        return false;
+    TSNode obj = tt_unparen(tt_field(f, "object"));
+    if (TT_IS(obj, call))
+        return dead_load(c, obj, depth + 1);
+    return TT_IS(obj, identifier) && tt_text_eq(c->mod, tt_field(f, "attribute"), "load");
+}
+
 static void exec_stmt(tt_ctx *c, TSNode st)
 {
     if (c->depth >= TT_MAX_DEPTH || tt_stack_exhausted(c))
@@ -522,8 +538,12 @@ static void exec_stmt(tt_ctx *c, TSNode st)
                 exec_assignment(c, e);
             else if (TT_IS(e, augmented_assignment))
                 exec_augmented(c, e);
-            else if (!TT_IS(e, comment))
+            else if (!TT_IS(e, comment)) {
+                uint32_t before = c->k->accesses.len;
                 (void)tt_eval(c, e);
+                for (uint32_t a = before; dead_load(c, e, 0) && a < c->k->accesses.len; a++)
+                    c->k->accesses.data[a].discarded = c->k->accesses.data[a].kind == KC_ACC_LOAD;
+            }
         }
     } else if (TT_IS(st, if_statement)) {
         (void)exec_if(c, st);
