@@ -956,7 +956,7 @@ static void check(const kc_model *m, const kc_kernel *k, kc_rule_ctx *ctx)
             continue;
         uint32_t ci = divergent_cond(m, k, b->guard);
         /* Barriers with the same cause: reported once, here. */
-        unsigned more = 0, call_line = 0;
+        unsigned more = 0, call_line = 0, same_line = 0, same_n = 0;
         kc_strbuf lines = {0};
         for (uint32_t j = i + 1; j < k->barriers.len; j++) {
             const kc_barrier *o = &k->barriers.data[j];
@@ -973,11 +973,23 @@ static void check(const kc_model *m, const kc_kernel *k, kc_rule_ctx *ctx)
             if (more++ >= 6)
                 continue;
             bool in_call = !kc_span_same(o->origin, o->span) && kc_span_valid(o->origin);
+            /* barriers of a function written in another file: its call's
+             * line once, with how many */
+            if (!in_call && o->span.line == same_line) {
+                same_n++;
+                continue;
+            }
+            if (same_n > 1)
+                kc_sb_appendf(&lines, " (%u barriers of the function called there)", same_n);
+            same_line = in_call ? 0 : o->span.line;
+            same_n = 1;
             if (call_line && (!in_call || o->span.line != call_line))
                 kc_sb_appendf(&lines, " %s", call_where(ar, b, call_line));
             call_line = in_call ? o->span.line : 0;
             kc_sb_appendf(&lines, "%s%u", lines.len ? ", " : "", in_call ? o->origin.line : o->span.line);
         }
+        if (same_n > 1)
+            kc_sb_appendf(&lines, " (%u barriers of the function called there)", same_n);
         if (call_line && more <= 6)
             kc_sb_appendf(&lines, " %s", call_where(ar, b, call_line));
         const char *bname = b->name;
