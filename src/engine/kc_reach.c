@@ -508,8 +508,8 @@ static bool may_define(const char *path, const char *text, size_t len)
  * run's files in it, which a .gitignore may leave out of the walk),
  * counting the names of cands they mention. False when the repository is
  * larger than the limits. *nread: the files read. */
-static bool count_refs(const char *root, char *const *run_paths, uint32_t nrun, size_t max_file_size, cand *c,
-                       uint32_t nc, uint32_t *nread)
+static bool count_refs(const char *root, char *const *run_paths, uint32_t nrun, size_t max_file_size,
+                       size_t max_bytes, cand *c, uint32_t nc, uint32_t *nread)
 {
     kc_path_list found = {0};
     kc_expand_paths(&root, 1, &found);
@@ -530,7 +530,7 @@ static bool count_refs(const char *root, char *const *run_paths, uint32_t nrun, 
             continue;
         n++;
         bytes += len;
-        ok = bytes <= KC_REACH_MAX_BYTES;
+        ok = bytes <= max_bytes;
         scan(f->path, buf, len, on_ref, &rc);
     }
     /* the run's files the walk did not take */
@@ -706,7 +706,10 @@ void kc_reach_link(kc_path_list *files, size_t max_file_size, kc_reach *owned)
                 c[u++] = c[k];
         nc = u;
         uint32_t nread = 0;
-        bool known = nc && count_refs(root[i], run_paths.data, run_paths.len, max_file_size, c, nc, &nread);
+        /* host functions alone are judged in a repository of up to
+         * KC_REACH_HOST_MAX_BYTES (a single file's check pays for the read) */
+        size_t budget = names.len ? KC_REACH_MAX_BYTES : KC_REACH_HOST_MAX_BYTES;
+        bool known = nc && count_refs(root[i], run_paths.data, run_paths.len, max_file_size, budget, c, nc, &nread);
         /* each file's names found only where they are defined */
         uint32_t at = 0, hat = 0;
         for (uint32_t m = 0; m < mine.len; m++) {

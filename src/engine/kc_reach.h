@@ -32,6 +32,11 @@
 
 #define KC_REACH_MAX_FILES 20000
 #define KC_REACH_MAX_BYTES ((size_t)256 << 20)
+/* Where a file's only functions to judge are host functions (a launcher
+ * file whose kernels it launches itself), its repository is read up to
+ * this size: about 0.15 s of scanning, paid by a check of that one file
+ * too. */
+#define KC_REACH_HOST_MAX_BYTES ((size_t)32 << 20)
 
 /* The names unreferenced in each file's repository, set in each file
  * result's peers (unreferenced, nunreferenced, reach_files); `owned`
