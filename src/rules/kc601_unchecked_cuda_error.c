@@ -24,10 +24,10 @@ static const char doc[] =
     "  called from (`errorHandler(__LINE__, __FILE__)`: told where, not what, it\n"
     "  can only report the last error), a checker's name included\n"
     "  (`CHECK_CUDA_ERROR()` expanding to `cuCheckForError(__FILE__, __LINE__)`).\n"
-    "  A statement right after the launch that is a bare name named like a\n"
-    "  checker, which this build compiles to nothing (`ORcudaKernelCheck;`, a\n"
-    "  sync and a last-error check in the project's debug builds), is the\n"
-    "  project's check of that launch. A program that stops on an error\n"
+    "  A launch followed by a bare name named like a checker that this build\n"
+    "  compiles to nothing (`ORcudaKernelCheck;`, a sync and a last-error check\n"
+    "  in the project's debug builds) is a note that says so: the project\n"
+    "  checks its launches where it chose to. A program that stops on an error\n"
     "  (`abort()` in a checking macro) checks nothing by that;\n"
     "- a `cuda*` runtime API call whose `cudaError_t` result is discarded, in a file\n"
     "  that checks the results of its other API calls (the file's own convention),\n"
@@ -157,6 +157,19 @@ static bool unchecked(const kc_launch *l, bool file_checks_launches)
     return !l->at_function_end || file_checks_launches;
 }
 
+/* A launch checked only by a macro this build compiles to nothing: the
+ * project's own check, in the builds that define it. A note. */
+static void report_debug_check(kc_rule_ctx *ctx, const kc_launch *l)
+{
+    kc_diag *d = kc_report(ctx, NULL, l->span,
+                           "launch of `%s` is checked only in builds that define `%s`: this one compiles it to "
+                           "nothing, and a launch that fails here goes unnoticed (the kernel does not run)",
+                           l->kernel ? l->kernel : "?", l->debug_check);
+    d->severity = KC_SEV_NOTE;
+    kc_diag_note(d, "reported as a note: the project checks its launches where it chose to (a debug build); a "
+                 "failed launch stays the last error and a later, unrelated check reports it");
+}
+
 /* A discarded result whose errors the checked call at c->later_check
  * returns too: a synchronization's (sticky faults of earlier kernels), a
  * device query's or a device restore's (also the runtime's failure to
@@ -200,7 +213,7 @@ static void check_model(const kc_model *m, kc_rule_ctx *ctx)
     for (uint32_t i = 0; i < m->launches.len; i++) {
         const kc_launch *l = &m->launches.data[i];
         if (l->in_host_code && l->at_function_end)
-            *(l->error_checked && !l->checked_by_caller ? &tail_checked : &tail_unchecked) += 1;
+            *((l->error_checked && !l->checked_by_caller) || l->debug_check ? &tail_checked : &tail_unchecked) += 1;
     }
     bool file_checks_launches = tail_checked > tail_unchecked;
     for (uint32_t i = 0; i < m->launches.len; i++) {
@@ -240,10 +253,14 @@ static void check_model(const kc_model *m, kc_rule_ctx *ctx)
             if (j != i && kc_span_same(o->alt_of, l->span) && unchecked(o, file_checks_launches) && ++alts <= 8)
                 alt_lines = kc_arena_printf(ar, "%s%s%u", alt_lines, alts > 1 ? ", " : "", o->span.line);
         }
+        if (l->debug_check) {
+            report_debug_check(ctx, l);
+            continue;
+        }
         kc_diag *d = kc_report(ctx, NULL, l->span,
-                               "launch of `%s` is not followed by an error check: if it fails to launch (too many "
-                               "resources, bad configuration) the kernel silently does not run",
-                               l->kernel ? l->kernel : "?");
+                      "launch of `%s` is not followed by an error check: if it fails to launch (too many "
+                      "resources, bad configuration) the kernel silently does not run",
+                      l->kernel ? l->kernel : "?");
         if (l->grid_text && l->block_text)
             kc_diag_note(d, "grid `%s`, block `%s`: nothing in this function calls cudaGetLastError() (or a "
                          "checking macro) after it before the next launch",

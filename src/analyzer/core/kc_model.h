@@ -875,6 +875,10 @@ typedef struct kc_launch {
      * a branch around both, that no check follows either (invalid: none):
      * one check after the branch covers both. */
     kc_span alt_of;
+    /* CUDA: a bare checking macro right after the launch that this build
+     * compiles to nothing (`ORcudaKernelCheck;`): its name; the launch is
+     * checked only in the builds that define it. NULL when none. */
+    const char *debug_check;
     /* CUDA: the block's x, y, z sizes where the launch spells constants
      * (`256`, `dim3(32, 8)`, a dim3 variable initialized so); -1 unknown. */
     int64_t block_dim[3];

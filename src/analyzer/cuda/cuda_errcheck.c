@@ -438,7 +438,7 @@ bool kc_cuda_last_error_name(const char *n)
            ci_contains(n, "launchcheck") || ci_contains(n, "peekatlasterror");
 }
 
-bool kc_cuda_empty_checker_after(const kc_cuda_tu *t, kc_span launch)
+const char *kc_cuda_empty_checker_after(const kc_cuda_tu *t, kc_span launch)
 {
     size_t a, b;
     kc_cuda_span_offsets(t, launch, &a, &b);
@@ -465,11 +465,13 @@ bool kc_cuda_empty_checker_after(const kc_cuda_tu *t, kc_span launch)
     while (i < n && (isalnum((unsigned char)s[i]) || s[i] == '_'))
         i++;
     if (i == w || i - w > 63 || isdigit((unsigned char)s[w]))
-        return false;
+        return NULL;
     char name[64];
     memcpy(name, s + w, i - w);
     name[i - w] = '\0';
     while (i < n && (s[i] == ' ' || s[i] == '\t'))
         i++;
-    return i < n && s[i] == ';' && kc_cuda_checker_name(name);
+    if (i >= n || s[i] != ';' || !kc_cuda_checker_name(name))
+        return NULL;
+    return kc_arena_strndup(t->m->arena, name, strlen(name));
 }

@@ -25,11 +25,11 @@ bool kc_cuda_wraps_runtime_call(const kc_cuda_tu *t, CXCursor c);
  * into the model (host_calls_unparsed_*) and said in a KC002 gap. */
 void kc_cuda_unparsed_api_calls(kc_cuda_tu *t);
 
-/* Is the statement right after launch `launch` a bare name that says it
- * checks (`ORcudaKernelCheck;`): a checking macro that this build
+/* The statement right after launch `launch` when it is a bare name that
+ * says it checks (`ORcudaKernelCheck;`): a checking macro that this build
  * compiles to nothing, the project's check of its launches in its debug
- * builds? */
-bool kc_cuda_empty_checker_after(const kc_cuda_tu *t, kc_span launch);
+ * builds. The name (arena), or NULL. */
+const char *kc_cuda_empty_checker_after(const kc_cuda_tu *t, kc_span launch);
 
 /* A function or macro name that says it checks CUDA errors (`CUDA_CHECK`,
  * `cudaSafeCall`, `HANDLE_ERROR`), and one that says it reads the last

@@ -945,7 +945,7 @@ static void host_function(host_ctx *x, CXCursor fn)
                     checked = !other_launch || f->last_error;
             }
             /* `ORcudaKernelCheck;` compiled to nothing: checked in the debug builds */
-            checked = checked || kc_cuda_empty_checker_after(x->t, e->span);
+            const char *debug_check = checked ? NULL : kc_cuda_empty_checker_after(x->t, e->span);
             /* an earlier unchecked launch in another arm of a branch
              * around both: one check after the branch covers the two */
             kc_span alt = {0, 0, 0, 0};
@@ -959,7 +959,7 @@ static void host_function(host_ctx *x, CXCursor fn)
                     L->in_host_code = true;
                     L->error_checked |= checked;
                     L->at_function_end = tail;
-                    L->alt_of = alt;
+                    L->alt_of = alt, L->debug_check = debug_check;
                     asserted_args(x, fn, L);
                 }
             }
