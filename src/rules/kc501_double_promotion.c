@@ -30,11 +30,13 @@ static const char doc[] =
     "(`if (tid == 0) var = sqrt(var / n + 1e-10);` after a block reduction), is\n"
     "a note: a few fp64 instructions per block beside the block's own work.\n"
     "So is a literal that makes at most two fp64 adds or multiplies (no division,\n"
-    "no math function) that each thread runs once, outside every loop, in a\n"
-    "kernel whose threads load and store global memory: even at 1/32 or 1/64 of\n"
-    "the fp32 rate (a T4: 0.13 T fp64 FMA/s; an RTX 3090: 0.28 T, from NVIDIA's\n"
-    "published peak rates) that is faster than the thread's memory traffic (40\n"
-    "and 117 G threads/s at 8 bytes each, from 320 and 936 GB/s).\n"
+    "no math function) that each thread runs once, outside every loop, where the\n"
+    "thread moves enough memory to hide them: n operations and the two\n"
+    "conversions are n + 2 fp64 instructions, and where fp64 is slowest beside\n"
+    "memory (an RTX 3090: 0.28 T fp64 instructions/s against 936 GB/s, from\n"
+    "NVIDIA's published peak rates) they hide under 3.4 * (n + 2) bytes a thread;\n"
+    "kcheck asks for 4 * (n + 2) bytes of the thread's global loads and stores.\n"
+    "`x[i] = x[i] * 0.5` (8 bytes) stays a warning.\n"
     "\n"
     "In Triton kernels: a scalar argument that a launch passes as a Python float\n"
     "(`eps=1e-6`, `float(x)`, `1.0 / math.sqrt(d)`, a `float` parameter of the\n"
@@ -167,33 +169,36 @@ static void once_per_block(const kc_kernel *k, kc_diag *d, uint32_t loop, uint32
 }
 
 /* CUDA: at most two fp64 adds or multiplies, no division and no math
- * function, that each thread runs once (outside every loop) in a kernel
- * whose threads load and store global memory: where fp64 runs at 1/32 or
- * 1/64 of the fp32 rate they still take less time than the thread's
- * memory traffic (T4: 0.13 T fp64 FMA/s against 320 GB/s, 40 G threads/s
- * at 8 bytes each; RTX 3090: 0.28 T against 936 GB/s, 117 G threads/s;
- * from NVIDIA's published peak rates). A note that says so. */
+ * function, that each thread runs once (outside every loop), where the
+ * thread moves enough memory to hide them. With the two conversions
+ * (float to double and back), n operations are n + 2 fp64 instructions;
+ * where fp64 is slowest beside memory (an RTX 3090: 0.28 T fp64
+ * instructions/s against 936 GB/s, from NVIDIA's published peak rates)
+ * they hide under 3.4 * (n + 2) bytes a thread; asked: 4 * (n + 2)
+ * bytes of the thread's global loads and stores (an access in a loop
+ * counted four times). A note that says so. */
 static void once_per_thread_cheap(const kc_kernel *k, kc_diag *d, const kc_literal *l)
 {
     if (k->lang != KC_LANG_CUDA || d->severity == KC_SEV_NOTE || l->loop != KC_NONE || l->fp64_ops == 0 ||
         l->fp64_ops > 2 || l->fp64_costly)
         return;
-    bool load = false, store = false;
+    uint64_t bytes = 0;
     for (uint32_t i = 0; i < k->accesses.len; i++) {
         const kc_access *a = &k->accesses.data[i];
-        if (a->space != KC_MEM_GLOBAL)
-            continue;
-        load |= a->kind == KC_ACC_LOAD;
-        store |= a->kind == KC_ACC_STORE || a->kind == KC_ACC_ATOMIC;
+        if (a->space == KC_MEM_GLOBAL)
+            bytes += (uint64_t)(a->elem_bytes ? a->elem_bytes : 4) * (a->loop != KC_NONE ? 4 : 1);
     }
-    if (!load || !store)
+    unsigned need = 4u * (l->fp64_ops + 2u);
+    if (bytes < need)
         return;
     d->severity = KC_SEV_NOTE;
-    kc_diag_note(d, "reported as a note: %u fp64 add%s or multipl%s, no division or math function, run once per "
-                 "thread outside every loop: even where fp64 runs at 1/32 of the fp32 rate (a T4: 0.13 T fp64 "
-                 "FMA/s) or 1/64 (an RTX 3090: 0.28 T), that is faster than the thread's loads and stores "
-                 "(40 and 117 G threads/s at 8 bytes each)",
-                 (unsigned)l->fp64_ops, l->fp64_ops == 1 ? "" : "s", l->fp64_ops == 1 ? "y" : "ies");
+    kc_diag_note(d, "reported as a note: %u fp64 add%s or multipl%s (no division or math function) and the two "
+                 "conversions, run once per thread outside every loop, where the kernel's global loads and stores add up "
+                 "to %llu bytes a thread (its branches counted together): "
+                 "even where fp64 is slowest beside memory (an RTX 3090: 0.28 T fp64 instructions/s against 936 "
+                 "GB/s) that hides under the memory traffic (%u bytes would do)",
+                 (unsigned)l->fp64_ops, l->fp64_ops == 1 ? "" : "s", l->fp64_ops == 1 ? "y" : "ies",
+                 (unsigned long long)bytes, need);
 }
 
 static void literals(const kc_kernel *k, kc_rule_ctx *ctx)

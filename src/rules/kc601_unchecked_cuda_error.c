@@ -37,7 +37,10 @@ static const char doc[] =
     "  result is tested and that runs whenever it does is a note: it takes\n"
     "  nothing that can be wrong, its only errors are faults of earlier kernels,\n"
     "  and those are sticky (every later call returns them), so the next check\n"
-    "  stops the program, under the wrong call's name. `cudaStreamSynchronize`\n"
+    "  stops the program, under the wrong call's name. So is one right after a\n"
+    "  checked call that waited for the device (`CHECK(cudaMemcpy(...));` then\n"
+    "  `cudaDeviceSynchronize();`): nothing is pending, and the faults of earlier\n"
+    "  kernels were that call's error. `cudaStreamSynchronize`\n"
     "  and `cudaEventSynchronize` can fail for their own argument, which is not\n"
     "  sticky, and stay warnings. The same holds for the device queries\n"
     "  `cudaGetDevice` and `cudaGetDeviceCount` and for `cudaSetDevice(old)`\n"
@@ -155,6 +158,20 @@ static bool unchecked(const kc_launch *l, bool file_checks_launches)
     if (!l->in_host_code || l->error_checked || !kc_span_valid(l->span))
         return false;
     return !l->at_function_end || file_checks_launches;
+}
+
+/* A discarded synchronization right after a checked call that waited for
+ * the device: nothing is pending. A note. */
+static void report_nothing_pending(kc_rule_ctx *ctx, const kc_call *c, kc_span at)
+{
+    kc_diag *d = kc_report(ctx, NULL, at,
+                           "the `cudaError_t` returned by `%s` is discarded, but nothing is pending: the checked "
+                           "call on line %u just before it waited for the device",
+                           c->callee, c->later_check.line);
+    kc_diag_note(d, "a synchronization's only errors are faults of earlier kernels, and those were the error of "
+                 "that call, which returns only when the work before it is done; reported as a note (the "
+                 "synchronization can go)");
+    d->severity = KC_SEV_NOTE;
 }
 
 /* A launch checked only by a macro this build compiles to nothing: the
@@ -336,6 +353,8 @@ static void check_model(const kc_model *m, kc_rule_ctx *ctx)
                          c->stored_in, c->stored_in);
         } else if (c->flags & KC_CALL_FAULT_REPORTED_LATER) {
             report_later(ctx, c, at);
+        } else if (c->flags & KC_CALL_NOTHING_PENDING) {
+            report_nothing_pending(ctx, c, at);
         } else {
             d = kc_report(ctx, NULL, at, "the `cudaError_t` returned by `%s` is discarded", c->callee);
             kc_diag_note(d, "this file checks %u of its %u runtime API calls; a failure here goes unnoticed and "

@@ -521,6 +521,11 @@ enum {
      * (kc_call.later_check): the fault is reported there, as that call's
      * error. */
     KC_CALL_FAULT_REPORTED_LATER = 1u << 14,
+    /* CUDA host code: a discarded cudaDeviceSynchronize right after a
+     * checked call that waited for the device (a blocking copy, a
+     * synchronization; kc_call.later_check): nothing is pending, and the
+     * faults of earlier kernels were that call's error. */
+    KC_CALL_NOTHING_PENDING = 1u << 15,
 };
 
 typedef struct kc_call {
@@ -540,7 +545,8 @@ typedef struct kc_call {
     /* CUDA host code: the variable the result is stored in, when nothing
      * names it after (KC_CALL_RESULT_IGNORED), or NULL. */
     const char *stored_in;
-    /* KC_CALL_FAULT_REPORTED_LATER: the checked call that reports it */
+    /* KC_CALL_FAULT_REPORTED_LATER: the checked call that reports it;
+     * KC_CALL_NOTHING_PENDING: the checked call before it that waited */
     kc_span later_check;
 } kc_call;
 

@@ -2,6 +2,7 @@
  * like it (KC601's host facts, cuda_host.c): a function that reports the
  * last error, and a checker written around a runtime call. */
 #include "cuda_errcheck.h"
+#include "cuda_gaps.h"
 #include "cuda_shim.h"
 
 #include <ctype.h>
@@ -474,4 +475,103 @@ const char *kc_cuda_empty_checker_after(const kc_cuda_tu *t, kc_span launch)
     if (i >= n || s[i] != ';' || !kc_cuda_checker_name(name))
         return NULL;
     return kc_arena_strndup(t->m->arena, name, strlen(name));
+}
+
+bool kc_cuda_bare_statement(const kc_source *src, uint32_t line, uint32_t col)
+{
+    size_t i = kc_source_offset(src, line, col);
+    while (i < src->len && (isalnum((unsigned char)src->text[i]) || src->text[i] == '_'))
+        i++;
+    while (i < src->len && (src->text[i] == ' ' || src->text[i] == '\t'))
+        i++;
+    if (i < src->len && src->text[i] == '(') {
+        i++;
+        while (i < src->len && (src->text[i] == ' ' || src->text[i] == '\t'))
+            i++;
+        if (i >= src->len || src->text[i] != ')')
+            return false;
+        i++;
+        while (i < src->len && (src->text[i] == ' ' || src->text[i] == '\t'))
+            i++;
+    }
+    return i < src->len && src->text[i] == ';';
+}
+
+bool kc_cuda_waits_for_device(const char *callee)
+{
+    static const char *const w[] = {"cudaMemcpy", "cudaMemcpy2D", "cudaMemcpy3D", "cudaMemcpyFromSymbol",
+                                     "cudaMemcpyToSymbol", "cudaDeviceSynchronize", "cudaThreadSynchronize"};
+    for (size_t i = 0; callee && i < sizeof w / sizeof w[0]; i++)
+        if (strcmp(callee, w[i]) == 0)
+            return true;
+    return false;
+}
+
+bool kc_cuda_adjacent_statements(const kc_cuda_tu *t, kc_span a, kc_span b)
+{
+    size_t a0, a1, b0, b1;
+    kc_cuda_span_offsets(t, a, &a0, &a1);
+    kc_cuda_span_offsets(t, b, &b0, &b1);
+    const char *s = t->src->text;
+    if (a1 > b0 || b0 > t->src->len)
+        return false;
+    unsigned semis = 0;
+    for (size_t i = a1; i < b0;) {
+        size_t e = kc_cuda_skip_noise(s, b0, i);
+        if (e != i) {
+            i = e;
+            continue;
+        }
+        char c = s[i++];
+        semis += c == ';';
+        if (!(isspace((unsigned char)c) || c == ')' || c == ';') || semis > 1)
+            return false;
+    }
+    return true;
+}
+
+CXCursor kc_cuda_callee_decl(CXCursor call)
+{
+    CXCursor ref = clang_getCursorReferenced(call);
+    if (ref.kind != CXCursor_FunctionDecl) {
+        kc_cuda_kids k;
+        kc_cuda_kids_get(call, &k);
+        CXCursor callee = k.n ? k.v[0] : clang_getNullCursor();
+        kc_cuda_kids_free(&k);
+        for (int i = 0; i < 4 && callee.kind == CXCursor_UnexposedExpr; i++) {
+            kc_cuda_kids_get(callee, &k);
+            callee = k.n == 1 ? k.v[0] : clang_getNullCursor();
+            kc_cuda_kids_free(&k);
+        }
+        ref = clang_Cursor_isNull(callee) ? callee : clang_getCursorReferenced(callee);
+    }
+    if (ref.kind == CXCursor_OverloadedDeclRef && clang_getNumOverloadedDecls(ref))
+        ref = clang_getOverloadedDecl(ref, 0);
+    return ref;
+}
+
+bool kc_cuda_text_waits(const kc_cuda_tu *t, kc_span sp)
+{
+    size_t a, b;
+    kc_cuda_span_offsets(t, sp, &a, &b);
+    const char *s = t->src->text;
+    for (size_t i = a; i < b && i < t->src->len; i++) {
+        if (!(isalpha((unsigned char)s[i]) || s[i] == '_') || (i > a && (isalnum((unsigned char)s[i - 1]) || s[i - 1] == '_')))
+            continue;
+        size_t j = i;
+        while (j < b && (isalnum((unsigned char)s[j]) || s[j] == '_'))
+            j++;
+        char name[40];
+        if (j - i < sizeof name) {
+            memcpy(name, s + i, j - i);
+            name[j - i] = '\0';
+            size_t k = j;
+            while (k < b && isspace((unsigned char)s[k]))
+                k++;
+            if (k < b && s[k] == '(' && kc_cuda_waits_for_device(name))
+                return true;
+        }
+        i = j - 1;
+    }
+    return false;
 }

@@ -31,6 +31,25 @@ void kc_cuda_unparsed_api_calls(kc_cuda_tu *t);
  * builds. The name (arena), or NULL. */
 const char *kc_cuda_empty_checker_after(const kc_cuda_tu *t, kc_span launch);
 
+/* Is the unknown name at `line`:`col` written with no arguments (`NAME;`,
+ * `NAME();`)? */
+bool kc_cuda_bare_statement(const kc_source *src, uint32_t line, uint32_t col);
+
+/* Does a successful return of runtime call `callee` mean the device
+ * finished the work before it (a blocking copy, a synchronization)? */
+bool kc_cuda_waits_for_device(const char *callee);
+/* Does the text of `sp` call one of those (`CHECK(cudaMemcpy(...))`)? */
+bool kc_cuda_text_waits(const kc_cuda_tu *t, kc_span sp);
+/* Is the statement of span `b` the one right after that of span `a` (only
+ * closing parentheses, one `;`, blanks and comments between them: `CHECK(
+ * cudaMemcpy(...));` then `cudaDeviceSynchronize();`)? */
+bool kc_cuda_adjacent_statements(const kc_cuda_tu *t, kc_span a, kc_span b);
+
+/* The function a call calls: where the call has a dependent argument in
+ * a template (`cudaMemcpy(v.data(), ...)`), the one its callee names (the
+ * first of an overload set). */
+CXCursor kc_cuda_callee_decl(CXCursor call);
+
 /* A function or macro name that says it checks CUDA errors (`CUDA_CHECK`,
  * `cudaSafeCall`, `HANDLE_ERROR`), and one that says it reads the last
  * error (`cudaCheckLastError`, `LAUNCH_CHECK`). */

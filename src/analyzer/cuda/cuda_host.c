@@ -25,7 +25,7 @@
  */
 #include "cuda_host.h"
 
-#include "cuda_assert.h"
+#include "cuda_launch.h"
 #include "cuda_errcheck.h"
 
 #include <ctype.h>
@@ -247,6 +247,13 @@ static const char *callee_name(host_ctx *x, CXCursor call)
 static bool returns_cuda_error(CXCursor call)
 {
     CXType t = clang_getCursorType(call);
+    /* a call with a dependent argument in a template (`cudaMemcpy(v.data(),
+     * ...)`): the type its function returns */
+    if (t.kind == CXType_Dependent) {
+        CXCursor ref = kc_cuda_callee_decl(call);
+        if (ref.kind == CXCursor_FunctionDecl)
+            t = clang_getCursorResultType(ref);
+    }
     CXString s = clang_getTypeSpelling(t);
     const char *p = clang_getCString(s);
     bool yes = p && (strcmp(p, "cudaError_t") == 0 || strcmp(p, "cudaError") == 0 || strcmp(p, "enum cudaError") == 0);
@@ -823,55 +830,6 @@ static bool runs_after(const host_ev *a, const host_ev *b)
     return true;
 }
 
-/* The divisibility the function asserts, before the launch, of the
- * variables the launch passes (kc_launch_arg.multiple_of). */
-static void asserted_args(host_ctx *x, CXCursor fn, kc_launch *L)
-{
-    const kc_source *src = x->t->src;
-    uint32_t l, col, from;
-    if (!kc_cuda_loc_in_main(x->t, clang_getRangeStart(clang_getCursorExtent(fn)), &l, &col, &from))
-        return;
-    size_t to = kc_source_offset(src, L->span.line, L->span.col);
-    if (to <= from || to > src->len)
-        return;
-    for (uint32_t i = 0; i < L->args.len; i++) {
-        kc_launch_arg *a = &L->args.data[i];
-        bool plain = a->text && a->text[0] && !isdigit((unsigned char)a->text[0]);
-        for (const char *s = a->text; plain && *s; s++)
-            plain = isalnum((unsigned char)*s) || *s == '_';
-        kc_cuda_multiple mu;
-        if (!plain || !kc_cuda_asserted_multiple(src->text, from, to, a->text, x->t->m->arena, &mu))
-            continue;
-        uint32_t line, c;
-        kc_source_position(src, mu.at, &line, &c);
-        a->multiple_of = mu.divisor;
-        a->multiple_value = mu.value;
-        a->multiple_line = line;
-    }
-}
-
-/* Is the unknown name at `line`:`col` written with no arguments (`NAME;`,
- * `NAME();`)? */
-static bool bare_statement(const kc_source *src, uint32_t line, uint32_t col)
-{
-    size_t i = kc_source_offset(src, line, col);
-    while (i < src->len && (isalnum((unsigned char)src->text[i]) || src->text[i] == '_'))
-        i++;
-    while (i < src->len && (src->text[i] == ' ' || src->text[i] == '\t'))
-        i++;
-    if (i < src->len && src->text[i] == '(') {
-        i++;
-        while (i < src->len && (src->text[i] == ' ' || src->text[i] == '\t'))
-            i++;
-        if (i >= src->len || src->text[i] != ')')
-            return false;
-        i++;
-        while (i < src->len && (src->text[i] == ' ' || src->text[i] == '\t'))
-            i++;
-    }
-    return i < src->len && src->text[i] == ';';
-}
-
 /* A statement that is only an unknown name named like a checker, with no
  * arguments (`CUDA_CHECK_ERRORS;`, `CHECK_LAUNCH();` from a header kcheck
  * does not have), left no expression behind: it is taken for a last-error
@@ -886,7 +844,7 @@ static void unknown_checkers(host_ctx *x, CXCursor body)
         const kc_cuda_hole *h = &x->t->holes[i];
         bool inside = (h->line > b.line || (h->line == b.line && h->col > b.col)) &&
                       (h->line < b.end_line || (h->line == b.end_line && h->col < b.end_col));
-        if (!inside || !h->name || !kc_cuda_checker_name(h->name) || !bare_statement(x->t->src, h->line, h->col))
+        if (!inside || !h->name || !kc_cuda_checker_name(h->name) || !kc_cuda_bare_statement(x->t->src, h->line, h->col))
             continue;
         host_ev e;
         memset(&e, 0, sizeof e);
@@ -960,7 +918,7 @@ static void host_function(host_ctx *x, CXCursor fn)
                     L->error_checked |= checked;
                     L->at_function_end = tail;
                     L->alt_of = alt, L->debug_check = debug_check;
-                    asserted_args(x, fn, L);
+                    kc_cuda_asserted_args(x->t, fn, L);
                 }
             }
             if (!checked) {
@@ -1007,6 +965,27 @@ static void host_function(host_ctx *x, CXCursor fn)
                     c.flags |= KC_CALL_FAULT_REPORTED_LATER;
                     c.later_check = f->span;
                 }
+            }
+            /* right after a checked call that waited for the device, a
+             * synchronization has nothing pending: the faults of earlier
+             * kernels were that call's error */
+            uint32_t j = i;
+            while (j > 0 && (x->evs.data[j - 1].kind == EV_CALL ||
+                             (x->evs.data[j - 1].kind == EV_CHECK && !kc_cuda_text_waits(x->t, x->evs.data[j - 1].span))))
+                j--;
+            const host_ev *w = j > 0 ? &x->evs.data[j - 1] : NULL;
+            for (uint32_t q = j; w && q < i; q++) { /* a call skipped: the checker around it, or the calls themselves */
+                kc_span f = x->evs.data[q].span;
+                if (x->evs.data[q].kind == EV_CALL && !kc_span_inside(w->span, f) && !kc_span_inside(f, w->span) &&
+                    !kc_span_same(f, e->span))
+                    w = NULL;
+            }
+            if (sticky_only && !e->restores && strncmp(c.callee, "cudaGetDevice", 13) != 0 && w &&
+                ((w->kind == EV_API && w->used && kc_cuda_waits_for_device(w->call.callee)) ||
+                 (w->kind == EV_CHECK && w->of_api)) &&
+                runs_after(e, w) && kc_cuda_adjacent_statements(x->t, w->span, e->span)) {
+                c.flags |= KC_CALL_NOTHING_PENDING;
+                c.later_check = w->span;
             }
             kc_vec_push(&m->host_calls, c);
             if (!e->used && !(c.flags & KC_CALL_ERROR_CAUGHT)) {

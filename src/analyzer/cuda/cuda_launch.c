@@ -2,7 +2,9 @@
  * constant block sizes, grid axes, arguments that are multiples of the
  * block, and bounds over the host variables (cuda_launch.h). */
 #include "cuda_launch.h"
+#include "cuda_assert.h"
 
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -1109,5 +1111,32 @@ void kc_cuda_launch_bounds(kc_cuda_tu *t, CXCursor grid, CXCursor block, kc_laun
             else
                 L->grid_hi[ax] = b;
         }
+    }
+}
+
+/* The divisibility the function asserts, before the launch, of the
+ * variables the launch passes (kc_launch_arg.multiple_of). */
+void kc_cuda_asserted_args(const kc_cuda_tu *t, CXCursor fn, kc_launch *L)
+{
+    const kc_source *src = t->src;
+    uint32_t l, col, from;
+    if (!kc_cuda_loc_in_main(t, clang_getRangeStart(clang_getCursorExtent(fn)), &l, &col, &from))
+        return;
+    size_t to = kc_source_offset(src, L->span.line, L->span.col);
+    if (to <= from || to > src->len)
+        return;
+    for (uint32_t i = 0; i < L->args.len; i++) {
+        kc_launch_arg *a = &L->args.data[i];
+        bool plain = a->text && a->text[0] && !isdigit((unsigned char)a->text[0]);
+        for (const char *s = a->text; plain && *s; s++)
+            plain = isalnum((unsigned char)*s) || *s == '_';
+        kc_cuda_multiple mu;
+        if (!plain || !kc_cuda_asserted_multiple(src->text, from, to, a->text, t->m->arena, &mu))
+            continue;
+        uint32_t line, c;
+        kc_source_position(src, mu.at, &line, &c);
+        a->multiple_of = mu.divisor;
+        a->multiple_value = mu.value;
+        a->multiple_line = line;
     }
 }

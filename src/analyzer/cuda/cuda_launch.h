@@ -49,4 +49,8 @@ void kc_cuda_launch_arg_facts(kc_cuda_tu *t, const kc_cuda_block_arg *b, CXCurso
 /* Fills L->grid_hi and L->block_hi from the grid and block arguments. */
 void kc_cuda_launch_bounds(kc_cuda_tu *t, CXCursor grid, CXCursor block, kc_launch *L);
 
+/* The divisibility host function `fn` asserts, before launch L, of the
+ * variables L passes (kc_launch_arg.multiple_of; cuda_assert.h reads it). */
+void kc_cuda_asserted_args(const kc_cuda_tu *t, CXCursor fn, kc_launch *L);
+
 #endif
