@@ -38,7 +38,9 @@ bool kc_cuda_bare_statement(const kc_source *src, uint32_t line, uint32_t col);
 /* Does a successful return of runtime call `callee` mean the device
  * finished the work before it (a blocking copy, a synchronization)? */
 bool kc_cuda_waits_for_device(const char *callee);
-/* Does the text of `sp` call one of those (`CHECK(cudaMemcpy(...))`)? */
+/* Does the text of `sp` call one of those (`CHECK(cudaMemcpy(...))`), a
+ * copy between device buffers (`cudaMemcpyDeviceToDevice`,
+ * `cudaMemcpyDefault`) aside: that one returns before the device is done? */
 bool kc_cuda_text_waits(const kc_cuda_tu *t, kc_span sp);
 /* Is the statement of span `b` the one right after that of span `a` (only
  * closing parentheses, one `;`, blanks and comments between them: `CHECK(

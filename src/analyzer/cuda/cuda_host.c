@@ -981,7 +981,8 @@ static void host_function(host_ctx *x, CXCursor fn)
                     w = NULL;
             }
             if (sticky_only && !e->restores && strncmp(c.callee, "cudaGetDevice", 13) != 0 && w &&
-                ((w->kind == EV_API && w->used && kc_cuda_waits_for_device(w->call.callee)) ||
+                ((w->kind == EV_API && w->used && kc_cuda_waits_for_device(w->call.callee) &&
+                  kc_cuda_text_waits(x->t, w->span)) ||
                  (w->kind == EV_CHECK && w->of_api)) &&
                 runs_after(e, w) && kc_cuda_adjacent_statements(x->t, w->span, e->span)) {
                 c.flags |= KC_CALL_NOTHING_PENDING;
