@@ -434,6 +434,7 @@ typedef struct cand {
 } cand;
 
 typedef KC_VEC(char *) str_vec;
+typedef KC_VEC(const char *) cstr_vec;
 typedef KC_VEC(uint32_t) u32_vec;
 
 typedef struct defs_ctx {
@@ -554,23 +555,23 @@ static bool count_refs(const char *root, char *const *run_paths, uint32_t nrun, 
     return ok;
 }
 
-/* How often the text names each of names[from..) (a sorted cand array,
- * caller frees). */
-static cand *uses_in(const char *path, const char *text, size_t len, const str_vec *names, uint32_t from,
-                     uint32_t *nout)
+/* The distinct names of vecs[0..nv) (each from its index from[]), sorted,
+ * as cands with no reference counted yet (caller frees). */
+static cand *unique_cands(const str_vec *const *vecs, const uint32_t *from, unsigned nv, uint32_t *n)
 {
-    uint32_t n = names->len - from, u = 0;
-    cand *c = kc_xcalloc(n + 1, sizeof *c);
-    for (uint32_t k = 0; k < n; k++)
-        c[k] = (cand){names->data[from + k], strlen(names->data[from + k]), 0};
-    qsort(c, n, sizeof *c, cmp_cand);
-    for (uint32_t k = 0; k < n; k++) /* each name once: a use counts in one place */
+    uint32_t total = 0, u = 0;
+    for (unsigned v = 0; v < nv; v++)
+        total += vecs[v]->len - from[v];
+    cand *c = kc_xcalloc(total + 1, sizeof *c);
+    for (unsigned v = 0; v < nv; v++)
+        for (uint32_t k = from[v]; k < vecs[v]->len; k++)
+            c[u++] = (cand){vecs[v]->data[k], strlen(vecs[v]->data[k]), 0};
+    qsort(c, total, sizeof *c, cmp_cand);
+    u = 0;
+    for (uint32_t k = 0; k < total; k++) /* each name once: a use counts in one place */
         if (u == 0 || cmp_cand(&c[u - 1], &c[k]) != 0)
             c[u++] = c[k];
-    refs_ctx rc = {c, u};
-    if (u)
-        scan(path, text, len, on_ref, &rc);
-    *nout = u;
+    *n = u;
     return c;
 }
 
@@ -591,9 +592,8 @@ static bool judged_host(const char *path, const char *text, size_t len)
     return !kc_path_is_cxx_source(path) || kc_source_has_kernels(text, len);
 }
 
-static void push_unique(void *vec, const char *name)
+static void push_unique(cstr_vec *un, const char *name)
 {
-    KC_VEC(const char *) *un = vec;
     for (uint32_t q = 0; q < un->len; q++)
         if (strcmp(un->data[q], name) == 0)
             return;
@@ -614,15 +614,13 @@ static bool file_defs(const char *path, const char *text, size_t len, str_vec *n
     defs_ctx dc = {names, &entries, &hosts, judged_host(path, text, len) ? hostfns : NULL};
     scan(path, text, len, on_def, &dc);
     /* one scan for how often the file names each (entries are among names) */
-    str_vec all = {0};
-    for (uint32_t q = before; q < names->len; q++)
-        kc_vec_push(&all, names->data[q]);
-    for (uint32_t q = 0; q < hosts.len; q++)
-        kc_vec_push(&all, hosts.data[q]);
-    for (uint32_t q = hbefore; q < hostfns->len; q++)
-        kc_vec_push(&all, hostfns->data[q]);
+    const str_vec *vecs[] = {names, &hosts, hostfns};
+    const uint32_t from[] = {before, 0, hbefore};
     uint32_t nu;
-    cand *uses = uses_in(path, text, len, &all, 0, &nu);
+    cand *uses = unique_cands(vecs, from, 3, &nu);
+    refs_ctx rc = {uses, nu};
+    if (nu)
+        scan(path, text, len, on_ref, &rc);
     bool self = false;
     for (uint32_t q = 0; q < entries.len && !self; q++)
         self = refs_of(uses, nu, entries.data[q]) > 0;
@@ -641,7 +639,6 @@ static bool file_defs(const char *path, const char *text, size_t len, str_vec *n
     for (uint32_t q = hbefore; q < hostfns->len; q++)
         kc_vec_push(own_uses, refs_of(uses, nu, hostfns->data[q]));
     free(uses);
-    kc_vec_free(&all);
     kc_vec_free(&entries);
     for (uint32_t q = 0; q < hosts.len; q++)
         free(hosts.data[q]);
@@ -693,18 +690,10 @@ void kc_reach_link(kc_path_list *files, size_t max_file_size, kc_reach *owned)
             kc_vec_push(&nhost, hostfns.len - hbefore);
             kc_vec_push(&self_ref, self);
         }
-        cand *c = kc_xcalloc(names.len + hostfns.len + 1, sizeof *c);
-        uint32_t nc = 0;
-        for (uint32_t k = 0; k < names.len; k++)
-            c[nc++] = (cand){names.data[k], strlen(names.data[k]), 0};
-        for (uint32_t k = 0; k < hostfns.len; k++)
-            c[nc++] = (cand){hostfns.data[k], strlen(hostfns.data[k]), 0};
-        qsort(c, nc, sizeof *c, cmp_cand);
-        uint32_t u = 0; /* unique */
-        for (uint32_t k = 0; k < nc; k++)
-            if (u == 0 || cmp_cand(&c[u - 1], &c[k]) != 0)
-                c[u++] = c[k];
-        nc = u;
+        const str_vec *vecs[] = {&names, &hostfns};
+        const uint32_t from[] = {0, 0};
+        uint32_t nc;
+        cand *c = unique_cands(vecs, from, 2, &nc);
         uint32_t nread = 0;
         /* host functions alone are judged in a repository of up to
          * KC_REACH_HOST_MAX_BYTES (a single file's check pays for the read) */
@@ -714,13 +703,10 @@ void kc_reach_link(kc_path_list *files, size_t max_file_size, kc_reach *owned)
         uint32_t at = 0, hat = 0;
         for (uint32_t m = 0; m < mine.len; m++) {
             kc_file_result *r = &files->files.data[mine.data[m]];
-            KC_VEC(const char *) un = {0};
-            for (uint32_t k = at; known && k < at + ndefs.data[m]; k++) {
-                cand key = {names.data[k], strlen(names.data[k]), 0};
-                cand *hit = bsearch(&key, c, nc, sizeof *c, cmp_cand);
-                if (hit && !hit->refs)
-                    push_unique(&un, hit->name);
-            }
+            cstr_vec un = {0};
+            for (uint32_t k = at; known && k < at + ndefs.data[m]; k++)
+                if (refs_of(c, nc, names.data[k]) == 0)
+                    push_unique(&un, names.data[k]);
             /* a file that launches none of its own kernels (calls none of
              * its Python functions) is used from outside it (a library's
              * kernels, a module of kernels another launches, work in
@@ -735,12 +721,9 @@ void kc_reach_link(kc_path_list *files, size_t max_file_size, kc_reach *owned)
             bool linked = false;
             for (uint32_t k = hat; known && k < hat + nhost.data[m] && !linked; k++)
                 linked = refs_of(c, nc, hostfns.data[k]) > own_uses.data[k];
-            for (uint32_t k = hat; linked && k < hat + nhost.data[m]; k++) {
-                cand key = {hostfns.data[k], strlen(hostfns.data[k]), 0};
-                cand *hit = bsearch(&key, c, nc, sizeof *c, cmp_cand);
-                if (hit && !hit->refs)
-                    push_unique(&un, hit->name);
-            }
+            for (uint32_t k = hat; linked && k < hat + nhost.data[m]; k++)
+                if (refs_of(c, nc, hostfns.data[k]) == 0)
+                    push_unique(&un, hostfns.data[k]);
             at += ndefs.data[m];
             hat += nhost.data[m];
             r->peers.reach_files = known ? nread : 0;
@@ -790,6 +773,11 @@ void kc_reach_free(kc_reach *r)
 
 /* ---- marking the kernels ---- */
 
+static bool unreferenced(const kc_peers *peers, const char *name)
+{
+    return bsearch(&name, peers->unreferenced, peers->nunreferenced, sizeof *peers->unreferenced, kc_strptr_cmp);
+}
+
 void kc_reach_mark(kc_model *m, const kc_peers *peers)
 {
     if (!peers || !peers->nunreferenced)
@@ -801,9 +789,7 @@ void kc_reach_mark(kc_model *m, const kc_peers *peers)
                 continue;
             size_t n = strcspn(k->name, "<"); /* an instance `k<128>` is k's */
             char *base = kc_arena_strndup(x->arena, k->name, n);
-            const char *key = base;
-            if (!bsearch(&key, peers->unreferenced, peers->nunreferenced, sizeof *peers->unreferenced,
-                         kc_strptr_cmp))
+            if (!unreferenced(peers, base))
                 continue;
             k->unreferenced = kc_arena_printf(x->arena,
                                               "`%s` is named nowhere else in its repository (its CUDA and "
@@ -812,9 +798,7 @@ void kc_reach_mark(kc_model *m, const kc_peers *peers)
         }
         for (uint32_t i = 0; i < x->host_fns.len; i++) {
             kc_host_fn *h = &x->host_fns.data[i];
-            const char *key = h->name;
-            if (!bsearch(&key, peers->unreferenced, peers->nunreferenced, sizeof *peers->unreferenced,
-                         kc_strptr_cmp))
+            if (!unreferenced(peers, h->name))
                 continue;
             h->unreferenced = kc_arena_printf(x->arena,
                                               "`%s` is named nowhere else in its repository (its CUDA, C++ and "

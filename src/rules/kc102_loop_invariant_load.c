@@ -328,22 +328,6 @@ static bool reportable(const kc_model *m, const kc_kernel *k, const kc_access *a
     return true;
 }
 
-/* CUDA: how many other global accesses of loop L move to a new address
- * in every pass (the loop's real traffic), the first in *first. */
-static unsigned moving_accesses(const kc_kernel *k, const kc_access *a, uint32_t L, const kc_access **first)
-{
-    unsigned n = 0;
-    for (uint32_t i = 0; i < k->accesses.len; i++) {
-        const kc_access *b = &k->accesses.data[i];
-        if (b == a || b->space != KC_MEM_GLOBAL || !b->offset || b->loop == KC_NONE || !kc_loop_within(k, b->loop, L) ||
-            !kc_index_depends_on_loop(b->offset, L))
-            continue;
-        if (!n++)
-            *first = b;
-    }
-    return n;
-}
-
 /* Triton: does b's block hold at least a's: each extent of a's block (a
  * constant, or a constexpr by name) among b's, each used once? */
 static bool covers(const kc_access *b, const kc_access *a)
@@ -364,6 +348,24 @@ static bool covers(const kc_access *b, const kc_access *a)
             return false;
     }
     return true;
+}
+
+/* How many other global accesses of loop L move to a new address in
+ * every pass (the loop's real traffic; as_large: Triton blocks at least
+ * as large as a's, covers), the first in *first. */
+static unsigned moving_accesses(const kc_kernel *k, const kc_access *a, uint32_t L, bool as_large,
+                                const kc_access **first)
+{
+    unsigned n = 0;
+    for (uint32_t i = 0; i < k->accesses.len; i++) {
+        const kc_access *b = &k->accesses.data[i];
+        if (b == a || b->space != KC_MEM_GLOBAL || !b->offset || b->loop == KC_NONE || !kc_loop_within(k, b->loop, L) ||
+            !kc_index_depends_on_loop(b->offset, L) || (as_large && !covers(b, a)))
+            continue;
+        if (!n++)
+            *first = b;
+    }
+    return n;
 }
 
 /* Triton: is the access's address a pointer variable as written
@@ -425,27 +427,17 @@ static void check(const kc_model *m, const kc_kernel *k, kc_rule_ctx *ctx)
          * that move new data in every pass it is a small part of the
          * pass (round 48: 20 of 20 such findings judged immaterial) */
         const kc_access *mover = NULL;
-        unsigned moving = !varying_mask ? moving_accesses(k, a, L, &mover) : 0;
+        unsigned moving =
+            !varying_mask && k->lang == KC_LANG_CUDA ? moving_accesses(k, a, L, false, &mover) : 0;
         /* Triton: a reloaded block beside at least two blocks as large
          * that each pass moves anew (a norm's weight beside the rows) */
-        if (moving && k->lang == KC_LANG_TRITON) {
-            unsigned big = 0;
-            for (uint32_t j = 0; j < k->accesses.len; j++) {
-                const kc_access *b = &k->accesses.data[j];
-                big += b != a && b->space == KC_MEM_GLOBAL && b->offset && b->loop != KC_NONE &&
-                       kc_loop_within(k, b->loop, L) && kc_index_depends_on_loop(b->offset, L) && covers(b, a);
-            }
-            if (big < 2) {
-                moving = 0;
-            } else {
-                d->severity = KC_SEV_NOTE;
-                kc_diag_note(d, "after the first pass the block is in L1 or L2, and every pass also moves %u blocks "
-                             "of new data at least as large (`%s`, line %u): the reload is a small part of a pass "
-                             "(measured in CUDA on an H100 beside a row copy: 1.00x its hoisted twin); reported as "
-                             "a note",
-                             big, mover->base_name ? mover->base_name : "memory", mover->span.line);
-                moving = 0;
-            }
+        unsigned big = !varying_mask && k->lang == KC_LANG_TRITON ? moving_accesses(k, a, L, true, &mover) : 0;
+        if (big >= 2) {
+            d->severity = KC_SEV_NOTE;
+            kc_diag_note(d, "after the first pass the block is in L1 or L2, and every pass also moves %u blocks of "
+                         "new data at least as large (`%s`, line %u): the reload is a small part of a pass (measured "
+                         "in CUDA on an H100 beside a row copy: 1.00x its hoisted twin); reported as a note",
+                         big, mover->base_name ? mover->base_name : "memory", mover->span.line);
         }
         if (moving) {
             d->severity = KC_SEV_NOTE;
@@ -460,7 +452,7 @@ static void check(const kc_model *m, const kc_kernel *k, kc_rule_ctx *ctx)
          * (`dq_ptr -= d` beside `q = tl.load(q_ptr)`): maybe a step is
          * missing */
         const kc_access *other = NULL;
-        unsigned movers = k->lang == KC_LANG_TRITON && bare_pointer(a) ? moving_accesses(k, a, L, &other) : 0;
+        unsigned movers = k->lang == KC_LANG_TRITON && bare_pointer(a) ? moving_accesses(k, a, L, false, &other) : 0;
         bool alone = movers >= 2;
         for (uint32_t j = 0; alone && j < k->accesses.len; j++) {
             const kc_access *b = &k->accesses.data[j];

@@ -448,17 +448,14 @@ const char *kc_cuda_empty_checker_after(const kc_cuda_tu *t, kc_span launch)
     size_t n = t->src->len, i = b;
     /* the launch's own `;`, then blanks and comments */
     for (bool semi = false; i < n;) {
-        if (s[i] == ';' && !semi) {
+        size_t e = s[i] == '/' ? kc_cuda_skip_noise(s, n, i) : i;
+        if (e != i) {
+            i = e;
+        } else if (s[i] == ';' && !semi) {
             semi = true;
             i++;
         } else if (isspace((unsigned char)s[i])) {
             i++;
-        } else if (s[i] == '/' && i + 1 < n && s[i + 1] == '/') {
-            while (i < n && s[i] != '\n')
-                i++;
-        } else if (s[i] == '/' && i + 1 < n && s[i + 1] == '*') {
-            const char *e = strstr(s + i + 2, "*/");
-            i = e ? (size_t)(e - s) + 2 : n;
         } else {
             break;
         }
