@@ -61,6 +61,13 @@ static const char doc[] =
     "  result (`#define CHECK_CUDA(A, debug) A; if (debug) {...}`), whatever the\n"
     "  rest of the file does: the call was meant to be checked and is not.\n"
     "\n"
+    "A launch in a test that an assertion follows in the same function (gtest's\n"
+    "`ASSERT_*`/`EXPECT_*`, Catch2's `REQUIRE`, Boost.Test's `BOOST_CHECK*`)\n"
+    "is a note: assuming the assertion tests what the kernel writes, a kernel\n"
+    "that did not run fails the test. Launches and runtime calls in a disabled\n"
+    "gtest test (`TEST(Suite, DISABLED_Name)`), which the test binary skips,\n"
+    "are notes too.\n"
+    "\n"
     "A launch that ends a launcher function (only other launches follow it) is\n"
     "left to the caller's check, unless most of the file's launchers check their\n"
     "own launches (then the ones that do not are the odd ones out). A check after\n"
@@ -219,6 +226,24 @@ static void report_later(kc_rule_ctx *ctx, const kc_call *c, kc_span at)
     d->severity = KC_SEV_NOTE;
 }
 
+/* The notes every unchecked launch ends with; in a test with an
+ * assertion after the launch, the finding is a note. */
+static void launch_notes(kc_diag *d, const kc_launch *l)
+{
+    kc_diag_note(d, "launch errors are not sticky: only cudaGetLastError()/cudaPeekAtLastError() report them, "
+                 "and a later check of another call does not");
+    if (l->test_assert) {
+        /* a kernel that did not run leaves its output as it was */
+        d->severity = KC_SEV_NOTE;
+        kc_diag_note(d, "in a test: `%s` on line %u comes after it; assuming it tests what this kernel writes, a "
+                     "kernel that did not run fails the test (its output holds what it held before), unless "
+                     "that already was the expected result; reported as a note",
+                     l->test_assert, l->test_assert_line);
+    }
+    kc_diag_note(d, "fix: check right after the launch, e.g. `CUDA_CHECK(cudaGetLastError());` (PyTorch: "
+                 "`C10_CUDA_KERNEL_LAUNCH_CHECK();`)");
+}
+
 static void check_model(const kc_model *m, kc_rule_ctx *ctx)
 {
     kc_arena *ar = kc_rule_arena(ctx);
@@ -292,10 +317,7 @@ static void check_model(const kc_model *m, kc_rule_ctx *ctx)
                          "after the branch covers them all",
                          alts == 1 ? "" : "s", alts == 1 ? "es" : "", alts == 1 ? "" : "s", alt_lines,
                          alts > 8 ? ", ..." : "");
-        kc_diag_note(d, "launch errors are not sticky: only cudaGetLastError()/cudaPeekAtLastError() report them, "
-                     "and a later check of another call does not");
-        kc_diag_note(d, "fix: check right after the launch, e.g. `CUDA_CHECK(cudaGetLastError());` (PyTorch: "
-                     "`C10_CUDA_KERNEL_LAUNCH_CHECK();`)");
+        launch_notes(d, l);
     }
     /* Discarded API results, against the file's own convention: the calls
      * the file writes (not those inside a macro's body, which are the

@@ -885,6 +885,12 @@ typedef struct kc_launch {
      * compiles to nothing (`ORcudaKernelCheck;`): its name; the launch is
      * checked only in the builds that define it. NULL when none. */
     const char *debug_check;
+    /* CUDA: a test assertion written after the launch in its host function
+     * (`ASSERT_NEAR`, `EXPECT_EQ`, `REQUIRE`): its name and line; NULL
+     * when none. A kernel that did not run leaves its output as it was,
+     * and an assertion on that output fails the test. */
+    const char *test_assert;
+    uint32_t test_assert_line;
     /* CUDA: the block's x, y, z sizes where the launch spells constants
      * (`256`, `dim3(32, 8)`, a dim3 variable initialized so); -1 unknown. */
     int64_t block_dim[3];

@@ -315,6 +315,8 @@ void kc_model_dump(FILE *out, const kc_model *m)
                 l->at_function_end ? " at-end" : "");
         if (l->recovered)
             fprintf(out, "  recovered from the text\n");
+        if (l->test_assert)
+            fprintf(out, "  test assertion %s at line %u\n", l->test_assert, l->test_assert_line);
         for (unsigned ax = 0; ax < 3; ax++)
             if (l->grid[ax].text)
                 fprintf(out, "  grid %u `%s`\n", ax, l->grid[ax].text);

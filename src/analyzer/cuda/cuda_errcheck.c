@@ -475,6 +475,90 @@ const char *kc_cuda_empty_checker_after(const kc_cuda_tu *t, kc_span launch)
     return kc_arena_strndup(t->m->arena, name, strlen(name));
 }
 
+static bool is_ident(char c) { return isalnum((unsigned char)c) || c == '_'; }
+
+static bool test_assert_name(const char *w, size_t n)
+{
+    static const char *const prefix[] = {"ASSERT_", "EXPECT_", "REQUIRE", "CHECK_THAT", "BOOST_CHECK",
+                                         "BOOST_REQUIRE", "BOOST_TEST"};
+    for (size_t i = 0; i < sizeof prefix / sizeof prefix[0]; i++) {
+        size_t k = strlen(prefix[i]);
+        if (n >= k && memcmp(w, prefix[i], k) == 0) {
+            for (size_t j = k; j < n; j++) /* macros are upper case: `EXPECT_TRUE`, not `REQUIRE_helper` */
+                if (islower((unsigned char)w[j]))
+                    return false;
+            return true;
+        }
+    }
+    return false;
+}
+
+const char *kc_cuda_test_assert_after(const kc_cuda_tu *t, kc_span after, kc_span within, uint32_t *line)
+{
+    size_t a, b, wa, wb;
+    kc_cuda_span_offsets(t, after, &a, &b);
+    kc_cuda_span_offsets(t, within, &wa, &wb);
+    const char *s = t->src->text;
+    size_t n = wb < t->src->len ? wb : t->src->len;
+    for (size_t i = b; i < n;) {
+        size_t e = (s[i] == '/' || s[i] == '"' || s[i] == '\'') ? kc_cuda_skip_noise(s, n, i) : i;
+        if (e != i) {
+            i = e;
+            continue;
+        }
+        if (!is_ident(s[i]) || (i > 0 && is_ident(s[i - 1]))) {
+            i++;
+            continue;
+        }
+        size_t w = i;
+        while (i < n && is_ident(s[i]))
+            i++;
+        size_t p = i;
+        while (p < n && (s[p] == ' ' || s[p] == '\t'))
+            p++;
+        if (p < n && s[p] == '(' && test_assert_name(s + w, i - w)) {
+            uint32_t col;
+            kc_source_position(t->src, w, line, &col);
+            return kc_arena_strndup(t->m->arena, s + w, i - w);
+        }
+    }
+    return NULL;
+}
+
+const char *kc_cuda_disabled_test_at(const kc_cuda_tu *t, size_t offset)
+{
+    static const char *const heads[] = {"TEST", "TEST_F", "TEST_P", "TYPED_TEST", "TYPED_TEST_P"};
+    const char *s = t->src->text;
+    size_t n = t->src->len, i = offset, w = offset;
+    while (i < n && is_ident(s[i]))
+        i++;
+    bool head = false;
+    for (size_t h = 0; h < sizeof heads / sizeof heads[0] && !head; h++)
+        head = i - w == strlen(heads[h]) && memcmp(s + w, heads[h], i - w) == 0;
+    if (!head)
+        return NULL;
+    size_t open = i;
+    while (open < n && isspace((unsigned char)s[open]))
+        open++;
+    if (open >= n || s[open] != '(')
+        return NULL;
+    bool disabled = false;
+    size_t close = open + 1;
+    for (unsigned arg = 0; arg < 2 && close < n; arg++) { /* the suite, then the test's name */
+        while (close < n && isspace((unsigned char)s[close]))
+            close++;
+        disabled |= n - close > 9 && memcmp(s + close, "DISABLED_", 9) == 0;
+        while (close < n && is_ident(s[close]))
+            close++;
+        while (close < n && isspace((unsigned char)s[close]))
+            close++;
+        if (close >= n || s[close] != (arg == 0 ? ',' : ')'))
+            return NULL;
+        close++;
+    }
+    return disabled ? kc_arena_strndup(t->m->arena, s + w, close - w) : NULL;
+}
+
 bool kc_cuda_bare_statement(const kc_source *src, uint32_t line, uint32_t col)
 {
     size_t i = kc_source_offset(src, line, col);

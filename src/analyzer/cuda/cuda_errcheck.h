@@ -31,6 +31,19 @@ void kc_cuda_unparsed_api_calls(kc_cuda_tu *t);
  * builds. The name (arena), or NULL. */
 const char *kc_cuda_empty_checker_after(const kc_cuda_tu *t, kc_span launch);
 
+/* The first test assertion written after `after` and inside `within` (a
+ * host function's body): a gtest `ASSERT_*` / `EXPECT_*`, a Catch2 or
+ * doctest `REQUIRE*` / `CHECK_THAT`, a Boost.Test `BOOST_CHECK*` /
+ * `BOOST_REQUIRE*`, each a word followed by `(`, outside comments and
+ * strings. Its name (arena) and line, or NULL. */
+const char *kc_cuda_test_assert_after(const kc_cuda_tu *t, kc_span after, kc_span within, uint32_t *line);
+
+/* Is the text at `offset` a gtest test head (`TEST(Suite, Name)`,
+ * `TEST_F`, `TEST_P`, `TYPED_TEST`, `TYPED_TEST_P`) whose suite or name
+ * starts with `DISABLED_`, which the test binary skips by default? The
+ * head as written (arena), or NULL. */
+const char *kc_cuda_disabled_test_at(const kc_cuda_tu *t, size_t offset);
+
 /* Is the unknown name at `line`:`col` written with no arguments (`NAME;`,
  * `NAME();`)? */
 bool kc_cuda_bare_statement(const kc_source *src, uint32_t line, uint32_t col);

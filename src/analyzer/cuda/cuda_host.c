@@ -918,6 +918,9 @@ static void host_function(host_ctx *x, CXCursor fn)
                     L->error_checked |= checked;
                     L->at_function_end = tail;
                     L->alt_of = alt, L->debug_check = debug_check;
+                    if (!checked)
+                        L->test_assert = kc_cuda_test_assert_after(x->t, e->span, kc_cuda_span(x->t, body),
+                                                                   &L->test_assert_line);
                     kc_cuda_asserted_args(x->t, fn, L);
                 }
             }

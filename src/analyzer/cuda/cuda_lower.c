@@ -595,12 +595,26 @@ static enum CXChildVisitResult host_fn_visit(CXCursor c, CXCursor parent, CXClie
         return CXChildVisit_Continue;
     if (c.kind == CXCursor_Namespace || c.kind == CXCursor_LinkageSpec)
         return CXChildVisit_Recurse;
-    if ((c.kind != CXCursor_FunctionDecl && c.kind != CXCursor_FunctionTemplate) || !clang_isCursorDefinition(c) ||
-        kc_cuda_has_attr(c, CXCursor_CUDAGlobalAttr) ||
+    /* gtest's `TEST(Suite, Name) {...}`: a function `TEST` where the
+     * header is missing, the out-of-line `TestBody` of a class where it is
+     * found; one named `DISABLED_...` is skipped by the test binary. */
+    bool test_body = c.kind == CXCursor_CXXMethod && strcmp(kc_cuda_spelling(t, c), "TestBody") == 0;
+    if ((c.kind != CXCursor_FunctionDecl && c.kind != CXCursor_FunctionTemplate && !test_body) ||
+        !clang_isCursorDefinition(c) || kc_cuda_has_attr(c, CXCursor_CUDAGlobalAttr) ||
         (kc_cuda_has_attr(c, CXCursor_CUDADeviceAttr) && !kc_cuda_has_attr(c, CXCursor_CUDAHostAttr)))
         return CXChildVisit_Continue;
     kc_host_fn h = {.name = kc_cuda_spelling(t, c), .span = kc_cuda_span(t, c)};
-    if (*h.name && kc_span_valid(h.span))
+    if (!*h.name || !kc_span_valid(h.span))
+        return CXChildVisit_Continue;
+    size_t a, b;
+    kc_cuda_span_offsets(t, h.span, &a, &b);
+    const char *head = kc_cuda_disabled_test_at(t, a);
+    if (head)
+        h.unreferenced = kc_arena_printf(t->m->arena,
+                                         "it is in `%s`, a disabled gtest test: the test binary skips it unless "
+                                         "run with --gtest_also_run_disabled_tests",
+                                         head);
+    if (!test_body || head)
         kc_vec_push(&t->m->host_fns, h);
     return CXChildVisit_Continue;
 }
