@@ -312,6 +312,29 @@ static bool foreign_step(const kc_index *x, const tile *t, bool *own)
     return f;
 }
 
+/* Does `x` name the index of a loop that starts at the tile's own program
+ * index and counts up (`for k in range(k_start, k_end)`, the tile `k_start
+ * * BK + tl.arange(0, BK)`)? On pass k a pointer that starts at that tile
+ * and moves by BK a pass is at `k * BK + lanes`, one that stays is where
+ * pass k_start was: a mask `lanes < n - k * BK` bounds either. */
+static bool loop_from_step(const kc_kernel *k, const kc_index *x, const tile *t)
+{
+    for (unsigned i = 0; x && i < x->nmono; i++)
+        for (unsigned j = 0; j < x->mono[i].nfac; j++) {
+            const kc_atom *a = &x->mono[i].fac[j];
+            if (a->kind != KC_ATOM_LOOP || a->id >= k->loops.len)
+                continue;
+            const kc_loop *lp = &k->loops.data[a->id];
+            int64_t st = 0;
+            if (!lp->start || lp->start->nmono != 1 || lp->start->mono[0].coef != 1 ||
+                lp->start->mono[0].nfac != 1 || !kc_atom_same(&lp->start->mono[0].fac[0], t->step) ||
+                (lp->step && (!kc_index_is_const(lp->step, &st) || st <= 0)))
+                continue;
+            return true;
+        }
+    return false;
+}
+
 /* A comparison that bounds the tile's index: one side has the tile's
  * lanes and the tile's own program/loop index appears in it (`offs < n`,
  * `tl.arange(0, B) < n - pid * B`); `cols < n_cols` bounds other lanes. */
@@ -325,7 +348,7 @@ static bool pred_bounds(const kc_kernel *k, const kc_pred *p, const tile *t)
     bool own = false; /* set by either side */
     (void)foreign_step(p->lhs, t, &own);
     (void)foreign_step(p->rhs, t, &own);
-    return own;
+    return own || loop_from_step(k, p->lhs, t) || loop_from_step(k, p->rhs, t);
 }
 
 static bool symbol_multiple(const kc_kernel *k, const kc_symbol *s, const tile *t)

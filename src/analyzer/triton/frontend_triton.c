@@ -310,18 +310,49 @@ static void add_params(tt_ctx *c, const tt_kernel_def *def, tt_names *names)
         /* Integer arguments are i32 unless the value passed needs 64 bits
          * (Triton specializes on it) or the parameter is annotated. */
         s->bits = (kp.type && (strstr(kp.type, "int64") || strstr(kp.type, "i64"))) ? 64 : 32;
-        int64_t dv;
-        if (!ts_node_is_null(defn) && tt_int_literal(mod, defn, &dv)) {
-            char origin[64];
-            snprintf(origin, sizeof origin, "the default on line %u", kp.span.line);
-            add_value(model, s, dv, origin);
-        }
         kc_vec_push(&c->k->params, kp);
         kc_vec_push(names, kp.name);
     }
 }
 
 /* ---- how the launches tile the kernel (KC303) ---- */
+
+/* Counts, per parameter, whether launch `ln` leaves it to its default:
+ * it shows every argument it passes (no unread splat) and none binds it.
+ * `bound` is scratch, one flag per parameter. */
+static void count_defaults(tt_ctx *c, const tt_launch *ln, uint32_t *ndefault, bool *bound)
+{
+    if (ln->from_autotune || ln->partial_args)
+        return;
+    memset(bound, 0, (c->k->params.len + 1) * sizeof *bound);
+    for (uint32_t a = 0; a < ln->args.len; a++) {
+        uint32_t pi = tt_bound_param(c->k, ln, &ln->args.data[a]);
+        if (pi != KC_NONE)
+            bound[pi] = true;
+    }
+    for (uint32_t i = 0; i < c->k->params.len; i++)
+        ndefault[i] += !bound[i];
+}
+
+/* A default is a value where a launch leaves the parameter to it, or
+ * where no launch is seen; not where every launch passes another
+ * (`BLOCK_M: tl.constexpr = 32` launched with `BLOCK_M=128`). */
+static void add_defaults(tt_ctx *c, const tt_kernel_def *def, uint32_t nlaunch, const uint32_t *ndefault)
+{
+    TSNode params = tt_field(def->def, "parameters");
+    for (uint32_t i = 0, pi = 0; i < ts_node_named_child_count(params) && pi < c->k->params.len; i++) {
+        TSNode namen, typen, defn;
+        if (!tt_param_parts(ts_node_named_child(params, i), &namen, &typen, &defn))
+            continue;
+        const kc_param *kp = &c->k->params.data[pi++];
+        int64_t dv;
+        if (!ts_node_is_null(defn) && tt_int_literal(c->mod, defn, &dv) && (!nlaunch || ndefault[pi - 1])) {
+            char origin[64];
+            snprintf(origin, sizeof origin, "the default on line %u", kp->span.line);
+            add_value(c->m, &c->k->symbols.data[kp->symbol], dv, origin);
+        }
+    }
+}
 
 /* Values and facts from launches and autotune configs; the launches in
  * other files of the run when this file has none of the kernel. */
@@ -345,6 +376,10 @@ static void apply_launches(tt_ctx *c, const tt_kernel_def *def)
     uint8_t *statebits = kc_xcalloc(c->k->params.len + 1, sizeof *statebits);
     const char **statewhy = kc_xcalloc(c->k->params.len + 1, sizeof *statewhy);
     uint32_t *ncover = kc_xcalloc(c->k->params.len + 1, sizeof *ncover);
+    /* per parameter: launches that leave it to its default (they show
+     * every argument they pass and none binds it) */
+    uint32_t *ndefault = kc_xcalloc(c->k->params.len + 1, sizeof *ndefault);
+    bool *bound_here = kc_xcalloc(c->k->params.len + 1, sizeof *bound_here);
     tt_tiling tl = tt_tiling_new(c->k->params.len);
     for (int pass = 0; pass < 2 && !(pass == 1 && launched_here); pass++) {
         const tt_launch *list = pass ? mod->peer_launches.data : mod->launches.data;
@@ -379,6 +414,7 @@ static void apply_launches(tt_ctx *c, const tt_kernel_def *def)
                 if (ln->eager_by && !eager_by)
                     eager_by = ln->eager_by;
             }
+            count_defaults(c, ln, ndefault, bound_here);
             for (uint32_t a = 0; a < ln->args.len; a++) {
                 const tt_binding *b = &ln->args.data[a];
                 uint32_t pi = tt_bound_param(c->k, ln, b);
@@ -448,6 +484,9 @@ static void apply_launches(tt_ctx *c, const tt_kernel_def *def)
             s->at_least_cap = 0;
         }
     }
+    add_defaults(c, def, nlaunch, ndefault);
+    free(ndefault);
+    free(bound_here);
     free(nbound);
     free(ncover);
     tt_tiling_free(&tl);

@@ -508,15 +508,27 @@ static tv tl_permute(tt_ctx *c, TSNode call, const char *name)
         return x;
     for (unsigned i = 0; i < rank; i++)
         perm[i] = (uint8_t)i;
-    if (tt_call_nargs(call) > 1) {
+    uint32_t nargs = tt_call_nargs(call);
+    if (nargs > 1) {
+        /* the order as one tuple (`tl.trans(x, (1, 0))`, `dims=`) or as
+         * separate arguments (`tl.trans(x, 1, 0)`); one not read leaves
+         * the shape unknown, not unpermuted */
         tv dims = c->eval(c, tt_call_arg(md, call, 1, "dims"));
-        if (dims.kind == TV_TUPLE && dims.ntuple == rank) {
-            for (unsigned i = 0; i < rank; i++) {
-                int64_t p;
-                if (!tt_is_const(&dims.tuple[i], &p) || p < 0 || (unsigned)p >= rank)
-                    return x;
-                perm[i] = (uint8_t)p;
+        bool tuple = dims.kind == TV_TUPLE && dims.ntuple == rank;
+        if (!tuple && nargs != rank + 1) {
+            x.shape_unknown = true;
+            return x;
+        }
+        bool seen[KC_MAX_RANK] = {false};
+        for (unsigned i = 0; i < rank; i++) {
+            tv d = tuple ? dims.tuple[i] : c->eval(c, tt_call_arg(md, call, 1 + i, NULL));
+            int64_t p;
+            if (!tt_is_const(&d, &p) || p < 0 || (unsigned)p >= rank || seen[p]) {
+                x.shape_unknown = true;
+                return x;
             }
+            seen[p] = true;
+            perm[i] = (uint8_t)p;
         }
     } else {
         perm[rank - 2] = (uint8_t)(rank - 1);
@@ -773,10 +785,21 @@ static tv eval_method(tt_ctx *c, TSNode call, TSNode objn, const char *meth)
         return tt_reshape(c, call, meth, objn, &x, sn, !strcmp(meth, "view") || cr, cr);
     }
     if (!strcmp(meth, "trans") || !strcmp(meth, "T")) {
-        if (x.shape.rank == 2 && !x.shape_unknown) {
+        /* `x.T`, `x.trans()` and `x.trans(1, 0)` of a 2-D block swap its
+         * axes; any other order or rank is not read */
+        int64_t a0 = -1, a1 = -1;
+        uint32_t nargs = !strcmp(meth, "trans") ? tt_call_nargs(call) : 0;
+        if (nargs == 2) {
+            tv d0 = tt_eval_opt(c, tt_call_arg(md, call, 0, NULL)), d1 = tt_eval_opt(c, tt_call_arg(md, call, 1, NULL));
+            if (!tt_is_const(&d0, &a0) || !tt_is_const(&d1, &a1))
+                a0 = a1 = -1;
+        }
+        if (x.shape.rank == 2 && !x.shape_unknown && (nargs == 0 || (a0 == 1 && a1 == 0))) {
             uint8_t perm[2] = {1, 0};
             return tt_permute(c, call, &x, perm, 2);
         }
+        if (!(nargs == 2 && a0 == 0 && a1 == 1))
+            x.shape_unknown = true;
         return x;
     }
     if (!strcmp(meth, "expand_dims")) {

@@ -886,6 +886,78 @@ static int64_t splat_width(tt_module *m, TSNode splat, TSNode scope, uint32_t be
     return tuple_width(x);
 }
 
+/* Is `name` changed in place in `scope` (`name[k] = v`, `name.update(...)`,
+ * `name.pop(...)`, `name.setdefault(...)`, `name |= ...`)? Read from the
+ * text, outside strings. */
+static bool dict_mutated(tt_module *m, TSNode scope, const char *name)
+{
+    const char *t = tt_text(m, scope);
+    size_t n = strlen(name);
+    for (const char *p = strstr(t, name); p; p = strstr(p + 1, name)) {
+        if ((p > t && (isalnum((unsigned char)p[-1]) || p[-1] == '_' || p[-1] == '.')) ||
+            isalnum((unsigned char)p[n]) || p[n] == '_')
+            continue;
+        const char *q = p + n;
+        while (*q == ' ')
+            q++;
+        if (*q == '[' || !strncmp(q, ".update", 7) || !strncmp(q, ".pop", 4) || !strncmp(q, ".setdefault", 11) ||
+            !strncmp(q, "|=", 2))
+            return true;
+    }
+    return false;
+}
+
+/* The keyword arguments a `**kwargs` splat passes, where `kwargs` is bound
+ * once before the call, in the launching function, to a dict literal with
+ * string keys (`kwargs = {'BLOCK_M': 128, 'num_warps': 4}`) or to
+ * `dict(BLOCK_M=128)`, and nothing changes it in place: appended to `l`
+ * as keyword bindings (true). False, appending nothing, otherwise. */
+static bool dict_splat_args(tt_module *m, TSNode splat, TSNode scope, uint32_t before, tt_launch *l)
+{
+    TSNode x = ts_node_named_child_count(splat) ? tt_unparen(ts_node_named_child(splat, 0)) : splat;
+    if (!TT_IS(x, identifier) || ts_node_is_null(scope))
+        return false;
+    const char *name = tt_text(m, x);
+    TSNode r = tt_unparen(tt_find_assignment(m, scope, name, before));
+    if (ts_node_is_null(r) || dict_mutated(m, scope, name))
+        return false;
+    bool literal = TT_IS(r, dictionary);
+    TSNode items = r;
+    if (!literal) {
+        TSNode f = TT_IS(r, call) ? tt_field(r, "function") : r;
+        if (!TT_IS(r, call) || !tt_text_eq(m, f, "dict"))
+            return false;
+        items = tt_field(r, "arguments");
+    }
+    uint32_t n = ts_node_named_child_count(items), first = l->args.len;
+    for (uint32_t i = 0; i < n; i++) {
+        TSNode it = ts_node_named_child(items, i);
+        if (TT_IS(it, comment))
+            continue;
+        tt_binding b = {0};
+        b.position = UINT32_MAX;
+        if (literal && TT_IS(it, pair) && TT_IS(tt_field(it, "key"), string)) {
+            const char *k = tt_text(m, tt_field(it, "key"));
+            size_t kl = strlen(k);
+            if (kl < 2 || (k[0] != '\'' && k[0] != '"') || k[kl - 1] != k[0])
+                goto fail; /* a prefixed string (f'...') */
+            b.param = kc_arena_strndup(m->arena, k + 1, kl - 2);
+            b.value = tt_field(it, "value");
+        } else if (!literal && TT_IS(it, keyword_argument)) {
+            b.param = tt_text(m, tt_field(it, "name"));
+            b.value = tt_field(it, "value");
+        } else {
+            goto fail;
+        }
+        b.v = host_value(m, b.value, scope, 0);
+        kc_vec_push(&l->args, b);
+    }
+    return true;
+fail:
+    l->args.len = first;
+    return false;
+}
+
 static bool after_exit(TSNode n)
 {
     for (TSNode x = n, p = ts_node_parent(n); !ts_node_is_null(p); x = p, p = ts_node_parent(p)) {
@@ -942,7 +1014,8 @@ bool tt_scan_launch(tt_module *m, TSNode call, const char *kernel)
             splats++;
             continue;
         } else if (TT_IS(a, dictionary_splat)) {
-            dict_splat = true;
+            /* `**kwargs` of a dict literal: its entries are keyword arguments */
+            dict_splat |= !dict_splat_args(m, a, scope, ts_node_start_byte(call), &l);
             continue;
         } else if (splats == 0) {
             b.position = pos++;
