@@ -39,7 +39,9 @@ static const char doc[] =
     "  and those are sticky (every later call returns them), so the next check\n"
     "  stops the program, under the wrong call's name. So is one right after a\n"
     "  checked call that waited for the device (`CHECK(cudaMemcpy(...));` then\n"
-    "  `cudaDeviceSynchronize();`): nothing is pending, and the faults of earlier\n"
+    "  `cudaDeviceSynchronize();`, with at most clean-up such as\n"
+    "  `CHECK(cudaFree(p));`, host output and statements that call nothing\n"
+    "  between): nothing is pending, and the faults of earlier\n"
     "  kernels were that call's error. `cudaStreamSynchronize`\n"
     "  and `cudaEventSynchronize` can fail for their own argument, which is not\n"
     "  sticky, and stay warnings. The same holds for the device queries\n"
@@ -173,7 +175,7 @@ static void report_nothing_pending(kc_rule_ctx *ctx, const kc_call *c, kc_span a
 {
     kc_diag *d = kc_report(ctx, NULL, at,
                            "the `cudaError_t` returned by `%s` is discarded, but nothing is pending: the checked "
-                           "call on line %u just before it waited for the device",
+                           "call on line %u waited for the device, and nothing since has given it work",
                            c->callee, c->later_check.line);
     kc_diag_note(d, "a synchronization's only errors are faults of earlier kernels, and those were the error of "
                  "that call, which returns only when the work before it is done; reported as a note (the "

@@ -72,6 +72,7 @@ static kc_diag *vreport(kc_rule_ctx *ctx, const kc_kernel *k, kc_span span, cons
     d->span = span;
     d->kernel = k ? kc_xstrdup(k->name) : NULL;
     d->message = kc_xvasprintf(fmt, ap);
+    kc_diag_one_line(d->message);
     return d;
 }
 

@@ -87,12 +87,30 @@ void kc_diag_list_sort_unique(kc_diag_list *l)
     l->items.len = out;
 }
 
+void kc_diag_one_line(char *s)
+{
+    char *o = s;
+    for (const char *p = s; *p;) {
+        if (*p == '\n' || *p == '\r') {
+            while (o > s && (o[-1] == ' ' || o[-1] == '\t'))
+                o--;
+            while (*p == '\n' || *p == '\r' || *p == ' ' || *p == '\t')
+                p++;
+            *o++ = ' ';
+        } else {
+            *o++ = *p++;
+        }
+    }
+    *o = '\0';
+}
+
 void kc_diag_note(kc_diag *d, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
     char *s = kc_xvasprintf(fmt, ap);
     va_end(ap);
+    kc_diag_one_line(s);
     kc_vec_push(&d->notes, s);
 }
 

@@ -55,6 +55,10 @@ void kc_diag_dispose(kc_diag *d);
  * span and message). */
 void kc_diag_list_sort_unique(kc_diag_list *l);
 void kc_diag_note(kc_diag *d, const char *fmt, ...) KC_PRINTF(2, 3);
+/* Makes `s` one line, in place: each line break, with the blanks around
+ * it, becomes one space (a call written over several lines, quoted in a
+ * message). Messages and notes are one line each. */
+void kc_diag_one_line(char *s);
 void kc_diag_fix(kc_diag *d, const char *description, kc_span span, const char *replacement);
 /* Adds another edit to the diagnostic's fix-it. */
 void kc_diag_fix_edit(kc_diag *d, kc_span span, const char *replacement);

@@ -580,9 +580,12 @@ bool kc_cuda_bare_variable(CXCursor arg)
  * candidates, each of na parameters or more (defaults), when none takes it
  * by reference to non-const (`T &`, `T &&`); else, or where a candidate has
  * fewer (a pack, C varargs), a null cursor (any argument may be written). */
-CXCursor kc_cuda_candidate_param(CXCursor call, int i, int na)
+/* The i-th parameters of the functions unresolved call `call` may call,
+ * into out[0..max): their number, or -1 where a candidate has fewer than
+ * na parameters (a pack, C varargs) or the callee is not a function. */
+static int candidate_params(CXCursor call, int i, int na, CXCursor *out, int max)
 {
-    CXCursor none = clang_getNullCursor(), found = none;
+    CXCursor none = clang_getNullCursor();
     kc_cuda_kids k;
     kc_cuda_kids_get(call, &k);
     CXCursor callee = k.n >= 1 ? kc_cuda_strip(k.v[0]) : none;
@@ -590,10 +593,10 @@ CXCursor kc_cuda_candidate_param(CXCursor call, int i, int na)
     CXCursor r = clang_Cursor_isNull(callee) ? none : clang_getCursorReferenced(callee);
     bool overloaded = r.kind == CXCursor_OverloadedDeclRef;
     if (!overloaded && r.kind != CXCursor_FunctionTemplate && r.kind != CXCursor_FunctionDecl)
-        return none;
-    unsigned n = overloaded ? clang_getNumOverloadedDecls(r) : 1;
-    for (unsigned c = 0; c < n; c++) {
-        CXCursor d = overloaded ? clang_getOverloadedDecl(r, c) : r;
+        return -1;
+    int n = overloaded ? (int)clang_getNumOverloadedDecls(r) : 1, got = 0;
+    for (int c = 0; c < n; c++) {
+        CXCursor d = overloaded ? clang_getOverloadedDecl(r, (unsigned)c) : r;
         kc_cuda_kids pk;
         kc_cuda_kids_get(d, &pk);
         CXCursor p = none;
@@ -602,16 +605,26 @@ CXCursor kc_cuda_candidate_param(CXCursor call, int i, int na)
             if (pk.v[j].kind == CXCursor_ParmDecl && np++ == i)
                 p = pk.v[j];
         kc_cuda_kids_free(&pk);
-        if (np < na)
-            return none; /* a pack or C varargs may take it, by reference too */
-        CXType pt = clang_Cursor_isNull(p) ? (CXType){0} : clang_getCursorType(p);
-        if (clang_Cursor_isNull(p) ||
-            ((pt.kind == CXType_LValueReference || pt.kind == CXType_RValueReference) &&
-             !clang_isConstQualifiedType(clang_getPointeeType(pt))))
-            return none;
-        found = p;
+        if (np < na || clang_Cursor_isNull(p))
+            return -1;
+        if (got == max)
+            return -1;
+        out[got++] = p;
     }
-    return found;
+    return got;
+}
+
+CXCursor kc_cuda_candidate_param(CXCursor call, int i, int na)
+{
+    CXCursor ps[64];
+    int n = candidate_params(call, i, na, ps, 64);
+    for (int c = 0; c < n; c++) {
+        CXType pt = clang_getCursorType(ps[c]);
+        if (kc_cuda_out_param(ps[c]) ||
+            (pt.kind == CXType_RValueReference && !clang_isConstQualifiedType(clang_getPointeeType(pt))))
+            return clang_getNullCursor();
+    }
+    return n > 0 ? ps[n - 1] : clang_getNullCursor();
 }
 
 /* The loops around a call of a function kcheck cannot see into that is
@@ -769,15 +782,43 @@ bool kc_cuda_out_param(CXCursor param)
  * parameter (`ewald(target, *params)` with `const Params &p`): binding
  * reads nothing; what the callee reads of its members are the loads, seen
  * where it is inlined. Else as a value, a load where it names memory. */
+/* Is scalar argument `arg` of `call` (to `ref`) a variable bound to a
+ * reference to non-const (`unsigned int &flag`)? The call reads nothing
+ * there: the callee's reads and writes through the reference are its own
+ * (walked with its body), or a write (write_back). */
+static bool scalar_out_arg(CXCursor call, CXCursor ref, CXCursor arg)
+{
+    /* (a `__shared__` local has static storage in clang's eyes) */
+    if (arg.kind != CXCursor_DeclRefExpr || clang_getCursorReferenced(arg).kind != CXCursor_VarDecl)
+        return false;
+    int na = clang_Cursor_getNumArguments(call);
+    bool fn = ref.kind == CXCursor_FunctionDecl || ref.kind == CXCursor_CXXMethod ||
+              ref.kind == CXCursor_FunctionTemplate;
+    for (int i = 0; i < na; i++) {
+        if (!clang_equalCursors(clang_Cursor_getArgument(call, (unsigned)i), arg))
+            continue;
+        if (fn && clang_Cursor_getNumArguments(ref) == na)
+            return kc_cuda_out_param(clang_Cursor_getArgument(ref, (unsigned)i));
+        /* an unresolved call: every candidate takes it so */
+        CXCursor ps[64];
+        int n = candidate_params(call, i, na, ps, 64);
+        for (int c = 0; c < n; c++)
+            if (!kc_cuda_out_param(ps[c]))
+                return false;
+        return n > 0;
+    }
+    return false;
+}
+
 int kc_cuda_arg_mode(CXCursor call, CXCursor arg)
 {
     if (call.kind != CXCursor_CallExpr)
         return KC_CUDA_EV_LOAD;
     CXType at = clang_getCanonicalType(clang_getCursorType(arg));
     bool record = kc_cuda_ty_is_record(at);
-    if (!record && at.kind != CXType_Unexposed && at.kind != CXType_Dependent)
-        return KC_CUDA_EV_LOAD;
     CXCursor ref = clang_getCursorReferenced(call);
+    if (!record && at.kind != CXType_Unexposed && at.kind != CXType_Dependent)
+        return scalar_out_arg(call, ref, arg) ? KC_CUDA_EV_ADDR : KC_CUDA_EV_LOAD;
     if (ref.kind == CXCursor_Constructor)
         return KC_CUDA_EV_LOAD; /* a copy made of it (`Box b` passed by value) reads it */
     int na = clang_Cursor_getNumArguments(call);

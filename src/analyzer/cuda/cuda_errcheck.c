@@ -589,27 +589,58 @@ bool kc_cuda_waits_for_device(const char *callee)
     return false;
 }
 
-bool kc_cuda_adjacent_statements(const kc_cuda_tu *t, kc_span a, kc_span b)
+bool kc_cuda_cleanup_call(const char *n)
+{
+    return n && (strncmp(n, "cudaFree", 8) == 0 || (strncmp(n, "cuda", 4) == 0 && strstr(n, "Destroy")));
+}
+
+/* Does text s[a..b) launch, or call anything but clean-up calls, the
+ * checkers around them (`CHECK(cudaFree(p))`) and host-only C library
+ * functions (`printf`, `free`)? Keywords and casts are no calls. */
+static bool may_enqueue(const char *s, size_t a, size_t b)
+{
+    static const char *const ok[] = {"if",     "for",   "while", "switch", "sizeof", "return", "printf",
+                                     "fprintf", "puts", "free",  "memcpy", "memset"};
+    for (size_t i = a; i < b; i++) {
+        size_t e = kc_cuda_skip_noise(s, b, i);
+        if (e != i) {
+            i = e - 1;
+            continue;
+        }
+        if (s[i] == '<' && i + 2 < b && s[i + 1] == '<' && s[i + 2] == '<')
+            return true;
+        if (!is_ident(s[i]) || (i > a && is_ident(s[i - 1])))
+            continue;
+        size_t w = i;
+        while (i < b && is_ident(s[i]))
+            i++;
+        size_t p = i;
+        while (p < b && isspace((unsigned char)s[p]))
+            p++;
+        char name[64];
+        bool call = p < b && s[p] == '(';
+        if (call && i - w >= sizeof name)
+            return true;
+        if (call) {
+            memcpy(name, s + w, i - w);
+            name[i - w] = '\0';
+            bool fine = kc_cuda_cleanup_call(name) || kc_cuda_checker_name(name);
+            for (size_t k = 0; k < sizeof ok / sizeof ok[0] && !fine; k++)
+                fine = strcmp(name, ok[k]) == 0;
+            if (!fine)
+                return true;
+        }
+        i--;
+    }
+    return false;
+}
+
+bool kc_cuda_nothing_enqueued_between(const kc_cuda_tu *t, kc_span a, kc_span b)
 {
     size_t a0, a1, b0, b1;
     kc_cuda_span_offsets(t, a, &a0, &a1);
     kc_cuda_span_offsets(t, b, &b0, &b1);
-    const char *s = t->src->text;
-    if (a1 > b0 || b0 > t->src->len)
-        return false;
-    unsigned semis = 0;
-    for (size_t i = a1; i < b0;) {
-        size_t e = kc_cuda_skip_noise(s, b0, i);
-        if (e != i) {
-            i = e;
-            continue;
-        }
-        char c = s[i++];
-        semis += c == ';';
-        if (!(isspace((unsigned char)c) || c == ')' || c == ';') || semis > 1)
-            return false;
-    }
-    return true;
+    return a1 <= b0 && b0 <= t->src->len && !may_enqueue(t->src->text, a1, b0);
 }
 
 CXCursor kc_cuda_callee_decl(CXCursor call)

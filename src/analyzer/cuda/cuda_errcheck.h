@@ -55,10 +55,14 @@ bool kc_cuda_waits_for_device(const char *callee);
  * copy between device buffers (`cudaMemcpyDeviceToDevice`,
  * `cudaMemcpyDefault`) aside: that one returns before the device is done? */
 bool kc_cuda_text_waits(const kc_cuda_tu *t, kc_span sp);
-/* Is the statement of span `b` the one right after that of span `a` (only
- * closing parentheses, one `;`, blanks and comments between them: `CHECK(
- * cudaMemcpy(...));` then `cudaDeviceSynchronize();`)? */
-bool kc_cuda_adjacent_statements(const kc_cuda_tu *t, kc_span a, kc_span b);
+/* Does nothing written between span `a` and span `b` (a before b) give the
+ * device work or call what kcheck cannot see into: only statements that
+ * call nothing (`info[0] = (float)n;`), clean-up calls and their checkers
+ * (`CHECK(cudaFree(p));`), host C library output (`printf`), blanks and
+ * comments? */
+bool kc_cuda_nothing_enqueued_between(const kc_cuda_tu *t, kc_span a, kc_span b);
+/* Is `n` a clean-up call of the runtime (`cudaFree*`, `cuda*Destroy`)? */
+bool kc_cuda_cleanup_call(const char *n);
 
 /* The function a call calls: where the call has a dependent argument in
  * a template (`cudaMemcpy(v.data(), ...)`), the one its callee names (the

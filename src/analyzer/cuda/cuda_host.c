@@ -969,25 +969,23 @@ static void host_function(host_ctx *x, CXCursor fn)
                     c.later_check = f->span;
                 }
             }
-            /* right after a checked call that waited for the device, a
-             * synchronization has nothing pending: the faults of earlier
-             * kernels were that call's error */
+            /* after a checked call that waited for the device, with only
+             * clean-up and code that calls nothing since, a synchronization
+             * has nothing pending: the faults of earlier kernels were that
+             * call's error */
             uint32_t j = i;
-            while (j > 0 && (x->evs.data[j - 1].kind == EV_CALL ||
-                             (x->evs.data[j - 1].kind == EV_CHECK && !kc_cuda_text_waits(x->t, x->evs.data[j - 1].span))))
-                j--;
+            while (j > 0 && (x->evs.data[j - 1].kind == EV_CALL || !runs_after(e, &x->evs.data[j - 1]) ||
+                             (x->evs.data[j - 1].kind == EV_CHECK && !kc_cuda_text_waits(x->t, x->evs.data[j - 1].span)) ||
+                             (x->evs.data[j - 1].kind == EV_API && kc_cuda_cleanup_call(x->evs.data[j - 1].call.callee))))
+                j--; /* (an error branch of a checker: not on the way here) */
+            /* (the calls skipped are judged by their text below: a
+             * checker, clean-up, host output) */
             const host_ev *w = j > 0 ? &x->evs.data[j - 1] : NULL;
-            for (uint32_t q = j; w && q < i; q++) { /* a call skipped: the checker around it, or the calls themselves */
-                kc_span f = x->evs.data[q].span;
-                if (x->evs.data[q].kind == EV_CALL && !kc_span_inside(w->span, f) && !kc_span_inside(f, w->span) &&
-                    !kc_span_same(f, e->span))
-                    w = NULL;
-            }
             if (sticky_only && !e->restores && strncmp(c.callee, "cudaGetDevice", 13) != 0 && w &&
                 ((w->kind == EV_API && w->used && kc_cuda_waits_for_device(w->call.callee) &&
                   kc_cuda_text_waits(x->t, w->span)) ||
                  (w->kind == EV_CHECK && w->of_api)) &&
-                runs_after(e, w) && kc_cuda_adjacent_statements(x->t, w->span, e->span)) {
+                runs_after(e, w) && kc_cuda_nothing_enqueued_between(x->t, w->span, e->span)) {
                 c.flags |= KC_CALL_NOTHING_PENDING;
                 c.later_check = w->span;
             }
