@@ -446,6 +446,42 @@ const kc_index *kc_index_coef_of(kc_arena *a, const kc_index *x, kc_atom_kind ki
     return k ? finish(a, tmp, k, x->bits, x->space, NULL) : NULL;
 }
 
+bool kc_index_divmod_block_dim(kc_arena *a, const kc_index *x, uint32_t c, const kc_index **quot,
+                               const kc_index **rem)
+{
+    if (!x || c > 2)
+        return false;
+    kc_mono tmp[KC_INDEX_MAX_MONOS], lane;
+    unsigned k = 0, lanes = 0;
+    for (unsigned i = 0; i < x->nmono; i++) {
+        const kc_mono *m = &x->mono[i];
+        if (m->coef == 1 && m->nfac == 1 && m->fac[0].kind == KC_ATOM_LANE && m->fac[0].id == c) {
+            lane = *m;
+            lanes++;
+            continue;
+        }
+        int at = -1;
+        for (unsigned f = 0; f < m->nfac; f++) {
+            kc_atom_kind kd = m->fac[f].kind;
+            if (kd == KC_ATOM_BLOCK_DIM && m->fac[f].id == c && at < 0)
+                at = (int)f;
+            else if (kd != KC_ATOM_PROGRAM && kd != KC_ATOM_BLOCK_DIM && kd != KC_ATOM_GRID_DIM)
+                return false; /* (a term that may be negative, or not a multiple) */
+        }
+        if (at < 0 || m->coef <= 0)
+            return false;
+        kc_mono q = *m;
+        memmove(&q.fac[at], &q.fac[at + 1], (size_t)(q.nfac - at - 1) * sizeof(kc_atom));
+        q.nfac--;
+        tmp[k++] = q;
+    }
+    if (lanes != 1 || k == 0)
+        return false;
+    *quot = finish(a, tmp, k, x->bits, x->space, NULL);
+    *rem = finish(a, &lane, 1, x->bits, x->space, NULL);
+    return *quot != NULL;
+}
+
 static bool dim_equal(const kc_dim *a, const kc_dim *b)
 {
     if (a->value >= 0 && b->value >= 0)

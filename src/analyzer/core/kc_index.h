@@ -203,6 +203,13 @@ void kc_index_stride_along(kc_arena *a, const kc_index *x, unsigned axis, kc_str
  * the coefficient of that atom. NULL if it does not occur. */
 const kc_index *kc_index_coef_of(kc_arena *a, const kc_index *x, kc_atom_kind kind, uint32_t id);
 
+/* CUDA: x = q * blockDim.c + threadIdx.c with q made of block and grid
+ * indices and sizes (`blockIdx.x * blockDim.x + threadIdx.x`): as 0 <=
+ * threadIdx.c < blockDim.c, x / blockDim.c is q and x % blockDim.c is
+ * threadIdx.c. False, nothing set, for any other x. */
+bool kc_index_divmod_block_dim(kc_arena *a, const kc_index *x, uint32_t c, const kc_index **quot,
+                               const kc_index **rem);
+
 bool kc_shape_equal(const kc_shape *a, const kc_shape *b);
 /* Right-aligned broadcast of two shapes; false when incompatible (known
  * dims that differ and are not 1). */

@@ -216,6 +216,8 @@ const char *kc_atom_name(const kc_kernel *k, const kc_atom *a, char *buf, size_t
     case KC_ATOM_DATA:
         if (a->id < k->accesses.len && k->accesses.data[a->id].value_name)
             snprintf(buf, n, "%s", k->accesses.data[a->id].value_name);
+        else if (a->id < k->accesses.len && k->accesses.data[a->id].base_name) /* a value loaded, not named */
+            snprintf(buf, n, "%s[...]", k->accesses.data[a->id].base_name);
         else
             snprintf(buf, n, "load#%u", a->id);
         break;

@@ -614,6 +614,21 @@ static int candidate_params(CXCursor call, int i, int na, CXCursor *out, int max
     return got;
 }
 
+bool kc_cuda_user_overload(CXCursor call)
+{
+    kc_cuda_kids k;
+    kc_cuda_kids_get(call, &k);
+    CXCursor callee = k.n >= 1 ? kc_cuda_strip(k.v[0]) : clang_getNullCursor();
+    kc_cuda_kids_free(&k);
+    CXCursor r = clang_Cursor_isNull(callee) ? callee : clang_getCursorReferenced(callee);
+    if (r.kind != CXCursor_OverloadedDeclRef)
+        return (r.kind == CXCursor_FunctionDecl || r.kind == CXCursor_FunctionTemplate) && kc_cuda_in_user_code(r);
+    for (unsigned c = 0; c < clang_getNumOverloadedDecls(r); c++)
+        if (kc_cuda_in_user_code(clang_getOverloadedDecl(r, c)))
+            return true;
+    return false;
+}
+
 CXCursor kc_cuda_candidate_param(CXCursor call, int i, int na)
 {
     CXCursor ps[64];

@@ -1121,6 +1121,11 @@ kc_cuda_val kc_cuda_arith(kc_cuda_walk *w, CXCursor e, enum CXBinaryOperatorKind
     default:
         break;
     }
+    const kc_index *q = NULL, *rm = NULL; /* (x * blockDim.x + threadIdx.x) / blockDim.x, % blockDim.x */
+    if (!res && (op == CXBinaryOperator_Div || op == CXBinaryOperator_Rem) && b && b->nmono == 1 &&
+        b->mono[0].coef == 1 && b->mono[0].nfac == 1 && b->mono[0].fac[0].kind == KC_ATOM_BLOCK_DIM &&
+        kc_index_divmod_block_dim(w->a, a, b->mono[0].fac[0].id, &q, &rm))
+        res = op == CXBinaryOperator_Div ? q : rm;
     if (!res)
         res = split_thread(w, e, op, a, b, d, bits);
     if (!res) { /* division, modulo, masks, shifts right, or too many terms */

@@ -270,6 +270,10 @@ bool kc_cuda_bare_variable(CXCursor arg);
  * functions it names, where none of them takes that argument by reference
  * to non-const; else a null cursor (the argument may be written). */
 CXCursor kc_cuda_candidate_param(CXCursor call, int i, int na);
+/* Is one of the functions `call` may call the project's own (a
+ * `__shfl_xor` overload for a key/value pair, built on `__shfl_xor_sync`),
+ * not only the toolkit's? */
+bool kc_cuda_user_overload(CXCursor call);
 bool kc_cuda_starts_with(const char *s, const char *p);
 const char *kc_cuda_cg_class_of_type(kc_cuda_walk *w, CXType t);
 int64_t kc_cuda_tile_size(CXType t);
