@@ -210,21 +210,45 @@ static bool row_symbol(const kc_kernel *k, const kc_atom *ix, const kc_atom *f)
            f->id < k->symbols.len && (k->symbols.data[f->id].row_axes & (1u << ix->id));
 }
 
-/* Does program id `ix` times factor `f` of product `m` span the rows of the
- * tensor the grid counts: f its row stride or row length, or one of its
- * trailing extents with another in the product (`i_bh * H * D`)? One alone
- * (`i_bh * T` of a (B, H, T, K) tensor) spans a tensor without the others,
- * a per-position statistic. */
+/* Is `f` a row factor of the tensor the grid's axis of `ix` counts: its
+ * row stride or row length, or one of its trailing extents with another
+ * in the product (`i_bh * T * K`)? One alone (`i_bh * T` of a (B, H, T, K)
+ * tensor) spans a tensor without the others, a per-position statistic.
+ * The product is a hazard worth a finding; whether it spans the whole
+ * tensor is spans_rows'. */
 static bool scales_rows(const kc_kernel *k, const kc_mono *m, const kc_atom *ix, const kc_atom *f)
 {
     if (!row_symbol(k, ix, f))
         return false;
-    if (!(k->symbols.data[f->id].row_part_axes & (1u << ix->id)))
+    uint8_t bit = (uint8_t)(1u << ix->id);
+    if (!(k->symbols.data[f->id].row_part_axes & bit))
         return true;
     for (unsigned i = 0; m && i < m->nfac; i++)
         if (&m->fac[i] != f && &m->fac[i] != ix && row_symbol(k, ix, &m->fac[i]))
             return true;
     return false;
+}
+
+/* Does the product span the whole tensor the grid counts rows of: as
+ * scales_rows, but the last of three or more trailing extents counts only
+ * with an earlier one (`i_bh * T * K`); alone (`i_bh * K`) or with another
+ * last extent (`i_bh * K * V`, K = k.shape[-1], V = v.shape[-1]) it spans
+ * B * H * K (* V) elements, a per-head vector or state, whatever it is
+ * added to. */
+static bool spans_rows(const kc_kernel *k, const kc_mono *m, const kc_atom *ix, const kc_atom *f)
+{
+    if (!scales_rows(k, m, ix, f))
+        return false;
+    uint8_t bit = (uint8_t)(1u << ix->id);
+    bool last = k->symbols.data[f->id].row_last_axes & bit, part = k->symbols.data[f->id].row_part_axes & bit;
+    for (unsigned i = 0; m && i < m->nfac && (last || part); i++) {
+        const kc_atom *g = &m->fac[i];
+        if (g == f || g == ix || !row_symbol(k, ix, g))
+            continue;
+        if (part || (k->symbols.data[g->id].row_part_axes & bit))
+            return !(k->symbols.data[g->id].row_last_axes & bit) || !last;
+    }
+    return !last;
 }
 
 /* Every value the launches pass is 0 or 1 (a unit stride, a broadcast). */
@@ -529,7 +553,7 @@ static void explain_severity(kc_rule_ctx *ctx, const kc_kernel *k, kc_diag *d, c
     bool dim0_warns = kc_rule_option_int(ctx, "first-dim-rows", 0) != 0;
     bool elsewhere_warns = kc_rule_option_int(ctx, "widened-elsewhere", 0) != 0;
     for (uint32_t i = 0; i < n && !row && kc_rule_option_int(ctx, "flattened-rows", 1) != 0; i++) {
-        if (!scales_rows(k, hs[i].mono, hs[i].index, hs[i].runtime))
+        if (!spans_rows(k, hs[i].mono, hs[i].index, hs[i].runtime))
             continue;
         if (!(k->grid_rows_dim0 & (1u << hs[i].index->id)))
             row = &hs[i];
@@ -708,15 +732,21 @@ static void report(const kc_model *mdl, const kc_kernel *k, kc_rule_ctx *ctx, co
     explain_severity(ctx, k, d, hs, n, prod, widened_elsewhere, widened_line);
     bool rows = false, part = false;
     for (uint32_t i = 0; i < n; i++) {
-        rows |= scales_rows(k, hs[i].mono, hs[i].index, hs[i].runtime);
+        rows |= spans_rows(k, hs[i].mono, hs[i].index, hs[i].runtime);
         part |= row_symbol(k, hs[i].index, hs[i].runtime);
     }
     if (part && !rows) {
         char pb[256];
-        kc_diag_note(d, "%s; `%s` is one of the trailing extents of that tensor's rows, so `%s` alone spans a "
-                     "tensor without the others (a value per position, as a gate or a statistic), which passes "
-                     "2^31 elements only after that tensor does by the extents left out",
-                     k->grid_rows[h->index->id], kc_atom_name(k, h->runtime, pb, sizeof pb), prod);
+        bool last = h->runtime->id < k->symbols.len &&
+                    (k->symbols.data[h->runtime->id].row_last_axes & (1u << h->index->id));
+        kc_diag_note(d, "%s; `%s` is %s of the trailing extents of that tensor's rows, so `%s` spans a tensor "
+                     "without the others (%s), which passes 2^31 elements only after that tensor does by the "
+                     "extents left out",
+                     k->grid_rows[h->index->id], kc_atom_name(k, h->runtime, pb, sizeof pb),
+                     last ? "the last" : "one", prod,
+                     last ? "a vector per row, or with another tensor's last extent a per-row state, whatever it "
+                            "is added to"
+                          : "a value per position, as a gate or a statistic");
     }
     if (h->branch && !rows && d->severity == KC_SEV_WARNING) {
         d->severity = KC_SEV_NOTE;

@@ -3,6 +3,7 @@
  * others. */
 #include "rule_util.h"
 
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -62,6 +63,13 @@ static const char doc[] =
     "- a `cuda*` call wrapped in a macro named like a checker that discards its\n"
     "  result (`#define CHECK_CUDA(A, debug) A; if (debug) {...}`), whatever the\n"
     "  rest of the file does: the call was meant to be checked and is not.\n"
+    "\n"
+    "Where the parse lost statements of a host function (types or names from a\n"
+    "header the run does not have; KC002 says which), a finding that one of the\n"
+    "runtime calls in them could check is a note that says so: a launch or a\n"
+    "discarded call followed there by `cudaGetLastError()`, or a discarded\n"
+    "synchronization (also of a stream one of them made) followed by any\n"
+    "checked call.\n"
     "\n"
     "A launch in a test that an assertion follows in the same function (gtest's\n"
     "`ASSERT_*`/`EXPECT_*`, Catch2's `REQUIRE`, Boost.Test's `BOOST_CHECK*`)\n"
@@ -208,6 +216,9 @@ static void report_later(kc_rule_ctx *ctx, const kc_call *c, kc_span at)
                       "the `cudaError_t` returned by `%s` is discarded: a fault of an earlier kernel is reported "
                       "only by the checked call on line %u, as that call's error",
                       c->callee, c->later_check.line);
+        if (kc_span_valid(c->validated_by))
+            kc_diag_note(d, "its stream was made by the checked call on line %u, so it cannot fail for its argument",
+                         c->validated_by.line);
         kc_diag_note(d, "its only errors are faults of kernels that ran before it, which are sticky: every later "
                      "runtime call returns them, so the program does not go on unaware, but the message names the "
                      "wrong call; reported as a note");
@@ -221,11 +232,51 @@ static void report_later(kc_rule_ctx *ctx, const kc_call *c, kc_span at)
                      "which every later runtime call returns too (after a kernel's fault it still returns "
                      "cudaSuccess and the next checked call reports the fault: measured on an H100); reported as a "
                      "note",
-                     strcmp(c->callee, "cudaSetDevice") == 0 ? "restoring the device `cudaGetDevice` gave"
+                     kc_span_valid(c->validated_by)
+                         ? kc_arena_printf(kc_rule_arena(ctx), "switching to the device the checked `cudaSetDevice` "
+                                           "on line %u already switched to", c->validated_by.line)
+                     : strcmp(c->callee, "cudaSetDevice") == 0 ? "restoring the device `cudaGetDevice` gave"
                                                              : "a device query");
         kc_diag_note(d, "fix: wrap it in the file's checking macro (e.g. `CUDA_CHECK(%s(...))`)", c->callee);
     }
     d->severity = KC_SEV_NOTE;
+}
+
+/* The leading name of call c's first argument (`s` of `s[g]`), or NULL. */
+static const char *arg0_name(kc_rule_ctx *ctx, const kc_call *c)
+{
+    const char *t = kc_rule_span_text(ctx, c->arg0_span);
+    size_t n = 0;
+    while (t && (isalnum((unsigned char)t[n]) || t[n] == '_'))
+        n++;
+    return n && !isdigit((unsigned char)t[0]) ? kc_arena_strndup(kc_rule_arena(ctx), t, n) : NULL;
+}
+
+/* A finding at `at` in a host function with runtime calls after it that
+ * the parse lost (statements that did not compile: types from a missing
+ * header) that could be its check: a last-error call, or, for a call
+ * whose only errors are sticky (`sticky`), any. A note that says so. */
+static void lost_checks_after(const kc_model *m, kc_diag *d, kc_span at, bool sticky)
+{
+    const kc_host_fn *fn = NULL;
+    for (uint32_t i = 0; i < m->host_fns.len && !fn; i++)
+        if (kc_span_inside(at, m->host_fns.data[i].span))
+            fn = &m->host_fns.data[i];
+    unsigned n = 0, first = 0;
+    for (uint32_t i = 0; fn && i < m->host_calls_unparsed_at.len; i++) {
+        const kc_lost_call *lc = &m->host_calls_unparsed_at.data[i];
+        bool last_error = !strcmp(lc->callee, "cudaGetLastError") || !strcmp(lc->callee, "cudaPeekAtLastError");
+        if (lc->line > at.line && lc->line <= fn->span.end_line && lc->used && (sticky || last_error) && !n++)
+            first = lc->line;
+    }
+    if (!n || d->severity == KC_SEV_NOTE)
+        return;
+    d->severity = KC_SEV_NOTE;
+    kc_diag_note(d, "reported as a note: %u runtime API call%s after it in `%s` (the first on line %u) %s in "
+                 "statements that did not compile, which kcheck could not read, and %s (KC002 says what is "
+                 "missing)",
+                 n, n == 1 ? "" : "s", fn->name, first, n == 1 ? "is" : "are",
+                 sticky ? "any checked one reports this call's faults" : "a last-error check reports its error");
 }
 
 /* The notes every unchecked launch ends with; in a test with an
@@ -244,6 +295,24 @@ static void launch_notes(kc_diag *d, const kc_launch *l)
     }
     kc_diag_note(d, "fix: check right after the launch, e.g. `CUDA_CHECK(cudaGetLastError());` (PyTorch: "
                  "`C10_CUDA_KERNEL_LAUNCH_CHECK();`)");
+}
+
+/* Are the only errors of discarded call c sticky faults of earlier work:
+ * a synchronization; one of a stream a checked call made, also one of the
+ * calls the parse lost earlier in the file (`check(cudaStreamCreate(&s[g]))`
+ * then `cudaStreamSynchronize(s[g])`)? */
+static bool sticky_only(const kc_model *m, const kc_call *c, const char *arg0)
+{
+    if (!strcmp(c->callee, "cudaDeviceSynchronize") || !strcmp(c->callee, "cudaThreadSynchronize") ||
+        (!strcmp(c->callee, "cudaStreamSynchronize") && kc_span_valid(c->validated_by)))
+        return true;
+    for (uint32_t i = 0; arg0 && !strcmp(c->callee, "cudaStreamSynchronize") && i < m->host_calls_unparsed_at.len; i++) {
+        const kc_lost_call *lc = &m->host_calls_unparsed_at.data[i];
+        if (lc->used && lc->line < c->span.line && lc->arg0 && !strcmp(lc->arg0, arg0) &&
+            !strncmp(lc->callee, "cudaStreamCreate", 16))
+            return true;
+    }
+    return false;
 }
 
 static void check_model(const kc_model *m, kc_rule_ctx *ctx)
@@ -320,6 +389,7 @@ static void check_model(const kc_model *m, kc_rule_ctx *ctx)
                          alts == 1 ? "" : "s", alts == 1 ? "es" : "", alts == 1 ? "" : "s", alt_lines,
                          alts > 8 ? ", ..." : "");
         launch_notes(d, l);
+        lost_checks_after(m, d, l->span, false);
     }
     /* Discarded API results, against the file's own convention: the calls
      * the file writes (not those inside a macro's body, which are the
@@ -385,6 +455,7 @@ static void check_model(const kc_model *m, kc_rule_ctx *ctx)
                          "surfaces later as a wrong result or an unrelated error",
                          checked, checked + ignored);
             kc_diag_note(d, "fix: wrap it in the file's checking macro (e.g. `CUDA_CHECK(%s(...))`)", c->callee);
+            lost_checks_after(m, d, at, sticky_only(m, c, arg0_name(ctx, c)));
         }
     }
     (void)ar;

@@ -200,6 +200,11 @@ static void demote_unreferenced(const kc_rule *r, const kc_model *m, const kc_ke
             if (h->unreferenced && kc_span_inside(d->span, h->span))
                 why = h->unreferenced;
         }
+        /* code in a preprocessor branch the run could not decide */
+        for (uint32_t j = 0; !why && j < m->unsure_code.len; j++)
+            if (d->span.line >= m->unsure_code.data[j].span.line &&
+                d->span.line <= m->unsure_code.data[j].span.end_line)
+                why = m->unsure_code.data[j].why;
         if (!why || d->severity == KC_SEV_NOTE)
             continue;
         d->severity = KC_SEV_NOTE;

@@ -49,8 +49,10 @@ void kc_model_delete(kc_model *m)
         kc_vec_free(&m->launches.data[i].args);
     kc_vec_free(&m->launches);
     kc_vec_free(&m->host_calls);
+    kc_vec_free(&m->host_calls_unparsed_at);
     kc_vec_free(&m->host_vars);
     kc_vec_free(&m->host_fns);
+    kc_vec_free(&m->unsure_code);
     kc_vec_free(&m->gaps);
     kc_vec_free(&m->deps);
     kc_vec_free(&m->embedded);

@@ -96,6 +96,12 @@ typedef struct kc_symbol {
      * tensor without the last extent (a per-position gate or statistic),
      * not the rows. */
     uint8_t row_part_axes;
+    /* Of row_axes, the axes where it is the last of three or more trailing
+     * extents (K of that tensor): times a program id it spans the rows only
+     * with an extent of another, earlier dimension (T * K); with another
+     * last extent (`i_bh * d * e`, d = q.shape[-1], e = v.shape[-1]) it
+     * spans a per-head state. */
+    uint8_t row_last_axes;
     /* Pointers: grid axes (bits) along which every launch binding it runs
      * one program per row of a tensor (kc_kernel.grid_rows) and passes, for
      * it, a per-sequence state of that tensor: one the launching code makes
@@ -548,7 +554,31 @@ typedef struct kc_call {
     /* KC_CALL_FAULT_REPORTED_LATER: the checked call that reports it;
      * KC_CALL_NOTHING_PENDING: the checked call before it that waited */
     kc_span later_check;
+    /* CUDA host code: a cudaStreamSynchronize of a stream an earlier checked
+     * cudaStreamCreate* in the function made, or a cudaSetDevice of the
+     * argument an earlier checked cudaSetDevice took: that checked call
+     * (its argument is valid; only sticky faults are left); invalid when
+     * none. */
+    kc_span validated_by;
 } kc_call;
+
+/* Code whose compilation the run cannot tell: a branch of `#if COND` where
+ * COND calls a function-like macro no header the run found defines
+ * (`#if PROJ_IS_DEFINED(PROJ_HAVE_SYNC)` of a generated config header),
+ * all of it from the `#if` to its `#endif`: clang took one branch, the
+ * build may take the other. */
+typedef struct kc_region {
+    kc_span span;
+    const char *why;
+} kc_region;
+
+/* CUDA host code: a runtime API call in a statement the parse dropped. */
+typedef struct kc_lost_call {
+    uint32_t line;
+    const char *callee;
+    const char *arg0; /* the first argument's leading name (`s` of `&s[g]`), or NULL */
+    bool used;        /* wrapped in a call or assigned: written to be checked */
+} kc_lost_call;
 
 /* CUDA: a function of the host defined in the file at namespace scope (a
  * launcher, a stage of a host pipeline; not a class member). */
@@ -940,8 +970,14 @@ typedef struct kc_model {
      * type from a missing header): how many are wrapped in a call (a
      * checking macro) or assigned, and how many are bare statements. */
     uint32_t host_calls_unparsed_checked, host_calls_unparsed_bare;
+    /* Those calls, in file order: a check among them is not seen (KC601
+     * says so where one follows a finding). */
+    KC_VEC(kc_lost_call) host_calls_unparsed_at;
     /* CUDA: the functions of the host the file defines (kc_host_fn). */
     KC_VEC(kc_host_fn) host_fns;
+    /* CUDA: code in a preprocessor branch the run could not decide
+     * (kc_region); findings in it are notes that say why. */
+    KC_VEC(kc_region) unsure_code;
     /* Triton: whether the file's repository calls torch.compile anywhere,
      * and how many of its Python files were read to tell (kc_peers). */
     kc_compile_use torch_compile;

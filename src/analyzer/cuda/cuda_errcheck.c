@@ -383,6 +383,14 @@ void kc_cuda_unparsed_api_calls(kc_cuda_tu *t)
             wrapped++;
         else
             bare++;
+        kc_lost_call lc = {.line = (uint32_t)line, .callee = name, .used = used};
+        unsigned a0 = i + 2 < tk.n && kc_cuda_tok_is(&tk, i + 2, "&") ? i + 3 : i + 2;
+        if (a0 < tk.n && clang_getTokenKind(tk.v[a0]) == CXToken_Identifier) {
+            CXString as = clang_getTokenSpelling(tk.tu, tk.v[a0]);
+            lc.arg0 = kc_arena_strdup(t->m->arena, clang_getCString(as));
+            clang_disposeString(as);
+        }
+        kc_vec_push(&t->m->host_calls_unparsed_at, lc);
         if (!first) {
             first = name;
             first_line = line;
@@ -587,6 +595,29 @@ bool kc_cuda_waits_for_device(const char *callee)
         if (strcmp(callee, w[i]) == 0)
             return true;
     return false;
+}
+
+unsigned kc_cuda_arg_base_key(const kc_cuda_tu *t, CXCursor call, const char *callee)
+{
+    unsigned kind = strncmp(callee, "cudaStreamCreate", 16) == 0 || strcmp(callee, "cudaStreamSynchronize") == 0 ? 1
+                    : strcmp(callee, "cudaSetDevice") == 0                                                      ? 2
+                                                                                                                 : 0;
+    if (!kind || clang_Cursor_getNumArguments(call) < 1)
+        return 0;
+    size_t a, b;
+    kc_cuda_span_offsets(t, kc_cuda_span(t, clang_Cursor_getArgument(call, 0)), &a, &b);
+    const char *s = t->src->text;
+    while (a < b && (s[a] == '&' || isspace((unsigned char)s[a])))
+        a++;
+    size_t e = a;
+    while (e < b && is_ident(s[e]))
+        e++;
+    if (e == a || isdigit((unsigned char)s[a]))
+        return 0; /* (a literal ordinal, an expression) */
+    unsigned h = 2166136261u ^ kind;
+    for (size_t i = a; i < e; i++)
+        h = (h ^ (unsigned char)s[i]) * 16777619u;
+    return h ? h : 1;
 }
 
 bool kc_cuda_cleanup_call(const char *n)

@@ -61,6 +61,11 @@ bool kc_cuda_text_waits(const kc_cuda_tu *t, kc_span sp);
  * (`CHECK(cudaFree(p));`), host C library output (`printf`), blanks and
  * comments? */
 bool kc_cuda_nothing_enqueued_between(const kc_cuda_tu *t, kc_span a, kc_span b);
+/* For a stream creation or synchronization (`cudaStreamCreate(&s[g])`,
+ * `cudaStreamSynchronize(s[g])`) or a device switch (`cudaSetDevice(g)`),
+ * a key for its first argument's base name (`s`, `g`) and the kind of
+ * call; 0 for any other call or argument. */
+unsigned kc_cuda_arg_base_key(const kc_cuda_tu *t, CXCursor call, const char *callee);
 /* Is `n` a clean-up call of the runtime (`cudaFree*`, `cuda*Destroy`)? */
 bool kc_cuda_cleanup_call(const char *n);
 

@@ -212,6 +212,54 @@ size_t kc_cuda_skip_noise(const char *t, size_t len, size_t i)
     return i;
 }
 
+void kc_cuda_unsure_branches(kc_model *m, const kc_source *src, const kc_cuda_errors *ce)
+{
+    static const char pre[] = "function-like macro '";
+    for (uint32_t e = 0; e < ce->v.len; e++) {
+        const char *msg = ce->v.data[e].msg, *q = msg ? strstr(msg, pre) : NULL;
+        const char *qe = q ? strchr(q + sizeof pre - 1, '\'') : NULL;
+        if (!qe || !strstr(qe, "is not defined"))
+            continue;
+        /* the directive's line, then its matching #endif */
+        uint32_t line = ce->v.data[e].line, depth = 0, end = 0, at_line = line;
+        size_t len = 0;
+        const char *l = kc_source_line(src, line, &len);
+        size_t p = 0;
+        while (l && p < len && (l[p] == ' ' || l[p] == '\t'))
+            p++;
+        if (!l || p >= len || l[p] != '#')
+            continue;
+        for (uint32_t ln = line; !end; ln++) {
+            const char *t = kc_source_line(src, ln, &len);
+            if (!t)
+                break;
+            size_t i = 0;
+            while (i < len && (t[i] == ' ' || t[i] == '\t'))
+                i++;
+            if (i >= len || t[i] != '#')
+                continue;
+            i++;
+            while (i < len && (t[i] == ' ' || t[i] == '\t'))
+                i++;
+            if (len - i >= 2 && !strncmp(t + i, "if", 2))
+                depth++;
+            else if (len - i >= 5 && !strncmp(t + i, "endif", 5) && --depth == 0)
+                end = ln;
+            if (ln == line && depth == 0) /* an #elif: its #if opened earlier */
+                depth = 1;
+        }
+        if (!end)
+            continue;
+        kc_region r = {.span = {at_line, 1, end, 1},
+                       .why = kc_arena_printf(m->arena, "it is in the `#if` on line %u, whose condition calls `%.*s`, a "
+                                                        "function-like macro no header of this run defines (a "
+                                                        "generated or missing configuration header): the parse took "
+                                                        "one branch, the build may compile another",
+                                              line, (int)(qe - q - (sizeof pre - 1)), q + sizeof pre - 1)};
+        kc_vec_push(&m->unsure_code, r);
+    }
+}
+
 int kc_cuda_kernel_at(const kc_model *m, uint32_t line)
 {
     for (uint32_t i = 0; i < m->kernels.len; i++)

@@ -34,6 +34,10 @@ typedef struct kc_cuda_errors {
                          `#if __CUDA_ARCH__ ...` that it leaves out is said */
 } kc_cuda_errors;
 
+/* The `#if` blocks of the main file whose condition calls a function-like
+ * macro clang reported as not defined (ce): kc_model.unsure_code. */
+void kc_cuda_unsure_branches(kc_model *m, const kc_source *src, const kc_cuda_errors *ce);
+
 /* Sorts the translation unit's errors; a driver error goes to `fatal`.
  * True when the file can be lowered. */
 bool kc_cuda_errors_collect(CXTranslationUnit tu, const kc_source *src, kc_arena *ar, kc_cuda_errors *out,

@@ -100,6 +100,10 @@ typedef struct host_ctx {
     host_fns *all;          /* where fns are gathered (local classes' methods join them) */
     unsigned got_device[8]; /* the function's variables cudaGetDevice wrote (clang_hashCursor) */
     unsigned ngot;
+    /* checked stream creations and device switches of the function: the
+     * argument's base name (kc_cuda_arg_base_key) and the call */
+    struct { unsigned key; kc_span at; } valid[16];
+    unsigned nvalid;
 } host_ctx;
 
 static enum CXChildVisitResult fns_visit(CXCursor c, CXCursor parent, CXClientData data);
@@ -700,6 +704,11 @@ static void on_call(host_ctx *x, CXCursor c)
             x->got_device[x->ngot++] = v;
         for (unsigned g = 0; v && strcmp(name, "cudaSetDevice") == 0 && g < x->ngot; g++)
             a.restores |= x->got_device[g] == v;
+        unsigned key = kc_cuda_arg_base_key(x->t, c, name);
+        for (unsigned g = 0; key && g < x->nvalid && !kc_span_valid(k->validated_by); g++)
+            k->validated_by = x->valid[g].key == key ? x->valid[g].at : k->validated_by;
+        if (key && use == 1 && x->nvalid < sizeof x->valid / sizeof x->valid[0])
+            x->valid[x->nvalid].key = key, x->valid[x->nvalid++].at = e.span;
         kc_cuda_kids kids;
         kc_cuda_kids_get(c, &kids);
         if (kids.n >= 1)
@@ -876,6 +885,7 @@ static void host_function(host_ctx *x, CXCursor fn)
     x->depth = 0;
     x->npath = 0;
     x->ngot = 0;
+    x->nvalid = 0;
     visit(x, body);
     unknown_checkers(x, body);
     kc_model *m = x->t->m;
@@ -955,7 +965,7 @@ static void host_function(host_ctx *x, CXCursor fn)
              * only errors are the runtime's failure to start and earlier
              * faults, which every later call returns too. */
             sticky_only |= strcmp(c.callee, "cudaGetDevice") == 0 ||
-                           strcmp(c.callee, "cudaGetDeviceCount") == 0 || e->restores;
+                           strcmp(c.callee, "cudaGetDeviceCount") == 0 || e->restores || kc_span_valid(c.validated_by);
             for (uint32_t j = i + 1; j < x->evs.len; j++) {
                 const host_ev *f = &x->evs.data[j];
                 if (f->kind != EV_CHECK || !same_path(e, f))

@@ -1004,6 +1004,7 @@ static kc_model *lower_with(kc_cuda_frontend *fe, kc_arena *ar, const kc_source 
             record_deps(fe, tu, m, src->path, &scan, &a, &hidden);
             m->hip = is_hip(tu, src, &hidden, &ce);
             assumed_qualifiers(m, model_src, quals);
+            kc_cuda_unsure_branches(m, model_src, &ce);
             /* the file as written: a specifier macro read as `__device__`
              * (cuda_macros.c) makes no device code of its own */
             bool tolerant =

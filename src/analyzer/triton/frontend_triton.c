@@ -373,6 +373,7 @@ static void apply_launches(tt_ctx *c, const tt_kernel_def *def)
     uint32_t *nbound = kc_xcalloc(c->k->params.len + 1, sizeof *nbound);
     uint8_t *rowbits = kc_xcalloc(c->k->params.len + 1, sizeof *rowbits);
     uint8_t *partbits = kc_xcalloc(c->k->params.len + 1, sizeof *partbits);
+    uint8_t *lastbits = kc_xcalloc(c->k->params.len + 1, sizeof *lastbits);
     uint8_t *statebits = kc_xcalloc(c->k->params.len + 1, sizeof *statebits);
     const char **statewhy = kc_xcalloc(c->k->params.len + 1, sizeof *statewhy);
     uint32_t *ncover = kc_xcalloc(c->k->params.len + 1, sizeof *ncover);
@@ -426,6 +427,7 @@ static void apply_launches(tt_ctx *c, const tt_kernel_def *def)
                     continue;
                 rowbits[pi] = nbound[pi] ? (uint8_t)(rowbits[pi] & b->row_axes) : b->row_axes;
                 partbits[pi] |= b->row_part_axes; /* a part of the row at any launch */
+                lastbits[pi] |= b->row_last_axes;
                 statebits[pi] = nbound[pi] ? (uint8_t)(statebits[pi] & b->state_axes) : b->state_axes;
                 if (b->state_why && !statewhy[pi])
                     statewhy[pi] = kc_arena_printf(c->a, "the launch %s%s%son line %u passes %s", ln->file ? "in " : "",
@@ -469,6 +471,7 @@ static void apply_launches(tt_ctx *c, const tt_kernel_def *def)
             kc_symbol *s = &c->k->symbols.data[c->k->params.data[i].symbol];
             s->row_axes = rowbits[i];
             s->row_part_axes = (uint8_t)(partbits[i] & rowbits[i]);
+            s->row_last_axes = (uint8_t)(lastbits[i] & rowbits[i] & ~partbits[i]);
             /* a state along an axis some launch counts otherwise says nothing */
             for (unsigned ax = 0; ax < 3; ax++)
                 if (!c->k->grid_rows[ax])
@@ -492,6 +495,7 @@ static void apply_launches(tt_ctx *c, const tt_kernel_def *def)
     tt_tiling_free(&tl);
     free(rowbits);
     free(partbits);
+    free(lastbits);
     free(statebits);
     free(statewhy);
 }

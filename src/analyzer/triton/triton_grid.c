@@ -436,7 +436,7 @@ static void flat_rows(tt_module *m, TSNode e, TSNode scope, int depth, rows_info
  * one of `lens`: the row lengths of the flattened tensors the launch passes;
  * n_heads and head_dim of a (batch, seq, n_heads, head_dim) tensor)? */
 static bool row_factor(tt_module *m, TSNode e, TSNode scope, const rows_info *ri, const char *const *lens,
-                       uint32_t nlens, int depth, bool *part)
+                       uint32_t nlens, int depth, int *part)
 {
     e = tt_unparen(e);
     if (depth > GRID_DEPTH || ts_node_is_null(e))
@@ -463,11 +463,19 @@ static bool row_factor(tt_module *m, TSNode e, TSNode scope, const rows_info *ri
         /* n_heads, head_dim of `batch, seq, n_heads, head_dim = q.shape`: a
          * trailing extent of a tensor whose two leading dimensions are the rows */
     {
-        if (!extent(m, e, scope, 0, &t, &dim, &targets) || targets < 3 || dim < 2)
+        if (!extent(m, e, scope, 0, &t, &dim, &targets))
             return false;
-        /* one of two or more trailing extents, the last (a head or feature
-         * size, not a sequence length that may be 1) left out */
-        *part = targets > 3 && (uint32_t)dim + 1 < targets;
+        /* `k.shape[-2]` beside a 4-D `q`: counted from the end, of a tensor
+         * taken to have the counted tensor's rank where its own is not known */
+        if (dim < 0 && (targets >= 3 || ri->rank >= 3)) {
+            targets = targets >= 3 ? targets : ri->rank;
+            dim += (int)targets;
+        }
+        if (targets < 3 || dim < 2)
+            return false;
+        /* one of two or more trailing extents (1), or the last of them (2):
+         * the row is their product */
+        *part = targets <= 3 ? 0 : (uint32_t)dim + 1 < targets ? 1 : 2;
         return true;
     }
     if (ri->kind == ROWS_DIM0) {
@@ -747,11 +755,13 @@ static void mark_row_factors(tt_module *m, tt_launch *l, TSNode scope, unsigned 
         if (TT_IS(a, list_splat) || TT_IS(a, dictionary_splat))
             return; /* the bindings after it may have been dropped: stop matching */
         TSNode v = TT_IS(a, keyword_argument) ? tt_field(a, "value") : a;
-        bool part = false;
+        int part = 0;
         if (row_factor(m, v, scope, ri, lens, nlens, 0, &part)) {
             l->args.data[b].row_axes |= (uint8_t)(1u << ax);
-            if (part)
+            if (part == 1)
                 l->args.data[b].row_part_axes |= (uint8_t)(1u << ax);
+            else if (part == 2)
+                l->args.data[b].row_last_axes |= (uint8_t)(1u << ax);
         }
         const char *state = state_of(m, v, scope, ri);
         if (state) {

@@ -69,8 +69,9 @@ typedef struct tt_binding {
     /* grid axes (bits) whose rows it scales: the row stride or the row
      * length of the flattened tensor the axis counts rows of (triton_grid.c) */
     uint8_t row_axes;
-    /* of row_axes: one of several trailing extents of the counted tensor */
-    uint8_t row_part_axes;
+    /* of row_axes: one of several trailing extents of the counted tensor,
+     * not the last; the last of three or more */
+    uint8_t row_part_axes, row_last_axes;
     /* grid axes (bits) of whose counted tensor it is a per-sequence state:
      * made from the counted extents and some others, a middle extent left
      * out (triton_grid.c); state_why says so, NULL when no axis */
