@@ -590,7 +590,9 @@ static void explain_severity(kc_rule_ctx *ctx, const kc_kernel *k, kc_diag *d, c
                      (rs->facts & KC_SF_OUTER_STRIDE) ? "row stride" : "row stride or a row extent", prod,
                      dim0 ? "so it wraps once the tensor holds 2^31 elements (a 32768-token batch of 65536-wide "
                             "logits)"
-                          : "which passes 2^31 elements as the rows grow (65536 rows of 32768)");
+                          : "so it wraps once the tensor holds 2^31 elements (4 GiB of bf16: a batch of 262144 "
+                            "tokens of 8192 features, whatever its layout); whether this project's tensors grow "
+                            "that large its configuration decides");
     }
     if (row) {
         if (widened_elsewhere && k->lang != KC_LANG_CUDA)

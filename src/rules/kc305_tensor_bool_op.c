@@ -59,16 +59,19 @@ static void check(const kc_model *m, const kc_kernel *k, kc_rule_ctx *ctx)
                                "deprecated Python `%s` on a block tensor: use `%s`%s", b->op, sym,
                                b->op[0] == 'n' ? "" : " with parentheses around the comparisons");
         kc_diag_note(d, "`%s` is evaluated element-wise only through a deprecated fallback: Triton 3.6 computes what "
-                     "`&` would, and warns \"Logical operators 'and' and 'or' are deprecated for non-scalar tensors\" "
+                     "`%s` would, and warns \"Logical operators 'and' and 'or' are deprecated for non-scalar tensors\" "
                      "at every compile; non-boolean blocks and longer chains fail to compile on some releases",
-                     kc_rule_span_text(ctx, b->span));
-        kc_diag_note(d, "`&` binds tighter than `<`: `x < M & y < N` would mean `x < (M & y) < N`, so keep the "
-                     "parentheses");
+                     kc_rule_span_text(ctx, b->span), sym);
+        if (b->op[0] != 'n')
+            kc_diag_note(d, "`%s` binds tighter than `<`: `x < M %s y < N` would mean `x < (M %s y) < N`, so keep the "
+                         "parentheses",
+                         sym, sym, sym);
         if (b->fix_text)
             kc_diag_fix(d, kc_arena_printf(kc_rule_arena(ctx), "use `%s`", b->fix_text), b->span, b->fix_text);
         else
-            kc_diag_note(d, "an operand is not boolean: `~` and `&` would act bit by bit; compare it explicitly "
-                         "(`x != 0`) before combining");
+            kc_diag_note(d, "an operand is not boolean: `%s` would act bit by bit; compare it explicitly "
+                         "(`x != 0`) before combining",
+                         sym);
     }
 }
 

@@ -567,6 +567,77 @@ const char *kc_cuda_disabled_test_at(const kc_cuda_tu *t, size_t offset)
     return disabled ? kc_arena_strndup(t->m->arena, s + w, close - w) : NULL;
 }
 
+/* The macro a conditional directive tests (`#ifdef X`, `#if defined(X)`,
+ * `#if X`) at s[i..e), or NULL. */
+static const char *directive_macro(const kc_cuda_tu *t, const char *s, size_t i, size_t e)
+{
+    bool ifdef = e - i >= 5 && !strncmp(s + i, "ifdef", 5);
+    if (!ifdef && !(e - i >= 2 && !strncmp(s + i, "if", 2) && !is_ident(s[i + 2])))
+        return NULL;
+    i += ifdef ? 5 : 2;
+    while (i < e && (isspace((unsigned char)s[i]) || s[i] == '('))
+        i++;
+    if (!ifdef && e - i > 7 && !strncmp(s + i, "defined", 7) && !is_ident(s[i + 7]))
+        for (i += 7; i < e && (isspace((unsigned char)s[i]) || s[i] == '(');)
+            i++;
+    size_t w = i;
+    while (i < e && is_ident(s[i]))
+        i++;
+    return i > w && !isdigit((unsigned char)s[w]) ? kc_arena_strndup(t->m->arena, s + w, i - w) : NULL;
+}
+
+const char *kc_cuda_disabled_check_after(const kc_cuda_tu *t, kc_span launch, kc_span within)
+{
+    size_t a, b, wa, wb;
+    kc_cuda_span_offsets(t, launch, &a, &b);
+    kc_cuda_span_offsets(t, within, &wa, &wb);
+    const char *s = t->src->text;
+    size_t n = wb < t->src->len ? wb : t->src->len;
+    const char *macro = NULL;
+    int depth = 0;
+    for (size_t i = b; i < n;) {
+        size_t e = (s[i] == '/' || s[i] == '"' || s[i] == '\'') ? kc_cuda_skip_noise(s, n, i) : i;
+        if (e != i) {
+            i = e;
+            continue;
+        }
+        /* (past later launches too: a last-error check reports the
+         * error of any launch before it) */
+        bool line_start = i == 0 || s[i - 1] == '\n';
+        size_t p = i;
+        while (line_start && p < n && (s[p] == ' ' || s[p] == '\t'))
+            p++;
+        if (!line_start || p >= n || s[p] != '#') {
+            if (depth > 0 && is_ident(s[i]) && (i == 0 || !is_ident(s[i - 1])) &&
+                (!strncmp(s + i, "cudaGetLastError", 16) || !strncmp(s + i, "cudaPeekAtLastError", 19)))
+                return macro;
+            i++;
+            continue;
+        }
+        size_t eol = p;
+        while (eol < n && s[eol] != '\n')
+            eol++;
+        size_t d = p + 1;
+        while (d < eol && (s[d] == ' ' || s[d] == '\t'))
+            d++;
+        if (eol - d >= 2 && !strncmp(s + d, "if", 2)) {
+            const char *m = depth == 0 ? directive_macro(t, s, d, eol) : NULL;
+            if (depth == 0 && !m)
+                return NULL; /* (`#ifndef`, an expression: whose builds, not said) */
+            macro = depth == 0 ? m : macro;
+            depth++;
+        } else if (eol - d >= 5 && !strncmp(s + d, "endif", 5) && depth > 0) {
+            depth--;
+        } else if (eol - d >= 4 && !strncmp(s + d, "else", 4) && depth == 1) {
+            depth = -1000; /* the other branch: not the block this build leaves out */
+        }
+        if (depth < 0)
+            return NULL;
+        i = eol;
+    }
+    return NULL;
+}
+
 bool kc_cuda_bare_statement(const kc_source *src, uint32_t line, uint32_t col)
 {
     size_t i = kc_source_offset(src, line, col);

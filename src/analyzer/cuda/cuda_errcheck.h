@@ -31,6 +31,14 @@ void kc_cuda_unparsed_api_calls(kc_cuda_tu *t);
  * builds. The name (arena), or NULL. */
 const char *kc_cuda_empty_checker_after(const kc_cuda_tu *t, kc_span launch);
 
+/* A last-error check after launch `launch` in `within` (its function's
+ * body; later launches may come between: it reports their errors too),
+ * inside a preprocessor block this build
+ * leaves out (`#ifdef CUDA_DBG` ... `cudaGetLastError()` ... `#endif`): it
+ * would have been parsed, and the launch checked, were the block on. The
+ * block's macro (`CUDA_DBG`, arena), or NULL. */
+const char *kc_cuda_disabled_check_after(const kc_cuda_tu *t, kc_span launch, kc_span within);
+
 /* The first test assertion written after `after` and inside `within` (a
  * host function's body): a gtest `ASSERT_*` / `EXPECT_*`, a Catch2 or
  * doctest `REQUIRE*` / `CHECK_THAT`, a Boost.Test `BOOST_CHECK*` /

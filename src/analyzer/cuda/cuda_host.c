@@ -914,6 +914,8 @@ static void host_function(host_ctx *x, CXCursor fn)
             }
             /* `ORcudaKernelCheck;` compiled to nothing: checked in the debug builds */
             const char *debug_check = checked ? NULL : kc_cuda_empty_checker_after(x->t, e->span);
+            if (!checked && !debug_check) /* `#ifdef CUDA_DBG` ... cudaGetLastError() ... `#endif` after it */
+                debug_check = kc_cuda_disabled_check_after(x->t, e->span, kc_cuda_span(x->t, body));
             /* an earlier unchecked launch in another arm of a branch
              * around both: one check after the branch covers the two */
             kc_span alt = {0, 0, 0, 0};
