@@ -355,33 +355,25 @@ static bool covers(const kc_access *b, const kc_access *a)
     return true;
 }
 
+/* Which moving accesses moving_accesses counts. */
+typedef enum mover_kind {
+    MOVERS_ANY,      /* every one */
+    MOVERS_AS_LARGE, /* Triton: blocks at least as large as a's (covers) */
+    MOVERS_BLOCKS,   /* Triton: blocks, rank 1 or more */
+} mover_kind;
+
 /* How many other global accesses of loop L move to a new address in
- * every pass (the loop's real traffic; as_large: Triton blocks at least
- * as large as a's, covers), the first in *first. */
-static unsigned moving_accesses(const kc_kernel *k, const kc_access *a, uint32_t L, bool as_large,
+ * every pass (the loop's real traffic), of the kind `which`, the first in
+ * *first. */
+static unsigned moving_accesses(const kc_kernel *k, const kc_access *a, uint32_t L, mover_kind which,
                                 const kc_access **first)
 {
     unsigned n = 0;
     for (uint32_t i = 0; i < k->accesses.len; i++) {
         const kc_access *b = &k->accesses.data[i];
         if (b == a || b->space != KC_MEM_GLOBAL || !b->offset || b->loop == KC_NONE || !kc_loop_within(k, b->loop, L) ||
-            !kc_index_depends_on_loop(b->offset, L) || (as_large && !covers(b, a)))
-            continue;
-        if (!n++)
-            *first = b;
-    }
-    return n;
-}
-
-/* Triton: how many global accesses of loop L other than a are blocks
- * (rank 1 or more) whose address moves with the loop, the first in *first. */
-static unsigned moving_blocks(const kc_kernel *k, const kc_access *a, uint32_t L, const kc_access **first)
-{
-    unsigned n = 0;
-    for (uint32_t i = 0; i < k->accesses.len; i++) {
-        const kc_access *b = &k->accesses.data[i];
-        if (b == a || b->space != KC_MEM_GLOBAL || !b->offset || b->offset->shape.rank == 0 || b->loop == KC_NONE ||
-            !kc_loop_within(k, b->loop, L) || !kc_index_depends_on_loop(b->offset, L))
+            !kc_index_depends_on_loop(b->offset, L) || (which == MOVERS_AS_LARGE && !covers(b, a)) ||
+            (which == MOVERS_BLOCKS && b->offset->shape.rank == 0))
             continue;
         if (!n++)
             *first = b;
@@ -449,15 +441,16 @@ static void check(const kc_model *m, const kc_kernel *k, kc_rule_ctx *ctx)
          * pass (round 48: 20 of 20 such findings judged immaterial) */
         const kc_access *mover = NULL;
         unsigned moving =
-            !varying_mask && k->lang == KC_LANG_CUDA ? moving_accesses(k, a, L, false, &mover) : 0;
+            !varying_mask && k->lang == KC_LANG_CUDA ? moving_accesses(k, a, L, MOVERS_ANY, &mover) : 0;
         /* Triton: a reloaded block beside at least two blocks as large
          * that each pass moves anew (a norm's weight beside the rows) */
-        unsigned big = !varying_mask && k->lang == KC_LANG_TRITON ? moving_accesses(k, a, L, true, &mover) : 0;
+        unsigned big =
+            !varying_mask && k->lang == KC_LANG_TRITON ? moving_accesses(k, a, L, MOVERS_AS_LARGE, &mover) : 0;
         /* Triton: a scalar reloaded beside at least one block the pass
          * moves anew (a window's bounds beside a key tile and a dot) */
         const kc_access *block_mover = NULL;
         unsigned blocks = !varying_mask && k->lang == KC_LANG_TRITON && a->offset->shape.rank == 0
-                              ? moving_blocks(k, a, L, &block_mover)
+                              ? moving_accesses(k, a, L, MOVERS_BLOCKS, &block_mover)
                               : 0;
         if (blocks) {
             d->severity = KC_SEV_NOTE;
@@ -488,7 +481,8 @@ static void check(const kc_model *m, const kc_kernel *k, kc_rule_ctx *ctx)
          * (`dq_ptr -= d` beside `q = tl.load(q_ptr)`): maybe a step is
          * missing */
         const kc_access *other = NULL;
-        unsigned movers = k->lang == KC_LANG_TRITON && bare_pointer(a) ? moving_accesses(k, a, L, false, &other) : 0;
+        unsigned movers =
+            k->lang == KC_LANG_TRITON && bare_pointer(a) ? moving_accesses(k, a, L, MOVERS_ANY, &other) : 0;
         bool alone = movers >= 2;
         for (uint32_t j = 0; alone && j < k->accesses.len; j++) {
             const kc_access *b = &k->accesses.data[j];

@@ -3,7 +3,6 @@
  * others. */
 #include "rule_util.h"
 
-#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -242,16 +241,6 @@ static void report_later(kc_rule_ctx *ctx, const kc_call *c, kc_span at)
     d->severity = KC_SEV_NOTE;
 }
 
-/* The leading name of call c's first argument (`s` of `s[g]`), or NULL. */
-static const char *arg0_name(kc_rule_ctx *ctx, const kc_call *c)
-{
-    const char *t = kc_rule_span_text(ctx, c->arg0_span);
-    size_t n = 0;
-    while (t && (isalnum((unsigned char)t[n]) || t[n] == '_'))
-        n++;
-    return n && !isdigit((unsigned char)t[0]) ? kc_arena_strndup(kc_rule_arena(ctx), t, n) : NULL;
-}
-
 /* A finding at `at` in a host function with runtime calls after it that
  * the parse lost (statements that did not compile: types from a missing
  * header) that could be its check: a last-error call, or, for a call
@@ -301,14 +290,16 @@ static void launch_notes(kc_diag *d, const kc_launch *l)
  * a synchronization; one of a stream a checked call made, also one of the
  * calls the parse lost earlier in the file (`check(cudaStreamCreate(&s[g]))`
  * then `cudaStreamSynchronize(s[g])`)? */
-static bool sticky_only(const kc_model *m, const kc_call *c, const char *arg0)
+static bool sticky_only(const kc_model *m, const kc_call *c)
 {
     if (!strcmp(c->callee, "cudaDeviceSynchronize") || !strcmp(c->callee, "cudaThreadSynchronize") ||
         (!strcmp(c->callee, "cudaStreamSynchronize") && kc_span_valid(c->validated_by)))
         return true;
-    for (uint32_t i = 0; arg0 && !strcmp(c->callee, "cudaStreamSynchronize") && i < m->host_calls_unparsed_at.len; i++) {
+    if (!c->arg0_base || strcmp(c->callee, "cudaStreamSynchronize"))
+        return false;
+    for (uint32_t i = 0; i < m->host_calls_unparsed_at.len; i++) {
         const kc_lost_call *lc = &m->host_calls_unparsed_at.data[i];
-        if (lc->used && lc->line < c->span.line && lc->arg0 && !strcmp(lc->arg0, arg0) &&
+        if (lc->used && lc->line < c->span.line && lc->arg0 && !strcmp(lc->arg0, c->arg0_base) &&
             !strncmp(lc->callee, "cudaStreamCreate", 16))
             return true;
     }
@@ -455,7 +446,7 @@ static void check_model(const kc_model *m, kc_rule_ctx *ctx)
                          "surfaces later as a wrong result or an unrelated error",
                          checked, checked + ignored);
             kc_diag_note(d, "fix: wrap it in the file's checking macro (e.g. `CUDA_CHECK(%s(...))`)", c->callee);
-            lost_checks_after(m, d, at, sticky_only(m, c, arg0_name(ctx, c)));
+            lost_checks_after(m, d, at, sticky_only(m, c));
         }
     }
     (void)ar;

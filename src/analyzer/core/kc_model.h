@@ -545,6 +545,9 @@ typedef struct kc_call {
     /* Start of the first argument (an empty span there is an insertion
      * point: `0xffffffff, ` for a legacy shuffle); invalid when none. */
     kc_span arg0_span;
+    /* CUDA host code: the first argument's leading name as written (`s` of
+     * `&s[g]`, `g`), or NULL. */
+    const char *arg0_base;
     /* CUDA host code: the macro whose expansion the call is in (its name
      * as written where it is used), or NULL. */
     const char *macro;

@@ -668,13 +668,10 @@ bool kc_cuda_waits_for_device(const char *callee)
     return false;
 }
 
-unsigned kc_cuda_arg_base_key(const kc_cuda_tu *t, CXCursor call, const char *callee)
+const char *kc_cuda_arg_base_name(const kc_cuda_tu *t, CXCursor call)
 {
-    unsigned kind = strncmp(callee, "cudaStreamCreate", 16) == 0 || strcmp(callee, "cudaStreamSynchronize") == 0 ? 1
-                    : strcmp(callee, "cudaSetDevice") == 0                                                      ? 2
-                                                                                                                 : 0;
-    if (!kind || clang_Cursor_getNumArguments(call) < 1)
-        return 0;
+    if (clang_Cursor_getNumArguments(call) < 1)
+        return NULL;
     size_t a, b;
     kc_cuda_span_offsets(t, kc_cuda_span(t, clang_Cursor_getArgument(call, 0)), &a, &b);
     const char *s = t->src->text;
@@ -684,10 +681,20 @@ unsigned kc_cuda_arg_base_key(const kc_cuda_tu *t, CXCursor call, const char *ca
     while (e < b && is_ident(s[e]))
         e++;
     if (e == a || isdigit((unsigned char)s[a]))
-        return 0; /* (a literal ordinal, an expression) */
+        return NULL; /* (a literal ordinal, an expression) */
+    return kc_arena_strndup(t->m->arena, s + a, e - a);
+}
+
+unsigned kc_cuda_validation_key(const char *callee, const char *base)
+{
+    unsigned kind = strncmp(callee, "cudaStreamCreate", 16) == 0 || strcmp(callee, "cudaStreamSynchronize") == 0 ? 1
+                    : strcmp(callee, "cudaSetDevice") == 0                                                      ? 2
+                                                                                                                 : 0;
+    if (!kind || !base)
+        return 0;
     unsigned h = 2166136261u ^ kind;
-    for (size_t i = a; i < e; i++)
-        h = (h ^ (unsigned char)s[i]) * 16777619u;
+    for (const char *p = base; *p; p++)
+        h = (h ^ (unsigned char)*p) * 16777619u;
     return h ? h : 1;
 }
 

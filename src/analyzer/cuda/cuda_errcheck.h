@@ -69,11 +69,14 @@ bool kc_cuda_text_waits(const kc_cuda_tu *t, kc_span sp);
  * (`CHECK(cudaFree(p));`), host C library output (`printf`), blanks and
  * comments? */
 bool kc_cuda_nothing_enqueued_between(const kc_cuda_tu *t, kc_span a, kc_span b);
+/* The leading name of call's first argument as written, past a `&`
+ * (`s` of `&s[g]`, `g`; arena), or NULL (a literal, an expression). */
+const char *kc_cuda_arg_base_name(const kc_cuda_tu *t, CXCursor call);
 /* For a stream creation or synchronization (`cudaStreamCreate(&s[g])`,
- * `cudaStreamSynchronize(s[g])`) or a device switch (`cudaSetDevice(g)`),
- * a key for its first argument's base name (`s`, `g`) and the kind of
- * call; 0 for any other call or argument. */
-unsigned kc_cuda_arg_base_key(const kc_cuda_tu *t, CXCursor call, const char *callee);
+ * `cudaStreamSynchronize(s[g])`) or a device switch (`cudaSetDevice(g)`)
+ * of first-argument base name `base`, a key for the two; 0 for any other
+ * call, or no base. */
+unsigned kc_cuda_validation_key(const char *callee, const char *base);
 /* Is `n` a clean-up call of the runtime (`cudaFree*`, `cuda*Destroy`)? */
 bool kc_cuda_cleanup_call(const char *n);
 

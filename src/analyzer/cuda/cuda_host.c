@@ -101,7 +101,7 @@ typedef struct host_ctx {
     unsigned got_device[8]; /* the function's variables cudaGetDevice wrote (clang_hashCursor) */
     unsigned ngot;
     /* checked stream creations and device switches of the function: the
-     * argument's base name (kc_cuda_arg_base_key) and the call */
+     * argument's base name (kc_cuda_validation_key) and the call */
     struct { unsigned key; kc_span at; } valid[16];
     unsigned nvalid;
 } host_ctx;
@@ -704,7 +704,8 @@ static void on_call(host_ctx *x, CXCursor c)
             x->got_device[x->ngot++] = v;
         for (unsigned g = 0; v && strcmp(name, "cudaSetDevice") == 0 && g < x->ngot; g++)
             a.restores |= x->got_device[g] == v;
-        unsigned key = kc_cuda_arg_base_key(x->t, c, name);
+        k->arg0_base = kc_cuda_arg_base_name(x->t, c);
+        unsigned key = kc_cuda_validation_key(name, k->arg0_base);
         for (unsigned g = 0; key && g < x->nvalid && !kc_span_valid(k->validated_by); g++)
             k->validated_by = x->valid[g].key == key ? x->valid[g].at : k->validated_by;
         if (key && use == 1 && x->nvalid < sizeof x->valid / sizeof x->valid[0])
