@@ -67,7 +67,10 @@ static const char doc[] =
     "divides T - start and the warp index stays below S (the launches' block,\n"
     "else the loop's presumption again). Two loads of one address that nothing in the loop\n"
     "stores to are one value there (`n` read in the condition and again in\n"
-    "the body).\n"
+    "the body). A block-stride loop from the flat thread index of a 2-D or 3-D\n"
+    "block (`threadIdx.y * blockDim.x + threadIdx.x`) by a step of whole blocks\n"
+    "(`wrap = blockDim.x * blockDim.y`) to a bound the kernel rounds up to the\n"
+    "step (`(n + wrap - 1) / wrap * wrap`) makes the same passes in every thread.\n"
     "A warp-stride loop over a span its step divides (`for (j = base + warp;\n"
     "j < base + 128; j += 8)`, warp = threadIdx.x >> 5) makes span / step passes\n"
     "in every thread while the warp index stays below the step: shown by the\n"
@@ -199,6 +202,80 @@ static const char *missing_name(const kc_model *m, const kc_kernel *k, const kc_
             return g->what;
     }
     return NULL;
+}
+
+/* The number of block axes (1 to 3) whose flat thread index the monomials
+ * of x that vary between threads spell: threadIdx.x (+ threadIdx.y *
+ * blockDim.x (+ threadIdx.z * blockDim.x * blockDim.y)), each term once
+ * with coefficient 1; 0 when they spell anything else. */
+static unsigned flat_thread_axes(const kc_index *x)
+{
+    unsigned seen = 0, n = 0;
+    for (unsigned i = 0; i < x->nmono; i++) {
+        const kc_mono *mo = &x->mono[i];
+        bool thread = false;
+        for (unsigned f = 0; f < mo->nfac; f++)
+            thread |= (mo->fac[f].flags & KC_AF_THREAD) || mo->fac[f].axes;
+        if (!thread)
+            continue;
+        int lane = -1;
+        unsigned dims = 0;
+        for (unsigned f = 0; f < mo->nfac; f++) {
+            const kc_atom *a = &mo->fac[f];
+            if (a->kind == KC_ATOM_LANE && a->id < 3 && lane < 0)
+                lane = (int)a->id;
+            else if (a->kind == KC_ATOM_BLOCK_DIM && a->id < 3 && !(dims & (1u << a->id)))
+                dims |= 1u << a->id;
+            else
+                return 0;
+        }
+        if (lane < 0 || mo->coef != 1 || dims != (1u << lane) - 1u || (seen & (1u << lane)))
+            return 0;
+        seen |= 1u << lane;
+    }
+    while (n < 3 && (seen & (1u << n)))
+        n++;
+    return seen == (1u << n) - 1u ? n : 0;
+}
+
+/* A block-stride loop over the flat thread index of the block up to a
+ * bound the kernel rounds up to the step: `for (i = threadIdx.y *
+ * blockDim.x + threadIdx.x; i < end; i += wrap)` with wrap = blockDim.x *
+ * blockDim.y and `end = (n + wrap - 1) / wrap * wrap`. The start is a
+ * uniform base plus the flat index t, 0 <= t < wrap; the step is a
+ * multiple of wrap; the bound minus the base is a multiple of the step:
+ * every thread makes (end - base) / step passes. */
+static bool rounded_flat_stride(const kc_cond *c, const kc_loop *l)
+{
+    if (!l->start || !l->end || !l->step || l->step->nmono != 1 || deps_thread(kc_index_deps(l->step)) ||
+        deps_thread(kc_index_deps(l->end)) || c->npreds != 1 || c->preds[0].op != KC_CMP_LT || !c->preds[0].rhs)
+        return false;
+    const kc_mono *st = &l->step->mono[0];
+    unsigned n = flat_thread_axes(l->start);
+    if (!n || st->coef <= 0)
+        return false;
+    for (unsigned ax = 0; ax < n; ax++) { /* the step: a multiple of the flat index's range */
+        kc_mono dim = {.coef = 1, .nfac = 1};
+        dim.fac[0] = kc_atom_make(KC_ATOM_BLOCK_DIM, ax, (kc_deps){0});
+        if (!kc_mono_divides(&dim, st))
+            return false;
+    }
+    kc_arena *a = kc_arena_new();
+    kc_index base = *l->start; /* the start's terms that do not vary between threads */
+    kc_mono *keep = kc_arena_alloc(a, sizeof(kc_mono) * (l->start->nmono ? l->start->nmono : 1));
+    base.mono = keep;
+    base.nmono = 0;
+    for (unsigned i = 0; i < l->start->nmono; i++)
+        if (!kc_mono_has_kind(&l->start->mono[i], KC_ATOM_LANE))
+            keep[base.nmono++] = l->start->mono[i];
+    const kc_index *gap = kc_index_sub(a, c->preds[0].rhs, l->end);
+    const kc_index *span = kc_index_sub(a, l->end, &base);
+    int64_t z;
+    bool ok = gap && kc_index_is_const(gap, &z) && z == 0 && span;
+    for (unsigned i = 0; ok && i < span->nmono; i++)
+        ok = kc_mono_divides(st, &span->mono[i]);
+    kc_arena_delete(a);
+    return ok;
 }
 
 /* A group-stride loop over a span its step divides: `for (j = base +
@@ -562,8 +639,8 @@ static uint32_t divergent_cond(const kc_model *m, const kc_kernel *k, uint32_t g
             block_spans_bound(m, k, cd) || launches_decide(m, k, cd, false))
             continue;
         const kc_loop *l = loop_of_cond(k, cd);
-        if (l && (uniform_trip_count(l) || launch_uniform_stride(m, k, cd, l) || constant_tiles(m, k, l) ||
-                  group_stride(m, k, l)))
+        if (l && (uniform_trip_count(l) || launch_uniform_stride(m, k, cd, l) || rounded_flat_stride(cd, l) ||
+                  constant_tiles(m, k, l) || group_stride(m, k, l)))
             continue;
         return c;
     }

@@ -527,3 +527,21 @@ bool kc_shape_broadcast(const kc_shape *a, const kc_shape *b, kc_shape *out)
     *out = s;
     return true;
 }
+
+/* Does monomial m hold every factor of monomial d (as many times) and a
+ * multiple of its coefficient? */
+bool kc_mono_divides(const kc_mono *d, const kc_mono *m)
+{
+    if (d->coef == 0 || (d->coef != 1 && d->coef != -1 && m->coef % d->coef != 0) || d->nfac > m->nfac)
+        return false;
+    bool used[KC_MONO_MAX_FACTORS] = {false};
+    for (unsigned f = 0; f < d->nfac; f++) {
+        bool found = false;
+        for (unsigned g = 0; g < m->nfac && !found; g++)
+            if (!used[g] && kc_atom_same(&d->fac[f], &m->fac[g]))
+                found = used[g] = true;
+        if (!found)
+            return false;
+    }
+    return true;
+}

@@ -184,6 +184,9 @@ uint64_t kc_index_nonconst_hash(const kc_index *x);
  * mask `loops` (bit l: loop l < 63) alone, with coefficient 1 or -1
  * (`dst[i + 4 + j]` hashes as `dst[i]` when j's loop is in the mask). */
 uint64_t kc_index_nonconst_hash_skipping(const kc_index *x, uint64_t loops);
+/* Does monomial m hold every factor of monomial d (as many times) and a
+ * multiple of its coefficient: is m a multiple of d? */
+bool kc_mono_divides(const kc_mono *d, const kc_mono *m);
 kc_deps kc_index_deps(const kc_index *x);
 bool kc_index_is_const(const kc_index *x, int64_t *v);
 bool kc_index_depends_on_loop(const kc_index *x, uint32_t loop);

@@ -242,6 +242,33 @@ static kc_bound hvar(kc_arena *a, uint32_t id)
     return (kc_bound){kc_index_atom(a, kc_atom_make(KC_ATOM_HOST, id, (kc_deps){0}), 64, KC_SPACE_THREADS, NULL), 1};
 }
 
+static void test_mono_divides(void **state)
+{
+    (void)state;
+    kc_mono wrap = {.coef = 2, .nfac = 2}; /* 2 * n * m */
+    wrap.fac[0] = sym(0);
+    wrap.fac[1] = sym(1);
+    kc_mono end = {.coef = 6, .nfac = 3}; /* 6 * m * q * n */
+    end.fac[0] = sym(1);
+    end.fac[1] = sym(2);
+    end.fac[2] = sym(0);
+    assert_true(kc_mono_divides(&wrap, &end));
+    end.coef = 3; /* the coefficient is not a multiple of 2 */
+    assert_false(kc_mono_divides(&wrap, &end));
+    end.coef = 4;
+    end.fac[2] = sym(1); /* m twice, no n */
+    assert_false(kc_mono_divides(&wrap, &end));
+    kc_mono sq = {.coef = 1, .nfac = 2}; /* n * n needs n twice */
+    sq.fac[0] = sym(0);
+    sq.fac[1] = sym(0);
+    kc_mono once = {.coef = 1, .nfac = 2};
+    once.fac[0] = sym(0);
+    once.fac[1] = sym(1);
+    assert_false(kc_mono_divides(&sq, &once));
+    kc_mono neg = {.coef = -1, .nfac = 0}, min = {.coef = INT64_MIN, .nfac = 0};
+    assert_true(kc_mono_divides(&neg, &min));
+}
+
 static void test_bounds(void **state)
 {
     (void)state;
@@ -279,6 +306,7 @@ int main(void)
         cmocka_unit_test(test_deps_divmod),
         cmocka_unit_test(test_deps_unseen),
         cmocka_unit_test(test_bounds),
+        cmocka_unit_test(test_mono_divides),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
