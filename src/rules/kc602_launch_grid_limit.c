@@ -31,8 +31,15 @@ static const char doc[] =
     "- a block of constant size over 1024 threads, or over 1024 in x or y or\n"
     "  64 in z.\n"
     "\n"
-    "A single run-time size on axis 1/2 (`B`, `triton.cdiv(T, BT)`) is not\n"
-    "reported: kcheck cannot tell a head count from a sequence length.\n"
+    "- grid axis 1 or 2 of a Triton launch that runs one program per row of a\n"
+    "  matrix (`M` of `M, K = x.shape`, or `x.size(0)` with `assert x.dim() ==\n"
+    "  2` before the launch), a warning: a 2-D tensor's rows are tokens or the\n"
+    "  entries of a table; one program per index of the first dimension of a\n"
+    "  tensor of unknown rank, or of a matrix's rows named like a batch (`B`,\n"
+    "  `bs`, `batch_size`), a note (a batch as often as rows).\n"
+    "\n"
+    "Another single run-time size on axis 1/2 (`B`, `triton.cdiv(T, BT)`) is\n"
+    "not reported: kcheck cannot tell a head count from a sequence length.\n"
     "\n"
     "## Why is this bad?\n"
     "CUDA limits a grid to 2^31-1 blocks along x and 65535 along y and z,\n"
@@ -106,6 +113,29 @@ static void check_grid(const kc_model *m, const kc_launch *l, kc_rule_ctx *ctx)
                          "launch `min(rows, 65535)` programs along this axis and loop over the rest in steps of "
                          "`tl.num_programs(%u)`",
                          ax);
+        } else if (g->hazard == KC_GRID_FIRST_DIM && g->matrix) {
+            kc_diag *d = kc_report(ctx, NULL, at,
+                                   "%s runs one program per row of a matrix: past 65535 rows the launch fails",
+                                   axis_name(m, ax));
+            d->severity = KC_SEV_WARNING;
+            kc_diag_note(d, "%s, a 2-D tensor: its rows are the tokens of a batch or the entries of a table, and "
+                         "65536 of them is an ordinary size; grid axes 1 and 2 allow at most 65535 programs (grid "
+                         "axis 0 allows 2^31-1)",
+                         g->why);
+            kc_diag_note(d, "put the rows on axis 0 and split `tl.program_id(0)` with `//` and `%%` in the kernel, or "
+                         "launch `min(rows, 65535)` programs along this axis and loop over the rest in steps of "
+                         "`tl.num_programs(%u)`",
+                         ax);
+        } else if (g->hazard == KC_GRID_FIRST_DIM) {
+            kc_diag *d = kc_report(ctx, NULL, at, "%s is `%s`: the launch fails if it passes 65535", axis_name(m, ax),
+                                   g->text);
+            d->severity = KC_SEV_NOTE;
+            kc_diag_note(d, "%s, one program per index: kcheck cannot tell whether that dimension is a batch, "
+                         "which stays small, or the rows of the tensor (tokens), which pass 65535 (a matrix's rows "
+                         "named like a batch, `B`, `bs`, `batch_size`, are taken for samples; %s allows 2^31-1)",
+                         g->why, axis_name(m, 0));
+            kc_diag_note(d, "put it on axis 0 and split `tl.program_id(0)` with `//` and `%%` in the kernel, or clamp "
+                         "the axis with `min(..., 65535)` and loop in the kernel");
         } else if (g->hazard == KC_GRID_PRODUCT) {
             kc_diag *d = kc_report(ctx, NULL, at, "%s is `%s`: the launch fails if it passes 65535", axis_name(m, ax),
                                    g->text);

@@ -874,6 +874,7 @@ typedef enum kc_grid_hazard {
     KC_GRID_CONST,       /* a constant (value) */
     KC_GRID_ROWS,        /* one program per row of a tensor with its leading dimensions flattened (tokens) */
     KC_GRID_PRODUCT,     /* a product of two or more run-time extents (batch x heads), not clamped */
+    KC_GRID_FIRST_DIM,   /* one program per index of a tensor's first dimension (kc_grid_axis.matrix: of a matrix) */
 } kc_grid_hazard;
 
 typedef struct kc_grid_axis {
@@ -882,6 +883,7 @@ typedef struct kc_grid_axis {
     kc_grid_hazard hazard;
     int64_t value;       /* KC_GRID_CONST */
     const char *why;     /* what the extent is made of, e.g. "`N * HQ`: `N` = len(cu_seqlens) - 1, `HQ` = q.shape[2]" */
+    bool matrix;         /* KC_GRID_FIRST_DIM: the tensor is known to be 2-D (its first dimension is its rows) */
     kc_grid_cover cover;
     const char *cover_expr; /* the division it resolved to, e.g. "Tkv // BLOCK_N1" (through names) */
     const char *cover_size; /* the extent divided, as written there: "Tkv" */

@@ -16,6 +16,7 @@
 #include "triton_internal.h"
 
 #include <string.h>
+#include <strings.h>
 
 #define GRID_DEPTH 6
 
@@ -844,7 +845,9 @@ static bool product_factors(tt_module *m, TSNode e, TSNode scope, int depth, uns
 
 typedef struct assert_scan {
     tt_module *m;
-    const char *name;
+    const char *names[4]; /* the left sides asserted (`B`, `x.dim()`) */
+    unsigned nnames;
+    int64_t value;         /* the value they are asserted equal to */
     uint32_t before;
     bool found;
 } assert_scan;
@@ -864,8 +867,10 @@ static bool visit_assert(TSNode n, void *ud)
     TSNode l = ts_node_named_child(c, 0), r = ts_node_named_child(c, 1);
     int64_t v;
     const char *op = tt_text(as->m, c);
-    if (strstr(op, "==") && tt_text_eq(as->m, l, as->name) && tt_int_literal(as->m, r, &v) && v == 1)
-        as->found = true;
+    if (!strstr(op, "==") || !tt_int_literal(as->m, r, &v) || v != as->value)
+        return false;
+    for (unsigned i = 0; i < as->nnames && !as->found; i++)
+        as->found = tt_text_eq(as->m, l, as->names[i]);
     return false;
 }
 
@@ -876,7 +881,25 @@ static bool asserted_one(tt_module *m, TSNode scope, TSNode e, uint32_t before)
     e = tt_unparen(e);
     if (!TT_IS(e, identifier) || ts_node_is_null(scope))
         return false;
-    assert_scan as = {.m = m, .name = tt_text(m, e), .before = before, .found = false};
+    assert_scan as = {.m = m, .names = {tt_text(m, e)}, .nnames = 1, .value = 1, .before = before};
+    tt_walk(tt_field(scope, "body"), visit_assert, &as);
+    return as.found;
+}
+
+/* `assert x.dim() == 2` (`x.ndim`, `len(x.shape)`, `x.ndimension()`) in
+ * the launching function before the launch: x is a matrix. */
+static bool asserted_matrix(tt_module *m, TSNode scope, TSNode tensor, uint32_t before)
+{
+    if (!TT_IS(tensor, identifier) || ts_node_is_null(scope))
+        return false;
+    const char *t = tt_text(m, tensor);
+    assert_scan as = {.m = m,
+                      .names = {kc_arena_printf(m->arena, "%s.dim()", t), kc_arena_printf(m->arena, "%s.ndim", t),
+                                kc_arena_printf(m->arena, "len(%s.shape)", t),
+                                kc_arena_printf(m->arena, "%s.ndimension()", t)},
+                      .nnames = 4,
+                      .value = 2,
+                      .before = before};
     tt_walk(tt_field(scope, "body"), visit_assert, &as);
     return as.found;
 }
@@ -1013,6 +1036,18 @@ static void scan_axis_cover(tt_module *m, kc_grid_axis *g, TSNode scope, TSNode 
     g->cover_size = tt_text(m, size);
 }
 
+/* Is the axis written as a name that says it counts a batch (`B`, `bs`,
+ * `batch_size`)? Such a matrix's rows are samples, not tokens. */
+static bool batch_name(const char *text)
+{
+    static const char *const names[] = {"b", "bs", "bsz", "batch", "batch_size", "batchsize", "n_batch", "nbatch",
+                                        "num_batch", "num_batches", NULL};
+    for (unsigned i = 0; names[i]; i++)
+        if (!strcasecmp(text, names[i]))
+            return true;
+    return false;
+}
+
 static void scan_grid_limit(tt_module *m, tt_launch *l, TSNode scope, unsigned ax, TSNode e, const rows_info *ri)
 {
     kc_grid_axis *g = &l->grid[ax];
@@ -1045,6 +1080,17 @@ static void scan_grid_limit(tt_module *m, tt_launch *l, TSNode scope, unsigned a
     if (ri->why && !ri->tiled && (ri->kind == ROWS_FLAT || ri->kind == ROWS_NUMEL)) {
         g->hazard = KC_GRID_ROWS;
         g->why = ri->why;
+        return;
+    }
+    /* One program per row of a tensor's first dimension: a matrix's rows
+     * (`M, K = x.shape`, `assert x.dim() == 2`: tokens, a vocabulary),
+     * else the first dimension of a tensor of unknown rank (a batch as
+     * often as rows); of a tensor of 3 or more dimensions it is a batch. */
+    if (ri->why && !ri->tiled && ri->kind == ROWS_DIM0 && ri->rank < 3) {
+        g->hazard = KC_GRID_FIRST_DIM;
+        g->why = ri->why;
+        g->matrix = (ri->rank == 2 || asserted_matrix(m, scope, ri->tensor, ts_node_start_byte(l->call))) &&
+                    !batch_name(g->text);
         return;
     }
     if (ri->why && ri->tiled)

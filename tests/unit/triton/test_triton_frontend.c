@@ -800,6 +800,41 @@ static void test_flattened_rows(void **state)
     done(l);
 }
 
+/* Grid axes 1 and 2 that run one program per index of a tensor's first
+ * dimension: a matrix's rows (by unpacking, or by an assert on its rank
+ * before the launch), the first dimension of a tensor of unknown rank, and
+ * of a 4-D one (a batch: no hazard). */
+static void test_grid_first_dim(void **state)
+{
+    (void)state;
+    lowered *l = lower("import triton\nimport triton.language as tl\n"
+                       "@triton.jit\n"
+                       "def k(p, BLOCK: tl.constexpr):\n"
+                       "    tl.store(p + tl.arange(0, BLOCK), 0)\n"
+                       "def run(x, y, z, q):\n"
+                       "    M, K = x.shape\n"
+                       "    k[(4, M)](x, BLOCK=16)\n"
+                       "    assert y.dim() == 2\n"
+                       "    k[(4, y.size(0))](y, BLOCK=16)\n"
+                       "    k[(4, z.shape[0])](z, BLOCK=16)\n"
+                       "    B, H, T, D = q.shape\n"
+                       "    k[(4, B)](q, BLOCK=16)\n"
+                       "    R, C = z.shape\n"
+                       "    k[(4, 1, triton.cdiv(R, 64))](z, BLOCK=16)\n");
+    assert_int_equal(l->m->launches.len, 5);
+    const kc_launch *L = l->m->launches.data;
+    assert_int_equal(L[0].grid[1].hazard, KC_GRID_FIRST_DIM);
+    assert_true(L[0].grid[1].matrix);
+    assert_non_null(strstr(L[0].grid[1].why, "`M` is the first dimension of `x`"));
+    assert_int_equal(L[1].grid[1].hazard, KC_GRID_FIRST_DIM);
+    assert_true(L[1].grid[1].matrix); /* assert y.dim() == 2 */
+    assert_int_equal(L[2].grid[1].hazard, KC_GRID_FIRST_DIM);
+    assert_false(L[2].grid[1].matrix); /* rank unknown */
+    assert_int_equal(L[3].grid[1].hazard, KC_GRID_UNKNOWN); /* the batch of a 4-D tensor */
+    assert_int_equal(L[4].grid[2].hazard, KC_GRID_UNKNOWN); /* tiles of rows */
+    done(l);
+}
+
 /* How the launches count each grid axis (floor or rounded-up division,
  * through names and lambdas) and the divisibility the launching function
  * asserts or raises on before the launch. */
@@ -971,6 +1006,7 @@ int main(void)
         cmocka_unit_test(test_stride_facts),
         cmocka_unit_test(test_flattened_rows),
         cmocka_unit_test(test_grid_cover_and_launcher_asserts),
+        cmocka_unit_test(test_grid_first_dim),
         cmocka_unit_test(test_rounded_args_and_decorator_params),
         cmocka_unit_test(test_widening_program_id_wrapper),
         cmocka_unit_test(test_project_decorator_registers_custom_op),
