@@ -434,7 +434,11 @@ static const kc_access *program_tile(const kc_kernel *k, const kc_access *a, uin
 {
     *ratio = 0;
     int64_t na = dim_min(k, &a->offset->shape.dims[0]);
-    if (na <= 0)
+    /* where the vector's length is not known, a block that has it as a
+     * dimension (`[BLOCK_M, 128]` beside a `[BLOCK_M]` scale) is that many
+     * times the vector whatever it is: the ratio per lane */
+    uint32_t sym = a->offset->shape.dims[0].symbol;
+    if (na <= 0 && sym == KC_NONE)
         return NULL;
     const kc_access *first = NULL;
     uint64_t bytes = 0;
@@ -444,19 +448,27 @@ static const kc_access *program_tile(const kc_kernel *k, const kc_access *a, uin
         if (b == a || b->space != KC_MEM_GLOBAL || b->loop != KC_NONE || !sh || sh->rank < 2)
             continue;
         uint64_t nb = b->elem_bytes ? b->elem_bytes : 2; /* bf16 when not known: the fewest sectors */
+        bool per_lane = false;
         for (unsigned x = 0; x < sh->rank && x < KC_MAX_RANK; x++) {
+            if (na <= 0 && !per_lane && sh->dims[x].symbol == sym) {
+                per_lane = true;
+                continue;
+            }
             int64_t v = dim_min(k, &sh->dims[x]);
             if (v <= 0 || nb > (UINT64_C(1) << 40))
                 return NULL;
             nb *= (uint64_t)v;
         }
+        if (na <= 0 && !per_lane)
+            return NULL;
         bytes += nb;
         if (!first)
             first = b;
     }
-    if (!first || bytes < 8 * (uint64_t)na * 32)
+    uint64_t lanes = na > 0 ? (uint64_t)na : 1;
+    if (!first || bytes < 8 * lanes * 32)
         return NULL;
-    *ratio = bytes / ((uint64_t)na * 32);
+    *ratio = bytes / (lanes * 32);
     return first;
 }
 
