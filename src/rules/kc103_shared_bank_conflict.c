@@ -19,6 +19,13 @@ static const char doc[] =
     "in bank `word mod 32`; the access is reported when some bank serves at least\n"
     "`KC103.min-ways` different words. Where every launch in the file gives the\n"
     "block fewer than 32 threads (`dim3(2, 2)`), a warp holds only those.\n"
+    "A thread that moves every field of its own 8- or 16-byte record, records\n"
+    "aligned to their size (`data[ty][4 * tx + 0..3]` in rows of 64 floats), is\n"
+    "not reported: ptxas merges the fields into one STS.128 / LDS.128, and a\n"
+    "warp's vector request takes its minimum of wavefronts however the lanes\n"
+    "fall (measured on an H100, `bench/premise/kc103_vector_record.cu`: rows\n"
+    "padded to 65 floats, as a conflict fix would pad them, stay scalar and run\n"
+    "1.78x slower).\n"
     "\n"
     "## Why is this bad?\n"
     "Shared memory has 32 banks of 4-byte words; the words a warp touches in one\n"
@@ -286,6 +293,44 @@ static void lane_notes(kc_arena *ar, kc_diag *d, const kc_kernel *k, const kc_ac
                      L.wx, L.wx, 32 / L.wx);
 }
 
+/* Does the thread move the whole record of 8 or 16 bytes that access a
+ * falls in, lanes a record apart, records aligned to their size: `data[ty][4 * tx + 0..3]` stored
+ * (or loaded) field by field? ptxas merges such accesses into one STS.128
+ * / LDS.128 (STS.64), and a warp's vector request takes its minimum of
+ * wavefronts however the lanes fall: no conflict (measured on an H100,
+ * bench/premise/kc103_vector_record.cu: STS.128 and LDS.128 in the SASS;
+ * the rows padded by one float, as a conflict fix would, stay scalar and
+ * run 1.78x slower). */
+static bool whole_vector_record(kc_arena *ar, const kc_kernel *k, const kc_access *a, const lanes *L, unsigned eb)
+{
+    int64_t rec = L->cx < 0 ? -L->cx : L->cx, c = 0;
+    if (rec < 2 || (rec * (int64_t)eb != 8 && rec * (int64_t)eb != 16))
+        return false;
+    for (unsigned i = 0; i < a->offset->nmono; i++) {
+        const kc_mono *mo = &a->offset->mono[i];
+        if (!mo->nfac)
+            c = mo->coef;
+        else if (mo->coef % rec)
+            return false; /* a start not aligned to the record */
+    }
+    int64_t at = ((c % rec) + rec) % rec; /* a's field in its record */
+    bool have[4] = {false};
+    for (uint32_t j = 0; j < k->accesses.len; j++) {
+        const kc_access *b = &k->accesses.data[j];
+        int64_t lo, hi;
+        if (b->space != a->space || !kc_access_same_base(a, b) || !b->offset ||
+            (b->kind == KC_ACC_LOAD) != (a->kind == KC_ACC_LOAD) || b->loop != a->loop ||
+            !kc_offset_diff_range(ar, k, b->offset, a->offset, &lo, &hi) || lo != hi)
+            continue;
+        if (lo + at >= 0 && lo + at < rec)
+            have[lo + at] = true;
+    }
+    for (int64_t f = 0; f < rec; f++)
+        if (!have[f])
+            return false;
+    return true;
+}
+
 static void check(const kc_model *m, const kc_kernel *k, kc_rule_ctx *ctx)
 {
     kc_arena *ar = kc_rule_arena(ctx);
@@ -328,7 +373,7 @@ static void check(const kc_model *m, const kc_kernel *k, kc_rule_ctx *ctx)
         L.nlanes = bx > 0 && by > 0 && bz > 0 && bx * by * bz < 32 ? bx * by * bz : 32;
         unsigned bank;
         unsigned ways = conflict_ways(&L, eb, &bank, 0);
-        if ((int64_t)ways < min_ways)
+        if ((int64_t)ways < min_ways || whole_vector_record(ar, k, a, &L, eb))
             continue;
         bool dup = false;
         for (uint32_t q = 0; q < seen.len && !dup; q++)
