@@ -61,7 +61,17 @@ struct kc_rule_ctx {
     const kc_model *model;
     kc_diag_list *out;
     KC_VEC(access_report) accesses;
+    KC_VEC(uint32_t) dropped; /* kc_report_drop: removed when the rule is done */
 };
+
+uint32_t kc_report_next(kc_rule_ctx *ctx) { return ctx->out->items.len; }
+
+kc_diag *kc_report_get(kc_rule_ctx *ctx, uint32_t i)
+{
+    return i < ctx->out->items.len ? &ctx->out->items.data[i] : NULL;
+}
+
+void kc_report_drop(kc_rule_ctx *ctx, uint32_t i) { kc_vec_push(&ctx->dropped, i); }
 
 static kc_diag *vreport(kc_rule_ctx *ctx, const kc_kernel *k, kc_span span, const char *fmt, va_list ap)
 {
@@ -121,12 +131,18 @@ static bool repeats(const access_report *x, const access_report *y)
 
 /* An access inlined from a device function whose own model reports the
  * same rule is reported once, by that function: the call sites would
- * repeat it in every kernel that calls the function. */
+ * repeat it in every kernel that calls the function. And the reports the
+ * rule dropped itself (kc_report_drop) go. */
 static void drop_inlined_repeats(kc_rule_ctx *ctx)
 {
     kc_diag_list *l = ctx->out;
     uint32_t n = ctx->accesses.len, dropped = 0;
-    bool *drop = n ? kc_xcalloc(l->items.len, sizeof *drop) : NULL;
+    bool *drop = n || ctx->dropped.len ? kc_xcalloc(l->items.len ? l->items.len : 1, sizeof *drop) : NULL;
+    for (uint32_t i = 0; i < ctx->dropped.len; i++)
+        if (ctx->dropped.data[i] < l->items.len && !drop[ctx->dropped.data[i]]) {
+            drop[ctx->dropped.data[i]] = true;
+            dropped++;
+        }
     for (uint32_t i = 0; i < n; i++) {
         const access_report *x = &ctx->accesses.data[i];
         for (uint32_t j = 0; x->inlined && j < n && !drop[x->index]; j++) {
@@ -149,6 +165,7 @@ static void drop_inlined_repeats(kc_rule_ctx *ctx)
     }
     free(drop);
     kc_vec_free(&ctx->accesses);
+    kc_vec_free(&ctx->dropped);
 }
 
 int64_t kc_rule_option_int(kc_rule_ctx *ctx, const char *name, int64_t def)

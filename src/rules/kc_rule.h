@@ -70,6 +70,13 @@ kc_diag *kc_report(kc_rule_ctx *ctx, const kc_kernel *k, kc_span span, const cha
  * dropped when the rule is done: reported once, where it is written. */
 kc_diag *kc_report_access(kc_rule_ctx *ctx, const kc_kernel *k, const kc_access *a, const char *fmt, ...)
     KC_PRINTF(4, 5);
+/* The index the next report of this file gets, for kc_report_get and
+ * kc_report_drop (a rule that reports one defect at one of its places). */
+uint32_t kc_report_next(kc_rule_ctx *ctx);
+/* Report i (from kc_report_next); valid until the next kc_report call. */
+kc_diag *kc_report_get(kc_rule_ctx *ctx, uint32_t i);
+/* Removes report i of the running rule when the rule is done. */
+void kc_report_drop(kc_rule_ctx *ctx, uint32_t i);
 /* An integer option of the running rule (documented default otherwise). */
 int64_t kc_rule_option_int(kc_rule_ctx *ctx, const char *name, int64_t def);
 /* The model's arena, for scratch index expressions. */

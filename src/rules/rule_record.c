@@ -4,6 +4,7 @@
 #include "rule_util.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 bool kc_record_sibling(kc_arena *ar, const kc_kernel *k, const kc_access *a, const kc_access *b, int64_t stride)
 {
@@ -84,4 +85,73 @@ void kc_record_note(kc_arena *ar, const kc_kernel *k, const kc_siblings *sib, ui
                      nlines ? (nlines == 1 ? "line " : "lines ") : "on this line", kc_sb_str(&lines),
                      nlines > 6 ? ", ..." : "");
     kc_sb_free(&lines);
+}
+
+/* How hot an access's place is: the loops around it whose passes grow with
+ * the input (a trip count known only at run time) first, then all of them. */
+static unsigned loop_depth(const kc_kernel *k, uint32_t l)
+{
+    unsigned d = 0, runtime = 0;
+    for (; l != KC_NONE && l < k->loops.len && d < 64; l = k->loops.data[l].parent) {
+        d++;
+        runtime += k->loops.data[l].trip_count < 0 && k->loops.data[l].trip_max <= 0;
+    }
+    return runtime * 64 + d;
+}
+
+/* One layout, one finding: the warnings of a kernel about one array at one
+ * stride (a thread's histogram of 816 counters updated at 28 places) are
+ * one defect with one cause, the layout. It is reported at the access
+ * inside the most loops of run-time trip count (then the most loops, then
+ * the first), with the other places listed; the others are dropped. */
+void kc_report_layout_once(kc_rule_ctx *ctx, const kc_kernel *k, const kc_reported *r, uint32_t n)
+{
+    bool *done = n ? kc_arena_alloc(kc_rule_arena(ctx), n) : NULL;
+    for (uint32_t i = 0; i < n; i++) {
+        const kc_diag *di = kc_report_get(ctx, r[i].index);
+        if (done[i] || !di || di->severity == KC_SEV_NOTE)
+            continue;
+        uint32_t best = i, count = 1;
+        for (uint32_t j = i + 1; j < n; j++) {
+            const kc_diag *dj = kc_report_get(ctx, r[j].index);
+            if (done[j] || !dj || dj->severity == KC_SEV_NOTE || !kc_access_same_base(r[i].a, r[j].a) ||
+                strcmp(r[i].stride, r[j].stride) != 0)
+                continue;
+            done[j] = true;
+            count++;
+            if (loop_depth(k, r[j].a->loop) > loop_depth(k, r[best].a->loop))
+                best = j;
+        }
+        if (count < 2)
+            continue;
+        kc_diag *d = kc_report_get(ctx, r[best].index);
+        uint32_t at = d->span.line, nlines = 0;
+        uint32_t *seen = kc_arena_alloc(kc_rule_arena(ctx), count * sizeof *seen);
+        for (uint32_t j = i; j < n; j++) {
+            const kc_diag *dj = kc_report_get(ctx, r[j].index);
+            if ((j != i && !done[j]) || j == best || !dj || dj->severity == KC_SEV_NOTE ||
+                !kc_access_same_base(r[i].a, r[j].a) || strcmp(r[i].stride, r[j].stride) != 0)
+                continue;
+            kc_report_drop(ctx, r[j].index);
+            bool dup = dj->span.line == at;
+            for (uint32_t q = 0; q < nlines && !dup; q++)
+                dup = seen[q] == dj->span.line;
+            if (!dup)
+                seen[nlines++] = dj->span.line;
+        }
+        d = kc_report_get(ctx, r[best].index);
+        if (!nlines) {
+            kc_diag_note(d, "the other access of this element on line %u (a read-modify-write) is the same access "
+                         "pattern, reported with it", at);
+            continue;
+        }
+        kc_strbuf lines = {0};
+        for (uint32_t q = 0; q < nlines && q < 12; q++)
+            kc_sb_appendf(&lines, "%s%u", q ? ", " : "", seen[q]);
+        kc_diag_note(d, "the same scattered pattern (lanes %s elements apart) is on %u other line%s of `%s`: %s%s; "
+                     "one cause, the layout, so they are reported once, here (in the loops whose passes grow with the input, the deepest such)",
+                     r[best].stride, nlines, nlines > 1 ? "s" : "", k->name ? k->name : "?", kc_sb_str(&lines),
+                     nlines > 12 ? " and more" : "");
+        kc_sb_free(&lines);
+    }
 }

@@ -33,4 +33,19 @@ bool kc_record_sibling(kc_arena *ar, const kc_kernel *k, const kc_access *a, con
 void kc_record_note(kc_arena *ar, const kc_kernel *k, const kc_siblings *sib, uint32_t i, int64_t window,
                     const char *stride, bool cuda, kc_diag *d);
 
+/* A KC101 report of a kernel: its index (kc_report_next), its access, the
+ * stride its message names. */
+typedef struct kc_reported {
+    uint32_t index;
+    const kc_access *a;
+    const char *stride;
+} kc_reported;
+
+/* One layout, one finding: of the warnings r[0..n) of kernel k, those about
+ * one array at one stride are one defect with one cause, the layout. Each
+ * such group is reported once, at the access inside the most loops of
+ * run-time trip count (then the most loops, then the first), with the
+ * other lines named in a note; the others are dropped. */
+void kc_report_layout_once(kc_rule_ctx *ctx, const kc_kernel *k, const kc_reported *r, uint32_t n);
+
 #endif
