@@ -16,6 +16,7 @@ typedef struct multiple_scan {
     tt_module *m;
     tt_launch *l;
     uint32_t before;
+    const char *grid; /* the name the launch's grid is (`kernel[grid](...)`), or NULL */
 } multiple_scan;
 
 static void mark_multiple(multiple_scan *ms, TSNode x, const char *by, int64_t v, TSNode stmt);
@@ -49,7 +50,16 @@ static void note_multiple(multiple_scan *ms, TSNode c, TSNode stmt, bool negated
     TSNode x = tt_unparen(tt_field(mod, "left")), y = tt_unparen(tt_field(mod, "right"));
     int64_t v = 0;
     bool lit = tt_int_literal(m, y, &v) && v > 0;
-    mark_multiple(ms, x, lit ? NULL : tt_text(m, y), lit ? v : 0, stmt);
+    const char *by = lit ? NULL : tt_text(m, y);
+    /* `META["BLOCK_M"]` in a grid callable: the kernel's meta-parameter */
+    TSNode key = TT_IS(y, subscript) ? tt_unparen(tt_field(y, "subscript")) : (TSNode){0};
+    if (!lit && TT_IS(key, string)) {
+        const char *t = tt_text(m, key);
+        size_t n = strlen(t);
+        if (n > 2 && (t[0] == '"' || t[0] == '\'') && t[n - 1] == t[0])
+            by = kc_arena_strndup(m->arena, t + 1, n - 2);
+    }
+    mark_multiple(ms, x, by, lit ? v : 0, stmt);
 }
 
 /* `B = max([x for x in (16, 32, 64) if N % x == 0])` (also min, next, a
@@ -156,6 +166,10 @@ static bool visit_multiple(TSNode n, void *ud)
     multiple_scan *ms = ud;
     if (ts_node_start_byte(n) >= ms->before)
         return false;
+    /* the grid callable of the launch (`def grid(META): assert M %
+     * META["BLOCK_M"] == 0; ...`) runs before the kernel at every launch */
+    if (TT_IS(n, function_definition) && ms->grid && tt_text_eq(ms->m, tt_field(n, "name"), ms->grid))
+        return true;
     if (TT_IS(n, function_definition) || TT_IS(n, lambda) || TT_IS(n, class_definition))
         return false; /* another function's checks */
     if (TT_IS(n, assert_statement)) {
@@ -247,6 +261,10 @@ void tt_mark_multiples(tt_module *m, tt_launch *l, TSNode scope, uint32_t before
     if (ts_node_is_null(scope) || l->args.len == 0)
         return;
     multiple_scan ms = {.m = m, .l = l, .before = before};
+    TSNode f = ts_node_is_null(l->call) ? (TSNode){0} : tt_field(l->call, "function");
+    TSNode g = TT_IS(f, subscript) ? tt_unparen(tt_field(f, "subscript")) : (TSNode){0};
+    if (TT_IS(g, identifier))
+        ms.grid = tt_text(m, g);
     tt_walk(tt_field(scope, "body"), visit_multiple, &ms);
     mark_rounded(m, l, scope);
 }

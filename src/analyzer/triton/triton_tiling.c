@@ -112,6 +112,10 @@ void tt_tally_multiple(tt_ctx *c, tt_tiling *t, const tt_launch *ln, const tt_bi
     for (uint32_t o = 0; b->multiple_by && o < ln->args.len && by == KC_NONE; o++)
         if (ln->args.data[o].v.text && !strcmp(ln->args.data[o].v.text, b->multiple_by))
             by = tt_bound_param(c->k, ln, &ln->args.data[o]);
+    /* `META["BLOCK_M"]` of a grid callable: the meta-parameter itself,
+     * which the configs supply rather than an argument */
+    if (by == KC_NONE && b->multiple_by)
+        by = param_index(c->k, b->multiple_by);
     int64_t v = b->multiple_value;
     if (t->nmult[pi] == 0) {
         t->multval[pi] = v;

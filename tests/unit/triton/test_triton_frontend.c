@@ -835,6 +835,33 @@ static void test_grid_first_dim(void **state)
     done(l);
 }
 
+/* An assert in the grid callable of a launch (`def grid(META): assert M %
+ * META["BLOCK_M"] == 0`) holds before every launch: M is a multiple of the
+ * meta-parameter BLOCK_M; an assert in another nested function says
+ * nothing. */
+static void test_grid_callable_asserts(void **state)
+{
+    (void)state;
+    lowered *l = lower("import triton\nimport triton.language as tl\n"
+                       "@triton.jit\n"
+                       "def k(p, M, N, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr):\n"
+                       "    tl.store(p + tl.arange(0, BLOCK_M), 0)\n"
+                       "def run(x):\n"
+                       "    M, N = x.shape\n"
+                       "    def other(META):\n"
+                       "        assert N % META['BLOCK_N'] == 0\n"
+                       "    def grid(META):\n"
+                       "        assert M % META['BLOCK_M'] == 0\n"
+                       "        return (triton.cdiv(M, META['BLOCK_M']),)\n"
+                       "    k[grid](x, M, N, BLOCK_M=64, BLOCK_N=64)\n");
+    const kc_kernel *k = fh_kernel(l->m, "k");
+    assert_int_equal(fh_symbol(k, "M")->multiple_of_symbol, kc_kernel_find_symbol(k, "BLOCK_M"));
+    assert_non_null(strstr(fh_symbol(k, "M")->multiple_evidence, "assert M % META['BLOCK_M'] == 0"));
+    assert_int_equal(fh_symbol(k, "N")->multiple_of_symbol, KC_NONE);
+    assert_int_equal(fh_symbol(k, "N")->multiple_of, 0);
+    done(l);
+}
+
 /* How the launches count each grid axis (floor or rounded-up division,
  * through names and lambdas) and the divisibility the launching function
  * asserts or raises on before the launch. */
@@ -1007,6 +1034,7 @@ int main(void)
         cmocka_unit_test(test_flattened_rows),
         cmocka_unit_test(test_grid_cover_and_launcher_asserts),
         cmocka_unit_test(test_grid_first_dim),
+        cmocka_unit_test(test_grid_callable_asserts),
         cmocka_unit_test(test_rounded_args_and_decorator_params),
         cmocka_unit_test(test_widening_program_id_wrapper),
         cmocka_unit_test(test_project_decorator_registers_custom_op),
