@@ -304,7 +304,8 @@ static void lane_notes(kc_arena *ar, kc_diag *d, const kc_kernel *k, const kc_ac
 static bool whole_vector_record(kc_arena *ar, const kc_kernel *k, const kc_access *a, const lanes *L, unsigned eb)
 {
     int64_t rec = L->cx < 0 ? -L->cx : L->cx, c = 0;
-    if (rec < 2 || (rec * (int64_t)eb != 8 && rec * (int64_t)eb != 16))
+    /* records of 4- or 8-byte fields: 2 to 4 of them */
+    if (eb < 4 || rec < 2 || rec > 4 || (rec * (int64_t)eb != 8 && rec * (int64_t)eb != 16))
         return false;
     for (unsigned i = 0; i < a->offset->nmono; i++) {
         const kc_mono *mo = &a->offset->mono[i];
