@@ -261,15 +261,10 @@ static bool rounded_flat_stride(const kc_cond *c, const kc_loop *l)
             return false;
     }
     kc_arena *a = kc_arena_new();
-    kc_index base = *l->start; /* the start's terms that do not vary between threads */
-    kc_mono *keep = kc_arena_alloc(a, sizeof(kc_mono) * (l->start->nmono ? l->start->nmono : 1));
-    base.mono = keep;
-    base.nmono = 0;
-    for (unsigned i = 0; i < l->start->nmono; i++)
-        if (!kc_mono_has_kind(&l->start->mono[i], KC_ATOM_LANE))
-            keep[base.nmono++] = l->start->mono[i];
+    const kc_index *lanes = kc_index_lane_part(a, l->start); /* the flat index; the rest is the base */
+    const kc_index *base = lanes ? kc_index_sub(a, l->start, lanes) : NULL;
     const kc_index *gap = kc_index_sub(a, c->preds[0].rhs, l->end);
-    const kc_index *span = kc_index_sub(a, l->end, &base);
+    const kc_index *span = base ? kc_index_sub(a, l->end, base) : NULL;
     int64_t z;
     bool ok = gap && kc_index_is_const(gap, &z) && z == 0 && span;
     for (unsigned i = 0; ok && i < span->nmono; i++)

@@ -91,6 +91,15 @@ static const char *axis_name(const kc_model *m, unsigned ax)
     return m->lang == KC_LANG_TRITON ? triton[ax] : cuda[ax];
 }
 
+/* The fix of an axis that runs one program per row. */
+static void rows_fix_note(kc_diag *d, unsigned ax)
+{
+    kc_diag_note(d, "put the rows on axis 0 and split `tl.program_id(0)` with `//` and `%%` in the kernel, or launch "
+                 "`min(rows, 65535)` programs along this axis and loop over the rest in steps of "
+                 "`tl.num_programs(%u)`",
+                 ax);
+}
+
 static void check_grid(const kc_model *m, const kc_launch *l, kc_rule_ctx *ctx)
 {
     for (unsigned ax = 0; ax < 3; ax++) {
@@ -109,10 +118,7 @@ static void check_grid(const kc_model *m, const kc_launch *l, kc_rule_ctx *ctx)
             kc_diag_note(d, "%s; grid axes 1 and 2 allow at most 65535 programs, and 65536 rows (the tokens of a "
                          "batch, the matrices of a batched op) is an ordinary size (grid axis 0 allows 2^31-1)",
                          g->why);
-            kc_diag_note(d, "put the rows on axis 0 and split `tl.program_id(0)` with `//` and `%%` in the kernel, or "
-                         "launch `min(rows, 65535)` programs along this axis and loop over the rest in steps of "
-                         "`tl.num_programs(%u)`",
-                         ax);
+            rows_fix_note(d, ax);
         } else if (g->hazard == KC_GRID_FIRST_DIM && g->matrix) {
             kc_diag *d = kc_report(ctx, NULL, at,
                                    "%s runs one program per row of a matrix: past 65535 rows the launch fails",
@@ -122,10 +128,7 @@ static void check_grid(const kc_model *m, const kc_launch *l, kc_rule_ctx *ctx)
                          "65536 of them is an ordinary size; grid axes 1 and 2 allow at most 65535 programs (grid "
                          "axis 0 allows 2^31-1)",
                          g->why);
-            kc_diag_note(d, "put the rows on axis 0 and split `tl.program_id(0)` with `//` and `%%` in the kernel, or "
-                         "launch `min(rows, 65535)` programs along this axis and loop over the rest in steps of "
-                         "`tl.num_programs(%u)`",
-                         ax);
+            rows_fix_note(d, ax);
         } else if (g->hazard == KC_GRID_FIRST_DIM) {
             kc_diag *d = kc_report(ctx, NULL, at, "%s is `%s`: the launch fails if it passes 65535", axis_name(m, ax),
                                    g->text);

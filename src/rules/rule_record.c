@@ -104,42 +104,46 @@ static unsigned loop_depth(const kc_kernel *k, uint32_t l)
  * one defect with one cause, the layout. It is reported at the access
  * inside the most loops of run-time trip count (then the most loops, then
  * the first), with the other places listed; the others are dropped. */
+/* Is report r a warning of the group of r0: the same array, the same stride? */
+static bool same_layout(kc_rule_ctx *ctx, const kc_reported *r0, const kc_reported *r)
+{
+    const kc_diag *d = kc_report_get(ctx, r->index);
+    return d && d->severity != KC_SEV_NOTE && kc_access_same_base(r0->a, r->a) && strcmp(r0->stride, r->stride) == 0;
+}
+
 void kc_report_layout_once(kc_rule_ctx *ctx, const kc_kernel *k, const kc_reported *r, uint32_t n)
 {
-    bool *done = n ? kc_arena_alloc(kc_rule_arena(ctx), n) : NULL;
+    kc_arena *ar = kc_rule_arena(ctx);
+    bool *done = n ? kc_arena_alloc(ar, n) : NULL;
+    uint32_t *group = n ? kc_arena_alloc(ar, n * sizeof *group) : NULL;
     for (uint32_t i = 0; i < n; i++) {
-        const kc_diag *di = kc_report_get(ctx, r[i].index);
-        if (done[i] || !di || di->severity == KC_SEV_NOTE)
+        if (done[i] || !same_layout(ctx, &r[i], &r[i]))
             continue;
-        uint32_t best = i, count = 1;
-        for (uint32_t j = i + 1; j < n; j++) {
-            const kc_diag *dj = kc_report_get(ctx, r[j].index);
-            if (done[j] || !dj || dj->severity == KC_SEV_NOTE || !kc_access_same_base(r[i].a, r[j].a) ||
-                strcmp(r[i].stride, r[j].stride) != 0)
+        uint32_t best = i, count = 0;
+        for (uint32_t j = i; j < n; j++) {
+            if (done[j] || !same_layout(ctx, &r[i], &r[j]))
                 continue;
             done[j] = true;
-            count++;
+            group[count++] = j;
             if (loop_depth(k, r[j].a->loop) > loop_depth(k, r[best].a->loop))
                 best = j;
         }
         if (count < 2)
             continue;
-        kc_diag *d = kc_report_get(ctx, r[best].index);
-        uint32_t at = d->span.line, nlines = 0;
-        uint32_t *seen = kc_arena_alloc(kc_rule_arena(ctx), count * sizeof *seen);
-        for (uint32_t j = i; j < n; j++) {
-            const kc_diag *dj = kc_report_get(ctx, r[j].index);
-            if ((j != i && !done[j]) || j == best || !dj || dj->severity == KC_SEV_NOTE ||
-                !kc_access_same_base(r[i].a, r[j].a) || strcmp(r[i].stride, r[j].stride) != 0)
+        uint32_t at = kc_report_get(ctx, r[best].index)->span.line, nlines = 0;
+        uint32_t *seen = kc_arena_alloc(ar, count * sizeof *seen);
+        for (uint32_t g = 0; g < count; g++) {
+            if (group[g] == best)
                 continue;
-            kc_report_drop(ctx, r[j].index);
-            bool dup = dj->span.line == at;
+            uint32_t line = kc_report_get(ctx, r[group[g]].index)->span.line;
+            kc_report_drop(ctx, r[group[g]].index);
+            bool dup = line == at;
             for (uint32_t q = 0; q < nlines && !dup; q++)
-                dup = seen[q] == dj->span.line;
+                dup = seen[q] == line;
             if (!dup)
-                seen[nlines++] = dj->span.line;
+                seen[nlines++] = line;
         }
-        d = kc_report_get(ctx, r[best].index);
+        kc_diag *d = kc_report_get(ctx, r[best].index);
         if (!nlines) {
             kc_diag_note(d, "the other access of this element on line %u (a read-modify-write) is the same access "
                          "pattern, reported with it", at);
@@ -149,7 +153,8 @@ void kc_report_layout_once(kc_rule_ctx *ctx, const kc_kernel *k, const kc_report
         for (uint32_t q = 0; q < nlines && q < 12; q++)
             kc_sb_appendf(&lines, "%s%u", q ? ", " : "", seen[q]);
         kc_diag_note(d, "the same scattered pattern (lanes %s elements apart) is on %u other line%s of `%s`: %s%s; "
-                     "one cause, the layout, so they are reported once, here (in the loops whose passes grow with the input, the deepest such)",
+                     "one cause, the layout, so they are reported once, here (in the loops whose passes grow with "
+                     "the input, the deepest such)",
                      r[best].stride, nlines, nlines > 1 ? "s" : "", k->name ? k->name : "?", kc_sb_str(&lines),
                      nlines > 12 ? " and more" : "");
         kc_sb_free(&lines);
