@@ -31,6 +31,14 @@ static const char doc[] =
     "(`-100`); equality with any other run-time value (a walk that stops at\n"
     "its start state, `cur_state != start_state`) shows nothing.\n"
     "\n"
+    "It also flags an access with no mask whose address uses an index\n"
+    "loaded under a mask with no `other=` (`blk = tl.load(kv_indices +\n"
+    "offs, mask=offs < n)`): Triton gives the masked-off lanes of such a\n"
+    "load no value, so the access goes wherever they point. An access with\n"
+    "a mask of its own is left alone (kcheck does not decide whether that\n"
+    "mask is false on those lanes), as is one under a guard that makes the\n"
+    "index load's test.\n"
+    "\n"
     "## Why is this bad?\n"
     "A sentinel is an index that points at nothing: `-100` as a label, `-1`\n"
     "as a free slot of a page table or a dropped token of a mixture of\n"
@@ -64,6 +72,8 @@ static const char doc[] =
     "\n"
     "## References\n"
     "- flagos-ai/FlagGems d24ef2cb (KV-cache page index without a mask, NaN output).\n"
+    "- ROCm/aiter 3b290a31 (KV block indices loaded under a mask without `other=`, then\n"
+    "  gathered unmasked: a memory violation).\n"
     "- linkedin/Liger-Kernel#588 (cross entropy and `ignore_index`).\n"
     "- Dao-AILab/flash-attention #2755, #2711 (indices from memory used unchecked).\n";
 
@@ -235,6 +245,64 @@ static const char *mask_text(kc_rule_ctx *ctx, const evidence *ev)
     return NULL;
 }
 
+/* The same comparison: the same operator and operands (a broadcast
+ * `offs[:, None] < n` is the same test as `offs < n`), or the same text. */
+static bool same_pred(kc_rule_ctx *ctx, const kc_pred *p, const kc_pred *q)
+{
+    if (p->op == q->op && p->lhs && p->rhs && q->lhs && q->rhs && kc_index_equal(p->lhs, q->lhs) &&
+        kc_index_equal(p->rhs, q->rhs))
+        return true;
+    const char *a = kc_rule_span_text(ctx, p->span), *b = kc_rule_span_text(ctx, q->span);
+    return a && b && *a && !strcmp(a, b);
+}
+
+static bool preds_share(kc_rule_ctx *ctx, const kc_pred *p, uint32_t np, const kc_pred *q, uint32_t nq)
+{
+    for (uint32_t i = 0; i < np; i++)
+        for (uint32_t j = 0; j < nq; j++)
+            if (same_pred(ctx, &p[i], &q[j]))
+                return true;
+    return false;
+}
+
+/* Does the access run only on lanes where the index load `src` was not
+ * masked off, as far as kcheck can tell: it has a mask of its own (which
+ * may imply src's: `i0 < n` is false wherever `pid < n_tiles` is, a fact
+ * kcheck does not decide), or a guard around it makes one of src's mask
+ * tests? */
+static bool covers_index_mask(kc_rule_ctx *ctx, const kc_kernel *k, const kc_access *a, const kc_access *src)
+{
+    if (a->masked)
+        return true;
+    uint32_t hops = 0;
+    for (uint32_t c = a->guard; c != KC_NONE && c < k->conds.len && hops++ < 10000; c = k->conds.data[c].parent) {
+        const kc_cond *cd = &k->conds.data[c];
+        if (preds_share(ctx, cd->tested, cd->ntested, src->mask_preds, src->nmask_preds))
+            return true;
+    }
+    return false;
+}
+
+/* The index came from a masked load with no `other=`: its masked-off
+ * lanes hold no defined value, and this access uses them unmasked. */
+static void report_undefined_lanes(kc_rule_ctx *ctx, const kc_kernel *k, const kc_access *a, const kc_access *src,
+                                   const char *name)
+{
+    const char *mask = src->mask_text ? src->mask_text : kc_rule_span_text(ctx, src->mask_span);
+    kc_diag *d = kc_report_access(ctx, k, a,
+                                  "%s at an address computed from `%s`, loaded on line %u under `mask=%s` with "
+                                  "no `other=`: its masked-off lanes hold no index, and nothing masks this access",
+                                  a->kind == KC_ACC_STORE ? "store" : a->kind == KC_ACC_ATOMIC ? "atomic" : "load",
+                                  name, src->span.line, mask ? mask : "...");
+    kc_diag_note(d, "Triton gives a masked-off lane of a load without `other=` no value: where `%s` is false, "
+                 "`%s` is whatever the register held, and this access goes to that address (an illegal "
+                 "address, or another row's data)",
+                 mask ? mask : "the mask", name);
+    kc_diag_note(d, "give the index load a neutral `other=` (`other=0`, a row that exists), or add `%s` "
+                 "(broadcast to its shape) to this access's mask",
+                 mask ? mask : "the index load's mask");
+}
+
 static void check(const kc_model *m, const kc_kernel *k, kc_rule_ctx *ctx)
 {
     (void)m;
@@ -260,9 +328,12 @@ static void check(const kc_model *m, const kc_kernel *k, kc_rule_ctx *ctx)
                 if (src->kind != KC_ACC_LOAD || access_tests(k, a, at->id))
                     continue;
                 evidence ev = {0};
-                if (!find_evidence(k, at->id, i, &ev))
-                    continue;
                 const char *name = src->value_name ? src->value_name : "the loaded index";
+                if (!find_evidence(k, at->id, i, &ev)) {
+                    if (src->masked && !src->has_other && !covers_index_mask(ctx, k, a, src))
+                        report_undefined_lanes(ctx, k, a, src, name);
+                    continue;
+                }
                 kc_diag *d = kc_report_access(ctx, k, a,
                                        "%s at an address computed from `%s`, which the kernel %s on line %u, but "
                                        "nothing masks or guards this access by it",
