@@ -31,13 +31,17 @@ static const char doc[] =
     "(`-100`); equality with any other run-time value (a walk that stops at\n"
     "its start state, `cur_state != start_state`) shows nothing.\n"
     "\n"
-    "It also flags an access with no mask whose address uses an index\n"
-    "loaded under a mask with no `other=` (`blk = tl.load(kv_indices +\n"
-    "offs, mask=offs < n)`): Triton gives the masked-off lanes of such a\n"
-    "load no value, so the access goes wherever they point. An access with\n"
-    "a mask of its own is left alone (kcheck does not decide whether that\n"
-    "mask is false on those lanes), as is one under a guard that makes the\n"
-    "index load's test.\n"
+    "It also flags, as a **note**, an access with no mask whose address\n"
+    "uses an index loaded under a mask with no `other=` (`blk =\n"
+    "tl.load(kv_indices + offs, mask=offs < n)`): Triton's contract gives\n"
+    "the masked-off lanes of such a load no value, so the access goes\n"
+    "wherever they point. On NVIDIA GPUs Triton 3.6 sets those lanes to 0\n"
+    "(measured on an H200, `bench/premise/lanes_grid_premises.py`), so they\n"
+    "read row 0 there; a backend that leaves them undefined reads anywhere\n"
+    "(ROCm/aiter 3b290a31, a memory violation). An access with a mask of\n"
+    "its own is left alone (kcheck does not decide whether that mask is\n"
+    "false on those lanes), as is one under a guard that makes the index\n"
+    "load's test.\n"
     "\n"
     "## Why is this bad?\n"
     "A sentinel is an index that points at nothing: `-100` as a label, `-1`\n"
@@ -294,10 +298,13 @@ static void report_undefined_lanes(kc_rule_ctx *ctx, const kc_kernel *k, const k
                                   "no `other=`: its masked-off lanes hold no index, and nothing masks this access",
                                   a->kind == KC_ACC_STORE ? "store" : a->kind == KC_ACC_ATOMIC ? "atomic" : "load",
                                   name, src->span.line, mask ? mask : "...");
-    kc_diag_note(d, "Triton gives a masked-off lane of a load without `other=` no value: where `%s` is false, "
-                 "`%s` is whatever the register held, and this access goes to that address (an illegal "
-                 "address, or another row's data)",
+    d->severity = KC_SEV_NOTE;
+    kc_diag_note(d, "Triton's contract gives a masked-off lane of a load without `other=` no value: where `%s` is "
+                 "false, `%s` is whatever the backend leaves there, and this access goes to that address (an "
+                 "illegal address, or another row's data; ROCm/aiter 3b290a31)",
                  mask ? mask : "the mask", name);
+    kc_diag_note(d, "a note: right on NVIDIA GPUs today, where Triton 3.6 sets the register of a masked-off lane "
+                 "to 0 before the predicated load (measured on an H200), so those lanes read row 0");
     kc_diag_note(d, "give the index load a neutral `other=` (`other=0`, a row that exists), or add `%s` "
                  "(broadcast to its shape) to this access's mask",
                  mask ? mask : "the index load's mask");
