@@ -46,7 +46,9 @@ static const char doc[] =
     "(`tmp.stride(2)` of `torch.empty((B, H, L + 256))` with a grid of\n"
     "`triton.cdiv(L, 128)` and a tile of 128), inside a branch specialized on a\n"
     "compile-time flag (`if EVEN_N:`), and when the kernel has no size argument\n"
-    "at all. The size named is the one the launches divide for the tile's axis\n"
+    "at all, unless every launch rounds the tile's axis up (`cdiv(x.numel(), B)`\n"
+    "programs: the last runs past `x`). The size named is the one the launches\n"
+    "divide for the tile's axis\n"
     "(`N_CTX` for `triton.cdiv(T, BLOCK_M)` passed as `N_CTX=T`), else one named\n"
     "after the tile (`M` for `BLOCK_M`) or a count-like argument that bounds\n"
     "nothing; where none is known, the message says \"the end\". A CUDA kernel is reported only when a\n"
@@ -967,8 +969,6 @@ static void tile_extent(const kc_kernel *k, const finding *f, kc_strbuf *ext)
         kc_sb_append(ext, "the tile");
 }
 
-/* cdiv_grid: the text of a launch grid that rounds up; cover_why: where
- * every launch rounds up the tile's own axis (kc_kernel.grid_cover). */
 /* The sizes the launches pass, where one of them is not a multiple of a
  * tile they pass: that pair. */
 static void not_multiple_note(const kc_kernel *k, kc_diag *d, const kc_symbol *s, const tile *t)
@@ -1038,6 +1038,8 @@ static void report(kc_rule_ctx *ctx, const kc_kernel *k, const finding *f, const
         kc_diag_note(d, "unless %s is a multiple of %s (assumed not: nothing asserts it), the last %s reaches "
                      "past the end",
                      sz ? sz : "the size", kc_sb_str(&ext), t->by_loop ? "pass" : "program");
+    if (f->size == KC_NONE && !f->computed && !f->twin && cover_why)
+        kc_diag_note(d, "the kernel takes no size to bound it by: pass the extent the launch divides, mask by it");
     if (count_end)
         kc_diag_note(d, "the loop runs `%s` tiles of %s: past the end whenever that count was rounded up",
                      k->symbols.data[f->size].name, kc_sb_str(&ext));
@@ -1093,14 +1095,12 @@ static bool wide_tile(kc_rule_ctx *ctx, const kc_kernel *k, const kc_access *a)
                                       "%s `%s` is not bounds-checked: the lanes `%s` run past `%s` whenever `%s` is "
                                       "not a power of two",
                                       what_of(a), base, ar->text ? ar->text : "tl.arange", ss->name, ss->name);
-        kc_diag_note(d, "%s: one tile covers all of `%s`, and its lanes from `%s` on lie past it", bs->at_least_evidence
-                                                                                                  ? bs->at_least_evidence
-                                                                                                  : "every launch passes it at least as large",
-                     ss->name, ss->name);
-        kc_diag_note(d, "%s", a->kind == KC_ACC_STORE ? "an out-of-bounds store writes into the next row or the next "
-                                                        "allocation"
-                                                      : "an out-of-bounds load reads garbage or faults (illegal "
-                                                        "memory access)");
+        const char *ev = bs->at_least_evidence ? bs->at_least_evidence : "every launch passes it at least as large";
+        kc_diag_note(d, "%s: one tile covers all of `%s`, and its lanes from `%s` on lie past it", ev, ss->name,
+                     ss->name);
+        kc_diag_note(d, "%s", a->kind == KC_ACC_STORE
+                                  ? "an out-of-bounds store writes into the next row or the next allocation"
+                                  : "an out-of-bounds load reads garbage or faults (illegal memory access)");
         kc_diag_note(d, "fix: mask the lanes, `mask=%s < %s` (with `other=` for a load), as the other accesses of "
                      "the row do",
                      ar->text ? ar->text : "offs", ss->name);
@@ -1136,7 +1136,8 @@ static bool judge_tile(const kc_model *m, const kc_kernel *k, kc_rule_ctx *ctx, 
                               ? &k->opaques.data[f.t.step->id] : NULL;
     if (mo && mo->mod_tiles && mo->tiles_of < k->symbols.len)
         f.size = mo->tiles_of;
-    if (tile_of_one(k, &f.t) || !tie_to_size(k, &f))
+    /* untied to a size argument: still one when every launch rounds the axis up */
+    if (tile_of_one(k, &f.t) || (!tie_to_size(k, &f) && !rounds_up))
         return false;
     if (rounds_up && k->grid_cover[ax].size != KC_NONE && !f.computed) {
         /* the extent the launches divide is the one it runs past */

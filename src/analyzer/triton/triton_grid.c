@@ -20,32 +20,6 @@
 
 #define GRID_DEPTH 6
 
-/* Where a name used at `n` was last bound: before the assignment that
- * holds the use (`a = a.contiguous()` reads the earlier `a`). */
-static uint32_t use_point(TSNode n)
-{
-    uint32_t at = ts_node_start_byte(n);
-    for (TSNode p = ts_node_parent(n); !ts_node_is_null(p) && !TT_IS(p, block) && !TT_IS(p, module);
-         p = ts_node_parent(p))
-        if (TT_IS(p, assignment) || TT_IS(p, augmented_assignment))
-            at = ts_node_start_byte(p);
-    return at;
-}
-
-/* The last binding of the name `n` before its use: in `scope`, then at module level. */
-static TSNode binding(tt_module *m, TSNode scope, TSNode n, int *elem)
-{
-    const char *name = tt_text(m, n);
-    uint32_t before = use_point(n);
-    TSNode r = {0};
-    *elem = -1;
-    if (!ts_node_is_null(scope))
-        r = tt_find_binding(m, scope, name, before, elem);
-    if (ts_node_is_null(r))
-        r = tt_find_binding(m, m->root, name, before, elem);
-    return r;
-}
-
 /* A positional argument list's first argument and how many there are. */
 static uint32_t positional(TSNode args, TSNode *first)
 {
@@ -203,7 +177,7 @@ static const char *flattened(tt_module *m, TSNode t, TSNode scope, int depth, TS
         return flattened(m, tt_field(t, "value"), scope, depth + 1, NULL);
     if (TT_IS(t, identifier)) {
         int elem;
-        TSNode r = binding(m, scope, t, &elem);
+        TSNode r = tt_grid_binding(m, scope, t, &elem);
         if (ts_node_is_null(r))
             return flattened_by_callers(m, scope, tt_text(m, t), depth);
         if (elem >= 0) /* x, y = xy.chunk(2, dim=-1) */
@@ -242,7 +216,7 @@ static bool extent(tt_module *m, TSNode e, TSNode scope, int depth, TSNode *tens
     if (!TT_IS(e, identifier))
         return false;
     int elem;
-    TSNode r = binding(m, scope, e, &elem);
+    TSNode r = tt_grid_binding(m, scope, e, &elem);
     if (ts_node_is_null(r))
         return false;
     if (elem < 0)
@@ -323,7 +297,7 @@ static bool same_rows(tt_module *m, TSNode t, TSNode tensor, TSNode scope, int d
     }
     if (TT_IS(t, identifier)) {
         int elem;
-        TSNode r = binding(m, scope, t, &elem);
+        TSNode r = tt_grid_binding(m, scope, t, &elem);
         return !ts_node_is_null(r) && elem < 0 && same_rows(m, r, tensor, scope, depth + 1);
     }
     return false;
@@ -335,7 +309,7 @@ static TSNode unpacked_names(tt_module *m, TSNode e, TSNode scope)
 {
     e = tt_unparen(e);
     int elem;
-    TSNode r = TT_IS(e, identifier) ? binding(m, scope, e, &elem) : (TSNode){0};
+    TSNode r = TT_IS(e, identifier) ? tt_grid_binding(m, scope, e, &elem) : (TSNode){0};
     if (ts_node_is_null(r) || elem < 0)
         return (TSNode){0};
     TSNode asg = ts_node_parent(tt_unparen(r));
@@ -376,7 +350,7 @@ static void flat_rows(tt_module *m, TSNode e, TSNode scope, int depth, rows_info
     }
     if (TT_IS(e, identifier)) {
         int elem;
-        TSNode r = binding(m, scope, e, &elem);
+        TSNode r = tt_grid_binding(m, scope, e, &elem);
         if (ts_node_is_null(r) || elem >= 0)
             return;
         flat_rows(m, r, scope, depth + 1, ri);
@@ -488,7 +462,7 @@ static bool row_factor(tt_module *m, TSNode e, TSNode scope, const rows_info *ri
     if (TT_IS(e, identifier)) {
         /* stride_m = x.stride(0), passed by name */
         int elem;
-        TSNode r = binding(m, scope, e, &elem);
+        TSNode r = tt_grid_binding(m, scope, e, &elem);
         if (!ts_node_is_null(r) && elem < 0 &&
             row_factor(m, r, scope, ri, lens, nlens, depth + 1, part))
             return true;
@@ -566,7 +540,7 @@ static uint32_t grid_axes(tt_module *m, TSNode g, TSNode scope, int depth, TSNod
         return grid_axes(m, tt_field(g, "body"), scope, depth + 1, axes);
     if (TT_IS(g, identifier)) {
         int elem;
-        TSNode r = binding(m, scope, g, &elem);
+        TSNode r = tt_grid_binding(m, scope, g, &elem);
         if (ts_node_is_null(r)) {
             /* def grid(meta): return (...) in the launching function */
             TSNode fn = local_def(m, g);
@@ -617,14 +591,14 @@ static uint32_t alloc_extents(tt_module *m, TSNode e, TSNode scope, int depth, T
         return 0;
     if (TT_IS(e, identifier)) {
         int elem;
-        TSNode r = binding(m, scope, e, &elem);
+        TSNode r = tt_grid_binding(m, scope, e, &elem);
         /* `x = None` in one arm of an `if` and the allocation in the other
          * (`if out: s = torch.empty(...)` / `else: s = None`): the tensor
          * where there is one, as for a conditional expression */
         for (int k = 0; k < 4 && !ts_node_is_null(r) && elem < 0 && TT_IS(tt_unparen(r), none) &&
                         !ts_node_is_null(scope);
              k++)
-            r = tt_find_binding(m, scope, tt_text(m, e), use_point(r), &elem);
+            r = tt_find_binding(m, scope, tt_text(m, e), tt_use_point(r), &elem);
         return ts_node_is_null(r) || elem >= 0 ? 0 : alloc_extents(m, r, scope, depth + 1, dims, max, split, made);
     }
     if (TT_IS(e, conditional_expression)) {
@@ -804,7 +778,7 @@ static bool is_extent(tt_module *m, TSNode e, TSNode scope, int depth)
                is_extent(m, ts_node_named_child(e, 2), scope, depth + 1);
     if (TT_IS(e, identifier)) {
         int elem;
-        TSNode r = binding(m, scope, e, &elem);
+        TSNode r = tt_grid_binding(m, scope, e, &elem);
         return !ts_node_is_null(r) && elem < 0 && is_extent(m, r, scope, depth + 1);
     }
     return false;
@@ -825,7 +799,7 @@ static bool product_factors(tt_module *m, TSNode e, TSNode scope, int depth, uns
     }
     if (depth == 0 && TT_IS(e, identifier)) {
         int elem;
-        TSNode r = binding(m, scope, e, &elem);
+        TSNode r = tt_grid_binding(m, scope, e, &elem);
         return !ts_node_is_null(r) && elem < 0 && TT_IS(tt_unparen(r), binary_operator) &&
                product_factors(m, r, scope, depth, extents, runtime, names);
     }
@@ -913,7 +887,7 @@ static bool covers(tt_module *m, TSNode scope, TSNode b, const char *a, int dept
         return false;
     if (TT_IS(b, identifier)) {
         int elem;
-        TSNode r = binding(m, scope, b, &elem);
+        TSNode r = tt_grid_binding(m, scope, b, &elem);
         return !ts_node_is_null(r) && elem < 0 && covers(m, scope, r, a, depth + 1);
     }
     if (!TT_IS(b, call))
@@ -940,7 +914,7 @@ static bool cdiv_of_cover(tt_module *m, TSNode scope, TSNode e, int depth)
         return false;
     if (TT_IS(e, identifier)) {
         int elem;
-        TSNode r = binding(m, scope, e, &elem);
+        TSNode r = tt_grid_binding(m, scope, e, &elem);
         return !ts_node_is_null(r) && elem < 0 && cdiv_of_cover(m, scope, r, depth + 1);
     }
     if (!TT_IS(e, call))
@@ -951,89 +925,6 @@ static bool cdiv_of_cover(tt_module *m, TSNode scope, TSNode e, int depth)
         return false;
     TSNode second = ts_node_named_child(args, 1);
     return covers(m, scope, second, tt_text(m, tt_unparen(first)), 0);
-}
-
-/* ---- how an axis counts tiles (KC303) ---- */
-
-/* Is `f` a ceiling division helper: triton.cdiv, math.ceil, or a function
- * of the project named so (`cdiv`, `ceil_div`, `div_up`, `ceildiv`)? */
-static bool ceil_call(tt_module *m, TSNode f)
-{
-    const char *q = tt_qualify(m, f);
-    if (q && (!strcmp(q, "triton.cdiv") || !strcmp(q, "triton.language.cdiv") || !strcmp(q, "math.ceil")))
-        return true;
-    const char *t = tt_text(m, f);
-    const char *dot = strrchr(t, '.');
-    const char *n = dot ? dot + 1 : t;
-    return !strcmp(n, "cdiv") || !strcmp(n, "ceil_div") || !strcmp(n, "ceildiv") || !strcmp(n, "div_up") ||
-           !strcmp(n, "ceil_divide") || !strcmp(n, "round_up_div") || !strcmp(n, "div_round_up");
-}
-
-/* How the axis expression `e` (through names) counts tiles: a ceiling
- * division rounds up, a floor division `n // B` does not. *expr and *size
- * get the division and the extent it divides. */
-static kc_grid_cover axis_cover(tt_module *m, TSNode scope, TSNode e, int depth, TSNode *expr, TSNode *size)
-{
-    e = tt_unparen(e);
-    if (depth > GRID_DEPTH || ts_node_is_null(e))
-        return KC_COVER_UNKNOWN;
-    if (TT_IS(e, identifier)) {
-        int elem;
-        TSNode r = binding(m, scope, e, &elem);
-        return ts_node_is_null(r) || elem >= 0 ? KC_COVER_UNKNOWN : axis_cover(m, scope, r, depth + 1, expr, size);
-    }
-    if (TT_IS(e, call)) {
-        TSNode f = tt_field(e, "function"), args = tt_field(e, "arguments"), first = {0};
-        uint32_t n = positional(args, &first);
-        if (TT_IS(f, identifier) && tt_text_eq(m, f, "int") && n == 1)
-            return axis_cover(m, scope, first, depth + 1, expr, size);
-        if (!ceil_call(m, f) || n == 0)
-            return KC_COVER_UNKNOWN;
-        *expr = e;
-        first = tt_unparen(first);
-        /* math.ceil(n / B) */
-        if (n == 1 && TT_IS(first, binary_operator) && !strcmp(tt_op_of(first), "/"))
-            first = tt_unparen(tt_field(first, "left"));
-        *size = first;
-        return KC_COVER_ROUNDS_UP;
-    }
-    if (TT_IS(e, unary_operator)) {
-        /* -(-n // B) */
-        TSNode a = tt_unparen(tt_field(e, "argument"));
-        if (TT_IS(a, binary_operator) && !strcmp(tt_op_of(a), "//")) {
-            TSNode l = tt_unparen(tt_field(a, "left"));
-            if (TT_IS(l, unary_operator)) {
-                *expr = e;
-                *size = tt_unparen(tt_field(l, "argument"));
-                return KC_COVER_ROUNDS_UP;
-            }
-        }
-        return KC_COVER_UNKNOWN;
-    }
-    if (!TT_IS(e, binary_operator) || strcmp(tt_op_of(e), "//"))
-        return KC_COVER_UNKNOWN;
-    TSNode l = tt_unparen(tt_field(e, "left")), r = tt_unparen(tt_field(e, "right"));
-    int64_t v;
-    if (tt_int_literal(m, r, &v) && v == 1)
-        return KC_COVER_UNKNOWN;
-    *expr = e;
-    TSNode n;
-    if (tt_rounding_sum(l, &n)) {
-        *size = n;
-        return KC_COVER_ROUNDS_UP;
-    }
-    *size = l;
-    return KC_COVER_FLOOR;
-}
-
-static void scan_axis_cover(tt_module *m, kc_grid_axis *g, TSNode scope, TSNode e)
-{
-    TSNode expr = {0}, size = {0};
-    g->cover = axis_cover(m, scope, e, 0, &expr, &size);
-    if (g->cover == KC_COVER_UNKNOWN)
-        return;
-    g->cover_expr = tt_one_line(m->arena, tt_text(m, expr), 80);
-    g->cover_size = tt_text(m, size);
 }
 
 /* Is the axis written as a name that says it counts a batch (`B`, `bs`,
@@ -1154,7 +1045,7 @@ void tt_scan_grid(tt_module *m, tt_launch *l, TSNode scope)
         if (ri.why)
             mark_row_factors(m, l, scope, i, &ri);
         scan_grid_limit(m, l, scope, i, axes[i], &ri);
-        scan_axis_cover(m, &l->grid[i], scope, axes[i]);
+        tt_scan_axis_cover(m, l, &l->grid[i], scope, axes[i]);
     }
     scan_padding(m, l, scope);
 }

@@ -119,6 +119,17 @@ typedef struct tt_launch {
      * definition per branch of `if triton.__version__ >= ...`); 0: any
      * definition of the name (a launch in another file). */
     uint32_t def_plus1;
+    /* Values the launching function asserts to be multiples before the
+     * launch (`assert x.numel() % 1024 == 0`), as written, whether or not
+     * they are arguments: a grid axis that rounds such a value up by its
+     * divisor covers it exactly (triton_divides.c, triton_grid.c). */
+    struct {
+        const char *text, *alias; /* the value as written, and what the name was bound to */
+        int64_t value;            /* a multiple of this constant (> 0), or */
+        const char *by;           /* of what is written so */
+        const char *why;
+    } asserted[8];
+    uint8_t nasserted;
 } tt_launch;
 
 typedef struct tt_kernel_def {
@@ -295,6 +306,16 @@ bool tt_scan_launch(tt_module *m, TSNode call, const char *kernel);
  * following `// B` up (a chain of + and - with an addition in it; `(L -
  * W) // S` is a floor): *n gets the leftmost operand, the extent. */
 bool tt_rounding_sum(TSNode e, TSNode *n);
+/* Where a name used at `n` is read from: before the assignment that holds
+ * the use (`a = a.contiguous()` reads the earlier `a`). */
+uint32_t tt_use_point(TSNode n);
+/* Where the name `n` used in `scope` was last bound (its value's node;
+ * *elem: the element of a tuple it unpacks, or -1), in the function and
+ * then at module level (triton_walk.c). */
+TSNode tt_grid_binding(tt_module *m, TSNode scope, TSNode n, int *elem);
+/* How grid axis expression `e` of launch l counts tiles: g->cover,
+ * cover_expr, cover_size (triton_cover.c). */
+void tt_scan_axis_cover(tt_module *m, const tt_launch *l, kc_grid_axis *g, TSNode scope, TSNode e);
 /* ---- launch grids (triton_grid.c) ---- */
 /* Reads the grid of launch `l` (in function `scope`, or null at module
  * level) into l->grid_rows. */

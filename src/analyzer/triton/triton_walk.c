@@ -892,3 +892,29 @@ bool tt_star_returns_only(const kc_source *src, TSNode n, uint32_t *lines, uint3
             return false;
     return true;
 }
+
+/* Where a name used at `n` was last bound: before the assignment that
+ * holds the use (`a = a.contiguous()` reads the earlier `a`). */
+uint32_t tt_use_point(TSNode n)
+{
+    uint32_t at = ts_node_start_byte(n);
+    for (TSNode p = ts_node_parent(n); !ts_node_is_null(p) && !TT_IS(p, block) && !TT_IS(p, module);
+         p = ts_node_parent(p))
+        if (TT_IS(p, assignment) || TT_IS(p, augmented_assignment))
+            at = ts_node_start_byte(p);
+    return at;
+}
+
+/* The last binding of the name `n` before its use: in `scope`, then at module level. */
+TSNode tt_grid_binding(tt_module *m, TSNode scope, TSNode n, int *elem)
+{
+    const char *name = tt_text(m, n);
+    uint32_t before = tt_use_point(n);
+    TSNode r = {0};
+    *elem = -1;
+    if (!ts_node_is_null(scope))
+        r = tt_find_binding(m, scope, name, before, elem);
+    if (ts_node_is_null(r))
+        r = tt_find_binding(m, m->root, name, before, elem);
+    return r;
+}

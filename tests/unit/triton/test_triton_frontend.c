@@ -862,6 +862,42 @@ static void test_grid_callable_asserts(void **state)
     done(l);
 }
 
+/* A grid axis that rounds up an extent the launching function asserts to
+ * be a multiple of the divisor counts whole tiles: through a literal, a
+ * name bound to one, `META["BLOCK"]` and what the launch passes for it,
+ * and `x.numel()` from an assert on one of x's extents; an assert of
+ * another multiple leaves it rounded up. */
+static void test_grid_cover_asserted_exact(void **state)
+{
+    (void)state;
+    lowered *l = lower("import triton\nimport triton.language as tl\n"
+                       "@triton.jit\n"
+                       "def a(p, BLOCK: tl.constexpr):\n"
+                       "    tl.store(p + tl.arange(0, BLOCK), 0)\n"
+                       "@triton.jit\n"
+                       "def b(p, BLOCK: tl.constexpr):\n"
+                       "    tl.store(p + tl.arange(0, BLOCK), 0)\n"
+                       "@triton.jit\n"
+                       "def c(p, BLOCK: tl.constexpr):\n"
+                       "    tl.store(p + tl.arange(0, BLOCK), 0)\n"
+                       "def run_a(x):\n"
+                       "    n = x.shape[1]\n"
+                       "    BLOCK_D = 1024\n"
+                       "    assert n % BLOCK_D == 0\n"
+                       "    a[(triton.cdiv(n, BLOCK_D),)](x, BLOCK=BLOCK_D)\n"
+                       "def run_b(x, bs=128):\n"
+                       "    assert x.size(-1) % bs == 0\n"
+                       "    grid = lambda meta: (triton.cdiv(x.numel(), meta['BLOCK']),)\n"
+                       "    b[grid](x, BLOCK=bs)\n"
+                       "def run_c(x):\n"
+                       "    assert x.numel() % 16 == 0\n"
+                       "    c[((x.numel() + 1023) // 1024,)](x, BLOCK=1024)\n");
+    assert_int_equal(fh_kernel(l->m, "a")->grid_cover[0].cover, KC_COVER_FLOOR);
+    assert_int_equal(fh_kernel(l->m, "b")->grid_cover[0].cover, KC_COVER_FLOOR);
+    assert_int_equal(fh_kernel(l->m, "c")->grid_cover[0].cover, KC_COVER_ROUNDS_UP);
+    done(l);
+}
+
 /* How the launches count each grid axis (floor or rounded-up division,
  * through names and lambdas) and the divisibility the launching function
  * asserts or raises on before the launch. */
@@ -1035,6 +1071,7 @@ int main(void)
         cmocka_unit_test(test_grid_cover_and_launcher_asserts),
         cmocka_unit_test(test_grid_first_dim),
         cmocka_unit_test(test_grid_callable_asserts),
+        cmocka_unit_test(test_grid_cover_asserted_exact),
         cmocka_unit_test(test_rounded_args_and_decorator_params),
         cmocka_unit_test(test_widening_program_id_wrapper),
         cmocka_unit_test(test_project_decorator_registers_custom_op),
