@@ -47,8 +47,9 @@ static const char doc[] =
     "`triton.cdiv(L, 128)` and a tile of 128), inside a branch specialized on a\n"
     "compile-time flag (`if EVEN_N:`), and when the kernel has no size argument\n"
     "at all, unless every launch rounds the tile's axis up (`cdiv(x.numel(), B)`\n"
-    "programs: the last runs past `x`). The size named is the one the launches\n"
-    "divide for the tile's axis\n"
+    "programs: the last runs past `x`; a note where the extent divided is not\n"
+    "an element count, which such a kernel may presume a multiple of the\n"
+    "tile). The size named is the one the launches divide for the tile's axis\n"
     "(`N_CTX` for `triton.cdiv(T, BLOCK_M)` passed as `N_CTX=T`), else one named\n"
     "after the tile (`M` for `BLOCK_M`) or a count-like argument that bounds\n"
     "nothing; where none is known, the message says \"the end\". A CUDA kernel is reported only when a\n"
@@ -484,38 +485,6 @@ static const char *what_of(const kc_access *a)
     return a->kind == KC_ACC_STORE ? "store to" : a->kind == KC_ACC_ATOMIC ? "atomic on" : "load from";
 }
 
-/* Does the text of a grid round a quotient up: `cdiv(n, B)`, `(n + B - 1)
- * / B`, `ceil(n / B)`? Not `(size_t)(ceil((float)n) / B)`: the ceiling
- * there is of the numerator alone, and the cast truncates the quotient. */
-static bool text_rounds_up(const char *t)
-{
-    if (strstr(t, "cdiv") || strstr(t, "+"))
-        return true;
-    for (const char *p = strstr(t, "ceil"); p; p = strstr(p + 4, "ceil")) {
-        /* a helper named for it (`magma_ceildiv(m, 64)`, `CEIL_DIV`) rounds
-         * up; the C function `ceil`/`ceilf` only of a quotient */
-        const char *b = p, *e = p + 4;
-        while (b > t && (isalnum((unsigned char)b[-1]) || b[-1] == '_'))
-            b--;
-        while (isalnum((unsigned char)*e) || *e == '_')
-            e++;
-        if (!((e - b == 4) || (e - b == 5 && b[4] == 'f')))
-            return true;
-        const char *q = strchr(p, '(');
-        if (!q)
-            break;
-        int depth = 0;
-        for (const char *r = q; *r; r++) {
-            depth += *r == '(';
-            depth -= *r == ')';
-            if (depth == 0)
-                break;
-            if (*r == '/' && depth >= 1)
-                return true;
-        }
-    }
-    return false;
-}
 
 /* How the kernel's launches size its grid: a grid that rounds up
  * (triton.cdiv, (n + B - 1) // B) runs a partial last tile; one written
@@ -543,9 +512,9 @@ static void launch_grids(const kc_model *m, const kc_kernel *k, const char **cdi
             exact |= g->cover == KC_COVER_FLOOR && l->in_host_code;
             if (g->cover == KC_COVER_FLOOR && l->in_host_code)
                 continue;
-            rounds |= g->cover == KC_COVER_ROUNDS_UP || text_rounds_up(g->text);
+            rounds |= g->cover == KC_COVER_ROUNDS_UP || kc_text_rounds_up(g->text);
         }
-        bool text_rounds = !exact && text_rounds_up(l->grid_text);
+        bool text_rounds = !exact && kc_text_rounds_up(l->grid_text);
         if (text_rounds || rounds)
             *cdiv_grid = l->grid_text;
         else if (literal || resolved)
@@ -1038,8 +1007,16 @@ static void report(kc_rule_ctx *ctx, const kc_kernel *k, const finding *f, const
         kc_diag_note(d, "unless %s is a multiple of %s (assumed not: nothing asserts it), the last %s reaches "
                      "past the end",
                      sz ? sz : "the size", kc_sb_str(&ext), t->by_loop ? "pass" : "program");
-    if (f->size == KC_NONE && !f->computed && !f->twin && cover_why)
+    if (f->size == KC_NONE && !f->computed && !f->twin && cover_why && !f->uncovered_axis) {
         kc_diag_note(d, "the kernel takes no size to bound it by: pass the extent the launch divides, mask by it");
+        /* a tensor's element count is any size; another extent (heads,
+         * columns) may be one the kernel presumes a multiple of the tile */
+        if (!strstr(cover_why, ".numel()")) {
+            d->severity = KC_SEV_NOTE;
+            kc_diag_note(d, "a note: the extent divided is not a tensor's element count, which could be any size, "
+                         "and a kernel that takes no size may presume it a multiple of the tile");
+        }
+    }
     if (count_end)
         kc_diag_note(d, "the loop runs `%s` tiles of %s: past the end whenever that count was rounded up",
                      k->symbols.data[f->size].name, kc_sb_str(&ext));

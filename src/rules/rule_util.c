@@ -1156,3 +1156,36 @@ const char *kc_guard_one_thread(const kc_kernel *k, uint32_t guard)
     }
     return NULL;
 }
+
+/* Does the text of a grid round a quotient up: `cdiv(n, B)`, `(n + B - 1)
+ * / B`, `ceil(n / B)`? Not `(size_t)(ceil((float)n) / B)`: the ceiling
+ * there is of the numerator alone, and the cast truncates the quotient. */
+bool kc_text_rounds_up(const char *t)
+{
+    if (strstr(t, "cdiv") || strstr(t, "+"))
+        return true;
+    for (const char *p = strstr(t, "ceil"); p; p = strstr(p + 4, "ceil")) {
+        /* a helper named for it (`magma_ceildiv(m, 64)`, `CEIL_DIV`) rounds
+         * up; the C function `ceil`/`ceilf` only of a quotient */
+        const char *b = p, *e = p + 4;
+        while (b > t && (isalnum((unsigned char)b[-1]) || b[-1] == '_'))
+            b--;
+        while (isalnum((unsigned char)*e) || *e == '_')
+            e++;
+        if (!((e - b == 4) || (e - b == 5 && b[4] == 'f')))
+            return true;
+        const char *q = strchr(p, '(');
+        if (!q)
+            break;
+        int depth = 0;
+        for (const char *r = q; *r; r++) {
+            depth += *r == '(';
+            depth -= *r == ')';
+            if (depth == 0)
+                break;
+            if (*r == '/' && depth >= 1)
+                return true;
+        }
+    }
+    return false;
+}

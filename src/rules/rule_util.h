@@ -217,4 +217,8 @@ bool kc_lane_vector(const kc_access *a, int64_t cst);
  * (closer than half a sector, or a vector of the lane's elements). */
 bool kc_lanes_close(const kc_access *a, uint64_t step);
 
+/* Does the text of a grid round a quotient up: `cdiv(n, B)`, `(n + B - 1)
+ * / B`, `ceil(n / B)`, a helper named for it (`CEIL_DIV`)? (kc303) */
+bool kc_text_rounds_up(const char *t);
+
 #endif
