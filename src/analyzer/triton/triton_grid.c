@@ -836,15 +836,23 @@ static bool visit_assert(TSNode n, void *ud)
     if (!TT_IS(n, assert_statement))
         return true;
     TSNode c = tt_unparen(ts_node_named_child(n, 0));
-    if (!TT_IS(c, comparison_operator) || ts_node_named_child_count(c) != 2)
+    uint32_t nc = TT_IS(c, comparison_operator) ? ts_node_named_child_count(c) : 0;
+    if (nc < 2)
         return false;
-    TSNode l = ts_node_named_child(c, 0), r = ts_node_named_child(c, 1);
+    /* `NAME == v`, and a chain of equalities `NK == NV == 1`: every
+     * operand equals the literal at its end (only `==` between them) */
+    TSNode r = ts_node_named_child(c, nc - 1);
     int64_t v;
-    const char *op = tt_text(as->m, c);
-    if (!strstr(op, "==") || !tt_int_literal(as->m, r, &v) || v != as->value)
+    if (!tt_int_literal(as->m, r, &v) || v != as->value)
         return false;
-    for (unsigned i = 0; i < as->nnames && !as->found; i++)
-        as->found = tt_text_eq(as->m, l, as->names[i]);
+    for (uint32_t i = 0; i + 1 < ts_node_child_count(c); i++) {
+        TSNode o = ts_node_child(c, i);
+        if (!ts_node_is_named(o) && strcmp(ts_node_type(o), "=="))
+            return false;
+    }
+    for (uint32_t j = 0; j + 1 < nc; j++)
+        for (unsigned i = 0; i < as->nnames && !as->found; i++)
+            as->found = tt_text_eq(as->m, ts_node_named_child(c, j), as->names[i]);
     return false;
 }
 
@@ -878,6 +886,31 @@ static bool asserted_matrix(tt_module *m, TSNode scope, TSNode tensor, uint32_t 
     return as.found;
 }
 
+/* The value the name `n` was last bound to: the whole right-hand side, or
+ * its element for a tuple unpacked (`NK, NV = cdiv(K, BK), cdiv(V, BV)`);
+ * a null node when not known. */
+static TSNode bound_value(tt_module *m, TSNode scope, TSNode n)
+{
+    int elem;
+    TSNode r = tt_grid_binding(m, scope, n, &elem);
+    if (ts_node_is_null(r) || elem < 0)
+        return r;
+    r = tt_unparen(r);
+    if (!TT_IS(r, expression_list) && !TT_IS(r, tuple))
+        return (TSNode){0};
+    int k = 0;
+    for (uint32_t i = 0; i < ts_node_named_child_count(r); i++) {
+        TSNode x = ts_node_named_child(r, i);
+        if (TT_IS(x, comment))
+            continue;
+        if (TT_IS(x, list_splat))
+            return (TSNode){0};
+        if (k++ == elem)
+            return x;
+    }
+    return (TSNode){0};
+}
+
 /* Does `b` (through its binding) cover `a`: triton.next_power_of_2(a), or
  * max() of it and other values? */
 static bool covers(tt_module *m, TSNode scope, TSNode b, const char *a, int depth)
@@ -885,10 +918,12 @@ static bool covers(tt_module *m, TSNode scope, TSNode b, const char *a, int dept
     b = tt_unparen(b);
     if (depth > GRID_DEPTH || ts_node_is_null(b))
         return false;
+    /* the size itself: `BK = K` */
+    if (tt_text_eq(m, b, a))
+        return true;
     if (TT_IS(b, identifier)) {
-        int elem;
-        TSNode r = tt_grid_binding(m, scope, b, &elem);
-        return !ts_node_is_null(r) && elem < 0 && covers(m, scope, r, a, depth + 1);
+        TSNode r = bound_value(m, scope, b);
+        return !ts_node_is_null(r) && covers(m, scope, r, a, depth + 1);
     }
     if (!TT_IS(b, call))
         return false;
@@ -913,9 +948,8 @@ static bool cdiv_of_cover(tt_module *m, TSNode scope, TSNode e, int depth)
     if (depth > GRID_DEPTH || ts_node_is_null(e))
         return false;
     if (TT_IS(e, identifier)) {
-        int elem;
-        TSNode r = tt_grid_binding(m, scope, e, &elem);
-        return !ts_node_is_null(r) && elem < 0 && cdiv_of_cover(m, scope, r, depth + 1);
+        TSNode r = bound_value(m, scope, e);
+        return !ts_node_is_null(r) && cdiv_of_cover(m, scope, r, depth + 1);
     }
     if (!TT_IS(e, call))
         return false;
@@ -939,6 +973,21 @@ static bool batch_name(const char *text)
     return false;
 }
 
+/* `NK * NV` where each factor is one program: a literal 1, a cdiv by a
+ * block that covers its size, or asserted to be 1 before the launch. */
+static bool product_of_ones(tt_module *m, TSNode scope, TSNode e, uint32_t before, int depth)
+{
+    e = tt_unparen(e);
+    int64_t v;
+    if (depth > GRID_DEPTH || ts_node_is_null(e))
+        return false;
+    if (TT_IS(e, binary_operator) && !strcmp(tt_op_of(e), "*"))
+        return product_of_ones(m, scope, tt_field(e, "left"), before, depth + 1) &&
+               product_of_ones(m, scope, tt_field(e, "right"), before, depth + 1);
+    return depth > 0 && ((tt_int_literal(m, e, &v) && v == 1) || cdiv_of_cover(m, scope, e, 0) ||
+                         asserted_one(m, scope, e, before));
+}
+
 static void scan_grid_limit(tt_module *m, tt_launch *l, TSNode scope, unsigned ax, TSNode e, const rows_info *ri)
 {
     kc_grid_axis *g = &l->grid[ax];
@@ -960,6 +1009,12 @@ static void scan_grid_limit(tt_module *m, tt_launch *l, TSNode scope, unsigned a
         g->hazard = KC_GRID_CONST;
         g->value = 1;
         g->why = kc_arena_printf(m->arena, "`assert %s == 1` before the launch", g->text);
+        return;
+    }
+    if (product_of_ones(m, scope, e, ts_node_start_byte(l->call), 0)) {
+        g->hazard = KC_GRID_CONST;
+        g->value = 1;
+        g->why = kc_arena_printf(m->arena, "each factor of `%s` is 1", g->text);
         return;
     }
     if (strstr(g->text, "min(") || ax == 0)

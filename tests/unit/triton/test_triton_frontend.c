@@ -800,6 +800,37 @@ static void test_flattened_rows(void **state)
     done(l);
 }
 
+/* A grid axis that is a product of factors each of one program: a cdiv by
+ * a block equal to the size (through a tuple unpacked), and names asserted
+ * to be 1 in a chain (`assert NK == NV == 1`); one factor not shown to be
+ * 1 leaves the axis unknown. */
+static void test_grid_product_of_ones(void **state)
+{
+    (void)state;
+    lowered *l = lower("import triton\nimport triton.language as tl\n"
+                       "@triton.jit\n"
+                       "def k(p, BLOCK: tl.constexpr):\n"
+                       "    tl.store(p + tl.arange(0, BLOCK), 0)\n"
+                       "def run(x, bk):\n"
+                       "    K, V = x.shape\n"
+                       "    BK, BV = K, V\n"
+                       "    NK, NV = triton.cdiv(K, BK), triton.cdiv(V, BV)\n"
+                       "    k[(NK * NV, 4)](x, BLOCK=16)\n"
+                       "    NA, NB = triton.cdiv(K, bk), triton.cdiv(V, bk)\n"
+                       "    assert NA == NB == 1\n"
+                       "    k[(NA * NB, 4)](x, BLOCK=16)\n"
+                       "    NC = triton.cdiv(K, 64)\n"
+                       "    k[(NC * NV, 4)](x, BLOCK=16)\n");
+    assert_int_equal(l->m->launches.len, 3);
+    const kc_launch *L = l->m->launches.data;
+    assert_int_equal(L[0].grid[0].hazard, KC_GRID_CONST);
+    assert_int_equal(L[0].grid[0].value, 1);
+    assert_int_equal(L[1].grid[0].hazard, KC_GRID_CONST);
+    assert_int_equal(L[1].grid[0].value, 1);
+    assert_int_not_equal(L[2].grid[0].hazard, KC_GRID_CONST);
+    done(l);
+}
+
 /* Grid axes 1 and 2 that run one program per index of a tensor's first
  * dimension: a matrix's rows (by unpacking, or by an assert on its rank
  * before the launch), the first dimension of a tensor of unknown rank, and
@@ -1071,6 +1102,7 @@ int main(void)
         cmocka_unit_test(test_grid_cover_and_launcher_asserts),
         cmocka_unit_test(test_grid_first_dim),
         cmocka_unit_test(test_grid_callable_asserts),
+        cmocka_unit_test(test_grid_product_of_ones),
         cmocka_unit_test(test_grid_cover_asserted_exact),
         cmocka_unit_test(test_rounded_args_and_decorator_params),
         cmocka_unit_test(test_widening_program_id_wrapper),
