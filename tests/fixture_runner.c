@@ -43,8 +43,9 @@
 typedef struct expectation {
     uint32_t line, col; /* col 0: any */
     char rule[16];
-    char *subs[4];
+    char *subs[16];
     unsigned nsubs;
+    bool too_many; /* more quoted strings than subs holds: the fixture fails */
     bool matched;
     uint32_t at_line; /* where it is written */
 } expectation;
@@ -67,13 +68,17 @@ static bool is_comment_start(const char *p, size_t n, size_t *skip)
 /* Parses quoted strings after the rule ID. */
 static void parse_subs(const char *p, const char *end, expectation *e)
 {
-    while (p < end && e->nsubs < 4) {
+    while (p < end) {
         const char *q = memchr(p, '"', (size_t)(end - p));
         if (!q)
             return;
         const char *r = memchr(q + 1, '"', (size_t)(end - q - 1));
         if (!r)
             return;
+        if (e->nsubs == sizeof e->subs / sizeof e->subs[0]) {
+            e->too_many = true; /* never dropped unchecked */
+            return;
+        }
         e->subs[e->nsubs++] = kc_xstrndup(q + 1, (size_t)(r - q - 1));
         p = r + 1;
     }
@@ -245,6 +250,11 @@ static void run_fixture(void **state)
         kc_vec_push(&used, false);
     for (uint32_t e = 0; e < ex.len; e++) {
         expectation *x = &ex.data[e];
+        if (x->too_many) {
+            print_error("%s:%u: more than %u quoted strings in one expectation\n", path, x->at_line,
+                        (unsigned)(sizeof x->subs / sizeof x->subs[0]));
+            failures++;
+        }
         for (uint32_t i = 0; i < r.diags.items.len && !x->matched; i++) {
             const kc_diag *d = &r.diags.items.data[i];
             if (used.data[i] || d->span.line != x->line || strcmp(d->rule_id, x->rule) != 0)
