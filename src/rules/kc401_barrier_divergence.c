@@ -23,7 +23,8 @@ static const char doc[] =
     "`blockDim.x`: a barrier in it is left alone when every launch of the kernel in\n"
     "the file passes for `n` a product with the block size among its factors\n"
     "(`n = B * H * C` with a block of `C`, `blocks * threads`), and otherwise\n"
-    "reported with that assumption stated. A `return` inside a branch on a\n"
+    "reported with that assumption stated: an error where a launch in the file\n"
+    "rounds its grid up (`(n + 255) / 256`), else a note. A `return` inside a branch on a\n"
     "block-uniform condition that every thread entering it leaves by a return\n"
     "does not make later barriers divergent, and neither does a branch that ends\n"
     "in a trap (`__trap()`, `asm(\"trap;\")`): the whole kernel aborts there, and a\n"
@@ -930,6 +931,18 @@ static const char *thread_source(kc_deps d)
     return "the thread's index";
 }
 
+/* Does a launch of k in the file round its grid up (`(n + 255) / 256`,
+ * `cdiv`): a last block that straddles the size it covers? */
+static bool launch_rounds_up(const kc_model *m, const kc_kernel *k)
+{
+    for (uint32_t i = 0; i < m->launches.len; i++) {
+        const kc_launch *L = &m->launches.data[i];
+        if (L->kernel && k->name && !strcmp(L->kernel, k->name) && L->grid_text && kc_text_rounds_up(L->grid_text))
+            return true;
+    }
+    return false;
+}
+
 /* A barrier in a grid-stride loop: divergent unless the bound is a
  * multiple of blockDim.x, which the launches of the file do not show. */
 static kc_diag *grid_stride_report(kc_rule_ctx *ctx, const kc_model *m, const kc_kernel *k, const kc_barrier *b,
@@ -963,6 +976,13 @@ static kc_diag *grid_stride_report(kc_rule_ctx *ctx, const kc_model *m, const kc
         kc_diag_note(d, "this assumes `%s` may not be a multiple of the block size: %s; the block whose indices "
                      "straddle `%s` then has threads that make one pass more than the others (%s)",
                      bound, why, bound, kc_loop_describe(ctx, k, l));
+        if (!launch_rounds_up(m, k)) { /* only a rounded-up grid shows a straddling block */
+            d->severity = KC_SEV_NOTE;
+            kc_diag_note(d, "reported as a note: no launch of `%s` in this file rounds its grid up, so nothing here "
+                         "shows a block that straddles `%s` (kernels whose sizes are powers of two launch whole "
+                         "blocks)",
+                         k->name, bound);
+        }
     }
     kc_diag_note(d, "fix: loop over whole blocks of indices (`for (base = blockIdx.x * blockDim.x; base < %s; base "
                  "+= blockDim.x * gridDim.x)`, testing `base + threadIdx.x < %s` inside), or launch with `%s` a "
