@@ -36,8 +36,9 @@ static const char doc[] =
     "tl.load(kv_indices + offs, mask=offs < n)`): Triton's contract gives\n"
     "the masked-off lanes of such a load no value, so the access goes\n"
     "wherever they point. On NVIDIA GPUs Triton 3.6 sets those lanes to 0\n"
-    "(measured on an H200, `bench/premise/lanes_grid_premises.py`), so they\n"
-    "read row 0 there; a backend that leaves them undefined reads anywhere\n"
+    "(measured on an H100 for an int32 index,\n"
+    "`bench/premise/kc307_masked_index_no_other.py`, as on an H200 for floats),\n"
+    "so they read row 0 there; a backend that leaves them undefined reads anywhere\n"
     "(ROCm/aiter 3b290a31, a memory violation). An access with a mask of\n"
     "its own is left alone (kcheck does not decide whether that mask is\n"
     "false on those lanes), as is one under a guard that makes the index\n"
@@ -304,7 +305,7 @@ static void report_undefined_lanes(kc_rule_ctx *ctx, const kc_kernel *k, const k
                  "illegal address, or another row's data; ROCm/aiter 3b290a31)",
                  mask ? mask : "the mask", name);
     kc_diag_note(d, "a note: right on NVIDIA GPUs today, where Triton 3.6 sets the register of a masked-off lane "
-                 "to 0 before the predicated load (measured on an H200), so those lanes read row 0");
+                 "to 0 before the predicated load (measured on an H100), so those lanes read row 0");
     kc_diag_note(d, "give the index load a neutral `other=` (`other=0`, a row that exists), or add `%s` "
                  "(broadcast to its shape) to this access's mask",
                  mask ? mask : "the index load's mask");
