@@ -377,8 +377,15 @@ static bool literal_value(facts_ctx *x, CXCursor lit, double *v)
     const char *t = kc_span_valid(sp) ? kc_cuda_span_text(x->t, sp) : NULL;
     if (!t || !*t)
         return false;
+    /* a sign written apart from its literal (`- 0.5`), which strtod refuses */
+    double sign = 1.0;
+    while (*t == '-' || *t == '+' || *t == ' ' || *t == '\t') {
+        if (*t == '-')
+            sign = -sign;
+        t++;
+    }
     char *end = NULL;
-    *v = strtod(t, &end);
+    *v = sign * strtod(t, &end);
     return end != t;
 }
 
