@@ -422,8 +422,13 @@ static bool row_factor(tt_module *m, TSNode e, TSNode scope, const rows_info *ri
     if (tt_method_call(m, e, strides, &obj, &args)) {
         if (positional(args, &first) != 1 || !tt_int_literal(m, first, &d))
             return false;
-        if (ri->kind == ROWS_LEADING2)
-            return d == 1;
+        if (ri->kind == ROWS_LEADING2) {
+            /* stride(1) of a tensor of another rank than 4 (the (B, H, K)
+             * statistics of attention) is no row of the B * H rows */
+            int rk = d == 1 && TT_IS(obj, identifier)
+                         ? tt_tensor_rank(m, scope, tt_text(m, obj), ts_node_start_byte(e)) : 0;
+            return d == 1 && (rk == 0 || rk == 4);
+        }
         if (ri->kind == ROWS_DIM0)
             /* the row stride of the very tensor whose rows the axis counts */
             return d == 0 && same_rows(m, obj, ri->tensor, scope, 0);

@@ -309,6 +309,11 @@ bool tt_rounding_sum(TSNode e, TSNode *n);
 /* Where a name used at `n` is read from: before the assignment that holds
  * the use (`a = a.contiguous()` reads the earlier `a`). */
 uint32_t tt_use_point(TSNode n);
+/* The rank of the tensor `name` in `scope` before byte `before` where the
+ * host code says it (unpacked shape, a maker's sizes, a reduction over one
+ * dimension, a tensor a torch.autograd.Function saved), else 0
+ * (triton_launch.c). */
+int tt_tensor_rank(tt_module *m, TSNode scope, const char *name, uint32_t before);
 /* Where the name `n` used in `scope` was last bound (its value's node;
  * *elem: the element of a tuple it unpacks, or -1), in the function and
  * then at module level (triton_walk.c). */

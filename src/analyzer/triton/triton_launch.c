@@ -666,7 +666,104 @@ static int pattern_len(const char *left)
  * `name.size()`) unpacks it; `name = torch.empty((M, N), ...)` (zeros,
  * ones, full, new_empty, randn, ...) or `name = x.view(M, N)` /
  * `.reshape(M, N)` makes it. */
+static int rank_at(tt_module *m, TSNode scope, const char *name, uint32_t before, int depth);
+
+typedef struct saved_scan {
+    tt_module *m;
+    int elem;
+    TSNode arg; /* the elem-th tensor a save_for_backward call saves */
+} saved_scan;
+
+static bool visit_saved(TSNode n, void *ud)
+{
+    saved_scan *ss = ud;
+    if (!ts_node_is_null(ss->arg))
+        return false;
+    if (!TT_IS(n, call))
+        return true;
+    TSNode f = tt_field(n, "function");
+    if (!TT_IS(f, attribute) || !tt_text_eq(ss->m, tt_field(f, "attribute"), "save_for_backward"))
+        return true;
+    TSNode args = tt_field(n, "arguments");
+    int k = 0;
+    for (uint32_t i = 0; i < ts_node_named_child_count(args); i++) {
+        TSNode a = ts_node_named_child(args, i);
+        if (TT_IS(a, comment))
+            continue;
+        if (TT_IS(a, list_splat) || TT_IS(a, keyword_argument))
+            return false;
+        if (k++ == ss->elem)
+            ss->arg = a;
+    }
+    return false;
+}
+
+/* A rank the host code implies without making the tensor: one of the
+ * tensors a torch.autograd.Function's forward saved (`q, km =
+ * ctx.saved_tensors` after `ctx.save_for_backward(q, km)` in the same
+ * class), or a reduction over one dimension (`dkz.sum(0)`: one less). */
+static int derived_rank(tt_module *m, TSNode scope, TSNode r, int elem, int depth)
+{
+    if (elem >= 0 && TT_IS(r, attribute) && tt_text_eq(m, tt_field(r, "attribute"), "saved_tensors")) {
+        TSNode cls = scope;
+        while (!ts_node_is_null(cls) && !TT_IS(cls, class_definition))
+            cls = ts_node_parent(cls);
+        saved_scan ss = {.m = m, .elem = elem};
+        if (ts_node_is_null(cls))
+            return 0;
+        tt_walk(tt_field(cls, "body"), visit_saved, &ss);
+        if (ts_node_is_null(ss.arg) || !TT_IS(tt_unparen(ss.arg), identifier))
+            return 0;
+        return rank_at(m, tt_enclosing_function(ss.arg), tt_text(m, tt_unparen(ss.arg)),
+                       ts_node_start_byte(ss.arg), depth + 1);
+    }
+    if (elem >= 0 || !TT_IS(r, call) || !TT_IS(tt_field(r, "function"), attribute))
+        return 0;
+    TSNode f = tt_field(r, "function"), obj = tt_field(f, "object"), at = tt_field(f, "attribute");
+    /* `km = km.to(k.dtype)`, `.contiguous()`: the rank it had */
+    static const char *const keep[] = {"contiguous", "clone", "detach", "to", "float", "half", "bfloat16",
+                                       "cuda", NULL};
+    for (unsigned i = 0; keep[i] && TT_IS(obj, identifier); i++)
+        if (tt_text_eq(m, at, keep[i]))
+            return rank_at(m, scope, tt_text(m, obj), tt_use_point(r), depth + 1);
+    static const char *const reducers[] = {"sum", "mean", "amax", "amin", "prod", NULL};
+    bool red = false;
+    for (unsigned i = 0; reducers[i]; i++)
+        red |= tt_text_eq(m, at, reducers[i]);
+    TSNode args = tt_field(r, "arguments");
+    uint32_t dims = 0;
+    for (uint32_t i = 0; red && i < ts_node_named_child_count(args); i++) {
+        TSNode a = ts_node_named_child(args, i);
+        int64_t d;
+        if (TT_IS(a, keyword_argument)) {
+            TSNode v = tt_field(a, "value");
+            if (tt_text_eq(m, tt_field(a, "name"), "dim") && tt_int_literal(m, v, &d))
+                dims++;
+            else if (!tt_text_eq(m, tt_field(a, "name"), "keepdim") || !tt_text_eq(m, v, "False"))
+                return 0; /* keepdim=True, dtype=...: not known */
+        } else if (!TT_IS(a, comment)) {
+            if (!tt_int_literal(m, a, &d))
+                return 0;
+            dims++;
+        }
+    }
+    if (!red || dims != 1 || !TT_IS(obj, identifier))
+        return 0;
+    int base = rank_at(m, scope, tt_text(m, obj), tt_use_point(r), depth + 1);
+    return base > 1 ? base - 1 : 0;
+}
+
+int tt_tensor_rank(tt_module *m, TSNode scope, const char *name, uint32_t before)
+{
+    return rank_at(m, scope, name, before, 0);
+}
+
 static int tensor_rank(tt_module *m, TSNode scope, const char *name, uint32_t before)
+{
+    return rank_at(m, scope, name, before, 0);
+}
+
+static int rank_at(tt_module *m, TSNode scope, const char *name, uint32_t before, int depth)
 {
     if (ts_node_is_null(scope) || !name || strchr(name, '[') || strchr(name, '('))
         return 0;
@@ -701,6 +798,9 @@ static int tensor_rank(tt_module *m, TSNode scope, const char *name, uint32_t be
             if (tt_text_eq(m, at, keep[i]))
                 return rank;
     }
+    int derived = ts_node_is_null(r) || depth > 3 ? 0 : derived_rank(m, scope, r, elem, depth);
+    if (derived)
+        return derived;
     if (ts_node_is_null(r) || elem >= 0 || !TT_IS(r, call))
         return 0;
     TSNode f = tt_field(r, "function");

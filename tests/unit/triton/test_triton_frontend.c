@@ -831,6 +831,40 @@ static void test_grid_product_of_ones(void **state)
     done(l);
 }
 
+/* Over a grid of the two leading dimensions of a 4-D q, `q.stride(1)` is
+ * the row stride of those rows; `km.stride(1)` of a 3-D (B, H, K) tensor is
+ * not, whether km was made in the function, made in the forward and saved
+ * for the backward (through `.to(...)`), or is the `.sum(0)` of a 4-D one. */
+static void test_rank_of_saved_and_reduced_tensors(void **state)
+{
+    (void)state;
+    lowered *l = lower("import torch\nimport triton\nimport triton.language as tl\n"
+                       "@triton.jit\n"
+                       "def k(q, km, dkz, s_q, s_km, s_dkz, BLOCK: tl.constexpr):\n"
+                       "    tl.store(q + tl.program_id(0) * s_q + tl.arange(0, BLOCK), 0)\n"
+                       "class F(torch.autograd.Function):\n"
+                       "    @staticmethod\n"
+                       "    def forward(ctx, q):\n"
+                       "        B, H, L, K = q.shape\n"
+                       "        km = torch.empty(B, H, K)\n"
+                       "        km = km.to(q.dtype)\n"
+                       "        ctx.save_for_backward(q, km)\n"
+                       "        return q\n"
+                       "    @staticmethod\n"
+                       "    def backward(ctx, do):\n"
+                       "        q, km = ctx.saved_tensors\n"
+                       "        B, H, L, K = q.shape\n"
+                       "        dkz = torch.empty(4, B, H, K)\n"
+                       "        dkz = dkz.sum(0)\n"
+                       "        k[(B * H,)](q, km, dkz, q.stride(1), km.stride(1), dkz.stride(1), BLOCK=16)\n"
+                       "        return do\n");
+    const kc_kernel *k = fh_kernel(l->m, "k");
+    assert_int_equal(fh_symbol(k, "s_q")->row_axes, 1);
+    assert_int_equal(fh_symbol(k, "s_km")->row_axes, 0);
+    assert_int_equal(fh_symbol(k, "s_dkz")->row_axes, 0);
+    done(l);
+}
+
 /* Grid axes 1 and 2 that run one program per index of a tensor's first
  * dimension: a matrix's rows (by unpacking, or by an assert on its rank
  * before the launch), the first dimension of a tensor of unknown rank, and
@@ -1103,6 +1137,7 @@ int main(void)
         cmocka_unit_test(test_grid_first_dim),
         cmocka_unit_test(test_grid_callable_asserts),
         cmocka_unit_test(test_grid_product_of_ones),
+        cmocka_unit_test(test_rank_of_saved_and_reduced_tensors),
         cmocka_unit_test(test_grid_cover_asserted_exact),
         cmocka_unit_test(test_rounded_args_and_decorator_params),
         cmocka_unit_test(test_widening_program_id_wrapper),
