@@ -668,6 +668,10 @@ static int pattern_len(const char *left)
  * `.reshape(M, N)` makes it. */
 static int rank_at(tt_module *m, TSNode scope, const char *name, uint32_t before, int depth);
 
+/* Methods that give a tensor of the rank they are called on. */
+static const char *const rank_keepers[] = {"contiguous", "clone", "detach", "to", "float", "half", "bfloat16",
+                                           "cuda", NULL};
+
 typedef struct saved_scan {
     tt_module *m;
     int elem;
@@ -721,10 +725,8 @@ static int derived_rank(tt_module *m, TSNode scope, TSNode r, int elem, int dept
         return 0;
     TSNode f = tt_field(r, "function"), obj = tt_field(f, "object"), at = tt_field(f, "attribute");
     /* `km = km.to(k.dtype)`, `.contiguous()`: the rank it had */
-    static const char *const keep[] = {"contiguous", "clone", "detach", "to", "float", "half", "bfloat16",
-                                       "cuda", NULL};
-    for (unsigned i = 0; keep[i] && TT_IS(obj, identifier); i++)
-        if (tt_text_eq(m, at, keep[i]))
+    for (unsigned i = 0; rank_keepers[i] && TT_IS(obj, identifier); i++)
+        if (tt_text_eq(m, at, rank_keepers[i]))
             return rank_at(m, scope, tt_text(m, obj), tt_use_point(r), depth + 1);
     static const char *const reducers[] = {"sum", "mean", "amax", "amin", "prod", NULL};
     bool red = false;
@@ -758,11 +760,6 @@ int tt_tensor_rank(tt_module *m, TSNode scope, const char *name, uint32_t before
     return rank_at(m, scope, name, before, 0);
 }
 
-static int tensor_rank(tt_module *m, TSNode scope, const char *name, uint32_t before)
-{
-    return rank_at(m, scope, name, before, 0);
-}
-
 static int rank_at(tt_module *m, TSNode scope, const char *name, uint32_t before, int depth)
 {
     if (ts_node_is_null(scope) || !name || strchr(name, '[') || strchr(name, '('))
@@ -792,10 +789,8 @@ static int rank_at(tt_module *m, TSNode scope, const char *name, uint32_t before
         return rank;
     if (rank && TT_IS(r, call) && TT_IS(tt_field(r, "function"), attribute)) {
         TSNode at = tt_field(tt_field(r, "function"), "attribute");
-        static const char *const keep[] = {"contiguous", "clone", "detach", "to", "float", "half", "bfloat16",
-                                           "cuda", NULL};
-        for (unsigned i = 0; keep[i]; i++)
-            if (tt_text_eq(m, at, keep[i]))
+        for (unsigned i = 0; rank_keepers[i]; i++)
+            if (tt_text_eq(m, at, rank_keepers[i]))
                 return rank;
     }
     int derived = ts_node_is_null(r) || depth > 3 ? 0 : derived_rank(m, scope, r, elem, depth);
@@ -852,7 +847,7 @@ static int rank_at(tt_module *m, TSNode scope, const char *name, uint32_t before
 /* Marks which stride arguments of one launch are the innermost of their
  * tensor (+1) and which are outer ones (-1); 0 unknown. x.stride(-1) is
  * the innermost, x.stride(-2) and below outer ones. With the tensor's
- * rank known (tensor_rank), stride(rank - 1) is the innermost and the
+ * rank known (tt_tensor_rank), stride(rank - 1) is the innermost and the
  * others outer. Without it, a stride below another one the launch passes
  * for the same tensor is an outer one, and the highest one is presumed the
  * innermost only when the launch passes every stride below it as well
@@ -919,7 +914,7 @@ static void mark_strides(tt_module *m, tt_launch *l, TSNode scope, uint32_t befo
             v->stride_rank_hint = v->value == -1 ? 1 : -1;
             continue;
         }
-        int rank = tensor_rank(m, scope, v->tensor, before);
+        int rank = tt_tensor_rank(m, scope, v->tensor, before);
         if (rank > 0) {
             v->stride_rank_hint = v->value == rank - 1 ? 1 : v->value < rank - 1 ? -1 : 0;
             continue;
