@@ -12,25 +12,6 @@
 
 #define COVER_DEPTH 6
 
-/* The positional arguments of a call, the first two of them in pos; 0
- * when a splat hides them. */
-static uint32_t positional2(TSNode args, TSNode pos[2])
-{
-    uint32_t n = 0;
-    for (uint32_t i = 0; i < ts_node_named_child_count(args); i++) {
-        TSNode a = ts_node_named_child(args, i);
-        if (TT_IS(a, comment) || TT_IS(a, keyword_argument))
-            continue;
-        if (TT_IS(a, list_splat) || TT_IS(a, dictionary_splat))
-            return 0;
-        if (n < 2)
-            pos[n] = a;
-        n++;
-    }
-    return n;
-}
-
-
 /* Is `f` a ceiling division helper: triton.cdiv, math.ceil, or a function
  * of the project named so (`cdiv`, `ceil_div`, `div_up`, `ceildiv`)? */
 static bool ceil_call(tt_module *m, TSNode f)
@@ -62,7 +43,7 @@ static kc_grid_cover axis_cover(tt_module *m, TSNode scope, TSNode e, int depth,
     if (TT_IS(e, call)) {
         TSNode f = tt_field(e, "function"), args = tt_field(e, "arguments"), pos[2];
         memset(pos, 0, sizeof pos);
-        uint32_t n = positional2(args, pos);
+        uint32_t n = tt_positional(args, pos, 2);
         TSNode first = pos[0];
         if (TT_IS(f, identifier) && tt_text_eq(m, f, "int") && n == 1)
             return axis_cover(m, scope, first, depth + 1, expr, size, div);

@@ -116,15 +116,15 @@ static void mark_multiple(multiple_scan *ms, TSNode x, const char *by, int64_t v
         if (!ts_node_is_null(r) && elem < 0 && TT_IS(tt_unparen(r), identifier))
             alias = tt_text(m, tt_unparen(r));
     }
+    const char *why = kc_arena_printf(m->arena, "`%s` on line %u", tt_one_line(m->arena, tt_text(m, stmt), 80),
+                                      ts_node_start_point(stmt).row + 1);
     if (ms->l->nasserted < sizeof ms->l->asserted / sizeof ms->l->asserted[0]) {
         tt_launch *l = ms->l;
         l->asserted[l->nasserted].text = tt_text(m, x);
         l->asserted[l->nasserted].alias = alias;
         l->asserted[l->nasserted].value = lit ? v : 0;
         l->asserted[l->nasserted].by = by;
-        l->asserted[l->nasserted].why = kc_arena_printf(m->arena, "`%s` on line %u",
-                                                        tt_one_line(m->arena, tt_text(m, stmt), 80),
-                                                        ts_node_start_point(stmt).row + 1);
+        l->asserted[l->nasserted].why = why;
         l->nasserted++;
     }
     for (uint32_t i = 0; i < ms->l->args.len; i++) {
@@ -154,8 +154,7 @@ static void mark_multiple(multiple_scan *ms, TSNode x, const char *by, int64_t v
         }
         b->multiple_value = lit ? v : 0;
         b->multiple_by = by;
-        b->multiple_why = kc_arena_printf(m->arena, "`%s` on line %u", tt_one_line(m->arena, tt_text(m, stmt), 80),
-                                          ts_node_start_point(stmt).row + 1);
+        b->multiple_why = why;
     }
 }
 

@@ -20,22 +20,6 @@
 
 #define GRID_DEPTH 6
 
-/* A positional argument list's first argument and how many there are. */
-static uint32_t positional(TSNode args, TSNode *first)
-{
-    uint32_t n = 0;
-    for (uint32_t i = 0; i < ts_node_named_child_count(args); i++) {
-        TSNode a = ts_node_named_child(args, i);
-        if (TT_IS(a, comment) || TT_IS(a, keyword_argument))
-            continue;
-        if (TT_IS(a, list_splat) || TT_IS(a, dictionary_splat))
-            return 0;
-        if (n++ == 0)
-            *first = a;
-    }
-    return n;
-}
-
 static bool is_minus_one(tt_module *m, TSNode n)
 {
     int64_t v;
@@ -144,9 +128,9 @@ static const char *flattened(tt_module *m, TSNode t, TSNode scope, int depth, TS
     if (tt_method_call(m, t, reshapes, &obj, &args)) {
         /* x.view(-1, N) or x.view((-1, N)): the first extent -1, one more */
         TSNode dims = args;
-        if (positional(args, &first) == 1 && (TT_IS(tt_unparen(first), tuple) || TT_IS(tt_unparen(first), list)))
+        if (tt_positional(args, &first, 1) == 1 && (TT_IS(tt_unparen(first), tuple) || TT_IS(tt_unparen(first), list)))
             dims = tt_unparen(first);
-        if (positional(dims, &first) != 2 || !is_minus_one(m, first))
+        if (tt_positional(dims, &first, 1) != 2 || !is_minus_one(m, first))
             return NULL;
         if (row_len) {
             *row_len = ts_node_next_named_sibling(first);
@@ -157,7 +141,7 @@ static const char *flattened(tt_module *m, TSNode t, TSNode scope, int depth, TS
     }
     if (tt_method_call(m, t, flattens, &obj, &args)) {
         /* x.flatten(0, -2) */
-        if (positional(args, &first) != 2 || !tt_text_eq(m, first, "0"))
+        if (tt_positional(args, &first, 1) != 2 || !tt_text_eq(m, first, "0"))
             return NULL;
         TSNode second = ts_node_next_named_sibling(first);
         while (!ts_node_is_null(second) && TT_IS(second, comment))
@@ -166,7 +150,7 @@ static const char *flattened(tt_module *m, TSNode t, TSNode scope, int depth, TS
     }
     if (tt_method_call(m, t, keeps_rows, &obj, &args)) {
         /* torch.empty_like(x) is a call of an attribute of `torch`: its argument is the tensor */
-        if (TT_IS(obj, identifier) && tt_text_eq(m, obj, "torch") && positional(args, &first) >= 1)
+        if (TT_IS(obj, identifier) && tt_text_eq(m, obj, "torch") && tt_positional(args, &first, 1) >= 1)
             return flattened(m, first, scope, depth + 1, row_len);
         /* chunk/split divide the row: their row length is not the input's */
         bool divides = tt_text_eq(m, tt_field(tt_field(t, "function"), "attribute"), "chunk") ||
@@ -207,7 +191,7 @@ static bool extent(tt_module *m, TSNode e, TSNode scope, int depth, TSNode *tens
         return true;
     }
     if (tt_method_call(m, e, sizes, &obj, &args)) {
-        if (positional(args, &first) != 1 || !tt_int_literal(m, first, &d))
+        if (tt_positional(args, &first, 1) != 1 || !tt_int_literal(m, first, &d))
             return false;
         *tensor = obj;
         *dim = (int)d;
@@ -255,7 +239,7 @@ static bool extent(tt_module *m, TSNode e, TSNode scope, int depth, TSNode *tens
     }
     if (TT_IS(r, attribute) && tt_text_eq(m, tt_field(r, "attribute"), "shape"))
         *tensor = tt_field(r, "object");
-    else if (tt_method_call(m, r, sizes, &obj, &args) && positional(args, &first) == 0)
+    else if (tt_method_call(m, r, sizes, &obj, &args) && tt_positional(args, &first, 1) == 0)
         *tensor = obj;
     else
         return false;
@@ -292,7 +276,7 @@ static bool same_rows(tt_module *m, TSNode t, TSNode tensor, TSNode scope, int d
     TSNode obj, args, first = {0};
     if (tt_method_call(m, t, keeps_rows, &obj, &args)) {
         if (TT_IS(obj, identifier) && tt_text_eq(m, obj, "torch"))
-            return positional(args, &first) >= 1 && same_rows(m, first, tensor, scope, depth + 1);
+            return tt_positional(args, &first, 1) >= 1 && same_rows(m, first, tensor, scope, depth + 1);
         return same_rows(m, obj, tensor, scope, depth + 1);
     }
     if (TT_IS(t, identifier)) {
@@ -395,7 +379,7 @@ static void flat_rows(tt_module *m, TSNode e, TSNode scope, int depth, rows_info
         const char *q = tt_qualify(m, tt_field(e, "function"));
         TSNode first = {0};
         if (q && (!strcmp(q, "triton.cdiv") || !strcmp(q, "triton.language.cdiv")) &&
-            positional(tt_field(e, "arguments"), &first) == 2) {
+            tt_positional(tt_field(e, "arguments"), &first, 1) == 2) {
             flat_rows(m, first, scope, depth + 1, ri);
             if (ri->why) {
                 ri->why = kc_arena_printf(m->arena, "a tile of rows per program: %s", ri->why);
@@ -420,7 +404,7 @@ static bool row_factor(tt_module *m, TSNode e, TSNode scope, const rows_info *ri
     int64_t d;
     static const char *const strides[] = {"stride", NULL};
     if (tt_method_call(m, e, strides, &obj, &args)) {
-        if (positional(args, &first) != 1 || !tt_int_literal(m, first, &d))
+        if (tt_positional(args, &first, 1) != 1 || !tt_int_literal(m, first, &d))
             return false;
         if (ri->kind == ROWS_LEADING2) {
             /* stride(1) of a tensor of another rank than 4 (the (B, H, K)
@@ -622,7 +606,7 @@ static uint32_t alloc_extents(tt_module *m, TSNode e, TSNode scope, int depth, T
         return alloc_extents(m, obj, scope, depth + 1, dims, max, split, made);
     else
         return 0;
-    uint32_t np = positional(args, &first);
+    uint32_t np = tt_positional(args, &first, 1);
     TSNode list = args;
     if ((np == 1 || fill) && (TT_IS(tt_unparen(first), tuple) || TT_IS(tt_unparen(first), list)))
         list = tt_unparen(first);
@@ -936,7 +920,7 @@ static bool covers(tt_module *m, TSNode scope, TSNode b, const char *a, int dept
     const char *q = tt_qualify(m, f);
     if (q && !strcmp(q, "triton.next_power_of_2")) {
         TSNode first = {0};
-        return positional(args, &first) == 1 && tt_text_eq(m, tt_unparen(first), a);
+        return tt_positional(args, &first, 1) == 1 && tt_text_eq(m, tt_unparen(first), a);
     }
     if (TT_IS(f, identifier) && tt_text_eq(m, f, "max")) {
         for (uint32_t i = 0; i < ts_node_named_child_count(args); i++)
@@ -960,7 +944,7 @@ static bool cdiv_of_cover(tt_module *m, TSNode scope, TSNode e, int depth)
         return false;
     const char *q = tt_qualify(m, tt_field(e, "function"));
     TSNode args = tt_field(e, "arguments"), first = {0};
-    if (!q || (strcmp(q, "triton.cdiv") && strcmp(q, "triton.language.cdiv")) || positional(args, &first) != 2)
+    if (!q || (strcmp(q, "triton.cdiv") && strcmp(q, "triton.language.cdiv")) || tt_positional(args, &first, 1) != 2)
         return false;
     TSNode second = ts_node_named_child(args, 1);
     return covers(m, scope, second, tt_text(m, tt_unparen(first)), 0);

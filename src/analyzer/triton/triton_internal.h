@@ -309,6 +309,9 @@ bool tt_rounding_sum(TSNode e, TSNode *n);
 /* Where a name used at `n` is read from: before the assignment that holds
  * the use (`a = a.contiguous()` reads the earlier `a`). */
 uint32_t tt_use_point(TSNode n);
+/* How many positional arguments a call's argument list has (0 when a splat
+ * hides them), the first npos of them in pos (triton_walk.c). */
+uint32_t tt_positional(TSNode args, TSNode *pos, uint32_t npos);
 /* The rank of the tensor `name` in `scope` before byte `before` where the
  * host code says it (unpacked shape, a maker's sizes, a reduction over one
  * dimension, a tensor a torch.autograd.Function saved), else 0

@@ -918,3 +918,19 @@ TSNode tt_grid_binding(tt_module *m, TSNode scope, TSNode n, int *elem)
         r = tt_find_binding(m, m->root, name, before, elem);
     return r;
 }
+
+uint32_t tt_positional(TSNode args, TSNode *pos, uint32_t npos)
+{
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < ts_node_named_child_count(args); i++) {
+        TSNode a = ts_node_named_child(args, i);
+        if (TT_IS(a, comment) || TT_IS(a, keyword_argument))
+            continue;
+        if (TT_IS(a, list_splat) || TT_IS(a, dictionary_splat))
+            return 0;
+        if (n < npos)
+            pos[n] = a;
+        n++;
+    }
+    return n;
+}
