@@ -642,6 +642,7 @@ typedef struct finding {
     const kc_pred *computed; /* a bound the kernel computed for this index */
     const kc_access *twin;   /* an access with the same index that is masked */
     bool size_unsure;        /* `size` ties the tile but is not known to be what it runs over */
+    bool numel_extent;       /* every launch rounds the tile's axis up over a tensor's element count */
 } finding;
 
 /* An index with lanes of any arange or thread, or another tile's program
@@ -1011,7 +1012,7 @@ static void report(kc_rule_ctx *ctx, const kc_kernel *k, const finding *f, const
         kc_diag_note(d, "the kernel takes no size to bound it by: pass the extent the launch divides, mask by it");
         /* a tensor's element count is any size; another extent (heads,
          * columns) may be one the kernel presumes a multiple of the tile */
-        if (!strstr(cover_why, ".numel()")) {
+        if (!f->numel_extent) {
             d->severity = KC_SEV_NOTE;
             kc_diag_note(d, "a note: the extent divided is not a tensor's element count, which could be any size, "
                          "and a kernel that takes no size may presume it a multiple of the tile");
@@ -1129,6 +1130,7 @@ static bool judge_tile(const kc_model *m, const kc_kernel *k, kc_rule_ctx *ctx, 
         return false;
     if (padded_row(k, &f) || (rounds_up && padded_stride(k, &f, ax)))
         return false;
+    f.numel_extent = rounds_up && k->grid_cover[ax].numel;
     report(ctx, k, &f, cdiv_grid, rounds_up ? k->grid_cover[ax].why : NULL);
     return true;
 }

@@ -832,6 +832,7 @@ typedef struct kc_kernel {
         kc_grid_cover cover;
         const char *why;
         uint32_t size;
+        bool numel; /* ROUNDS_UP: every launch divides a tensor's element count (`x.numel()`) */
     } grid_cover[3];
 } kc_kernel;
 

@@ -553,6 +553,8 @@ typedef struct tt_tiling {
      * parameter a rounded-up axis divides (KC_NONE when launches differ),
      * and where */
     uint32_t nup[3], nfloor[3], upsize[3];
+    /* of nup, the launches whose divided extent is an element count (`x.numel()`) */
+    uint32_t nnumel[3];
     const char *why[3];
     /* per parameter: launches asserting it a multiple, of what in common */
     uint32_t *nmult, *multsym;

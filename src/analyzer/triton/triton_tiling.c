@@ -100,6 +100,9 @@ void tt_tally_cover(tt_ctx *c, tt_tiling *t, const tt_launch *ln, unsigned ax)
     /* launches that divide different parameters name none */
     t->upsize[ax] = t->nup[ax] == 0 || t->upsize[ax] == sp ? sp : KC_NONE;
     t->nup[ax]++;
+    size_t n = g->cover_size ? strlen(g->cover_size) : 0;
+    if (n > 8 && !strcmp(g->cover_size + n - 8, ".numel()"))
+        t->nnumel[ax]++;
 }
 
 /* `assert Tq % 64 == 0` before the launch, for the argument b binding
@@ -169,6 +172,7 @@ void tt_tiling_apply(tt_ctx *c, const tt_tiling *t, uint32_t nlaunch)
             continue; /* launches differ, or some says nothing */
         c->k->grid_cover[ax].cover = t->nup[ax] ? KC_COVER_ROUNDS_UP : KC_COVER_FLOOR;
         c->k->grid_cover[ax].why = t->why[ax];
+        c->k->grid_cover[ax].numel = t->nup[ax] && t->nnumel[ax] == t->nup[ax];
         if (t->nup[ax] && t->upsize[ax] < c->k->params.len)
             c->k->grid_cover[ax].size = c->k->params.data[t->upsize[ax]].symbol;
     }

@@ -960,6 +960,7 @@ static void test_grid_cover_asserted_exact(void **state)
     assert_int_equal(fh_kernel(l->m, "a")->grid_cover[0].cover, KC_COVER_FLOOR);
     assert_int_equal(fh_kernel(l->m, "b")->grid_cover[0].cover, KC_COVER_FLOOR);
     assert_int_equal(fh_kernel(l->m, "c")->grid_cover[0].cover, KC_COVER_ROUNDS_UP);
+    assert_true(fh_kernel(l->m, "c")->grid_cover[0].numel); /* (x.numel() + 1023) // 1024 */
     done(l);
 }
 
