@@ -135,10 +135,11 @@ test)
     # a clone (about 150 s of the CI budget), and cli.batches, a property of
     # the findings (the same for any batching) that reruns every fixture
     # the fixture tests already run here (116 s sanitized).
-    # cuda.header_cache runs kcheck over its inputs a dozen times: here on
-    # the examples and three fixture folders (about 100 s of the budget).
+    # cuda.header_cache runs kcheck over its inputs three times: here on
+    # the examples and three fixture folders.
     (cd build-asan && KCHECK_CACHE_DIR="$ROOT/build-asan/kcheck-cache" \
         KCHECK_HEADER_CACHE_INPUTS="examples tests/fixtures/seeds tests/fixtures/KC002_incomplete-analysis tests/fixtures/KC101_uncoalesced-access" \
+        KCHECK_HEADER_CACHE_FEW=examples/cuda \
         ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:detect_stack_use_after_return=1:use_sigaltstack=0:intercept_tls_get_addr=0 \
         LSAN_OPTIONS=suppressions="$ROOT/tests/lsan.supp":print_suppressions=0 \
         UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \

@@ -23,12 +23,15 @@ for fixed in "$src"/tests/fixtures/*/bad_*.cu.fixed; do
     orig=${fixed%.fixed}
     name=$(basename "$(dirname "$orig")")/$(basename "$orig")
     n=$((n + 1))
-    if ! "$nvcc" -std=c++17 -c -x cu -o "$work/orig.o" "$orig" >"$work/orig.log" 2>&1; then
-        echo "$name: the original does not compile with nvcc either (not a fix-it's doing)"
-        continue
-    fi
-    if "$nvcc" -std=c++17 -c -x cu -o "$work/fixed.o" "$fixed" >"$work/fixed.log" 2>&1; then
+    # -cubin: nvcc's front end parses the whole file (host code too) and
+    # ptxas assembles the device code (shared memory and register limits),
+    # without the host compiler (a third of the time of -c). The original
+    # is compiled only when its fixed text fails, to tell a fix-it's error
+    # from a fixture that never built.
+    if "$nvcc" -std=c++17 -cubin -x cu -o "$work/fixed.cubin" "$fixed" >"$work/fixed.log" 2>&1; then
         echo "$name: fixed compiles"
+    elif ! "$nvcc" -std=c++17 -cubin -x cu -o "$work/orig.cubin" "$orig" >"$work/orig.log" 2>&1; then
+        echo "$name: the original does not compile with nvcc either (not a fix-it's doing)"
     else
         echo "FAILED: $name compiles, its fixed text does not:"
         head -8 "$work/fixed.log"
