@@ -137,10 +137,17 @@ static void test_server_command(void **state)
     assert_int_equal(r.status, 0);
     assert_non_null(strstr(r.out, "usage: kcheck server start|stop|status|run"));
     kh_result_free(&r);
-    /* Not a command: `server` and `bogus` are paths to check. */
+    /* Not a command: `server` and `bogus` are paths to check (in an
+     * empty directory: the test's own directory may hold a `server`, the
+     * work directory of cli.server, which this would then check whole). */
+    char here[4096];
+    assert_non_null(getcwd(here, sizeof here));
+    assert_int_equal(chdir(tmp), 0);
     r = kh_run("server", "bogus", "--no-cache", NULL);
+    assert_int_equal(chdir(here), 0);
     assert_int_equal(r.status, 2);
     assert_null(strstr(r.err, "usage: kcheck server"));
+    assert_non_null(strstr(r.out, "server: error: cannot open"));
     assert_non_null(strstr(r.out, "bogus: error: cannot open"));
     kh_result_free(&r);
 
