@@ -619,10 +619,11 @@ void kc_cuda_settle_block_values(kc_cuda_walk *w)
     for (kc_cuda_fn *f = w->fn; f; f = f->caller)
         for (uint32_t i = 0; i < f->env.len; i++) {
             kc_cuda_bind *b = &f->env.data[i];
-            if (!b->block_value || b->val.ix)
+            if (!b->block_value)
                 continue;
-            kc_deps d = b->val.ptr && b->val.off ? kc_cuda_deps_or(b->val.deps, kc_index_deps(b->val.off))
-                                                 : b->val.deps;
+            /* (an integer value: a pointer set to 0 on some path) */
+            const kc_index *at = b->val.ix ? b->val.ix : b->val.ptr ? b->val.off : NULL;
+            kc_deps d = at ? kc_cuda_deps_or(b->val.deps, kc_index_deps(at)) : b->val.deps;
             if (!d.axes && !(d.flags & KC_AF_THREAD))
                 continue;
             d.axes = 0;
@@ -632,6 +633,8 @@ void kc_cuda_settle_block_values(kc_cuda_walk *w)
              * where in its target is no longer known */
             if (b->val.ptr)
                 b->val.off = kc_cuda_ix_opaque_text(w, kc_cuda_span(w->t, b->decl), b->name, d, 64);
+            if (b->val.ix)
+                b->val.ix = kc_cuda_ix_opaque_text(w, kc_cuda_span(w->t, b->decl), b->name, d, b->val.ix->bits);
         }
 }
 
