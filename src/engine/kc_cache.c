@@ -144,6 +144,7 @@ kc_cache_key kc_cache_key_for(const kc_options *o, const kc_source *src, kc_lang
     /* what its repository names of it (kc_reach.h) */
     for (uint32_t i = 0; peers && i < peers->nunreferenced; i++)
         kc_hash_str(st, peers->unreferenced[i]);
+    kc_hash_str(st, peers && peers->unbuilt ? peers->unbuilt : "");
     uint64_t n = src->len;
     XXH3_128bits_update(st, &n, sizeof n);
     XXH3_128bits_update(st, src->text, src->len);

@@ -3,6 +3,7 @@
 #define _GNU_SOURCE 1 /* memmem */
 #include "kc_reach.h"
 
+#include "kc_build.h"
 #include "kc_frontend.h"
 #include "kc_path.h"
 #include "kc_source.h"
@@ -699,6 +700,26 @@ void kc_reach_link(kc_path_list *files, size_t max_file_size, kc_reach *owned)
          * KC_REACH_HOST_MAX_BYTES (a single file's check pays for the read) */
         size_t budget = names.len ? KC_REACH_MAX_BYTES : KC_REACH_HOST_MAX_BYTES;
         bool known = nc && count_refs(root[i], run_paths.data, run_paths.len, max_file_size, budget, c, nc, &nread);
+        /* the CUDA sources of the run no build file compiles (kc_build.h):
+         * the build files are read once, for the first */
+        kc_build_index bi = {0};
+        bool read_build = false;
+        for (uint32_t m = 0; m < mine.len; m++) {
+            const char *path = abs[mine.data[m]];
+            size_t pl = strlen(path);
+            const char *rel = kc_path_under(path, root[i]);
+            if (pl < 3 || strcmp(path + pl - 3, ".cu") != 0 || !rel)
+                continue;
+            if (!read_build)
+                kc_build_index_read(root[i], max_file_size, KC_REACH_MAX_FILES, KC_REACH_MAX_BYTES, &bi);
+            read_build = true;
+            char *why = kc_build_unbuilt(&bi, rel);
+            if (why) {
+                files->files.data[mine.data[m]].peers.unbuilt = why;
+                kc_vec_push(&owned->names, why);
+            }
+        }
+        kc_build_index_free(&bi);
         /* each file's names found only where they are defined */
         uint32_t at = 0, hat = 0;
         for (uint32_t m = 0; m < mine.len; m++) {
@@ -780,9 +801,11 @@ static bool unreferenced(const kc_peers *peers, const char *name)
 
 void kc_reach_mark(kc_model *m, const kc_peers *peers)
 {
-    if (!peers || !peers->nunreferenced)
+    if (!peers)
         return;
     for (kc_model *x = m; x; x = x->next) {
+        if (peers->unbuilt)
+            x->unbuilt = kc_arena_strdup(x->arena, peers->unbuilt);
         for (uint32_t i = 0; i < x->kernels.len; i++) {
             kc_kernel *k = x->kernels.data[i];
             if (!k->name)

@@ -286,7 +286,7 @@ static int name_cmp(const void *a, const void *b)
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-static void walk(const char *dir, ignore_set *set, unsigned depth, kc_path_list *out)
+static void walk(const char *dir, ignore_set *set, unsigned depth, kc_walk_take take, kc_path_list *out)
 {
     if (depth > KC_WALK_MAX_DEPTH) {
         add_error(out, dir, "directory nesting too deep; not descending further");
@@ -332,15 +332,14 @@ static void walk(const char *dir, ignore_set *set, unsigned depth, kc_path_list 
         bool is_link = S_ISLNK(lst.st_mode);
         bool have = is_link ? stat(path, &st) == 0 : (st = lst, true);
         int stat_errno = have ? 0 : errno;
-        kc_lang lang;
         if (have && S_ISDIR(st.st_mode)) {
             /* Symlinked directories are not followed: no cycles. */
             if (!is_link && !ignored(set, path, true))
-                walk(path, set, depth + 1, out);
+                walk(path, set, depth + 1, take, out);
         } else if (have && S_ISREG(st.st_mode)) {
-            if (kc_lang_for_path(path, &lang) && !ignored(set, path, false))
+            if (take(path) && !ignored(set, path, false))
                 add_result(out, path, false);
-        } else if (kc_lang_for_path(path, &lang) && !ignored(set, path, false)) {
+        } else if (take(path) && !ignored(set, path, false)) {
             /* A kernel source that cannot be read (a dangling symlink, a
              * symlink loop, a FIFO or a socket) is reported, not skipped. */
             char *msg = !have ? kc_xasprintf("cannot open: %s%s", strerror(stat_errno),
@@ -415,7 +414,18 @@ static void load_ancestors(ignore_set *set, const char *dir)
     free(abs);
 }
 
+static bool lang_file(const char *path)
+{
+    kc_lang lang;
+    return kc_lang_for_path(path, &lang);
+}
+
 void kc_expand_paths(const char *const *paths, size_t n, kc_path_list *out)
+{
+    kc_expand_paths_if(paths, n, lang_file, out);
+}
+
+void kc_expand_paths_if(const char *const *paths, size_t n, kc_walk_take take, kc_path_list *out)
 {
     for (size_t i = 0; i < n; i++) {
         const char *p = paths[i];
@@ -434,7 +444,7 @@ void kc_expand_paths(const char *const *paths, size_t n, kc_path_list *out)
                 dir[--len] = '\0';
             ignore_set set = {0};
             load_ancestors(&set, dir);
-            walk(dir, &set, 0, out);
+            walk(dir, &set, 0, take, out);
             ignore_free(&set);
             free(dir);
         } else {

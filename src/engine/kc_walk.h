@@ -25,6 +25,11 @@ typedef struct kc_path_list {
  * another type, becomes a result with an error. */
 void kc_expand_paths(const char *const *paths, size_t n, kc_path_list *out);
 
+/* kc_expand_paths, taking from walks the files `take` accepts (by path)
+ * instead of the CUDA and Python files. */
+typedef bool (*kc_walk_take)(const char *path);
+void kc_expand_paths_if(const char *const *paths, size_t n, kc_walk_take take, kc_path_list *out);
+
 /* Does a .gitignore-style pattern match `path` (relative, '/'-separated)?
  * Exposed for tests. */
 bool kc_gitignore_match(const char *pattern, const char *path, bool is_dir);

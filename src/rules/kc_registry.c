@@ -194,8 +194,8 @@ const char *kc_rule_span_text(kc_rule_ctx *ctx, kc_span span)
 
 /* Findings out->items[from..) of a rule that judges code: those in a
  * function nothing in its repository names (kc_kernel.unreferenced, or
- * kc_host_fn.unreferenced for one in host code inside it) are notes that
- * say so (k NULL: the diagnostic's kernel, by name). The rules about
+ * kc_host_fn.unreferenced for one in host code inside it), or in a file
+ * no build file compiles (kc_model.unbuilt), are notes that say so (k NULL: the diagnostic's kernel, by name). The rules about
  * kcheck's own input (KC0xx) are left as they are. */
 static void demote_unreferenced(const kc_rule *r, const kc_model *m, const kc_kernel *k, kc_diag_list *out,
                                 uint32_t from)
@@ -217,6 +217,9 @@ static void demote_unreferenced(const kc_rule *r, const kc_model *m, const kc_ke
             if (h->unreferenced && kc_span_inside(d->span, h->span))
                 why = h->unreferenced;
         }
+        /* a file no build file of its repository compiles */
+        if (!why)
+            why = m->unbuilt;
         /* code in a preprocessor branch the run could not decide */
         for (uint32_t j = 0; !why && j < m->unsure_code.len; j++)
             if (d->span.line >= m->unsure_code.data[j].span.line &&

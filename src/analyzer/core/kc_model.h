@@ -984,6 +984,9 @@ typedef struct kc_model {
     /* CUDA: code in a preprocessor branch the run could not decide
      * (kc_region); findings in it are notes that say why. */
     KC_VEC(kc_region) unsure_code;
+    /* CUDA: why no build file of its repository compiles the file
+     * (kc_peers.unbuilt), or NULL; findings in it are notes that say so. */
+    const char *unbuilt;
     /* Triton: whether the file's repository calls torch.compile anywhere,
      * and how many of its Python files were read to tell (kc_peers). */
     kc_compile_use torch_compile;

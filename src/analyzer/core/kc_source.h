@@ -60,6 +60,9 @@ typedef struct kc_peers {
     const char *const *unreferenced;
     uint32_t nunreferenced;
     uint32_t reach_files;
+    /* Why no build file of its repository compiles the file (a CUDA
+     * source; kc_build.h), or NULL. */
+    const char *unbuilt;
 } kc_peers;
 
 /* Loads and validates the file. On failure returns NULL and sets *err to a

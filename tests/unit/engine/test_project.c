@@ -521,6 +521,113 @@ static void test_repository_unreferenced_host(void **state)
     linked_free(&r);
 }
 
+/* ---- CUDA sources no build file compiles (kc_build.h) ---- */
+
+static const char *unbuilt_of(const linked *r, const char *tail) { return find(&r->l, tail)->peers.unbuilt; }
+
+static void test_repository_unbuilt(void **state)
+{
+    (void)state;
+    static const char kern[] = "__global__ void k(float *p) { p[threadIdx.x] = 0; }\n";
+    static const char makefile[] = "CUSRCS = ./Util/a.cu \\\n\t./Util/b.cu\nOBJS = $(CUSRCS:.cu=.o) main.o\n"
+                                   "%.o: %.cu\n\tnvcc -c $< -o $@\nclean:\n\trm -f *.o\n";
+    static const char *const files[] = {"Util/a.cu", "Util/b.cu", "Util/c.cu", "Util/old/d.cu", "Other/e.cu",
+                                        "Util/f.cu", "Util/g.cu", "Util/h.cu", "Util/twin/a.cu", "Other/deep/e.cu"};
+    for (size_t i = 0; i < sizeof files / sizeof *files; i++)
+        kh_write_at(dir, files[i], kern, strlen(kern));
+    kh_write_at(dir, "Makefile", makefile, strlen(makefile));
+    kh_write_at(dir, "main.cpp", "int main() {}\n", 14);
+    kh_write_at(dir, "README.md", "Build the demo by hand: `nvcc Util/f.cu`.\n", 42);
+    kh_write_at(dir, "Util/b.cu", "#include \"g.cu\"\n", 16);
+    kh_write_at(dir, "tools/extra.mk", "EXTRA = h.o\n", 12);
+    /* a listing of other sources, a glob of text files */
+    static const char lib_mk[] = "SRCS = $(wildcard *.cpp)\n";
+    static const char gen_py[] = "import glob\nfor f in glob.glob('*.txt'): print(f, 'b.cu')\n";
+    kh_write_at(dir, "lib/Makefile", lib_mk, strlen(lib_mk));
+    kh_write_at(dir, "tools/gen.py", gen_py, strlen(gen_py));
+    static const char dev_mk[] = "TARGETS = scan softmax\nall: $(TARGETS) extra\n%: %.cu\n\tnvcc $< -o $@\n"
+                                 "extra: extra.cu common.cu\n\tnvcc $^ -o $@\n";
+    kh_write_at(dir, "dev/Makefile", dev_mk, strlen(dev_mk));
+    kh_write_at(dir, "dev/scan.cu", kern, strlen(kern));
+    kh_write_at(dir, "dev/extra.cu", kern, strlen(kern));
+    kh_write_at(dir, "dev/common.cu", kern, strlen(kern));
+    kh_write_at(dir, "dev/stale.cu", kern, strlen(kern));
+    /* outside a repository: nothing is said */
+    linked r;
+    link_run(&r, dir, 1);
+    assert_null(unbuilt_of(&r, "Util/c.cu"));
+    linked_free(&r);
+    kh_write_at(dir, ".git/HEAD", "ref: refs/heads/main\n", 21);
+    link_run(&r, dir, 1);
+    assert_null(unbuilt_of(&r, "Util/a.cu"));
+    assert_null(unbuilt_of(&r, "Util/b.cu"));
+    const char *c = unbuilt_of(&r, "Util/c.cu");
+    assert_non_null(c);
+    assert_non_null(strstr(c, "no build file of its repository compiles `Util/c.cu`: they name 5 CUDA sources one by one, 3 sources beside it"));
+    assert_non_null(unbuilt_of(&r, "Util/old/d.cu"));   /* the directory above is listed */
+    assert_non_null(unbuilt_of(&r, "Other/e.cu"));      /* the top directory's main.o is listed */
+    assert_null(unbuilt_of(&r, "Other/deep/e.cu"));     /* nothing near it is listed: not told */
+    assert_null(unbuilt_of(&r, "Util/f.cu"));           /* a README names it */
+    assert_null(unbuilt_of(&r, "Util/g.cu"));           /* included by a source */
+    assert_null(unbuilt_of(&r, "Util/h.cu"));           /* its object is named */
+    assert_non_null(unbuilt_of(&r, "Util/twin/a.cu")); /* `./Util/a.cu` names the other one */
+    assert_null(unbuilt_of(&r, "dev/scan.cu"));         /* a target of the rule `%: %.cu` */
+    assert_null(unbuilt_of(&r, "dev/extra.cu"));
+    assert_non_null(unbuilt_of(&r, "dev/stale.cu"));
+    linked_free(&r);
+    /* the file alone: its repository is read all the same */
+    char *one = kc_xasprintf("%s/Util/c.cu", dir);
+    link_run(&r, one, 1);
+    assert_non_null(unbuilt_of(&r, "Util/c.cu"));
+    linked_free(&r);
+    /* its findings are notes that say why, and the result cache follows
+     * the build files: once the makefile names it, they are warnings */
+    static const char strided[] = "__global__ void k(const float *in, float *out, int n)\n{\n"
+                                  "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                                  "    if (i < n)\n        out[i] = in[i * 32];\n}\n";
+    kh_write_at(dir, "Util/c.cu", strided, strlen(strided));
+    char *cache = kc_xasprintf("--cache-dir=%s/cache", dir);
+    for (int named = 0; named < 2; named++) {
+        if (named) {
+            static const char mk[] = "EXTRA = Util/c.cu\n";
+            kh_write_at(dir, "extra.mk", mk, strlen(mk));
+        }
+        kh_result k = kh_run(cache, "--select", "KC101", "--severity", "note", "--no-source", one, NULL);
+        int status;
+        char *out = kh_result_take_out(&k, &status);
+        kh_expect_in(out, "c.cu:5:21: ");
+        if (named) {
+            kh_expect_in(out, "c.cu:5:21: warning:");
+            assert_null(strstr(out, "reported as a note"));
+        } else {
+            kh_expect_in(out, "c.cu:5:21: note:");
+            kh_expect_in(out, "reported as a note: no build file of its repository compiles `Util/c.cu`");
+        }
+        free(out);
+    }
+    char *mk = kc_xasprintf("%s/extra.mk", dir);
+    unlink(mk);
+    free(mk);
+    free(cache);
+    free(one);
+    /* a list built from a pattern anywhere: nothing is said */
+    static const char *const patterns[] = {"SRCS = $(wildcard Util/*.cu)\n", "file(GLOB S\n  src/*)\n",
+                                           "SRCS = $(addsuffix .cu, $(NAMES))\n",
+                                           "sources = [n + '.cu' for n in names]\n"};
+    static const char *const where[] = {"Makefile", "sub/CMakeLists.txt", "sub/rules.mk", "setup.py"};
+    for (size_t i = 0; i < 4; i++) {
+        char *path = kc_xasprintf("%s/%s", dir, where[i]);
+        kh_write_at(dir, where[i], patterns[i], strlen(patterns[i]));
+        if (i == 0)
+            kh_write_at(dir, "Makefile2", makefile, strlen(makefile));
+        link_run(&r, dir, 1);
+        assert_null(unbuilt_of(&r, "Util/c.cu"));
+        linked_free(&r);
+        unlink(path);
+        free(path);
+    }
+}
+
 static int setup(void **state)
 {
     (void)state;
@@ -549,6 +656,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_repository_compile_use, setup, teardown),
         cmocka_unit_test_setup_teardown(test_repository_unreferenced, setup, teardown),
         cmocka_unit_test_setup_teardown(test_repository_unreferenced_host, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_repository_unbuilt, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
