@@ -698,6 +698,50 @@ unsigned kc_cuda_validation_key(const char *callee, const char *base)
     return h ? h : 1;
 }
 
+typedef struct calls_of {
+    CXCursor fn;
+    bool found;
+} calls_of;
+
+static enum CXChildVisitResult find_call_of(CXCursor c, CXCursor parent, CXClientData data)
+{
+    (void)parent;
+    calls_of *q = data;
+    if (c.kind == CXCursor_CallExpr || c.kind == CXCursor_MemberRefExpr) {
+        CXCursor r = clang_getCursorReferenced(c);
+        if (!clang_Cursor_isNull(r) && clang_equalCursors(clang_getCanonicalCursor(r), q->fn)) {
+            q->found = true;
+            return CXChildVisit_Break;
+        }
+    }
+    return CXChildVisit_Recurse;
+}
+
+static enum CXChildVisitResult find_destructor(CXCursor c, CXCursor parent, CXClientData data)
+{
+    (void)parent;
+    calls_of *q = data;
+    if (c.kind != CXCursor_Destructor)
+        return CXChildVisit_Continue;
+    CXCursor def = clang_getCursorDefinition(c);
+    if (!clang_Cursor_isNull(def))
+        clang_visitChildren(def, find_call_of, q);
+    return q->found ? CXChildVisit_Break : CXChildVisit_Continue;
+}
+
+bool kc_cuda_teardown_method(CXCursor fn)
+{
+    if (fn.kind != CXCursor_CXXMethod || clang_getCursorResultType(fn).kind != CXType_Void)
+        return false;
+    int spec = clang_getCursorExceptionSpecificationType(fn);
+    if (spec != CXCursor_ExceptionSpecificationKind_BasicNoexcept &&
+        spec != CXCursor_ExceptionSpecificationKind_DynamicNone)
+        return false;
+    calls_of q = {clang_getCanonicalCursor(fn), false};
+    clang_visitChildren(clang_getCursorSemanticParent(fn), find_destructor, &q);
+    return q.found;
+}
+
 bool kc_cuda_cleanup_call(const char *n)
 {
     return n && (strncmp(n, "cudaFree", 8) == 0 || (strncmp(n, "cuda", 4) == 0 && strstr(n, "Destroy")));

@@ -79,6 +79,11 @@ const char *kc_cuda_arg_base_name(const kc_cuda_tu *t, CXCursor call);
 unsigned kc_cuda_validation_key(const char *callee, const char *base);
 /* Is `n` a clean-up call of the runtime (`cudaFree*`, `cuda*Destroy`)? */
 bool kc_cuda_cleanup_call(const char *n);
+/* Is fn (a definition) part of its class's destructor: a member function
+ * declared `noexcept` that returns nothing, called by the class's
+ * destructor (`~Pool() { free(); }`)? It can no more report a failure
+ * than the destructor can. */
+bool kc_cuda_teardown_method(CXCursor fn);
 
 /* The function a call calls: where the call has a dependent argument in
  * a template (`cudaMemcpy(v.data(), ...)`), the one its callee names (the

@@ -952,8 +952,8 @@ static void host_function(host_ctx *x, CXCursor fn)
             /* A destructor has no way to report a failure (it must not
              * throw, and aborting ends a program that was finishing):
              * what it calls (`cudaSetDevice(id); cudaFree(p);`) is
-             * clean-up, judged as cudaFree is. */
-            if (fn.kind == CXCursor_Destructor)
+             * clean-up, judged as cudaFree is; so is a noexcept member it calls. */
+            if (fn.kind == CXCursor_Destructor || kc_cuda_teardown_method(fn))
                 continue;
             kc_call c = e->call;
             /* cudaDeviceSynchronize takes nothing that can be wrong: its
