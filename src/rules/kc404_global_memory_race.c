@@ -47,7 +47,9 @@ static const char doc[] =
     "of a ticket counter), loops some programs run no pass of, axes that every\n"
     "launch makes one program wide, kernels with no launch in the file (whose\n"
     "grid kcheck does not read), kernels ordered by a cooperative `grid.sync()`\n"
-    "or a distributed barrier, and stores under a branch on values every\n"
+    "or a distributed barrier, stores after a spin wait on an atomic (`while\n"
+    "tl.atomic_add(lock, 0, sem=\"acquire\") < pid: pass`: a lock of the\n"
+    "kernel's own orders the programs), and stores under a branch on values every\n"
     "program shares (a CUDA `if constexpr` or template parameter, a kernel\n"
     "argument, a `tl.constexpr` flag) that a launch may tie to the grid: one\n"
     "it does not pass, or passes as an expression sharing a name with the\n"
@@ -597,6 +599,26 @@ static void report_same_value(const kc_model *m, const kc_kernel *k, kc_rule_ctx
     kc_diag_note(d, "store from one program: `if %s == 0:`", id);
 }
 
+/* Does the store come after a spin wait on an atomic (`while
+ * tl.atomic_add(lock, 0, sem="acquire") < pid: pass`, `while
+ * (atomicCAS(lock, 0, 1) != 0);`): a loop whose condition is an atomic
+ * access, which the programs leave in an order of their own making? Then
+ * the programs are not unordered, which the rule's premise needs (what
+ * order the lock gives is the kernel's business). */
+static bool after_spin_wait(const kc_kernel *k, const kc_access *a)
+{
+    for (uint32_t i = 0; i < k->accesses.len; i++) {
+        const kc_access *w = &k->accesses.data[i];
+        if (w->kind != KC_ACC_ATOMIC || w->loop == KC_NONE || w->loop >= k->loops.len)
+            continue;
+        const kc_loop *lp = &k->loops.data[w->loop];
+        if (lp->kind == KC_LOOP_WHILE && kc_span_inside(w->span, lp->range_span) &&
+            (a->span.line > lp->span.line || (a->span.line == lp->span.line && a->span.col > lp->span.col)))
+            return true;
+    }
+    return false;
+}
+
 static void check(const kc_model *m, const kc_kernel *k, kc_rule_ctx *ctx)
 {
     uint8_t used = used_axes(k);
@@ -634,7 +656,8 @@ static void check(const kc_model *m, const kc_kernel *k, kc_rule_ctx *ctx)
         if (single_program(m, k, racing))
             continue;
         unsigned ax = first_axis(racing);
-        if (guarded_single(m, k, a, ax) || in_tied_branch(m, k, a, ax) || atomic_in_other_arm(k, a))
+        if (guarded_single(m, k, a, ax) || in_tied_branch(m, k, a, ax) || atomic_in_other_arm(k, a) ||
+            after_spin_wait(k, a))
             continue;
         /* a split whose divisor the launches size (`tl.cdiv(K, BK)`) is
          * judged only where every launch shows its arguments */
