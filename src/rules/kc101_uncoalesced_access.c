@@ -84,11 +84,13 @@ static const char doc[] =
     "transposed after a search of 4096\n"
     "passes, 1.48x after 1024 and 2.58x after 256, so after a search known to\n"
     "make fewer than 1024 passes it stays a warning;\n"
-    "`bench/premise/kc101_row_copy_out.cu`). In Triton, a vector stored once per\n"
-    "program by a kernel without such a loop is a note too where the blocks of\n"
-    "rank 2 the program moves take at least 8 times its sectors (one a lane),\n"
-    "at the smallest extents the launches and configs give; where an extent\n"
-    "is not known it stays a warning. So is a Triton access whose lanes are\n"
+    "`bench/premise/kc101_row_copy_out.cu`). In Triton, a vector moved once per\n"
+    "program by a kernel without such a loop, or in each pass of a loop, is a\n"
+    "note too where the blocks of rank 2 the program moves beside it (outside\n"
+    "every loop, or in the same pass) take at least 8 times its sectors (one a\n"
+    "lane), at the smallest extents the launches and configs give; a block of\n"
+    "an extent not known is not counted, and where the known ones fall short\n"
+    "it stays a warning. So is a Triton access whose lanes are\n"
     "`x.stride(i)` apart where each lane also reads the elements beside it\n"
     "along `x.stride(i + 1)`, the tensor's innermost stride (`w0 .. w3` of a\n"
     "convolution's (dim, 4) weights): for a contiguous tensor the lanes are a\n"
@@ -429,12 +431,14 @@ static int64_t dim_min(const kc_kernel *k, const kc_dim *d)
     return m > 0 ? m : -1;
 }
 
-/* Triton: the blocks of rank 2 or more that the program moves outside every
- * loop, when together they take at least 8 times the sectors of the
- * scattered vector `a` (one 32-byte sector a lane): the first of them, and
- * in *ratio that multiple. NULL when there are none, or when an extent is
- * not known (the vector may then be a good part of the program's traffic:
- * a per-token gate of BT lanes beside a [BT, 64] bf16 tile adds a quarter). */
+/* Triton: the blocks of rank 2 or more that the program moves where the
+ * scattered vector `a` is moved (outside every loop, or in each pass of its
+ * loop), when together they take at least 8 times its sectors (one 32-byte
+ * sector a lane): the first of them, and in *ratio that multiple. A block
+ * of an extent not known is not counted (the others are a lower bound);
+ * NULL when the known ones are fewer (the vector may then be a good part of
+ * the program's traffic: a per-token gate of BT lanes beside a [BT, 64]
+ * bf16 tile adds a quarter). */
 static const kc_access *program_tile(const kc_kernel *k, const kc_access *a, uint64_t *ratio)
 {
     *ratio = 0;
@@ -450,22 +454,21 @@ static const kc_access *program_tile(const kc_kernel *k, const kc_access *a, uin
     for (uint32_t i = 0; i < k->accesses.len; i++) {
         const kc_access *b = &k->accesses.data[i];
         const kc_shape *sh = moved_shape(b);
-        if (b == a || b->space != KC_MEM_GLOBAL || b->loop != KC_NONE || !sh || sh->rank < 2)
+        if (b == a || b->space != KC_MEM_GLOBAL || b->loop != a->loop || !sh || sh->rank < 2)
             continue;
         uint64_t nb = b->elem_bytes ? b->elem_bytes : 2; /* bf16 when not known: the fewest sectors */
-        bool per_lane = false;
-        for (unsigned x = 0; x < sh->rank && x < KC_MAX_RANK; x++) {
+        bool per_lane = false, known = true;
+        for (unsigned x = 0; x < sh->rank && x < KC_MAX_RANK && known; x++) {
             if (na <= 0 && !per_lane && sh->dims[x].symbol == sym) {
                 per_lane = true;
                 continue;
             }
             int64_t v = dim_min(k, &sh->dims[x]);
-            if (v <= 0 || nb > (UINT64_C(1) << 40))
-                return NULL;
-            nb *= (uint64_t)v;
+            known = v > 0 && nb <= (UINT64_C(1) << 40);
+            nb *= known ? (uint64_t)v : 1;
         }
-        if (na <= 0 && !per_lane)
-            return NULL;
+        if (!known || (na <= 0 && !per_lane))
+            continue;
         bytes += nb;
         if (!first)
             first = b;
@@ -752,10 +755,13 @@ static void beside_tiles(kc_rule_ctx *ctx, const kc_kernel *k, kc_diag *d, const
     kc_strbuf shp = {0};
     kc_model_format_shape(k, moved_shape(flat), &shp);
     d->severity = KC_SEV_NOTE;
-    kc_diag_note(d, "it runs once per program, outside every loop, where the program also moves a %s block (line "
-                 "%u; with the program's other such blocks, at least %llu times the sectors of this scattered "
-                 "vector, at the smallest sizes seen): its cost is a fraction of the program's; reported as a note",
-                 kc_sb_str(&shp), flat->span.line, (unsigned long long)ratio);
+    const char *where = a->loop == KC_NONE ? "once per program, outside every loop, where"
+                                           : kc_arena_printf(kc_rule_arena(ctx), "in each pass of the loop on line %u, "
+                                                             "in which", k->loops.data[a->loop].span.line);
+    kc_diag_note(d, "it runs %s the program also moves a %s block (line %u; with the program's other such blocks, "
+                 "at least %llu times the sectors of this scattered vector, at the smallest sizes seen): its cost is "
+                 "a fraction of the program's; reported as a note",
+                 where, kc_sb_str(&shp), flat->span.line, (unsigned long long)ratio);
     kc_sb_free(&shp);
 }
 
@@ -1137,7 +1143,7 @@ static void check(const kc_model *m, const kc_kernel *k, kc_rule_ctx *ctx)
         const kc_access *tile = !cuda && once_per_program_place(k, a) && a->offset->shape.rank == 1 ? loop_tile(k) : NULL;
         if (tile)
             once_per_program(ctx, k, d, tile, a->loop != KC_NONE);
-        else if (!cuda && a->loop == KC_NONE && a->offset->shape.rank == 1)
+        else if (!cuda && a->offset->shape.rank == 1)
             beside_tiles(ctx, k, d, a);
         once_note(ctx, k, d, &once, stride);
         if (d->severity != KC_SEV_NOTE)
