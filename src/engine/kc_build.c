@@ -7,6 +7,7 @@
 #include "kc_source.h"
 #include "kc_walk.h"
 
+#include <dirent.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -61,7 +62,25 @@ static const char *base_name(const char *path)
     return s ? s + 1 : path;
 }
 
-static bool take_file(const char *path)
+/* The three readings, cheapest and most decisive first: the build files
+ * proper and the scripts (a pattern there ends the reading), the Python
+ * files, and, only where the build files name CUDA sources one by one,
+ * the documents and sources that may mention one. */
+static bool take_build(const char *path)
+{
+    const char *b = base_name(path);
+    return (kc_build_is_build_file(b) && !ends_with(b, ".py")) || is_script(b);
+}
+
+static bool take_python(const char *path) { return ends_with(base_name(path), ".py"); }
+
+static bool take_mention(const char *path)
+{
+    const char *b = base_name(path);
+    return kc_build_is_mention_file(b) && !kc_build_is_build_file(b) && !is_script(b);
+}
+
+bool kc_build_wants(const char *path)
 {
     const char *b = base_name(path);
     return kc_build_is_build_file(b) || kc_build_is_mention_file(b);
@@ -268,42 +287,91 @@ static void scan_text(scan_ctx *c, const char *t, size_t len)
     }
 }
 
-void kc_build_index_read(const char *root, size_t max_file_size, uint32_t max_files, size_t max_bytes,
-                         kc_build_index *out)
+/* Reads the files of `walked` that `take` accepts into b; false past the
+ * limits (*nfiles, *bytes: what was read so far). A pattern ends it. */
+static bool read_pass(const char *root, const kc_path_list *walked, kc_walk_take take, size_t max_file_size,
+                      uint32_t max_files, size_t max_bytes, uint32_t *nfiles, size_t *bytes, kc_build_index *b)
 {
-    memset(out, 0, sizeof *out);
-    kc_path_list found = {0};
-    kc_expand_paths_if(&root, 1, take_file, &found);
-    bool ok = found.files.len <= max_files;
-    size_t bytes = 0;
+    bool ok = true;
     char *buf = NULL;
     size_t cap = 0, len = 0;
-    for (uint32_t j = 0; ok && j < found.files.len; j++) {
-        const kc_file_result *f = &found.files.data[j];
+    for (uint32_t j = 0; ok && !b->pattern_file && j < walked->files.len; j++) {
+        const kc_file_result *f = &walked->files.data[j];
         const char *rel = f->path ? kc_path_under(f->path, root) : NULL;
-        if (f->errors.items.len || !rel)
+        if (f->errors.items.len || !rel || !take(f->path))
             continue;
+        ok = ++*nfiles <= max_files;
         const char *name = base_name(rel);
         bool build = kc_build_is_build_file(name);
         size_t limit = build ? max_file_size : (max_file_size < KC_BUILD_MENTION_MAX ? max_file_size : KC_BUILD_MENTION_MAX);
         if (!kc_read_regular(f->path, limit, &buf, &cap, &len, NULL))
             continue;
-        bytes += len;
-        ok = bytes <= max_bytes;
+        *bytes += len;
+        ok = *bytes <= max_bytes;
         char *dir = kc_xstrndup(rel, (size_t)(name - rel) ? (size_t)(name - rel) - 1 : 0);
-        scan_ctx c = {out, rel, dir, build, is_script(name)};
+        scan_ctx c = {b, rel, dir, build, is_script(name)};
         scan_text(&c, buf, len);
-        out->build_files += build;
+        b->build_files += build;
         free(dir);
     }
+    free(buf);
+    return ok;
+}
+
+void kc_build_index_read(const char *root, const kc_path_list *walked, size_t max_file_size, uint32_t max_files,
+                         size_t max_bytes, kc_build_index *out)
+{
+    memset(out, 0, sizeof *out);
+    uint32_t nfiles = 0;
+    size_t bytes = 0;
+    bool ok = read_pass(root, walked, take_build, max_file_size, max_files, max_bytes, &nfiles, &bytes, out) &&
+              (out->pattern_file ||
+               read_pass(root, walked, take_python, max_file_size, max_files, max_bytes, &nfiles, &bytes, out));
     for (uint32_t i = 0; i < out->mentions.len; i++)
         if (out->in_build.data[i] && ends_with(out->mentions.data[i], ".cu"))
             out->cuda_sources++;
+    if (ok && out->cuda_sources && !out->pattern_file)
+        ok = read_pass(root, walked, take_mention, max_file_size, max_files, max_bytes, &nfiles, &bytes, out);
     out->known = ok && out->cuda_sources && !out->pattern_file;
+}
+
+bool kc_build_ancestors_list(const char *root, const char *abspath, size_t max_file_size)
+{
+    kc_build_index b = {0};
+    char *dir = kc_xstrdup(abspath);
+    char *buf = NULL;
+    size_t cap = 0, len = 0, rootn = strlen(root);
+    for (char *slash = strrchr(dir, '/'); slash && !b.pattern_file; slash = strrchr(dir, '/')) {
+        *slash = '\0';
+        if (strlen(dir) < rootn)
+            break;
+        DIR *d = opendir(dir);
+        struct dirent *e;
+        while (d && !b.pattern_file && (e = readdir(d)) != NULL) {
+            if (e->d_name[0] == '.' || !(kc_build_is_build_file(e->d_name) || is_script(e->d_name)))
+                continue;
+            char *path = kc_xasprintf("%s/%s", dir, e->d_name);
+            const char *rel = kc_path_under(path, root);
+            if (rel && kc_read_regular(path, max_file_size, &buf, &cap, &len, NULL)) {
+                const char *name = base_name(rel);
+                char *rdir = kc_xstrndup(rel, (size_t)(name - rel) ? (size_t)(name - rel) - 1 : 0);
+                scan_ctx c = {&b, rel, rdir, kc_build_is_build_file(e->d_name), is_script(e->d_name)};
+                scan_text(&c, buf, len);
+                free(rdir);
+            }
+            free(path);
+        }
+        if (d)
+            closedir(d);
+    }
+    bool lists = false;
+    for (uint32_t i = 0; i < b.mentions.len && !lists; i++)
+        lists = b.in_build.data[i] && ends_with(b.mentions.data[i], ".cu");
+    lists = lists && !b.pattern_file;
     free(buf);
-    for (uint32_t j = 0; j < found.files.len; j++)
-        kc_file_result_free(&found.files.data[j]);
-    kc_vec_free(&found.files);
+    free(dir);
+    kc_build_index_free(&b);
+    return lists;
 }
 
 /* Does the mention m name the CUDA source rel? */

@@ -39,6 +39,7 @@
 #define KC_BUILD_H
 
 #include "kc_base.h"
+#include "kc_walk.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -62,11 +63,25 @@ typedef struct kc_build_index {
     KC_VEC(char *) resolved;
 } kc_build_index;
 
-/* Reads the repository whose work tree is at root (absolute). Files over
- * max_file_size are skipped; past max_files files or max_bytes bytes the
- * index is not known. */
-void kc_build_index_read(const char *root, size_t max_file_size, uint32_t max_files, size_t max_bytes,
-                         kc_build_index *out);
+/* Reads the repository whose work tree is at root (absolute), from
+ * `walked`: its files as kc_expand_paths_if walks them, taking at least
+ * those kc_build_wants (the caller's walk may serve other readings too).
+ * The build files and scripts are read first, then the Python files, and
+ * the documents and sources only where those name CUDA sources one by one
+ * with no pattern. Files over max_file_size are skipped; past max_files
+ * files or max_bytes bytes read the index is not known. */
+void kc_build_index_read(const char *root, const kc_path_list *walked, size_t max_file_size, uint32_t max_files,
+                         size_t max_bytes, kc_build_index *out);
+
+/* Do the build files and scripts of the directories from the file at
+ * abspath up to root (its repository) name a CUDA source one by one, with
+ * no pattern? Only then can the file be unbuilt, and is the repository
+ * read whole (kc_build_index_read): a few directories read, where most
+ * repositories would otherwise be walked for nothing. */
+bool kc_build_ancestors_list(const char *root, const char *abspath, size_t max_file_size);
+
+/* Does the build index read the file at `path` (by its name)? */
+bool kc_build_wants(const char *path);
 
 /* Why no build file compiles the CUDA source at rel (its path in the
  * repository, '/'-separated), malloc'd; NULL when one may (or the index

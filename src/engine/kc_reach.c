@@ -510,20 +510,22 @@ static bool may_define(const char *path, const char *text, size_t len)
  * run's files in it, which a .gitignore may leave out of the walk),
  * counting the names of cands they mention. False when the repository is
  * larger than the limits. *nread: the files read. */
-static bool count_refs(const char *root, char *const *run_paths, uint32_t nrun, size_t max_file_size,
+static bool count_refs(const kc_path_list *found, char *const *run_paths, uint32_t nrun, size_t max_file_size,
                        size_t max_bytes, cand *c, uint32_t nc, uint32_t *nread)
 {
-    kc_path_list found = {0};
-    kc_expand_paths(&root, 1, &found);
     char *buf = NULL;
     size_t cap = 0, len = 0, bytes = 0;
-    bool ok = found.files.len <= KC_REACH_MAX_FILES;
+    uint32_t nlang = 0;
+    kc_lang lang;
+    for (uint32_t j = 0; j < found->files.len; j++)
+        nlang += kc_lang_for_path(found->files.data[j].path, &lang);
+    bool ok = nlang <= KC_REACH_MAX_FILES;
     refs_ctx rc = {c, nc};
     uint32_t n = 0;
     KC_VEC(char *) seen = {0};
-    for (uint32_t j = 0; ok && j < found.files.len; j++) {
-        const kc_file_result *f = &found.files.data[j];
-        if (f->errors.items.len)
+    for (uint32_t j = 0; ok && j < found->files.len; j++) {
+        const kc_file_result *f = &found->files.data[j];
+        if (f->errors.items.len || !kc_lang_for_path(f->path, &lang))
             continue;
         char *abs = kc_path_absolute(f->path);
         if (abs)
@@ -549,11 +551,26 @@ static bool count_refs(const char *root, char *const *run_paths, uint32_t nrun, 
         free(seen.data[s]);
     kc_vec_free(&seen);
     free(buf);
-    for (uint32_t j = 0; j < found.files.len; j++)
-        kc_file_result_free(&found.files.data[j]);
-    kc_vec_free(&found.files);
     *nread = n;
     return ok;
+}
+
+/* What one walk of a repository takes: its CUDA and Python files (the
+ * names they mention), and, where a CUDA source of the run is in it, the
+ * files its build index reads (kc_build.h). */
+static bool lang_file(const char *path)
+{
+    kc_lang lang;
+    return kc_lang_for_path(path, &lang);
+}
+
+static bool lang_or_build_file(const char *path) { return lang_file(path) || kc_build_wants(path); }
+
+static void path_list_free(kc_path_list *l)
+{
+    for (uint32_t j = 0; j < l->files.len; j++)
+        kc_file_result_free(&l->files.data[j]);
+    kc_vec_free(&l->files);
 }
 
 /* The distinct names of vecs[0..nv) (each from its index from[]), sorted,
@@ -699,20 +716,30 @@ void kc_reach_link(kc_path_list *files, size_t max_file_size, kc_reach *owned)
         /* host functions alone are judged in a repository of up to
          * KC_REACH_HOST_MAX_BYTES (a single file's check pays for the read) */
         size_t budget = names.len ? KC_REACH_MAX_BYTES : KC_REACH_HOST_MAX_BYTES;
-        bool known = nc && count_refs(root[i], run_paths.data, run_paths.len, max_file_size, budget, c, nc, &nread);
-        /* the CUDA sources of the run no build file compiles (kc_build.h):
-         * the build files are read once, for the first */
+        /* one walk of the repository for both readings */
+        /* (a CUDA source whose own and enclosing directories' build files
+         * list CUDA sources one by one: only then is the index read) */
+        bool cuda_source = false;
+        for (uint32_t m = 0; m < mine.len && !cuda_source; m++) {
+            size_t pl = strlen(abs[mine.data[m]]);
+            cuda_source = pl > 3 && strcmp(abs[mine.data[m]] + pl - 3, ".cu") == 0 &&
+                          kc_build_ancestors_list(root[i], abs[mine.data[m]], max_file_size);
+        }
+        kc_path_list walked = {0};
+        if (nc || cuda_source)
+            kc_expand_paths_if((const char *const *)&root[i], 1, cuda_source ? lang_or_build_file : lang_file,
+                               &walked);
+        bool known = nc && count_refs(&walked, run_paths.data, run_paths.len, max_file_size, budget, c, nc, &nread);
+        /* the CUDA sources of the run no build file compiles (kc_build.h) */
         kc_build_index bi = {0};
-        bool read_build = false;
-        for (uint32_t m = 0; m < mine.len; m++) {
+        if (cuda_source)
+            kc_build_index_read(root[i], &walked, max_file_size, KC_REACH_MAX_FILES, KC_REACH_MAX_BYTES, &bi);
+        for (uint32_t m = 0; cuda_source && m < mine.len; m++) {
             const char *path = abs[mine.data[m]];
             size_t pl = strlen(path);
             const char *rel = kc_path_under(path, root[i]);
             if (pl < 3 || strcmp(path + pl - 3, ".cu") != 0 || !rel)
                 continue;
-            if (!read_build)
-                kc_build_index_read(root[i], max_file_size, KC_REACH_MAX_FILES, KC_REACH_MAX_BYTES, &bi);
-            read_build = true;
             char *why = kc_build_unbuilt(&bi, rel);
             if (why) {
                 files->files.data[mine.data[m]].peers.unbuilt = why;
@@ -720,6 +747,7 @@ void kc_reach_link(kc_path_list *files, size_t max_file_size, kc_reach *owned)
             }
         }
         kc_build_index_free(&bi);
+        path_list_free(&walked);
         /* each file's names found only where they are defined */
         uint32_t at = 0, hat = 0;
         for (uint32_t m = 0; m < mine.len; m++) {
@@ -796,7 +824,8 @@ void kc_reach_free(kc_reach *r)
 
 static bool unreferenced(const kc_peers *peers, const char *name)
 {
-    return bsearch(&name, peers->unreferenced, peers->nunreferenced, sizeof *peers->unreferenced, kc_strptr_cmp);
+    return peers->nunreferenced &&
+           bsearch(&name, peers->unreferenced, peers->nunreferenced, sizeof *peers->unreferenced, kc_strptr_cmp);
 }
 
 void kc_reach_mark(kc_model *m, const kc_peers *peers)
