@@ -8,7 +8,11 @@
  * rewrite, a class the makefile dropped). A finding there is about code
  * the project does not run.
  *
- * What is read: the repository's build files (Makefile, *.mk, CMakeLists.txt,
+ * What is read, in this order and only as far as needed: the build files
+ * and scripts of the file's own directory and the ones above it
+ * (kc_build_ancestors_list: where they name no CUDA source one by one, or
+ * build a list from a pattern, nothing more is read); then the
+ * repository's build files (Makefile, *.mk, CMakeLists.txt,
  * *.cmake, setup.py and every other Python file, meson.build, Bazel,
  * SCons, premake, Visual Studio projects), its scripts and documents
  * (.sh, .md, .txt, .rst, .yml, .json: `nvcc foo.cu` in a README), and its
