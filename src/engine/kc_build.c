@@ -287,6 +287,27 @@ static void scan_text(scan_ctx *c, const char *t, size_t len)
     }
 }
 
+/* Scans the text of the repository's file at rel (a build file or script
+ * by its name) into b. */
+static void scan_file(kc_build_index *b, const char *rel, const char *text, size_t len)
+{
+    const char *name = base_name(rel);
+    char *dir = kc_xstrndup(rel, name > rel ? (size_t)(name - rel) - 1 : 0);
+    scan_ctx c = {b, rel, dir, kc_build_is_build_file(name), is_script(name)};
+    scan_text(&c, text, len);
+    b->build_files += c.build;
+    free(dir);
+}
+
+/* The CUDA sources the build files name. */
+static uint32_t cuda_sources(const kc_build_index *b)
+{
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < b->mentions.len; i++)
+        n += b->in_build.data[i] && ends_with(b->mentions.data[i], ".cu");
+    return n;
+}
+
 /* Reads the files of `walked` that `take` accepts into b; false past the
  * limits (*nfiles, *bytes: what was read so far). A pattern ends it. */
 static bool read_pass(const char *root, const kc_path_list *walked, kc_walk_take take, size_t max_file_size,
@@ -301,18 +322,13 @@ static bool read_pass(const char *root, const kc_path_list *walked, kc_walk_take
         if (f->errors.items.len || !rel || !take(f->path))
             continue;
         ok = ++*nfiles <= max_files;
-        const char *name = base_name(rel);
-        bool build = kc_build_is_build_file(name);
+        bool build = kc_build_is_build_file(base_name(rel));
         size_t limit = build ? max_file_size : (max_file_size < KC_BUILD_MENTION_MAX ? max_file_size : KC_BUILD_MENTION_MAX);
         if (!kc_read_regular(f->path, limit, &buf, &cap, &len, NULL))
             continue;
         *bytes += len;
         ok = *bytes <= max_bytes;
-        char *dir = kc_xstrndup(rel, (size_t)(name - rel) ? (size_t)(name - rel) - 1 : 0);
-        scan_ctx c = {b, rel, dir, build, is_script(name)};
-        scan_text(&c, buf, len);
-        b->build_files += build;
-        free(dir);
+        scan_file(b, rel, buf, len);
     }
     free(buf);
     return ok;
@@ -327,9 +343,7 @@ void kc_build_index_read(const char *root, const kc_path_list *walked, size_t ma
     bool ok = read_pass(root, walked, take_build, max_file_size, max_files, max_bytes, &nfiles, &bytes, out) &&
               (out->pattern_file ||
                read_pass(root, walked, take_python, max_file_size, max_files, max_bytes, &nfiles, &bytes, out));
-    for (uint32_t i = 0; i < out->mentions.len; i++)
-        if (out->in_build.data[i] && ends_with(out->mentions.data[i], ".cu"))
-            out->cuda_sources++;
+    out->cuda_sources = cuda_sources(out);
     if (ok && out->cuda_sources && !out->pattern_file)
         ok = read_pass(root, walked, take_mention, max_file_size, max_files, max_bytes, &nfiles, &bytes, out);
     out->known = ok && out->cuda_sources && !out->pattern_file;
@@ -337,6 +351,8 @@ void kc_build_index_read(const char *root, const kc_path_list *walked, size_t ma
 
 bool kc_build_ancestors_list(const char *root, const char *abspath, size_t max_file_size)
 {
+    if (!ends_with(abspath, ".cu"))
+        return false;
     kc_build_index b = {0};
     char *dir = kc_xstrdup(abspath);
     char *buf = NULL;
@@ -352,22 +368,14 @@ bool kc_build_ancestors_list(const char *root, const char *abspath, size_t max_f
                 continue;
             char *path = kc_xasprintf("%s/%s", dir, e->d_name);
             const char *rel = kc_path_under(path, root);
-            if (rel && kc_read_regular(path, max_file_size, &buf, &cap, &len, NULL)) {
-                const char *name = base_name(rel);
-                char *rdir = kc_xstrndup(rel, (size_t)(name - rel) ? (size_t)(name - rel) - 1 : 0);
-                scan_ctx c = {&b, rel, rdir, kc_build_is_build_file(e->d_name), is_script(e->d_name)};
-                scan_text(&c, buf, len);
-                free(rdir);
-            }
+            if (rel && kc_read_regular(path, max_file_size, &buf, &cap, &len, NULL))
+                scan_file(&b, rel, buf, len);
             free(path);
         }
         if (d)
             closedir(d);
     }
-    bool lists = false;
-    for (uint32_t i = 0; i < b.mentions.len && !lists; i++)
-        lists = b.in_build.data[i] && ends_with(b.mentions.data[i], ".cu");
-    lists = lists && !b.pattern_file;
+    bool lists = cuda_sources(&b) && !b.pattern_file;
     free(buf);
     free(dir);
     kc_build_index_free(&b);

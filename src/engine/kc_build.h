@@ -77,9 +77,9 @@ typedef struct kc_build_index {
 void kc_build_index_read(const char *root, const kc_path_list *walked, size_t max_file_size, uint32_t max_files,
                          size_t max_bytes, kc_build_index *out);
 
-/* Do the build files and scripts of the directories from the file at
- * abspath up to root (its repository) name a CUDA source one by one, with
- * no pattern? Only then can the file be unbuilt, and is the repository
+/* Is the file at abspath a CUDA source (`.cu`), and do the build files
+ * and scripts of the directories from it up to root (its repository) name
+ * a CUDA source one by one, with no pattern? Only then can the file be unbuilt, and is the repository
  * read whole (kc_build_index_read): a few directories read, where most
  * repositories would otherwise be walked for nothing. */
 bool kc_build_ancestors_list(const char *root, const char *abspath, size_t max_file_size);

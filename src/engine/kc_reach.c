@@ -720,11 +720,8 @@ void kc_reach_link(kc_path_list *files, size_t max_file_size, kc_reach *owned)
         /* (a CUDA source whose own and enclosing directories' build files
          * list CUDA sources one by one: only then is the index read) */
         bool cuda_source = false;
-        for (uint32_t m = 0; m < mine.len && !cuda_source; m++) {
-            size_t pl = strlen(abs[mine.data[m]]);
-            cuda_source = pl > 3 && strcmp(abs[mine.data[m]] + pl - 3, ".cu") == 0 &&
-                          kc_build_ancestors_list(root[i], abs[mine.data[m]], max_file_size);
-        }
+        for (uint32_t m = 0; m < mine.len && !cuda_source; m++)
+            cuda_source = kc_build_ancestors_list(root[i], abs[mine.data[m]], max_file_size);
         kc_path_list walked = {0};
         if (nc || cuda_source)
             kc_expand_paths_if((const char *const *)&root[i], 1, cuda_source ? lang_or_build_file : lang_file,
@@ -735,12 +732,8 @@ void kc_reach_link(kc_path_list *files, size_t max_file_size, kc_reach *owned)
         if (cuda_source)
             kc_build_index_read(root[i], &walked, max_file_size, KC_REACH_MAX_FILES, KC_REACH_MAX_BYTES, &bi);
         for (uint32_t m = 0; cuda_source && m < mine.len; m++) {
-            const char *path = abs[mine.data[m]];
-            size_t pl = strlen(path);
-            const char *rel = kc_path_under(path, root[i]);
-            if (pl < 3 || strcmp(path + pl - 3, ".cu") != 0 || !rel)
-                continue;
-            char *why = kc_build_unbuilt(&bi, rel);
+            const char *rel = kc_path_under(abs[mine.data[m]], root[i]);
+            char *why = rel ? kc_build_unbuilt(&bi, rel) : NULL;
             if (why) {
                 files->files.data[mine.data[m]].peers.unbuilt = why;
                 kc_vec_push(&owned->names, why);

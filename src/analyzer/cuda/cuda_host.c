@@ -892,6 +892,7 @@ static void host_function(host_ctx *x, CXCursor fn)
     kc_model *m = x->t->m;
     KC_VEC(uint32_t) last_checks = {0};
     KC_VEC(uint32_t) unchecked = {0}; /* the function's launch events no check follows */
+    int teardown = -1; /* a destructor's clean-up (below), once asked */
     for (uint32_t i = 0; i < x->evs.len; i++)
         if (x->evs.data[i].kind == EV_CHECK && x->evs.data[i].last_error)
             kc_vec_push(&last_checks, i);
@@ -953,7 +954,9 @@ static void host_function(host_ctx *x, CXCursor fn)
              * throw, and aborting ends a program that was finishing):
              * what it calls (`cudaSetDevice(id); cudaFree(p);`) is
              * clean-up, judged as cudaFree is; so is a noexcept member it calls. */
-            if (fn.kind == CXCursor_Destructor || kc_cuda_teardown_method(fn))
+            if (teardown < 0)
+                teardown = fn.kind == CXCursor_Destructor || kc_cuda_teardown_method(fn);
+            if (teardown)
                 continue;
             kc_call c = e->call;
             /* cudaDeviceSynchronize takes nothing that can be wrong: its
