@@ -27,6 +27,9 @@ static void describe(kc_strbuf *sb, const kc_gap *g)
             kc_sb_append(sb, "lost by the parse, after an error above it");
         break;
     case KC_GAP_UNUSED: kc_sb_append(sb, kc_gap_kind_phrase(g->kind)); break;
+    case KC_GAP_UNFOLLOWED:
+        kc_sb_appendf(sb, "what `%s` accesses (%s)", g->what ? g->what : "?", kc_gap_kind_phrase(g->kind));
+        break;
     case KC_GAP_SPECIALIZATIONS:
         kc_sb_appendf(sb, "%u of its specializations one by one (the template itself and %u of them were analysed)",
                       g->lines, KC_MAX_SPECIALIZATIONS);
@@ -100,8 +103,11 @@ static void check_model(const kc_model *m, kc_rule_ctx *ctx)
         return;
     const kc_gap *first = &m->gaps.data[0];
     bool missing = false; /* anything but kernels nothing uses */
-    for (uint32_t i = 0; i < m->gaps.len; i++)
+    bool headers = false; /* what a header or the build's macros could supply */
+    for (uint32_t i = 0; i < m->gaps.len; i++) {
         missing |= m->gaps.data[i].kind != KC_GAP_UNUSED;
+        headers |= m->gaps.data[i].kind != KC_GAP_UNUSED && m->gaps.data[i].kind != KC_GAP_UNFOLLOWED;
+    }
     kc_strbuf sb = {0};
     kc_sb_append(&sb, missing ? "analysis incomplete: " : "left out of the analysis: ");
     summarize(m, &sb);
@@ -135,6 +141,9 @@ static void check_model(const kc_model *m, kc_rule_ctx *ctx)
         if (g->kind == KC_GAP_CALLEE)
             kc_sb_append(&sb, "; not looked into: presumed that it may synchronize the block and access "
                               "any memory, so races and accesses across it are not judged");
+        if (g->kind == KC_GAP_UNFOLLOWED)
+            kc_sb_append(&sb, "; it is given a pointer to the kernel's memory, and what it reads and writes "
+                              "there is not among the accesses the rules judge (coalescing, bounds, 32-bit offsets)");
         kc_diag_note(d, "%s", kc_sb_str(&sb));
     }
     if (m->gaps.len > MAX_NOTES)
@@ -152,7 +161,7 @@ static void check_model(const kc_model *m, kc_rule_ctx *ctx)
                      "and arguments from the text, and does not judge its error check (KC601)",
                      first_kernel ? first_kernel : "?", first_line,
                      nrec > 1 ? kc_arena_printf(kc_rule_arena(ctx), " and %u more", nrec - 1) : "");
-    if (m->lang == KC_LANG_CUDA && missing)
+    if (m->lang == KC_LANG_CUDA && headers)
         kc_diag_note(d, "fix: give kcheck the include directories and macros of the build (`-p BUILD_DIR` with "
                         "compile_commands.json, `-- -I DIR -D NAME=VALUE`, or `cuda.args` in .kcheck.yaml); "
                         "a header that only compiles inside its includer is parsed on its own (docs/rules/KC002-incomplete-analysis.md)");
@@ -177,6 +186,16 @@ const kc_rule kc002_incomplete_analysis = {
            "memory; rules whose conclusion would depend on it stay quiet. In Triton\n"
            "files: statements the pinned Python grammar does not parse though Python\n"
            "does (`return a, *b`); the rest of the file is analysed.\n"
+           "\n"
+           "It also names the calls of the user's functions that the analysis does\n"
+           "not follow and that are given a pointer to the kernel's memory: a\n"
+           "function template called with arguments that depend on the kernel's own\n"
+           "template parameters (`copy_vector<T, N>(dst, src + offset)` where only\n"
+           "specializations have bodies), a member function, a function nested too\n"
+           "deep to inline. What such a call reads and writes through the pointer is\n"
+           "not among the accesses that KC101, KC303 and KC304 judge, so a kernel\n"
+           "whose global memory is all moved by such calls could otherwise read as\n"
+           "\"no findings\".\n"
            "\n"
            "It also names the kernel templates of a `.cu` file that it leaves out\n"
            "because nothing in the file uses their name besides their definition (no\n"

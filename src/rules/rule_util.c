@@ -1099,6 +1099,7 @@ const char *kc_gap_kind_phrase(kc_gap_kind k)
     case KC_GAP_UNUSED:
         return "a kernel template that nothing in this file launches or instantiates, so no code is compiled for it";
     case KC_GAP_SPECIALIZATIONS: return "specializations not analysed one by one";
+    case KC_GAP_UNFOLLOWED: return "a call kcheck does not follow";
     }
     return "gap";
 }

@@ -713,6 +713,10 @@ typedef enum kc_gap_kind {
     KC_GAP_UNUSED,     /* a kernel template that nothing in its file launches or instantiates */
     KC_GAP_SPECIALIZATIONS, /* specializations of a template past the first KC_MAX_SPECIALIZATIONS, not
                                analysed one by one (`lines`: how many; the template itself is) */
+    KC_GAP_UNFOLLOWED, /* a call of the user's the analysis does not follow (a template called with
+                          dependent arguments, a member function, one too deep to inline) that is given a
+                          pointer to the kernel's memory: what it reads and writes there is not analysed
+                          (`what` is the callee) */
 } kc_gap_kind;
 
 /* The specializations of one template a front end lowers one by one, each

@@ -659,6 +659,119 @@ uint64_t kc_cuda_call_pass_loops(const kc_cuda_walk *w, const CXCursor *args, in
     return 0;
 }
 
+/* The name a pointer expression is computed from (`src` of `src +
+ * itr_idx`, `(const T *)src`, `&x[i]`): its declaration, or a null
+ * cursor. */
+/* Is the call `c` of two operands a dependent `a + b` or `a - b` (in a
+ * template clang keeps it as a call of an operator it has not resolved,
+ * with no name): the token between the operands. */
+static bool infix_sum(CXCursor c, CXCursor a, CXCursor b)
+{
+    CXTranslationUnit tu = clang_Cursor_getTranslationUnit(c);
+    unsigned ae, bs;
+    clang_getFileLocation(clang_getRangeEnd(clang_getCursorExtent(a)), NULL, NULL, NULL, &ae);
+    clang_getFileLocation(clang_getRangeStart(clang_getCursorExtent(b)), NULL, NULL, NULL, &bs);
+    CXToken *toks = NULL;
+    unsigned n = 0;
+    clang_tokenize(tu, clang_getCursorExtent(c), &toks, &n);
+    bool sum = false;
+    unsigned between = 0;
+    for (unsigned i = 0; i < n; i++) {
+        unsigned off;
+        clang_getFileLocation(clang_getTokenLocation(tu, toks[i]), NULL, NULL, NULL, &off);
+        if (off < ae || off >= bs)
+            continue;
+        CXString sp = clang_getTokenSpelling(tu, toks[i]);
+        const char *t = clang_getCString(sp);
+        between++;
+        sum = t && (strcmp(t, "+") == 0 || strcmp(t, "-") == 0);
+        clang_disposeString(sp);
+    }
+    if (n)
+        clang_disposeTokens(tu, toks, n);
+    return sum && between == 1;
+}
+
+static CXCursor pointer_root(CXCursor c, unsigned depth)
+{
+    c = kc_cuda_strip(c);
+    if (depth > 8)
+        return clang_getNullCursor();
+    if (c.kind == CXCursor_DeclRefExpr)
+        return clang_getCursorReferenced(c);
+    kc_cuda_kids k;
+    kc_cuda_kids_get(c, &k);
+    CXCursor r = clang_getNullCursor();
+    bool cast = c.kind == CXCursor_CStyleCastExpr || c.kind == CXCursor_CXXStaticCastExpr ||
+                c.kind == CXCursor_CXXReinterpretCastExpr || c.kind == CXCursor_CXXConstCastExpr;
+    bool sum = c.kind == CXCursor_BinaryOperator && (clang_getCursorBinaryOperatorKind(c) == CXBinaryOperator_Add ||
+                                                     clang_getCursorBinaryOperatorKind(c) == CXBinaryOperator_Sub);
+    /* (in a template, `src + i` of a dependent type is a call of an
+     * operator clang has not resolved) */
+    if (c.kind == CXCursor_CallExpr && k.n == 2 && clang_getCursorType(c).kind == CXType_Dependent)
+        sum = infix_sum(c, k.v[0], k.v[1]);
+    if (sum) {
+        /* p + i, i + p: the operand that roots in a pointer variable */
+        for (unsigned i = 0; i < k.n && clang_Cursor_isNull(r); i++) {
+            CXCursor d = pointer_root(k.v[i], depth + 1);
+            if (d.kind == CXCursor_ParmDecl || d.kind == CXCursor_VarDecl)
+                r = d;
+        }
+    } else if ((cast || c.kind == CXCursor_ParenExpr) && k.n >= 1) {
+        r = pointer_root(k.v[cast ? k.n - 1 : 0], depth + 1);
+    } else if (c.kind == CXCursor_UnaryOperator && kc_cuda_unop_of(c) == CXUnaryOperator_AddrOf && k.n >= 1) {
+        /* &p[i]: the array or pointer indexed */
+        CXCursor x = kc_cuda_strip(k.v[0]);
+        if (x.kind == CXCursor_ArraySubscriptExpr) {
+            kc_cuda_kids a;
+            kc_cuda_kids_get(x, &a);
+            if (a.n >= 1)
+                r = pointer_root(a.v[0], depth + 1);
+            kc_cuda_kids_free(&a);
+        }
+    }
+    kc_cuda_kids_free(&k);
+    return r;
+}
+
+bool kc_cuda_passes_memory(const CXCursor *args, int na)
+{
+    for (int i = 0; i < na; i++) {
+        /* (in a template, `src + i` has a dependent type: its root decides) */
+        CXType at = clang_getCanonicalType(clang_getCursorType(args[i]));
+        if (at.kind != CXType_Pointer && at.kind != CXType_Dependent && at.kind != CXType_Unexposed)
+            continue;
+        CXCursor d = pointer_root(args[i], 0);
+        if ((d.kind != CXCursor_ParmDecl && d.kind != CXCursor_VarDecl) || !kc_cuda_ty_is_ptr(clang_getCursorType(d)))
+            continue;
+        /* a pointer parameter, or a pointer variable of the function (one
+         * a parameter was copied into, advanced); not an array of its
+         * own, local or __shared__ */
+        if (d.kind == CXCursor_ParmDecl || !kc_cuda_has_attr(d, CXCursor_CUDASharedAttr))
+            return true;
+    }
+    return false;
+}
+
+bool kc_cuda_callee_of_user(CXCursor call)
+{
+    kc_cuda_kids k;
+    kc_cuda_kids_get(call, &k);
+    CXCursor callee = k.n >= 1 ? kc_cuda_strip(k.v[0]) : clang_getNullCursor();
+    kc_cuda_kids_free(&k);
+    CXCursor r = clang_Cursor_isNull(callee) ? callee : clang_getCursorReferenced(callee);
+    if (clang_Cursor_isNull(r))
+        return false;
+    if (r.kind == CXCursor_OverloadedDeclRef) {
+        for (unsigned i = 0, n = clang_getNumOverloadedDecls(r); i < n; i++)
+            if (kc_cuda_in_user_code(clang_getOverloadedDecl(r, i)))
+                return true;
+        return false;
+    }
+    return (r.kind == CXCursor_FunctionDecl || r.kind == CXCursor_FunctionTemplate || r.kind == CXCursor_CXXMethod) &&
+           kc_cuda_in_user_code(r);
+}
+
 void kc_cuda_record_call(kc_cuda_walk *w, CXCursor e, const char *name, uint32_t flags, const char *fix,
                         const CXCursor *args, int na)
 {
