@@ -659,9 +659,6 @@ uint64_t kc_cuda_call_pass_loops(const kc_cuda_walk *w, const CXCursor *args, in
     return 0;
 }
 
-/* The name a pointer expression is computed from (`src` of `src +
- * itr_idx`, `(const T *)src`, `&x[i]`): its declaration, or a null
- * cursor. */
 /* Is the call `c` of two operands a dependent `a + b` or `a - b` (in a
  * template clang keeps it as a call of an operator it has not resolved,
  * with no name): the token between the operands. */
@@ -692,6 +689,9 @@ static bool infix_sum(CXCursor c, CXCursor a, CXCursor b)
     return sum && between == 1;
 }
 
+/* The name a pointer expression is computed from (`src` of `src +
+ * itr_idx`, `(const T *)src`, `&x[i]`): its declaration, or a null
+ * cursor. */
 static CXCursor pointer_root(CXCursor c, unsigned depth)
 {
     c = kc_cuda_strip(c);
