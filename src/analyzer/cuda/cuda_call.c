@@ -753,25 +753,6 @@ bool kc_cuda_passes_memory(const CXCursor *args, int na)
     return false;
 }
 
-bool kc_cuda_callee_of_user(CXCursor call)
-{
-    kc_cuda_kids k;
-    kc_cuda_kids_get(call, &k);
-    CXCursor callee = k.n >= 1 ? kc_cuda_strip(k.v[0]) : clang_getNullCursor();
-    kc_cuda_kids_free(&k);
-    CXCursor r = clang_Cursor_isNull(callee) ? callee : clang_getCursorReferenced(callee);
-    if (clang_Cursor_isNull(r))
-        return false;
-    if (r.kind == CXCursor_OverloadedDeclRef) {
-        for (unsigned i = 0, n = clang_getNumOverloadedDecls(r); i < n; i++)
-            if (kc_cuda_in_user_code(clang_getOverloadedDecl(r, i)))
-                return true;
-        return false;
-    }
-    return (r.kind == CXCursor_FunctionDecl || r.kind == CXCursor_FunctionTemplate || r.kind == CXCursor_CXXMethod) &&
-           kc_cuda_in_user_code(r);
-}
-
 void kc_cuda_record_call(kc_cuda_walk *w, CXCursor e, const char *name, uint32_t flags, const char *fix,
                         const CXCursor *args, int na)
 {

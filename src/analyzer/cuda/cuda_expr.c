@@ -875,7 +875,7 @@ static kc_cuda_val call_named(kc_cuda_walk *w, CXCursor e, CXCursor ref, const c
         kc_cuda_record_call(w, e, name, unseen, NULL, args, na);
     /* a function of the user's it resolved (an unresolved one is a gap
      * of its own, an unknown function) that is given the kernel's memory */
-    if (unseen && (!clang_Cursor_isNull(ref) || kc_cuda_callee_of_user(e)) && w->k->name && kc_cuda_passes_memory(args, na)) {
+    if (unseen && (!clang_Cursor_isNull(ref) || kc_cuda_user_overload(e)) && w->k->name && kc_cuda_passes_memory(args, na)) {
         kc_span sp = kc_cuda_aspan(w, e);
         if (kc_span_valid(sp))
             kc_model_add_gap(w->m, KC_GAP_UNFOLLOWED, sp, name, w->k->name);

@@ -270,11 +270,6 @@ uint64_t kc_cuda_call_pass_loops(const kc_cuda_walk *w, const CXCursor *args, in
  * its own? A call the walk does not follow that is given one accesses
  * memory the model does not see (KC_GAP_UNFOLLOWED). */
 bool kc_cuda_passes_memory(const CXCursor *args, int na);
-/* Does call `call` name a function or template of the user's (clang
- * resolved it, or knows the candidates of a call with dependent
- * arguments)? */
-bool kc_cuda_callee_of_user(CXCursor call);
-
 bool kc_cuda_bare_variable(CXCursor arg);
 /* For a call clang could not resolve: the i-th parameter (of na) of the
  * functions it names, where none of them takes that argument by reference
