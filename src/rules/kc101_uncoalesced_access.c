@@ -69,7 +69,9 @@ static const char doc[] =
     "once per launch by block 0) in a kernel whose other accesses every program\n"
     "makes: one block of the grid pays for it. So, in CUDA, is an access made once per thread,\n"
     "outside every loop, in a kernel whose loops access global memory in every\n"
-    "pass (a row's result stored after the loop over the row), unless those\n"
+    "pass (a row's result stored after the loop over the row; a texture read,\n"
+    "`tex3D<float>(obj, x, y, z)`, counts: it reads global memory through the\n"
+    "texture path), unless those\n"
     "loops are known to make fewer than 64 passes. Once per thread counts an\n"
     "access the kernel returns right after (`keep[i] = 0; return;` in a search:\n"
     "each thread makes it at most once, in whatever pass reaches it), and a\n"
@@ -772,12 +774,30 @@ static void beside_tiles(kc_rule_ctx *ctx, const kc_kernel *k, kc_diag *d, const
 typedef struct once_ctx {
     uint32_t hoisted, walk;
     const kc_access *pass, *short_pass;
+    const kc_call *tex; /* no access: a texture read in a loop of many passes */
     bool returns; /* made in a loop, but the kernel returns right after it: once per thread */
 } once_ctx;
 
+/* A texture read in a loop of many passes (or of unknown passes), another
+ * than `a`'s own: the loop's traffic goes through the texture path, which
+ * the model holds as calls, not accesses. */
+static const kc_call *loop_texture_read(const kc_kernel *k, const kc_access *a, int64_t min_passes)
+{
+    for (uint32_t i = 0; i < k->calls.len; i++) {
+        const kc_call *c = &k->calls.data[i];
+        if (!(c->flags & KC_CALL_TEXTURE_READ) || c->loop == KC_NONE || c->loop >= k->loops.len ||
+            (a->loop != KC_NONE && kc_loop_within(k, a->loop, c->loop)))
+            continue;
+        int64_t passes = kc_loop_passes_at_most(&k->loops.data[c->loop]);
+        if (passes < 0 || passes >= min_passes)
+            return c;
+    }
+    return NULL;
+}
+
 static once_ctx once_context(const kc_kernel *k, const kc_access *a, uint8_t *writes)
 {
-    once_ctx o = {hoisted_from(k, a, writes), KC_NONE, NULL, NULL, false};
+    once_ctx o = {hoisted_from(k, a, writes), KC_NONE, NULL, NULL, NULL, false};
     /* `if (overlap) { keep[i] = 0; return; }` in a search: stored at most
      * once by each thread, in whatever pass finds it */
     o.returns = a->returns && a->loop != KC_NONE && o.hoisted == KC_NONE;
@@ -787,7 +807,9 @@ static once_ctx once_context(const kc_kernel *k, const kc_access *a, uint8_t *wr
         o.pass = loop_access(k, &o.short_pass, KC_NONE, false, a, ONCE_PER_THREAD_MIN_PASSES, writes);
     else if (o.walk != KC_NONE)
         o.pass = loop_access(k, &o.short_pass, o.walk, true, a, ROW_WALK_MIN_PASSES, writes);
-    if (!o.pass && a->loop != KC_NONE) /* no hotter loop: the access's own loop is the work */
+    if (!o.pass && (a->loop == KC_NONE || o.hoisted != KC_NONE || o.returns))
+        o.tex = loop_texture_read(k, a, ONCE_PER_THREAD_MIN_PASSES);
+    if (!o.pass && !o.tex && a->loop != KC_NONE) /* no hotter loop: the access's own loop is the work */
         o.hoisted = o.walk = KC_NONE, o.short_pass = NULL, o.returns = false;
     return o;
 }
@@ -807,9 +829,14 @@ static void once_note(kc_rule_ctx *ctx, const kc_kernel *k, kc_diag *d, const on
                               "H100, a row of 32 floats copied out so cost 1.13x after a search of 4096 passes, "
                               "1.48x after 1024, 2.58x after 256)",
                               kc_loop_describe(ctx, k, &k->loops.data[o->walk]), stride);
-    if (o->pass)
+    if (o->pass) {
         once_per_thread(ctx, k, d, o->pass, how);
-    else if (o->short_pass)
+    } else if (o->tex) {
+        d->severity = KC_SEV_NOTE;
+        kc_diag_note(d, "it runs once per thread%s, where %s reads a texture each pass (`%s`, line %u): its cost is "
+                     "paid once, next to the loop's; reported as a note",
+                     how, kc_loop_describe(ctx, k, &k->loops.data[o->tex->loop]), o->tex->callee, o->tex->span.line);
+    } else if (o->short_pass)
         kc_diag_note(d, "it runs once per thread%s, but %s makes fewer than %d passes: a scattered access made once "
                      "costs about as much as the whole loop",
                      how, kc_loop_describe(ctx, k, &k->loops.data[o->short_pass->loop]),
@@ -1124,7 +1151,7 @@ static void check(const kc_model *m, const kc_kernel *k, kc_rule_ctx *ctx)
         else if (walk_only == KC_NONE)
             size_evidence(ctx, k, d, ax, naxes);
         uint64_t nelems = cuda ? 0 : block_elems(&a->offset->shape);
-        once_ctx once = cuda ? once_context(k, a, writes) : (once_ctx){KC_NONE, KC_NONE, NULL, NULL, false};
+        once_ctx once = cuda ? once_context(k, a, writes) : (once_ctx){KC_NONE, KC_NONE, NULL, NULL, NULL, false};
         scatter s = {a, cuda, rs, stride, eb, const_stride, cst, sectors, ideal, bx, ystride, nelems, once.walk, ar};
         cost_note(d, &s);
         if (run.len > 1)

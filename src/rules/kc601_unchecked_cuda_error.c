@@ -27,7 +27,12 @@ static const char doc[] =
     "  A launch followed by a bare name named like a checker that this build\n"
     "  compiles to nothing (`ORcudaKernelCheck;`, a sync and a last-error check\n"
     "  in the project's debug builds) is a note that says so: the project\n"
-    "  checks its launches where it chose to. A program that stops on an error\n"
+    "  checks its launches where it chose to. So is one followed, later in its\n"
+    "  function, by a bare statement named like a last-error check that this\n"
+    "  build compiles to nothing (`CUDA_GET_LAST_ERROR` on a line of its own,\n"
+    "  after the branch whose arms launch, a sync and `cudaGetLastError()`\n"
+    "  under `DEBUG`): in the launch's block or one around it, not in another\n"
+    "  arm nor inside an `#if` whose build is not known. A program that stops on an error\n"
     "  (`abort()` in a checking macro) checks nothing by that;\n"
     "- a `cuda*` runtime API call whose `cudaError_t` result is discarded, in a file\n"
     "  that checks the results of its other API calls (the file's own convention),\n"
@@ -192,15 +197,24 @@ static void report_nothing_pending(kc_rule_ctx *ctx, const kc_call *c, kc_span a
 
 /* A launch checked only by a macro this build compiles to nothing: the
  * project's own check, in the builds that define it. A note. */
-static void report_debug_check(kc_rule_ctx *ctx, const kc_launch *l)
+static void report_debug_check(kc_rule_ctx *ctx, const kc_launch *l, unsigned alts, const char *alt_lines)
 {
-    kc_diag *d = kc_report(ctx, NULL, l->span,
-                           "launch of `%s` is checked only in builds that define `%s`: this one compiles it to "
-                           "nothing, and a launch that fails here goes unnoticed (the kernel does not run)",
-                           l->kernel ? l->kernel : "?", l->debug_check);
+    kc_diag *d = l->debug_check_empty
+                     ? kc_report(ctx, NULL, l->span,
+                                 "launch of `%s` is checked only by `%s`, which this build compiles to nothing: a "
+                                 "launch that fails here goes unnoticed (the kernel does not run)",
+                                 l->kernel ? l->kernel : "?", l->debug_check)
+                     : kc_report(ctx, NULL, l->span,
+                                 "launch of `%s` is checked only in builds that define `%s`: this one compiles it "
+                                 "to nothing, and a launch that fails here goes unnoticed (the kernel does not run)",
+                                 l->kernel ? l->kernel : "?", l->debug_check);
     d->severity = KC_SEV_NOTE;
     kc_diag_note(d, "reported as a note: the project checks its launches where it chose to (a debug build); a "
                  "failed launch stays the last error and a later, unrelated check reports it");
+    if (alts)
+        kc_diag_note(d, "the other arm%s of the branch around it (line%s %s%s) %s checked only by `%s` too",
+                     alts == 1 ? "" : "s", alts == 1 ? "" : "s", alt_lines, alts > 8 ? ", ..." : "",
+                     alts == 1 ? "is" : "are", l->debug_check);
 }
 
 /* A discarded result whose errors the checked call at c->later_check
@@ -358,7 +372,7 @@ static void check_model(const kc_model *m, kc_rule_ctx *ctx)
                 alt_lines = kc_arena_printf(ar, "%s%s%u", alt_lines, alts > 1 ? ", " : "", o->span.line);
         }
         if (l->debug_check) {
-            report_debug_check(ctx, l);
+            report_debug_check(ctx, l, alts, alt_lines);
             continue;
         }
         kc_diag *d = kc_report(ctx, NULL, l->span,

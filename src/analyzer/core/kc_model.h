@@ -532,6 +532,10 @@ enum {
      * synchronization; kc_call.later_check): nothing is pending, and the
      * faults of earlier kernels were that call's error. */
     KC_CALL_NOTHING_PENDING = 1u << 15,
+    /* Device code: a texture or surface read (`tex3D<float>(obj, x, y, z)`,
+     * `tex1Dfetch(ref, i)`, `surf2Dread`): global memory read through the
+     * texture path, at coordinates the model keeps no address for. */
+    KC_CALL_TEXTURE_READ = 1u << 16,
 };
 
 typedef struct kc_call {
@@ -921,10 +925,13 @@ typedef struct kc_launch {
      * a branch around both, that no check follows either (invalid: none):
      * one check after the branch covers both. */
     kc_span alt_of;
-    /* CUDA: a bare checking macro right after the launch that this build
-     * compiles to nothing (`ORcudaKernelCheck;`): its name; the launch is
-     * checked only in the builds that define it. NULL when none. */
+    /* CUDA: the launch is checked only in other builds: by a checking
+     * macro after it that this build compiles to nothing (`ORcudaKernelCheck;`,
+     * `CUDA_GET_LAST_ERROR` empty unless DEBUG; debug_check_empty), whose
+     * name this is, or by a last-error check in an `#if` block this build
+     * leaves out, whose macro this is. NULL when none. */
     const char *debug_check;
+    bool debug_check_empty;
     /* CUDA: a test assertion written after the launch in its host function
      * (`ASSERT_NEAR`, `EXPECT_EQ`, `REQUIRE`): its name and line; NULL
      * when none. A kernel that did not run leaves its output as it was,

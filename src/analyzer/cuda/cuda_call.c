@@ -9,6 +9,7 @@
 
 #include <inttypes.h>
 #include <stdlib.h>
+#include <ctype.h>
 #include <string.h>
 
 const char *kc_cuda_callee_name(kc_cuda_walk *w, CXCursor call, CXCursor ref)
@@ -289,6 +290,16 @@ kc_cuda_fn *kc_cuda_lambda_home(kc_cuda_walk *w, CXCursor def)
         if (encloses(f->decl, def))
             return f;
     return w->fn;
+}
+
+void kc_cuda_texture_read(kc_cuda_walk *w, CXCursor e, const char *name, const CXCursor *args, int na)
+{
+    /* tex1D tex1Dfetch tex2D tex3D tex2DLayered texCubemap tex2Dgather
+     * tex2DLod tex3DGrad ...; surf1Dread surf2Dread surf3Dread ... */
+    bool tex = !strncmp(name, "tex", 3) && (isdigit((unsigned char)name[3]) || !strncmp(name + 3, "Cubemap", 7));
+    bool surf = !strncmp(name, "surf", 4) && isdigit((unsigned char)name[4]) && strstr(name, "read");
+    if ((tex || surf) && !kc_cuda_user_overload(e))
+        kc_cuda_record_call(w, e, name, KC_CALL_TEXTURE_READ, NULL, args, na);
 }
 
 /* Legacy warp intrinsics without a mask (removed for sm_70 and later):

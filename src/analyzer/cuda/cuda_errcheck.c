@@ -444,11 +444,12 @@ bool kc_cuda_checker_name(const char *n)
 
 bool kc_cuda_last_error_name(const char *n)
 {
-    return ci_contains(n, "lasterror") || ci_contains(n, "lastcudaerror") || ci_contains(n, "launch_check") ||
+    return ci_contains(n, "lasterror") || ci_contains(n, "last_error") || ci_contains(n, "lastcudaerror") ||
+           ci_contains(n, "launch_check") ||
            ci_contains(n, "launchcheck") || ci_contains(n, "peekatlasterror");
 }
 
-const char *kc_cuda_empty_checker_after(const kc_cuda_tu *t, kc_span launch)
+static const char *empty_checker_after(const kc_cuda_tu *t, kc_span launch)
 {
     size_t a, b;
     kc_cuda_span_offsets(t, launch, &a, &b);
@@ -586,7 +587,7 @@ static const char *directive_macro(const kc_cuda_tu *t, const char *s, size_t i,
     return i > w && !isdigit((unsigned char)s[w]) ? kc_arena_strndup(t->m->arena, s + w, i - w) : NULL;
 }
 
-const char *kc_cuda_disabled_check_after(const kc_cuda_tu *t, kc_span launch, kc_span within)
+static const char *disabled_check_after(const kc_cuda_tu *t, kc_span launch, kc_span within)
 {
     size_t a, b, wa, wb;
     kc_cuda_span_offsets(t, launch, &a, &b);
@@ -845,4 +846,162 @@ bool kc_cuda_text_waits(const kc_cuda_tu *t, kc_span sp)
         i = j - 1;
     }
     return false;
+}
+
+/* Is `t` a type a status can have: an integer, an enum, a bool, or a
+ * type not known (dependent)? A class, a pointer, a reference, a
+ * floating-point value or nothing is no status. */
+static bool status_type(CXType t)
+{
+    switch (clang_getCanonicalType(t).kind) {
+    case CXType_Record: case CXType_Pointer: case CXType_LValueReference: case CXType_RValueReference:
+    case CXType_Void: case CXType_Float: case CXType_Double: case CXType_LongDouble: case CXType_Half:
+    case CXType_Float16: case CXType_ConstantArray: case CXType_IncompleteArray:
+        return false;
+    default:
+        return true;
+    }
+}
+
+/* Can `call` return a status for the checker it is an argument of to
+ * test (`CUDA_CHECK(cudaMalloc(...))`)? Not where it makes the message or
+ * the place (`std::string(__FILE__)`, `StripFunctionName(
+ * __PRETTY_FUNCTION__)`). A call left dependent in a template is judged
+ * by the declarations it names, any one of which may be called. */
+static bool may_return_status(CXCursor call)
+{
+    CXType t = clang_getCursorType(call);
+    if (t.kind != CXType_Dependent && t.kind != CXType_Invalid && t.kind != CXType_Unexposed)
+        return status_type(t);
+    CXCursor ref = clang_getCursorReferenced(call);
+    if (clang_Cursor_isNull(ref) || clang_isInvalid(ref.kind)) {
+        kc_cuda_kids k;
+        kc_cuda_kids_get(call, &k);
+        CXCursor callee = k.n >= 1 ? kc_cuda_strip(k.v[0]) : clang_getNullCursor();
+        kc_cuda_kids_free(&k);
+        ref = clang_Cursor_isNull(callee) ? callee : clang_getCursorReferenced(callee);
+    }
+    if (ref.kind == CXCursor_FunctionDecl || ref.kind == CXCursor_CXXMethod)
+        return status_type(clang_getCursorResultType(ref));
+    if (ref.kind != CXCursor_OverloadedDeclRef)
+        return true;
+    unsigned n = clang_getNumOverloadedDecls(ref);
+    for (unsigned i = 0; i < n; i++) {
+        CXCursor d = clang_getOverloadedDecl(ref, i);
+        if (d.kind != CXCursor_FunctionDecl && d.kind != CXCursor_CXXMethod)
+            return true;
+        if (status_type(clang_getCursorResultType(d)))
+            return true;
+    }
+    return n == 0;
+}
+
+bool kc_cuda_args_call_status(CXCursor c, unsigned depth)
+{
+    if (depth > 32)
+        return false;
+    kc_cuda_kids k;
+    kc_cuda_kids_get(c, &k);
+    bool yes = false;
+    for (unsigned i = 0; i < k.n && !yes; i++)
+        yes = (k.v[i].kind == CXCursor_CallExpr && may_return_status(k.v[i])) || kc_cuda_args_call_status(k.v[i], depth + 1);
+    kc_cuda_kids_free(&k);
+    return yes;
+}
+
+/* The extent's first offset in the main file, where it was expanded. */
+static size_t cursor_start(CXCursor c)
+{
+    unsigned off = 0;
+    clang_getExpansionLocation(clang_getRangeStart(clang_getCursorExtent(c)), NULL, NULL, NULL, &off);
+    return off;
+}
+
+static const char *empty_last_error_check_after(const kc_cuda_tu *t, kc_span launch, kc_span within)
+{
+    if (!t->main)
+        return NULL;
+    size_t a, b, wa, wb;
+    kc_cuda_span_offsets(t, launch, &a, &b);
+    kc_cuda_span_offsets(t, within, &wa, &wb);
+    const char *s = t->src->text;
+    size_t n = wb < t->src->len ? wb : t->src->len;
+    /* braces: the block the scan is in against the launch's (deeper: a
+     * block opened after it, an arm the launch's path may not take);
+     * `#if`s opened after the launch, whose builds are not known; an
+     * `#else` of one open at the launch: the arm this build leaves out */
+    int depth = 0, low = 0, pp = 0;
+    bool left_out = false;
+    for (size_t i = b; i < n;) {
+        size_t e = (s[i] == '/' || s[i] == '"' || s[i] == '\'') ? kc_cuda_skip_noise(s, n, i) : i;
+        if (e != i) {
+            i = e;
+            continue;
+        }
+        size_t ls = i;
+        while (ls > 0 && (s[ls - 1] == ' ' || s[ls - 1] == '\t'))
+            ls--;
+        bool line_start = ls == 0 || s[ls - 1] == '\n';
+        if (line_start && s[i] == '#') {
+            size_t eol = i, d = i + 1;
+            while (eol < n && (s[eol] != '\n' || s[eol - 1] == '\\'))
+                eol++;
+            while (d < eol && (s[d] == ' ' || s[d] == '\t'))
+                d++;
+            if (!strncmp(s + d, "if", 2))
+                pp++;
+            else if (!strncmp(s + d, "endif", 5))
+                pp > 0 ? pp-- : (void)(left_out = false);
+            else if (!strncmp(s + d, "el", 2) && pp == 0)
+                left_out = true;
+            i = eol;
+            continue;
+        }
+        if (s[i] == '{' || s[i] == '}') {
+            depth += s[i] == '{' ? 1 : -1;
+            low = depth < low ? depth : low;
+            i++;
+            continue;
+        }
+        if (!is_ident(s[i]) || (i > 0 && is_ident(s[i - 1]))) {
+            i++;
+            continue;
+        }
+        size_t w = i;
+        while (i < n && is_ident(s[i]))
+            i++;
+        if (!line_start || depth != low || pp > 0 || left_out || i - w > 63 || isdigit((unsigned char)s[w]))
+            continue;
+        char name[64];
+        memcpy(name, s + w, i - w);
+        name[i - w] = '\0';
+        /* alone on its line: `NAME`, `NAME;`, `NAME();` */
+        size_t j = i;
+        while (j < n && (s[j] == ' ' || s[j] == '\t'))
+            j++;
+        if (j + 1 < n && s[j] == '(' && s[j + 1] == ')')
+            j += 2;
+        while (j < n && (s[j] == ' ' || s[j] == '\t'))
+            j++;
+        j += j < n && s[j] == ';';
+        while (j < n && (s[j] == ' ' || s[j] == '\t' || s[j] == '\r'))
+            j++;
+        if ((j < n && s[j] != '\n' && s[j] != '/') || !kc_cuda_last_error_name(name))
+            continue;
+        /* nothing the parse made starts there: the macro is empty */
+        CXSourceLocation loc = clang_getLocationForOffset(t->tu, t->main, (unsigned)w);
+        if (cursor_start(clang_getCursor(t->tu, loc)) == w)
+            continue;
+        return kc_arena_strndup(t->m->arena, name, strlen(name));
+    }
+    return NULL;
+}
+
+const char *kc_cuda_debug_check_after(const kc_cuda_tu *t, kc_span launch, kc_span within, bool *empty)
+{
+    const char *name = empty_checker_after(t, launch);
+    if (!name)
+        name = empty_last_error_check_after(t, launch, within);
+    *empty = name != NULL;
+    return name ? name : disabled_check_after(t, launch, within);
 }

@@ -25,19 +25,24 @@ bool kc_cuda_wraps_runtime_call(const kc_cuda_tu *t, CXCursor c);
  * into the model (host_calls_unparsed_*) and said in a KC002 gap. */
 void kc_cuda_unparsed_api_calls(kc_cuda_tu *t);
 
-/* The statement right after launch `launch` when it is a bare name that
- * says it checks (`ORcudaKernelCheck;`): a checking macro that this build
- * compiles to nothing, the project's check of its launches in its debug
- * builds. The name (arena), or NULL. */
-const char *kc_cuda_empty_checker_after(const kc_cuda_tu *t, kc_span launch);
+/* The check of a launch no check follows, in the builds that define what
+ * this one leaves out, or NULL. Either a checking macro after it that this
+ * build compiles to nothing (*empty set): a bare name that says it checks
+ * right after it (`ORcudaKernelCheck;`), or a bare statement named like a
+ * last-error check later in `within` (its function's body), alone on its
+ * line, with or without `;` or `()` (`CUDA_GET_LAST_ERROR`, a sync and a
+ * cudaGetLastError() under DEBUG), in the launch's block or one around
+ * it, not in an arm opened after it nor in an `#if` whose build is not
+ * known; its name. Or a last-error check after it in `within` (later
+ * launches may come between: it reports their errors too) inside a
+ * preprocessor block this build leaves out (`#ifdef CUDA_DBG` ...
+ * `cudaGetLastError()` ... `#endif`): the block's macro. Arena strings. */
+const char *kc_cuda_debug_check_after(const kc_cuda_tu *t, kc_span launch, kc_span within, bool *empty);
 
-/* A last-error check after launch `launch` in `within` (its function's
- * body; later launches may come between: it reports their errors too),
- * inside a preprocessor block this build
- * leaves out (`#ifdef CUDA_DBG` ... `cudaGetLastError()` ... `#endif`): it
- * would have been parsed, and the launch checked, were the block on. The
- * block's macro (`CUDA_DBG`, arena), or NULL. */
-const char *kc_cuda_disabled_check_after(const kc_cuda_tu *t, kc_span launch, kc_span within);
+/* Does any argument of call `c` call a function that can return a status
+ * for the checker to test (`CUDA_CHECK(cudaMalloc(...))`), not one that
+ * makes the message or the place (`std::string(__FILE__)`)? */
+bool kc_cuda_args_call_status(CXCursor c, unsigned depth);
 
 /* The first test assertion written after `after` and inside `within` (a
  * host function's body): a gtest `ASSERT_*` / `EXPECT_*`, a Catch2 or

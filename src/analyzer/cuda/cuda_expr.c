@@ -865,6 +865,7 @@ static kc_cuda_val call_named(kc_cuda_walk *w, CXCursor e, CXCursor ref, const c
     }
 
     /* Anything else: the result depends on the arguments. */
+    kc_cuda_texture_read(w, e, name, args, na);
     const char *legacy = kc_cuda_user_overload(e) ? NULL : kc_cuda_legacy_warp_sync_name(w, name);
     uint32_t unseen = kc_cuda_call_unseen(ref) ? KC_CALL_UNSEEN : 0;
     if (legacy && !w->inline_depth)

@@ -446,20 +446,6 @@ static void push_ev(host_ctx *x, host_ev *e)
     kc_vec_push(&x->evs, *e);
 }
 
-/* Does any argument of `call` call a function (CUDA_CHECK(cudaMalloc(...)))? */
-static bool args_call(CXCursor c, unsigned depth)
-{
-    if (depth > 32)
-        return false;
-    kc_cuda_kids k;
-    kc_cuda_kids_get(c, &k);
-    bool yes = false;
-    for (unsigned i = 0; i < k.n && !yes; i++)
-        yes = k.v[i].kind == CXCursor_CallExpr || args_call(k.v[i], depth + 1);
-    kc_cuda_kids_free(&k);
-    return yes;
-}
-
 /* Does the subtree call cudaGetLastError() or cudaPeekAtLastError()? */
 static enum CXChildVisitResult find_last_error(CXCursor c, CXCursor parent, CXClientData data)
 {
@@ -504,7 +490,7 @@ static bool returns_last_error(CXCursor call)
  * result); where it is not, a checker given nothing but the call is taken
  * for one, and one given a value (`CUDA_CHECK(err)`, `FREE_CHECK(&p)`)
  * checks that value. The name decides first (`...LastError`). */
-static bool checks_last_error(CXCursor c, const char *name, const char *macro, bool has_args)
+static bool checks_last_error(CXCursor c, CXCursor ref, const char *name, const char *macro, bool has_args)
 {
     if (kc_cuda_last_error_name(name) || (macro && kc_cuda_last_error_name(macro)))
         return true;
@@ -514,10 +500,11 @@ static bool checks_last_error(CXCursor c, const char *name, const char *macro, b
     for (size_t i = 0; i < sizeof stops / sizeof stops[0]; i++)
         if (strcmp(name, stops[i]) == 0)
             return false;
-    if (args_call(c, 0))
+    if (kc_cuda_args_call_status(c, 0))
         return false;
     if (c.kind == CXCursor_CallExpr) {
-        CXCursor def = clang_getCursorDefinition(clang_getCursorReferenced(c));
+        /* (a call left dependent in a template: the function it names) */
+        CXCursor def = clang_getCursorDefinition(ref);
         if (!clang_Cursor_isNull(def) && !clang_isInvalid(def.kind)) {
             bool found = false;
             clang_visitChildren(def, find_last_error, &found);
@@ -526,7 +513,7 @@ static bool checks_last_error(CXCursor c, const char *name, const char *macro, b
         /* defined elsewhere, given nothing but its place (`cuCheckForError(
          * __FILE__, __LINE__)`): no error to test but the last one */
         if (has_args)
-            return kc_cuda_reports_last_error(c, clang_getCursorReferenced(c));
+            return kc_cuda_reports_last_error(c, ref);
     }
     return !has_args;
 }
@@ -673,7 +660,7 @@ static void on_call(host_ctx *x, CXCursor c)
          * at the macro's expansion too (`cudaCheck(cudaDeviceSynchronize())`
          * checks that call's result, not the last error) */
         e.kind = EV_CHECK;
-        e.last_error = checks_last_error(c, name, macro, clang_Cursor_getNumArguments(c) > 0);
+        e.last_error = checks_last_error(c, ref, name, macro, clang_Cursor_getNumArguments(c) > 0);
         e.of_api = !e.last_error && kc_cuda_wraps_runtime_call(x->t, c);
         push_ev(x, &e);
     } else if (callee && ref.kind != CXCursor_ParmDecl && kc_cuda_reports_last_error(c, ref)) {
@@ -759,7 +746,7 @@ static void visit(host_ctx *x, CXCursor c)
             e.span = kc_cuda_span(x->t, c);
             kc_cuda_kids ak;
             kc_cuda_kids_get(c, &ak); /* the callee, then the arguments */
-            e.last_error = checks_last_error(c, name, NULL, ak.n > 1);
+            e.last_error = checks_last_error(c, clang_getCursorReferenced(c), name, NULL, ak.n > 1);
             kc_cuda_kids_free(&ak);
             push_ev(x, &e);
         }
@@ -871,6 +858,13 @@ static void unknown_checkers(host_ctx *x, CXCursor body)
     }
 }
 
+/* A launch event no check follows, and whether a check compiled out of
+ * this build does. */
+typedef struct {
+    uint32_t ev;
+    bool debug;
+} unchecked_launch;
+
 static void host_function(host_ctx *x, CXCursor fn)
 {
     kc_cuda_kids k;
@@ -891,7 +885,7 @@ static void host_function(host_ctx *x, CXCursor fn)
     unknown_checkers(x, body);
     kc_model *m = x->t->m;
     KC_VEC(uint32_t) last_checks = {0};
-    KC_VEC(uint32_t) unchecked = {0}; /* the function's launch events no check follows */
+    KC_VEC(unchecked_launch) unchecked = {0};
     int teardown = -1; /* a destructor's clean-up (below), once asked */
     for (uint32_t i = 0; i < x->evs.len; i++)
         if (x->evs.data[i].kind == EV_CHECK && x->evs.data[i].last_error)
@@ -915,23 +909,25 @@ static void host_function(host_ctx *x, CXCursor fn)
                     checked = !other_launch || f->last_error;
             }
             /* `ORcudaKernelCheck;` compiled to nothing: checked in the debug builds */
-            const char *debug_check = checked ? NULL : kc_cuda_empty_checker_after(x->t, e->span);
-            if (!checked && !debug_check) /* `#ifdef CUDA_DBG` ... cudaGetLastError() ... `#endif` after it */
-                debug_check = kc_cuda_disabled_check_after(x->t, e->span, kc_cuda_span(x->t, body));
+            bool debug_check_empty = false;
+            const char *debug_check =
+                checked ? NULL : kc_cuda_debug_check_after(x->t, e->span, kc_cuda_span(x->t, body), &debug_check_empty);
             /* an earlier unchecked launch in another arm of a branch
-             * around both: one check after the branch covers the two */
+             * around both: one check after the branch covers the two
+             * (where a compiled-out check follows both or neither) */
             kc_span alt = {0, 0, 0, 0};
-            for (uint32_t u = 0; !checked && u < unchecked.len && !kc_span_valid(alt); u++)
-                if (!same_path(e, &x->evs.data[unchecked.data[u]]) &&
-                    !kc_span_same(x->evs.data[unchecked.data[u]].span, e->span))
-                    alt = x->evs.data[unchecked.data[u]].span; /* (not the same code, expanded in every case of a dispatch) */
+            for (uint32_t u = 0; !checked && u < unchecked.len && !kc_span_valid(alt); u++) {
+                const host_ev *o = &x->evs.data[unchecked.data[u].ev];
+                if (!same_path(e, o) && !kc_span_same(o->span, e->span) && unchecked.data[u].debug == !!debug_check)
+                    alt = o->span; /* (not the same code, expanded in every case of a dispatch) */
+            }
             for (uint32_t l = 0; l < m->launches.len; l++) {
                 kc_launch *L = &m->launches.data[l];
                 if (kc_span_same(L->span, e->span)) {
                     L->in_host_code = true;
                     L->error_checked |= checked;
                     L->at_function_end = tail;
-                    L->alt_of = alt, L->debug_check = debug_check;
+                    L->alt_of = alt, L->debug_check = debug_check, L->debug_check_empty = debug_check_empty;
                     if (!checked)
                         L->test_assert = kc_cuda_test_assert_after(x->t, e->span, kc_cuda_span(x->t, body),
                                                                    &L->test_assert_line);
@@ -939,7 +935,8 @@ static void host_function(host_ctx *x, CXCursor fn)
                 }
             }
             if (!checked) {
-                kc_vec_push(&unchecked, i);
+                unchecked_launch u = {i, debug_check != NULL};
+                kc_vec_push(&unchecked, u);
                 host_link p = {.fn = fn_key(fn), .span = e->span, .call_ix = KC_NONE};
                 kc_vec_push(&x->pending, p);
             }

@@ -298,6 +298,10 @@ bool kc_cuda_block_aggregate(kc_cuda_walk *w, CXCursor param);
 struct kc_cuda_fn *kc_cuda_lambda_home(kc_cuda_walk *w, CXCursor def);
 CXCursor kc_cuda_lambda_target(kc_cuda_walk *w, CXCursor ref);
 const char *kc_cuda_legacy_warp_sync_name(kc_cuda_walk *w, const char *name);
+/* A texture or surface read of the toolkit's (`tex3D<float>(obj, x, y, z)`,
+ * `tex1Dfetch(ref, i)`, `surf2Dread`): recorded as a call
+ * (KC_CALL_TEXTURE_READ), with the loop it runs in. */
+void kc_cuda_texture_read(kc_cuda_walk *w, CXCursor e, const char *name, const CXCursor *args, int na);
 /* Which specialization of a function a call inlines: its type and its
  * integral template arguments (`float (float)<4>`), for the symbols of
  * the arrays it declares. */

@@ -257,6 +257,155 @@ template <class T> __KC_H cudaError_t cudaMemcpyToSymbol(const T &symbol, const 
 template <class T> __KC_H cudaError_t cudaMemcpyFromSymbol(void *dst, const T &symbol, size_t count, size_t offset = 0, enum cudaMemcpyKind kind = cudaMemcpyDeviceToHost);
 template <class T> __KC_H cudaError_t cudaGetSymbolAddress(void **devPtr, const T &symbol);
 
+/* ---- textures and surfaces: arrays, objects, the legacy references ---- */
+enum cudaChannelFormatKind { cudaChannelFormatKindSigned = 0, cudaChannelFormatKindUnsigned = 1,
+  cudaChannelFormatKindFloat = 2, cudaChannelFormatKindNone = 3 };
+struct cudaChannelFormatDesc { int x, y, z, w; enum cudaChannelFormatKind f; };
+struct cudaArray; typedef struct cudaArray *cudaArray_t; typedef const struct cudaArray *cudaArray_const_t;
+struct cudaMipmappedArray; typedef struct cudaMipmappedArray *cudaMipmappedArray_t;
+enum cudaResourceType { cudaResourceTypeArray = 0, cudaResourceTypeMipmappedArray = 1, cudaResourceTypeLinear = 2,
+  cudaResourceTypePitch2D = 3 };
+struct cudaResourceDesc {
+  enum cudaResourceType resType;
+  union {
+    struct { cudaArray_t array; } array;
+    struct { cudaMipmappedArray_t mipmap; } mipmap;
+    struct { void *devPtr; struct cudaChannelFormatDesc desc; size_t sizeInBytes; } linear;
+    struct { void *devPtr; struct cudaChannelFormatDesc desc; size_t width; size_t height; size_t pitchInBytes; } pitch2D;
+  } res;
+};
+struct cudaResourceViewDesc { int format; size_t width, height, depth; unsigned int firstMipmapLevel, lastMipmapLevel,
+  firstLayer, lastLayer; };
+enum cudaTextureAddressMode { cudaAddressModeWrap = 0, cudaAddressModeClamp = 1, cudaAddressModeMirror = 2,
+  cudaAddressModeBorder = 3 };
+enum cudaTextureFilterMode { cudaFilterModePoint = 0, cudaFilterModeLinear = 1 };
+enum cudaTextureReadMode { cudaReadModeElementType = 0, cudaReadModeNormalizedFloat = 1 };
+enum cudaSurfaceBoundaryMode { cudaBoundaryModeZero = 0, cudaBoundaryModeClamp = 1, cudaBoundaryModeTrap = 2 };
+struct cudaTextureDesc {
+  enum cudaTextureAddressMode addressMode[3]; enum cudaTextureFilterMode filterMode;
+  enum cudaTextureReadMode readMode; int sRGB; float borderColor[4]; int normalizedCoords;
+  unsigned int maxAnisotropy; enum cudaTextureFilterMode mipmapFilterMode; float mipmapLevelBias;
+  float minMipmapLevelClamp; float maxMipmapLevelClamp; int disableTrilinearOptimization; int seamlessCubemap;
+};
+struct cudaExtent { size_t width, height, depth; };
+struct cudaPos { size_t x, y, z; };
+struct cudaPitchedPtr { void *ptr; size_t pitch; size_t xsize; size_t ysize; };
+struct cudaMemcpy3DParms { cudaArray_t srcArray; struct cudaPos srcPos; struct cudaPitchedPtr srcPtr;
+  cudaArray_t dstArray; struct cudaPos dstPos; struct cudaPitchedPtr dstPtr; struct cudaExtent extent;
+  enum cudaMemcpyKind kind; };
+#define cudaArrayDefault 0x00
+#define cudaArrayLayered 0x01
+#define cudaArraySurfaceLoadStore 0x02
+#define cudaArrayCubemap 0x04
+#define cudaArrayTextureGather 0x08
+#define cudaTextureType1D 0x01
+#define cudaTextureType2D 0x02
+#define cudaTextureType3D 0x03
+#define cudaTextureTypeCubemap 0x0C
+#define cudaTextureType1DLayered 0xF1
+#define cudaTextureType2DLayered 0xF2
+extern "C" {
+__KC_H cudaError_t cudaCreateTextureObject(cudaTextureObject_t *pTexObject, const struct cudaResourceDesc *pResDesc,
+  const struct cudaTextureDesc *pTexDesc, const struct cudaResourceViewDesc *pResViewDesc);
+__KC_H cudaError_t cudaDestroyTextureObject(cudaTextureObject_t texObject);
+__KC_H cudaError_t cudaCreateSurfaceObject(cudaSurfaceObject_t *pSurfObject, const struct cudaResourceDesc *pResDesc);
+__KC_H cudaError_t cudaDestroySurfaceObject(cudaSurfaceObject_t surfObject);
+__KC_H cudaError_t cudaMallocArray(cudaArray_t *array, const struct cudaChannelFormatDesc *desc, size_t width,
+  size_t height = 0, unsigned int flags = 0);
+__KC_H cudaError_t cudaMalloc3DArray(cudaArray_t *array, const struct cudaChannelFormatDesc *desc,
+  struct cudaExtent extent, unsigned int flags = 0);
+__KC_H cudaError_t cudaMalloc3D(struct cudaPitchedPtr *pitchedDevPtr, struct cudaExtent extent);
+__KC_H cudaError_t cudaFreeArray(cudaArray_t array);
+__KC_H cudaError_t cudaGetChannelDesc(struct cudaChannelFormatDesc *desc, cudaArray_const_t array);
+__KC_H cudaError_t cudaMemcpy3D(const struct cudaMemcpy3DParms *p);
+__KC_H cudaError_t cudaMemcpy3DAsync(const struct cudaMemcpy3DParms *p, cudaStream_t stream = 0);
+__KC_H cudaError_t cudaMemcpyToArray(cudaArray_t dst, size_t wOffset, size_t hOffset, const void *src, size_t count,
+  enum cudaMemcpyKind kind);
+__KC_H cudaError_t cudaMemcpyFromArray(void *dst, cudaArray_const_t src, size_t wOffset, size_t hOffset, size_t count,
+  enum cudaMemcpyKind kind);
+__KC_H cudaError_t cudaMemcpy2DToArray(cudaArray_t dst, size_t wOffset, size_t hOffset, const void *src,
+  size_t spitch, size_t width, size_t height, enum cudaMemcpyKind kind);
+__KC_H cudaError_t cudaMemcpy2DFromArray(void *dst, size_t dpitch, cudaArray_const_t src, size_t wOffset,
+  size_t hOffset, size_t width, size_t height, enum cudaMemcpyKind kind);
+__KC_H struct cudaChannelFormatDesc cudaCreateChannelDesc(int x, int y, int z, int w, enum cudaChannelFormatKind f);
+}
+template <class T> __KC_H struct cudaChannelFormatDesc cudaCreateChannelDesc(void);
+static inline __KC_H struct cudaExtent make_cudaExtent(size_t w, size_t h, size_t d) { return cudaExtent{w, h, d}; }
+static inline __KC_H struct cudaPos make_cudaPos(size_t x, size_t y, size_t z) { return cudaPos{x, y, z}; }
+static inline __KC_H struct cudaPitchedPtr make_cudaPitchedPtr(void *d, size_t p, size_t xsz, size_t ysz)
+{ return cudaPitchedPtr{d, p, xsz, ysz}; }
+/* texture objects: device reads */
+template <class T> __KC_D T tex1Dfetch(cudaTextureObject_t obj, int x);
+template <class T> __KC_D T tex1D(cudaTextureObject_t obj, float x);
+template <class T> __KC_D T tex2D(cudaTextureObject_t obj, float x, float y);
+template <class T> __KC_D T tex3D(cudaTextureObject_t obj, float x, float y, float z);
+template <class T> __KC_D T tex1DLayered(cudaTextureObject_t obj, float x, int layer);
+template <class T> __KC_D T tex2DLayered(cudaTextureObject_t obj, float x, float y, int layer);
+template <class T> __KC_D T texCubemap(cudaTextureObject_t obj, float x, float y, float z);
+template <class T> __KC_D T tex1DLod(cudaTextureObject_t obj, float x, float level);
+template <class T> __KC_D T tex2DLod(cudaTextureObject_t obj, float x, float y, float level);
+template <class T> __KC_D T tex3DLod(cudaTextureObject_t obj, float x, float y, float z, float level);
+template <class T> __KC_D T tex1DGrad(cudaTextureObject_t obj, float x, float dx, float dy);
+template <class T> __KC_D T tex2DGrad(cudaTextureObject_t obj, float x, float y, float2 dx, float2 dy);
+template <class T> __KC_D T tex3DGrad(cudaTextureObject_t obj, float x, float y, float z, float4 dx, float4 dy);
+template <class T> __KC_D T tex2Dgather(cudaTextureObject_t obj, float x, float y, int comp = 0);
+template <class T> __KC_D void tex1Dfetch(T *ret, cudaTextureObject_t obj, int x);
+template <class T> __KC_D void tex1D(T *ret, cudaTextureObject_t obj, float x);
+template <class T> __KC_D void tex2D(T *ret, cudaTextureObject_t obj, float x, float y);
+template <class T> __KC_D void tex3D(T *ret, cudaTextureObject_t obj, float x, float y, float z);
+/* surface objects */
+template <class T> __KC_D T surf1Dread(cudaSurfaceObject_t s, int x, enum cudaSurfaceBoundaryMode m = cudaBoundaryModeTrap);
+template <class T> __KC_D T surf2Dread(cudaSurfaceObject_t s, int x, int y, enum cudaSurfaceBoundaryMode m = cudaBoundaryModeTrap);
+template <class T> __KC_D T surf3Dread(cudaSurfaceObject_t s, int x, int y, int z,
+  enum cudaSurfaceBoundaryMode m = cudaBoundaryModeTrap);
+template <class T> __KC_D void surf1Dread(T *ret, cudaSurfaceObject_t s, int x,
+  enum cudaSurfaceBoundaryMode m = cudaBoundaryModeTrap);
+template <class T> __KC_D void surf2Dread(T *ret, cudaSurfaceObject_t s, int x, int y,
+  enum cudaSurfaceBoundaryMode m = cudaBoundaryModeTrap);
+template <class T> __KC_D void surf3Dread(T *ret, cudaSurfaceObject_t s, int x, int y, int z,
+  enum cudaSurfaceBoundaryMode m = cudaBoundaryModeTrap);
+template <class T> __KC_D void surf1Dwrite(T data, cudaSurfaceObject_t s, int x,
+  enum cudaSurfaceBoundaryMode m = cudaBoundaryModeTrap);
+template <class T> __KC_D void surf2Dwrite(T data, cudaSurfaceObject_t s, int x, int y,
+  enum cudaSurfaceBoundaryMode m = cudaBoundaryModeTrap);
+template <class T> __KC_D void surf3Dwrite(T data, cudaSurfaceObject_t s, int x, int y, int z,
+  enum cudaSurfaceBoundaryMode m = cudaBoundaryModeTrap);
+template <class T> __KC_D void surf2DLayeredwrite(T data, cudaSurfaceObject_t s, int x, int y, int layer,
+  enum cudaSurfaceBoundaryMode m = cudaBoundaryModeTrap);
+/* texture references (removed in CUDA 12; older code binds them) */
+template <class T, enum cudaTextureReadMode M> struct __kc_texel { typedef T type; };
+template <class T> struct __kc_texel<T, cudaReadModeNormalizedFloat> { typedef float type; };
+template <class T, int D = cudaTextureType1D, enum cudaTextureReadMode M = cudaReadModeElementType>
+struct __attribute__((device_builtin_texture_type)) texture {
+  int normalized; enum cudaTextureFilterMode filterMode; enum cudaTextureAddressMode addressMode[3];
+  struct cudaChannelFormatDesc channelDesc; int sRGB; unsigned int maxAnisotropy;
+};
+template <class T, int D, enum cudaTextureReadMode M> __KC_H cudaError_t cudaBindTexture(size_t *offset,
+  const struct texture<T, D, M> &tex, const void *devPtr, size_t size = UINT_MAX);
+template <class T, int D, enum cudaTextureReadMode M> __KC_H cudaError_t cudaBindTexture(size_t *offset,
+  const struct texture<T, D, M> &tex, const void *devPtr, const struct cudaChannelFormatDesc &desc, size_t size = UINT_MAX);
+template <class T, int D, enum cudaTextureReadMode M> __KC_H cudaError_t cudaBindTexture2D(size_t *offset,
+  const struct texture<T, D, M> &tex, const void *devPtr, size_t width, size_t height, size_t pitch);
+template <class T, int D, enum cudaTextureReadMode M> __KC_H cudaError_t cudaBindTexture2D(size_t *offset,
+  const struct texture<T, D, M> &tex, const void *devPtr, const struct cudaChannelFormatDesc &desc, size_t width,
+  size_t height, size_t pitch);
+template <class T, int D, enum cudaTextureReadMode M> __KC_H cudaError_t cudaBindTextureToArray(
+  const struct texture<T, D, M> &tex, cudaArray_const_t array);
+template <class T, int D, enum cudaTextureReadMode M> __KC_H cudaError_t cudaBindTextureToArray(
+  const struct texture<T, D, M> &tex, cudaArray_const_t array, const struct cudaChannelFormatDesc &desc);
+template <class T, int D, enum cudaTextureReadMode M> __KC_H cudaError_t cudaUnbindTexture(
+  const struct texture<T, D, M> &tex);
+template <class T, int D, enum cudaTextureReadMode M> __KC_D typename __kc_texel<T, M>::type tex1Dfetch(
+  texture<T, D, M> t, int x);
+template <class T, int D, enum cudaTextureReadMode M> __KC_D typename __kc_texel<T, M>::type tex1D(
+  texture<T, D, M> t, float x);
+template <class T, int D, enum cudaTextureReadMode M> __KC_D typename __kc_texel<T, M>::type tex2D(
+  texture<T, D, M> t, float x, float y);
+template <class T, int D, enum cudaTextureReadMode M> __KC_D typename __kc_texel<T, M>::type tex3D(
+  texture<T, D, M> t, float x, float y, float z);
+template <class T, int D, enum cudaTextureReadMode M> __KC_D typename __kc_texel<T, M>::type tex2DLayered(
+  texture<T, D, M> t, float x, float y, int layer);
+
 /* ---- driver API (cuda.h) ---- */
 typedef int CUresult;
 typedef int CUdevice;
