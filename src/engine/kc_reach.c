@@ -3,6 +3,7 @@
 #define _GNU_SOURCE 1 /* memmem */
 #include "kc_reach.h"
 
+#include "kc_arch.h"
 #include "kc_build.h"
 #include "kc_frontend.h"
 #include "kc_path.h"
@@ -664,6 +665,22 @@ static bool file_defs(const char *path, const char *text, size_t len, str_vec *n
     return self;
 }
 
+/* The architectures the build files above a CUDA source target
+ * (kc_arch.h) into its peers; the text is owned by `owned`. */
+static void build_archs(const char *root, const char *path, size_t max_file_size, kc_peers *peers, kc_reach *owned)
+{
+    size_t pl = strlen(path);
+    if (!(pl > 3 && (!strcmp(path + pl - 3, ".cu") || (pl > 4 && !strcmp(path + pl - 4, ".cuh")))))
+        return;
+    kc_arch_targets at = {0, NULL};
+    kc_arch_read(root, path, max_file_size, &at);
+    if (at.text) {
+        peers->build_arch_max = at.max;
+        peers->build_archs = at.text;
+        kc_vec_push(&owned->names, at.text);
+    }
+}
+
 void kc_reach_link(kc_path_list *files, size_t max_file_size, kc_reach *owned)
 {
     uint32_t nf = (uint32_t)files->files.len;
@@ -741,6 +758,8 @@ void kc_reach_link(kc_path_list *files, size_t max_file_size, kc_reach *owned)
         }
         kc_build_index_free(&bi);
         path_list_free(&walked);
+        for (uint32_t m = 0; m < mine.len; m++)
+            build_archs(root[i], abs[mine.data[m]], max_file_size, &files->files.data[mine.data[m]].peers, owned);
         /* each file's names found only where they are defined */
         uint32_t at = 0, hat = 0;
         for (uint32_t m = 0; m < mine.len; m++) {
@@ -828,6 +847,10 @@ void kc_reach_mark(kc_model *m, const kc_peers *peers)
     for (kc_model *x = m; x; x = x->next) {
         if (peers->unbuilt)
             x->unbuilt = kc_arena_strdup(x->arena, peers->unbuilt);
+        if (peers->build_archs) {
+            x->build_arch_max = peers->build_arch_max;
+            x->build_archs = kc_arena_strdup(x->arena, peers->build_archs);
+        }
         for (uint32_t i = 0; i < x->kernels.len; i++) {
             kc_kernel *k = x->kernels.data[i];
             if (!k->name)

@@ -26,6 +26,16 @@ static const char doc[] =
     "wavefronts execute in lockstep, and the mask-less `__shfl*`, `__any`, `__all`\n"
     "and `__ballot` are HIP's documented API.\n"
     "\n"
+    "A legacy intrinsic in a file whose build files (those of its directory\n"
+    "and the ones above it in its repository) target only GPUs before Volta\n"
+    "(`-gencode arch=compute_60,code=sm_60`, `CUDA_ARCHITECTURES 52 60`,\n"
+    "`TORCH_CUDA_ARCH_LIST`) is a note that names those targets: the warps\n"
+    "run in lockstep there, and a build for sm_70 or later stops at compile\n"
+    "time rather than going wrong when it runs. Where the targets are named\n"
+    "by a word (`native`, `all`) or a variable, or not at all, it stays a\n"
+    "warning. A `volatile` reduction stays a warning on any target: it\n"
+    "compiles for newer GPUs and goes wrong there silently.\n"
+    "\n"
     "## Why is this bad?\n"
     "Since Volta (sm_70) the threads of a warp are scheduled independently and are\n"
     "not guaranteed to run in lockstep. The mask-less intrinsics were deprecated in\n"
@@ -69,7 +79,7 @@ static const char doc[] =
     "- FastNN issue #8; HawkAaron/warp-transducer issue #48 (`__shfl_down` without\n"
     "  `_sync` breaks on newer GPUs).\n";
 
-static void legacy_calls(const kc_kernel *k, kc_rule_ctx *ctx)
+static void legacy_calls(const kc_model *m, const kc_kernel *k, kc_rule_ctx *ctx)
 {
     for (uint32_t i = 0; i < k->calls.len; i++) {
         const kc_call *c = &k->calls.data[i];
@@ -93,6 +103,15 @@ static void legacy_calls(const kc_kernel *k, kc_rule_ctx *ctx)
         kc_diag_note(d, "since Volta the lanes of a warp are scheduled independently; the `_sync` %s waits for "
                      "the lanes in the mask before it exchanges values",
                      vote ? "vote" : "shuffle");
+        /* built only for GPUs before Volta: correct there, and a build
+         * for sm_70 or later fails at compile time, not silently */
+        if (m->build_arch_max && m->build_arch_max < 70) {
+            d->severity = KC_SEV_NOTE;
+            kc_diag_note(d, "the build files target only %s, GPUs before Volta whose warps run in lockstep: the call "
+                         "is correct there, and a build for sm_70 or later stops at compile time (the intrinsic is "
+                         "not available there); reported as a note, a change to make with the move to newer GPUs",
+                         m->build_archs);
+        }
         if (fixable) {
             kc_diag_fix(d, kc_arena_printf(kc_rule_arena(ctx), "use %s(0xffffffff, ...)", c->fix_text),
                         c->callee_span, c->fix_text);
@@ -188,7 +207,7 @@ static void check(const kc_model *m, const kc_kernel *k, kc_rule_ctx *ctx)
 {
     if (m->hip)
         return; /* AMD's wavefronts run in lockstep; HIP's shuffles take no mask */
-    legacy_calls(k, ctx);
+    legacy_calls(m, k, ctx);
     volatile_reductions(m, k, ctx);
 }
 

@@ -998,6 +998,11 @@ typedef struct kc_model {
     /* CUDA: why no build file of its repository compiles the file
      * (kc_peers.unbuilt), or NULL; findings in it are notes that say so. */
     const char *unbuilt;
+    /* CUDA: the GPU architectures the build files above the file compile
+     * it for (kc_peers.build_arch_max, build_archs): the highest as NN, 0
+     * when not known, and the list with the files it comes from. */
+    unsigned build_arch_max;
+    const char *build_archs;
     /* Triton: whether the file's repository calls torch.compile anywhere,
      * and how many of its Python files were read to tell (kc_peers). */
     kc_compile_use torch_compile;

@@ -63,6 +63,11 @@ typedef struct kc_peers {
     /* Why no build file of its repository compiles the file (a CUDA
      * source; kc_build.h), or NULL. */
     const char *unbuilt;
+    /* The GPU architectures the build files above the file (a CUDA
+     * source) compile it for (kc_arch.h): the highest as NN (0 not known)
+     * and the list with its files ("sm_35, sm_60 (Makefile)"), or NULL. */
+    unsigned build_arch_max;
+    const char *build_archs;
 } kc_peers;
 
 /* Loads and validates the file. On failure returns NULL and sets *err to a
