@@ -632,7 +632,7 @@ static uint32_t divergent_cond(const kc_model *m, const kc_kernel *k, uint32_t g
     for (uint32_t c = guard; c != KC_NONE && c < k->conds.len && hops++ < 100000; c = k->conds.data[c].parent) {
         const kc_cond *cd = &k->conds.data[c];
         if (!deps_thread(cd->deps) || pinned(k, cd) || fixed_by_launch(cd->deps, unit) ||
-            block_spans_bound(m, k, cd) || launches_decide(m, k, cd, false))
+            block_spans_bound(m, k, cd) || launches_decide(m, k, cd, false) || kc_cond_block_sign(cd))
             continue;
         const kc_loop *l = loop_of_cond(k, cd);
         if (l && (uniform_trip_count(l) || launch_uniform_stride(m, k, cd, l) || rounded_flat_stride(cd, l) ||
@@ -888,6 +888,7 @@ static bool divergent(kc_arena *ar, const kc_model *m, const kc_kernel *k, const
                                                                    kc_launch_unit_axes(m, k)) ||
                                                    block_spans_bound(m, k, &k->conds.data[b->exit_cond]) ||
                                                    launches_decide(m, k, &k->conds.data[b->exit_cond], true) ||
+                                                   kc_cond_block_sign(&k->conds.data[b->exit_cond]) ||
                                                    break_in_last_pass(ar, m, k, b));
     bool exit = kc_span_valid(b->divergent_exit) && !cleared;
     uint32_t ci = divergent_cond(m, k, b->guard);

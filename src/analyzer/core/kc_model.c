@@ -330,3 +330,31 @@ kc_cmp kc_cmp_mirror(kc_cmp c)
     default: return c;
     }
 }
+
+bool kc_cond_block_sign(const kc_cond *c)
+{
+    if (c->npreds != 1 || !c->preds[0].lhs || (c->preds[0].op != KC_CMP_LT && c->preds[0].op != KC_CMP_GE) ||
+        (c->preds[0].rhs && c->preds[0].rhs->nmono))
+        return false;
+    const kc_index *x = c->preds[0].lhs;
+    int64_t lane = 0;
+    for (unsigned i = 0; i < x->nmono; i++)
+        if (x->mono[i].nfac == 1 && x->mono[i].fac[0].kind == KC_ATOM_LANE && x->mono[i].fac[0].id == 0)
+            lane = lane ? -1 : x->mono[i].coef;
+    if (lane <= 0)
+        return false;
+    for (unsigned i = 0; i < x->nmono; i++) {
+        const kc_mono *mo = &x->mono[i];
+        if (mo->nfac == 1 && mo->fac[0].kind == KC_ATOM_LANE)
+            continue;
+        bool bdim = false;
+        for (unsigned f = 0; f < mo->nfac; f++) {
+            if (mo->fac[f].kind == KC_ATOM_LANE)
+                return false;
+            bdim |= mo->fac[f].kind == KC_ATOM_BLOCK_DIM && mo->fac[f].id == 0;
+        }
+        if (!bdim || mo->coef % lane != 0)
+            return false;
+    }
+    return !(kc_index_deps(x).flags & KC_AF_DATA);
+}

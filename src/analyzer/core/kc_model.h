@@ -1064,6 +1064,14 @@ static inline bool kc_access_same_base(const kc_access *a, const kc_access *b)
     return a->base_name && a->base_name == b->base_name;
 }
 
+/* Is condition c the same for every thread of a block although it names
+ * threadIdx.x: one test `x < 0` or `x >= 0` whose x is c * threadIdx.x
+ * (c > 0) plus thread-uniform terms that are each blockDim.x times a
+ * multiple of c (`row = (d + blockIdx.x - gridDim.x + 1) * (blockDim.x * 4)
+ * + threadIdx.x * 4`, a wavefront's row)? Then x = c * (K * blockDim.x +
+ * t), 0 <= t < blockDim.x, with K the same for the block, and x < 0
+ * exactly when K < 0. */
+bool kc_cond_block_sign(const kc_cond *c);
 /* Innermost-to-outermost: is loop `inner` the same as or nested in `outer`? */
 bool kc_loop_within(const kc_kernel *k, uint32_t inner, uint32_t outer);
 /* Does any condition from `cond` outwards depend on loop `loop`? */
