@@ -148,11 +148,12 @@ static kc_cuda_val ev_declref(kc_cuda_walk *w, CXCursor e, int mode)
     if (clang_Cursor_isNull(ref))
         return kc_cuda_v_none();
     switch (ref.kind) {
+    case CXCursor_UnexposedDecl: /* a structured binding (cuda_stmt.c) */
     case CXCursor_VarDecl:
     case CXCursor_ParmDecl: {
         kc_cuda_bind *b = kc_cuda_env_find(w->fn, ref);
         if (!b)
-            return kc_cuda_global_value(w, ref, e, mode);
+            return ref.kind == CXCursor_UnexposedDecl ? kc_cuda_v_none() : kc_cuda_global_value(w, ref, e, mode);
         if (b->in_memory && mode != KC_CUDA_EV_ADDR) {
             kc_cuda_val p = b->val;
             p.idx_expr = clang_getNullCursor();
@@ -864,8 +865,7 @@ static kc_cuda_val call_named(kc_cuda_walk *w, CXCursor e, CXCursor ref, const c
         return p.ptr ? kc_cuda_convert(w, p, rt, e) : p;
     }
 
-    /* Anything else: the result depends on the arguments. */
-    kc_cuda_texture_read(w, e, name, args, na);
+    kc_cuda_texture_read(w, e, name, args, na); /* anything else: the result depends on the arguments */
     const char *legacy = kc_cuda_user_overload(e) ? NULL : kc_cuda_legacy_warp_sync_name(w, name);
     uint32_t unseen = kc_cuda_call_unseen(ref) ? KC_CALL_UNSEEN : 0;
     if (legacy && !w->inline_depth)

@@ -347,9 +347,8 @@ static bool argument_of_unresolved_call(CXCursor p, CXCursor c)
     return arg;
 }
 
-static int value_use(host_ctx *x)
+static int value_use_at(host_ctx *x, unsigned i)
 {
-    unsigned i = x->depth - 1;
     while (i > 0) {
         CXCursor p = x->stack[i - 1], c = x->stack[i];
         switch (p.kind) {
@@ -376,8 +375,10 @@ static int value_use(host_ctx *x)
                 CXCursor v = k.n == 2 && clang_equalCursors(k.v[1], c) ? kc_cuda_strip(k.v[0]) : clang_getNullCursor();
                 kc_cuda_kids_free(&k);
                 CXCursor d = v.kind == CXCursor_DeclRefExpr ? clang_getCursorReferenced(v) : clang_getNullCursor();
+                /* (`if ((err = cudaX(...)) != cudaSuccess)`: the assignment's
+                 * value is tested) */
                 if (d.kind == CXCursor_VarDecl && clang_getCursorSemanticParent(d).kind != CXCursor_TranslationUnit &&
-                    !in_macro_body(p) && !in_macro_body(d) && !var_read(x, d)) {
+                    !in_macro_body(p) && !in_macro_body(d) && !var_read(x, d) && value_use_at(x, i - 1) == 0) {
                     x->unread_var = kc_cuda_spelling(x->t, d);
                     return 0;
                 }
@@ -438,6 +439,8 @@ static int value_use(host_ctx *x)
     }
     return 1;
 }
+
+static int value_use(host_ctx *x) { return value_use_at(x, x->depth - 1); }
 
 static void push_ev(host_ctx *x, host_ev *e)
 {

@@ -264,6 +264,31 @@ static void decl_var(kc_cuda_walk *w, CXCursor d)
                                 ck == CXType_Dependent);
 }
 
+/* A structured binding `const auto [x, y, z] = f(tid, dims);` (libclang
+ * shows the decomposition and its bindings as unexposed declarations):
+ * its initializer is walked (its loads and calls are the kernel's), and
+ * each binding names one value of it, the same at every use, with the
+ * initializer's dependencies (`x + 2 - (x - 1)` is 3 passes). */
+static void decl_bindings(kc_cuda_walk *w, CXCursor d)
+{
+    kc_cuda_kids k;
+    kc_cuda_kids_get(d, &k);
+    kc_cuda_val init = kc_cuda_v_none();
+    for (unsigned i = 0; i < k.n; i++)
+        if (clang_isExpression(k.v[i].kind))
+            init = kc_cuda_ev(w, k.v[i], KC_CUDA_EV_LOAD);
+    for (unsigned i = 0; i < k.n; i++) {
+        if (k.v[i].kind != CXCursor_UnexposedDecl)
+            continue;
+        CXType t = clang_getCursorType(k.v[i]);
+        kc_cuda_val v = kc_cuda_v_deps(init.deps);
+        if (kc_cuda_ty_is_int(t))
+            v = kc_cuda_v_index(kc_cuda_ix_opaque(w, k.v[i], init.deps, kc_cuda_ty_bits(t)));
+        kc_cuda_env_bind(w, k.v[i], kc_cuda_spelling(w->t, k.v[i]), v);
+    }
+    kc_cuda_kids_free(&k);
+}
+
 static void walk_decl_stmt(kc_cuda_walk *w, CXCursor s)
 {
     kc_cuda_kids k;
@@ -271,6 +296,8 @@ static void walk_decl_stmt(kc_cuda_walk *w, CXCursor s)
     for (unsigned i = 0; i < k.n; i++) {
         if (k.v[i].kind == CXCursor_VarDecl)
             decl_var(w, k.v[i]);
+        else if (k.v[i].kind == CXCursor_UnexposedDecl)
+            decl_bindings(w, k.v[i]);
         /* type, struct and using declarations hold no code to run */
     }
     kc_cuda_kids_free(&k);
