@@ -49,7 +49,12 @@ static const char doc[] =
     "at all, unless every launch rounds the tile's axis up (`cdiv(x.numel(), B)`\n"
     "programs: the last runs past `x`; a note where the extent divided is not\n"
     "an element count, which such a kernel may presume a multiple of the\n"
-    "tile). The size named is the one the launches divide for the tile's axis\n"
+    "tile). In Triton, a tile index that a program id picks is a note where\n"
+    "the kernel also reads or writes through a block pointer whose block the\n"
+    "same program id picks and that has no `boundary_check`: the kernel\n"
+    "presumes whole tiles along that axis (its block access would run past the\n"
+    "end too), and the note says both need bounds where the size may not be a\n"
+    "multiple. The size named is the one the launches divide for the tile's axis\n"
     "(`N_CTX` for `triton.cdiv(T, BLOCK_M)` passed as `N_CTX=T`), else one named\n"
     "after the tile (`M` for `BLOCK_M`) or a count-like argument that bounds\n"
     "nothing; where none is known, the message says \"the end\". A CUDA kernel is reported only when a\n"
@@ -1026,6 +1031,16 @@ static void report(kc_rule_ctx *ctx, const kc_kernel *k, const finding *f, const
         if (ev)
             kc_diag_note(d, "%s", ev);
         not_multiple_note(k, d, &k->symbols.data[f->size], t);
+    }
+    const kc_access *whole = f->uncovered_axis || t->by_loop || !t->step || t->step->kind != KC_ATOM_PROGRAM
+                                 ? NULL
+                                 : kc_kernel_unchecked_block_ptr(k, t->step->id);
+    if (whole) {
+        d->severity = KC_SEV_NOTE;
+        kc_diag_note(d, "the kernel's block-pointer %s on line %u, whose block the same program id picks, has no "
+                     "`boundary_check` either: the kernel presumes whole tiles along this axis; reported as a note "
+                     "(where the size may not be a multiple, both need bounds)",
+                     whole->kind == KC_ACC_STORE ? "store" : "load", whole->span.line);
     }
     if (f->computed)
         kc_diag_note(d, "the kernel computes the bound `%s` on line %u, but this %s does not use it",

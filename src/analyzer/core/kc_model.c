@@ -358,3 +358,13 @@ bool kc_cond_block_sign(const kc_cond *c)
     }
     return !(kc_index_deps(x).flags & KC_AF_DATA);
 }
+
+const kc_access *kc_kernel_unchecked_block_ptr(const kc_kernel *k, uint32_t axis)
+{
+    for (uint32_t i = 0; axis <= 2 && i < k->accesses.len; i++) {
+        const kc_access *b = &k->accesses.data[i];
+        if (b->block_ptr && !b->bounds_checked && (b->block_ptr_deps.programs & KC_PROG_AXIS(axis)))
+            return b;
+    }
+    return NULL;
+}

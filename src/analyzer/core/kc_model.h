@@ -1072,6 +1072,11 @@ static inline bool kc_access_same_base(const kc_access *a, const kc_access *b)
  * t), 0 <= t < blockDim.x, with K the same for the block, and x < 0
  * exactly when K < 0. */
 bool kc_cond_block_sign(const kc_cond *c);
+
+/* Triton: an access of k through a block pointer with no boundary_check
+ * whose block the program id of grid axis `axis` picks, or NULL: the
+ * kernel presumes whole tiles along that axis (KC303). */
+const kc_access *kc_kernel_unchecked_block_ptr(const kc_kernel *k, uint32_t axis);
 /* Innermost-to-outermost: is loop `inner` the same as or nested in `outer`? */
 bool kc_loop_within(const kc_kernel *k, uint32_t inner, uint32_t outer);
 /* Does any condition from `cond` outwards depend on loop `loop`? */
