@@ -5,6 +5,7 @@
 #include "cuda_errcheck.h"
 #include "cuda_gaps.h"
 #include "cuda_shim.h"
+#include "kc_source.h"
 
 #include <ctype.h>
 #include <stdlib.h>
@@ -1004,4 +1005,88 @@ const char *kc_cuda_debug_check_after(const kc_cuda_tu *t, kc_span launch, kc_sp
         name = empty_last_error_check_after(t, launch, within);
     *empty = name != NULL;
     return name ? name : disabled_check_after(t, launch, within);
+}
+
+typedef struct arch_scan_ctx {
+    kc_cuda_tu *t;
+    KC_VEC(const char *) names;
+} arch_scan_ctx;
+
+/* The `#define`s of text[0..n) inside an `#if`, `#ifdef` or `#ifndef` whose
+ * condition names __CUDA_ARCH__ (or an `#else`/`#elif` of one). */
+static void arch_defines(arch_scan_ctx *c, const char *s, size_t n)
+{
+    uint64_t arch = 0; /* one bit per open #if: it names __CUDA_ARCH__ */
+    unsigned depth = 0;
+    for (size_t i = 0; i < n;) {
+        size_t eol = i;
+        while (eol < n && (s[eol] != '\n' || (eol > i && s[eol - 1] == '\\')))
+            eol++;
+        size_t p = i;
+        while (p < eol && (s[p] == ' ' || s[p] == '\t'))
+            p++;
+        if (p < eol && s[p] == '#') {
+            p++;
+            while (p < eol && (s[p] == ' ' || s[p] == '\t'))
+                p++;
+            const char *d = s + p;
+            size_t len = eol - p;
+            bool names_arch = memmem(d, len, "__CUDA_ARCH__", 13) != NULL;
+            if (len >= 2 && !strncmp(d, "if", 2)) {
+                if (depth < 64 && names_arch)
+                    arch |= 1ull << depth;
+                depth++;
+            } else if (len >= 5 && !strncmp(d, "endif", 5) && depth > 0) {
+                depth--;
+                if (depth < 64)
+                    arch &= ~(1ull << depth);
+            } else if (len >= 4 && !strncmp(d, "elif", 4) && depth > 0 && depth <= 64 && names_arch) {
+                arch |= 1ull << (depth - 1);
+            } else if (len > 7 && !strncmp(d, "define", 6) && (d[6] == ' ' || d[6] == '\t') && arch) {
+                size_t a = 7;
+                while (a < len && (d[a] == ' ' || d[a] == '\t'))
+                    a++;
+                size_t b = a;
+                while (b < len && is_ident(d[b]))
+                    b++;
+                if (b > a)
+                    kc_vec_push(&c->names, kc_arena_strndup(c->t->m->arena, d + a, b - a));
+            }
+        }
+        i = eol + 1;
+    }
+}
+
+bool kc_cuda_macro_by_arch(kc_cuda_tu *t, const char *name)
+{
+    if (!t->arch_macros_done) {
+        t->arch_macros_done = true;
+        arch_scan_ctx c = {t, {0}};
+        arch_defines(&c, t->src->text, t->src->len);
+        /* the headers the parse read (kc_model.deps: also those of a
+         * precompiled preamble, which clang_getInclusions does not list),
+         * from the disk; not the toolkit's and the system's */
+        static const char *const skip[] = {"/usr/include/", "/usr/lib/", "/usr/local/cuda", "/opt/"};
+        char *buf = NULL;
+        size_t cap = 0, len = 0;
+        for (uint32_t i = 0; i < t->m->deps.len; i++) {
+            const char *p = t->m->deps.data[i];
+            bool sys = false;
+            for (size_t k = 0; k < sizeof skip / sizeof skip[0]; k++)
+                sys |= !strncmp(p, skip[k], strlen(skip[k]));
+            if (!sys && kc_read_regular(p, (size_t)4 << 20, &buf, &cap, &len, NULL))
+                arch_defines(&c, buf, len);
+        }
+        free(buf);
+        if (c.names.len) {
+            t->arch_macros = kc_arena_alloc(t->m->arena, c.names.len * sizeof *t->arch_macros);
+            memcpy(t->arch_macros, c.names.data, c.names.len * sizeof *t->arch_macros);
+            t->narch_macros = c.names.len;
+        }
+        kc_vec_free(&c.names);
+    }
+    for (uint32_t i = 0; name && i < t->narch_macros; i++)
+        if (!strcmp(t->arch_macros[i], name))
+            return true;
+    return false;
 }

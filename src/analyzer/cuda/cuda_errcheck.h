@@ -44,6 +44,13 @@ const char *kc_cuda_debug_check_after(const kc_cuda_tu *t, kc_span launch, kc_sp
  * makes the message or the place (`std::string(__FILE__)`)? */
 bool kc_cuda_args_call_status(CXCursor c, unsigned depth);
 
+/* Is macro `name` defined inside an `#if` on __CUDA_ARCH__ in a file of the
+ * parse (`#ifndef __CUDA_ARCH__` / `#define CUDA_CHECK(c) do { cudaError_t
+ * e = c; if (e) abort(); } while (0)` / `#else` / `#define CUDA_CHECK(c) c`)?
+ * kcheck parses in device mode, where __CUDA_ARCH__ is defined: host code
+ * compiled by the host pass sees another definition than the one read. */
+bool kc_cuda_macro_by_arch(kc_cuda_tu *t, const char *name);
+
 /* The first test assertion written after `after` and inside `within` (a
  * host function's body): a gtest `ASSERT_*` / `EXPECT_*`, a Catch2 or
  * doctest `REQUIRE*` / `CHECK_THAT`, a Boost.Test `BOOST_CHECK*` /

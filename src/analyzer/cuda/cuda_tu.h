@@ -114,6 +114,11 @@ typedef struct kc_cuda_tu {
     unsigned main_ntoks;
     unsigned *main_tok_off;
     bool main_toks_done;
+    /* Macros the files of the parse define inside an `#if` on __CUDA_ARCH__
+     * (kc_cuda_macro_by_arch), in the model's arena, made on first use. */
+    const char **arch_macros;
+    uint32_t narch_macros;
+    bool arch_macros_done;
 } kc_cuda_tu;
 
 /* ---- children ---- */

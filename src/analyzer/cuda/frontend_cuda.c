@@ -995,13 +995,14 @@ static kc_model *lower_with(kc_cuda_frontend *fe, kc_arena *ar, const kc_source 
             kc_arena_set_limit(m->arena, fe->opts->file_memory);
             uint32_t nholes = 0;
             kc_cuda_hole *holes = kc_cuda_errors_holes(&ce, ar, &nholes);
+            /* (before lowering: the host facts read the headers) */
+            record_deps(fe, tu, m, src->path, &scan, &a, &hidden);
             kc_cuda_lower_tu(tu, src, m, holes, nholes);
             /* An unknown name drops its statement as surely as a syntax
              * error: `<<<..., n * sizeof(opmath_t)>>>` with `opmath_t`
              * from a missing header loses the launch. */
             if (ce.v.len)
                 kc_cuda_recover_launches(m, src);
-            record_deps(fe, tu, m, src->path, &scan, &a, &hidden);
             m->hip = is_hip(tu, src, &hidden, &ce);
             assumed_qualifiers(m, model_src, quals);
             kc_cuda_unsure_branches(m, model_src, &ce);
