@@ -641,7 +641,7 @@ static void on_call(host_ctx *x, CXCursor c)
     const char *macro = macro_name(x, c);
     x->unread_var = NULL;
     int use = value_use(x);
-    if (use == 0 && macro && kc_cuda_checker_name(macro) && kc_cuda_macro_by_arch(x->t, macro))
+    if (use == 0 && macro && !in_macro_body(c) && kc_cuda_checker_name(macro) && kc_cuda_macro_by_arch(x->t, macro))
         use = 1; /* the host pass's checking macro is another (`#ifndef __CUDA_ARCH__`) */
     host_ev e;
     memset(&e, 0, sizeof e);
