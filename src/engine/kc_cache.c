@@ -145,6 +145,9 @@ kc_cache_key kc_cache_key_for(const kc_options *o, const kc_source *src, kc_lang
     for (uint32_t i = 0; peers && i < peers->nunreferenced; i++)
         kc_hash_str(st, peers->unreferenced[i]);
     kc_hash_str(st, peers && peers->unbuilt ? peers->unbuilt : "");
+    /* the GPU architectures its build files target (kc_arch.h; the text
+     * names them and the files, which a Makefile's edit changes) */
+    kc_hash_str(st, peers && peers->build_archs ? peers->build_archs : "");
     uint64_t n = src->len;
     XXH3_128bits_update(st, &n, sizeof n);
     XXH3_128bits_update(st, src->text, src->len);

@@ -121,6 +121,37 @@ static void test_damaged_entry_is_a_miss(void **state)
     kc_options_free(&o);
 }
 
+/* What the file's repository says of it is part of the key: a build file
+ * that no longer compiles it, or another list of target architectures (a
+ * Makefile's `-arch` edited), gives another key, so the cached findings
+ * (KC403's pre-Volta note) are not reused. */
+static void test_repository_facts_in_key(void **state)
+{
+    (void)state;
+    kc_options o;
+    kc_options_init(&o);
+    char *err = NULL;
+    const char *text = "__global__ void k(float *x) { x[threadIdx.x] = 0.f; }\n";
+    kc_source *src = kc_source_from_memory("k.cu", text, strlen(text), 1 << 20, &err);
+    kc_peers none = {0}, old = {0}, newer = {0}, unbuilt = {0};
+    old.build_arch_max = 60;
+    old.build_archs = "sm_35, sm_60 (Makefile)";
+    newer.build_arch_max = 80;
+    newer.build_archs = "sm_60, sm_80 (Makefile)";
+    unbuilt.unbuilt = "no build file of its repository compiles `k.cu`";
+    kc_cache_key k0 = kc_cache_key_for(&o, src, KC_LANG_CUDA, &none);
+    kc_cache_key k1 = kc_cache_key_for(&o, src, KC_LANG_CUDA, &old);
+    kc_cache_key k2 = kc_cache_key_for(&o, src, KC_LANG_CUDA, &newer);
+    kc_cache_key k3 = kc_cache_key_for(&o, src, KC_LANG_CUDA, &unbuilt);
+    kc_cache_key k1b = kc_cache_key_for(&o, src, KC_LANG_CUDA, &old);
+    assert_true(k1.lo == k1b.lo && k1.hi == k1b.hi);
+    assert_false(k0.lo == k1.lo && k0.hi == k1.hi);
+    assert_false(k1.lo == k2.lo && k1.hi == k2.hi);
+    assert_false(k0.lo == k3.lo && k0.hi == k3.hi);
+    kc_source_delete(src);
+    kc_options_free(&o);
+}
+
 /* An entry is trusted only for the key it was stored under and only from
  * this user: another file's entry copied over it (two swapped entries),
  * or one a different user wrote into a shared cache directory, is a miss.
@@ -189,6 +220,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_second_run_reads_the_cache),
         cmocka_unit_test(test_damaged_entry_is_a_miss),
+        cmocka_unit_test(test_repository_facts_in_key),
         cmocka_unit_test(test_foreign_entries_are_misses),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
