@@ -150,11 +150,7 @@ bool kc_cuda_member_arrow(const kc_cuda_tu *t, CXCursor call)
 static CXCursor sole_candidate(CXCursor call)
 {
     CXCursor none = clang_getNullCursor(), found = none;
-    kc_cuda_kids k;
-    kc_cuda_kids_get(call, &k);
-    CXCursor callee = k.n >= 1 ? kc_cuda_strip(k.v[0]) : none;
-    kc_cuda_kids_free(&k);
-    CXCursor ref = clang_Cursor_isNull(callee) ? none : clang_getCursorReferenced(callee);
+    CXCursor ref = kc_cuda_callee_ref(call);
     if (ref.kind != CXCursor_OverloadedDeclRef)
         return none;
     unsigned n = clang_getNumOverloadedDecls(ref);
@@ -597,11 +593,7 @@ bool kc_cuda_bare_variable(CXCursor arg)
 static int candidate_params(CXCursor call, int i, int na, CXCursor *out, int max)
 {
     CXCursor none = clang_getNullCursor();
-    kc_cuda_kids k;
-    kc_cuda_kids_get(call, &k);
-    CXCursor callee = k.n >= 1 ? kc_cuda_strip(k.v[0]) : none;
-    kc_cuda_kids_free(&k);
-    CXCursor r = clang_Cursor_isNull(callee) ? none : clang_getCursorReferenced(callee);
+    CXCursor r = kc_cuda_callee_ref(call);
     bool overloaded = r.kind == CXCursor_OverloadedDeclRef;
     if (!overloaded && r.kind != CXCursor_FunctionTemplate && r.kind != CXCursor_FunctionDecl)
         return -1;
@@ -627,11 +619,7 @@ static int candidate_params(CXCursor call, int i, int na, CXCursor *out, int max
 
 bool kc_cuda_user_overload(CXCursor call)
 {
-    kc_cuda_kids k;
-    kc_cuda_kids_get(call, &k);
-    CXCursor callee = k.n >= 1 ? kc_cuda_strip(k.v[0]) : clang_getNullCursor();
-    kc_cuda_kids_free(&k);
-    CXCursor r = clang_Cursor_isNull(callee) ? callee : clang_getCursorReferenced(callee);
+    CXCursor r = kc_cuda_callee_ref(call);
     if (r.kind != CXCursor_OverloadedDeclRef)
         return (r.kind == CXCursor_FunctionDecl || r.kind == CXCursor_FunctionTemplate) && kc_cuda_in_user_code(r);
     for (unsigned c = 0; c < clang_getNumOverloadedDecls(r); c++)

@@ -875,13 +875,8 @@ static bool may_return_status(CXCursor call)
     if (t.kind != CXType_Dependent && t.kind != CXType_Invalid && t.kind != CXType_Unexposed)
         return status_type(t);
     CXCursor ref = clang_getCursorReferenced(call);
-    if (clang_Cursor_isNull(ref) || clang_isInvalid(ref.kind)) {
-        kc_cuda_kids k;
-        kc_cuda_kids_get(call, &k);
-        CXCursor callee = k.n >= 1 ? kc_cuda_strip(k.v[0]) : clang_getNullCursor();
-        kc_cuda_kids_free(&k);
-        ref = clang_Cursor_isNull(callee) ? callee : clang_getCursorReferenced(callee);
-    }
+    if (clang_Cursor_isNull(ref) || clang_isInvalid(ref.kind))
+        ref = kc_cuda_callee_ref(call);
     if (ref.kind == CXCursor_FunctionDecl || ref.kind == CXCursor_CXXMethod)
         return status_type(clang_getCursorResultType(ref));
     if (ref.kind != CXCursor_OverloadedDeclRef)

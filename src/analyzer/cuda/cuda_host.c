@@ -559,13 +559,8 @@ static CXCursor function_by_name(const host_ctx *x, const char *name)
 static CXCursor called_function(const host_ctx *x, CXCursor call, const char *name)
 {
     CXCursor ref = clang_getCursorReferenced(call);
-    if (clang_Cursor_isNull(ref) || clang_isInvalid(ref.kind)) {
-        kc_cuda_kids k;
-        kc_cuda_kids_get(call, &k);
-        CXCursor callee = k.n >= 1 ? kc_cuda_strip(k.v[0]) : clang_getNullCursor();
-        kc_cuda_kids_free(&k);
-        ref = clang_Cursor_isNull(callee) ? callee : clang_getCursorReferenced(callee);
-    }
+    if (clang_Cursor_isNull(ref) || clang_isInvalid(ref.kind))
+        ref = kc_cuda_callee_ref(call);
     if (ref.kind == CXCursor_OverloadedDeclRef && clang_getNumOverloadedDecls(ref) == 1)
         ref = clang_getOverloadedDecl(ref, 0);
     if (clang_Cursor_isNull(ref) || clang_isInvalid(ref.kind)) {

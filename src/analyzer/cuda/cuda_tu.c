@@ -820,6 +820,15 @@ static CXCursor unwrap(CXCursor c, bool names)
 
 CXCursor kc_cuda_strip(CXCursor c) { return unwrap(c, false); }
 
+CXCursor kc_cuda_callee_ref(CXCursor call)
+{
+    kc_cuda_kids k;
+    kc_cuda_kids_get(call, &k);
+    CXCursor callee = k.n >= 1 ? kc_cuda_strip(k.v[0]) : clang_getNullCursor();
+    kc_cuda_kids_free(&k);
+    return clang_Cursor_isNull(callee) ? callee : clang_getCursorReferenced(callee);
+}
+
 unsigned kc_cuda_arg_var(CXCursor call, unsigned i)
 {
     if (clang_Cursor_getNumArguments(call) <= (int)i)

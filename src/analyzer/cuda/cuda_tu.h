@@ -212,6 +212,10 @@ bool kc_cuda_is_launch(CXCursor call);
 bool kc_cuda_is_config_call(CXCursor c);
 /* Strips parentheses and single-child implicit nodes (casts, temporaries). */
 CXCursor kc_cuda_strip(CXCursor c);
+/* What the callee expression of `call` (its first child, stripped)
+ * references: a function, an OverloadedDeclRef where clang left the call
+ * dependent in a template, or a null cursor. */
+CXCursor kc_cuda_callee_ref(CXCursor call);
 /* The variable argument i of the call names, `v` or `&v` (its
  * clang_hashCursor), or 0. */
 unsigned kc_cuda_arg_var(CXCursor call, unsigned i);
