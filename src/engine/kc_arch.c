@@ -3,11 +3,8 @@
 #include "kc_arch.h"
 
 #include "kc_build.h"
-#include "kc_path.h"
-#include "kc_source.h"
 
 #include <ctype.h>
-#include <dirent.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -130,36 +127,24 @@ static bool reads(const char *name)
     return kc_build_is_build_file(name);
 }
 
+/* One build file: its architectures, and its name among the files when
+ * it names one; stops once one cannot be known. */
+static bool scan_file(void *ud, const char *rel, const char *text, size_t len)
+{
+    arch_scan *s = ud;
+    unsigned before = s->n;
+    scan(s, text, len);
+    if ((s->n > before || s->unknown) && strlen(s->files) + strlen(rel) + 3 < sizeof s->files)
+        strcat(strcat(s->files, s->files[0] ? ", " : ""), rel);
+    return !s->unknown;
+}
+
 void kc_arch_read(const char *root, const char *abspath, size_t max_file_size, kc_arch_targets *out)
 {
     out->max = 0;
     out->text = NULL;
     arch_scan s = {{0}, 0, false, ""};
-    char *dir = kc_xstrdup(abspath), *buf = NULL;
-    size_t cap = 0, len = 0, rootn = strlen(root);
-    for (char *slash = strrchr(dir, '/'); slash && !s.unknown; slash = strrchr(dir, '/')) {
-        *slash = '\0';
-        if (strlen(dir) < rootn)
-            break;
-        DIR *d = opendir(dir);
-        struct dirent *e;
-        while (d && !s.unknown && (e = readdir(d)) != NULL) {
-            if (e->d_name[0] == '.' || !reads(e->d_name))
-                continue;
-            char *path = kc_xasprintf("%s/%s", dir, e->d_name);
-            const char *rel = kc_path_under(path, root);
-            unsigned before = s.n;
-            if (rel && kc_read_regular(path, max_file_size, &buf, &cap, &len, NULL))
-                scan(&s, buf, len);
-            if ((s.n > before || s.unknown) && rel && strlen(s.files) + strlen(rel) + 3 < sizeof s.files)
-                strcat(strcat(s.files, s.files[0] ? ", " : ""), rel);
-            free(path);
-        }
-        if (d)
-            closedir(d);
-    }
-    free(buf);
-    free(dir);
+    kc_build_each_above(root, abspath, max_file_size, reads, scan_file, &s);
     if (s.unknown || s.n == 0)
         return;
     /* ascending, as `sm_NN` */

@@ -349,35 +349,53 @@ void kc_build_index_read(const char *root, const kc_path_list *walked, size_t ma
     out->known = ok && out->cuda_sources && !out->pattern_file;
 }
 
-bool kc_build_ancestors_list(const char *root, const char *abspath, size_t max_file_size)
+void kc_build_each_above(const char *root, const char *abspath, size_t max_file_size, bool (*take)(const char *name),
+                         kc_build_file_fn fn, void *ud)
 {
-    if (!ends_with(abspath, ".cu"))
-        return false;
-    kc_build_index b = {0};
     char *dir = kc_xstrdup(abspath);
     char *buf = NULL;
     size_t cap = 0, len = 0, rootn = strlen(root);
-    for (char *slash = strrchr(dir, '/'); slash && !b.pattern_file; slash = strrchr(dir, '/')) {
+    bool more = true;
+    for (char *slash = strrchr(dir, '/'); slash && more; slash = strrchr(dir, '/')) {
         *slash = '\0';
         if (strlen(dir) < rootn)
             break;
         DIR *d = opendir(dir);
         struct dirent *e;
-        while (d && !b.pattern_file && (e = readdir(d)) != NULL) {
-            if (e->d_name[0] == '.' || !(kc_build_is_build_file(e->d_name) || is_script(e->d_name)))
+        while (d && more && (e = readdir(d)) != NULL) {
+            if (e->d_name[0] == '.' || !take(e->d_name))
                 continue;
             char *path = kc_xasprintf("%s/%s", dir, e->d_name);
             const char *rel = kc_path_under(path, root);
             if (rel && kc_read_regular(path, max_file_size, &buf, &cap, &len, NULL))
-                scan_file(&b, rel, buf, len);
+                more = fn(ud, rel, buf, len);
             free(path);
         }
         if (d)
             closedir(d);
     }
-    bool lists = cuda_sources(&b) && !b.pattern_file;
     free(buf);
     free(dir);
+}
+
+static bool build_file_or_script(const char *name) { return kc_build_is_build_file(name) || is_script(name); }
+
+/* Scans one file into the index; stops at the first list built from a
+ * pattern (the sources cannot be told then). */
+static bool scan_until_pattern(void *ud, const char *rel, const char *text, size_t len)
+{
+    kc_build_index *b = ud;
+    scan_file(b, rel, text, len);
+    return !b->pattern_file;
+}
+
+bool kc_build_ancestors_list(const char *root, const char *abspath, size_t max_file_size)
+{
+    if (!ends_with(abspath, ".cu"))
+        return false;
+    kc_build_index b = {0};
+    kc_build_each_above(root, abspath, max_file_size, build_file_or_script, scan_until_pattern, &b);
+    bool lists = cuda_sources(&b) && !b.pattern_file;
     kc_build_index_free(&b);
     return lists;
 }

@@ -84,6 +84,15 @@ void kc_build_index_read(const char *root, const kc_path_list *walked, size_t ma
  * repositories would otherwise be walked for nothing. */
 bool kc_build_ancestors_list(const char *root, const char *abspath, size_t max_file_size);
 
+/* The files of the directory of abspath and of each directory above it up
+ * to root (its repository's work tree, absolute), hidden entries left out,
+ * that `take` accepts by name, each read whole when at most max_file_size:
+ * fn(ud, its path relative to root, its text, its length) for each, until
+ * fn returns false. */
+typedef bool (*kc_build_file_fn)(void *ud, const char *rel, const char *text, size_t len);
+void kc_build_each_above(const char *root, const char *abspath, size_t max_file_size, bool (*take)(const char *name),
+                         kc_build_file_fn fn, void *ud);
+
 /* Does the build index read the file at `path` (by its name)? */
 bool kc_build_wants(const char *path);
 
