@@ -666,18 +666,40 @@ static bool file_defs(const char *path, const char *text, size_t len, str_vec *n
 }
 
 /* The architectures the build files above a CUDA source target
- * (kc_arch.h) into its peers; the text is owned by `owned`. */
-static void build_archs(const char *root, const char *path, size_t max_file_size, kc_peers *peers, kc_reach *owned)
+ * (kc_arch.h) into its peers; the text is owned by `owned`. They depend
+ * only on the source's directory: each directory of a repository is read
+ * once (`seen`, that repository's directories so far). */
+typedef struct arch_dir {
+    char *dir;
+    unsigned max;
+    const char *text;
+} arch_dir;
+typedef KC_VEC(arch_dir) arch_dirs;
+
+static void build_archs(const char *root, const char *path, size_t max_file_size, kc_peers *peers, kc_reach *owned,
+                        arch_dirs *seen)
 {
     size_t pl = strlen(path);
-    if (!(pl > 3 && (!strcmp(path + pl - 3, ".cu") || (pl > 4 && !strcmp(path + pl - 4, ".cuh")))))
+    const char *slash = strrchr(path, '/');
+    if (!slash || !(pl > 3 && (!strcmp(path + pl - 3, ".cu") || (pl > 4 && !strcmp(path + pl - 4, ".cuh")))))
         return;
-    kc_arch_targets at = {0, NULL};
-    kc_arch_read(root, path, max_file_size, &at);
-    if (at.text) {
-        peers->build_arch_max = at.max;
-        peers->build_archs = at.text;
-        kc_vec_push(&owned->names, at.text);
+    size_t dl = (size_t)(slash - path);
+    const arch_dir *hit = NULL;
+    for (uint32_t i = 0; i < seen->len && !hit; i++)
+        if (strlen(seen->data[i].dir) == dl && !memcmp(seen->data[i].dir, path, dl))
+            hit = &seen->data[i];
+    if (!hit) {
+        kc_arch_targets at = {0, NULL};
+        kc_arch_read(root, path, max_file_size, &at);
+        if (at.text)
+            kc_vec_push(&owned->names, at.text);
+        arch_dir d = {kc_xstrndup(path, dl), at.max, at.text};
+        kc_vec_push(seen, d);
+        hit = &seen->data[seen->len - 1];
+    }
+    if (hit->text) {
+        peers->build_arch_max = hit->max;
+        peers->build_archs = hit->text;
     }
 }
 
@@ -758,8 +780,13 @@ void kc_reach_link(kc_path_list *files, size_t max_file_size, kc_reach *owned)
         }
         kc_build_index_free(&bi);
         path_list_free(&walked);
+        arch_dirs seen = {0};
         for (uint32_t m = 0; m < mine.len; m++)
-            build_archs(root[i], abs[mine.data[m]], max_file_size, &files->files.data[mine.data[m]].peers, owned);
+            build_archs(root[i], abs[mine.data[m]], max_file_size, &files->files.data[mine.data[m]].peers, owned,
+                        &seen);
+        for (uint32_t d = 0; d < seen.len; d++)
+            free(seen.data[d].dir);
+        kc_vec_free(&seen);
         /* each file's names found only where they are defined */
         uint32_t at = 0, hat = 0;
         for (uint32_t m = 0; m < mine.len; m++) {
