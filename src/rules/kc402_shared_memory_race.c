@@ -58,7 +58,9 @@ static const char doc[] =
     "Nor are rows of a tile whose row length is a compile-time constant kcheck has\n"
     "no value for (`s[i * (NRHS + 1) + tx]` and `s[j * (NRHS + 1) + tx]`, NRHS a\n"
     "template parameter): each thread owns a column when the block is at most a row\n"
-    "wide, which kcheck cannot check there.\n"
+    "wide, which kcheck cannot check there. Nor are two members of a record that\n"
+    "do not overlap (`slots[c].hi = v` by thread 0, `slots[c].vectors[k]` read by\n"
+    "all): they share no byte, whichever elements they are.\n"
     "\n"
     "Index ranges use the block's extents (the launches', else at most 1024\n"
     "threads along x or y and 64 along z) and the loops' ranges: a counted loop\n"
@@ -963,7 +965,7 @@ static void check(const kc_model *m, const kc_kernel *k, kc_rule_ctx *ctx)
                 continue;
             const kc_access *w = x->kind == KC_ACC_STORE ? x : y;
             const kc_access *r = x->kind == KC_ACC_LOAD ? x : y;
-            if (uniform_arms(k, w, r))
+            if (uniform_arms(k, w, r) || kc_access_fields_apart(w, r))
                 continue;
             /* one buffer through pointers of two element sizes
              * (`((uint64_t *)s)[16 * tid + i]`, `s[64 * tid]` of int16):

@@ -348,7 +348,7 @@ static bool atomic_in_other_arm(const kc_kernel *k, const kc_access *a)
         for (uint32_t i = 0; i < k->accesses.len; i++) {
             const kc_access *b = &k->accesses.data[i];
             if (b->kind != KC_ACC_ATOMIC || !kc_access_same_base(a, b) || !a->offset || !b->offset ||
-                !kc_index_equal(a->offset, b->offset))
+                !kc_index_equal(a->offset, b->offset) || kc_access_fields_apart(a, b))
                 continue;
             for (uint32_t g = b->guard, h = 0; g != KC_NONE && g < k->conds.len && h++ < 10000;
                  g = k->conds.data[g].parent) {
@@ -451,7 +451,8 @@ static void report_race(const kc_model *m, const kc_kernel *k, kc_rule_ctx *ctx,
     bool rmw = false;
     for (uint32_t j = 0; j < k->accesses.len && !rmw; j++) {
         const kc_access *r = &k->accesses.data[j];
-        rmw = r->kind == KC_ACC_LOAD && r->base == a->base && j < i && kc_index_equal(r->offset, a->offset);
+        rmw = r->kind == KC_ACC_LOAD && r->base == a->base && j < i && kc_index_equal(r->offset, a->offset) &&
+              !kc_access_fields_apart(r, a);
     }
     bool cuda = m->lang == KC_LANG_CUDA;
     static const char *const bid[] = {"blockIdx.x", "blockIdx.y", "blockIdx.z"};
@@ -532,7 +533,7 @@ static void check_pick(const kc_model *m, const kc_kernel *k, kc_rule_ctx *ctx)
         for (uint32_t j = 0; j < k->accesses.len && !r; j++) {
             const kc_access *o = &k->accesses.data[j];
             if (j != i && o->base == s->base && o->space == KC_MEM_GLOBAL && kc_index_equal(o->offset, s->offset) &&
-                !kc_guard_has(k, o->guard, pick) && !guard_has_text(k, o->guard, pc->text) &&
+                !kc_access_fields_apart(o, s) && !kc_guard_has(k, o->guard, pick) && !guard_has_text(k, o->guard, pc->text) &&
                 kc_guard_program_pick(k, o->guard) == KC_NONE)
                 r = o;
         }

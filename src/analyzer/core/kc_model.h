@@ -251,6 +251,11 @@ typedef struct kc_access {
     const char *base_name;
     const kc_index *offset;   /* elements from the base; NULL when unknown */
     uint8_t elem_bytes;       /* 0 unknown */
+    /* CUDA: a member of a struct element (`w[i].hi`, `w[i].pos.x`): the
+     * bytes it covers within the element of elem_bytes that `offset`
+     * counts; field_bytes 0 when the access is the whole element. Two
+     * members whose ranges do not meet never share a byte. */
+    uint8_t field_off, field_bytes;
     const char *elem_type;
     /* CUDA: through a pointer cast to a type kcheck cannot size, other than
      * the elements `offset` counts (a vector type a template picks): the
@@ -1062,6 +1067,17 @@ static inline bool kc_access_same_base(const kc_access *a, const kc_access *b)
     if (a->base != KC_NONE || b->base != KC_NONE)
         return a->base == b->base;
     return a->base_name && a->base_name == b->base_name;
+}
+
+/* Do two accesses of elements of one size touch members of them that do
+ * not overlap (`w[i].hi` and `w[j].vec`)? Then they never share a byte,
+ * whichever elements they are: the offsets count whole elements. */
+static inline bool kc_access_fields_apart(const kc_access *a, const kc_access *b)
+{
+    if (!a->field_bytes || !b->field_bytes || !a->elem_bytes || a->elem_bytes != b->elem_bytes || a->recast ||
+        b->recast)
+        return false;
+    return a->field_off + a->field_bytes <= b->field_off || b->field_off + b->field_bytes <= a->field_off;
 }
 
 /* Is condition c the same for every thread of a block although it names

@@ -156,6 +156,8 @@ static void dump_accesses(FILE *out, const kc_kernel *k, kc_strbuf *sb)
         }
         fprintf(out, " loop=%d guard=%d elem=%u", a->loop == KC_NONE ? -1 : (int)a->loop,
                 a->guard == KC_NONE ? -1 : (int)a->guard, a->elem_bytes);
+        if (a->field_bytes)
+            fprintf(out, " field=%u+%u", a->field_off, a->field_bytes);
         if (a->masked)
             fprintf(out, " mask=`%s`", a->mask_text);
         if (a->value_name)

@@ -275,50 +275,6 @@ static kc_cuda_val ev_subscript(kc_cuda_walk *w, CXCursor e, int mode)
     return kc_cuda_deref(w, p, e, rt, mode);
 }
 
-static kc_cuda_val ev_member(kc_cuda_walk *w, CXCursor e, int mode)
-{
-    kc_cuda_kids k;
-    kc_cuda_kids_get(e, &k);
-    CXCursor base = k.n >= 1 ? k.v[0] : clang_getNullCursor();
-    kc_cuda_kids_free(&k);
-    if (clang_Cursor_isNull(base))
-        return kc_cuda_v_none(); /* implicit this->member */
-    CXCursor sb = kc_cuda_strip(base);
-    if (sb.kind == CXCursor_DeclRefExpr) {
-        kc_cuda_bv_kind bv = kc_cuda_builtin_var(clang_getCursorReferenced(sb));
-        if (bv != KC_CUDA_BV_NONE)
-            return kc_cuda_builtin_value(w, bv, kc_cuda_member_component(w, e));
-    }
-    if (sb.kind == CXCursor_CallExpr) {
-        /* cooperative groups: block.group_index().x and friends */
-        const char *n = kc_cuda_callee_name(w, sb, clang_getCursorReferenced(sb));
-        int comp = kc_cuda_member_component(w, e);
-        if (comp >= 0) {
-            if (strcmp(n, "group_index") == 0 || strcmp(n, "block_index") == 0)
-                return kc_cuda_builtin_value(w, KC_CUDA_BV_BLOCK, comp);
-            if (strcmp(n, "thread_index") == 0)
-                return kc_cuda_builtin_value(w, KC_CUDA_BV_THREAD, comp);
-            if (strcmp(n, "group_dim") == 0 || strcmp(n, "dim_threads") == 0)
-                return kc_cuda_builtin_value(w, KC_CUDA_BV_BDIM, comp);
-            if (strcmp(n, "dim_blocks") == 0)
-                return kc_cuda_builtin_value(w, KC_CUDA_BV_GDIM, comp);
-        }
-    }
-    kc_cuda_val lm = kc_cuda_local_member_array(w, e, sb); /* `partial.p` of a local struct */
-    if (lm.ptr)
-        return lm;
-    kc_cuda_val b = kc_cuda_ev(w, base, mode == KC_CUDA_EV_ADDR ? KC_CUDA_EV_ADDR : mode);
-    if (b.sparam && !b.ptr)
-        return kc_cuda_struct_field(w, &b, e);
-    CXType t = clang_getCursorType(e);
-    kc_deps d = b.ptr && b.off ? kc_index_deps(b.off) : b.deps;
-    kc_cuda_val v = kc_cuda_v_deps(d);
-    if (b.load != KC_NONE && kc_cuda_ty_is_int(t))
-        v.ix = kc_cuda_ix_atom(w, KC_ATOM_DATA, b.load, d, kc_cuda_ty_bits(t));
-    v.load = b.load;
-    return v;
-}
-
 static kc_cuda_val ev_incdec(kc_cuda_walk *w, CXCursor e, CXCursor operand, enum CXUnaryOperatorKind op)
 {
     int sign = op == CXUnaryOperator_PostInc || op == CXUnaryOperator_PreInc ? 1 : -1;
@@ -998,7 +954,7 @@ kc_cuda_val kc_cuda_ev(kc_cuda_walk *w, CXCursor e, int mode)
         v = ev_declref(w, e, mode);
         break;
     case CXCursor_MemberRefExpr:
-        v = ev_member(w, e, mode);
+        v = kc_cuda_ev_member(w, e, mode, kc_cuda_ev);
         break;
     case CXCursor_ArraySubscriptExpr:
         v = ev_subscript(w, e, mode);

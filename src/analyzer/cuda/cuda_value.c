@@ -428,6 +428,8 @@ uint32_t kc_cuda_mk_access(kc_cuda_walk *w, kc_access_kind kind, const kc_cuda_v
     a.base_name = p->base_name;
     a.offset = p->off;
     a.elem_bytes = p->elem_bytes;
+    a.field_off = p->field_off;
+    a.field_bytes = p->field_bytes;
     a.elem_type = p->elem_type;
     a.recast = p->recast;
     a.recast_bytes = p->recast_bytes;
@@ -579,35 +581,6 @@ void kc_cuda_mk_barrier(kc_cuda_walk *w, CXCursor at, const char *name)
     if (!kc_span_valid(b.origin))
         b.origin = w->inline_depth && kc_span_valid(w->inner_site) ? w->inner_site : b.span;
     kc_vec_push(&w->k->barriers, b);
-}
-
-void kc_cuda_member_store(kc_cuda_walk *w, CXCursor lhs, const kc_cuda_val *r)
-{
-    CXCursor e = kc_cuda_strip(lhs);
-    unsigned hops = 0;
-    while (e.kind == CXCursor_MemberRefExpr && hops++ < 16) {
-        kc_cuda_kids k;
-        kc_cuda_kids_get(e, &k);
-        CXCursor base = k.n >= 1 ? kc_cuda_strip(k.v[0]) : clang_getNullCursor();
-        kc_cuda_kids_free(&k);
-        enum CXTypeKind bk = clang_getCanonicalType(clang_getCursorType(base)).kind;
-        if (clang_Cursor_isNull(base) || bk == CXType_Pointer)
-            return; /* `p->f = v`: memory, an access of its own */
-        e = base;
-    }
-    if (e.kind != CXCursor_DeclRefExpr || hops == 0)
-        return;
-    kc_cuda_bind *b = kc_cuda_env_find(w->fn, clang_getCursorReferenced(e));
-    if (!b || b->in_memory || b->val.ptr || b->val.ix)
-        return;
-    /* The struct now holds a value that may differ from pass to pass, from
-     * block to block or with the data: so does what is read from it. Not
-     * from thread to thread: the member read may be another one, and a
-     * condition on it is not taken to diverge for that. */
-    kc_deps d = r->ix ? kc_cuda_deps_or(r->deps, kc_index_deps(r->ix)) : r->deps;
-    b->val.deps.loops |= d.loops;
-    b->val.deps.programs |= d.programs;
-    b->val.deps.flags = (uint8_t)(b->val.deps.flags | (d.flags & KC_AF_DATA));
 }
 
 void kc_cuda_settle_block_values(kc_cuda_walk *w)

@@ -37,6 +37,9 @@ typedef struct kc_cuda_val {
     bool ptr;             /* a pointer/array into memory: base + off */
     uint8_t space;        /* kc_space of the memory (pointers) */
     uint8_t elem_bytes;   /* size of one element of `off`, 0 unknown */
+    /* the member of that element it points to (kc_access.field_off,
+     * field_bytes; 0 and 0 for the whole element) */
+    uint8_t field_off, field_bytes;
     /* cast to a pointer to another type kcheck cannot size (`reinterpret_cast<
      * const vec4_t *>(&w[4 * i])` with vec4_t from a template): an access
      * through it may be wider than an element of `off` */
@@ -344,6 +347,9 @@ kc_cuda_val kc_cuda_struct_field(kc_cuda_walk *w, const kc_cuda_val *base, CXCur
  * operands (kc_cuda_ev). */
 typedef kc_cuda_val (*kc_cuda_ev_fn)(kc_cuda_walk *w, CXCursor e, int mode);
 bool kc_cuda_accessor_call(kc_cuda_walk *w, CXCursor e, int mode, kc_cuda_ev_fn ev, kc_cuda_val *out);
+/* A member expression (`s[i].f`, `p->f`, `t.x`) evaluated as `mode` says,
+ * its operands by `ev` (cuda_member.c). */
+kc_cuda_val kc_cuda_ev_member(kc_cuda_walk *w, CXCursor e, int mode, kc_cuda_ev_fn ev);
 /* Atomics (a read-modify-write of the first argument), cache-hint loads and
  * stores (`__ldg`, `__stcs`), WMMA tile loads and stores (an access of the
  * pointer with no element offset), their operands evaluated with `ev`:

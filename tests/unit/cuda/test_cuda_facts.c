@@ -474,11 +474,44 @@ static void test_shim_table(void **state)
     kc_arena_delete(names);
 }
 
+static void test_record_members(void **state)
+{
+    (void)state;
+    lowered L;
+    lower(&L, "struct vec3 { float x, y, z; };\n"                                             /* 1 */
+              "struct slot { int *v; int hi; vec3 pos; };\n"                                   /* 2 */
+              "__global__ void k(slot *g, int c) {\n"                                         /* 3 */
+              "    __shared__ slot s[4];\n"                                                     /* 4 */
+              "    s[c].hi = 1;\n"                                                              /* 5 */
+              "    g[threadIdx.x].pos.z = (*g).pos.y;\n"                                       /* 6 */
+              "    s[c] = g[c];\n"                                                              /* 7 */
+              "}\n");
+    const kc_kernel *k = fh_kernel(L.m, "k");
+    const kc_access *hi = fh_access_on_line(k, "s", KC_ACC_STORE, 5);
+    assert_int_equal(hi->elem_bytes, 24);
+    assert_int_equal(hi->field_off, 8);
+    assert_int_equal(hi->field_bytes, 4);
+    /* a member of a member: the offsets add up */
+    const kc_access *z = fh_access_on_line(k, "g", KC_ACC_STORE, 6);
+    assert_int_equal(z->field_off, 20);
+    assert_int_equal(z->field_bytes, 4);
+    const kc_access *y = fh_access_on_line(k, "g", KC_ACC_LOAD, 6);
+    assert_int_equal(y->field_off, 16);
+    assert_true(kc_access_fields_apart(z, y));
+    assert_false(kc_access_fields_apart(z, z));
+    /* the whole record: no member range, never apart from a member */
+    const kc_access *all = fh_access_on_line(k, "s", KC_ACC_STORE, 7);
+    assert_int_equal(all->field_bytes, 0);
+    assert_false(kc_access_fields_apart(all, hi));
+    fh_free(&L);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_program_order_and_volatile),
         cmocka_unit_test(test_shared_arrays),
+        cmocka_unit_test(test_record_members),
         cmocka_unit_test(test_double_literals_and_math),
         cmocka_unit_test(test_double_literal_fp64_chain),
         cmocka_unit_test(test_warp_calls_and_may_sync),

@@ -79,6 +79,30 @@ static void test_unknown_namespace_and_base(void **state)
     fh_free(&L);
 }
 
+/* A template's `x.f<I>(y)` whose `<` clang cannot resolve yet: the member
+ * expression's first child is the overloaded name, with no type, which
+ * libclang's type functions do not take (a crash once, in lmdeploy's
+ * attention iterators). */
+static void test_unresolved_member_template_call(void **state)
+{
+    (void)state;
+    lowered L;
+    fh_lower_cuda_mode(&L, "template <class T> struct Base { int src_offset_; };\n"
+                           "template <class T, int Idx> struct It : Base<T> {\n"
+                           "    using Base<T>::src_offset_;\n"
+                           "    template <bool r, class TileIter>\n"
+                           "    __device__ void Load(const TileIter &tile_iter, T *out) {\n"
+                           "        auto src_data = tile_iter.OffsetPtr<Idx>(src_offset_);\n"
+                           "        out[threadIdx.x] = src_data[0];\n"
+                           "    }\n"
+                           "};\n"
+                           "__global__ void k(float *x) { x[threadIdx.x] = 0.0f; }\n",
+                       KC_CUDA_SHIM);
+    assert_non_null(L.m);
+    assert_int_equal(fh_kernel(L.m, "k")->accesses.len, 1);
+    fh_free(&L);
+}
+
 static void test_unknown_header(void **state)
 {
     (void)state;
@@ -517,6 +541,7 @@ int main(void)
         cmocka_unit_test(test_unknown_header),
         cmocka_unit_test(test_failure_names_missing_headers),
         cmocka_unit_test(test_unknown_namespace_and_base),
+        cmocka_unit_test(test_unresolved_member_template_call),
         cmocka_unit_test(test_builtin_c_headers),
         cmocka_unit_test(test_deep_nesting),
         cmocka_unit_test(test_300_lines_timing),
