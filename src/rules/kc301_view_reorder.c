@@ -10,7 +10,10 @@ static const char doc[] =
     "the result is used where element order matters: combined element-wise with\n"
     "another block, used as an address or a mask, stored, or fed to `tl.dot`.\n"
     "A result that is only reduced as a whole is not reported, nor a view to a\n"
-    "single element (`[1]`, `[1, 1]`), which has no order to change.\n"
+    "single element (`[1]`, `[1, 1]`), which has no order to change, nor one to\n"
+    "the shape its input already has (Triton folds it away). Where the input's\n"
+    "shape is not known (a parameter of a `@triton.jit` helper, the result of a\n"
+    "helper), the finding is a note that says so.\n"
     "\n"
     "## Why is this bad?\n"
     "These calls promise the same elements in *some* order, not in the order\n"
@@ -63,12 +66,23 @@ static void check(const kc_model *m, const kc_kernel *k, kc_rule_ctx *ctx)
             from.data[0] = '\0';
         if (to.data)
             to.data[0] = '\0';
-        kc_model_format_shape(k, &r->from, &from);
+        if (r->from_unknown)
+            kc_sb_appendf(&from, "a shape not known here");
+        else
+            kc_model_format_shape(k, &r->from, &from);
         kc_model_format_shape(k, &r->to, &to);
         kc_diag *d = kc_report(ctx, k, r->span,
                                "`%s` may reorder the elements of `%s` (%s -> %s), and the result is %s on line %u",
                                r->callee_text, r->arg_text, kc_sb_str(&from), kc_sb_str(&to), r->use_kind,
                                r->use_span.line);
+        if (r->from_unknown) {
+            /* a view to the shape the block already has folds away: it
+             * reorders nothing, and kcheck cannot tell that it is not one */
+            kc_diag_note(d, "the shape of `%s` is not known here (a helper's parameter or a helper's result); if it "
+                         "already is %s, the call folds away and reorders nothing; reported as a note",
+                         r->arg_text, kc_sb_str(&to));
+            d->severity = KC_SEV_NOTE;
+        }
         if (r->can_reorder_kw)
             kc_diag_note(d, "can_reorder=True lets the compiler return the elements in any order");
         else

@@ -364,6 +364,10 @@ typedef struct kc_reorder {
     const char *shape_text;  /* the shape argument */
     kc_shape from, to;
     bool from_dot;           /* its input is a tl.dot result */
+    /* the input's shape is not known here (a helper's parameter or the
+     * result of a helper): `from` is only what was assumed, and the call
+     * may be to the shape the block already has, which folds away */
+    bool from_unknown;
     bool can_reorder_kw;     /* tl.reshape(..., can_reorder=True) */
     /* The first use that observes element order (an element-wise op with
      * another block, a store, an address or a mask). use_kind NULL when no

@@ -625,8 +625,8 @@ static bool call_arg_for(tt_module *mod, TSNode call, const char *name, uint32_t
 
 /* Does the argument show a scalar: a literal, or a parameter of the
  * calling jit function that its body never rebinds, where that function
- * is itself not called by another one (its parameters are then
- * scalars)? */
+ * is itself not called by another one, here or in another file (its
+ * parameters are then scalars)? */
 static bool scalar_at_call(tt_module *mod, uint32_t caller, TSNode arg)
 {
     arg = tt_unparen(arg);
@@ -652,25 +652,27 @@ static bool scalar_at_call(tt_module *mod, uint32_t caller, TSNode arg)
     if (lo != hi)
         return false;
     uint32_t ulo, uhi;
-    return !jit_uses_of(mod, caller, &ulo, &uhi);
+    return !jit_uses_of(mod, caller, &ulo, &uhi) && !cd->peer_helper;
 }
 
 /* Marks the parameters whose shape is not known: a jit function that
  * other jit functions call (a helper) receives whatever they pass, blocks
  * of pointers and of offsets included, so a parameter is a scalar only
  * where every call shows one (a literal, the default, or a scalar
- * parameter of the caller). */
+ * parameter of the caller). The calls of a helper in other files are not
+ * looked at one by one: there every parameter is taken to be whatever
+ * the caller passes. */
 static void helper_params(tt_ctx *c, const tt_kernel_def *def)
 {
     tt_module *mod = c->mod;
-    uint32_t ki = (uint32_t)(def - mod->kernels.data), lo, hi;
-    if (!jit_uses_of(mod, ki, &lo, &hi))
+    uint32_t ki = (uint32_t)(def - mod->kernels.data), lo = 0, hi = 0;
+    if (!jit_uses_of(mod, ki, &lo, &hi) && !def->peer_helper)
         return;
     for (uint32_t i = 0; i < c->k->params.len; i++) {
         kc_param *kp = &c->k->params.data[i];
         if (kp->is_constexpr)
             continue;
-        bool scalar = true;
+        bool scalar = !def->peer_helper;
         uint32_t seen = 0;
         for (uint32_t u = lo; u < hi && scalar; u++) {
             const tt_jit_use *use = &mod->jit_uses.data[u];
@@ -1032,6 +1034,7 @@ static void scan_peers(kc_triton_frontend *fe, tt_module *mod, const kc_peers *p
         size_t bl = strlen(base);
         stem = kc_xstrndup(base, bl > 3 && strcmp(base + bl - 3, ".py") == 0 ? bl - 3 : bl);
     }
+    bool *jit_called = kc_xcalloc(names.len + 1, sizeof *jit_called);
     for (uint32_t p = 0; names.len && *stem && p < peers->n; p++) {
         char *err = NULL;
         kc_source *ps = kc_source_load(peers->paths[p], fe->opts ? fe->opts->max_file_size : 0, &err);
@@ -1039,7 +1042,10 @@ static void scan_peers(kc_triton_frontend *fe, tt_module *mod, const kc_peers *p
         if (!ps)
             continue;
         kc_source pv = kc_source_lf_view(ps); /* parsed with its lone CRs as LFs */
+        /* a launch, or a call by a jit function (which needs no `[`) */
         bool any = kc_py_mentions_launch(pv.text, pv.len, names.data, names.len);
+        for (uint32_t i = 0; i < names.len && !any; i++)
+            any = memmem(pv.text, pv.len, names.data[i], strlen(names.data[i])) != NULL;
         kc_file_errors perr = {0};
         TSTree *tree = any ? parse_file(fe, &pv, &perr, NULL) : NULL;
         kc_file_errors_free(&perr);
@@ -1049,7 +1055,7 @@ static void scan_peers(kc_triton_frontend *fe, tt_module *mod, const kc_peers *p
             g.src = &pv;
             g.arena = mod->arena;
             g.root = ts_tree_root_node(tree);
-            tt_scan_peer_launches(&g, stem, names.data, names.len);
+            tt_scan_peer_launches(&g, stem, names.data, names.len, jit_called);
             const char *file = kc_arena_strdup(mod->arena, strrchr(ps->path, '/') ? strrchr(ps->path, '/') + 1 : ps->path);
             for (uint32_t l = 0; l < g.launches.len; l++) {
                 tt_launch ln = g.launches.data[l];
@@ -1067,6 +1073,12 @@ static void scan_peers(kc_triton_frontend *fe, tt_module *mod, const kc_peers *p
         }
         kc_source_delete(ps);
     }
+    /* the kernels a jit function of another file calls: helpers */
+    for (uint32_t i = 0; i < names.len; i++)
+        for (uint32_t k = 0; jit_called[i] && k < mod->knames.len; k++)
+            if (!strcmp(mod->knames.data[k].name, names.data[i]))
+                mod->kernels.data[mod->knames.data[k].kernel].peer_helper = true;
+    free(jit_called);
     free(stem);
     kc_vec_free(&names);
 }

@@ -137,6 +137,10 @@ typedef struct tt_kernel_def {
     TSNode decorated;   /* decorated_definition (or null node) */
     const char *name;
     bool autotuned, heuristics;
+    /* called as a function by a jit function of another file of the run
+     * (`_splat(...)` in a kernel that imports it): a helper, whose
+     * parameters are what that caller passes (scan_peers) */
+    bool peer_helper;
 } tt_kernel_def;
 
 /* A name the module's code launches a kernel by: its definition's name,
@@ -370,8 +374,10 @@ bool tt_launch_of_def(const tt_module *m, const tt_launch *l, const tt_kernel_de
  * `kernels` (sorted by strcmp), defined in the module whose last component is `stem`
  * (`fused_moe_kernels` for .../fused_moe_kernels.py): `K[grid](...)` with K
  * imported from it (`from pkg.fused_moe_kernels import K`, `from .fused_moe_kernels
- * import K`), or `mod.K[grid](...)`. Appends them to g->launches. */
-void tt_scan_peer_launches(tt_module *g, const char *stem, const char *const *kernels, uint32_t nk);
+ * import K`), or `mod.K[grid](...)`. Appends them to g->launches. Sets
+ * jit_called[k] when a @triton.jit function of g calls kernels[k] as a
+ * function (`K(...)`, `mod.K(...)`): a helper of g's kernels. */
+void tt_scan_peer_launches(tt_module *g, const char *stem, const char *const *kernels, uint32_t nk, bool *jit_called);
 /* Is `name` supplied by the kernel's decorators: a key of the dict of a
  * `@triton.heuristics({...})`, or a parameter its autotune configs set?
  * (Call once the module's launches are scanned.) */

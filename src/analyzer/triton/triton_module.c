@@ -630,10 +630,42 @@ static bool names_kernel_of(const char *q, const char *stem, const char *kernel)
     return strcmp(k, kernel) == 0 && k[-1] == '.' && memcmp(s, stem, ls) == 0 && (s == q || s[-1] == '.');
 }
 
-void tt_scan_peer_launches(tt_module *g, const char *stem, const char *const *kernels, uint32_t nk)
+typedef struct jit_call_scan {
+    tt_module *g;
+    const char *stem;
+    const char *const *kernels;
+    uint32_t nk;
+    bool *called;
+} jit_call_scan;
+
+/* A call `K(...)` or `mod.K(...)` of one of the kernels, in a jit body. */
+static bool visit_jit_call(TSNode n, void *ud)
+{
+    jit_call_scan *js = ud;
+    if (!TT_IS(n, call))
+        return true;
+    TSNode f = tt_field(n, "function");
+    if (!TT_IS(f, identifier) && !TT_IS(f, attribute))
+        return true;
+    const char *q = tt_qualify(js->g, f);
+    const char *last = q ? strrchr(q, '.') : NULL;
+    if (!last)
+        return true; /* a name defined there, not imported */
+    const char *key = last + 1;
+    const char *const *hit = bsearch(&key, js->kernels, js->nk, sizeof *js->kernels, kc_strptr_cmp);
+    if (hit && names_kernel_of(q, js->stem, *hit))
+        js->called[hit - js->kernels] = true;
+    return true;
+}
+
+void tt_scan_peer_launches(tt_module *g, const char *stem, const char *const *kernels, uint32_t nk, bool *jit_called)
 {
     module_scan sc = {.m = g};
     tt_walk(g->root, visit_module, &sc);
+    jit_call_scan js = {g, stem, kernels, nk, jit_called};
+    for (uint32_t i = 0; i < sc.defs.len; i++)
+        if (decorated_with_jit(g, sc.defs.data[i]))
+            tt_walk(sc.defs.data[i], visit_jit_call, &js);
     for (uint32_t i = 0; i < sc.calls.len; i++) {
         TSNode call = sc.calls.data[i];
         TSNode val = tt_field(tt_field(call, "function"), "value");

@@ -745,6 +745,7 @@ tv tt_reshape(tt_ctx *c, TSNode call, const char *fname, TSNode xn, const tv *x,
     ro.from = x->shape;
     ro.to = known ? to : x->shape;
     ro.from_dot = x->from_dot;
+    ro.from_unknown = tt_is_vague(x);
     ro.can_reorder_kw = can_reorder_kw;
     /* An order-preserving spelling of the same call. */
     kc_strbuf sb = {0};

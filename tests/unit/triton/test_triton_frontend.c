@@ -1109,6 +1109,49 @@ static void test_augmented_assignment(void **state)
     done(l);
 }
 
+/* A jit function that only a kernel of another file calls (`from .helpers
+ * import splat`, `splat(grad, w, idx, C, BLOCK)` in a jit body) is a
+ * helper: its parameters are what that kernel passes, blocks included, so
+ * their shapes are not known; and so are those of a helper of this file
+ * that it passes its own parameters on to. Without the peer it is lowered
+ * as a kernel, its parameters scalars. */
+static void test_helper_called_from_another_file(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/kc-peerhelper-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char *helpers = kc_xasprintf("%s/helpers.py", dir), *user = kc_xasprintf("%s/user.py", dir);
+    write_file(user, "import triton\nimport triton.language as tl\nfrom .helpers import splat\n"
+                     "@triton.jit\n"
+                     "def k(g, w_ptr, i_ptr, C: tl.constexpr, BLOCK: tl.constexpr):\n"
+                     "    offs = tl.arange(0, BLOCK)\n"
+                     "    splat(g, tl.load(w_ptr + offs), tl.load(i_ptr + offs), C, BLOCK)\n");
+    static const char text[] = "import triton\nimport triton.language as tl\n"
+                               "@triton.jit\n"
+                               "def inner(g, w, idx, C: tl.constexpr):\n"
+                               "    tl.atomic_add(g + idx, w)\n"
+                               "@triton.jit\n"
+                               "def splat(g, w, idx, C: tl.constexpr, BLOCK: tl.constexpr):\n"
+                               "    inner(g, w, idx, C)\n";
+    const char *peers[] = {user};
+    for (int pass = 0; pass < 2; pass++) {
+        lowered *l = lower_with_peers(helpers, text, pass ? NULL : peers, pass ? 0 : 1);
+        assert_non_null(l->m);
+        const kc_kernel *k = fh_kernel(l->m, "splat");
+        assert_int_equal(k->params.data[fh_symbol(k, "w")->param].shape_unknown, pass == 0);
+        assert_int_equal(k->params.data[fh_symbol(k, "idx")->param].shape_unknown, pass == 0);
+        assert_false(k->params.data[fh_symbol(k, "C")->param].shape_unknown); /* a constexpr */
+        const kc_kernel *in = fh_kernel(l->m, "inner");
+        assert_int_equal(in->params.data[fh_symbol(in, "w")->param].shape_unknown, pass == 0);
+        done(l);
+    }
+    unlink(user);
+    unlink(helpers);
+    rmdir(dir);
+    free(helpers);
+    free(user);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1145,6 +1188,7 @@ int main(void)
         cmocka_unit_test(test_project_decorator_registers_custom_op),
         cmocka_unit_test(test_augmented_assignment),
         cmocka_unit_test(test_negated_comparisons),
+        cmocka_unit_test(test_helper_called_from_another_file),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
