@@ -22,8 +22,11 @@
  * function of the host (DEF_HOST: not judged, but a file that calls one of
  * its own is one whose code runs, as one that launches its kernels), or a
  * C/C++ function of the host defined at namespace scope (DEF_HOSTFN: a
- * launcher, a stage of a host pipeline). */
-enum { USE = 0, DEF, DEF_ENTRY, DEF_HOST, DEF_HOSTFN };
+ * launcher, a stage of a host pipeline), or a function a source file (not
+ * a header) only declares at namespace scope (DECL: `int f(int);` in
+ * bindings.cpp, not a use; a header's declaration is an interface for
+ * code outside the repository, and counts as one). */
+enum { USE = 0, DEF, DEF_ENTRY, DEF_HOST, DEF_HOSTFN, DECL };
 
 /* One identifier of a text, outside comments (string literals included). */
 typedef void (*ident_fn)(void *ud, const char *s, size_t n, int what);
@@ -255,6 +258,35 @@ static bool opens_body(const char *t, size_t len, size_t i)
     return false;
 }
 
+/* At t[i] a `(` that follows a name: are the parameters followed, after
+ * the qualifiers (`const`, `noexcept`, `override`), by `;`: a prototype,
+ * where the statement assigns nothing (`int x = f(1);` calls f)? */
+static bool declares_only(const char *t, size_t len, size_t i)
+{
+    unsigned depth = 0;
+    for (; i < len; i++) {
+        size_t e = skip_lexeme(t, len, i);
+        if (e != i) {
+            i = e - 1;
+            continue;
+        }
+        if (t[i] == '(')
+            depth++;
+        else if (t[i] == ')' && --depth == 0)
+            break;
+        else if (t[i] == ';' || t[i] == '{' || t[i] == '}')
+            return false;
+    }
+    for (i++; i < len; i++) {
+        char c = t[i];
+        if (c == ';')
+            return true;
+        if (!(kc_ident_char(c) || c == ' ' || c == '\t' || c == '\n' || c == '\r'))
+            return false;
+    }
+    return false;
+}
+
 /* The C/C++ keywords that are followed by `(` and a block. */
 static bool control_word(const char *s, size_t n)
 {
@@ -324,10 +356,11 @@ static size_t scan_directive(const char *t, size_t len, size_t i, ident_fn fn, v
     return i;
 }
 
-static void scan_c(const char *t, size_t len, ident_fn fn, void *ud)
+static void scan_c(const char *t, size_t len, bool header, ident_fn fn, void *ud)
 {
     int qual = USE; /* what the statement so far declares */
     bool named = false;
+    bool assigns = false, words = false; /* the statement so far has a `=`, a word */
     /* the statement so far: begins with `namespace` / `extern`, its last
      * token a string literal (`extern "C" {`), it names `::` before a name */
     bool ns_stmt = false, first = true, last_string = false, scoped = false;
@@ -360,7 +393,7 @@ static void scan_c(const char *t, size_t len, ident_fn fn, void *ud)
             else if (c == '}')
                 brace_close(&braces);
             qual = USE;
-            named = ns_stmt = last_string = scoped = false;
+            named = ns_stmt = last_string = scoped = assigns = words = false;
             first = true;
             i++;
         } else if (ident_start(c) && (i == 0 || !kc_ident_char(t[i - 1]))) {
@@ -394,8 +427,13 @@ static void scan_c(const char *t, size_t len, ident_fn fn, void *ud)
                        !control_word(t + i, j - i) && opens_body(t, len, a)) {
                 what = DEF_HOSTFN;
                 named = true;
+            } else if (!header && qual == USE && !named && words && !assigns && braces.opaque == 0 && !after_scope &&
+                       a < len && t[a] == '(' && !control_word(t + i, j - i) && declares_only(t, len, a)) {
+                what = DECL; /* (a name first in its statement is a macro's: `REGISTER(f);`) */
+                named = true;
             }
             fn(ud, t + i, j - i, what);
+            words = true;
             i = j;
         } else {
             if (c == ':' && i + 1 < len && t[i + 1] == ':') {
@@ -403,6 +441,8 @@ static void scan_c(const char *t, size_t len, ident_fn fn, void *ud)
                 i += 2;
                 continue;
             }
+            if (c == '=')
+                assigns = true;
             if (c != ' ' && c != '\t' && c != '\n' && c != '\r') {
                 last_string = false;
                 first = false;
@@ -419,12 +459,24 @@ static bool is_python(const char *path)
     return n > 3 && strcmp(path + n - 3, ".py") == 0;
 }
 
+/* A C/C++ or CUDA source file, not a header (`.h`, `.cuh`, `.inl`: the
+ * interface of code others include). */
+static bool source_file(const char *path)
+{
+    static const char *const exts[] = {".cu", ".cpp", ".cc", ".cxx", ".c"};
+    const char *dot = strrchr(path, '.');
+    for (size_t i = 0; dot && i < sizeof exts / sizeof exts[0]; i++)
+        if (strcmp(dot, exts[i]) == 0)
+            return true;
+    return false;
+}
+
 static void scan(const char *path, const char *t, size_t len, ident_fn fn, void *ud)
 {
     if (is_python(path))
         scan_python(t, len, fn, ud);
     else
-        scan_c(t, len, fn, ud);
+        scan_c(t, len, !source_file(path), fn, ud);
 }
 
 /* ---- the names a repository's files define and name ---- */
@@ -449,7 +501,7 @@ typedef struct defs_ctx {
 static void on_def(void *ud, const char *s, size_t n, int what)
 {
     defs_ctx *c = ud;
-    if (what == USE || (what == DEF_HOSTFN && !c->hostfns))
+    if (what == USE || what == DECL || (what == DEF_HOSTFN && !c->hostfns))
         return;
     char *name = kc_xstrndup(s, n);
     if (what == DEF_HOST || what == DEF_HOSTFN) {
@@ -888,7 +940,8 @@ void kc_reach_mark(kc_model *m, const kc_peers *peers)
                 continue;
             k->unreferenced = kc_arena_printf(x->arena,
                                               "`%s` is named nowhere else in its repository (its CUDA and "
-                                              "Python files read, comments and `#if 0` code left out): nothing launches or calls it",
+                                              "Python files read, comments, `#if 0` code and declarations in source "
+                                              "files left out): nothing launches or calls it",
                                               base);
         }
         for (uint32_t i = 0; i < x->host_fns.len; i++) {
@@ -897,8 +950,9 @@ void kc_reach_mark(kc_model *m, const kc_peers *peers)
                 continue;
             h->unreferenced = kc_arena_printf(x->arena,
                                               "`%s` is named nowhere else in its repository (its CUDA, C++ and "
-                                              "Python files read, comments and `#if 0` code left out), while other "
-                                              "files there call this file's functions: nothing calls it",
+                                              "Python files read, comments, `#if 0` code and declarations in source "
+                                              "files left out), while other files there call this file's functions: "
+                                              "nothing calls it",
                                               h->name);
         }
     }

@@ -482,9 +482,21 @@ static void test_repository_unreferenced_host(void **state)
         "void S2::defined_outside(float *p) const {}\n"
         "template <typename T, int N = sizeof(T)>\nstd::vector<T> tmpl_dead(T *p) noexcept {}\n"
         "/* void commented(float *p) {} */\n"
+        "void declared_in_source(float *p) {}\n"
+        "void called_after_declaring(float *p) {}\n"
+        "void registered_by_macro(float *p) {}\n"
+        "int initialiser(int v) { return v; }\n"
         "int main() { return 0; }\n";
     static const char pipe_h[] = "void declared_in_header(float *p);\n";
-    static const char main_cpp[] = "#include \"pipe.h\"\nint main() { stage::run_stage(0); }\n";
+    /* a source file's own declarations: one never called (a bindings file
+     * that declares what it does not bind), one called, one a macro's
+     * argument, one whose result initialises a variable */
+    static const char main_cpp[] = "#include \"pipe.h\"\n"
+                                   "void declared_in_source(float *p);\n"
+                                   "void called_after_declaring(float *p);\n"
+                                   "REGISTER(registered_by_macro);\n"
+                                   "static int x = initialiser(1);\n"
+                                   "int main() { stage::run_stage(0); called_after_declaring(0); }\n";
     static const char api_py[] = "def go(lib, x):\n    lib.c_api(x)\n";
     static const char alone_cu[] = "__global__ void k2(float *p) {}\nvoid only_here(float *p) { k2<<<1, 1>>>(p); }\n";
     kh_write_at(dir, "csrc/pipe.cu", pipe_cu, strlen(pipe_cu));
@@ -498,7 +510,11 @@ static void test_repository_unreferenced_host(void **state)
     const kc_file_result *c = find(&r.l, "csrc/pipe.cu");
     assert_false(unreferenced(c, "run_stage"));   /* main.cpp calls it */
     assert_false(unreferenced(c, "dead_helper")); /* run_stage calls it */
-    assert_false(unreferenced(c, "declared_in_header"));
+    assert_false(unreferenced(c, "declared_in_header")); /* an interface for code outside */
+    assert_true(unreferenced(c, "declared_in_source"));   /* only declared, in main.cpp */
+    assert_false(unreferenced(c, "called_after_declaring"));
+    assert_false(unreferenced(c, "registered_by_macro"));
+    assert_false(unreferenced(c, "initialiser"));
     assert_false(unreferenced(c, "c_api")); /* Python names it (ctypes) */
     assert_true(unreferenced(c, "in_block"));
     assert_true(unreferenced(c, "tmpl_dead"));
