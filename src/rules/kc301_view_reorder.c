@@ -78,8 +78,9 @@ static void check(const kc_model *m, const kc_kernel *k, kc_rule_ctx *ctx)
         if (r->from_unknown) {
             /* a view to the shape the block already has folds away: it
              * reorders nothing, and kcheck cannot tell that it is not one */
-            kc_diag_note(d, "the shape of `%s` is not known here (a helper's parameter or a helper's result); if it "
-                         "already is %s, the call folds away and reorders nothing; reported as a note",
+            kc_diag_note(d, "the shape of `%s` is not known here (a helper's parameter or result, or branches that give "
+                         "it different shapes); if it already is %s, the call folds away and reorders nothing; "
+                         "reported as a note",
                          r->arg_text, kc_sb_str(&to));
             d->severity = KC_SEV_NOTE;
         }

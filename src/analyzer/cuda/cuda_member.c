@@ -80,10 +80,17 @@ static bool element_member(kc_cuda_walk *w, CXCursor e, int mode, kc_cuda_ev_fn 
     bool deref = object.kind == CXCursor_UnaryOperator && kc_cuda_unop_of(object) == CXUnaryOperator_Deref;
     if (object.kind != CXCursor_ArraySubscriptExpr && !deref)
         return false;
+    /* From here on the object has been evaluated (its index's loads and
+     * increments made): the caller must not evaluate it again. */
     kc_cuda_val p = ev(w, object, KC_CUDA_EV_ADDR);
-    if (!p.ptr || !p.elem_bytes || off + bytes > p.elem_bytes)
-        return false;
-    if (bytes < p.elem_bytes) {
+    if (!p.ptr) {
+        *out = kc_cuda_v_deps(p.deps);
+        out->load = p.load;
+        return true;
+    }
+    /* (an element of unknown size, a member that does not fit in it or
+     * that is all of it: the access is the whole element's) */
+    if (p.elem_bytes && off + bytes <= p.elem_bytes && bytes < p.elem_bytes) {
         p.field_off = (uint8_t)off;
         p.field_bytes = (uint8_t)bytes;
     }
