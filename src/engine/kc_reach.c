@@ -222,11 +222,10 @@ static size_t skip_lexeme(const char *t, size_t len, size_t i)
     return i;
 }
 
-/* At t[i] a `(` that follows a name: is the name a function this text
- * defines, its parameters then (after the qualifiers `const`, `noexcept`,
- * `override`, a trailing return type) its body's `{`? A call is followed
- * by `;`, `)` or an operator, never by a body. */
-static bool opens_body(const char *t, size_t len, size_t i)
+/* At t[i] a `(`: the index of its `)`, comments and string literals
+ * skipped; len when the text ends first or a `;`, `{` or `}` comes
+ * before it (no parameter list). */
+static size_t params_close(const char *t, size_t len, size_t i)
 {
     unsigned depth = 0;
     for (; i < len; i++) {
@@ -238,11 +237,20 @@ static bool opens_body(const char *t, size_t len, size_t i)
         if (t[i] == '(')
             depth++;
         else if (t[i] == ')' && --depth == 0)
-            break;
+            return i;
         else if (t[i] == ';' || t[i] == '{' || t[i] == '}')
-            return false;
+            return len;
     }
-    for (i++; i < len; i++) {
+    return len;
+}
+
+/* At t[i] a `(` that follows a name: is the name a function this text
+ * defines, its parameters then (after the qualifiers `const`, `noexcept`,
+ * `override`, a trailing return type) its body's `{`? A call is followed
+ * by `;`, `)` or an operator, never by a body. */
+static bool opens_body(const char *t, size_t len, size_t i)
+{
+    for (i = params_close(t, len, i) + 1; i < len; i++) {
         size_t e = skip_lexeme(t, len, i);
         if (e != i) {
             i = e - 1;
@@ -263,21 +271,7 @@ static bool opens_body(const char *t, size_t len, size_t i)
  * where the statement assigns nothing (`int x = f(1);` calls f)? */
 static bool declares_only(const char *t, size_t len, size_t i)
 {
-    unsigned depth = 0;
-    for (; i < len; i++) {
-        size_t e = skip_lexeme(t, len, i);
-        if (e != i) {
-            i = e - 1;
-            continue;
-        }
-        if (t[i] == '(')
-            depth++;
-        else if (t[i] == ')' && --depth == 0)
-            break;
-        else if (t[i] == ';' || t[i] == '{' || t[i] == '}')
-            return false;
-    }
-    for (i++; i < len; i++) {
+    for (i = params_close(t, len, i) + 1; i < len; i++) {
         char c = t[i];
         if (c == ';')
             return true;
@@ -424,13 +418,15 @@ static void scan_c(const char *t, size_t len, bool header, ident_fn fn, void *ud
                 what = qual;
                 named = true;
             } else if (qual == USE && !named && braces.opaque == 0 && !after_scope && a < len && t[a] == '(' &&
-                       !control_word(t + i, j - i) && opens_body(t, len, a)) {
-                what = DEF_HOSTFN;
-                named = true;
-            } else if (!header && qual == USE && !named && words && !assigns && braces.opaque == 0 && !after_scope &&
-                       a < len && t[a] == '(' && !control_word(t + i, j - i) && declares_only(t, len, a)) {
-                what = DECL; /* (a name first in its statement is a macro's: `REGISTER(f);`) */
-                named = true;
+                       !control_word(t + i, j - i)) {
+                /* a function's name at namespace scope: defined here, or
+                 * (in a source file) only declared; a name first in its
+                 * statement is a macro's (`REGISTER(f);`) */
+                if (opens_body(t, len, a))
+                    what = DEF_HOSTFN;
+                else if (!header && words && !assigns && declares_only(t, len, a))
+                    what = DECL;
+                named = what != USE;
             }
             fn(ud, t + i, j - i, what);
             words = true;
