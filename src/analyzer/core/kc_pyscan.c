@@ -515,32 +515,6 @@ unsigned kc_py_def_registers(const char *text, size_t len, const char *name)
     return 0;
 }
 
-/* ---- launches ---- */
-
-bool kc_py_mentions_launch(const char *text, size_t len, const char *const *names, uint32_t n)
-{
-    kc_py_names subs = {0};
-    kc_py_subscripts(text, len, &subs);
-    bool found = false;
-    char buf[257];
-    for (uint32_t i = 0; i < subs.len && !found; i++) {
-        const char *s = subs.data[i].s, *e = s + subs.data[i].n, *last = e;
-        while (last > s && last[-1] != '.')
-            last--;
-        size_t l = (size_t)(e - last);
-        if (l >= sizeof buf)
-            continue;
-        memcpy(buf, last, l);
-        buf[l] = '\0';
-        const char *key = buf;
-        found = bsearch(&key, names, n, sizeof *names, kc_strptr_cmp) != NULL;
-    }
-    kc_vec_free(&subs);
-    for (uint32_t i = 0; i < n && !found && memchr(text, '[', len); i++)
-        found = memmem(text, len, names[i], strlen(names[i])) != NULL;
-    return found;
-}
-
 /* ---- torch.compile ---- */
 
 bool kc_py_calls_torch_compile(const char *buf, size_t len)

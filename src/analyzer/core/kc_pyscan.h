@@ -40,11 +40,6 @@ bool kc_py_subscripts_has(const kc_py_names *names, const char *local, bool is_m
 bool kc_py_assigned_to_subscripted(const char *text, size_t len, const kc_py_names *names, const char *local,
                                    bool is_module);
 
-/* Does the text subscript one of `names` (sorted by strcmp): `name[`,
- * `mod.name [`, or, where it subscripts anything, name one at all (a
- * launch through an alias: `fx = ka if c else kb; fx[grid](...)`)? */
-bool kc_py_mentions_launch(const char *text, size_t len, const char *const *names, uint32_t n);
-
 /* ---- names bound to Triton ---- */
 
 /* What the text's imports bind `local` to under triton: `import triton`

@@ -1042,8 +1042,9 @@ static void scan_peers(kc_triton_frontend *fe, tt_module *mod, const kc_peers *p
         if (!ps)
             continue;
         kc_source pv = kc_source_lf_view(ps); /* parsed with its lone CRs as LFs */
-        /* a launch, or a call by a jit function (which needs no `[`) */
-        bool any = kc_py_mentions_launch(pv.text, pv.len, names.data, names.len);
+        /* read where it names a kernel at all: a launch (`K[grid]`, `mod.K[`,
+         * through an alias), or a call by a jit function, which needs no `[` */
+        bool any = false;
         for (uint32_t i = 0; i < names.len && !any; i++)
             any = memmem(pv.text, pv.len, names.data[i], strlen(names.data[i])) != NULL;
         kc_file_errors perr = {0};

@@ -138,22 +138,6 @@ static void test_def_registers(void **state)
     assert_int_equal(kc_py_def_registers(t, n, "register_kernel"), 0);
 }
 
-/* Launches of a kernel by name, through a module, or through an alias
- * where something is subscripted; a name alone, or in a longer name,
- * is not one. */
-static void test_mentions_launch(void **state)
-{
-    (void)state;
-    const char *const names[] = {"add_kernel", "mul_kernel"}; /* sorted */
-    const char *yes[] = {"add_kernel[grid](x)", "import m\nm.mul_kernel [(1,)](x)",
-                         "fx = add_kernel if c else other\nfx[grid](x)"};
-    const char *no[] = {"add_kernel(x)", "x = y[0]\nprint('my_add')", "z = 1"};
-    for (size_t i = 0; i < sizeof yes / sizeof yes[0]; i++)
-        assert_true(kc_py_mentions_launch(yes[i], strlen(yes[i]), names, 2));
-    for (size_t i = 0; i < sizeof no / sizeof no[0]; i++)
-        assert_false(kc_py_mentions_launch(no[i], strlen(no[i]), names, 2));
-}
-
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -162,7 +146,6 @@ int main(void)
         cmocka_unit_test(test_triton_uses),
         cmocka_unit_test(test_assigned_to_subscripted),
         cmocka_unit_test(test_def_registers),
-        cmocka_unit_test(test_mentions_launch),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
