@@ -59,7 +59,10 @@ static const char doc[] =
     "  current device unchanged) and stays a warning.\n"
     "  Clean-up calls (`cudaFree`, `*Destroy`, `cudaDeviceReset`, and every call\n"
     "  in a destructor, a local class's included, which must not throw or abort:\n"
-    "  `cudaSetDevice(id); cudaFree(p);`), the status\n"
+    "  `cudaSetDevice(id); cudaFree(p);`), a `cudaSetDevice` that only clean-up\n"
+    "  follows up to the next switch or the function's end (frees, destroys,\n"
+    "  device resets, peer-access undos, checks and the C or C++ library: the\n"
+    "  release path of a multi-GPU program, `cudaSetDevice(g); cudaFree(p[g]);`), the status\n"
     "  queries `cudaEventQuery` and `cudaStreamQuery` (whose normal result while\n"
     "  work is pending is `cudaErrorNotReady`) and\n"
     "  `(void)`-casts are not reported. Calls written inside a macro's body\n"
@@ -166,14 +169,11 @@ static const char doc[] =
 static bool exempt(const char *n)
 {
     static const char *const names[] = {"cudaGetLastError", "cudaPeekAtLastError", "cudaEventQuery",
-                                        "cudaStreamQuery", "cudaDeviceReset",
-                                        "cudaProfilerStart", "cudaProfilerStop", "cudaHostUnregister",
-                                        "cudaGraphicsUnregisterResource", "cudaIpcCloseMemHandle",
-                                        "cudaDeviceDisablePeerAccess", "cudaCtxResetPersistingL2Cache"};
+                                        "cudaStreamQuery", "cudaProfilerStart", "cudaProfilerStop"};
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
         if (strcmp(n, names[i]) == 0)
             return true;
-    return strncmp(n, "cudaFree", 8) == 0 || strstr(n, "Destroy") != NULL;
+    return kc_cleanup_callee(n);
 }
 
 /* Is launch l reported as unchecked (a launch at the end of its function

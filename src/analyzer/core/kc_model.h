@@ -547,6 +547,23 @@ enum {
     KC_CALL_TEXTURE_READ = 1u << 16,
 };
 
+/* Is the runtime or library call named n clean-up, whose failure changes
+ * nothing the program computes: freeing (`cudaFree*`, `cufftDestroy`, any
+ * `*Destroy*`), unregistering, closing, resetting a device, undoing peer
+ * access? */
+static inline bool kc_cleanup_callee(const char *n)
+{
+    static const char *const names[] = {"cudaDeviceReset", "cudaHostUnregister", "cudaGraphicsUnregisterResource",
+                                        "cudaIpcCloseMemHandle", "cudaDeviceDisablePeerAccess",
+                                        "cudaCtxResetPersistingL2Cache"};
+    if (!n)
+        return false;
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (strcmp(n, names[i]) == 0)
+            return true;
+    return strncmp(n, "cudaFree", 8) == 0 || strstr(n, "Destroy") != NULL;
+}
+
 typedef struct kc_call {
     kc_span span;          /* the whole call */
     kc_span callee_span;

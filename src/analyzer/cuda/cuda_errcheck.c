@@ -744,9 +744,31 @@ bool kc_cuda_teardown_method(CXCursor fn)
     return q.found;
 }
 
-bool kc_cuda_cleanup_call(const char *n)
+bool kc_cuda_host_only_callee(CXCursor ref)
 {
-    return n && (strncmp(n, "cudaFree", 8) == 0 || (strncmp(n, "cuda", 4) == 0 && strstr(n, "Destroy")));
+    static const char *const libc[] = {"printf", "fprintf", "puts", "fputs", "putchar", "fflush", "free",
+                                       "exit",   "_exit",   "abort", "memcpy", "memset", "fclose", "perror"};
+    if (clang_Cursor_isNull(ref) || project_header(clang_getCursorLocation(ref)))
+        return false;
+    CXCursor p = clang_getCursorSemanticParent(ref);
+    for (int i = 0; i < 8 && !clang_Cursor_isNull(p) && p.kind != CXCursor_TranslationUnit; i++) {
+        if (p.kind == CXCursor_Namespace) {
+            CXString s = clang_getCursorSpelling(p);
+            bool std = strcmp(clang_getCString(s), "std") == 0;
+            clang_disposeString(s);
+            if (std)
+                return true;
+        }
+        p = clang_getCursorSemanticParent(p);
+    }
+    if (ref.kind != CXCursor_FunctionDecl)
+        return false;
+    CXString s = clang_getCursorSpelling(ref);
+    bool found = false;
+    for (size_t i = 0; i < sizeof libc / sizeof libc[0] && !found; i++)
+        found = strcmp(clang_getCString(s), libc[i]) == 0;
+    clang_disposeString(s);
+    return found;
 }
 
 /* Does text s[a..b) launch, or call anything but clean-up calls, the
@@ -779,7 +801,7 @@ static bool may_enqueue(const char *s, size_t a, size_t b)
         if (call) {
             memcpy(name, s + w, i - w);
             name[i - w] = '\0';
-            bool fine = kc_cuda_cleanup_call(name) || kc_cuda_checker_name(name);
+            bool fine = kc_cleanup_callee(name) || kc_cuda_checker_name(name);
             for (size_t k = 0; k < sizeof ok / sizeof ok[0] && !fine; k++)
                 fine = strcmp(name, ok[k]) == 0;
             if (!fine)

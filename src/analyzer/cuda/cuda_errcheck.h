@@ -89,8 +89,10 @@ const char *kc_cuda_arg_base_name(const kc_cuda_tu *t, CXCursor call);
  * of first-argument base name `base`, a key for the two; 0 for any other
  * call, or no base. */
 unsigned kc_cuda_validation_key(const char *callee, const char *base);
-/* Is `n` a clean-up call of the runtime (`cudaFree*`, `cuda*Destroy`)? */
-bool kc_cuda_cleanup_call(const char *n);
+/* Is ref (a called function) host-only: declared in a system header (or
+ * a built-in stand-in) and either a member of namespace std (`v.clear()`) or a C library function
+ * that gives the device no work (`printf`, `free`, `exit`)? */
+bool kc_cuda_host_only_callee(CXCursor ref);
 /* Is fn (a definition) part of its class's destructor: a member function
  * declared `noexcept` that returns nothing, called by the class's
  * destructor (`~Pool() { free(); }`)? It can no more report a failure

@@ -27,6 +27,7 @@
 
 #include "cuda_launch.h"
 #include "cuda_errcheck.h"
+#include "cuda_use.h"
 
 #include <ctype.h>
 #include <stdlib.h>
@@ -49,6 +50,9 @@ typedef struct host_ev {
     bool used;       /* EV_API: the result is used */
     bool of_api;     /* EV_CHECK: the test of a runtime call's own result */
     bool restores;   /* EV_API: cudaSetDevice of a device cudaGetDevice gave */
+    bool api;        /* EV_CALL: of a runtime call (an EV_API follows) */
+    bool cleanup;    /* EV_CALL: of a clean-up function (`cufftDestroy`) */
+    bool host_only;  /* EV_CALL: of the C or C++ library, or of a checker */
     kc_span span;
     kc_call call;    /* EV_API */
     unsigned callee; /* EV_CALL: hash of the called function (fn_key) */
@@ -131,70 +135,6 @@ static const char *macro_name(host_ctx *x, CXCursor c)
     return kc_arena_strndup(x->t->m->arena, s + off, e - off);
 }
 
-/* Is `c` written in the body of a macro rather than by the code that uses
- * the macro? An argument of the macro is spelled in the main file after the
- * macro's name; the body is spelled at the #define (another file, or above
- * the use). */
-static bool in_macro_body(CXCursor c)
-{
-    CXSourceLocation loc = clang_getRangeStart(clang_getCursorExtent(c));
-    CXFile f1 = NULL, f2 = NULL;
-    unsigned o1 = 0, o2 = 0;
-    clang_getExpansionLocation(loc, &f1, NULL, NULL, &o1);
-    clang_getSpellingLocation(loc, &f2, NULL, NULL, &o2);
-    if (!f1 || !f2 || (clang_File_isEqual(f1, f2) && o1 == o2))
-        return false;
-    return !clang_File_isEqual(f1, f2) || o2 < o1;
-}
-
-/* A call clang could not resolve (a macro or function from a header that
- * is missing): an unexposed expression spelled `NAME(...)` around its
- * arguments. Returns NAME, or NULL. */
-static const char *recovered_call(host_ctx *x, CXCursor c)
-{
-    if (c.kind != CXCursor_UnexposedExpr)
-        return NULL;
-    kc_span sp = kc_cuda_span(x->t, c);
-    if (!kc_span_valid(sp))
-        return NULL;
-    /* its first child names the callee, where the expression starts */
-    kc_cuda_kids k;
-    kc_cuda_kids_get(c, &k);
-    bool callee = false;
-    CXString fname = {0};
-    if (k.n >= 1) {
-        CXCursor f = k.v[0];
-        kc_span cs = kc_cuda_span(x->t, f);
-        callee = (f.kind == CXCursor_DeclRefExpr || f.kind == CXCursor_OverloadedDeclRef) && kc_span_valid(cs) &&
-                 cs.line == sp.line && cs.col == sp.col;
-        if (callee)
-            fname = clang_getCursorSpelling(f);
-    }
-    kc_cuda_kids_free(&k);
-    if (!callee)
-        return NULL;
-    size_t a, b;
-    kc_cuda_span_offsets(x->t, sp, &a, &b);
-    const char *s = x->t->src->text;
-    size_t e = a;
-    while (e < b && (isalnum((unsigned char)s[e]) || s[e] == '_'))
-        e++;
-    /* the text there must be the name the child refers to: inside a macro
-     * every node maps to the macro's name (`cudaCheck(` for the `buf` of
-     * `cudaCheck(cudaMemset(buf, 0, n))`) */
-    const char *fn = clang_getCString(fname);
-    bool same = !fn || !*fn || (strlen(fn) == e - a && !strncmp(fn, s + a, e - a)); /* unresolved: no spelling */
-    clang_disposeString(fname);
-    if (e == a || e - a > 128 || isdigit((unsigned char)s[a]) || !same)
-        return NULL;
-    size_t p = e;
-    while (p < b && (s[p] == ' ' || s[p] == '\t'))
-        p++;
-    if (p >= b || s[p] != '(')
-        return NULL;
-    return kc_arena_strndup(x->t->m->arena, s + a, e - a);
-}
-
 /* The member a dependent member expression names (`this->wait` in a
  * class template whose base depends on its parameter, which clang leaves
  * unnamed): the identifier its text ends with. */
@@ -248,199 +188,7 @@ static const char *callee_name(host_ctx *x, CXCursor call)
     return n;
 }
 
-static bool returns_cuda_error(CXCursor call)
-{
-    CXType t = clang_getCursorType(call);
-    /* a call with a dependent argument in a template (`cudaMemcpy(v.data(),
-     * ...)`): the type its function returns */
-    if (t.kind == CXType_Dependent) {
-        CXCursor ref = kc_cuda_callee_decl(call);
-        if (ref.kind == CXCursor_FunctionDecl)
-            t = clang_getCursorResultType(ref);
-    }
-    CXString s = clang_getTypeSpelling(t);
-    const char *p = clang_getCString(s);
-    bool yes = p && (strcmp(p, "cudaError_t") == 0 || strcmp(p, "cudaError") == 0 || strcmp(p, "enum cudaError") == 0);
-    clang_disposeString(s);
-    if (!yes) {
-        CXString c = clang_getTypeSpelling(clang_getCanonicalType(t));
-        const char *q = clang_getCString(c);
-        yes = q && (strcmp(q, "cudaError") == 0 || strcmp(q, "enum cudaError") == 0);
-        clang_disposeString(c);
-    }
-    return yes;
-}
-
-/* Is `op` (the parent of `operand`) `== cudaErrorNotReady` or `!=` it?
- * `while (cudaStreamQuery(s) == cudaErrorNotReady)` waits on a status: an
- * error ends the wait as quietly as success, so it is no error check. */
-static bool polls(CXCursor op, CXCursor operand)
-{
-    enum CXBinaryOperatorKind k = clang_getCursorBinaryOperatorKind(op);
-    if (k != CXBinaryOperator_EQ && k != CXBinaryOperator_NE)
-        return false;
-    kc_cuda_kids kids;
-    kc_cuda_kids_get(op, &kids);
-    bool r = false;
-    for (unsigned i = 0; i < kids.n && kids.n == 2; i++) {
-        if (clang_equalCursors(kids.v[i], operand))
-            continue;
-        CXCursor ref = clang_getCursorReferenced(kc_cuda_strip(kids.v[i]));
-        if (ref.kind == CXCursor_EnumConstantDecl) {
-            CXString n = clang_getCursorSpelling(ref);
-            r = strcmp(clang_getCString(n), "cudaErrorNotReady") == 0;
-            clang_disposeString(n);
-        }
-    }
-    kc_cuda_kids_free(&kids);
-    return r;
-}
-
-/* Is the local `var` named again in its function, after its declaration
- * (read, or passed on)? A result stored in a variable nothing names
- * (`cudaError_t status_ = ...` with the check after it commented out) is
- * not used. Read from the file's tokens, not the syntax tree: a statement
- * that reads it may be one the parse dropped (`if (e != cudaSuccess) return
- * ncclSystemError;` with nccl's header missing). */
-static bool var_named_so(host_ctx *x, CXCursor var, bool reads)
-{
-    CXCursor fn = clang_getCursorSemanticParent(var);
-    CXSourceRange r = clang_getCursorExtent(fn);
-    unsigned a = 0, b = 0, at = 0;
-    CXFile fa = NULL, fb = NULL;
-    clang_getExpansionLocation(clang_getRangeStart(r), &fa, NULL, NULL, &a);
-    clang_getExpansionLocation(clang_getRangeEnd(r), &fb, NULL, NULL, &b);
-    clang_getExpansionLocation(clang_getCursorLocation(var), NULL, NULL, NULL, &at);
-    if (!fa || !fb || b <= a)
-        return true;
-    kc_cuda_toks tk;
-    kc_cuda_main_toks(x->t, a, b, &tk);
-    const char *name = kc_cuda_spelling(x->t, var);
-    for (unsigned i = 0; i < tk.n; i++)
-        if (kc_cuda_tok_off(&tk, i, NULL) > at && kc_cuda_tok_is(&tk, i, name) &&
-            !(reads && i + 1 < tk.n && kc_cuda_tok_is(&tk, i + 1, "=")))
-            return true;
-    return false;
-}
-
-static bool var_named(host_ctx *x, CXCursor var) { return var_named_so(x, var, false); }
-
-/* The same, leaving out where it is only assigned (`err = ...`): is it
- * ever read? */
-static bool var_read(host_ctx *x, CXCursor var) { return var_named_so(x, var, true); }
-
-/* How the value of stack[depth-1] is used: 0 discarded, 1 used, 2
- * explicitly discarded with a (void) cast, 3 compared with
- * cudaErrorNotReady (a poll). */
-/* Is `c` an argument of `p`, a call clang could not resolve (a recovery
- * expression: the callee's name, then the arguments)? Inside a macro its
- * text is the macro's, not the callee's (`CV_CUDEV_SAFE_CALL(expr)`
- * expanding to `checkCudaError((expr), __FILE__, __LINE__, CV_Func)` with
- * `CV_Func` from a missing header). */
-static bool argument_of_unresolved_call(CXCursor p, CXCursor c)
-{
-    kc_cuda_kids k;
-    kc_cuda_kids_get(p, &k);
-    bool arg = k.n >= 2 && (k.v[0].kind == CXCursor_DeclRefExpr || k.v[0].kind == CXCursor_OverloadedDeclRef) &&
-               !clang_equalCursors(k.v[0], c);
-    kc_cuda_kids_free(&k);
-    return arg;
-}
-
-static int value_use_at(host_ctx *x, unsigned i)
-{
-    while (i > 0) {
-        CXCursor p = x->stack[i - 1], c = x->stack[i];
-        switch (p.kind) {
-        case CXCursor_UnexposedExpr:
-            if (recovered_call(x, p) || argument_of_unresolved_call(p, c))
-                return 1; /* an argument of CHECK(...) */
-            i--;
-            continue;
-        case CXCursor_ParenExpr:
-            i--;
-            continue;
-        case CXCursor_CompoundStmt:
-            return 0;
-        case CXCursor_CStyleCastExpr:
-        case CXCursor_CXXStaticCastExpr:
-        case CXCursor_CXXFunctionalCastExpr:
-            return clang_getCanonicalType(clang_getCursorType(p)).kind == CXType_Void ? 2 : 1;
-        case CXCursor_BinaryOperator: {
-            if (clang_getCursorBinaryOperatorKind(p) == CXBinaryOperator_Assign) {
-                /* `err = cudaX(...)` into a local nothing reads after (the
-                 * next assignment aside): the result is dropped */
-                kc_cuda_kids k;
-                kc_cuda_kids_get(p, &k);
-                CXCursor v = k.n == 2 && clang_equalCursors(k.v[1], c) ? kc_cuda_strip(k.v[0]) : clang_getNullCursor();
-                kc_cuda_kids_free(&k);
-                CXCursor d = v.kind == CXCursor_DeclRefExpr ? clang_getCursorReferenced(v) : clang_getNullCursor();
-                /* (`if ((err = cudaX(...)) != cudaSuccess)`: the assignment's
-                 * value is tested) */
-                if (d.kind == CXCursor_VarDecl && clang_getCursorSemanticParent(d).kind != CXCursor_TranslationUnit &&
-                    !in_macro_body(p) && !in_macro_body(d) && !var_read(x, d) && value_use_at(x, i - 1) == 0) {
-                    x->unread_var = kc_cuda_spelling(x->t, d);
-                    return 0;
-                }
-                return 1;
-            }
-            if (clang_getCursorBinaryOperatorKind(p) != CXBinaryOperator_Comma)
-                return polls(p, c) ? 3 : 1;
-            kc_cuda_kids k;
-            kc_cuda_kids_get(p, &k);
-            bool left = k.n == 2 && clang_equalCursors(k.v[0], c);
-            kc_cuda_kids_free(&k);
-            if (left)
-                return 0;
-            i--;
-            continue;
-        }
-        case CXCursor_IfStmt:
-        case CXCursor_WhileStmt:
-        case CXCursor_DoStmt:
-        case CXCursor_ForStmt:
-        case CXCursor_SwitchStmt: {
-            /* the condition uses it; a body statement discards it */
-            kc_cuda_kids k;
-            kc_cuda_kids_get(p, &k);
-            int r = 0;
-            if (p.kind == CXCursor_IfStmt || p.kind == CXCursor_WhileStmt || p.kind == CXCursor_SwitchStmt) {
-                for (unsigned j = 0; j < k.n; j++)
-                    if (clang_isExpression(k.v[j].kind)) {
-                        r = clang_equalCursors(k.v[j], c) ? 1 : 0;
-                        break;
-                    }
-            } else if (p.kind == CXCursor_DoStmt) {
-                r = k.n >= 2 && clang_equalCursors(k.v[1], c) ? 1 : 0;
-            } else {
-                /* for: the condition is the middle expression when all
-                 * three are there; init and increment discard. */
-                r = k.n == 4 && clang_equalCursors(k.v[1], c) ? 1 : 0;
-            }
-            kc_cuda_kids_free(&k);
-            return r;
-        }
-        case CXCursor_CaseStmt:
-        case CXCursor_DefaultStmt:
-        case CXCursor_LabelStmt:
-            return 0;
-        case CXCursor_VarDecl:
-            /* (a variable of a macro's expansion, `cudaError_t _result = x;`,
-             * counts as read: code that reads it may be what a missing
-             * header made the parse drop) */
-            if (clang_getCursorSemanticParent(p).kind == CXCursor_TranslationUnit || in_macro_body(p) ||
-                var_named(x, p))
-                return 1;
-            x->unread_var = kc_cuda_spelling(x->t, p);
-            return 0;
-        default:
-            return 1;
-        }
-    }
-    return 1;
-}
-
-static int value_use(host_ctx *x) { return value_use_at(x, x->depth - 1); }
+static int value_use(host_ctx *x) { return kc_cuda_value_use(x->t, x->stack, x->depth - 1, &x->unread_var); }
 
 static void push_ev(host_ctx *x, host_ev *e)
 {
@@ -631,12 +379,15 @@ static void on_call(host_ctx *x, CXCursor c)
         f.kind = EV_CALL;
         f.span = kc_cuda_span(x->t, c);
         f.callee = callee;
+        f.api = strncmp(name, "cuda", 4) == 0 && kc_cuda_returns_cuda_error(c);
+        f.cleanup = kc_cleanup_callee(name);
+        f.host_only = kc_cuda_checker_name(name) || kc_cuda_host_only_callee(ref);
         push_ev(x, &f);
     }
     const char *macro = macro_name(x, c);
     x->unread_var = NULL;
     int use = value_use(x);
-    if (use == 0 && macro && !in_macro_body(c) && kc_cuda_checker_name(macro) && kc_cuda_macro_by_arch(x->t, macro))
+    if (use == 0 && macro && !kc_cuda_in_macro_body(c) && kc_cuda_checker_name(macro) && kc_cuda_macro_by_arch(x->t, macro))
         use = 1; /* the host pass's checking macro is another (`#ifndef __CUDA_ARCH__`) */
     host_ev e;
     memset(&e, 0, sizeof e);
@@ -655,7 +406,7 @@ static void on_call(host_ctx *x, CXCursor c)
         e.last_error = true;
         push_ev(x, &e);
     } else if (kc_cuda_checker_name(name) ||
-               (macro && kc_cuda_checker_name(macro) && !(strncmp(name, "cuda", 4) == 0 && returns_cuda_error(c)))) {
+               (macro && kc_cuda_checker_name(macro) && !(strncmp(name, "cuda", 4) == 0 && kc_cuda_returns_cuda_error(c)))) {
         /* the checker itself; not the API call it is given, which starts
          * at the macro's expansion too (`cudaCheck(cudaDeviceSynchronize())`
          * checks that call's result, not the last error) */
@@ -668,7 +419,7 @@ static void on_call(host_ctx *x, CXCursor c)
         e.last_error = true;
         push_ev(x, &e);
     }
-    if (strncmp(name, "cuda", 4) == 0 && returns_cuda_error(c)) {
+    if (strncmp(name, "cuda", 4) == 0 && kc_cuda_returns_cuda_error(c)) {
         host_ev a;
         memset(&a, 0, sizeof a);
         a.kind = EV_API;
@@ -680,7 +431,7 @@ static void on_call(host_ctx *x, CXCursor c)
         k->flags = KC_CALL_RUNTIME_API | (use == 0 ? KC_CALL_RESULT_IGNORED : 0) | (use == 3 ? KC_CALL_POLLED : 0);
         k->macro = macro;
         k->stored_in = use == 0 ? x->unread_var : NULL;
-        if (macro && in_macro_body(c))
+        if (macro && kc_cuda_in_macro_body(c))
             k->flags |= KC_CALL_IN_MACRO_BODY;
         else if (macro && use == 0 && kc_cuda_checker_name(macro))
             k->flags |= KC_CALL_CHECKER_DROPS;
@@ -738,7 +489,7 @@ static void visit(host_ctx *x, CXCursor c)
         /* (the callee of a parsed call, an implicit cast of its name, is
          * no recovered call: inside a macro its span is the whole
          * `cudaCheck(cudaMalloc(...))`) */
-        const char *name = recovered_call(x, c);
+        const char *name = kc_cuda_recovered_call(x->t, c);
         if (name && kc_cuda_checker_name(name)) {
             host_ev e;
             memset(&e, 0, sizeof e);
@@ -858,6 +609,31 @@ static void unknown_checkers(host_ctx *x, CXCursor body)
     }
 }
 
+/* Does the device switch of event i serve clean-up only: up to the next
+ * switch (or the function's end), every call after it frees, destroys,
+ * resets or undoes peer access (one at least), checks, or is the C or C++
+ * library's, and nothing is launched (`cudaSetDevice(g); cudaFree(p[g]);`
+ * in a loop over the devices)? Its failure changes nothing the program
+ * computes, as a clean-up call's does not. Calls that clang cannot resolve
+ * (in a template) make no event and are not seen. */
+static bool switch_for_cleanup(const host_ctx *x, uint32_t i)
+{
+    bool freed = false;
+    for (uint32_t j = i + 1; j < x->evs.len; j++) {
+        const host_ev *f = &x->evs.data[j];
+        if (f->kind == EV_LAUNCH)
+            return false;
+        if (f->kind == EV_API && strcmp(f->call.callee, "cudaSetDevice") == 0)
+            break;
+        if (f->kind == EV_API && !kc_cleanup_callee(f->call.callee))
+            return false;
+        if (f->kind == EV_CALL && !f->api && !f->cleanup && !f->host_only)
+            return false;
+        freed |= f->kind == EV_API || (f->kind == EV_CALL && f->cleanup);
+    }
+    return freed;
+}
+
 /* A launch event no check follows, and whether a check compiled out of
  * this build does. */
 typedef struct {
@@ -953,7 +729,7 @@ static void host_function(host_ctx *x, CXCursor fn)
              * clean-up, judged as cudaFree is; so is a noexcept member it calls. */
             if (teardown < 0)
                 teardown = fn.kind == CXCursor_Destructor || kc_cuda_teardown_method(fn);
-            if (teardown)
+            if (teardown || (!e->used && strcmp(e->call.callee, "cudaSetDevice") == 0 && switch_for_cleanup(x, i)))
                 continue;
             kc_call c = e->call;
             /* cudaDeviceSynchronize takes nothing that can be wrong: its
@@ -989,7 +765,7 @@ static void host_function(host_ctx *x, CXCursor fn)
             uint32_t j = i;
             while (j > 0 && (x->evs.data[j - 1].kind == EV_CALL || !runs_after(e, &x->evs.data[j - 1]) ||
                              (x->evs.data[j - 1].kind == EV_CHECK && !kc_cuda_text_waits(x->t, x->evs.data[j - 1].span)) ||
-                             (x->evs.data[j - 1].kind == EV_API && kc_cuda_cleanup_call(x->evs.data[j - 1].call.callee))))
+                             (x->evs.data[j - 1].kind == EV_API && kc_cleanup_callee(x->evs.data[j - 1].call.callee))))
                 j--; /* (an error branch of a checker: not on the way here) */
             /* (the calls skipped are judged by their text below: a
              * checker, clean-up, host output) */

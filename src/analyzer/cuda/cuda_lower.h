@@ -10,6 +10,7 @@
  *                    over the host variables (cuda_launch.h)
  *   cuda_host.c      facts of the host code (error checks after launches;
  *                    cuda_host.h)
+ *   cuda_use.c       how host code uses a call's value (cuda_use.h)
  *   cuda_stmt.c ...  the interpreter of function bodies (cuda_walk.h)
  *   cuda_facts.c     syntactic facts of device code, bounds checks
  *                    (cuda_facts.h)

@@ -193,6 +193,7 @@ __KC_H cudaError_t cudaDeviceSetSharedMemConfig(enum cudaSharedMemConfig config)
 __KC_HD cudaError_t cudaDeviceGetAttribute(int *value, enum cudaDeviceAttr attr, int device);
 __KC_H cudaError_t cudaDeviceCanAccessPeer(int *canAccessPeer, int device, int peerDevice);
 __KC_H cudaError_t cudaDeviceEnablePeerAccess(int peerDevice, unsigned int flags);
+__KC_H cudaError_t cudaDeviceDisablePeerAccess(int peerDevice);
 __KC_HD cudaError_t cudaGetLastError(void);
 __KC_HD cudaError_t cudaPeekAtLastError(void);
 __KC_HD const char *cudaGetErrorString(cudaError_t error);
