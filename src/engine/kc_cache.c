@@ -142,8 +142,10 @@ kc_cache_key kc_cache_key_for(const kc_options *o, const kc_source *src, kc_lang
     uint32_t compile_use = peers ? (uint32_t)peers->torch_compile : 0;
     XXH3_128bits_update(st, &compile_use, sizeof compile_use);
     /* what its repository names of it (kc_reach.h) */
-    for (uint32_t i = 0; peers && i < peers->nunreferenced; i++)
-        kc_hash_str(st, peers->unreferenced[i]);
+    for (uint32_t i = 0; peers && i < peers->nunreferenced; i++) {
+        kc_hash_str(st, peers->unreferenced[i].name);
+        kc_hash_str(st, peers->unreferenced[i].via ? peers->unreferenced[i].via : "");
+    }
     kc_hash_str(st, peers && peers->unbuilt ? peers->unbuilt : "");
     /* the GPU architectures its build files target (kc_arch.h; the text
      * names them and the files, which a Makefile's edit changes) */

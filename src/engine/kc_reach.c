@@ -27,6 +27,11 @@
  * bindings.cpp, not a use; a header's declaration is an interface for
  * code outside the repository, and counts as one). */
 enum { USE = 0, DEF, DEF_ENTRY, DEF_HOST, DEF_HOSTFN, DECL };
+/* Not identifiers: the body of the C/C++ function of the host just named
+ * DEF_HOSTFN opens (BODY, with that name) and closes (BODY_END); the text
+ * ends with its braces unbalanced (UNBALANCED: an `#if` arm opening one),
+ * so that what BODY and BODY_END enclosed is not to be trusted. */
+enum { BODY = 16, BODY_END, UNBALANCED };
 
 /* One identifier of a text, outside comments (string literals included). */
 typedef void (*ident_fn)(void *ud, const char *s, size_t n, int what);
@@ -359,6 +364,11 @@ static void scan_c(const char *t, size_t len, bool header, ident_fn fn, void *ud
      * token a string literal (`extern "C" {`), it names `::` before a name */
     bool ns_stmt = false, first = true, last_string = false, scoped = false;
     brace_stack braces = {0};
+    /* the host function the statement defines, and the depth its body opened at */
+    const char *def = NULL;
+    size_t def_n = 0;
+    unsigned body_depth = 0;
+    bool in_body = false, unbalanced = false;
     for (size_t i = 0; i < len;) {
         char c = t[i];
         size_t dead;
@@ -382,10 +392,22 @@ static void scan_c(const char *t, size_t len, bool header, ident_fn fn, void *ud
             last_string = c == '"';
             first = false;
         } else if (c == ';' || c == '{' || c == '}') {
+            if (c == '{' && def && !in_body && braces.opaque == 0) {
+                fn(ud, def, def_n, BODY);
+                in_body = true;
+                body_depth = braces.depth;
+            }
             if (c == '{')
                 brace_open(&braces, ns_stmt || last_string);
-            else if (c == '}')
+            else if (c == '}') {
+                unbalanced |= braces.depth == 0;
                 brace_close(&braces);
+                if (in_body && braces.depth == body_depth) {
+                    fn(ud, NULL, 0, BODY_END);
+                    in_body = false;
+                }
+            }
+            def = NULL;
             qual = USE;
             named = ns_stmt = last_string = scoped = assigns = words = false;
             first = true;
@@ -428,6 +450,8 @@ static void scan_c(const char *t, size_t len, bool header, ident_fn fn, void *ud
                     what = DECL;
                 named = what != USE;
             }
+            if (what == DEF_HOSTFN)
+                def = t + i, def_n = j - i;
             fn(ud, t + i, j - i, what);
             words = true;
             i = j;
@@ -447,6 +471,8 @@ static void scan_c(const char *t, size_t len, bool header, ident_fn fn, void *ud
             i++;
         }
     }
+    if (unbalanced || braces.depth != 0)
+        fn(ud, NULL, 0, UNBALANCED);
 }
 
 static bool is_python(const char *path)
@@ -497,7 +523,7 @@ typedef struct defs_ctx {
 static void on_def(void *ud, const char *s, size_t n, int what)
 {
     defs_ctx *c = ud;
-    if (what == USE || what == DECL || (what == DEF_HOSTFN && !c->hostfns))
+    if (what == USE || what == DECL || what >= BODY || (what == DEF_HOSTFN && !c->hostfns))
         return;
     char *name = kc_xstrndup(s, n);
     if (what == DEF_HOST || what == DEF_HOSTFN) {
@@ -659,12 +685,20 @@ static bool judged_host(const char *path, const char *text, size_t len)
     return !kc_path_is_cxx_source(path) || kc_source_has_kernels(text, len);
 }
 
-static void push_unique(cstr_vec *un, const char *name)
+typedef KC_VEC(kc_unref) unref_vec;
+
+static void push_unique(unref_vec *un, const char *name, const char *via)
 {
     for (uint32_t q = 0; q < un->len; q++)
-        if (strcmp(un->data[q], name) == 0)
+        if (strcmp(un->data[q].name, name) == 0)
             return;
-    kc_vec_push(un, name);
+    kc_unref u = {name, via};
+    kc_vec_push(un, u);
+}
+
+static int unref_cmp(const void *a, const void *b)
+{
+    return strcmp(((const kc_unref *)a)->name, ((const kc_unref *)b)->name);
 }
 
 /* The functions the file (text[0..len)) defines: the kernels and device
@@ -711,6 +745,103 @@ static bool file_defs(const char *path, const char *text, size_t len, str_vec *n
         free(hosts.data[q]);
     kc_vec_free(&hosts);
     return self;
+}
+
+/* A use of one cand inside the body of another (a C/C++ function of the
+ * host), by their indices among the cands. */
+typedef struct inner_use {
+    uint32_t in, of;
+} inner_use;
+typedef KC_VEC(inner_use) inner_vec;
+
+typedef struct body_ctx {
+    const cand *c;
+    uint32_t n;
+    int64_t cur;     /* the cand whose body the scan is in, or -1 */
+    inner_vec *uses;
+    uint32_t from;   /* where this file's uses start in uses */
+} body_ctx;
+
+static int64_t cand_ix(const cand *c, uint32_t n, const char *s, size_t len)
+{
+    cand key = {s, len, 0};
+    const cand *hit = n ? bsearch(&key, c, n, sizeof *c, cmp_cand) : NULL;
+    return hit ? hit - c : -1;
+}
+
+static void on_body(void *ud, const char *s, size_t n, int what)
+{
+    body_ctx *b = ud;
+    if (what == BODY) {
+        b->cur = cand_ix(b->c, b->n, s, n);
+    } else if (what == BODY_END) {
+        b->cur = -1;
+    } else if (what == UNBALANCED) {
+        b->uses->len = b->from; /* where a body ends is not known */
+    } else if (what == USE && b->cur >= 0) {
+        int64_t of = cand_ix(b->c, b->n, s, n);
+        inner_use u = {(uint32_t)b->cur, (uint32_t)of};
+        if (of >= 0 && of != b->cur)
+            kc_vec_push(b->uses, u);
+    }
+}
+
+/* The cands nothing that runs names: named nowhere but where they are
+ * defined (refs 0), or only inside the bodies of such functions of the
+ * run's files (then, transitively, what only those name); via[k] is the
+ * function whose body named k (NULL for the first kind). */
+static void dead_cands(const cand *c, uint32_t n, const inner_vec *uses, bool *dead, const char **via)
+{
+    uint32_t *inside = kc_xcalloc(n + 1, sizeof *inside);
+    uint32_t *from = kc_xcalloc(n + 1, sizeof *from);
+    for (uint32_t k = 0; k < n; k++)
+        dead[k] = c[k].refs == 0, via[k] = NULL;
+    for (bool changed = uses->len > 0; changed;) {
+        changed = false;
+        memset(inside, 0, n * sizeof *inside);
+        for (uint32_t u = 0; u < uses->len; u++)
+            if (dead[uses->data[u].in])
+                inside[uses->data[u].of]++, from[uses->data[u].of] = uses->data[u].in;
+        for (uint32_t k = 0; k < n; k++)
+            if (!dead[k] && inside[k] == c[k].refs) {
+                dead[k] = changed = true;
+                via[k] = c[from[k]].name;
+            }
+    }
+    free(inside);
+    free(from);
+}
+
+/* The cands nothing that runs names (dead_cands), the uses inside the
+ * bodies of host functions read from the run's files of the repository
+ * (paths[0..n), nhost[m] the host functions of paths[m] among the cands):
+ * dead[k] and via[k] for each of the nc cands. */
+static void find_dead(const cand *c, uint32_t nc, char *const *paths, const uint32_t *nhost, uint32_t n,
+                      size_t max_file_size, bool *dead, const char **via)
+{
+    inner_vec inner = {0};
+    char *buf = NULL;
+    size_t cap = 0, len = 0;
+    for (uint32_t m = 0; m < n; m++) {
+        body_ctx bc = {c, nc, -1, &inner, inner.len};
+        bool again = false; /* (a file the run names twice: its uses count once) */
+        for (uint32_t q = 0; q < m && !again; q++)
+            again = strcmp(paths[q], paths[m]) == 0;
+        if (!again && nhost[m] && kc_read_regular(paths[m], max_file_size, &buf, &cap, &len, NULL))
+            scan(paths[m], buf, len, on_body, &bc);
+    }
+    free(buf);
+    dead_cands(c, nc, &inner, dead, via);
+    kc_vec_free(&inner);
+}
+
+/* name into un when find_dead found it dead. */
+static void push_if_dead(unref_vec *un, const cand *c, uint32_t nc, const bool *dead, const char **via,
+                         const char *name)
+{
+    int64_t ix = cand_ix(c, nc, name, strlen(name));
+    if (ix >= 0 && dead[ix])
+        push_unique(un, name, via[ix]);
 }
 
 /* The architectures the build files above a CUDA source target
@@ -814,6 +945,10 @@ void kc_reach_link(kc_path_list *files, size_t max_file_size, kc_reach *owned)
             kc_expand_paths_if((const char *const *)&root[i], 1, cuda_source ? lang_or_build_file : lang_file,
                                &walked);
         bool known = nc && count_refs(&walked, run_paths.data, run_paths.len, max_file_size, budget, c, nc, &nread);
+        bool *dead = kc_xcalloc(nc + 1, sizeof *dead);
+        const char **via = kc_xcalloc(nc + 1, sizeof *via);
+        if (known)
+            find_dead(c, nc, run_paths.data, nhost.data, mine.len, max_file_size, dead, via);
         /* the CUDA sources of the run no build file compiles (kc_build.h) */
         kc_build_index bi = {0};
         if (cuda_source)
@@ -839,10 +974,9 @@ void kc_reach_link(kc_path_list *files, size_t max_file_size, kc_reach *owned)
         uint32_t at = 0, hat = 0;
         for (uint32_t m = 0; m < mine.len; m++) {
             kc_file_result *r = &files->files.data[mine.data[m]];
-            cstr_vec un = {0};
+            unref_vec un = {0};
             for (uint32_t k = at; known && k < at + ndefs.data[m]; k++)
-                if (refs_of(c, nc, names.data[k]) == 0)
-                    push_unique(&un, names.data[k]);
+                push_if_dead(&un, c, nc, dead, via, names.data[k]);
             /* a file that launches none of its own kernels (calls none of
              * its Python functions) is used from outside it (a library's
              * kernels, a module of kernels another launches, work in
@@ -858,13 +992,12 @@ void kc_reach_link(kc_path_list *files, size_t max_file_size, kc_reach *owned)
             for (uint32_t k = hat; known && k < hat + nhost.data[m] && !linked; k++)
                 linked = refs_of(c, nc, hostfns.data[k]) > own_uses.data[k];
             for (uint32_t k = hat; linked && k < hat + nhost.data[m]; k++)
-                if (refs_of(c, nc, hostfns.data[k]) == 0)
-                    push_unique(&un, hostfns.data[k]);
+                push_if_dead(&un, c, nc, dead, via, hostfns.data[k]);
             at += ndefs.data[m];
             hat += nhost.data[m];
             r->peers.reach_files = known ? nread : 0;
             if (un.len) {
-                qsort(un.data, un.len, sizeof *un.data, kc_strptr_cmp);
+                qsort(un.data, un.len, sizeof *un.data, unref_cmp);
                 r->peers.unreferenced = un.data;
                 r->peers.nunreferenced = un.len;
                 kc_vec_push(&owned->arrays, un.data);
@@ -883,6 +1016,8 @@ void kc_reach_link(kc_path_list *files, size_t max_file_size, kc_reach *owned)
         kc_vec_free(&nhost);
         kc_vec_free(&own_uses);
         free(c);
+        free(dead);
+        free(via);
         kc_vec_free(&mine);
         kc_vec_free(&run_paths);
         kc_vec_free(&ndefs);
@@ -909,10 +1044,30 @@ void kc_reach_free(kc_reach *r)
 
 /* ---- marking the kernels ---- */
 
-static bool unreferenced(const kc_peers *peers, const char *name)
+static const kc_unref *unreferenced(const kc_peers *peers, const char *name)
 {
-    return peers->nunreferenced &&
-           bsearch(&name, peers->unreferenced, peers->nunreferenced, sizeof *peers->unreferenced, kc_strptr_cmp);
+    kc_unref key = {name, NULL};
+    return peers->nunreferenced
+               ? bsearch(&key, peers->unreferenced, peers->nunreferenced, sizeof *peers->unreferenced, unref_cmp)
+               : NULL;
+}
+
+/* Why nothing runs the function u names: `what` is how code would run it
+ * ("launches or calls", "calls"), `files` what was read. */
+static const char *why_unreferenced(kc_arena *a, const kc_unref *u, const char *files, const char *what)
+{
+    if (u->via)
+        return kc_arena_printf(a,
+                               "`%s` is named elsewhere in its repository only inside `%s`, which nothing calls (its "
+                               "%s files read, comments, `#if 0` code and declarations in source files left out): "
+                               "nothing that runs %s it",
+                               u->name, u->via, files, what);
+    return kc_arena_printf(a,
+                           "`%s` is named nowhere else in its repository (its %s files read, comments, `#if 0` code "
+                           "and declarations in source files left out)%s: nothing %s it",
+                           u->name, files,
+                           strcmp(what, "calls") == 0 ? ", while other files there call this file's functions" : "",
+                           what);
 }
 
 void kc_reach_mark(kc_model *m, const kc_peers *peers)
@@ -932,24 +1087,15 @@ void kc_reach_mark(kc_model *m, const kc_peers *peers)
                 continue;
             size_t n = strcspn(k->name, "<"); /* an instance `k<128>` is k's */
             char *base = kc_arena_strndup(x->arena, k->name, n);
-            if (!unreferenced(peers, base))
-                continue;
-            k->unreferenced = kc_arena_printf(x->arena,
-                                              "`%s` is named nowhere else in its repository (its CUDA and "
-                                              "Python files read, comments, `#if 0` code and declarations in source "
-                                              "files left out): nothing launches or calls it",
-                                              base);
+            const kc_unref *u = unreferenced(peers, base);
+            if (u)
+                k->unreferenced = why_unreferenced(x->arena, u, "CUDA and Python", "launches or calls");
         }
         for (uint32_t i = 0; i < x->host_fns.len; i++) {
             kc_host_fn *h = &x->host_fns.data[i];
-            if (!unreferenced(peers, h->name))
-                continue;
-            h->unreferenced = kc_arena_printf(x->arena,
-                                              "`%s` is named nowhere else in its repository (its CUDA, C++ and "
-                                              "Python files read, comments, `#if 0` code and declarations in source "
-                                              "files left out), while other files there call this file's functions: "
-                                              "nothing calls it",
-                                              h->name);
+            const kc_unref *u = unreferenced(peers, h->name);
+            if (u)
+                h->unreferenced = why_unreferenced(x->arena, u, "CUDA, C++ and Python", "calls");
         }
     }
 }

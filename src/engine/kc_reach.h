@@ -16,7 +16,11 @@
  * out and
  * string literals kept (a name in a string may be looked up at run time:
  * an ahead-of-time build's kernel list, `getattr`, NVRTC). A name found
- * only where it is defined is unreferenced; the repository is read only
+ * only where it is defined is unreferenced; so, transitively, is one found
+ * only inside the bodies of unreferenced C/C++ host functions of the
+ * run's files (a static helper only a dead launcher calls; not where an
+ * `#if` leaves the file's braces unbalanced, nor a function that names
+ * itself); the repository is read only
  * for the names the file itself does not use. Nothing is said of a file
  * outside a git repository, of one that launches none of its own kernels
  * and calls none of its own Python functions (used from outside), or of a
@@ -44,7 +48,7 @@
  * kc_reach_free). */
 typedef struct kc_reach {
     KC_VEC(char *) names;
-    KC_VEC(const char **) arrays;
+    KC_VEC(kc_unref *) arrays;
 } kc_reach;
 void kc_reach_link(kc_path_list *files, size_t max_file_size, kc_reach *owned);
 void kc_reach_free(kc_reach *r);

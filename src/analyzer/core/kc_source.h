@@ -41,6 +41,14 @@ typedef enum kc_compile_use {
     KC_COMPILE_NEVER,       /* none does */
 } kc_compile_use;
 
+/* A function that nothing which runs names: named nowhere in its
+ * repository but where it is defined (via NULL), or only inside the body
+ * of `via`, itself such a function (a static helper that only a launcher
+ * nothing calls calls). */
+typedef struct kc_unref {
+    const char *name, *via;
+} kc_unref;
+
 /* Other files that the analysis of one file may read: for a Python file,
  * the files of the run that import its module, whose launches of its
  * kernels bind their parameters, and the modules of the project its
@@ -54,10 +62,11 @@ typedef struct kc_peers {
     kc_compile_use torch_compile;
     uint32_t repo_py_files; /* the Python files read for it */
     /* The functions the file defines that no file of its repository names
-     * but where they are defined, comments left out (kc_reach.h): code
-     * nothing launches or calls. Sorted; reach_files: the files read (0:
-     * not known, the file is in no repository or one too large). */
-    const char *const *unreferenced;
+     * but where they are defined, or only inside such functions, comments
+     * left out (kc_reach.h): code nothing launches or calls. Sorted by
+     * name; reach_files: the files read (0: not known, the file is in no
+     * repository or one too large). */
+    const kc_unref *unreferenced;
     uint32_t nunreferenced;
     uint32_t reach_files;
     /* Why no build file of its repository compiles the file (a CUDA

@@ -398,13 +398,15 @@ static void test_repository_compile_use(void **state)
 
 /* ---- functions nothing in the repository names (kc_reach.h) ---- */
 
-static bool unreferenced(const kc_file_result *r, const char *name)
+static const kc_unref *unref_entry(const kc_file_result *r, const char *name)
 {
     for (uint32_t i = 0; i < r->peers.nunreferenced; i++)
-        if (strcmp(r->peers.unreferenced[i], name) == 0)
-            return true;
-    return false;
+        if (strcmp(r->peers.unreferenced[i].name, name) == 0)
+            return &r->peers.unreferenced[i];
+    return NULL;
 }
+
+static bool unreferenced(const kc_file_result *r, const char *name) { return unref_entry(r, name) != NULL; }
 
 static void test_repository_unreferenced(void **state)
 {
@@ -486,6 +488,10 @@ static void test_repository_unreferenced_host(void **state)
         "void called_after_declaring(float *p) {}\n"
         "void registered_by_macro(float *p) {}\n"
         "int initialiser(int v) { return v; }\n"
+        "static void only_dead_calls(float *p) { }\n"
+        "static void dead_and_live_call(float *p) { }\n"
+        "void dead_entry(float *p) { only_dead_calls(p); if (p) { only_dead_calls(p); dead_and_live_call(p); } }\n"
+        "void live_entry(float *p) { dead_and_live_call(p); }\n"
         "int main() { return 0; }\n";
     static const char pipe_h[] = "void declared_in_header(float *p);\n";
     /* a source file's own declarations: one never called (a bindings file
@@ -496,7 +502,15 @@ static void test_repository_unreferenced_host(void **state)
                                    "void called_after_declaring(float *p);\n"
                                    "REGISTER(registered_by_macro);\n"
                                    "static int x = initialiser(1);\n"
-                                   "int main() { stage::run_stage(0); called_after_declaring(0); }\n";
+                                   "int main() { stage::run_stage(0); called_after_declaring(0); live_entry(0);\n"
+                                   "  live_u(0); }\n";
+    /* a dead function's body that an `#if` leaves with unbalanced braces:
+     * where it ends is not known, so what it names stays named */
+    static const char unbal_cu[] = "static void helper_u(float *p) {}\n"
+                                   "void live_u(float *p) {}\n"
+                                   "void dead_u(float *p) {\n"
+                                   "#if A\n  if (p) {\n#else\n  if (!p) {\n#endif\n"
+                                   "    helper_u(p);\n  }\n}\n";
     static const char api_py[] = "def go(lib, x):\n    lib.c_api(x)\n";
     static const char alone_cu[] = "__global__ void k2(float *p) {}\nvoid only_here(float *p) { k2<<<1, 1>>>(p); }\n";
     kh_write_at(dir, "csrc/pipe.cu", pipe_cu, strlen(pipe_cu));
@@ -504,6 +518,7 @@ static void test_repository_unreferenced_host(void **state)
     kh_write_at(dir, "csrc/main.cpp", main_cpp, strlen(main_cpp));
     kh_write_at(dir, "py/api.py", api_py, strlen(api_py));
     kh_write_at(dir, "csrc/alone.cu", alone_cu, strlen(alone_cu));
+    kh_write_at(dir, "csrc/unbal.cu", unbal_cu, strlen(unbal_cu));
     kh_write_at(dir, ".git/HEAD", "ref: refs/heads/main\n", 21);
     linked r;
     link_run(&r, dir, 1);
@@ -523,6 +538,17 @@ static void test_repository_unreferenced_host(void **state)
     assert_false(unreferenced(c, "main"));
     assert_false(unreferenced(c, "commented"));
     assert_false(unreferenced(c, "k"));
+    /* named only inside a function nothing calls: not called either */
+    assert_true(unreferenced(c, "dead_entry"));
+    assert_null(unref_entry(c, "dead_entry")->via);
+    assert_true(unreferenced(c, "only_dead_calls"));
+    assert_string_equal(unref_entry(c, "only_dead_calls")->via, "dead_entry");
+    assert_false(unreferenced(c, "dead_and_live_call"));
+    assert_false(unreferenced(c, "live_entry"));
+    const kc_file_result *u = find(&r.l, "csrc/unbal.cu");
+    assert_true(unreferenced(u, "dead_u"));
+    assert_false(unreferenced(u, "helper_u"));
+    assert_false(unreferenced(u, "live_u"));
     /* no other file names a function of this one: used from outside */
     assert_int_equal(find(&r.l, "csrc/alone.cu")->peers.nunreferenced, 0);
     linked_free(&r);
