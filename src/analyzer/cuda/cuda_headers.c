@@ -1,6 +1,8 @@
 /* cuda_headers.c — the headers of a repository by name (cuda_headers.h). */
 #include "cuda_headers.h"
+#include "kc_file.h"
 
+#include <ctype.h>
 #include <dirent.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,7 +20,9 @@ struct kc_cuda_headers {
 
 static bool header_name(const char *n)
 {
-    static const char *const exts[] = {".h", ".hpp", ".hh", ".hxx", ".cuh", ".inl", ".inc", ".cu"};
+    /* (with the templates of CMake's configure_file: `config.h.in`) */
+    static const char *const exts[] = {".h",     ".hpp",     ".hh",     ".hxx",      ".cuh",      ".inl", ".inc",
+                                       ".cu",    ".h.in",    ".hpp.in", ".cuh.in",   ".h.cmake", ".hpp.cmake"};
     size_t len = strlen(n);
     for (size_t i = 0; i < sizeof exts / sizeof exts[0]; i++) {
         size_t e = strlen(exts[i]);
@@ -102,6 +106,120 @@ const char *kc_cuda_headers_find(kc_cuda_headers **idx, const char *root, const 
         found = p;
     }
     return found;
+}
+
+/* Does the option or variable name s[0..n) name CUDA (`SPFFT_CUDA`,
+ * `USE_CUDA`, `WITH_CUDA_AWARE_MPI`)? */
+static bool names_cuda(const char *s, size_t n)
+{
+    for (size_t i = 0; i + 4 <= n; i++)
+        if (toupper((unsigned char)s[i]) == 'C' && toupper((unsigned char)s[i + 1]) == 'U' &&
+            toupper((unsigned char)s[i + 2]) == 'D' && toupper((unsigned char)s[i + 3]) == 'A')
+            return true;
+    return false;
+}
+
+static size_t ident_end(const char *s, size_t i, size_t n)
+{
+    while (i < n && kc_ident_char(s[i]))
+        i++;
+    return i;
+}
+
+/* t[a..e) into o with each `@VAR@` and `${VAR}` replaced by 1 when VAR
+ * names CUDA, else 0. */
+static void substitute(kc_strbuf *o, const char *t, size_t a, size_t e)
+{
+    for (size_t k = a; k < e; k++) {
+        size_t v = t[k] == '@' ? k + 1 : t[k] == '$' && k + 1 < e && t[k + 1] == '{' ? k + 2 : 0;
+        size_t ve = v ? ident_end(t, v, e) : 0;
+        if (v && ve > v && ve < e && t[ve] == (t[k] == '@' ? '@' : '}')) {
+            kc_sb_putc(o, names_cuda(t + v, ve - v) ? '1' : '0');
+            k = ve;
+        } else {
+            kc_sb_putc(o, t[k]);
+        }
+    }
+}
+
+/* Is t[a..e) the directive `word` followed by a blank? */
+static bool directive_is(const char *t, size_t a, size_t e, const char *word)
+{
+    size_t w = strlen(word);
+    return e - a > w && strncmp(t + a, word, w) == 0 && (t[a + w] == ' ' || t[a + w] == '\t');
+}
+
+char *kc_cuda_configure(const char *t, size_t n, size_t *out_len)
+{
+    kc_strbuf o = {0};
+    kc_sb_append(&o, "");
+    for (size_t i = 0; i < n;) {
+        size_t e = i;
+        while (e < n && t[e] != '\n')
+            e++;
+        size_t a = i;
+        while (a < e && (t[a] == ' ' || t[a] == '\t'))
+            a++;
+        bool d01 = directive_is(t, a, e, "#cmakedefine01"), def = directive_is(t, a, e, "#cmakedefine");
+        if (d01 || def) {
+            size_t v = a + (d01 ? 14 : 12);
+            while (v < e && (t[v] == ' ' || t[v] == '\t'))
+                v++;
+            size_t ve = ident_end(t, v, e);
+            bool on = names_cuda(t + v, ve - v);
+            if (d01) {
+                kc_sb_appendf(&o, "#define %.*s %d", (int)(ve - v), t + v, on ? 1 : 0);
+            } else if (on) {
+                kc_sb_append(&o, "#define ");
+                substitute(&o, t, v, e);
+            } else {
+                kc_sb_appendf(&o, "/* #undef %.*s */", (int)(ve - v), t + v);
+            }
+        } else {
+            substitute(&o, t, i, e);
+        }
+        if (e < n)
+            kc_sb_putc(&o, '\n');
+        i = e + 1;
+    }
+    if (out_len)
+        *out_len = o.len;
+    return kc_sb_take(&o);
+}
+
+char *kc_cuda_configured_header(kc_cuda_headers **idx, const char *dir, const char *name, size_t *len,
+                                const char **tpl)
+{
+    /* the repository above dir */
+    char *root = realpath(dir, NULL);
+    for (; root;) {
+        if (holds(root, ".git"))
+            break;
+        char *slash = strrchr(root, '/');
+        if (!slash || slash == root) {
+            free(root);
+            return NULL;
+        }
+        *slash = 0;
+    }
+    if (!root)
+        return NULL;
+    const char *found = NULL;
+    static const char *const suffixes[] = {".in", ".cmake"};
+    for (size_t i = 0; i < sizeof suffixes / sizeof suffixes[0] && !found; i++) {
+        char *n = kc_xasprintf("%s%s", name, suffixes[i]);
+        found = kc_cuda_headers_find(idx, root, n);
+        free(n);
+    }
+    free(root);
+    size_t tl = 0;
+    char *text = NULL;
+    if (!found || !kc_read_all(found, &text, &tl))
+        return NULL;
+    char *r = kc_cuda_configure(text, tl, len);
+    free(text);
+    *tpl = found;
+    return r;
 }
 
 void kc_cuda_headers_free(kc_cuda_headers *idx)

@@ -10,9 +10,9 @@
  *   - toolkit mode: the real CUDA headers from --cuda-path (or
  *     /usr/local/cuda), as clang's CUDA driver includes them.
  *   In both modes every `#include` that the file (or a user header it
- *   includes) names is looked up first; an unknown one gets an empty
- *   stand-in in a directory searched last, so a missing header never stops
- *   the parse. User flags come the clang-tidy way: the compile database
+ *   includes) names is looked up first; an unknown one gets a stand-in (empty,
+ *   or configured from its CMake template) in a directory searched last, so
+ *   a missing header never stops the parse. Flags come the clang-tidy way: the compile database
  *   entry of the file (-p DIR), reduced to what matters for parsing, then
  *   the extra arguments given after `--`.
  *
@@ -409,7 +409,13 @@ static void on_include(kc_cuda_scan_inc *s, const char *name, bool quoted, const
         free(stub);
         return;
     }
-    kc_cuda_unsaved_add_owned(s->unsaved, stub, NULL, 0);
+    /* (configured from its template where the repository has one) */
+    const char *tpl = NULL;
+    size_t n = 0;
+    char *text = kc_cuda_configured_header(&s->fe->headers, dir, name, &n, &tpl);
+    kc_cuda_unsaved_add_owned(s->unsaved, stub, text, n);
+    if (text)
+        scan_text(s, text, n, kc_cuda_dir_of(s->ar, tpl), depth + 1);
 }
 
 /* Finds `#include <name>` / `#include "name"` lines (also include_next and

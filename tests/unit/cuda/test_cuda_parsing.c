@@ -17,6 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cuda_headers.h"
 #include "cuda_pch.h"
 #include "frontend_harness.h"
 
@@ -279,6 +280,64 @@ static void test_toolkit_mode(void **state)
     assert_int_equal(fh_kernel(L.m, "reduce0")->barriers.len, 2);
     fh_free(&L);
     free(code);
+}
+
+/* A header the build's CMake configure step writes, absent from the
+ * checkout, is configured from its template in the repository, as a
+ * build that compiles CUDA would: the options named for CUDA on, the
+ * others off (SpFFT's `spfft/config.h` from `config.h.in`). */
+static void test_configured_header_from_template(void **state)
+{
+    (void)state;
+    size_t n = 0;
+    char *c = kc_cuda_configure("#cmakedefine PROJ_CUDA\n  #cmakedefine PROJ_ROCM 1\n#cmakedefine01 WITH_CUDA_GRAPHS\n"
+                                "#cmakedefine01 PROJ_MPI\n#define VERSION \"@PROJ_VERSION@\"\n#if ${USE_CUDA}\n#endif",
+                                strlen("#cmakedefine PROJ_CUDA\n  #cmakedefine PROJ_ROCM 1\n#cmakedefine01 WITH_CUDA_GRAPHS\n"
+                                       "#cmakedefine01 PROJ_MPI\n#define VERSION \"@PROJ_VERSION@\"\n#if ${USE_CUDA}\n#endif"),
+                                &n);
+    assert_string_equal(c, "#define PROJ_CUDA\n/* #undef PROJ_ROCM */\n#define WITH_CUDA_GRAPHS 1\n#define PROJ_MPI 0\n"
+                           "#define VERSION \"0\"\n#if 1\n#endif");
+    assert_int_equal(n, strlen(c));
+    free(c);
+
+    char dir[] = "/tmp/kcheck-cfg-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char p[300];
+    const char *dirs[] = {".git", "include", "include/proj", "src"};
+    for (size_t i = 0; i < sizeof dirs / sizeof dirs[0]; i++) {
+        snprintf(p, sizeof p, "%s/%s", dir, dirs[i]);
+        assert_int_equal(mkdir(p, 0700), 0);
+    }
+    snprintf(p, sizeof p, "%s/include/proj/config.h.in", dir);
+    FILE *f = fopen(p, "w");
+    fputs("#pragma once\n#cmakedefine PROJ_CUDA\n#cmakedefine PROJ_ROCM\n#include \"proj/export.h\"\n", f);
+    fclose(f);
+    snprintf(p, sizeof p, "%s/include/proj/export.h", dir);
+    f = fopen(p, "w");
+    fputs("#pragma once\n#define PROJ_BLOCK 128\n", f);
+    fclose(f);
+    snprintf(p, sizeof p, "%s/src/k.cu", dir);
+    const char *code = "#include \"proj/config.h\"\n"
+                       "#if defined(PROJ_CUDA) && !defined(PROJ_ROCM)\n"
+                       "__global__ void k(float *x) { x[threadIdx.x + PROJ_BLOCK] = 1.0f; }\n"
+                       "#else\n"
+                       "this does not compile\n"
+                       "#endif\n";
+    lowered L;
+    memset(&L, 0, sizeof L);
+    kc_options_init(&L.opts);
+    char *err = NULL;
+    L.src = kc_source_from_memory(p, code, strlen(code), 1u << 20, &err);
+    assert_non_null(L.src);
+    L.fe = kc_frontend_new(&L.opts);
+    L.m = kc_frontend_lower(L.fe, L.src, KC_LANG_CUDA, NULL, &L.errs);
+    assert_non_null(L.m);
+    const kc_kernel *k = fh_kernel(L.m, "k");
+    assert_string_equal(fh_index_str(&L, k, k->accesses.data[0].offset), "threadIdx.x + 128");
+    fh_free(&L);
+    char cmd[400];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    assert_int_equal(system(cmd), 0);
 }
 
 static void test_compile_database_and_extra_args(void **state)
@@ -548,6 +607,7 @@ int main(void)
         cmocka_unit_test(test_toolkit_mode),
         cmocka_unit_test(test_thread_safety_smoke),
         cmocka_unit_test(test_unrolled_kernels_scale_linearly),
+        cmocka_unit_test(test_configured_header_from_template),
         cmocka_unit_test(test_compile_database_and_extra_args),
         cmocka_unit_test(test_threads),
     };
