@@ -74,11 +74,73 @@ char *kc_utf8_lenient(const char *s)
     return kc_sb_take(&sb);
 }
 
+/* The bytes that are not UTF-8 outside comments and string or character
+ * literals (C and CUDA: line and block comments, "..." and '...'; Python: `#`
+ * and the quotes, triple ones too), counted up to past `limit`, and the
+ * first of them (*first, (size_t)-1 if none). A file in a legacy
+ * encoding (Japanese comments in Shift-JIS, Chinese in GBK, Latin-1)
+ * keeps them in comments and strings, which the front ends read as
+ * opaque bytes; a file with many elsewhere is not source. */
+static size_t invalid_in_code(const char *t, size_t len, bool python, size_t limit, size_t *first)
+{
+    enum { CODE, LINE, BLOCK, STR } st = CODE;
+    char q = 0;
+    bool triple = false;
+    const unsigned char *p = (const unsigned char *)t;
+    size_t bad = kc_utf8_invalid_at(p, len), n = 0, none = (size_t)-1;
+    *first = none;
+    for (size_t i = 0; i < len && bad != none && n <= limit; i++) {
+        /* (bytes a delimiter or an escape stepped over are not code) */
+        while (bad != none && bad <= i) {
+            if (st == CODE && bad == i) {
+                if (n == 0)
+                    *first = bad;
+                n++;
+            }
+            size_t next = kc_utf8_invalid_at(p + bad + 1, len - bad - 1);
+            bad = next == none ? none : bad + 1 + next;
+        }
+        char c = t[i];
+        if ((unsigned char)c >= 0x80)
+            continue; /* no delimiter */
+        if (st == CODE) {
+            if (python ? c == '#' : (c == '/' && i + 1 < len && t[i + 1] == '/')) {
+                st = LINE;
+            } else if (!python && c == '/' && i + 1 < len && t[i + 1] == '*') {
+                st = BLOCK, i++;
+            } else if (c == '"' || (c == '\'' && !(i && kc_ident_char(t[i - 1])))) {
+                q = c, st = STR;
+                triple = python && i + 2 < len && t[i + 1] == c && t[i + 2] == c;
+                i += triple ? 2 : 0;
+            }
+        } else if (st == LINE) {
+            st = c == '\n' ? CODE : LINE;
+        } else if (st == BLOCK) {
+            if (c == '*' && i + 1 < len && t[i + 1] == '/')
+                st = CODE, i++;
+        } else if (c == '\\') {
+            i++;
+        } else if (c == q && (!triple || (i + 2 < len && t[i + 1] == q && t[i + 2] == q))) {
+            st = CODE;
+            i += triple ? 2 : 0;
+        } else if (c == '\n' && !triple) {
+            st = CODE; /* (an unterminated literal ends with its line) */
+        }
+    }
+    return n;
+}
+
 static kc_source *finish(char *path, char *text, size_t len, size_t max_bytes, char **err)
 {
     if (len > max_bytes) {
         *err = kc_xasprintf("file is too large (%zu bytes; the limit is %zu, see --max-file-size)",
                             len, max_bytes);
+        goto fail;
+    }
+    if (len >= 2 && ((unsigned char)text[0] == 0xFF || (unsigned char)text[0] == 0xFE) &&
+        (unsigned char)text[1] == ((unsigned char)text[0] ^ 0x01)) {
+        *err = kc_xstrdup("UTF-16 text (a byte-order mark at the start); kcheck reads UTF-8 source: convert it "
+                          "(`iconv -f UTF-16 -t UTF-8`)");
         goto fail;
     }
     const void *nul = memchr(text, '\0', len);
@@ -87,16 +149,15 @@ static kc_source *finish(char *path, char *text, size_t len, size_t max_bytes, c
         *err = kc_xasprintf("binary file (NUL byte at offset %zu); not a kernel source", off);
         goto fail;
     }
-    /* A few bytes that are not UTF-8 (a Latin-1 `\xa9` or `\xe9` in a
-     * comment) are kept as they are: the front ends read them as opaque
-     * bytes, and lines and columns stay right. Many of them: not a source. */
-    size_t bad = kc_utf8_invalid_at((const unsigned char *)text, len), nbad = 0;
-    for (size_t at = bad; at != (size_t)-1 && nbad <= len / 64 + 4;) {
-        nbad++;
-        size_t next = kc_utf8_invalid_at((const unsigned char *)text + at + 1, len - at - 1);
-        at = next == (size_t)-1 ? next : at + 1 + next;
-    }
-    if (bad != (size_t)-1 && nbad > len / 64 + 4) {
+    /* Bytes that are not UTF-8 in comments and strings (a Latin-1 `\xa9`,
+     * Japanese comments in Shift-JIS) are kept as they are: the front ends
+     * read them as opaque bytes, and lines and columns stay right. Many of
+     * them in code: not a source. */
+    size_t plen = strlen(path), bad;
+    bool python = (plen > 3 && strcmp(path + plen - 3, ".py") == 0) || (plen > 4 && strcmp(path + plen - 4, ".pyi") == 0);
+    size_t limit = len / 64 + 4;
+    if (kc_utf8_invalid_at((const unsigned char *)text, len) != (size_t)-1 &&
+        invalid_in_code(text, len, python, limit, &bad) > limit) {
         uint32_t line = 1;
         size_t ls = 0;
         for (size_t i = 0; i < bad; i++)
@@ -104,7 +165,8 @@ static kc_source *finish(char *path, char *text, size_t len, size_t max_bytes, c
                 line++;
                 ls = i + 1;
             }
-        *err = kc_xasprintf("not valid UTF-8 (byte 0x%02x at line %u, column %zu, and many more)",
+        *err = kc_xasprintf("not valid UTF-8 (byte 0x%02x at line %u, column %zu, and many more outside comments and "
+                            "strings)",
                             (unsigned char)text[bad], line, bad - ls + 1);
         goto fail;
     }

@@ -125,21 +125,35 @@ static void test_binary_and_encoding(void **state)
     write_str("empty.py", "");
     write_str("empty.cu", "");
     write_str("only_nl.cu", "\n\n\n");
-    char *f[12];
-    const char *names[] = {"random.cu", "random.py", "elf.py", "nul_at_end.cu", "overlong.py", "surrogate.cu",
-                           "past_max.py", "truncated.py", "bom.py", "empty.py", "empty.cu", "only_nl.cu"};
-    for (int i = 0; i < 12; i++)
+    /* Japanese comments and strings in Shift-JIS: far more bytes that are
+     * not UTF-8 than a few, all in comments and literals */
+    char sjis[4096] = "// \x83\x4e\x83\x8a\x83\x62\x83\x4e";
+    for (int i = 0; i < 60; i++)
+        strcat(sjis, "\x83\x4e\x83\x8a\x83\x62\x83\x4e\x82\xa0");
+    strcat(sjis, "\n/* \x93\xfa\x96\x7b\x8c\xea */\n#include <cstdio>\n"
+                 "__global__ void k(float *x) { x[threadIdx.x] = 0; }\n"
+                 "void say() { printf(\"\x83\x4e\x83\x8a\\n\"); char c = '\x82'; (void)c; }\n");
+    write_str("sjis.cu", sjis);
+    write_file("utf16.cu", "\xff\xfe_\0_\0g\0", 8);
+    char *f[14];
+    const char *names[] = {"random.cu",   "random.py",    "elf.py", "nul_at_end.cu", "overlong.py",
+                           "surrogate.cu", "past_max.py", "truncated.py", "bom.py", "empty.py",
+                           "empty.cu",    "only_nl.cu",   "sjis.cu", "utf16.cu"};
+    for (int i = 0; i < 14; i++)
         f[i] = tp(names[i]);
     char *good_py = tp("good.py"), *good_cu = tp("good.cu");
     kh_result r = run("--no-source", "--color", "never", f[0], f[1], f[2], f[3], f[4], f[5], f[6], f[7], f[8], f[9],
-                      f[10], f[11], good_py, good_cu, NULL);
+                      f[10], f[11], f[12], f[13], good_py, good_cu, NULL);
     assert_int_equal(r.status, 2);
     kh_expect_in(r.out, "random.cu: error: binary file (NUL byte at offset 100); not a kernel source [input]");
     kh_expect_in(r.out, "random.py: error: not valid UTF-8 (byte 0x");
     kh_expect_in(r.out, "elf.py: error: binary file (NUL byte at offset 7)");
     kh_expect_in(r.out, "nul_at_end.cu: error: binary file (NUL byte at offset 23)");
     kh_expect_in(r.out, "random.py: error: not valid UTF-8 (byte 0x");
-    kh_expect_in(r.out, "and many more)");
+    kh_expect_in(r.out, "and many more outside comments and strings)");
+    /* legacy encodings in comments and strings: checked; UTF-16: said so */
+    assert_null(strstr(r.out, "sjis.cu:"));
+    kh_expect_in(r.out, "utf16.cu: error: UTF-16 text (a byte-order mark at the start)");
     /* A few stray bytes (overlong, surrogate, past U+10FFFF, cut short) in
      * a comment or a string are kept as they are: the files are checked. */
     assert_null(strstr(r.out, "overlong.py:"));
@@ -152,7 +166,7 @@ static void test_binary_and_encoding(void **state)
     assert_null(strstr(r.out, "empty.cu:"));
     assert_null(strstr(r.out, "only_nl.cu:"));
     expect_good_checked(&r);
-    kh_expect_in(r.out, "4 files not checked (14 files)");
+    kh_expect_in(r.out, "5 files not checked (16 files)");
     kh_result_free(&r);
     for (int i = 0; i < 12; i++)
         free(f[i]);
