@@ -487,6 +487,60 @@ static const char *empty_checker_after(const kc_cuda_tu *t, kc_span launch)
 
 static bool is_ident(char c) { return isalnum((unsigned char)c) || c == '_'; }
 
+const char *kc_cuda_macro_check_after(const kc_cuda_tu *t, CXCursor launch)
+{
+    /* the launch's `<<<` where the macro's body spells it (the kernel's
+     * name may be the macro's argument, spelled at the use) */
+    kc_cuda_kids k;
+    kc_cuda_kids_get(launch, &k);
+    const char *s = NULL;
+    size_t n = 0, i = 0;
+    for (unsigned c = 0; c < k.n && !s; c++) {
+        CXSourceLocation at = clang_getRangeStart(clang_getCursorExtent(k.v[c]));
+        CXFile f = NULL, fe = NULL;
+        unsigned off = 0, eoff = 0;
+        clang_getSpellingLocation(at, &f, NULL, NULL, &off);
+        clang_getExpansionLocation(at, &fe, NULL, NULL, &eoff);
+        const char *text = f ? clang_getFileContents(t->tu, f, &n) : NULL;
+        if (text && off + 3 <= n && !strncmp(text + off, "<<<", 3) && !(fe && clang_File_isEqual(f, fe) && off == eoff))
+            s = text, i = off;
+    }
+    kc_cuda_kids_free(&k);
+    if (!s)
+        return NULL; /* not written in a macro's body */
+    /* past the configuration and the arguments' parentheses, on the
+     * body's line (a newline no backslash continues ends it) */
+    const char *lt = memmem(s + i, n - i, ">>>", 3);
+    size_t e = lt ? (size_t)(lt - s) + 3 : n;
+    for (size_t q = i; q < e && e < n; q++)
+        if (s[q] == '\n' && (q == 0 || s[q - 1] != '\\'))
+            return NULL;
+    for (i = e; i < n && s[i] != '(' && s[i] != '\n';)
+        i++;
+    for (int depth = 0; i < n && s[i] != '\n'; i++) {
+        depth += s[i] == '(' ? 1 : s[i] == ')' ? -1 : 0;
+        if (depth == 0 && s[i] == ')')
+            break;
+    }
+    /* then `;`, blanks and continuations, and a bare name that says it checks */
+    for (i++; i < n && (s[i] == ';' || s[i] == ' ' || s[i] == '\t' || s[i] == '\\' || s[i] == '\r' ||
+                        (s[i] == '\n' && s[i - 1] == '\\'));)
+        i++;
+    size_t w = i;
+    while (i < n && is_ident(s[i]))
+        i++;
+    if (i == w || i - w > 63 || isdigit((unsigned char)s[w]))
+        return NULL;
+    char name[64];
+    memcpy(name, s + w, i - w);
+    name[i - w] = '\0';
+    while (i < n && (s[i] == ' ' || s[i] == '\t'))
+        i++;
+    if (i >= n || (s[i] != ';' && s[i] != '}' && s[i] != '\n' && s[i] != '\\') || !kc_cuda_checker_name(name))
+        return NULL;
+    return kc_arena_strndup(t->m->arena, name, strlen(name));
+}
+
 static bool test_assert_name(const char *w, size_t n)
 {
     static const char *const prefix[] = {"ASSERT_", "EXPECT_", "REQUIRE", "CHECK_THAT", "BOOST_CHECK",

@@ -38,6 +38,12 @@ void kc_cuda_unparsed_api_calls(kc_cuda_tu *t);
  * preprocessor block this build leaves out (`#ifdef CUDA_DBG` ...
  * `cudaGetLastError()` ... `#endif`): the block's macro. Arena strings. */
 const char *kc_cuda_debug_check_after(const kc_cuda_tu *t, kc_span launch, kc_span within, bool *empty);
+/* A launch written in a macro's body (`#define LAUNCH(F, ...) F<<<g,
+ * b>>>(__VA_ARGS__); KERNEL_CHECK_ERROR;`) followed there by a bare name
+ * that says it checks: the name (an arena string), or NULL. Where the
+ * launch is reported unchecked, this build compiles that check to
+ * nothing (a debug build's check). */
+const char *kc_cuda_macro_check_after(const kc_cuda_tu *t, CXCursor launch);
 
 /* Does any argument of call `c` call a function that can return a status
  * for the checker to test (`CUDA_CHECK(cudaMalloc(...))`), not one that

@@ -53,6 +53,7 @@ typedef struct host_ev {
     bool api;        /* EV_CALL: of a runtime call (an EV_API follows) */
     bool cleanup;    /* EV_CALL: of a clean-up function (`cufftDestroy`) */
     bool host_only;  /* EV_CALL: of the C or C++ library, or of a checker */
+    const char *macro_check; /* EV_LAUNCH: a check after it in its macro's body (kc_cuda_macro_check_after) */
     kc_span span;
     kc_call call;    /* EV_API */
     unsigned callee; /* EV_CALL: hash of the called function (fn_key) */
@@ -322,6 +323,56 @@ static CXCursor called_function(const host_ctx *x, CXCursor call, const char *na
 /* The calls a function makes through its parameter `i`. */
 static unsigned param_key(unsigned fn, unsigned i) { return fn * 31u + i + 1u; }
 
+/* The calls made through a variable that holds functions (a dispatch
+ * table `fn_t table[2][4] = {{launch_a<32>, ...}, ...}` called as
+ * `table[0][i](...)`). */
+static unsigned table_key(CXCursor var) { return fn_key(var) * 31u; }
+
+/* The variable a call's callee reads a function from: `table[0][i](...)`,
+ * `f(...)` with `f` a local function pointer; a null cursor if none. */
+static CXCursor callee_variable(CXCursor call)
+{
+    kc_cuda_kids k;
+    kc_cuda_kids_get(call, &k);
+    CXCursor e = k.n ? kc_cuda_strip(k.v[0]) : clang_getNullCursor();
+    kc_cuda_kids_free(&k);
+    for (int hops = 0; hops < 4 && !clang_Cursor_isNull(e) && e.kind == CXCursor_ArraySubscriptExpr; hops++) {
+        kc_cuda_kids_get(e, &k);
+        e = k.n ? kc_cuda_strip(k.v[0]) : clang_getNullCursor();
+        kc_cuda_kids_free(&k);
+    }
+    CXCursor v = !clang_Cursor_isNull(e) && e.kind == CXCursor_DeclRefExpr ? clang_getCursorReferenced(e)
+                                                                             : clang_getNullCursor();
+    return !clang_Cursor_isNull(v) && v.kind == CXCursor_VarDecl ? v : clang_getNullCursor();
+}
+
+static enum CXChildVisitResult table_entry(CXCursor c, CXCursor parent, CXClientData data)
+{
+    (void)parent;
+    host_ctx *x = ((void **)data)[0];
+    const CXCursor *var = ((void **)data)[1];
+    if (c.kind == CXCursor_CallExpr || c.kind == CXCursor_LambdaExpr)
+        return CXChildVisit_Continue; /* called, not stored */
+    CXCursor f = c.kind == CXCursor_DeclRefExpr || c.kind == CXCursor_OverloadedDeclRef ? clang_getCursorReferenced(c)
+                                                                                        : clang_getNullCursor();
+    if (!clang_Cursor_isNull(f) && f.kind == CXCursor_OverloadedDeclRef && clang_getNumOverloadedDecls(f) >= 1)
+        f = clang_getOverloadedDecl(f, 0);
+    if (!clang_Cursor_isNull(f) && (f.kind == CXCursor_FunctionDecl || f.kind == CXCursor_FunctionTemplate)) {
+        host_alias al = {fn_key(f), table_key(*var)};
+        kc_vec_push(&x->aliases, al);
+        return CXChildVisit_Continue;
+    }
+    return CXChildVisit_Recurse;
+}
+
+/* The functions a variable's initializer names (a table of launchers):
+ * each runs where the variable is called. */
+static void table_functions(host_ctx *x, CXCursor var)
+{
+    void *data[2] = {x, &var};
+    clang_visitChildren(var, table_entry, data);
+}
+
 /* Functions of the file passed as arguments of call `c` (of the function
  * with key `callee`), by name or address: each runs where the callee
  * calls that parameter. */
@@ -353,6 +404,7 @@ static void on_call(host_ctx *x, CXCursor c)
         memset(&e, 0, sizeof e);
         e.kind = EV_LAUNCH;
         e.span = kc_cuda_span(x->t, c);
+        e.macro_check = kc_cuda_macro_check_after(x->t, c);
         push_ev(x, &e);
         return;
     }
@@ -365,6 +417,8 @@ static void on_call(host_ctx *x, CXCursor c)
         ref.kind == CXCursor_CXXMethod) {
         callee = fn_key(ref);
         passed_functions(x, c, callee);
+    } else if (!clang_Cursor_isNull(callee_variable(c))) {
+        callee = table_key(callee_variable(c));
     } else if (ref.kind == CXCursor_ParmDecl) {
         /* a call through a function-pointer parameter (`op(...)`) */
         CXCursor fn = clang_getCursorSemanticParent(ref);
@@ -482,6 +536,8 @@ static void visit(host_ctx *x, CXCursor c)
         return;
     }
     x->stack[x->depth++] = c;
+    if (c.kind == CXCursor_VarDecl)
+        table_functions(x, c);
     if (c.kind == CXCursor_CallExpr) {
         on_call(x, c);
     } else if (c.kind == CXCursor_UnexposedExpr &&
@@ -688,6 +744,8 @@ static void host_function(host_ctx *x, CXCursor fn)
             bool debug_check_empty = false;
             const char *debug_check =
                 checked ? NULL : kc_cuda_debug_check_after(x->t, e->span, kc_cuda_span(x->t, body), &debug_check_empty);
+            if (!checked && !debug_check && e->macro_check)
+                debug_check = e->macro_check, debug_check_empty = true;
             /* an earlier unchecked launch in another arm of a branch
              * around both: one check after the branch covers the two
              * (where a compiled-out check follows both or neither) */
