@@ -81,16 +81,47 @@ static size_t string_end(const char *t, size_t len, size_t i, bool python, size_
 }
 
 /* Python: a name right after `def` is a definition, a kernel's when a
- * decorator line naming `jit` comes before it. */
+ * decorator line naming `jit` comes before it. The statements after a
+ * `return` or `raise` of the same block (and what they nest) never run:
+ * their names are not read (a backward launch left after `return None,
+ * None`). */
 static void scan_python(const char *t, size_t len, ident_fn fn, void *ud)
 {
     bool after_def = false, jit = false;
+    int depth = 0;             /* open brackets: a logical line goes on */
+    bool line_start = true;    /* at the first token of a logical line */
+    long ind = 0, dead_ind = -1, ends_block = -1; /* the line's indent; the block a return ended */
+    bool dead = false;         /* the logical line is one that never runs */
     for (size_t i = 0; i < len;) {
         char c = t[i];
-        if (c == '@') {
+        if (line_start && (c == ' ' || c == '\t')) {
+            ind += c == '\t' ? 8 - ind % 8 : 1;
+            i++;
+            continue;
+        }
+        if (line_start && c != '\n' && c != '\r' && c != '#') {
+            line_start = false;
+            if (dead_ind >= 0 && ind < dead_ind)
+                dead_ind = -1;
+            dead = dead_ind >= 0;
+            size_t j = i;
+            while (j < len && kc_ident_char(t[j]))
+                j++;
+            if (!dead && (word_is(t + i, j - i, "return") || word_is(t + i, j - i, "raise")))
+                ends_block = ind;
+        }
+        if (c == '\n' && depth <= 0 && !(i > 0 && t[i - 1] == '\\')) {
+            if (!line_start && ends_block >= 0)
+                dead_ind = ends_block;
+            ends_block = -1;
+            line_start = true;
+            ind = 0;
+            depth = 0;
+            i++;
+        } else if (c == '@') {
             const char *eol = memchr(t + i, '\n', len - i);
             size_t n = eol ? (size_t)(eol - (t + i)) : len - i;
-            jit |= memmem(t + i, n, "jit", 3) != NULL;
+            jit |= !dead && memmem(t + i, n, "jit", 3) != NULL;
             i++;
         } else if (c == '#') {
             while (i < len && t[i] != '\n')
@@ -98,13 +129,16 @@ static void scan_python(const char *t, size_t len, ident_fn fn, void *ud)
         } else if (c == '\'' || c == '"') {
             size_t a, b;
             i = string_end(t, len, i, true, &a, &b);
-            scan_words(t + a, b - a, fn, ud);
+            if (!dead)
+                scan_words(t + a, b - a, fn, ud);
             after_def = false;
         } else if (ident_start(c) && (i == 0 || !kc_ident_char(t[i - 1]))) {
             size_t j = i;
             while (j < len && kc_ident_char(t[j]))
                 j++;
-            if (word_is(t + i, j - i, "def")) {
+            if (dead) {
+                /* (never runs: nothing it names is used, nothing it defines exists) */
+            } else if (word_is(t + i, j - i, "def")) {
                 after_def = true;
             } else if (word_is(t + i, j - i, "class")) {
                 jit = false;
@@ -116,6 +150,7 @@ static void scan_python(const char *t, size_t len, ident_fn fn, void *ud)
             }
             i = j;
         } else {
+            depth += c == '(' || c == '[' || c == '{' ? 1 : c == ')' || c == ']' || c == '}' ? -1 : 0;
             if (c != ' ' && c != '\t')
                 after_def = false;
             i++;
@@ -1059,12 +1094,14 @@ static const char *why_unreferenced(kc_arena *a, const kc_unref *u, const char *
     if (u->via)
         return kc_arena_printf(a,
                                "`%s` is named elsewhere in its repository only inside `%s`, which nothing calls (its "
-                               "%s files read, comments, `#if 0` code and declarations in source files left out): "
+                               "%s files read, comments, `#if 0` code, statements after a Python `return` and declarations in "
+                               "source files left out): "
                                "nothing that runs %s it",
                                u->name, u->via, files, what);
     return kc_arena_printf(a,
-                           "`%s` is named nowhere else in its repository (its %s files read, comments, `#if 0` code "
-                           "and declarations in source files left out)%s: nothing %s it",
+                           "`%s` is named nowhere else in its repository (its %s files read, comments, `#if 0` code, "
+                           "statements after a Python `return` and declarations in source files left out)%s: "
+                           "nothing %s it",
                            u->name, files,
                            strcmp(what, "calls") == 0 ? ", while other files there call this file's functions" : "",
                            what);

@@ -134,6 +134,7 @@ static void check(const kc_model *m, const kc_kernel *k, kc_rule_ctx *ctx)
             {"mask", a->mask_shape_known, &a->mask_shape, a->mask_span},
             {"`other`", a->other_shape_known && a->kind == KC_ACC_LOAD, &a->other_shape, a->other_span},
         };
+        kc_diag *scalar = NULL; /* the finding of a scalar pointer given a block, once per access */
         for (unsigned o = 0; o < 3; o++) {
             if (!ops[o].known)
                 continue;
@@ -144,8 +145,13 @@ static void check(const kc_model *m, const kc_kernel *k, kc_rule_ctx *ctx)
             if (p->rank == 0) {
                 if (s->rank == 0)
                     continue;
-                d = kc_report(ctx, k, at, "%s `%s`: the %s is a %s block but the pointer is a scalar", what_of(a),
-                              base, ops[o].name, ss);
+                if (scalar) { /* (one pointer to fix: one finding) */
+                    kc_diag_note(scalar, "the %s is a %s block too (line %u, column %u)", ops[o].name, ss, at.line,
+                                 at.col);
+                    continue;
+                }
+                d = scalar = kc_report(ctx, k, at, "%s `%s`: the %s is a %s block but the pointer is a scalar",
+                                       what_of(a), base, ops[o].name, ss);
                 kc_diag_note(d, "Triton rejects it (\"%s argument cannot be block type if pointer argument is not a "
                              "block\"): one address cannot take a block of %ss",
                              o == 0 ? "Value" : o == 1 ? "Mask" : "Other", ops[o].name);

@@ -416,7 +416,17 @@ static void test_repository_unreferenced(void **state)
                                   "@triton.jit\ndef dead(x):\n    pass\n\n"
                                   "@triton.jit\ndef by_string(x):\n    pass\n\n"
                                   "@triton.jit\ndef from_other(x):\n    pass\n\n"
+                                  "@triton.jit\ndef after_return(x):\n    pass\n\n"
+                                  "@triton.jit\ndef early_exit(x):\n    pass\n\n"
+                                  "@triton.jit\ndef after_nested(x):\n    pass\n\n"
                                   "def run(x):\n    live[(1,)](x)  # dead[(1,)](x)\n"
+                                  "def backward(x, fast):\n"
+                                  "    if fast:\n        return early_exit[(1,)](\n            x)\n"
+                                  "    for i in range(2):\n        if i:\n            raise ValueError(i)\n"
+                                  "        after_nested[(1,)](x)\n"
+                                  "    return (None,\n            None)\n"
+                                  "    after_return[(1,)](x)\n"
+                                  "    if x:\n        after_return[(1,)](x)\n"
                                   "KERNELS = ['by_string']\n";
     static const char other_py[] = "from .kern import from_other\nfrom_other[(1,)](0)\n";
     static const char kern_cu[] = "template <int N>\n__global__ void __launch_bounds__(256) used_k(float *p) {}\n"
@@ -447,6 +457,11 @@ static void test_repository_unreferenced(void **state)
         assert_false(unreferenced(k, "live"));
         assert_false(unreferenced(k, "by_string")); /* a string may name it */
         assert_false(unreferenced(k, "from_other"));
+        /* what follows a `return` or `raise` in its block never runs; the
+         * return's own continuation lines and the lines of an outer block do */
+        assert_true(unreferenced(k, "after_return"));
+        assert_false(unreferenced(k, "early_exit"));
+        assert_false(unreferenced(k, "after_nested"));
         if (!pass) {
             const kc_file_result *c = find(&r.l, "csrc/kern.cu");
             assert_true(unreferenced(c, "dead_k"));
