@@ -795,6 +795,7 @@ typedef struct body_ctx {
     int64_t cur;     /* the cand whose body the scan is in, or -1 */
     inner_vec *uses;
     uint32_t from;   /* where this file's uses start in uses */
+    const bool *here; /* per cand: a host function this file defines */
 } body_ctx;
 
 static int64_t cand_ix(const cand *c, uint32_t n, const char *s, size_t len)
@@ -816,7 +817,7 @@ static void on_body(void *ud, const char *s, size_t n, int what)
     } else if (what == USE && b->cur >= 0) {
         int64_t of = cand_ix(b->c, b->n, s, n);
         inner_use u = {(uint32_t)b->cur, (uint32_t)of};
-        if (of >= 0 && of != b->cur)
+        if (of >= 0 && of != b->cur && b->here[of])
             kc_vec_push(b->uses, u);
     }
 }
@@ -847,24 +848,29 @@ static void dead_cands(const cand *c, uint32_t n, const inner_vec *uses, bool *d
     free(from);
 }
 
-/* The cands nothing that runs names (dead_cands), the uses inside the
- * bodies of host functions read from the run's files of the repository
- * (paths[0..n), nhost[m] the host functions of paths[m] among the cands):
- * dead[k] and via[k] for each of the nc cands. */
-static void find_dead(const cand *c, uint32_t nc, char *const *paths, const uint32_t *nhost, uint32_t n,
+/* The cands nothing that runs names, as seen from the run file `path`
+ * (dead_cands): named nowhere (refs 0), or only inside the bodies of such
+ * host functions of `path` itself (its nfns functions fns[]): a static
+ * helper only a dead launcher beside it calls. Uses in another file's
+ * bodies count as live, so that the answer depends on the file and its
+ * repository, not on which other files the run holds. dead[k] and via[k]
+ * for each of the nc cands. */
+static void find_dead(const cand *c, uint32_t nc, const char *path, char *const *fns, uint32_t nfns,
                       size_t max_file_size, bool *dead, const char **via)
 {
     inner_vec inner = {0};
     char *buf = NULL;
     size_t cap = 0, len = 0;
-    for (uint32_t m = 0; m < n; m++) {
-        body_ctx bc = {c, nc, -1, &inner, inner.len};
-        bool again = false; /* (a file the run names twice: its uses count once) */
-        for (uint32_t q = 0; q < m && !again; q++)
-            again = strcmp(paths[q], paths[m]) == 0;
-        if (!again && nhost[m] && kc_read_regular(paths[m], max_file_size, &buf, &cap, &len, NULL))
-            scan(paths[m], buf, len, on_body, &bc);
+    bool *here = kc_xcalloc(nc + 1, sizeof *here);
+    for (uint32_t k = 0; k < nfns; k++) {
+        int64_t ix = cand_ix(c, nc, fns[k], strlen(fns[k]));
+        if (ix >= 0)
+            here[ix] = true;
     }
+    body_ctx bc = {c, nc, -1, &inner, 0, here};
+    if (nfns && kc_read_regular(path, max_file_size, &buf, &cap, &len, NULL))
+        scan(path, buf, len, on_body, &bc);
+    free(here);
     free(buf);
     dead_cands(c, nc, &inner, dead, via);
     kc_vec_free(&inner);
@@ -982,8 +988,6 @@ void kc_reach_link(kc_path_list *files, size_t max_file_size, kc_reach *owned)
         bool known = nc && count_refs(&walked, run_paths.data, run_paths.len, max_file_size, budget, c, nc, &nread);
         bool *dead = kc_xcalloc(nc + 1, sizeof *dead);
         const char **via = kc_xcalloc(nc + 1, sizeof *via);
-        if (known)
-            find_dead(c, nc, run_paths.data, nhost.data, mine.len, max_file_size, dead, via);
         /* the CUDA sources of the run no build file compiles (kc_build.h) */
         kc_build_index bi = {0};
         if (cuda_source)
@@ -1010,6 +1014,8 @@ void kc_reach_link(kc_path_list *files, size_t max_file_size, kc_reach *owned)
         for (uint32_t m = 0; m < mine.len; m++) {
             kc_file_result *r = &files->files.data[mine.data[m]];
             unref_vec un = {0};
+            if (known)
+                find_dead(c, nc, run_paths.data[m], hostfns.data + hat, nhost.data[m], max_file_size, dead, via);
             for (uint32_t k = at; known && k < at + ndefs.data[m]; k++)
                 push_if_dead(&un, c, nc, dead, via, names.data[k]);
             /* a file that launches none of its own kernels (calls none of

@@ -16,11 +16,13 @@
  * out and
  * string literals kept (a name in a string may be looked up at run time:
  * an ahead-of-time build's kernel list, `getattr`, NVRTC). A name found
- * only where it is defined is unreferenced; so, transitively, is one found
- * only inside the bodies of unreferenced C/C++ host functions of the
- * run's files (a static helper only a dead launcher calls; not where an
- * `#if` leaves the file's braces unbalanced, nor a function that names
- * itself); the repository is read only
+ * only where it is defined is unreferenced; so, transitively, is a host
+ * function found only inside the bodies of unreferenced C/C++ host
+ * functions of its own file (a static helper only a dead launcher beside
+ * it calls; not where an `#if` leaves the file's braces unbalanced, nor a
+ * function that names itself; a use in another file's body counts as
+ * live, so that the answer does not depend on the run's other files); the
+ * repository is read only
  * for the names the file itself does not use. Nothing is said of a file
  * outside a git repository, of one that launches none of its own kernels
  * and calls none of its own Python functions (used from outside), or of a

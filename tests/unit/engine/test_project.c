@@ -507,6 +507,7 @@ static void test_repository_unreferenced_host(void **state)
         "static void dead_and_live_call(float *p) { }\n"
         "void dead_entry(float *p) { only_dead_calls(p); if (p) { only_dead_calls(p); dead_and_live_call(p); } }\n"
         "void live_entry(float *p) { dead_and_live_call(p); }\n"
+        "void named_in_other_files_dead_body(float *p) {}\n"
         "int main() { return 0; }\n";
     static const char pipe_h[] = "void declared_in_header(float *p);\n";
     /* a source file's own declarations: one never called (a bindings file
@@ -534,6 +535,10 @@ static void test_repository_unreferenced_host(void **state)
     kh_write_at(dir, "py/api.py", api_py, strlen(api_py));
     kh_write_at(dir, "csrc/alone.cu", alone_cu, strlen(alone_cu));
     kh_write_at(dir, "csrc/unbal.cu", unbal_cu, strlen(unbal_cu));
+    /* a dead function of another file naming one of pipe.cu's: that use
+     * counts as live, whether or not the run holds that file */
+    static const char other_cu[] = "void other_dead(float *p) { named_in_other_files_dead_body(p); }\n";
+    kh_write_at(dir, "csrc/other.cu", other_cu, strlen(other_cu));
     kh_write_at(dir, ".git/HEAD", "ref: refs/heads/main\n", 21);
     linked r;
     link_run(&r, dir, 1);
@@ -560,6 +565,7 @@ static void test_repository_unreferenced_host(void **state)
     assert_string_equal(unref_entry(c, "only_dead_calls")->via, "dead_entry");
     assert_false(unreferenced(c, "dead_and_live_call"));
     assert_false(unreferenced(c, "live_entry"));
+    assert_false(unreferenced(c, "named_in_other_files_dead_body"));
     const kc_file_result *u = find(&r.l, "csrc/unbal.cu");
     assert_true(unreferenced(u, "dead_u"));
     assert_false(unreferenced(u, "helper_u"));
