@@ -136,10 +136,10 @@ static void test_binary_and_encoding(void **state)
     write_str("sjis.cu", sjis);
     write_file("utf16.cu", "\xff\xfe_\0_\0g\0", 8);
     char *f[14];
-    const char *names[] = {"random.cu",   "random.py",    "elf.py", "nul_at_end.cu", "overlong.py",
+    const char *names[14] = {"random.cu",   "random.py",    "elf.py", "nul_at_end.cu", "overlong.py",
                            "surrogate.cu", "past_max.py", "truncated.py", "bom.py", "empty.py",
                            "empty.cu",    "only_nl.cu",   "sjis.cu", "utf16.cu"};
-    for (int i = 0; i < 14; i++)
+    for (size_t i = 0; i < sizeof f / sizeof f[0]; i++)
         f[i] = tp(names[i]);
     char *good_py = tp("good.py"), *good_cu = tp("good.cu");
     kh_result r = run("--no-source", "--color", "never", f[0], f[1], f[2], f[3], f[4], f[5], f[6], f[7], f[8], f[9],
@@ -168,7 +168,7 @@ static void test_binary_and_encoding(void **state)
     expect_good_checked(&r);
     kh_expect_in(r.out, "5 files not checked (16 files)");
     kh_result_free(&r);
-    for (int i = 0; i < 12; i++)
+    for (size_t i = 0; i < sizeof f / sizeof f[0]; i++)
         free(f[i]);
     free(good_py);
     free(good_cu);
