@@ -214,8 +214,9 @@ char *kc_cuda_configured_header(kc_cuda_headers **idx, const char *dir, const ch
     free(root);
     size_t tl = 0;
     char *text = NULL;
-    if (!found || !kc_read_all(found, &text, &tl))
-        return NULL;
+    struct stat st;
+    if (!found || stat(found, &st) != 0 || st.st_size > (1 << 20) || !kc_read_all(found, &text, &tl))
+        return NULL; /* (a template of over 1 MiB is no header's) */
     char *r = kc_cuda_configure(text, tl, len);
     free(text);
     *tpl = found;
