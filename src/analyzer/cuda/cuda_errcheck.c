@@ -450,6 +450,26 @@ bool kc_cuda_last_error_name(const char *n)
            ci_contains(n, "launchcheck") || ci_contains(n, "peekatlasterror");
 }
 
+/* A bare name at s[i] (of n) named like a checker and followed, past
+ * blanks, by one of the characters of `ends` (`ORcudaKernelCheck;`): the
+ * name (an arena string), or NULL. */
+static const char *checker_at(const kc_cuda_tu *t, const char *s, size_t n, size_t i, const char *ends)
+{
+    size_t w = i;
+    while (i < n && (isalnum((unsigned char)s[i]) || s[i] == '_'))
+        i++;
+    if (i == w || i - w > 63 || isdigit((unsigned char)s[w]))
+        return NULL;
+    char name[64];
+    memcpy(name, s + w, i - w);
+    name[i - w] = '\0';
+    while (i < n && (s[i] == ' ' || s[i] == '\t'))
+        i++;
+    if (i >= n || !s[i] || !strchr(ends, s[i]) || !kc_cuda_checker_name(name))
+        return NULL;
+    return kc_arena_strndup(t->m->arena, name, strlen(name));
+}
+
 static const char *empty_checker_after(const kc_cuda_tu *t, kc_span launch)
 {
     size_t a, b;
@@ -470,19 +490,7 @@ static const char *empty_checker_after(const kc_cuda_tu *t, kc_span launch)
             break;
         }
     }
-    size_t w = i;
-    while (i < n && (isalnum((unsigned char)s[i]) || s[i] == '_'))
-        i++;
-    if (i == w || i - w > 63 || isdigit((unsigned char)s[w]))
-        return NULL;
-    char name[64];
-    memcpy(name, s + w, i - w);
-    name[i - w] = '\0';
-    while (i < n && (s[i] == ' ' || s[i] == '\t'))
-        i++;
-    if (i >= n || s[i] != ';' || !kc_cuda_checker_name(name))
-        return NULL;
-    return kc_arena_strndup(t->m->arena, name, strlen(name));
+    return checker_at(t, s, n, i, ";");
 }
 
 static bool is_ident(char c) { return isalnum((unsigned char)c) || c == '_'; }
@@ -526,19 +534,7 @@ const char *kc_cuda_macro_check_after(const kc_cuda_tu *t, CXCursor launch)
     for (i++; i < n && (s[i] == ';' || s[i] == ' ' || s[i] == '\t' || s[i] == '\\' || s[i] == '\r' ||
                         (s[i] == '\n' && s[i - 1] == '\\'));)
         i++;
-    size_t w = i;
-    while (i < n && is_ident(s[i]))
-        i++;
-    if (i == w || i - w > 63 || isdigit((unsigned char)s[w]))
-        return NULL;
-    char name[64];
-    memcpy(name, s + w, i - w);
-    name[i - w] = '\0';
-    while (i < n && (s[i] == ' ' || s[i] == '\t'))
-        i++;
-    if (i >= n || (s[i] != ';' && s[i] != '}' && s[i] != '\n' && s[i] != '\\') || !kc_cuda_checker_name(name))
-        return NULL;
-    return kc_arena_strndup(t->m->arena, name, strlen(name));
+    return checker_at(t, s, n, i, ";}\n\\");
 }
 
 static bool test_assert_name(const char *w, size_t n)
